@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace npuscope {
+
+// Streaming RFC-4180 reader: quoted fields with "" escapes and embedded newlines, LF or CRLF,
+// a missing final newline. Reads the file in 1 MiB chunks; never holds the whole file.
+// Not thread-safe; one reader per file.
+class CsvReader {
+public:
+    CsvReader() = default;
+    ~CsvReader();
+    CsvReader(const CsvReader&) = delete;
+    CsvReader& operator=(const CsvReader&) = delete;
+
+    // Opens path for reading. On failure returns false and sets error to a readable reason.
+    bool open(const std::string& path, std::string& error);
+
+    // Reads the next record into fields (cleared first). Returns false at end of file.
+    // Blank lines are skipped.
+    bool next(std::vector<std::string>& fields);
+
+    // 1-based line number where the record last returned by next() starts.
+    int64_t recordLine() const { return m_recordLine; }
+    // True when the file ended inside a quoted field (truncated file).
+    bool endedInsideQuotes() const { return m_unterminatedQuote; }
+    // True when the file holds NUL bytes or other control bytes that no CSV text has.
+    bool looksBinary() const { return m_binary; }
+
+private:
+    bool fill();
+
+    std::FILE* m_file = nullptr;
+    std::vector<char> m_buffer;
+    size_t m_pos = 0;
+    size_t m_end = 0;
+    int64_t m_line = 1;
+    int64_t m_recordLine = 0;
+    bool m_unterminatedQuote = false;
+    bool m_binary = false;
+    bool m_first = true;
+};
+
+// Maps header names to column indexes. Names are compared after trimming whitespace and a UTF-8 BOM.
+class CsvHeader {
+public:
+    CsvHeader() = default;
+    explicit CsvHeader(const std::vector<std::string>& names);
+
+    // Index of the first name present, or -1.
+    int find(std::initializer_list<std::string_view> names) const;
+    bool has(std::string_view name) const { return find({ name }) >= 0; }
+    size_t size() const { return m_names.size(); }
+    const std::vector<std::string>& names() const { return m_names; }
+
+private:
+    std::vector<std::string> m_names;
+    std::unordered_map<std::string, int> m_index;
+};
+
+// Field at index, or an empty view when the index is -1 or past the end of a short row.
+inline std::string_view field(const std::vector<std::string>& row, int index)
+{
+    if (index < 0 || static_cast<size_t>(index) >= row.size())
+        return {};
+    return row[static_cast<size_t>(index)];
+}
+
+} // namespace npuscope

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/model/ModelWriter.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace npuscope::io {
+
+// What an importer gets: the writer, the rank and file it is importing, a cancel flag and a way
+// to report problems. Problems become parse_issue rows; importers never throw for bad input.
+// Used by one thread at a time (the thread running the importer).
+class ImportContext {
+public:
+    ImportContext(model::ModelWriter& writer, int64_t rankId, std::string file,
+        const std::atomic<bool>* cancel = nullptr);
+
+    model::ModelWriter& writer() { return m_writer; }
+    int64_t rankId() const { return m_rankId; }
+    const std::string& file() const { return m_file; }
+
+    // Records a problem with this file. line is 1-based (CSV line) or nullopt when unknown.
+    // After kMaxIssuesPerFile issues further ones are counted and summarised by finish().
+    void report(model::Severity severity, std::optional<int64_t> line, std::string message);
+    void warning(std::optional<int64_t> line, std::string message)
+    {
+        report(model::Severity::Warning, line, std::move(message));
+    }
+    void error(std::optional<int64_t> line, std::string message)
+    {
+        report(model::Severity::Error, line, std::move(message));
+    }
+    void info(std::optional<int64_t> line, std::string message)
+    {
+        report(model::Severity::Info, line, std::move(message));
+    }
+
+    // Writes the "N more problems" summary, if any were suppressed.
+    void finish();
+
+    bool cancelled() const { return m_cancel && m_cancel->load(std::memory_order_relaxed); }
+    int issueCount() const { return m_issues; }
+    int errorCount() const { return m_errors; }
+
+    // Optional byte progress callback for large files (bytes consumed so far).
+    std::function<void(uint64_t)> onBytes;
+
+    static constexpr int kMaxIssuesPerFile = 50;
+
+private:
+    model::ModelWriter& m_writer;
+    int64_t m_rankId;
+    std::string m_file;
+    const std::atomic<bool>* m_cancel;
+    int m_issues = 0;
+    int m_errors = 0;
+    int m_suppressed = 0;
+};
+
+} // namespace npuscope::io

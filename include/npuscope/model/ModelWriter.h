@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/model/Database.h"
+#include "npuscope/model/Rows.h"
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+namespace npuscope::model {
+
+// The only way importers reach the model: owns the prepared insert statements, interns repeated
+// strings into the `string` table and batches everything in one transaction (begin()/commit()).
+// One writer per Database; used by one thread at a time (the loader's writer thread).
+class ModelWriter {
+public:
+    explicit ModelWriter(Database& db);
+    ~ModelWriter();
+    ModelWriter(const ModelWriter&) = delete;
+    ModelWriter& operator=(const ModelWriter&) = delete;
+
+    void begin();
+    void commit();
+
+    // Returns the id of value in the `string` table, inserting it on first use.
+    int64_t intern(std::string_view value);
+
+    void addRank(const RankRow& r);
+    void addRankFile(int64_t rankId, std::string_view kind, std::string_view path, OptInt sizeBytes,
+        std::string_view status);
+    void setRankFileStatus(int64_t rankId, std::string_view path, std::string_view status);
+    void addRankInfo(int64_t rankId, std::string_view key, std::string_view value);
+    void updateRankDevice(int64_t rankId, int64_t deviceId);
+    void updateRank(const RankRow& r); // overwrites the optional columns that are set in r
+
+    void addStepTrace(const StepTraceRow& r);
+    void addKernel(const KernelRow& r);
+    void addOpStatistic(const OpStatisticRow& r);
+    void addApiStatistic(const ApiStatisticRow& r);
+    int64_t addCommOp(const CommOpRow& r);
+    int64_t addCommBandwidth(const CommBandwidthRow& r);
+    void addCommPacket(const CommPacketRow& r);
+    void addCommLink(const CommLinkRow& r);
+    void addMemoryRecord(const MemoryRecordRow& r);
+    void addOperatorMemory(const OperatorMemoryRow& r);
+    void addNpuModuleMem(const NpuModuleMemRow& r);
+    void upsertProcess(const ProcessRow& r);
+    void upsertThread(const ThreadRow& r);
+    int64_t addSlice(const SliceRow& r);
+    void addCounter(const CounterRow& r);
+    void addFlow(const FlowRow& r);
+    void addIssue(const ParseIssueRow& r);
+
+    Database& database() { return m_db; }
+
+private:
+    struct Statements;
+    Database& m_db;
+    std::unique_ptr<Statements> m_st;
+    std::unordered_map<std::string, int64_t> m_strings;
+    bool m_inTransaction = false;
+};
+
+} // namespace npuscope::model

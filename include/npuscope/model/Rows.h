@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// Plain row structs importers fill and ModelWriter inserts. Times are int64 ns; std::nullopt is
+// written as NULL ("absent from the file", never 0). Field meanings: resources/schema.sql.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace npuscope::model {
+
+using OptInt = std::optional<int64_t>;
+using OptReal = std::optional<double>;
+using OptText = std::optional<std::string>;
+
+struct RankRow {
+    int64_t rankId = 0;
+    OptInt deviceId;
+    std::string path;
+    std::string rankSource;
+    OptText host, framework, profilerLevel, exportType, version, cannVersion;
+    OptInt collectionEndNs, worldSize;
+};
+
+struct StepTraceRow {
+    int64_t rankId = 0;
+    OptInt deviceId, step;
+    OptInt computing, communicationNotOverlapped, overlapped, communication, free, stage, bubble,
+        communicationNotOverlappedExcludeReceive, preparing;
+    int64_t sourceLine = 0;
+};
+
+struct KernelRow {
+    int64_t rankId = 0;
+    OptInt deviceId, step, modelId, taskId, streamId;
+    std::string name;
+    OptText type, opState, acceleratorCore;
+    int64_t ts = 0, dur = 0;
+    OptInt waitNs, blockDim, mixBlockDim;
+    OptText inputShapes, inputDataTypes, outputShapes, outputDataTypes, pmuJson;
+    int64_t sourceLine = 0;
+};
+
+struct OpStatisticRow {
+    int64_t rankId = 0;
+    OptInt deviceId;
+    std::string opType;
+    OptText coreType;
+    OptInt count, totalNs, minNs, avgNs, maxNs;
+    OptReal ratioPct;
+};
+
+struct ApiStatisticRow {
+    int64_t rankId = 0;
+    OptText deviceId, level;
+    std::string apiName;
+    OptInt totalNs, count, avgNs, minNs, maxNs;
+    OptReal variance;
+};
+
+struct CommOpRow {
+    int64_t rankId = 0;
+    OptInt step;
+    std::string kind, opKey, opName;
+    OptText opType, groupHash;
+    bool isTotal = false;
+    OptInt startNs, elapseNs, transitNs, waitNs, syncNs, idleNs;
+    OptReal waitRatio, syncRatio;
+};
+
+struct CommBandwidthRow {
+    int64_t commOpId = 0;
+    std::string transport;
+    OptReal sizeMb;
+    OptInt transitNs;
+    OptReal bandwidthGbps, largePacketRatio;
+};
+
+struct CommPacketRow {
+    int64_t commBandwidthId = 0;
+    double packageMb = 0;
+    OptInt count, totalNs;
+};
+
+struct CommLinkRow {
+    int64_t rankId = 0;
+    OptInt step;
+    std::string kind, matrixOp;
+    OptText opType, slot, groupHash;
+    OptInt localSrc, localDst, src, dst;
+    OptText transport;
+    OptReal sizeMb;
+    OptInt timeNs;
+    OptReal bandwidthGbps;
+    OptText opName;
+};
+
+struct MemoryRecordRow {
+    int64_t rankId = 0;
+    OptText component;
+    int64_t ts = 0;
+    OptReal allocatedMb, reservedMb, activeMb;
+    OptText streamPtr, device;
+};
+
+struct OperatorMemoryRow {
+    int64_t rankId = 0;
+    std::string name;
+    OptReal sizeKb;
+    OptInt allocTs, releaseTs, activeReleaseTs, dur, activeDur;
+    OptReal allocAllocatedMb, allocReservedMb, allocActiveMb, releaseAllocatedMb, releaseReservedMb, releaseActiveMb;
+    OptText streamPtr, device;
+};
+
+struct NpuModuleMemRow {
+    int64_t rankId = 0;
+    OptInt deviceId;
+    OptText component;
+    int64_t ts = 0;
+    OptReal reservedMb;
+    OptText device;
+};
+
+struct ProcessRow {
+    int64_t rankId = 0, pid = 0;
+    OptText name, label;
+    OptInt sortIndex;
+};
+
+struct ThreadRow {
+    int64_t rankId = 0, pid = 0, tid = 0;
+    OptText name;
+    OptInt sortIndex;
+};
+
+struct SliceRow {
+    int64_t rankId = 0, pid = 0, tid = 0;
+    int64_t ts = 0, dur = 0;
+    int64_t depth = 0;
+    int64_t nameId = 0;
+    OptInt catId;
+    OptText args;
+};
+
+struct CounterRow {
+    int64_t rankId = 0, pid = 0;
+    int64_t nameId = 0;
+    std::string series;
+    int64_t ts = 0;
+    OptReal value;
+};
+
+struct FlowRow {
+    int64_t rankId = 0;
+    std::string cat;
+    OptText name;
+    std::string flowId;
+    OptInt srcPid, srcTid, srcTs, dstPid, dstTid, dstTs, srcSliceId, dstSliceId;
+};
+
+enum class Severity { Info, Warning, Error };
+const char* severityName(Severity s);
+
+struct ParseIssueRow {
+    Severity severity = Severity::Warning;
+    OptInt rankId;
+    OptText file;
+    OptInt line;
+    std::string message;
+};
+
+} // namespace npuscope::model

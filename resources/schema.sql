@@ -1,0 +1,279 @@
+-- SPDX-License-Identifier: Apache-2.0
+-- npuscope in-memory model. One database per opened workspace.
+-- Conventions: every time point and duration is INTEGER nanoseconds (epoch ns for time points);
+-- a value absent from the input files is NULL, never 0. Sizes keep the unit of the source
+-- (MB = 10^6 bytes as written by the Ascend tools) and say so in the column name.
+-- Indexes are created by resources/indexes (see Model::createIndexes) after bulk load.
+
+-- Interned strings shared by the large tables (slice names, categories, kernel names).
+CREATE TABLE string (
+  id    INTEGER PRIMARY KEY, -- string id referenced by *_id columns
+  value TEXT NOT NULL        -- the string itself
+);
+
+-- One row per rank the load plan found.
+CREATE TABLE rank (
+  rank_id    INTEGER PRIMARY KEY, -- global rank id (profiler_info_{rank}.json name, else rank_id field, else folder name)
+  device_id  INTEGER,             -- NPU device id when known (Device_id column, Device Type NPU:<n>), else NULL
+  path       TEXT NOT NULL,       -- the rank folder (the *_ascend_pt / *_ascend_ms folder or ASCEND_PROFILER_OUTPUT parent)
+  rank_source TEXT NOT NULL,      -- where the rank id came from: file_name | rank_id_field | folder_name | default
+  host       TEXT,                -- host name / mapping id when known
+  framework  TEXT,                -- torch_npu | mindspore | unknown
+  profiler_level TEXT,            -- Level0 / Level1 / Level2 from profiler_info experimental_config, else NULL
+  export_type TEXT,               -- text / db as configured, else NULL
+  version    TEXT,                -- torch_npu / MindSpore version when the files say it
+  cann_version TEXT,              -- CANN version when the files say it
+  collection_end_ns INTEGER,      -- profiler_info end_info.collectionTimeEnd (epoch ns)
+  world_size INTEGER              -- distributed_args.world_size when present
+);
+
+-- Every input file the load plan assigned to a rank, and whether it was imported.
+CREATE TABLE rank_file (
+  rank_id  INTEGER NOT NULL, -- rank.rank_id
+  kind     TEXT NOT NULL,    -- file kind: step_trace_time, kernel_details, trace_view, ...
+  path     TEXT NOT NULL,    -- absolute path of the file
+  size_bytes INTEGER,        -- file size at load time
+  status   TEXT NOT NULL     -- planned | loaded | failed | skipped
+);
+
+-- Key/value facts about a rank that have no column of their own (profiler_info config, distributed_args).
+CREATE TABLE rank_info (
+  rank_id INTEGER NOT NULL, -- rank.rank_id
+  key     TEXT NOT NULL,    -- dotted key, e.g. distributed_args.tensor_model_parallel_size
+  value   TEXT              -- value as text (JSON scalars unquoted)
+);
+
+-- One row per (rank, step) from step_trace_time.csv. Durations in ns; NULL when the column is absent.
+CREATE TABLE step_trace (
+  rank_id   INTEGER NOT NULL, -- rank.rank_id
+  device_id INTEGER,          -- Device_id column (multi-device builds), else NULL
+  step      INTEGER,          -- Step column; NULL when empty
+  computing_ns INTEGER,                          -- Computing
+  communication_not_overlapped_ns INTEGER,       -- Communication(Not Overlapped)
+  overlapped_ns INTEGER,                         -- Overlapped (computing overlapped by communication)
+  communication_ns INTEGER,                      -- Communication = Not Overlapped + Overlapped
+  free_ns INTEGER,                               -- Free (device idle)
+  stage_ns INTEGER,                              -- Stage
+  bubble_ns INTEGER,                             -- Bubble (pipeline receive wait)
+  communication_not_overlapped_exclude_receive_ns INTEGER, -- Communication(Not Overlapped and Exclude Receive)
+  preparing_ns INTEGER,                          -- Preparing (absent in 2023 builds -> NULL)
+  source_line INTEGER                            -- 1-based line in the CSV
+);
+
+-- Device tasks from kernel_details.csv. Columns located by header name; PMU columns that differ
+-- between aic_metrics settings are kept as a JSON object in pmu_json.
+CREATE TABLE kernel (
+  rank_id   INTEGER NOT NULL, -- rank.rank_id
+  device_id INTEGER,          -- Device_id column when present
+  step      INTEGER,          -- Step Id
+  model_id  INTEGER,          -- Model ID (4294967295 = none)
+  task_id   INTEGER,          -- Task ID (NULL for N/A, e.g. communication rows)
+  stream_id INTEGER,          -- Stream ID
+  name_id   INTEGER NOT NULL, -- string.id of Name
+  type_id   INTEGER,          -- string.id of Type
+  op_state  TEXT,             -- OP State (dynamic/static) when present
+  accelerator_core TEXT,      -- AI_CORE, AI_VECTOR_CORE, MIX_AIC, MIX_AIV, AI_CPU, HCCL, COMMUNICATION, ...
+  ts        INTEGER NOT NULL, -- Start Time(us) as epoch ns
+  dur       INTEGER NOT NULL, -- Duration(us) as ns
+  wait_ns   INTEGER,          -- Wait Time(us) as ns
+  block_dim INTEGER,          -- Block Dim
+  mix_block_dim INTEGER,      -- Mix Block Dim
+  input_shapes TEXT,          -- Input Shapes (quotes stripped)
+  input_data_types TEXT,      -- Input Data Types
+  output_shapes TEXT,         -- Output Shapes
+  output_data_types TEXT,     -- Output Data Types
+  pmu_json  TEXT,             -- remaining columns {header: number|string}
+  source_line INTEGER         -- 1-based line in the CSV
+);
+
+-- op_statistic.csv: per op type totals on the device.
+CREATE TABLE op_statistic (
+  rank_id INTEGER NOT NULL, device_id INTEGER, -- rank; Device_id when present
+  op_type TEXT NOT NULL,   -- OP Type
+  core_type TEXT,          -- Core Type
+  count INTEGER,           -- Count
+  total_ns INTEGER, min_ns INTEGER, avg_ns INTEGER, max_ns INTEGER, -- Total/Min/Avg/Max Time(us) as ns
+  ratio_pct REAL           -- Ratio(%)
+);
+
+-- api_statistic.csv: host API totals.
+CREATE TABLE api_statistic (
+  rank_id INTEGER NOT NULL, device_id TEXT, -- rank; Device_id (may be "host")
+  level TEXT,              -- acl, runtime, hccl, node, communication
+  api_name TEXT NOT NULL,  -- API Name
+  total_ns INTEGER, count INTEGER, avg_ns INTEGER, min_ns INTEGER, max_ns INTEGER, -- Time/Avg/Min/Max(us) as ns
+  variance REAL            -- Variance (us^2, as written)
+);
+
+-- Communication groups: the @<hash> suffix of op keys, with the global ranks when known.
+CREATE TABLE comm_group (
+  group_hash TEXT PRIMARY KEY, -- decimal uint64 double_hash(raw group name), as written after '@'
+  raw_name   TEXT,             -- raw HCCL group id (parallel_group_info key) when known
+  name       TEXT,             -- readable name (pp, tp, dp, default_group, ...) when known, else NULL
+  ranks_source TEXT NOT NULL   -- metadata | self_link | unknown: how comm_group_rank was derived
+);
+
+-- Members of a group: local rank inside the group -> global rank.
+CREATE TABLE comm_group_rank (
+  group_hash  TEXT NOT NULL,    -- comm_group.group_hash
+  local_rank  INTEGER NOT NULL, -- rank index inside the group (as used in link keys)
+  global_rank INTEGER NOT NULL  -- global rank id
+);
+
+-- communication.json: one row per (rank, step, op) including the "Total Op Info" row.
+CREATE TABLE comm_op (
+  id        INTEGER PRIMARY KEY, -- row id referenced by comm_bandwidth
+  rank_id   INTEGER NOT NULL,    -- rank that wrote the file
+  step      INTEGER,             -- N of the "step<N>" key; NULL if the key has no number
+  kind      TEXT NOT NULL,       -- p2p | collective
+  op_key    TEXT NOT NULL,       -- full key, e.g. hcom_allReduce__586_0_1@17522688603477080586, or "Total Op Info"
+  op_name   TEXT NOT NULL,       -- key without the @hash suffix
+  op_type   TEXT,                -- e.g. allReduce (from hcom_<type>__...), NULL for Total
+  group_hash TEXT,               -- the number after '@', NULL when absent
+  is_total  INTEGER NOT NULL,    -- 1 for "Total Op Info"
+  start_ns  INTEGER,             -- Start Timestamp(us) as epoch ns (NULL for Total)
+  elapse_ns INTEGER,             -- Elapse Time(ms)
+  transit_ns INTEGER,            -- Transit Time(ms)
+  wait_ns   INTEGER,             -- Wait Time(ms)
+  sync_ns   INTEGER,             -- Synchronization Time(ms)
+  idle_ns   INTEGER,             -- Idle Time(ms)
+  wait_ratio REAL,               -- Wait Time Ratio as written
+  sync_ratio REAL                -- Synchronization Time Ratio as written
+);
+
+-- communication.json "Communication Bandwidth Info": one row per op and transport.
+CREATE TABLE comm_bandwidth (
+  id         INTEGER PRIMARY KEY, -- row id referenced by comm_packet
+  comm_op_id INTEGER NOT NULL,    -- comm_op.id
+  transport  TEXT NOT NULL,       -- RDMA | HCCS | PCIE | SDMA | SIO | ...
+  size_mb    REAL,                -- Transit Size(MB)
+  transit_ns INTEGER,             -- Transit Time(ms)
+  bandwidth_gbps REAL,            -- Bandwidth(GB/s) as written (NULL in Total rows)
+  large_packet_ratio REAL         -- Large Packet Ratio (NULL in Total rows)
+);
+
+-- Size Distribution entries of comm_bandwidth.
+CREATE TABLE comm_packet (
+  comm_bandwidth_id INTEGER NOT NULL, -- comm_bandwidth.id
+  package_mb REAL NOT NULL,           -- package size in MB (the key)
+  count      INTEGER,                 -- number of packets of that size
+  total_ns   INTEGER                  -- total duration of those packets
+);
+
+-- communication_matrix.json links, with group-local ranks mapped to global ranks.
+CREATE TABLE comm_link (
+  rank_id   INTEGER NOT NULL, -- rank whose file holds the link
+  step      INTEGER,          -- N of "step<N>"
+  kind      TEXT NOT NULL,    -- p2p | collective
+  matrix_op TEXT NOT NULL,    -- op key without @hash: "allreduce-top1", "allreduce-total", or a real op name (2023 builds), "Total Op Info"
+  op_type   TEXT,             -- allreduce, allgather, ... (lower case) when known
+  slot      TEXT,             -- top1 | middle | bottom1.. | total, NULL for real-op keys
+  group_hash TEXT,            -- number after '@', NULL when absent
+  local_src INTEGER,          -- src as written (local rank in the group)
+  local_dst INTEGER,          -- dst as written
+  src       INTEGER,          -- global src rank, NULL when the group membership is unknown
+  dst       INTEGER,          -- global dst rank, NULL when unknown
+  transport TEXT,             -- Transport Type: LOCAL | HCCS | SDMA | RDMA | PCIE | SIO
+  size_mb   REAL,             -- Transit Size(MB)
+  time_ns   INTEGER,          -- Transit Time(ms)
+  bandwidth_gbps REAL,        -- Bandwidth(GB/s)
+  op_name   TEXT              -- Op Name (concrete op for non-total slots), NULL when absent
+);
+
+-- memory_record.csv
+CREATE TABLE memory_record (
+  rank_id INTEGER NOT NULL, -- rank
+  component TEXT,           -- APP | PTA | GE | PTA+GE
+  ts INTEGER NOT NULL,      -- Timestamp(us) as epoch ns
+  allocated_mb REAL,        -- Total Allocated(MB)
+  reserved_mb REAL,         -- Total Reserved(MB)
+  active_mb REAL,           -- Total Active(MB)
+  stream_ptr TEXT,          -- Stream Ptr
+  device TEXT               -- Device Type, e.g. NPU:0
+);
+
+-- operator_memory.csv
+CREATE TABLE operator_memory (
+  rank_id INTEGER NOT NULL, -- rank
+  name TEXT NOT NULL,       -- Name
+  size_kb REAL,             -- Size(KB)
+  alloc_ts INTEGER,         -- Allocation Time(us) as epoch ns
+  release_ts INTEGER,       -- Release Time(us) as epoch ns (NULL when not freed in the window)
+  active_release_ts INTEGER,-- Active Release Time(us)
+  dur INTEGER,              -- Duration(us) as ns
+  active_dur INTEGER,       -- Active Duration(us) as ns
+  alloc_allocated_mb REAL, alloc_reserved_mb REAL, alloc_active_mb REAL,       -- Allocation Total *
+  release_allocated_mb REAL, release_reserved_mb REAL, release_active_mb REAL, -- Release Total *
+  stream_ptr TEXT,          -- Stream Ptr
+  device TEXT               -- Device Type
+);
+
+-- npu_module_mem.csv
+CREATE TABLE npu_module_mem (
+  rank_id INTEGER NOT NULL, device_id INTEGER, -- rank; Device_id when present
+  component TEXT,           -- CANN module (SLOG, HCCL, RUNTIME, ...)
+  ts INTEGER NOT NULL,      -- Timestamp(us) as epoch ns
+  reserved_mb REAL,         -- Total Reserved(MB)
+  device TEXT               -- Device, e.g. NPU:0
+);
+
+-- trace_view.json processes (ph M process_name / process_labels / process_sort_index).
+CREATE TABLE process (
+  rank_id INTEGER NOT NULL, -- rank
+  pid INTEGER NOT NULL,     -- pid as written (device pids are large synthetic numbers)
+  name TEXT,                -- process_name, NULL when the file has none
+  label TEXT,               -- process_labels (CPU / NPU)
+  sort_index INTEGER,       -- process_sort_index
+  PRIMARY KEY (rank_id, pid)
+);
+
+-- trace_view.json threads (ph M thread_name / thread_sort_index, or first seen in an event).
+CREATE TABLE thread (
+  rank_id INTEGER NOT NULL, pid INTEGER NOT NULL, tid INTEGER NOT NULL, -- rank, process, thread id
+  name TEXT,                -- thread_name
+  sort_index INTEGER,       -- thread_sort_index
+  PRIMARY KEY (rank_id, pid, tid)
+);
+
+-- trace_view.json complete events (ph X).
+CREATE TABLE slice (
+  id INTEGER PRIMARY KEY,   -- slice id referenced by flow
+  rank_id INTEGER NOT NULL, pid INTEGER NOT NULL, tid INTEGER NOT NULL, -- track
+  ts INTEGER NOT NULL,      -- start, epoch ns (fixed-point parse of the µs string)
+  dur INTEGER NOT NULL,     -- duration ns
+  depth INTEGER NOT NULL,   -- nesting depth on its track (0 = outermost)
+  name_id INTEGER NOT NULL, -- string.id of name
+  cat_id INTEGER,           -- string.id of cat, NULL when absent
+  args TEXT                 -- args object as JSON text, NULL when absent
+);
+
+-- trace_view.json counters (ph C): one row per series value.
+CREATE TABLE counter (
+  rank_id INTEGER NOT NULL, pid INTEGER NOT NULL, -- track owner
+  name_id INTEGER NOT NULL, -- string.id of the event name (e.g. "HBM 0/Read")
+  series TEXT NOT NULL,     -- args key (e.g. "Read(MB/s)", "KB", "MHz")
+  ts INTEGER NOT NULL,      -- epoch ns
+  value REAL                -- value
+);
+
+-- trace_view.json flows (ph s / f pairs with the same cat and id). One row per s->f pair.
+CREATE TABLE flow (
+  rank_id INTEGER NOT NULL, -- rank
+  cat TEXT NOT NULL,        -- async_npu | HostToDevice | async_task_queue | fwdbwd | ...
+  name TEXT,                -- event name (torch_to_npu, HostToDevice936, ...)
+  flow_id TEXT NOT NULL,    -- id as text (HostToDevice ids can exceed 64 bits)
+  src_pid INTEGER, src_tid INTEGER, src_ts INTEGER, -- start point (NULL if the file has no s)
+  dst_pid INTEGER, dst_tid INTEGER, dst_ts INTEGER, -- end point (NULL if the file has no f)
+  src_slice_id INTEGER,     -- slice enclosing the start point, NULL when none
+  dst_slice_id INTEGER      -- slice enclosing the end point, NULL when none
+);
+
+-- Problems found while importing. Never fatal: the rest of the files still load.
+CREATE TABLE parse_issue (
+  id INTEGER PRIMARY KEY, -- insertion order
+  severity TEXT NOT NULL, -- error | warning | info
+  rank_id INTEGER,        -- rank the file belongs to, NULL for workspace-level problems
+  file TEXT,              -- file path, NULL when not tied to a file
+  line INTEGER,           -- 1-based line (CSV) or 0 when unknown; JSON uses byte offsets in the message
+  message TEXT NOT NULL   -- what went wrong and what was done about it
+);

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/model/Database.h"
+
+#include <sqlite3.h>
+
+namespace npuscope::model {
+
+extern const std::string_view kSchemaSql;
+
+namespace {
+[[noreturn]] void fail(sqlite3* db, std::string_view what)
+{
+    throw DbError(std::string(what) + ": " + (db ? sqlite3_errmsg(db) : "no database"));
+}
+
+// Secondary indexes, created after bulk load so inserts stay fast.
+constexpr std::string_view kIndexSql = R"(
+CREATE INDEX IF NOT EXISTS idx_step_trace_rank ON step_trace(rank_id, step);
+CREATE INDEX IF NOT EXISTS idx_kernel_rank_ts ON kernel(rank_id, ts);
+CREATE INDEX IF NOT EXISTS idx_comm_op_rank ON comm_op(rank_id, step, group_hash);
+CREATE INDEX IF NOT EXISTS idx_comm_bw_op ON comm_bandwidth(comm_op_id);
+CREATE INDEX IF NOT EXISTS idx_comm_link_step ON comm_link(step, group_hash, matrix_op);
+CREATE INDEX IF NOT EXISTS idx_comm_group_rank ON comm_group_rank(group_hash, local_rank);
+CREATE INDEX IF NOT EXISTS idx_slice_track ON slice(rank_id, pid, tid, ts);
+CREATE INDEX IF NOT EXISTS idx_counter_track ON counter(rank_id, pid, name_id, ts);
+CREATE INDEX IF NOT EXISTS idx_flow_rank ON flow(rank_id, cat);
+CREATE INDEX IF NOT EXISTS idx_parse_issue_rank ON parse_issue(rank_id);
+)";
+} // namespace
+
+Database::Database(sqlite3* db)
+    : m_db(db)
+{
+}
+
+Database::~Database()
+{
+    if (m_db)
+        sqlite3_close_v2(m_db);
+}
+
+std::unique_ptr<Database> Database::createModel()
+{
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr)
+        != SQLITE_OK) {
+        std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
+        sqlite3_close_v2(db);
+        throw DbError("cannot create in-memory model: " + msg);
+    }
+    std::unique_ptr<Database> result(new Database(db));
+    result->exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA temp_store=MEMORY;");
+    result->exec(kSchemaSql);
+    return result;
+}
+
+std::unique_ptr<Database> Database::openReadOnly(const std::string& path)
+{
+    sqlite3* db = nullptr;
+    // immutable=1: the file is never written, locked or journalled (user folders stay untouched).
+    const std::string uri = "file:" + path + "?mode=ro&immutable=1";
+    if (sqlite3_open_v2(uri.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr)
+        != SQLITE_OK) {
+        std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
+        sqlite3_close_v2(db);
+        throw DbError("cannot open " + path + ": " + msg);
+    }
+    return std::unique_ptr<Database>(new Database(db));
+}
+
+void Database::exec(std::string_view sql)
+{
+    std::string text(sql);
+    char* err = nullptr;
+    if (sqlite3_exec(m_db, text.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+        std::string msg = err ? err : "unknown error";
+        sqlite3_free(err);
+        throw DbError("SQL error: " + msg);
+    }
+}
+
+Statement Database::prepare(std::string_view sql) { return Statement(m_db, sql); }
+
+int64_t Database::lastInsertRowId() const { return sqlite3_last_insert_rowid(m_db); }
+
+std::optional<int64_t> Database::scalarInt(std::string_view sql)
+{
+    auto st = prepare(sql);
+    if (!st.step())
+        return std::nullopt;
+    return st.optInt(0);
+}
+
+void Database::createIndexes() { exec(kIndexSql); }
+
+Statement::Statement(sqlite3* db, std::string_view sql)
+    : m_db(db)
+{
+    if (sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &m_stmt, nullptr) != SQLITE_OK)
+        fail(db, "prepare \"" + std::string(sql.substr(0, 80)) + "\"");
+}
+
+Statement::~Statement()
+{
+    if (m_stmt)
+        sqlite3_finalize(m_stmt);
+}
+
+Statement::Statement(Statement&& other) noexcept
+    : m_db(other.m_db)
+    , m_stmt(other.m_stmt)
+{
+    other.m_stmt = nullptr;
+}
+
+Statement& Statement::operator=(Statement&& other) noexcept
+{
+    if (this != &other) {
+        if (m_stmt)
+            sqlite3_finalize(m_stmt);
+        m_db = other.m_db;
+        m_stmt = other.m_stmt;
+        other.m_stmt = nullptr;
+    }
+    return *this;
+}
+
+Statement& Statement::bind(int index, int64_t value)
+{
+    if (sqlite3_bind_int64(m_stmt, index, value) != SQLITE_OK)
+        fail(m_db, "bind");
+    return *this;
+}
+
+Statement& Statement::bind(int index, double value)
+{
+    if (sqlite3_bind_double(m_stmt, index, value) != SQLITE_OK)
+        fail(m_db, "bind");
+    return *this;
+}
+
+Statement& Statement::bind(int index, std::string_view value)
+{
+    if (sqlite3_bind_text(m_stmt, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT) != SQLITE_OK)
+        fail(m_db, "bind");
+    return *this;
+}
+
+Statement& Statement::bindNull(int index)
+{
+    if (sqlite3_bind_null(m_stmt, index) != SQLITE_OK)
+        fail(m_db, "bind");
+    return *this;
+}
+
+bool Statement::step()
+{
+    const int rc = sqlite3_step(m_stmt);
+    if (rc == SQLITE_ROW)
+        return true;
+    if (rc == SQLITE_DONE)
+        return false;
+    fail(m_db, "step");
+}
+
+void Statement::run()
+{
+    step();
+    reset();
+}
+
+void Statement::reset()
+{
+    sqlite3_reset(m_stmt);
+    sqlite3_clear_bindings(m_stmt);
+}
+
+int Statement::columnCount() const { return sqlite3_column_count(m_stmt); }
+bool Statement::isNull(int col) const { return sqlite3_column_type(m_stmt, col) == SQLITE_NULL; }
+int64_t Statement::int64(int col) const { return sqlite3_column_int64(m_stmt, col); }
+double Statement::real(int col) const { return sqlite3_column_double(m_stmt, col); }
+
+std::string Statement::text(int col) const
+{
+    const auto* p = sqlite3_column_text(m_stmt, col);
+    if (!p)
+        return {};
+    return std::string(reinterpret_cast<const char*>(p), static_cast<size_t>(sqlite3_column_bytes(m_stmt, col)));
+}
+
+std::optional<int64_t> Statement::optInt(int col) const
+{
+    if (isNull(col))
+        return std::nullopt;
+    return int64(col);
+}
+
+std::optional<double> Statement::optReal(int col) const
+{
+    if (isNull(col))
+        return std::nullopt;
+    return real(col);
+}
+
+std::optional<std::string> Statement::optText(int col) const
+{
+    if (isNull(col))
+        return std::nullopt;
+    return text(col);
+}
+
+std::string Statement::columnName(int col) const
+{
+    const char* n = sqlite3_column_name(m_stmt, col);
+    return n ? n : "";
+}
+
+} // namespace npuscope::model
