@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/model/Database.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace npuscope::query {
+
+struct CommFilter {
+    std::optional<int64_t> step;
+    std::optional<std::string> groupHash;
+    std::optional<int64_t> rank; // rank that wrote the file
+    bool includeTotals = true;
+};
+
+// One communication.json op of one rank (times ns).
+struct CommOp {
+    int64_t id = 0;
+    int64_t rank = 0;
+    std::optional<int64_t> step;
+    std::string kind; // p2p | collective
+    std::string opKey, opName;
+    std::optional<std::string> opType, groupHash;
+    bool isTotal = false;
+    std::optional<int64_t> startNs, elapseNs, transitNs, waitNs, syncNs, idleNs;
+    std::optional<double> waitRatio, syncRatio; // as written in the file
+};
+
+// One communication_matrix.json link; src/dst are GLOBAL ranks (nullopt if the group is unknown).
+struct Link {
+    int64_t reportedBy = 0; // rank whose file holds it
+    std::optional<int64_t> step;
+    std::string kind;
+    std::string matrixOp; // "allreduce-total", "allreduce-top1", or a real op name in 2023 builds
+    std::optional<std::string> opType, slot, groupHash;
+    std::optional<int64_t> localSrc, localDst, src, dst;
+    std::optional<std::string> transport;
+    std::optional<double> sizeMb;
+    std::optional<int64_t> timeNs;
+    std::optional<double> bandwidthGbps;
+    std::optional<std::string> opName;
+};
+
+struct Group {
+    std::string hash;
+    std::optional<std::string> rawName, name;
+    std::string ranksSource; // metadata | self_link | unknown
+    std::vector<int64_t> ranks; // global ranks, ordered by local rank
+    int64_t opCount = 0;        // distinct op keys seen in communication.json for this group
+};
+
+class CommQuery {
+public:
+    static std::vector<CommOp> ops(model::Database& db, const CommFilter& filter = {});
+    static std::vector<Link> links(model::Database& db, const CommFilter& filter = {});
+    static std::vector<Group> groups(model::Database& db);
+};
+
+} // namespace npuscope::query

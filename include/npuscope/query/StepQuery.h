@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/model/Database.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace npuscope::query {
+
+// The step_trace_time.csv breakdown columns, in file order.
+enum class StepColumn {
+    Computing,
+    CommunicationNotOverlapped,
+    Overlapped,
+    Communication,
+    Free,
+    Stage,
+    Bubble,
+    CommunicationNotOverlappedExcludeReceive,
+    Preparing,
+};
+constexpr int kStepColumnCount = 9;
+
+// Header text as in step_trace_time.csv ("Communication(Not Overlapped)", ...).
+const char* stepColumnTitle(StepColumn c);
+// Summary JSON key ("communication_not_overlapped_us", ...).
+const char* stepColumnJsonKey(StepColumn c);
+
+// One rank's breakdown for one step (or the mean over its steps). Values in ns; nullopt when the
+// file does not have the column (e.g. Preparing in 2023 builds).
+struct StepBreakdown {
+    int64_t rank = 0;
+    std::optional<int64_t> device;
+    std::optional<int64_t> step; // nullopt: empty Step cell, or an average over steps
+    int stepCount = 1;           // rows averaged into this one
+    std::array<std::optional<int64_t>, kStepColumnCount> values {};
+
+    std::optional<int64_t> value(StepColumn c) const { return values[static_cast<size_t>(c)]; }
+    // Step wall time = Computing + Communication(Not Overlapped) + Free + Preparing (missing terms count 0).
+    std::optional<int64_t> wallTime() const;
+};
+
+// The pie/bar split of a step: parts add up to wallTime().
+struct StepSplit {
+    int64_t computingNotOverlapped = 0; // Computing − Overlapped
+    int64_t overlapped = 0;             // Overlapped
+    int64_t communicationNotOverlapped = 0;
+    int64_t free = 0;
+    int64_t preparing = 0;
+    int64_t total() const
+    {
+        return computingNotOverlapped + overlapped + communicationNotOverlapped + free + preparing;
+    }
+};
+StepSplit splitOf(const StepBreakdown& b);
+
+// Queries over step_trace. Callable from any thread holding the database lock.
+class StepQuery {
+public:
+    // Distinct step numbers present, ascending (NULL steps are not listed).
+    static std::vector<int64_t> steps(model::Database& db);
+    // Every (rank, step) row, ordered by rank then step. With step set, only that step.
+    static std::vector<StepBreakdown> breakdown(model::Database& db, std::optional<int64_t> step = std::nullopt);
+    // One row per rank: the mean of each column over that rank's steps (step = nullopt).
+    static std::vector<StepBreakdown> averaged(model::Database& db);
+};
+
+// min / max / mean of one column over ranks, and which rank holds min and max.
+struct ColumnStats {
+    int count = 0;
+    std::optional<double> min, max, mean;
+    std::optional<int64_t> minRank, maxRank;
+    // (max − min) / mean; nullopt when mean is 0 or there is no value.
+    std::optional<double> spread;
+};
+
+// Pure function over rows (one per rank): stats per StepColumn.
+std::array<ColumnStats, kStepColumnCount> clusterStats(const std::vector<StepBreakdown>& rows);
+
+} // namespace npuscope::query

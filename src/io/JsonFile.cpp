@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/io/JsonFile.h"
+
+#include "npuscope/core/Decimal.h"
+
+#include <cctype>
+#include <fstream>
+#include <sstream>
+
+namespace npuscope::io {
+
+bool readJsonFile(ImportContext& ctx, nlohmann::json& out)
+{
+    std::ifstream in(ctx.file(), std::ios::binary);
+    if (!in) {
+        ctx.error(std::nullopt, "cannot open file");
+        return false;
+    }
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    const std::string text = buffer.str();
+    if (trim(text).empty()) {
+        ctx.error(std::nullopt, "empty file");
+        return false;
+    }
+    try {
+        out = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        const size_t byte = e.byte > 0 ? e.byte - 1 : 0;
+        int64_t line = 1;
+        for (size_t i = 0; i < byte && i < text.size(); ++i)
+            line += text[i] == '\n';
+        std::string what = e.what();
+        if (const auto p = what.find("parse error"); p != std::string::npos)
+            what = what.substr(p);
+        ctx.error(line, "invalid JSON at byte " + std::to_string(byte) + ": " + what);
+        return false;
+    }
+    if (!out.is_object()) {
+        ctx.error(std::nullopt, "expected a JSON object at the top level");
+        return false;
+    }
+    return true;
+}
+
+std::optional<int64_t> stepFromKey(const std::string& key)
+{
+    size_t i = 0;
+    while (i < key.size() && !std::isdigit(static_cast<unsigned char>(key[i])))
+        ++i;
+    size_t j = i;
+    while (j < key.size() && std::isdigit(static_cast<unsigned char>(key[j])))
+        ++j;
+    if (i == j)
+        return std::nullopt;
+    return parseInt(std::string_view(key).substr(i, j - i));
+}
+
+std::optional<double> jsonNumber(const nlohmann::json& object, const char* key)
+{
+    if (!object.is_object())
+        return std::nullopt;
+    const auto it = object.find(key);
+    if (it == object.end())
+        return std::nullopt;
+    if (it->is_number())
+        return it->get<double>();
+    if (it->is_string())
+        return parseDouble(it->get<std::string>());
+    return std::nullopt;
+}
+
+} // namespace npuscope::io

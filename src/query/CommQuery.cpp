@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/query/CommQuery.h"
+
+#include <map>
+
+namespace npuscope::query {
+
+namespace {
+
+// Appends the WHERE clause for filter; binds are numbered ?1 step, ?2 group, ?3 rank.
+std::string whereFor(const CommFilter& f, const char* totalColumn)
+{
+    std::string w = " WHERE 1=1";
+    if (f.step)
+        w += " AND step = ?1";
+    if (f.groupHash)
+        w += " AND group_hash = ?2";
+    if (f.rank)
+        w += " AND rank_id = ?3";
+    if (!f.includeTotals && totalColumn)
+        w += std::string(" AND ") + totalColumn;
+    return w;
+}
+
+void bindFilter(model::Statement& st, const CommFilter& f)
+{
+    if (f.step)
+        st.bind(1, *f.step);
+    if (f.groupHash)
+        st.bind(2, *f.groupHash);
+    if (f.rank)
+        st.bind(3, *f.rank);
+}
+
+} // namespace
+
+std::vector<CommOp> CommQuery::ops(model::Database& db, const CommFilter& filter)
+{
+    auto st = db.prepare("SELECT id, rank_id, step, kind, op_key, op_name, op_type, group_hash, is_total, start_ns, "
+                         "elapse_ns, transit_ns, wait_ns, sync_ns, idle_ns, wait_ratio, sync_ratio FROM comm_op"
+        + whereFor(filter, "is_total = 0") + " ORDER BY rank_id, step, kind, is_total, start_ns, op_key");
+    bindFilter(st, filter);
+    std::vector<CommOp> out;
+    while (st.step()) {
+        CommOp o;
+        o.id = st.int64(0);
+        o.rank = st.int64(1);
+        o.step = st.optInt(2);
+        o.kind = st.text(3);
+        o.opKey = st.text(4);
+        o.opName = st.text(5);
+        o.opType = st.optText(6);
+        o.groupHash = st.optText(7);
+        o.isTotal = st.int64(8) != 0;
+        o.startNs = st.optInt(9);
+        o.elapseNs = st.optInt(10);
+        o.transitNs = st.optInt(11);
+        o.waitNs = st.optInt(12);
+        o.syncNs = st.optInt(13);
+        o.idleNs = st.optInt(14);
+        o.waitRatio = st.optReal(15);
+        o.syncRatio = st.optReal(16);
+        out.push_back(std::move(o));
+    }
+    return out;
+}
+
+std::vector<Link> CommQuery::links(model::Database& db, const CommFilter& filter)
+{
+    auto st = db.prepare("SELECT rank_id, step, kind, matrix_op, op_type, slot, group_hash, local_src, local_dst, src, "
+                         "dst, transport, size_mb, time_ns, bandwidth_gbps, op_name FROM comm_link"
+        + whereFor(filter, "(slot IS NULL OR slot <> 'total') AND matrix_op <> 'Total Op Info'")
+        + " ORDER BY step, group_hash, matrix_op, src, dst, rank_id");
+    bindFilter(st, filter);
+    std::vector<Link> out;
+    while (st.step()) {
+        Link l;
+        l.reportedBy = st.int64(0);
+        l.step = st.optInt(1);
+        l.kind = st.text(2);
+        l.matrixOp = st.text(3);
+        l.opType = st.optText(4);
+        l.slot = st.optText(5);
+        l.groupHash = st.optText(6);
+        l.localSrc = st.optInt(7);
+        l.localDst = st.optInt(8);
+        l.src = st.optInt(9);
+        l.dst = st.optInt(10);
+        l.transport = st.optText(11);
+        l.sizeMb = st.optReal(12);
+        l.timeNs = st.optInt(13);
+        l.bandwidthGbps = st.optReal(14);
+        l.opName = st.optText(15);
+        out.push_back(std::move(l));
+    }
+    return out;
+}
+
+std::vector<Group> CommQuery::groups(model::Database& db)
+{
+    std::vector<Group> out;
+    std::map<std::string, size_t> index;
+    auto st = db.prepare("SELECT g.group_hash, g.raw_name, g.name, g.ranks_source, "
+                         "(SELECT COUNT(DISTINCT op_key) FROM comm_op o WHERE o.group_hash = g.group_hash "
+                         " AND o.is_total = 0) FROM comm_group g ORDER BY g.name IS NULL, g.name, g.group_hash");
+    while (st.step()) {
+        Group g;
+        g.hash = st.text(0);
+        g.rawName = st.optText(1);
+        g.name = st.optText(2);
+        g.ranksSource = st.text(3);
+        g.opCount = st.int64(4);
+        index[g.hash] = out.size();
+        out.push_back(std::move(g));
+    }
+    auto members = db.prepare("SELECT group_hash, global_rank FROM comm_group_rank ORDER BY group_hash, local_rank");
+    while (members.step()) {
+        if (auto it = index.find(members.text(0)); it != index.end())
+            out[it->second].ranks.push_back(members.int64(1));
+    }
+    return out;
+}
+
+} // namespace npuscope::query

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/query/StepQuery.h"
+
+#include <cmath>
+#include <map>
+
+namespace npuscope::query {
+
+namespace {
+
+constexpr const char* kColumns = "computing_ns, communication_not_overlapped_ns, overlapped_ns, communication_ns, "
+                                 "free_ns, stage_ns, bubble_ns, communication_not_overlapped_exclude_receive_ns, "
+                                 "preparing_ns";
+
+StepBreakdown readRow(const model::Statement& st)
+{
+    StepBreakdown b;
+    b.rank = st.int64(0);
+    b.device = st.optInt(1);
+    b.step = st.optInt(2);
+    for (int i = 0; i < kStepColumnCount; ++i)
+        b.values[static_cast<size_t>(i)] = st.optInt(3 + i);
+    return b;
+}
+
+} // namespace
+
+const char* stepColumnTitle(StepColumn c)
+{
+    switch (c) {
+    case StepColumn::Computing:
+        return "Computing";
+    case StepColumn::CommunicationNotOverlapped:
+        return "Communication(Not Overlapped)";
+    case StepColumn::Overlapped:
+        return "Overlapped";
+    case StepColumn::Communication:
+        return "Communication";
+    case StepColumn::Free:
+        return "Free";
+    case StepColumn::Stage:
+        return "Stage";
+    case StepColumn::Bubble:
+        return "Bubble";
+    case StepColumn::CommunicationNotOverlappedExcludeReceive:
+        return "Communication(Not Overlapped and Exclude Receive)";
+    case StepColumn::Preparing:
+        return "Preparing";
+    }
+    return "";
+}
+
+const char* stepColumnJsonKey(StepColumn c)
+{
+    switch (c) {
+    case StepColumn::Computing:
+        return "computing_us";
+    case StepColumn::CommunicationNotOverlapped:
+        return "communication_not_overlapped_us";
+    case StepColumn::Overlapped:
+        return "overlapped_us";
+    case StepColumn::Communication:
+        return "communication_us";
+    case StepColumn::Free:
+        return "free_us";
+    case StepColumn::Stage:
+        return "stage_us";
+    case StepColumn::Bubble:
+        return "bubble_us";
+    case StepColumn::CommunicationNotOverlappedExcludeReceive:
+        return "communication_not_overlapped_exclude_receive_us";
+    case StepColumn::Preparing:
+        return "preparing_us";
+    }
+    return "";
+}
+
+std::optional<int64_t> StepBreakdown::wallTime() const
+{
+    const auto computing = value(StepColumn::Computing);
+    const auto comm = value(StepColumn::CommunicationNotOverlapped);
+    const auto free = value(StepColumn::Free);
+    if (!computing && !comm && !free)
+        return std::nullopt;
+    return computing.value_or(0) + comm.value_or(0) + free.value_or(0) + value(StepColumn::Preparing).value_or(0);
+}
+
+StepSplit splitOf(const StepBreakdown& b)
+{
+    StepSplit s;
+    s.overlapped = b.value(StepColumn::Overlapped).value_or(0);
+    s.computingNotOverlapped = std::max<int64_t>(0, b.value(StepColumn::Computing).value_or(0) - s.overlapped);
+    s.communicationNotOverlapped = b.value(StepColumn::CommunicationNotOverlapped).value_or(0);
+    s.free = b.value(StepColumn::Free).value_or(0);
+    s.preparing = b.value(StepColumn::Preparing).value_or(0);
+    return s;
+}
+
+std::vector<int64_t> StepQuery::steps(model::Database& db)
+{
+    std::vector<int64_t> out;
+    auto st = db.prepare("SELECT DISTINCT step FROM step_trace WHERE step IS NOT NULL ORDER BY step");
+    while (st.step())
+        out.push_back(st.int64(0));
+    return out;
+}
+
+std::vector<StepBreakdown> StepQuery::breakdown(model::Database& db, std::optional<int64_t> step)
+{
+    std::string sql = std::string("SELECT rank_id, device_id, step, ") + kColumns + " FROM step_trace";
+    if (step)
+        sql += " WHERE step = ?1";
+    sql += " ORDER BY rank_id, step, device_id";
+    auto st = db.prepare(sql);
+    if (step)
+        st.bind(1, *step);
+    std::vector<StepBreakdown> out;
+    while (st.step())
+        out.push_back(readRow(st));
+    return out;
+}
+
+std::vector<StepBreakdown> StepQuery::averaged(model::Database& db)
+{
+    // Mean per rank, keeping NULL when a column is absent in every step of that rank.
+    std::string sql = "SELECT rank_id, MIN(device_id), NULL";
+    static constexpr const char* kCols[] = { "computing_ns", "communication_not_overlapped_ns", "overlapped_ns",
+        "communication_ns", "free_ns", "stage_ns", "bubble_ns", "communication_not_overlapped_exclude_receive_ns",
+        "preparing_ns" };
+    for (const char* c : kCols)
+        sql += std::string(", CAST(ROUND(AVG(") + c + ")) AS INTEGER)";
+    sql += ", COUNT(*) FROM step_trace GROUP BY rank_id ORDER BY rank_id";
+    auto st = db.prepare(sql);
+    std::vector<StepBreakdown> out;
+    while (st.step()) {
+        auto b = readRow(st);
+        b.stepCount = static_cast<int>(st.int64(3 + kStepColumnCount));
+        out.push_back(b);
+    }
+    return out;
+}
+
+std::array<ColumnStats, kStepColumnCount> clusterStats(const std::vector<StepBreakdown>& rows)
+{
+    std::array<ColumnStats, kStepColumnCount> stats {};
+    for (int c = 0; c < kStepColumnCount; ++c) {
+        auto& s = stats[static_cast<size_t>(c)];
+        double sum = 0;
+        for (const auto& r : rows) {
+            const auto v = r.values[static_cast<size_t>(c)];
+            if (!v)
+                continue;
+            const double x = static_cast<double>(*v);
+            if (!s.min || x < *s.min) {
+                s.min = x;
+                s.minRank = r.rank;
+            }
+            if (!s.max || x > *s.max) {
+                s.max = x;
+                s.maxRank = r.rank;
+            }
+            sum += x;
+            ++s.count;
+        }
+        if (s.count > 0) {
+            s.mean = sum / s.count;
+            if (*s.mean != 0)
+                s.spread = (*s.max - *s.min) / *s.mean;
+        }
+    }
+    return stats;
+}
+
+} // namespace npuscope::query

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/query/SummaryReport.h"
+
+#include "npuscope/query/CommQuery.h"
+#include "npuscope/query/RankQuery.h"
+#include "npuscope/query/StepQuery.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <sstream>
+
+namespace npuscope::query {
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+template <typename T> ojson orNull(const std::optional<T>& v) { return v ? ojson(*v) : ojson(nullptr); }
+
+ojson usOrNull(const std::optional<int64_t>& ns) { return ns ? ojson(static_cast<double>(*ns) / 1000.0) : ojson(); }
+
+// Fixed-point text with the given number of decimals.
+std::string fmt(int decimals, double v, const char* suffix = "")
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f%s", decimals, v, suffix);
+    return buf;
+}
+
+std::string msText(const std::optional<int64_t>& ns)
+{
+    return ns ? fmt(3, static_cast<double>(*ns) / 1.0e6) : std::string("—");
+}
+
+// Pads s to width (counting UTF-8 code points, so "—" is one column).
+std::string pad(const std::string& s, size_t width, bool right = true)
+{
+    size_t len = 0;
+    for (unsigned char c : s)
+        len += (c & 0xC0) != 0x80;
+    if (len >= width)
+        return s;
+    const std::string fill(width - len, ' ');
+    return right ? fill + s : s + fill;
+}
+
+} // namespace
+
+nlohmann::ordered_json SummaryReport::json(model::Database& db)
+{
+    ojson root;
+    root["schema"] = "npuscope.summary/1";
+    ojson ranks = ojson::array();
+    for (const auto& r : RankQuery::ranks(db)) {
+        ojson files = ojson::array();
+        for (const auto& f : r.files)
+            files.push_back(std::filesystem::path(f.path).filename().string());
+        ranks.push_back({ { "rank", r.rank }, { "device", orNull(r.device) }, { "path", r.path },
+            { "rank_source", r.rankSource }, { "profiler_level", orNull(r.profilerLevel) }, { "files", files } });
+    }
+    root["ranks"] = ranks;
+
+    ojson steps = ojson::array();
+    for (const auto& b : StepQuery::breakdown(db)) {
+        ojson s;
+        s["rank"] = b.rank;
+        s["step"] = orNull(b.step);
+        for (int c = 0; c < kStepColumnCount; ++c) {
+            const auto col = static_cast<StepColumn>(c);
+            s[stepColumnJsonKey(col)] = usOrNull(b.value(col));
+        }
+        s["device"] = orNull(b.device);
+        steps.push_back(s);
+    }
+    root["steps"] = steps;
+
+    ojson groups = ojson::array();
+    for (const auto& g : CommQuery::groups(db)) {
+        groups.push_back({ { "hash", g.hash }, { "name", orNull(g.name) }, { "ranks", g.ranks },
+            { "raw_name", orNull(g.rawName) }, { "ranks_source", g.ranksSource }, { "op_count", g.opCount } });
+    }
+    root["groups"] = groups;
+
+    ojson links = ojson::array();
+    for (const auto& l : CommQuery::links(db)) {
+        links.push_back({ { "step", orNull(l.step) }, { "group", orNull(l.groupHash) }, { "op", l.matrixOp },
+            { "src", orNull(l.src) }, { "dst", orNull(l.dst) }, { "transport", orNull(l.transport) },
+            { "size_mb", orNull(l.sizeMb) },
+            { "time_ms", l.timeNs ? ojson(static_cast<double>(*l.timeNs) / 1.0e6) : ojson() },
+            { "bandwidth_gbps", orNull(l.bandwidthGbps) }, { "op_name", orNull(l.opName) },
+            { "local_src", orNull(l.localSrc) }, { "local_dst", orNull(l.localDst) },
+            { "reported_by", l.reportedBy }, { "kind", l.kind } });
+    }
+    root["links"] = links;
+
+    ojson issues = ojson::array();
+    for (const auto& i : IssueQuery::issues(db)) {
+        issues.push_back({ { "severity", i.severity }, { "rank", orNull(i.rank) }, { "file", orNull(i.file) },
+            { "line", orNull(i.line) }, { "message", i.message } });
+    }
+    root["issues"] = issues;
+    return root;
+}
+
+std::string SummaryReport::text(model::Database& db)
+{
+    std::ostringstream out;
+    const auto ranks = RankQuery::ranks(db);
+    out << "Ranks: " << ranks.size() << "\n";
+    out << pad("rank", 6) << pad("device", 8) << "  " << pad("level", 8, false) << "path\n";
+    for (const auto& r : ranks) {
+        out << pad(std::to_string(r.rank), 6) << pad(r.device ? std::to_string(*r.device) : "—", 8) << "  "
+            << pad(r.profilerLevel.value_or("—"), 8, false) << r.path << "\n";
+    }
+
+    const auto rows = StepQuery::breakdown(db);
+    out << "\nStep breakdown (ms)\n" << pad("rank", 6) << pad("step", 7);
+    static constexpr StepColumn kShown[] = { StepColumn::Computing, StepColumn::CommunicationNotOverlapped,
+        StepColumn::Overlapped, StepColumn::Communication, StepColumn::Free, StepColumn::Stage, StepColumn::Bubble,
+        StepColumn::Preparing };
+    static constexpr const char* kShort[] = { "Computing", "CommNotOvl", "Overlapped", "Comm", "Free", "Stage",
+        "Bubble", "Preparing" };
+    for (const char* h : kShort)
+        out << pad(h, 12);
+    out << "\n";
+    for (const auto& b : rows) {
+        out << pad(std::to_string(b.rank), 6) << pad(b.step ? std::to_string(*b.step) : "—", 7);
+        for (auto c : kShown)
+            out << pad(msText(b.value(c)), 12);
+        out << "\n";
+    }
+    if (rows.empty())
+        out << "  (no step_trace_time.csv rows)\n";
+
+    const auto averaged = StepQuery::averaged(db);
+    if (averaged.size() > 1) {
+        const auto stats = clusterStats(averaged);
+        out << "\nCluster statistics over ranks (mean of steps, ms)\n"
+            << pad("column", 14, false) << pad("min", 12) << pad("max", 12) << pad("mean", 12) << pad("spread", 9)
+            << pad("min rank", 10) << pad("max rank", 10) << "\n";
+        for (size_t i = 0; i < std::size(kShown); ++i) {
+            const auto& s = stats[static_cast<size_t>(kShown[i])];
+            auto ms = [](const std::optional<double>& v) { return v ? fmt(3, *v / 1.0e6) : std::string("—"); };
+            out << pad(kShort[i], 14, false) << pad(ms(s.min), 12) << pad(ms(s.max), 12) << pad(ms(s.mean), 12)
+                << pad(s.spread ? fmt(1, *s.spread * 100, "%") : "—", 9)
+                << pad(s.minRank ? std::to_string(*s.minRank) : "—", 10)
+                << pad(s.maxRank ? std::to_string(*s.maxRank) : "—", 10) << "\n";
+        }
+    }
+
+    const auto groups = CommQuery::groups(db);
+    out << "\nCommunication groups: " << groups.size() << "\n";
+    for (const auto& g : groups) {
+        std::string members;
+        for (auto r : g.ranks)
+            members += (members.empty() ? "" : ",") + std::to_string(r);
+        out << "  " << pad(g.name.value_or("?"), 14, false) << pad(g.hash, 22, false) << " ranks [" << members
+            << "] (" << g.ranksSource << "), " << g.opCount << " ops\n";
+    }
+
+    auto links = CommQuery::links(db);
+    links.erase(std::remove_if(links.begin(), links.end(),
+                    [](const Link& l) {
+                        return !l.bandwidthGbps || l.transport.value_or("") == "LOCAL"
+                            || l.slot.value_or("") != "total";
+                    }),
+        links.end());
+    std::sort(links.begin(), links.end(), [](const Link& a, const Link& b) { return *a.bandwidthGbps < *b.bandwidthGbps; });
+    out << "\nSlowest links (total slot, excluding LOCAL): " << links.size() << "\n";
+    for (size_t i = 0; i < links.size() && i < 10; ++i) {
+        const auto& l = links[i];
+        auto rank = [](const std::optional<int64_t>& r) { return r ? std::to_string(*r) : std::string("?"); };
+        out << "  step " << (l.step ? std::to_string(*l.step) : "—") << "  " << pad(l.matrixOp, 18, false) << " "
+            << pad(rank(l.src) + " -> " + rank(l.dst), 10, false) << " " << pad(l.transport.value_or("?"), 6, false)
+            << pad(fmt(3, *l.bandwidthGbps, " GB/s"), 14) << pad(l.sizeMb ? fmt(3, *l.sizeMb, " MB") : "—", 14)
+            << pad(msText(l.timeNs) + " ms", 14) << "\n";
+    }
+
+    const auto issues = IssueQuery::issues(db);
+    out << "\nParse issues: " << issues.size() << "\n";
+    for (size_t i = 0; i < issues.size() && i < 20; ++i) {
+        const auto& is = issues[i];
+        out << "  " << pad(is.severity, 8, false) << " " << (is.file ? *is.file : std::string("-"))
+            << (is.line ? ":" + std::to_string(*is.line) : "") << "  " << is.message << "\n";
+    }
+    if (issues.size() > 20)
+        out << "  ... " << issues.size() - 20 << " more (use --json)\n";
+    return out.str();
+}
+
+} // namespace npuscope::query
