@@ -93,7 +93,9 @@ void PostLoad::resolveGroups(Database& db, ModelWriter& writer)
         const bool complete = std::all_of(seen.begin(), seen.end(), [&](int64_t l) { return g.localToGlobal.count(l); });
         if (complete)
             continue;
-        if (identity) {
+        // Identity is only assumed when at least two loaded ranks confirm it: a single rank at local 0
+        // says nothing about where the group's other members sit (e.g. pp = [0, 8]).
+        if (identity && g.localToGlobal.size() >= 2) {
             const size_t known = g.localToGlobal.size();
             for (int64_t l : seen)
                 g.localToGlobal.emplace(l, l);
