@@ -3,7 +3,7 @@
 -- Conventions: every time point and duration is INTEGER nanoseconds (epoch ns for time points);
 -- a value absent from the input files is NULL, never 0. Sizes keep the unit of the source
 -- (MB = 10^6 bytes as written by the Ascend tools) and say so in the column name.
--- Indexes are created by resources/indexes (see Model::createIndexes) after bulk load.
+-- Secondary indexes are created after bulk load by Database::createIndexes (src/model/Database.cpp).
 
 -- Interned strings shared by the large tables (slice names, categories, kernel names).
 CREATE TABLE string (
