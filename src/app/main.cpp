@@ -1,1 +1,139 @@
-int main() { return 0; }
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/MainWindow.h"
+#include "npuscope/gui/Workspace.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDockWidget>
+#include <QEventLoop>
+#include <QImage>
+#include <QPixmap>
+#include <QRegularExpression>
+#include <QTimer>
+
+#include <cstdio>
+#include <cstring>
+
+namespace {
+
+bool wantsScreenshot(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--screenshot") == 0 || std::strncmp(argv[i], "--screenshot=", 13) == 0)
+            return true;
+    }
+    return false;
+}
+
+bool hasPlatformArgument(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "-platform") == 0 || std::strcmp(argv[i], "--platform") == 0)
+            return true;
+    }
+    return false;
+}
+
+int fail(int code, const QString& message)
+{
+    std::fprintf(stderr, "npuscope: %s\n", qPrintable(message));
+    return code;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    // A screenshot needs no display: fall back to the offscreen platform when none is available.
+    const bool screenshot = wantsScreenshot(argc, argv);
+    if (screenshot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && !hasPlatformArgument(argc, argv)
+        && qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("npuscope"));
+    QApplication::setOrganizationName(QStringLiteral("npuscope"));
+    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Viewer for Ascend NPU training profiles."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("PATH"),
+        QStringLiteral("Profiling folder(s): a rank folder, ASCEND_PROFILER_OUTPUT, or a cluster."),
+        QStringLiteral("[PATH...]"));
+    const QCommandLineOption screenshotOption(QStringLiteral("screenshot"),
+        QStringLiteral("Load PATH, render the window to FILE.png and exit."), QStringLiteral("FILE.png"));
+    const QCommandLineOption viewOption(QStringLiteral("view"),
+        QStringLiteral("Dock to show in the screenshot: steps | overview | issues | all."), QStringLiteral("NAME"),
+        QStringLiteral("steps"));
+    const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size, default 1600x1000."),
+        QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+    parser.addOption(screenshotOption);
+    parser.addOption(viewOption);
+    parser.addOption(sizeOption);
+    parser.process(app);
+
+    const QStringList paths = parser.positionalArguments();
+    const QRegularExpressionMatch size
+        = QRegularExpression(QStringLiteral("^(\\d+)[xX](\\d+)$")).match(parser.value(sizeOption));
+    if (!size.hasMatch() || size.captured(1).toInt() < 200 || size.captured(2).toInt() < 150)
+        return fail(
+            2, QStringLiteral("invalid --size '%1' (expected WxH, e.g. 1600x1000)").arg(parser.value(sizeOption)));
+    const QSize windowSize(size.captured(1).toInt(), size.captured(2).toInt());
+
+    if (!screenshot) {
+        npuscope::gui::MainWindow window;
+        if (parser.isSet(sizeOption))
+            window.resize(windowSize);
+        window.show();
+        if (!paths.isEmpty())
+            QTimer::singleShot(0, &window, [&window, paths] { window.open(paths); });
+        return app.exec();
+    }
+
+    const QString output = parser.value(screenshotOption);
+    if (paths.isEmpty())
+        return fail(2, QStringLiteral("--screenshot needs a PATH to load"));
+
+    npuscope::gui::MainWindow::Options options;
+    options.persistSettings = false;
+    options.interactive = false;
+    npuscope::gui::MainWindow window(options);
+    // "all" keeps the default layout with every dock.
+    const bool allDocks = parser.value(viewOption).compare(QStringLiteral("all"), Qt::CaseInsensitive) == 0;
+    QDockWidget* dock = allDocks ? nullptr : window.dockByName(parser.value(viewOption));
+    if (!dock && !allDocks)
+        return fail(2,
+            QStringLiteral("unknown view '%1' (expected one of: %2)")
+                .arg(parser.value(viewOption), npuscope::gui::MainWindow::dockShortNames().join(QStringLiteral(", "))));
+    window.resize(windowSize);
+
+    bool ok = false;
+    QString message;
+    QEventLoop loop;
+    QObject::connect(&window, &npuscope::gui::MainWindow::loadFinished, &loop, [&](bool success, const QString& text) {
+        ok = success;
+        message = text;
+        loop.quit();
+    });
+    window.open(paths);
+    if (window.isLoading())
+        loop.exec();
+    if (!ok)
+        return fail(1, message.isEmpty() ? QStringLiteral("nothing loaded") : message);
+
+    if (dock)
+        window.focusDock(dock);
+    window.show();
+    if (!window.waitUntilIdle())
+        return fail(1, QStringLiteral("timed out waiting for the views"));
+    QCoreApplication::processEvents();
+
+    const QImage image = window.grab().toImage();
+    if (image.isNull() || !image.save(output, "PNG"))
+        return fail(3, QStringLiteral("cannot write '%1'").arg(output));
+    std::fprintf(stdout, "%s: %s, view %s, %dx%d\n", qPrintable(output), qPrintable(message),
+        qPrintable(dock ? dock->objectName() : QStringLiteral("all")), image.width(), image.height());
+    return 0;
+}

@@ -93,6 +93,7 @@ StepSplit splitOf(const StepBreakdown& b)
     s.communicationNotOverlapped = b.value(StepColumn::CommunicationNotOverlapped).value_or(0);
     s.free = b.value(StepColumn::Free).value_or(0);
     s.preparing = b.value(StepColumn::Preparing).value_or(0);
+    s.hasPreparing = b.value(StepColumn::Preparing).has_value();
     return s;
 }
 
@@ -107,7 +108,10 @@ std::vector<int64_t> StepQuery::steps(model::Database& db)
 
 std::vector<StepBreakdown> StepQuery::breakdown(model::Database& db, std::optional<int64_t> step)
 {
-    std::string sql = std::string("SELECT rank_id, device_id, step, ") + kColumns + " FROM step_trace";
+    // The Device_id column exists only in multi-device builds; otherwise use the rank's device.
+    std::string sql = std::string("SELECT rank_id, COALESCE(device_id, (SELECT r.device_id FROM rank r WHERE "
+                                  "r.rank_id = step_trace.rank_id)), step, ")
+        + kColumns + " FROM step_trace";
     if (step)
         sql += " WHERE step = ?1";
     sql += " ORDER BY rank_id, step, device_id";
@@ -123,7 +127,8 @@ std::vector<StepBreakdown> StepQuery::breakdown(model::Database& db, std::option
 std::vector<StepBreakdown> StepQuery::averaged(model::Database& db)
 {
     // Mean per rank, keeping NULL when a column is absent in every step of that rank.
-    std::string sql = "SELECT rank_id, MIN(device_id), NULL";
+    std::string sql = "SELECT rank_id, COALESCE(MIN(device_id), (SELECT r.device_id FROM rank r WHERE r.rank_id = "
+                      "step_trace.rank_id)), NULL";
     static constexpr const char* kCols[] = { "computing_ns", "communication_not_overlapped_ns", "overlapped_ns",
         "communication_ns", "free_ns", "stage_ns", "bubble_ns", "communication_not_overlapped_exclude_receive_ns",
         "preparing_ns" };

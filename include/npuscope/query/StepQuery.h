@@ -51,6 +51,7 @@ struct StepSplit {
     int64_t communicationNotOverlapped = 0;
     int64_t free = 0;
     int64_t preparing = 0;
+    bool hasPreparing = true; // false when the files have no Preparing column (2023 builds)
     int64_t total() const
     {
         return computingNotOverlapped + overlapped + communicationNotOverlapped + free + preparing;

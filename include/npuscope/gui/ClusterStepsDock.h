@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <QDockWidget>
+
+class QComboBox;
+class QLabel;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace npuscope::gui {
+
+class QueryRunner;
+class StepStatsModel;
+class StepTableModel;
+class Workspace;
+
+// The cluster step breakdown: one row per rank for the selected step (or each rank's mean over
+// all steps), sortable, tinted by deviation from the cluster mean, with a min / max / mean /
+// spread footer. Double-click selects the rank in the Workspace. GUI thread only.
+class ClusterStepsDock : public QDockWidget {
+    Q_OBJECT
+public:
+    static constexpr const char* kObjectName = "clusterStepsDock";
+
+    explicit ClusterStepsDock(Workspace* workspace, QWidget* parent = nullptr);
+    ~ClusterStepsDock() override;
+
+    StepTableModel* model() const { return m_model; }
+    StepStatsModel* statsModel() const { return m_statsModel; }
+    QSortFilterProxyModel* proxyModel() const { return m_proxy; }
+    QTableView* tableView() const { return m_table; }
+    QComboBox* stepCombo() const { return m_stepCombo; }
+
+private:
+    void reloadSteps();
+    void reloadTable();
+    void syncStepCombo();
+    void syncSelection();
+    void fitColumns();
+    void onActivated(const QModelIndex& proxyIndex);
+
+    Workspace* m_workspace;
+    QueryRunner* m_stepsRunner;
+    QueryRunner* m_tableRunner;
+    StepTableModel* m_model;
+    StepStatsModel* m_statsModel;
+    QSortFilterProxyModel* m_proxy;
+    QTableView* m_table;
+    QTableView* m_footer;
+    QComboBox* m_stepCombo;
+    QComboBox* m_unitCombo;
+    QLabel* m_summary;
+    bool m_updatingCombo = false;
+};
+
+} // namespace npuscope::gui

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <QMainWindow>
+#include <QStringList>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+
+class QLabel;
+class QMenu;
+class QProgressDialog;
+class QTimer;
+
+namespace npuscope::gui {
+
+class ClusterStepsDock;
+class OverviewDock;
+class ParseIssuesDock;
+class Workspace;
+
+// The application window: every view is a QDockWidget (layout saved in QSettings), File / View
+// menus, drag and drop of folders, background loading with progress and cancel, and a status bar
+// with the cluster size and a warnings badge. GUI thread only.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    struct Options {
+        // Restore / save geometry, dock layout and the recent list (off for tests and screenshots).
+        bool persistSettings = true;
+        // Show a progress dialog and message boxes (off for tests and screenshots).
+        bool interactive = true;
+        // Import the large trace_view.json timelines too (no view uses them yet).
+        bool loadTimelines = false;
+    };
+    static constexpr int kMaxRecent = 10;
+
+    explicit MainWindow(QWidget* parent = nullptr);
+    explicit MainWindow(const Options& options, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    Workspace* workspace() const { return m_workspace; }
+    ClusterStepsDock* stepsDock() const { return m_stepsDock; }
+    OverviewDock* overviewDock() const { return m_overviewDock; }
+    ParseIssuesDock* issuesDock() const { return m_issuesDock; }
+    QList<QDockWidget*> docks() const;
+    // A dock by short name (steps | overview | issues) or objectName, case-insensitive; nullptr if unknown.
+    QDockWidget* dockByName(const QString& name) const;
+    static QStringList dockShortNames();
+
+    // Detects and loads the paths in the background; a load already running is cancelled.
+    // loadFinished reports the outcome.
+    void open(const QStringList& paths);
+    bool isLoading() const { return m_loading; }
+    void cancelLoading();
+    // Spins the event loop until no load and no dock query is running; false on timeout.
+    bool waitUntilIdle(int timeoutMs = 120000);
+
+    // Status bar texts (for tests): "2 ranks · 1 step", and the badge's problem count.
+    QString summaryText() const;
+    int64_t problemCount() const { return m_problemCount; }
+    QLabel* warningsBadge() const { return m_badge; }
+
+    // Gives one dock the whole window: the others are hidden (screenshots).
+    void focusDock(QDockWidget* dock);
+    void showIssues();
+
+    QStringList recentEntries() const;
+
+signals:
+    void loadFinished(bool ok, const QString& message);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    struct LoadOutcome;
+    struct LoadState;
+
+    void createDocks();
+    void createMenus();
+    void createStatusBar();
+    void chooseFolder();
+    void rebuildRecentMenu();
+    void addRecent(const QStringList& paths);
+    void finishLoad(quint64 id, const LoadOutcome& outcome, const QStringList& paths);
+    void updateProgress();
+    void setBadge(int64_t problems, bool loaded);
+
+    Options m_options;
+    Workspace* m_workspace;
+    ClusterStepsDock* m_stepsDock = nullptr;
+    OverviewDock* m_overviewDock = nullptr;
+    ParseIssuesDock* m_issuesDock = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
+    QLabel* m_summary = nullptr;
+    QLabel* m_badge = nullptr;
+    QProgressDialog* m_progress = nullptr;
+    QTimer* m_progressTimer = nullptr;
+    std::shared_ptr<LoadState> m_loadState;
+    quint64 m_loadId = 0;
+    bool m_loading = false;
+    int64_t m_rankCount = 0;
+    int64_t m_stepCount = 0;
+    int64_t m_problemCount = 0;
+    QByteArray m_defaultState;
+};
+
+} // namespace npuscope::gui

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <QDockWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QTableView;
+
+namespace npuscope::gui {
+
+class IssueFilterModel;
+class IssueTableModel;
+class QueryRunner;
+class Workspace;
+
+// Problems found while importing (parse_issue rows): severity, rank, file, line, message, with a
+// text filter and a severity filter. GUI thread only.
+class ParseIssuesDock : public QDockWidget {
+    Q_OBJECT
+public:
+    static constexpr const char* kObjectName = "parseIssuesDock";
+
+    explicit ParseIssuesDock(Workspace* workspace, QWidget* parent = nullptr);
+    ~ParseIssuesDock() override;
+
+    IssueTableModel* model() const { return m_model; }
+    IssueFilterModel* filterModel() const { return m_filter; }
+    QTableView* tableView() const { return m_table; }
+    QLineEdit* filterEdit() const { return m_filterEdit; }
+    QComboBox* severityCombo() const { return m_severityCombo; }
+
+private:
+    void reload();
+    void updateCount();
+
+    Workspace* m_workspace;
+    QueryRunner* m_runner;
+    IssueTableModel* m_model;
+    IssueFilterModel* m_filter;
+    QTableView* m_table;
+    QLineEdit* m_filterEdit;
+    QComboBox* m_severityCombo;
+    QLabel* m_count;
+};
+
+} // namespace npuscope::gui

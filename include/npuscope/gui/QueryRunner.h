@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/gui/Workspace.h"
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <exception>
+#include <memory>
+#include <optional>
+#include <utility>
+
+namespace npuscope::gui {
+
+// Runs queries against the Workspace database off the GUI thread, one stream of requests per
+// owner (typically one per dock). Each request gets an increasing id; when a result arrives and a
+// newer request has been made in the meantime the result is dropped, so a view never shows data
+// for a selection the user already left. The worker holds db->lock() while the query runs and
+// keeps the database alive (shared_ptr) even if the Workspace switches to another one.
+// GUI thread only; the query function runs on the global thread pool.
+class QueryRunner : public QObject {
+    Q_OBJECT
+public:
+    explicit QueryRunner(Workspace* workspace, QObject* parent = nullptr);
+    ~QueryRunner() override;
+
+    // fn: T(model::Database&), runs in a worker. done: void(T), runs on the GUI thread, only for
+    // the newest request. Returns false (and calls nothing) when no database is loaded.
+    template <typename Fn, typename Done> bool run(Fn fn, Done done)
+    {
+        using Result = std::invoke_result_t<Fn, model::Database&>;
+        std::shared_ptr<model::Database> db = currentDatabase();
+        const quint64 id = ++m_lastId;
+        if (!db)
+            return false;
+        auto* watcher = new QFutureWatcher<Outcome<Result>>(this);
+        started();
+        connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, id, done = std::move(done)]() {
+            Outcome<Result> outcome = watcher->result();
+            watcher->deleteLater();
+            if (id == m_lastId) {
+                if (outcome.value)
+                    done(std::move(*outcome.value));
+                else
+                    emit failed(outcome.error);
+            }
+            finished();
+        });
+        watcher->setFuture(QtConcurrent::run([db, fn = std::move(fn)]() -> Outcome<Result> {
+            Outcome<Result> outcome;
+            try {
+                auto guard = db->lock();
+                outcome.value = fn(*db);
+            } catch (const std::exception& e) {
+                outcome.error = QString::fromUtf8(e.what());
+            } catch (...) {
+                outcome.error = QStringLiteral("unknown error");
+            }
+            return outcome;
+        }));
+        return true;
+    }
+
+    // Drops the results of every request made so far.
+    void cancelPending() { ++m_lastId; }
+    bool isBusy() const { return m_inFlight > 0; }
+
+signals:
+    // The newest request threw; message is the exception text.
+    void failed(const QString& message);
+
+private:
+    template <typename T> struct Outcome {
+        std::optional<T> value;
+        QString error;
+    };
+
+    std::shared_ptr<model::Database> currentDatabase() const;
+    void started();
+    void finished();
+
+    QPointer<Workspace> m_workspace;
+    quint64 m_lastId = 0;
+    int m_inFlight = 0;
+};
+
+} // namespace npuscope::gui

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/query/StepQuery.h"
+
+#include <QWidget>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace npuscope::gui {
+
+// One horizontal stacked bar per rank (the StepSplit parts), top to bottom in the given order.
+// Rows shrink to fit the available height down to kMinRowHeight px (1,000 ranks stay one
+// scrollable picture); rank labels are then drawn every N rows. Hover shows the rank's values,
+// a click emits rankClicked. Meant to live in a QScrollArea with widgetResizable. GUI thread only.
+class RankBarChart : public QWidget {
+    Q_OBJECT
+public:
+    struct Bar {
+        int64_t rank = 0;
+        query::StepSplit split;
+    };
+    static constexpr int kMinRowHeight = 2;
+    static constexpr int kMaxRowHeight = 34;
+
+    explicit RankBarChart(QWidget* parent = nullptr);
+
+    void setBars(std::vector<Bar> bars);
+    const std::vector<Bar>& bars() const { return m_bars; }
+    void setSelectedRank(std::optional<int64_t> rank);
+    // Height of the scroll area viewport; rows are sized to fill it when possible.
+    void setAvailableHeight(int height);
+
+    int rowHeight() const { return m_rowHeight; }
+    // Labels are drawn on every labelEvery()-th row.
+    int labelEvery() const;
+    // Index into bars() at a widget y coordinate, -1 outside the bars.
+    int barAt(int y) const;
+    QString toolTipFor(int barIndex) const;
+
+    QSize sizeHint() const override;
+
+signals:
+    void rankClicked(qint64 rank);
+
+protected:
+    bool event(QEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+
+private:
+    void relayout();
+    int labelWidth() const;
+    int topMargin() const;
+    double axisStep(double maxValue, int pixels) const;
+    static QString axisLabel(double ns, double step);
+
+    std::vector<Bar> m_bars;
+    std::optional<int64_t> m_selectedRank;
+    int m_availableHeight = 400;
+    int m_rowHeight = kMaxRowHeight;
+    int m_hover = -1;
+    int64_t m_maxTotal = 0;
+};
+
+} // namespace npuscope::gui

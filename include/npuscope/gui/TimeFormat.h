@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+
+namespace npuscope::gui {
+
+// Formats int64 nanoseconds for display without going through a double, so a value shown in
+// µs reads exactly as it is written in step_trace_time.csv. Any thread.
+class TimeFormat {
+public:
+    enum class Unit { Microseconds, Milliseconds };
+
+    static const QString kAbsent; // "—"
+
+    // 3 decimals in the unit ("8873.756"); ms values are rounded half away from zero to the µs.
+    static QString format(int64_t ns, Unit unit);
+    static QString format(const std::optional<int64_t>& ns, Unit unit);
+    // Same with the unit suffix ("8873.756 µs").
+    static QString withUnit(int64_t ns, Unit unit);
+    static QString unitSuffix(Unit unit);
+    // A compact human value with an adaptive unit for axes and legends ("1.25 ms", "830 µs").
+    static QString adaptive(double ns);
+};
+
+} // namespace npuscope::gui

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/model/Database.h"
+
+#include <QObject>
+#include <QStringList>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace npuscope::gui {
+
+// The opened model and the current selection every dock follows. GUI thread only.
+// Setters emit their change signal only when the value actually changes.
+class Workspace : public QObject {
+    Q_OBJECT
+public:
+    // A half-open time window [begin, end) in ns on the profile's clock.
+    struct TimeWindow {
+        int64_t begin = 0;
+        int64_t end = 0;
+        bool operator==(const TimeWindow&) const = default;
+    };
+
+    explicit Workspace(QObject* parent = nullptr);
+    ~Workspace() override;
+
+    // Shared with the worker threads that query it; they take db->lock() around each query.
+    std::shared_ptr<model::Database> database() const;
+    // The folders the database was loaded from.
+    QStringList sourcePaths() const { return m_sourcePaths; }
+    // Replaces the model and clears the selection (step, ranks, window, group).
+    void setDatabase(std::shared_ptr<model::Database> database, const QStringList& sourcePaths = {});
+
+    // The primary selected rank (first of selectedRanks()), nullopt when none.
+    std::optional<int64_t> selectedRank() const;
+    const std::vector<int64_t>& selectedRanks() const { return m_selectedRanks; }
+    void setSelectedRank(std::optional<int64_t> rank);
+    void setSelectedRanks(std::vector<int64_t> ranks);
+
+    // The selected step; nullopt means "all steps, averaged per rank".
+    std::optional<int64_t> step() const { return m_step; }
+    void setStep(std::optional<int64_t> step);
+
+    std::optional<TimeWindow> timeWindow() const { return m_timeWindow; }
+    void setTimeWindow(std::optional<TimeWindow> window);
+
+    // Communication group hash (the "@<number>" op suffix), nullopt for all groups.
+    std::optional<std::string> groupHash() const { return m_groupHash; }
+    void setGroupHash(std::optional<std::string> hash);
+
+    // Background queries in flight (QueryRunner reports them); used to wait for quiet views.
+    bool isBusy() const { return m_pendingQueries > 0; }
+    void beginQuery();
+    void endQuery();
+
+signals:
+    void databaseChanged();
+    void selectedRankChanged();
+    void stepChanged();
+    void timeWindowChanged();
+    void groupChanged();
+    void busyChanged(bool busy);
+
+private:
+    std::shared_ptr<model::Database> m_database;
+    QStringList m_sourcePaths;
+    std::vector<int64_t> m_selectedRanks;
+    std::optional<int64_t> m_step;
+    std::optional<TimeWindow> m_timeWindow;
+    std::optional<std::string> m_groupHash;
+    int m_pendingQueries = 0;
+};
+
+} // namespace npuscope::gui

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/ClusterStepsDock.h"
+
+#include "npuscope/gui/QueryRunner.h"
+#include "npuscope/gui/StepStatsModel.h"
+#include "npuscope/gui/StepTableModel.h"
+#include "npuscope/gui/Workspace.h"
+#include "npuscope/query/StepQuery.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QScrollBar>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace npuscope::gui {
+
+namespace {
+
+struct TableResult {
+    std::vector<query::StepBreakdown> rows;
+    std::array<query::ColumnStats, query::kStepColumnCount> stats {};
+};
+
+} // namespace
+
+ClusterStepsDock::ClusterStepsDock(Workspace* workspace, QWidget* parent)
+    : QDockWidget(tr("Cluster steps"), parent)
+    , m_workspace(workspace)
+    , m_stepsRunner(new QueryRunner(workspace, this))
+    , m_tableRunner(new QueryRunner(workspace, this))
+    , m_model(new StepTableModel(this))
+    , m_statsModel(new StepStatsModel(this))
+    , m_proxy(new QSortFilterProxyModel(this))
+{
+    setObjectName(QString::fromLatin1(kObjectName));
+
+    auto* body = new QWidget(this);
+    auto* layout = new QVBoxLayout(body);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(0);
+
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(0, 0, 0, 4);
+    bar->addWidget(new QLabel(tr("Step:"), body));
+    m_stepCombo = new QComboBox(body);
+    m_stepCombo->setObjectName(QStringLiteral("stepCombo"));
+    m_stepCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    bar->addWidget(m_stepCombo);
+    bar->addSpacing(12);
+    bar->addWidget(new QLabel(tr("Unit:"), body));
+    m_unitCombo = new QComboBox(body);
+    m_unitCombo->addItem(QStringLiteral("\u00b5s"), static_cast<int>(TimeFormat::Unit::Microseconds));
+    m_unitCombo->addItem(QStringLiteral("ms"), static_cast<int>(TimeFormat::Unit::Milliseconds));
+    bar->addWidget(m_unitCombo);
+    bar->addStretch(1);
+    m_summary = new QLabel(body);
+    m_summary->setObjectName(QStringLiteral("stepsSummary"));
+    bar->addWidget(m_summary);
+    layout->addLayout(bar);
+
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(StepTableModel::RawValueRole);
+
+    m_table = new QTableView(body);
+    m_table->setObjectName(QStringLiteral("stepsTable"));
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(StepTableModel::Rank, Qt::AscendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->horizontalHeader()->setDefaultAlignment(Qt::AlignCenter);
+    m_table->setWordWrap(false);
+    layout->addWidget(m_table, 1);
+
+    m_footer = new QTableView(body);
+    m_footer->setObjectName(QStringLiteral("stepsFooter"));
+    m_footer->setModel(m_statsModel);
+    m_footer->horizontalHeader()->hide();
+    m_footer->verticalHeader()->hide();
+    m_footer->verticalHeader()->setDefaultSectionSize(m_table->verticalHeader()->defaultSectionSize());
+    m_footer->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_footer->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_footer->setSelectionMode(QAbstractItemView::NoSelection);
+    m_footer->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_footer->setFocusPolicy(Qt::NoFocus);
+    m_footer->setWordWrap(false);
+    m_footer->setFixedHeight(
+        StepStatsModel::RowCount * m_footer->verticalHeader()->defaultSectionSize() + 2 * m_footer->frameWidth());
+    layout->addWidget(m_footer);
+
+    setWidget(body);
+
+    // The footer is a second view aligned column by column with the table.
+    connect(m_table->horizontalHeader(), &QHeaderView::sectionResized, this,
+        [this](int column, int, int size) { m_footer->setColumnWidth(column, size); });
+    connect(m_table->horizontalScrollBar(), &QScrollBar::valueChanged, m_footer->horizontalScrollBar(),
+        &QScrollBar::setValue);
+
+    connect(m_table, &QTableView::doubleClicked, this, &ClusterStepsDock::onActivated);
+    connect(m_table, &QTableView::activated, this, &ClusterStepsDock::onActivated);
+    connect(m_footer, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        const QVariant rank = index.data(StepStatsModel::RankIdRole);
+        if (rank.isValid())
+            m_workspace->setSelectedRank(rank.toLongLong());
+    });
+
+    connect(m_stepCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (m_updatingCombo || index < 0)
+            return;
+        const QVariant v = m_stepCombo->itemData(index);
+        m_workspace->setStep(v.isValid() ? std::optional<int64_t>(v.toLongLong()) : std::nullopt);
+    });
+    connect(m_unitCombo, &QComboBox::currentIndexChanged, this, [this](int) {
+        const auto unit = static_cast<TimeFormat::Unit>(m_unitCombo->currentData().toInt());
+        m_model->setUnit(unit);
+        m_statsModel->setUnit(unit);
+        fitColumns();
+    });
+
+    connect(m_workspace, &Workspace::databaseChanged, this, [this] {
+        reloadSteps();
+        reloadTable();
+    });
+    connect(m_workspace, &Workspace::stepChanged, this, [this] {
+        syncStepCombo();
+        reloadTable();
+    });
+    connect(m_workspace, &Workspace::selectedRankChanged, this, &ClusterStepsDock::syncSelection);
+
+    syncStepCombo();
+    reloadSteps();
+    reloadTable();
+}
+
+ClusterStepsDock::~ClusterStepsDock() = default;
+
+void ClusterStepsDock::reloadSteps()
+{
+    const bool started = m_stepsRunner->run([](model::Database& db) { return query::StepQuery::steps(db); },
+        [this](std::vector<int64_t> steps) {
+            m_updatingCombo = true;
+            m_stepCombo->clear();
+            m_stepCombo->addItem(tr("All steps (mean)"));
+            for (int64_t s : steps)
+                m_stepCombo->addItem(tr("Step %1").arg(s), QVariant::fromValue<qlonglong>(s));
+            m_updatingCombo = false;
+            syncStepCombo();
+        });
+    if (!started) {
+        m_updatingCombo = true;
+        m_stepCombo->clear();
+        m_stepCombo->addItem(tr("All steps (mean)"));
+        m_updatingCombo = false;
+    }
+}
+
+void ClusterStepsDock::syncStepCombo()
+{
+    const auto step = m_workspace->step();
+    int index = 0;
+    for (int i = 1; step && i < m_stepCombo->count(); ++i) {
+        if (m_stepCombo->itemData(i).toLongLong() == *step)
+            index = i;
+    }
+    m_updatingCombo = true;
+    m_stepCombo->setCurrentIndex(index);
+    m_updatingCombo = false;
+}
+
+void ClusterStepsDock::reloadTable()
+{
+    const auto step = m_workspace->step();
+    const bool started = m_tableRunner->run(
+        [step](model::Database& db) {
+            TableResult r;
+            r.rows = step ? query::StepQuery::breakdown(db, step) : query::StepQuery::averaged(db);
+            r.stats = query::clusterStats(r.rows);
+            return r;
+        },
+        [this](TableResult r) {
+            const auto count = r.rows.size();
+            m_model->setRows(std::move(r.rows), r.stats);
+            m_statsModel->setStats(r.stats);
+            m_summary->setText(count == 1 ? tr("1 rank") : tr("%1 ranks").arg(count));
+            fitColumns();
+            syncSelection();
+        });
+    if (!started) {
+        m_model->clear();
+        m_statsModel->clear();
+        m_summary->setText(tr("No profile loaded"));
+    }
+}
+
+void ClusterStepsDock::fitColumns()
+{
+    m_table->resizeColumnsToContents();
+    for (int c = 0; c < StepTableModel::ColumnCount; ++c) {
+        const int width
+            = std::max(m_table->columnWidth(c), static_cast<QAbstractItemView*>(m_footer)->sizeHintForColumn(c));
+        m_table->setColumnWidth(c, width);
+        m_footer->setColumnWidth(c, width);
+    }
+}
+
+void ClusterStepsDock::syncSelection()
+{
+    const auto rank = m_workspace->selectedRank();
+    m_model->setHighlightedRank(rank);
+    const int row = rank ? m_model->rowOfRank(*rank) : -1;
+    if (row < 0) {
+        m_table->clearSelection();
+        return;
+    }
+    const QModelIndex proxyIndex = m_proxy->mapFromSource(m_model->index(row, 0));
+    m_table->selectRow(proxyIndex.row());
+    m_table->scrollTo(proxyIndex);
+}
+
+void ClusterStepsDock::onActivated(const QModelIndex& proxyIndex)
+{
+    if (!proxyIndex.isValid())
+        return;
+    m_workspace->setSelectedRank(proxyIndex.data(StepTableModel::RankIdRole).toLongLong());
+}
+
+} // namespace npuscope::gui

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/QueryRunner.h"
+
+namespace npuscope::gui {
+
+QueryRunner::QueryRunner(Workspace* workspace, QObject* parent)
+    : QObject(parent)
+    , m_workspace(workspace)
+{
+}
+
+QueryRunner::~QueryRunner()
+{
+    // Watchers die with us and never report; keep the Workspace busy count balanced.
+    while (m_inFlight > 0) {
+        --m_inFlight;
+        if (m_workspace)
+            m_workspace->endQuery();
+    }
+}
+
+std::shared_ptr<model::Database> QueryRunner::currentDatabase() const
+{
+    if (!m_workspace)
+        return {};
+    return m_workspace->database();
+}
+
+void QueryRunner::started()
+{
+    ++m_inFlight;
+    if (m_workspace)
+        m_workspace->beginQuery();
+}
+
+void QueryRunner::finished()
+{
+    if (m_inFlight == 0)
+        return;
+    --m_inFlight;
+    if (m_workspace)
+        m_workspace->endQuery();
+}
+
+} // namespace npuscope::gui
