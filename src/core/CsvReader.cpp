@@ -3,14 +3,29 @@
 
 #include "npuscope/core/Decimal.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <cstddef>
 #include <cstring>
+#include <filesystem>
+#include <string_view>
+#include <system_error>
 
 namespace npuscope {
 
 namespace {
+
 constexpr size_t kChunk = 1 << 20;
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+
+// Bytes below 0x20 other than TAB, LF and CR never occur in CSV text.
+bool isBinaryByte(char c)
+{
+    const auto u = static_cast<unsigned char>(c);
+    return u < 0x20 && c != '\t' && c != '\n' && c != '\r';
 }
+
+} // namespace
 
 CsvReader::~CsvReader()
 {
@@ -20,12 +35,31 @@ CsvReader::~CsvReader()
 
 bool CsvReader::open(const std::string& path, std::string& error)
 {
+    if (m_file) {
+        std::fclose(m_file);
+        m_file = nullptr;
+    }
+    // fopen() accepts a directory on POSIX and only the first read fails, with a less helpful message.
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        error = "is a directory";
+        return false;
+    }
     m_file = std::fopen(path.c_str(), "rb");
     if (!m_file) {
         error = std::strerror(errno);
         return false;
     }
     m_buffer.resize(kChunk);
+    m_pos = m_end = 0;
+    m_line = 1;
+    m_recordLine = 0;
+    m_unterminatedQuote = m_binary = m_tooLarge = false;
+    m_first = true;
+    // Look at the whole first chunk now: a binary file can start with a text-like first line ("\x89PNG\r\n").
+    fill();
+    m_binary = std::any_of(m_buffer.begin() + static_cast<std::ptrdiff_t>(m_pos),
+        m_buffer.begin() + static_cast<std::ptrdiff_t>(m_end), isBinaryByte);
     return true;
 }
 
@@ -35,9 +69,8 @@ bool CsvReader::fill()
         return false;
     m_end = std::fread(m_buffer.data(), 1, m_buffer.size(), m_file);
     m_pos = 0;
-    if (m_first && m_end >= 3 && static_cast<unsigned char>(m_buffer[0]) == 0xEF
-        && static_cast<unsigned char>(m_buffer[1]) == 0xBB && static_cast<unsigned char>(m_buffer[2]) == 0xBF)
-        m_pos = 3; // UTF-8 BOM
+    if (m_first && std::string_view(m_buffer.data(), m_end).starts_with(kUtf8Bom))
+        m_pos = kUtf8Bom.size();
     m_first = false;
     return m_end > m_pos;
 }
@@ -45,11 +78,14 @@ bool CsvReader::fill()
 bool CsvReader::next(std::vector<std::string>& fields)
 {
     fields.clear();
+    if (m_tooLarge)
+        return false;
     for (;;) {
         std::string current;
         bool inQuotes = false;
         bool quotedField = false;
         bool any = false;
+        size_t recordBytes = 0;
         m_recordLine = m_line;
         for (;;) {
             if (m_pos >= m_end && !fill()) {
@@ -62,9 +98,14 @@ bool CsvReader::next(std::vector<std::string>& fields)
                 }
                 return false;
             }
+            if (++recordBytes > m_maxRecordBytes) {
+                m_tooLarge = true;
+                fields.clear();
+                return false;
+            }
             const char c = m_buffer[m_pos++];
             any = true;
-            if (c == '\0' || (static_cast<unsigned char>(c) < 0x08))
+            if (isBinaryByte(c))
                 m_binary = true;
             if (inQuotes) {
                 if (c == '"') {
@@ -73,6 +114,7 @@ bool CsvReader::next(std::vector<std::string>& fields)
                     if (m_pos < m_end && m_buffer[m_pos] == '"') {
                         current.push_back('"');
                         ++m_pos;
+                        ++recordBytes;
                     } else {
                         inQuotes = false;
                     }
@@ -113,7 +155,10 @@ CsvHeader::CsvHeader(const std::vector<std::string>& names)
 {
     m_names.reserve(names.size());
     for (size_t i = 0; i < names.size(); ++i) {
-        std::string name(trim(names[i]));
+        std::string_view trimmed = trim(names[i]);
+        if (i == 0 && trimmed.starts_with(kUtf8Bom)) // CsvReader drops it, a header built elsewhere may not
+            trimmed = trim(trimmed.substr(kUtf8Bom.size()));
+        std::string name(trimmed);
         m_names.push_back(name);
         m_index.emplace(name, static_cast<int>(i));
     }

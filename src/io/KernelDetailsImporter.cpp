@@ -1,18 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/KernelDetailsImporter.h"
 
-#include "npuscope/core/CsvReader.h"
 #include "npuscope/core/Decimal.h"
+#include "npuscope/io/CsvImport.h"
 
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
-#include <array>
 #include <charconv>
-#include <cstddef>
-#include <exception>
-#include <fstream>
-#include <initializer_list>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,157 +16,6 @@
 namespace npuscope::io {
 
 namespace {
-
-constexpr int64_t kCancelCheckRows = 4096;
-
-std::string quote(std::string_view value)
-{
-    constexpr size_t kMaxShown = 40;
-    std::string out = "\"" + std::string(value.substr(0, kMaxShown));
-    if (value.size() > kMaxShown)
-        out += "...";
-    return out + "\"";
-}
-
-std::string joinNames(const std::vector<std::string>& names)
-{
-    std::string out;
-    for (const auto& n : names)
-        out += (out.empty() ? "" : ", ") + quote(n);
-    return out;
-}
-
-// CsvReader only sees the bytes of the records it returned, and a binary file can start with a text-like first
-// line ("\x89PNG\r\n"). Apply its rule (bytes below 0x08 never occur in CSV text) to the first 4 KiB as well.
-bool startsBinary(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::array<char, 4096> head {};
-    in.read(head.data(), static_cast<std::streamsize>(head.size()));
-    const auto n = static_cast<size_t>(std::max<std::streamsize>(in.gcount(), 0));
-    return std::any_of(head.begin(), head.begin() + static_cast<std::ptrdiff_t>(n),
-        [](char c) { return static_cast<unsigned char>(c) < 0x08; });
-}
-
-// Opens ctx.file() and reads the header; reports why and returns false when there is nothing to import.
-bool openCsv(ImportContext& ctx, CsvReader& reader, CsvHeader& header)
-{
-    std::string reason;
-    if (!reader.open(ctx.file(), reason)) {
-        ctx.error(std::nullopt, "cannot open: " + reason);
-        return false;
-    }
-    std::vector<std::string> names;
-    const bool any = reader.next(names);
-    if (reader.looksBinary() || startsBinary(ctx.file())) {
-        ctx.error(std::nullopt, "not a CSV text file");
-        return false;
-    }
-    if (!any) {
-        ctx.error(std::nullopt, "empty file");
-        return false;
-    }
-    header = CsvHeader(names);
-    return true;
-}
-
-bool requireColumns(
-    ImportContext& ctx, const CsvHeader& header, int64_t line, std::initializer_list<std::string_view> required)
-{
-    std::string missing;
-    for (auto name : required) {
-        if (!header.has(name))
-            missing += (missing.empty() ? "" : ", ") + quote(name);
-    }
-    if (missing.empty())
-        return true;
-    ctx.error(line, "missing required column " + missing + " (found: " + joinNames(header.names()) + ")");
-    return false;
-}
-
-// Common per-record checks. Returns false when reading must stop (binary data, truncated last record).
-bool checkRecord(
-    ImportContext& ctx, const CsvReader& reader, const CsvHeader& header, const std::vector<std::string>& row)
-{
-    const int64_t line = reader.recordLine();
-    if (reader.looksBinary()) {
-        ctx.error(line, "not a CSV text file: binary data, import stopped");
-        return false;
-    }
-    if (reader.endedInsideQuotes()) {
-        ctx.warning(line, "file ends inside a quoted field (truncated?), last record skipped");
-        return false;
-    }
-    if (row.size() != header.size())
-        ctx.warning(
-            line, "row has " + std::to_string(row.size()) + " fields, header has " + std::to_string(header.size()));
-    return true;
-}
-
-// Reads the cells of one record. Missing cells ("", N/A, ...) are NULL. A malformed optional number is reported
-// and becomes NULL; a missing or malformed required value is reported once and marks the row as skipped.
-class Cells {
-public:
-    Cells(ImportContext& ctx, const CsvHeader& header, const std::vector<std::string>& row, int64_t line)
-        : m_ctx(ctx)
-        , m_header(header)
-        , m_row(row)
-        , m_line(line)
-    {
-    }
-
-    bool skipped() const { return m_skipped; }
-
-    std::optional<int64_t> usToNs(int col, bool required = false) { return number(col, required, npuscope::usToNs); }
-    std::optional<int64_t> integer(int col) { return number(col, false, npuscope::parseInt); }
-    std::optional<double> real(int col) { return number(col, false, npuscope::parseDouble); }
-
-    std::optional<std::string> text(int col, bool required = false)
-    {
-        const auto cell = trim(field(m_row, col));
-        if (isMissing(cell)) {
-            if (required)
-                skip(col, "no value");
-            return std::nullopt;
-        }
-        return std::string(cell);
-    }
-
-private:
-    template <typename Parse> auto number(int col, bool required, Parse parse) -> decltype(parse(std::string_view()))
-    {
-        const auto cell = field(m_row, col);
-        if (isMissing(cell)) {
-            if (required)
-                skip(col, "no value");
-            return std::nullopt;
-        }
-        auto value = parse(cell);
-        if (!value) {
-            if (required)
-                skip(col, "malformed number " + quote(trim(cell)));
-            else
-                m_ctx.warning(m_line,
-                    "malformed number " + quote(trim(cell)) + " in column " + quote(name(col)) + ", stored as NULL");
-        }
-        return value;
-    }
-
-    void skip(int col, const std::string& why)
-    {
-        if (!m_skipped)
-            m_ctx.warning(m_line, "row skipped: " + why + " in required column " + quote(name(col)));
-        m_skipped = true;
-    }
-
-    std::string_view name(int col) const { return m_header.names()[static_cast<size_t>(col)]; }
-
-    ImportContext& m_ctx;
-    const CsvHeader& m_header;
-    const std::vector<std::string>& m_row;
-    int64_t m_line;
-    bool m_skipped = false;
-};
 
 // Input/Output Shapes carry literal quotes inside the value ("32,3,224,224", written """32,3,224,224""").
 std::optional<std::string> shapes(std::string_view cell)
@@ -200,35 +44,32 @@ void addPmuValue(nlohmann::ordered_json& pmu, const std::string& key, std::strin
         pmu[key] = std::string(cell);
 }
 
-bool importRows(ImportContext& ctx)
+bool importRows(CsvImport& csv)
 {
-    CsvReader reader;
-    CsvHeader header;
-    if (!openCsv(ctx, reader, header)
-        || !requireColumns(ctx, header, reader.recordLine(), { "Name", "Start Time(us)", "Duration(us)" }))
+    if (!csv.open({ "Name", "Start Time(us)", "Duration(us)" }))
         return false;
 
-    const int stepCol = header.find({ "Step Id", "Step ID" }); // absent without a schedule -> NULL
-    const int deviceCol = header.find({ "Device_id", "Device Id", "Device ID" });
-    const int modelCol = header.find({ "Model ID" });
-    const int taskCol = header.find({ "Task ID" });
-    const int streamCol = header.find({ "Stream ID" });
-    const int nameCol = header.find({ "Name" });
-    const int typeCol = header.find({ "Type" });
-    const int opStateCol = header.find({ "OP State" });
-    const int coreCol = header.find({ "Accelerator Core" });
-    const int startCol = header.find({ "Start Time(us)" });
-    const int durCol = header.find({ "Duration(us)" });
-    const int waitCol = header.find({ "Wait Time(us)" });
-    const int blockDimCol = header.find({ "Block Dim" });
-    const int mixBlockDimCol = header.find({ "Mix Block Dim" });
-    const int inputShapesCol = header.find({ "Input Shapes" });
-    const int inputTypesCol = header.find({ "Input Data Types" });
-    const int outputShapesCol = header.find({ "Output Shapes" });
-    const int outputTypesCol = header.find({ "Output Data Types" });
+    const int stepCol = csv.column({ "Step Id", "Step ID" }); // absent without a schedule -> NULL
+    const int deviceCol = csv.column({ "Device_id", "Device Id", "Device ID" });
+    const int modelCol = csv.column({ "Model ID" });
+    const int taskCol = csv.column({ "Task ID" });
+    const int streamCol = csv.column({ "Stream ID" });
+    const int nameCol = csv.column({ "Name" });
+    const int typeCol = csv.column({ "Type" });
+    const int opStateCol = csv.column({ "OP State" });
+    const int coreCol = csv.column({ "Accelerator Core" });
+    const int startCol = csv.column({ "Start Time(us)" });
+    const int durCol = csv.column({ "Duration(us)" });
+    const int waitCol = csv.column({ "Wait Time(us)" });
+    const int blockDimCol = csv.column({ "Block Dim" });
+    const int mixBlockDimCol = csv.column({ "Mix Block Dim" });
+    const int inputShapesCol = csv.column({ "Input Shapes" });
+    const int inputTypesCol = csv.column({ "Input Data Types" });
+    const int outputShapesCol = csv.column({ "Output Shapes" });
+    const int outputTypesCol = csv.column({ "Output Data Types" });
 
     // Every other column (formats, Context ID, the aic_metrics-dependent PMU counters) goes to pmu_json.
-    std::vector<bool> mapped(header.size(), false);
+    std::vector<bool> mapped(csv.header().size(), false);
     for (int col :
         { stepCol, deviceCol, modelCol, taskCol, streamCol, nameCol, typeCol, opStateCol, coreCol, startCol, durCol,
             waitCol, blockDimCol, mixBlockDimCol, inputShapesCol, inputTypesCol, outputShapesCol, outputTypesCol }) {
@@ -236,76 +77,49 @@ bool importRows(ImportContext& ctx)
             mapped[static_cast<size_t>(col)] = true;
     }
     std::vector<size_t> pmuCols;
-    for (size_t col = 0; col < header.size(); ++col) {
-        if (!mapped[col] && !header.names()[col].empty())
+    for (size_t col = 0; col < csv.header().size(); ++col) {
+        if (!mapped[col] && !csv.header().names()[col].empty())
             pmuCols.push_back(col);
     }
 
-    std::vector<std::string> row;
-    int64_t records = 0;
-    int64_t imported = 0;
-    while (reader.next(row) && checkRecord(ctx, reader, header, row)) {
-        const int64_t line = reader.recordLine();
-        if (++records % kCancelCheckRows == 0 && ctx.cancelled()) {
-            ctx.info(line, "import cancelled");
-            return false;
-        }
-        Cells cells(ctx, header, row, line);
+    auto& ctx = csv.context();
+    while (csv.next()) {
         model::KernelRow r;
         r.rankId = ctx.rankId();
-        r.name = cells.text(nameCol, true).value_or(std::string());
-        r.ts = cells.usToNs(startCol, true).value_or(0);
-        r.dur = cells.usToNs(durCol, true).value_or(0);
-        if (cells.skipped())
+        r.name = csv.text(nameCol, true).value_or(std::string());
+        r.ts = csv.usNs(startCol, true).value_or(0);
+        r.dur = csv.usNs(durCol, true).value_or(0);
+        if (csv.skipped())
             continue;
-        r.deviceId = cells.integer(deviceCol);
-        r.step = cells.integer(stepCol);
-        r.modelId = cells.integer(modelCol); // 4294967295 = none, kept as written
-        r.taskId = cells.integer(taskCol);
-        r.streamId = cells.integer(streamCol);
-        r.type = cells.text(typeCol);
-        r.opState = cells.text(opStateCol);
-        r.acceleratorCore = cells.text(coreCol);
-        r.waitNs = cells.usToNs(waitCol);
-        r.blockDim = cells.integer(blockDimCol);
-        r.mixBlockDim = cells.integer(mixBlockDimCol);
-        r.inputShapes = shapes(field(row, inputShapesCol));
-        r.inputDataTypes = cells.text(inputTypesCol);
-        r.outputShapes = shapes(field(row, outputShapesCol));
-        r.outputDataTypes = cells.text(outputTypesCol);
+        r.deviceId = csv.optInt(deviceCol);
+        r.step = csv.optInt(stepCol);
+        r.modelId = csv.optInt(modelCol); // 4294967295 = none, kept as written
+        r.taskId = csv.optInt(taskCol);
+        r.streamId = csv.optInt(streamCol);
+        r.type = csv.text(typeCol);
+        r.opState = csv.text(opStateCol);
+        r.acceleratorCore = csv.text(coreCol);
+        r.waitNs = csv.usNs(waitCol);
+        r.blockDim = csv.optInt(blockDimCol);
+        r.mixBlockDim = csv.optInt(mixBlockDimCol);
+        r.inputShapes = shapes(csv.raw(inputShapesCol));
+        r.inputDataTypes = csv.text(inputTypesCol);
+        r.outputShapes = shapes(csv.raw(outputShapesCol));
+        r.outputDataTypes = csv.text(outputTypesCol);
         nlohmann::ordered_json pmu = nlohmann::ordered_json::object();
         for (size_t col : pmuCols)
-            addPmuValue(pmu, header.names()[col], field(row, static_cast<int>(col)));
+            addPmuValue(pmu, csv.header().names()[col], csv.raw(static_cast<int>(col)));
         if (!pmu.empty())
             r.pmuJson = pmu.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
-        r.sourceLine = line;
+        r.sourceLine = csv.line();
         ctx.writer().addKernel(r);
-        ++imported;
+        csv.countImported();
     }
-    if (records == 0 && !reader.looksBinary() && !reader.endedInsideQuotes()) {
-        ctx.info(std::nullopt, "no data rows");
-        return true;
-    }
-    return imported > 0;
+    return csv.result();
 }
 
 } // namespace
 
-bool KernelDetailsImporter::run(ImportContext& ctx)
-{
-    try {
-        const bool ok = importRows(ctx);
-        ctx.finish();
-        return ok;
-    } catch (const std::exception& e) {
-        // Only the model can throw here (SQLite failure, out of memory); record it if the model still works.
-        try {
-            ctx.error(std::nullopt, std::string("import failed: ") + e.what());
-            ctx.finish();
-        } catch (const std::exception&) {
-        }
-    }
-    return false;
-}
+bool KernelDetailsImporter::run(ImportContext& ctx) { return CsvImport::run(ctx, importRows); }
 
 } // namespace npuscope::io

@@ -1,247 +1,57 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/StepTraceImporter.h"
 
-#include "npuscope/core/CsvReader.h"
-#include "npuscope/core/Decimal.h"
+#include "npuscope/io/CsvImport.h"
 
-#include <algorithm>
-#include <array>
-#include <cstddef>
-#include <exception>
-#include <fstream>
-#include <initializer_list>
-#include <optional>
 #include <string>
-#include <string_view>
-#include <vector>
 
 namespace npuscope::io {
 
 namespace {
 
-constexpr int64_t kCancelCheckRows = 4096;
-
-std::string quote(std::string_view value)
+bool importRows(CsvImport& csv)
 {
-    constexpr size_t kMaxShown = 40;
-    std::string out = "\"" + std::string(value.substr(0, kMaxShown));
-    if (value.size() > kMaxShown)
-        out += "...";
-    return out + "\"";
-}
-
-std::string joinNames(const std::vector<std::string>& names)
-{
-    std::string out;
-    for (const auto& n : names)
-        out += (out.empty() ? "" : ", ") + quote(n);
-    return out;
-}
-
-// CsvReader only sees the bytes of the records it returned, and a binary file can start with a text-like first
-// line ("\x89PNG\r\n"). Apply its rule (bytes below 0x08 never occur in CSV text) to the first 4 KiB as well.
-bool startsBinary(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::array<char, 4096> head {};
-    in.read(head.data(), static_cast<std::streamsize>(head.size()));
-    const auto n = static_cast<size_t>(std::max<std::streamsize>(in.gcount(), 0));
-    return std::any_of(head.begin(), head.begin() + static_cast<std::ptrdiff_t>(n),
-        [](char c) { return static_cast<unsigned char>(c) < 0x08; });
-}
-
-// Opens ctx.file() and reads the header; reports why and returns false when there is nothing to import.
-bool openCsv(ImportContext& ctx, CsvReader& reader, CsvHeader& header)
-{
-    std::string reason;
-    if (!reader.open(ctx.file(), reason)) {
-        ctx.error(std::nullopt, "cannot open: " + reason);
-        return false;
-    }
-    std::vector<std::string> names;
-    const bool any = reader.next(names);
-    if (reader.looksBinary() || startsBinary(ctx.file())) {
-        ctx.error(std::nullopt, "not a CSV text file");
-        return false;
-    }
-    if (!any) {
-        ctx.error(std::nullopt, "empty file");
-        return false;
-    }
-    header = CsvHeader(names);
-    return true;
-}
-
-bool requireColumns(
-    ImportContext& ctx, const CsvHeader& header, int64_t line, std::initializer_list<std::string_view> required)
-{
-    std::string missing;
-    for (auto name : required) {
-        if (!header.has(name))
-            missing += (missing.empty() ? "" : ", ") + quote(name);
-    }
-    if (missing.empty())
-        return true;
-    ctx.error(line, "missing required column " + missing + " (found: " + joinNames(header.names()) + ")");
-    return false;
-}
-
-// Common per-record checks. Returns false when reading must stop (binary data, truncated last record).
-bool checkRecord(
-    ImportContext& ctx, const CsvReader& reader, const CsvHeader& header, const std::vector<std::string>& row)
-{
-    const int64_t line = reader.recordLine();
-    if (reader.looksBinary()) {
-        ctx.error(line, "not a CSV text file: binary data, import stopped");
-        return false;
-    }
-    if (reader.endedInsideQuotes()) {
-        ctx.warning(line, "file ends inside a quoted field (truncated?), last record skipped");
-        return false;
-    }
-    if (row.size() != header.size())
-        ctx.warning(
-            line, "row has " + std::to_string(row.size()) + " fields, header has " + std::to_string(header.size()));
-    return true;
-}
-
-// Reads the cells of one record. Missing cells ("", N/A, ...) are NULL. A malformed optional number is reported
-// and becomes NULL; a missing or malformed required value is reported once and marks the row as skipped.
-class Cells {
-public:
-    Cells(ImportContext& ctx, const CsvHeader& header, const std::vector<std::string>& row, int64_t line)
-        : m_ctx(ctx)
-        , m_header(header)
-        , m_row(row)
-        , m_line(line)
-    {
-    }
-
-    bool skipped() const { return m_skipped; }
-
-    std::optional<int64_t> usToNs(int col, bool required = false) { return number(col, required, npuscope::usToNs); }
-    std::optional<int64_t> integer(int col) { return number(col, false, npuscope::parseInt); }
-    std::optional<double> real(int col) { return number(col, false, npuscope::parseDouble); }
-
-    std::optional<std::string> text(int col, bool required = false)
-    {
-        const auto cell = trim(field(m_row, col));
-        if (isMissing(cell)) {
-            if (required)
-                skip(col, "no value");
-            return std::nullopt;
-        }
-        return std::string(cell);
-    }
-
-private:
-    template <typename Parse> auto number(int col, bool required, Parse parse) -> decltype(parse(std::string_view()))
-    {
-        const auto cell = field(m_row, col);
-        if (isMissing(cell)) {
-            if (required)
-                skip(col, "no value");
-            return std::nullopt;
-        }
-        auto value = parse(cell);
-        if (!value) {
-            if (required)
-                skip(col, "malformed number " + quote(trim(cell)));
-            else
-                m_ctx.warning(m_line,
-                    "malformed number " + quote(trim(cell)) + " in column " + quote(name(col)) + ", stored as NULL");
-        }
-        return value;
-    }
-
-    void skip(int col, const std::string& why)
-    {
-        if (!m_skipped)
-            m_ctx.warning(m_line, "row skipped: " + why + " in required column " + quote(name(col)));
-        m_skipped = true;
-    }
-
-    std::string_view name(int col) const { return m_header.names()[static_cast<size_t>(col)]; }
-
-    ImportContext& m_ctx;
-    const CsvHeader& m_header;
-    const std::vector<std::string>& m_row;
-    int64_t m_line;
-    bool m_skipped = false;
-};
-
-bool importRows(ImportContext& ctx)
-{
-    CsvReader reader;
-    CsvHeader header;
-    if (!openCsv(ctx, reader, header) || !requireColumns(ctx, header, reader.recordLine(), { "Step", "Computing" }))
+    if (!csv.open({ "Step", "Computing" }))
         return false;
 
-    const int deviceCol = header.find({ "Device_id", "Device Id", "Device ID" });
-    const int stepCol = header.find({ "Step" });
-    const int computingCol = header.find({ "Computing" });
-    const int notOverlappedCol = header.find({ "Communication(Not Overlapped)" });
-    const int overlappedCol = header.find({ "Overlapped" });
-    const int communicationCol = header.find({ "Communication" });
-    const int freeCol = header.find({ "Free" });
-    const int stageCol = header.find({ "Stage" });
-    const int bubbleCol = header.find({ "Bubble" });
-    const int excludeReceiveCol = header.find({ "Communication(Not Overlapped and Exclude Receive)" });
-    const int preparingCol = header.find({ "Preparing" }); // absent before 2024 -> NULL
+    const int deviceCol = csv.column({ "Device_id", "Device Id", "Device ID" });
+    const int stepCol = csv.column({ "Step" });
+    const int computingCol = csv.column({ "Computing" });
+    const int notOverlappedCol = csv.column({ "Communication(Not Overlapped)" });
+    const int overlappedCol = csv.column({ "Overlapped" });
+    const int communicationCol = csv.column({ "Communication" });
+    const int freeCol = csv.column({ "Free" });
+    const int stageCol = csv.column({ "Stage" });
+    const int bubbleCol = csv.column({ "Bubble" });
+    const int excludeReceiveCol = csv.column({ "Communication(Not Overlapped and Exclude Receive)" });
+    const int preparingCol = csv.column({ "Preparing" }); // absent before 2024 -> NULL
 
-    std::vector<std::string> row;
-    int64_t records = 0;
-    int64_t imported = 0;
-    while (reader.next(row) && checkRecord(ctx, reader, header, row)) {
-        const int64_t line = reader.recordLine();
-        if (++records % kCancelCheckRows == 0 && ctx.cancelled()) {
-            ctx.info(line, "import cancelled");
-            return false;
-        }
-        Cells cells(ctx, header, row, line);
+    auto& ctx = csv.context();
+    while (csv.next()) {
         model::StepTraceRow r;
         r.rankId = ctx.rankId();
-        r.deviceId = cells.integer(deviceCol);
-        r.step = cells.integer(stepCol);
-        r.computing = cells.usToNs(computingCol);
-        r.communicationNotOverlapped = cells.usToNs(notOverlappedCol);
-        r.overlapped = cells.usToNs(overlappedCol);
-        r.communication = cells.usToNs(communicationCol);
-        r.free = cells.usToNs(freeCol);
-        r.stage = cells.usToNs(stageCol);
-        r.bubble = cells.usToNs(bubbleCol);
-        r.communicationNotOverlappedExcludeReceive = cells.usToNs(excludeReceiveCol);
-        r.preparing = cells.usToNs(preparingCol);
-        r.sourceLine = line;
-        if (cells.skipped())
+        r.deviceId = csv.optInt(deviceCol);
+        r.step = csv.optInt(stepCol);
+        r.computing = csv.usNs(computingCol);
+        r.communicationNotOverlapped = csv.usNs(notOverlappedCol);
+        r.overlapped = csv.usNs(overlappedCol);
+        r.communication = csv.usNs(communicationCol);
+        r.free = csv.usNs(freeCol);
+        r.stage = csv.usNs(stageCol);
+        r.bubble = csv.usNs(bubbleCol);
+        r.communicationNotOverlappedExcludeReceive = csv.usNs(excludeReceiveCol);
+        r.preparing = csv.usNs(preparingCol);
+        r.sourceLine = csv.line();
+        if (csv.skipped())
             continue;
         ctx.writer().addStepTrace(r);
-        ++imported;
+        csv.countImported();
     }
-    if (records == 0 && !reader.looksBinary() && !reader.endedInsideQuotes()) {
-        ctx.info(std::nullopt, "no data rows");
-        return true;
-    }
-    return imported > 0;
+    return csv.result();
 }
 
 } // namespace
 
-bool StepTraceImporter::run(ImportContext& ctx)
-{
-    try {
-        const bool ok = importRows(ctx);
-        ctx.finish();
-        return ok;
-    } catch (const std::exception& e) {
-        // Only the model can throw here (SQLite failure, out of memory); record it if the model still works.
-        try {
-            ctx.error(std::nullopt, std::string("import failed: ") + e.what());
-            ctx.finish();
-        } catch (const std::exception&) {
-        }
-    }
-    return false;
-}
+bool StepTraceImporter::run(ImportContext& ctx) { return CsvImport::run(ctx, importRows); }
 
 } // namespace npuscope::io

@@ -39,10 +39,15 @@ Database::~Database()
         sqlite3_close_v2(m_db);
 }
 
-std::unique_ptr<Database> Database::createModel()
+std::unique_ptr<Database> Database::createModel() { return createModel(std::string()); }
+
+std::unique_ptr<Database> Database::createModel(const std::string& sharedName)
 {
     sqlite3* db = nullptr;
-    if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr)
+    const std::string uri = sharedName.empty() ? std::string(":memory:")
+                                               : "file:" + sharedName + "?mode=memory&cache=shared";
+    if (sqlite3_open_v2(uri.c_str(), &db,
+            SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, nullptr)
         != SQLITE_OK) {
         std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
         sqlite3_close_v2(db);
@@ -165,7 +170,13 @@ bool Statement::step()
 
 void Statement::run()
 {
-    step();
+    // A statement left mid-step after a failure would keep its bindings and hold locks; reset it either way.
+    try {
+        step();
+    } catch (...) {
+        reset();
+        throw;
+    }
     reset();
 }
 

@@ -207,6 +207,126 @@ TEST_F(CsvReaderTest, OpenFailureGivesReason)
     EXPECT_FALSE(error.empty());
 }
 
+TEST_F(CsvReaderTest, BinaryDetectedWhenOpened)
+{
+    // A text-like first line, then control bytes further into the first chunk: known before any next().
+    std::string content = "\x89PNG\r\n";
+    content += std::string(2000, 'x') + "\x1a\n";
+    CsvReader reader;
+    std::string error;
+    ASSERT_TRUE(reader.open(write(content), error)) << error;
+    EXPECT_TRUE(reader.looksBinary());
+
+    // Other control bytes than NUL count too; TAB, CR and LF do not.
+    for (char c : { '\x01', '\x08', '\x0b', '\x0c', '\x1b', '\x1f' }) {
+        CsvReader other;
+        ASSERT_TRUE(other.open(write(std::string("a,b\n1,") + c + "\n", "ctl.csv"), error)) << error;
+        EXPECT_TRUE(other.looksBinary()) << static_cast<int>(c);
+    }
+    CsvReader text;
+    ASSERT_TRUE(text.open(write("a\tb\r\n1,2\n" + std::string(100000, 'y') + "\n", "text.csv"), error)) << error;
+    EXPECT_FALSE(text.looksBinary());
+    CsvReader empty;
+    ASSERT_TRUE(empty.open(write("", "empty.csv"), error)) << error;
+    EXPECT_FALSE(empty.looksBinary());
+    std::vector<std::string> row;
+    EXPECT_FALSE(empty.next(row));
+}
+
+TEST_F(CsvReaderTest, BinaryAfterFirstChunkIsSeenByNext)
+{
+    constexpr size_t kChunk = 1 << 20;
+    std::string content = "a,b\n";
+    int rows = 0;
+    while (content.size() < 2 * kChunk) {
+        content += "1,2\n";
+        ++rows;
+    }
+    content += std::string("3,\0\n", 4);
+    CsvReader reader;
+    std::string error;
+    ASSERT_TRUE(reader.open(write(content), error)) << error;
+    EXPECT_FALSE(reader.looksBinary());
+    Row row;
+    int seen = 0;
+    while (reader.next(row) && !reader.looksBinary())
+        ++seen;
+    EXPECT_TRUE(reader.looksBinary());
+    EXPECT_EQ(seen, rows + 1); // header and every text row
+}
+
+TEST_F(CsvReaderTest, RecordSizeIsCapped)
+{
+    // An unclosed quote swallows the rest of the file into one record: next() stops at the limit.
+    CsvReader reader;
+    std::string error;
+    ASSERT_TRUE(reader.open(write("a,b\n1,2\n3,\"never closed\n" + std::string(5000, 'z') + "\n4,5\n"), error));
+    reader.setMaxRecordBytes(1000);
+    Row row;
+    ASSERT_TRUE(reader.next(row));
+    ASSERT_TRUE(reader.next(row));
+    EXPECT_EQ(row, (Row { "1", "2" }));
+    EXPECT_FALSE(reader.recordTooLarge());
+    EXPECT_FALSE(reader.next(row));
+    EXPECT_TRUE(row.empty());
+    EXPECT_TRUE(reader.recordTooLarge());
+    EXPECT_EQ(reader.recordLine(), 3);
+    EXPECT_FALSE(reader.next(row)); // stays stopped
+    EXPECT_TRUE(reader.recordTooLarge());
+
+    // A record of exactly the limit is accepted.
+    CsvReader exact;
+    ASSERT_TRUE(exact.open(write(std::string(9, 'q') + "\n", "exact.csv"), error));
+    exact.setMaxRecordBytes(10);
+    ASSERT_TRUE(exact.next(row));
+    EXPECT_EQ(row, (Row { std::string(9, 'q') }));
+    EXPECT_FALSE(exact.recordTooLarge());
+}
+
+TEST_F(CsvReaderTest, DefaultRecordCapIs64MiB)
+{
+    EXPECT_EQ(CsvReader::kMaxRecordBytes, size_t(64) << 20);
+    const auto path = (m_dir / "huge.csv").string();
+    {
+        std::ofstream out(path, std::ios::binary);
+        out << "a,b\n1,\"";
+        const std::string block(1 << 20, 'x');
+        for (int i = 0; i < 65; ++i)
+            out << block;
+    }
+    CsvReader reader;
+    std::string error;
+    ASSERT_TRUE(reader.open(path, error)) << error;
+    Row row;
+    ASSERT_TRUE(reader.next(row));
+    EXPECT_FALSE(reader.next(row));
+    EXPECT_TRUE(reader.recordTooLarge());
+    EXPECT_FALSE(reader.endedInsideQuotes());
+    EXPECT_EQ(reader.recordLine(), 2);
+}
+
+TEST_F(CsvReaderTest, OpeningDirectoryFails)
+{
+    CsvReader reader;
+    std::string error;
+    EXPECT_FALSE(reader.open(m_dir.string(), error));
+    EXPECT_NE(error.find("is a directory"), std::string::npos) << error;
+    Row row;
+    EXPECT_FALSE(reader.next(row));
+}
+
+TEST(CsvHeader, StripsUtf8BomFromFirstName)
+{
+    const std::string bom = "\xEF\xBB\xBF";
+    CsvHeader header({ bom + "Step", "Computing", bom + "Other" });
+    EXPECT_EQ(header.find({ "Step" }), 0);
+    EXPECT_EQ(header.names()[0], "Step");
+    EXPECT_EQ(header.find({ "Computing" }), 1);
+    EXPECT_EQ(header.names()[2], bom + "Other"); // only the first name can carry the file's BOM
+    CsvHeader spaced({ " " + bom + " Step " });
+    EXPECT_EQ(spaced.find({ "Step" }), 0);
+}
+
 TEST(CsvHeader, FindsTrimmedNames)
 {
     CsvHeader header({ "Step Id", " Start Time(us)\t", "Name" });

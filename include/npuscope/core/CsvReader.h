@@ -12,28 +12,39 @@
 namespace npuscope {
 
 // Streaming RFC-4180 reader: quoted fields with "" escapes and embedded newlines, LF or CRLF,
-// a missing final newline. Reads the file in 1 MiB chunks; never holds the whole file.
-// Not thread-safe; one reader per file.
+// a missing final newline. Reads the file in 1 MiB chunks; never holds the whole file, and never
+// more than kMaxRecordBytes for one record. Not thread-safe; one reader per file.
 class CsvReader {
 public:
+    // Largest record next() accepts (bytes of the file, quotes and separators included). A binary
+    // blob without newlines or an unclosed quote would otherwise be read into memory whole.
+    static constexpr size_t kMaxRecordBytes = size_t(64) << 20;
+
     CsvReader() = default;
     ~CsvReader();
     CsvReader(const CsvReader&) = delete;
     CsvReader& operator=(const CsvReader&) = delete;
 
-    // Opens path for reading. On failure returns false and sets error to a readable reason.
+    // Opens path for reading and reads the first chunk, so looksBinary() already describes it.
+    // On failure (missing, unreadable, a directory) returns false and sets error to a readable reason.
     bool open(const std::string& path, std::string& error);
 
-    // Reads the next record into fields (cleared first). Returns false at end of file.
-    // Blank lines are skipped.
+    // Reads the next record into fields (cleared first). Returns false at end of file, and from
+    // then on, when a record exceeds the size limit (see recordTooLarge()). Blank lines are skipped.
     bool next(std::vector<std::string>& fields);
 
-    // 1-based line number where the record last returned by next() starts.
+    // Lowers the record size limit (tests); limits above kMaxRecordBytes are clamped to it.
+    void setMaxRecordBytes(size_t bytes) { m_maxRecordBytes = bytes < kMaxRecordBytes ? bytes : kMaxRecordBytes; }
+
+    // 1-based line number where the record last returned (or rejected) by next() starts.
     int64_t recordLine() const { return m_recordLine; }
     // True when the file ended inside a quoted field (truncated file).
     bool endedInsideQuotes() const { return m_unterminatedQuote; }
-    // True when the file holds NUL bytes or other control bytes that no CSV text has.
+    // True when the first chunk, or any record read so far, holds NUL or other control bytes
+    // (below 0x20 except TAB, CR, LF) that no CSV text has. Set by open() for the first 1 MiB.
     bool looksBinary() const { return m_binary; }
+    // True when next() stopped because the record starting at recordLine() exceeds the size limit.
+    bool recordTooLarge() const { return m_tooLarge; }
 
 private:
     bool fill();
@@ -42,14 +53,17 @@ private:
     std::vector<char> m_buffer;
     size_t m_pos = 0;
     size_t m_end = 0;
+    size_t m_maxRecordBytes = kMaxRecordBytes;
     int64_t m_line = 1;
     int64_t m_recordLine = 0;
     bool m_unterminatedQuote = false;
     bool m_binary = false;
+    bool m_tooLarge = false;
     bool m_first = true;
 };
 
-// Maps header names to column indexes. Names are compared after trimming whitespace and a UTF-8 BOM.
+// Maps header names to column indexes. Names are compared after trimming whitespace; a UTF-8 BOM
+// before the first name is dropped too.
 class CsvHeader {
 public:
     CsvHeader() = default;

@@ -33,6 +33,9 @@ public:
 
     // A new empty in-memory database with the npuscope schema (resources/schema.sql) applied.
     static std::unique_ptr<Database> createModel();
+    // Same, as a named shared in-memory database that another connection of this process can
+    // ATTACH as "file:<sharedName>?mode=memory&cache=shared" (ModelMerger). The name must be unique.
+    static std::unique_ptr<Database> createModel(const std::string& sharedName);
     // Opens an existing SQLite file read-only (exports; never modified).
     static std::unique_ptr<Database> openReadOnly(const std::string& path);
 
@@ -78,7 +81,7 @@ public:
 
     // Steps once; true when a row is available.
     bool step();
-    // Runs an insert/update to completion and resets for reuse (bindings cleared).
+    // Runs an insert/update to completion and resets for reuse (bindings cleared), also when step() throws.
     void run();
     void reset();
 
