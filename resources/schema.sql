@@ -274,6 +274,6 @@ CREATE TABLE parse_issue (
   severity TEXT NOT NULL, -- error | warning | info
   rank_id INTEGER,        -- rank the file belongs to, NULL for workspace-level problems
   file TEXT,              -- file path, NULL when not tied to a file
-  line INTEGER,           -- 1-based line (CSV) or 0 when unknown; JSON uses byte offsets in the message
+  line INTEGER,           -- 1-based line (CSV, small JSON files), NULL when unknown; large JSON gives byte offsets in the message
   message TEXT NOT NULL   -- what went wrong and what was done about it
 );

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // npuscope-cli: headless front end over the same core the GUI uses.
 
+#include "npuscope/io/ClusterGenerator.h"
 #include "npuscope/io/Detector.h"
 #include "npuscope/io/Loader.h"
 #include "npuscope/model/Database.h"
@@ -10,6 +11,8 @@
 
 #include <cstring>
 #include <iostream>
+#include <limits>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -23,6 +26,12 @@ commands:
       *_ascend_ms rank folders, or a folder holding many of them) and print ranks, step breakdown,
       cluster statistics, communication groups, slowest links and parse issues. --json prints the
       npuscope.summary/1 document. trace_view.json is only imported with --with-timeline.
+  generate --out DIR --ranks N [--steps S] [--trace-mb M] [--pp P --tp T --dp D] [--slow-rank R]
+           [--slow-link A-B] [--seed X]
+      Write a deterministic torch_npu-style cluster (one rank{r}_{timestamp}_ascend_pt folder per rank,
+      Level1 text export, trace_view.json of about M MB per rank; defaults S=3, M=1, pp=tp=1, dp=N/(pp*tp),
+      X=1). --slow-rank makes rank R compute 30 % longer; --slow-link gives the link between global ranks
+      A and B a tenth of its bandwidth. An existing non-empty DIR is only replaced if the generator wrote it.
   help
       Show this text.
 
@@ -69,6 +78,82 @@ int summary(const std::vector<std::string>& args)
     return 0;
 }
 
+bool parseInt(const std::string& text, long long lo, long long hi, long long& out)
+{
+    try {
+        size_t used = 0;
+        out = std::stoll(text, &used);
+        return used == text.size() && out >= lo && out <= hi;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+int generate(const std::vector<std::string>& args)
+{
+    npuscope::io::GeneratorOptions o;
+    auto fail = [](const std::string& message) {
+        std::cerr << "npuscope-cli generate: " << message << "\n";
+        return 2;
+    };
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (i + 1 >= args.size())
+            return fail(a.rfind("--", 0) == 0 ? a + " needs a value" : "unexpected argument " + a);
+        const std::string& v = args[++i];
+        long long n = 0;
+        auto number = [&](long long lo, long long hi) {
+            if (!parseInt(v, lo, hi, n))
+                throw std::invalid_argument(a + " expects an integer in " + std::to_string(lo) + ".."
+                    + std::to_string(hi) + ", got \"" + v + "\"");
+            return static_cast<int>(n);
+        };
+        try {
+            if (a == "--out")
+                o.outDir = v;
+            else if (a == "--ranks")
+                o.ranks = number(-1000000, 1000000);
+            else if (a == "--steps")
+                o.steps = number(-1000000, 1000000);
+            else if (a == "--pp")
+                o.pp = number(1, 1000000);
+            else if (a == "--tp")
+                o.tp = number(1, 1000000);
+            else if (a == "--dp")
+                o.dp = number(1, 1000000);
+            else if (a == "--slow-rank")
+                o.slowRank = number(-1000000, 1000000);
+            else if (a == "--seed") {
+                if (!parseInt(v, 0, std::numeric_limits<long long>::max(), n))
+                    return fail("--seed expects a non-negative integer, got \"" + v + "\"");
+                o.seed = static_cast<uint64_t>(n);
+            } else if (a == "--trace-mb") {
+                size_t used = 0;
+                o.traceMb = std::stod(v, &used);
+                if (used != v.size())
+                    return fail("--trace-mb expects a number, got \"" + v + "\"");
+            } else if (a == "--slow-link") {
+                const auto dash = v.find('-');
+                long long x = 0;
+                long long y = 0;
+                if (dash == std::string::npos || !parseInt(v.substr(0, dash), 0, 1000000, x)
+                    || !parseInt(v.substr(dash + 1), 0, 1000000, y))
+                    return fail("--slow-link expects A-B (two global ranks), got \"" + v + "\"");
+                o.slowLink = std::make_pair(static_cast<int>(x), static_cast<int>(y));
+            } else
+                return fail("unknown option " + a);
+        } catch (const std::exception& e) {
+            return fail(a == "--trace-mb" ? "--trace-mb expects a number, got \"" + v + "\"" : std::string(e.what()));
+        }
+    }
+    if (o.outDir.empty())
+        return fail("--out DIR is required");
+    std::string error;
+    if (!npuscope::io::ClusterGenerator::generate(o, error))
+        return fail(error);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -83,6 +168,8 @@ int main(int argc, char** argv)
     try {
         if (command == "summary")
             return summary(args);
+        if (command == "generate")
+            return generate(args);
         if (command == "help" || command == "--help" || command == "-h") {
             std::cout << kUsage;
             return 0;

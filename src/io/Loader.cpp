@@ -11,6 +11,7 @@
 #include "npuscope/io/ProfilerInfoImporter.h"
 #include "npuscope/io/StepTraceImporter.h"
 #include "npuscope/io/TraceViewImporter.h"
+#include "npuscope/model/ModelMerger.h"
 #include "npuscope/model/ModelWriter.h"
 #include "npuscope/model/PostLoad.h"
 
@@ -18,6 +19,9 @@
 
 #include <algorithm>
 #include <exception>
+#include <mutex>
+#include <thread>
+#include <unistd.h>
 
 namespace npuscope::io {
 
@@ -80,36 +84,91 @@ model::Severity severityOf(const std::string& s)
     return model::Severity::Warning;
 }
 
-} // namespace
 
-std::unique_ptr<model::Database> Loader::load(
-    const LoadPlan& plan, const LoadOptions& options, const ProgressFn& progress, const std::atomic<bool>* cancel)
+// Unique names for the workers' shared in-memory models.
+std::string workerModelName()
 {
-    auto db = model::Database::createModel();
-    model::ModelWriter writer(*db);
-    writer.begin();
-    for (const auto& issue : plan.issues)
-        writer.addIssue({ severityOf(issue.severity), std::nullopt, issue.path, std::nullopt, issue.message });
+    static std::atomic<uint64_t> counter { 0 };
+    return "npuscope_worker_" + std::to_string(::getpid()) + "_" + std::to_string(counter.fetch_add(1));
+}
 
-    uint64_t totalBytes = 0;
-    for (const auto& r : plan.ranks) {
-        for (const auto& f : r.files) {
-            if (options.loadTimelines || !isTimelineKind(f.kind))
-                totalBytes += f.size;
-        }
+// Serialises progress reports from several threads and turns bytes into a fraction.
+class ProgressSink {
+public:
+    ProgressSink(const Loader::ProgressFn& fn, uint64_t totalBytes, int ranks)
+        : m_fn(fn)
+        , m_total(totalBytes)
+    {
+        m_state.ranksTotal = ranks;
     }
-    uint64_t doneBytes = 0;
-    LoadProgress state;
-    state.ranksTotal = static_cast<int>(plan.ranks.size());
-    auto report = [&](uint64_t bytes, const std::string& file) {
-        if (!progress)
-            return;
-        state.fraction = totalBytes ? std::min(1.0, static_cast<double>(bytes) / static_cast<double>(totalBytes)) : 1.0;
-        state.currentFile = file;
-        progress(state);
-    };
+    void bytes(uint64_t delta, const std::string& file)
+    {
+        std::lock_guard lock(m_mutex);
+        m_done += delta;
+        publish(file);
+    }
+    void rankDone()
+    {
+        std::lock_guard lock(m_mutex);
+        ++m_state.ranksDone;
+        publish(m_state.currentFile);
+    }
+    void message(const std::string& text)
+    {
+        std::lock_guard lock(m_mutex);
+        publish(text);
+    }
 
-    for (const auto& rank : plan.ranks) {
+private:
+    void publish(const std::string& file)
+    {
+        if (!m_fn)
+            return;
+        m_state.fraction = m_total ? std::min(1.0, static_cast<double>(m_done) / static_cast<double>(m_total)) : 1.0;
+        m_state.currentFile = file;
+        m_fn(m_state);
+    }
+    const Loader::ProgressFn& m_fn;
+    std::mutex m_mutex;
+    uint64_t m_total = 0;
+    uint64_t m_done = 0;
+    LoadProgress m_state;
+};
+
+// Imports one file with the right importer; one bad file never takes the others down.
+void importFile(model::ModelWriter& writer, int64_t rank, const PlannedFile& file, ProgressSink& progress,
+    const std::atomic<bool>* cancel)
+{
+    progress.bytes(0, file.path);
+    ImportContext ctx(writer, rank, file.path, cancel);
+    uint64_t reported = 0;
+    ctx.onBytes = [&](uint64_t bytes) {
+        if (bytes > reported) {
+            progress.bytes(bytes - reported, file.path);
+            reported = bytes;
+        }
+    };
+    bool ok = false;
+    try {
+        ok = importerFor(file.kind)(ctx);
+    } catch (const std::exception& e) {
+        ctx.error(std::nullopt, std::string("import failed: ") + e.what());
+        spdlog::error("import of {} failed: {}", file.path, e.what());
+    }
+    ctx.finish();
+    writer.setRankFileStatus(rank, file.path, ok ? "loaded" : "failed");
+    if (file.size > reported)
+        progress.bytes(file.size - reported, file.path);
+}
+
+// Imports whole ranks into its own model; ranks are taken from a shared counter.
+void runWorker(model::Database& db, const LoadPlan& plan, const LoadOptions& options, std::atomic<size_t>& next,
+    ProgressSink& progress, const std::atomic<bool>* cancel)
+{
+    model::ModelWriter writer(db);
+    writer.begin();
+    for (size_t i = next.fetch_add(1); i < plan.ranks.size(); i = next.fetch_add(1)) {
+        const auto& rank = plan.ranks[i];
         model::RankRow row;
         row.rankId = rank.rank;
         row.path = rank.path;
@@ -127,35 +186,119 @@ std::unique_ptr<model::Database> Loader::load(
             [](const PlannedFile* a, const PlannedFile* b) { return importOrder(a->kind) < importOrder(b->kind); });
         for (const PlannedFile* f : files) {
             if (cancel && cancel->load())
-                return nullptr;
-            report(doneBytes, f->path);
-            ImportContext ctx(writer, rank.rank, f->path, cancel);
-            const uint64_t base = doneBytes;
-            ctx.onBytes = [&, base](uint64_t bytes) { report(base + bytes, f->path); };
-            bool ok = false;
-            try {
-                ok = importerFor(f->kind)(ctx);
-            } catch (const std::exception& e) {
-                // Importers report bad input themselves; this is the last guard so one file can never
-                // take the others down.
-                ctx.error(std::nullopt, std::string("import failed: ") + e.what());
-                spdlog::error("import of {} failed: {}", f->path, e.what());
-            }
-            ctx.finish();
-            writer.setRankFileStatus(rank.rank, f->path, ok ? "loaded" : "failed");
-            doneBytes += f->size;
+                return;
+            importFile(writer, rank.rank, *f, progress, cancel);
         }
-        ++state.ranksDone;
+        progress.rankDone();
+    }
+    writer.commit();
+}
+
+} // namespace
+
+std::unique_ptr<model::Database> Loader::load(
+    const LoadPlan& plan, const LoadOptions& options, const ProgressFn& progressFn, const std::atomic<bool>* cancel)
+{
+    auto db = model::Database::createModel();
+    uint64_t totalBytes = 0;
+    for (const auto& r : plan.ranks) {
+        for (const auto& f : r.files) {
+            if (options.loadTimelines || !isTimelineKind(f.kind))
+                totalBytes += f.size;
+        }
+    }
+    ProgressSink progress(progressFn, totalBytes, static_cast<int>(plan.ranks.size()));
+
+    int threads = options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
+    threads = std::clamp(threads, 1, 16);
+    threads = std::min<int>(threads, std::max<int>(1, static_cast<int>(plan.ranks.size())));
+
+    // Each worker parses whole ranks into its own model (own connection, no lock contention);
+    // the merge below copies them into the result in SQL.
+    std::vector<std::string> names;
+    std::vector<std::unique_ptr<model::Database>> workerDbs;
+    for (int i = 0; i < threads; ++i) {
+        names.push_back(workerModelName());
+        workerDbs.push_back(model::Database::createModel(names.back()));
+    }
+    std::atomic<size_t> next { 0 };
+    std::vector<std::exception_ptr> errors(static_cast<size_t>(threads));
+    {
+        std::vector<std::thread> pool;
+        for (int i = 0; i < threads; ++i) {
+            pool.emplace_back([&, i] {
+                try {
+                    runWorker(*workerDbs[static_cast<size_t>(i)], plan, options, next, progress, cancel);
+                } catch (...) {
+                    errors[static_cast<size_t>(i)] = std::current_exception();
+                }
+            });
+        }
+        for (auto& t : pool)
+            t.join();
     }
     if (cancel && cancel->load())
         return nullptr;
-    report(totalBytes, "resolving communication groups");
+    for (const auto& e : errors) {
+        if (e)
+            std::rethrow_exception(e); // a model (SQL) failure, not bad input
+    }
+
+    progress.message("merging ranks");
+    for (const auto& name : names)
+        model::ModelMerger::merge(*db, name); // outside any transaction: it ATTACHes
+    workerDbs.clear();
+    model::ModelWriter writer(*db);
+    writer.begin();
+    for (const auto& issue : plan.issues)
+        writer.addIssue({ severityOf(issue.severity), std::nullopt, issue.path, std::nullopt, issue.message });
+    progress.message("resolving communication groups");
     model::PostLoad::resolveGroups(*db, writer);
     model::PostLoad::fillDevices(*db);
     writer.commit();
     db->createIndexes();
-    report(totalBytes, "");
+    progress.message("");
     return db;
+}
+
+bool Loader::loadTimeline(
+    model::Database& db, int64_t rank, const ProgressFn& progressFn, const std::atomic<bool>* cancel)
+{
+    PlannedFile file { FileKind::TraceView, {}, 0 };
+    {
+        auto lock = db.lock();
+        auto st = db.prepare("SELECT path, size_bytes FROM rank_file WHERE rank_id = ?1 AND kind = ?2 "
+                             "AND status IN ('skipped', 'planned') LIMIT 1");
+        st.bind(1, rank).bind(2, fileKindName(FileKind::TraceView));
+        if (!st.step())
+            return false;
+        file.path = st.text(0);
+        file.size = static_cast<uint64_t>(st.optInt(1).value_or(0));
+        // Claim it so a second request does not import it twice.
+        auto claim = db.prepare("UPDATE rank_file SET status = 'loading' WHERE rank_id = ?1 AND path = ?2");
+        claim.bind(1, rank).bind(2, file.path).run();
+    }
+    ProgressSink progress(progressFn, file.size, 1);
+    const std::string name = workerModelName();
+    auto worker = model::Database::createModel(name);
+    {
+        model::ModelWriter writer(*worker);
+        writer.begin();
+        writer.addRankFile(rank, fileKindName(file.kind), file.path, static_cast<int64_t>(file.size), "planned");
+        importFile(writer, rank, file, progress, cancel);
+        writer.commit();
+    }
+    auto lock = db.lock();
+    if (cancel && cancel->load()) {
+        auto reset = db.prepare("UPDATE rank_file SET status = 'skipped' WHERE rank_id = ?1 AND path = ?2");
+        reset.bind(1, rank).bind(2, file.path).run();
+        return false;
+    }
+    // The worker's own rank_file row carries the final status; drop the claimed one first.
+    auto drop = db.prepare("DELETE FROM rank_file WHERE rank_id = ?1 AND path = ?2");
+    drop.bind(1, rank).bind(2, file.path).run();
+    model::ModelMerger::merge(db, name);
+    return true;
 }
 
 } // namespace npuscope::io

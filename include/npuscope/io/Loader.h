@@ -13,6 +13,7 @@ namespace npuscope::io {
 
 struct LoadOptions {
     bool loadTimelines = true; // import trace_view.json (the large per-rank files)
+    int threads = 0;           // parser threads; 0 = one per hardware thread (at most 16)
 };
 
 struct LoadProgress {
@@ -23,14 +24,23 @@ struct LoadProgress {
 };
 
 // Runs a LoadPlan into a new in-memory model: rank rows, every importer, plan issues as
-// parse_issue rows, group resolution (local -> global link ranks), indexes. Never throws for bad
-// input; a file that fails leaves the others loaded. May be called from any thread; the returned
-// Database then belongs to the caller. Returns nullptr only when cancelled.
+// parse_issue rows, group resolution (local -> global link ranks), indexes. Ranks are parsed on
+// several threads, each into its own in-memory model, and merged into the result in SQL
+// (ModelMerger). Never throws for bad input; a file that fails leaves the others loaded. May be
+// called from any thread; the returned Database then belongs to the caller. progress may be
+// called from any of the loader's threads, one call at a time. Returns nullptr only when cancelled.
 class Loader {
 public:
     using ProgressFn = std::function<void(const LoadProgress&)>;
     static std::unique_ptr<model::Database> load(const LoadPlan& plan, const LoadOptions& options = {},
         const ProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr);
+
+    // Imports one rank's timeline (trace_view.json, whose rank_file row is "skipped" or "planned")
+    // into an already loaded model: parsed without holding the model, then merged under
+    // db.lock(). Returns false when the rank has no timeline file, it was already loaded, or the
+    // load was cancelled; import problems become parse_issue rows as usual.
+    static bool loadTimeline(model::Database& db, int64_t rank, const ProgressFn& progress = {},
+        const std::atomic<bool>* cancel = nullptr);
 };
 
 } // namespace npuscope::io

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/io/ImportContext.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace npuscope::io {
+
+// Imports a Chrome trace event file (`trace_view.json` of torch_npu / MindSpore, msprof timelines)
+// into the process, thread, slice, counter and flow tables (resources/schema.sql).
+//
+// The file is read in kChunkBytes chunks and parsed with nlohmann::json's SAX interface; no DOM of
+// the file is ever built. Accepted shapes: a bare array of events, or {"traceEvents": [...]}.
+// Times are converted from decimal µs text to int64 ns exactly (never through a double).
+// Slices are kept as compact records until the end of the file, because nesting depth needs each
+// (pid, tid) track sorted; flows (ph s/t/f) are paired by (cat, id) and bound to the enclosing slices.
+//
+// The caller owns the transaction: wrap the call in ctx.writer().begin()/commit().
+// Runs on the calling thread, never throws; problems become parse_issue rows through ctx.
+class TraceViewImporter {
+public:
+    // Imports ctx.file() for ctx.rankId(). Returns false when the file could not be read or parsed to
+    // the end (an error issue was recorded) or the import was cancelled; whatever was parsed before a
+    // syntax error is still inserted. Calls ctx.finish().
+    static bool run(ImportContext& ctx);
+
+    // Benchmark floor: the same chunked read and SAX parse with a handler that does nothing.
+    // Returns the number of bytes read, or nullopt when the file cannot be read or is not valid JSON.
+    static std::optional<uint64_t> parseOnly(const std::string& path);
+
+    static constexpr std::size_t kChunkBytes = std::size_t(4) << 20;
+};
+
+} // namespace npuscope::io

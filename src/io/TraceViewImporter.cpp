@@ -1,0 +1,1508 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/io/TraceViewImporter.h"
+
+#include "npuscope/core/Decimal.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <condition_variable>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <iterator>
+#include <limits>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string_view>
+#include <system_error>
+#include <thread>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace npuscope::io {
+
+namespace {
+
+using json = nlohmann::json;
+
+// ---------------------------------------------------------------------------------------------
+// Chunked file input. nlohmann's iterator adapter pulls one char at a time through ChunkIterator;
+// the common path is an inlined bounds check on the current chunk.
+
+class ChunkReader {
+public:
+    ChunkReader(std::FILE* file, std::size_t chunkBytes)
+        : m_file(file)
+        , m_buffer(new char[chunkBytes])
+        , m_capacity(chunkBytes)
+    {
+    }
+
+    bool hasData() { return m_pos < m_len || refill(); }
+    const char& current() const { return m_buffer[m_pos]; }
+    void advance() { ++m_pos; }
+
+    // Bytes consumed by the parser so far (it reads at most one character ahead).
+    uint64_t offset() const { return m_base + m_pos; }
+    uint64_t totalRead() const { return m_base + m_len; }
+    bool readError() const { return m_readError; }
+    int readErrno() const { return m_errno; }
+    bool stopped() const { return m_stopped; }
+
+    // Called after every chunk with the bytes read so far; returning false stops the input (EOF).
+    std::function<bool(uint64_t)> onChunk;
+
+private:
+    bool refill()
+    {
+        if (m_eof)
+            return false;
+        m_base += m_len;
+        m_pos = 0;
+        m_len = std::fread(m_buffer.get(), 1, m_capacity, m_file);
+        if (m_len < m_capacity) {
+            m_eof = true;
+            if (std::ferror(m_file)) {
+                m_readError = true;
+                m_errno = errno;
+            }
+        }
+        if (onChunk && !onChunk(m_base + m_len)) {
+            m_stopped = true;
+            m_eof = true;
+            m_len = 0;
+        }
+        return m_len > 0;
+    }
+
+    std::FILE* m_file;
+    std::unique_ptr<char[]> m_buffer;
+    std::size_t m_capacity;
+    std::size_t m_pos = 0;
+    std::size_t m_len = 0;
+    uint64_t m_base = 0;
+    bool m_eof = false;
+    bool m_readError = false;
+    bool m_stopped = false;
+    int m_errno = 0;
+};
+
+// Input iterator over a ChunkReader. All copies share the reader; a default-constructed iterator is
+// the end sentinel, and any iterator compares equal to it once the reader is exhausted.
+class ChunkIterator {
+public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = char;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const char*;
+    using reference = const char&;
+
+    ChunkIterator() = default;
+    explicit ChunkIterator(ChunkReader* reader)
+        : m_reader(reader)
+    {
+    }
+
+    reference operator*() const { return m_reader->current(); }
+    ChunkIterator& operator++()
+    {
+        m_reader->advance();
+        return *this;
+    }
+    ChunkIterator operator++(int)
+    {
+        auto copy = *this;
+        m_reader->advance();
+        return copy;
+    }
+    friend bool operator==(const ChunkIterator& a, const ChunkIterator& b) { return a.atEnd() == b.atEnd(); }
+    friend bool operator!=(const ChunkIterator& a, const ChunkIterator& b) { return a.atEnd() != b.atEnd(); }
+
+private:
+    bool atEnd() const { return !m_reader || !m_reader->hasData(); }
+    ChunkReader* m_reader = nullptr;
+};
+
+struct FileCloser {
+    void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
+
+// The benchmark floor: accepts everything, stores nothing.
+struct NullSax {
+    bool null() { return true; }
+    bool boolean(bool) { return true; }
+    bool number_integer(json::number_integer_t) { return true; }
+    bool number_unsigned(json::number_unsigned_t) { return true; }
+    bool number_float(json::number_float_t, const json::string_t&) { return true; }
+    bool string(json::string_t&) { return true; }
+    bool binary(json::binary_t&) { return true; }
+    bool start_object(std::size_t) { return true; }
+    bool key(json::string_t&) { return true; }
+    bool end_object() { return true; }
+    bool start_array(std::size_t) { return true; }
+    bool end_array() { return true; }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) { return false; }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers.
+
+struct StringHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view> {}(s); }
+};
+
+// Local string table in front of ModelWriter::intern: lookups by string_view without allocating,
+// and strings only reach the model's `string` table when a row references them (flow names never do).
+class StringTable {
+public:
+    uint32_t get(std::string_view s)
+    {
+        if (auto it = m_map.find(s); it != m_map.end())
+            return it->second;
+        const auto index = static_cast<uint32_t>(m_text.size());
+        auto [it, inserted] = m_map.emplace(std::string(s), index);
+        m_text.push_back(&it->first);
+        m_dbId.push_back(0);
+        return index;
+    }
+    const std::string& text(uint32_t index) const { return *m_text[index]; }
+    int64_t dbId(uint32_t index, model::ModelWriter& writer)
+    {
+        auto& id = m_dbId[index];
+        if (id == 0)
+            id = writer.intern(*m_text[index]);
+        return id;
+    }
+
+private:
+    std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> m_map;
+    std::vector<const std::string*> m_text;
+    std::vector<int64_t> m_dbId;
+};
+
+// Append-only byte storage for args text and flow ids; blocks never move, so views stay valid.
+class Arena {
+public:
+    std::string_view store(std::string_view s)
+    {
+        if (s.empty())
+            return { "", 0 };
+        if (m_blocks.empty() || m_used + s.size() > m_blockSize) {
+            m_blockSize = std::max(kBlockBytes, s.size());
+            m_blocks.emplace_back(new char[m_blockSize]);
+            m_used = 0;
+        }
+        char* dst = m_blocks.back().get() + m_used;
+        std::memcpy(dst, s.data(), s.size());
+        m_used += s.size();
+        return { dst, s.size() };
+    }
+
+private:
+    static constexpr std::size_t kBlockBytes = std::size_t(16) << 20;
+    std::vector<std::unique_ptr<char[]>> m_blocks;
+    std::size_t m_used = 0;
+    std::size_t m_blockSize = 0;
+};
+
+enum class Kind : uint8_t { None, Int, Uint, Float, String, Bool, Null, Compound };
+
+// One scalar JSON value as the parser delivered it. Float keeps nlohmann's raw token text so that
+// times convert exactly.
+struct RawValue {
+    Kind kind = Kind::None;
+    int64_t i = 0;
+    uint64_t u = 0;
+    double d = 0;
+    std::string text;
+
+    bool isNumber() const { return kind == Kind::Int || kind == Kind::Uint || kind == Kind::Float; }
+    double number() const
+    {
+        return kind == Kind::Int ? static_cast<double>(i) : kind == Kind::Uint ? static_cast<double>(u) : d;
+    }
+};
+
+std::string_view kindName(Kind k)
+{
+    switch (k) {
+    case Kind::None:
+        return "missing";
+    case Kind::Int:
+    case Kind::Uint:
+    case Kind::Float:
+        return "number";
+    case Kind::String:
+        return "string";
+    case Kind::Bool:
+        return "boolean";
+    case Kind::Null:
+        return "null";
+    case Kind::Compound:
+        return "object/array";
+    }
+    return "missing";
+}
+
+// Decimal µs (number or string) -> ns, exactly.
+std::optional<int64_t> toNs(const RawValue& v)
+{
+    constexpr int64_t kMax = std::numeric_limits<int64_t>::max() / 1000;
+    switch (v.kind) {
+    case Kind::Int:
+        if (v.i > kMax || v.i < -kMax)
+            return std::nullopt;
+        return v.i * 1000;
+    case Kind::Uint:
+        if (v.u > static_cast<uint64_t>(kMax))
+            return std::nullopt;
+        return static_cast<int64_t>(v.u) * 1000;
+    case Kind::Float:
+    case Kind::String:
+        return parseScaled(v.text, 3);
+    default:
+        return std::nullopt;
+    }
+}
+
+std::optional<int64_t> toInt(const RawValue& v)
+{
+    switch (v.kind) {
+    case Kind::Int:
+        return v.i;
+    case Kind::Uint:
+        if (v.u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+            return std::nullopt;
+        return static_cast<int64_t>(v.u);
+    case Kind::Float:
+    case Kind::String:
+        return parseInt(v.text);
+    default:
+        return std::nullopt;
+    }
+}
+
+void appendInt(std::string& out, int64_t v)
+{
+    char buf[24];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, r.ptr);
+}
+
+void appendUint(std::string& out, uint64_t v)
+{
+    char buf[24];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, r.ptr);
+}
+
+// The value as text (ids, string thread ids). false for non-scalars.
+bool scalarText(const RawValue& v, std::string& out)
+{
+    out.clear();
+    switch (v.kind) {
+    case Kind::Int:
+        appendInt(out, v.i);
+        return true;
+    case Kind::Uint:
+        appendUint(out, v.u);
+        return true;
+    case Kind::Float:
+    case Kind::String:
+        out = v.text;
+        return true;
+    default:
+        return false;
+    }
+}
+
+void appendJsonString(std::string& out, std::string_view s)
+{
+    out += '"';
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        out.append(s.data() + start, i - start);
+        start = i + 1;
+        switch (c) {
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        case '\b':
+            out += "\\b";
+            break;
+        case '\f':
+            out += "\\f";
+            break;
+        default: {
+            static constexpr char kHex[] = "0123456789abcdef";
+            const char esc[] = { '\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 0xf] };
+            out.append(esc, sizeof esc);
+        }
+        }
+    }
+    out.append(s.data() + start, s.size() - start);
+    out += '"';
+}
+
+// Stable 62-bit id for non-numeric pid/tid text, kept apart from real (small or synthetic) ids.
+int64_t hashId(std::string_view s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (char c : s) {
+        h ^= static_cast<unsigned char>(c);
+        h *= 1099511628211ull;
+    }
+    return static_cast<int64_t>((h & 0x3fffffffffffffffull) | 0x4000000000000000ull);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Collected data.
+
+struct Slice {
+    int64_t ts = 0;
+    int64_t dur = 0;
+    const char* args = nullptr; // nullptr: no args object
+    uint32_t argsLen = 0;
+    uint32_t name = 0; // StringTable index
+    uint32_t cat = kNoCat;
+    int32_t parent = -1; // index of the enclosing slice after sorting
+
+    static constexpr uint32_t kNoCat = std::numeric_limits<uint32_t>::max();
+};
+
+struct Track {
+    int64_t pid = 0;
+    int64_t tid = 0;
+    model::OptText name;
+    model::OptInt sortIndex;
+    model::OptText textTid; // the original text of a non-numeric tid
+    std::vector<Slice> slices;
+    std::vector<int64_t> sliceIds; // parallel to slices after insertion
+};
+
+struct TrackKeyHash {
+    std::size_t operator()(const std::pair<int64_t, int64_t>& k) const noexcept
+    {
+        const auto a = static_cast<uint64_t>(k.first);
+        const auto b = static_cast<uint64_t>(k.second);
+        return std::hash<uint64_t> {}(a * 0x9e3779b97f4a7c15ull ^ b);
+    }
+};
+
+struct ProcessInfo {
+    model::OptText name, label;
+    model::OptInt sortIndex;
+};
+
+struct FlowPoint {
+    int64_t ts = 0;
+    std::string_view id; // in the arena
+    uint32_t cat = 0;
+    uint32_t name = 0;
+    uint32_t track = 0;
+    uint32_t seq = 0;
+    char phase = 's'; // s, t or f
+    bool used = false; // a start already paired with an end
+};
+
+enum Field : uint8_t { FPh, FName, FCat, FPid, FTid, FTs, FDur, FId, FBp, FArgs, FUnknown, FieldCount = FUnknown };
+
+Field fieldOf(const std::string& k)
+{
+    // Called for every key of every event: compare characters, not strings.
+    const char* c = k.data();
+    switch (k.size()) {
+    case 2:
+        if (c[0] == 'p' && c[1] == 'h')
+            return FPh;
+        if (c[0] == 't' && c[1] == 's')
+            return FTs;
+        if (c[0] == 'i' && c[1] == 'd')
+            return FId;
+        if (c[0] == 'b' && c[1] == 'p')
+            return FBp;
+        break;
+    case 3:
+        if (c[1] == 'i' && c[2] == 'd')
+            return c[0] == 'p' ? FPid : c[0] == 't' ? FTid : FUnknown;
+        if (c[0] == 'c' && c[1] == 'a' && c[2] == 't')
+            return FCat;
+        if (c[0] == 'd' && c[1] == 'u' && c[2] == 'r')
+            return FDur;
+        break;
+    case 4:
+        if (std::memcmp(c, "name", 4) == 0)
+            return FName;
+        if (std::memcmp(c, "args", 4) == 0)
+            return FArgs;
+        break;
+    default:
+        break;
+    }
+    return FUnknown;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Counter rows go to SQLite on a second thread while the parse continues: counters are often half
+// of the events, and their inserts are independent of everything else. The parse thread never
+// touches the writer until close() has joined the worker, so the connection still has one user at
+// a time. Falls back to inserting inline when no thread can be started.
+
+class CounterSink {
+public:
+    CounterSink(model::ModelWriter& writer, int64_t rankId)
+        : m_writer(writer)
+    {
+        m_row.rankId = rankId;
+        try {
+            m_thread = std::thread([this] { work(); });
+        } catch (const std::system_error&) {
+            m_inline = true;
+        }
+    }
+    ~CounterSink()
+    {
+        try {
+            close();
+        } catch (...) {
+            // Only reached while another exception unwinds; that one is reported.
+        }
+    }
+    CounterSink(const CounterSink&) = delete;
+    CounterSink& operator=(const CounterSink&) = delete;
+
+    void add(int64_t pid, int64_t ts, std::string_view name, std::string_view series, double value)
+    {
+        if (m_inline) {
+            insert(pid, ts, name, series, value);
+            return;
+        }
+        Record r { pid, ts, value, static_cast<uint32_t>(m_filling.text.size()), static_cast<uint32_t>(name.size()),
+            static_cast<uint32_t>(series.size()) };
+        m_filling.text.append(name);
+        m_filling.text.append(series);
+        m_filling.records.push_back(r);
+        if (m_filling.records.size() >= kBatchRecords || m_filling.text.size() >= kBatchText)
+            flush();
+    }
+
+    // Hands over the last batch and waits for the worker; rethrows an error it hit.
+    void close()
+    {
+        if (!m_inline && m_thread.joinable()) {
+            flush();
+            {
+                std::lock_guard lock(m_mutex);
+                m_done = true;
+            }
+            m_cv.notify_all();
+            m_thread.join();
+        }
+        if (m_error) {
+            auto e = std::exchange(m_error, nullptr);
+            std::rethrow_exception(e);
+        }
+    }
+
+private:
+    struct Record {
+        int64_t pid, ts;
+        double value;
+        uint32_t textOffset, nameLen, seriesLen;
+    };
+    struct Batch {
+        std::vector<Record> records;
+        std::string text;
+    };
+    static constexpr std::size_t kBatchRecords = 8192;
+    static constexpr std::size_t kBatchText = std::size_t(1) << 20;
+    static constexpr std::size_t kMaxQueued = 4;
+
+    void flush()
+    {
+        if (m_filling.records.empty())
+            return;
+        std::unique_lock lock(m_mutex);
+        m_cv.wait(lock, [this] { return m_queue.size() < kMaxQueued; });
+        m_queue.push_back(std::move(m_filling));
+        m_filling = {};
+        if (!m_spare.empty()) {
+            m_filling = std::move(m_spare.back());
+            m_spare.pop_back();
+        }
+        lock.unlock();
+        m_cv.notify_all();
+    }
+
+    void work()
+    {
+        for (;;) {
+            Batch batch;
+            {
+                std::unique_lock lock(m_mutex);
+                m_cv.wait(lock, [this] { return !m_queue.empty() || m_done; });
+                if (m_queue.empty())
+                    return;
+                batch = std::move(m_queue.front());
+                m_queue.pop_front();
+            }
+            m_cv.notify_all();
+            if (!m_error) {
+                try {
+                    for (const Record& r : batch.records) {
+                        const std::string_view text(batch.text.data() + r.textOffset, r.nameLen + r.seriesLen);
+                        insert(r.pid, r.ts, text.substr(0, r.nameLen), text.substr(r.nameLen), r.value);
+                    }
+                } catch (...) {
+                    m_error = std::current_exception();
+                }
+            }
+            batch.records.clear();
+            batch.text.clear();
+            std::lock_guard lock(m_mutex);
+            if (m_spare.size() < kMaxQueued)
+                m_spare.push_back(std::move(batch));
+        }
+    }
+
+    void insert(int64_t pid, int64_t ts, std::string_view name, std::string_view series, double value)
+    {
+        if (name != m_lastName || m_lastNameId == 0) {
+            m_lastName.assign(name);
+            m_lastNameId = m_writer.intern(name);
+        }
+        m_row.pid = pid;
+        m_row.ts = ts;
+        m_row.nameId = m_lastNameId;
+        m_row.series.assign(series);
+        m_row.value = value;
+        m_writer.addCounter(m_row);
+    }
+
+    model::ModelWriter& m_writer;
+    model::CounterRow m_row; // worker thread only (or the parse thread when inline)
+    std::string m_lastName;
+    int64_t m_lastNameId = 0;
+    Batch m_filling; // parse thread only
+    std::mutex m_mutex;
+    std::condition_variable m_cv;
+    std::deque<Batch> m_queue;
+    std::vector<Batch> m_spare;
+    bool m_done = false;
+    bool m_inline = false;
+    std::exception_ptr m_error; // written by the worker, read after join
+    std::thread m_thread;
+};
+
+// ---------------------------------------------------------------------------------------------
+// The SAX handler: tracks where in the document it is, fills the fields of the current event and
+// re-serializes its args object compactly; a finished event is dispatched by endEvent().
+
+class Importer {
+public:
+    Importer(ImportContext& ctx, ChunkReader& reader)
+        : m_ctx(ctx)
+        , m_writer(ctx.writer())
+        , m_reader(reader)
+        , m_counters(ctx.writer(), ctx.rankId())
+    {
+    }
+
+    // --- nlohmann::json_sax interface ---
+    bool null()
+    {
+        if (m_argsDepth)
+            return argScalar(Kind::Null, "null");
+        return scalar(Kind::Null);
+    }
+    bool boolean(bool v)
+    {
+        if (m_argsDepth)
+            return argScalar(Kind::Bool, v ? "true" : "false");
+        return scalar(Kind::Bool);
+    }
+    bool number_integer(json::number_integer_t v)
+    {
+        if (m_argsDepth) {
+            argSeparator();
+            appendInt(m_args, v);
+            if (auto* a = topArg()) {
+                a->kind = Kind::Int;
+                a->i = v;
+            }
+            return true;
+        }
+        if (auto* f = eventField()) {
+            f->kind = Kind::Int;
+            f->i = v;
+        }
+        return true;
+    }
+    bool number_unsigned(json::number_unsigned_t v)
+    {
+        if (m_argsDepth) {
+            argSeparator();
+            appendUint(m_args, v);
+            if (auto* a = topArg()) {
+                a->kind = Kind::Uint;
+                a->u = v;
+            }
+            return true;
+        }
+        if (auto* f = eventField()) {
+            f->kind = Kind::Uint;
+            f->u = v;
+        }
+        return true;
+    }
+    bool number_float(json::number_float_t v, const json::string_t& raw)
+    {
+        if (m_argsDepth) {
+            argSeparator();
+            m_args += raw;
+            if (auto* a = topArg()) {
+                a->kind = Kind::Float;
+                a->d = v;
+                a->text = raw;
+            }
+            return true;
+        }
+        if (auto* f = eventField()) {
+            f->kind = Kind::Float;
+            f->d = v;
+            f->text = raw;
+        }
+        return true;
+    }
+    bool string(json::string_t& v)
+    {
+        if (m_argsDepth) {
+            argSeparator();
+            appendJsonString(m_args, v);
+            if (auto* a = topArg()) {
+                a->kind = Kind::String;
+                a->text = v;
+            }
+            return true;
+        }
+        if (auto* f = eventField()) {
+            f->kind = Kind::String;
+            f->text = v;
+        }
+        return true;
+    }
+    bool binary(json::binary_t&) { return true; }
+
+    bool start_object(std::size_t)
+    {
+        ++m_depth;
+        if (m_argsDepth) {
+            argSeparator();
+            m_args += '{';
+            if (m_depth == m_argsDepth + 1)
+                markTopArgCompound();
+            return true;
+        }
+        if (m_eventDepth) {
+            if (m_depth == m_eventDepth + 1) {
+                if (m_pending == FArgs) {
+                    m_argsDepth = m_depth;
+                    m_args.clear();
+                    m_args += '{';
+                    m_argCount = 0;
+                    m_hasArgs = true;
+                } else if (m_pending != FUnknown) {
+                    m_fields[m_pending].kind = Kind::Compound;
+                }
+            }
+            return true;
+        }
+        if (m_eventsDepth && m_depth == m_eventsDepth + 1) {
+            beginEvent();
+            return true;
+        }
+        if (m_depth == 1)
+            m_topIsObject = true;
+        return true;
+    }
+
+    bool key(json::string_t& k)
+    {
+        if (m_argsDepth) {
+            argSeparator();
+            appendJsonString(m_args, k);
+            m_args += ':';
+            if (m_depth == m_argsDepth) {
+                if (m_argCount == m_argList.size())
+                    m_argList.emplace_back();
+                auto& a = m_argList[m_argCount++];
+                a.first = k;
+                a.second.kind = Kind::None;
+            }
+            return true;
+        }
+        if (m_eventDepth) {
+            if (m_depth == m_eventDepth)
+                m_pending = fieldOf(k);
+            return true;
+        }
+        if (m_depth == 1 && m_topIsObject && !m_eventsDepth)
+            m_nextIsEvents = k == "traceEvents";
+        return true;
+    }
+
+    bool end_object()
+    {
+        if (m_argsDepth) {
+            m_args += '}';
+            if (m_depth == m_argsDepth)
+                m_argsDepth = 0;
+            --m_depth;
+            return true;
+        }
+        if (m_eventDepth && m_depth == m_eventDepth) {
+            --m_depth;
+            m_eventDepth = 0;
+            return endEvent();
+        }
+        --m_depth;
+        return true;
+    }
+
+    bool start_array(std::size_t)
+    {
+        ++m_depth;
+        if (m_argsDepth) {
+            argSeparator();
+            m_args += '[';
+            if (m_depth == m_argsDepth + 1)
+                markTopArgCompound();
+            return true;
+        }
+        if (m_eventDepth) {
+            if (m_depth == m_eventDepth + 1 && m_pending != FUnknown)
+                m_fields[m_pending].kind = Kind::Compound;
+            return true;
+        }
+        if (!m_eventsDepth && !m_eventsDone) {
+            if (m_depth == 1 || (m_depth == 2 && m_topIsObject && m_nextIsEvents))
+                m_eventsDepth = m_depth;
+        }
+        return true;
+    }
+
+    bool end_array()
+    {
+        if (m_argsDepth) {
+            m_args += ']';
+            --m_depth;
+            return true;
+        }
+        if (m_eventsDepth && m_depth == m_eventsDepth) {
+            m_eventsDepth = 0;
+            m_eventsDone = true;
+        }
+        --m_depth;
+        return true;
+    }
+
+    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex)
+    {
+        // nlohmann counts the failing character (or EOF) as read: report its 0-based offset.
+        m_syntaxError = true;
+        m_errorPosition = position > 0 ? position - 1 : 0;
+        m_errorMessage = ex.what();
+        return false;
+    }
+
+    // --- after parsing ---
+    bool syntaxError() const { return m_syntaxError; }
+    std::size_t errorPosition() const { return m_errorPosition; }
+    const std::string& errorMessage() const { return m_errorMessage; }
+    bool cancelled() const { return m_cancelled; }
+    bool sawEvents() const { return m_eventsDone || m_eventsDepth; }
+
+    // Waits for the counter thread and records the deferred warnings. Call before anything else
+    // touches the writer after parsing.
+    void endParse()
+    {
+        m_counters.close();
+        for (auto& w : m_warnings)
+            m_ctx.warning(std::nullopt, std::move(w));
+        m_warnings.clear();
+        // Beyond the listing limit ImportContext only counts; keep its count right.
+        for (; m_moreWarnings > 0; --m_moreWarnings)
+            m_ctx.warning(std::nullopt, std::string());
+    }
+
+    // Writes processes, threads, slices (with depth) and flows. Returns false when cancelled.
+    bool finish();
+
+private:
+    using Arg = std::pair<std::string, RawValue>;
+
+    bool scalar(Kind kind)
+    {
+        if (auto* f = eventField())
+            f->kind = kind;
+        return true;
+    }
+
+    RawValue* eventField()
+    {
+        if (m_eventDepth && m_depth == m_eventDepth && m_pending < FUnknown && m_pending != FArgs)
+            return &m_fields[m_pending];
+        if (!m_eventDepth && m_eventsDepth && m_depth == m_eventsDepth)
+            ++m_nonObjectEvents;
+        return nullptr;
+    }
+
+    // Comma before a key or value unless it opens a container or follows a key.
+    void argSeparator()
+    {
+        const char last = m_args.back();
+        if (last != '{' && last != '[' && last != ':')
+            m_args += ',';
+    }
+
+    bool argScalar(Kind kind, std::string_view text)
+    {
+        argSeparator();
+        m_args += text;
+        if (auto* a = topArg())
+            a->kind = kind;
+        return true;
+    }
+
+    // The top-level args entry the current value belongs to, if the value is directly under args.
+    RawValue* topArg()
+    {
+        if (m_depth != m_argsDepth || m_argCount == 0)
+            return nullptr;
+        return &m_argList[m_argCount - 1].second;
+    }
+
+    void markTopArgCompound()
+    {
+        if (m_argCount > 0)
+            m_argList[m_argCount - 1].second.kind = Kind::Compound;
+    }
+
+    void beginEvent()
+    {
+        m_eventDepth = m_depth;
+        m_eventOffset = m_reader.offset();
+        for (auto& f : m_fields)
+            f.kind = Kind::None;
+        m_pending = FUnknown;
+        m_hasArgs = false;
+        m_argCount = 0;
+    }
+
+    bool endEvent();
+    void onSlice();
+    void onCounter();
+    void onFlow(char phase);
+    void onMetadata();
+
+    // Warnings wait until the counter thread is done with the writer (see endParse()).
+    void warn(const char* what)
+    {
+        if (m_warnings.size() >= static_cast<std::size_t>(ImportContext::kMaxIssuesPerFile)) {
+            ++m_moreWarnings;
+            return;
+        }
+        std::string msg = "event at byte ";
+        msg += std::to_string(m_eventOffset);
+        msg += ": ";
+        msg += what;
+        m_warnings.push_back(std::move(msg));
+    }
+    void warnField(const char* ph, const char* field, const RawValue& v)
+    {
+        std::string msg = std::string("ph ") + ph + " event with " + std::string(kindName(v.kind)) + " " + field;
+        if (v.kind == Kind::String || v.kind == Kind::Float)
+            msg += " \"" + v.text.substr(0, 40) + "\"";
+        msg += ", skipped";
+        warn(msg.c_str());
+    }
+
+    std::optional<int64_t> idValue(const RawValue& v, bool& ok)
+    {
+        ok = true;
+        if (v.kind == Kind::None)
+            return 0;
+        if (auto i = toInt(v))
+            return i;
+        if (v.kind == Kind::String && !v.text.empty())
+            return hashId(v.text);
+        ok = false;
+        return std::nullopt;
+    }
+
+    uint32_t trackIndex(int64_t pid, int64_t tid);
+    void touchProcess(int64_t pid)
+    {
+        if (pid != m_lastProcess || !m_haveLastProcess) {
+            m_processes.try_emplace(pid);
+            m_lastProcess = pid;
+            m_haveLastProcess = true;
+        }
+    }
+    const RawValue* arg(std::string_view key) const
+    {
+        for (std::size_t i = 0; i < m_argCount; ++i)
+            if (m_argList[i].first == key)
+                return &m_argList[i].second;
+        return nullptr;
+    }
+
+    int64_t bindPoint(const Track& track, int64_t point) const;
+
+    ImportContext& m_ctx;
+    model::ModelWriter& m_writer;
+    ChunkReader& m_reader;
+
+    // Document position.
+    int m_depth = 0;
+    int m_eventsDepth = 0; // depth of the events array, 0 when not inside it
+    int m_eventDepth = 0; // depth of the current event object, 0 between events
+    int m_argsDepth = 0; // depth of the current args object, 0 outside args
+    bool m_topIsObject = false;
+    bool m_nextIsEvents = false;
+    bool m_eventsDone = false;
+
+    // Current event.
+    RawValue m_fields[FieldCount];
+    Field m_pending = FUnknown;
+    bool m_hasArgs = false;
+    std::string m_args;
+    std::vector<Arg> m_argList;
+    std::size_t m_argCount = 0;
+    uint64_t m_eventOffset = 0;
+    std::string m_scratch;
+
+    // Collected.
+    StringTable m_strings;
+    Arena m_arena;
+    std::vector<Track> m_tracks;
+    std::unordered_map<std::pair<int64_t, int64_t>, uint32_t, TrackKeyHash> m_trackIndex;
+    int64_t m_lastPid = 0, m_lastTid = 0;
+    uint32_t m_lastTrack = std::numeric_limits<uint32_t>::max();
+    std::map<int64_t, ProcessInfo> m_processes;
+    int64_t m_lastProcess = 0;
+    bool m_haveLastProcess = false;
+    std::vector<FlowPoint> m_flows;
+    std::vector<std::pair<std::string, uint64_t>> m_ignored; // ph -> count
+    uint64_t m_events = 0;
+    uint64_t m_nonObjectEvents = 0;
+    CounterSink m_counters;
+    std::vector<std::string> m_warnings;
+    uint64_t m_moreWarnings = 0;
+
+    // Outcome.
+    bool m_syntaxError = false;
+    bool m_cancelled = false;
+    std::size_t m_errorPosition = 0;
+    std::string m_errorMessage;
+};
+
+uint32_t Importer::trackIndex(int64_t pid, int64_t tid)
+{
+    if (m_lastTrack != std::numeric_limits<uint32_t>::max() && pid == m_lastPid && tid == m_lastTid)
+        return m_lastTrack;
+    auto [it, inserted] = m_trackIndex.try_emplace({ pid, tid }, static_cast<uint32_t>(m_tracks.size()));
+    if (inserted) {
+        Track t;
+        t.pid = pid;
+        t.tid = tid;
+        m_tracks.push_back(std::move(t));
+        touchProcess(pid);
+    }
+    m_lastPid = pid;
+    m_lastTid = tid;
+    m_lastTrack = it->second;
+    return m_lastTrack;
+}
+
+bool Importer::endEvent()
+{
+    ++m_events;
+    if ((m_events & 4095) == 0 && m_ctx.cancelled()) {
+        m_cancelled = true;
+        return false;
+    }
+    const RawValue& ph = m_fields[FPh];
+    const char phase = (ph.kind == Kind::String && ph.text.size() == 1) ? ph.text[0] : '\0';
+    switch (phase) {
+    case 'X':
+        onSlice();
+        break;
+    case 'C':
+        onCounter();
+        break;
+    case 's':
+    case 'f':
+    case 't':
+        onFlow(phase);
+        break;
+    case 'M':
+        onMetadata();
+        break;
+    default: {
+        std::string kind;
+        if (ph.kind == Kind::String)
+            kind = ph.text.substr(0, 16);
+        else
+            kind = "(" + std::string(kindName(ph.kind)) + ")";
+        auto it = std::find_if(m_ignored.begin(), m_ignored.end(), [&](const auto& p) { return p.first == kind; });
+        if (it == m_ignored.end())
+            m_ignored.emplace_back(std::move(kind), 1);
+        else
+            ++it->second;
+        break;
+    }
+    }
+    return true;
+}
+
+void Importer::onSlice()
+{
+    const auto ts = toNs(m_fields[FTs]);
+    if (!ts)
+        return warnField("X", "ts", m_fields[FTs]);
+    const auto dur = toNs(m_fields[FDur]);
+    if (!dur || *dur < 0)
+        return warnField("X", "dur", m_fields[FDur]);
+    bool okPid = false, okTid = false;
+    const auto pid = idValue(m_fields[FPid], okPid);
+    const auto tid = idValue(m_fields[FTid], okTid);
+    if (!okPid)
+        return warnField("X", "pid", m_fields[FPid]);
+    if (!okTid)
+        return warnField("X", "tid", m_fields[FTid]);
+    const uint32_t track = trackIndex(*pid, *tid);
+    if (m_fields[FTid].kind == Kind::String && !m_tracks[track].textTid && !parseInt(m_fields[FTid].text))
+        m_tracks[track].textTid = m_fields[FTid].text;
+
+    Slice s;
+    s.ts = *ts;
+    s.dur = *dur;
+    const RawValue& name = m_fields[FName];
+    if (name.kind == Kind::String)
+        s.name = m_strings.get(name.text);
+    else if (scalarText(name, m_scratch))
+        s.name = m_strings.get(m_scratch);
+    else
+        s.name = m_strings.get("");
+    const RawValue& cat = m_fields[FCat];
+    if (cat.kind == Kind::String)
+        s.cat = m_strings.get(cat.text);
+    if (m_hasArgs) {
+        if (m_args.size() > std::numeric_limits<uint32_t>::max()) {
+            warn("args object larger than 4 GiB dropped");
+        } else {
+            const auto stored = m_arena.store(m_args);
+            s.args = stored.data();
+            s.argsLen = static_cast<uint32_t>(stored.size());
+        }
+    }
+    m_tracks[track].slices.push_back(s);
+}
+
+void Importer::onCounter()
+{
+    const auto ts = toNs(m_fields[FTs]);
+    if (!ts)
+        return warnField("C", "ts", m_fields[FTs]);
+    bool okPid = false;
+    const auto pid = idValue(m_fields[FPid], okPid);
+    if (!okPid)
+        return warnField("C", "pid", m_fields[FPid]);
+    touchProcess(*pid);
+    const RawValue& name = m_fields[FName];
+    std::string_view nameText = name.kind == Kind::String ? std::string_view(name.text) : std::string_view();
+    if (name.kind != Kind::String && scalarText(name, m_scratch))
+        nameText = m_scratch;
+    for (std::size_t i = 0; i < m_argCount; ++i) {
+        const auto& [key, value] = m_argList[i];
+        if (value.isNumber())
+            m_counters.add(*pid, *ts, nameText, key, value.number());
+    }
+}
+
+void Importer::onFlow(char phase)
+{
+    const char ph[2] = { phase, '\0' };
+    const auto ts = toNs(m_fields[FTs]);
+    if (!ts)
+        return warnField(ph, "ts", m_fields[FTs]);
+    if (!scalarText(m_fields[FId], m_scratch) || m_scratch.empty())
+        return warnField(ph, "id", m_fields[FId]);
+    bool okPid = false, okTid = false;
+    const auto pid = idValue(m_fields[FPid], okPid);
+    const auto tid = idValue(m_fields[FTid], okTid);
+    if (!okPid)
+        return warnField(ph, "pid", m_fields[FPid]);
+    if (!okTid)
+        return warnField(ph, "tid", m_fields[FTid]);
+    FlowPoint p;
+    p.ts = *ts;
+    p.id = m_arena.store(m_scratch);
+    p.phase = phase;
+    p.track = trackIndex(*pid, *tid);
+    p.seq = static_cast<uint32_t>(m_flows.size());
+    const RawValue& cat = m_fields[FCat];
+    p.cat = m_strings.get(cat.kind == Kind::String ? std::string_view(cat.text) : std::string_view());
+    const RawValue& name = m_fields[FName];
+    p.name = m_strings.get(name.kind == Kind::String ? std::string_view(name.text) : std::string_view());
+    m_flows.push_back(p);
+}
+
+void Importer::onMetadata()
+{
+    const RawValue& name = m_fields[FName];
+    if (name.kind != Kind::String)
+        return warnField("M", "name", name);
+    bool okPid = false;
+    const auto pid = idValue(m_fields[FPid], okPid);
+    if (!okPid)
+        return warnField("M", "pid", m_fields[FPid]);
+    const std::string& what = name.text;
+    auto textArg = [&](std::string_view key) -> model::OptText {
+        const RawValue* v = arg(key);
+        if (v && scalarText(*v, m_scratch))
+            return m_scratch;
+        return std::nullopt;
+    };
+    auto intArg = [&](std::string_view key) -> model::OptInt {
+        const RawValue* v = arg(key);
+        return v ? toInt(*v) : std::nullopt;
+    };
+    if (what.starts_with("process_")) {
+        touchProcess(*pid);
+        auto& p = m_processes[*pid];
+        if (what == "process_name") {
+            if (auto v = textArg("name"))
+                p.name = std::move(v);
+        } else if (what == "process_labels") {
+            if (auto v = textArg("labels"))
+                p.label = std::move(v);
+        } else if (what == "process_sort_index") {
+            if (auto v = intArg("sort_index"))
+                p.sortIndex = v;
+        }
+        return;
+    }
+    if (what.starts_with("thread_")) {
+        bool okTid = false;
+        const auto tid = idValue(m_fields[FTid], okTid);
+        if (!okTid)
+            return warnField("M", "tid", m_fields[FTid]);
+        auto& t = m_tracks[trackIndex(*pid, *tid)];
+        if (what == "thread_name") {
+            if (auto v = textArg("name"))
+                t.name = std::move(v);
+        } else if (what == "thread_sort_index") {
+            if (auto v = intArg("sort_index"))
+                t.sortIndex = v;
+        }
+    }
+}
+
+// The deepest slice of the track with ts <= point < ts + dur (or point == ts for zero-length
+// slices). Slices are sorted by (ts, dur desc), so the last one starting at or before the point is
+// the deepest candidate; if it ended already, one of its ancestors may still enclose the point.
+int64_t Importer::bindPoint(const Track& track, int64_t point) const
+{
+    const auto& s = track.slices;
+    auto it = std::upper_bound(s.begin(), s.end(), point, [](int64_t p, const Slice& x) { return p < x.ts; });
+    auto i = static_cast<int32_t>(it - s.begin()) - 1;
+    while (i >= 0) {
+        const Slice& c = s[static_cast<std::size_t>(i)];
+        if (point < c.ts + c.dur || (c.dur == 0 && point == c.ts))
+            return track.sliceIds[static_cast<std::size_t>(i)];
+        i = c.parent;
+    }
+    return 0;
+}
+
+bool Importer::finish()
+{
+    for (const auto& [pid, p] : m_processes) {
+        model::ProcessRow row;
+        row.rankId = m_ctx.rankId();
+        row.pid = pid;
+        row.name = p.name;
+        row.label = p.label;
+        row.sortIndex = p.sortIndex;
+        m_writer.upsertProcess(row);
+    }
+
+    std::vector<uint32_t> order(m_tracks.size());
+    for (uint32_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        return std::pair(m_tracks[a].pid, m_tracks[a].tid) < std::pair(m_tracks[b].pid, m_tracks[b].tid);
+    });
+
+    model::ThreadRow threadRow;
+    threadRow.rankId = m_ctx.rankId();
+    model::SliceRow row;
+    row.rankId = m_ctx.rankId();
+    std::vector<std::pair<int64_t, int32_t>> stack; // (end, index) of the open slices
+    for (uint32_t index : order) {
+        Track& t = m_tracks[index];
+        threadRow.pid = t.pid;
+        threadRow.tid = t.tid;
+        threadRow.name = t.name ? t.name : t.textTid;
+        threadRow.sortIndex = t.sortIndex;
+        m_writer.upsertThread(threadRow);
+
+        auto& s = t.slices;
+        std::stable_sort(s.begin(), s.end(),
+            [](const Slice& a, const Slice& b) { return a.ts != b.ts ? a.ts < b.ts : a.dur > b.dur; });
+        t.sliceIds.resize(s.size());
+        row.pid = t.pid;
+        row.tid = t.tid;
+        stack.clear();
+        for (std::size_t i = 0; i < s.size(); ++i) {
+            if ((i & 4095) == 4095 && m_ctx.cancelled()) {
+                m_cancelled = true;
+                return false;
+            }
+            Slice& x = s[i];
+            while (!stack.empty() && stack.back().first <= x.ts)
+                stack.pop_back();
+            x.parent = stack.empty() ? -1 : stack.back().second;
+            row.ts = x.ts;
+            row.dur = x.dur;
+            row.depth = static_cast<int64_t>(stack.size());
+            row.nameId = m_strings.dbId(x.name, m_writer);
+            if (x.cat != Slice::kNoCat)
+                row.catId = m_strings.dbId(x.cat, m_writer);
+            else
+                row.catId.reset();
+            if (x.args) {
+                if (!row.args)
+                    row.args.emplace();
+                row.args->assign(x.args, x.argsLen);
+            } else {
+                row.args.reset();
+            }
+            t.sliceIds[i] = m_writer.addSlice(row);
+            stack.emplace_back(x.ts + x.dur, static_cast<int32_t>(i));
+        }
+    }
+
+    // Flows: group by (cat, id), walk each group in time order. A start (s, or t which also ends the
+    // previous step) pairs with every end that follows it, so one s with several f gives 1:N rows.
+    std::vector<uint32_t> fo(m_flows.size());
+    for (uint32_t i = 0; i < fo.size(); ++i)
+        fo[i] = i;
+    std::sort(fo.begin(), fo.end(), [&](uint32_t a, uint32_t b) {
+        const FlowPoint& x = m_flows[a];
+        const FlowPoint& y = m_flows[b];
+        if (x.cat != y.cat)
+            return x.cat < y.cat;
+        if (x.id != y.id)
+            return x.id < y.id;
+        if (x.ts != y.ts)
+            return x.ts < y.ts;
+        return x.seq < y.seq;
+    });
+
+    model::FlowRow flow;
+    flow.rankId = m_ctx.rankId();
+    auto setEnd
+        = [&](const FlowPoint* p, model::OptInt& pid, model::OptInt& tid, model::OptInt& ts, model::OptInt& slice) {
+              if (!p) {
+                  pid.reset();
+                  tid.reset();
+                  ts.reset();
+                  slice.reset();
+                  return;
+              }
+              const Track& t = m_tracks[p->track];
+              pid = t.pid;
+              tid = t.tid;
+              ts = p->ts;
+              if (const int64_t id = bindPoint(t, p->ts))
+                  slice = id;
+              else
+                  slice.reset();
+          };
+    auto emit = [&](const FlowPoint* src, const FlowPoint* dst) {
+        const FlowPoint& any = src ? *src : *dst;
+        flow.cat = m_strings.text(any.cat);
+        const std::string& name = m_strings.text(src ? src->name : dst->name);
+        if (name.empty())
+            flow.name.reset();
+        else
+            flow.name = name;
+        flow.flowId.assign(any.id);
+        setEnd(src, flow.srcPid, flow.srcTid, flow.srcTs, flow.srcSliceId);
+        setEnd(dst, flow.dstPid, flow.dstTid, flow.dstTs, flow.dstSliceId);
+        m_writer.addFlow(flow);
+    };
+
+    for (std::size_t begin = 0; begin < fo.size();) {
+        if (m_ctx.cancelled()) {
+            m_cancelled = true;
+            return false;
+        }
+        std::size_t end = begin + 1;
+        const FlowPoint& first = m_flows[fo[begin]];
+        while (end < fo.size() && m_flows[fo[end]].cat == first.cat && m_flows[fo[end]].id == first.id)
+            ++end;
+        FlowPoint* start = nullptr;
+        for (std::size_t k = begin; k < end; ++k) {
+            FlowPoint& p = m_flows[fo[k]];
+            if (p.phase == 's') {
+                if (start && !start->used)
+                    emit(start, nullptr);
+                start = &p;
+                continue;
+            }
+            FlowPoint* from = start;
+            if (!from) {
+                // An end before any start (clock skew between host and device): take the first start.
+                for (std::size_t j = k + 1; j < end && !from; ++j)
+                    if (m_flows[fo[j]].phase != 'f')
+                        from = &m_flows[fo[j]];
+            }
+            emit(from, &p);
+            if (from)
+                from->used = true;
+            if (p.phase == 't') {
+                if (start && !start->used)
+                    emit(start, nullptr);
+                start = &p;
+            }
+        }
+        if (start && !start->used)
+            emit(start, nullptr);
+        begin = end;
+    }
+
+    for (const auto& [kind, count] : m_ignored)
+        m_ctx.info(std::nullopt,
+            std::to_string(count) + " events with ph \"" + kind + "\" are not imported (only X, C, M, s, t, f are)");
+    if (m_nonObjectEvents)
+        m_ctx.warning(std::nullopt, std::to_string(m_nonObjectEvents) + " entries of the event array are not objects");
+    return true;
+}
+
+std::string errnoText(int err) { return err ? std::string(std::strerror(err)) : std::string("unknown error"); }
+
+bool runImpl(ImportContext& ctx)
+{
+    errno = 0;
+    FilePtr file(std::fopen(ctx.file().c_str(), "rb"));
+    if (!file) {
+        ctx.error(std::nullopt, "cannot open trace file: " + errnoText(errno));
+        return false;
+    }
+    ChunkReader reader(file.get(), TraceViewImporter::kChunkBytes);
+    reader.onChunk = [&ctx](uint64_t bytes) {
+        if (ctx.onBytes)
+            ctx.onBytes(bytes);
+        return !ctx.cancelled();
+    };
+    Importer importer(ctx, reader);
+    const bool parsed = json::sax_parse(ChunkIterator(&reader), ChunkIterator(), &importer);
+    importer.endParse();
+
+    if (reader.stopped() || importer.cancelled()) {
+        ctx.info(std::nullopt, "import cancelled");
+        return false;
+    }
+    bool ok = true;
+    if (reader.readError()) {
+        ctx.error(std::nullopt,
+            "read error at byte " + std::to_string(reader.totalRead()) + ": " + errnoText(reader.readErrno()));
+        ok = false;
+    } else if (reader.totalRead() == 0) {
+        ctx.error(std::nullopt, "file is empty");
+        return false;
+    } else if (!parsed) {
+        std::string message = importer.errorMessage();
+        if (message.size() > 300)
+            message = message.substr(0, 300) + "...";
+        ctx.error(std::nullopt,
+            "syntax error at byte " + std::to_string(importer.errorPosition()) + ": " + message
+                + " (events before this point were imported)");
+        ok = false;
+    } else if (!importer.sawEvents()) {
+        ctx.error(std::nullopt, "no trace events: expected a JSON array of events or {\"traceEvents\": [...]}");
+        ok = false;
+    }
+    if (!importer.finish()) {
+        ctx.info(std::nullopt, "import cancelled");
+        return false;
+    }
+    return ok;
+}
+
+} // namespace
+
+bool TraceViewImporter::run(ImportContext& ctx)
+{
+    bool ok = false;
+    try {
+        ok = runImpl(ctx);
+    } catch (const std::exception& e) {
+        try {
+            ctx.error(std::nullopt, std::string("import failed: ") + e.what());
+        } catch (...) {
+            // The model itself is failing; nothing more can be recorded.
+        }
+        ok = false;
+    } catch (...) {
+        ok = false;
+    }
+    try {
+        ctx.finish();
+    } catch (...) {
+        ok = false;
+    }
+    return ok;
+}
+
+std::optional<uint64_t> TraceViewImporter::parseOnly(const std::string& path)
+{
+    FilePtr file(std::fopen(path.c_str(), "rb"));
+    if (!file)
+        return std::nullopt;
+    ChunkReader reader(file.get(), kChunkBytes);
+    NullSax sax;
+    if (!json::sax_parse(ChunkIterator(&reader), ChunkIterator(), &sax) || reader.readError())
+        return std::nullopt;
+    return reader.totalRead();
+}
+
+} // namespace npuscope::io

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "TestData.h"
+
+#include "npuscope/io/Detector.h"
+#include "npuscope/io/Loader.h"
+
+#include <gtest/gtest.h>
+
+using namespace npuscope;
+using npuscope::test::dataDir;
+
+namespace {
+
+std::unique_ptr<model::Database> load(int threads, bool timelines)
+{
+    io::LoadOptions options;
+    options.threads = threads;
+    options.loadTimelines = timelines;
+    const auto plan = io::Detector::detect({ (dataDir() / "torch_npu_2rank_level1").string() });
+    return io::Loader::load(plan, options);
+}
+
+// A content fingerprint independent of row ids and string ids.
+std::string fingerprint(model::Database& db, const std::string& sql)
+{
+    auto st = db.prepare(sql);
+    std::string out;
+    while (st.step()) {
+        for (int c = 0; c < st.columnCount(); ++c)
+            out += (st.isNull(c) ? std::string("NULL") : st.text(c)) + "|";
+        out += "\n";
+    }
+    return out;
+}
+
+const char* kChecks[] = {
+    "SELECT rank_id, step, computing_ns, preparing_ns FROM step_trace ORDER BY rank_id, step",
+    "SELECT k.rank_id, n.value, t.value, k.ts, k.dur FROM kernel k JOIN string n ON n.id = k.name_id "
+    "LEFT JOIN string t ON t.id = k.type_id ORDER BY k.rank_id, k.ts, n.value",
+    "SELECT o.rank_id, o.op_key, b.transport, b.size_mb, p.package_mb, p.count FROM comm_op o "
+    "JOIN comm_bandwidth b ON b.comm_op_id = o.id LEFT JOIN comm_packet p ON p.comm_bandwidth_id = b.id "
+    "ORDER BY 1, 2, 3, 5",
+    "SELECT rank_id, matrix_op, src, dst, transport, bandwidth_gbps FROM comm_link ORDER BY 1, 2, 3, 4",
+    "SELECT s.rank_id, s.pid, s.tid, s.ts, s.dur, s.depth, n.value FROM slice s JOIN string n ON n.id = s.name_id "
+    "ORDER BY 1, 2, 3, 4, 6",
+    "SELECT f.rank_id, f.cat, f.flow_id, a.ts, an.value, b.ts, bn.value FROM flow f "
+    "LEFT JOIN slice a ON a.id = f.src_slice_id LEFT JOIN string an ON an.id = a.name_id "
+    "LEFT JOIN slice b ON b.id = f.dst_slice_id LEFT JOIN string bn ON bn.id = b.name_id ORDER BY 1, 2, 3, 4, 6",
+    "SELECT c.rank_id, n.value, c.series, c.ts, c.value FROM counter c JOIN string n ON n.id = c.name_id "
+    "ORDER BY 1, 2, 3, 4",
+    "SELECT severity, rank_id, file, line, message FROM parse_issue ORDER BY 1, 2, 3, 4, 5",
+    "SELECT group_hash, local_rank, global_rank FROM comm_group_rank ORDER BY 1, 2",
+};
+
+} // namespace
+
+TEST(ParallelLoad, ThreadsGiveTheSameModel)
+{
+    auto one = load(1, true);
+    auto three = load(3, true);
+    ASSERT_TRUE(one && three);
+    for (const char* sql : kChecks) {
+        const auto a = fingerprint(*one, sql);
+        EXPECT_FALSE(a.empty()) << sql;
+        EXPECT_EQ(a, fingerprint(*three, sql)) << sql;
+    }
+}
+
+TEST(ParallelLoad, TimelineLoadedLaterEqualsEagerLoad)
+{
+    auto eager = load(2, true);
+    auto lazy = load(2, false);
+    ASSERT_TRUE(eager && lazy);
+    EXPECT_EQ(lazy->scalarInt("SELECT COUNT(*) FROM slice"), 0);
+    EXPECT_EQ(lazy->scalarInt("SELECT COUNT(*) FROM rank_file WHERE kind = 'trace_view' AND status = 'skipped'"), 2);
+    std::vector<double> fractions;
+    EXPECT_TRUE(io::Loader::loadTimeline(*lazy, 0, [&](const io::LoadProgress& p) { fractions.push_back(p.fraction); }));
+    EXPECT_TRUE(io::Loader::loadTimeline(*lazy, 1));
+    EXPECT_FALSE(io::Loader::loadTimeline(*lazy, 0)); // already loaded
+    EXPECT_FALSE(io::Loader::loadTimeline(*lazy, 99)); // no such rank
+    ASSERT_FALSE(fractions.empty());
+    EXPECT_DOUBLE_EQ(fractions.back(), 1.0);
+    EXPECT_EQ(lazy->scalarInt("SELECT COUNT(*) FROM rank_file WHERE kind = 'trace_view' AND status = 'loaded'"), 2);
+    for (int i = 4; i <= 6; ++i)
+        EXPECT_EQ(fingerprint(*eager, kChecks[i]), fingerprint(*lazy, kChecks[i])) << kChecks[i];
+}
+
+TEST(ParallelLoad, CancelReturnsNull)
+{
+    std::atomic<bool> cancel { true };
+    const auto plan = io::Detector::detect({ (dataDir() / "torch_npu_2rank_level1").string() });
+    EXPECT_EQ(io::Loader::load(plan, {}, {}, &cancel), nullptr);
+}
