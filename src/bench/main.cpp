@@ -2,6 +2,7 @@
 // npuscope-bench: prints `name value unit` lines. Ratios compare against a baseline measured in the
 // same run, so the figures mean something on any machine. Never used as a pass/fail test.
 
+#include "BenchCases.h"
 #include "npuscope/io/ImportContext.h"
 #include "npuscope/io/TraceViewImporter.h"
 #include "npuscope/model/Database.h"
@@ -17,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace {
 
@@ -26,25 +28,19 @@ int usage()
 {
     std::fprintf(stderr,
         "usage: npuscope-bench ingest FILE [--repeat N]\n"
-        "  ingest   trace_view.json throughput: plain SAX parse (floor) vs import into the model\n");
+        "       npuscope-bench ingest-generated [--mb 500] [--work DIR]\n"
+        "       npuscope-bench cluster-open [--ranks 64,256,1024] [--work DIR] [--threads N]\n"
+        "  ingest            trace_view.json throughput: plain SAX parse (floor) vs import into the model\n"
+        "  ingest-generated  the same on a generated trace_view.json of about --mb MB\n"
+        "  cluster-open      generated clusters: time to cluster views ready and peak RSS per size\n");
     return 2;
 }
 
 double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
 
-// Peak resident set size of this process in MB (VmHWM), or -1 when /proc is unavailable.
-double peakRssMb()
-{
-    std::ifstream in("/proc/self/status");
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.rfind("VmHWM:", 0) == 0)
-            return std::strtod(line.c_str() + 6, nullptr) / 1024.0; // kB
-    }
-    return -1;
-}
+using npuscope::bench::peakRssMb;
 
-void print(const char* name, double value, const char* unit) { std::printf("%s %.3f %s\n", name, value, unit); }
+void print(const char* name, double value, const char* unit) { npuscope::bench::print(name, value, unit); }
 
 struct IngestResult {
     double secs = 0;
@@ -113,6 +109,7 @@ int ingest(const std::string& path, int repeat)
     print("ingest.issues", static_cast<double>(last.issues), "rows");
     print("ingest.ok", last.ok ? 1 : 0, "bool");
     print("rss.peak_mb", peakRssMb(), "MB");
+    print("rss.ratio", peakRssMb() / mb, "x file");
     return 0;
 }
 
@@ -124,6 +121,13 @@ int main(int argc, char** argv)
         if (argc < 2)
             return usage();
         const std::string_view command = argv[1];
+        const std::vector<std::string> rest(argv + 2, argv + argc);
+        if (command == "cluster-open")
+            return npuscope::bench::clusterOpen(rest);
+        if (command == "internal-open")
+            return npuscope::bench::clusterOpenChild(rest);
+        if (command == "ingest-generated")
+            return npuscope::bench::ingestGenerated(rest, &ingest);
         if (command != "ingest" || argc < 3)
             return usage();
         const std::string path = argv[2];

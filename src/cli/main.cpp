@@ -25,7 +25,8 @@ commands:
       Detect and import the profiler output under PATH (ASCEND_PROFILER_OUTPUT folders, *_ascend_pt /
       *_ascend_ms rank folders, or a folder holding many of them) and print ranks, step breakdown,
       cluster statistics, communication groups, slowest links and parse issues. --json prints the
-      npuscope.summary/1 document. trace_view.json is only imported with --with-timeline.
+      npuscope.summary/1 document. The per-rank detail files (trace_view.json, kernel_details.csv)
+      are only imported with --with-timeline.
   generate --out DIR --ranks N [--steps S] [--trace-mb M] [--pp P --tp T --dp D] [--slow-rank R]
            [--slow-link A-B] [--seed X]
       Write a deterministic torch_npu-style cluster (one rank{r}_{timestamp}_ascend_pt folder per rank,

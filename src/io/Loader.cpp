@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/Loader.h"
 
+#include "npuscope/io/AnalysisDbImporter.h"
 #include "npuscope/io/ApiStatisticImporter.h"
 #include "npuscope/io/CommunicationImporter.h"
 #include "npuscope/io/KernelDetailsImporter.h"
@@ -8,6 +9,7 @@
 #include "npuscope/io/NpuModuleMemImporter.h"
 #include "npuscope/io/OpStatisticImporter.h"
 #include "npuscope/io/OperatorMemoryImporter.h"
+#include "npuscope/io/ProfilerDbImporter.h"
 #include "npuscope/io/ProfilerInfoImporter.h"
 #include "npuscope/io/StepTraceImporter.h"
 #include "npuscope/io/TraceViewImporter.h"
@@ -19,6 +21,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <filesystem>
 #include <mutex>
 #include <thread>
 #include <unistd.h>
@@ -56,6 +59,10 @@ ImporterFn importerFor(FileKind kind)
         return &NpuModuleMemImporter::run;
     case FileKind::TraceView:
         return &TraceViewImporter::run;
+    case FileKind::ProfilerDb:
+        return &ProfilerDbImporter::run;
+    case FileKind::AnalysisDb:
+        return &AnalysisDbImporter::run;
     }
     return nullptr;
 }
@@ -176,7 +183,7 @@ void runWorker(model::Database& db, const LoadPlan& plan, const LoadOptions& opt
         writer.addRank(row);
         std::vector<const PlannedFile*> files;
         for (const auto& f : rank.files) {
-            const bool skip = !options.loadTimelines && isTimelineKind(f.kind);
+            const bool skip = !options.loadTimelines && isDeferredKind(f.kind);
             writer.addRankFile(rank.rank, fileKindName(f.kind), f.path, static_cast<int64_t>(f.size),
                 skip ? "skipped" : "planned");
             if (!skip)
@@ -203,7 +210,7 @@ std::unique_ptr<model::Database> Loader::load(
     uint64_t totalBytes = 0;
     for (const auto& r : plan.ranks) {
         for (const auto& f : r.files) {
-            if (options.loadTimelines || !isTimelineKind(f.kind))
+            if (options.loadTimelines || !isDeferredKind(f.kind))
                 totalBytes += f.size;
         }
     }
@@ -264,39 +271,50 @@ std::unique_ptr<model::Database> Loader::load(
 bool Loader::loadTimeline(
     model::Database& db, int64_t rank, const ProgressFn& progressFn, const std::atomic<bool>* cancel)
 {
-    PlannedFile file { FileKind::TraceView, {}, 0 };
+    std::vector<PlannedFile> files;
+    uint64_t totalBytes = 0;
     {
         auto lock = db.lock();
-        auto st = db.prepare("SELECT path, size_bytes FROM rank_file WHERE rank_id = ?1 AND kind = ?2 "
-                             "AND status IN ('skipped', 'planned') LIMIT 1");
-        st.bind(1, rank).bind(2, fileKindName(FileKind::TraceView));
-        if (!st.step())
+        auto st = db.prepare("SELECT kind, path, size_bytes FROM rank_file WHERE rank_id = ?1 AND status = 'skipped'");
+        st.bind(1, rank);
+        while (st.step()) {
+            FileKind kind;
+            const std::string path = st.text(1);
+            if (!fileKindOf(std::filesystem::path(path).filename().string(), kind) || !isDeferredKind(kind))
+                continue;
+            files.push_back({ kind, path, static_cast<uint64_t>(st.optInt(2).value_or(0)) });
+            totalBytes += files.back().size;
+        }
+        if (files.empty())
             return false;
-        file.path = st.text(0);
-        file.size = static_cast<uint64_t>(st.optInt(1).value_or(0));
-        // Claim it so a second request does not import it twice.
+        // Claim them so a second request does not import them twice.
         auto claim = db.prepare("UPDATE rank_file SET status = 'loading' WHERE rank_id = ?1 AND path = ?2");
-        claim.bind(1, rank).bind(2, file.path).run();
+        for (const auto& f : files)
+            claim.bind(1, rank).bind(2, f.path).run();
     }
-    ProgressSink progress(progressFn, file.size, 1);
+    ProgressSink progress(progressFn, totalBytes, 1);
     const std::string name = workerModelName();
     auto worker = model::Database::createModel(name);
     {
         model::ModelWriter writer(*worker);
         writer.begin();
-        writer.addRankFile(rank, fileKindName(file.kind), file.path, static_cast<int64_t>(file.size), "planned");
-        importFile(writer, rank, file, progress, cancel);
+        for (const auto& f : files) {
+            if (cancel && cancel->load())
+                break;
+            writer.addRankFile(rank, fileKindName(f.kind), f.path, static_cast<int64_t>(f.size), "planned");
+            importFile(writer, rank, f, progress, cancel);
+        }
         writer.commit();
     }
     auto lock = db.lock();
-    if (cancel && cancel->load()) {
-        auto reset = db.prepare("UPDATE rank_file SET status = 'skipped' WHERE rank_id = ?1 AND path = ?2");
-        reset.bind(1, rank).bind(2, file.path).run();
+    const bool cancelled = cancel && cancel->load();
+    auto finish = db.prepare(cancelled ? "UPDATE rank_file SET status = 'skipped' WHERE rank_id = ?1 AND path = ?2"
+                                       : "DELETE FROM rank_file WHERE rank_id = ?1 AND path = ?2");
+    for (const auto& f : files)
+        finish.bind(1, rank).bind(2, f.path).run();
+    if (cancelled)
         return false;
-    }
-    // The worker's own rank_file row carries the final status; drop the claimed one first.
-    auto drop = db.prepare("DELETE FROM rank_file WHERE rank_id = ?1 AND path = ?2");
-    drop.bind(1, rank).bind(2, file.path).run();
+    // The worker's own rank_file rows carry the final status.
     model::ModelMerger::merge(db, name);
     return true;
 }

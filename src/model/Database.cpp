@@ -18,6 +18,7 @@ constexpr std::string_view kIndexSql = R"(
 CREATE INDEX IF NOT EXISTS idx_step_trace_rank ON step_trace(rank_id, step);
 CREATE INDEX IF NOT EXISTS idx_kernel_rank_ts ON kernel(rank_id, ts);
 CREATE INDEX IF NOT EXISTS idx_comm_op_rank ON comm_op(rank_id, step, group_hash);
+CREATE INDEX IF NOT EXISTS idx_comm_op_group ON comm_op(group_hash, is_total);
 CREATE INDEX IF NOT EXISTS idx_comm_bw_op ON comm_bandwidth(comm_op_id);
 CREATE INDEX IF NOT EXISTS idx_comm_link_step ON comm_link(step, group_hash, matrix_op);
 CREATE INDEX IF NOT EXISTS idx_comm_group_rank ON comm_group_rank(group_hash, local_rank);

@@ -119,6 +119,8 @@ void PostLoad::resolveGroups(Database& db, ModelWriter& writer)
         for (const auto& [local, global] : g.localToGlobal)
             member.bind(1, hash).bind(2, local).bind(3, global).run();
     }
+    // The update below looks members up per link: index them first (links x members otherwise).
+    db.exec("CREATE INDEX IF NOT EXISTS idx_comm_group_rank ON comm_group_rank(group_hash, local_rank)");
     db.exec("UPDATE comm_link SET "
             "src = (SELECT global_rank FROM comm_group_rank g WHERE g.group_hash = comm_link.group_hash "
             "       AND g.local_rank = comm_link.local_src), "

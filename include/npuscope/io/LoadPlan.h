@@ -21,14 +21,17 @@ enum class FileKind {
     OperatorMemory,
     NpuModuleMem,
     TraceView,
+    ProfilerDb, // ascend_pytorch_profiler[_{rank}].db / ascend_mindspore_profiler[_{rank}].db (SQLite export)
+    AnalysisDb, // analysis.db / communication_analyzer.db of a db export (step trace + communication)
 };
 
 // Stable name used in rank_file.kind and the summary ("step_trace_time", ...).
 const char* fileKindName(FileKind kind);
 // Kind of a file by its name inside ASCEND_PROFILER_OUTPUT or the rank folder; false if unknown.
 bool fileKindOf(const std::string& fileName, FileKind& kind);
-// Large per-rank timeline files that the scale design loads lazily.
-inline bool isTimelineKind(FileKind k) { return k == FileKind::TraceView; }
+// Large per-rank files no cluster view needs: loaded with a rank's timeline, when it is first
+// needed (GUIDE §2: the cluster views come from the small summary files of every rank).
+inline bool isDeferredKind(FileKind k) { return k == FileKind::TraceView || k == FileKind::KernelDetails; }
 
 struct PlannedFile {
     FileKind kind;

@@ -12,7 +12,7 @@
 namespace npuscope::io {
 
 struct LoadOptions {
-    bool loadTimelines = true; // import trace_view.json (the large per-rank files)
+    bool loadTimelines = true; // import the deferred files too (trace_view.json, kernel_details.csv)
     int threads = 0;           // parser threads; 0 = one per hardware thread (at most 16)
 };
 
@@ -35,10 +35,10 @@ public:
     static std::unique_ptr<model::Database> load(const LoadPlan& plan, const LoadOptions& options = {},
         const ProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr);
 
-    // Imports one rank's timeline (trace_view.json, whose rank_file row is "skipped" or "planned")
-    // into an already loaded model: parsed without holding the model, then merged under
-    // db.lock(). Returns false when the rank has no timeline file, it was already loaded, or the
-    // load was cancelled; import problems become parse_issue rows as usual.
+    // Imports one rank's deferred files (trace_view.json, kernel_details.csv: rank_file rows with
+    // status "skipped") into an already loaded model: parsed without holding the model, then
+    // merged under db.lock(). Returns false when the rank has no such file left, or the load was
+    // cancelled; import problems become parse_issue rows as usual.
     static bool loadTimeline(model::Database& db, int64_t rank, const ProgressFn& progress = {},
         const std::atomic<bool>* cancel = nullptr);
 };

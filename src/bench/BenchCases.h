@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// The npuscope-bench cases beyond `ingest`. Each prints `name value unit` lines and returns an
+// exit status; none of them is a pass/fail test.
+
+#include <string>
+#include <vector>
+
+namespace npuscope::bench {
+
+// Peak resident set size of this process in MB (VmHWM), or -1 when /proc is unavailable.
+double peakRssMb();
+void print(const std::string& name, double value, const char* unit);
+
+// cluster-open [--ranks 64,256,1024] [--work DIR] [--threads N]: generated clusters, time from start to
+// "cluster views ready" (detect + summary files of every rank + the cluster views' queries), each
+// open in a fresh child process so its peak RSS is its own.
+int clusterOpen(const std::vector<std::string>& args);
+// internal: one open measured in this process (used by clusterOpen through a child process).
+int clusterOpenChild(const std::vector<std::string>& args);
+
+// ingest-generated [--mb 500] [--work DIR]: generates one rank with a trace_view.json of about that
+// size and runs the ingest case on it (floor, model, ratio, peak RSS as a fraction of the file).
+int ingestGenerated(const std::vector<std::string>& args, int (*ingest)(const std::string&, int));
+
+} // namespace npuscope::bench

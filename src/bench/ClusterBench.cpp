@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "BenchCases.h"
+
+#include "npuscope/io/ClusterGenerator.h"
+#include "npuscope/io/Detector.h"
+#include "npuscope/io/Loader.h"
+#include "npuscope/query/CommQuery.h"
+#include "npuscope/query/RankQuery.h"
+#include "npuscope/query/StepQuery.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace npuscope::bench {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+std::string selfExe()
+{
+    std::error_code ec;
+    const auto p = fs::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string("npuscope-bench") : p.string();
+}
+
+std::vector<int> parseList(const std::string& text)
+{
+    std::vector<int> out;
+    std::stringstream ss(text);
+    std::string item;
+    while (std::getline(ss, item, ','))
+        out.push_back(std::atoi(item.c_str()));
+    return out;
+}
+
+uint64_t summaryBytes(const io::LoadPlan& plan)
+{
+    uint64_t total = 0;
+    for (const auto& r : plan.ranks) {
+        for (const auto& f : r.files) {
+            if (!io::isDeferredKind(f.kind))
+                total += f.size;
+        }
+    }
+    return total;
+}
+
+// Runs a command and returns its stdout lines parsed as `name value unit`.
+std::map<std::string, double> runChild(const std::string& cmd)
+{
+    std::map<std::string, double> out;
+    FILE* pipe = popen(cmd.c_str(), "r");
+    if (!pipe)
+        return out;
+    char line[512];
+    while (std::fgets(line, sizeof line, pipe)) {
+        char name[256];
+        double value = 0;
+        if (std::sscanf(line, "%255s %lf", name, &value) == 2)
+            out[name] = value;
+    }
+    pclose(pipe);
+    return out;
+}
+
+} // namespace
+
+double peakRssMb()
+{
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind("VmHWM:", 0) == 0)
+            return std::strtod(line.c_str() + 6, nullptr) / 1024.0; // kB
+    }
+    return -1;
+}
+
+void print(const std::string& name, double value, const char* unit)
+{
+    std::printf("%s %.3f %s\n", name.c_str(), value, unit);
+    std::fflush(stdout);
+}
+
+int clusterOpenChild(const std::vector<std::string>& args)
+{
+    if (args.empty())
+        return 2;
+    io::LoadOptions options;
+    options.loadTimelines = false;
+    if (args.size() > 1)
+        options.threads = std::atoi(args[1].c_str());
+    const auto t0 = Clock::now();
+    const auto plan = io::Detector::detect({ args[0] });
+    const double detectS = secondsSince(t0);
+    auto db = io::Loader::load(plan, options);
+    const double loadS = secondsSince(t0);
+    // What the cluster views ask for when they first appear.
+    const auto averaged = query::StepQuery::averaged(*db);
+    const auto stats = query::clusterStats(averaged);
+    const auto steps = query::StepQuery::steps(*db);
+    const auto breakdown = query::StepQuery::breakdown(*db, steps.empty() ? std::nullopt : std::optional(steps.front()));
+    const auto groups = query::CommQuery::groups(*db);
+    const auto issues = query::IssueQuery::problemCount(*db);
+    const double readyS = secondsSince(t0);
+    print("detect_s", detectS, "s");
+    print("load_s", loadS, "s");
+    print("ready_s", readyS, "s");
+    print("ranks", static_cast<double>(averaged.size()), "ranks");
+    print("groups", static_cast<double>(groups.size()), "groups");
+    print("problems", static_cast<double>(issues), "rows");
+    print("input_mb", static_cast<double>(summaryBytes(plan)) / 1e6, "MB");
+    print("rss_mb", peakRssMb(), "MB");
+    return stats.empty() && breakdown.empty() ? 1 : 0;
+}
+
+int clusterOpen(const std::vector<std::string>& args)
+{
+    std::vector<int> sizes { 64, 256, 1024 };
+    std::string work = (fs::temp_directory_path() / "npuscope-bench").string();
+    std::string threads = "0";
+    for (size_t i = 0; i + 1 < args.size(); i += 2) {
+        if (args[i] == "--ranks")
+            sizes = parseList(args[i + 1]);
+        else if (args[i] == "--work")
+            work = args[i + 1];
+        else if (args[i] == "--threads")
+            threads = args[i + 1];
+        else
+            return 2;
+    }
+    for (int n : sizes) {
+        io::GeneratorOptions g;
+        g.outDir = (fs::path(work) / ("cluster" + std::to_string(n))).string();
+        g.ranks = n;
+        g.steps = 3;
+        g.traceMb = 0.01; // timelines are not part of the cluster open
+        g.tp = n >= 8 ? 8 : 1;
+        g.pp = n >= 64 ? 4 : 1;
+        g.seed = 42;
+        std::string error;
+        const auto t0 = Clock::now();
+        if (!io::ClusterGenerator::generate(g, error)) {
+            std::fprintf(stderr, "npuscope-bench: generate %d ranks: %s\n", n, error.c_str());
+            return 1;
+        }
+        const std::string prefix = "cluster-open." + std::to_string(n);
+        print(prefix + ".generate_s", secondsSince(t0), "s");
+        // Warm the page cache once so every figure measures parsing, not the disk.
+        runChild(selfExe() + " internal-open '" + g.outDir + "' " + threads);
+        const auto r = runChild(selfExe() + " internal-open '" + g.outDir + "' " + threads);
+        if (r.empty()) {
+            std::fprintf(stderr, "npuscope-bench: child open of %s failed\n", g.outDir.c_str());
+            return 1;
+        }
+        print(prefix + ".ready_s", r.at("ready_s"), "s");
+        print(prefix + ".load_s", r.at("load_s"), "s");
+        print(prefix + ".detect_s", r.at("detect_s"), "s");
+        print(prefix + ".ranks", r.at("ranks"), "ranks");
+        print(prefix + ".input_mb", r.at("input_mb"), "MB");
+        print("rss.cluster-" + std::to_string(n) + ".peak_mb", r.at("rss_mb"), "MB");
+        print("rss.cluster-" + std::to_string(n) + ".ratio", r.at("rss_mb") / std::max(1e-9, r.at("input_mb")),
+            "x input");
+    }
+    return 0;
+}
+
+int ingestGenerated(const std::vector<std::string>& args, int (*ingest)(const std::string&, int))
+{
+    double mb = 500;
+    std::string work = (fs::temp_directory_path() / "npuscope-bench").string();
+    for (size_t i = 0; i + 1 < args.size(); i += 2) {
+        if (args[i] == "--mb")
+            mb = std::atof(args[i + 1].c_str());
+        else if (args[i] == "--work")
+            work = args[i + 1];
+        else
+            return 2;
+    }
+    io::GeneratorOptions g;
+    g.outDir = (fs::path(work) / "single").string();
+    g.ranks = 1;
+    g.steps = 3;
+    g.traceMb = mb;
+    g.seed = 42;
+    std::string error;
+    const auto t0 = Clock::now();
+    if (!io::ClusterGenerator::generate(g, error)) {
+        std::fprintf(stderr, "npuscope-bench: generate: %s\n", error.c_str());
+        return 1;
+    }
+    print("ingest.generate_s", secondsSince(t0), "s");
+    for (const auto& e : fs::recursive_directory_iterator(g.outDir)) {
+        if (e.path().filename() == "trace_view.json")
+            return ingest(e.path().string(), 1);
+    }
+    std::fprintf(stderr, "npuscope-bench: no trace_view.json generated\n");
+    return 1;
+}
+
+} // namespace npuscope::bench
