@@ -22,6 +22,10 @@ int clusterOpenChild(const std::vector<std::string>& args);
 
 // ingest-generated [--mb 500] [--work DIR]: generates one rank with a trace_view.json of about that
 // size and runs the ingest case on it (floor, model, ratio, peak RSS as a fraction of the file).
+// reopen [--mb 500] [--work DIR]: the same generated trace opened twice through an empty parse
+// cache, each in a fresh child process: the second open reads the cache.
+int reopen(const std::vector<std::string>& args);
+
 int ingestGenerated(const std::vector<std::string>& args, int (*ingest)(const std::string&, int));
 
 } // namespace npuscope::bench

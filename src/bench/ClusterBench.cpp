@@ -4,6 +4,7 @@
 #include "npuscope/io/ClusterGenerator.h"
 #include "npuscope/io/Detector.h"
 #include "npuscope/io/Loader.h"
+#include "npuscope/io/ParseCache.h"
 #include "npuscope/query/CommQuery.h"
 #include "npuscope/query/RankQuery.h"
 #include "npuscope/query/StepQuery.h"
@@ -14,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -97,9 +99,14 @@ int clusterOpenChild(const std::vector<std::string>& args)
     if (args.empty())
         return 2;
     io::LoadOptions options;
-    options.loadTimelines = false;
+    options.loadTimelines = args.size() > 3 && args[3] == "1";
     if (args.size() > 1)
         options.threads = std::atoi(args[1].c_str());
+    std::optional<io::ParseCache> cache;
+    if (args.size() > 2 && args[2] != "-") {
+        cache.emplace(io::ParseCache::Options { args[2], 64ull << 30 });
+        options.cache = &*cache;
+    }
     const auto t0 = Clock::now();
     const auto plan = io::Detector::detect({ args[0] });
     const double detectS = secondsSince(t0);
@@ -157,8 +164,8 @@ int clusterOpen(const std::vector<std::string>& args)
         const std::string prefix = "cluster-open." + std::to_string(n);
         print(prefix + ".generate_s", secondsSince(t0), "s");
         // Warm the page cache once so every figure measures parsing, not the disk.
-        runChild(selfExe() + " internal-open '" + g.outDir + "' " + threads);
-        const auto r = runChild(selfExe() + " internal-open '" + g.outDir + "' " + threads);
+        runChild(selfExe() + " internal-open '" + g.outDir + "' " + threads + " - 0");
+        const auto r = runChild(selfExe() + " internal-open '" + g.outDir + "' " + threads + " - 0");
         if (r.empty()) {
             std::fprintf(stderr, "npuscope-bench: child open of %s failed\n", g.outDir.c_str());
             return 1;
@@ -172,6 +179,52 @@ int clusterOpen(const std::vector<std::string>& args)
         print("rss.cluster-" + std::to_string(n) + ".ratio", r.at("rss_mb") / std::max(1e-9, r.at("input_mb")),
             "x input");
     }
+    return 0;
+}
+
+int reopen(const std::vector<std::string>& args)
+{
+    double mb = 500;
+    std::string work = (fs::temp_directory_path() / "npuscope-bench").string();
+    for (size_t i = 0; i + 1 < args.size(); i += 2) {
+        if (args[i] == "--mb")
+            mb = std::atof(args[i + 1].c_str());
+        else if (args[i] == "--work")
+            work = args[i + 1];
+        else
+            return 2;
+    }
+    io::GeneratorOptions g;
+    g.outDir = (fs::path(work) / "single").string();
+    g.ranks = 1;
+    g.steps = 3;
+    g.traceMb = mb;
+    g.seed = 42;
+    std::string error;
+    if (!io::ClusterGenerator::generate(g, error)) {
+        std::fprintf(stderr, "npuscope-bench: generate: %s\n", error.c_str());
+        return 1;
+    }
+    const fs::path cacheDir = fs::path(work) / "reopen-cache";
+    std::error_code ec;
+    fs::remove_all(cacheDir, ec);
+    const std::string cmd = selfExe() + " internal-open '" + g.outDir + "' 0 '" + cacheDir.string() + "' 1";
+    runChild(selfExe() + " internal-open '" + g.outDir + "' 0 - 0"); // warm the page cache
+    const auto first = runChild(cmd);
+    const auto second = runChild(cmd);
+    if (first.empty() || second.empty())
+        return 1;
+    uint64_t cacheBytes = 0;
+    for (const auto& e : fs::directory_iterator(cacheDir, ec))
+        cacheBytes += e.file_size();
+    print("reopen.trace_mb", mb, "MB");
+    print("reopen.first_s", first.at("load_s"), "s");
+    print("reopen.second_s", second.at("load_s"), "s");
+    print("reopen.ratio", second.at("load_s") / std::max(1e-9, first.at("load_s")), "x first");
+    print("reopen.cache_mb", static_cast<double>(cacheBytes) / 1e6, "MB");
+    print("rss.reopen.first_mb", first.at("rss_mb"), "MB");
+    print("rss.reopen.second_mb", second.at("rss_mb"), "MB");
+    fs::remove_all(cacheDir, ec);
     return 0;
 }
 

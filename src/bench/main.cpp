@@ -30,9 +30,11 @@ int usage()
         "usage: npuscope-bench ingest FILE [--repeat N]\n"
         "       npuscope-bench ingest-generated [--mb 500] [--work DIR]\n"
         "       npuscope-bench cluster-open [--ranks 64,256,1024] [--work DIR] [--threads N]\n"
+        "       npuscope-bench reopen [--mb 500] [--work DIR]\n"
         "  ingest            trace_view.json throughput: plain SAX parse (floor) vs import into the model\n"
         "  ingest-generated  the same on a generated trace_view.json of about --mb MB\n"
-        "  cluster-open      generated clusters: time to cluster views ready and peak RSS per size\n");
+        "  cluster-open      generated clusters: time to cluster views ready and peak RSS per size\n"
+        "  reopen            a generated trace opened twice through the parse cache\n");
     return 2;
 }
 
@@ -126,6 +128,8 @@ int main(int argc, char** argv)
             return npuscope::bench::clusterOpen(rest);
         if (command == "internal-open")
             return npuscope::bench::clusterOpenChild(rest);
+        if (command == "reopen")
+            return npuscope::bench::reopen(rest);
         if (command == "ingest-generated")
             return npuscope::bench::ingestGenerated(rest, &ingest);
         if (command != "ingest" || argc < 3)

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/Loader.h"
 
-#include "npuscope/io/AnalysisDbImporter.h"
 #include "npuscope/io/ApiStatisticImporter.h"
 #include "npuscope/io/CommunicationImporter.h"
 #include "npuscope/io/KernelDetailsImporter.h"
@@ -9,7 +8,6 @@
 #include "npuscope/io/NpuModuleMemImporter.h"
 #include "npuscope/io/OpStatisticImporter.h"
 #include "npuscope/io/OperatorMemoryImporter.h"
-#include "npuscope/io/ProfilerDbImporter.h"
 #include "npuscope/io/ProfilerInfoImporter.h"
 #include "npuscope/io/StepTraceImporter.h"
 #include "npuscope/io/TraceViewImporter.h"
@@ -60,9 +58,8 @@ ImporterFn importerFor(FileKind kind)
     case FileKind::TraceView:
         return &TraceViewImporter::run;
     case FileKind::ProfilerDb:
-        return &ProfilerDbImporter::run;
     case FileKind::AnalysisDb:
-        return &AnalysisDbImporter::run;
+        return nullptr; // SQLite exports: importers not in this build yet
     }
     return nullptr;
 }
@@ -157,7 +154,11 @@ void importFile(model::ModelWriter& writer, int64_t rank, const PlannedFile& fil
     };
     bool ok = false;
     try {
-        ok = importerFor(file.kind)(ctx);
+        const ImporterFn importer = importerFor(file.kind);
+        if (importer)
+            ok = importer(ctx);
+        else
+            ctx.warning(std::nullopt, "no importer for this file kind in this build; skipped");
     } catch (const std::exception& e) {
         ctx.error(std::nullopt, std::string("import failed: ") + e.what());
         spdlog::error("import of {} failed: {}", file.path, e.what());
@@ -169,7 +170,7 @@ void importFile(model::ModelWriter& writer, int64_t rank, const PlannedFile& fil
 }
 
 // Imports whole ranks into its own model; ranks are taken from a shared counter.
-void runWorker(model::Database& db, const LoadPlan& plan, const LoadOptions& options, std::atomic<size_t>& next,
+void runWorker(model::Database& db, const LoadPlan& plan, std::atomic<size_t>& next,
     ProgressSink& progress, const std::atomic<bool>* cancel)
 {
     model::ModelWriter writer(db);
@@ -183,7 +184,8 @@ void runWorker(model::Database& db, const LoadPlan& plan, const LoadOptions& opt
         writer.addRank(row);
         std::vector<const PlannedFile*> files;
         for (const auto& f : rank.files) {
-            const bool skip = !options.loadTimelines && isDeferredKind(f.kind);
+            // Deferred files are imported after the summary (Loader::load) or on demand (loadTimeline).
+            const bool skip = isDeferredKind(f.kind);
             writer.addRankFile(rank.rank, fileKindName(f.kind), f.path, static_cast<int64_t>(f.size),
                 skip ? "skipped" : "planned");
             if (!skip)
@@ -201,25 +203,72 @@ void runWorker(model::Database& db, const LoadPlan& plan, const LoadOptions& opt
     writer.commit();
 }
 
-} // namespace
-
-std::unique_ptr<model::Database> Loader::load(
-    const LoadPlan& plan, const LoadOptions& options, const ProgressFn& progressFn, const std::atomic<bool>* cancel)
+// Imports a rank's deferred files ("skipped" rank_file rows) into db, through the cache when given.
+bool loadDeferred(model::Database& db, int64_t rank, const ParseCache* cache, ProgressSink& progress,
+    const std::atomic<bool>* cancel)
 {
-    auto db = model::Database::createModel();
-    uint64_t totalBytes = 0;
-    for (const auto& r : plan.ranks) {
-        for (const auto& f : r.files) {
-            if (options.loadTimelines || !isDeferredKind(f.kind))
-                totalBytes += f.size;
+    std::vector<PlannedFile> files;
+    {
+        auto lock = db.lock();
+        auto st = db.prepare("SELECT kind, path, size_bytes FROM rank_file WHERE rank_id = ?1 AND status = 'skipped'");
+        st.bind(1, rank);
+        while (st.step()) {
+            FileKind kind;
+            const std::string path = st.text(1);
+            if (!fileKindOf(std::filesystem::path(path).filename().string(), kind) || !isDeferredKind(kind))
+                continue;
+            files.push_back({ kind, path, static_cast<uint64_t>(st.optInt(2).value_or(0)) });
         }
+        if (files.empty())
+            return false;
+        // Claim them so a second request does not import them twice.
+        auto claim = db.prepare("UPDATE rank_file SET status = 'loading' WHERE rank_id = ?1 AND path = ?2");
+        for (const auto& f : files)
+            claim.bind(1, rank).bind(2, f.path).run();
     }
-    ProgressSink progress(progressFn, totalBytes, static_cast<int>(plan.ranks.size()));
+    const std::string key = cache ? cache->keyFor("rank" + std::to_string(rank) + "-deferred", files) : std::string();
+    const auto cached = cache ? cache->lookup(key) : std::nullopt;
+    const std::string name = workerModelName();
+    std::unique_ptr<model::Database> worker;
+    if (!cached) {
+        worker = model::Database::createModel(name);
+        {
+            model::ModelWriter writer(*worker);
+            writer.begin();
+            for (const auto& f : files) {
+                if (cancel && cancel->load())
+                    break;
+                writer.addRankFile(rank, fileKindName(f.kind), f.path, static_cast<int64_t>(f.size), "planned");
+                importFile(writer, rank, f, progress, cancel);
+            }
+            writer.commit();
+        }
+        if (cache && !(cancel && cancel->load()))
+            cache->store(*worker, key);
+    } else {
+        for (const auto& f : files)
+            progress.bytes(f.size, f.path);
+    }
+    auto lock = db.lock();
+    const bool cancelled = cancel && cancel->load();
+    auto finish = db.prepare(cancelled ? "UPDATE rank_file SET status = 'skipped' WHERE rank_id = ?1 AND path = ?2"
+                                       : "DELETE FROM rank_file WHERE rank_id = ?1 AND path = ?2");
+    for (const auto& f : files)
+        finish.bind(1, rank).bind(2, f.path).run();
+    if (cancelled)
+        return false;
+    // The imported model's own rank_file rows carry the final status.
+    if (cached)
+        model::ModelMerger::mergeFile(db, *cached);
+    else
+        model::ModelMerger::merge(db, name);
+    return true;
+}
 
-    int threads = options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
-    threads = std::clamp(threads, 1, 16);
-    threads = std::min<int>(threads, std::max<int>(1, static_cast<int>(plan.ranks.size())));
-
+// Parses every rank's summary files on several threads and merges them into db.
+void loadSummary(model::Database& db, const LoadPlan& plan, int threads, ProgressSink& progress,
+    const std::atomic<bool>* cancel)
+{
     // Each worker parses whole ranks into its own model (own connection, no lock contention);
     // the merge below copies them into the result in SQL.
     std::vector<std::string> names;
@@ -235,7 +284,7 @@ std::unique_ptr<model::Database> Loader::load(
         for (int i = 0; i < threads; ++i) {
             pool.emplace_back([&, i] {
                 try {
-                    runWorker(*workerDbs[static_cast<size_t>(i)], plan, options, next, progress, cancel);
+                    runWorker(*workerDbs[static_cast<size_t>(i)], plan, next, progress, cancel);
                 } catch (...) {
                     errors[static_cast<size_t>(i)] = std::current_exception();
                 }
@@ -244,79 +293,141 @@ std::unique_ptr<model::Database> Loader::load(
         for (auto& t : pool)
             t.join();
     }
-    if (cancel && cancel->load())
-        return nullptr;
     for (const auto& e : errors) {
         if (e)
             std::rethrow_exception(e); // a model (SQL) failure, not bad input
     }
-
+    if (cancel && cancel->load())
+        return;
     progress.message("merging ranks");
     for (const auto& name : names)
-        model::ModelMerger::merge(*db, name); // outside any transaction: it ATTACHes
-    workerDbs.clear();
-    model::ModelWriter writer(*db);
-    writer.begin();
-    for (const auto& issue : plan.issues)
-        writer.addIssue({ severityOf(issue.severity), std::nullopt, issue.path, std::nullopt, issue.message });
-    progress.message("resolving communication groups");
-    model::PostLoad::resolveGroups(*db, writer);
-    model::PostLoad::fillDevices(*db);
-    writer.commit();
-    db->createIndexes();
+        model::ModelMerger::merge(db, name); // outside any transaction: it ATTACHes
+}
+
+// The summary cache key covers every non-deferred input and the plan's rank assignment.
+std::string summaryKey(const ParseCache& cache, const LoadPlan& plan)
+{
+    std::vector<PlannedFile> files;
+    std::string scope = "summary";
+    for (const auto& r : plan.ranks) {
+        scope += ";" + std::to_string(r.rank) + "=" + r.path + "@" + r.rankSource;
+        for (const auto& f : r.files) {
+            if (!isDeferredKind(f.kind))
+                files.push_back(f);
+            else
+                scope += "+" + f.path; // the rank_file rows of deferred files are part of the summary
+        }
+    }
+    // Keys stay short: the scope text goes through the same hash as the files.
+    const std::string full = cache.keyFor(scope, files);
+    return "summary-" + full.substr(full.rfind('-') + 1);
+}
+
+} // namespace
+
+std::unique_ptr<model::Database> Loader::load(
+    const LoadPlan& plan, const LoadOptions& options, const ProgressFn& progressFn, const std::atomic<bool>* cancel)
+{
+    uint64_t totalBytes = 0;
+    for (const auto& r : plan.ranks) {
+        for (const auto& f : r.files) {
+            if (options.loadTimelines || !isDeferredKind(f.kind))
+                totalBytes += f.size;
+        }
+    }
+    ProgressSink progress(progressFn, totalBytes, static_cast<int>(plan.ranks.size()));
+    int threads = options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
+    threads = std::clamp(threads, 1, 16);
+    threads = std::min<int>(threads, std::max<int>(1, static_cast<int>(plan.ranks.size())));
+
+    // 1. Summary files of every rank: from the cache when nothing changed, else parsed.
+    std::unique_ptr<model::Database> db;
+    const std::string key = options.cache ? summaryKey(*options.cache, plan) : std::string();
+    if (const auto cached = options.cache ? options.cache->lookup(key) : std::nullopt) {
+        progress.message("reading the parse cache");
+        try {
+            db = model::Database::createModelFromFile(*cached);
+            for (const auto& r : plan.ranks) {
+                for (const auto& f : r.files) {
+                    if (!isDeferredKind(f.kind))
+                        progress.bytes(f.size, f.path);
+                }
+                progress.rankDone();
+            }
+        } catch (const model::DbError& e) {
+            spdlog::warn("parse cache entry {} unusable ({}); parsing again", *cached, e.what());
+            db.reset();
+        }
+    }
+    if (!db) {
+        db = model::Database::createModel();
+        loadSummary(*db, plan, threads, progress, cancel);
+        if (cancel && cancel->load())
+            return nullptr;
+        {
+            model::ModelWriter writer(*db);
+            writer.begin();
+            progress.message("resolving communication groups");
+            model::PostLoad::resolveGroups(*db, writer);
+            model::PostLoad::fillDevices(*db);
+            writer.commit();
+        }
+        db->createIndexes();
+        if (options.cache)
+            options.cache->store(*db, key);
+    }
+
+    // 2. Deferred files (timelines, kernel details) when asked for, several ranks at a time.
+    if (options.loadTimelines) {
+        std::atomic<size_t> next { 0 };
+        std::vector<std::exception_ptr> errors(static_cast<size_t>(threads));
+        std::vector<std::thread> pool;
+        for (int i = 0; i < threads; ++i) {
+            pool.emplace_back([&, i] {
+                try {
+                    for (size_t r = next.fetch_add(1); r < plan.ranks.size(); r = next.fetch_add(1))
+                        loadDeferred(*db, plan.ranks[r].rank, options.cache, progress, cancel);
+                } catch (...) {
+                    errors[static_cast<size_t>(i)] = std::current_exception();
+                }
+            });
+        }
+        for (auto& t : pool)
+            t.join();
+        for (const auto& e : errors) {
+            if (e)
+                std::rethrow_exception(e);
+        }
+    }
+    if (cancel && cancel->load())
+        return nullptr;
+
+    // 3. What detection found is part of this opening, not of the cached parse.
+    {
+        model::ModelWriter writer(*db);
+        writer.begin();
+        for (const auto& issue : plan.issues)
+            writer.addIssue({ severityOf(issue.severity), std::nullopt, issue.path, std::nullopt, issue.message });
+        writer.commit();
+    }
     progress.message("");
     return db;
 }
 
-bool Loader::loadTimeline(
-    model::Database& db, int64_t rank, const ProgressFn& progressFn, const std::atomic<bool>* cancel)
+bool Loader::loadTimeline(model::Database& db, int64_t rank, const ProgressFn& progressFn,
+    const std::atomic<bool>* cancel, const ParseCache* cache)
 {
-    std::vector<PlannedFile> files;
     uint64_t totalBytes = 0;
     {
         auto lock = db.lock();
-        auto st = db.prepare("SELECT kind, path, size_bytes FROM rank_file WHERE rank_id = ?1 AND status = 'skipped'");
+        auto st = db.prepare("SELECT COALESCE(SUM(size_bytes), 0) FROM rank_file WHERE rank_id = ?1 AND status = "
+                             "'skipped'");
         st.bind(1, rank);
-        while (st.step()) {
-            FileKind kind;
-            const std::string path = st.text(1);
-            if (!fileKindOf(std::filesystem::path(path).filename().string(), kind) || !isDeferredKind(kind))
-                continue;
-            files.push_back({ kind, path, static_cast<uint64_t>(st.optInt(2).value_or(0)) });
-            totalBytes += files.back().size;
-        }
-        if (files.empty())
-            return false;
-        // Claim them so a second request does not import them twice.
-        auto claim = db.prepare("UPDATE rank_file SET status = 'loading' WHERE rank_id = ?1 AND path = ?2");
-        for (const auto& f : files)
-            claim.bind(1, rank).bind(2, f.path).run();
+        if (st.step())
+            totalBytes = static_cast<uint64_t>(st.int64(0));
     }
     ProgressSink progress(progressFn, totalBytes, 1);
-    const std::string name = workerModelName();
-    auto worker = model::Database::createModel(name);
-    {
-        model::ModelWriter writer(*worker);
-        writer.begin();
-        for (const auto& f : files) {
-            if (cancel && cancel->load())
-                break;
-            writer.addRankFile(rank, fileKindName(f.kind), f.path, static_cast<int64_t>(f.size), "planned");
-            importFile(writer, rank, f, progress, cancel);
-        }
-        writer.commit();
-    }
-    auto lock = db.lock();
-    const bool cancelled = cancel && cancel->load();
-    auto finish = db.prepare(cancelled ? "UPDATE rank_file SET status = 'skipped' WHERE rank_id = ?1 AND path = ?2"
-                                       : "DELETE FROM rank_file WHERE rank_id = ?1 AND path = ?2");
-    for (const auto& f : files)
-        finish.bind(1, rank).bind(2, f.path).run();
-    if (cancelled)
-        return false;
-    // The worker's own rank_file rows carry the final status.
-    model::ModelMerger::merge(db, name);
-    return true;
+    return loadDeferred(db, rank, cache, progress, cancel);
 }
 
 } // namespace npuscope::io

@@ -60,6 +60,28 @@ std::unique_ptr<Database> Database::createModel(const std::string& sharedName)
     return result;
 }
 
+std::unique_ptr<Database> Database::createModelFromFile(const std::string& path)
+{
+    auto source = openReadOnly(path);
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI,
+            nullptr)
+        != SQLITE_OK) {
+        sqlite3_close_v2(db);
+        throw DbError("cannot create in-memory model");
+    }
+    std::unique_ptr<Database> result(new Database(db));
+    sqlite3_backup* backup = sqlite3_backup_init(db, "main", source->handle(), "main");
+    if (!backup)
+        fail(db, "backup from " + path);
+    const int rc = sqlite3_backup_step(backup, -1);
+    sqlite3_backup_finish(backup);
+    if (rc != SQLITE_DONE)
+        throw DbError("cannot copy " + path + " into memory (SQLite error " + std::to_string(rc) + ")");
+    result->exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA temp_store=MEMORY;");
+    return result;
+}
+
 std::unique_ptr<Database> Database::openReadOnly(const std::string& path)
 {
     sqlite3* db = nullptr;

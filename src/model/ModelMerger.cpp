@@ -23,7 +23,35 @@ std::string mapped(const std::string& column) { return "(SELECT new_id FROM temp
 
 void ModelMerger::merge(Database& main, const std::string& workerName)
 {
-    main.exec("ATTACH DATABASE 'file:" + workerName + "?mode=memory&cache=shared' AS w");
+    mergeUri(main, "file:" + workerName + "?mode=memory&cache=shared");
+}
+
+void ModelMerger::mergeFile(Database& main, const std::string& path)
+{
+    // SQLite URI: '?' and '#' in the path must be escaped; quotes are doubled for the SQL literal.
+    std::string escaped;
+    for (char c : path) {
+        if (c == '?')
+            escaped += "%3f";
+        else if (c == '#')
+            escaped += "%23";
+        else if (c == '%')
+            escaped += "%25";
+        else
+            escaped += c;
+    }
+    mergeUri(main, "file:" + escaped + "?mode=ro");
+}
+
+void ModelMerger::mergeUri(Database& main, const std::string& uri)
+{
+    std::string literal;
+    for (char c : uri) {
+        literal += c;
+        if (c == '\'')
+            literal += '\'';
+    }
+    main.exec("ATTACH DATABASE '" + literal + "' AS w");
     try {
         main.exec("BEGIN");
         main.exec("CREATE INDEX IF NOT EXISTS main.idx_string_value ON string(value);"

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "npuscope/io/LoadPlan.h"
+#include "npuscope/io/ParseCache.h"
 #include "npuscope/model/Database.h"
 
 #include <atomic>
@@ -14,6 +15,9 @@ namespace npuscope::io {
 struct LoadOptions {
     bool loadTimelines = true; // import the deferred files too (trace_view.json, kernel_details.csv)
     int threads = 0;           // parser threads; 0 = one per hardware thread (at most 16)
+    // Parse cache to reuse and fill (the summary of the whole input, and each rank's deferred
+    // files); nullptr = parse everything. Must outlive the load.
+    const ParseCache* cache = nullptr;
 };
 
 struct LoadProgress {
@@ -40,7 +44,7 @@ public:
     // merged under db.lock(). Returns false when the rank has no such file left, or the load was
     // cancelled; import problems become parse_issue rows as usual.
     static bool loadTimeline(model::Database& db, int64_t rank, const ProgressFn& progress = {},
-        const std::atomic<bool>* cancel = nullptr);
+        const std::atomic<bool>* cancel = nullptr, const ParseCache* cache = nullptr);
 };
 
 } // namespace npuscope::io

@@ -36,6 +36,9 @@ public:
     // Same, as a named shared in-memory database that another connection of this process can
     // ATTACH as "file:<sharedName>?mode=memory&cache=shared" (ModelMerger). The name must be unique.
     static std::unique_ptr<Database> createModel(const std::string& sharedName);
+    // A new in-memory model holding a copy of a model saved in a file (the parse cache), copied
+    // page by page with the SQLite backup API.
+    static std::unique_ptr<Database> createModelFromFile(const std::string& path);
     // Opens an existing SQLite file read-only (exports; never modified).
     static std::unique_ptr<Database> openReadOnly(const std::string& path);
 

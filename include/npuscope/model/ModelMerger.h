@@ -17,6 +17,11 @@ class ModelMerger {
 public:
     // worker must have been created with Database::createModel(name) (a shared in-memory database).
     static void merge(Database& main, const std::string& workerName);
+    // Same from a model saved in a SQLite file (the parse cache), opened read-only.
+    static void mergeFile(Database& main, const std::string& path);
+
+private:
+    static void mergeUri(Database& main, const std::string& uri);
 };
 
 } // namespace npuscope::model

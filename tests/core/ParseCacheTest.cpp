@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "TestData.h"
+
+#include "npuscope/io/Detector.h"
+#include "npuscope/io/Loader.h"
+#include "npuscope/io/ParseCache.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+namespace fs = std::filesystem;
+using namespace npuscope;
+using npuscope::test::dataDir;
+using npuscope::test::ScratchDir;
+
+namespace {
+
+std::string dump(model::Database& db, const std::string& sql)
+{
+    auto st = db.prepare(sql);
+    std::string out;
+    while (st.step()) {
+        for (int c = 0; c < st.columnCount(); ++c)
+            out += (st.isNull(c) ? std::string("NULL") : st.text(c)) + "|";
+        out += "\n";
+    }
+    return out;
+}
+
+const char* kChecks[] = {
+    "SELECT rank_id, step, computing_ns FROM step_trace ORDER BY 1, 2",
+    "SELECT rank_id, kind, status FROM rank_file ORDER BY 1, 2",
+    "SELECT rank_id, src, dst, matrix_op, bandwidth_gbps FROM comm_link ORDER BY 1, 2, 3, 4",
+    "SELECT s.rank_id, s.ts, s.dur, s.depth, n.value FROM slice s JOIN string n ON n.id = s.name_id ORDER BY 1, 2, 4",
+    "SELECT f.cat, f.flow_id, a.ts, b.ts FROM flow f LEFT JOIN slice a ON a.id = f.src_slice_id "
+    "LEFT JOIN slice b ON b.id = f.dst_slice_id ORDER BY 1, 2, 3, 4",
+    "SELECT severity, file, message FROM parse_issue ORDER BY 1, 2, 3",
+};
+
+size_t entries(const fs::path& dir)
+{
+    size_t n = 0;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        n += it->path().extension() == ".npdb";
+    return n;
+}
+
+} // namespace
+
+TEST(ParseCache, SecondOpenComesFromTheCacheAndEqualsTheFirst)
+{
+    ScratchDir cacheDir;
+    io::ParseCache cache({ cacheDir.path().string(), 1ull << 30 });
+    io::LoadOptions options;
+    options.cache = &cache;
+    options.loadTimelines = true;
+    const auto plan = io::Detector::detect({ (dataDir() / "torch_npu_2rank_level1").string() });
+    auto first = io::Loader::load(plan, options);
+    ASSERT_TRUE(first);
+    // One summary entry and one deferred entry per rank, all in the cache folder.
+    EXPECT_EQ(entries(cacheDir.path()), 3u);
+    auto second = io::Loader::load(plan, options);
+    ASSERT_TRUE(second);
+    EXPECT_EQ(entries(cacheDir.path()), 3u);
+    for (const char* sql : kChecks)
+        EXPECT_EQ(dump(*first, sql), dump(*second, sql)) << sql;
+    // Nothing was written next to the profile.
+    for (const auto& e : fs::recursive_directory_iterator(dataDir() / "torch_npu_2rank_level1"))
+        EXPECT_NE(e.path().extension(), ".npdb");
+}
+
+TEST(ParseCache, ChangedInputIsParsedAgain)
+{
+    ScratchDir cacheDir;
+    ScratchDir work;
+    fs::copy(dataDir() / "torch_npu_2rank_level0", work.path() / "job", fs::copy_options::recursive);
+    for (const auto& e : fs::recursive_directory_iterator(work.path()))
+        fs::permissions(e.path(), fs::perms::owner_read | fs::perms::owner_write | fs::perms::owner_exec,
+            fs::perm_options::add);
+    io::ParseCache cache({ cacheDir.path().string(), 1ull << 30 });
+    io::LoadOptions options;
+    options.cache = &cache;
+    options.loadTimelines = false;
+    auto plan = io::Detector::detect({ (work.path() / "job").string() });
+    auto first = io::Loader::load(plan, options);
+    ASSERT_TRUE(first);
+    EXPECT_EQ(entries(cacheDir.path()), 1u);
+    const auto csv = work.path() / "job" / "rank0_ascend_pt" / "ASCEND_PROFILER_OUTPUT" / "step_trace_time.csv";
+    {
+        std::ofstream out(csv, std::ios::trunc);
+        out << "Step,Computing,Communication(Not Overlapped),Overlapped,Communication,Free,Stage,Bubble,"
+               "Communication(Not Overlapped and Exclude Receive),Preparing\n7,1,2,3,5,4,7,0,2,1\n";
+    }
+    fs::last_write_time(csv, fs::last_write_time(csv) + std::chrono::seconds(5));
+    plan = io::Detector::detect({ (work.path() / "job").string() });
+    auto second = io::Loader::load(plan, options);
+    ASSERT_TRUE(second);
+    EXPECT_EQ(entries(cacheDir.path()), 2u);
+    EXPECT_EQ(second->scalarInt("SELECT step FROM step_trace WHERE rank_id = 0"), 7);
+}
+
+TEST(ParseCache, TimelineLoadedLaterUsesTheCache)
+{
+    ScratchDir cacheDir;
+    io::ParseCache cache({ cacheDir.path().string(), 1ull << 30 });
+    io::LoadOptions options;
+    options.cache = &cache;
+    options.loadTimelines = false;
+    const auto plan = io::Detector::detect({ (dataDir() / "torch_npu_2rank_level1").string() });
+    auto a = io::Loader::load(plan, options);
+    ASSERT_TRUE(io::Loader::loadTimeline(*a, 1, {}, nullptr, &cache));
+    EXPECT_EQ(entries(cacheDir.path()), 2u);
+    auto b = io::Loader::load(plan, options);
+    ASSERT_TRUE(io::Loader::loadTimeline(*b, 1, {}, nullptr, &cache));
+    EXPECT_EQ(entries(cacheDir.path()), 2u);
+    for (const char* sql : kChecks)
+        EXPECT_EQ(dump(*a, sql), dump(*b, sql)) << sql;
+}
+
+TEST(ParseCache, SizeCapEvictsTheOldestAndClearEmpties)
+{
+    ScratchDir cacheDir;
+    io::ParseCache unlimited({ cacheDir.path().string(), 1ull << 30 });
+    io::LoadOptions options;
+    options.cache = &unlimited;
+    options.loadTimelines = false;
+    for (const char* sample : { "torch_npu_2rank_level0", "torch_npu_2rank_level1", "torch_npu_2rank_level2" })
+        ASSERT_TRUE(io::Loader::load(io::Detector::detect({ (dataDir() / sample).string() }), options));
+    EXPECT_EQ(entries(cacheDir.path()), 3u);
+    const uint64_t total = unlimited.sizeBytes();
+    ASSERT_GT(total, 0u);
+    // A cap that only fits two entries: storing one more evicts the least recently used.
+    io::ParseCache capped({ cacheDir.path().string(), total - 1 });
+    options.cache = &capped;
+    ASSERT_TRUE(io::Loader::load(io::Detector::detect({ (dataDir() / "torch_npu_2023_2rank").string() }), options));
+    EXPECT_LE(capped.sizeBytes(), total - 1);
+    EXPECT_LT(entries(cacheDir.path()), 4u);
+    EXPECT_GT(capped.clear(), 0u);
+    EXPECT_EQ(entries(cacheDir.path()), 0u);
+}
