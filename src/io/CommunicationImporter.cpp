@@ -172,6 +172,12 @@ bool CommunicationMatrixImporter::run(ImportContext& ctx)
             } else if (key == kTotalOp) {
                 base.slot = "total";
             }
+            const std::vector<int64_t>* members = nullptr;
+            if (base.groupHash) {
+                const auto& groups = ctx.rankState().groupRanks;
+                if (auto g = groups.find(*base.groupHash); g != groups.end())
+                    members = &g->second;
+            }
             for (auto it = links.begin(); it != links.end(); ++it) {
                 model::CommLinkRow row = base;
                 const std::string& linkKey = it.key();
@@ -189,6 +195,14 @@ bool CommunicationMatrixImporter::run(ImportContext& ctx)
                 if (auto ms = jsonNumber(l, "Transit Time(ms)"))
                     row.timeNs = doubleToNs(*ms, 1.0e6);
                 row.bandwidthGbps = jsonNumber(l, "Bandwidth(GB/s)");
+                // Global ranks from this rank's own profiler_metadata.json when it describes the group
+                // (PostLoad fills the rest from other ranks' metadata or self-links).
+                if (members) {
+                    if (*row.localSrc >= 0 && static_cast<size_t>(*row.localSrc) < members->size())
+                        row.src = (*members)[static_cast<size_t>(*row.localSrc)];
+                    if (*row.localDst >= 0 && static_cast<size_t>(*row.localDst) < members->size())
+                        row.dst = (*members)[static_cast<size_t>(*row.localDst)];
+                }
                 for (const char* nameKey : { "Op Name", "op_name" }) {
                     if (auto n = l.find(nameKey); n != l.end() && n->is_string())
                         row.opName = n->get<std::string>();

@@ -141,10 +141,12 @@ private:
 
 // Imports one file with the right importer; one bad file never takes the others down.
 void importFile(model::ModelWriter& writer, int64_t rank, const PlannedFile& file, ProgressSink& progress,
-    const std::atomic<bool>* cancel)
+    const std::atomic<bool>* cancel, const std::shared_ptr<RankState>& state = nullptr)
 {
     progress.bytes(0, file.path);
     ImportContext ctx(writer, rank, file.path, cancel);
+    if (state)
+        ctx.setRankState(state);
     uint64_t reported = 0;
     ctx.onBytes = [&](uint64_t bytes) {
         if (bytes > reported) {
@@ -193,10 +195,11 @@ void runWorker(model::Database& db, const LoadPlan& plan, std::atomic<size_t>& n
         }
         std::stable_sort(files.begin(), files.end(),
             [](const PlannedFile* a, const PlannedFile* b) { return importOrder(a->kind) < importOrder(b->kind); });
+        const auto state = std::make_shared<RankState>();
         for (const PlannedFile* f : files) {
             if (cancel && cancel->load())
                 return;
-            importFile(writer, rank.rank, *f, progress, cancel);
+            importFile(writer, rank.rank, *f, progress, cancel, state);
         }
         progress.rankDone();
     }

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/ProfilerInfoImporter.h"
 
+#include "npuscope/core/GroupHash.h"
 #include "npuscope/io/JsonFile.h"
+
+#include <algorithm>
 
 namespace npuscope::io {
 
@@ -120,6 +123,13 @@ bool MetadataImporter::run(ImportContext& ctx)
                     continue;
                 }
                 w.addRankInfo(ctx.rankId(), "parallel_group_info." + it.key(), g.dump());
+                std::vector<int64_t> ranks;
+                for (const auto& r : g["global_ranks"]) {
+                    if (r.is_number_integer())
+                        ranks.push_back(r.get<int64_t>());
+                }
+                std::sort(ranks.begin(), ranks.end());
+                ctx.rankState().groupRanks[groupDoubleHashText(it.key())] = std::move(ranks);
             }
         }
     }

@@ -60,8 +60,9 @@ void PostLoad::resolveGroups(Database& db, ModelWriter& writer)
     // Self-links: the rank that wrote "k-k" is local rank k of that group.
     std::map<std::string, std::set<int64_t>> localsSeen;
     {
+        // Only self-links and links still without global ranks matter here.
         auto st = db.prepare("SELECT DISTINCT group_hash, rank_id, local_src, local_dst FROM comm_link "
-                             "WHERE group_hash IS NOT NULL");
+                             "WHERE group_hash IS NOT NULL AND (local_src = local_dst OR src IS NULL OR dst IS NULL)");
         while (st.step()) {
             const std::string hash = st.text(0);
             const int64_t rank = st.int64(1);
@@ -126,7 +127,7 @@ void PostLoad::resolveGroups(Database& db, ModelWriter& writer)
             "       AND g.local_rank = comm_link.local_src), "
             "dst = (SELECT global_rank FROM comm_group_rank g WHERE g.group_hash = comm_link.group_hash "
             "       AND g.local_rank = comm_link.local_dst) "
-            "WHERE group_hash IS NOT NULL");
+            "WHERE group_hash IS NOT NULL AND (src IS NULL OR dst IS NULL)");
 }
 
 void PostLoad::fillDevices(Database& db)

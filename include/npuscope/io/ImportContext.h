@@ -6,10 +6,21 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace npuscope::io {
+
+// Facts one importer of a rank learns that a later importer of the same rank uses. The loader
+// imports profiler_info and profiler_metadata first, so the communication importers see them.
+struct RankState {
+    // Communication groups of this rank from profiler_metadata.json parallel_group_info:
+    // '@' hash (double_hash of the raw group id) -> global ranks sorted ascending (index = local rank).
+    std::map<std::string, std::vector<int64_t>> groupRanks;
+};
 
 // What an importer gets: the writer, the rank and file it is importing, a cancel flag and a way
 // to report problems. Problems become parse_issue rows; importers never throw for bad input.
@@ -49,6 +60,10 @@ public:
     // Optional byte progress callback for large files (bytes consumed so far).
     std::function<void(uint64_t)> onBytes;
 
+    // State shared by the importers of this rank; never null.
+    RankState& rankState() { return *m_state; }
+    void setRankState(std::shared_ptr<RankState> state) { m_state = std::move(state); }
+
     static constexpr int kMaxIssuesPerFile = 50;
 
 private:
@@ -59,6 +74,7 @@ private:
     int m_issues = 0;
     int m_errors = 0;
     int m_suppressed = 0;
+    std::shared_ptr<RankState> m_state = std::make_shared<RankState>();
 };
 
 } // namespace npuscope::io
