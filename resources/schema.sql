@@ -16,7 +16,7 @@ CREATE TABLE rank (
   rank_id    INTEGER PRIMARY KEY, -- global rank id (profiler_info_{rank}.json name, else rank_id field, else folder name)
   device_id  INTEGER,             -- NPU device id when known (Device_id column, Device Type NPU:<n>), else NULL
   path       TEXT NOT NULL,       -- the rank folder (the *_ascend_pt / *_ascend_ms folder or ASCEND_PROFILER_OUTPUT parent)
-  rank_source TEXT NOT NULL,      -- where the rank id came from: file_name | rank_id_field | folder_name | default
+  rank_source TEXT NOT NULL,      -- where the rank id came from: file_name | rank_id_field | folder_name | default | cluster_analysis
   host       TEXT,                -- host name / mapping id when known
   framework  TEXT,                -- torch_npu | mindspore | unknown
   profiler_level TEXT,            -- Level0 / Level1 / Level2 from profiler_info experimental_config, else NULL
@@ -30,7 +30,7 @@ CREATE TABLE rank (
 -- Every input file the load plan assigned to a rank, and whether it was imported.
 CREATE TABLE rank_file (
   rank_id  INTEGER NOT NULL, -- rank.rank_id
-  kind     TEXT NOT NULL,    -- file kind: step_trace_time, kernel_details, trace_view, ...
+  kind     TEXT NOT NULL,    -- file kind: step_trace_time, kernel_details, trace_view, profiler_db, analysis_db, ...
   path     TEXT NOT NULL,    -- absolute path of the file
   size_bytes INTEGER,        -- file size at load time
   status   TEXT NOT NULL     -- planned | loaded | failed | skipped
@@ -57,7 +57,25 @@ CREATE TABLE step_trace (
   bubble_ns INTEGER,                             -- Bubble (pipeline receive wait)
   communication_not_overlapped_exclude_receive_ns INTEGER, -- Communication(Not Overlapped and Exclude Receive)
   preparing_ns INTEGER,                          -- Preparing (absent in 2023 builds -> NULL)
-  source_line INTEGER                            -- 1-based line in the CSV
+  source_line INTEGER,                           -- 1-based line in the CSV (row number for db exports)
+  -- Old MindSpore step_trace_raw_{id}_detail_time.csv (10 ns ticks); NULL for every other source:
+  total_ns INTEGER,                              -- total (iteration end - previous iteration end)
+  iteration_interval_ns INTEGER,                 -- iteration_interval (previous end -> fp start)
+  fp_bp_ns INTEGER,                              -- fp_and_bp (fp start -> bp end)
+  tail_ns INTEGER                                -- tail (bp end -> iteration end)
+);
+
+-- Old MindSpore step_trace_raw_{id}_detail_time.csv per-op columns: one row per (rank, step, op / parallel stream)
+-- triple, in either column order ("<op>,<op>_start_point,<op>_end_point" or "<op>_start_point,<op>_end_point,<op>").
+CREATE TABLE step_trace_op (
+  rank_id   INTEGER NOT NULL, -- rank.rank_id
+  step      INTEGER NOT NULL, -- step_num
+  column_name TEXT NOT NULL,  -- the triple's name as written, e.g. stream_48_0_Receive-op663, stream_10_parallel_0
+  stream_id INTEGER,          -- <streamId> of stream_<streamId>_..., NULL when the name has none
+  op_type   TEXT,             -- Receive / Send / AllReduce ... from "<OpType>-op<N>", NULL for parallel-stream columns
+  start_syscnt_ns INTEGER,    -- <op>_start_point x 10 ns: device syscnt time, NOT epoch (no epoch anchor in the file)
+  end_syscnt_ns INTEGER,      -- <op>_end_point x 10 ns, same clock
+  dur       INTEGER           -- the duration column x 10 ns
 );
 
 -- Device tasks from kernel_details.csv. Columns located by header name; PMU columns that differ

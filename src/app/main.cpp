@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/MainWindow.h"
+#include "npuscope/gui/TimelineDock.h"
 #include "npuscope/gui/Workspace.h"
 
 #include <QApplication>
@@ -65,7 +66,8 @@ int main(int argc, char** argv)
     const QCommandLineOption screenshotOption(QStringLiteral("screenshot"),
         QStringLiteral("Load PATH, render the window to FILE.png and exit."), QStringLiteral("FILE.png"));
     const QCommandLineOption viewOption(QStringLiteral("view"),
-        QStringLiteral("Dock to show in the screenshot: steps | overview | issues | all."), QStringLiteral("NAME"),
+        QStringLiteral("Dock to show in the screenshot: steps | overview | issues | matrix | commduration | links | "
+                       "groups | timeoverview | timeline | all."), QStringLiteral("NAME"),
         QStringLiteral("steps"));
     const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size, default 1600x1000."),
         QStringLiteral("WxH"), QStringLiteral("1600x1000"));
@@ -125,6 +127,9 @@ int main(int argc, char** argv)
 
     if (dock)
         window.focusDock(dock);
+    // The timeline shows the ranks of the screenshot: load (in the background) and expand them all.
+    if (dock == window.timelineDock())
+        window.timelineDock()->expandAllRanks();
     window.show();
     if (!window.waitUntilIdle())
         return fail(1, QStringLiteral("timed out waiting for the views"));

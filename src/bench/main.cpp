@@ -31,6 +31,7 @@ int usage()
         "       npuscope-bench ingest-generated [--mb 500] [--work DIR]\n"
         "       npuscope-bench cluster-open [--ranks 64,256,1024] [--work DIR] [--threads N]\n"
         "       npuscope-bench reopen [--mb 500] [--work DIR]\n"
+        "       npuscope-bench timeline [SLICES]\n"
         "  ingest            trace_view.json throughput: plain SAX parse (floor) vs import into the model\n"
         "  ingest-generated  the same on a generated trace_view.json of about --mb MB\n"
         "  cluster-open      generated clusters: time to cluster views ready and peak RSS per size\n"
@@ -117,6 +118,11 @@ int ingest(const std::string& path, int repeat)
 
 } // namespace
 
+namespace npuscope::bench {
+// src/bench/TimelineBench.cpp: paint and hover figures of a generated 5M-slice timeline.
+int runTimelineBench(int argc, char** argv);
+} // namespace npuscope::bench
+
 int main(int argc, char** argv)
 {
     try {
@@ -130,6 +136,8 @@ int main(int argc, char** argv)
             return npuscope::bench::clusterOpenChild(rest);
         if (command == "reopen")
             return npuscope::bench::reopen(rest);
+        if (command == "timeline")
+            return npuscope::bench::runTimelineBench(argc, argv);
         if (command == "ingest-generated")
             return npuscope::bench::ingestGenerated(rest, &ingest);
         if (command != "ingest" || argc < 3)

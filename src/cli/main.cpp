@@ -4,7 +4,10 @@
 #include "npuscope/io/ClusterGenerator.h"
 #include "npuscope/io/Detector.h"
 #include "npuscope/io/Loader.h"
+#include "npuscope/io/ParseCache.h"
 #include "npuscope/model/Database.h"
+#include "npuscope/query/CommQuery.h"
+#include "npuscope/query/CommReport.h"
 #include "npuscope/query/SummaryReport.h"
 
 #include <spdlog/spdlog.h>
@@ -12,6 +15,7 @@
 #include <cstring>
 #include <iostream>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -21,18 +25,26 @@ namespace {
 constexpr const char* kUsage = R"(usage: npuscope-cli <command> [options] PATH...
 
 commands:
-  summary [--json] [--with-timeline] PATH...
+  summary [--json] [--with-timeline] [--no-cache] PATH...
       Detect and import the profiler output under PATH (ASCEND_PROFILER_OUTPUT folders, *_ascend_pt /
       *_ascend_ms rank folders, or a folder holding many of them) and print ranks, step breakdown,
       cluster statistics, communication groups, slowest links and parse issues. --json prints the
       npuscope.summary/1 document. The per-rank detail files (trace_view.json, kernel_details.csv)
-      are only imported with --with-timeline.
+      are only imported with --with-timeline. What was parsed is kept in the parse cache
+      ($XDG_CACHE_HOME/npuscope/parse) and reused while the inputs are unchanged; --no-cache
+      neither reads nor writes it.
+  cache [--clear]
+      Print the parse cache folder and its size; --clear removes every entry.
   generate --out DIR --ranks N [--steps S] [--trace-mb M] [--pp P --tp T --dp D] [--slow-rank R]
            [--slow-link A-B] [--seed X]
       Write a deterministic torch_npu-style cluster (one rank{r}_{timestamp}_ascend_pt folder per rank,
       Level1 text export, trace_view.json of about M MB per rank; defaults S=3, M=1, pp=tp=1, dp=N/(pp*tp),
       X=1). --slow-rank makes rank R compute 30 % longer; --slow-link gives the link between global ranks
       A and B a tenth of its bandwidth. An existing non-empty DIR is only replaced if the generator wrote it.
+  comm [--json] [--step N] [--group G] PATH...
+      Per-rank communication figures (Elapsed, Transit, Wait, Sync, Idle, Wait/Sync Ratio, SDMA/RDMA
+      bandwidth = Σsize/Σtime over the ops) and the slowest links (global ranks) for one step (default all)
+      and one group (hash or a unique name; default all). --json prints the npuscope.comm/1 document.
   help
       Show this text.
 
@@ -43,12 +55,15 @@ int summary(const std::vector<std::string>& args)
 {
     bool json = false;
     bool timeline = false;
+    bool useCache = true;
     std::vector<std::string> paths;
     for (const auto& a : args) {
         if (a == "--json")
             json = true;
         else if (a == "--with-timeline")
             timeline = true;
+        else if (a == "--no-cache")
+            useCache = false;
         else if (a.rfind("--", 0) == 0) {
             std::cerr << "npuscope-cli summary: unknown option " << a << "\n" << kUsage;
             return 2;
@@ -62,6 +77,9 @@ int summary(const std::vector<std::string>& args)
     const auto plan = npuscope::io::Detector::detect(paths);
     npuscope::io::LoadOptions options;
     options.loadTimelines = timeline;
+    const npuscope::io::ParseCache cache;
+    if (useCache)
+        options.cache = &cache;
     auto db = npuscope::io::Loader::load(plan, options);
     if (!db) {
         std::cerr << "npuscope-cli: loading was cancelled\n";
@@ -88,6 +106,65 @@ bool parseInt(const std::string& text, long long lo, long long hi, long long& ou
     } catch (const std::exception&) {
         return false;
     }
+}
+
+int comm(const std::vector<std::string>& args)
+{
+    bool json = false;
+    std::optional<std::string> group;
+    npuscope::query::CommSelection sel;
+    std::vector<std::string> paths;
+    auto usage = [](const std::string& message) {
+        std::cerr << "npuscope-cli comm: " << message << "\n" << kUsage;
+        return 2;
+    };
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        long long n = 0;
+        if (a == "--json")
+            json = true;
+        else if ((a == "--step" || a == "--group") && i + 1 >= args.size())
+            return usage(a + " needs a value");
+        else if (a == "--step") {
+            if (!parseInt(args[++i], std::numeric_limits<long long>::min(), std::numeric_limits<long long>::max(), n))
+                return usage("--step expects an integer, got \"" + args[i] + "\"");
+            sel.step = n;
+        } else if (a == "--group")
+            group = args[++i];
+        else if (a.rfind("--", 0) == 0)
+            return usage("unknown option " + a);
+        else
+            paths.push_back(a);
+    }
+    if (paths.empty())
+        return usage("no PATH given");
+    const auto plan = npuscope::io::Detector::detect(paths);
+    auto db = npuscope::io::Loader::load(plan, npuscope::io::LoadOptions {});
+    if (!db || plan.ranks.empty()) {
+        std::cerr << "npuscope-cli comm: nothing loaded\n";
+        return 1;
+    }
+    if (group) {
+        // A hash, or a group name that names exactly one group.
+        std::vector<std::string> matches;
+        for (const auto& g : npuscope::query::CommQuery::groups(*db)) {
+            if (g.hash == *group)
+                matches = { g.hash };
+            else if (g.name && *g.name == *group && (matches.empty() || matches.front() != *group))
+                matches.push_back(g.hash);
+        }
+        if (matches.size() != 1) {
+            std::cerr << "npuscope-cli comm: --group " << *group
+                      << (matches.empty() ? " matches no group" : " names several groups; give the hash") << "\n";
+            return 2;
+        }
+        sel.groupHash = matches.front();
+    }
+    if (json)
+        std::cout << npuscope::query::CommReport::json(*db, sel).dump(2) << "\n";
+    else
+        std::cout << npuscope::query::CommReport::text(*db, sel);
+    return 0;
 }
 
 int generate(const std::vector<std::string>& args)
@@ -169,8 +246,18 @@ int main(int argc, char** argv)
     try {
         if (command == "summary")
             return summary(args);
+        if (command == "cache") {
+            const npuscope::io::ParseCache cache;
+            if (!args.empty() && args[0] == "--clear")
+                std::cout << "removed " << cache.clear() << " bytes from " << cache.dir() << "\n";
+            else
+                std::cout << cache.dir() << " " << cache.sizeBytes() << " bytes\n";
+            return 0;
+        }
         if (command == "generate")
             return generate(args);
+        if (command == "comm")
+            return comm(args);
         if (command == "help" || command == "--help" || command == "-h") {
             std::cout << kUsage;
             return 0;

@@ -2,11 +2,18 @@
 #include "npuscope/gui/MainWindow.h"
 
 #include "npuscope/gui/ClusterStepsDock.h"
+#include "npuscope/gui/CommDurationDock.h"
+#include "npuscope/gui/CommMatrixDock.h"
+#include "npuscope/gui/GroupsDock.h"
+#include "npuscope/gui/LinksDock.h"
+#include "npuscope/gui/TimeOverviewDock.h"
+#include "npuscope/gui/TimelineDock.h"
 #include "npuscope/gui/OverviewDock.h"
 #include "npuscope/gui/ParseIssuesDock.h"
 #include "npuscope/gui/Workspace.h"
 #include "npuscope/io/Detector.h"
 #include "npuscope/io/Loader.h"
+#include "npuscope/io/ParseCache.h"
 #include "npuscope/query/RankQuery.h"
 #include "npuscope/query/StepQuery.h"
 
@@ -116,20 +123,39 @@ void MainWindow::createDocks()
     m_stepsDock = new ClusterStepsDock(m_workspace, this);
     m_overviewDock = new OverviewDock(m_workspace, this);
     m_issuesDock = new ParseIssuesDock(m_workspace, this);
+    m_commMatrixDock = new CommMatrixDock(m_workspace, this);
+    m_commDurationDock = new CommDurationDock(m_workspace, this);
+    m_linksDock = new LinksDock(m_workspace, this);
+    m_groupsDock = new GroupsDock(m_workspace, this);
+    m_timeOverviewDock = new TimeOverviewDock(m_workspace, this);
+    m_timelineDock = new TimelineDock(m_workspace, this);
 
     // No central widget: every view is a dock the user can move, and the docks share the window.
     addDockWidget(Qt::TopDockWidgetArea, m_stepsDock);
     addDockWidget(Qt::BottomDockWidgetArea, m_overviewDock);
     tabifyDockWidget(m_overviewDock, m_issuesDock);
+    tabifyDockWidget(m_stepsDock, m_timeOverviewDock);
+    tabifyDockWidget(m_stepsDock, m_timelineDock);
+    tabifyDockWidget(m_overviewDock, m_commMatrixDock);
+    tabifyDockWidget(m_overviewDock, m_commDurationDock);
+    tabifyDockWidget(m_overviewDock, m_linksDock);
+    tabifyDockWidget(m_overviewDock, m_groupsDock);
+    m_stepsDock->raise();
     m_overviewDock->raise();
     resizeDocks({ m_stepsDock, m_overviewDock }, { 2, 3 }, Qt::Vertical);
 }
 
-QList<QDockWidget*> MainWindow::docks() const { return { m_stepsDock, m_overviewDock, m_issuesDock }; }
+QList<QDockWidget*> MainWindow::docks() const
+{
+    return { m_stepsDock, m_overviewDock, m_issuesDock, m_commMatrixDock, m_commDurationDock, m_linksDock, m_groupsDock,
+        m_timeOverviewDock, m_timelineDock };
+}
 
 QStringList MainWindow::dockShortNames()
 {
-    return { QStringLiteral("steps"), QStringLiteral("overview"), QStringLiteral("issues") };
+    return { QStringLiteral("steps"), QStringLiteral("overview"), QStringLiteral("issues"), QStringLiteral("matrix"),
+        QStringLiteral("commduration"), QStringLiteral("links"), QStringLiteral("groups"), QStringLiteral("timeoverview"),
+        QStringLiteral("timeline") };
 }
 
 QDockWidget* MainWindow::dockByName(const QString& name) const
@@ -153,6 +179,19 @@ void MainWindow::createMenus()
     m_recentMenu = file->addMenu(tr("Open &recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
     rebuildRecentMenu();
+    file->addSeparator();
+    QAction* useCache = file->addAction(tr("Use parse &cache"));
+    useCache->setCheckable(true);
+    useCache->setChecked(QSettings().value(QStringLiteral("parseCache/enabled"), true).toBool());
+    useCache->setToolTip(tr("Keep what was parsed in %1 and reuse it while the input files are unchanged")
+                             .arg(QString::fromStdString(io::ParseCache::defaultDir())));
+    connect(useCache, &QAction::toggled, this,
+        [](bool on) { QSettings().setValue(QStringLiteral("parseCache/enabled"), on); });
+    file->addAction(tr("C&lear parse cache"), this, [this] {
+        const uint64_t freed = io::ParseCache().clear();
+        statusBar()->showMessage(tr("Parse cache cleared: %1 MB freed").arg(static_cast<double>(freed) / 1e6, 0, 'f', 1),
+            5000);
+    });
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -280,6 +319,8 @@ void MainWindow::open(const QStringList& paths)
     auto state = std::make_shared<LoadState>();
     m_loadState = state;
     const bool timelines = m_options.loadTimelines;
+    const bool useCache
+        = m_options.useParseCache && QSettings().value(QStringLiteral("parseCache/enabled"), true).toBool();
     m_summary->setText(tr("Loading %1\u2026").arg(QDir::toNativeSeparators(absolute.join(QStringLiteral(", ")))));
 
     std::vector<std::string> inputs;
@@ -292,7 +333,7 @@ void MainWindow::open(const QStringList& paths)
         watcher->deleteLater();
         finishLoad(id, outcome, absolute);
     });
-    watcher->setFuture(QtConcurrent::run([inputs, state, timelines]() -> LoadOutcome {
+    watcher->setFuture(QtConcurrent::run([inputs, state, timelines, useCache]() -> LoadOutcome {
         LoadOutcome out;
         try {
             const io::LoadPlan plan = io::Detector::detect(inputs);
@@ -306,6 +347,9 @@ void MainWindow::open(const QStringList& paths)
             }
             io::LoadOptions options;
             options.loadTimelines = timelines;
+            const io::ParseCache cache;
+            if (useCache)
+                options.cache = &cache;
             std::unique_ptr<model::Database> db = io::Loader::load(
                 plan, options,
                 [state](const io::LoadProgress& progress) {

@@ -23,11 +23,13 @@ void Workspace::setDatabase(std::shared_ptr<model::Database> database, const QSt
     m_step.reset();
     m_timeWindow.reset();
     m_groupHash.reset();
+    m_commOp.reset();
     emit databaseChanged();
     emit selectedRankChanged();
     emit stepChanged();
     emit timeWindowChanged();
     emit groupChanged();
+    emit commOpChanged();
 }
 
 std::optional<int64_t> Workspace::selectedRank() const
@@ -78,6 +80,14 @@ void Workspace::setGroupHash(std::optional<std::string> hash)
         return;
     m_groupHash = std::move(hash);
     emit groupChanged();
+}
+
+void Workspace::setCommOp(std::optional<std::string> opName)
+{
+    if (opName == m_commOp)
+        return;
+    m_commOp = std::move(opName);
+    emit commOpChanged();
 }
 
 void Workspace::beginQuery()

@@ -2,6 +2,9 @@
 #include "npuscope/io/Detector.h"
 
 #include "npuscope/core/Decimal.h"
+#include "npuscope/io/CannProfImporter.h"
+#include "npuscope/io/ClusterSummary.h"
+#include "npuscope/io/MindSporeLayout.h"
 
 #include <nlohmann/json.hpp>
 
@@ -23,7 +26,11 @@ constexpr int kMaxDepth = 16;
 constexpr const char* kOutputDir = "ASCEND_PROFILER_OUTPUT";
 constexpr const char* kLookedFor
     = "looked for ASCEND_PROFILER_OUTPUT, *_ascend_pt / *_ascend_ms folders, profiler_info*.json, "
-      "step_trace_time.csv, kernel_details.csv, communication*.json and trace_view.json";
+      "step_trace_time.csv, kernel_details.csv, communication*.json, trace_view.json, "
+      "ascend_pytorch_profiler*.db / ascend_mindspore_profiler*.db / msprof_*.db and analysis.db, msprof-analyze "
+      "cluster_analysis_output (cluster_step_trace_time.csv, cluster_communication*.json, cluster_analysis.db), old "
+      "MindSpore profiler/ files (step_trace_raw_*_detail_time.csv, hccl_raw_*.csv), a MindInsight cluster_profiler "
+      "job and CANN PROF_* folders with device_* subfolders";
 
 struct Candidate {
     PlannedRank rank;
@@ -134,16 +141,22 @@ public:
                 return;
             }
             const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+            if (ClusterSummary::isClusterFileName(p.filename().string())) {
+                if (auto summary = ClusterSummary::probe(dir); summary && firstVisit(dir))
+                    m_summaries.push_back(std::move(*summary));
+                return;
+            }
             addOutputDir(dir);
             return;
         }
-        const size_t before = m_candidates.size();
+        const size_t before = m_candidates.size() + m_summaries.size();
         walk(p, 0);
-        if (m_candidates.size() == before)
+        if (m_candidates.size() + m_summaries.size() == before)
             issue("error", input, "no profiler output found; " + std::string(kLookedFor));
     }
 
     std::vector<Candidate>& candidates() { return m_candidates; }
+    std::vector<ClusterSummary>& summaries() { return m_summaries; }
 
 private:
     void issue(std::string severity, std::string path, std::string message)
@@ -185,6 +198,37 @@ private:
         }
         if (!firstVisit(dir))
             return; // symlink loop or a folder given twice
+        if (auto summary = ClusterSummary::probe(dir)) {
+            m_summaries.push_back(std::move(*summary));
+            return;
+        }
+        if (CannProfImporter::isProfDir(dir)) {
+            for (auto& r : CannProfImporter::planRanks(dir))
+                addPlanned(std::move(r));
+            return;
+        }
+        if (MindSporeLayout::isClusterJob(dir)) {
+            auto ranks = MindSporeLayout::jobRanks(dir, m_plan.issues);
+            issue("info", pathText(fs::absolute(dir)),
+                "MindInsight cluster_profiler job: " + std::to_string(ranks.size())
+                    + " ranks from the rank table; hosts are shown by their host_ips_mapping.txt id");
+            for (auto& r : ranks)
+                addPlanned(std::move(r));
+            return;
+        }
+        if (MindSporeLayout::isFlatProfilerDir(dir)) {
+            for (auto& r : MindSporeLayout::flatRanks(dir))
+                addPlanned(std::move(r));
+            // MindSpore keeps the raw CANN PROF_* folders inside the same profiler/ folder.
+            std::error_code listEc;
+            for (fs::directory_iterator it(dir, listEc), end; !listEc && it != end; it.increment(listEc)) {
+                if (CannProfImporter::isProfDir(it->path()) && firstVisit(it->path())) {
+                    for (auto& r : CannProfImporter::planRanks(it->path()))
+                        addPlanned(std::move(r));
+                }
+            }
+            return;
+        }
         if (isRankFolder(dir)) {
             addRank(dir);
             return;
@@ -208,6 +252,38 @@ private:
             walk(c, depth + 1);
     }
 
+    // A rank the layout helpers planned completely (old MindSpore flat folders, MindInsight jobs).
+    void addPlanned(PlannedRank rank)
+    {
+        Candidate c;
+        c.rankKnown = true;
+        std::error_code ec;
+        c.mtime = fs::last_write_time(rank.files.empty() ? fs::path(rank.path) : fs::path(rank.files.front().path), ec);
+        c.rank = std::move(rank);
+        m_candidates.push_back(std::move(c));
+    }
+
+    // A rank folder with both a db export and text files uses the db only (one source per figure, never both).
+    void preferDbExport(PlannedRank& rank)
+    {
+        const auto isDb
+            = [](const PlannedFile& f) { return f.kind == FileKind::ProfilerDb || f.kind == FileKind::AnalysisDb; };
+        const auto isText = [&](const PlannedFile& f) {
+            return !isDb(f) && f.kind != FileKind::ProfilerInfo && f.kind != FileKind::ProfilerMetadata;
+        };
+        if (std::none_of(rank.files.begin(), rank.files.end(), isDb)
+            || std::none_of(rank.files.begin(), rank.files.end(), isText))
+            return;
+        std::string dropped;
+        for (const auto& f : rank.files) {
+            if (isText(f))
+                dropped += (dropped.empty() ? "" : ", ") + fs::path(f.path).filename().string();
+        }
+        rank.files.erase(std::remove_if(rank.files.begin(), rank.files.end(), isText), rank.files.end());
+        issue("info", rank.path,
+            "rank folder holds both a db export and text files; using the db export, ignored: " + dropped);
+    }
+
     void addRank(const fs::path& rankDir)
     {
         Candidate c;
@@ -215,6 +291,7 @@ private:
         const fs::path outDir = isDir(rankDir / kOutputDir) ? rankDir / kOutputDir : rankDir;
         std::optional<fs::path> infoFile;
         std::optional<int64_t> rankFromName;
+        std::optional<int64_t> rankFromDbName; // ascend_pytorch_profiler_{rank}.db
         auto addFile = [&](const fs::path& f) {
             FileKind k;
             if (!fileKindOf(f.filename().string(), k))
@@ -234,6 +311,13 @@ private:
                 if (std::regex_match(name, m, kInfoName))
                     rankFromName = parseInt(m[1].str());
             }
+            if (k == FileKind::ProfilerDb && !rankFromDbName) {
+                static const std::regex kDbName(R"(^ascend_\w+_profiler_(\d+)\.db$)");
+                std::smatch m;
+                const std::string name = f.filename().string();
+                if (std::regex_match(name, m, kDbName))
+                    rankFromDbName = parseInt(m[1].str());
+            }
         };
         for (const auto& f : filesIn(rankDir))
             addFile(f);
@@ -241,6 +325,10 @@ private:
             for (const auto& f : filesIn(outDir))
                 addFile(f);
         }
+
+        preferDbExport(c.rank);
+        if (!rankFromName)
+            rankFromName = rankFromDbName;
 
         const std::string folderName = rankDir.filename().string();
         if (rankFromName) {
@@ -271,7 +359,7 @@ private:
             for (const auto& f : filesIn(outDir))
                 hasDb = hasDb || f.extension() == ".db";
             issue("warning", c.rank.path,
-                hasDb ? "rank folder holds only .db exports, which this version does not import yet; skipped"
+                hasDb ? "rank folder holds only .db files of a kind npuscope does not import; skipped"
                       : "rank folder holds no file npuscope imports; " + std::string(kLookedFor));
             return;
         }
@@ -291,8 +379,51 @@ private:
 
     LoadPlan& m_plan;
     std::vector<Candidate> m_candidates;
+    std::vector<ClusterSummary> m_summaries; // msprof-analyze cluster_analysis_output folders
     std::set<std::string> m_visited;
 };
+
+// A summary-only cluster (msprof-analyze cluster_analysis_output): one planned rank per rank its files name, the
+// files on the first of them (each file holds every rank). Per-rank folders in the same input win: npuscope
+// computes the same tables from them.
+void planSummary(LoadPlan& plan, std::vector<ClusterSummary>& summaries, bool haveRankFolders)
+{
+    if (summaries.empty())
+        return;
+    if (haveRankFolders) {
+        for (const auto& s : summaries)
+            plan.issues.push_back({ "info", s.path,
+                "msprof-analyze cluster summary not imported: the input also holds per-rank profiler folders, from "
+                "which npuscope computes the same step and communication tables" });
+        return;
+    }
+    const auto& used = summaries.front();
+    for (size_t i = 1; i < summaries.size(); ++i)
+        plan.issues.push_back({ "warning", summaries[i].path,
+            "another msprof-analyze cluster summary was found first (" + used.path + "); this one was not imported" });
+    plan.issues.insert(plan.issues.end(), used.issues.begin(), used.issues.end());
+    if (used.ranks.empty()) {
+        plan.issues.push_back({ "error", used.path,
+            "msprof-analyze cluster summary names no rank (no Type=rank rows, no communication groups); nothing "
+            "imported" });
+        return;
+    }
+    plan.issues.push_back({ "info", used.path,
+        "summary-only cluster (msprof-analyze cluster_analysis_output): " + std::to_string(used.ranks.size())
+            + " ranks from the summary files; no per-rank timelines, kernels or memory" });
+    bool first = true;
+    for (int64_t r : used.ranks) {
+        PlannedRank rank;
+        rank.rank = r;
+        rank.rankSource = "cluster_analysis";
+        rank.path = used.path;
+        if (first)
+            rank.files = used.files;
+        first = false;
+        plan.ranks.push_back(std::move(rank));
+    }
+    plan.layout = plan.ranks.size() == 1 ? LoadPlan::Layout::SingleRank : LoadPlan::Layout::Cluster;
+}
 
 } // namespace
 
@@ -304,6 +435,7 @@ LoadPlan Detector::detect(const std::vector<std::string>& paths)
     for (const auto& p : paths)
         walker.input(p);
     auto& candidates = walker.candidates();
+    planSummary(plan, walker.summaries(), !candidates.empty());
 
     // Ranks nobody could name get the smallest free ids, in path order.
     std::set<int64_t> used;

@@ -2,12 +2,13 @@
 #include "npuscope/io/LoadPlan.h"
 
 #include <array>
+#include <tuple>
 #include <utility>
 
 namespace npuscope::io {
 
 namespace {
-constexpr std::array<std::pair<FileKind, const char*>, 12> kNames { {
+constexpr std::array<std::pair<FileKind, const char*>, 24> kNames { {
     { FileKind::ProfilerInfo, "profiler_info" },
     { FileKind::ProfilerMetadata, "profiler_metadata" },
     { FileKind::StepTraceTime, "step_trace_time" },
@@ -20,6 +21,18 @@ constexpr std::array<std::pair<FileKind, const char*>, 12> kNames { {
     { FileKind::OperatorMemory, "operator_memory" },
     { FileKind::NpuModuleMem, "npu_module_mem" },
     { FileKind::TraceView, "trace_view" },
+    { FileKind::ProfilerDb, "profiler_db" },
+    { FileKind::AnalysisDb, "analysis_db" },
+    { FileKind::ClusterStepTrace, "cluster_step_trace_time" },
+    { FileKind::ClusterCommunication, "cluster_communication" },
+    { FileKind::ClusterCommunicationMatrix, "cluster_communication_matrix" },
+    { FileKind::ClusterAnalysisDb, "cluster_analysis_db" },
+    { FileKind::MsStepTraceRaw, "step_trace_raw" },
+    { FileKind::MsHcclRaw, "hccl_raw" },
+    { FileKind::MsFlopsSummary, "flops_summary" },
+    { FileKind::MiRankTable, "rank_table" },
+    { FileKind::CannInfo, "cann_info" },
+    { FileKind::CannTimeline, "cann_timeline" },
 } };
 } // namespace
 
@@ -38,6 +51,60 @@ bool fileKindOf(const std::string& fileName, FileKind& kind)
         && fileName.compare(fileName.size() - 5, 5, ".json") == 0) {
         kind = FileKind::ProfilerInfo;
         return true;
+    }
+    // ascend_pytorch_profiler.db or _<rank>.db (msprof-analyze: ^ascend_pytorch_profiler(?:_\d+)?\.db$).
+    for (const char* prefix : { "ascend_pytorch_profiler", "ascend_mindspore_profiler" }) {
+        const std::string p(prefix);
+        if (fileName.size() >= p.size() + 3 && fileName.rfind(p, 0) == 0
+            && fileName.compare(fileName.size() - 3, 3, ".db") == 0) {
+            const std::string middle = fileName.substr(p.size(), fileName.size() - 3 - p.size());
+            if (middle.empty()
+                || (middle.size() > 1 && middle[0] == '_'
+                    && middle.find_first_not_of("0123456789", 1) == std::string::npos)) {
+                kind = FileKind::ProfilerDb;
+                return true;
+            }
+        }
+    }
+    // CANN msprof db export (same table style: TASK, COMPUTE_TASK_INFO, COMMUNICATION_OP, STRING_IDS).
+    if (fileName.size() > 10 && fileName.rfind("msprof_", 0) == 0
+        && fileName.compare(fileName.size() - 3, 3, ".db") == 0
+        && fileName.substr(7, fileName.size() - 10).find_first_not_of("0123456789") == std::string::npos) {
+        kind = FileKind::ProfilerDb;
+        return true;
+    }
+    if (fileName == "analysis.db" || fileName == "communication_analyzer.db") {
+        kind = FileKind::AnalysisDb;
+        return true;
+    }
+    // Old MindSpore per-rank files: <prefix><digits><suffix>.
+    static const std::array<std::tuple<const char*, const char*, FileKind>, 3> kMsFiles { {
+        { "step_trace_raw_", "_detail_time.csv", FileKind::MsStepTraceRaw },
+        { "hccl_raw_", ".csv", FileKind::MsHcclRaw },
+        { "flops_summary_", ".json", FileKind::MsFlopsSummary },
+    } };
+    for (const auto& [prefix, suffix, k] : kMsFiles) {
+        const std::string p(prefix);
+        const std::string x(suffix);
+        if (fileName.size() > p.size() + x.size() && fileName.rfind(p, 0) == 0
+            && fileName.compare(fileName.size() - x.size(), x.size(), x) == 0
+            && fileName.substr(p.size(), fileName.size() - p.size() - x.size()).find_first_not_of("0123456789")
+                == std::string::npos) {
+            kind = k;
+            return true;
+        }
+    }
+    static const std::array<std::pair<const char*, FileKind>, 4> kClusterFiles { {
+        { "cluster_step_trace_time.csv", FileKind::ClusterStepTrace },
+        { "cluster_communication.json", FileKind::ClusterCommunication },
+        { "cluster_communication_matrix.json", FileKind::ClusterCommunicationMatrix },
+        { "cluster_analysis.db", FileKind::ClusterAnalysisDb },
+    } };
+    for (const auto& [n, k] : kClusterFiles) {
+        if (fileName == n) {
+            kind = k;
+            return true;
+        }
     }
     static const std::array<std::pair<const char*, FileKind>, 11> kFiles { {
         { "profiler_metadata.json", FileKind::ProfilerMetadata },

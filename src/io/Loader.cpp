@@ -1,13 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/Loader.h"
 
+#include "npuscope/io/AnalysisDbImporter.h"
 #include "npuscope/io/ApiStatisticImporter.h"
+#include "npuscope/io/CannProfImporter.h"
+#include "npuscope/io/ClusterAnalysisDbImporter.h"
+#include "npuscope/io/ClusterAnalysisImporter.h"
 #include "npuscope/io/CommunicationImporter.h"
 #include "npuscope/io/KernelDetailsImporter.h"
 #include "npuscope/io/MemoryRecordImporter.h"
+#include "npuscope/io/MindSporeHcclRawImporter.h"
+#include "npuscope/io/MindSporeMiscImporter.h"
+#include "npuscope/io/MindSporeStepTraceImporter.h"
 #include "npuscope/io/NpuModuleMemImporter.h"
 #include "npuscope/io/OpStatisticImporter.h"
 #include "npuscope/io/OperatorMemoryImporter.h"
+#include "npuscope/io/ProfilerDbImporter.h"
 #include "npuscope/io/ProfilerInfoImporter.h"
 #include "npuscope/io/StepTraceImporter.h"
 #include "npuscope/io/TraceViewImporter.h"
@@ -21,6 +29,7 @@
 #include <exception>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <unistd.h>
 
@@ -58,8 +67,29 @@ ImporterFn importerFor(FileKind kind)
     case FileKind::TraceView:
         return &TraceViewImporter::run;
     case FileKind::ProfilerDb:
+        return &ProfilerDbImporter::run;
     case FileKind::AnalysisDb:
-        return nullptr; // SQLite exports: importers not in this build yet
+        return &AnalysisDbImporter::run;
+    case FileKind::ClusterStepTrace:
+        return &ClusterAnalysisImporter::runStepTrace;
+    case FileKind::ClusterCommunication:
+        return &ClusterAnalysisImporter::runCommunication;
+    case FileKind::ClusterCommunicationMatrix:
+        return &ClusterAnalysisImporter::runMatrix;
+    case FileKind::ClusterAnalysisDb:
+        return &ClusterAnalysisDbImporter::run;
+    case FileKind::MsStepTraceRaw:
+        return &MindSporeStepTraceImporter::run;
+    case FileKind::MsHcclRaw:
+        return &MindSporeHcclRawImporter::run;
+    case FileKind::MsFlopsSummary:
+        return &MindSporeMiscImporter::runFlops;
+    case FileKind::MiRankTable:
+        return &MindSporeMiscImporter::runRankTable;
+    case FileKind::CannInfo:
+        return &CannProfImporter::runInfo;
+    case FileKind::CannTimeline:
+        return &CannProfImporter::runTimeline;
     }
     return nullptr;
 }
@@ -99,12 +129,23 @@ std::string workerModelName()
 // Serialises progress reports from several threads and turns bytes into a fraction.
 class ProgressSink {
 public:
-    ProgressSink(const Loader::ProgressFn& fn, uint64_t totalBytes, int ranks)
+    ProgressSink(const Loader::ProgressFn& fn, uint64_t totalBytes, int ranks, LoadReport* report = nullptr)
         : m_fn(fn)
         , m_total(totalBytes)
+        , m_report(report)
     {
         m_state.ranksTotal = ranks;
     }
+    void parsed(const std::string& file)
+    {
+        if (!m_report)
+            return;
+        std::lock_guard lock(m_mutex);
+        m_report->parsedFiles.push_back(file);
+    }
+    void cacheHit() { count(&LoadReport::cacheHits); }
+    void cacheMiss() { count(&LoadReport::cacheMisses); }
+    void cacheRejected() { count(&LoadReport::cacheRejected); }
     void bytes(uint64_t delta, const std::string& file)
     {
         std::lock_guard lock(m_mutex);
@@ -132,9 +173,17 @@ private:
         m_state.currentFile = file;
         m_fn(m_state);
     }
+    void count(int LoadReport::*field)
+    {
+        if (!m_report)
+            return;
+        std::lock_guard lock(m_mutex);
+        ++(m_report->*field);
+    }
     const Loader::ProgressFn& m_fn;
     std::mutex m_mutex;
     uint64_t m_total = 0;
+    LoadReport* m_report = nullptr;
     uint64_t m_done = 0;
     LoadProgress m_state;
 };
@@ -144,6 +193,7 @@ void importFile(model::ModelWriter& writer, int64_t rank, const PlannedFile& fil
     const std::atomic<bool>* cancel, const std::shared_ptr<RankState>& state = nullptr)
 {
     progress.bytes(0, file.path);
+    progress.parsed(file.path);
     ImportContext ctx(writer, rank, file.path, cancel);
     if (state)
         ctx.setRankState(state);
@@ -230,41 +280,53 @@ bool loadDeferred(model::Database& db, int64_t rank, const ParseCache* cache, Pr
             claim.bind(1, rank).bind(2, f.path).run();
     }
     const std::string key = cache ? cache->keyFor("rank" + std::to_string(rank) + "-deferred", files) : std::string();
-    const auto cached = cache ? cache->lookup(key) : std::nullopt;
-    const std::string name = workerModelName();
-    std::unique_ptr<model::Database> worker;
-    if (!cached) {
-        worker = model::Database::createModel(name);
-        {
-            model::ModelWriter writer(*worker);
-            writer.begin();
-            for (const auto& f : files) {
-                if (cancel && cancel->load())
-                    break;
-                writer.addRankFile(rank, fileKindName(f.kind), f.path, static_cast<int64_t>(f.size), "planned");
-                importFile(writer, rank, f, progress, cancel);
-            }
-            writer.commit();
+    if (const auto cached = cache ? cache->lookup(key) : std::nullopt) {
+        auto lock = db.lock();
+        try {
+            // The entry's own rank_file rows carry the final status; drop the claimed ones after.
+            model::ModelMerger::mergeFile(db, *cached);
+            auto done = db.prepare("DELETE FROM rank_file WHERE rank_id = ?1 AND status = 'loading'");
+            done.bind(1, rank).run();
+            for (const auto& f : files)
+                progress.bytes(f.size, f.path);
+            progress.cacheHit();
+            return true;
+        } catch (const model::DbError& e) {
+            // A damaged entry is never trusted: the merge rolled back; drop it and parse again.
+            cache->remove(key);
+            model::ModelWriter writer(db);
+            writer.addIssue({ model::Severity::Warning, rank, *cached, std::nullopt,
+                std::string("parse cache entry unusable (") + e.what() + "); removed it and parsed the files again" });
+            progress.cacheRejected();
         }
-        if (cache && !(cancel && cancel->load()))
-            cache->store(*worker, key);
-    } else {
-        for (const auto& f : files)
-            progress.bytes(f.size, f.path);
+    }
+    const std::string name = workerModelName();
+    auto worker = model::Database::createModel(name);
+    {
+        model::ModelWriter writer(*worker);
+        writer.begin();
+        for (const auto& f : files) {
+            if (cancel && cancel->load())
+                break;
+            writer.addRankFile(rank, fileKindName(f.kind), f.path, static_cast<int64_t>(f.size), "planned");
+            importFile(writer, rank, f, progress, cancel);
+        }
+        writer.commit();
+    }
+    const bool cancelled = cancel && cancel->load();
+    if (cache && !cancelled) {
+        cache->store(*worker, key);
+        progress.cacheMiss();
     }
     auto lock = db.lock();
-    const bool cancelled = cancel && cancel->load();
-    auto finish = db.prepare(cancelled ? "UPDATE rank_file SET status = 'skipped' WHERE rank_id = ?1 AND path = ?2"
-                                       : "DELETE FROM rank_file WHERE rank_id = ?1 AND path = ?2");
-    for (const auto& f : files)
-        finish.bind(1, rank).bind(2, f.path).run();
-    if (cancelled)
+    if (cancelled) {
+        auto reset = db.prepare("UPDATE rank_file SET status = 'skipped' WHERE rank_id = ?1 AND status = 'loading'");
+        reset.bind(1, rank).run();
         return false;
-    // The imported model's own rank_file rows carry the final status.
-    if (cached)
-        model::ModelMerger::mergeFile(db, *cached);
-    else
-        model::ModelMerger::merge(db, name);
+    }
+    model::ModelMerger::merge(db, name);
+    auto done = db.prepare("DELETE FROM rank_file WHERE rank_id = ?1 AND status = 'loading'");
+    done.bind(1, rank).run();
     return true;
 }
 
@@ -338,18 +400,25 @@ std::unique_ptr<model::Database> Loader::load(
                 totalBytes += f.size;
         }
     }
-    ProgressSink progress(progressFn, totalBytes, static_cast<int>(plan.ranks.size()));
+    ProgressSink progress(progressFn, totalBytes, static_cast<int>(plan.ranks.size()), options.report);
     int threads = options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
     threads = std::clamp(threads, 1, 16);
     threads = std::min<int>(threads, std::max<int>(1, static_cast<int>(plan.ranks.size())));
 
     // 1. Summary files of every rank: from the cache when nothing changed, else parsed.
     std::unique_ptr<model::Database> db;
+    std::optional<std::string> rejected; // a damaged summary entry, reported once the model exists
     const std::string key = options.cache ? summaryKey(*options.cache, plan) : std::string();
     if (const auto cached = options.cache ? options.cache->lookup(key) : std::nullopt) {
         progress.message("reading the parse cache");
         try {
             db = model::Database::createModelFromFile(*cached);
+            // Never trust a damaged entry: it must pass SQLite's check and hold every planned rank.
+            auto check = db->prepare("PRAGMA quick_check");
+            if (!check.step() || check.text(0) != "ok")
+                throw model::DbError("quick_check failed");
+            if (db->scalarInt("SELECT COUNT(*) FROM rank").value_or(-1) != static_cast<int64_t>(plan.ranks.size()))
+                throw model::DbError("rank count differs from the plan");
             for (const auto& r : plan.ranks) {
                 for (const auto& f : r.files) {
                     if (!isDeferredKind(f.kind))
@@ -357,8 +426,12 @@ std::unique_ptr<model::Database> Loader::load(
                 }
                 progress.rankDone();
             }
+            progress.cacheHit();
         } catch (const model::DbError& e) {
             spdlog::warn("parse cache entry {} unusable ({}); parsing again", *cached, e.what());
+            options.cache->remove(key);
+            rejected = "parse cache entry " + *cached + " unusable (" + e.what() + "); removed it and parsed again";
+            progress.cacheRejected();
             db.reset();
         }
     }
@@ -376,8 +449,10 @@ std::unique_ptr<model::Database> Loader::load(
             writer.commit();
         }
         db->createIndexes();
-        if (options.cache)
+        if (options.cache) {
             options.cache->store(*db, key);
+            progress.cacheMiss();
+        }
     }
 
     // 2. Deferred files (timelines, kernel details) when asked for, several ranks at a time.
@@ -411,6 +486,8 @@ std::unique_ptr<model::Database> Loader::load(
         writer.begin();
         for (const auto& issue : plan.issues)
             writer.addIssue({ severityOf(issue.severity), std::nullopt, issue.path, std::nullopt, issue.message });
+        if (rejected)
+            writer.addIssue({ model::Severity::Warning, std::nullopt, std::nullopt, std::nullopt, *rejected });
         writer.commit();
     }
     progress.message("");
@@ -418,7 +495,7 @@ std::unique_ptr<model::Database> Loader::load(
 }
 
 bool Loader::loadTimeline(model::Database& db, int64_t rank, const ProgressFn& progressFn,
-    const std::atomic<bool>* cancel, const ParseCache* cache)
+    const std::atomic<bool>* cancel, const ParseCache* cache, LoadReport* report)
 {
     uint64_t totalBytes = 0;
     {
@@ -429,7 +506,7 @@ bool Loader::loadTimeline(model::Database& db, int64_t rank, const ProgressFn& p
         if (st.step())
             totalBytes = static_cast<uint64_t>(st.int64(0));
     }
-    ProgressSink progress(progressFn, totalBytes, 1);
+    ProgressSink progress(progressFn, totalBytes, 1, report);
     return loadDeferred(db, rank, cache, progress, cancel);
 }
 

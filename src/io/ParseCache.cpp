@@ -157,6 +157,12 @@ void ParseCache::evict() const
     }
 }
 
+void ParseCache::remove(const std::string& key) const
+{
+    std::error_code ec;
+    fs::remove(fs::path(m_options.dir) / (key + kExtension), ec);
+}
+
 uint64_t ParseCache::clear() const
 {
     uint64_t freed = 0;

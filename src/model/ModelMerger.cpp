@@ -85,7 +85,8 @@ void ModelMerger::mergeUri(Database& main, const std::string& uri)
         // comm_group / comm_group_rank are built by PostLoad on the main model only.
         static const char* kTables[] = { "rank", "rank_file", "rank_info", "step_trace", "kernel", "op_statistic",
             "api_statistic", "comm_op", "comm_bandwidth", "comm_packet", "comm_link", "memory_record",
-            "operator_memory", "npu_module_mem", "process", "thread", "slice", "counter", "flow", "parse_issue" };
+            "operator_memory", "npu_module_mem", "process", "thread", "slice", "counter", "flow", "parse_issue",
+            "step_trace_op" };
         for (const char* table : kTables) {
             const auto cols = columnsOf(main, table);
             std::string names;

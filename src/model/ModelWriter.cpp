@@ -31,7 +31,8 @@ struct ModelWriter::Statements {
         , rankFile(db.prepare("INSERT INTO rank_file(rank_id, kind, path, size_bytes, status) VALUES (?1,?2,?3,?4,?5)"))
         , rankFileStatus(db.prepare("UPDATE rank_file SET status=?3 WHERE rank_id=?1 AND path=?2"))
         , rankInfo(db.prepare("INSERT INTO rank_info(rank_id, key, value) VALUES (?1,?2,?3)"))
-        , stepTrace(db.prepare("INSERT INTO step_trace VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)"))
+        , stepTrace(
+              db.prepare("INSERT INTO step_trace VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17)"))
         , kernel(db.prepare("INSERT INTO kernel VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,"
                             "?18,?19,?20,?21)"))
         , opStatistic(db.prepare("INSERT INTO op_statistic VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)"))
@@ -59,11 +60,13 @@ struct ModelWriter::Statements {
         , counter(db.prepare("INSERT INTO counter VALUES (?1,?2,?3,?4,?5,?6)"))
         , flow(db.prepare("INSERT INTO flow VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)"))
         , issue(db.prepare("INSERT INTO parse_issue(severity, rank_id, file, line, message) VALUES (?1,?2,?3,?4,?5)"))
+        , stepTraceOp(db.prepare("INSERT INTO step_trace_op(rank_id, step, column_name, stream_id, op_type, "
+                                 "start_syscnt_ns, end_syscnt_ns, dur) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)"))
     {
     }
     Statement string, rank, rankUpdate, rankFile, rankFileStatus, rankInfo, stepTrace, kernel, opStatistic,
-        apiStatistic, commOp, commBandwidth, commPacket, commLink, memoryRecord, operatorMemory, npuModuleMem,
-        process, thread, slice, counter, flow, issue;
+        apiStatistic, commOp, commBandwidth, commPacket, commLink, memoryRecord, operatorMemory, npuModuleMem, process,
+        thread, slice, counter, flow, issue, stepTraceOp;
 };
 
 ModelWriter::ModelWriter(Database& db)
@@ -185,6 +188,10 @@ void ModelWriter::addStepTrace(const StepTraceRow& r)
         .bind(11, r.communicationNotOverlappedExcludeReceive)
         .bind(12, r.preparing)
         .bind(13, r.sourceLine)
+        .bind(14, r.total)
+        .bind(15, r.iterationInterval)
+        .bind(16, r.fpBp)
+        .bind(17, r.tail)
         .run();
 }
 
@@ -340,6 +347,19 @@ void ModelWriter::addFlow(const FlowRow& r)
     s.bind(7, r.srcTs).bind(8, r.dstPid).bind(9, r.dstTid).bind(10, r.dstTs).bind(11, r.srcSliceId);
     s.bind(12, r.dstSliceId);
     s.run();
+}
+
+void ModelWriter::addStepTraceOp(const StepTraceOpRow& r)
+{
+    m_st->stepTraceOp.bind(1, r.rankId)
+        .bind(2, r.step)
+        .bind(3, r.columnName)
+        .bind(4, r.streamId)
+        .bind(5, r.opType)
+        .bind(6, r.startSyscntNs)
+        .bind(7, r.endSyscntNs)
+        .bind(8, r.dur)
+        .run();
 }
 
 void ModelWriter::addIssue(const ParseIssueRow& r)

@@ -134,6 +134,9 @@ TEST(ClusterGenerator, GeneratesALoadableClusterWithPlantedAnomalies)
     const int64_t peerWait = totalWait(*db, 4); // tp peer of 5
     EXPECT_GT(peerWait, totalWait(*db, 2)); // shares no group with 5
     EXPECT_GT(totalWait(*db, 7), totalWait(*db, 6)); // dp peer vs. non-peer
+    // The slow rank itself arrives last, so it waits least in the collectives it shares.
+    EXPECT_LT(totalWait(*db, 5), totalWait(*db, 4));
+    EXPECT_LT(totalWait(*db, 5), totalWait(*db, 7));
 
     // Slow link 0-1: the lowest bandwidth among non-LOCAL total links, in both directions.
     auto st

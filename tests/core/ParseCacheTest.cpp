@@ -61,9 +61,15 @@ TEST(ParseCache, SecondOpenComesFromTheCacheAndEqualsTheFirst)
     ASSERT_TRUE(first);
     // One summary entry and one deferred entry per rank, all in the cache folder.
     EXPECT_EQ(entries(cacheDir.path()), 3u);
+    io::LoadReport report;
+    options.report = &report;
     auto second = io::Loader::load(plan, options);
     ASSERT_TRUE(second);
     EXPECT_EQ(entries(cacheDir.path()), 3u);
+    // The second open parsed no input file at all: summary and both timelines came from the cache.
+    EXPECT_TRUE(report.parsedFiles.empty()) << report.parsedFiles.front();
+    EXPECT_EQ(report.cacheHits, 3);
+    EXPECT_EQ(report.cacheMisses, 0);
     for (const char* sql : kChecks)
         EXPECT_EQ(dump(*first, sql), dump(*second, sql)) << sql;
     // Nothing was written next to the profile.
@@ -139,4 +145,62 @@ TEST(ParseCache, SizeCapEvictsTheOldestAndClearEmpties)
     EXPECT_LT(entries(cacheDir.path()), 4u);
     EXPECT_GT(capped.clear(), 0u);
     EXPECT_EQ(entries(cacheDir.path()), 0u);
+}
+
+TEST(ParseCache, DamagedEntriesAreDiscardedWithAWarning)
+{
+    ScratchDir cacheDir;
+    io::ParseCache cache({ cacheDir.path().string(), 1ull << 30 });
+    io::LoadOptions options;
+    options.cache = &cache;
+    options.loadTimelines = true;
+    const auto plan = io::Detector::detect({ (dataDir() / "torch_npu_2rank_level1").string() });
+    auto first = io::Loader::load(plan, options);
+    ASSERT_TRUE(first);
+    // Damage every entry: keep the SQLite header, overwrite the rest with garbage.
+    for (const auto& e : fs::directory_iterator(cacheDir.path())) {
+        const auto size = fs::file_size(e.path());
+        std::fstream f(e.path(), std::ios::in | std::ios::out | std::ios::binary);
+        f.seekp(static_cast<std::streamoff>(std::min<uintmax_t>(size / 2, 4096)));
+        const std::string junk(static_cast<size_t>(size / 2), '\x5a');
+        f.write(junk.data(), static_cast<std::streamsize>(junk.size()));
+    }
+    io::LoadReport report;
+    options.report = &report;
+    auto second = io::Loader::load(plan, options);
+    ASSERT_TRUE(second);
+    EXPECT_GE(report.cacheRejected, 1);
+    EXPECT_FALSE(report.parsedFiles.empty()); // parsed again instead of trusting the damage
+    EXPECT_GE(second->scalarInt("SELECT COUNT(*) FROM parse_issue WHERE message LIKE 'parse cache entry unusable%' "
+                                "OR message LIKE 'parse cache entry %unusable%'"),
+        1);
+    for (const char* sql : kChecks) {
+        if (std::string(sql).find("parse_issue") != std::string::npos)
+            continue;
+        EXPECT_EQ(dump(*first, sql), dump(*second, sql)) << sql;
+    }
+}
+
+TEST(ParseCache, CancelLeavesNoEntryAndTheNextLoadWorks)
+{
+    ScratchDir cacheDir;
+    io::ParseCache cache({ cacheDir.path().string(), 1ull << 30 });
+    io::LoadOptions options;
+    options.cache = &cache;
+    options.loadTimelines = true;
+    options.threads = 1;
+    const auto plan = io::Detector::detect({ (dataDir() / "torch_npu_2rank_level1").string() });
+    std::atomic<bool> cancel { false };
+    int calls = 0;
+    // Cancel in the middle of the first rank's files.
+    auto db = io::Loader::load(
+        plan, options, [&](const io::LoadProgress&) { cancel = ++calls > 3; }, &cancel);
+    EXPECT_EQ(db, nullptr);
+    EXPECT_EQ(entries(cacheDir.path()), 0u);
+    cancel = false;
+    auto again = io::Loader::load(plan, options, {}, &cancel);
+    ASSERT_TRUE(again);
+    EXPECT_EQ(again->scalarInt("SELECT COUNT(*) FROM rank"), 2);
+    EXPECT_GT(again->scalarInt("SELECT COUNT(*) FROM slice").value_or(0), 0);
+    EXPECT_EQ(again->scalarInt("SELECT COUNT(*) FROM rank_file WHERE status IN ('planned', 'loading')"), 0);
 }

@@ -16,6 +16,12 @@ class QTimer;
 namespace npuscope::gui {
 
 class ClusterStepsDock;
+class CommDurationDock;
+class CommMatrixDock;
+class GroupsDock;
+class LinksDock;
+class TimeOverviewDock;
+class TimelineDock;
 class OverviewDock;
 class ParseIssuesDock;
 class Workspace;
@@ -33,6 +39,9 @@ public:
         bool interactive = true;
         // Import the large trace_view.json timelines too (no view uses them yet).
         bool loadTimelines = false;
+        // Reuse and fill the parse cache (ParseCache::defaultDir(); File menu can clear it and the
+        // "parseCache/enabled" setting turns it off).
+        bool useParseCache = true;
     };
     static constexpr int kMaxRecent = 10;
 
@@ -44,6 +53,12 @@ public:
     ClusterStepsDock* stepsDock() const { return m_stepsDock; }
     OverviewDock* overviewDock() const { return m_overviewDock; }
     ParseIssuesDock* issuesDock() const { return m_issuesDock; }
+    CommMatrixDock* commMatrixDock() const { return m_commMatrixDock; }
+    CommDurationDock* commDurationDock() const { return m_commDurationDock; }
+    LinksDock* linksDock() const { return m_linksDock; }
+    GroupsDock* groupsDock() const { return m_groupsDock; }
+    TimeOverviewDock* timeOverviewDock() const { return m_timeOverviewDock; }
+    TimelineDock* timelineDock() const { return m_timelineDock; }
     QList<QDockWidget*> docks() const;
     // A dock by short name (steps | overview | issues) or objectName, case-insensitive; nullptr if unknown.
     QDockWidget* dockByName(const QString& name) const;
@@ -96,6 +111,12 @@ private:
     ClusterStepsDock* m_stepsDock = nullptr;
     OverviewDock* m_overviewDock = nullptr;
     ParseIssuesDock* m_issuesDock = nullptr;
+    CommMatrixDock* m_commMatrixDock = nullptr;
+    CommDurationDock* m_commDurationDock = nullptr;
+    LinksDock* m_linksDock = nullptr;
+    GroupsDock* m_groupsDock = nullptr;
+    TimeOverviewDock* m_timeOverviewDock = nullptr;
+    TimelineDock* m_timelineDock = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QLabel* m_summary = nullptr;

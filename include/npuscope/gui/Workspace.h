@@ -53,6 +53,10 @@ public:
     std::optional<std::string> groupHash() const { return m_groupHash; }
     void setGroupHash(std::optional<std::string> hash);
 
+    // One communication op, its key without "@hash" (e.g. "hcom_allReduce__586_0_1"); nullopt for all ops.
+    std::optional<std::string> commOp() const { return m_commOp; }
+    void setCommOp(std::optional<std::string> opName);
+
     // Background queries in flight (QueryRunner reports them); used to wait for quiet views.
     bool isBusy() const { return m_pendingQueries > 0; }
     void beginQuery();
@@ -64,6 +68,7 @@ signals:
     void stepChanged();
     void timeWindowChanged();
     void groupChanged();
+    void commOpChanged();
     void busyChanged(bool busy);
 
 private:
@@ -73,6 +78,7 @@ private:
     std::optional<int64_t> m_step;
     std::optional<TimeWindow> m_timeWindow;
     std::optional<std::string> m_groupHash;
+    std::optional<std::string> m_commOp;
     int m_pendingQueries = 0;
 };
 

@@ -21,8 +21,21 @@ enum class FileKind {
     OperatorMemory,
     NpuModuleMem,
     TraceView,
-    ProfilerDb, // ascend_pytorch_profiler[_{rank}].db / ascend_mindspore_profiler[_{rank}].db (SQLite export)
+    ProfilerDb, // ascend_pytorch_profiler[_{rank}].db / ascend_mindspore_profiler[_{rank}].db / CANN msprof_<n>.db
     AnalysisDb, // analysis.db / communication_analyzer.db of a db export (step trace + communication)
+    // msprof-analyze cluster_analysis_output (summary-only cluster; each file holds every rank):
+    ClusterStepTrace, // cluster_step_trace_time.csv
+    ClusterCommunication, // cluster_communication.json
+    ClusterCommunicationMatrix, // cluster_communication_matrix.json (global link ranks)
+    ClusterAnalysisDb, // cluster_analysis.db (db mode of the same)
+    // Old MindSpore (<= 2.2) profiler/ folder, one file per rank or device id in a flat folder:
+    MsStepTraceRaw, // step_trace_raw_{id}_detail_time.csv (+ the sibling ascend_cluster_analyse_*_{id}.csv)
+    MsHcclRaw, // hccl_raw_{id}.csv
+    MsFlopsSummary, // flops_summary_{id}.json
+    MiRankTable, // MindInsight <= r1.3 job: the rank table (hccl.json) + host_ips_mapping.txt, planned per rank
+    // CANN msprof PROF_*/device_<n>/ folders (2023 layout):
+    CannInfo, // info.json.<n> (+ start_info.<n> / end_info.<n> next to it)
+    CannTimeline, // timeline/msprof_*.json, step_trace_*.json (CLOCK_MONOTONIC_RAW µs, converted to epoch)
 };
 
 // Stable name used in rank_file.kind and the summary ("step_trace_time", ...).

@@ -9,8 +9,17 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace npuscope::io {
+
+// What a load did, for tests and benchmarks: which files were parsed and how the cache served.
+struct LoadReport {
+    std::vector<std::string> parsedFiles; // every input file an importer read
+    int cacheHits = 0;                    // cache entries used (summary, per-rank deferred files)
+    int cacheMisses = 0;                  // entries parsed and stored
+    int cacheRejected = 0;                // damaged entries removed and parsed again
+};
 
 struct LoadOptions {
     bool loadTimelines = true; // import the deferred files too (trace_view.json, kernel_details.csv)
@@ -18,6 +27,8 @@ struct LoadOptions {
     // Parse cache to reuse and fill (the summary of the whole input, and each rank's deferred
     // files); nullptr = parse everything. Must outlive the load.
     const ParseCache* cache = nullptr;
+    // Filled by the load when set; must outlive it.
+    LoadReport* report = nullptr;
 };
 
 struct LoadProgress {
@@ -44,7 +55,7 @@ public:
     // merged under db.lock(). Returns false when the rank has no such file left, or the load was
     // cancelled; import problems become parse_issue rows as usual.
     static bool loadTimeline(model::Database& db, int64_t rank, const ProgressFn& progress = {},
-        const std::atomic<bool>* cancel = nullptr, const ParseCache* cache = nullptr);
+        const std::atomic<bool>* cancel = nullptr, const ParseCache* cache = nullptr, LoadReport* report = nullptr);
 };
 
 } // namespace npuscope::io

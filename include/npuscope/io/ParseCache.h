@@ -39,6 +39,8 @@ public:
     // Returns false (and leaves no partial file) when the folder cannot be written.
     bool store(model::Database& model, const std::string& key) const;
 
+    // Removes one entry (a damaged one the loader refused).
+    void remove(const std::string& key) const;
     // Removes every entry; returns the bytes freed.
     uint64_t clear() const;
     // Bytes used by the entries.

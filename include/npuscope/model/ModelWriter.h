@@ -36,6 +36,7 @@ public:
     void updateRank(const RankRow& r); // overwrites the optional columns that are set in r
 
     void addStepTrace(const StepTraceRow& r);
+    void addStepTraceOp(const StepTraceOpRow& r);
     void addKernel(const KernelRow& r);
     void addOpStatistic(const OpStatisticRow& r);
     void addApiStatistic(const ApiStatisticRow& r);

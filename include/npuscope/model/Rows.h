@@ -29,6 +29,15 @@ struct StepTraceRow {
     OptInt computing, communicationNotOverlapped, overlapped, communication, free, stage, bubble,
         communicationNotOverlappedExcludeReceive, preparing;
     int64_t sourceLine = 0;
+    OptInt total, iterationInterval, fpBp, tail; // old MindSpore step_trace_raw only
+};
+
+struct StepTraceOpRow {
+    int64_t rankId = 0, step = 0;
+    std::string columnName;
+    OptInt streamId;
+    OptText opType;
+    OptInt startSyscntNs, endSyscntNs, dur;
 };
 
 struct KernelRow {

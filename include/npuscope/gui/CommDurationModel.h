@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/query/CommAnalysisQuery.h"
+
+#include <QAbstractTableModel>
+
+#include <vector>
+
+namespace npuscope::gui {
+
+// One row per rank: communication time split and bandwidths over the selected ops. Times in ms.
+// GUI thread only; rows come from CommAnalysisQuery::durations in a worker.
+class CommDurationModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        Rank,
+        Ops,
+        Elapsed,
+        Transit,
+        Wait,
+        Sync,
+        Idle,
+        WaitRatio,
+        SyncRatio,
+        SdmaBandwidth,
+        RdmaBandwidth,
+        ColumnCount
+    };
+    enum Role {
+        // qlonglong ns for times, double for ratios / GB/s, qlonglong for Rank / Ops; invalid when absent.
+        RawValueRole = Qt::UserRole + 1,
+        RankIdRole,
+    };
+
+    explicit CommDurationModel(QObject* parent = nullptr);
+
+    void setRows(std::vector<query::RankDuration> rows);
+    const std::vector<query::RankDuration>& rows() const { return m_rows; }
+    int rowOfRank(int64_t rank) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    std::vector<query::RankDuration> m_rows;
+};
+
+} // namespace npuscope::gui

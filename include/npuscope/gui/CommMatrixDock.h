@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/query/CommAnalysisQuery.h"
+
+#include <QDockWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+
+namespace npuscope::gui {
+
+class CommMatrixView;
+class CommSelectionBar;
+class QueryRunner;
+class Workspace;
+
+// Communication matrix: global src × dst heatmap for the Workspace step, group and op; when no
+// concrete op is selected, "Total" or one op type's slot (total / top1 / middle / bottom…).
+// Metric: bandwidth, size, time or transport. Clicking a cell selects its src rank. GUI thread only.
+class CommMatrixDock : public QDockWidget {
+    Q_OBJECT
+public:
+    static constexpr const char* kObjectName = "commMatrixDock";
+
+    explicit CommMatrixDock(Workspace* workspace, QWidget* parent = nullptr);
+
+    CommMatrixView* view() const { return m_view; }
+    CommSelectionBar* selectionBar() const { return m_bar; }
+    QComboBox* metricCombo() const { return m_metric; }
+    QComboBox* slotCombo() const { return m_slot; }
+    QCheckBox* hideLocalBox() const { return m_hideLocal; }
+    // Milliseconds the last query took in the worker (benchmarks).
+    double lastQueryMs() const { return m_lastQueryMs; }
+    // Results shown so far (benchmarks wait for the next one).
+    int resultsApplied() const { return m_resultsApplied; }
+
+private:
+    void reload();
+    void reloadSlots();
+
+    Workspace* m_workspace;
+    QueryRunner* m_runner;
+    QueryRunner* m_slotRunner;
+    CommSelectionBar* m_bar;
+    QComboBox* m_slot;
+    QComboBox* m_metric;
+    QComboBox* m_order;
+    QCheckBox* m_hideLocal;
+    QLabel* m_status;
+    CommMatrixView* m_view;
+    bool m_updating = false;
+    double m_lastQueryMs = 0;
+    int m_resultsApplied = 0;
+};
+
+} // namespace npuscope::gui

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <QWidget>
+
+class QComboBox;
+
+namespace npuscope::gui {
+
+class QueryRunner;
+class Workspace;
+
+// Step, group and op choosers bound to the Workspace selection, shared by the communication docks:
+// choosing writes the Workspace, Workspace changes update the combos. GUI thread only.
+class CommSelectionBar : public QWidget {
+    Q_OBJECT
+public:
+    // Concrete ops are listed only up to this many (1,024-rank clusters have thousands).
+    static constexpr int kMaxOps = 400;
+
+    explicit CommSelectionBar(Workspace* workspace, QWidget* parent = nullptr);
+
+    QComboBox* stepCombo() const { return m_step; }
+    QComboBox* groupCombo() const { return m_group; }
+    QComboBox* opCombo() const { return m_op; }
+
+private:
+    void reloadLists();
+    void reloadOps();
+    void syncFromWorkspace();
+
+    Workspace* m_workspace;
+    QueryRunner* m_listRunner;
+    QueryRunner* m_opRunner;
+    QComboBox* m_step;
+    QComboBox* m_group;
+    QComboBox* m_op;
+    bool m_updating = false;
+};
+
+} // namespace npuscope::gui

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <QDockWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace npuscope::gui {
+
+class LinkTableModel;
+class QueryRunner;
+class Workspace;
+
+// Link tables for the Workspace step and group: the selected rank's links (as src or dst) and the
+// whole cluster's links, filterable by src, dst and transport and sorted by bandwidth so the
+// slowest links come first. Double-click selects the link's src rank. GUI thread only.
+class LinksDock : public QDockWidget {
+    Q_OBJECT
+public:
+    static constexpr const char* kObjectName = "linksDock";
+    // The cluster table keeps the slowest this many links (filters narrow it further).
+    static constexpr size_t kMaxClusterRows = 5000;
+
+    explicit LinksDock(Workspace* workspace, QWidget* parent = nullptr);
+
+    LinkTableModel* rankModel() const { return m_rankModel; }
+    LinkTableModel* clusterModel() const { return m_clusterModel; }
+    QSortFilterProxyModel* clusterProxy() const { return m_clusterProxy; }
+    QTableView* clusterTable() const { return m_clusterTable; }
+    QLineEdit* srcFilter() const { return m_src; }
+    QLineEdit* dstFilter() const { return m_dst; }
+    QComboBox* transportFilter() const { return m_transport; }
+
+private:
+    void reloadRank();
+    void reloadCluster();
+    // Hidden docks defer their queries until shown.
+    bool deferred();
+    QTableView* makeTable(QSortFilterProxyModel* proxy, QWidget* parent);
+
+    Workspace* m_workspace;
+    QueryRunner* m_rankRunner;
+    QueryRunner* m_clusterRunner;
+    LinkTableModel* m_rankModel;
+    LinkTableModel* m_clusterModel;
+    QSortFilterProxyModel* m_rankProxy;
+    QSortFilterProxyModel* m_clusterProxy;
+    QTableView* m_rankTable;
+    QTableView* m_clusterTable;
+    QLabel* m_rankTitle;
+    QLabel* m_clusterTitle;
+    QLineEdit* m_src;
+    QLineEdit* m_dst;
+    QComboBox* m_transport;
+    bool m_dirty = false;
+};
+
+} // namespace npuscope::gui

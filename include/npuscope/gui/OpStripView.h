@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/query/CommAnalysisQuery.h"
+
+#include <QWidget>
+
+#include <vector>
+
+namespace npuscope::gui {
+
+// Thumbnail of the step's communication ops: one strip per rank on the shared clock. The same op
+// (same name) has the same colour on every rank, and hovering one outlines it on all ranks, so a
+// rank that starts it late stands out. A click emits opActivated with the op's time window (the
+// dock hands it to the Workspace, which the timeline follows). GUI thread only.
+class OpStripView : public QWidget {
+    Q_OBJECT
+public:
+    explicit OpStripView(QWidget* parent = nullptr);
+
+    void setStrip(query::OpStrip strip);
+    const query::OpStrip& strip() const { return m_strip; }
+    // Index into strip().ops at a widget position, -1 when none.
+    int opAt(const QPoint& pos) const;
+    QString toolTipFor(int op) const;
+    static QColor colorOf(int nameIndex);
+    QSize sizeHint() const override { return { 480, 220 }; }
+
+signals:
+    void opActivated(qint64 rank, qint64 beginNs, qint64 endNs);
+
+protected:
+    bool event(QEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+
+private:
+    QRect plotRect() const;
+    int rowAt(int y) const;
+
+    query::OpStrip m_strip;
+    std::vector<size_t> m_rowStart; // first op of each rank row, plus ops.size()
+    int m_hoverName = -1;
+};
+
+} // namespace npuscope::gui

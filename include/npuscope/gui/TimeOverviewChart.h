@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/query/CommAnalysisQuery.h"
+
+#include <QWidget>
+
+#include <optional>
+
+namespace npuscope::gui {
+
+// Per-step chart with two y axes. Left: the step time over ranks as a min–max band with the
+// median and the slowest rank's line. Right: the mean communication time and mean wait time per
+// rank. Hover shows a step's values; a click emits stepClicked. GUI thread only.
+class TimeOverviewChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimeOverviewChart(QWidget* parent = nullptr);
+
+    void setOverview(query::TimeOverview overview);
+    const query::TimeOverview& overview() const { return m_overview; }
+    void setSelectedStep(std::optional<int64_t> step);
+    std::optional<int64_t> selectedStep() const { return m_selected; }
+    // Index into overview().steps at a widget x, -1 outside the plot.
+    int stepIndexAt(const QPoint& pos) const;
+    QString toolTipFor(int index) const;
+    QRect plotRect() const;
+    QSize sizeHint() const override { return { 640, 320 }; }
+
+signals:
+    void stepClicked(qint64 step);
+
+protected:
+    bool event(QEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+
+private:
+    query::TimeOverview m_overview;
+    std::optional<int64_t> m_selected;
+    int m_hover = -1;
+};
+
+} // namespace npuscope::gui

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/io/ImportContext.h"
+
+#include <vector>
+
+namespace npuscope::io {
+
+// msprof-analyze cluster_analysis_output text files: one file holds every rank, so rows carry the rank read from
+// the file, not ctx.rankId() (the Detector plans the ranks of a summary-only cluster from the same files).
+//  - cluster_step_trace_time.csv: rows of Type "rank" -> step_trace (rank = Index, Step may be empty -> NULL);
+//    "stage" rows are aggregates and are not imported (reported once as info).
+//  - cluster_communication.json: {rank_set|"p2p": {step<N>: {op: {"<rank>": OPINFO}}}} -> comm_op/bandwidth/packet.
+//  - cluster_communication_matrix.json: {rank_set|"p2p": {step<N>: {op: {"<src>-<dst>": LINK}}}} with GLOBAL
+//    ranks -> comm_link with rank_id = src and local_src/local_dst = the global ranks as written, so each
+//    rank's self-link "k-k" maps the group's local k to global k (identity) in PostLoad::resolveGroups.
+class ClusterAnalysisImporter {
+public:
+    static bool runStepTrace(ImportContext& ctx);
+    static bool runCommunication(ImportContext& ctx);
+    static bool runMatrix(ImportContext& ctx);
+
+    // Writes links whose src/dst are already global (PostLoad only maps links without src/dst).
+    static void writeGlobalLinks(ImportContext& ctx, std::vector<model::CommLinkRow>& links);
+};
+
+} // namespace npuscope::io

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/model/Database.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+namespace npuscope::io {
+
+// A profiler SQLite export (ascend_pytorch_profiler_{rank}.db, analysis.db, cluster_analysis.db, msprof_*.db)
+// opened read-only and immutable: the file is never written. Knows which tables and columns exist (PRAGMA
+// table_info, so column-name drift between tool versions is handled by asking, not assuming), resolves the
+// STRING_IDS indirection and ENUM_* tables. Used by the thread running one importer.
+class SqliteExport {
+public:
+    // Opens path; throws model::DbError when it is not a readable SQLite file.
+    explicit SqliteExport(const std::string& path);
+
+    model::Database& db() { return *m_db; }
+
+    bool hasTable(std::string_view table) const;
+    // The first of names that is a column of table (exact match first, then case-insensitive), or "".
+    std::string column(std::string_view table, std::initializer_list<std::string_view> names) const;
+    // "col" when present, else "NULL" (for SELECT lists over drifting schemas).
+    std::string columnOrNull(std::string_view table, std::initializer_list<std::string_view> names) const;
+
+    // STRING_IDS.value for id (loaded on first use); nullopt for NULL ids or unknown ids.
+    std::optional<std::string> string(std::optional<int64_t> id);
+    // ENUM_<name>.name for id, e.g. enumName("ENUM_HCCL_TRANSPORT_TYPE", 0) == "SDMA".
+    std::optional<std::string> enumName(const std::string& enumTable, std::optional<int64_t> id);
+
+private:
+    void loadColumns();
+
+    std::unique_ptr<model::Database> m_db;
+    std::unordered_map<std::string, std::set<std::string>> m_columns; // table -> columns
+    std::unordered_map<int64_t, std::string> m_strings;
+    bool m_stringsLoaded = false;
+    std::unordered_map<std::string, std::unordered_map<int64_t, std::string>> m_enums;
+};
+
+} // namespace npuscope::io

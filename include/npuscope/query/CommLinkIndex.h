@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/model/Database.h"
+#include "npuscope/query/CommQuery.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace npuscope::query {
+
+// Every comm_link row with known global ranks, loaded once into compact arrays grouped by step, plus
+// the group membership, so the matrix and link table of a 1,024-rank cluster are filtered in memory
+// instead of re-scanning SQLite on every selection change. Immutable after build; any thread.
+class CommLinkIndex {
+public:
+    struct Row {
+        int64_t step = 0;
+        double sizeMb = 0;
+        int64_t timeNs = 0;
+        double bandwidthGbps = 0;
+        int32_t reportedBy = 0, src = 0, dst = 0;
+        bool hasStep = false;
+        // Ids into strings(); -1 = NULL.
+        int32_t matrixOp = -1, opType = -1, slot = -1, group = -1, transport = -1, opName = -1;
+    };
+
+    // Loads the index; the caller holds the database lock.
+    static std::shared_ptr<const CommLinkIndex> build(model::Database& db);
+    // The index of this database, built on first use and shared while the database lives. The caller
+    // holds the database lock.
+    static std::shared_ptr<const CommLinkIndex> forDatabase(const std::shared_ptr<model::Database>& db);
+
+    // Rows of one step (nullopt: every row), ordered by step.
+    std::pair<const Row*, const Row*> rows(std::optional<int64_t> step) const;
+    const std::string& text(int32_t id) const { return m_strings[static_cast<size_t>(id)]; }
+    // Id of a string, -1 when no row uses it.
+    int32_t id(const std::string& s) const;
+    const std::vector<Group>& groups() const { return m_groups; }
+    size_t size() const { return m_rows.size(); }
+
+private:
+    std::vector<Row> m_rows;
+    std::vector<std::pair<int64_t, std::pair<size_t, size_t>>> m_steps; // step -> [begin, end)
+    std::vector<std::string> m_strings;
+    std::unordered_map<std::string, int32_t> m_ids;
+    std::vector<Group> m_groups; // names and members, without op counts
+};
+
+} // namespace npuscope::query

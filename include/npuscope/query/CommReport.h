@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/model/Database.h"
+#include "npuscope/query/CommAnalysisQuery.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace npuscope::query {
+
+// `npuscope-cli comm`: per-rank communication figures and the slowest links for a step / group.
+// The "npuscope.comm/1" document: times ms, sizes MB, bandwidth GB/s, ranks global; absent = null.
+class CommReport {
+public:
+    static constexpr size_t kSlowestLinks = 10;
+    static nlohmann::ordered_json json(model::Database& db, const CommSelection& sel);
+    static std::string text(model::Database& db, const CommSelection& sel);
+};
+
+} // namespace npuscope::query

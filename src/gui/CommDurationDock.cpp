@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/CommDurationDock.h"
+
+#include "npuscope/gui/CommDurationModel.h"
+#include "npuscope/gui/CommRankChart.h"
+#include "npuscope/gui/CommSelectionBar.h"
+#include "npuscope/gui/OpStripView.h"
+#include "npuscope/gui/PacketChart.h"
+#include "npuscope/gui/QueryRunner.h"
+#include "npuscope/gui/Workspace.h"
+#include "npuscope/query/CommAnalysisQuery.h"
+
+#include <QElapsedTimer>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace npuscope::gui {
+
+namespace {
+
+struct DurationResult {
+    std::vector<query::RankDuration> rows;
+    std::vector<query::PacketDistribution> packets;
+    query::OpStrip strip;
+    double ms = 0;
+};
+
+QWidget* titled(const QString& title, QWidget* content, QWidget* parent)
+{
+    auto* box = new QWidget(parent);
+    auto* l = new QVBoxLayout(box);
+    l->setContentsMargins(0, 0, 0, 0);
+    l->setSpacing(2);
+    auto* label = new QLabel(QStringLiteral("<b>%1</b>").arg(title), box);
+    l->addWidget(label);
+    content->setParent(box);
+    l->addWidget(content, 1);
+    return box;
+}
+
+} // namespace
+
+CommDurationDock::CommDurationDock(Workspace* workspace, QWidget* parent)
+    : QDockWidget(tr("Communication duration"), parent)
+    , m_workspace(workspace)
+    , m_runner(new QueryRunner(workspace, this))
+    , m_model(new CommDurationModel(this))
+    , m_proxy(new QSortFilterProxyModel(this))
+{
+    setObjectName(QString::fromLatin1(kObjectName));
+    auto* body = new QWidget(this);
+    auto* layout = new QVBoxLayout(body);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto* bar = new QHBoxLayout;
+    m_bar = new CommSelectionBar(workspace, body);
+    bar->addWidget(m_bar);
+    bar->addStretch(1);
+    m_summary = new QLabel(body);
+    m_summary->setObjectName(QStringLiteral("durationSummary"));
+    bar->addWidget(m_summary);
+    layout->addLayout(bar);
+
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(CommDurationModel::RawValueRole);
+    m_table = new QTableView(body);
+    m_table->setObjectName(QStringLiteral("durationTable"));
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(CommDurationModel::Rank, Qt::AscendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->horizontalHeader()->setDefaultAlignment(Qt::AlignCenter);
+    m_table->setWordWrap(false);
+    m_chart = new CommRankChart(body);
+    m_packets = new PacketChart(body);
+    m_strip = new OpStripView(body);
+
+    auto* top = new QSplitter(Qt::Horizontal, body);
+    top->addWidget(m_table);
+    top->addWidget(titled(tr("Per rank: Transit + Wait + Idle = Elapsed"), m_chart, top));
+    top->setStretchFactor(0, 3);
+    top->setStretchFactor(1, 2);
+    top->setSizes({ 1150, 450 });
+    auto* bottom = new QSplitter(Qt::Horizontal, body);
+    bottom->addWidget(titled(tr("Packet sizes per transport (MB)"), m_packets, bottom));
+    bottom->addWidget(titled(tr("Ops over the step per rank (click: timeline)"), m_strip, bottom));
+    bottom->setStretchFactor(0, 2);
+    bottom->setStretchFactor(1, 3);
+    auto* split = new QSplitter(Qt::Vertical, body);
+    split->addWidget(top);
+    split->addWidget(bottom);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(split, 1);
+    setWidget(body);
+
+    auto selectRank = [this](qint64 rank) { m_workspace->setSelectedRank(rank); };
+    connect(m_chart, &CommRankChart::rankClicked, this, selectRank);
+    connect(m_table, &QTableView::clicked, this, [this](const QModelIndex& index) {
+        if (index.isValid())
+            m_workspace->setSelectedRank(index.data(CommDurationModel::RankIdRole).toLongLong());
+    });
+    connect(m_strip, &OpStripView::opActivated, this, [this](qint64 rank, qint64 begin, qint64 end) {
+        m_workspace->setSelectedRank(rank);
+        m_workspace->setTimeWindow(Workspace::TimeWindow { begin, end });
+    });
+    for (auto signal :
+        { &Workspace::databaseChanged, &Workspace::stepChanged, &Workspace::groupChanged, &Workspace::commOpChanged })
+        connect(m_workspace, signal, this, &CommDurationDock::reload);
+    connect(m_workspace, &Workspace::selectedRankChanged, this, &CommDurationDock::syncSelection);
+    reload();
+}
+
+void CommDurationDock::reload()
+{
+    query::CommSelection sel;
+    sel.step = m_workspace->step();
+    sel.groupHash = m_workspace->groupHash();
+    sel.opName = m_workspace->commOp();
+    const bool started = m_runner->run(
+        [sel](model::Database& db) {
+            QElapsedTimer t;
+            t.start();
+            DurationResult r;
+            r.rows = query::CommAnalysisQuery::durations(db, sel);
+            r.packets = query::CommAnalysisQuery::packets(db, sel);
+            // The strip shows every op of the step (the chosen op is one of them).
+            query::CommSelection stripSel = sel;
+            stripSel.opName.reset();
+            r.strip = query::CommAnalysisQuery::opStrip(db, stripSel);
+            r.ms = static_cast<double>(t.nsecsElapsed()) / 1.0e6;
+            return r;
+        },
+        [this](DurationResult r) {
+            m_lastQueryMs = r.ms;
+            ++m_resultsApplied;
+            m_summary->setText(tr("%1 ranks").arg(r.rows.size()));
+            m_chart->setRows(r.rows);
+            m_model->setRows(std::move(r.rows));
+            m_packets->setDistributions(std::move(r.packets));
+            m_strip->setStrip(std::move(r.strip));
+            m_table->resizeColumnsToContents();
+            syncSelection();
+        });
+    if (!started) {
+        m_model->setRows({});
+        m_chart->setRows({});
+        m_packets->setDistributions({});
+        m_strip->setStrip({});
+        m_summary->setText(tr("No profile loaded"));
+    }
+}
+
+void CommDurationDock::syncSelection()
+{
+    const auto rank = m_workspace->selectedRank();
+    m_chart->setSelectedRank(rank);
+    const int row = rank ? m_model->rowOfRank(*rank) : -1;
+    if (row < 0) {
+        m_table->clearSelection();
+        return;
+    }
+    const QModelIndex index = m_proxy->mapFromSource(m_model->index(row, 0));
+    m_table->selectRow(index.row());
+    m_table->scrollTo(index);
+}
+
+} // namespace npuscope::gui

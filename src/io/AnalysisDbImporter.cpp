@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/io/AnalysisDbImporter.h"
+
+#include "npuscope/core/Decimal.h"
+#include "npuscope/core/GroupHash.h"
+#include "npuscope/io/CommunicationImporter.h"
+#include "npuscope/io/JsonFile.h"
+#include "npuscope/io/SqliteExport.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+namespace npuscope::io {
+
+namespace {
+
+// NUMERIC columns hold REAL or INTEGER (some builds write TEXT); SQLite converts all of them.
+std::optional<int64_t> scaledNs(const model::Statement& st, int col, double nsPerUnit)
+{
+    if (st.isNull(col))
+        return std::nullopt;
+    const std::string text = st.text(col);
+    if (isMissing(trim(text)))
+        return std::nullopt;
+    return doubleToNs(st.real(col), nsPerUnit);
+}
+
+std::optional<double> real(const model::Statement& st, int col)
+{
+    if (st.isNull(col) || isMissing(trim(st.text(col))))
+        return std::nullopt;
+    return st.real(col);
+}
+
+// analysis.db writes the '@' number; an export that writes the raw HCCL group name gets it hashed.
+std::optional<std::string> groupHashOf(const std::optional<std::string>& group)
+{
+    if (!group || group->empty())
+        return std::nullopt;
+    const bool digits = std::all_of(group->begin(), group->end(), [](unsigned char c) { return std::isdigit(c); });
+    return digits ? *group : groupDoubleHashText(*group);
+}
+
+std::optional<double> ratio(std::optional<int64_t> part, std::optional<int64_t> transit)
+{
+    if (!part || !transit || *part + *transit == 0)
+        return part && transit ? std::optional<double>(0.0) : std::nullopt;
+    const double r = static_cast<double>(*part) / static_cast<double>(*part + *transit);
+    return std::round(r * 1.0e4) / 1.0e4;
+}
+
+void importStepTrace(ImportContext& ctx, SqliteExport& db)
+{
+    const char* t = "StepTraceTime";
+    if (!db.hasTable(t)) {
+        ctx.info(std::nullopt, "no StepTraceTime table; no step breakdown from this file");
+        return;
+    }
+    const std::string sql = "SELECT " + db.columnOrNull(t, { "deviceId", "device_id" }) + ", "
+        + db.columnOrNull(t, { "step" }) + ", " + db.columnOrNull(t, { "computing" }) + ", "
+        + db.columnOrNull(t, { "communication_not_overlapped" }) + ", " + db.columnOrNull(t, { "overlapped" }) + ", "
+        + db.columnOrNull(t, { "communication" }) + ", " + db.columnOrNull(t, { "free" }) + ", "
+        + db.columnOrNull(t, { "stage" }) + ", " + db.columnOrNull(t, { "bubble" }) + ", "
+        + db.columnOrNull(t, { "communication_not_overlapped_and_exclude_receive" }) + ", "
+        + db.columnOrNull(t, { "preparing" }) + " FROM StepTraceTime ORDER BY rowid";
+    auto st = db.db().prepare(sql);
+    int64_t row = 0;
+    while (st.step()) {
+        ++row;
+        model::StepTraceRow r;
+        r.rankId = ctx.rankId();
+        r.deviceId = st.optInt(0);
+        if (auto step = st.optText(1); step && !isMissing(trim(*step)))
+            r.step = stepFromKey(*step);
+        r.computing = scaledNs(st, 2, 1.0e3);
+        r.communicationNotOverlapped = scaledNs(st, 3, 1.0e3);
+        r.overlapped = scaledNs(st, 4, 1.0e3);
+        r.communication = scaledNs(st, 5, 1.0e3);
+        r.free = scaledNs(st, 6, 1.0e3);
+        r.stage = scaledNs(st, 7, 1.0e3);
+        r.bubble = scaledNs(st, 8, 1.0e3);
+        r.communicationNotOverlappedExcludeReceive = scaledNs(st, 9, 1.0e3);
+        r.preparing = scaledNs(st, 10, 1.0e3);
+        r.sourceLine = row; // the table row, 1-based
+        ctx.writer().addStepTrace(r);
+    }
+}
+
+using OpIndex = std::map<std::tuple<std::string, std::string, std::string, std::string>, int64_t>;
+
+void importCommTime(ImportContext& ctx, SqliteExport& db, OpIndex& ops)
+{
+    const char* t = "CommAnalyzerTime";
+    const std::string sql = "SELECT " + db.columnOrNull(t, { "hccl_op_name" }) + ", "
+        + db.columnOrNull(t, { "group_name" }) + ", " + db.columnOrNull(t, { "start_timestamp" }) + ", "
+        + db.columnOrNull(t, { "elapse_time", "elapsed_time" }) + ", " + db.columnOrNull(t, { "transit_time" }) + ", "
+        + db.columnOrNull(t, { "wait_time" }) + ", " + db.columnOrNull(t, { "synchronization_time" }) + ", "
+        + db.columnOrNull(t, { "idle_time" }) + ", " + db.columnOrNull(t, { "step" }) + ", "
+        + db.columnOrNull(t, { "type" }) + " FROM CommAnalyzerTime ORDER BY rowid";
+    auto st = db.db().prepare(sql);
+    while (st.step()) {
+        const std::string op = st.optText(0).value_or(std::string());
+        if (op.empty()) {
+            ctx.warning(std::nullopt, "CommAnalyzerTime row without hccl_op_name; skipped");
+            continue;
+        }
+        const std::string group = st.optText(1).value_or(std::string());
+        const std::string stepText = st.optText(8).value_or(std::string());
+        const std::string kind = st.optText(9).value_or("collective");
+        model::CommOpRow r;
+        r.rankId = ctx.rankId();
+        r.step = stepFromKey(stepText);
+        r.kind = kind;
+        r.groupHash = groupHashOf(st.optText(1));
+        r.opKey = r.groupHash ? op + "@" + *r.groupHash : op;
+        const OpKey parsed = parseOpKey(r.opKey);
+        r.opName = parsed.name;
+        r.opType = parsed.type;
+        r.isTotal = op == "Total Op Info";
+        if (!st.isNull(2))
+            r.startNs = doubleToNs(st.real(2), 1.0e3);
+        r.elapseNs = scaledNs(st, 3, 1.0e6);
+        r.transitNs = scaledNs(st, 4, 1.0e6);
+        r.waitNs = scaledNs(st, 5, 1.0e6);
+        r.syncNs = scaledNs(st, 6, 1.0e6);
+        r.idleNs = scaledNs(st, 7, 1.0e6);
+        r.waitRatio = ratio(r.waitNs, r.transitNs);
+        r.syncRatio = ratio(r.syncNs, r.transitNs);
+        ops[{ stepText, kind, op, group }] = ctx.writer().addCommOp(r);
+    }
+}
+
+void importCommBandwidth(ImportContext& ctx, SqliteExport& db, const OpIndex& ops)
+{
+    const char* t = "CommAnalyzerBandwidth";
+    const std::string sql = "SELECT " + db.columnOrNull(t, { "hccl_op_name" }) + ", "
+        + db.columnOrNull(t, { "group_name" }) + ", " + db.columnOrNull(t, { "transport_type", "band_type" }) + ", "
+        + db.columnOrNull(t, { "transit_size" }) + ", " + db.columnOrNull(t, { "transit_time" }) + ", "
+        + db.columnOrNull(t, { "bandwidth" }) + ", " + db.columnOrNull(t, { "large_packet_ratio" }) + ", "
+        + db.columnOrNull(t, { "package_size" }) + ", " + db.columnOrNull(t, { "count" }) + ", "
+        + db.columnOrNull(t, { "total_duration" }) + ", " + db.columnOrNull(t, { "step" }) + ", "
+        + db.columnOrNull(t, { "type" }) + " FROM CommAnalyzerBandwidth ORDER BY rowid";
+    auto st = db.db().prepare(sql);
+    // The db repeats the per-transport figures on every package-size row: one comm_bandwidth per (op, transport).
+    std::map<std::pair<int64_t, std::string>, int64_t> bandwidthIds;
+    int missing = 0;
+    while (st.step()) {
+        const std::string op = st.optText(0).value_or(std::string());
+        const std::string group = st.optText(1).value_or(std::string());
+        const std::string transport = st.optText(2).value_or(std::string());
+        const auto opIt
+            = ops.find({ st.optText(10).value_or(std::string()), st.optText(11).value_or("collective"), op, group });
+        if (opIt == ops.end()) {
+            ++missing;
+            continue;
+        }
+        auto [bwIt, added] = bandwidthIds.emplace(std::make_pair(opIt->second, transport), 0);
+        if (added) {
+            model::CommBandwidthRow bw;
+            bw.commOpId = opIt->second;
+            bw.transport = transport;
+            bw.sizeMb = real(st, 3);
+            bw.transitNs = scaledNs(st, 4, 1.0e6);
+            bw.bandwidthGbps = real(st, 5);
+            bw.largePacketRatio = real(st, 6);
+            bwIt->second = ctx.writer().addCommBandwidth(bw);
+        }
+        const auto packageMb = real(st, 7);
+        const auto count = st.optInt(8);
+        // A (0, 0, 0) package row stands for "no packets" (the text export's empty Size Distribution).
+        if (!packageMb || (*packageMb == 0 && count.value_or(0) == 0))
+            continue;
+        model::CommPacketRow p;
+        p.commBandwidthId = bwIt->second;
+        p.packageMb = *packageMb;
+        p.count = count;
+        p.totalNs = scaledNs(st, 9, 1.0e6);
+        ctx.writer().addCommPacket(p);
+    }
+    if (missing > 0)
+        ctx.warning(std::nullopt,
+            std::to_string(missing) + " CommAnalyzerBandwidth rows name an op missing from CommAnalyzerTime; skipped");
+}
+
+void importCommMatrix(ImportContext& ctx, SqliteExport& db)
+{
+    const char* t = "CommAnalyzerMatrix";
+    const std::string sql = "SELECT " + db.columnOrNull(t, { "hccl_op_name" }) + ", "
+        + db.columnOrNull(t, { "group_name" }) + ", " + db.columnOrNull(t, { "src_rank" }) + ", "
+        + db.columnOrNull(t, { "dst_rank" }) + ", " + db.columnOrNull(t, { "transport_type" }) + ", "
+        + db.columnOrNull(t, { "transit_size" }) + ", " + db.columnOrNull(t, { "transit_time" }) + ", "
+        + db.columnOrNull(t, { "bandwidth" }) + ", " + db.columnOrNull(t, { "step" }) + ", "
+        + db.columnOrNull(t, { "type" }) + ", " + db.columnOrNull(t, { "op_name" })
+        + " FROM CommAnalyzerMatrix ORDER BY rowid";
+    auto st = db.db().prepare(sql);
+    while (st.step()) {
+        model::CommLinkRow r;
+        r.rankId = ctx.rankId();
+        r.step = stepFromKey(st.optText(8).value_or(std::string()));
+        r.kind = st.optText(9).value_or("collective");
+        const std::string op = st.optText(0).value_or(std::string());
+        const OpKey parsed = parseOpKey(op);
+        r.matrixOp = parsed.name;
+        r.groupHash = groupHashOf(st.optText(1));
+        if (parsed.type) {
+            r.opType = *parsed.type;
+            std::transform(r.opType->begin(), r.opType->end(), r.opType->begin(),
+                [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        } else if (const auto dash = parsed.name.rfind('-'); dash != std::string::npos) {
+            r.opType = parsed.name.substr(0, dash);
+            r.slot = parsed.name.substr(dash + 1);
+        } else if (op == "Total Op Info") {
+            r.slot = "total";
+        }
+        r.localSrc = parseInt(st.optText(2).value_or(std::string()));
+        r.localDst = parseInt(st.optText(3).value_or(std::string()));
+        if (!r.localSrc || !r.localDst) {
+            ctx.warning(std::nullopt, "CommAnalyzerMatrix row of " + op + " without numeric src/dst rank; skipped");
+            continue;
+        }
+        r.transport = st.optText(4);
+        r.sizeMb = real(st, 5);
+        r.timeNs = scaledNs(st, 6, 1.0e6);
+        r.bandwidthGbps = real(st, 7);
+        if (auto name = st.optText(10); name && !name->empty())
+            r.opName = name;
+        ctx.writer().addCommLink(r);
+    }
+}
+
+} // namespace
+
+bool AnalysisDbImporter::run(ImportContext& ctx)
+{
+    std::unique_ptr<SqliteExport> db;
+    try {
+        db = std::make_unique<SqliteExport>(ctx.file());
+    } catch (const model::DbError& e) {
+        ctx.error(std::nullopt, std::string("not a readable SQLite export: ") + e.what());
+        return false;
+    }
+    try {
+        importStepTrace(ctx, *db);
+        if (db->hasTable("CommAnalyzerTime")) {
+            OpIndex ops;
+            importCommTime(ctx, *db, ops);
+            if (db->hasTable("CommAnalyzerBandwidth"))
+                importCommBandwidth(ctx, *db, ops);
+        } else {
+            ctx.info(std::nullopt, "no CommAnalyzerTime table; no communication ops from this file");
+        }
+        if (db->hasTable("CommAnalyzerMatrix"))
+            importCommMatrix(ctx, *db);
+    } catch (const model::DbError& e) {
+        // A damaged export: what was read before stays; the model itself is a different connection.
+        ctx.error(std::nullopt, std::string("reading the export failed: ") + e.what());
+        ctx.finish();
+        return false;
+    }
+    ctx.finish();
+    return true;
+}
+
+} // namespace npuscope::io

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/io/ClusterSummary.h"
+
+#include "npuscope/core/CsvReader.h"
+#include "npuscope/core/Decimal.h"
+#include "npuscope/io/SqliteExport.h"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+namespace fs = std::filesystem;
+
+namespace npuscope::io {
+
+namespace {
+
+constexpr const char* kDbName = "cluster_analysis.db";
+
+// "(0, 1, 2)" or "(0,1,2)" -> ranks.
+void addRankSet(const std::string& text, std::set<int64_t>& out)
+{
+    std::string number;
+    for (char c : text + ",") {
+        if (c >= '0' && c <= '9') {
+            number += c;
+        } else if (!number.empty()) {
+            if (auto v = parseInt(number))
+                out.insert(*v);
+            number.clear();
+        }
+    }
+}
+
+void ranksFromStepCsv(const fs::path& file, std::set<int64_t>& out)
+{
+    CsvReader reader;
+    std::string error;
+    if (!reader.open(file.string(), error))
+        return;
+    std::vector<std::string> row;
+    if (!reader.next(row))
+        return;
+    const CsvHeader header(row);
+    const int type = header.find({ "Type" });
+    const int index = header.find({ "Index" });
+    if (type < 0 || index < 0)
+        return;
+    while (reader.next(row)) {
+        if (trim(field(row, type)) != "rank")
+            continue;
+        if (auto r = parseInt(trim(field(row, index))))
+            out.insert(*r);
+    }
+}
+
+void ranksFromGroups(const fs::path& file, std::set<int64_t>& out)
+{
+    std::ifstream in(file);
+    const auto j = nlohmann::json::parse(in, nullptr, false);
+    if (j.is_discarded() || !j.is_object())
+        return;
+    for (const char* key : { "collective", "p2p" }) {
+        const auto it = j.find(key);
+        if (it == j.end() || !it->is_array())
+            continue;
+        for (const auto& group : *it) {
+            if (!group.is_array())
+                continue;
+            for (const auto& r : group) {
+                if (r.is_number_integer())
+                    out.insert(r.get<int64_t>());
+            }
+        }
+    }
+}
+
+void ranksFromDb(const fs::path& file, std::set<int64_t>& out, std::vector<PlanIssue>& issues)
+{
+    try {
+        SqliteExport db(file.string());
+        if (db.hasTable("ClusterStepTraceTime") && !db.column("ClusterStepTraceTime", { "index" }).empty()) {
+            auto st = db.db().prepare("SELECT \"" + db.column("ClusterStepTraceTime", { "index" }) + "\", "
+                + db.columnOrNull("ClusterStepTraceTime", { "type" }) + " FROM ClusterStepTraceTime");
+            while (st.step()) {
+                if (st.optText(1) == "rank") {
+                    if (auto r = parseInt(trim(st.text(0))))
+                        out.insert(*r);
+                }
+            }
+        }
+        if (db.hasTable("CommunicationGroup") && !db.column("CommunicationGroup", { "rank_set" }).empty()) {
+            auto st = db.db().prepare("SELECT rank_set FROM CommunicationGroup");
+            while (st.step())
+                addRankSet(st.text(0), out);
+        }
+        if (db.hasTable("ClusterCommAnalyzerTime") && !db.column("ClusterCommAnalyzerTime", { "rank_id" }).empty()) {
+            auto st = db.db().prepare("SELECT DISTINCT rank_id FROM ClusterCommAnalyzerTime");
+            while (st.step()) {
+                if (auto r = st.optInt(0))
+                    out.insert(*r);
+            }
+        }
+    } catch (const model::DbError& e) {
+        issues.push_back({ "error", file.string(), std::string("cannot read cluster_analysis.db: ") + e.what() });
+    }
+}
+
+} // namespace
+
+bool ClusterSummary::isClusterFileName(const std::string& fileName)
+{
+    return fileName == "cluster_step_trace_time.csv" || fileName == "cluster_communication.json"
+        || fileName == "cluster_communication_matrix.json" || fileName == kDbName;
+}
+
+std::optional<ClusterSummary> ClusterSummary::probe(const fs::path& dir)
+{
+    std::vector<fs::path> found;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
+         it.increment(ec)) {
+        std::error_code ec2;
+        if (it->is_regular_file(ec2) && isClusterFileName(it->path().filename().string()))
+            found.push_back(it->path());
+    }
+    if (found.empty())
+        return std::nullopt;
+    ClusterSummary s;
+    s.path = fs::absolute(dir).lexically_normal().string();
+    const bool hasDb
+        = std::any_of(found.begin(), found.end(), [](const fs::path& p) { return p.filename() == kDbName; });
+    std::string droppedText;
+    for (const auto& f : found) {
+        FileKind kind;
+        if (!fileKindOf(f.filename().string(), kind))
+            continue;
+        if (hasDb && kind != FileKind::ClusterAnalysisDb) {
+            droppedText += (droppedText.empty() ? "" : ", ") + f.filename().string();
+            continue;
+        }
+        std::error_code sizeEc;
+        const auto size = fs::file_size(f, sizeEc);
+        s.files.push_back({ kind, fs::absolute(f).lexically_normal().string(), sizeEc ? 0 : size });
+        if (kind == FileKind::ClusterStepTrace)
+            ranksFromStepCsv(f, s.ranks);
+        else if (kind == FileKind::ClusterAnalysisDb)
+            ranksFromDb(f, s.ranks, s.issues);
+    }
+    std::sort(
+        s.files.begin(), s.files.end(), [](const PlannedFile& a, const PlannedFile& b) { return a.path < b.path; });
+    if (!droppedText.empty())
+        s.issues.push_back({ "info", s.path,
+            "cluster_analysis_output holds both cluster_analysis.db and text files; using the db, ignored: "
+                + droppedText });
+    if (!hasDb && fs::exists(dir / "communication_group.json", ec))
+        ranksFromGroups(dir / "communication_group.json", s.ranks);
+    return s;
+}
+
+} // namespace npuscope::io

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/io/SqliteExport.h"
+
+#include <algorithm>
+#include <cctype>
+#include <vector>
+
+namespace npuscope::io {
+
+namespace {
+
+bool equalsNoCase(std::string_view a, std::string_view b)
+{
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+        return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+    });
+}
+
+} // namespace
+
+SqliteExport::SqliteExport(const std::string& path)
+    : m_db(model::Database::openReadOnly(path))
+{
+    loadColumns();
+}
+
+void SqliteExport::loadColumns()
+{
+    std::vector<std::string> tables;
+    {
+        auto st = m_db->prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')");
+        while (st.step())
+            tables.push_back(st.text(0));
+    }
+    for (const auto& t : tables) {
+        auto& cols = m_columns[t];
+        // Table names come from sqlite_master; quote them anyway (some exports use odd names).
+        std::string quoted = "\"";
+        for (char c : t)
+            quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+        quoted += '"';
+        auto st = m_db->prepare("PRAGMA table_info(" + quoted + ")");
+        while (st.step())
+            cols.insert(st.text(1));
+    }
+}
+
+bool SqliteExport::hasTable(std::string_view table) const { return m_columns.count(std::string(table)) > 0; }
+
+std::string SqliteExport::column(std::string_view table, std::initializer_list<std::string_view> names) const
+{
+    const auto it = m_columns.find(std::string(table));
+    if (it == m_columns.end())
+        return {};
+    for (auto n : names) {
+        if (it->second.count(std::string(n)))
+            return std::string(n);
+    }
+    for (auto n : names) {
+        for (const auto& c : it->second) {
+            if (equalsNoCase(c, n))
+                return c;
+        }
+    }
+    return {};
+}
+
+std::string SqliteExport::columnOrNull(std::string_view table, std::initializer_list<std::string_view> names) const
+{
+    const std::string c = column(table, names);
+    return c.empty() ? std::string("NULL") : c;
+}
+
+std::optional<std::string> SqliteExport::string(std::optional<int64_t> id)
+{
+    if (!id)
+        return std::nullopt;
+    if (!m_stringsLoaded) {
+        m_stringsLoaded = true;
+        if (hasTable("STRING_IDS")) {
+            auto st = m_db->prepare("SELECT id, value FROM STRING_IDS");
+            while (st.step()) {
+                if (!st.isNull(0))
+                    m_strings.emplace(st.int64(0), st.optText(1).value_or(std::string()));
+            }
+        }
+    }
+    const auto it = m_strings.find(*id);
+    if (it == m_strings.end())
+        return std::nullopt;
+    return it->second;
+}
+
+std::optional<std::string> SqliteExport::enumName(const std::string& enumTable, std::optional<int64_t> id)
+{
+    if (!id)
+        return std::nullopt;
+    auto found = m_enums.find(enumTable);
+    if (found == m_enums.end()) {
+        found = m_enums.emplace(enumTable, std::unordered_map<int64_t, std::string> {}).first;
+        if (hasTable(enumTable) && !column(enumTable, { "id" }).empty() && !column(enumTable, { "name" }).empty()) {
+            auto st = m_db->prepare("SELECT id, name FROM \"" + enumTable + "\"");
+            while (st.step()) {
+                if (!st.isNull(0))
+                    found->second.emplace(st.int64(0), st.optText(1).value_or(std::string()));
+            }
+        }
+    }
+    const auto it = found->second.find(*id);
+    if (it == found->second.end())
+        return std::nullopt;
+    return it->second;
+}
+
+} // namespace npuscope::io

@@ -1,0 +1,783 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/query/CommAnalysisQuery.h"
+
+#include "npuscope/query/CommLinkIndex.h"
+#include "npuscope/query/CommQuery.h"
+#include "npuscope/query/StepQuery.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <tuple>
+#include <unordered_map>
+
+namespace npuscope::query {
+
+namespace {
+
+// Binds: ?1 step, ?2 group, ?3 op name / op type, ?4 slot, ?5 rank, ?6 src, ?7 dst, ?8 transport.
+struct Binder {
+    std::string where = " WHERE 1=1";
+    std::vector<std::pair<int, std::string>> texts;
+    std::vector<std::pair<int, int64_t>> ints;
+    void add(const char* clause, int index, const std::optional<int64_t>& v)
+    {
+        if (!v)
+            return;
+        where += clause;
+        ints.emplace_back(index, *v);
+    }
+    void add(const char* clause, int index, const std::optional<std::string>& v)
+    {
+        if (!v)
+            return;
+        where += clause;
+        texts.emplace_back(index, *v);
+    }
+    void bind(model::Statement& st) const
+    {
+        for (const auto& [i, v] : ints)
+            st.bind(i, v);
+        for (const auto& [i, v] : texts)
+            st.bind(i, v);
+    }
+};
+
+std::optional<double> ratio(int64_t part, int64_t other)
+{
+    if (part + other <= 0)
+        return std::nullopt;
+    return static_cast<double>(part) / static_cast<double>(part + other);
+}
+
+std::optional<double> bandwidth(double sizeMb, int64_t timeNs)
+{
+    // MB / ms = 10^6 B / 10^-3 s = GB/s.
+    if (timeNs <= 0)
+        return std::nullopt;
+    return sizeMb / (static_cast<double>(timeNs) / 1.0e6);
+}
+
+struct RawLink {
+    int64_t reportedBy = 0;
+    std::optional<int64_t> step;
+    std::string opType; // op type, or the real op name for 2023 keys
+    std::string group;
+    int64_t src = 0, dst = 0;
+    std::string transport;
+    double sizeMb = 0;
+    int64_t timeNs = 0;
+    std::string opName;
+    double bandwidthGbps = 0; // as written
+    int groupId = 0; // interned group, for cheap keys
+};
+
+enum class LinkMode { Totals, Slot, Op, Bottom1 };
+
+// Which comm_link rows a view needs. Totals: the "total" slot of every op type (or of opType), plus
+// the real-op keys of 2023 builds; Slot: one slot of opType; Op: the links naming opName; Bottom1:
+// the bottom1 slot links that name an op.
+struct LinkQuery {
+    LinkMode mode = LinkMode::Totals;
+    std::optional<int64_t> step;
+    std::optional<std::string> group, opType, slot, opName, transport;
+    std::optional<int64_t> rank, src, dst;
+};
+
+std::vector<RawLink> fetchSql(model::Database& db, const LinkQuery& q)
+{
+    Binder b;
+    b.add(" AND step = ?1", 1, q.step);
+    b.add(" AND group_hash = ?2", 2, q.group);
+    b.add(" AND (src = ?5 OR dst = ?5)", 5, q.rank);
+    b.add(" AND src = ?6", 6, q.src);
+    b.add(" AND dst = ?7", 7, q.dst);
+    b.add(" AND transport = ?8", 8, q.transport);
+    switch (q.mode) {
+    case LinkMode::Totals:
+        b.where += " AND ((slot = 'total') OR (slot IS NULL AND matrix_op <> 'Total Op Info'))";
+        b.add(" AND COALESCE(op_type, matrix_op) = ?3", 3, q.opType);
+        break;
+    case LinkMode::Slot:
+        b.add(" AND op_type = ?3", 3, q.opType);
+        b.add(" AND slot = ?4", 4, q.slot);
+        break;
+    case LinkMode::Op:
+        b.add(" AND (op_name = ?3 OR (slot IS NULL AND matrix_op = ?3))", 3, q.opName);
+        break;
+    case LinkMode::Bottom1:
+        b.where += " AND slot = 'bottom1' AND op_name IS NOT NULL";
+        break;
+    }
+    auto st = db.prepare("SELECT rank_id, step, matrix_op, op_type, slot, group_hash, src, dst, transport, size_mb, "
+                         "time_ns, op_name, bandwidth_gbps FROM comm_link"
+        + b.where + " AND src IS NOT NULL AND dst IS NOT NULL");
+    b.bind(st);
+    std::vector<RawLink> all;
+    while (st.step()) {
+        RawLink l;
+        l.reportedBy = st.int64(0);
+        l.step = st.optInt(1);
+        const bool realOp = st.isNull(4);
+        l.opType = realOp ? st.text(2) : st.optText(3).value_or(st.text(2));
+        l.group = st.optText(5).value_or("");
+        l.src = st.int64(6);
+        l.dst = st.int64(7);
+        l.transport = st.optText(8).value_or("");
+        l.sizeMb = st.optReal(9).value_or(0.0);
+        l.timeNs = st.optInt(10).value_or(0);
+        if (q.mode != LinkMode::Totals)
+            l.opName = st.optText(11).value_or(realOp ? st.text(2) : std::string());
+        l.bandwidthGbps = st.optReal(12).value_or(0.0);
+        all.push_back(std::move(l));
+    }
+    return all;
+}
+
+// The same selection as fetchSql, over the in-memory index.
+std::vector<RawLink> fetchIndex(const CommLinkIndex& index, const LinkQuery& q)
+{
+    auto idOf = [&](const std::optional<std::string>& s) { return s ? index.id(*s) : -2; };
+    const int32_t group = idOf(q.group), opType = idOf(q.opType), slot = idOf(q.slot), opName = idOf(q.opName),
+                  transport = idOf(q.transport);
+    const int32_t totalSlot = index.id("total"), bottom1 = index.id("bottom1"), totalOp = index.id("Total Op Info");
+    std::vector<RawLink> all;
+    if ((q.group && group < 0) || (q.opType && opType < 0) || (q.slot && slot < 0) || (q.opName && opName < 0)
+        || (q.transport && transport < 0))
+        return all;
+    const auto [begin, end] = index.rows(q.step);
+    for (const auto* r = begin; r != end; ++r) {
+        if ((q.group && r->group != group) || (q.transport && r->transport != transport)
+            || (q.rank && r->src != *q.rank && r->dst != *q.rank) || (q.src && r->src != *q.src)
+            || (q.dst && r->dst != *q.dst))
+            continue;
+        const bool realOp = r->slot < 0;
+        const int32_t typeId = realOp ? r->matrixOp : (r->opType >= 0 ? r->opType : r->matrixOp);
+        switch (q.mode) {
+        case LinkMode::Totals:
+            if (!(r->slot == totalSlot || (realOp && r->matrixOp != totalOp)) || (q.opType && typeId != opType))
+                continue;
+            break;
+        case LinkMode::Slot:
+            if ((q.opType && r->opType != opType) || (q.slot && r->slot != slot))
+                continue;
+            break;
+        case LinkMode::Op:
+            if (!(r->opName == opName || (realOp && r->matrixOp == opName)))
+                continue;
+            break;
+        case LinkMode::Bottom1:
+            if (r->slot != bottom1 || r->opName < 0)
+                continue;
+            break;
+        }
+        RawLink l;
+        l.reportedBy = r->reportedBy;
+        l.step = r->hasStep ? std::optional<int64_t>(r->step) : std::nullopt;
+        l.opType = index.text(typeId);
+        l.group = r->group >= 0 ? index.text(r->group) : std::string();
+        l.src = r->src;
+        l.dst = r->dst;
+        l.transport = r->transport >= 0 ? index.text(r->transport) : std::string();
+        l.sizeMb = r->sizeMb;
+        l.timeNs = r->timeNs;
+        if (q.mode != LinkMode::Totals)
+            l.opName = r->opName >= 0 ? index.text(r->opName) : (realOp ? index.text(r->matrixOp) : std::string());
+        l.bandwidthGbps = r->bandwidthGbps;
+        all.push_back(std::move(l));
+    }
+    return all;
+}
+
+// One link per (step, group, op type, src, dst). A link written by both ends (p2p: "send" by the
+// sender, "receive" by the receiver) keeps only the sender's copy, so a transfer is not counted
+// twice in a total.
+std::vector<RawLink> dedup(std::vector<RawLink> all, LinkMode mode)
+{
+    if (mode == LinkMode::Op) {
+        // The same op can fill several slots (top1 and bottom2 ...): one copy per link.
+        for (auto& l : all)
+            l.opType = l.opName;
+    }
+    // Runs of the same (step, group, src, dst) after sorting; groups interned to ints for speed.
+    std::unordered_map<std::string, int> groupIds;
+    for (auto& l : all)
+        l.groupId = groupIds.emplace(l.group, static_cast<int>(groupIds.size())).first->second;
+    auto key = [](const RawLink& l) { return std::make_tuple(l.step.value_or(INT64_MIN), l.groupId, l.src, l.dst); };
+    std::vector<size_t> order(all.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return key(all[a]) < key(all[b]); });
+    std::vector<RawLink> out;
+    out.reserve(all.size());
+    std::vector<const std::string*> seen;
+    for (size_t begin = 0; begin < order.size();) {
+        size_t end = begin + 1;
+        while (end < order.size() && key(all[order[end]]) == key(all[order[begin]]))
+            ++end;
+        bool senderWrote = false;
+        for (size_t k = begin; k < end; ++k)
+            senderWrote = senderWrote || all[order[k]].reportedBy == all[order[k]].src;
+        seen.clear();
+        for (size_t k = begin; k < end; ++k) {
+            RawLink& l = all[order[k]];
+            if (senderWrote && l.reportedBy != l.src)
+                continue;
+            if (std::any_of(seen.begin(), seen.end(), [&](const std::string* t) { return *t == l.opType; }))
+                continue;
+            seen.push_back(&l.opType);
+            out.push_back(l);
+        }
+        begin = end;
+    }
+    return out;
+}
+
+LinkQuery matrixQuery(const CommSelection& sel, const MatrixOp& op)
+{
+    LinkQuery q;
+    q.step = sel.step;
+    q.group = sel.groupHash;
+    if (sel.opName) {
+        q.mode = LinkMode::Op;
+        q.opName = sel.opName;
+    } else if (op.opType) {
+        q.opType = op.opType;
+        if (op.slot != "total") {
+            q.mode = LinkMode::Slot;
+            q.slot = op.slot;
+        }
+    }
+    return q;
+}
+
+LinkQuery linkTableQuery(const LinkFilter& f)
+{
+    LinkQuery q;
+    q.step = f.step;
+    q.group = f.groupHash;
+    q.rank = f.rank;
+    q.src = f.src;
+    q.dst = f.dst;
+    q.transport = f.transport;
+    return q;
+}
+
+// Group names and members (global ranks in local order) without CommQuery::groups' op counts.
+std::vector<Group> membership(model::Database& db)
+{
+    std::vector<Group> out;
+    std::unordered_map<std::string, size_t> index;
+    auto st = db.prepare("SELECT group_hash, name FROM comm_group ORDER BY group_hash");
+    while (st.step()) {
+        Group g;
+        g.hash = st.text(0);
+        g.name = st.optText(1);
+        index.emplace(g.hash, out.size());
+        out.push_back(std::move(g));
+    }
+    auto members = db.prepare("SELECT group_hash, global_rank FROM comm_group_rank ORDER BY group_hash, local_rank");
+    while (members.step()) {
+        if (auto it = index.find(members.text(0)); it != index.end())
+            out[it->second].ranks.push_back(members.int64(1));
+    }
+    return out;
+}
+
+Binder opBinder(const CommSelection& sel, bool withOpName)
+{
+    Binder b;
+    b.add(" AND step = ?1", 1, sel.step);
+    b.add(" AND group_hash = ?2", 2, sel.groupHash);
+    if (withOpName)
+        b.add(" AND op_name = ?3", 3, sel.opName);
+    return b;
+}
+
+} // namespace
+
+std::optional<double> MatrixCell::bandwidthGbps() const { return bandwidth(sizeMb, timeNs); }
+
+namespace {
+
+MatrixOpChoices opChoices(
+    model::Database& db, const CommSelection& sel, const std::map<std::string, std::set<std::string>>& types)
+{
+    MatrixOpChoices out;
+    static const std::vector<std::string> kOrder = { "top1", "middle", "bottom1", "bottom2", "bottom3", "total" };
+    for (const auto& [type, slots] : types) {
+        out.opTypes.push_back(type);
+        std::vector<std::string> ordered;
+        for (const auto& s : kOrder) {
+            if (slots.count(s))
+                ordered.push_back(s);
+        }
+        for (const auto& s : slots) {
+            if (std::find(kOrder.begin(), kOrder.end(), s) == kOrder.end())
+                ordered.push_back(s);
+        }
+        out.typeSlots.push_back(std::move(ordered));
+    }
+    Binder ob = opBinder(sel, false);
+    auto ops = db.prepare("SELECT DISTINCT op_name FROM comm_op" + ob.where + " AND is_total = 0 ORDER BY op_name");
+    ob.bind(ops);
+    while (ops.step())
+        out.opNames.push_back(ops.text(0));
+    return out;
+}
+
+} // namespace
+
+MatrixOpChoices CommAnalysisQuery::matrixOps(model::Database& db, const CommSelection& sel)
+{
+    Binder b = opBinder(sel, false);
+    auto st = db.prepare("SELECT DISTINCT COALESCE(op_type, matrix_op), COALESCE(slot, 'total') FROM comm_link"
+        + b.where + " AND matrix_op <> 'Total Op Info'");
+    b.bind(st);
+    std::map<std::string, std::set<std::string>> types;
+    while (st.step())
+        types[st.text(0)].insert(st.text(1));
+    return opChoices(db, sel, types);
+}
+
+MatrixOpChoices CommAnalysisQuery::matrixOps(const CommLinkIndex& index, model::Database& db, const CommSelection& sel)
+{
+    // Distinct (type, slot) id pairs first: a step of a 1,024-rank cluster has ~10^5 rows.
+    std::set<std::pair<int32_t, int32_t>> pairs;
+    const int32_t group = sel.groupHash ? index.id(*sel.groupHash) : -2;
+    const int32_t totalOp = index.id("Total Op Info");
+    if (!sel.groupHash || group >= 0) {
+        const auto [begin, end] = index.rows(sel.step);
+        for (const auto* r = begin; r != end; ++r) {
+            if ((sel.groupHash && r->group != group) || r->matrixOp == totalOp)
+                continue;
+            pairs.emplace(r->opType >= 0 ? r->opType : r->matrixOp, r->slot);
+        }
+    }
+    std::map<std::string, std::set<std::string>> types;
+    for (const auto& [type, slot] : pairs)
+        types[index.text(type)].insert(slot >= 0 ? index.text(slot) : std::string("total"));
+    return opChoices(db, sel, types);
+}
+
+namespace {
+
+CommMatrix buildMatrix(const std::vector<RawLink>& links, LinkMode mode, const std::vector<Group>& groups,
+    const CommSelection& sel, const std::string& orderBy)
+{
+    CommMatrix m;
+
+    std::map<std::pair<int64_t, int64_t>, MatrixCell> cells;
+    for (const auto& l : links) {
+        MatrixCell& c = cells[{ l.src, l.dst }];
+        if (c.links == 0) {
+            c.src = l.src;
+            c.dst = l.dst;
+            c.transport = l.transport;
+            c.opName = mode == LinkMode::Totals ? std::string() : l.opName;
+        } else {
+            if (c.transport != l.transport)
+                c.transport = "mixed";
+            // Slot cells summed over steps can hold different concrete ops.
+            if (mode != LinkMode::Totals && c.opName != l.opName)
+                c.opName = "several ops";
+        }
+        c.sizeMb += l.sizeMb;
+        c.timeNs += l.timeNs;
+        ++c.links;
+    }
+    m.cells.reserve(cells.size());
+    for (auto& [key, c] : cells)
+        m.cells.push_back(std::move(c));
+    for (size_t i = 0; i < m.cells.size(); ++i) {
+        const auto& c = m.cells[i];
+        const auto bw = c.bandwidthGbps();
+        if (c.transport == "LOCAL" || c.src == c.dst || !bw)
+            continue;
+        if (!m.slowestCell || *bw < *m.cells[*m.slowestCell].bandwidthGbps())
+            m.slowestCell = i;
+    }
+
+    // Axis: the selected group's members in local-rank order, else every rank that has a cell,
+    // ordered so that the groups of one name (tp, dp, ...) are contiguous blocks.
+    if (sel.groupHash) {
+        for (const auto& g : groups) {
+            if (g.hash == *sel.groupHash) {
+                m.ranks = g.ranks;
+                m.blocks.push_back({ 0, g.ranks.size(), g.name.value_or(g.hash) });
+                m.orderedBy = g.name.value_or(g.hash);
+            }
+        }
+    }
+    std::set<int64_t> present;
+    for (const auto& c : m.cells) {
+        present.insert(c.src);
+        present.insert(c.dst);
+    }
+    if (!m.ranks.empty()) {
+        for (int64_t r : present) {
+            if (std::find(m.ranks.begin(), m.ranks.end(), r) == m.ranks.end())
+                m.ranks.push_back(r);
+        }
+        return m;
+    }
+
+    std::string name = orderBy;
+    if (name == "auto") {
+        // The name whose groups hold the most non-LOCAL volume of this matrix.
+        std::map<std::string, std::unordered_map<int64_t, size_t>> groupOf;
+        for (size_t gi = 0; gi < groups.size(); ++gi) {
+            if (groups[gi].name && groups[gi].ranks.size() > 1 && groups[gi].ranks.size() < present.size()) {
+                for (int64_t r : groups[gi].ranks)
+                    groupOf[*groups[gi].name].emplace(r, gi);
+            }
+        }
+        double best = 0;
+        name.clear();
+        for (const auto& [n, map] : groupOf) {
+            double volume = 0;
+            for (const auto& c : m.cells) {
+                if (c.src == c.dst)
+                    continue;
+                auto a = map.find(c.src);
+                auto d = map.find(c.dst);
+                if (a != map.end() && d != map.end() && a->second == d->second)
+                    volume += c.sizeMb;
+            }
+            if (volume > best) {
+                best = volume;
+                name = n;
+            }
+        }
+    }
+    m.orderedBy = name;
+    std::set<int64_t> placed;
+    if (!name.empty()) {
+        std::vector<const Group*> chosen;
+        for (const auto& g : groups) {
+            if (g.name && *g.name == name && !g.ranks.empty())
+                chosen.push_back(&g);
+        }
+        std::sort(chosen.begin(), chosen.end(), [](const Group* a, const Group* c) {
+            return *std::min_element(a->ranks.begin(), a->ranks.end())
+                < *std::min_element(c->ranks.begin(), c->ranks.end());
+        });
+        for (const Group* g : chosen) {
+            const size_t begin = m.ranks.size();
+            for (int64_t r : g->ranks) {
+                if (present.count(r) && placed.insert(r).second)
+                    m.ranks.push_back(r);
+            }
+            if (m.ranks.size() > begin)
+                m.blocks.push_back({ begin, m.ranks.size(), name });
+        }
+    }
+    for (int64_t r : present) {
+        if (placed.insert(r).second)
+            m.ranks.push_back(r);
+    }
+    return m;
+}
+
+} // namespace
+
+CommMatrix CommAnalysisQuery::matrix(
+    model::Database& db, const CommSelection& sel, const MatrixOp& op, const std::string& orderBy)
+{
+    const LinkQuery q = matrixQuery(sel, op);
+    return buildMatrix(dedup(fetchSql(db, q), q.mode), q.mode, membership(db), sel, orderBy);
+}
+
+CommMatrix CommAnalysisQuery::matrix(
+    const CommLinkIndex& index, const CommSelection& sel, const MatrixOp& op, const std::string& orderBy)
+{
+    const LinkQuery q = matrixQuery(sel, op);
+    return buildMatrix(dedup(fetchIndex(index, q), q.mode), q.mode, index.groups(), sel, orderBy);
+}
+
+std::vector<RankDuration> CommAnalysisQuery::durations(model::Database& db, const CommSelection& sel)
+{
+    std::vector<RankDuration> out;
+    std::map<int64_t, size_t> index;
+    Binder b = opBinder(sel, true);
+    auto st = db.prepare("SELECT rank_id, COUNT(*), SUM(COALESCE(elapse_ns, 0)), SUM(COALESCE(transit_ns, 0)), "
+                         "SUM(COALESCE(wait_ns, 0)), SUM(COALESCE(sync_ns, 0)), SUM(COALESCE(idle_ns, 0)) FROM comm_op"
+        + b.where + " AND is_total = 0 GROUP BY rank_id ORDER BY rank_id");
+    b.bind(st);
+    while (st.step()) {
+        RankDuration d;
+        d.rank = st.int64(0);
+        d.opCount = st.int64(1);
+        d.elapseNs = st.int64(2);
+        d.transitNs = st.int64(3);
+        d.waitNs = st.int64(4);
+        d.syncNs = st.int64(5);
+        d.idleNs = st.int64(6);
+        d.waitRatio = ratio(d.waitNs, d.transitNs);
+        d.syncRatio = ratio(d.syncNs, d.transitNs);
+        index[d.rank] = out.size();
+        out.push_back(d);
+    }
+    Binder bb;
+    bb.add(" AND o.step = ?1", 1, sel.step);
+    bb.add(" AND o.group_hash = ?2", 2, sel.groupHash);
+    bb.add(" AND o.op_name = ?3", 3, sel.opName);
+    auto bw = db.prepare("SELECT o.rank_id, b.transport, SUM(COALESCE(b.size_mb, 0)), SUM(COALESCE(b.transit_ns, 0)) "
+                         "FROM comm_bandwidth b JOIN comm_op o ON o.id = b.comm_op_id"
+        + bb.where + " AND o.is_total = 0 AND b.transport IN ('SDMA', 'RDMA') GROUP BY o.rank_id, b.transport");
+    bb.bind(bw);
+    while (bw.step()) {
+        auto it = index.find(bw.int64(0));
+        if (it == index.end())
+            continue;
+        RankDuration& d = out[it->second];
+        if (bw.text(1) == "SDMA") {
+            d.sdmaSizeMb = bw.real(2);
+            d.sdmaTimeNs = bw.int64(3);
+            d.sdmaBandwidthGbps = bandwidth(d.sdmaSizeMb, d.sdmaTimeNs);
+        } else {
+            d.rdmaSizeMb = bw.real(2);
+            d.rdmaTimeNs = bw.int64(3);
+            d.rdmaBandwidthGbps = bandwidth(d.rdmaSizeMb, d.rdmaTimeNs);
+        }
+    }
+    return out;
+}
+
+std::vector<PacketDistribution> CommAnalysisQuery::packets(
+    model::Database& db, const CommSelection& sel, std::optional<int64_t> rank)
+{
+    Binder b;
+    b.add(" AND o.step = ?1", 1, sel.step);
+    b.add(" AND o.group_hash = ?2", 2, sel.groupHash);
+    b.add(" AND o.op_name = ?3", 3, sel.opName);
+    b.add(" AND o.rank_id = ?5", 5, rank);
+    // One pass over the selected ops' packets, by bandwidth row: bins per transport, and the
+    // Large Packet Ratio weighted by each row's packet count.
+    std::map<std::string, PacketDistribution> byTransport;
+    std::map<std::string, std::map<double, PacketBin>> bins;
+    std::map<std::string, std::pair<double, int64_t>> weighted; // Σ ratio × packets, Σ packets
+    auto st = db.prepare("SELECT b.id, b.transport, b.large_packet_ratio, p.package_mb, COALESCE(p.count, 0), "
+                         "COALESCE(p.total_ns, 0) FROM comm_op o JOIN comm_bandwidth b ON b.comm_op_id = o.id "
+                         "JOIN comm_packet p ON p.comm_bandwidth_id = b.id"
+        + b.where + " AND o.is_total = 0 ORDER BY b.id");
+    b.bind(st);
+    int64_t currentRow = -1;
+    std::string transport;
+    std::optional<double> lpr;
+    int64_t rowPackets = 0;
+    auto flush = [&] {
+        if (currentRow >= 0 && lpr) {
+            auto& [sum, n] = weighted[transport];
+            sum += *lpr * static_cast<double>(rowPackets);
+            n += rowPackets;
+        }
+    };
+    while (st.step()) {
+        if (st.int64(0) != currentRow) {
+            flush();
+            currentRow = st.int64(0);
+            transport = st.text(1);
+            lpr = st.optReal(2);
+            rowPackets = 0;
+        }
+        PacketBin& bin = bins[transport][st.real(3)];
+        bin.packageMb = st.real(3);
+        bin.count += st.int64(4);
+        bin.totalNs += st.int64(5);
+        rowPackets += st.int64(4);
+    }
+    flush();
+    for (auto& [t, byMb] : bins) {
+        PacketDistribution& d = byTransport[t];
+        d.transport = t;
+        for (auto& [mb, bin] : byMb) {
+            d.packets += bin.count;
+            d.bins.push_back(bin);
+        }
+        if (auto it = weighted.find(t); it != weighted.end() && it->second.second > 0)
+            d.largePacketRatio = it->second.first / static_cast<double>(it->second.second);
+    }
+    std::vector<PacketDistribution> out;
+    for (auto& [t, d] : byTransport) {
+        if (d.packets > 0)
+            out.push_back(std::move(d));
+    }
+    return out;
+}
+
+OpStrip CommAnalysisQuery::opStrip(model::Database& db, const CommSelection& sel)
+{
+    OpStrip s;
+    Binder b = opBinder(sel, false);
+    auto st = db.prepare("SELECT rank_id, op_name, COALESCE(group_hash, ''), start_ns, COALESCE(elapse_ns, 0), "
+                         "COALESCE(wait_ns, 0), COALESCE(transit_ns, 0) FROM comm_op"
+        + b.where + " AND is_total = 0 AND start_ns IS NOT NULL ORDER BY rank_id, start_ns");
+    b.bind(st);
+    std::map<std::string, int64_t> firstStart;
+    std::vector<std::string> opNames;
+    bool first = true;
+    while (st.step()) {
+        OpSpan o;
+        o.rank = st.int64(0);
+        const std::string name = st.text(1);
+        o.groupHash = st.text(2);
+        o.startNs = st.int64(3);
+        o.elapseNs = st.int64(4);
+        o.waitNs = st.int64(5);
+        o.transitNs = st.int64(6);
+        auto [it, inserted] = firstStart.emplace(name, o.startNs);
+        if (!inserted)
+            it->second = std::min(it->second, o.startNs);
+        if (s.ranks.empty() || s.ranks.back() != o.rank)
+            s.ranks.push_back(o.rank);
+        s.beginNs = first ? o.startNs : std::min(s.beginNs, o.startNs);
+        s.endNs = first ? o.startNs + o.elapseNs : std::max(s.endNs, o.startNs + o.elapseNs);
+        first = false;
+        opNames.push_back(name);
+        s.ops.push_back(std::move(o));
+    }
+    // Names in order of their first appearance on the cluster's clock.
+    std::vector<std::pair<int64_t, std::string>> order;
+    for (const auto& [n, t] : firstStart)
+        order.emplace_back(t, n);
+    std::sort(order.begin(), order.end());
+    std::unordered_map<std::string, int> nameIndex;
+    for (const auto& [t, n] : order) {
+        nameIndex.emplace(n, static_cast<int>(s.names.size()));
+        s.names.push_back(n);
+    }
+    for (size_t i = 0; i < s.ops.size(); ++i)
+        s.ops[i].nameIndex = nameIndex[opNames[i]];
+    return s;
+}
+
+namespace {
+
+std::vector<LinkRow> buildLinkTable(
+    const std::vector<RawLink>& links, const std::vector<RawLink>& bottom1, const LinkFilter& filter)
+{
+    using Key = std::tuple<std::optional<int64_t>, std::string, std::string, int64_t, int64_t>;
+    std::map<Key, LinkRow> rows;
+    for (const auto& l : links) {
+        const std::optional<int64_t> step = filter.step ? l.step : std::nullopt;
+        LinkRow& r = rows[Key { step, l.group, l.opType, l.src, l.dst }];
+        if (r.transport.empty()) {
+            r.step = step;
+            r.groupHash = l.group.empty() ? std::nullopt : std::optional<std::string>(l.group);
+            r.opType = l.opType;
+            r.src = l.src;
+            r.dst = l.dst;
+            r.transport = l.transport;
+        } else if (r.transport != l.transport) {
+            r.transport = "mixed";
+        }
+        r.sizeMb += l.sizeMb;
+        r.timeNs += l.timeNs;
+    }
+    // The op the profiler ranked slowest for each link (bottom1 slot), when the file names it.
+    std::map<Key, std::pair<double, std::string>> slowest;
+    for (const auto& l : bottom1) {
+        const std::optional<int64_t> step = filter.step ? l.step : std::nullopt;
+        const Key key { step, l.group, l.opType, l.src, l.dst };
+        auto it = slowest.find(key);
+        if (it == slowest.end() || l.bandwidthGbps < it->second.first)
+            slowest[key] = { l.bandwidthGbps, l.opName };
+    }
+    std::vector<LinkRow> out;
+    out.reserve(rows.size());
+    for (auto& [key, r] : rows) {
+        r.bandwidthGbps = bandwidth(r.sizeMb, r.timeNs);
+        if (auto it = slowest.find(key); it != slowest.end())
+            r.slowestOp = it->second.second;
+        out.push_back(std::move(r));
+    }
+    std::stable_sort(out.begin(), out.end(), [](const LinkRow& x, const LinkRow& y) {
+        if (x.bandwidthGbps.has_value() != y.bandwidthGbps.has_value())
+            return x.bandwidthGbps.has_value();
+        return x.bandwidthGbps && *x.bandwidthGbps < *y.bandwidthGbps;
+    });
+    return out;
+}
+
+} // namespace
+
+std::vector<LinkRow> CommAnalysisQuery::linkTable(model::Database& db, const LinkFilter& filter)
+{
+    LinkQuery q = linkTableQuery(filter);
+    const auto links = dedup(fetchSql(db, q), q.mode);
+    q.mode = LinkMode::Bottom1;
+    return buildLinkTable(links, fetchSql(db, q), filter);
+}
+
+std::vector<LinkRow> CommAnalysisQuery::linkTable(const CommLinkIndex& index, const LinkFilter& filter)
+{
+    LinkQuery q = linkTableQuery(filter);
+    const auto links = dedup(fetchIndex(index, q), q.mode);
+    q.mode = LinkMode::Bottom1;
+    return buildLinkTable(links, fetchIndex(index, q), filter);
+}
+
+TimeOverview CommAnalysisQuery::timeOverview(model::Database& db)
+{
+    TimeOverview t;
+    std::map<int64_t, std::vector<std::pair<int64_t, int64_t>>> perStep; // step -> (time, rank)
+    std::map<int64_t, int64_t> rankTotal;
+    std::map<std::pair<int64_t, int64_t>, int64_t> wall;
+    for (const auto& b : StepQuery::breakdown(db)) {
+        const auto w = b.wallTime();
+        if (!b.step || !w)
+            continue;
+        perStep[*b.step].emplace_back(*w, b.rank);
+        rankTotal[b.rank] += *w;
+        wall[{ b.rank, *b.step }] = *w;
+    }
+    for (const auto& [r, total] : rankTotal) {
+        if (!t.slowestRank || total > rankTotal[*t.slowestRank])
+            t.slowestRank = r;
+    }
+    std::map<int64_t, std::pair<double, double>> commSum;
+    std::map<int64_t, int> commRanks;
+    auto st = db.prepare("SELECT step, rank_id, SUM(COALESCE(elapse_ns, 0)), SUM(COALESCE(wait_ns, 0)) FROM comm_op "
+                         "WHERE is_total = 0 AND step IS NOT NULL GROUP BY step, rank_id");
+    while (st.step()) {
+        auto& [c, w] = commSum[st.int64(0)];
+        c += static_cast<double>(st.int64(2));
+        w += static_cast<double>(st.int64(3));
+        ++commRanks[st.int64(0)];
+    }
+    std::set<int64_t> steps;
+    for (const auto& [s, v] : perStep)
+        steps.insert(s);
+    for (const auto& [s, v] : commSum)
+        steps.insert(s);
+    for (int64_t s : steps) {
+        StepOverview o;
+        o.step = s;
+        auto it = perStep.find(s);
+        if (it != perStep.end()) {
+            auto v = it->second;
+            std::sort(v.begin(), v.end());
+            o.ranks = static_cast<int>(v.size());
+            o.minNs = v.front().first;
+            o.minRank = v.front().second;
+            o.maxNs = v.back().first;
+            o.maxRank = v.back().second;
+            const size_t n = v.size();
+            o.medianNs = n % 2 ? v[n / 2].first : (v[n / 2 - 1].first + v[n / 2].first) / 2;
+        }
+        if (t.slowestRank) {
+            if (auto w = wall.find({ *t.slowestRank, s }); w != wall.end())
+                o.slowestRankNs = w->second;
+        }
+        if (auto c = commSum.find(s); c != commSum.end()) {
+            o.meanCommNs = c->second.first / commRanks[s];
+            o.meanWaitNs = c->second.second / commRanks[s];
+        }
+        t.steps.push_back(o);
+    }
+    return t;
+}
+
+} // namespace npuscope::query

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+// CANN msprof PROF_*/device_<n>/ folders: info/start/end files and monotonic-raw timelines converted to epoch.
+#include "TestData.h"
+
+#include "npuscope/io/Detector.h"
+#include "npuscope/io/Loader.h"
+
+#include <gtest/gtest.h>
+
+namespace fs = std::filesystem;
+using namespace npuscope;
+using npuscope::test::dataDir;
+
+namespace {
+
+fs::path caseDir() { return dataDir() / "cann_prof_2023"; }
+
+int64_t count(model::Database& db, const std::string& sql) { return db.scalarInt(sql).value_or(-1); }
+
+} // namespace
+
+TEST(CannProf, DevicesBecomeRanks)
+{
+    const auto plan = io::Detector::detect({ caseDir().string() });
+    ASSERT_EQ(plan.ranks.size(), 2u);
+    EXPECT_EQ(plan.ranks[0].rank, 0);
+    EXPECT_EQ(plan.ranks[1].rank, 1);
+    EXPECT_EQ(plan.ranks[1].rankSource, "rank_id_field"); // info.json.1 "rank_id": 1
+    EXPECT_EQ(plan.ranks[0].files.size(), 5u); // info.json.0 + 4 timeline files
+}
+
+TEST(CannProf, TimelineIsConvertedToEpoch)
+{
+    auto db = io::Loader::load(io::Detector::detect({ caseDir().string() }));
+    ASSERT_TRUE(db);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM parse_issue WHERE severity <> 'info'"), 0);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM slice WHERE rank_id = 0"), 2214); // X events of the 4 files
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM slice WHERE rank_id = 1"), 2224);
+    // GE@Infer: ts 56635864386.8 µs monotonic raw; start_info.0 clockMonotonicRaw 56579931060630 ns,
+    // collectionTimeBegin 1692340024324979 µs -> 1692340080258305170 epoch ns, dur 47878.15 µs.
+    auto st = db->prepare("SELECT s.ts, s.dur, s.pid, s.tid, s.depth FROM slice s JOIN string n ON n.id = s.name_id "
+                          "WHERE s.rank_id = 0 AND n.value = 'GE@Infer' ORDER BY s.ts LIMIT 1");
+    ASSERT_TRUE(st.step());
+    EXPECT_EQ(st.int64(0), 1692340080258305170);
+    EXPECT_EQ(st.int64(1), 47878150);
+    EXPECT_EQ(st.int64(2), 1003602);
+    EXPECT_EQ(st.int64(3), 16027);
+    EXPECT_EQ(st.int64(4), 0);
+    // Every slice lies inside the collection window (start_info .. end_info).
+    EXPECT_EQ(count(*db,
+                  "SELECT COUNT(*) FROM slice WHERE rank_id = 0 AND (ts < 1692340024324979000 OR ts + dur > "
+                  "1692340082430569000)"),
+        0);
+    EXPECT_EQ(count(*db, "SELECT collection_end_ns FROM rank WHERE rank_id = 0"), 1692340082430569000);
+    EXPECT_EQ(count(*db, "SELECT device_id FROM rank WHERE rank_id = 1"), 1);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM process WHERE rank_id = 0 AND name = 'Ascend Hardware'"), 1);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM rank_info WHERE key LIKE '%mac%' OR value LIKE 'C4-44-%'"), 0);
+}

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: Apache-2.0
+// msprof-analyze cluster_analysis_output (text and cluster_analysis.db) as a summary-only cluster.
+#include "TestData.h"
+
+#include "npuscope/io/Detector.h"
+#include "npuscope/io/Loader.h"
+#include "npuscope/query/CommQuery.h"
+#include "npuscope/query/StepQuery.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+namespace fs = std::filesystem;
+using namespace npuscope;
+using npuscope::test::dataDir;
+using npuscope::test::ScratchDir;
+
+namespace {
+
+fs::path caseDir(const char* sub) { return dataDir() / "msprof_cluster_analysis" / sub; }
+
+std::unique_ptr<model::Database> load(const std::vector<std::string>& paths)
+{
+    io::LoadOptions options;
+    options.loadTimelines = false;
+    return io::Loader::load(io::Detector::detect(paths), options);
+}
+
+int64_t count(model::Database& db, const std::string& sql) { return db.scalarInt(sql).value_or(-1); }
+
+} // namespace
+
+TEST(ClusterAnalysis, TextPlanTakesRanksFromTheFiles)
+{
+    const auto plan = io::Detector::detect({ caseDir("text").string() });
+    ASSERT_EQ(plan.ranks.size(), 16u); // communication_group.json names 0..15; the step csv 0..15
+    EXPECT_EQ(plan.layout, io::LoadPlan::Layout::Cluster);
+    EXPECT_EQ(plan.ranks.front().rankSource, "cluster_analysis");
+    EXPECT_EQ(plan.ranks.front().files.size(), 3u);
+    for (size_t i = 1; i < plan.ranks.size(); ++i)
+        EXPECT_TRUE(plan.ranks[i].files.empty());
+}
+
+TEST(ClusterAnalysis, TextStepsAndMatrixEqualThePerRankFolders)
+{
+    auto cluster = load({ caseDir("text").string() });
+    auto ranks = load({ (dataDir() / "torch_npu_2023_2rank").string() });
+    ASSERT_TRUE(cluster && ranks);
+    EXPECT_EQ(count(*cluster, "SELECT COUNT(*) FROM parse_issue WHERE severity = 'error'"), 0);
+    EXPECT_EQ(count(*cluster, "SELECT COUNT(*) FROM rank"), 16);
+    EXPECT_EQ(count(*cluster, "SELECT COUNT(*) FROM step_trace"), 16); // 16 rank rows; 2 stage rows not imported
+    // Ranks 0 and 1 are the same run as tests/data/torch_npu_2023_2rank: the step table is equal, value for value.
+    const auto own = query::StepQuery::breakdown(*ranks);
+    const auto summary = query::StepQuery::breakdown(*cluster);
+    ASSERT_EQ(own.size(), 2u);
+    for (const auto& o : own) {
+        const auto it = std::find_if(summary.begin(), summary.end(), [&](const auto& s) { return s.rank == o.rank; });
+        ASSERT_NE(it, summary.end());
+        EXPECT_EQ(it->step, o.step);
+        for (size_t c = 0; c < query::kStepColumnCount; ++c)
+            EXPECT_EQ(it->values[c], o.values[c]) << "rank " << o.rank << " column " << c;
+    }
+    // Matrix: every per-op link the summary holds for ranks 0/1 equals the link npuscope derives from their own files.
+    auto st = cluster->prepare(
+        "SELECT step, matrix_op, src, dst, transport, time_ns, size_mb FROM comm_link WHERE rank_id IN (0, 1) "
+        "AND matrix_op <> 'Total Op Info'");
+    int compared = 0;
+    while (st.step()) {
+        auto ownLink
+            = ranks->prepare("SELECT transport, time_ns, size_mb FROM comm_link WHERE step = ?1 AND matrix_op = ?2 "
+                             "AND src = ?3 AND dst = ?4 AND rank_id = ?3");
+        ownLink.bind(1, st.int64(0)).bind(2, st.text(1)).bind(3, st.int64(2)).bind(4, st.int64(3));
+        ASSERT_TRUE(ownLink.step()) << st.text(1) << " " << st.int64(2) << "-" << st.int64(3);
+        EXPECT_EQ(ownLink.text(0), st.text(4));
+        EXPECT_EQ(ownLink.int64(1), st.int64(5));
+        EXPECT_DOUBLE_EQ(ownLink.real(2), st.real(6));
+        ++compared;
+    }
+    // The per-rank "Total Op Info" links carry no group, so npuscope has no global ranks for them: not compared.
+    EXPECT_EQ(compared, 6);
+    // Links are global as written: hcom_send 0 -> 8 over RDMA.
+    EXPECT_EQ(
+        count(*cluster, "SELECT time_ns FROM comm_link WHERE matrix_op = 'hcom_send__822_0' AND src = 0 AND dst = 8"),
+        863815); // 0.86381540625 ms
+    EXPECT_EQ(count(*cluster, "SELECT COUNT(*) FROM comm_link WHERE src IS NULL OR dst IS NULL"), 0);
+    // Communication ops per rank from cluster_communication.json, equal to the rank's own communication.json.
+    const auto ops = query::CommQuery::ops(*cluster, { 2, std::nullopt, 1, false });
+    ASSERT_FALSE(ops.empty());
+    const auto ownOps = query::CommQuery::ops(*ranks, { 2, std::nullopt, 1, false });
+    for (const auto& o : ops) {
+        const auto it = std::find_if(ownOps.begin(), ownOps.end(), [&](const auto& x) { return x.opKey == o.opKey; });
+        ASSERT_NE(it, ownOps.end()) << o.opKey;
+        EXPECT_EQ(it->startNs, o.startNs) << o.opKey;
+        EXPECT_EQ(it->elapseNs, o.elapseNs) << o.opKey;
+        EXPECT_EQ(it->waitNs, o.waitNs) << o.opKey;
+    }
+}
+
+TEST(ClusterAnalysis, EmptyStepColumnIsNull)
+{
+    auto db = load({ caseDir("text_no_step").string() });
+    ASSERT_TRUE(db);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM rank"), 8);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM step_trace WHERE step IS NULL"), 8);
+    EXPECT_EQ(count(*db, "SELECT computing_ns FROM step_trace WHERE rank_id = 0"), 80309687); // 80309.68717187493 µs
+    EXPECT_GT(count(*db, "SELECT COUNT(*) FROM comm_op"), 0);
+}
+
+TEST(ClusterAnalysis, DbMatchesItsTables)
+{
+    auto db = load({ caseDir("db").string() });
+    ASSERT_TRUE(db);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM parse_issue WHERE severity = 'error'"), 0);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM rank"), 8);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM step_trace"), 8);
+    EXPECT_EQ(count(*db, "SELECT computing_ns FROM step_trace WHERE rank_id = 0 AND step = 1"), 179587578);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM comm_op"), 344);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM comm_op WHERE is_total = 1"), 8);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM comm_bandwidth"), 666);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM comm_packet"), 394);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM comm_link"), 1087);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM comm_link WHERE src IS NULL OR dst IS NULL"), 0);
+    EXPECT_EQ(count(*db,
+                  "SELECT COUNT(*) FROM comm_link WHERE matrix_op = 'broadcast-top1' AND src = 3 AND dst = 5 AND "
+                  "time_ns = 1140 AND op_name = 'hcom_broadcast__535_20_1'"),
+        1);
+    EXPECT_EQ(count(*db, "SELECT elapse_ns FROM comm_op WHERE rank_id = 0 AND is_total = 0 ORDER BY start_ns LIMIT 1"),
+        166197002); // 166.1970024375 ms
+}
+
+TEST(ClusterAnalysis, RankFoldersInTheSameInputWin)
+{
+    ScratchDir dir;
+    fs::copy(dataDir() / "torch_npu_2023_2rank", dir.path(), fs::copy_options::recursive);
+    fs::copy(caseDir("text"), dir.path() / "cluster_analysis_output", fs::copy_options::recursive);
+    const auto plan = io::Detector::detect({ dir.path().string() });
+    ASSERT_EQ(plan.ranks.size(), 2u);
+    bool said = false;
+    for (const auto& i : plan.issues)
+        said = said || i.message.find("cluster summary not imported") != std::string::npos;
+    EXPECT_TRUE(said);
+}

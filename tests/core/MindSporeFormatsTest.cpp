@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: Apache-2.0
+// Old MindSpore flat profiler/ folders and the MindInsight <= r1.3 cluster_profiler job.
+#include "TestData.h"
+
+#include "npuscope/io/Detector.h"
+#include "npuscope/io/Loader.h"
+#include "npuscope/query/StepQuery.h"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <sys/wait.h>
+
+namespace fs = std::filesystem;
+using namespace npuscope;
+using npuscope::test::dataDir;
+
+namespace {
+
+std::unique_ptr<model::Database> load(const fs::path& path)
+{
+    io::LoadOptions options;
+    options.loadTimelines = false;
+    return io::Loader::load(io::Detector::detect({ path.string() }), options);
+}
+
+int64_t count(model::Database& db, const std::string& sql) { return db.scalarInt(sql).value_or(-1); }
+
+std::string runCli(const std::string& args, int& status)
+{
+    std::string out;
+    FILE* pipe = popen((std::string(NPUSCOPE_CLI) + " " + args + " 2>&1").c_str(), "r");
+    if (!pipe)
+        return out;
+    std::array<char, 4096> buf {};
+    size_t n;
+    while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
+        out.append(buf.data(), n);
+    const int rc = pclose(pipe);
+    status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+    return out;
+}
+
+fs::path job() { return dataDir() / "mindinsight_r13_job" / "run"; }
+fs::path flat() { return dataDir() / "mindspore_flat_profiler" / "cluster_propose"; }
+
+} // namespace
+
+TEST(MindInsightJob, RanksAndHostsFromTheRankTable)
+{
+    const auto plan = io::Detector::detect({ job().string() });
+    ASSERT_EQ(plan.ranks.size(), 4u);
+    for (size_t i = 0; i < 4; ++i) {
+        EXPECT_EQ(plan.ranks[i].rank, static_cast<int64_t>(i));
+        EXPECT_EQ(plan.ranks[i].rankSource, "rank_table");
+    }
+    auto db = load(job());
+    ASSERT_TRUE(db);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM parse_issue WHERE severity <> 'info'"), 0);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM rank WHERE host = '1' AND device_id = rank_id"), 4);
+    // The real host IP (hccl.json server_id) appears nowhere in the model.
+    for (const char* sql : { "SELECT COUNT(*) FROM rank WHERE host LIKE '%10.0.0.1%' OR path LIKE '%10.0.0.1%'",
+             "SELECT COUNT(*) FROM rank_info WHERE value LIKE '%10.0.0.1%' OR key LIKE '%10.0.0.1%'",
+             "SELECT COUNT(*) FROM parse_issue WHERE message LIKE '%10.0.0.1%' OR file LIKE '%10.0.0.1%'",
+             "SELECT COUNT(*) FROM string WHERE value LIKE '%10.0.0.1%'" })
+        EXPECT_EQ(count(*db, sql), 0) << sql;
+}
+
+TEST(MindInsightJob, StepTraceRawTicksAndAverageRow)
+{
+    auto db = load(job());
+    ASSERT_TRUE(db);
+    // 5 steps per rank; the "-" average row is not a step.
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM step_trace"), 20);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM step_trace WHERE step IS NULL"), 0);
+    // rank 0, step 5: total 17870916, iteration_interval 89572, fp_and_bp 17687359, tail 93985 (10 ns ticks).
+    auto st = db->prepare(
+        "SELECT total_ns, iteration_interval_ns, fp_bp_ns, tail_ns FROM step_trace WHERE rank_id = 0 AND step = 5");
+    ASSERT_TRUE(st.step());
+    EXPECT_EQ(st.int64(0), 178709160);
+    EXPECT_EQ(st.int64(1), 895720);
+    EXPECT_EQ(st.int64(2), 176873590);
+    EXPECT_EQ(st.int64(3), 939850);
+    // The file's "-" row (total 18030115 ticks) is kept as written; it is NOT the mean of the 5 listed steps
+    // (17916840.6 ticks), so it is not recomputed either.
+    EXPECT_EQ(count(*db, "SELECT value FROM rank_info WHERE rank_id = 0 AND key = 'step_trace_raw.average.total_ns'"),
+        180301150);
+    EXPECT_EQ(count(*db, "SELECT AVG(total_ns) FROM step_trace WHERE rank_id = 0"), 179168406);
+    EXPECT_EQ(count(*db,
+                  "SELECT COUNT(*) FROM step_trace WHERE total_ns <> iteration_interval_ns + fp_bp_ns + "
+                  "tail_ns"),
+        0);
+    // Figures this generation does not have stay NULL (the views show "—").
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM step_trace WHERE computing_ns IS NOT NULL OR free_ns IS NOT NULL"), 0);
+    // No secret in CLI output either, text or JSON; both exit 0.
+    for (const char* args : { "summary --no-cache ", "summary --no-cache --json " }) {
+        int status = -1;
+        const auto out = runCli(args + std::string("'") + job().string() + "'", status);
+        EXPECT_EQ(status, 0) << args;
+        EXPECT_EQ(out.find("10.0.0.1"), std::string::npos) << args;
+        EXPECT_EQ(out.find("192.168."), std::string::npos) << args;
+    }
+}
+
+TEST(MindSporeFlat, HcclRawOpsLinksAndCosts)
+{
+    auto db = load(flat());
+    ASSERT_TRUE(db);
+    // Per rank: one Total + one op row per communication_operator_cost entry and step (python count of the files).
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM comm_op WHERE rank_id = 0"), 506);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM comm_op WHERE rank_id = 2"), 502);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM comm_link WHERE rank_id = 0"), 949);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM comm_link WHERE rank_id = 3"), 988);
+    // Step 1 of rank 0: communication_cost 2.60018 ms, wait_cost 270.25056 ms.
+    EXPECT_EQ(count(*db, "SELECT elapse_ns FROM comm_op WHERE rank_id = 0 AND step = 1 AND is_total = 1"), 2600180);
+    EXPECT_EQ(count(*db, "SELECT wait_ns FROM comm_op WHERE rank_id = 0 AND step = 1 AND is_total = 1"), 270250560);
+    // "stream_41_0_AllReduce-op4582": ["1", 0.00322, 0.01035, {"1-0": {"SDMA": [0.00237, 4.096, 1728270.04]}}]
+    auto op = db->prepare("SELECT elapse_ns, wait_ns, op_type, kind FROM comm_op WHERE rank_id = 0 AND step = 1 AND "
+                          "op_key = 'stream_41_0_AllReduce-op4582'");
+    ASSERT_TRUE(op.step());
+    EXPECT_EQ(op.int64(0), 3220);
+    EXPECT_EQ(op.int64(1), 10350);
+    EXPECT_EQ(op.text(2), "AllReduce");
+    EXPECT_EQ(op.text(3), "collective");
+    auto link = db->prepare("SELECT time_ns, size_mb, bandwidth_gbps, transport FROM comm_link WHERE rank_id = 0 AND "
+                            "step = 1 AND matrix_op = 'stream_41_0_AllReduce-op4582' AND src = 1 AND dst = 0");
+    ASSERT_TRUE(link.step());
+    EXPECT_EQ(link.int64(0), 2370);
+    EXPECT_DOUBLE_EQ(link.real(1), 0.004096);
+    EXPECT_NEAR(link.real(2), 1.72827, 1e-5);
+    EXPECT_EQ(link.text(3), "SDMA");
+    // Step links: bandwidth recomputed as size / time (52706.816 KB in 2.52091 ms), not the file's summed value.
+    auto total = db->prepare("SELECT bandwidth_gbps FROM comm_link WHERE rank_id = 0 AND step = 1 AND matrix_op = "
+                             "'Total Op Info' AND src = 1 AND dst = 0");
+    ASSERT_TRUE(total.step());
+    EXPECT_NEAR(total.real(0), 52706.816 / 2.52091 / 1.0e3, 1e-9);
+}
+
+TEST(MindSporeFlat, RanksFromFileNamesAndBreakdownFromClusterAnalyse)
+{
+    const auto plan = io::Detector::detect({ flat().string() });
+    ASSERT_EQ(plan.ranks.size(), 4u);
+    EXPECT_EQ(plan.ranks[3].rankSource, "file_name");
+    auto db = load(flat());
+    ASSERT_TRUE(db);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM parse_issue WHERE severity <> 'info'"), 0);
+    const auto rows = query::StepQuery::breakdown(*db);
+    ASSERT_EQ(rows.size(), 20u);
+    using C = query::StepColumn;
+    // ascend_cluster_analyse_pipeline-parallel_2_4_0.csv row 1: 13.8202,164.476,121.8989,56.3973,108.0787 (ms)
+    EXPECT_EQ(rows[0].rank, 0);
+    EXPECT_EQ(rows[0].step, 1);
+    EXPECT_EQ(rows[0].value(C::Computing), 13820200);
+    EXPECT_EQ(rows[0].value(C::CommunicationNotOverlapped), 164476000);
+    EXPECT_EQ(rows[0].value(C::Stage), 121898900);
+    EXPECT_EQ(rows[0].value(C::Bubble), 56397300);
+    EXPECT_FALSE(rows[0].value(C::Overlapped).has_value());
+    EXPECT_FALSE(rows[0].value(C::Free).has_value());
+    EXPECT_EQ(
+        count(*db,
+            "SELECT communication_not_overlapped_exclude_receive_ns FROM step_trace WHERE rank_id = 0 AND step = 1"),
+        108078700);
+    auto flops = db->prepare("SELECT value FROM rank_info WHERE rank_id = 0 AND key = 'flops_summary.FLOPs'");
+    ASSERT_TRUE(flops.step());
+    EXPECT_EQ(flops.text(0), "107146.763");
+}
+
+TEST(MindSporeFlat, FixturesAndTheOlderColumnOrder)
+{
+    auto tiny = load(dataDir() / "mindspore_flat_profiler" / "tiny_fixture");
+    ASSERT_TRUE(tiny);
+    EXPECT_EQ(count(*tiny, "SELECT COUNT(*) FROM step_trace"), 1); // "0,..." rows and the blank line are not steps
+    EXPECT_EQ(count(*tiny, "SELECT fp_bp_ns FROM step_trace WHERE rank_id = 1 AND step = 1"), 23668080);
+    auto old = load(dataDir() / "mindspore_flat_profiler" / "old_column_order");
+    ASSERT_TRUE(old);
+    EXPECT_EQ(count(*old, "SELECT COUNT(*) FROM step_trace"), 20);
+    EXPECT_EQ(count(*old, "SELECT tail_ns FROM step_trace WHERE step = 1"), 23001030);
+    EXPECT_EQ(count(*old, "SELECT COUNT(*) FROM parse_issue WHERE severity <> 'info'"), 0);
+}
+
+TEST(MindSporeFlat, PerOpTriplesInBothColumnOrders)
+{
+    // Newer order "<op>,<op>_start_point,<op>_end_point": 97 triples x 5 steps in step_trace_raw_0.
+    auto db = load(flat());
+    ASSERT_TRUE(db);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM step_trace_op WHERE rank_id = 0"), 485);
+    auto st = db->prepare("SELECT stream_id, op_type, start_syscnt_ns, end_syscnt_ns, dur FROM step_trace_op WHERE "
+                          "rank_id = 0 AND step = 1 AND column_name = 'stream_48_0_Receive-op663'");
+    ASSERT_TRUE(st.step());
+    EXPECT_EQ(st.int64(0), 48);
+    EXPECT_EQ(st.text(1), "Receive");
+    EXPECT_EQ(st.int64(2), 11624118165660); // 1162411816566 ticks
+    EXPECT_EQ(st.int64(3), 11624168273330);
+    EXPECT_EQ(st.int64(4), 50107670); // 5010767 ticks
+    // Older order "<op>_start_point,<op>_end_point,<op>": 4 parallel-stream triples x 20 steps.
+    auto old = load(dataDir() / "mindspore_flat_profiler" / "old_column_order");
+    ASSERT_TRUE(old);
+    EXPECT_EQ(count(*old, "SELECT COUNT(*) FROM step_trace_op"), 80);
+    auto o = old->prepare("SELECT stream_id, op_type, start_syscnt_ns, end_syscnt_ns, dur FROM step_trace_op WHERE "
+                          "step = 1 AND column_name = 'stream_10_parallel_0'");
+    ASSERT_TRUE(o.step());
+    EXPECT_EQ(o.int64(0), 10);
+    EXPECT_TRUE(o.isNull(1));
+    EXPECT_EQ(o.int64(2), 450000426790);
+    EXPECT_EQ(o.int64(3), 450000602750);
+    EXPECT_EQ(o.int64(4), 175960);
+    EXPECT_EQ(count(*old, "SELECT COUNT(*) FROM step_trace_op WHERE end_syscnt_ns - start_syscnt_ns <> dur"), 0);
+}

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/AreaStatsModel.h"
+#include "npuscope/gui/MainWindow.h"
+#include "npuscope/gui/TimelineDock.h"
+#include "npuscope/gui/TimelineView.h"
+#include "npuscope/gui/Workspace.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QImage>
+#include <QTemporaryDir>
+#include <QTextBrowser>
+
+#include <gtest/gtest.h>
+
+using namespace npuscope;
+using namespace npuscope::gui;
+
+namespace {
+
+const QString kTwoRanks = QStringLiteral(NPUSCOPE_TEST_DATA "/torch_npu_2rank_level1");
+
+void keep(const QImage& image, const QString& name)
+{
+    const QString dir = qEnvironmentVariable("NPUSCOPE_TEST_ARTIFACTS");
+    if (!dir.isEmpty())
+        image.save(dir + QLatin1Char('/') + name);
+}
+
+int distinctColours(const QImage& image)
+{
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 7)
+        for (int x = 0; x < image.width(); x += 7)
+            colours.insert(image.pixel(x, y));
+    return colours.size();
+}
+
+} // namespace
+
+TEST(TimelineDock, LoadZoomSelectSearchAndStatistics)
+{
+    MainWindow::Options options;
+    options.persistSettings = false;
+    options.interactive = false;
+    MainWindow window(options);
+    window.resize(1600, 1000);
+    bool ok = false;
+    QObject::connect(&window, &MainWindow::loadFinished, &window, [&](bool success, const QString&) { ok = success; });
+    window.open({ kTwoRanks });
+    ASSERT_TRUE(window.waitUntilIdle());
+    ASSERT_TRUE(ok);
+    TimelineDock* dock = window.timelineDock();
+    ASSERT_NE(dock, nullptr);
+    window.focusDock(dock);
+    window.show();
+
+    // Ranks are listed but their timelines are not loaded until expanded.
+    auto& renderer = dock->view()->renderer();
+    ASSERT_EQ(renderer.ranks().size(), 2u);
+    EXPECT_FALSE(renderer.ranks()[0].data);
+    dock->expandAllRanks();
+    ASSERT_TRUE(window.waitUntilIdle());
+    ASSERT_TRUE(renderer.ranks()[0].data && renderer.ranks()[1].data);
+    EXPECT_GT(renderer.ranks()[0].data->sliceCount(), 4000u);
+    EXPECT_TRUE(renderer.axis().hasBounds());
+    const QImage full = dock->view()->grab().toImage();
+    EXPECT_GT(distinctColours(full), 10);
+    keep(full, QStringLiteral("timeline_full.png"));
+
+    // Zoom at the cursor keeps the time under it.
+    const double window0 = renderer.axis().windowNs();
+    const int64_t under = renderer.axis().toNs(300);
+    dock->view()->zoomAt(300, 4);
+    EXPECT_NEAR(renderer.axis().windowNs(), window0 / 4, window0 * 1e-9);
+    EXPECT_EQ(renderer.axis().toNs(300), under);
+
+    // Search, next: the view selects the first ProfilerStep and the details panel shows it.
+    dock->search(QStringLiteral("profilerstep"), false);
+    ASSERT_TRUE(window.waitUntilIdle());
+    ASSERT_GE(dock->searchHitCount(), 2); // one per rank at least
+    dock->nextHit();
+    ASSERT_TRUE(window.waitUntilIdle());
+    EXPECT_EQ(dock->currentHit(), 0);
+    ASSERT_TRUE(renderer.selection().has_value());
+    EXPECT_TRUE(dock->detailsText().contains(QStringLiteral("ProfilerStep#"))) << dock->detailsText().toStdString();
+    EXPECT_TRUE(dock->detailsText().contains(QStringLiteral("Parent chain")));
+    dock->previousHit();
+    EXPECT_EQ(dock->currentHit(), dock->searchHitCount() - 1);
+
+    // A device kernel with an async_npu flow: details list the flow and its args (from the model).
+    const auto& data = *renderer.ranks()[0].data;
+    std::optional<int64_t> kernel;
+    for (const auto& f : data.flows) {
+        if (f.cat == "async_npu" && f.dstSlice) {
+            kernel = f.dstSlice;
+            break;
+        }
+    }
+    ASSERT_TRUE(kernel.has_value());
+    ASSERT_TRUE(dock->selectSliceById(*kernel));
+    ASSERT_TRUE(window.waitUntilIdle());
+    const QString details = dock->detailsText();
+    EXPECT_TRUE(details.contains(QStringLiteral("async_npu"))) << details.toStdString();
+    EXPECT_TRUE(details.contains(QStringLiteral("Task Type"))) << details.toStdString();
+    EXPECT_FALSE(details.contains(QStringLiteral("loading")));
+    QCoreApplication::processEvents();
+    const QImage zoomed = dock->view()->grab().toImage();
+    keep(zoomed, QStringLiteral("timeline_kernel_flows.png"));
+    keep(window.grab().toImage(), QStringLiteral("timeline_kernel_window.png"));
+    EXPECT_GT(distinctColours(zoomed), 5);
+
+    // Area statistics over the whole extent and every track (shown or in a collapsed process).
+    std::vector<std::pair<int, int>> tracks;
+    for (size_t r = 0; r < renderer.ranks().size(); ++r)
+        for (size_t t = 0; t < renderer.ranks()[r].data->tracks.size(); ++t)
+            tracks.emplace_back(static_cast<int>(r), static_cast<int>(t));
+    dock->view()->setRangeSelection(renderer.axis().boundsBegin(), renderer.axis().boundsEnd(), tracks);
+    ASSERT_TRUE(window.waitUntilIdle());
+    AreaStatsModel* stats = dock->statsModel();
+    ASSERT_GT(stats->rowCount(), 10);
+    int64_t count = 0;
+    for (int r = 0; r < stats->rowCount(); ++r)
+        count += stats->index(r, AreaStatsModel::Count).data(AreaStatsModel::SortRole).toLongLong();
+    EXPECT_EQ(
+        static_cast<size_t>(count), renderer.ranks()[0].data->sliceCount() + renderer.ranks()[1].data->sliceCount());
+    QTemporaryDir dir;
+    const QString csv = dir.filePath(QStringLiteral("stats.csv"));
+    ASSERT_TRUE(dock->exportStatsCsv(csv));
+    QFile file(csv);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = file.readAll().split('\n');
+    EXPECT_TRUE(lines[0].startsWith("name,count,total_wall_ns"));
+    EXPECT_EQ(lines.size(), stats->rowCount() + 2); // header + rows + trailing newline
+
+    // Selecting a step elsewhere zooms to it.
+    window.workspace()->setStep(std::nullopt);
+    window.workspace()->setStep(renderer.ranks()[0].data->names.empty() ? 0 : 50);
+    EXPECT_LT(
+        renderer.axis().windowNs(), static_cast<double>(renderer.axis().boundsEnd() - renderer.axis().boundsBegin()));
+}
