@@ -25,14 +25,15 @@ namespace {
 constexpr const char* kUsage = R"(usage: npuscope-cli <command> [options] PATH...
 
 commands:
-  summary [--json] [--with-timeline] [--no-cache] PATH...
+  summary [--json] [--with-timeline] [--no-cache] [--show-host-ips] PATH...
       Detect and import the profiler output under PATH (ASCEND_PROFILER_OUTPUT folders, *_ascend_pt /
       *_ascend_ms rank folders, or a folder holding many of them) and print ranks, step breakdown,
       cluster statistics, communication groups, slowest links and parse issues. --json prints the
       npuscope.summary/1 document. The per-rank detail files (trace_view.json, kernel_details.csv)
       are only imported with --with-timeline. What was parsed is kept in the parse cache
       ($XDG_CACHE_HOME/npuscope/parse) and reused while the inputs are unchanged; --no-cache
-      neither reads nor writes it.
+      neither reads nor writes it. Hosts of a MindInsight cluster_profiler job are named by their
+      host_ips_mapping.txt id; --show-host-ips prints the real host IPs instead.
   cache [--clear]
       Print the parse cache folder and its size; --clear removes every entry.
   generate --out DIR --ranks N [--steps S] [--trace-mb M] [--pp P --tp T --dp D] [--slow-rank R]
@@ -56,6 +57,7 @@ int summary(const std::vector<std::string>& args)
     bool json = false;
     bool timeline = false;
     bool useCache = true;
+    auto hosts = npuscope::query::HostDisplay::MappingId;
     std::vector<std::string> paths;
     for (const auto& a : args) {
         if (a == "--json")
@@ -64,6 +66,8 @@ int summary(const std::vector<std::string>& args)
             timeline = true;
         else if (a == "--no-cache")
             useCache = false;
+        else if (a == "--show-host-ips")
+            hosts = npuscope::query::HostDisplay::RealIp;
         else if (a.rfind("--", 0) == 0) {
             std::cerr << "npuscope-cli summary: unknown option " << a << "\n" << kUsage;
             return 2;
@@ -86,9 +90,9 @@ int summary(const std::vector<std::string>& args)
         return 1;
     }
     if (json)
-        std::cout << npuscope::query::SummaryReport::json(*db).dump(2) << "\n";
+        std::cout << npuscope::query::SummaryReport::json(*db, hosts).dump(2) << "\n";
     else
-        std::cout << "Layout: " << plan.layoutName() << "\n" << npuscope::query::SummaryReport::text(*db);
+        std::cout << "Layout: " << plan.layoutName() << "\n" << npuscope::query::SummaryReport::text(*db, hosts);
     if (plan.ranks.empty()) {
         for (const auto& issue : plan.issues)
             std::cerr << "npuscope-cli: " << issue.path << ": " << issue.message << "\n";

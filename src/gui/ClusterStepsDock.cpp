@@ -5,6 +5,7 @@
 #include "npuscope/gui/StepStatsModel.h"
 #include "npuscope/gui/StepTableModel.h"
 #include "npuscope/gui/Workspace.h"
+#include "npuscope/query/RankQuery.h"
 #include "npuscope/query/StepQuery.h"
 
 #include <QComboBox>
@@ -17,6 +18,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <map>
 
 namespace npuscope::gui {
 
@@ -25,6 +27,7 @@ namespace {
 struct TableResult {
     std::vector<query::StepBreakdown> rows;
     std::array<query::ColumnStats, query::kStepColumnCount> stats {};
+    std::map<int64_t, std::string> hosts;
 };
 
 } // namespace
@@ -130,6 +133,7 @@ ClusterStepsDock::ClusterStepsDock(Workspace* workspace, QWidget* parent)
         reloadSteps();
         reloadTable();
     });
+    connect(m_workspace, &Workspace::hostDisplayChanged, this, &ClusterStepsDock::reloadTable);
     connect(m_workspace, &Workspace::stepChanged, this, [this] {
         syncStepCombo();
         reloadTable();
@@ -179,24 +183,33 @@ void ClusterStepsDock::syncStepCombo()
 void ClusterStepsDock::reloadTable()
 {
     const auto step = m_workspace->step();
+    const auto hosts = m_workspace->showHostIps() ? query::HostDisplay::RealIp : query::HostDisplay::MappingId;
     const bool started = m_tableRunner->run(
-        [step](model::Database& db) {
+        [step, hosts](model::Database& db) {
             TableResult r;
             r.rows = step ? query::StepQuery::breakdown(db, step) : query::StepQuery::averaged(db);
             r.stats = query::clusterStats(r.rows);
+            r.hosts = query::RankQuery::hosts(db, hosts);
             return r;
         },
         [this](TableResult r) {
             const auto count = r.rows.size();
+            std::map<int64_t, QString> hostNames;
+            for (const auto& [rank, host] : r.hosts)
+                hostNames.emplace(rank, QString::fromStdString(host));
+            m_model->setHosts(std::move(hostNames));
             m_model->setRows(std::move(r.rows), r.stats);
             m_statsModel->setStats(r.stats);
             m_summary->setText(count == 1 ? tr("1 rank") : tr("%1 ranks").arg(count));
+            applyColumnVisibility();
             fitColumns();
             syncSelection();
         });
     if (!started) {
         m_model->clear();
+        m_model->setHosts({});
         m_statsModel->clear();
+        applyColumnVisibility();
         m_summary->setText(tr("No profile loaded"));
     }
 }
@@ -209,6 +222,15 @@ void ClusterStepsDock::fitColumns()
             = std::max(m_table->columnWidth(c), static_cast<QAbstractItemView*>(m_footer)->sizeHintForColumn(c));
         m_table->setColumnWidth(c, width);
         m_footer->setColumnWidth(c, width);
+    }
+}
+
+void ClusterStepsDock::applyColumnVisibility()
+{
+    for (int c = 0; c < StepTableModel::ColumnCount; ++c) {
+        const bool hidden = !m_model->isColumnShown(c);
+        m_table->setColumnHidden(c, hidden);
+        m_footer->setColumnHidden(c, hidden);
     }
 }
 

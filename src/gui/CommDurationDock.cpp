@@ -88,7 +88,7 @@ CommDurationDock::CommDurationDock(Workspace* workspace, QWidget* parent)
     top->addWidget(titled(tr("Per rank: Transit + Wait + Idle = Elapsed"), m_chart, top));
     top->setStretchFactor(0, 3);
     top->setStretchFactor(1, 2);
-    top->setSizes({ 1150, 450 });
+    top->setSizes({ 1210, 390 });
     auto* bottom = new QSplitter(Qt::Horizontal, body);
     bottom->addWidget(titled(tr("Packet sizes per transport (MB)"), m_packets, bottom));
     bottom->addWidget(titled(tr("Ops over the step per rank (click: timeline)"), m_strip, bottom));

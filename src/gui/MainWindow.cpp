@@ -200,6 +200,19 @@ void MainWindow::createMenus()
     for (QDockWidget* dock : docks())
         m_viewMenu->addAction(dock->toggleViewAction());
     m_viewMenu->addSeparator();
+    // Hosts are named by their host_ips_mapping.txt id; the real IP only when the user turns it on.
+    QAction* showHostIps = m_viewMenu->addAction(tr("Show host &IPs"));
+    showHostIps->setObjectName(QStringLiteral("showHostIpsAction"));
+    showHostIps->setCheckable(true);
+    showHostIps->setToolTip(tr("Name hosts by their real IP from host_ips_mapping.txt instead of the mapping id"));
+    showHostIps->setChecked(
+        m_options.persistSettings && QSettings().value(QStringLiteral("view/showHostIps"), false).toBool());
+    m_workspace->setShowHostIps(showHostIps->isChecked());
+    connect(showHostIps, &QAction::toggled, this, [this](bool on) {
+        if (m_options.persistSettings)
+            QSettings().setValue(QStringLiteral("view/showHostIps"), on);
+        m_workspace->setShowHostIps(on);
+    });
     m_viewMenu->addAction(tr("Reset layout"), this, [this] {
         for (QDockWidget* dock : docks())
             dock->setFloating(false);

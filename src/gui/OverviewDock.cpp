@@ -118,7 +118,12 @@ void OverviewDock::reload()
             m_meanSplit = r.meanSplit;
             m_chart->setBars(std::move(r.bars));
             const QString stepText = step ? tr("step %1").arg(*step) : tr("mean over steps");
-            m_chartTitle->setText(tr("Per-rank step split \u00b7 %1 \u00b7 %2").arg(stepText, ranksText(m_rankCount)));
+            // Old MindSpore / MindInsight data has the iteration trace split (interval, fp+bp, tail) instead.
+            const bool iterationTrace = m_meanSplit && m_meanSplit->iterationTrace;
+            m_chartTitle->setText((iterationTrace ? tr("Per-rank iteration split (interval \u00b7 FP+BP \u00b7 tail) "
+                                                       "\u00b7 %1 \u00b7 %2")
+                                                  : tr("Per-rank step split \u00b7 %1 \u00b7 %2"))
+                                      .arg(stepText, ranksText(m_rankCount)));
             showSelection();
         });
     if (!started) {

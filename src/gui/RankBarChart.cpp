@@ -112,6 +112,9 @@ QString RankBarChart::toolTipFor(int barIndex) const
     const int64_t total = bar.split.total();
     QString html = QStringLiteral("<b>Rank %1</b><table>").arg(bar.rank);
     for (int part = 0; part < SplitParts::PartCount; ++part) {
+        // Only the parts the rank's files have: an absent part is not a 0.
+        if (!SplitParts::present(bar.split, part))
+            continue;
         const int64_t v = SplitParts::value(bar.split, part);
         const double pct = total > 0 ? 100.0 * static_cast<double>(v) / static_cast<double>(total) : 0.0;
         html += QStringLiteral("<tr><td><span style='color:%1'>&#9632;</span> %2</td>"

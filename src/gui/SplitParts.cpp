@@ -16,6 +16,12 @@ QString SplitParts::name(int part)
         return QStringLiteral("Free");
     case Preparing:
         return QStringLiteral("Preparing");
+    case IterationInterval:
+        return QStringLiteral("Iteration interval");
+    case FpBp:
+        return QStringLiteral("FP+BP");
+    case Tail:
+        return QStringLiteral("Tail");
     default:
         return {};
     }
@@ -36,6 +42,15 @@ QColor SplitParts::color(int part)
         return QColor(0xb8, 0xb8, 0xb8);
     case Preparing:
         return QColor(0xd9, 0xc0, 0x6a);
+    // Old generation: the interval is idle-like (data loading, host), fp+bp the compute, the tail the
+    // gradient exchange and optimizer (warm, like exposed communication).
+    // Shades distinct from the new-generation parts so the two legends are not confused.
+    case IterationInterval:
+        return QColor(0x9c, 0x94, 0xc4);
+    case FpBp:
+        return QColor(0x2c, 0x5d, 0x8a);
+    case Tail:
+        return QColor(0xd9, 0x5f, 0x3b);
     default:
         return QColor(Qt::black);
     }
@@ -54,9 +69,29 @@ int64_t SplitParts::value(const query::StepSplit& split, int part)
         return split.free;
     case Preparing:
         return split.preparing;
+    case IterationInterval:
+        return split.iterationInterval;
+    case FpBp:
+        return split.fpBp;
+    case Tail:
+        return split.tail;
     default:
         return 0;
     }
+}
+
+bool SplitParts::listed(const query::StepSplit& split, int part)
+{
+    return split.iterationTrace || !isIterationTracePart(part);
+}
+
+bool SplitParts::present(const query::StepSplit& split, int part)
+{
+    if (split.iterationTrace)
+        return isIterationTracePart(part);
+    if (part == Preparing)
+        return split.hasPreparing;
+    return !isIterationTracePart(part);
 }
 
 } // namespace npuscope::gui

@@ -63,14 +63,21 @@ void StepSplitPie::paintEvent(QPaintEvent*)
 
     // Legend: swatch, name, value, percent; columns sized from the widest entries.
     int nameWidth = 0;
-    for (int part = 0; part < SplitParts::PartCount; ++part)
+    int listedCount = 0;
+    for (int part = 0; part < SplitParts::PartCount; ++part) {
+        if (!SplitParts::listed(*m_split, part))
+            continue;
         nameWidth = std::max(nameWidth, fm.horizontalAdvance(SplitParts::name(part)));
-    const int valueWidth = fm.horizontalAdvance(QStringLiteral("0000.000 ms"));
+        ++listedCount;
+    }
+    const QString notInGeneration = tr("not in this generation");
+    const int valueWidth = std::max(fm.horizontalAdvance(QStringLiteral("0000.000 ms")),
+        m_split->iterationTrace ? fm.horizontalAdvance(notInGeneration) : 0);
     const int pctWidth = fm.horizontalAdvance(QStringLiteral("100.0 %"));
     const int gap = 10;
     const int legendWidth = kSwatch + 6 + nameWidth + gap + valueWidth + gap + pctWidth;
     const int lineHeight = fm.height() + 6;
-    const int legendHeight = lineHeight * (SplitParts::PartCount + 1);
+    const int legendHeight = lineHeight * (listedCount + 1);
 
     // Side by side when the widget is wide enough, legend under the pie otherwise.
     const bool sideBySide = body.width() >= legendWidth + 160;
@@ -130,6 +137,8 @@ void StepSplitPie::paintEvent(QPaintEvent*)
     int y = legendTopLeft.y();
     const int x = legendTopLeft.x();
     for (int part = 0; part < SplitParts::PartCount; ++part) {
+        if (!SplitParts::listed(*m_split, part))
+            continue;
         const int64_t v = SplitParts::value(*m_split, part);
         const double pct = 100.0 * static_cast<double>(v) / static_cast<double>(total);
         p.setPen(Qt::NoPen);
@@ -139,13 +148,18 @@ void StepSplitPie::paintEvent(QPaintEvent*)
         int cx = x + kSwatch + 6;
         p.drawText(QRect(cx, y, nameWidth, lineHeight), Qt::AlignLeft | Qt::AlignVCenter, SplitParts::name(part));
         cx += nameWidth + gap;
-        // A part the files do not have is shown as absent, not as 0.
-        const bool absent = part == SplitParts::Preparing && !m_split->hasPreparing;
+        // A part the files do not have is shown as absent, not as 0; a part of the other generation says so.
+        const bool absent = !SplitParts::present(*m_split, part);
+        const bool otherGeneration = m_split->iterationTrace && !SplitParts::isIterationTracePart(part);
+        if (otherGeneration)
+            p.setPen(palette().color(QPalette::PlaceholderText));
         p.drawText(QRect(cx, y, valueWidth, lineHeight), Qt::AlignRight | Qt::AlignVCenter,
-            absent ? QStringLiteral("—") : TimeFormat::withUnit(v, TimeFormat::Unit::Milliseconds));
+            otherGeneration ? notInGeneration
+                            : (absent ? QStringLiteral("—") : TimeFormat::withUnit(v, TimeFormat::Unit::Milliseconds)));
         cx += valueWidth + gap;
         p.drawText(QRect(cx, y, pctWidth, lineHeight), Qt::AlignRight | Qt::AlignVCenter,
             absent ? QStringLiteral("—") : QStringLiteral("%1 %").arg(pct, 0, 'f', 1));
+        p.setPen(palette().color(QPalette::WindowText));
         y += lineHeight;
     }
     p.setPen(QPen(palette().color(QPalette::Mid), 1));
@@ -155,7 +169,8 @@ void StepSplitPie::paintEvent(QPaintEvent*)
     bold.setBold(true);
     p.setFont(bold);
     const int cx = x + kSwatch + 6;
-    p.drawText(QRect(cx, y + 4, nameWidth, lineHeight), Qt::AlignLeft | Qt::AlignVCenter, tr("Step wall time"));
+    p.drawText(QRect(cx, y + 4, nameWidth, lineHeight), Qt::AlignLeft | Qt::AlignVCenter,
+        m_split->iterationTrace ? tr("Iteration total") : tr("Step wall time"));
     p.drawText(QRect(cx + nameWidth + gap, y + 4, valueWidth, lineHeight), Qt::AlignRight | Qt::AlignVCenter,
         TimeFormat::withUnit(total, TimeFormat::Unit::Milliseconds));
     p.drawText(QRect(cx + nameWidth + gap + valueWidth + gap, y + 4, pctWidth, lineHeight),

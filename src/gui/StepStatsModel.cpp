@@ -102,7 +102,7 @@ QVariant StepStatsModel::data(const QModelIndex& index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         if (!value)
-            return column == StepTableModel::Device ? QString() : TimeFormat::kAbsent;
+            return column == StepTableModel::Device || column == StepTableModel::Host ? QString() : TimeFormat::kAbsent;
         if (row == Spread)
             return QStringLiteral("%1 %").arg(*value * 100.0, 0, 'f', 2);
         {

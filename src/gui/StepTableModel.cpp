@@ -28,6 +28,35 @@ void StepTableModel::setRows(
 
 void StepTableModel::clear() { setRows({}, {}); }
 
+void StepTableModel::setHosts(std::map<int64_t, QString> hosts)
+{
+    if (hosts == m_hosts)
+        return;
+    m_hosts = std::move(hosts);
+    emit headerDataChanged(Qt::Horizontal, Host, Host);
+    if (!m_rows.empty())
+        emit dataChanged(index(0, Host), index(rowCount() - 1, Host));
+}
+
+bool StepTableModel::isColumnShown(int column) const
+{
+    if (column == Rank || column == Device)
+        return true;
+    if (column == Host)
+        return !m_hosts.empty();
+    const auto c = stepColumn(column);
+    if (!c)
+        return false;
+    auto anyRowHas = [this](StepColumn col) {
+        return std::any_of(m_rows.begin(), m_rows.end(), [col](const auto& r) { return r.value(col).has_value(); });
+    };
+    if (query::isIterationTraceColumn(*c))
+        return anyRowHas(*c);
+    const bool oldGeneration = anyRowHas(StepColumn::Total) || anyRowHas(StepColumn::IterationInterval)
+        || anyRowHas(StepColumn::FpBp) || anyRowHas(StepColumn::Tail);
+    return !oldGeneration || anyRowHas(*c);
+}
+
 void StepTableModel::setUnit(TimeFormat::Unit unit)
 {
     if (unit == m_unit)
@@ -76,6 +105,14 @@ std::optional<StepColumn> StepTableModel::stepColumn(int column)
         return StepColumn::Bubble;
     case Preparing:
         return StepColumn::Preparing;
+    case Total:
+        return StepColumn::Total;
+    case IterationInterval:
+        return StepColumn::IterationInterval;
+    case FpBp:
+        return StepColumn::FpBp;
+    case Tail:
+        return StepColumn::Tail;
     default:
         return std::nullopt;
     }
@@ -87,6 +124,8 @@ QString StepTableModel::columnTitle(int column)
         return QStringLiteral("Rank");
     if (column == Device)
         return QStringLiteral("Device");
+    if (column == Host)
+        return QStringLiteral("Host");
     const auto c = stepColumn(column);
     return c ? QString::fromUtf8(query::stepColumnTitle(*c)) : QString();
 }
@@ -126,6 +165,16 @@ QVariant StepTableModel::data(const QModelIndex& index, int role) const
         return {};
     const auto& row = m_rows[static_cast<size_t>(index.row())];
     const int column = index.column();
+    if (column == Host) {
+        const auto host = m_hosts.find(row.rank);
+        if (role == Qt::DisplayRole)
+            return host == m_hosts.end() ? TimeFormat::kAbsent : host->second;
+        if (role == RawValueRole)
+            return host == m_hosts.end() ? QVariant() : QVariant(host->second);
+        if (role == RankIdRole)
+            return QVariant::fromValue<qlonglong>(row.rank);
+        return {};
+    }
 
     switch (role) {
     case Qt::DisplayRole: {
@@ -191,8 +240,23 @@ QVariant StepTableModel::headerData(int section, Qt::Orientation orientation, in
             title += QStringLiteral(" [%1]").arg(TimeFormat::unitSuffix(m_unit));
         return title;
     }
-    if (role == Qt::ToolTipRole)
-        return columnTitle(section);
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case Host:
+            return QStringLiteral("Host by its host_ips_mapping.txt id (View ▸ Show host IPs for the real IP)");
+        case Total:
+            return QStringLiteral("total: previous iteration end → this iteration end (old MindSpore step trace)");
+        case IterationInterval:
+            return QStringLiteral("iteration_interval: previous iteration end → forward start (data loading, "
+                                  "host work)");
+        case FpBp:
+            return QStringLiteral("fp_and_bp: forward start → backward end");
+        case Tail:
+            return QStringLiteral("tail: backward end → iteration end (gradient all-reduce, optimizer)");
+        default:
+            return columnTitle(section);
+        }
+    }
     return {};
 }
 

@@ -113,13 +113,7 @@ TimelineDock::TimelineDock(Workspace* workspace, QWidget* parent)
     ranksButton->setText(tr("Ranks"));
     ranksButton->setPopupMode(QToolButton::InstantPopup);
     auto* ranksMenu = new QMenu(ranksButton);
-    ranksMenu->addAction(tr("Align ranks on the start of step\u2026"), this, [this] {
-        bool ok = false;
-        const int step = QInputDialog::getInt(this, tr("Align ranks"), tr("Align every rank on the start of step:"),
-            static_cast<int>(m_workspace->step().value_or(0)), 0, 1'000'000'000, 1, &ok);
-        if (ok)
-            alignRanksOnStep(step);
-    });
+    ranksMenu->addAction(tr("Align ranks on the start of step\u2026"), this, &TimelineDock::promptAlign);
     ranksMenu->addAction(tr("Reset time offsets"), this, &TimelineDock::resetOffsets);
     ranksMenu->addAction(tr("Expand all ranks"), this, &TimelineDock::expandAllRanks);
     ranksButton->setMenu(ranksMenu);
@@ -552,14 +546,17 @@ void TimelineDock::addRankActions(QMenu* menu, int row)
         if (ok)
             setRankOffset(rankIndex, value);
     });
-    menu->addAction(tr("Align ranks on the start of step\u2026"), this, [this] {
-        bool ok = false;
-        const int step = QInputDialog::getInt(this, tr("Align ranks"), tr("Align every rank on the start of step:"),
-            static_cast<int>(m_workspace->step().value_or(0)), 0, 1'000'000'000, 1, &ok);
-        if (ok)
-            alignRanksOnStep(step);
-    });
+    menu->addAction(tr("Align ranks on the start of step\u2026"), this, &TimelineDock::promptAlign);
     menu->addAction(tr("Reset time offsets"), this, &TimelineDock::resetOffsets);
+}
+
+void TimelineDock::promptAlign()
+{
+    bool ok = false;
+    const int step = QInputDialog::getInt(this, tr("Align ranks"), tr("Align every rank on the start of step:"),
+        static_cast<int>(m_workspace->step().value_or(0)), 0, 1'000'000'000, 1, &ok);
+    if (ok)
+        alignRanksOnStep(step);
 }
 
 void TimelineDock::addMarkerAtCursor()

@@ -340,6 +340,9 @@ void TimelineRenderer::setSize(QSize size)
 {
     m_size = size;
     m_axis.setWidth(std::max(1, size.width() - kLabelWidth));
+    // The pinned area is at most half the viewport, which just changed.
+    const int pinned = m_pinnedCount > 0 ? m_rows[m_pinnedCount - 1].y + m_rows[m_pinnedCount - 1].height : 0;
+    m_pinnedHeight = std::min(pinned, std::max(0, size.height() - kRulerHeight) / 2);
     setScrollY(m_scrollY);
 }
 

@@ -90,6 +90,14 @@ void Workspace::setCommOp(std::optional<std::string> opName)
     emit commOpChanged();
 }
 
+void Workspace::setShowHostIps(bool on)
+{
+    if (on == m_showHostIps)
+        return;
+    m_showHostIps = on;
+    emit hostDisplayChanged();
+}
+
 void Workspace::beginQuery()
 {
     if (m_pendingQueries++ == 0)

@@ -1,11 +1,55 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/RankQuery.h"
 
+#include <filesystem>
+#include <fstream>
 #include <map>
+#include <sstream>
 
 namespace npuscope::query {
 
-std::vector<RankInfo> RankQuery::ranks(model::Database& db)
+namespace {
+
+// host_ips_mapping.txt next to a rank table: "host_ip mapping_id" per line (lines with < 2 tokens ignored, as
+// MindInsight does) -> mapping id -> host IP.
+std::map<std::string, std::string> readHostMapping(const std::string& rankTablePath)
+{
+    std::map<std::string, std::string> out;
+    std::ifstream in(std::filesystem::path(rankTablePath).parent_path() / "host_ips_mapping.txt");
+    std::string line;
+    while (std::getline(in, line)) {
+        std::istringstream words(line);
+        std::string ip;
+        std::string id;
+        if (words >> ip >> id)
+            out.emplace(id, ip);
+    }
+    return out;
+}
+
+void resolveHostIps(std::vector<RankInfo>& ranks)
+{
+    std::map<std::string, std::map<std::string, std::string>> byTable; // rank table path -> id -> ip
+    for (auto& r : ranks) {
+        if (!r.host)
+            continue;
+        for (const auto& f : r.files) {
+            if (f.kind != "rank_table")
+                continue;
+            auto it = byTable.find(f.path);
+            if (it == byTable.end())
+                it = byTable.emplace(f.path, readHostMapping(f.path)).first;
+            if (const auto ip = it->second.find(*r.host); ip != it->second.end()) {
+                r.host = ip->second;
+                break;
+            }
+        }
+    }
+}
+
+} // namespace
+
+std::vector<RankInfo> RankQuery::ranks(model::Database& db, HostDisplay hosts)
 {
     std::vector<RankInfo> out;
     std::map<int64_t, size_t> index;
@@ -30,6 +74,18 @@ std::vector<RankInfo> RankQuery::ranks(model::Database& db)
     while (files.step()) {
         if (auto it = index.find(files.int64(0)); it != index.end())
             out[it->second].files.push_back({ files.text(1), files.text(2), files.text(3) });
+    }
+    if (hosts == HostDisplay::RealIp)
+        resolveHostIps(out);
+    return out;
+}
+
+std::map<int64_t, std::string> RankQuery::hosts(model::Database& db, HostDisplay display)
+{
+    std::map<int64_t, std::string> out;
+    for (const auto& r : ranks(db, display)) {
+        if (r.host)
+            out.emplace(r.rank, *r.host);
     }
     return out;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/StepQuery.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -10,7 +11,7 @@ namespace {
 
 constexpr const char* kColumns = "computing_ns, communication_not_overlapped_ns, overlapped_ns, communication_ns, "
                                  "free_ns, stage_ns, bubble_ns, communication_not_overlapped_exclude_receive_ns, "
-                                 "preparing_ns";
+                                 "preparing_ns, total_ns, iteration_interval_ns, fp_bp_ns, tail_ns";
 
 StepBreakdown readRow(const model::Statement& st)
 {
@@ -46,6 +47,14 @@ const char* stepColumnTitle(StepColumn c)
         return "Communication(Not Overlapped and Exclude Receive)";
     case StepColumn::Preparing:
         return "Preparing";
+    case StepColumn::Total:
+        return "Total";
+    case StepColumn::IterationInterval:
+        return "Iteration interval";
+    case StepColumn::FpBp:
+        return "FP+BP";
+    case StepColumn::Tail:
+        return "Tail";
     }
     return "";
 }
@@ -71,8 +80,22 @@ const char* stepColumnJsonKey(StepColumn c)
         return "communication_not_overlapped_exclude_receive_us";
     case StepColumn::Preparing:
         return "preparing_us";
+    case StepColumn::Total:
+        return "total_us";
+    case StepColumn::IterationInterval:
+        return "iteration_interval_us";
+    case StepColumn::FpBp:
+        return "fp_bp_us";
+    case StepColumn::Tail:
+        return "tail_us";
     }
     return "";
+}
+
+bool isIterationTraceColumn(StepColumn c)
+{
+    return c == StepColumn::Total || c == StepColumn::IterationInterval || c == StepColumn::FpBp
+        || c == StepColumn::Tail;
 }
 
 std::optional<int64_t> StepBreakdown::wallTime() const
@@ -88,6 +111,18 @@ std::optional<int64_t> StepBreakdown::wallTime() const
 StepSplit splitOf(const StepBreakdown& b)
 {
     StepSplit s;
+    const auto interval = b.value(StepColumn::IterationInterval);
+    const auto fpBp = b.value(StepColumn::FpBp);
+    const auto tail = b.value(StepColumn::Tail);
+    if (interval || fpBp || tail) {
+        // Old generation: the iteration trace is the split; its parts add up to the file's total.
+        s.iterationTrace = true;
+        s.hasPreparing = false;
+        s.iterationInterval = std::max<int64_t>(0, interval.value_or(0));
+        s.fpBp = std::max<int64_t>(0, fpBp.value_or(0));
+        s.tail = std::max<int64_t>(0, tail.value_or(0));
+        return s;
+    }
     s.overlapped = b.value(StepColumn::Overlapped).value_or(0);
     s.computingNotOverlapped = std::max<int64_t>(0, b.value(StepColumn::Computing).value_or(0) - s.overlapped);
     s.communicationNotOverlapped = b.value(StepColumn::CommunicationNotOverlapped).value_or(0);
@@ -131,7 +166,8 @@ std::vector<StepBreakdown> StepQuery::averaged(model::Database& db)
                       "step_trace.rank_id)), NULL";
     static constexpr const char* kCols[] = { "computing_ns", "communication_not_overlapped_ns", "overlapped_ns",
         "communication_ns", "free_ns", "stage_ns", "bubble_ns", "communication_not_overlapped_exclude_receive_ns",
-        "preparing_ns" };
+        "preparing_ns", "total_ns", "iteration_interval_ns", "fp_bp_ns", "tail_ns" };
+    static_assert(std::size(kCols) == kStepColumnCount);
     for (const char* c : kCols)
         sql += std::string(", CAST(ROUND(AVG(") + c + ")) AS INTEGER)";
     sql += ", COUNT(*) FROM step_trace GROUP BY rank_id ORDER BY rank_id";

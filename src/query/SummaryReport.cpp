@@ -47,17 +47,18 @@ std::string pad(const std::string& s, size_t width, bool right = true)
 
 } // namespace
 
-nlohmann::ordered_json SummaryReport::json(model::Database& db)
+nlohmann::ordered_json SummaryReport::json(model::Database& db, HostDisplay hosts)
 {
     ojson root;
     root["schema"] = "npuscope.summary/1";
     ojson ranks = ojson::array();
-    for (const auto& r : RankQuery::ranks(db)) {
+    for (const auto& r : RankQuery::ranks(db, hosts)) {
         ojson files = ojson::array();
         for (const auto& f : r.files)
             files.push_back(std::filesystem::path(f.path).filename().string());
-        ranks.push_back({ { "rank", r.rank }, { "device", orNull(r.device) }, { "path", r.path },
-            { "rank_source", r.rankSource }, { "profiler_level", orNull(r.profilerLevel) }, { "files", files } });
+        ranks.push_back(
+            { { "rank", r.rank }, { "device", orNull(r.device) }, { "path", r.path }, { "rank_source", r.rankSource },
+                { "profiler_level", orNull(r.profilerLevel) }, { "files", files }, { "host", orNull(r.host) } });
     }
     root["ranks"] = ranks;
 
@@ -89,8 +90,8 @@ nlohmann::ordered_json SummaryReport::json(model::Database& db)
             { "size_mb", orNull(l.sizeMb) },
             { "time_ms", l.timeNs ? ojson(static_cast<double>(*l.timeNs) / 1.0e6) : ojson() },
             { "bandwidth_gbps", orNull(l.bandwidthGbps) }, { "op_name", orNull(l.opName) },
-            { "local_src", orNull(l.localSrc) }, { "local_dst", orNull(l.localDst) },
-            { "reported_by", l.reportedBy }, { "kind", l.kind } });
+            { "local_src", orNull(l.localSrc) }, { "local_dst", orNull(l.localDst) }, { "reported_by", l.reportedBy },
+            { "kind", l.kind } });
     }
     root["links"] = links;
 
@@ -103,14 +104,17 @@ nlohmann::ordered_json SummaryReport::json(model::Database& db)
     return root;
 }
 
-std::string SummaryReport::text(model::Database& db)
+std::string SummaryReport::text(model::Database& db, HostDisplay hosts)
 {
     std::ostringstream out;
-    const auto ranks = RankQuery::ranks(db);
+    const auto ranks = RankQuery::ranks(db, hosts);
+    const bool anyHost = std::any_of(ranks.begin(), ranks.end(), [](const RankInfo& r) { return r.host.has_value(); });
     out << "Ranks: " << ranks.size() << "\n";
-    out << pad("rank", 6) << pad("device", 8) << "  " << pad("level", 8, false) << "path\n";
+    out << pad("rank", 6) << pad("device", 8) << "  " << (anyHost ? pad("host", 16, false) : std::string())
+        << pad("level", 8, false) << "path\n";
     for (const auto& r : ranks) {
         out << pad(std::to_string(r.rank), 6) << pad(r.device ? std::to_string(*r.device) : "—", 8) << "  "
+            << (anyHost ? pad(r.host.value_or("—"), 16, false) : std::string())
             << pad(r.profilerLevel.value_or("—"), 8, false) << r.path << "\n";
     }
 
@@ -119,15 +123,31 @@ std::string SummaryReport::text(model::Database& db)
     static constexpr StepColumn kShown[] = { StepColumn::Computing, StepColumn::CommunicationNotOverlapped,
         StepColumn::Overlapped, StepColumn::Communication, StepColumn::Free, StepColumn::Stage, StepColumn::Bubble,
         StepColumn::Preparing };
-    static constexpr const char* kShort[] = { "Computing", "CommNotOvl", "Overlapped", "Comm", "Free", "Stage",
-        "Bubble", "Preparing" };
+    static constexpr const char* kShort[]
+        = { "Computing", "CommNotOvl", "Overlapped", "Comm", "Free", "Stage", "Bubble", "Preparing" };
+    // The old-generation iteration trace columns, only when some row has them.
+    static constexpr StepColumn kIterationTrace[]
+        = { StepColumn::Total, StepColumn::IterationInterval, StepColumn::FpBp, StepColumn::Tail };
+    static constexpr const char* kIterationShort[] = { "Total", "Interval", "FP+BP", "Tail" };
+    const bool iterationTrace = std::any_of(rows.begin(), rows.end(), [](const StepBreakdown& b) {
+        return std::any_of(std::begin(kIterationTrace), std::end(kIterationTrace),
+            [&b](StepColumn c) { return b.value(c).has_value(); });
+    });
     for (const char* h : kShort)
         out << pad(h, 12);
+    if (iterationTrace) {
+        for (const char* h : kIterationShort)
+            out << pad(h, 12);
+    }
     out << "\n";
     for (const auto& b : rows) {
         out << pad(std::to_string(b.rank), 6) << pad(b.step ? std::to_string(*b.step) : "—", 7);
         for (auto c : kShown)
             out << pad(msText(b.value(c)), 12);
+        if (iterationTrace) {
+            for (auto c : kIterationTrace)
+                out << pad(msText(b.value(c)), 12);
+        }
         out << "\n";
     }
     if (rows.empty())
@@ -139,10 +159,15 @@ std::string SummaryReport::text(model::Database& db)
         out << "\nCluster statistics over ranks (mean of steps, ms)\n"
             << pad("column", 14, false) << pad("min", 12) << pad("max", 12) << pad("mean", 12) << pad("spread", 9)
             << pad("min rank", 10) << pad("max rank", 10) << "\n";
-        for (size_t i = 0; i < std::size(kShown); ++i) {
-            const auto& s = stats[static_cast<size_t>(kShown[i])];
+        std::vector<std::pair<StepColumn, const char*>> shown;
+        for (size_t i = 0; i < std::size(kShown); ++i)
+            shown.emplace_back(kShown[i], kShort[i]);
+        for (size_t i = 0; iterationTrace && i < std::size(kIterationTrace); ++i)
+            shown.emplace_back(kIterationTrace[i], kIterationShort[i]);
+        for (const auto& [column, name] : shown) {
+            const auto& s = stats[static_cast<size_t>(column)];
             auto ms = [](const std::optional<double>& v) { return v ? fmt(3, *v / 1.0e6) : std::string("—"); };
-            out << pad(kShort[i], 14, false) << pad(ms(s.min), 12) << pad(ms(s.max), 12) << pad(ms(s.mean), 12)
+            out << pad(name, 14, false) << pad(ms(s.min), 12) << pad(ms(s.max), 12) << pad(ms(s.mean), 12)
                 << pad(s.spread ? fmt(1, *s.spread * 100, "%") : "—", 9)
                 << pad(s.minRank ? std::to_string(*s.minRank) : "—", 10)
                 << pad(s.maxRank ? std::to_string(*s.maxRank) : "—", 10) << "\n";
@@ -155,8 +180,8 @@ std::string SummaryReport::text(model::Database& db)
         std::string members;
         for (auto r : g.ranks)
             members += (members.empty() ? "" : ",") + std::to_string(r);
-        out << "  " << pad(g.name.value_or("?"), 14, false) << pad(g.hash, 22, false) << " ranks [" << members
-            << "] (" << g.ranksSource << "), " << g.opCount << " ops\n";
+        out << "  " << pad(g.name.value_or("?"), 14, false) << pad(g.hash, 22, false) << " ranks [" << members << "] ("
+            << g.ranksSource << "), " << g.opCount << " ops\n";
     }
 
     auto links = CommQuery::links(db);
@@ -168,7 +193,8 @@ std::string SummaryReport::text(model::Database& db)
                         return !l.bandwidthGbps || !l.src || !l.dst || l.transport.value_or("") == "LOCAL" || !perOp;
                     }),
         links.end());
-    std::sort(links.begin(), links.end(), [](const Link& a, const Link& b) { return *a.bandwidthGbps < *b.bandwidthGbps; });
+    std::sort(
+        links.begin(), links.end(), [](const Link& a, const Link& b) { return *a.bandwidthGbps < *b.bandwidthGbps; });
     out << "\nSlowest links (per op or total slot, global ranks known, excluding LOCAL): " << links.size() << "\n";
     for (size_t i = 0; i < links.size() && i < 10; ++i) {
         const auto& l = links[i];

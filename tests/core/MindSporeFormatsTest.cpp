@@ -4,7 +4,9 @@
 
 #include "npuscope/io/Detector.h"
 #include "npuscope/io/Loader.h"
+#include "npuscope/query/RankQuery.h"
 #include "npuscope/query/StepQuery.h"
+#include "npuscope/query/SummaryReport.h"
 
 #include <gtest/gtest.h>
 
@@ -206,4 +208,124 @@ TEST(MindSporeFlat, PerOpTriplesInBothColumnOrders)
     EXPECT_EQ(o.int64(3), 450000602750);
     EXPECT_EQ(o.int64(4), 175960);
     EXPECT_EQ(count(*old, "SELECT COUNT(*) FROM step_trace_op WHERE end_syscnt_ns - start_syscnt_ns <> dur"), 0);
+}
+
+TEST(MindInsightJob, StepQueryCarriesTheIterationTraceColumns)
+{
+    auto db = load(job());
+    ASSERT_TRUE(db);
+    using C = query::StepColumn;
+    const auto rows = query::StepQuery::breakdown(*db);
+    ASSERT_EQ(rows.size(), 20u);
+    // step_trace_raw_0_detail_time.csv step 5: total 17870916, iteration_interval 89572, fp_and_bp 17687359,
+    // tail 93985 (10 ns ticks).
+    const auto& r = rows[4];
+    EXPECT_EQ(r.rank, 0);
+    EXPECT_EQ(r.step, 5);
+    EXPECT_EQ(r.value(C::Total), 178709160);
+    EXPECT_EQ(r.value(C::IterationInterval), 895720);
+    EXPECT_EQ(r.value(C::FpBp), 176873590);
+    EXPECT_EQ(r.value(C::Tail), 939850);
+    // step_trace_raw_3_detail_time.csv step 1: 237613245, 0, 236844348, 768897.
+    EXPECT_EQ(rows[15].rank, 3);
+    EXPECT_EQ(rows[15].step, 1);
+    EXPECT_EQ(rows[15].value(C::Total), 2376132450);
+    EXPECT_EQ(rows[15].value(C::IterationInterval), 0);
+    EXPECT_EQ(rows[15].value(C::FpBp), 2368443480);
+    EXPECT_EQ(rows[15].value(C::Tail), 7688970);
+    // The new-generation columns are absent, not 0.
+    for (auto c :
+        { C::Computing, C::CommunicationNotOverlapped, C::Overlapped, C::Communication, C::Free, C::Preparing })
+        EXPECT_FALSE(r.value(c).has_value()) << query::stepColumnTitle(c);
+
+    // Per-rank means over the 5 listed steps (not the file's "-" row).
+    const auto averaged = query::StepQuery::averaged(*db);
+    ASSERT_EQ(averaged.size(), 4u);
+    EXPECT_EQ(averaged[0].value(C::Total), 179168406);
+    EXPECT_EQ(averaged[0].stepCount, 5);
+
+    // The split falls back to the iteration trace: interval + fp+bp + tail = total.
+    const auto split = query::splitOf(r);
+    EXPECT_TRUE(split.iterationTrace);
+    EXPECT_FALSE(split.hasPreparing);
+    EXPECT_EQ(split.iterationInterval, 895720);
+    EXPECT_EQ(split.fpBp, 176873590);
+    EXPECT_EQ(split.tail, 939850);
+    EXPECT_EQ(split.total(), 178709160);
+    EXPECT_EQ(split.computingNotOverlapped + split.overlapped + split.communicationNotOverlapped + split.free, 0);
+
+    const auto stats = query::clusterStats(averaged);
+    EXPECT_EQ(stats[static_cast<size_t>(C::Total)].count, 4);
+    EXPECT_EQ(stats[static_cast<size_t>(C::Computing)].count, 0);
+}
+
+TEST(MindInsightJob, SummaryJsonHasIterationTraceAndHosts)
+{
+    auto db = load(job());
+    ASSERT_TRUE(db);
+    const auto doc = query::SummaryReport::json(*db);
+    ASSERT_EQ(doc["steps"].size(), 20u);
+    const auto& s = doc["steps"][4];
+    EXPECT_EQ(s["rank"], 0);
+    EXPECT_EQ(s["step"], 5);
+    EXPECT_DOUBLE_EQ(s["total_us"].get<double>(), 178709.16);
+    EXPECT_DOUBLE_EQ(s["iteration_interval_us"].get<double>(), 895.72);
+    EXPECT_DOUBLE_EQ(s["fp_bp_us"].get<double>(), 176873.59);
+    EXPECT_DOUBLE_EQ(s["tail_us"].get<double>(), 939.85);
+    EXPECT_TRUE(s["computing_us"].is_null());
+    EXPECT_TRUE(s["preparing_us"].is_null());
+    // Hosts by mapping id by default; the IP only when asked for.
+    ASSERT_EQ(doc["ranks"].size(), 4u);
+    for (const auto& r : doc["ranks"])
+        EXPECT_EQ(r["host"], "1");
+    EXPECT_EQ(doc.dump().find("10.0.0.1"), std::string::npos);
+    const auto withIps = query::SummaryReport::json(*db, query::HostDisplay::RealIp);
+    for (const auto& r : withIps["ranks"])
+        EXPECT_EQ(r["host"], "10.0.0.1");
+    EXPECT_EQ(query::RankQuery::hosts(*db).at(2), "1");
+    EXPECT_EQ(query::RankQuery::hosts(*db, query::HostDisplay::RealIp).at(2), "10.0.0.1");
+    const auto text = query::SummaryReport::text(*db);
+    EXPECT_NE(text.find("FP+BP"), std::string::npos);
+    EXPECT_NE(text.find("178.709"), std::string::npos);
+    EXPECT_EQ(text.find("10.0.0.1"), std::string::npos);
+    EXPECT_NE(query::SummaryReport::text(*db, query::HostDisplay::RealIp).find("10.0.0.1"), std::string::npos);
+}
+
+TEST(MindInsightJob, CliShowsHostIpsOnlyWhenAsked)
+{
+    for (const char* args : { "summary --no-cache --show-host-ips ", "summary --no-cache --json --show-host-ips " }) {
+        int status = -1;
+        const auto out = runCli(args + std::string("'") + job().string() + "'", status);
+        EXPECT_EQ(status, 0) << args;
+        EXPECT_NE(out.find("10.0.0.1"), std::string::npos) << args;
+        // Only the host IP: the device IPs of the rank table are never printed.
+        EXPECT_EQ(out.find("192.168."), std::string::npos) << args;
+    }
+    int status = -1;
+    const auto json = runCli("summary --no-cache --json '" + job().string() + "'", status);
+    EXPECT_EQ(status, 0);
+    EXPECT_NE(json.find("\"host\": \"1\""), std::string::npos);
+    EXPECT_EQ(json.find("10.0.0.1"), std::string::npos);
+}
+
+TEST(NewGeneration, SummaryJsonIterationTraceFieldsAreNull)
+{
+    auto db = load(dataDir() / "torch_npu_2rank_level1");
+    ASSERT_TRUE(db);
+    const auto doc = query::SummaryReport::json(*db);
+    ASSERT_FALSE(doc["steps"].empty());
+    for (const auto& s : doc["steps"]) {
+        for (const char* key : { "total_us", "iteration_interval_us", "fp_bp_us", "tail_us" }) {
+            ASSERT_TRUE(s.contains(key)) << key;
+            EXPECT_TRUE(s[key].is_null()) << key;
+        }
+        EXPECT_FALSE(s["computing_us"].is_null());
+    }
+    for (const auto& r : doc["ranks"])
+        EXPECT_TRUE(r["host"].is_null());
+    const auto rows = query::StepQuery::breakdown(*db);
+    ASSERT_FALSE(rows.empty());
+    EXPECT_FALSE(query::splitOf(rows[0]).iterationTrace);
+    // The text report keeps its new-generation columns only.
+    EXPECT_EQ(query::SummaryReport::text(*db).find("FP+BP"), std::string::npos);
 }

@@ -22,6 +22,7 @@
 #include <QProcess>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QTableView>
 #include <QTemporaryDir>
 
 #include <gtest/gtest.h>
@@ -181,6 +182,84 @@ TEST_F(LoadedWindow, StepsTableShowsBothRanks)
     m_window->stepsDock()->proxyModel()->sort(StepTableModel::Computing, Qt::DescendingOrder);
     EXPECT_EQ(
         m_window->stepsDock()->proxyModel()->index(0, StepTableModel::Rank).data().toString(), QStringLiteral("1"));
+}
+
+TEST_F(LoadedWindow, StepsTableShowsTheNewGenerationColumns)
+{
+    const StepTableModel& model = *m_window->stepsDock()->model();
+    QTableView* table = m_window->stepsDock()->tableView();
+    for (int c = StepTableModel::Rank; c <= StepTableModel::Preparing; ++c) {
+        if (c == StepTableModel::Host)
+            continue;
+        EXPECT_TRUE(model.isColumnShown(c)) << c;
+        EXPECT_FALSE(table->isColumnHidden(c)) << c;
+    }
+    // No host and no iteration trace in torch_npu files: those columns are hidden.
+    for (int c : { int(StepTableModel::Host), int(StepTableModel::Total), int(StepTableModel::IterationInterval),
+             int(StepTableModel::FpBp), int(StepTableModel::Tail) }) {
+        EXPECT_FALSE(model.isColumnShown(c)) << c;
+        EXPECT_TRUE(table->isColumnHidden(c)) << c;
+        EXPECT_FALSE(model.index(0, c).data(StepTableModel::RawValueRole).isValid()) << c;
+    }
+    ASSERT_TRUE(m_window->overviewDock()->shownSplit().has_value());
+    EXPECT_FALSE(m_window->overviewDock()->shownSplit()->iterationTrace);
+}
+
+TEST(MindInsightJobWindow, StepsAndOverviewShowTheOldGeneration)
+{
+    MainWindow window(testOptions());
+    window.resize(1400, 900);
+    std::vector<std::unique_ptr<QAbstractItemModelTester>> testers;
+    for (QAbstractItemModel* model : std::initializer_list<QAbstractItemModel*> {
+             window.stepsDock()->model(), window.stepsDock()->statsModel(), window.stepsDock()->proxyModel() })
+        testers.push_back(
+            std::make_unique<QAbstractItemModelTester>(model, QAbstractItemModelTester::FailureReportingMode::Fatal));
+    ASSERT_TRUE(openAndWait(window, { QStringLiteral(NPUSCOPE_TEST_DATA "/mindinsight_r13_job") }));
+
+    const StepTableModel& model = *window.stepsDock()->model();
+    QTableView* table = window.stepsDock()->tableView();
+    ASSERT_EQ(model.rowCount(), 4);
+    // Shown: rank, device, host and the iteration trace; hidden: the step_trace_time.csv columns it lacks.
+    for (int c :
+        { int(StepTableModel::Rank), int(StepTableModel::Device), int(StepTableModel::Host), int(StepTableModel::Total),
+            int(StepTableModel::IterationInterval), int(StepTableModel::FpBp), int(StepTableModel::Tail) }) {
+        EXPECT_TRUE(model.isColumnShown(c)) << c;
+        EXPECT_FALSE(table->isColumnHidden(c)) << c;
+    }
+    for (int c = StepTableModel::Computing; c <= StepTableModel::Preparing; ++c) {
+        EXPECT_FALSE(model.isColumnShown(c)) << c;
+        EXPECT_TRUE(table->isColumnHidden(c)) << c;
+    }
+    // Mean over the 5 steps of rank 0 (step_trace_raw_0_detail_time.csv, 10 ns ticks): total 179168406 ns.
+    const int row0 = rowOfRank(model, 0);
+    ASSERT_GE(row0, 0);
+    EXPECT_EQ(model.index(row0, StepTableModel::Total).data(StepTableModel::RawValueRole).toLongLong(), 179168406);
+    EXPECT_EQ(model.index(row0, StepTableModel::Total).data().toString(), QStringLiteral("179168.406"));
+    EXPECT_EQ(model.index(row0, StepTableModel::Computing).data().toString(), TimeFormat::kAbsent);
+    EXPECT_EQ(model.index(row0, StepTableModel::Host).data().toString(), QStringLiteral("1"));
+
+    // The host IP only after View > Show host IPs.
+    auto* action = window.findChild<QAction*>(QStringLiteral("showHostIpsAction"));
+    ASSERT_NE(action, nullptr);
+    EXPECT_FALSE(action->isChecked());
+    action->setChecked(true);
+    ASSERT_TRUE(window.waitUntilIdle());
+    EXPECT_EQ(model.index(row0, StepTableModel::Host).data().toString(), QStringLiteral("10.0.0.1"));
+    action->setChecked(false);
+    ASSERT_TRUE(window.waitUntilIdle());
+    EXPECT_EQ(model.index(row0, StepTableModel::Host).data().toString(), QStringLiteral("1"));
+
+    // Overview: the iteration trace split, interval + fp+bp + tail = total.
+    window.workspace()->setSelectedRank(0);
+    ASSERT_TRUE(window.waitUntilIdle());
+    const auto split = window.overviewDock()->shownSplit();
+    ASSERT_TRUE(split.has_value());
+    EXPECT_TRUE(split->iterationTrace);
+    EXPECT_EQ(split->total(), 179168406);
+    EXPECT_EQ(split->computingNotOverlapped + split->free + split->preparing, 0);
+    const QImage image = window.overviewDock()->grab().toImage();
+    keepImage(image, QStringLiteral("overview_mindinsight_r13.png"));
+    EXPECT_GT(distinctColours(image), 8);
 }
 
 TEST_F(LoadedWindow, StatusBarCounts)

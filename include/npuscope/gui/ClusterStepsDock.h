@@ -38,6 +38,8 @@ private:
     void syncStepCombo();
     void syncSelection();
     void fitColumns();
+    // Hides the columns the loaded data does not have (StepTableModel::isColumnShown), in table and footer.
+    void applyColumnVisibility();
     void onActivated(const QModelIndex& proxyIndex);
 
     Workspace* m_workspace;

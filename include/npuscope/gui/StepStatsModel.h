@@ -18,7 +18,7 @@ class StepStatsModel : public QAbstractTableModel {
 public:
     enum Row { Min, Max, Mean, Spread, RowCount };
     // Same numbering as StepTableModel::Column.
-    enum Column { LabelColumn = 0, ColumnCount = 10 };
+    enum Column { LabelColumn = 0, ColumnCount = 15 };
     enum Role {
         // double: the statistic (ns for Min/Max/Mean, a ratio for Spread); invalid when absent.
         RawValueRole = Qt::UserRole + 1,

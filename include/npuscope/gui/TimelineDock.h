@@ -92,6 +92,7 @@ private:
     void applyStep();
     void applyTimeWindow();
     void addRankActions(QMenu* menu, int row);
+    void promptAlign();
     void rangeChanged(int64_t begin, int64_t end);
     void goToHit(int index);
     std::vector<query::RankTimelinePtr> loadedRanks(bool selectedOnly) const;

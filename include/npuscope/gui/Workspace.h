@@ -57,6 +57,11 @@ public:
     std::optional<std::string> commOp() const { return m_commOp; }
     void setCommOp(std::optional<std::string> opName);
 
+    // Hosts are named by their host_ips_mapping.txt id unless the user turns on real host IPs (View menu,
+    // persisted by MainWindow). Default off.
+    bool showHostIps() const { return m_showHostIps; }
+    void setShowHostIps(bool on);
+
     // Background queries in flight (QueryRunner reports them); used to wait for quiet views.
     bool isBusy() const { return m_pendingQueries > 0; }
     void beginQuery();
@@ -69,6 +74,7 @@ signals:
     void timeWindowChanged();
     void groupChanged();
     void commOpChanged();
+    void hostDisplayChanged();
     void busyChanged(bool busy);
 
 private:
@@ -79,6 +85,7 @@ private:
     std::optional<TimeWindow> m_timeWindow;
     std::optional<std::string> m_groupHash;
     std::optional<std::string> m_commOp;
+    bool m_showHostIps = false;
     int m_pendingQueries = 0;
 };
 

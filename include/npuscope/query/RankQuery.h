@@ -4,6 +4,7 @@
 #include "npuscope/model/Database.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,8 +12,8 @@
 namespace npuscope::query {
 
 struct RankFile {
-    std::string kind;   // step_trace_time, trace_view, ...
-    std::string path;   // absolute path
+    std::string kind; // step_trace_time, trace_view, ...
+    std::string path; // absolute path
     std::string status; // planned | loaded | failed | skipped
 };
 
@@ -21,15 +22,25 @@ struct RankInfo {
     std::optional<int64_t> device;
     std::string path;
     std::string rankSource; // file_name | rank_id_field | folder_name | default
+    // host: the MindInsight host_ips_mapping.txt id by default (the model never stores a host IP); the real host
+    // IP only when asked for with HostDisplay::RealIp.
     std::optional<std::string> host, framework, profilerLevel, version, cannVersion;
     std::optional<int64_t> worldSize;
     std::vector<RankFile> files;
 };
 
+// How hosts are named. The mapping exists so real host IPs are not exposed: MappingId is the default everywhere, and
+// RealIp is a user opt-in (npuscope-cli --show-host-ips, View > Show host IPs).
+enum class HostDisplay { MappingId, RealIp };
+
 class RankQuery {
 public:
-    // All ranks ordered by rank id, with their files.
-    static std::vector<RankInfo> ranks(model::Database& db);
+    // All ranks ordered by rank id, with their files. With HostDisplay::RealIp, a host named by a mapping id is
+    // replaced by its IP, read at query time from the host_ips_mapping.txt next to the rank's rank table file
+    // (rank_file kind rank_table); a mapping id without an entry stays as it is.
+    static std::vector<RankInfo> ranks(model::Database& db, HostDisplay hosts = HostDisplay::MappingId);
+    // rank -> host as ranks() names it, only for ranks with a known host.
+    static std::map<int64_t, std::string> hosts(model::Database& db, HostDisplay display = HostDisplay::MappingId);
     static int64_t rankCount(model::Database& db);
 };
 

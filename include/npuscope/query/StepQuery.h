@@ -11,7 +11,10 @@
 
 namespace npuscope::query {
 
-// The step_trace_time.csv breakdown columns, in file order.
+// The step_trace_time.csv breakdown columns, in file order, then the four columns of the old MindSpore /
+// MindInsight step_trace_raw_{id}_detail_time.csv (iteration trace; see docs/metrics.md). A source that does not
+// write a column leaves it nullopt: new-generation files have no Total .. Tail, old ones none of Overlapped,
+// Communication, Free, Preparing (Computing .. Bubble only from an ascend_cluster_analyse file).
 enum class StepColumn {
     Computing,
     CommunicationNotOverlapped,
@@ -22,12 +25,20 @@ enum class StepColumn {
     Bubble,
     CommunicationNotOverlappedExcludeReceive,
     Preparing,
+    Total, // total: previous iteration end -> this iteration end
+    IterationInterval, // iteration_interval: previous iteration end -> fp start
+    FpBp, // fp_and_bp: fp start -> bp end
+    Tail, // tail: bp end -> iteration end
 };
-constexpr int kStepColumnCount = 9;
+constexpr int kStepColumnCount = 13;
+
+// True for the columns only the old-generation iteration trace has (Total, IterationInterval, FpBp, Tail).
+bool isIterationTraceColumn(StepColumn c);
 
 // Header text as in step_trace_time.csv ("Communication(Not Overlapped)", ...).
 const char* stepColumnTitle(StepColumn c);
-// Summary JSON key ("communication_not_overlapped_us", ...).
+// Summary JSON key ("communication_not_overlapped_us", ..., "total_us", "iteration_interval_us", "fp_bp_us",
+// "tail_us").
 const char* stepColumnJsonKey(StepColumn c);
 
 // One rank's breakdown for one step (or the mean over its steps). Values in ns; nullopt when the
@@ -36,7 +47,7 @@ struct StepBreakdown {
     int64_t rank = 0;
     std::optional<int64_t> device;
     std::optional<int64_t> step; // nullopt: empty Step cell, or an average over steps
-    int stepCount = 1;           // rows averaged into this one
+    int stepCount = 1; // rows averaged into this one
     std::array<std::optional<int64_t>, kStepColumnCount> values {};
 
     std::optional<int64_t> value(StepColumn c) const { return values[static_cast<size_t>(c)]; }
@@ -44,17 +55,25 @@ struct StepBreakdown {
     std::optional<int64_t> wallTime() const;
 };
 
-// The pie/bar split of a step: parts add up to wallTime().
+// The pie/bar split of a step. New generation (step_trace_time.csv): computing (not overlapped), overlapped,
+// communication (not overlapped), free and preparing, adding up to wallTime(). Old generation (a row with any of
+// iteration_interval, fp_and_bp, tail): iteration interval, fp+bp and tail, adding up to the iteration trace's
+// total; the new-generation parts are then 0 and not part of that generation (iterationTrace = true).
 struct StepSplit {
     int64_t computingNotOverlapped = 0; // Computing − Overlapped
-    int64_t overlapped = 0;             // Overlapped
+    int64_t overlapped = 0; // Overlapped
     int64_t communicationNotOverlapped = 0;
     int64_t free = 0;
     int64_t preparing = 0;
     bool hasPreparing = true; // false when the files have no Preparing column (2023 builds)
+    bool iterationTrace = false; // true: the old-generation split below, the parts above are not in the files
+    int64_t iterationInterval = 0;
+    int64_t fpBp = 0;
+    int64_t tail = 0;
     int64_t total() const
     {
-        return computingNotOverlapped + overlapped + communicationNotOverlapped + free + preparing;
+        return computingNotOverlapped + overlapped + communicationNotOverlapped + free + preparing + iterationInterval
+            + fpBp + tail;
     }
 };
 StepSplit splitOf(const StepBreakdown& b);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "npuscope/model/Database.h"
+#include "npuscope/query/RankQuery.h"
 
 #include <nlohmann/json.hpp>
 
@@ -11,11 +12,15 @@ namespace npuscope::query {
 
 // The "npuscope.summary/1" document (stable contract: fields are added, never renamed).
 // Absent values are null, never 0; step values are µs; link src/dst are global ranks.
+// Ranks carry "host": the host_ips_mapping.txt id (null when unknown); the real host IP only with
+// HostDisplay::RealIp. Steps carry total_us, iteration_interval_us, fp_bp_us and tail_us, the old-generation
+// iteration trace (null for every other source).
 class SummaryReport {
 public:
-    static nlohmann::ordered_json json(model::Database& db);
-    // Human-readable tables: ranks, steps, cluster statistics, groups, slowest links, issues.
-    static std::string text(model::Database& db);
+    static nlohmann::ordered_json json(model::Database& db, HostDisplay hosts = HostDisplay::MappingId);
+    // Human-readable tables: ranks, steps, cluster statistics, groups, slowest links, issues. The host column and
+    // the iteration trace columns appear only when the data has them.
+    static std::string text(model::Database& db, HostDisplay hosts = HostDisplay::MappingId);
 };
 
 } // namespace npuscope::query
