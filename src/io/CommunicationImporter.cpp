@@ -146,72 +146,244 @@ bool CommunicationImporter::run(ImportContext& ctx)
     return true;
 }
 
+namespace {
+
+// Streams communication_matrix.json: step -> kind -> op -> "src-dst" -> link fields. The file is
+// the largest per-rank summary file of a cluster (tens to hundreds of KB), so links are written as
+// they are read instead of going through a DOM.
+class MatrixSax : public nlohmann::json_sax<nlohmann::json> {
+public:
+    explicit MatrixSax(ImportContext& ctx)
+        : m_ctx(ctx)
+    {
+    }
+
+    bool start_object(std::size_t) override
+    {
+        if (m_skip > 0) {
+            ++m_skip;
+            return true;
+        }
+        ++m_depth;
+        switch (m_depth) {
+        case 1:
+            m_sawRoot = true;
+            break;
+        case 4:
+            startOp();
+            break;
+        case 5:
+            startLink();
+            break;
+        default:
+            break;
+        }
+        return true;
+    }
+
+    bool end_object() override
+    {
+        if (m_skip > 0) {
+            --m_skip;
+            return true;
+        }
+        if (m_depth == 5 && m_linkValid)
+            m_ctx.writer().addCommLink(m_row);
+        --m_depth;
+        return !m_ctx.cancelled();
+    }
+
+    bool key(string_t& key) override
+    {
+        if (m_skip > 0)
+            return true;
+        switch (m_depth) {
+        case 1:
+            m_step = stepFromKey(key);
+            m_stepKey = key;
+            break;
+        case 2:
+            m_kind = key;
+            break;
+        case 3:
+            m_opKey = key;
+            break;
+        case 4:
+            m_linkKey = key;
+            break;
+        default:
+            m_field = key;
+            break;
+        }
+        return true;
+    }
+
+    bool start_array(std::size_t) override { return skipValue(); }
+    bool end_array() override
+    {
+        --m_skip;
+        return true;
+    }
+    bool null() override { return scalar(); }
+    bool boolean(bool) override { return scalar(); }
+    bool number_integer(number_integer_t v) override { return number(static_cast<double>(v)); }
+    bool number_unsigned(number_unsigned_t v) override { return number(static_cast<double>(v)); }
+    bool number_float(number_float_t v, const string_t&) override { return number(v); }
+    bool string(string_t& v) override
+    {
+        if (m_skip > 0 || !inLink())
+            return scalar();
+        if (m_field == "Transport Type")
+            m_row.transport = v;
+        else if (m_field == "Op Name" || m_field == "op_name")
+            m_row.opName = v;
+        else if (auto d = parseDouble(v))
+            return number(*d);
+        return true;
+    }
+    bool binary(binary_t&) override { return scalar(); }
+    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) override
+    {
+        m_errorByte = position > 0 ? position - 1 : 0;
+        m_error = e.what();
+        return false;
+    }
+
+    bool sawRoot() const { return m_sawRoot; }
+    const std::optional<std::string>& error() const { return m_error; }
+    size_t errorByte() const { return m_errorByte; }
+
+private:
+    bool inLink() const { return m_depth == 5 && m_linkValid; }
+
+    // A value that is not an object where an object belongs: warn once and skip it whole.
+    bool skipValue()
+    {
+        if (m_skip == 0 && m_depth >= 1 && m_depth <= 4)
+            warnNotObject();
+        ++m_skip;
+        return true;
+    }
+    bool scalar()
+    {
+        if (m_skip == 0 && m_depth >= 1 && m_depth <= 4)
+            warnNotObject();
+        return true;
+    }
+    bool number(double v)
+    {
+        if (m_skip > 0)
+            return true;
+        if (!inLink())
+            return scalar();
+        if (m_field == "Transit Size(MB)")
+            m_row.sizeMb = v;
+        else if (m_field == "Transit Time(ms)")
+            m_row.timeNs = doubleToNs(v, 1.0e6);
+        else if (m_field == "Bandwidth(GB/s)")
+            m_row.bandwidthGbps = v;
+        return true;
+    }
+    void warnNotObject()
+    {
+        switch (m_depth) {
+        case 1:
+            m_ctx.warning(std::nullopt, "\"" + m_stepKey + "\" is not an object; skipped");
+            break;
+        case 2:
+            m_ctx.warning(std::nullopt, "\"" + m_stepKey + "." + m_kind + "\" is not an object; skipped");
+            break;
+        case 3:
+            m_ctx.warning(std::nullopt, "op \"" + m_opKey + "\" is not an object; skipped");
+            break;
+        default:
+            m_ctx.warning(std::nullopt, "op \"" + m_opKey + "\": link key \"" + m_linkKey + "\" is not \"src-dst\"");
+            break;
+        }
+    }
+
+    void startOp()
+    {
+        const OpKey parsed = parseOpKey(m_opKey);
+        m_base = {};
+        m_base.rankId = m_ctx.rankId();
+        m_base.step = m_step;
+        m_base.kind = m_kind;
+        m_base.matrixOp = parsed.name;
+        m_base.groupHash = parsed.groupHash;
+        if (parsed.type) {
+            // 2023 builds key the matrix by the real op name.
+            m_base.opType = *parsed.type;
+            std::transform(m_base.opType->begin(), m_base.opType->end(), m_base.opType->begin(),
+                [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        } else if (const auto dash = parsed.name.rfind('-'); dash != std::string::npos) {
+            m_base.opType = parsed.name.substr(0, dash);
+            m_base.slot = parsed.name.substr(dash + 1);
+        } else if (m_opKey == kTotalOp) {
+            m_base.slot = "total";
+        }
+        m_members = nullptr;
+        if (m_base.groupHash) {
+            const auto& groups = m_ctx.rankState().groupRanks;
+            if (auto g = groups.find(*m_base.groupHash); g != groups.end())
+                m_members = &g->second;
+        }
+    }
+
+    void startLink()
+    {
+        m_row = m_base;
+        const auto sep = m_linkKey.find_first_of("-_");
+        m_row.localSrc = sep == std::string::npos ? std::nullopt : parseInt(m_linkKey.substr(0, sep));
+        m_row.localDst = sep == std::string::npos ? std::nullopt : parseInt(m_linkKey.substr(sep + 1));
+        m_linkValid = m_row.localSrc && m_row.localDst;
+        if (!m_linkValid) {
+            m_ctx.warning(std::nullopt, "op \"" + m_opKey + "\": link key \"" + m_linkKey + "\" is not \"src-dst\"");
+            return;
+        }
+        // Global ranks from this rank's own profiler_metadata.json when it describes the group
+        // (PostLoad fills the rest from other ranks' metadata or self-links).
+        if (m_members) {
+            if (*m_row.localSrc >= 0 && static_cast<size_t>(*m_row.localSrc) < m_members->size())
+                m_row.src = (*m_members)[static_cast<size_t>(*m_row.localSrc)];
+            if (*m_row.localDst >= 0 && static_cast<size_t>(*m_row.localDst) < m_members->size())
+                m_row.dst = (*m_members)[static_cast<size_t>(*m_row.localDst)];
+        }
+    }
+
+    ImportContext& m_ctx;
+    int m_depth = 0;
+    int m_skip = 0;
+    bool m_sawRoot = false;
+    std::optional<int64_t> m_step;
+    std::string m_stepKey, m_kind, m_opKey, m_linkKey, m_field;
+    model::CommLinkRow m_base, m_row;
+    bool m_linkValid = false;
+    const std::vector<int64_t>* m_members = nullptr;
+    std::optional<std::string> m_error;
+    size_t m_errorByte = 0;
+};
+
+} // namespace
+
 bool CommunicationMatrixImporter::run(ImportContext& ctx)
 {
-    nlohmann::json root;
-    if (!readJsonFile(ctx, root))
+    std::string text;
+    if (!readTextFile(ctx, text))
         return false;
-    auto& w = ctx.writer();
-    forEachOp(ctx, root,
-        [&](std::optional<int64_t> step, const std::string& kind, const std::string& key, const nlohmann::json& links) {
-            const OpKey parsed = parseOpKey(key);
-            model::CommLinkRow base;
-            base.rankId = ctx.rankId();
-            base.step = step;
-            base.kind = kind;
-            base.matrixOp = parsed.name;
-            base.groupHash = parsed.groupHash;
-            if (parsed.type) {
-                // 2023 builds key the matrix by the real op name.
-                base.opType = *parsed.type;
-                std::transform(base.opType->begin(), base.opType->end(), base.opType->begin(),
-                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-            } else if (const auto dash = parsed.name.rfind('-'); dash != std::string::npos) {
-                base.opType = parsed.name.substr(0, dash);
-                base.slot = parsed.name.substr(dash + 1);
-            } else if (key == kTotalOp) {
-                base.slot = "total";
-            }
-            const std::vector<int64_t>* members = nullptr;
-            if (base.groupHash) {
-                const auto& groups = ctx.rankState().groupRanks;
-                if (auto g = groups.find(*base.groupHash); g != groups.end())
-                    members = &g->second;
-            }
-            for (auto it = links.begin(); it != links.end(); ++it) {
-                model::CommLinkRow row = base;
-                const std::string& linkKey = it.key();
-                const auto sep = linkKey.find_first_of("-_");
-                row.localSrc = sep == std::string::npos ? std::nullopt : parseInt(linkKey.substr(0, sep));
-                row.localDst = sep == std::string::npos ? std::nullopt : parseInt(linkKey.substr(sep + 1));
-                if (!row.localSrc || !row.localDst || !it->is_object()) {
-                    ctx.warning(std::nullopt, "op \"" + key + "\": link key \"" + linkKey + "\" is not \"src-dst\"");
-                    continue;
-                }
-                const auto& l = *it;
-                if (auto t = l.find("Transport Type"); t != l.end() && t->is_string())
-                    row.transport = t->get<std::string>();
-                row.sizeMb = jsonNumber(l, "Transit Size(MB)");
-                if (auto ms = jsonNumber(l, "Transit Time(ms)"))
-                    row.timeNs = doubleToNs(*ms, 1.0e6);
-                row.bandwidthGbps = jsonNumber(l, "Bandwidth(GB/s)");
-                // Global ranks from this rank's own profiler_metadata.json when it describes the group
-                // (PostLoad fills the rest from other ranks' metadata or self-links).
-                if (members) {
-                    if (*row.localSrc >= 0 && static_cast<size_t>(*row.localSrc) < members->size())
-                        row.src = (*members)[static_cast<size_t>(*row.localSrc)];
-                    if (*row.localDst >= 0 && static_cast<size_t>(*row.localDst) < members->size())
-                        row.dst = (*members)[static_cast<size_t>(*row.localDst)];
-                }
-                for (const char* nameKey : { "Op Name", "op_name" }) {
-                    if (auto n = l.find(nameKey); n != l.end() && n->is_string())
-                        row.opName = n->get<std::string>();
-                }
-                w.addCommLink(row);
-            }
-        });
+    MatrixSax sax(ctx);
+    const bool ok = nlohmann::json::sax_parse(text, &sax);
+    if (!ok && sax.error()) {
+        reportJsonError(ctx, text, sax.errorByte(), *sax.error());
+        ctx.finish();
+        return false;
+    }
+    if (!sax.sawRoot()) {
+        ctx.error(std::nullopt, "expected a JSON object at the top level");
+        return false;
+    }
     ctx.finish();
-    return true;
+    return ok;
 }
 
 } // namespace npuscope::io

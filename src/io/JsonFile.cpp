@@ -9,7 +9,7 @@
 
 namespace npuscope::io {
 
-bool readJsonFile(ImportContext& ctx, nlohmann::json& out)
+bool readTextFile(ImportContext& ctx, std::string& text)
 {
     std::ifstream in(ctx.file(), std::ios::binary);
     if (!in) {
@@ -18,22 +18,34 @@ bool readJsonFile(ImportContext& ctx, nlohmann::json& out)
     }
     std::stringstream buffer;
     buffer << in.rdbuf();
-    const std::string text = buffer.str();
+    text = buffer.str();
     if (trim(text).empty()) {
         ctx.error(std::nullopt, "empty file");
         return false;
     }
+    return true;
+}
+
+void reportJsonError(ImportContext& ctx, const std::string& text, size_t byte, const std::string& what)
+{
+    int64_t line = 1;
+    for (size_t i = 0; i < byte && i < text.size(); ++i)
+        line += text[i] == '\n';
+    std::string message = what;
+    if (const auto p = message.find("parse error"); p != std::string::npos)
+        message = message.substr(p);
+    ctx.error(line, "invalid JSON at byte " + std::to_string(byte) + ": " + message);
+}
+
+bool readJsonFile(ImportContext& ctx, nlohmann::json& out)
+{
+    std::string text;
+    if (!readTextFile(ctx, text))
+        return false;
     try {
         out = nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error& e) {
-        const size_t byte = e.byte > 0 ? e.byte - 1 : 0;
-        int64_t line = 1;
-        for (size_t i = 0; i < byte && i < text.size(); ++i)
-            line += text[i] == '\n';
-        std::string what = e.what();
-        if (const auto p = what.find("parse error"); p != std::string::npos)
-            what = what.substr(p);
-        ctx.error(line, "invalid JSON at byte " + std::to_string(byte) + ": " + what);
+        reportJsonError(ctx, text, e.byte > 0 ? e.byte - 1 : 0, e.what());
         return false;
     }
     if (!out.is_object()) {

@@ -12,6 +12,11 @@ namespace npuscope::io {
 // when it can be computed) to ctx. Returns false when nothing usable was read.
 bool readJsonFile(ImportContext& ctx, nlohmann::json& out);
 
+// Reads a whole small file into text, reporting "cannot open" / "empty file". False when unusable.
+bool readTextFile(ImportContext& ctx, std::string& text);
+// Reports a JSON syntax error at a byte offset of text (with its line) as an error issue.
+void reportJsonError(ImportContext& ctx, const std::string& text, size_t byte, const std::string& what);
+
 // "step50" -> 50; any other key -> the first number in it, or nullopt.
 std::optional<int64_t> stepFromKey(const std::string& key);
 
