@@ -253,7 +253,19 @@ CREATE TABLE thread (
   PRIMARY KEY (rank_id, pid, tid)
 );
 
--- trace_view.json complete events (ph X).
+-- Input files that slice args point into (args kept by reference, not copied into the model).
+-- One row per imported trace_view.json; reads check size and mtime and refuse a changed file.
+CREATE TABLE source_file (
+  id INTEGER PRIMARY KEY,      -- referenced by slice.args_file_id
+  rank_id INTEGER NOT NULL,    -- rank.rank_id
+  path TEXT NOT NULL,          -- absolute path of the file as imported (the rank_file.path of a trace_view row)
+  size_bytes INTEGER NOT NULL, -- file size at import
+  mtime_ns INTEGER NOT NULL    -- modification time at import, ns since the Unix epoch
+);
+
+-- trace_view.json complete events (ph X). Args are stored one of two ways: by reference
+-- (args_file_id, args_offset, args_len: trace_view.json) or as text (args: sources without a file
+-- to point into, e.g. .db exports and msprof JSON). Read them with TimelineQuery::sliceArgs.
 CREATE TABLE slice (
   id INTEGER PRIMARY KEY,   -- slice id referenced by flow
   rank_id INTEGER NOT NULL, pid INTEGER NOT NULL, tid INTEGER NOT NULL, -- track
@@ -262,7 +274,10 @@ CREATE TABLE slice (
   depth INTEGER NOT NULL,   -- nesting depth on its track (0 = outermost)
   name_id INTEGER NOT NULL, -- string.id of name
   cat_id INTEGER,           -- string.id of cat, NULL when absent
-  args TEXT                 -- args object as JSON text, NULL when absent
+  args TEXT,                -- args object as JSON text; NULL when absent or stored by reference
+  args_file_id INTEGER,     -- source_file.id holding the args text; NULL when not by reference
+  args_offset INTEGER,      -- byte offset of the args object's '{' in that file
+  args_len INTEGER          -- byte length of the raw args object text, '{' to '}' inclusive
 );
 
 -- trace_view.json counters (ph C): one row per series value.

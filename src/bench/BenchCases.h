@@ -26,6 +26,11 @@ int clusterOpenChild(const std::vector<std::string>& args);
 // cache, each in a fresh child process: the second open reads the cache.
 int reopen(const std::vector<std::string>& args);
 
+// comm [--ranks 1024] [--work DIR]: a generated cluster in the offscreen main window; median / p95 of a
+// step, group and op switch until the communication matrix and duration table are redrawn, of a matrix
+// frame, and the in-memory index build times (src/bench/CommBench.cpp).
+int commViews(int argc, char** argv, const std::vector<std::string>& args);
+
 int ingestGenerated(const std::vector<std::string>& args, int (*ingest)(const std::string&, int));
 
 } // namespace npuscope::bench

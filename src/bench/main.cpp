@@ -32,10 +32,12 @@ int usage()
         "       npuscope-bench cluster-open [--ranks 64,256,1024] [--work DIR] [--threads N]\n"
         "       npuscope-bench reopen [--mb 500] [--work DIR]\n"
         "       npuscope-bench timeline [SLICES]\n"
+        "       npuscope-bench comm [--ranks 1024] [--work DIR]\n"
         "  ingest            trace_view.json throughput: plain SAX parse (floor) vs import into the model\n"
         "  ingest-generated  the same on a generated trace_view.json of about --mb MB\n"
         "  cluster-open      generated clusters: time to cluster views ready and peak RSS per size\n"
-        "  reopen            a generated trace opened twice through the parse cache\n");
+        "  reopen            a generated trace opened twice through the parse cache\n"
+        "  comm              generated cluster: step/group/op switch and matrix frame times\n");
     return 2;
 }
 
@@ -138,6 +140,8 @@ int main(int argc, char** argv)
             return npuscope::bench::reopen(rest);
         if (command == "timeline")
             return npuscope::bench::runTimelineBench(argc, argv);
+        if (command == "comm")
+            return npuscope::bench::commViews(argc, argv, rest);
         if (command == "ingest-generated")
             return npuscope::bench::ingestGenerated(rest, &ingest);
         if (command != "ingest" || argc < 3)

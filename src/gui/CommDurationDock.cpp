@@ -9,6 +9,7 @@
 #include "npuscope/gui/QueryRunner.h"
 #include "npuscope/gui/Workspace.h"
 #include "npuscope/query/CommAnalysisQuery.h"
+#include "npuscope/query/CommOpIndex.h"
 
 #include <QElapsedTimer>
 #include <QHBoxLayout>
@@ -116,17 +117,37 @@ CommDurationDock::CommDurationDock(Workspace* workspace, QWidget* parent)
         { &Workspace::databaseChanged, &Workspace::stepChanged, &Workspace::groupChanged, &Workspace::commOpChanged })
         connect(m_workspace, signal, this, &CommDurationDock::reload);
     connect(m_workspace, &Workspace::selectedRankChanged, this, &CommDurationDock::syncSelection);
+    connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible && m_dirty) {
+            m_dirty = false;
+            reload();
+        }
+    });
     reload();
+}
+
+bool CommDurationDock::deferred()
+{
+    // Before the first show (and in tests without a window) queries run; afterwards a hidden dock waits.
+    if (isVisible() || !window()->isVisible())
+        return false;
+    m_dirty = true;
+    return true;
 }
 
 void CommDurationDock::reload()
 {
+    if (deferred())
+        return;
     query::CommSelection sel;
     sel.step = m_workspace->step();
     sel.groupHash = m_workspace->groupHash();
     sel.opName = m_workspace->commOp();
-    const bool started = m_runner->run(
-        [sel](model::Database& db) {
+    const bool started = m_runner->runInMemory(
+        [sel](const std::shared_ptr<model::Database>& database) {
+            // Built once per database (first use), then every selection is computed in memory.
+            const auto index = query::CommOpIndex::forDatabase(database);
+            const query::CommOpIndex& db = *index;
             QElapsedTimer t;
             t.start();
             DurationResult r;

@@ -6,6 +6,7 @@
 #include "npuscope/gui/QueryRunner.h"
 #include "npuscope/gui/Workspace.h"
 #include "npuscope/query/CommLinkIndex.h"
+#include "npuscope/query/CommOpIndex.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -103,19 +104,37 @@ CommMatrixDock::CommMatrixDock(Workspace* workspace, QWidget* parent)
         m_slot->setEnabled(!m_workspace->commOp());
         reload();
     });
+    connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible && m_dirty) {
+            m_dirty = false;
+            reloadSlots();
+            reload();
+        }
+    });
     reloadSlots();
     reload();
 }
 
+bool CommMatrixDock::deferred()
+{
+    // Before the first show (and in tests without a window) queries run; afterwards a hidden dock waits.
+    if (isVisible() || !window()->isVisible())
+        return false;
+    m_dirty = true;
+    return true;
+}
+
 void CommMatrixDock::reloadSlots()
 {
+    if (deferred())
+        return;
     query::CommSelection sel;
     sel.step = m_workspace->step();
     sel.groupHash = m_workspace->groupHash();
-    const std::shared_ptr<model::Database> database = m_workspace->database();
-    m_slotRunner->run(
-        [sel, database](model::Database& db) {
-            return query::CommAnalysisQuery::matrixOps(*query::CommLinkIndex::forDatabase(database), db, sel);
+    m_slotRunner->runInMemory(
+        [sel](const std::shared_ptr<model::Database>& db) {
+            return query::CommAnalysisQuery::matrixOps(
+                *query::CommLinkIndex::forDatabase(db), *query::CommOpIndex::forDatabase(db), sel);
         },
         [this](query::MatrixOpChoices choices) {
             const QString previous = m_slot->currentData().toString();
@@ -139,6 +158,8 @@ void CommMatrixDock::reloadSlots()
 
 void CommMatrixDock::reload()
 {
+    if (deferred())
+        return;
     query::CommSelection sel;
     sel.step = m_workspace->step();
     sel.groupHash = m_workspace->groupHash();
@@ -150,11 +171,10 @@ void CommMatrixDock::reload()
         op.slot = typeSlot[1].toStdString();
     }
     const std::string order = m_order->currentData().toString().toStdString();
-    const std::shared_ptr<model::Database> database = m_workspace->database();
-    const bool started = m_runner->run(
-        [sel, op, order, database](model::Database&) {
+    const bool started = m_runner->runInMemory(
+        [sel, op, order](const std::shared_ptr<model::Database>& db) {
             // The link index is built once per database (first use), then every selection is in memory.
-            const auto index = query::CommLinkIndex::forDatabase(database);
+            const auto index = query::CommLinkIndex::forDatabase(db);
             QElapsedTimer t;
             t.start();
             MatrixResult r;

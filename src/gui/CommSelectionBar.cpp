@@ -4,15 +4,13 @@
 #include "npuscope/gui/QueryRunner.h"
 #include "npuscope/gui/Workspace.h"
 #include "npuscope/query/CommAnalysisQuery.h"
-#include "npuscope/query/CommLinkIndex.h"
+#include "npuscope/query/CommOpIndex.h"
 #include "npuscope/query/CommQuery.h"
-#include "npuscope/query/StepQuery.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 
-#include <set>
 
 namespace npuscope::gui {
 
@@ -103,13 +101,8 @@ void CommSelectionBar::reloadLists()
     m_listRunner->run(
         [](model::Database& db) {
             Lists l;
-            l.steps = query::StepQuery::steps(db);
             // Steps that only communication.json knows about count too.
-            std::set<int64_t> all(l.steps.begin(), l.steps.end());
-            auto st = db.prepare("SELECT DISTINCT step FROM comm_op WHERE step IS NOT NULL");
-            while (st.step())
-                all.insert(st.int64(0));
-            l.steps.assign(all.begin(), all.end());
+            l.steps = query::CommQuery::steps(db);
             l.groups = query::CommQuery::groups(db);
             return l;
         },
@@ -131,23 +124,36 @@ void CommSelectionBar::reloadLists()
     reloadOps();
 }
 
+void CommSelectionBar::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_opsDirty) {
+        m_opsDirty = false;
+        reloadOps();
+    }
+}
+
 void CommSelectionBar::reloadOps()
 {
+    // Before the first show (and in tests without a window) the list loads; afterwards a hidden bar waits.
+    if (!isVisible() && window()->isVisible()) {
+        m_opsDirty = true;
+        return;
+    }
     query::CommSelection sel;
     sel.step = m_workspace->step();
     sel.groupHash = m_workspace->groupHash();
-    const std::shared_ptr<model::Database> database = m_workspace->database();
-    const bool started = m_opRunner->run(
-        [sel, database](model::Database& db) {
-            return query::CommAnalysisQuery::matrixOps(*query::CommLinkIndex::forDatabase(database), db, sel);
+    const bool started = m_opRunner->runInMemory(
+        [sel](const std::shared_ptr<model::Database>& db) {
+            return query::CommAnalysisQuery::opNames(*query::CommOpIndex::forDatabase(db), sel);
         },
-        [this](query::MatrixOpChoices choices) {
+        [this](std::vector<std::string> opNames) {
             m_updating = true;
             m_op->clear();
             m_op->addItem(tr("All ops"));
             const auto current = m_workspace->commOp();
             int added = 0;
-            for (const auto& name : choices.opNames) {
+            for (const auto& name : opNames) {
                 if (added++ >= kMaxOps && (!current || *current != name))
                     continue;
                 m_op->addItem(QString::fromStdString(name), QString::fromStdString(name));

@@ -28,10 +28,10 @@ struct LinkResult {
     std::vector<std::pair<std::string, std::string>> names;
 };
 
-std::vector<std::pair<std::string, std::string>> groupNames(model::Database& db)
+std::vector<std::pair<std::string, std::string>> groupNames(const query::CommLinkIndex& index)
 {
     std::vector<std::pair<std::string, std::string>> out;
-    for (const auto& g : query::CommQuery::groups(db))
+    for (const auto& g : index.groups())
         out.emplace_back(
             g.hash, g.name ? *g.name + " \u2026" + g.hash.substr(g.hash.size() > 6 ? g.hash.size() - 6 : 0) : g.hash);
     return out;
@@ -177,11 +177,10 @@ void LinksDock::reloadRank()
     f.step = m_workspace->step();
     f.groupHash = m_workspace->groupHash();
     f.rank = *rank;
-    const std::shared_ptr<model::Database> database = m_workspace->database();
-    m_rankRunner->run(
-        [f, database](model::Database& db) {
-            const auto index = query::CommLinkIndex::forDatabase(database);
-            return LinkResult { query::CommAnalysisQuery::linkTable(*index, f), groupNames(db) };
+    m_rankRunner->runInMemory(
+        [f](const std::shared_ptr<model::Database>& db) {
+            const auto index = query::CommLinkIndex::forDatabase(db);
+            return LinkResult { query::CommAnalysisQuery::linkTable(*index, f), groupNames(*index) };
         },
         [this, r = *rank](LinkResult result) {
             m_rankTitle->setText(tr("<b>Links of rank %1</b> (as src or dst): %2").arg(r).arg(result.rows.size()));
@@ -206,11 +205,10 @@ void LinksDock::reloadCluster()
     const bool noLocal = transport == QStringLiteral("!LOCAL");
     if (!transport.isEmpty() && !noLocal)
         f.transport = transport.toStdString();
-    const std::shared_ptr<model::Database> database = m_workspace->database();
-    const bool started = m_clusterRunner->run(
-        [f, noLocal, database](model::Database& db) {
-            const auto index = query::CommLinkIndex::forDatabase(database);
-            LinkResult r { query::CommAnalysisQuery::linkTable(*index, f), groupNames(db) };
+    const bool started = m_clusterRunner->runInMemory(
+        [f, noLocal](const std::shared_ptr<model::Database>& db) {
+            const auto index = query::CommLinkIndex::forDatabase(db);
+            LinkResult r { query::CommAnalysisQuery::linkTable(*index, f), groupNames(*index) };
             if (noLocal)
                 std::erase_if(r.rows, [](const query::LinkRow& l) { return l.transport == "LOCAL" || l.src == l.dst; });
             const size_t total = r.rows.size();

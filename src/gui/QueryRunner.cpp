@@ -26,6 +26,17 @@ std::shared_ptr<model::Database> QueryRunner::currentDatabase() const
     return m_workspace->database();
 }
 
+QThreadPool* QueryRunner::inMemoryPool()
+{
+    // Two threads: in-memory queries are short; they must not queue behind SQL in the global pool.
+    static QThreadPool* pool = [] {
+        auto* p = new QThreadPool;
+        p->setMaxThreadCount(2);
+        return p;
+    }();
+    return pool;
+}
+
 void QueryRunner::started()
 {
     ++m_inFlight;

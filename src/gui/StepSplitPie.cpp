@@ -77,7 +77,8 @@ void StepSplitPie::paintEvent(QPaintEvent*)
     const int gap = 10;
     const int legendWidth = kSwatch + 6 + nameWidth + gap + valueWidth + gap + pctWidth;
     const int lineHeight = fm.height() + 6;
-    const int legendHeight = lineHeight * (listedCount + 1);
+    const bool hasAnalyse = m_split->analyseComputation || m_split->analyseCommunicationAlone;
+    const int legendHeight = lineHeight * (listedCount + 1 + (hasAnalyse ? 2 : 0));
 
     // Side by side when the widget is wide enough, legend under the pie otherwise.
     const bool sideBySide = body.width() >= legendWidth + 160;
@@ -131,7 +132,7 @@ void StepSplitPie::paintEvent(QPaintEvent*)
     p.setFont(font());
     p.setPen(palette().color(QPalette::PlaceholderText));
     p.drawText(QRect(holeRect.left(), holeRect.center().y(), holeRect.width(), fm.height()),
-        Qt::AlignHCenter | Qt::AlignTop, tr("step time"));
+        Qt::AlignHCenter | Qt::AlignTop, m_split->iterationTrace ? tr("iteration") : tr("step time"));
 
     // Legend.
     int y = legendTopLeft.y();
@@ -175,6 +176,24 @@ void StepSplitPie::paintEvent(QPaintEvent*)
         TimeFormat::withUnit(total, TimeFormat::Unit::Milliseconds));
     p.drawText(QRect(cx + nameWidth + gap + valueWidth + gap, y + 4, pctWidth, lineHeight),
         Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("100 %"));
+
+    // Old generation: the ascend_cluster_analyse figures, when the job has them, under the split (not part of it).
+    if (hasAnalyse) {
+        p.setFont(font());
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        const std::pair<QString, std::optional<int64_t>> rows[] = {
+            { tr("computation (cluster_analyse)"), m_split->analyseComputation },
+            { tr("comm. alone (cluster_analyse)"), m_split->analyseCommunicationAlone },
+        };
+        int ry = y + 4 + lineHeight;
+        for (const auto& [name, value] : rows) {
+            p.drawText(QRect(cx, ry, nameWidth, lineHeight), Qt::AlignLeft | Qt::AlignVCenter,
+                fm.elidedText(name, Qt::ElideRight, nameWidth));
+            p.drawText(QRect(cx + nameWidth + gap, ry, valueWidth, lineHeight), Qt::AlignRight | Qt::AlignVCenter,
+                value ? TimeFormat::withUnit(*value, TimeFormat::Unit::Milliseconds) : QStringLiteral("\u2014"));
+            ry += lineHeight;
+        }
+    }
 }
 
 } // namespace npuscope::gui

@@ -696,7 +696,9 @@ void TimelineDock::showSelection(int rank, const query::SliceRef& ref)
                             .arg(it.key().toHtmlEscaped(), text.toHtmlEscaped());
             }
             args += QStringLiteral("</table>");
-            if (obj.isEmpty())
+            if (!d->argsError.empty())
+                args += QStringLiteral("<i>%1</i>").arg(qs(d->argsError).toHtmlEscaped());
+            else if (obj.isEmpty())
                 args += tr("(none)");
             m_details->setHtml(html + args);
         });

@@ -2,6 +2,7 @@
 #include "npuscope/io/TraceViewImporter.h"
 
 #include "npuscope/core/Decimal.h"
+#include "npuscope/io/SourceFile.h"
 
 #include <nlohmann/json.hpp>
 
@@ -13,6 +14,7 @@
 #include <cstring>
 #include <deque>
 #include <exception>
+#include <filesystem>
 #include <functional>
 #include <iterator>
 #include <limits>
@@ -189,7 +191,7 @@ private:
     std::vector<int64_t> m_dbId;
 };
 
-// Append-only byte storage for args text and flow ids; blocks never move, so views stay valid.
+// Append-only byte storage for flow ids; blocks never move, so views stay valid.
 class Arena {
 public:
     std::string_view store(std::string_view s)
@@ -325,49 +327,6 @@ bool scalarText(const RawValue& v, std::string& out)
     }
 }
 
-void appendJsonString(std::string& out, std::string_view s)
-{
-    out += '"';
-    std::size_t start = 0;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        if (c >= 0x20 && c != '"' && c != '\\')
-            continue;
-        out.append(s.data() + start, i - start);
-        start = i + 1;
-        switch (c) {
-        case '"':
-            out += "\\\"";
-            break;
-        case '\\':
-            out += "\\\\";
-            break;
-        case '\n':
-            out += "\\n";
-            break;
-        case '\t':
-            out += "\\t";
-            break;
-        case '\r':
-            out += "\\r";
-            break;
-        case '\b':
-            out += "\\b";
-            break;
-        case '\f':
-            out += "\\f";
-            break;
-        default: {
-            static constexpr char kHex[] = "0123456789abcdef";
-            const char esc[] = { '\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 0xf] };
-            out.append(esc, sizeof esc);
-        }
-        }
-    }
-    out.append(s.data() + start, s.size() - start);
-    out += '"';
-}
-
 // Stable 62-bit id for non-numeric pid/tid text, kept apart from real (small or synthetic) ids.
 int64_t hashId(std::string_view s)
 {
@@ -385,14 +344,18 @@ int64_t hashId(std::string_view s)
 struct Slice {
     int64_t ts = 0;
     int64_t dur = 0;
-    const char* args = nullptr; // nullptr: no args object
-    uint32_t argsLen = 0;
+    // The args object's byte range in the file; argsLen 0: no args (an object is at least "{}").
+    // Bit fields keep a Slice at 32 bytes: it is held for every slice until the end of the file.
+    uint64_t argsOffset : 40 = 0;
+    uint64_t argsLen : 24 = 0;
     uint32_t name = 0; // StringTable index
     uint32_t cat = kNoCat;
-    int32_t parent = -1; // index of the enclosing slice after sorting
 
     static constexpr uint32_t kNoCat = std::numeric_limits<uint32_t>::max();
+    static constexpr uint64_t kMaxArgsOffset = (uint64_t(1) << 40) - 1;
+    static constexpr uint64_t kMaxArgsLen = (uint64_t(1) << 24) - 1;
 };
+static_assert(sizeof(Slice) == 32);
 
 struct Track {
     int64_t pid = 0;
@@ -400,8 +363,13 @@ struct Track {
     model::OptText name;
     model::OptInt sortIndex;
     model::OptText textTid; // the original text of a non-numeric tid
-    std::vector<Slice> slices;
-    std::vector<int64_t> sliceIds; // parallel to slices after insertion
+    std::vector<Slice> slices; // while parsing; freed once inserted
+    // After insertion, only what binding flow points needs, in sorted order (20 bytes a slice
+    // instead of a 32-byte Slice and an 8-byte id): start, end, index of the enclosing slice.
+    std::vector<int64_t> starts, ends;
+    std::vector<int32_t> parents;
+    int64_t firstId = 0; // ids are firstId + index unless sliceIds is filled
+    std::vector<int64_t> sliceIds; // only when the ids SQLite gave were not consecutive
 };
 
 struct TrackKeyHash {
@@ -422,11 +390,15 @@ struct FlowPoint {
     int64_t ts = 0;
     std::string_view id; // in the arena
     uint32_t cat = 0;
-    uint32_t name = 0;
+    uint32_t name = 0; // StringTable index, or kNameIsCatId
     uint32_t track = 0;
     uint32_t seq = 0;
     char phase = 's'; // s, t or f
     bool used = false; // a start already paired with an end
+
+    // torch_npu names every HostToDevice flow "HostToDevice<id>": a distinct name per flow. Those are
+    // rebuilt from cat and id instead of filling the string table with one entry each.
+    static constexpr uint32_t kNameIsCatId = std::numeric_limits<uint32_t>::max();
 };
 
 enum Field : uint8_t { FPh, FName, FCat, FPid, FTid, FTs, FDur, FId, FBp, FArgs, FUnknown, FieldCount = FUnknown };
@@ -620,7 +592,13 @@ private:
 
 // ---------------------------------------------------------------------------------------------
 // The SAX handler: tracks where in the document it is, fills the fields of the current event and
-// re-serializes its args object compactly; a finished event is dispatched by endEvent().
+// records the byte range of its args object in the file (args are kept by reference, never
+// copied); a finished event is dispatched by endEvent().
+//
+// Byte offsets: nlohmann's lexer pulls one character per get() through ChunkIterator and calls
+// start_object/end_object right after it consumed the '{' / '}' token (a number that ends at '}' is
+// ended by an unget, which does not read again), so at those callbacks ChunkReader::offset() is
+// exactly one past the brace.
 
 class Importer {
 public:
@@ -636,20 +614,18 @@ public:
     bool null()
     {
         if (m_argsDepth)
-            return argScalar(Kind::Null, "null");
+            return argScalar(Kind::Null);
         return scalar(Kind::Null);
     }
-    bool boolean(bool v)
+    bool boolean(bool)
     {
         if (m_argsDepth)
-            return argScalar(Kind::Bool, v ? "true" : "false");
+            return argScalar(Kind::Bool);
         return scalar(Kind::Bool);
     }
     bool number_integer(json::number_integer_t v)
     {
         if (m_argsDepth) {
-            argSeparator();
-            appendInt(m_args, v);
             if (auto* a = topArg()) {
                 a->kind = Kind::Int;
                 a->i = v;
@@ -665,8 +641,6 @@ public:
     bool number_unsigned(json::number_unsigned_t v)
     {
         if (m_argsDepth) {
-            argSeparator();
-            appendUint(m_args, v);
             if (auto* a = topArg()) {
                 a->kind = Kind::Uint;
                 a->u = v;
@@ -682,8 +656,6 @@ public:
     bool number_float(json::number_float_t v, const json::string_t& raw)
     {
         if (m_argsDepth) {
-            argSeparator();
-            m_args += raw;
             if (auto* a = topArg()) {
                 a->kind = Kind::Float;
                 a->d = v;
@@ -701,8 +673,6 @@ public:
     bool string(json::string_t& v)
     {
         if (m_argsDepth) {
-            argSeparator();
-            appendJsonString(m_args, v);
             if (auto* a = topArg()) {
                 a->kind = Kind::String;
                 a->text = v;
@@ -721,8 +691,6 @@ public:
     {
         ++m_depth;
         if (m_argsDepth) {
-            argSeparator();
-            m_args += '{';
             if (m_depth == m_argsDepth + 1)
                 markTopArgCompound();
             return true;
@@ -731,8 +699,8 @@ public:
             if (m_depth == m_eventDepth + 1) {
                 if (m_pending == FArgs) {
                     m_argsDepth = m_depth;
-                    m_args.clear();
-                    m_args += '{';
+                    m_argsOffset = m_reader.offset() - 1;
+                    m_argsLen = 0;
                     m_argCount = 0;
                     m_hasArgs = true;
                 } else if (m_pending != FUnknown) {
@@ -753,9 +721,6 @@ public:
     bool key(json::string_t& k)
     {
         if (m_argsDepth) {
-            argSeparator();
-            appendJsonString(m_args, k);
-            m_args += ':';
             if (m_depth == m_argsDepth) {
                 if (m_argCount == m_argList.size())
                     m_argList.emplace_back();
@@ -778,9 +743,10 @@ public:
     bool end_object()
     {
         if (m_argsDepth) {
-            m_args += '}';
-            if (m_depth == m_argsDepth)
+            if (m_depth == m_argsDepth) {
                 m_argsDepth = 0;
+                m_argsLen = m_reader.offset() - m_argsOffset;
+            }
             --m_depth;
             return true;
         }
@@ -797,8 +763,6 @@ public:
     {
         ++m_depth;
         if (m_argsDepth) {
-            argSeparator();
-            m_args += '[';
             if (m_depth == m_argsDepth + 1)
                 markTopArgCompound();
             return true;
@@ -818,7 +782,6 @@ public:
     bool end_array()
     {
         if (m_argsDepth) {
-            m_args += ']';
             --m_depth;
             return true;
         }
@@ -860,7 +823,9 @@ public:
     }
 
     // Writes processes, threads, slices (with depth) and flows. Returns false when cancelled.
-    bool finish();
+    // stamp: the file's size and mtime when it was opened; slice args point into the file only when
+    // it is still the same after parsing (else they are dropped with a warning).
+    bool finish(const std::optional<FileStamp>& stamp, const std::optional<FileStamp>& stampAfter);
 
 private:
     using Arg = std::pair<std::string, RawValue>;
@@ -881,18 +846,8 @@ private:
         return nullptr;
     }
 
-    // Comma before a key or value unless it opens a container or follows a key.
-    void argSeparator()
+    bool argScalar(Kind kind)
     {
-        const char last = m_args.back();
-        if (last != '{' && last != '[' && last != ':')
-            m_args += ',';
-    }
-
-    bool argScalar(Kind kind, std::string_view text)
-    {
-        argSeparator();
-        m_args += text;
         if (auto* a = topArg())
             a->kind = kind;
         return true;
@@ -1000,7 +955,8 @@ private:
     RawValue m_fields[FieldCount];
     Field m_pending = FUnknown;
     bool m_hasArgs = false;
-    std::string m_args;
+    uint64_t m_argsOffset = 0; // of the current event's args '{'
+    uint64_t m_argsLen = 0; // set when its '}' is read
     std::vector<Arg> m_argList;
     std::size_t m_argCount = 0;
     uint64_t m_eventOffset = 0;
@@ -1019,6 +975,7 @@ private:
     std::vector<FlowPoint> m_flows;
     std::vector<std::pair<std::string, uint64_t>> m_ignored; // ph -> count
     uint64_t m_events = 0;
+    uint64_t m_slicesWithArgs = 0;
     uint64_t m_nonObjectEvents = 0;
     CounterSink m_counters;
     std::vector<std::string> m_warnings;
@@ -1122,13 +1079,13 @@ void Importer::onSlice()
     const RawValue& cat = m_fields[FCat];
     if (cat.kind == Kind::String)
         s.cat = m_strings.get(cat.text);
-    if (m_hasArgs) {
-        if (m_args.size() > std::numeric_limits<uint32_t>::max()) {
-            warn("args object larger than 4 GiB dropped");
+    if (m_hasArgs && m_argsLen > 0) {
+        if (m_argsLen > Slice::kMaxArgsLen || m_argsOffset > Slice::kMaxArgsOffset) {
+            warn("args object larger than 16 MiB (or beyond 1 TiB into the file) dropped");
         } else {
-            const auto stored = m_arena.store(m_args);
-            s.args = stored.data();
-            s.argsLen = static_cast<uint32_t>(stored.size());
+            s.argsOffset = m_argsOffset;
+            s.argsLen = m_argsLen;
+            ++m_slicesWithArgs;
         }
     }
     m_tracks[track].slices.push_back(s);
@@ -1179,7 +1136,13 @@ void Importer::onFlow(char phase)
     const RawValue& cat = m_fields[FCat];
     p.cat = m_strings.get(cat.kind == Kind::String ? std::string_view(cat.text) : std::string_view());
     const RawValue& name = m_fields[FName];
-    p.name = m_strings.get(name.kind == Kind::String ? std::string_view(name.text) : std::string_view());
+    const std::string_view nameText = name.kind == Kind::String ? std::string_view(name.text) : std::string_view();
+    const std::string& catText = m_strings.text(p.cat);
+    if (!catText.empty() && nameText.size() == catText.size() + p.id.size() && nameText.starts_with(catText)
+        && nameText.ends_with(p.id))
+        p.name = FlowPoint::kNameIsCatId;
+    else
+        p.name = m_strings.get(nameText);
     m_flows.push_back(p);
 }
 
@@ -1239,20 +1202,31 @@ void Importer::onMetadata()
 // the deepest candidate; if it ended already, one of its ancestors may still enclose the point.
 int64_t Importer::bindPoint(const Track& track, int64_t point) const
 {
-    const auto& s = track.slices;
-    auto it = std::upper_bound(s.begin(), s.end(), point, [](int64_t p, const Slice& x) { return p < x.ts; });
-    auto i = static_cast<int32_t>(it - s.begin()) - 1;
+    const auto& starts = track.starts;
+    auto i = static_cast<int32_t>(std::upper_bound(starts.begin(), starts.end(), point) - starts.begin()) - 1;
     while (i >= 0) {
-        const Slice& c = s[static_cast<std::size_t>(i)];
-        if (point < c.ts + c.dur || (c.dur == 0 && point == c.ts))
-            return track.sliceIds[static_cast<std::size_t>(i)];
-        i = c.parent;
+        const auto k = static_cast<std::size_t>(i);
+        if (point < track.ends[k] || (track.ends[k] == starts[k] && point == starts[k]))
+            return track.sliceIds.empty() ? track.firstId + i : track.sliceIds[k];
+        i = track.parents[k];
     }
     return 0;
 }
 
-bool Importer::finish()
+bool Importer::finish(const std::optional<FileStamp>& stamp, const std::optional<FileStamp>& stampAfter)
 {
+    model::OptInt argsFile;
+    if (stamp && stampAfter && *stamp == *stampAfter) {
+        std::error_code ec;
+        const auto path = std::filesystem::absolute(m_ctx.file(), ec);
+        argsFile = m_writer.addSourceFile(
+            m_ctx.rankId(), ec ? m_ctx.file() : path.string(), stamp->sizeBytes, stamp->mtimeNs);
+    } else if (m_slicesWithArgs > 0) {
+        m_ctx.warning(std::nullopt,
+            "file changed while it was imported (or is not a regular file): the args of "
+                + std::to_string(m_slicesWithArgs) + " slices are not kept");
+    }
+
     for (const auto& [pid, p] : m_processes) {
         model::ProcessRow row;
         row.rankId = m_ctx.rankId();
@@ -1286,7 +1260,9 @@ bool Importer::finish()
         auto& s = t.slices;
         std::stable_sort(s.begin(), s.end(),
             [](const Slice& a, const Slice& b) { return a.ts != b.ts ? a.ts < b.ts : a.dur > b.dur; });
-        t.sliceIds.resize(s.size());
+        t.starts.resize(s.size());
+        t.ends.resize(s.size());
+        t.parents.resize(s.size());
         row.pid = t.pid;
         row.tid = t.tid;
         stack.clear();
@@ -1298,7 +1274,7 @@ bool Importer::finish()
             Slice& x = s[i];
             while (!stack.empty() && stack.back().first <= x.ts)
                 stack.pop_back();
-            x.parent = stack.empty() ? -1 : stack.back().second;
+            const int32_t parent = stack.empty() ? -1 : stack.back().second;
             row.ts = x.ts;
             row.dur = x.dur;
             row.depth = static_cast<int64_t>(stack.size());
@@ -1307,16 +1283,31 @@ bool Importer::finish()
                 row.catId = m_strings.dbId(x.cat, m_writer);
             else
                 row.catId.reset();
-            if (x.args) {
-                if (!row.args)
-                    row.args.emplace();
-                row.args->assign(x.args, x.argsLen);
+            if (x.argsLen > 0 && argsFile) {
+                row.argsFileId = argsFile;
+                row.argsOffset = static_cast<int64_t>(x.argsOffset);
+                row.argsLen = static_cast<int64_t>(x.argsLen);
             } else {
-                row.args.reset();
+                row.argsFileId.reset();
+                row.argsOffset.reset();
+                row.argsLen.reset();
             }
-            t.sliceIds[i] = m_writer.addSlice(row);
+            const int64_t id = m_writer.addSlice(row);
+            if (i == 0)
+                t.firstId = id;
+            if (t.sliceIds.empty() && id != t.firstId + static_cast<int64_t>(i)) {
+                t.sliceIds.resize(s.size());
+                for (std::size_t k = 0; k < i; ++k)
+                    t.sliceIds[k] = t.firstId + static_cast<int64_t>(k);
+            }
+            if (!t.sliceIds.empty())
+                t.sliceIds[i] = id;
+            t.starts[i] = x.ts;
+            t.ends[i] = x.ts + x.dur;
+            t.parents[i] = parent;
             stack.emplace_back(x.ts + x.dur, static_cast<int32_t>(i));
         }
+        std::vector<Slice>().swap(s);
     }
 
     // Flows: group by (cat, id), walk each group in time order. A start (s, or t which also ends the
@@ -1359,11 +1350,14 @@ bool Importer::finish()
     auto emit = [&](const FlowPoint* src, const FlowPoint* dst) {
         const FlowPoint& any = src ? *src : *dst;
         flow.cat = m_strings.text(any.cat);
-        const std::string& name = m_strings.text(src ? src->name : dst->name);
-        if (name.empty())
+        if (any.name == FlowPoint::kNameIsCatId) {
+            flow.name = m_strings.text(any.cat);
+            flow.name->append(any.id);
+        } else if (const std::string& name = m_strings.text(any.name); name.empty()) {
             flow.name.reset();
-        else
+        } else {
             flow.name = name;
+        }
         flow.flowId.assign(any.id);
         setEnd(src, flow.srcPid, flow.srcTid, flow.srcTs, flow.srcSliceId);
         setEnd(dst, flow.dstPid, flow.dstTid, flow.dstTs, flow.dstSliceId);
@@ -1427,6 +1421,7 @@ bool runImpl(ImportContext& ctx)
         ctx.error(std::nullopt, "cannot open trace file: " + errnoText(errno));
         return false;
     }
+    const auto stamp = SourceFile::stamp(file.get());
     ChunkReader reader(file.get(), TraceViewImporter::kChunkBytes);
     reader.onChunk = [&ctx](uint64_t bytes) {
         if (ctx.onBytes)
@@ -1461,7 +1456,7 @@ bool runImpl(ImportContext& ctx)
         ctx.error(std::nullopt, "no trace events: expected a JSON array of events or {\"traceEvents\": [...]}");
         ok = false;
     }
-    if (!importer.finish()) {
+    if (!importer.finish(stamp, SourceFile::stamp(file.get()))) {
         ctx.info(std::nullopt, "import cancelled");
         return false;
     }

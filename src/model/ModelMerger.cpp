@@ -64,6 +64,7 @@ void ModelMerger::mergeUri(Database& main, const std::string& uri)
         const int64_t opOffset = main.scalarInt("SELECT COALESCE(MAX(id), 0) FROM main.comm_op").value_or(0);
         const int64_t bwOffset = main.scalarInt("SELECT COALESCE(MAX(id), 0) FROM main.comm_bandwidth").value_or(0);
         const int64_t sliceOffset = main.scalarInt("SELECT COALESCE(MAX(id), 0) FROM main.slice").value_or(0);
+        const int64_t fileOffset = main.scalarInt("SELECT COALESCE(MAX(id), 0) FROM main.source_file").value_or(0);
         auto shifted = [](const std::string& column, int64_t offset) {
             return "(" + column + " + " + std::to_string(offset) + ")";
         };
@@ -75,7 +76,8 @@ void ModelMerger::mergeUri(Database& main, const std::string& uri)
             { "comm_packet", { { "comm_bandwidth_id", shifted("comm_bandwidth_id", bwOffset) } } },
             { "slice",
                 { { "id", shifted("id", sliceOffset) }, { "name_id", mapped("name_id") },
-                    { "cat_id", mapped("cat_id") } } },
+                    { "cat_id", mapped("cat_id") }, { "args_file_id", shifted("args_file_id", fileOffset) } } },
+            { "source_file", { { "id", shifted("id", fileOffset) } } },
             { "counter", { { "name_id", mapped("name_id") } } },
             { "flow",
                 { { "src_slice_id", shifted("src_slice_id", sliceOffset) },
@@ -85,8 +87,8 @@ void ModelMerger::mergeUri(Database& main, const std::string& uri)
         // comm_group / comm_group_rank are built by PostLoad on the main model only.
         static const char* kTables[] = { "rank", "rank_file", "rank_info", "step_trace", "kernel", "op_statistic",
             "api_statistic", "comm_op", "comm_bandwidth", "comm_packet", "comm_link", "memory_record",
-            "operator_memory", "npu_module_mem", "process", "thread", "slice", "counter", "flow", "parse_issue",
-            "step_trace_op" };
+            "operator_memory", "npu_module_mem", "process", "thread", "source_file", "slice", "counter", "flow",
+            "parse_issue", "step_trace_op" };
         for (const char* table : kTables) {
             const auto cols = columnsOf(main, table);
             std::string names;

@@ -55,8 +55,9 @@ struct ModelWriter::Statements {
         , thread(db.prepare("INSERT INTO thread(rank_id, pid, tid, name, sort_index) VALUES (?1,?2,?3,?4,?5) "
                             "ON CONFLICT(rank_id, pid, tid) DO UPDATE SET name=COALESCE(excluded.name, name), "
                             "sort_index=COALESCE(excluded.sort_index, sort_index)"))
-        , slice(db.prepare("INSERT INTO slice(rank_id, pid, tid, ts, dur, depth, name_id, cat_id, args) "
-                           "VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)"))
+        , slice(db.prepare("INSERT INTO slice(rank_id, pid, tid, ts, dur, depth, name_id, cat_id, args, "
+                           "args_file_id, args_offset, args_len) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)"))
+        , sourceFile(db.prepare("INSERT INTO source_file(rank_id, path, size_bytes, mtime_ns) VALUES (?1,?2,?3,?4)"))
         , counter(db.prepare("INSERT INTO counter VALUES (?1,?2,?3,?4,?5,?6)"))
         , flow(db.prepare("INSERT INTO flow VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)"))
         , issue(db.prepare("INSERT INTO parse_issue(severity, rank_id, file, line, message) VALUES (?1,?2,?3,?4,?5)"))
@@ -66,7 +67,7 @@ struct ModelWriter::Statements {
     }
     Statement string, rank, rankUpdate, rankFile, rankFileStatus, rankInfo, stepTrace, kernel, opStatistic,
         apiStatistic, commOp, commBandwidth, commPacket, commLink, memoryRecord, operatorMemory, npuModuleMem, process,
-        thread, slice, counter, flow, issue, stepTraceOp;
+        thread, slice, sourceFile, counter, flow, issue, stepTraceOp;
 };
 
 ModelWriter::ModelWriter(Database& db)
@@ -330,7 +331,16 @@ int64_t ModelWriter::addSlice(const SliceRow& r)
         .bind(7, r.nameId)
         .bind(8, r.catId)
         .bind(9, r.args)
+        .bind(10, r.argsFileId)
+        .bind(11, r.argsOffset)
+        .bind(12, r.argsLen)
         .run();
+    return m_db.lastInsertRowId();
+}
+
+int64_t ModelWriter::addSourceFile(int64_t rankId, std::string_view path, int64_t sizeBytes, int64_t mtimeNs)
+{
+    m_st->sourceFile.bind(1, rankId).bind(2, path).bind(3, sizeBytes).bind(4, mtimeNs).run();
     return m_db.lastInsertRowId();
 }
 

@@ -2,6 +2,7 @@
 #include "npuscope/query/CommAnalysisQuery.h"
 
 #include "npuscope/query/CommLinkIndex.h"
+#include "npuscope/query/CommOpIndex.h"
 #include "npuscope/query/CommQuery.h"
 #include "npuscope/query/StepQuery.h"
 
@@ -9,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <set>
+#include <span>
 #include <tuple>
 #include <unordered_map>
 
@@ -301,8 +303,7 @@ std::optional<double> MatrixCell::bandwidthGbps() const { return bandwidth(sizeM
 
 namespace {
 
-MatrixOpChoices opChoices(
-    model::Database& db, const CommSelection& sel, const std::map<std::string, std::set<std::string>>& types)
+MatrixOpChoices typeChoices(const std::map<std::string, std::set<std::string>>& types)
 {
     MatrixOpChoices out;
     static const std::vector<std::string> kOrder = { "top1", "middle", "bottom1", "bottom2", "bottom3", "total" };
@@ -319,6 +320,13 @@ MatrixOpChoices opChoices(
         }
         out.typeSlots.push_back(std::move(ordered));
     }
+    return out;
+}
+
+MatrixOpChoices opChoices(
+    model::Database& db, const CommSelection& sel, const std::map<std::string, std::set<std::string>>& types)
+{
+    MatrixOpChoices out = typeChoices(types);
     Binder ob = opBinder(sel, false);
     auto ops = db.prepare("SELECT DISTINCT op_name FROM comm_op" + ob.where + " AND is_total = 0 ORDER BY op_name");
     ob.bind(ops);
@@ -327,21 +335,8 @@ MatrixOpChoices opChoices(
     return out;
 }
 
-} // namespace
-
-MatrixOpChoices CommAnalysisQuery::matrixOps(model::Database& db, const CommSelection& sel)
-{
-    Binder b = opBinder(sel, false);
-    auto st = db.prepare("SELECT DISTINCT COALESCE(op_type, matrix_op), COALESCE(slot, 'total') FROM comm_link"
-        + b.where + " AND matrix_op <> 'Total Op Info'");
-    b.bind(st);
-    std::map<std::string, std::set<std::string>> types;
-    while (st.step())
-        types[st.text(0)].insert(st.text(1));
-    return opChoices(db, sel, types);
-}
-
-MatrixOpChoices CommAnalysisQuery::matrixOps(const CommLinkIndex& index, model::Database& db, const CommSelection& sel)
+// (op type, slot) pairs of the link index for one step / group, as matrixOps lists them.
+std::map<std::string, std::set<std::string>> indexTypes(const CommLinkIndex& index, const CommSelection& sel)
 {
     // Distinct (type, slot) id pairs first: a step of a 1,024-rank cluster has ~10^5 rows.
     std::set<std::pair<int32_t, int32_t>> pairs;
@@ -358,7 +353,233 @@ MatrixOpChoices CommAnalysisQuery::matrixOps(const CommLinkIndex& index, model::
     std::map<std::string, std::set<std::string>> types;
     for (const auto& [type, slot] : pairs)
         types[index.text(type)].insert(slot >= 0 ? index.text(slot) : std::string("total"));
+    return types;
+}
+
+// The comm_op rows a selection keeps, as the SQL WHERE step = ?1 AND group_hash = ?2 AND op_name = ?3
+// (each only when set) AND is_total = 0 keeps them; the index holds no total rows.
+class OpFilter {
+public:
+    OpFilter(const CommOpIndex& index, const CommSelection& sel, bool withOpName)
+        : m_group(sel.groupHash ? index.id(*sel.groupHash) : kAny)
+        , m_name(withOpName && sel.opName ? index.id(*sel.opName) : kAny)
+    {
+        // A value no row holds matches nothing.
+        m_none = m_group == -1 || m_name == -1;
+        if (!m_none)
+            m_ops = index.ops(sel.step);
+    }
+    std::span<const CommOpIndex::Op> ops() const { return m_ops; }
+    bool keeps(const CommOpIndex::Op& o) const
+    {
+        return (m_group == kAny || o.group == m_group) && (m_name == kAny || o.name == m_name);
+    }
+
+private:
+    static constexpr int32_t kAny = -2;
+    int32_t m_group, m_name;
+    bool m_none = false;
+    std::span<const CommOpIndex::Op> m_ops;
+};
+
+} // namespace
+
+MatrixOpChoices CommAnalysisQuery::matrixOps(
+    const CommLinkIndex& links, const CommOpIndex& ops, const CommSelection& sel)
+{
+    MatrixOpChoices out = typeChoices(indexTypes(links, sel));
+    out.opNames = opNames(ops, sel);
+    return out;
+}
+
+std::vector<std::string> CommAnalysisQuery::opNames(const CommOpIndex& index, const CommSelection& sel)
+{
+    const OpFilter filter(index, sel, false);
+    std::vector<int32_t> ids;
+    for (const auto& o : filter.ops()) {
+        if (filter.keeps(o))
+            ids.push_back(o.name);
+    }
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    std::vector<std::string> out;
+    out.reserve(ids.size());
+    for (int32_t id : ids)
+        out.push_back(index.text(id));
+    // ORDER BY op_name: SQLite's BINARY collation compares bytes, as std::string does.
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::vector<RankDuration> CommAnalysisQuery::durations(const CommOpIndex& index, const CommSelection& sel)
+{
+    const OpFilter filter(index, sel, true);
+    const int32_t sdma = index.id("SDMA"), rdma = index.id("RDMA");
+    std::map<int64_t, RankDuration> byRank;
+    std::map<int64_t, std::pair<bool, bool>> seen; // rank -> (SDMA rows, RDMA rows)
+    std::vector<std::pair<int64_t, const CommOpIndex::Bandwidth*>> rows; // (rank, row)
+    for (const auto& o : filter.ops()) {
+        if (!filter.keeps(o))
+            continue;
+        RankDuration& d = byRank[o.rank];
+        d.rank = o.rank;
+        ++d.opCount;
+        d.elapseNs += o.elapseNs;
+        d.transitNs += o.transitNs;
+        d.waitNs += o.waitNs;
+        d.syncNs += o.syncNs;
+        d.idleNs += o.idleNs;
+        for (const auto& b : index.bandwidths(o)) {
+            if (b.transport >= 0 && (b.transport == sdma || b.transport == rdma))
+                rows.emplace_back(o.rank, &b);
+        }
+    }
+    // Sizes are summed in comm_bandwidth.id order, the order the SQL path reads them in.
+    const auto byId = [](const auto& a, const auto& b) { return a.second->id < b.second->id; };
+    if (!std::is_sorted(rows.begin(), rows.end(), byId))
+        std::sort(rows.begin(), rows.end(), byId);
+    for (const auto& [rank, b] : rows) {
+        RankDuration& d = byRank[rank];
+        if (b->transport == sdma) {
+            d.sdmaSizeMb += b->sizeMb;
+            d.sdmaTimeNs += b->transitNs;
+            seen[rank].first = true;
+        } else {
+            d.rdmaSizeMb += b->sizeMb;
+            d.rdmaTimeNs += b->transitNs;
+            seen[rank].second = true;
+        }
+    }
+    std::vector<RankDuration> out;
+    out.reserve(byRank.size());
+    for (auto& [rank, d] : byRank) {
+        d.waitRatio = ratio(d.waitNs, d.transitNs);
+        d.syncRatio = ratio(d.syncNs, d.transitNs);
+        if (auto it = seen.find(rank); it != seen.end()) {
+            if (it->second.first)
+                d.sdmaBandwidthGbps = bandwidth(d.sdmaSizeMb, d.sdmaTimeNs);
+            if (it->second.second)
+                d.rdmaBandwidthGbps = bandwidth(d.rdmaSizeMb, d.rdmaTimeNs);
+        }
+        out.push_back(d);
+    }
+    return out;
+}
+
+std::vector<PacketDistribution> CommAnalysisQuery::packets(
+    const CommOpIndex& index, const CommSelection& sel, std::optional<int64_t> rank)
+{
+    const OpFilter filter(index, sel, true);
+    std::vector<const CommOpIndex::Bandwidth*> rows;
+    for (const auto& o : filter.ops()) {
+        if (!filter.keeps(o) || (rank && o.rank != *rank))
+            continue;
+        for (const auto& b : index.bandwidths(o)) {
+            if (b.packetEnd > b.packetBegin)
+                rows.push_back(&b);
+        }
+    }
+    // The weighted ratio is summed in comm_bandwidth.id order, as the SQL path does (ORDER BY b.id).
+    const auto byId = [](const CommOpIndex::Bandwidth* a, const CommOpIndex::Bandwidth* b) { return a->id < b->id; };
+    if (!std::is_sorted(rows.begin(), rows.end(), byId))
+        std::sort(rows.begin(), rows.end(), byId);
+    std::map<std::string, std::map<double, PacketBin>> bins;
+    std::map<std::string, std::pair<double, int64_t>> weighted; // Σ ratio × packets, Σ packets
+    for (const auto* b : rows) {
+        const std::string& transport = index.text(b->transport);
+        auto& byMb = bins[transport];
+        int64_t rowPackets = 0;
+        for (const auto& p : index.packets(*b)) {
+            PacketBin& bin = byMb[p.packageMb];
+            bin.packageMb = p.packageMb;
+            bin.count += p.count;
+            bin.totalNs += p.totalNs;
+            rowPackets += p.count;
+        }
+        if (b->largePacketRatio) {
+            auto& [sum, n] = weighted[transport];
+            sum += *b->largePacketRatio * static_cast<double>(rowPackets);
+            n += rowPackets;
+        }
+    }
+    std::vector<PacketDistribution> out;
+    for (auto& [t, byMb] : bins) {
+        PacketDistribution d;
+        d.transport = t;
+        for (auto& [mb, bin] : byMb) {
+            d.packets += bin.count;
+            d.bins.push_back(bin);
+        }
+        if (auto it = weighted.find(t); it != weighted.end() && it->second.second > 0)
+            d.largePacketRatio = it->second.first / static_cast<double>(it->second.second);
+        if (d.packets > 0)
+            out.push_back(std::move(d));
+    }
+    return out;
+}
+
+OpStrip CommAnalysisQuery::opStrip(const CommOpIndex& index, const CommSelection& sel)
+{
+    const OpFilter filter(index, sel, false);
+    std::vector<const CommOpIndex::Op*> rows;
+    for (const auto& o : filter.ops()) {
+        if (filter.keeps(o) && o.hasStart)
+            rows.push_back(&o);
+    }
+    // ORDER BY rank_id, start_ns; ties keep comm_op.id order.
+    std::stable_sort(rows.begin(), rows.end(), [](const CommOpIndex::Op* a, const CommOpIndex::Op* b) {
+        return std::make_tuple(a->rank, a->startNs, a->id) < std::make_tuple(b->rank, b->startNs, b->id);
+    });
+    OpStrip s;
+    std::unordered_map<int32_t, int64_t> firstStart;
+    for (const auto* o : rows) {
+        OpSpan span;
+        span.rank = o->rank;
+        span.groupHash = o->group >= 0 ? index.text(o->group) : std::string();
+        span.startNs = o->startNs;
+        span.elapseNs = o->elapseNs;
+        span.waitNs = o->waitNs;
+        span.transitNs = o->transitNs;
+        auto [it, inserted] = firstStart.emplace(o->name, o->startNs);
+        if (!inserted)
+            it->second = std::min(it->second, o->startNs);
+        if (s.ranks.empty() || s.ranks.back() != span.rank)
+            s.ranks.push_back(span.rank);
+        s.beginNs = s.ops.empty() ? span.startNs : std::min(s.beginNs, span.startNs);
+        s.endNs = s.ops.empty() ? span.startNs + span.elapseNs : std::max(s.endNs, span.startNs + span.elapseNs);
+        s.ops.push_back(std::move(span));
+    }
+    // Names in order of their first appearance on the cluster's clock (ties by name, as the SQL path).
+    std::vector<std::pair<int64_t, std::string>> order;
+    order.reserve(firstStart.size());
+    for (const auto& [n, t] : firstStart)
+        order.emplace_back(t, index.text(n));
+    std::sort(order.begin(), order.end());
+    std::unordered_map<std::string, int> nameIndex;
+    for (const auto& [t, n] : order) {
+        nameIndex.emplace(n, static_cast<int>(s.names.size()));
+        s.names.push_back(n);
+    }
+    for (size_t i = 0; i < s.ops.size(); ++i)
+        s.ops[i].nameIndex = nameIndex[index.text(rows[i]->name)];
+    return s;
+}
+
+MatrixOpChoices CommAnalysisQuery::matrixOps(model::Database& db, const CommSelection& sel)
+{
+    Binder b = opBinder(sel, false);
+    auto st = db.prepare("SELECT DISTINCT COALESCE(op_type, matrix_op), COALESCE(slot, 'total') FROM comm_link"
+        + b.where + " AND matrix_op <> 'Total Op Info'");
+    b.bind(st);
+    std::map<std::string, std::set<std::string>> types;
+    while (st.step())
+        types[st.text(0)].insert(st.text(1));
     return opChoices(db, sel, types);
+}
+
+MatrixOpChoices CommAnalysisQuery::matrixOps(const CommLinkIndex& index, model::Database& db, const CommSelection& sel)
+{
+    return opChoices(db, sel, indexTypes(index, sel));
 }
 
 namespace {
@@ -523,24 +744,34 @@ std::vector<RankDuration> CommAnalysisQuery::durations(model::Database& db, cons
     bb.add(" AND o.step = ?1", 1, sel.step);
     bb.add(" AND o.group_hash = ?2", 2, sel.groupHash);
     bb.add(" AND o.op_name = ?3", 3, sel.opName);
-    auto bw = db.prepare("SELECT o.rank_id, b.transport, SUM(COALESCE(b.size_mb, 0)), SUM(COALESCE(b.transit_ns, 0)) "
+    // Summed here in comm_bandwidth.id order rather than by SQL SUM(), whose order of floating-point
+    // additions is up to the query plan: the in-memory path (CommOpIndex) then gives the same bits.
+    auto bw = db.prepare("SELECT o.rank_id, b.transport, COALESCE(b.size_mb, 0), COALESCE(b.transit_ns, 0) "
                          "FROM comm_bandwidth b JOIN comm_op o ON o.id = b.comm_op_id"
-        + bb.where + " AND o.is_total = 0 AND b.transport IN ('SDMA', 'RDMA') GROUP BY o.rank_id, b.transport");
+        + bb.where + " AND o.is_total = 0 AND b.transport IN ('SDMA', 'RDMA') ORDER BY b.id");
     bb.bind(bw);
+    std::set<std::pair<size_t, bool>> seen; // (row, is SDMA)
     while (bw.step()) {
         auto it = index.find(bw.int64(0));
         if (it == index.end())
             continue;
         RankDuration& d = out[it->second];
-        if (bw.text(1) == "SDMA") {
-            d.sdmaSizeMb = bw.real(2);
-            d.sdmaTimeNs = bw.int64(3);
-            d.sdmaBandwidthGbps = bandwidth(d.sdmaSizeMb, d.sdmaTimeNs);
+        const bool sdma = bw.text(1) == "SDMA";
+        if (sdma) {
+            d.sdmaSizeMb += bw.real(2);
+            d.sdmaTimeNs += bw.int64(3);
         } else {
-            d.rdmaSizeMb = bw.real(2);
-            d.rdmaTimeNs = bw.int64(3);
-            d.rdmaBandwidthGbps = bandwidth(d.rdmaSizeMb, d.rdmaTimeNs);
+            d.rdmaSizeMb += bw.real(2);
+            d.rdmaTimeNs += bw.int64(3);
         }
+        seen.emplace(it->second, sdma);
+    }
+    for (const auto& [row, sdma] : seen) {
+        RankDuration& d = out[row];
+        if (sdma)
+            d.sdmaBandwidthGbps = bandwidth(d.sdmaSizeMb, d.sdmaTimeNs);
+        else
+            d.rdmaBandwidthGbps = bandwidth(d.rdmaSizeMb, d.rdmaTimeNs);
     }
     return out;
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/CommLinkIndex.h"
 
+#include "npuscope/query/DatabaseCache.h"
+
 #include <algorithm>
-#include <mutex>
 
 namespace npuscope::query {
 
@@ -69,20 +70,8 @@ std::shared_ptr<const CommLinkIndex> CommLinkIndex::build(model::Database& db)
 
 std::shared_ptr<const CommLinkIndex> CommLinkIndex::forDatabase(const std::shared_ptr<model::Database>& db)
 {
-    struct Entry {
-        std::weak_ptr<model::Database> db;
-        std::shared_ptr<const CommLinkIndex> index;
-    };
-    static std::mutex mutex;
-    static std::vector<Entry> cache;
-    std::lock_guard lock(mutex);
-    std::erase_if(cache, [](const Entry& e) { return e.db.expired(); });
-    for (const auto& e : cache) {
-        if (!e.db.owner_before(db) && !db.owner_before(e.db))
-            return e.index;
-    }
-    cache.push_back({ db, build(*db) });
-    return cache.back().index;
+    static DatabaseCache<CommLinkIndex> cache;
+    return cache.get(db, [](model::Database& d) { return build(d); });
 }
 
 std::pair<const CommLinkIndex::Row*, const CommLinkIndex::Row*> CommLinkIndex::rows(std::optional<int64_t> step) const

@@ -96,6 +96,16 @@ std::vector<Link> CommQuery::links(model::Database& db, const CommFilter& filter
     return out;
 }
 
+std::vector<int64_t> CommQuery::steps(model::Database& db)
+{
+    std::vector<int64_t> out;
+    auto st = db.prepare("SELECT step FROM step_trace WHERE step IS NOT NULL "
+                         "UNION SELECT step FROM comm_op WHERE step IS NOT NULL ORDER BY 1");
+    while (st.step())
+        out.push_back(st.int64(0));
+    return out;
+}
+
 std::vector<Group> CommQuery::groups(model::Database& db)
 {
     std::vector<Group> out;

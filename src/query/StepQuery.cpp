@@ -121,6 +121,8 @@ StepSplit splitOf(const StepBreakdown& b)
         s.iterationInterval = std::max<int64_t>(0, interval.value_or(0));
         s.fpBp = std::max<int64_t>(0, fpBp.value_or(0));
         s.tail = std::max<int64_t>(0, tail.value_or(0));
+        s.analyseComputation = b.value(StepColumn::Computing);
+        s.analyseCommunicationAlone = b.value(StepColumn::CommunicationNotOverlapped);
         return s;
     }
     s.overlapped = b.value(StepColumn::Overlapped).value_or(0);

@@ -14,9 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -508,50 +506,4 @@ TEST(CommCli, PrintsRanksAndSlowestLinks)
     const auto& l = doc["slowest_links"];
     for (size_t i = 1; i < l.size(); ++i)
         EXPECT_LE(l[i - 1]["bandwidth_gbps"].get<double>(), l[i]["bandwidth_gbps"].get<double>());
-}
-
-// Benchmark, not a test: NPUSCOPE_BENCH_CLUSTER=/tmp/c1024 prints each query's time.
-TEST(CommAnalysisBench, QueryTimes)
-{
-    const char* path = std::getenv("NPUSCOPE_BENCH_CLUSTER");
-    if (!path)
-        GTEST_SKIP() << "set NPUSCOPE_BENCH_CLUSTER to a generated cluster";
-    auto db = load(path);
-    ASSERT_TRUE(db);
-    auto time = [](const char* what, auto fn) {
-        std::vector<double> v;
-        for (int i = 0; i < 5; ++i) {
-            const auto t0 = std::chrono::steady_clock::now();
-            fn();
-            v.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-        }
-        std::sort(v.begin(), v.end());
-        std::printf("  %-22s median %.1f ms\n", what, v[2]);
-    };
-    CommSelection sel;
-    sel.step = 51;
-    const auto groups = CommQuery::groups(*db);
-    CommSelection grp = sel;
-    grp.groupHash = groups[groups.size() / 2].hash;
-    std::shared_ptr<const CommLinkIndex> index;
-    time("index build", [&] { index = CommLinkIndex::build(*db); });
-    time("matrixOps (index)", [&] { CommAnalysisQuery::matrixOps(*index, *db, sel); });
-    time("matrix step (index)", [&] { CommAnalysisQuery::matrix(*index, sel); });
-    time("matrix all (index)", [&] { CommAnalysisQuery::matrix(*index, {}); });
-    time("matrix group (index)", [&] { CommAnalysisQuery::matrix(*index, grp); });
-    LinkFilter fi;
-    fi.step = 51;
-    time("linkTable step (index)", [&] { CommAnalysisQuery::linkTable(*index, fi); });
-    time("matrixOps", [&] { CommAnalysisQuery::matrixOps(*db, sel); });
-    time("matrix step", [&] { CommAnalysisQuery::matrix(*db, sel); });
-    time("matrix step+group", [&] { CommAnalysisQuery::matrix(*db, grp); });
-    time("matrix all steps", [&] { CommAnalysisQuery::matrix(*db, {}); });
-    time("durations", [&] { CommAnalysisQuery::durations(*db, sel); });
-    time("packets", [&] { CommAnalysisQuery::packets(*db, sel); });
-    time("opStrip", [&] { CommAnalysisQuery::opStrip(*db, sel); });
-    LinkFilter f;
-    f.step = 51;
-    time("linkTable step", [&] { CommAnalysisQuery::linkTable(*db, f); });
-    time("timeOverview", [&] { CommAnalysisQuery::timeOverview(*db); });
-    time("CommQuery::groups", [&] { CommQuery::groups(*db); });
 }

@@ -329,3 +329,23 @@ TEST(NewGeneration, SummaryJsonIterationTraceFieldsAreNull)
     // The text report keeps its new-generation columns only.
     EXPECT_EQ(query::SummaryReport::text(*db).find("FP+BP"), std::string::npos);
 }
+
+TEST(MindSporeFlat, IterationSplitCarriesTheClusterAnalyseFigures)
+{
+    auto db = load(flat());
+    ASSERT_TRUE(db);
+    const auto rows = query::StepQuery::breakdown(*db);
+    ASSERT_EQ(rows.size(), 20u);
+    // rank 0 step 1: step_trace_raw_0 total 17818660 ticks; ascend_cluster_analyse row 1: 13.8202, 164.476 ms.
+    const auto split = query::splitOf(rows[0]);
+    EXPECT_TRUE(split.iterationTrace);
+    EXPECT_EQ(split.total(), 178186600);
+    EXPECT_EQ(split.analyseComputation, 13820200);
+    EXPECT_EQ(split.analyseCommunicationAlone, 164476000);
+    EXPECT_EQ(split.computingNotOverlapped + split.communicationNotOverlapped, 0);
+    const auto doc = query::SummaryReport::json(*db);
+    EXPECT_DOUBLE_EQ(doc["steps"][0]["total_us"].get<double>(), 178186.6);
+    EXPECT_DOUBLE_EQ(doc["steps"][0]["computing_us"].get<double>(), 13820.2);
+    // A flat folder has no rank table: no host.
+    EXPECT_TRUE(doc["ranks"][0]["host"].is_null());
+}

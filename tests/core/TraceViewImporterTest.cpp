@@ -3,15 +3,19 @@
 #include "npuscope/io/ImportContext.h"
 #include "npuscope/model/Database.h"
 #include "npuscope/model/ModelWriter.h"
+#include "npuscope/query/TimelineQuery.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -20,6 +24,7 @@ using npuscope::io::ImportContext;
 using npuscope::io::TraceViewImporter;
 using npuscope::model::Database;
 using npuscope::model::ModelWriter;
+using npuscope::query::TimelineQuery;
 
 const std::string kData = NPUSCOPE_TEST_DATA;
 const std::string kLevel1 = kData + "/torch_npu_2rank_level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json";
@@ -34,6 +39,11 @@ struct Loaded {
     {
         auto st = db->prepare(sql);
         return st.step() && !st.isNull(0) ? st.text(0) : std::string("<null>");
+    }
+    // Args JSON of the slice selected by sql (its first column is slice.id), however it is stored.
+    std::string args(const std::string& sql) const
+    {
+        return TimelineQuery::sliceArgs(*db, count(sql)).json.value_or("<null>");
     }
 };
 
@@ -134,11 +144,13 @@ TEST(TraceViewImporter, Level1TimesAreExact)
     EXPECT_EQ(
         l.text("SELECT s.value FROM slice JOIN string s ON s.id=slice.cat_id WHERE ts=1736408883688177930"), "cpu_op");
     // The args object survives as JSON with its escapes and numbers.
-    const auto args = nlohmann::json::parse(l.text("SELECT args FROM slice WHERE ts=1736408883688177930"));
+    const auto args = nlohmann::json::parse(l.args("SELECT id FROM slice WHERE ts=1736408883688177930"));
     EXPECT_EQ(args.at("Sequence number").get<int>(), -1);
     EXPECT_EQ(args.at("Input Dims").get<std::string>(), ";\r\n;\r\n;\r\n;\r\n;\r\n");
     // Overlap Analysis slices have no args -> NULL.
-    EXPECT_EQ(l.count("SELECT count(*) FROM slice WHERE pid=3170820832 AND args IS NOT NULL"), 0);
+    EXPECT_EQ(l.count("SELECT count(*) FROM slice WHERE pid=3170820832 AND (args IS NOT NULL OR args_offset IS NOT "
+                      "NULL)"),
+        0);
     // Counter: {"name": "AI Core Freq", "ts": "1736408883573887.920", "args": {"MHz": 1800}}.
     EXPECT_EQ(
         l.count("SELECT CAST(value AS INTEGER) FROM counter WHERE ts=1736408883573887920 AND series='MHz'"), 1800);
@@ -242,8 +254,8 @@ TEST(TraceViewImporter, WrapperNumbersAndNesting)
     EXPECT_EQ(depthOf("after"), 0);
     EXPECT_EQ(l.count("SELECT ts FROM slice JOIN string s ON s.id=name_id WHERE s.value='inner'"), 101001); // rounded
     EXPECT_EQ(l.count("SELECT dur FROM slice JOIN string s ON s.id=name_id WHERE s.value='outer'"), 10500);
-    const auto args
-        = nlohmann::json::parse(l.text("SELECT args FROM slice JOIN string s ON s.id=name_id WHERE s.value='outer'"));
+    const auto args = nlohmann::json::parse(
+        l.args("SELECT slice.id FROM slice JOIN string s ON s.id=name_id WHERE s.value='outer'"));
     EXPECT_EQ(args, nlohmann::json::parse(R"({"a":[1,{"b":null}],"s":"q\"\\\n"})"));
     // Non-numeric tid: hashed id, original text kept as the thread name.
     EXPECT_EQ(l.count("SELECT count(*) FROM thread WHERE name='worker' AND tid>4611686018427387903"), 1);
@@ -355,7 +367,9 @@ TEST(TraceViewImporter, WrongTypes)
     const auto l = load(path);
     EXPECT_TRUE(l.ok);
     EXPECT_EQ(l.count("SELECT count(*) FROM slice"), 1);
-    EXPECT_EQ(l.count("SELECT count(*) FROM slice WHERE pid=1 AND args IS NULL AND cat_id IS NULL"), 1);
+    EXPECT_EQ(l.count("SELECT count(*) FROM slice WHERE pid=1 AND args IS NULL AND args_offset IS NULL AND cat_id IS "
+                      "NULL"),
+        1);
     EXPECT_EQ(l.count("SELECT count(*) FROM counter"), 0);
     EXPECT_EQ(l.count("SELECT count(*) FROM flow"), 0);
     EXPECT_EQ(l.count("SELECT count(*) FROM parse_issue WHERE severity='warning' AND file='" + path
@@ -413,3 +427,128 @@ TEST(TraceViewImporter, ProgressAndFloorParse)
 }
 
 } // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Args by reference: the byte range recorded for every slice is exactly its args object.
+
+namespace {
+
+// The args of every X event with an object args, as canonical JSON text, sorted.
+std::vector<std::string> expectedArgs(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    const auto doc = nlohmann::json::parse(in);
+    const auto& events = doc.is_array() ? doc : doc.at("traceEvents");
+    std::vector<std::string> out;
+    for (const auto& e : events) {
+        if (e.is_object() && e.value("ph", "") == "X" && e.contains("args") && e.at("args").is_object())
+            out.push_back(e.at("args").dump());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+} // namespace
+
+TEST(TraceViewImporter, ArgsRangesMatchTheFileExactly)
+{
+    for (const char* rel : { "/torch_npu_2rank_level0/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json",
+             "/torch_npu_2rank_level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json",
+             "/torch_npu_2rank_level2/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json" }) {
+        const std::string path = kData + rel;
+        SCOPED_TRACE(path);
+        const auto l = load(path);
+        ASSERT_TRUE(l.ok);
+        // Stored by reference only: no copies of args text in the model.
+        EXPECT_EQ(l.count("SELECT count(*) FROM slice WHERE args IS NOT NULL"), 0);
+        EXPECT_EQ(l.count("SELECT count(*) FROM source_file"), 1);
+        EXPECT_EQ(l.count("SELECT size_bytes FROM source_file"), static_cast<int64_t>(fs::file_size(path)));
+
+        std::string bytes(static_cast<size_t>(fs::file_size(path)), '\0');
+        std::ifstream(path, std::ios::binary).read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+        std::vector<std::string> got;
+        auto st = l.db->prepare("SELECT id, args_offset, args_len FROM slice WHERE args_offset IS NOT NULL");
+        while (st.step()) {
+            const auto offset = static_cast<size_t>(st.int64(1));
+            const auto len = static_cast<size_t>(st.int64(2));
+            ASSERT_LE(offset + len, bytes.size());
+            const std::string raw = bytes.substr(offset, len);
+            ASSERT_EQ(raw.front(), '{');
+            ASSERT_EQ(raw.back(), '}');
+            const auto parsed = nlohmann::json::parse(raw);
+            ASSERT_TRUE(parsed.is_object());
+            // The query reads the same bytes back.
+            EXPECT_EQ(TimelineQuery::sliceArgs(*l.db, st.int64(0)).json.value_or(""), raw);
+            got.push_back(parsed.dump());
+        }
+        std::sort(got.begin(), got.end());
+        const auto want = expectedArgs(path);
+        EXPECT_FALSE(want.empty());
+        EXPECT_EQ(got, want);
+    }
+}
+
+TEST(TraceViewImporter, ArgsRangesAcrossChunkBoundaries)
+{
+    // Args objects straddle the 4 MiB chunk boundaries and end in every kind of value.
+    TempDir dir;
+    std::string text = "[";
+    std::vector<std::string> want;
+    const char* tails[]
+        = { "1", "-2.5e3", "\"s\\\"}\"", "null", "true", "[1,{}]", "{\"x\":{}}", "12345678901234567890" };
+    for (int i = 0; text.size() < TraceViewImporter::kChunkBytes * 2 + 4096; ++i) {
+        const std::string args = "{ \"i\" : " + std::to_string(i) + ",\n \"pad\":\"" + std::string(i % 97, 'p')
+            + "\", \"t\": " + tails[i % 8] + " }";
+        want.push_back(nlohmann::json::parse(args).dump());
+        text += (i ? ",\n" : "") + std::string(R"({"ph":"X","name":"n","pid":1,"tid":1,"ts":")") + std::to_string(i)
+            + R"(","dur":1,"args":)" + args + "}";
+    }
+    text += "]";
+    const auto path = dir.write("big.json", text);
+    const auto l = load(path);
+    ASSERT_TRUE(l.ok);
+    std::vector<std::string> got;
+    auto st = l.db->prepare("SELECT args_offset, args_len FROM slice ORDER BY ts");
+    while (st.step())
+        got.push_back(
+            nlohmann::json::parse(text.substr(static_cast<size_t>(st.int64(0)), static_cast<size_t>(st.int64(1))))
+                .dump());
+    std::sort(want.begin(), want.end());
+    std::sort(got.begin(), got.end());
+    EXPECT_EQ(got, want);
+}
+
+TEST(TraceViewImporter, ArgsOfAChangedOrMissingFileAreUnavailable)
+{
+    TempDir dir;
+    const std::string events = R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":"1","dur":1,"args":{"k":"v1"}},
+        {"ph":"X","name":"b","pid":1,"tid":1,"ts":"5","dur":1}])";
+    const auto path = dir.write("t.json", events);
+    const auto l = load(path);
+    ASSERT_TRUE(l.ok);
+    const int64_t a = l.count("SELECT slice.id FROM slice JOIN string s ON s.id=name_id WHERE s.value='a'");
+    const int64_t b = l.count("SELECT slice.id FROM slice JOIN string s ON s.id=name_id WHERE s.value='b'");
+    EXPECT_EQ(TimelineQuery::sliceArgs(*l.db, a).json.value_or(""), R"({"k":"v1"})");
+    EXPECT_TRUE(TimelineQuery::sliceArgs(*l.db, a).error.empty());
+    // No args: neither text nor an error.
+    EXPECT_FALSE(TimelineQuery::sliceArgs(*l.db, b).json);
+    EXPECT_TRUE(TimelineQuery::sliceArgs(*l.db, b).error.empty());
+
+    // Same size, different content and mtime: refused, not misread.
+    std::string changed = events;
+    changed.replace(changed.find("v1"), 2, "v2");
+    dir.write("t.json", changed);
+    fs::last_write_time(path, fs::last_write_time(path) + std::chrono::seconds(5));
+    auto r = TimelineQuery::sliceArgs(*l.db, a);
+    EXPECT_FALSE(r.json);
+    EXPECT_EQ(r.error, "args unavailable: file changed or missing");
+    const auto details = TimelineQuery::details(*l.db, a);
+    ASSERT_TRUE(details);
+    EXPECT_EQ(details->argsJson, "");
+    EXPECT_EQ(details->argsError, "args unavailable: file changed or missing");
+
+    fs::remove(path);
+    r = TimelineQuery::sliceArgs(*l.db, a);
+    EXPECT_FALSE(r.json);
+    EXPECT_EQ(r.error, "args unavailable: file changed or missing");
+}

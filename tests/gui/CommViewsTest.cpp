@@ -17,13 +17,11 @@
 #include "npuscope/gui/TimeOverviewDock.h"
 #include "npuscope/gui/Workspace.h"
 #include "npuscope/io/ClusterGenerator.h"
-#include "npuscope/query/CommQuery.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
-#include <QElapsedTimer>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -35,7 +33,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <memory>
 #include <set>
 
@@ -335,92 +332,4 @@ TEST(CommViewsGenerated, PlantedSlowLinkIsTheMatrixOutlier)
     const QImage image = view->grab().toImage();
     keepImage(image, QStringLiteral("comm_matrix_64.png"));
     EXPECT_GT(distinctColours(image), 10);
-}
-
-// Benchmark, not a test: NPUSCOPE_BENCH_CLUSTER=/tmp/c1024 prints selection-switch and paint times.
-TEST(CommViewsBench, SwitchAndPaint)
-{
-    const QString path = qEnvironmentVariable("NPUSCOPE_BENCH_CLUSTER");
-    if (path.isEmpty())
-        GTEST_SKIP() << "set NPUSCOPE_BENCH_CLUSTER to a generated cluster";
-    MainWindow window(options());
-    window.resize(1600, 1000);
-    QElapsedTimer load;
-    load.start();
-    ASSERT_TRUE(openAndWait(window, { path }));
-    std::printf("load+first views: %.0f ms\n", static_cast<double>(load.elapsed()));
-    window.focusDock(window.commMatrixDock());
-    window.show();
-    ASSERT_TRUE(window.waitUntilIdle(60000));
-    Workspace& ws = *window.workspace();
-    std::vector<std::string> groups;
-    for (const auto& g : window.groupsDock()->model()->groups())
-        groups.push_back(g.hash);
-    std::vector<double> switches, matrixQ, durationQ;
-    std::vector<double> both;
-    auto measure = [&](auto change) {
-        const int m0 = window.commMatrixDock()->resultsApplied();
-        const int d0 = window.commDurationDock()->resultsApplied();
-        QElapsedTimer t;
-        t.start();
-        change();
-        // Until the matrix and the duration table both show the new selection.
-        while ((window.commMatrixDock()->resultsApplied() == m0 || window.commDurationDock()->resultsApplied() == d0)
-            && t.elapsed() < 60000)
-            QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
-        both.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
-        window.waitUntilIdle(60000);
-        switches.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
-        matrixQ.push_back(window.commMatrixDock()->lastQueryMs());
-        durationQ.push_back(window.commDurationDock()->lastQueryMs());
-    };
-    for (int i = 0; i < 6; ++i) {
-        measure([&] { ws.setStep(50 + i % 3); });
-        measure([&] { ws.setGroupHash(groups[static_cast<size_t>(i * 37) % groups.size()]); });
-        measure([&] { ws.setGroupHash(std::nullopt); });
-    }
-    auto median = [](std::vector<double> v) {
-        std::sort(v.begin(), v.end());
-        return v[v.size() / 2];
-    };
-    std::printf("selection switch -> matrix and duration table redrawn: median %.1f ms\n", median(both));
-    std::printf("selection switch -> every dock idle (incl. links, steps; waitUntilIdle polling): median %.1f ms\n",
-        median(switches));
-    std::printf("matrix query in worker: median %.1f ms; duration+packets+strip query: median %.1f ms\n",
-        median(matrixQ), median(durationQ));
-    {
-        auto db = window.workspace()->database();
-        auto guard = db->lock();
-        query::CommSelection sel;
-        sel.step = 51;
-        auto time = [](const char* what, auto fn) {
-            QElapsedTimer t;
-            t.start();
-            fn();
-            std::printf("  %-28s %.1f ms\n", what, static_cast<double>(t.nsecsElapsed()) / 1e6);
-        };
-        time("groups", [&] { query::CommQuery::groups(*db); });
-        time("matrixOps", [&] { query::CommAnalysisQuery::matrixOps(*db, sel); });
-        time("matrix step", [&] { query::CommAnalysisQuery::matrix(*db, sel); });
-        time("matrix all steps", [&] { query::CommAnalysisQuery::matrix(*db, {}); });
-        time("durations", [&] { query::CommAnalysisQuery::durations(*db, sel); });
-        time("packets", [&] { query::CommAnalysisQuery::packets(*db, sel); });
-        time("opStrip", [&] { query::CommAnalysisQuery::opStrip(*db, sel); });
-        query::LinkFilter f;
-        f.step = 51;
-        time("linkTable step", [&] { query::CommAnalysisQuery::linkTable(*db, f); });
-        time("timeOverview", [&] { query::CommAnalysisQuery::timeOverview(*db); });
-    }
-    CommMatrixView* view = window.commMatrixDock()->view();
-    std::vector<double> frames;
-    QImage target(view->size(), QImage::Format_ARGB32_Premultiplied);
-    for (int i = 0; i < 30; ++i) {
-        view->setZoom(1.0 + (i % 10));
-        QElapsedTimer t;
-        t.start();
-        view->render(&target);
-        frames.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
-    }
-    std::printf("matrix frame (%zu ranks, %zu cells): median %.2f ms\n", view->matrix().ranks.size(),
-        view->matrix().cells.size(), median(frames));
 }

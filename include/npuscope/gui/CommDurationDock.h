@@ -20,7 +20,9 @@ class Workspace;
 // Communication duration analysis for the Workspace step, group and op: a sortable per-rank table
 // (Elapsed, Transit, Wait, Sync, Idle, ratios, SDMA / RDMA bandwidth) with a per-rank bar chart,
 // the packet-size distribution per transport, and a per-rank strip of the ops over the step.
-// Clicking a rank selects it; clicking an op in the strip sets the Workspace time window. GUI thread only.
+// Clicking a rank selects it; clicking an op in the strip sets the Workspace time window. Queries run
+// over the shared in-memory CommOpIndex without the database lock; a hidden dock waits until shown.
+// GUI thread only.
 class CommDurationDock : public QDockWidget {
     Q_OBJECT
 public:
@@ -41,6 +43,8 @@ public:
 private:
     void reload();
     void syncSelection();
+    // True (and remembered) when the dock is hidden in a shown window: it re-queries when shown.
+    bool deferred();
 
     Workspace* m_workspace;
     QueryRunner* m_runner;
@@ -52,6 +56,7 @@ private:
     CommRankChart* m_chart;
     PacketChart* m_packets;
     OpStripView* m_strip;
+    bool m_dirty = false;
     double m_lastQueryMs = 0;
     int m_resultsApplied = 0;
 };

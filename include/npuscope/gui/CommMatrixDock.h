@@ -18,7 +18,8 @@ class Workspace;
 
 // Communication matrix: global src × dst heatmap for the Workspace step, group and op; when no
 // concrete op is selected, "Total" or one op type's slot (total / top1 / middle / bottom…).
-// Metric: bandwidth, size, time or transport. Clicking a cell selects its src rank. GUI thread only.
+// Metric: bandwidth, size, time or transport. Clicking a cell selects its src rank. Queries run over
+// the shared in-memory indexes without the database lock; a hidden dock waits until shown. GUI thread only.
 class CommMatrixDock : public QDockWidget {
     Q_OBJECT
 public:
@@ -39,6 +40,8 @@ public:
 private:
     void reload();
     void reloadSlots();
+    // True (and remembered) when the dock is hidden in a shown window: it re-queries when shown.
+    bool deferred();
 
     Workspace* m_workspace;
     QueryRunner* m_runner;
@@ -51,6 +54,7 @@ private:
     QLabel* m_status;
     CommMatrixView* m_view;
     bool m_updating = false;
+    bool m_dirty = false;
     double m_lastQueryMs = 0;
     int m_resultsApplied = 0;
 };

@@ -11,7 +11,8 @@ class QueryRunner;
 class Workspace;
 
 // Step, group and op choosers bound to the Workspace selection, shared by the communication docks:
-// choosing writes the Workspace, Workspace changes update the combos. GUI thread only.
+// choosing writes the Workspace, Workspace changes update the combos. The op list comes from the shared
+// in-memory CommOpIndex (no database lock) and is refreshed only while the bar is visible. GUI thread only.
 class CommSelectionBar : public QWidget {
     Q_OBJECT
 public:
@@ -23,6 +24,9 @@ public:
     QComboBox* stepCombo() const { return m_step; }
     QComboBox* groupCombo() const { return m_group; }
     QComboBox* opCombo() const { return m_op; }
+
+protected:
+    void showEvent(QShowEvent* event) override;
 
 private:
     void reloadLists();
@@ -36,6 +40,7 @@ private:
     QComboBox* m_group;
     QComboBox* m_op;
     bool m_updating = false;
+    bool m_opsDirty = false;
 };
 
 } // namespace npuscope::gui

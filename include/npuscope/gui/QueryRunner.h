@@ -7,8 +7,10 @@
 #include <QObject>
 #include <QPointer>
 #include <QString>
+#include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <atomic>
 #include <exception>
 #include <memory>
 #include <optional>
@@ -20,7 +22,8 @@ namespace npuscope::gui {
 // owner (typically one per dock). Each request gets an increasing id; when a result arrives and a
 // newer request has been made in the meantime the result is dropped, so a view never shows data
 // for a selection the user already left. The worker holds db->lock() while the query runs and
-// keeps the database alive (shared_ptr) even if the Workspace switches to another one.
+// keeps the database alive (shared_ptr) even if the Workspace switches to another one. A request
+// that has not started by the time a newer one is made is skipped.
 // GUI thread only; the query function runs on the global thread pool.
 class QueryRunner : public QObject {
     Q_OBJECT
@@ -32,41 +35,24 @@ public:
     // the newest request. Returns false (and calls nothing) when no database is loaded.
     template <typename Fn, typename Done> bool run(Fn fn, Done done)
     {
-        using Result = std::invoke_result_t<Fn, model::Database&>;
-        std::shared_ptr<model::Database> db = currentDatabase();
-        const quint64 id = ++m_lastId;
-        if (!db)
-            return false;
-        auto* watcher = new QFutureWatcher<Outcome<Result>>(this);
-        started();
-        connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, id, done = std::move(done)]() {
-            Outcome<Result> outcome = watcher->result();
-            watcher->deleteLater();
-            if (id == m_lastId) {
-                if (outcome.value)
-                    done(std::move(*outcome.value));
-                else
-                    emit failed(outcome.error);
-            }
-            finished();
-        });
-        watcher->setFuture(QtConcurrent::run([db, fn = std::move(fn)]() -> Outcome<Result> {
-            Outcome<Result> outcome;
-            try {
+        return submit(
+            [fn = std::move(fn)](const std::shared_ptr<model::Database>& db) {
                 auto guard = db->lock();
-                outcome.value = fn(*db);
-            } catch (const std::exception& e) {
-                outcome.error = QString::fromUtf8(e.what());
-            } catch (...) {
-                outcome.error = QStringLiteral("unknown error");
-            }
-            return outcome;
-        }));
-        return true;
+                return fn(*db);
+            },
+            std::move(done), nullptr);
+    }
+
+    // For queries over in-memory data (indexes shared per database): fn: T(std::shared_ptr<model::Database>)
+    // runs without the database lock, on a pool of its own, so it neither waits for nor queues behind SQL
+    // that other views run. fn takes db->lock() itself if it touches SQLite (an index's first build does).
+    template <typename Fn, typename Done> bool runInMemory(Fn fn, Done done)
+    {
+        return submit(std::move(fn), std::move(done), inMemoryPool());
     }
 
     // Drops the results of every request made so far.
-    void cancelPending() { ++m_lastId; }
+    void cancelPending() { ++*m_lastId; }
     bool isBusy() const { return m_inFlight > 0; }
 
 signals:
@@ -79,12 +65,53 @@ private:
         QString error;
     };
 
+    // A request not yet started when a newer one is made is skipped (it would be dropped anyway), so
+    // stale work never waits for the database lock.
+    template <typename Fn, typename Done> bool submit(Fn fn, Done done, QThreadPool* pool)
+    {
+        using Result = std::invoke_result_t<Fn, const std::shared_ptr<model::Database>&>;
+        std::shared_ptr<model::Database> db = currentDatabase();
+        const quint64 id = ++*m_lastId;
+        if (!db)
+            return false;
+        auto* watcher = new QFutureWatcher<Outcome<Result>>(this);
+        started();
+        connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, id, done = std::move(done)]() {
+            Outcome<Result> outcome = watcher->result();
+            watcher->deleteLater();
+            if (id == *m_lastId) {
+                if (outcome.value)
+                    done(std::move(*outcome.value));
+                else
+                    emit failed(outcome.error);
+            }
+            finished();
+        });
+        auto work = [db, fn = std::move(fn), id, latest = m_lastId]() -> Outcome<Result> {
+            Outcome<Result> outcome;
+            if (id != *latest)
+                return outcome;
+            try {
+                outcome.value = fn(db);
+            } catch (const std::exception& e) {
+                outcome.error = QString::fromUtf8(e.what());
+            } catch (...) {
+                outcome.error = QStringLiteral("unknown error");
+            }
+            return outcome;
+        };
+        watcher->setFuture(pool ? QtConcurrent::run(pool, std::move(work)) : QtConcurrent::run(std::move(work)));
+        return true;
+    }
+
     std::shared_ptr<model::Database> currentDatabase() const;
+    static QThreadPool* inMemoryPool();
     void started();
     void finished();
 
     QPointer<Workspace> m_workspace;
-    quint64 m_lastId = 0;
+    // Id of the newest request; shared with the workers so they can skip stale requests.
+    std::shared_ptr<std::atomic<quint64>> m_lastId = std::make_shared<std::atomic<quint64>>(0);
     int m_inFlight = 0;
 };
 

@@ -50,6 +50,8 @@ public:
     void upsertProcess(const ProcessRow& r);
     void upsertThread(const ThreadRow& r);
     int64_t addSlice(const SliceRow& r);
+    // A file that slices point into (args by reference); returns its source_file.id.
+    int64_t addSourceFile(int64_t rankId, std::string_view path, int64_t sizeBytes, int64_t mtimeNs);
     void addCounter(const CounterRow& r);
     void addFlow(const FlowRow& r);
     void addIssue(const ParseIssueRow& r);

@@ -149,7 +149,8 @@ struct SliceRow {
     int64_t depth = 0;
     int64_t nameId = 0;
     OptInt catId;
-    OptText args;
+    OptText args; // args JSON text, for sources without a file to point into
+    OptInt argsFileId, argsOffset, argsLen; // args by reference: source_file.id and byte range
 };
 
 struct CounterRow {

@@ -11,6 +11,7 @@
 namespace npuscope::query {
 
 class CommLinkIndex;
+class CommOpIndex;
 
 // The communication selection the analysis views share. Every field nullopt = no restriction.
 struct CommSelection {
@@ -163,6 +164,16 @@ public:
         const std::string& orderBy = "auto");
     static std::vector<LinkRow> linkTable(const CommLinkIndex& index, const LinkFilter& filter);
     static MatrixOpChoices matrixOps(const CommLinkIndex& index, model::Database& db, const CommSelection& sel);
+
+    // The figures of the comm_op / comm_bandwidth / comm_packet queries over a CommOpIndex: identical to
+    // the SQL overloads (same rows, same order of floating-point sums), without SQL or the database lock.
+    static std::vector<RankDuration> durations(const CommOpIndex& index, const CommSelection& sel);
+    static std::vector<PacketDistribution> packets(
+        const CommOpIndex& index, const CommSelection& sel, std::optional<int64_t> rank = std::nullopt);
+    static OpStrip opStrip(const CommOpIndex& index, const CommSelection& sel);
+    static MatrixOpChoices matrixOps(const CommLinkIndex& links, const CommOpIndex& ops, const CommSelection& sel);
+    // MatrixOpChoices::opNames alone: the concrete ops of the step / group (sel.opName ignored), sorted.
+    static std::vector<std::string> opNames(const CommOpIndex& index, const CommSelection& sel);
 };
 
 } // namespace npuscope::query

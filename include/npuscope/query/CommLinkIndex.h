@@ -32,8 +32,8 @@ public:
 
     // Loads the index; the caller holds the database lock.
     static std::shared_ptr<const CommLinkIndex> build(model::Database& db);
-    // The index of this database, built on first use and shared while the database lives. The caller
-    // holds the database lock.
+    // The index of this database, built on first use (taking db->lock() for the build) and shared
+    // while the database lives. Any thread; once built no lock is taken.
     static std::shared_ptr<const CommLinkIndex> forDatabase(const std::shared_ptr<model::Database>& db);
 
     // Rows of one step (nullopt: every row), ordered by step.

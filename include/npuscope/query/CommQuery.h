@@ -58,6 +58,8 @@ public:
     static std::vector<CommOp> ops(model::Database& db, const CommFilter& filter = {});
     static std::vector<Link> links(model::Database& db, const CommFilter& filter = {});
     static std::vector<Group> groups(model::Database& db);
+    // Step numbers known to step_trace_time or communication.json, ascending.
+    static std::vector<int64_t> steps(model::Database& db);
 };
 
 } // namespace npuscope::query

@@ -70,6 +70,10 @@ struct StepSplit {
     int64_t iterationInterval = 0;
     int64_t fpBp = 0;
     int64_t tail = 0;
+    // Old generation with an ascend_cluster_analyse_*.csv: its computation and communication_alone times (the
+    // Computing and Communication(Not Overlapped) columns). Shown beside the split, not part of it.
+    std::optional<int64_t> analyseComputation {};
+    std::optional<int64_t> analyseCommunicationAlone {};
     int64_t total() const
     {
         return computingNotOverlapped + overlapped + communicationNotOverlapped + free + preparing + iterationInterval

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: Apache-2.0
+// `npuscope-bench comm`: a generated cluster opened in the real main window offscreen; how long a
+// step / group / op switch takes until the communication matrix and the duration table show the new
+// selection, how long a matrix frame paints, and how long the in-memory indexes take to build. The
+// same-run baseline is the SQL path of the duration figures the index replaced.
+
+#include "BenchCases.h"
+
+#include "npuscope/gui/CommDurationDock.h"
+#include "npuscope/gui/CommMatrixDock.h"
+#include "npuscope/gui/CommMatrixView.h"
+#include "npuscope/gui/MainWindow.h"
+#include "npuscope/gui/Workspace.h"
+#include "npuscope/io/ClusterGenerator.h"
+#include "npuscope/query/CommAnalysisQuery.h"
+#include "npuscope/query/CommLinkIndex.h"
+#include "npuscope/query/CommOpIndex.h"
+#include "npuscope/query/CommQuery.h"
+
+#include <QApplication>
+#include <QDeadlineTimer>
+#include <QElapsedTimer>
+#include <QImage>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace npuscope::bench {
+
+namespace {
+
+double percentile(std::vector<double> v, double p)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    const auto i = static_cast<size_t>(
+        std::min<double>(static_cast<double>(v.size() - 1), p * static_cast<double>(v.size() - 1) + 0.5));
+    return v[i];
+}
+
+void printStats(const std::string& name, const std::vector<double>& v)
+{
+    print(name + ".median_ms", percentile(v, 0.5), "ms");
+    print(name + ".p95_ms", percentile(v, 0.95), "ms");
+}
+
+double loadAverage()
+{
+    std::ifstream in("/proc/loadavg");
+    double load = -1;
+    in >> load;
+    return load;
+}
+
+double msOf(const std::function<void()>& fn)
+{
+    QElapsedTimer t;
+    t.start();
+    fn();
+    return static_cast<double>(t.nsecsElapsed()) / 1.0e6;
+}
+
+} // namespace
+
+int commViews(int argc, char** argv, const std::vector<std::string>& args)
+{
+    int ranks = 1024;
+    std::string work = (fs::temp_directory_path() / "npuscope-bench").string();
+    for (size_t i = 0; i + 1 < args.size(); i += 2) {
+        if (args[i] == "--ranks")
+            ranks = std::max(1, std::atoi(args[i + 1].c_str()));
+        else if (args[i] == "--work")
+            work = args[i + 1];
+        else
+            return 2;
+    }
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    print("comm.machine_load1_start", loadAverage(), "load");
+
+    io::GeneratorOptions g;
+    g.outDir = (fs::path(work) / ("comm" + std::to_string(ranks))).string();
+    g.ranks = ranks;
+    g.steps = 3;
+    g.traceMb = 0.01;
+    g.tp = std::min(8, ranks);
+    g.pp = std::max(1, std::min(8, ranks / g.tp));
+    g.dp = std::max(1, ranks / (g.tp * g.pp));
+    g.ranks = g.tp * g.pp * g.dp;
+    if (g.ranks > 4)
+        g.slowLink = std::make_pair(3, 4);
+    g.seed = 42;
+    std::string error;
+    QElapsedTimer clock;
+    clock.start();
+    if (!io::ClusterGenerator::generate(g, error)) {
+        std::fprintf(stderr, "npuscope-bench: generate %d ranks: %s\n", g.ranks, error.c_str());
+        return 1;
+    }
+    print("comm.ranks", g.ranks, "ranks");
+    print("comm.generate_s", static_cast<double>(clock.elapsed()) / 1e3, "s");
+
+    gui::MainWindow::Options options;
+    options.persistSettings = false;
+    options.interactive = false;
+    gui::MainWindow window(options);
+    window.resize(1600, 1000);
+    bool loaded = false;
+    QObject::connect(&window, &gui::MainWindow::loadFinished, &window, [&](bool ok, const QString&) { loaded = ok; });
+    clock.restart();
+    window.open({ QString::fromStdString(g.outDir) });
+    if (!window.waitUntilIdle(600000) || !loaded) {
+        std::fprintf(stderr, "npuscope-bench: loading %s failed\n", g.outDir.c_str());
+        return 1;
+    }
+    print("comm.open_and_first_views_s", static_cast<double>(clock.elapsed()) / 1e3, "s");
+
+    // Matrix and duration table side by side (by default they share a tab): both must redraw.
+    gui::CommMatrixDock* matrix = window.commMatrixDock();
+    gui::CommDurationDock* duration = window.commDurationDock();
+    window.addDockWidget(Qt::RightDockWidgetArea, duration);
+    window.focusDock(matrix);
+    duration->show();
+    window.show();
+    window.waitUntilIdle(60000);
+
+    gui::Workspace& ws = *window.workspace();
+    const std::shared_ptr<model::Database> db = ws.database();
+    std::vector<int64_t> steps;
+    std::vector<std::string> groups;
+    {
+        auto guard = db->lock();
+        auto st = db->prepare("SELECT DISTINCT step FROM comm_op WHERE step IS NOT NULL ORDER BY step");
+        while (st.step())
+            steps.push_back(st.int64(0));
+        for (const auto& grp : query::CommQuery::groups(*db))
+            groups.push_back(grp.hash);
+        // The indexes the views share, built again here to time them (the views built theirs on open).
+        std::vector<double> linkBuild, opBuild;
+        for (int i = 0; i < 3; ++i) {
+            linkBuild.push_back(msOf([&] { query::CommLinkIndex::build(*db); }));
+            opBuild.push_back(msOf([&] { query::CommOpIndex::build(*db); }));
+        }
+        print("comm.index_build.links_ms", percentile(linkBuild, 0.5), "ms");
+        print("comm.index_build.ops_ms", percentile(opBuild, 0.5), "ms");
+        print("comm.index.link_rows", static_cast<double>(query::CommLinkIndex::forDatabase(db)->size()), "rows");
+        print("comm.index.op_rows", static_cast<double>(query::CommOpIndex::forDatabase(db)->size()), "rows");
+        // Same-run baseline: the duration dock's figures by SQL (before) and from the index (now).
+        query::CommSelection sel;
+        sel.step = steps.empty() ? std::nullopt : std::optional<int64_t>(steps[steps.size() / 2]);
+        const auto ops = query::CommOpIndex::forDatabase(db);
+        std::vector<double> sql, mem;
+        for (int i = 0; i < 5; ++i) {
+            sql.push_back(msOf([&] {
+                query::CommAnalysisQuery::durations(*db, sel);
+                query::CommAnalysisQuery::packets(*db, sel);
+                query::CommAnalysisQuery::opStrip(*db, sel);
+            }));
+            mem.push_back(msOf([&] {
+                query::CommAnalysisQuery::durations(*ops, sel);
+                query::CommAnalysisQuery::packets(*ops, sel);
+                query::CommAnalysisQuery::opStrip(*ops, sel);
+            }));
+        }
+        print("comm.duration_query.sql_ms", percentile(sql, 0.5), "ms");
+        print("comm.duration_query.index_ms", percentile(mem, 0.5), "ms");
+        print("comm.duration_query.ratio", percentile(mem, 0.5) / std::max(1e-9, percentile(sql, 0.5)), "x sql");
+    }
+    if (steps.empty() || groups.empty()) {
+        std::fprintf(stderr, "npuscope-bench: the cluster has no communication steps or groups\n");
+        return 1;
+    }
+
+    // One switch: from the Workspace change until both docks applied their new result and the event
+    // loop ran once more (their repaint). Then everything settles before the next switch.
+    bool timedOut = false;
+    std::vector<double> matrixAt, durationAt; // when each dock applied its result, every switch
+    auto measure = [&](std::vector<double>& out, const std::function<void()>& change) {
+        window.waitUntilIdle(60000);
+        const int m0 = matrix->resultsApplied();
+        const int d0 = duration->resultsApplied();
+        QElapsedTimer t;
+        t.start();
+        change();
+        const QDeadlineTimer deadline(60000);
+        double mAt = -1, dAt = -1;
+        while ((matrix->resultsApplied() == m0 || duration->resultsApplied() == d0) && !deadline.hasExpired()) {
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 1);
+            const double now = static_cast<double>(t.nsecsElapsed()) / 1.0e6;
+            if (mAt < 0 && matrix->resultsApplied() != m0)
+                mAt = now;
+            if (dAt < 0 && duration->resultsApplied() != d0)
+                dAt = now;
+        }
+        matrixAt.push_back(mAt);
+        durationAt.push_back(dAt);
+        QCoreApplication::processEvents();
+        timedOut = timedOut || deadline.hasExpired();
+        out.push_back(static_cast<double>(t.nsecsElapsed()) / 1.0e6);
+    };
+    std::vector<double> stepSwitch, groupSwitch, opSwitch;
+    constexpr int kRounds = 12;
+    for (int i = 0; i < kRounds; ++i) {
+        const int64_t step = steps[static_cast<size_t>(i) % steps.size()];
+        measure(stepSwitch, [&] { ws.setStep(step); });
+        const std::string group = groups[static_cast<size_t>(i * 37) % groups.size()];
+        measure(groupSwitch, [&] { ws.setGroupHash(group); });
+        query::CommSelection sel;
+        sel.step = step;
+        sel.groupHash = group;
+        const auto names = query::CommAnalysisQuery::opNames(*query::CommOpIndex::forDatabase(db), sel);
+        if (!names.empty()) {
+            const std::string op = names[static_cast<size_t>(i) % names.size()];
+            measure(opSwitch, [&] { ws.setCommOp(op); });
+            measure(opSwitch, [&] { ws.setCommOp(std::nullopt); });
+        }
+        measure(groupSwitch, [&] { ws.setGroupHash(std::nullopt); });
+    }
+    printStats("comm.switch_step", stepSwitch);
+    printStats("comm.switch_group", groupSwitch);
+    printStats("comm.switch_op", opSwitch);
+    printStats("comm.switch_any.matrix_applied", matrixAt);
+    printStats("comm.switch_any.duration_applied", durationAt);
+    print("comm.switch_timeouts", timedOut ? 1 : 0, "bool");
+    print("comm.matrix_query_last_ms", matrix->lastQueryMs(), "ms");
+    print("comm.duration_query_last_ms", duration->lastQueryMs(), "ms");
+
+    // Matrix frames: the all-ranks matrix of one step, painted at several zoom levels.
+    ws.setStep(steps.front());
+    window.waitUntilIdle(60000);
+    gui::CommMatrixView* view = matrix->view();
+    QImage target(view->size(), QImage::Format_ARGB32_Premultiplied);
+    std::vector<double> frames;
+    for (int i = 0; i < 40; ++i) {
+        view->setZoom(1.0 + (i % 10));
+        frames.push_back(msOf([&] { view->render(&target); }));
+    }
+    view->resetView();
+    print("comm.matrix_ranks", static_cast<double>(view->matrix().ranks.size()), "ranks");
+    print("comm.matrix_cells", static_cast<double>(view->matrix().cells.size()), "cells");
+    printStats("comm.matrix_frame", frames);
+    print("comm.machine_load1_end", loadAverage(), "load");
+    print("rss.comm.peak_mb", peakRssMb(), "MB");
+    return 0;
+}
+
+} // namespace npuscope::bench

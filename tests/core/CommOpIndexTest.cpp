@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: Apache-2.0
+// The in-memory communication queries (CommOpIndex, CommLinkIndex) give exactly the SQL figures.
+#include "TestData.h"
+
+#include "npuscope/io/ClusterGenerator.h"
+#include "npuscope/io/Detector.h"
+#include "npuscope/io/Loader.h"
+#include "npuscope/query/CommAnalysisQuery.h"
+#include "npuscope/query/CommLinkIndex.h"
+#include "npuscope/query/CommOpIndex.h"
+#include "npuscope/query/CommQuery.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+using namespace npuscope;
+using namespace npuscope::query;
+
+namespace {
+
+std::shared_ptr<model::Database> load(const fs::path& path)
+{
+    return io::Loader::load(io::Detector::detect({ path.string() }), io::LoadOptions {});
+}
+
+// Exact equality, doubles included: both paths sum the same rows in the same order.
+void expectSame(const std::vector<RankDuration>& a, const std::vector<RankDuration>& b)
+{
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+        SCOPED_TRACE("rank " + std::to_string(a[i].rank));
+        EXPECT_EQ(a[i].rank, b[i].rank);
+        EXPECT_EQ(a[i].opCount, b[i].opCount);
+        EXPECT_EQ(a[i].elapseNs, b[i].elapseNs);
+        EXPECT_EQ(a[i].transitNs, b[i].transitNs);
+        EXPECT_EQ(a[i].waitNs, b[i].waitNs);
+        EXPECT_EQ(a[i].syncNs, b[i].syncNs);
+        EXPECT_EQ(a[i].idleNs, b[i].idleNs);
+        EXPECT_EQ(a[i].waitRatio, b[i].waitRatio);
+        EXPECT_EQ(a[i].syncRatio, b[i].syncRatio);
+        EXPECT_EQ(a[i].sdmaSizeMb, b[i].sdmaSizeMb);
+        EXPECT_EQ(a[i].rdmaSizeMb, b[i].rdmaSizeMb);
+        EXPECT_EQ(a[i].sdmaTimeNs, b[i].sdmaTimeNs);
+        EXPECT_EQ(a[i].rdmaTimeNs, b[i].rdmaTimeNs);
+        EXPECT_EQ(a[i].sdmaBandwidthGbps, b[i].sdmaBandwidthGbps);
+        EXPECT_EQ(a[i].rdmaBandwidthGbps, b[i].rdmaBandwidthGbps);
+    }
+}
+
+void expectSame(const std::vector<PacketDistribution>& a, const std::vector<PacketDistribution>& b)
+{
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+        EXPECT_EQ(a[i].transport, b[i].transport);
+        EXPECT_EQ(a[i].packets, b[i].packets);
+        EXPECT_EQ(a[i].largePacketRatio, b[i].largePacketRatio);
+        ASSERT_EQ(a[i].bins.size(), b[i].bins.size());
+        for (size_t k = 0; k < a[i].bins.size(); ++k) {
+            EXPECT_EQ(a[i].bins[k].packageMb, b[i].bins[k].packageMb);
+            EXPECT_EQ(a[i].bins[k].count, b[i].bins[k].count);
+            EXPECT_EQ(a[i].bins[k].totalNs, b[i].bins[k].totalNs);
+        }
+    }
+}
+
+void expectSame(const OpStrip& a, const OpStrip& b)
+{
+    EXPECT_EQ(a.ranks, b.ranks);
+    EXPECT_EQ(a.names, b.names);
+    EXPECT_EQ(a.beginNs, b.beginNs);
+    EXPECT_EQ(a.endNs, b.endNs);
+    ASSERT_EQ(a.ops.size(), b.ops.size());
+    for (size_t i = 0; i < a.ops.size(); ++i) {
+        EXPECT_EQ(a.ops[i].rank, b.ops[i].rank);
+        EXPECT_EQ(a.ops[i].startNs, b.ops[i].startNs);
+        EXPECT_EQ(a.ops[i].elapseNs, b.ops[i].elapseNs);
+        EXPECT_EQ(a.ops[i].waitNs, b.ops[i].waitNs);
+        EXPECT_EQ(a.ops[i].transitNs, b.ops[i].transitNs);
+        EXPECT_EQ(a.ops[i].nameIndex, b.ops[i].nameIndex);
+        EXPECT_EQ(a.ops[i].groupHash, b.ops[i].groupHash);
+    }
+}
+
+// Every step, every group and a few ops, alone and combined, plus selections nothing matches.
+std::vector<CommSelection> selections(model::Database& db)
+{
+    std::vector<CommSelection> out(1);
+    std::vector<std::optional<int64_t>> steps { std::nullopt };
+    auto st = db.prepare("SELECT DISTINCT step FROM comm_op WHERE step IS NOT NULL ORDER BY step");
+    while (st.step())
+        steps.push_back(st.int64(0));
+    steps.push_back(123456); // no such step
+    std::vector<std::optional<std::string>> groups { std::nullopt, std::string("no-such-group") };
+    for (const auto& g : CommQuery::groups(db))
+        groups.push_back(g.hash);
+    for (const auto& step : steps) {
+        for (const auto& group : groups) {
+            CommSelection sel;
+            sel.step = step;
+            sel.groupHash = group;
+            out.push_back(sel);
+            const auto names = CommAnalysisQuery::matrixOps(db, sel).opNames;
+            for (size_t i = 0; i < names.size(); i += std::max<size_t>(1, names.size() / 3)) {
+                sel.opName = names[i];
+                out.push_back(sel);
+            }
+            sel.opName = "no_such_op";
+            out.push_back(sel);
+        }
+    }
+    return out;
+}
+
+void expectIndexEqualsSql(const std::shared_ptr<model::Database>& db)
+{
+    const auto ops = CommOpIndex::forDatabase(db);
+    const auto links = CommLinkIndex::forDatabase(db);
+    ASSERT_GT(ops->size(), 0u);
+    EXPECT_EQ(ops, CommOpIndex::forDatabase(db)); // built once, shared
+    std::vector<int64_t> ranks;
+    auto st = db->prepare("SELECT DISTINCT rank_id FROM comm_op ORDER BY rank_id LIMIT 3");
+    while (st.step())
+        ranks.push_back(st.int64(0));
+    for (const auto& sel : selections(*db)) {
+        SCOPED_TRACE("step " + std::to_string(sel.step.value_or(-1)) + " group " + sel.groupHash.value_or("*") + " op "
+            + sel.opName.value_or("*"));
+        expectSame(CommAnalysisQuery::durations(*db, sel), CommAnalysisQuery::durations(*ops, sel));
+        expectSame(CommAnalysisQuery::packets(*db, sel), CommAnalysisQuery::packets(*ops, sel));
+        for (int64_t r : ranks)
+            expectSame(CommAnalysisQuery::packets(*db, sel, r), CommAnalysisQuery::packets(*ops, sel, r));
+        expectSame(CommAnalysisQuery::opStrip(*db, sel), CommAnalysisQuery::opStrip(*ops, sel));
+        const auto a = CommAnalysisQuery::matrixOps(*db, sel);
+        const auto b = CommAnalysisQuery::matrixOps(*links, *ops, sel);
+        EXPECT_EQ(a.opTypes, b.opTypes);
+        EXPECT_EQ(a.typeSlots, b.typeSlots);
+        EXPECT_EQ(a.opNames, b.opNames);
+    }
+}
+
+} // namespace
+
+TEST(CommOpIndex, EqualsSqlOnRealSamples)
+{
+    for (const char* sample : { "torch_npu_2rank_level1", "torch_npu_2rank_level2" }) {
+        SCOPED_TRACE(sample);
+        const auto db = load(test::dataDir() / sample);
+        ASSERT_TRUE(db);
+        expectIndexEqualsSql(db);
+    }
+}
+
+TEST(CommOpIndex, EqualsSqlOnAGeneratedCluster)
+{
+    test::ScratchDir dir;
+    io::GeneratorOptions o;
+    o.outDir = (dir.path() / "c").string();
+    o.ranks = 64;
+    o.pp = 2;
+    o.tp = 8;
+    o.dp = 4;
+    o.steps = 3;
+    o.traceMb = 0;
+    o.slowLink = std::make_pair(3, 4);
+    std::string error;
+    ASSERT_TRUE(io::ClusterGenerator::generate(o, error)) << error;
+    const auto db = load(dir.path() / "c");
+    ASSERT_TRUE(db);
+    expectIndexEqualsSql(db);
+}

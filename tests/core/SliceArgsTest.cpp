@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "TestData.h"
+
+#include "npuscope/io/Detector.h"
+#include "npuscope/io/Loader.h"
+#include "npuscope/io/ParseCache.h"
+#include "npuscope/query/TimelineQuery.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <map>
+#include <string>
+
+namespace fs = std::filesystem;
+using namespace npuscope;
+using npuscope::query::TimelineQuery;
+using npuscope::test::dataDir;
+using npuscope::test::ScratchDir;
+
+namespace {
+
+std::string readAll(const std::string& path)
+{
+    std::string out(static_cast<size_t>(fs::file_size(path)), '\0');
+    std::ifstream(path, std::ios::binary).read(out.data(), static_cast<std::streamsize>(out.size()));
+    return out;
+}
+
+// Every slice's args, read through the query, are the bytes of its own rank's trace_view.json.
+void expectArgsResolve(model::Database& db)
+{
+    std::map<int64_t, std::string> traceOf;
+    auto files = db.prepare("SELECT rank_id, path FROM rank_file WHERE kind = 'trace_view'");
+    while (files.step())
+        traceOf[files.int64(0)] = files.text(1);
+    ASSERT_EQ(traceOf.size(), 2u);
+    EXPECT_EQ(db.scalarInt("SELECT count(*) FROM source_file").value_or(0), 2);
+    EXPECT_EQ(db.scalarInt("SELECT count(*) FROM source_file f JOIN rank_file r ON r.rank_id = f.rank_id AND "
+                           "r.kind = 'trace_view' AND r.path = f.path")
+                  .value_or(0),
+        2);
+    std::map<int64_t, std::string> bytes;
+    for (const auto& [rank, path] : traceOf)
+        bytes[rank] = readAll(path);
+    int64_t checked = 0;
+    auto st = db.prepare("SELECT s.id, s.rank_id, s.args_offset, s.args_len, f.rank_id FROM slice s "
+                         "JOIN source_file f ON f.id = s.args_file_id");
+    while (st.step()) {
+        ASSERT_EQ(st.int64(1), st.int64(4)) << "slice points into another rank's file";
+        const auto args = TimelineQuery::sliceArgs(db, st.int64(0));
+        ASSERT_TRUE(args.json) << args.error;
+        EXPECT_EQ(
+            *args.json, bytes[st.int64(1)].substr(static_cast<size_t>(st.int64(2)), static_cast<size_t>(st.int64(3))));
+        EXPECT_TRUE(nlohmann::json::parse(*args.json).is_object());
+        ++checked;
+    }
+    EXPECT_GT(checked, 1000);
+    EXPECT_EQ(db.scalarInt("SELECT count(*) FROM slice WHERE args_offset IS NOT NULL").value_or(-1), checked);
+}
+
+} // namespace
+
+TEST(SliceArgs, MergedRanksAndCacheEntriesPointIntoTheirOwnFiles)
+{
+    ScratchDir cacheDir;
+    io::ParseCache cache({ cacheDir.path().string(), 1ull << 30 });
+    io::LoadOptions options;
+    options.loadTimelines = true;
+    options.cache = &cache;
+    const auto plan = io::Detector::detect({ (dataDir() / "torch_npu_2rank_level1").string() });
+    auto first = io::Loader::load(plan, options);
+    ASSERT_TRUE(first);
+    expectArgsResolve(*first);
+    io::LoadReport report;
+    options.report = &report;
+    auto second = io::Loader::load(plan, options);
+    ASSERT_TRUE(second);
+    EXPECT_TRUE(report.parsedFiles.empty());
+    expectArgsResolve(*second);
+}
+
+TEST(SliceArgs, TextArgsOfSourcesWithoutAFile)
+{
+    // msprof JSON is read into a DOM and keeps its args as text: the same query returns them.
+    io::LoadOptions options;
+    options.loadTimelines = true;
+    const auto plan = io::Detector::detect({ (dataDir() / "cann_prof_2023").string() });
+    auto db = io::Loader::load(plan, options);
+    ASSERT_TRUE(db);
+    const auto id = db->scalarInt("SELECT id FROM slice WHERE args IS NOT NULL LIMIT 1");
+    ASSERT_TRUE(id);
+    const auto args = TimelineQuery::sliceArgs(*db, *id);
+    ASSERT_TRUE(args.json);
+    EXPECT_TRUE(args.error.empty());
+    auto st = db->prepare("SELECT args FROM slice WHERE id = ?1");
+    st.bind(1, *id);
+    ASSERT_TRUE(st.step());
+    EXPECT_EQ(*args.json, st.text(0));
+}
