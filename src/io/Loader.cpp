@@ -257,8 +257,10 @@ void runWorker(model::Database& db, const LoadPlan& plan, std::atomic<size_t>& n
 }
 
 // Imports a rank's deferred files ("skipped" rank_file rows) into db, through the cache when given.
+// direct: import straight into db (the caller is its only user, e.g. a one-rank open), which
+// avoids holding a second copy of a large timeline; no per-rank cache entry is written then.
 bool loadDeferred(model::Database& db, int64_t rank, const ParseCache* cache, ProgressSink& progress,
-    const std::atomic<bool>* cancel)
+    const std::atomic<bool>* cancel, bool direct = false)
 {
     std::vector<PlannedFile> files;
     {
@@ -299,6 +301,21 @@ bool loadDeferred(model::Database& db, int64_t rank, const ParseCache* cache, Pr
                 std::string("parse cache entry unusable (") + e.what() + "); removed it and parsed the files again" });
             progress.cacheRejected();
         }
+    }
+    if (direct) {
+        model::ModelWriter writer(db);
+        writer.begin();
+        for (const auto& f : files) {
+            if (cancel && cancel->load())
+                break;
+            importFile(writer, rank, f, progress, cancel); // updates the claimed row's status
+        }
+        if (cancel && cancel->load()) {
+            auto reset = db.prepare("UPDATE rank_file SET status = 'skipped' WHERE rank_id = ?1 AND status = 'loading'");
+            reset.bind(1, rank).run();
+        }
+        writer.commit();
+        return !(cancel && cancel->load());
     }
     const std::string name = workerModelName();
     auto worker = model::Database::createModel(name);
@@ -388,6 +405,31 @@ std::string summaryKey(const ParseCache& cache, const LoadPlan& plan)
     return "summary-" + full.substr(full.rfind('-') + 1);
 }
 
+// The whole model after every file (timelines included) was imported.
+std::string fullKey(const ParseCache& cache, const LoadPlan& plan)
+{
+    std::vector<PlannedFile> files;
+    std::string scope = "full";
+    for (const auto& r : plan.ranks) {
+        scope += ";" + std::to_string(r.rank) + "=" + r.path + "@" + r.rankSource;
+        files.insert(files.end(), r.files.begin(), r.files.end());
+    }
+    const std::string full = cache.keyFor(scope, files);
+    return "full-" + full.substr(full.rfind('-') + 1);
+}
+
+// A cached model copied into memory, checked before it is trusted; throws DbError when damaged.
+std::unique_ptr<model::Database> readCachedModel(const std::string& path, const LoadPlan& plan)
+{
+    auto db = model::Database::createModelFromFile(path);
+    auto check = db->prepare("PRAGMA quick_check");
+    if (!check.step() || check.text(0) != "ok")
+        throw model::DbError("quick_check failed");
+    if (db->scalarInt("SELECT COUNT(*) FROM rank").value_or(-1) != static_cast<int64_t>(plan.ranks.size()))
+        throw model::DbError("rank count differs from the plan");
+    return db;
+}
+
 } // namespace
 
 std::unique_ptr<model::Database> Loader::load(
@@ -405,20 +447,33 @@ std::unique_ptr<model::Database> Loader::load(
     threads = std::clamp(threads, 1, 16);
     threads = std::min<int>(threads, std::max<int>(1, static_cast<int>(plan.ranks.size())));
 
-    // 1. Summary files of every rank: from the cache when nothing changed, else parsed.
     std::unique_ptr<model::Database> db;
-    std::optional<std::string> rejected; // a damaged summary entry, reported once the model exists
-    const std::string key = options.cache ? summaryKey(*options.cache, plan) : std::string();
-    if (const auto cached = options.cache ? options.cache->lookup(key) : std::nullopt) {
+    std::optional<std::string> rejected; // a damaged entry, reported once the model exists
+    // 0. Everything at once: the whole model of an earlier open with timelines, when nothing changed.
+    const std::string full = options.cache && options.loadTimelines ? fullKey(*options.cache, plan) : std::string();
+    if (const auto cached = full.empty() ? std::nullopt : options.cache->lookup(full)) {
         progress.message("reading the parse cache");
         try {
-            db = model::Database::createModelFromFile(*cached);
+            db = readCachedModel(*cached, plan);
+            progress.bytes(totalBytes, *cached);
+            progress.cacheHit();
+        } catch (const model::DbError& e) {
+            spdlog::warn("parse cache entry {} unusable ({}); parsing again", *cached, e.what());
+            options.cache->remove(full);
+            rejected = "parse cache entry " + *cached + " unusable (" + e.what() + "); removed it and parsed again";
+            progress.cacheRejected();
+            db.reset();
+        }
+    }
+    const bool fromFullEntry = db != nullptr;
+
+    // 1. Summary files of every rank: from the cache when nothing changed, else parsed.
+    const std::string key = options.cache ? summaryKey(*options.cache, plan) : std::string();
+    if (const auto cached = db || !options.cache ? std::nullopt : options.cache->lookup(key)) {
+        progress.message("reading the parse cache");
+        try {
             // Never trust a damaged entry: it must pass SQLite's check and hold every planned rank.
-            auto check = db->prepare("PRAGMA quick_check");
-            if (!check.step() || check.text(0) != "ok")
-                throw model::DbError("quick_check failed");
-            if (db->scalarInt("SELECT COUNT(*) FROM rank").value_or(-1) != static_cast<int64_t>(plan.ranks.size()))
-                throw model::DbError("rank count differs from the plan");
+            db = readCachedModel(*cached, plan);
             for (const auto& r : plan.ranks) {
                 for (const auto& f : r.files) {
                     if (!isDeferredKind(f.kind))
@@ -455,8 +510,10 @@ std::unique_ptr<model::Database> Loader::load(
         }
     }
 
-    // 2. Deferred files (timelines, kernel details) when asked for, several ranks at a time.
-    if (options.loadTimelines) {
+    // 2. Deferred files (timelines, kernel details) when asked for, several ranks at a time; one
+    // rank at a time straight into the model when there is one thread (no second copy in memory).
+    if (options.loadTimelines && !fromFullEntry) {
+        const bool direct = threads == 1;
         std::atomic<size_t> next { 0 };
         std::vector<std::exception_ptr> errors(static_cast<size_t>(threads));
         std::vector<std::thread> pool;
@@ -464,7 +521,7 @@ std::unique_ptr<model::Database> Loader::load(
             pool.emplace_back([&, i] {
                 try {
                     for (size_t r = next.fetch_add(1); r < plan.ranks.size(); r = next.fetch_add(1))
-                        loadDeferred(*db, plan.ranks[r].rank, options.cache, progress, cancel);
+                        loadDeferred(*db, plan.ranks[r].rank, options.cache, progress, cancel, direct);
                 } catch (...) {
                     errors[static_cast<size_t>(i)] = std::current_exception();
                 }
@@ -479,6 +536,10 @@ std::unique_ptr<model::Database> Loader::load(
     }
     if (cancel && cancel->load())
         return nullptr;
+    if (!full.empty() && !fromFullEntry) {
+        options.cache->store(*db, full);
+        progress.cacheMiss();
+    }
 
     // 3. What detection found is part of this opening, not of the cached parse.
     {

@@ -59,19 +59,33 @@ TEST(ParseCache, SecondOpenComesFromTheCacheAndEqualsTheFirst)
     const auto plan = io::Detector::detect({ (dataDir() / "torch_npu_2rank_level1").string() });
     auto first = io::Loader::load(plan, options);
     ASSERT_TRUE(first);
-    // One summary entry and one deferred entry per rank, all in the cache folder.
-    EXPECT_EQ(entries(cacheDir.path()), 3u);
+    // The summary, one deferred entry per rank and the whole model, all in the cache folder.
+    EXPECT_EQ(entries(cacheDir.path()), 4u);
     io::LoadReport report;
     options.report = &report;
     auto second = io::Loader::load(plan, options);
     ASSERT_TRUE(second);
-    EXPECT_EQ(entries(cacheDir.path()), 3u);
-    // The second open parsed no input file at all: summary and both timelines came from the cache.
+    EXPECT_EQ(entries(cacheDir.path()), 4u);
+    // The second open parsed no input file at all: the whole model came from one entry.
     EXPECT_TRUE(report.parsedFiles.empty()) << report.parsedFiles.front();
-    EXPECT_EQ(report.cacheHits, 3);
+    EXPECT_EQ(report.cacheHits, 1);
     EXPECT_EQ(report.cacheMisses, 0);
     for (const char* sql : kChecks)
         EXPECT_EQ(dump(*first, sql), dump(*second, sql)) << sql;
+    // Without the whole-model entry, the summary and the per-rank entries serve, still parsing nothing.
+    for (const auto& e : fs::directory_iterator(cacheDir.path())) {
+        if (e.path().filename().string().rfind("full-", 0) == 0)
+            fs::remove(e.path());
+    }
+    io::LoadReport partsReport;
+    options.report = &partsReport;
+    auto third = io::Loader::load(plan, options);
+    ASSERT_TRUE(third);
+    EXPECT_TRUE(partsReport.parsedFiles.empty());
+    EXPECT_EQ(partsReport.cacheHits, 3);
+    EXPECT_EQ(partsReport.cacheMisses, 1); // the whole model is stored again
+    for (const char* sql : kChecks)
+        EXPECT_EQ(dump(*first, sql), dump(*third, sql)) << sql;
     // Nothing was written next to the profile.
     for (const auto& e : fs::recursive_directory_iterator(dataDir() / "torch_npu_2rank_level1"))
         EXPECT_NE(e.path().extension(), ".npdb");
