@@ -139,6 +139,12 @@ ClusterStepsDock::ClusterStepsDock(Workspace* workspace, QWidget* parent)
         reloadTable();
     });
     connect(m_workspace, &Workspace::selectedRankChanged, this, &ClusterStepsDock::syncSelection);
+    connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible && m_dirty) {
+            m_dirty = false;
+            reloadTable();
+        }
+    });
 
     syncStepCombo();
     reloadSteps();
@@ -180,8 +186,19 @@ void ClusterStepsDock::syncStepCombo()
     m_updatingCombo = false;
 }
 
+bool ClusterStepsDock::deferred()
+{
+    // Before the first show (and in tests without a window) queries run; afterwards a hidden dock waits.
+    if (isVisible() || !window()->isVisible())
+        return false;
+    m_dirty = true;
+    return true;
+}
+
 void ClusterStepsDock::reloadTable()
 {
+    if (deferred())
+        return;
     const auto step = m_workspace->step();
     const auto hosts = m_workspace->showHostIps() ? query::HostDisplay::RealIp : query::HostDisplay::MappingId;
     const bool started = m_tableRunner->run(

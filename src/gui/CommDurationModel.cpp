@@ -26,6 +26,34 @@ int CommDurationModel::rowOfRank(int64_t rank) const
     return -1;
 }
 
+std::vector<int> CommDurationModel::widestRows(int column) const
+{
+    int low = -1, high = -1, absent = -1;
+    double lowValue = 0, highValue = 0;
+    for (int row = 0; row < rowCount(); ++row) {
+        const QVariant raw = data(index(row, column), RawValueRole);
+        if (!raw.isValid()) {
+            absent = absent < 0 ? row : absent;
+            continue;
+        }
+        const double v = raw.toDouble();
+        if (low < 0 || v < lowValue) {
+            low = row;
+            lowValue = v;
+        }
+        if (high < 0 || v > highValue) {
+            high = row;
+            highValue = v;
+        }
+    }
+    std::vector<int> out;
+    for (int row : { low, high, absent }) {
+        if (row >= 0)
+            out.push_back(row);
+    }
+    return out;
+}
+
 int CommDurationModel::rowCount(const QModelIndex& parent) const
 {
     return parent.isValid() ? 0 : static_cast<int>(m_rows.size());

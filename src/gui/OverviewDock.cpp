@@ -75,6 +75,12 @@ OverviewDock::OverviewDock(Workspace* workspace, QWidget* parent)
     connect(m_workspace, &Workspace::databaseChanged, this, &OverviewDock::reload);
     connect(m_workspace, &Workspace::stepChanged, this, &OverviewDock::reload);
     connect(m_workspace, &Workspace::selectedRankChanged, this, &OverviewDock::showSelection);
+    connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible && m_dirty) {
+            m_dirty = false;
+            reload();
+        }
+    });
     reload();
 }
 
@@ -89,8 +95,19 @@ bool OverviewDock::eventFilter(QObject* watched, QEvent* event)
 
 std::optional<query::StepSplit> OverviewDock::shownSplit() const { return m_pie->split(); }
 
+bool OverviewDock::deferred()
+{
+    // Before the first show (and in tests without a window) queries run; afterwards a hidden dock waits.
+    if (isVisible() || !window()->isVisible())
+        return false;
+    m_dirty = true;
+    return true;
+}
+
 void OverviewDock::reload()
 {
+    if (deferred())
+        return;
     const auto step = m_workspace->step();
     const bool started = m_runner->run(
         [step](model::Database& db) {

@@ -8,7 +8,7 @@
 namespace npuscope::io {
 
 namespace {
-constexpr std::array<std::pair<FileKind, const char*>, 24> kNames { {
+constexpr std::array<std::pair<FileKind, const char*>, 25> kNames { {
     { FileKind::ProfilerInfo, "profiler_info" },
     { FileKind::ProfilerMetadata, "profiler_metadata" },
     { FileKind::StepTraceTime, "step_trace_time" },
@@ -30,6 +30,7 @@ constexpr std::array<std::pair<FileKind, const char*>, 24> kNames { {
     { FileKind::MsStepTraceRaw, "step_trace_raw" },
     { FileKind::MsHcclRaw, "hccl_raw" },
     { FileKind::MsFlopsSummary, "flops_summary" },
+    { FileKind::MsTimelineDisplay, "ms_timeline_display" },
     { FileKind::MiRankTable, "rank_table" },
     { FileKind::CannInfo, "cann_info" },
     { FileKind::CannTimeline, "cann_timeline" },
@@ -78,10 +79,12 @@ bool fileKindOf(const std::string& fileName, FileKind& kind)
         return true;
     }
     // Old MindSpore per-rank files: <prefix><digits><suffix>.
-    static const std::array<std::tuple<const char*, const char*, FileKind>, 3> kMsFiles { {
+    static const std::array<std::tuple<const char*, const char*, FileKind>, 5> kMsFiles { {
         { "step_trace_raw_", "_detail_time.csv", FileKind::MsStepTraceRaw },
         { "hccl_raw_", ".csv", FileKind::MsHcclRaw },
         { "flops_summary_", ".json", FileKind::MsFlopsSummary },
+        { "ascend_timeline_display_", ".json", FileKind::MsTimelineDisplay },
+        { "timeline_display_", ".json", FileKind::MsTimelineDisplay },
     } };
     for (const auto& [prefix, suffix, k] : kMsFiles) {
         const std::string p(prefix);

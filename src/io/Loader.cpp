@@ -12,6 +12,7 @@
 #include "npuscope/io/MindSporeHcclRawImporter.h"
 #include "npuscope/io/MindSporeMiscImporter.h"
 #include "npuscope/io/MindSporeStepTraceImporter.h"
+#include "npuscope/io/MindSporeTimelineImporter.h"
 #include "npuscope/io/NpuModuleMemImporter.h"
 #include "npuscope/io/OpStatisticImporter.h"
 #include "npuscope/io/OperatorMemoryImporter.h"
@@ -82,6 +83,8 @@ ImporterFn importerFor(FileKind kind)
         return &MindSporeStepTraceImporter::run;
     case FileKind::MsHcclRaw:
         return &MindSporeHcclRawImporter::run;
+    case FileKind::MsTimelineDisplay:
+        return &MindSporeTimelineImporter::run;
     case FileKind::MsFlopsSummary:
         return &MindSporeMiscImporter::runFlops;
     case FileKind::MiRankTable:
@@ -103,6 +106,7 @@ int importOrder(FileKind k)
     case FileKind::ProfilerMetadata:
         return 1;
     case FileKind::TraceView:
+    case FileKind::MsTimelineDisplay:
         return 3;
     default:
         return 2;

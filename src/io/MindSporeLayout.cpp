@@ -37,7 +37,7 @@ std::optional<int64_t> idOf(const std::string& name, FileKind kind)
     static const std::regex kId(R"(_(\d+)(?:_detail_time\.csv|\.csv|\.json)$)");
     std::smatch m;
     if (kind == FileKind::ProfilerInfo || kind == FileKind::MsStepTraceRaw || kind == FileKind::MsHcclRaw
-        || kind == FileKind::MsFlopsSummary) {
+        || kind == FileKind::MsFlopsSummary || kind == FileKind::MsTimelineDisplay) {
         if (std::regex_search(name, m, kId))
             return parseInt(m[1].str());
     }

@@ -602,8 +602,9 @@ private:
 
 class Importer {
 public:
-    Importer(ImportContext& ctx, ChunkReader& reader)
+    Importer(ImportContext& ctx, ChunkReader& reader, const TraceViewImporter::Options& options)
         : m_ctx(ctx)
+        , m_options(options)
         , m_writer(ctx.writer())
         , m_reader(reader)
         , m_counters(ctx.writer(), ctx.rankId())
@@ -939,6 +940,7 @@ private:
     int64_t bindPoint(const Track& track, int64_t point) const;
 
     ImportContext& m_ctx;
+    const TraceViewImporter::Options& m_options;
     model::ModelWriter& m_writer;
     ChunkReader& m_reader;
 
@@ -1067,7 +1069,7 @@ void Importer::onSlice()
         m_tracks[track].textTid = m_fields[FTid].text;
 
     Slice s;
-    s.ts = *ts;
+    s.ts = *ts + m_options.tsOffsetNs;
     s.dur = *dur;
     const RawValue& name = m_fields[FName];
     if (name.kind == Kind::String)
@@ -1108,7 +1110,7 @@ void Importer::onCounter()
     for (std::size_t i = 0; i < m_argCount; ++i) {
         const auto& [key, value] = m_argList[i];
         if (value.isNumber())
-            m_counters.add(*pid, *ts, nameText, key, value.number());
+            m_counters.add(*pid, *ts + m_options.tsOffsetNs, nameText, key, value.number());
     }
 }
 
@@ -1128,7 +1130,7 @@ void Importer::onFlow(char phase)
     if (!okTid)
         return warnField(ph, "tid", m_fields[FTid]);
     FlowPoint p;
-    p.ts = *ts;
+    p.ts = *ts + m_options.tsOffsetNs;
     p.id = m_arena.store(m_scratch);
     p.phase = phase;
     p.track = trackIndex(*pid, *tid);
@@ -1232,6 +1234,8 @@ bool Importer::finish(const std::optional<FileStamp>& stamp, const std::optional
         row.rankId = m_ctx.rankId();
         row.pid = pid;
         row.name = p.name;
+        if (!row.name && m_options.processName)
+            row.name = m_options.processName(pid);
         row.label = p.label;
         row.sortIndex = p.sortIndex;
         m_writer.upsertProcess(row);
@@ -1254,6 +1258,8 @@ bool Importer::finish(const std::optional<FileStamp>& stamp, const std::optional
         threadRow.pid = t.pid;
         threadRow.tid = t.tid;
         threadRow.name = t.name ? t.name : t.textTid;
+        if (!threadRow.name && m_options.threadName)
+            threadRow.name = m_options.threadName(t.pid, t.tid);
         threadRow.sortIndex = t.sortIndex;
         m_writer.upsertThread(threadRow);
 
@@ -1413,7 +1419,7 @@ bool Importer::finish(const std::optional<FileStamp>& stamp, const std::optional
 
 std::string errnoText(int err) { return err ? std::string(std::strerror(err)) : std::string("unknown error"); }
 
-bool runImpl(ImportContext& ctx)
+bool runImpl(ImportContext& ctx, const TraceViewImporter::Options& options)
 {
     errno = 0;
     FilePtr file(std::fopen(ctx.file().c_str(), "rb"));
@@ -1428,7 +1434,7 @@ bool runImpl(ImportContext& ctx)
             ctx.onBytes(bytes);
         return !ctx.cancelled();
     };
-    Importer importer(ctx, reader);
+    Importer importer(ctx, reader, options);
     const bool parsed = json::sax_parse(ChunkIterator(&reader), ChunkIterator(), &importer);
     importer.endParse();
 
@@ -1465,11 +1471,13 @@ bool runImpl(ImportContext& ctx)
 
 } // namespace
 
-bool TraceViewImporter::run(ImportContext& ctx)
+bool TraceViewImporter::run(ImportContext& ctx) { return run(ctx, Options()); }
+
+bool TraceViewImporter::run(ImportContext& ctx, const Options& options)
 {
     bool ok = false;
     try {
-        ok = runImpl(ctx);
+        ok = runImpl(ctx, options);
     } catch (const std::exception& e) {
         try {
             ctx.error(std::nullopt, std::string("import failed: ") + e.what());

@@ -72,7 +72,6 @@ struct RawLink {
     int64_t timeNs = 0;
     std::string opName;
     double bandwidthGbps = 0; // as written
-    int groupId = 0; // interned group, for cheap keys
 };
 
 enum class LinkMode { Totals, Slot, Op, Bottom1 };
@@ -137,17 +136,16 @@ std::vector<RawLink> fetchSql(model::Database& db, const LinkQuery& q)
     return all;
 }
 
-// The same selection as fetchSql, over the in-memory index.
-std::vector<RawLink> fetchIndex(const CommLinkIndex& index, const LinkQuery& q)
+// The rows of the index that fetchSql selects, in index order: fn(row, id of the row's op type).
+template <typename Fn> void forEachIndexRow(const CommLinkIndex& index, const LinkQuery& q, Fn fn)
 {
     auto idOf = [&](const std::optional<std::string>& s) { return s ? index.id(*s) : -2; };
     const int32_t group = idOf(q.group), opType = idOf(q.opType), slot = idOf(q.slot), opName = idOf(q.opName),
                   transport = idOf(q.transport);
     const int32_t totalSlot = index.id("total"), bottom1 = index.id("bottom1"), totalOp = index.id("Total Op Info");
-    std::vector<RawLink> all;
     if ((q.group && group < 0) || (q.opType && opType < 0) || (q.slot && slot < 0) || (q.opName && opName < 0)
         || (q.transport && transport < 0))
-        return all;
+        return;
     const auto [begin, end] = index.rows(q.step);
     for (const auto* r = begin; r != end; ++r) {
         if ((q.group && r->group != group) || (q.transport && r->transport != transport)
@@ -174,6 +172,17 @@ std::vector<RawLink> fetchIndex(const CommLinkIndex& index, const LinkQuery& q)
                 continue;
             break;
         }
+        fn(*r, typeId);
+    }
+}
+
+// The same selection as fetchSql, over the in-memory index.
+std::vector<RawLink> fetchIndex(const CommLinkIndex& index, const LinkQuery& q)
+{
+    std::vector<RawLink> all;
+    forEachIndexRow(index, q, [&](const CommLinkIndex::Row& row, int32_t typeId) {
+        const auto* r = &row;
+        const bool realOp = r->slot < 0;
         RawLink l;
         l.reportedBy = r->reportedBy;
         l.step = r->hasStep ? std::optional<int64_t>(r->step) : std::nullopt;
@@ -188,13 +197,59 @@ std::vector<RawLink> fetchIndex(const CommLinkIndex& index, const LinkQuery& q)
             l.opName = r->opName >= 0 ? index.text(r->opName) : (realOp ? index.text(r->matrixOp) : std::string());
         l.bandwidthGbps = r->bandwidthGbps;
         all.push_back(std::move(l));
-    }
+    });
     return all;
 }
 
+// What dedup compares of a link: the run key (step, group, src, dst), who wrote it and its op type;
+// group and type are ids that are equal exactly when the strings are.
+struct DedupKey {
+    int64_t step = INT64_MIN; // INT64_MIN: no step
+    int32_t group = 0; // ordinal of first appearance among the links
+    int64_t src = 0, dst = 0;
+    int64_t reportedBy = 0;
+    int32_t type = 0;
+};
+
 // One link per (step, group, op type, src, dst). A link written by both ends (p2p: "send" by the
 // sender, "receive" by the receiver) keeps only the sender's copy, so a transfer is not counted
-// twice in a total.
+// twice in a total. Returns the indexes of the kept links in output order: by run key, and within a
+// run in the order std::sort leaves them (the sums of a cell depend on it).
+std::vector<size_t> dedupOrder(const std::vector<DedupKey>& keys)
+{
+    auto key = [&](size_t i) {
+        const DedupKey& k = keys[i];
+        return std::make_tuple(k.step, k.group, k.src, k.dst);
+    };
+    std::vector<size_t> order(keys.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return key(a) < key(b); });
+    std::vector<size_t> out;
+    out.reserve(keys.size());
+    std::vector<int32_t> seen;
+    for (size_t begin = 0; begin < order.size();) {
+        size_t end = begin + 1;
+        while (end < order.size() && key(order[end]) == key(order[begin]))
+            ++end;
+        bool senderWrote = false;
+        for (size_t k = begin; k < end; ++k)
+            senderWrote = senderWrote || keys[order[k]].reportedBy == keys[order[k]].src;
+        seen.clear();
+        for (size_t k = begin; k < end; ++k) {
+            const DedupKey& l = keys[order[k]];
+            if (senderWrote && l.reportedBy != l.src)
+                continue;
+            if (std::find(seen.begin(), seen.end(), l.type) != seen.end())
+                continue;
+            seen.push_back(l.type);
+            out.push_back(order[k]);
+        }
+        begin = end;
+    }
+    return out;
+}
+
 std::vector<RawLink> dedup(std::vector<RawLink> all, LinkMode mode)
 {
     if (mode == LinkMode::Op) {
@@ -202,37 +257,24 @@ std::vector<RawLink> dedup(std::vector<RawLink> all, LinkMode mode)
         for (auto& l : all)
             l.opType = l.opName;
     }
-    // Runs of the same (step, group, src, dst) after sorting; groups interned to ints for speed.
-    std::unordered_map<std::string, int> groupIds;
-    for (auto& l : all)
-        l.groupId = groupIds.emplace(l.group, static_cast<int>(groupIds.size())).first->second;
-    auto key = [](const RawLink& l) { return std::make_tuple(l.step.value_or(INT64_MIN), l.groupId, l.src, l.dst); };
-    std::vector<size_t> order(all.size());
-    for (size_t i = 0; i < order.size(); ++i)
-        order[i] = i;
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return key(all[a]) < key(all[b]); });
-    std::vector<RawLink> out;
-    out.reserve(all.size());
-    std::vector<const std::string*> seen;
-    for (size_t begin = 0; begin < order.size();) {
-        size_t end = begin + 1;
-        while (end < order.size() && key(all[order[end]]) == key(all[order[begin]]))
-            ++end;
-        bool senderWrote = false;
-        for (size_t k = begin; k < end; ++k)
-            senderWrote = senderWrote || all[order[k]].reportedBy == all[order[k]].src;
-        seen.clear();
-        for (size_t k = begin; k < end; ++k) {
-            RawLink& l = all[order[k]];
-            if (senderWrote && l.reportedBy != l.src)
-                continue;
-            if (std::any_of(seen.begin(), seen.end(), [&](const std::string* t) { return *t == l.opType; }))
-                continue;
-            seen.push_back(&l.opType);
-            out.push_back(l);
-        }
-        begin = end;
+    std::unordered_map<std::string, int32_t> groupIds, typeIds;
+    std::vector<DedupKey> keys;
+    keys.reserve(all.size());
+    for (const auto& l : all) {
+        DedupKey k;
+        k.step = l.step.value_or(INT64_MIN);
+        k.group = groupIds.emplace(l.group, static_cast<int32_t>(groupIds.size())).first->second;
+        k.src = l.src;
+        k.dst = l.dst;
+        k.reportedBy = l.reportedBy;
+        k.type = typeIds.emplace(l.opType, static_cast<int32_t>(typeIds.size())).first->second;
+        keys.push_back(k);
     }
+    std::vector<RawLink> out;
+    const std::vector<size_t> kept = dedupOrder(keys);
+    out.reserve(kept.size());
+    for (size_t i : kept)
+        out.push_back(std::move(all[i]));
     return out;
 }
 
@@ -344,10 +386,15 @@ std::map<std::string, std::set<std::string>> indexTypes(const CommLinkIndex& ind
     const int32_t totalOp = index.id("Total Op Info");
     if (!sel.groupHash || group >= 0) {
         const auto [begin, end] = index.rows(sel.step);
+        std::optional<std::pair<int32_t, int32_t>> last; // neighbouring rows mostly repeat a pair
         for (const auto* r = begin; r != end; ++r) {
             if ((sel.groupHash && r->group != group) || r->matrixOp == totalOp)
                 continue;
-            pairs.emplace(r->opType >= 0 ? r->opType : r->matrixOp, r->slot);
+            const std::pair<int32_t, int32_t> pair { r->opType >= 0 ? r->opType : r->matrixOp, r->slot };
+            if (pair != last) {
+                pairs.insert(pair);
+                last = pair;
+            }
         }
     }
     std::map<std::string, std::set<std::string>> types;
@@ -584,6 +631,9 @@ MatrixOpChoices CommAnalysisQuery::matrixOps(const CommLinkIndex& index, model::
 
 namespace {
 
+void finishMatrix(
+    CommMatrix& m, const std::vector<Group>& groups, const CommSelection& sel, const std::string& orderBy);
+
 CommMatrix buildMatrix(const std::vector<RawLink>& links, LinkMode mode, const std::vector<Group>& groups,
     const CommSelection& sel, const std::string& orderBy)
 {
@@ -611,6 +661,91 @@ CommMatrix buildMatrix(const std::vector<RawLink>& links, LinkMode mode, const s
     m.cells.reserve(cells.size());
     for (auto& [key, c] : cells)
         m.cells.push_back(std::move(c));
+    finishMatrix(m, groups, sel, orderBy);
+    return m;
+}
+
+// A link of the index that a matrix sums, with the ids its cell compares (NULL read as "", as fetchIndex does).
+struct IndexLink {
+    const CommLinkIndex::Row* row = nullptr;
+    int32_t transport = -1, opName = -1;
+};
+
+// buildMatrix(dedup(fetchIndex(...))) on ids: no string is copied per link, the same links are kept and
+// each cell sums them in the same order, so every figure is bit-identical.
+CommMatrix indexMatrix(
+    const CommLinkIndex& index, const LinkQuery& q, const CommSelection& sel, const std::string& orderBy)
+{
+    const int32_t empty = index.id("");
+    auto orEmpty = [empty](int32_t id) { return id >= 0 ? id : empty; };
+    std::vector<int32_t> groupOrdinal(index.stringCount() + 1, -1); // by id + 1 (0: NULL and no "")
+    int32_t groups = 0;
+    std::vector<IndexLink> links;
+    std::vector<DedupKey> keys;
+    forEachIndexRow(index, q, [&](const CommLinkIndex::Row& r, int32_t typeId) {
+        const bool realOp = r.slot < 0;
+        const int32_t opName = r.opName >= 0 ? r.opName : (realOp ? r.matrixOp : empty);
+        int32_t& group = groupOrdinal[static_cast<size_t>(orEmpty(r.group) + 1)];
+        if (group < 0)
+            group = groups++;
+        DedupKey k;
+        k.step = r.hasStep ? r.step : INT64_MIN;
+        k.group = group;
+        k.src = r.src;
+        k.dst = r.dst;
+        k.reportedBy = r.reportedBy;
+        k.type = q.mode == LinkMode::Op ? opName : orEmpty(typeId);
+        keys.push_back(k);
+        links.push_back({ &r, orEmpty(r.transport), q.mode == LinkMode::Totals ? -1 : opName });
+    });
+    struct Cell {
+        IndexLink first;
+        bool mixed = false, severalOps = false;
+        double sizeMb = 0;
+        int64_t timeNs = 0;
+        int links = 0;
+    };
+    std::vector<Cell> cells;
+    std::unordered_map<uint64_t, uint32_t> cellAt;
+    for (size_t i : dedupOrder(keys)) {
+        const IndexLink& l = links[i];
+        const uint64_t key
+            = (static_cast<uint64_t>(static_cast<uint32_t>(l.row->src)) << 32) | static_cast<uint32_t>(l.row->dst);
+        const auto [it, inserted] = cellAt.emplace(key, static_cast<uint32_t>(cells.size()));
+        if (inserted)
+            cells.push_back({ l });
+        Cell& c = cells[it->second];
+        c.mixed = c.mixed || c.first.transport != l.transport;
+        c.severalOps = c.severalOps || c.first.opName != l.opName;
+        c.sizeMb += l.row->sizeMb;
+        c.timeNs += l.row->timeNs;
+        ++c.links;
+    }
+    std::sort(cells.begin(), cells.end(), [](const Cell& a, const Cell& b) {
+        return std::make_pair(a.first.row->src, a.first.row->dst) < std::make_pair(b.first.row->src, b.first.row->dst);
+    });
+    auto text = [&](int32_t id) { return id >= 0 ? index.text(id) : std::string(); };
+    CommMatrix m;
+    m.cells.reserve(cells.size());
+    for (const Cell& c : cells) {
+        MatrixCell cell;
+        cell.src = c.first.row->src;
+        cell.dst = c.first.row->dst;
+        cell.transport = c.mixed ? std::string("mixed") : text(c.first.transport);
+        if (q.mode != LinkMode::Totals)
+            cell.opName = c.severalOps ? std::string("several ops") : text(c.first.opName);
+        cell.sizeMb = c.sizeMb;
+        cell.timeNs = c.timeNs;
+        cell.links = c.links;
+        m.cells.push_back(std::move(cell));
+    }
+    finishMatrix(m, index.groups(), sel, orderBy);
+    return m;
+}
+
+// The slowest cell and the axis of a matrix whose cells are summed.
+void finishMatrix(CommMatrix& m, const std::vector<Group>& groups, const CommSelection& sel, const std::string& orderBy)
+{
     for (size_t i = 0; i < m.cells.size(); ++i) {
         const auto& c = m.cells[i];
         const auto bw = c.bandwidthGbps();
@@ -641,7 +776,7 @@ CommMatrix buildMatrix(const std::vector<RawLink>& links, LinkMode mode, const s
             if (std::find(m.ranks.begin(), m.ranks.end(), r) == m.ranks.end())
                 m.ranks.push_back(r);
         }
-        return m;
+        return;
     }
 
     std::string name = orderBy;
@@ -698,7 +833,6 @@ CommMatrix buildMatrix(const std::vector<RawLink>& links, LinkMode mode, const s
         if (placed.insert(r).second)
             m.ranks.push_back(r);
     }
-    return m;
 }
 
 } // namespace
@@ -714,7 +848,7 @@ CommMatrix CommAnalysisQuery::matrix(
     const CommLinkIndex& index, const CommSelection& sel, const MatrixOp& op, const std::string& orderBy)
 {
     const LinkQuery q = matrixQuery(sel, op);
-    return buildMatrix(dedup(fetchIndex(index, q), q.mode), q.mode, index.groups(), sel, orderBy);
+    return indexMatrix(index, q, sel, orderBy);
 }
 
 std::vector<RankDuration> CommAnalysisQuery::durations(model::Database& db, const CommSelection& sel)

@@ -349,3 +349,53 @@ TEST(MindSporeFlat, IterationSplitCarriesTheClusterAnalyseFigures)
     // A flat folder has no rank table: no host.
     EXPECT_TRUE(doc["ranks"][0]["host"].is_null());
 }
+
+// ascend_timeline_display_{id}.json: a deferred file kind, loaded with the rank's timeline.
+TEST(MindSporeFlat, TimelineDisplayIsDeferredAndImportedWithTheTimeline)
+{
+    const fs::path dir = dataDir() / "mindspore_flat_profiler" / "timeline_display";
+    io::FileKind kind;
+    ASSERT_TRUE(io::fileKindOf("ascend_timeline_display_1.json", kind));
+    EXPECT_EQ(kind, io::FileKind::MsTimelineDisplay);
+    ASSERT_TRUE(io::fileKindOf("timeline_display_12.json", kind));
+    EXPECT_EQ(kind, io::FileKind::MsTimelineDisplay);
+    EXPECT_TRUE(io::isDeferredKind(kind));
+    EXPECT_FALSE(io::fileKindOf("gpu_timeline_display_0.json", kind));
+
+    const auto plan = io::Detector::detect({ dir.string() });
+    ASSERT_EQ(plan.ranks.size(), 1u);
+    EXPECT_EQ(plan.ranks[0].rank, 1);
+
+    auto db = load(dir);
+    ASSERT_TRUE(db);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM slice"), 0); // not parsed with the summary
+    EXPECT_EQ(count(*db,
+                  "SELECT COUNT(*) FROM rank_file WHERE rank_id = 1 AND kind = 'ms_timeline_display' AND "
+                  "status = 'skipped'"),
+        1);
+    ASSERT_TRUE(io::Loader::loadTimeline(*db, 1));
+
+    // 112 X events in the file: 107 on pid 1 / stream "519", 5 on pid 9000 / tid "0".
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM slice WHERE rank_id = 1"), 112);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM slice WHERE pid = 1 AND tid = 519"), 107);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM slice WHERE pid = 9000 AND tid = 0"), 5);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM parse_issue WHERE severity <> 'info'"), 0);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM parse_issue WHERE severity = 'info' AND message LIKE '%relative%'"), 1);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM process WHERE rank_id = 1 AND pid = 1 AND name = 'Device'"), 1);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM process WHERE rank_id = 1 AND pid = 9000 AND name = 'AI CPU'"), 1);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM thread WHERE rank_id = 1 AND tid = 519 AND name = 'Stream 519'"), 1);
+
+    // Relative float µs -> ns exactly (rounded half away from zero at the ns).
+    struct Spot {
+        const char* name;
+        int64_t ts, dur;
+    };
+    for (const Spot& s : { Spot { "InitData", 0, 160000 }, Spot { "AssignAdd-op142", 6042909560, 3100 },
+             Spot { "TransData-op118", 6042915170, 46640 }, Spot { "EndOfSequence", 6067258000, 40000 } }) {
+        auto st = db->prepare("SELECT COUNT(*) FROM slice s JOIN string n ON n.id = s.name_id "
+                              "WHERE n.value = ?1 AND s.ts = ?2 AND s.dur = ?3");
+        st.bind(1, std::string(s.name)).bind(2, s.ts).bind(3, s.dur);
+        ASSERT_TRUE(st.step());
+        EXPECT_EQ(st.optInt(0).value_or(0), 1) << s.name;
+    }
+}

@@ -35,6 +35,8 @@ public:
 private:
     void reloadSteps();
     void reloadTable();
+    // True (and remembers to reload when shown) while the dock is hidden in a visible window.
+    bool deferred();
     void syncStepCombo();
     void syncSelection();
     void fitColumns();
@@ -54,6 +56,7 @@ private:
     QComboBox* m_unitCombo;
     QLabel* m_summary;
     bool m_updatingCombo = false;
+    bool m_dirty = false;
 };
 
 } // namespace npuscope::gui

@@ -42,6 +42,7 @@ public:
 
 private:
     void reload();
+    void fitColumns();
     void syncSelection();
     // True (and remembered) when the dock is hidden in a shown window: it re-queries when shown.
     bool deferred();

@@ -39,6 +39,9 @@ public:
     void setRows(std::vector<query::RankDuration> rows);
     const std::vector<query::RankDuration>& rows() const { return m_rows; }
     int rowOfRank(int64_t rank) const;
+    // Rows whose text in a column is the longest: the smallest and largest values and the first absent one
+    // (numbers of one column share their format, so more digits mean a wider text).
+    std::vector<int> widestRows(int column) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

@@ -40,6 +40,8 @@ protected:
 
 private:
     void reload();
+    // True (and remembers to reload when shown) while the dock is hidden in a visible window.
+    bool deferred();
     void showSelection();
 
     Workspace* m_workspace;
@@ -51,6 +53,7 @@ private:
     std::optional<query::StepSplit> m_meanSplit;
     int m_rankCount = 0;
     bool m_loaded = false;
+    bool m_dirty = false;
     std::optional<int64_t> m_shownRank;
 };
 

@@ -32,6 +32,7 @@ enum class FileKind {
     MsStepTraceRaw, // step_trace_raw_{id}_detail_time.csv (+ the sibling ascend_cluster_analyse_*_{id}.csv)
     MsHcclRaw, // hccl_raw_{id}.csv
     MsFlopsSummary, // flops_summary_{id}.json
+    MsTimelineDisplay, // ascend_timeline_display_{id}.json / timeline_display_{id}.json (relative µs X events)
     MiRankTable, // MindInsight <= r1.3 job: the rank table (hccl.json) + host_ips_mapping.txt, planned per rank
     // CANN msprof PROF_*/device_<n>/ folders (2023 layout):
     CannInfo, // info.json.<n> (+ start_info.<n> / end_info.<n> next to it)
@@ -44,7 +45,10 @@ const char* fileKindName(FileKind kind);
 bool fileKindOf(const std::string& fileName, FileKind& kind);
 // Large per-rank files no cluster view needs: loaded with a rank's timeline, when it is first
 // needed (GUIDE §2: the cluster views come from the small summary files of every rank).
-inline bool isDeferredKind(FileKind k) { return k == FileKind::TraceView || k == FileKind::KernelDetails; }
+inline bool isDeferredKind(FileKind k)
+{
+    return k == FileKind::TraceView || k == FileKind::KernelDetails || k == FileKind::MsTimelineDisplay;
+}
 
 struct PlannedFile {
     FileKind kind;

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -23,10 +24,20 @@ namespace npuscope::io {
 // Runs on the calling thread, never throws; problems become parse_issue rows through ctx.
 class TraceViewImporter {
 public:
+    struct Options {
+        // Added to every ts (ns): places a timeline written relative to its first event on an epoch base.
+        int64_t tsOffsetNs = 0;
+        // Names for processes and threads the file names nowhere (no ph "M" events); unset or nullopt
+        // keeps them unnamed. Called on the importing thread.
+        std::function<std::optional<std::string>(int64_t pid)> processName;
+        std::function<std::optional<std::string>(int64_t pid, int64_t tid)> threadName;
+    };
+
     // Imports ctx.file() for ctx.rankId(). Returns false when the file could not be read or parsed to
     // the end (an error issue was recorded) or the import was cancelled; whatever was parsed before a
     // syntax error is still inserted. Calls ctx.finish().
     static bool run(ImportContext& ctx);
+    static bool run(ImportContext& ctx, const Options& options);
 
     // Benchmark floor: the same chunked read and SAX parse with a handler that does nothing.
     // Returns the number of bytes read, or nullopt when the file cannot be read or is not valid JSON.

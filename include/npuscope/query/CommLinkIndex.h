@@ -39,6 +39,8 @@ public:
     // Rows of one step (nullopt: every row), ordered by step.
     std::pair<const Row*, const Row*> rows(std::optional<int64_t> step) const;
     const std::string& text(int32_t id) const { return m_strings[static_cast<size_t>(id)]; }
+    // Ids run from 0 to stringCount() - 1.
+    size_t stringCount() const { return m_strings.size(); }
     // Id of a string, -1 when no row uses it.
     int32_t id(const std::string& s) const;
     const std::vector<Group>& groups() const { return m_groups; }

@@ -11,10 +11,11 @@
 
 namespace npuscope::query {
 
-// A rank of the model and whether its trace_view.json has been imported.
+// A rank of the model and whether its timeline file (trace_view.json, an old MindSpore timeline display json or a
+// CANN PROF timeline json) has been imported.
 struct TimelineRankInfo {
     int64_t rank = 0;
-    bool hasTimelineFile = false; // a trace_view rank_file row exists
+    bool hasTimelineFile = false; // a rank_file row of one of those kinds exists
     bool loaded = false; // its status is "loaded"
 };
 
