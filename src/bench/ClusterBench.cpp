@@ -182,10 +182,12 @@ int clusterOpen(const std::vector<std::string>& args)
     return 0;
 }
 
-int reopen(const std::vector<std::string>& args)
+// Parses [--mb M] [--work DIR] and generates one rank with a trace_view.json of about M MB into
+// DIR/single. Returns the exit status to use, 0 when the rank is ready.
+int generateSingleRank(const std::vector<std::string>& args, double& mb, std::string& work, io::GeneratorOptions& g)
 {
-    double mb = 500;
-    std::string work = (fs::temp_directory_path() / "npuscope-bench").string();
+    mb = 500;
+    work = (fs::temp_directory_path() / "npuscope-bench").string();
     for (size_t i = 0; i + 1 < args.size(); i += 2) {
         if (args[i] == "--mb")
             mb = std::atof(args[i + 1].c_str());
@@ -194,7 +196,6 @@ int reopen(const std::vector<std::string>& args)
         else
             return 2;
     }
-    io::GeneratorOptions g;
     g.outDir = (fs::path(work) / "single").string();
     g.ranks = 1;
     g.steps = 3;
@@ -205,6 +206,16 @@ int reopen(const std::vector<std::string>& args)
         std::fprintf(stderr, "npuscope-bench: generate: %s\n", error.c_str());
         return 1;
     }
+    return 0;
+}
+
+int reopen(const std::vector<std::string>& args)
+{
+    double mb = 0;
+    std::string work;
+    io::GeneratorOptions g;
+    if (const int status = generateSingleRank(args, mb, work, g))
+        return status;
     const fs::path cacheDir = fs::path(work) / "reopen-cache";
     std::error_code ec;
     fs::remove_all(cacheDir, ec);
@@ -230,28 +241,12 @@ int reopen(const std::vector<std::string>& args)
 
 int ingestGenerated(const std::vector<std::string>& args, int (*ingest)(const std::string&, int))
 {
-    double mb = 500;
-    std::string work = (fs::temp_directory_path() / "npuscope-bench").string();
-    for (size_t i = 0; i + 1 < args.size(); i += 2) {
-        if (args[i] == "--mb")
-            mb = std::atof(args[i + 1].c_str());
-        else if (args[i] == "--work")
-            work = args[i + 1];
-        else
-            return 2;
-    }
+    double mb = 0;
+    std::string work;
     io::GeneratorOptions g;
-    g.outDir = (fs::path(work) / "single").string();
-    g.ranks = 1;
-    g.steps = 3;
-    g.traceMb = mb;
-    g.seed = 42;
-    std::string error;
     const auto t0 = Clock::now();
-    if (!io::ClusterGenerator::generate(g, error)) {
-        std::fprintf(stderr, "npuscope-bench: generate: %s\n", error.c_str());
-        return 1;
-    }
+    if (const int status = generateSingleRank(args, mb, work, g))
+        return status;
     print("ingest.generate_s", secondsSince(t0), "s");
     for (const auto& e : fs::recursive_directory_iterator(g.outDir)) {
         if (e.path().filename() == "trace_view.json")
