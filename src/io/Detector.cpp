@@ -485,6 +485,12 @@ LoadPlan Detector::detect(const std::vector<std::string>& paths)
                     + " folders; kept the newest (" + keep->rank.path + "), ignored: " + others });
             severalRuns = true;
         }
+        // A db export's timeline: the same file again, deferred (loaded with the rank's timeline).
+        auto& files = keep->rank.files;
+        for (std::size_t i = 0, n = files.size(); i < n; ++i) {
+            if (files[i].kind == FileKind::ProfilerDb)
+                files.push_back({ FileKind::ProfilerDbTimeline, files[i].path, files[i].size });
+        }
         plan.ranks.push_back(std::move(keep->rank));
     }
 

@@ -8,7 +8,7 @@
 namespace npuscope::io {
 
 namespace {
-constexpr std::array<std::pair<FileKind, const char*>, 25> kNames { {
+constexpr std::array<std::pair<FileKind, const char*>, 26> kNames { {
     { FileKind::ProfilerInfo, "profiler_info" },
     { FileKind::ProfilerMetadata, "profiler_metadata" },
     { FileKind::StepTraceTime, "step_trace_time" },
@@ -34,6 +34,7 @@ constexpr std::array<std::pair<FileKind, const char*>, 25> kNames { {
     { FileKind::MiRankTable, "rank_table" },
     { FileKind::CannInfo, "cann_info" },
     { FileKind::CannTimeline, "cann_timeline" },
+    { FileKind::ProfilerDbTimeline, "profiler_db_timeline" },
 } };
 } // namespace
 
@@ -44,6 +45,17 @@ const char* fileKindName(FileKind kind)
             return n;
     }
     return "unknown";
+}
+
+bool fileKindFromName(const std::string& name, FileKind& kind)
+{
+    for (const auto& [k, n] : kNames) {
+        if (name == n) {
+            kind = k;
+            return true;
+        }
+    }
+    return false;
 }
 
 bool fileKindOf(const std::string& fileName, FileKind& kind)

@@ -7,6 +7,7 @@
 #include "npuscope/io/ClusterAnalysisDbImporter.h"
 #include "npuscope/io/ClusterAnalysisImporter.h"
 #include "npuscope/io/CommunicationImporter.h"
+#include "npuscope/io/DbTimelineImporter.h"
 #include "npuscope/io/KernelDetailsImporter.h"
 #include "npuscope/io/MemoryRecordImporter.h"
 #include "npuscope/io/MindSporeHcclRawImporter.h"
@@ -93,6 +94,8 @@ ImporterFn importerFor(FileKind kind)
         return &CannProfImporter::runInfo;
     case FileKind::CannTimeline:
         return &CannProfImporter::runTimeline;
+    case FileKind::ProfilerDbTimeline:
+        return &DbTimelineImporter::run;
     }
     return nullptr;
 }
@@ -107,6 +110,7 @@ int importOrder(FileKind k)
         return 1;
     case FileKind::TraceView:
     case FileKind::MsTimelineDisplay:
+    case FileKind::ProfilerDbTimeline:
         return 3;
     default:
         return 2;
@@ -220,7 +224,7 @@ void importFile(model::ModelWriter& writer, int64_t rank, const PlannedFile& fil
         spdlog::error("import of {} failed: {}", file.path, e.what());
     }
     ctx.finish();
-    writer.setRankFileStatus(rank, file.path, ok ? "loaded" : "failed");
+    writer.setRankFileStatus(rank, fileKindName(file.kind), file.path, ok ? "loaded" : "failed");
     if (file.size > reported)
         progress.bytes(file.size - reported, file.path);
 }
@@ -272,18 +276,20 @@ bool loadDeferred(model::Database& db, int64_t rank, const ParseCache* cache, Pr
         auto st = db.prepare("SELECT kind, path, size_bytes FROM rank_file WHERE rank_id = ?1 AND status = 'skipped'");
         st.bind(1, rank);
         while (st.step()) {
+            // The row's kind, not the file name: a db export is planned twice (summary and timeline).
             FileKind kind;
             const std::string path = st.text(1);
-            if (!fileKindOf(std::filesystem::path(path).filename().string(), kind) || !isDeferredKind(kind))
+            if (!fileKindFromName(st.text(0), kind) || !isDeferredKind(kind))
                 continue;
             files.push_back({ kind, path, static_cast<uint64_t>(st.optInt(2).value_or(0)) });
         }
         if (files.empty())
             return false;
         // Claim them so a second request does not import them twice.
-        auto claim = db.prepare("UPDATE rank_file SET status = 'loading' WHERE rank_id = ?1 AND path = ?2");
+        auto claim = db.prepare(
+            "UPDATE rank_file SET status = 'loading' WHERE rank_id = ?1 AND path = ?2 AND kind = ?3");
         for (const auto& f : files)
-            claim.bind(1, rank).bind(2, f.path).run();
+            claim.bind(1, rank).bind(2, f.path).bind(3, fileKindName(f.kind)).run();
     }
     const std::string key = cache ? cache->keyFor("rank" + std::to_string(rank) + "-deferred", files) : std::string();
     if (const auto cached = cache ? cache->lookup(key) : std::nullopt) {

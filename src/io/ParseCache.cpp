@@ -23,7 +23,7 @@ namespace {
 
 constexpr const char* kExtension = ".npdb";
 // Bump when what an importer writes changes without a schema change.
-constexpr int kImportVersion = 2; // 2: trace_view slice args by reference (source_file)
+constexpr int kImportVersion = 3; // 2: trace_view slice args by reference (source_file); 3: db timeline
 
 uint64_t fnv1a(uint64_t h, std::string_view text)
 {

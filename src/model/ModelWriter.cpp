@@ -29,7 +29,7 @@ struct ModelWriter::Statements {
                                 "collection_end_ns=COALESCE(?9,collection_end_ns), "
                                 "world_size=COALESCE(?10,world_size) WHERE rank_id=?1"))
         , rankFile(db.prepare("INSERT INTO rank_file(rank_id, kind, path, size_bytes, status) VALUES (?1,?2,?3,?4,?5)"))
-        , rankFileStatus(db.prepare("UPDATE rank_file SET status=?3 WHERE rank_id=?1 AND path=?2"))
+        , rankFileStatus(db.prepare("UPDATE rank_file SET status=?3 WHERE rank_id=?1 AND path=?2 AND kind=?4"))
         , rankInfo(db.prepare("INSERT INTO rank_info(rank_id, key, value) VALUES (?1,?2,?3)"))
         , stepTrace(
               db.prepare("INSERT INTO step_trace VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17)"))
@@ -164,9 +164,10 @@ void ModelWriter::addRankFile(
     m_st->rankFile.bind(1, rankId).bind(2, kind).bind(3, path).bind(4, sizeBytes).bind(5, status).run();
 }
 
-void ModelWriter::setRankFileStatus(int64_t rankId, std::string_view path, std::string_view status)
+void ModelWriter::setRankFileStatus(
+    int64_t rankId, std::string_view kind, std::string_view path, std::string_view status)
 {
-    m_st->rankFileStatus.bind(1, rankId).bind(2, path).bind(3, status).run();
+    m_st->rankFileStatus.bind(1, rankId).bind(2, path).bind(3, status).bind(4, kind).run();
 }
 
 void ModelWriter::addRankInfo(int64_t rankId, std::string_view key, std::string_view value)

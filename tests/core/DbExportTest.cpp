@@ -60,7 +60,9 @@ TEST(DbExport, DetectorPlansDbOnlyRankFolders)
         std::set<std::string> kinds;
         for (const auto& f : r.files)
             kinds.insert(io::fileKindName(f.kind));
-        EXPECT_EQ(kinds, (std::set<std::string> { "profiler_info", "profiler_db", "analysis_db" })) << r.rank;
+        EXPECT_EQ(kinds,
+            (std::set<std::string> { "profiler_info", "profiler_db", "analysis_db", "profiler_db_timeline" }))
+            << r.rank;
         EXPECT_EQ(r.rankSource, "file_name");
     }
     for (const auto& i : plan.issues)
@@ -270,7 +272,8 @@ TEST(DbExport, RankFolderWithTextAndDbUsesTheDb)
     std::set<std::string> kinds;
     for (const auto& f : plan.ranks[0].files)
         kinds.insert(io::fileKindName(f.kind));
-    EXPECT_EQ(kinds, (std::set<std::string> { "profiler_info", "profiler_metadata", "profiler_db", "analysis_db" }));
+    EXPECT_EQ(kinds, (std::set<std::string> { "profiler_info", "profiler_metadata", "profiler_db", "analysis_db",
+                          "profiler_db_timeline" })); // the timeline comes from the db too
     bool said = false;
     for (const auto& i : plan.issues)
         said = said || (i.severity == "info" && i.message.find("using the db export") != std::string::npos);
@@ -287,8 +290,9 @@ TEST(DbExport, CannMsprofDbGivesKernels)
     const auto dir = dataDir() / "cann_msprof_db";
     const auto plan = io::Detector::detect({ dir.string() });
     ASSERT_EQ(plan.ranks.size(), 1u);
-    ASSERT_EQ(plan.ranks[0].files.size(), 1u);
+    ASSERT_EQ(plan.ranks[0].files.size(), 2u); // the db, and its timeline (deferred)
     EXPECT_EQ(plan.ranks[0].files[0].kind, io::FileKind::ProfilerDb);
+    EXPECT_EQ(plan.ranks[0].files[1].kind, io::FileKind::ProfilerDbTimeline);
     auto db = loadPaths({ dir.string() });
     ASSERT_TRUE(db);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM parse_issue WHERE severity = 'error'"), 0);

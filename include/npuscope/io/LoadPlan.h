@@ -37,17 +37,21 @@ enum class FileKind {
     // CANN msprof PROF_*/device_<n>/ folders (2023 layout):
     CannInfo, // info.json.<n> (+ start_info.<n> / end_info.<n> next to it)
     CannTimeline, // timeline/msprof_*.json, step_trace_*.json (CLOCK_MONOTONIC_RAW µs, converted to epoch)
+    ProfilerDbTimeline, // the timeline of a ProfilerDb file (same path, planned a second time, deferred)
 };
 
 // Stable name used in rank_file.kind and the summary ("step_trace_time", ...).
 const char* fileKindName(FileKind kind);
+// Reverse of fileKindName; false for an unknown name.
+bool fileKindFromName(const std::string& name, FileKind& kind);
 // Kind of a file by its name inside ASCEND_PROFILER_OUTPUT or the rank folder; false if unknown.
 bool fileKindOf(const std::string& fileName, FileKind& kind);
 // Large per-rank files no cluster view needs: loaded with a rank's timeline, when it is first
 // needed (GUIDE §2: the cluster views come from the small summary files of every rank).
 inline bool isDeferredKind(FileKind k)
 {
-    return k == FileKind::TraceView || k == FileKind::KernelDetails || k == FileKind::MsTimelineDisplay;
+    return k == FileKind::TraceView || k == FileKind::KernelDetails || k == FileKind::MsTimelineDisplay
+        || k == FileKind::ProfilerDbTimeline;
 }
 
 struct PlannedFile {

@@ -30,7 +30,8 @@ public:
     void addRank(const RankRow& r);
     void addRankFile(int64_t rankId, std::string_view kind, std::string_view path, OptInt sizeBytes,
         std::string_view status);
-    void setRankFileStatus(int64_t rankId, std::string_view path, std::string_view status);
+    // The row of (rank, kind, path): one file can be planned under two kinds (a db's summary and timeline).
+    void setRankFileStatus(int64_t rankId, std::string_view kind, std::string_view path, std::string_view status);
     void addRankInfo(int64_t rankId, std::string_view key, std::string_view value);
     void updateRankDevice(int64_t rankId, int64_t deviceId);
     void updateRank(const RankRow& r); // overwrites the optional columns that are set in r
