@@ -17,32 +17,7 @@ namespace npuscope::io {
 
 namespace {
 
-// NUMERIC columns hold REAL or INTEGER (some builds write TEXT); SQLite converts all of them.
-std::optional<int64_t> scaledNs(const model::Statement& st, int col, double nsPerUnit)
-{
-    if (st.isNull(col))
-        return std::nullopt;
-    const std::string text = st.text(col);
-    if (isMissing(trim(text)))
-        return std::nullopt;
-    return doubleToNs(st.real(col), nsPerUnit);
-}
-
-std::optional<double> real(const model::Statement& st, int col)
-{
-    if (st.isNull(col) || isMissing(trim(st.text(col))))
-        return std::nullopt;
-    return st.real(col);
-}
-
-// analysis.db writes the '@' number; an export that writes the raw HCCL group name gets it hashed.
-std::optional<std::string> groupHashOf(const std::optional<std::string>& group)
-{
-    if (!group || group->empty())
-        return std::nullopt;
-    const bool digits = std::all_of(group->begin(), group->end(), [](unsigned char c) { return std::isdigit(c); });
-    return digits ? *group : groupDoubleHashText(*group);
-}
+using Cell = SqliteExport;
 
 std::optional<double> ratio(std::optional<int64_t> part, std::optional<int64_t> transit)
 {
@@ -75,15 +50,15 @@ void importStepTrace(ImportContext& ctx, SqliteExport& db)
         r.deviceId = st.optInt(0);
         if (auto step = st.optText(1); step && !isMissing(trim(*step)))
             r.step = stepFromKey(*step);
-        r.computing = scaledNs(st, 2, 1.0e3);
-        r.communicationNotOverlapped = scaledNs(st, 3, 1.0e3);
-        r.overlapped = scaledNs(st, 4, 1.0e3);
-        r.communication = scaledNs(st, 5, 1.0e3);
-        r.free = scaledNs(st, 6, 1.0e3);
-        r.stage = scaledNs(st, 7, 1.0e3);
-        r.bubble = scaledNs(st, 8, 1.0e3);
-        r.communicationNotOverlappedExcludeReceive = scaledNs(st, 9, 1.0e3);
-        r.preparing = scaledNs(st, 10, 1.0e3);
+        r.computing = Cell::scaledNs(st, 2, 1.0e3);
+        r.communicationNotOverlapped = Cell::scaledNs(st, 3, 1.0e3);
+        r.overlapped = Cell::scaledNs(st, 4, 1.0e3);
+        r.communication = Cell::scaledNs(st, 5, 1.0e3);
+        r.free = Cell::scaledNs(st, 6, 1.0e3);
+        r.stage = Cell::scaledNs(st, 7, 1.0e3);
+        r.bubble = Cell::scaledNs(st, 8, 1.0e3);
+        r.communicationNotOverlappedExcludeReceive = Cell::scaledNs(st, 9, 1.0e3);
+        r.preparing = Cell::scaledNs(st, 10, 1.0e3);
         r.sourceLine = row; // the table row, 1-based
         ctx.writer().addStepTrace(r);
     }
@@ -114,7 +89,7 @@ void importCommTime(ImportContext& ctx, SqliteExport& db, OpIndex& ops)
         r.rankId = ctx.rankId();
         r.step = stepFromKey(stepText);
         r.kind = kind;
-        r.groupHash = groupHashOf(st.optText(1));
+        r.groupHash = Cell::groupHashOf(st.optText(1));
         r.opKey = r.groupHash ? op + "@" + *r.groupHash : op;
         const OpKey parsed = parseOpKey(r.opKey);
         r.opName = parsed.name;
@@ -122,11 +97,11 @@ void importCommTime(ImportContext& ctx, SqliteExport& db, OpIndex& ops)
         r.isTotal = op == "Total Op Info";
         if (!st.isNull(2))
             r.startNs = doubleToNs(st.real(2), 1.0e3);
-        r.elapseNs = scaledNs(st, 3, 1.0e6);
-        r.transitNs = scaledNs(st, 4, 1.0e6);
-        r.waitNs = scaledNs(st, 5, 1.0e6);
-        r.syncNs = scaledNs(st, 6, 1.0e6);
-        r.idleNs = scaledNs(st, 7, 1.0e6);
+        r.elapseNs = Cell::scaledNs(st, 3, 1.0e6);
+        r.transitNs = Cell::scaledNs(st, 4, 1.0e6);
+        r.waitNs = Cell::scaledNs(st, 5, 1.0e6);
+        r.syncNs = Cell::scaledNs(st, 6, 1.0e6);
+        r.idleNs = Cell::scaledNs(st, 7, 1.0e6);
         r.waitRatio = ratio(r.waitNs, r.transitNs);
         r.syncRatio = ratio(r.syncNs, r.transitNs);
         ops[{ stepText, kind, op, group }] = ctx.writer().addCommOp(r);
@@ -162,13 +137,13 @@ void importCommBandwidth(ImportContext& ctx, SqliteExport& db, const OpIndex& op
             model::CommBandwidthRow bw;
             bw.commOpId = opIt->second;
             bw.transport = transport;
-            bw.sizeMb = real(st, 3);
-            bw.transitNs = scaledNs(st, 4, 1.0e6);
-            bw.bandwidthGbps = real(st, 5);
-            bw.largePacketRatio = real(st, 6);
+            bw.sizeMb = Cell::real(st, 3);
+            bw.transitNs = Cell::scaledNs(st, 4, 1.0e6);
+            bw.bandwidthGbps = Cell::real(st, 5);
+            bw.largePacketRatio = Cell::real(st, 6);
             bwIt->second = ctx.writer().addCommBandwidth(bw);
         }
-        const auto packageMb = real(st, 7);
+        const auto packageMb = Cell::real(st, 7);
         const auto count = st.optInt(8);
         // A (0, 0, 0) package row stands for "no packets" (the text export's empty Size Distribution).
         if (!packageMb || (*packageMb == 0 && count.value_or(0) == 0))
@@ -177,7 +152,7 @@ void importCommBandwidth(ImportContext& ctx, SqliteExport& db, const OpIndex& op
         p.commBandwidthId = bwIt->second;
         p.packageMb = *packageMb;
         p.count = count;
-        p.totalNs = scaledNs(st, 9, 1.0e6);
+        p.totalNs = Cell::scaledNs(st, 9, 1.0e6);
         ctx.writer().addCommPacket(p);
     }
     if (missing > 0)
@@ -204,7 +179,7 @@ void importCommMatrix(ImportContext& ctx, SqliteExport& db)
         const std::string op = st.optText(0).value_or(std::string());
         const OpKey parsed = parseOpKey(op);
         r.matrixOp = parsed.name;
-        r.groupHash = groupHashOf(st.optText(1));
+        r.groupHash = Cell::groupHashOf(st.optText(1));
         if (parsed.type) {
             r.opType = *parsed.type;
             std::transform(r.opType->begin(), r.opType->end(), r.opType->begin(),
@@ -222,9 +197,9 @@ void importCommMatrix(ImportContext& ctx, SqliteExport& db)
             continue;
         }
         r.transport = st.optText(4);
-        r.sizeMb = real(st, 5);
-        r.timeNs = scaledNs(st, 6, 1.0e6);
-        r.bandwidthGbps = real(st, 7);
+        r.sizeMb = Cell::real(st, 5);
+        r.timeNs = Cell::scaledNs(st, 6, 1.0e6);
+        r.bandwidthGbps = Cell::real(st, 7);
         if (auto name = st.optText(10); name && !name->empty())
             r.opName = name;
         ctx.writer().addCommLink(r);

@@ -18,33 +18,13 @@ namespace npuscope::io {
 
 namespace {
 
-std::optional<int64_t> scaledNs(const model::Statement& st, int col, double nsPerUnit)
-{
-    if (st.isNull(col) || isMissing(trim(st.text(col))))
-        return std::nullopt;
-    return doubleToNs(st.real(col), nsPerUnit);
-}
-
-std::optional<double> real(const model::Statement& st, int col)
-{
-    if (st.isNull(col) || isMissing(trim(st.text(col))))
-        return std::nullopt;
-    return st.real(col);
-}
+using Cell = SqliteExport;
 
 std::optional<int64_t> intCell(const model::Statement& st, int col)
 {
     if (st.isNull(col))
         return std::nullopt;
     return parseInt(trim(st.text(col)));
-}
-
-std::optional<std::string> groupHashOf(const std::optional<std::string>& group)
-{
-    if (!group || group->empty())
-        return std::nullopt;
-    const bool digits = std::all_of(group->begin(), group->end(), [](unsigned char c) { return std::isdigit(c); });
-    return digits ? *group : groupDoubleHashText(*group);
 }
 
 std::string kindOf(const std::optional<std::string>& rankSet) { return rankSet == "p2p" ? "p2p" : "collective"; }
@@ -86,15 +66,15 @@ void importSteps(ImportContext& ctx, SqliteExport& db)
         model::StepTraceRow r;
         r.rankId = *rank;
         r.step = intCell(st, 0);
-        r.computing = scaledNs(st, 3, 1.0e3);
-        r.communicationNotOverlapped = scaledNs(st, 4, 1.0e3);
-        r.overlapped = scaledNs(st, 5, 1.0e3);
-        r.communication = scaledNs(st, 6, 1.0e3);
-        r.free = scaledNs(st, 7, 1.0e3);
-        r.stage = scaledNs(st, 8, 1.0e3);
-        r.bubble = scaledNs(st, 9, 1.0e3);
-        r.communicationNotOverlappedExcludeReceive = scaledNs(st, 10, 1.0e3);
-        r.preparing = scaledNs(st, 11, 1.0e3);
+        r.computing = Cell::scaledNs(st, 3, 1.0e3);
+        r.communicationNotOverlapped = Cell::scaledNs(st, 4, 1.0e3);
+        r.overlapped = Cell::scaledNs(st, 5, 1.0e3);
+        r.communication = Cell::scaledNs(st, 6, 1.0e3);
+        r.free = Cell::scaledNs(st, 7, 1.0e3);
+        r.stage = Cell::scaledNs(st, 8, 1.0e3);
+        r.bubble = Cell::scaledNs(st, 9, 1.0e3);
+        r.communicationNotOverlappedExcludeReceive = Cell::scaledNs(st, 10, 1.0e3);
+        r.preparing = Cell::scaledNs(st, 11, 1.0e3);
         r.sourceLine = row;
         ctx.writer().addStepTrace(r);
     }
@@ -127,7 +107,7 @@ void importTimes(ImportContext& ctx, SqliteExport& db, OpIndex& ops)
         r.step = stepFromKey(stepText);
         r.kind = kindOf(rankSet);
         r.isTotal = op == "Total Op Info";
-        r.groupHash = r.isTotal ? std::nullopt : groupHashOf(st.optText(4));
+        r.groupHash = r.isTotal ? std::nullopt : Cell::groupHashOf(st.optText(4));
         r.opKey = r.groupHash ? op + "@" + *r.groupHash : op;
         const OpKey parsed = parseOpKey(r.opKey);
         r.opName = parsed.name;
@@ -135,13 +115,13 @@ void importTimes(ImportContext& ctx, SqliteExport& db, OpIndex& ops)
         // Total rows carry start 0: no start time.
         if (!r.isTotal && !st.isNull(5) && st.real(5) > 0)
             r.startNs = doubleToNs(st.real(5), 1.0e3);
-        r.elapseNs = scaledNs(st, 6, 1.0e6);
-        r.transitNs = scaledNs(st, 7, 1.0e6);
-        r.waitNs = scaledNs(st, 8, 1.0e6);
-        r.syncNs = scaledNs(st, 9, 1.0e6);
-        r.idleNs = scaledNs(st, 10, 1.0e6);
-        r.syncRatio = real(st, 11);
-        r.waitRatio = real(st, 12);
+        r.elapseNs = Cell::scaledNs(st, 6, 1.0e6);
+        r.transitNs = Cell::scaledNs(st, 7, 1.0e6);
+        r.waitNs = Cell::scaledNs(st, 8, 1.0e6);
+        r.syncNs = Cell::scaledNs(st, 9, 1.0e6);
+        r.idleNs = Cell::scaledNs(st, 10, 1.0e6);
+        r.syncRatio = Cell::real(st, 11);
+        r.waitRatio = Cell::real(st, 12);
         ops[{ rankSet.value_or(std::string()), stepText, *rank, op, st.optText(4).value_or(std::string()) }]
             = ctx.writer().addCommOp(r);
     }
@@ -171,13 +151,13 @@ void importBandwidth(ImportContext& ctx, SqliteExport& db, const OpIndex& ops)
             model::CommBandwidthRow bw;
             bw.commOpId = opIt->second;
             bw.transport = transport;
-            bw.sizeMb = real(st, 6);
-            bw.transitNs = scaledNs(st, 7, 1.0e6);
-            bw.bandwidthGbps = real(st, 8);
-            bw.largePacketRatio = real(st, 9);
+            bw.sizeMb = Cell::real(st, 6);
+            bw.transitNs = Cell::scaledNs(st, 7, 1.0e6);
+            bw.bandwidthGbps = Cell::real(st, 8);
+            bw.largePacketRatio = Cell::real(st, 9);
             bwIt->second = ctx.writer().addCommBandwidth(bw);
         }
-        const auto packageMb = real(st, 10);
+        const auto packageMb = Cell::real(st, 10);
         const auto count = intCell(st, 11);
         if (!packageMb || (*packageMb == 0 && count.value_or(0) == 0))
             continue;
@@ -185,7 +165,7 @@ void importBandwidth(ImportContext& ctx, SqliteExport& db, const OpIndex& ops)
         p.commBandwidthId = bwIt->second;
         p.packageMb = *packageMb;
         p.count = count;
-        p.totalNs = scaledNs(st, 12, 1.0e6);
+        p.totalNs = Cell::scaledNs(st, 12, 1.0e6);
         ctx.writer().addCommPacket(p);
     }
     if (missing > 0)
@@ -214,7 +194,7 @@ void importMatrix(ImportContext& ctx, SqliteExport& db)
         r.kind = kindOf(st.optText(0));
         const OpKey parsed = parseOpKey(op);
         r.matrixOp = parsed.name;
-        r.groupHash = groupHashOf(st.optText(3));
+        r.groupHash = Cell::groupHashOf(st.optText(3));
         if (parsed.type) {
             r.opType = *parsed.type;
             std::transform(r.opType->begin(), r.opType->end(), r.opType->begin(),
@@ -229,9 +209,9 @@ void importMatrix(ImportContext& ctx, SqliteExport& db)
         r.localDst = dst;
         r.src = src;
         r.dst = dst;
-        r.sizeMb = real(st, 6);
-        r.timeNs = scaledNs(st, 7, 1.0e6);
-        r.bandwidthGbps = real(st, 8);
+        r.sizeMb = Cell::real(st, 6);
+        r.timeNs = Cell::scaledNs(st, 7, 1.0e6);
+        r.bandwidthGbps = Cell::real(st, 8);
         r.transport = st.optText(9);
         if (auto name = st.optText(10); name && !name->empty())
             r.opName = name;

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/SqliteExport.h"
 
+#include "npuscope/core/Decimal.h"
+#include "npuscope/core/GroupHash.h"
+
 #include <algorithm>
 #include <cctype>
 #include <vector>
@@ -110,6 +113,29 @@ std::optional<std::string> SqliteExport::enumName(const std::string& enumTable, 
     if (it == found->second.end())
         return std::nullopt;
     return it->second;
+}
+
+std::optional<int64_t> SqliteExport::scaledNs(const model::Statement& st, int col, double nsPerUnit)
+{
+    if (st.isNull(col) || isMissing(trim(st.text(col))))
+        return std::nullopt;
+    return doubleToNs(st.real(col), nsPerUnit);
+}
+
+std::optional<double> SqliteExport::real(const model::Statement& st, int col)
+{
+    if (st.isNull(col) || isMissing(trim(st.text(col))))
+        return std::nullopt;
+    return st.real(col);
+}
+
+std::optional<std::string> SqliteExport::groupHashOf(const std::optional<std::string>& group)
+{
+    if (!group || group->empty())
+        return std::nullopt;
+    // analysis.db writes the '@' number; an export that writes the raw HCCL group name gets it hashed.
+    const bool digits = std::all_of(group->begin(), group->end(), [](unsigned char c) { return std::isdigit(c); });
+    return digits ? *group : groupDoubleHashText(*group);
 }
 
 } // namespace npuscope::io

@@ -35,6 +35,12 @@ public:
     // ENUM_<name>.name for id, e.g. enumName("ENUM_HCCL_TRANSPORT_TYPE", 0) == "SDMA".
     std::optional<std::string> enumName(const std::string& enumTable, std::optional<int64_t> id);
 
+    // Cell readers for NUMERIC columns that hold REAL, INTEGER or TEXT ("N/A", "" count as absent).
+    static std::optional<int64_t> scaledNs(const model::Statement& st, int col, double nsPerUnit);
+    static std::optional<double> real(const model::Statement& st, int col);
+    // The '@' group number as written, or the double_hash of a raw HCCL group name; nullopt when empty.
+    static std::optional<std::string> groupHashOf(const std::optional<std::string>& group);
+
 private:
     void loadColumns();
 
