@@ -72,6 +72,9 @@ int main(int argc, char** argv)
     const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size, default 1600x1000."),
         QStringLiteral("WxH"), QStringLiteral("1600x1000"));
     parser.addOption(screenshotOption);
+    const QCommandLineOption stepOption(QStringLiteral("step"),
+        QStringLiteral("Step to select before the screenshot (the timeline zooms to it)."), QStringLiteral("N"));
+    parser.addOption(stepOption);
     parser.addOption(viewOption);
     parser.addOption(sizeOption);
     parser.process(app);
@@ -127,6 +130,13 @@ int main(int argc, char** argv)
 
     if (dock)
         window.focusDock(dock);
+    if (parser.isSet(stepOption)) {
+        bool isNumber = false;
+        const qlonglong step = parser.value(stepOption).toLongLong(&isNumber);
+        if (!isNumber)
+            return fail(2, QStringLiteral("--step needs a step number, not '%1'").arg(parser.value(stepOption)));
+        window.workspace()->setStep(step);
+    }
     // The timeline shows the ranks of the screenshot: load (in the background) and expand them all.
     if (dock == window.timelineDock())
         window.timelineDock()->expandAllRanks();

@@ -183,4 +183,54 @@ bool importRows(CsvImport& csv)
 
 bool MindSporeStepTraceImporter::run(ImportContext& ctx) { return CsvImport::run(ctx, importRows); }
 
+bool MindSporeStepTraceImporter::readSpans(const std::string& path, std::vector<StepSpans>& out, std::string& error)
+{
+    out.clear();
+    CsvReader reader;
+    std::vector<std::string> row;
+    if (!reader.open(path, error))
+        return false;
+    if (reader.looksBinary() || !reader.next(row)) {
+        error = "not a CSV file or empty";
+        return false;
+    }
+    const CsvHeader header(row);
+    const int stepCol = header.find({ "step_num" });
+    const int startCol = header.find({ "start_point" });
+    const int endCol = header.find({ "end_point" });
+    const int fpCol = header.find({ "fp_point" });
+    const int bpCol = header.find({ "bp_point" });
+    if (stepCol < 0 || startCol < 0 || endCol < 0) {
+        error = "no step_num, start_point or end_point column";
+        return false;
+    }
+    const auto ops = opColumns(header);
+    auto tick = [&](int col) -> std::optional<int64_t> {
+        const auto v = col < 0 ? std::nullopt : parseInt(trim(field(row, col)));
+        return v ? std::optional<int64_t>(*v * kNsPerTick) : std::nullopt;
+    };
+    while (reader.next(row)) {
+        const auto step = parseInt(trim(field(row, stepCol)));
+        if (!step || *step <= 0)
+            continue; // "-" average row, "0,..." fixture rows, blank lines
+        StepSpans s;
+        s.step = *step;
+        s.start = tick(startCol);
+        s.end = tick(endCol);
+        s.fp = tick(fpCol);
+        s.bp = tick(bpCol);
+        for (const auto& op : ops) {
+            StepSpans::Op o { op.name, op.streamId, tick(op.start), tick(op.end) };
+            if (o.start && o.end)
+                s.ops.push_back(std::move(o));
+        }
+        out.push_back(std::move(s));
+    }
+    if (reader.recordTooLarge()) {
+        error = "record at line " + std::to_string(reader.recordLine()) + " is too large";
+        return false;
+    }
+    return true;
+}
+
 } // namespace npuscope::io

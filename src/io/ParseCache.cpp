@@ -23,7 +23,8 @@ namespace {
 
 constexpr const char* kExtension = ".npdb";
 // Bump when what an importer writes changes without a schema change.
-constexpr int kImportVersion = 3; // 2: trace_view slice args by reference (source_file); 3: db timeline
+constexpr int kImportVersion = 4; // 2: trace_view slice args by reference (source_file); 3: db timeline;
+// 4: old MindSpore timelines on the syscnt clock with their steps
 
 uint64_t fnv1a(uint64_t h, std::string_view text)
 {

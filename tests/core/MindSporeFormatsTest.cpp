@@ -350,6 +350,64 @@ TEST(MindSporeFlat, IterationSplitCarriesTheClusterAnalyseFigures)
     EXPECT_TRUE(doc["ranks"][0]["host"].is_null());
 }
 
+// timeline_display_1.json with min_cycle_counter_1.txt next to it (run_1 of the MindInsight tests): the slices are
+// placed on the device syscnt clock and the step trace's steps are drawn on the same clock.
+TEST(MindSporeFlat, TimelineOnTheSyscntClockWithStepSpans)
+{
+    const fs::path dir = dataDir() / "mindspore_run1_profiler";
+    auto db = load(dir);
+    ASSERT_TRUE(db);
+    ASSERT_EQ(count(*db, "SELECT COUNT(*) FROM rank"), 1);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM step_trace WHERE rank_id = 1"), 322);
+    ASSERT_TRUE(io::Loader::loadTimeline(*db, 1));
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM parse_issue WHERE severity <> 'info'"), 0);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM parse_issue WHERE message LIKE '%system counter clock%'"), 1);
+
+    // min_cycle_counter_1.txt = 43806841592.0 ticks: the first task (AssignAdd-op414, ts 0.0) is at 438068415920 ns,
+    // the same instant output_timeline_data_1.txt gives it (438068.41592 ms).
+    auto first = db->prepare("SELECT MIN(s.ts) FROM slice s JOIN string n ON n.id = s.name_id "
+                             "WHERE n.value = 'AssignAdd-op414' AND s.pid = 1");
+    ASSERT_TRUE(first.step());
+    EXPECT_EQ(first.optInt(0).value_or(0), 438068415920);
+
+    // Steps: ProfilerStep#1 = [start_point, end_point] x 10 ns = [43806850547, 43835277665] ticks.
+    auto step = db->prepare("SELECT s.ts, s.dur, s.depth FROM slice s JOIN string n ON n.id = s.name_id "
+                            "WHERE n.value = 'ProfilerStep#1'");
+    ASSERT_TRUE(step.step());
+    EXPECT_EQ(step.optInt(0).value_or(0), 438068505470);
+    EXPECT_EQ(step.optInt(1).value_or(0), (43835277665 - 43806850547) * 10);
+    EXPECT_EQ(step.optInt(2).value_or(-1), 0);
+    EXPECT_EQ(count(*db,
+                  "SELECT COUNT(*) FROM slice s JOIN string n ON n.id = s.name_id "
+                  "WHERE n.value LIKE 'ProfilerStep#%' AND s.depth = 0"),
+        322);
+    // Step 1: fp_point = start_point (interval 0), FP+BP to bp_point 43826228662, Tail to the end; all inside the step.
+    EXPECT_EQ(count(*db,
+                  "SELECT COUNT(*) FROM slice s JOIN string n ON n.id = s.name_id WHERE n.value = 'FP+BP' "
+                  "AND s.ts = 438068505470 AND s.dur = (43826228662 - 43806850547) * 10 AND s.depth = 1"),
+        1);
+    EXPECT_EQ(count(*db,
+                  "SELECT COUNT(*) FROM slice s JOIN string n ON n.id = s.name_id WHERE n.value = 'Tail' "
+                  "AND s.ts = 438262286620 AND s.depth = 1"),
+        1);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM process WHERE rank_id = 1 AND name = 'Step Trace'"), 1);
+    // Two levels only: the parts of a step never nest in each other (zero-length parts are not drawn).
+    EXPECT_EQ(count(*db, "SELECT MAX(depth) FROM slice WHERE pid = 2147418112"), 1);
+    // MindSpore's own copy of the step trace streams (pid 10000) lands on the same clock as the step trace:
+    // stream_520_parallel_0 of step 1 starts at its start_point 43806979896 ticks.
+    EXPECT_EQ(count(*db,
+                  "SELECT COUNT(*) FROM slice s JOIN string n ON n.id = s.name_id WHERE s.pid = 10000 "
+                  "AND n.value = 'stream_520_parallel_0' AND s.ts = 438069798960"),
+        1);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM process WHERE rank_id = 1 AND pid = 10000 AND name = 'Step trace streams'"),
+        1);
+    // The first op of step 1 lies inside step 1 on the timeline (same clock).
+    EXPECT_EQ(count(*db,
+                  "SELECT COUNT(*) FROM step_trace_op o WHERE o.step = 1 AND (o.start_syscnt_ns < 438068505470 "
+                  "OR o.end_syscnt_ns > 438068505470 + (43835277665 - 43806850547) * 10)"),
+        0);
+}
+
 // ascend_timeline_display_{id}.json: a deferred file kind, loaded with the rank's timeline.
 TEST(MindSporeFlat, TimelineDisplayIsDeferredAndImportedWithTheTimeline)
 {

@@ -11,9 +11,12 @@ namespace npuscope::io {
 // tasks), and no metadata events. Streamed through TraceViewImporter into the slice tables; processes and streams
 // get names ("Device", "AI CPU", "Stream <tid>").
 //
-// These files carry no epoch anchor and the rank's other old MindSpore files give none either (step_trace_raw is
-// in device syscnt ticks, the old profiler_info has no start time), so the slices keep their relative times
-// (0 = the first task) and an info parse_issue says so.
+// These files carry no epoch anchor. When min_cycle_counter_{id}.txt lies next to the file (the syscnt tick of the
+// first task, 10 ns ticks), the slices are placed on the device system counter clock (ns = tick x 10 + ts), the
+// clock step_trace_raw_{id}_detail_time.csv is written in: its steps are then drawn as a "Step Trace" process
+// (ProfilerStep#N with Iteration interval / FP+BP / Tail, and one row per stream of the per-op columns), so step
+// selection and "align on step" work. Without the counter the slices keep their relative times (0 = the first task).
+// Either way an info parse_issue says which clock the rank's timeline is on.
 //
 // Same threading and transaction rules as TraceViewImporter::run.
 class MindSporeTimelineImporter {
