@@ -79,16 +79,16 @@ QVariant CommDurationModel::data(const QModelIndex& index, int role) const
         raw = QVariant::fromValue<qlonglong>(r.elapseNs);
         break;
     case Transit:
-        raw = QVariant::fromValue<qlonglong>(r.transitNs);
+        raw = r.hasTransit ? QVariant::fromValue<qlonglong>(r.transitNs) : QVariant();
         break;
     case Wait:
-        raw = QVariant::fromValue<qlonglong>(r.waitNs);
+        raw = r.hasWait ? QVariant::fromValue<qlonglong>(r.waitNs) : QVariant();
         break;
     case Sync:
-        raw = QVariant::fromValue<qlonglong>(r.syncNs);
+        raw = r.hasSync ? QVariant::fromValue<qlonglong>(r.syncNs) : QVariant();
         break;
     case Idle:
-        raw = QVariant::fromValue<qlonglong>(r.idleNs);
+        raw = r.hasIdle ? QVariant::fromValue<qlonglong>(r.idleNs) : QVariant();
         break;
     case WaitRatio:
         raw = optReal(r.waitRatio);
@@ -123,6 +123,9 @@ QVariant CommDurationModel::data(const QModelIndex& index, int role) const
             return QString::number(raw.toDouble(), 'f', 3);
         return raw.toString();
     case Qt::ToolTipRole:
+        if (!raw.isValid() && index.column() >= Transit && index.column() <= SyncRatio)
+            return tr("Not in these files: this generation (e.g. MindSpore hccl_raw) records communication and "
+                      "wait cost only");
         if (index.column() == SdmaBandwidth)
             return tr("%1 MB in %2 ms")
                 .arg(r.sdmaSizeMb, 0, 'f', 3)

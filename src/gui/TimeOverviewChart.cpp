@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace npuscope::gui {
 
@@ -87,9 +88,13 @@ QString TimeOverviewChart::toolTipFor(int index) const
     auto row = [&html](const QString& k, const QString& v) {
         html += QStringLiteral("<tr><td>%1</td><td align=right>&nbsp;%2</td></tr>").arg(k, v);
     };
-    row(tr("Step time max (rank %1)").arg(s.maxRank), ms(static_cast<double>(s.maxNs)));
-    row(tr("Step time median"), ms(static_cast<double>(s.medianNs)));
-    row(tr("Step time min (rank %1)").arg(s.minRank), ms(static_cast<double>(s.minNs)));
+    if (s.ranks > 0) {
+        row(tr("Step time max (rank %1)").arg(s.maxRank), ms(static_cast<double>(s.maxNs)));
+        row(tr("Step time median"), ms(static_cast<double>(s.medianNs)));
+        row(tr("Step time min (rank %1)").arg(s.minRank), ms(static_cast<double>(s.minNs)));
+    } else {
+        row(tr("Step time"), tr("no step trace row for this step"));
+    }
     if (s.slowestRankNs && m_overview.slowestRank)
         row(tr("Slowest rank %1").arg(*m_overview.slowestRank), ms(static_cast<double>(*s.slowestRankNs)));
     row(tr("Mean communication"), s.meanCommNs ? ms(*s.meanCommNs) : TimeFormat::kAbsent);
@@ -150,18 +155,24 @@ void TimeOverviewChart::paintEvent(QPaintEvent*)
     }
     // Min–max band (a polygon across steps, plus a box per step so a single step shows too).
     p.setRenderHint(QPainter::Antialiasing, true);
-    if (n > 1) {
+    // Steps with communication ops but no step trace row (ranks == 0) have no step time: no band, box or median.
+    std::vector<int> timed;
+    for (int i = 0; i < n; ++i) {
+        if (steps[static_cast<size_t>(i)].ranks > 0)
+            timed.push_back(i);
+    }
+    if (timed.size() > 1) {
         QPainterPath band;
-        band.moveTo(xOf(0), yl(static_cast<double>(steps[0].maxNs)));
-        for (int i = 1; i < n; ++i)
-            band.lineTo(xOf(i), yl(static_cast<double>(steps[static_cast<size_t>(i)].maxNs)));
-        for (int i = n - 1; i >= 0; --i)
-            band.lineTo(xOf(i), yl(static_cast<double>(steps[static_cast<size_t>(i)].minNs)));
+        band.moveTo(xOf(timed.front()), yl(static_cast<double>(steps[static_cast<size_t>(timed.front())].maxNs)));
+        for (size_t k = 1; k < timed.size(); ++k)
+            band.lineTo(xOf(timed[k]), yl(static_cast<double>(steps[static_cast<size_t>(timed[k])].maxNs)));
+        for (auto it = timed.rbegin(); it != timed.rend(); ++it)
+            band.lineTo(xOf(*it), yl(static_cast<double>(steps[static_cast<size_t>(*it)].minNs)));
         band.closeSubpath();
         p.fillPath(band, kBand);
     }
     const double boxW = std::min(28.0, slot * 0.3);
-    for (int i = 0; i < n; ++i) {
+    for (int i : timed) {
         const auto& s = steps[static_cast<size_t>(i)];
         const QRectF box(QPointF(xOf(i) - boxW / 2, yl(static_cast<double>(s.maxNs))),
             QPointF(xOf(i) + boxW / 2, yl(static_cast<double>(s.minNs))));
@@ -193,8 +204,9 @@ void TimeOverviewChart::paintEvent(QPaintEvent*)
         p.setPen(QPen(color, 2, style));
         p.drawPath(path);
     };
-    polyline(kMedian, Qt::SolidLine,
-        [&](const query::StepOverview& s) { return std::optional<double>(yl(static_cast<double>(s.medianNs))); });
+    polyline(kMedian, Qt::SolidLine, [&](const query::StepOverview& s) {
+        return s.ranks > 0 ? std::optional<double>(yl(static_cast<double>(s.medianNs))) : std::nullopt;
+    });
     polyline(kSlowest, Qt::DashLine, [&](const query::StepOverview& s) {
         return s.slowestRankNs ? std::optional<double>(yl(static_cast<double>(*s.slowestRankNs))) : std::nullopt;
     });

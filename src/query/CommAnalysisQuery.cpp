@@ -53,6 +53,13 @@ std::optional<double> ratio(int64_t part, int64_t other)
     return static_cast<double>(part) / static_cast<double>(part + other);
 }
 
+// Wait Ratio and Sync Ratio (docs/metrics.md), only where the files give both of their figures.
+void setRatios(RankDuration& d)
+{
+    d.waitRatio = d.hasWait && d.hasTransit ? ratio(d.waitNs, d.transitNs) : std::nullopt;
+    d.syncRatio = d.hasSync && d.hasTransit ? ratio(d.syncNs, d.transitNs) : std::nullopt;
+}
+
 std::optional<double> bandwidth(double sizeMb, int64_t timeNs)
 {
     // MB / ms = 10^6 B / 10^-3 s = GB/s.
@@ -476,6 +483,10 @@ std::vector<RankDuration> CommAnalysisQuery::durations(const CommOpIndex& index,
         d.waitNs += o.waitNs;
         d.syncNs += o.syncNs;
         d.idleNs += o.idleNs;
+        d.hasTransit |= (o.present & CommOpIndex::kHasTransit) != 0;
+        d.hasWait |= (o.present & CommOpIndex::kHasWait) != 0;
+        d.hasSync |= (o.present & CommOpIndex::kHasSync) != 0;
+        d.hasIdle |= (o.present & CommOpIndex::kHasIdle) != 0;
         for (const auto& b : index.bandwidths(o)) {
             if (b.transport >= 0 && (b.transport == sdma || b.transport == rdma))
                 rows.emplace_back(o.rank, &b);
@@ -500,8 +511,7 @@ std::vector<RankDuration> CommAnalysisQuery::durations(const CommOpIndex& index,
     std::vector<RankDuration> out;
     out.reserve(byRank.size());
     for (auto& [rank, d] : byRank) {
-        d.waitRatio = ratio(d.waitNs, d.transitNs);
-        d.syncRatio = ratio(d.syncNs, d.transitNs);
+        setRatios(d);
         if (auto it = seen.find(rank); it != seen.end()) {
             if (it->second.first)
                 d.sdmaBandwidthGbps = bandwidth(d.sdmaSizeMb, d.sdmaTimeNs);
@@ -857,7 +867,8 @@ std::vector<RankDuration> CommAnalysisQuery::durations(model::Database& db, cons
     std::map<int64_t, size_t> index;
     Binder b = opBinder(sel, true);
     auto st = db.prepare("SELECT rank_id, COUNT(*), SUM(COALESCE(elapse_ns, 0)), SUM(COALESCE(transit_ns, 0)), "
-                         "SUM(COALESCE(wait_ns, 0)), SUM(COALESCE(sync_ns, 0)), SUM(COALESCE(idle_ns, 0)) FROM comm_op"
+                         "SUM(COALESCE(wait_ns, 0)), SUM(COALESCE(sync_ns, 0)), SUM(COALESCE(idle_ns, 0)), "
+                         "COUNT(transit_ns), COUNT(wait_ns), COUNT(sync_ns), COUNT(idle_ns) FROM comm_op"
         + b.where + " AND is_total = 0 GROUP BY rank_id ORDER BY rank_id");
     b.bind(st);
     while (st.step()) {
@@ -869,8 +880,11 @@ std::vector<RankDuration> CommAnalysisQuery::durations(model::Database& db, cons
         d.waitNs = st.int64(4);
         d.syncNs = st.int64(5);
         d.idleNs = st.int64(6);
-        d.waitRatio = ratio(d.waitNs, d.transitNs);
-        d.syncRatio = ratio(d.syncNs, d.transitNs);
+        d.hasTransit = st.int64(7) > 0;
+        d.hasWait = st.int64(8) > 0;
+        d.hasSync = st.int64(9) > 0;
+        d.hasIdle = st.int64(10) > 0;
+        setRatios(d);
         index[d.rank] = out.size();
         out.push_back(d);
     }

@@ -39,6 +39,8 @@ std::shared_ptr<const CommOpIndex> CommOpIndex::build(model::Database& db)
         o.waitNs = st.optInt(8).value_or(0);
         o.syncNs = st.optInt(9).value_or(0);
         o.idleNs = st.optInt(10).value_or(0);
+        o.present = static_cast<uint8_t>((st.isNull(7) ? 0 : kHasTransit) | (st.isNull(8) ? 0 : kHasWait)
+            | (st.isNull(9) ? 0 : kHasSync) | (st.isNull(10) ? 0 : kHasIdle));
         ops.push_back(o);
     }
     // Rows without a step sort first and are only returned for "every op".

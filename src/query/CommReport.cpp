@@ -13,6 +13,8 @@ namespace {
 using ojson = nlohmann::ordered_json;
 
 double ms(int64_t ns) { return static_cast<double>(ns) / 1.0e6; }
+// A figure the files may not have (see RankDuration::hasTransit): nullopt prints as "—" / null.
+std::optional<double> msIf(bool has, int64_t ns) { return has ? std::optional<double>(ms(ns)) : std::nullopt; }
 
 template <typename T> ojson orNull(const std::optional<T>& v) { return v ? ojson(*v) : ojson(nullptr); }
 
@@ -79,8 +81,8 @@ nlohmann::ordered_json CommReport::json(model::Database& db, const CommSelection
     ojson ranks = ojson::array();
     for (const auto& d : CommAnalysisQuery::durations(db, sel)) {
         ranks.push_back({ { "rank", d.rank }, { "ops", d.opCount }, { "elapse_ms", ms(d.elapseNs) },
-            { "transit_ms", ms(d.transitNs) }, { "wait_ms", ms(d.waitNs) }, { "sync_ms", ms(d.syncNs) },
-            { "idle_ms", ms(d.idleNs) }, { "wait_ratio", orNull(d.waitRatio) }, { "sync_ratio", orNull(d.syncRatio) },
+            { "transit_ms", orNull(msIf(d.hasTransit, d.transitNs)) }, { "wait_ms", orNull(msIf(d.hasWait, d.waitNs)) },
+            { "sync_ms", orNull(msIf(d.hasSync, d.syncNs)) }, { "idle_ms", orNull(msIf(d.hasIdle, d.idleNs)) }, { "wait_ratio", orNull(d.waitRatio) }, { "sync_ratio", orNull(d.syncRatio) },
             { "sdma_size_mb", d.sdmaSizeMb }, { "sdma_time_ms", ms(d.sdmaTimeNs) },
             { "sdma_bandwidth_gbps", orNull(d.sdmaBandwidthGbps) }, { "rdma_size_mb", d.rdmaSizeMb },
             { "rdma_time_ms", ms(d.rdmaTimeNs) }, { "rdma_bandwidth_gbps", orNull(d.rdmaBandwidthGbps) } });
@@ -109,8 +111,8 @@ std::string CommReport::text(model::Database& db, const CommSelection& sel)
     const auto rows = CommAnalysisQuery::durations(db, sel);
     for (const auto& d : rows) {
         out << pad(std::to_string(d.rank), 6) << pad(std::to_string(d.opCount), 6) << pad(fmt(3, ms(d.elapseNs)), 12)
-            << pad(fmt(3, ms(d.transitNs)), 12) << pad(fmt(3, ms(d.waitNs)), 12) << pad(fmt(3, ms(d.syncNs)), 12)
-            << pad(fmt(3, ms(d.idleNs)), 12) << pad(fmt(4, d.waitRatio), 11) << pad(fmt(4, d.syncRatio), 11)
+            << pad(fmt(3, msIf(d.hasTransit, d.transitNs)), 12) << pad(fmt(3, msIf(d.hasWait, d.waitNs)), 12)
+            << pad(fmt(3, msIf(d.hasSync, d.syncNs)), 12) << pad(fmt(3, msIf(d.hasIdle, d.idleNs)), 12) << pad(fmt(4, d.waitRatio), 11) << pad(fmt(4, d.syncRatio), 11)
             << pad(fmt(3, d.sdmaBandwidthGbps), 11) << pad(fmt(3, d.rdmaBandwidthGbps), 11) << "\n";
     }
     if (rows.empty())

@@ -104,7 +104,7 @@ std::optional<int64_t> StepBreakdown::wallTime() const
     const auto comm = value(StepColumn::CommunicationNotOverlapped);
     const auto free = value(StepColumn::Free);
     if (!computing && !comm && !free)
-        return std::nullopt;
+        return value(StepColumn::Total); // old generation: the iteration trace's total, else nullopt
     return computing.value_or(0) + comm.value_or(0) + free.value_or(0) + value(StepColumn::Preparing).value_or(0);
 }
 

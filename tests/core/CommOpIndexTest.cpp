@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -40,6 +42,10 @@ void expectSame(const std::vector<RankDuration>& a, const std::vector<RankDurati
         EXPECT_EQ(a[i].waitNs, b[i].waitNs);
         EXPECT_EQ(a[i].syncNs, b[i].syncNs);
         EXPECT_EQ(a[i].idleNs, b[i].idleNs);
+        EXPECT_EQ(a[i].hasTransit, b[i].hasTransit);
+        EXPECT_EQ(a[i].hasWait, b[i].hasWait);
+        EXPECT_EQ(a[i].hasSync, b[i].hasSync);
+        EXPECT_EQ(a[i].hasIdle, b[i].hasIdle);
         EXPECT_EQ(a[i].waitRatio, b[i].waitRatio);
         EXPECT_EQ(a[i].syncRatio, b[i].syncRatio);
         EXPECT_EQ(a[i].sdmaSizeMb, b[i].sdmaSizeMb);
@@ -145,7 +151,7 @@ void expectIndexEqualsSql(const std::shared_ptr<model::Database>& db)
 
 TEST(CommOpIndex, EqualsSqlOnRealSamples)
 {
-    for (const char* sample : { "torch_npu_2rank_level1", "torch_npu_2rank_level2" }) {
+    for (const char* sample : { "torch_npu_2rank_level1", "torch_npu_2rank_level2", "mindinsight_r13_job/run" }) {
         SCOPED_TRACE(sample);
         const auto db = load(test::dataDir() / sample);
         ASSERT_TRUE(db);
@@ -170,4 +176,58 @@ TEST(CommOpIndex, EqualsSqlOnAGeneratedCluster)
     const auto db = load(dir.path() / "c");
     ASSERT_TRUE(db);
     expectIndexEqualsSql(db);
+}
+
+// MindSpore <= 2.2 hccl_raw has communication and wait cost only: transit, sync and idle are absent (not 0), so
+// there is no Wait Ratio; the newer communication.json has all of them.
+TEST(CommOpIndex, FiguresAFileGenerationLacksAreAbsentNotZero)
+{
+    const auto old = load(test::dataDir() / "mindinsight_r13_job" / "run");
+    ASSERT_TRUE(old);
+    const auto rows = CommAnalysisQuery::durations(*old, CommSelection {});
+    ASSERT_EQ(rows.size(), 4u);
+    for (const auto& d : rows) {
+        EXPECT_TRUE(d.hasWait);
+        EXPECT_FALSE(d.hasTransit);
+        EXPECT_FALSE(d.hasSync);
+        EXPECT_FALSE(d.hasIdle);
+        EXPECT_FALSE(d.waitRatio);
+        EXPECT_FALSE(d.syncRatio);
+        EXPECT_GT(d.waitNs, 0);
+    }
+    const auto now = load(test::dataDir() / "torch_npu_2rank_level1");
+    ASSERT_TRUE(now);
+    for (const auto& d : CommAnalysisQuery::durations(*now, CommSelection {})) {
+        EXPECT_TRUE(d.hasTransit && d.hasWait && d.hasSync && d.hasIdle);
+        EXPECT_TRUE(d.waitRatio);
+    }
+}
+
+// The time overview of an old-generation cluster uses the iteration trace's total as the step time; step 6 has
+// hccl_raw ops but no step trace row, so it has communication figures and no step time.
+TEST(CommOpIndex, TimeOverviewOfTheOldGenerationUsesTheIterationTotal)
+{
+    const auto db = load(test::dataDir() / "mindinsight_r13_job" / "run");
+    ASSERT_TRUE(db);
+    const TimeOverview t = CommAnalysisQuery::timeOverview(*db);
+    ASSERT_EQ(t.steps.size(), 6u);
+    std::map<std::pair<int64_t, int64_t>, int64_t> total; // (step, rank) -> total_ns
+    auto st = db->prepare("SELECT step, rank_id, total_ns FROM step_trace WHERE step IS NOT NULL");
+    while (st.step())
+        total[{ st.int64(0), st.int64(1) }] = st.int64(2);
+    ASSERT_EQ(total.size(), 20u);
+    for (const auto& s : t.steps) {
+        SCOPED_TRACE(s.step);
+        if (s.step == 6) {
+            EXPECT_EQ(s.ranks, 0);
+            EXPECT_TRUE(s.meanWaitNs);
+            continue;
+        }
+        EXPECT_EQ(s.ranks, 4);
+        int64_t mx = 0;
+        for (int64_t r = 0; r < 4; ++r)
+            mx = std::max(mx, total.at({ s.step, r }));
+        EXPECT_EQ(s.maxNs, mx);
+        EXPECT_EQ(total.at({ s.step, s.maxRank }), mx);
+    }
 }

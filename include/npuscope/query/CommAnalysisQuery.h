@@ -66,9 +66,12 @@ struct MatrixOpChoices {
 struct RankDuration {
     int64_t rank = 0;
     int64_t opCount = 0;
-    int64_t elapseNs = 0, transitNs = 0, waitNs = 0, syncNs = 0, idleNs = 0; // Σ over ops
-    std::optional<double> waitRatio; // Σwait / (Σwait + Σtransit)
-    std::optional<double> syncRatio; // Σsync / (Σsync + Σtransit)
+    int64_t elapseNs = 0, transitNs = 0, waitNs = 0, syncNs = 0, idleNs = 0; // Σ over ops (NULL counts 0)
+    // Whether any selected op has the figure at all: MindSpore <= 2.2 hccl_raw gives communication and wait cost
+    // only, so its transit, sync and idle sums are "not in these files", not 0.
+    bool hasTransit = false, hasWait = false, hasSync = false, hasIdle = false;
+    std::optional<double> waitRatio; // Σwait / (Σwait + Σtransit); nullopt without both figures
+    std::optional<double> syncRatio; // Σsync / (Σsync + Σtransit); nullopt without both figures
     double sdmaSizeMb = 0, rdmaSizeMb = 0;
     int64_t sdmaTimeNs = 0, rdmaTimeNs = 0;
     std::optional<double> sdmaBandwidthGbps, rdmaBandwidthGbps; // Σsize / Σtime, nullopt when Σtime = 0

@@ -34,6 +34,8 @@ public:
         std::optional<double> largePacketRatio;
         uint32_t packetBegin = 0, packetEnd = 0; // [begin, end) into packets()
     };
+    // Op::present bits (old generations write no transit, sync or idle time).
+    static constexpr uint8_t kHasTransit = 1, kHasWait = 2, kHasSync = 4, kHasIdle = 8;
     struct Op {
         int64_t id = 0; // comm_op.id
         int64_t step = 0;
@@ -44,6 +46,7 @@ public:
         int32_t group = -1; // group_hash id, -1 = NULL
         int64_t startNs = 0;
         int64_t elapseNs = 0, transitNs = 0, waitNs = 0, syncNs = 0, idleNs = 0; // NULL = 0
+        uint8_t present = 0; // kHas* bits: which of the figures above were not NULL
         uint32_t bwBegin = 0, bwEnd = 0; // [begin, end) into bandwidths(), ascending id
     };
 

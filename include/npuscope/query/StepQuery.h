@@ -51,7 +51,8 @@ struct StepBreakdown {
     std::array<std::optional<int64_t>, kStepColumnCount> values {};
 
     std::optional<int64_t> value(StepColumn c) const { return values[static_cast<size_t>(c)]; }
-    // Step wall time = Computing + Communication(Not Overlapped) + Free + Preparing (missing terms count 0).
+    // Step wall time = Computing + Communication(Not Overlapped) + Free + Preparing (missing terms count 0); for an
+    // old-generation row without those columns, its iteration trace Total.
     std::optional<int64_t> wallTime() const;
 };
 
