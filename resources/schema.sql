@@ -2,7 +2,8 @@
 -- npuscope in-memory model. One database per opened workspace.
 -- Conventions: every time point and duration is INTEGER nanoseconds (epoch ns for time points);
 -- a value absent from the input files is NULL, never 0. Sizes keep the unit of the source
--- (MB = 10^6 bytes as written by the Ascend tools) and say so in the column name.
+-- (KB / MB = 2^10 / 2^20 bytes as the Ascend tools compute them: 1522532352 B is written 1452.0 MB)
+-- and say so in the column name.
 -- Secondary indexes are created after bulk load by Database::createIndexes (src/model/Database.cpp).
 
 -- Interned strings shared by the large tables (slice names, categories, kernel names).
@@ -17,6 +18,7 @@ CREATE TABLE rank (
   device_id  INTEGER,             -- NPU device id when known (Device_id column, Device Type NPU:<n>), else NULL
   path       TEXT NOT NULL,       -- the rank folder (the *_ascend_pt / *_ascend_ms folder or ASCEND_PROFILER_OUTPUT parent)
   rank_source TEXT NOT NULL,      -- where the rank id came from: file_name | rank_id_field | folder_name | default | cluster_analysis
+                                  -- | device_id (one rank per device of a several-device analysis db without rank ids)
   host       TEXT,                -- host name / mapping id when known
   framework  TEXT,                -- torch_npu | mindspore | unknown
   profiler_level TEXT,            -- Level0 / Level1 / Level2 from profiler_info experimental_config, else NULL
@@ -78,6 +80,25 @@ CREATE TABLE step_trace_op (
   dur       INTEGER           -- the duration column x 10 ns
 );
 
+-- msprof-analyze cluster_step_trace_time.csv / ClusterStepTraceTime rows of Type "stage": per step and pipeline stage
+-- (the ranks of one p2p group of communication_group.json), the column-wise MAXIMUM of that stage's rank rows, as
+-- msprof-analyze computes them. Durations in ns (the file's µs); NULL when the column is absent.
+CREATE TABLE cluster_stage_step (
+  step      INTEGER,          -- Step column; NULL when empty
+  stage_index INTEGER NOT NULL, -- 0-based stage number: the distinct rank sets ordered by their lowest rank ("()" last)
+  ranks     TEXT NOT NULL,    -- the Index rank tuple as ascending comma-separated global ranks ("0,1,2,3"); '' for "()"
+  computing_ns INTEGER,                          -- Computing (max over the stage's ranks)
+  communication_not_overlapped_ns INTEGER,       -- Communication(Not Overlapped)
+  overlapped_ns INTEGER,                         -- Overlapped
+  communication_ns INTEGER,                      -- Communication
+  free_ns INTEGER,                               -- Free
+  stage_ns INTEGER,                              -- Stage
+  bubble_ns INTEGER,                             -- Bubble
+  communication_not_overlapped_exclude_receive_ns INTEGER, -- Communication(Not Overlapped and Exclude Receive)
+  preparing_ns INTEGER,                          -- Preparing (absent in the samples -> NULL)
+  source_line INTEGER                            -- 1-based line in the CSV (row number for cluster_analysis.db)
+);
+
 -- Device tasks from kernel_details.csv. Columns located by header name; PMU columns that differ
 -- between aic_metrics settings are kept as a JSON object in pmu_json.
 CREATE TABLE kernel (
@@ -128,7 +149,7 @@ CREATE TABLE comm_group (
   group_hash TEXT PRIMARY KEY, -- decimal uint64 double_hash(raw group name), as written after '@'
   raw_name   TEXT,             -- raw HCCL group id (parallel_group_info key) when known
   name       TEXT,             -- readable name (pp, tp, dp, default_group, ...) when known, else NULL
-  ranks_source TEXT NOT NULL   -- metadata | self_link | unknown: how comm_group_rank was derived
+  ranks_source TEXT NOT NULL   -- metadata | communication_group.json | cluster_analysis.db (msprof-analyze group list) | self_link | self_link_identity | unknown: how comm_group_rank was derived
 );
 
 -- Members of a group: local rank inside the group -> global rank.
@@ -136,6 +157,19 @@ CREATE TABLE comm_group_rank (
   group_hash  TEXT NOT NULL,    -- comm_group.group_hash
   local_rank  INTEGER NOT NULL, -- rank index inside the group (as used in link keys)
   global_rank INTEGER NOT NULL  -- global rank id
+);
+
+-- msprof-analyze communication_group.json (or cluster_analysis.db CommunicationGroup): the cluster's communication
+-- groups as listed, one row per distinct group. With comm_group_parallel_info (newer builds) one row per entry, keyed
+-- by its hash; rank sets of the "collective"/"p2p" lists that no entry of the same kind covers, and every list entry of
+-- older builds, are kept once per (kind, ranks). PostLoad turns rows with a hash into comm_group / comm_group_rank.
+CREATE TABLE cluster_comm_group (
+  kind       TEXT NOT NULL, -- collective | p2p
+  group_hash TEXT,          -- group_name of comm_group_parallel_info: decimal double_hash as after '@'; NULL when absent/empty
+  raw_name   TEXT,          -- group_id (raw HCCL group id) when present and non-empty
+  name       TEXT,          -- pg_name (tp, pp, dp, dp_cp, default_group, ...) when present and non-empty
+  ranks      TEXT NOT NULL, -- global ranks, ascending, comma separated ("0,1,4,5")
+  source     TEXT NOT NULL  -- communication_group.json | cluster_analysis.db
 );
 
 -- communication.json: one row per (rank, step, op) including the "Total Op Info" row.
@@ -198,7 +232,8 @@ CREATE TABLE comm_link (
   op_name   TEXT              -- Op Name (concrete op for non-total slots), NULL when absent
 );
 
--- memory_record.csv
+-- memory_record.csv. Db exports: MEMORY_RECORD (bytes -> MB) plus the NPU_MEM "app" samples as APP rows
+-- (reserved_mb = DDR + HBM), as the CSV has them.
 CREATE TABLE memory_record (
   rank_id INTEGER NOT NULL, -- rank
   component TEXT,           -- APP | PTA | GE | PTA+GE
@@ -226,7 +261,7 @@ CREATE TABLE operator_memory (
   device TEXT               -- Device Type
 );
 
--- npu_module_mem.csv
+-- npu_module_mem.csv. Db exports: NPU_MODULE_MEM (ENUM_MODULE names, bytes -> MB).
 CREATE TABLE npu_module_mem (
   rank_id INTEGER NOT NULL, device_id INTEGER, -- rank; Device_id when present
   component TEXT,           -- CANN module (SLOG, HCCL, RUNTIME, ...)
@@ -254,7 +289,7 @@ CREATE TABLE thread (
 );
 
 -- Input files that slice args point into (args kept by reference, not copied into the model).
--- One row per imported trace_view.json; reads check size and mtime and refuse a changed file.
+-- One row per imported trace_view.json or db export timeline; reads check size and mtime and refuse a changed file.
 CREATE TABLE source_file (
   id INTEGER PRIMARY KEY,      -- referenced by slice.args_file_id
   rank_id INTEGER NOT NULL,    -- rank.rank_id
@@ -263,9 +298,11 @@ CREATE TABLE source_file (
   mtime_ns INTEGER NOT NULL    -- modification time at import, ns since the Unix epoch
 );
 
--- trace_view.json complete events (ph X). Args are stored one of two ways: by reference
--- (args_file_id, args_offset, args_len: trace_view.json) or as text (args: sources without a file
--- to point into, e.g. .db exports and msprof JSON). Read them with TimelineQuery::sliceArgs.
+-- trace_view.json complete events (ph X). Args are stored one of three ways: by byte range
+-- (args_file_id, args_offset, args_len >= 2: trace_view.json), by db row (args_file_id = the .db export,
+-- args_offset = the row's rowid, args_len = -(table kind) < 0, see io::DbSliceArgs: the args are built from
+-- the row and its detail tables when asked), or as text (args: e.g. msprof JSON). Read them with
+-- TimelineQuery::sliceArgs.
 CREATE TABLE slice (
   id INTEGER PRIMARY KEY,   -- slice id referenced by flow
   rank_id INTEGER NOT NULL, pid INTEGER NOT NULL, tid INTEGER NOT NULL, -- track
@@ -276,8 +313,8 @@ CREATE TABLE slice (
   cat_id INTEGER,           -- string.id of cat, NULL when absent
   args TEXT,                -- args object as JSON text; NULL when absent or stored by reference
   args_file_id INTEGER,     -- source_file.id holding the args text; NULL when not by reference
-  args_offset INTEGER,      -- byte offset of the args object's '{' in that file
-  args_len INTEGER          -- byte length of the raw args object text, '{' to '}' inclusive
+  args_offset INTEGER,      -- byte offset of the args object's '{' in that file; the rowid for a db row
+  args_len INTEGER          -- byte length of the raw args object text, '{' to '}' inclusive; < 0 for a db row
 );
 
 -- trace_view.json counters (ph C): one row per series value.

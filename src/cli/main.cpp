@@ -27,9 +27,11 @@ constexpr const char* kUsage = R"(usage: npuscope-cli <command> [options] PATH..
 commands:
   summary [--json] [--with-timeline] [--no-cache] [--show-host-ips] PATH...
       Detect and import the profiler output under PATH (ASCEND_PROFILER_OUTPUT folders, *_ascend_pt /
-      *_ascend_ms rank folders, or a folder holding many of them) and print ranks, step breakdown,
-      cluster statistics, communication groups, slowest links and parse issues. --json prints the
-      npuscope.summary/1 document. The per-rank detail files (trace_view.json, kernel_details.csv)
+      *_ascend_ms rank folders, or a folder holding many of them; also an msprof-analyze
+      cluster_analysis_output folder, even one with only communication_group.json) and print ranks, step
+      breakdown, pipeline stages (msprof-analyze stage rows), cluster statistics, communication groups (names
+      from profiler_metadata.json or communication_group.json), slowest links and parse issues. --json prints
+      the npuscope.summary/1 document. The per-rank detail files (trace_view.json, kernel_details.csv)
       are only imported with --with-timeline. What was parsed is kept in the parse cache
       ($XDG_CACHE_HOME/npuscope/parse) and reused while the inputs are unchanged; --no-cache
       neither reads nor writes it. Hosts of a MindInsight cluster_profiler job are named by their

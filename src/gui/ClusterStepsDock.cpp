@@ -2,6 +2,7 @@
 #include "npuscope/gui/ClusterStepsDock.h"
 
 #include "npuscope/gui/QueryRunner.h"
+#include "npuscope/gui/StageTableModel.h"
 #include "npuscope/gui/StepStatsModel.h"
 #include "npuscope/gui/StepTableModel.h"
 #include "npuscope/gui/Workspace.h"
@@ -28,6 +29,7 @@ struct TableResult {
     std::vector<query::StepBreakdown> rows;
     std::array<query::ColumnStats, query::kStepColumnCount> stats {};
     std::map<int64_t, std::string> hosts;
+    std::vector<query::StageBreakdown> stages;
 };
 
 } // namespace
@@ -40,6 +42,7 @@ ClusterStepsDock::ClusterStepsDock(Workspace* workspace, QWidget* parent)
     , m_model(new StepTableModel(this))
     , m_statsModel(new StepStatsModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
+    , m_stageModel(new StageTableModel(this))
 {
     setObjectName(QString::fromLatin1(kObjectName));
 
@@ -100,6 +103,24 @@ ClusterStepsDock::ClusterStepsDock(Workspace* workspace, QWidget* parent)
         StepStatsModel::RowCount * m_footer->verticalHeader()->defaultSectionSize() + 2 * m_footer->frameWidth());
     layout->addWidget(m_footer);
 
+    m_stageTitle
+        = new QLabel(tr("Pipeline stages (msprof-analyze: each value is the max over the stage's ranks)"), body);
+    m_stageTitle->setObjectName(QStringLiteral("stagesTitle"));
+    m_stageTitle->setContentsMargins(0, 6, 0, 2);
+    layout->addWidget(m_stageTitle);
+    m_stageTable = new QTableView(body);
+    m_stageTable->setObjectName(QStringLiteral("stagesTable"));
+    m_stageTable->setModel(m_stageModel);
+    m_stageTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_stageTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_stageTable->verticalHeader()->hide();
+    m_stageTable->verticalHeader()->setDefaultSectionSize(m_table->verticalHeader()->defaultSectionSize());
+    m_stageTable->horizontalHeader()->setDefaultAlignment(Qt::AlignCenter);
+    m_stageTable->setWordWrap(false);
+    layout->addWidget(m_stageTable);
+    m_stageTitle->hide();
+    m_stageTable->hide();
+
     setWidget(body);
 
     // The footer is a second view aligned column by column with the table.
@@ -126,6 +147,7 @@ ClusterStepsDock::ClusterStepsDock(Workspace* workspace, QWidget* parent)
         const auto unit = static_cast<TimeFormat::Unit>(m_unitCombo->currentData().toInt());
         m_model->setUnit(unit);
         m_statsModel->setUnit(unit);
+        m_stageModel->setUnit(unit);
         fitColumns();
     });
 
@@ -207,6 +229,7 @@ void ClusterStepsDock::reloadTable()
             r.rows = step ? query::StepQuery::breakdown(db, step) : query::StepQuery::averaged(db);
             r.stats = query::clusterStats(r.rows);
             r.hosts = query::RankQuery::hosts(db, hosts);
+            r.stages = step ? query::StepQuery::stages(db, step) : query::StepQuery::averagedStages(db);
             return r;
         },
         [this](TableResult r) {
@@ -217,6 +240,7 @@ void ClusterStepsDock::reloadTable()
             m_model->setHosts(std::move(hostNames));
             m_model->setRows(std::move(r.rows), r.stats);
             m_statsModel->setStats(r.stats);
+            setStages(std::move(r.stages));
             m_summary->setText(count == 1 ? tr("1 rank") : tr("%1 ranks").arg(count));
             applyColumnVisibility();
             fitColumns();
@@ -226,9 +250,25 @@ void ClusterStepsDock::reloadTable()
         m_model->clear();
         m_model->setHosts({});
         m_statsModel->clear();
+        setStages({});
         applyColumnVisibility();
         m_summary->setText(tr("No profile loaded"));
     }
+}
+
+void ClusterStepsDock::setStages(std::vector<query::StageBreakdown> stages)
+{
+    const bool any = !stages.empty();
+    m_stageModel->setRows(std::move(stages));
+    m_stageTitle->setVisible(any);
+    m_stageTable->setVisible(any);
+    if (!any)
+        return;
+    m_stageTable->resizeColumnsToContents();
+    // Tall enough for every stage (a pipeline has a handful) without a scroll bar, up to 8 rows.
+    const int rows = std::min(m_stageModel->rowCount(), 8);
+    m_stageTable->setFixedHeight(m_stageTable->horizontalHeader()->sizeHint().height()
+        + rows * m_stageTable->verticalHeader()->defaultSectionSize() + 2 * m_stageTable->frameWidth());
 }
 
 void ClusterStepsDock::fitColumns()

@@ -55,13 +55,14 @@ QVariant GroupTableModel::data(const QModelIndex& index, int role) const
     if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount)
         return {};
     const auto& g = m_groups[static_cast<size_t>(index.row())];
+    const bool listed = g.hash.empty();
     QVariant raw;
     switch (index.column()) {
     case Name:
-        raw = QString::fromStdString(g.name.value_or(g.hash));
+        raw = QString::fromStdString(g.name.value_or(listed ? g.kind.value_or("group") : g.hash));
         break;
     case Hash:
-        raw = QString::fromStdString(g.hash);
+        raw = listed ? QStringLiteral("\u2014") : QString::fromStdString(g.hash);
         break;
     case Size:
         raw = QVariant::fromValue<qlonglong>(static_cast<qlonglong>(g.ranks.size()));
@@ -73,6 +74,8 @@ QVariant GroupTableModel::data(const QModelIndex& index, int role) const
         raw = QString::fromStdString(g.ranksSource);
         break;
     case Ops:
+        if (listed && role == Qt::DisplayRole)
+            return QStringLiteral("\u2014");
         raw = QVariant::fromValue<qlonglong>(g.opCount);
         break;
     default:
@@ -85,6 +88,9 @@ QVariant GroupTableModel::data(const QModelIndex& index, int role) const
     case GroupHashRole:
         return QString::fromStdString(g.hash);
     case Qt::ToolTipRole:
+        if (listed)
+            return tr("%1 group listed in communication_group.json without a group hash: no op or link names it")
+                .arg(QString::fromStdString(g.kind.value_or("")));
         if (index.column() == Name && g.rawName)
             return tr("raw HCCL group id: %1").arg(QString::fromStdString(*g.rawName));
         if (index.column() == Ranks)

@@ -14,6 +14,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <iterator>
+
 namespace npuscope::gui {
 
 GroupsDock::GroupsDock(Workspace* workspace, QWidget* parent)
@@ -55,8 +57,10 @@ GroupsDock::GroupsDock(Workspace* workspace, QWidget* parent)
     setWidget(body);
 
     connect(m_table, &QTableView::clicked, this, [this](const QModelIndex& index) {
-        if (index.isValid())
-            m_workspace->setGroupHash(index.data(GroupTableModel::GroupHashRole).toString().toStdString());
+        // A group listed without a hash names no op or link: it cannot filter the other docks.
+        const QString hash = index.isValid() ? index.data(GroupTableModel::GroupHashRole).toString() : QString();
+        if (!hash.isEmpty())
+            m_workspace->setGroupHash(hash.toStdString());
     });
     connect(m_all, &QPushButton::clicked, this, [this] { m_workspace->setGroupHash(std::nullopt); });
     connect(m_workspace, &Workspace::databaseChanged, this, &GroupsDock::reload);
@@ -66,7 +70,13 @@ GroupsDock::GroupsDock(Workspace* workspace, QWidget* parent)
 
 void GroupsDock::reload()
 {
-    const bool started = m_runner->run([](model::Database& db) { return query::CommQuery::groups(db); },
+    const bool started = m_runner->run(
+        [](model::Database& db) {
+            auto groups = query::CommQuery::groups(db);
+            auto listed = query::CommQuery::listedGroups(db);
+            groups.insert(groups.end(), std::make_move_iterator(listed.begin()), std::make_move_iterator(listed.end()));
+            return groups;
+        },
         [this](std::vector<query::Group> groups) {
             m_summary->setText((groups.size() == 1 ? tr("1 group") : tr("%1 groups").arg(groups.size()))
                 + tr(" \u00b7 click one to filter the communication views"));

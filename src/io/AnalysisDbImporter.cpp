@@ -12,12 +12,21 @@
 #include <cmath>
 #include <map>
 #include <tuple>
+#include <vector>
 
 namespace npuscope::io {
 
 namespace {
 
 using Cell = SqliteExport;
+
+std::string joined(const std::vector<int64_t>& values)
+{
+    std::string out;
+    for (int64_t v : values)
+        out += (out.empty() ? "" : ", ") + std::to_string(v);
+    return out;
+}
 
 std::optional<double> ratio(std::optional<int64_t> part, std::optional<int64_t> transit)
 {
@@ -27,7 +36,45 @@ std::optional<double> ratio(std::optional<int64_t> part, std::optional<int64_t> 
     return std::round(r * 1.0e4) / 1.0e4;
 }
 
-void importStepTrace(ImportContext& ctx, SqliteExport& db)
+// " WHERE <device column> = <device>" when the file is split by device, else "".
+std::string deviceFilter(SqliteExport& db, const char* table, std::optional<int64_t> device)
+{
+    if (!device)
+        return {};
+    return " WHERE \"" + db.column(table, { "deviceId", "device_id" }) + "\" = " + std::to_string(*device);
+}
+
+// Distinct StepTraceTime device ids, ascending (empty without a device column).
+std::vector<int64_t> devicesOf(SqliteExport& db)
+{
+    std::vector<int64_t> out;
+    const std::string col = db.column("StepTraceTime", { "deviceId", "device_id" });
+    if (col.empty())
+        return out;
+    auto st = db.db().prepare(
+        "SELECT DISTINCT \"" + col + "\" FROM StepTraceTime WHERE \"" + col + "\" IS NOT NULL ORDER BY 1");
+    while (st.step()) {
+        if (auto d = st.optInt(0))
+            out.push_back(*d);
+    }
+    return out;
+}
+
+// A table of a several-device file without a device column cannot be split by device: skipped, said once (on the
+// first device's rank).
+bool splittable(ImportContext& ctx, SqliteExport& db, const char* table, std::optional<int64_t> device,
+    const std::vector<int64_t>& devices)
+{
+    if (!device || !db.column(table, { "deviceId", "device_id" }).empty())
+        return true;
+    if (*device == devices.front())
+        ctx.warning(std::nullopt,
+            std::string(table) + " has no device column, so its rows cannot be told apart by device in this "
+                + std::to_string(devices.size()) + "-device file; not imported");
+    return false;
+}
+
+void importStepTrace(ImportContext& ctx, SqliteExport& db, std::optional<int64_t> device)
 {
     const char* t = "StepTraceTime";
     if (!db.hasTable(t)) {
@@ -40,7 +87,7 @@ void importStepTrace(ImportContext& ctx, SqliteExport& db)
         + db.columnOrNull(t, { "communication" }) + ", " + db.columnOrNull(t, { "free" }) + ", "
         + db.columnOrNull(t, { "stage" }) + ", " + db.columnOrNull(t, { "bubble" }) + ", "
         + db.columnOrNull(t, { "communication_not_overlapped_and_exclude_receive" }) + ", "
-        + db.columnOrNull(t, { "preparing" }) + " FROM StepTraceTime ORDER BY rowid";
+        + db.columnOrNull(t, { "preparing" }) + " FROM StepTraceTime" + deviceFilter(db, t, device) + " ORDER BY rowid";
     auto st = db.db().prepare(sql);
     int64_t row = 0;
     while (st.step()) {
@@ -66,7 +113,7 @@ void importStepTrace(ImportContext& ctx, SqliteExport& db)
 
 using OpIndex = std::map<std::tuple<std::string, std::string, std::string, std::string>, int64_t>;
 
-void importCommTime(ImportContext& ctx, SqliteExport& db, OpIndex& ops)
+void importCommTime(ImportContext& ctx, SqliteExport& db, OpIndex& ops, std::optional<int64_t> device)
 {
     const char* t = "CommAnalyzerTime";
     const std::string sql = "SELECT " + db.columnOrNull(t, { "hccl_op_name" }) + ", "
@@ -74,7 +121,7 @@ void importCommTime(ImportContext& ctx, SqliteExport& db, OpIndex& ops)
         + db.columnOrNull(t, { "elapse_time", "elapsed_time" }) + ", " + db.columnOrNull(t, { "transit_time" }) + ", "
         + db.columnOrNull(t, { "wait_time" }) + ", " + db.columnOrNull(t, { "synchronization_time" }) + ", "
         + db.columnOrNull(t, { "idle_time" }) + ", " + db.columnOrNull(t, { "step" }) + ", "
-        + db.columnOrNull(t, { "type" }) + " FROM CommAnalyzerTime ORDER BY rowid";
+        + db.columnOrNull(t, { "type" }) + " FROM CommAnalyzerTime" + deviceFilter(db, t, device) + " ORDER BY rowid";
     auto st = db.db().prepare(sql);
     while (st.step()) {
         const std::string op = st.optText(0).value_or(std::string());
@@ -108,7 +155,7 @@ void importCommTime(ImportContext& ctx, SqliteExport& db, OpIndex& ops)
     }
 }
 
-void importCommBandwidth(ImportContext& ctx, SqliteExport& db, const OpIndex& ops)
+void importCommBandwidth(ImportContext& ctx, SqliteExport& db, const OpIndex& ops, std::optional<int64_t> device)
 {
     const char* t = "CommAnalyzerBandwidth";
     const std::string sql = "SELECT " + db.columnOrNull(t, { "hccl_op_name" }) + ", "
@@ -117,7 +164,8 @@ void importCommBandwidth(ImportContext& ctx, SqliteExport& db, const OpIndex& op
         + db.columnOrNull(t, { "bandwidth" }) + ", " + db.columnOrNull(t, { "large_packet_ratio" }) + ", "
         + db.columnOrNull(t, { "package_size" }) + ", " + db.columnOrNull(t, { "count" }) + ", "
         + db.columnOrNull(t, { "total_duration" }) + ", " + db.columnOrNull(t, { "step" }) + ", "
-        + db.columnOrNull(t, { "type" }) + " FROM CommAnalyzerBandwidth ORDER BY rowid";
+        + db.columnOrNull(t, { "type" }) + " FROM CommAnalyzerBandwidth" + deviceFilter(db, t, device)
+        + " ORDER BY rowid";
     auto st = db.db().prepare(sql);
     // The db repeats the per-transport figures on every package-size row: one comm_bandwidth per (op, transport).
     std::map<std::pair<int64_t, std::string>, int64_t> bandwidthIds;
@@ -160,7 +208,7 @@ void importCommBandwidth(ImportContext& ctx, SqliteExport& db, const OpIndex& op
             std::to_string(missing) + " CommAnalyzerBandwidth rows name an op missing from CommAnalyzerTime; skipped");
 }
 
-void importCommMatrix(ImportContext& ctx, SqliteExport& db)
+void importCommMatrix(ImportContext& ctx, SqliteExport& db, std::optional<int64_t> device)
 {
     const char* t = "CommAnalyzerMatrix";
     const std::string sql = "SELECT " + db.columnOrNull(t, { "hccl_op_name" }) + ", "
@@ -168,8 +216,8 @@ void importCommMatrix(ImportContext& ctx, SqliteExport& db)
         + db.columnOrNull(t, { "dst_rank" }) + ", " + db.columnOrNull(t, { "transport_type" }) + ", "
         + db.columnOrNull(t, { "transit_size" }) + ", " + db.columnOrNull(t, { "transit_time" }) + ", "
         + db.columnOrNull(t, { "bandwidth" }) + ", " + db.columnOrNull(t, { "step" }) + ", "
-        + db.columnOrNull(t, { "type" }) + ", " + db.columnOrNull(t, { "op_name" })
-        + " FROM CommAnalyzerMatrix ORDER BY rowid";
+        + db.columnOrNull(t, { "type" }) + ", " + db.columnOrNull(t, { "op_name" }) + " FROM CommAnalyzerMatrix"
+        + deviceFilter(db, t, device) + " ORDER BY rowid";
     auto st = db.db().prepare(sql);
     while (st.step()) {
         model::CommLinkRow r;
@@ -218,17 +266,38 @@ bool AnalysisDbImporter::run(ImportContext& ctx)
         return false;
     }
     try {
-        importStepTrace(ctx, *db);
+        // One process driving several devices writes them all into one file; the Detector then plans one rank
+        // per device (rank id = device id) and each rank takes its device's rows.
+        const auto devices = devicesOf(*db);
+        std::optional<int64_t> device;
+        if (devices.size() > 1) {
+            if (std::find(devices.begin(), devices.end(), ctx.rankId()) == devices.end()) {
+                ctx.warning(std::nullopt,
+                    "the file holds devices " + joined(devices) + " and none is this rank's id "
+                        + std::to_string(ctx.rankId()) + "; nothing imported for it");
+                ctx.finish();
+                return true;
+            }
+            device = ctx.rankId();
+            ctx.info(std::nullopt,
+                "the file holds devices " + joined(devices) + ": rows of device " + std::to_string(*device)
+                    + " imported for rank " + std::to_string(*device)
+                    + " (rank ids come from device ids; the file has no rank information)");
+        }
+        importStepTrace(ctx, *db, device);
         if (db->hasTable("CommAnalyzerTime")) {
-            OpIndex ops;
-            importCommTime(ctx, *db, ops);
-            if (db->hasTable("CommAnalyzerBandwidth"))
-                importCommBandwidth(ctx, *db, ops);
+            if (splittable(ctx, *db, "CommAnalyzerTime", device, devices)) {
+                OpIndex ops;
+                importCommTime(ctx, *db, ops, device);
+                if (db->hasTable("CommAnalyzerBandwidth")
+                    && splittable(ctx, *db, "CommAnalyzerBandwidth", device, devices))
+                    importCommBandwidth(ctx, *db, ops, device);
+            }
         } else {
             ctx.info(std::nullopt, "no CommAnalyzerTime table; no communication ops from this file");
         }
-        if (db->hasTable("CommAnalyzerMatrix"))
-            importCommMatrix(ctx, *db);
+        if (db->hasTable("CommAnalyzerMatrix") && splittable(ctx, *db, "CommAnalyzerMatrix", device, devices))
+            importCommMatrix(ctx, *db, device);
     } catch (const model::DbError& e) {
         // A damaged export: what was read before stays; the model itself is a different connection.
         ctx.error(std::nullopt, std::string("reading the export failed: ") + e.what());

@@ -52,9 +52,29 @@ void importSteps(ImportContext& ctx, SqliteExport& db)
             { "communication_not_overlapped_and_exclude_receive" }, { "preparing" } }));
     int64_t row = 0;
     int64_t other = 0;
+    std::vector<model::ClusterStageRow> stages;
     while (st.step()) {
         ++row;
-        if (st.optText(1) != "rank") {
+        const auto type = st.optText(1);
+        if (type == "stage") {
+            // index is the stage's rank tuple, "(0,1,2,3)".
+            model::ClusterStageRow s;
+            s.step = intCell(st, 0);
+            s.ranks = model::ClusterSummaryWriter::parseRanks(st.optText(2).value_or(std::string()));
+            s.computing = Cell::scaledNs(st, 3, 1.0e3);
+            s.communicationNotOverlapped = Cell::scaledNs(st, 4, 1.0e3);
+            s.overlapped = Cell::scaledNs(st, 5, 1.0e3);
+            s.communication = Cell::scaledNs(st, 6, 1.0e3);
+            s.free = Cell::scaledNs(st, 7, 1.0e3);
+            s.stage = Cell::scaledNs(st, 8, 1.0e3);
+            s.bubble = Cell::scaledNs(st, 9, 1.0e3);
+            s.communicationNotOverlappedExcludeReceive = Cell::scaledNs(st, 10, 1.0e3);
+            s.preparing = Cell::scaledNs(st, 11, 1.0e3);
+            s.sourceLine = row;
+            stages.push_back(std::move(s));
+            continue;
+        }
+        if (type != "rank") {
             ++other;
             continue;
         }
@@ -78,11 +98,40 @@ void importSteps(ImportContext& ctx, SqliteExport& db)
         r.sourceLine = row;
         ctx.writer().addStepTrace(r);
     }
+    ClusterAnalysisImporter::writeStages(ctx, stages);
     if (other > 0)
         ctx.info(std::nullopt,
             std::to_string(other)
-                + " ClusterStepTraceTime rows of type other than \"rank\" (stage "
-                  "aggregates) were not imported");
+                + " ClusterStepTraceTime rows of a type other than \"rank\" or \"stage\" were not "
+                  "imported");
+}
+
+// CommunicationGroup(type, rank_set) lists the groups like communication_group.json; newer builds may add the
+// parallel-info columns, read when present.
+void importGroups(ImportContext& ctx, SqliteExport& db)
+{
+    auto st = db.db().prepare(select(
+        db, "CommunicationGroup", { { "type" }, { "rank_set" }, { "group_name" }, { "group_id" }, { "pg_name" } }));
+    std::vector<model::ClusterCommGroupRow> groups;
+    auto nonEmpty = [&st](int col) -> std::optional<std::string> {
+        auto v = st.optText(col);
+        return v && !v->empty() ? v : std::nullopt;
+    };
+    while (st.step()) {
+        model::ClusterCommGroupRow g;
+        g.kind = kindOf(st.optText(0));
+        g.ranks = model::ClusterSummaryWriter::parseRanks(st.optText(1).value_or(std::string()));
+        if (g.ranks.empty())
+            continue;
+        g.rawName = nonEmpty(3);
+        g.groupHash = Cell::groupHashOf(nonEmpty(2));
+        if (!g.groupHash)
+            g.groupHash = Cell::groupHashOf(g.rawName);
+        g.name = nonEmpty(4);
+        g.source = "cluster_analysis.db";
+        groups.push_back(std::move(g));
+    }
+    ClusterAnalysisImporter::writeCommGroups(ctx, groups);
 }
 
 using OpIndex = std::map<std::tuple<std::string, std::string, int64_t, std::string, std::string>, int64_t>;
@@ -244,6 +293,8 @@ bool ClusterAnalysisDbImporter::run(ImportContext& ctx)
         }
         if (db->hasTable("ClusterCommAnalyzerMatrix"))
             importMatrix(ctx, *db);
+        if (db->hasTable("CommunicationGroup"))
+            importGroups(ctx, *db);
     } catch (const model::DbError& e) {
         ctx.error(std::nullopt, std::string("reading the export failed: ") + e.what());
         ctx.finish();

@@ -6,13 +6,20 @@
 #include "npuscope/io/CommunicationImporter.h"
 #include "npuscope/io/CsvImport.h"
 #include "npuscope/io/JsonFile.h"
+#include "npuscope/io/SqliteExport.h"
+
+#include "npuscope/model/ClusterSummaryWriter.h"
 
 #include <algorithm>
 #include <cctype>
+#include <set>
+#include <utility>
 
 namespace npuscope::io {
 
 namespace {
+
+using model::ClusterSummaryWriter;
 
 bool importStepRows(CsvImport& csv)
 {
@@ -31,11 +38,32 @@ bool importStepRows(CsvImport& csv)
     const int excludeReceiveCol = csv.column({ "Communication(Not Overlapped and Exclude Receive)" });
     const int preparingCol = csv.column({ "Preparing" });
     auto& ctx = csv.context();
-    int64_t stageRows = 0;
+    int64_t otherRows = 0;
+    std::vector<model::ClusterStageRow> stages;
     while (csv.next()) {
         const auto type = csv.text(typeCol);
+        if (type == "stage") {
+            model::ClusterStageRow s;
+            s.step = csv.optInt(stepCol);
+            s.ranks = ClusterSummaryWriter::parseRanks(csv.text(indexCol).value_or(std::string()));
+            s.computing = csv.usNs(computingCol);
+            s.communicationNotOverlapped = csv.usNs(notOverlappedCol);
+            s.overlapped = csv.usNs(overlappedCol);
+            s.communication = csv.usNs(communicationCol);
+            s.free = csv.usNs(freeCol);
+            s.stage = csv.usNs(stageCol);
+            s.bubble = csv.usNs(bubbleCol);
+            s.communicationNotOverlappedExcludeReceive = csv.usNs(excludeReceiveCol);
+            s.preparing = csv.usNs(preparingCol);
+            s.sourceLine = csv.line();
+            if (csv.skipped())
+                continue;
+            stages.push_back(std::move(s));
+            csv.countImported();
+            continue;
+        }
         if (type != "rank") {
-            ++stageRows;
+            ++otherRows;
             continue;
         }
         const auto rank = csv.optInt(indexCol);
@@ -61,10 +89,34 @@ bool importStepRows(CsvImport& csv)
         ctx.writer().addStepTrace(r);
         csv.countImported();
     }
-    if (stageRows > 0)
+    ClusterAnalysisImporter::writeStages(ctx, stages);
+    if (otherRows > 0)
         ctx.info(std::nullopt,
-            std::to_string(stageRows) + " rows of Type other than \"rank\" (stage aggregates) were not imported");
+            std::to_string(otherRows) + " rows of a Type other than \"rank\" or \"stage\" were not imported");
     return csv.result();
+}
+
+std::optional<std::vector<int64_t>> rankArray(const nlohmann::json& j)
+{
+    if (!j.is_array())
+        return std::nullopt;
+    std::vector<int64_t> ranks;
+    for (const auto& r : j) {
+        if (!r.is_number_integer())
+            return std::nullopt;
+        ranks.push_back(r.get<int64_t>());
+    }
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    return ranks;
+}
+
+std::optional<std::string> nonEmptyText(const nlohmann::json& entry, const char* key)
+{
+    const auto it = entry.find(key);
+    if (it == entry.end() || !it->is_string() || it->get<std::string>().empty())
+        return std::nullopt;
+    return it->get<std::string>();
 }
 
 // Walks {rank_set|"p2p": {step: {op: value}}}.
@@ -93,6 +145,113 @@ template <typename Fn> void forEachClusterOp(ImportContext& ctx, const nlohmann:
 } // namespace
 
 bool ClusterAnalysisImporter::runStepTrace(ImportContext& ctx) { return CsvImport::run(ctx, importStepRows); }
+
+void ClusterAnalysisImporter::writeStages(ImportContext& ctx, std::vector<model::ClusterStageRow>& stages)
+{
+    if (stages.empty())
+        return;
+    // Stage numbers: the distinct rank sets by lowest rank (Megatron's pipeline order); the "()" set of ranks in no
+    // stage goes last.
+    std::vector<std::vector<int64_t>> sets;
+    for (const auto& s : stages)
+        sets.push_back(s.ranks);
+    std::sort(sets.begin(), sets.end(), [](const auto& a, const auto& b) {
+        if (a.empty() != b.empty())
+            return b.empty();
+        return a < b;
+    });
+    sets.erase(std::unique(sets.begin(), sets.end()), sets.end());
+    ClusterSummaryWriter writer(ctx.writer());
+    for (auto& s : stages) {
+        s.stageIndex = std::find(sets.begin(), sets.end(), s.ranks) - sets.begin();
+        writer.addStage(s);
+    }
+}
+
+void ClusterAnalysisImporter::writeCommGroups(ImportContext& ctx, std::vector<model::ClusterCommGroupRow>& groups)
+{
+    // One row per hash; hashless rows once per (kind, ranks), and not when a hashed row of that kind has those ranks
+    // (newer builds list every parallel-info group again in the plain "collective" / "p2p" arrays).
+    std::set<std::string> hashes;
+    std::set<std::pair<std::string, std::vector<int64_t>>> covered;
+    for (const auto& g : groups) {
+        if (g.groupHash)
+            covered.emplace(g.kind, g.ranks);
+    }
+    ClusterSummaryWriter writer(ctx.writer());
+    int64_t duplicates = 0;
+    for (const auto& g : groups) {
+        const bool fresh = g.groupHash ? hashes.insert(*g.groupHash).second : covered.emplace(g.kind, g.ranks).second;
+        if (!fresh) {
+            duplicates += g.groupHash ? 1 : 0;
+            continue;
+        }
+        writer.addCommGroup(g);
+    }
+    if (duplicates > 0)
+        ctx.warning(std::nullopt, std::to_string(duplicates) + " groups repeat a group_name hash; the first is kept");
+}
+
+bool ClusterAnalysisImporter::runCommunicationGroup(ImportContext& ctx)
+{
+    nlohmann::json root;
+    if (!readJsonFile(ctx, root))
+        return false;
+    if (!root.is_object()) {
+        ctx.error(std::nullopt, "top level is not an object");
+        return false;
+    }
+    std::vector<model::ClusterCommGroupRow> groups;
+    int64_t bad = 0;
+    // Newer builds: comm_group_parallel_info names each group (pg_name) and gives its hash (group_name).
+    if (const auto info = root.find("comm_group_parallel_info"); info != root.end() && info->is_array()) {
+        for (const auto& entry : *info) {
+            const auto ranks
+                = entry.is_object() && entry.contains("rank_set") ? rankArray(entry["rank_set"]) : std::nullopt;
+            if (!ranks) {
+                ++bad;
+                continue;
+            }
+            model::ClusterCommGroupRow g;
+            g.kind = nonEmptyText(entry, "type") == "p2p" ? "p2p" : "collective";
+            g.rawName = nonEmptyText(entry, "group_id");
+            // group_name is the '@' number (double_hash of group_id); without it the raw id gives the same hash.
+            g.groupHash = SqliteExport::groupHashOf(nonEmptyText(entry, "group_name"));
+            if (!g.groupHash)
+                g.groupHash = SqliteExport::groupHashOf(g.rawName);
+            g.name = nonEmptyText(entry, "pg_name");
+            g.ranks = *ranks;
+            g.source = "communication_group.json";
+            groups.push_back(std::move(g));
+        }
+    }
+    for (const char* kind : { "collective", "p2p" }) {
+        const auto it = root.find(kind);
+        if (it == root.end())
+            continue;
+        if (!it->is_array()) {
+            ctx.warning(std::nullopt, std::string("\"") + kind + "\" is not an array; skipped");
+            continue;
+        }
+        for (const auto& set : *it) {
+            const auto ranks = rankArray(set);
+            if (!ranks) {
+                ++bad;
+                continue;
+            }
+            model::ClusterCommGroupRow g;
+            g.kind = kind;
+            g.ranks = *ranks;
+            g.source = "communication_group.json";
+            groups.push_back(std::move(g));
+        }
+    }
+    if (bad > 0)
+        ctx.warning(std::nullopt, std::to_string(bad) + " rank sets are not arrays of integers; skipped");
+    writeCommGroups(ctx, groups);
+    ctx.finish();
+    return true;
+}
 
 bool ClusterAnalysisImporter::runCommunication(ImportContext& ctx)
 {

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
 
 namespace fs = std::filesystem;
@@ -60,22 +61,32 @@ void ranksFromGroups(const fs::path& file, std::set<int64_t>& out)
     const auto j = nlohmann::json::parse(in, nullptr, false);
     if (j.is_discarded() || !j.is_object())
         return;
+    auto addRanks = [&out](const nlohmann::json& set) {
+        if (!set.is_array())
+            return;
+        for (const auto& r : set) {
+            if (r.is_number_integer())
+                out.insert(r.get<int64_t>());
+        }
+    };
     for (const char* key : { "collective", "p2p" }) {
         const auto it = j.find(key);
         if (it == j.end() || !it->is_array())
             continue;
-        for (const auto& group : *it) {
-            if (!group.is_array())
-                continue;
-            for (const auto& r : group) {
-                if (r.is_number_integer())
-                    out.insert(r.get<int64_t>());
-            }
+        for (const auto& group : *it)
+            addRanks(group);
+    }
+    if (const auto it = j.find("comm_group_parallel_info"); it != j.end() && it->is_array()) {
+        for (const auto& entry : *it) {
+            if (entry.is_object() && entry.contains("rank_set"))
+                addRanks(entry["rank_set"]);
         }
     }
 }
 
-void ranksFromDb(const fs::path& file, std::set<int64_t>& out, std::vector<PlanIssue>& issues)
+} // namespace
+
+void ClusterSummary::ranksOfDb(const fs::path& file, std::set<int64_t>& out, std::vector<PlanIssue>& issues)
 {
     try {
         SqliteExport db(file.string());
@@ -106,12 +117,11 @@ void ranksFromDb(const fs::path& file, std::set<int64_t>& out, std::vector<PlanI
     }
 }
 
-} // namespace
-
 bool ClusterSummary::isClusterFileName(const std::string& fileName)
 {
     return fileName == "cluster_step_trace_time.csv" || fileName == "cluster_communication.json"
-        || fileName == "cluster_communication_matrix.json" || fileName == kDbName;
+        || fileName == "cluster_communication_matrix.json" || fileName == kDbName
+        || fileName == "communication_group.json";
 }
 
 std::optional<ClusterSummary> ClusterSummary::probe(const fs::path& dir)
@@ -145,7 +155,9 @@ std::optional<ClusterSummary> ClusterSummary::probe(const fs::path& dir)
         if (kind == FileKind::ClusterStepTrace)
             ranksFromStepCsv(f, s.ranks);
         else if (kind == FileKind::ClusterAnalysisDb)
-            ranksFromDb(f, s.ranks, s.issues);
+            ranksOfDb(f, s.ranks, s.issues);
+        else if (kind == FileKind::ClusterCommunicationGroup)
+            ranksFromGroups(f, s.ranks);
     }
     std::sort(
         s.files.begin(), s.files.end(), [](const PlannedFile& a, const PlannedFile& b) { return a.path < b.path; });
@@ -153,8 +165,13 @@ std::optional<ClusterSummary> ClusterSummary::probe(const fs::path& dir)
         s.issues.push_back({ "info", s.path,
             "cluster_analysis_output holds both cluster_analysis.db and text files; using the db, ignored: "
                 + droppedText });
-    if (!hasDb && fs::exists(dir / "communication_group.json", ec))
-        ranksFromGroups(dir / "communication_group.json", s.ranks);
+    if (!s.files.empty() && std::all_of(s.files.begin(), s.files.end(), [](const PlannedFile& f) {
+            return f.kind == FileKind::ClusterCommunicationGroup;
+        }))
+        s.issues.push_back({ "info", s.path,
+            "cluster_analysis_output holds only communication_group.json: ranks and communication groups are "
+            "loaded, but there is no step or communication data (no cluster_step_trace_time.csv, "
+            "cluster_communication*.json or cluster_analysis.db)" });
     return s;
 }
 

@@ -4,6 +4,7 @@
 #include "npuscope/core/Decimal.h"
 #include "npuscope/io/CannProfImporter.h"
 #include "npuscope/io/ClusterSummary.h"
+#include "npuscope/io/FileSniffer.h"
 #include "npuscope/io/MindSporeLayout.h"
 
 #include <nlohmann/json.hpp>
@@ -25,18 +26,21 @@ namespace {
 constexpr int kMaxDepth = 16;
 constexpr const char* kOutputDir = "ASCEND_PROFILER_OUTPUT";
 constexpr const char* kLookedFor
-    = "looked for ASCEND_PROFILER_OUTPUT, *_ascend_pt / *_ascend_ms folders, profiler_info*.json, "
-      "step_trace_time.csv, kernel_details.csv, communication*.json, trace_view.json, "
-      "ascend_pytorch_profiler*.db / ascend_mindspore_profiler*.db / msprof_*.db and analysis.db, msprof-analyze "
-      "cluster_analysis_output (cluster_step_trace_time.csv, cluster_communication*.json, cluster_analysis.db), old "
-      "MindSpore profiler/ files (step_trace_raw_*_detail_time.csv, hccl_raw_*.csv), a MindInsight cluster_profiler "
-      "job and CANN PROF_* folders with device_* subfolders";
+    = "looked for ASCEND_PROFILER_OUTPUT, *_ascend_pt / *_ascend_ms folders, profiler_info*.json, MindSpore "
+      "parallel_strategy_*.json, step_trace_time.csv, kernel_details.csv, communication*.json, trace_view.json, "
+      "ascend_pytorch_profiler*.db / ascend_mindspore_profiler*.db / msprof_*.db / report_*.db and analysis.db, "
+      "msprof-analyze cluster_analysis_output (cluster_step_trace_time.csv, cluster_communication*.json, "
+      "communication_group.json, cluster_analysis.db), old MindSpore profiler/ files "
+      "(step_trace_raw_*_detail_time.csv, "
+      "hccl_raw_*.csv), a MindInsight cluster_profiler job, CANN PROF_* folders with device_* subfolders, and by "
+      "content under any other name: SQLite files (classified by their tables) and Chrome-trace *.json";
 
 struct Candidate {
     PlannedRank rank;
     bool rankKnown = false;
     fs::file_time_type mtime {};
     std::optional<int64_t> folderTimestamp; // the {timestamp} field of {worker}_{timestamp}_ascend_pt
+    std::optional<std::size_t> besideSummary; // per-rank files in a cluster_analysis_output folder: that summary
 };
 
 bool endsWith(const std::string& s, std::string_view suffix)
@@ -67,31 +71,56 @@ std::vector<fs::path> filesIn(const fs::path& dir)
     return out;
 }
 
-bool hasProfilerInfo(const fs::path& dir)
+// Facts about a rank, not its data: a folder holding only these gives a rank without step, communication or
+// timeline data.
+bool isFactsKind(FileKind k)
+{
+    return k == FileKind::ProfilerInfo || k == FileKind::ProfilerMetadata || k == FileKind::MsParallelStrategy;
+}
+
+// Files that describe a whole cluster (msprof-analyze cluster_analysis_output); ClusterSummary plans them, never a
+// rank folder.
+bool isClusterFile(const fs::path& f, FileKind k)
+{
+    return ClusterSummary::isClusterFileName(f.filename().string()) || k == FileKind::ClusterStepTrace
+        || k == FileKind::ClusterCommunication || k == FileKind::ClusterCommunicationMatrix
+        || k == FileKind::ClusterAnalysisDb;
+}
+
+bool hasFileOfKind(const fs::path& dir, std::initializer_list<FileKind> kinds)
 {
     for (const auto& f : filesIn(dir)) {
         FileKind k;
-        if (fileKindOf(f.filename().string(), k) && k == FileKind::ProfilerInfo)
+        if (fileKindOf(f.filename().string(), k) && std::find(kinds.begin(), kinds.end(), k) != kinds.end())
             return true;
     }
     return false;
 }
 
-bool hasKnownDataFile(const fs::path& dir)
-{
-    for (const auto& f : filesIn(dir)) {
-        FileKind k;
-        if (fileKindOf(f.filename().string(), k) && k != FileKind::ProfilerInfo && k != FileKind::ProfilerMetadata)
-            return true;
-    }
-    return false;
-}
+bool hasProfilerInfo(const fs::path& dir) { return hasFileOfKind(dir, { FileKind::ProfilerInfo }); }
 
 bool isRankFolder(const fs::path& dir)
 {
     const std::string name = dir.filename().string();
     return isDir(dir / kOutputDir) || endsWith(name, "_ascend_pt") || endsWith(name, "_ascend_ms")
-        || hasProfilerInfo(dir);
+        || hasFileOfKind(dir, { FileKind::ProfilerInfo, FileKind::MsParallelStrategy });
+}
+
+// The <n> of a file name <prefix><n><suffix> (parallel_strategy_1.json, report_0.db, ...).
+std::optional<int64_t> numberIn(const std::string& name, const std::regex& pattern)
+{
+    std::smatch m;
+    if (std::regex_match(name, m, pattern))
+        return parseInt(m[1].str());
+    return std::nullopt;
+}
+
+std::string joinNumbers(const std::vector<int64_t>& values)
+{
+    std::string out;
+    for (int64_t v : values)
+        out += (out.empty() ? "" : ", ") + std::to_string(v);
+    return out;
 }
 
 std::optional<int64_t> rankFromInfoFile(const fs::path& file)
@@ -113,7 +142,8 @@ std::optional<int64_t> rankFromInfoFile(const fs::path& file)
         if (auto r = fromValue(j["rank_id"]); r && *r >= 0)
             return r;
     }
-    if (j.contains("ms_profiler_info") && j["ms_profiler_info"].is_object() && j["ms_profiler_info"].contains("rank_id"))
+    if (j.contains("ms_profiler_info") && j["ms_profiler_info"].is_object()
+        && j["ms_profiler_info"].contains("rank_id"))
         return fromValue(j["ms_profiler_info"]["rank_id"]);
     return std::nullopt;
 }
@@ -135,12 +165,22 @@ public:
             return;
         }
         if (fs::is_regular_file(status)) {
+            const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
             FileKind k;
             if (!fileKindOf(p.filename().string(), k)) {
-                issue("error", input, "not a profiler file npuscope knows; " + std::string(kLookedFor));
+                const auto& s = sniffed(p);
+                if (!s) {
+                    issue("error", input, "not a profiler file npuscope knows; " + std::string(kLookedFor));
+                    return;
+                }
+                if (s->kind == FileKind::ClusterAnalysisDb) {
+                    if (firstVisit(dir))
+                        m_summaries.push_back(clusterSummaryOf(dir, p));
+                    return;
+                }
+                addOutputDir(dir);
                 return;
             }
-            const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
             if (ClusterSummary::isClusterFileName(p.filename().string())) {
                 if (auto summary = ClusterSummary::probe(dir); summary && firstVisit(dir))
                     m_summaries.push_back(std::move(*summary));
@@ -172,6 +212,63 @@ private:
         return m_visited.insert(key).second;
     }
 
+    // The content kind of a file the name rules do not know; sniffed once, its problems reported once.
+    const std::optional<FileSniffer::Result>& sniffed(const fs::path& f)
+    {
+        const std::string key = pathText(fs::absolute(f));
+        auto it = m_sniffed.find(key);
+        if (it == m_sniffed.end())
+            it = m_sniffed.emplace(key, FileSniffer::sniff(f, m_plan.issues)).first;
+        return it->second;
+    }
+
+    // Per-rank data in dir: a known data file, or an unknown one whose content is (cluster files excluded).
+    bool hasRankData(const fs::path& dir)
+    {
+        std::vector<fs::path> unknown;
+        for (const auto& f : filesIn(dir)) {
+            FileKind k;
+            if (!fileKindOf(f.filename().string(), k))
+                unknown.push_back(f);
+            else if (!isFactsKind(k) && !isClusterFile(f, k))
+                return true;
+        }
+        for (const auto& f : unknown) {
+            const auto& s = sniffed(f);
+            if (s && s->kind != FileKind::ClusterAnalysisDb)
+                return true;
+        }
+        return false;
+    }
+
+    // A cluster summary db under another name (sniffed ClusterStepTraceTime / ClusterCommAnalyzerTime).
+    ClusterSummary clusterSummaryOf(const fs::path& dir, const fs::path& file)
+    {
+        ClusterSummary s;
+        s.path = pathText(fs::absolute(dir));
+        std::error_code ec;
+        const auto size = fs::file_size(file, ec);
+        s.files.push_back({ FileKind::ClusterAnalysisDb, pathText(fs::absolute(file)), ec ? 0 : size });
+        ClusterSummary::ranksOfDb(s.files.front().path, s.ranks, s.issues);
+        s.issues.push_back({ "info", s.files.front().path,
+            "file name not known to npuscope; by its content (msprof-analyze cluster tables) imported as "
+            "cluster_analysis.db" });
+        return s;
+    }
+
+    std::optional<ClusterSummary> sniffedClusterSummary(const fs::path& dir)
+    {
+        for (const auto& f : filesIn(dir)) {
+            FileKind k;
+            // Only files starting with the SQLite header are opened; everything else costs 16 bytes.
+            if (fileKindOf(f.filename().string(), k) || !FileSniffer::hasSqliteHeader(f))
+                continue;
+            if (const auto& s = sniffed(f); s && s->kind == FileKind::ClusterAnalysisDb)
+                return clusterSummaryOf(dir, f);
+        }
+        return std::nullopt;
+    }
+
     void addOutputDir(const fs::path& dir)
     {
         // An ASCEND_PROFILER_OUTPUT folder given directly: its rank folder is the parent when the
@@ -188,8 +285,8 @@ private:
     void walk(const fs::path& dir, int depth)
     {
         if (depth > kMaxDepth) {
-            issue("warning", pathText(dir), "folder nesting deeper than " + std::to_string(kMaxDepth)
-                    + " levels; not searched further");
+            issue("warning", pathText(dir),
+                "folder nesting deeper than " + std::to_string(kMaxDepth) + " levels; not searched further");
             return;
         }
         if (dir.filename() == kOutputDir) {
@@ -198,8 +295,14 @@ private:
         }
         if (!firstVisit(dir))
             return; // symlink loop or a folder given twice
-        if (auto summary = ClusterSummary::probe(dir)) {
+        auto summary = ClusterSummary::probe(dir);
+        if (!summary)
+            summary = sniffedClusterSummary(dir);
+        if (summary) {
             m_summaries.push_back(std::move(*summary));
+            // Per-rank exports kept next to the summary (report_0.db beside cluster_analysis.db) belong to it.
+            if (hasRankData(dir))
+                addRank(dir, m_summaries.size() - 1);
             return;
         }
         if (CannProfImporter::isProfDir(dir)) {
@@ -229,18 +332,14 @@ private:
             }
             return;
         }
-        if (isRankFolder(dir)) {
-            addRank(dir);
-            return;
-        }
-        if (hasKnownDataFile(dir)) {
+        if (isRankFolder(dir) || hasRankData(dir)) {
             addRank(dir);
             return;
         }
         std::vector<fs::path> children;
         std::error_code ec;
-        for (fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
-             !ec && it != end; it.increment(ec)) {
+        for (fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
+             it.increment(ec)) {
             std::error_code ec2;
             if (it->is_directory(ec2))
                 children.push_back(it->path());
@@ -268,9 +367,7 @@ private:
     {
         const auto isDb
             = [](const PlannedFile& f) { return f.kind == FileKind::ProfilerDb || f.kind == FileKind::AnalysisDb; };
-        const auto isText = [&](const PlannedFile& f) {
-            return !isDb(f) && f.kind != FileKind::ProfilerInfo && f.kind != FileKind::ProfilerMetadata;
-        };
+        const auto isText = [&](const PlannedFile& f) { return !isDb(f) && !isFactsKind(f.kind); };
         if (std::none_of(rank.files.begin(), rank.files.end(), isDb)
             || std::none_of(rank.files.begin(), rank.files.end(), isText))
             return;
@@ -284,46 +381,118 @@ private:
             "rank folder holds both a db export and text files; using the db export, ignored: " + dropped);
     }
 
-    void addRank(const fs::path& rankDir)
+    // An analysis db holding several devices (one process driving several NPUs, StepTraceTime.deviceId): one rank
+    // per device, each with the same file; AnalysisDbImporter keeps the rows of its rank's device.
+    std::vector<Candidate> splitByDevice(Candidate c)
     {
+        const auto db = std::find_if(c.rank.files.begin(), c.rank.files.end(),
+            [](const PlannedFile& f) { return f.kind == FileKind::AnalysisDb; });
+        if (db == c.rank.files.end())
+            return { std::move(c) };
+        const auto devices = FileSniffer::analysisDbDevices(db->path);
+        if (devices.size() < 2)
+            return { std::move(c) };
+        std::string message = fs::path(db->path).filename().string() + " holds " + std::to_string(devices.size())
+            + " devices (" + joinNumbers(devices) + ") in one file: one rank per device, ";
+        if (c.rankKnown)
+            message += "rank ids = device ids (the folder's rank " + std::to_string(c.rank.rank) + " from "
+                + c.rank.rankSource + " names one process, not one device)";
+        else
+            message += "rank ids come from the device ids because there is no rank information";
+        // Files that are not per device (a profiler db, text files) stay with the first device's rank.
+        std::vector<PlannedFile> shared;
+        std::vector<PlannedFile> firstOnly;
+        for (const auto& f : c.rank.files)
+            (f.kind == FileKind::AnalysisDb || isFactsKind(f.kind) ? shared : firstOnly).push_back(f);
+        if (!firstOnly.empty()) {
+            std::string names;
+            for (const auto& f : firstOnly)
+                names += (names.empty() ? "" : ", ") + fs::path(f.path).filename().string();
+            message += "; " + names + " not split by device, planned for rank " + std::to_string(devices.front());
+        }
+        issue("info", db->path, message);
+        std::vector<Candidate> out;
+        for (int64_t device : devices) {
+            Candidate d = c;
+            d.rank.rank = device;
+            d.rank.rankSource = "device_id";
+            d.rankKnown = true;
+            d.rank.files = shared;
+            if (device == devices.front())
+                d.rank.files.insert(d.rank.files.end(), firstOnly.begin(), firstOnly.end());
+            out.push_back(std::move(d));
+        }
+        return out;
+    }
+
+    void addRank(const fs::path& rankDir, std::optional<std::size_t> besideSummary = std::nullopt)
+    {
+        static const std::regex kInfoName(R"(^profiler_info_(\d+)\.json$)");
+        static const std::regex kDbName(R"(^(?:ascend_\w+_profiler|msprof|report)_(\d+)\.db$)");
+        static const std::regex kStrategyName(R"(^parallel_strategy_(\d+)\.json$)");
         Candidate c;
+        c.besideSummary = besideSummary;
         c.rank.path = pathText(fs::absolute(rankDir));
         const fs::path outDir = isDir(rankDir / kOutputDir) ? rankDir / kOutputDir : rankDir;
         std::optional<fs::path> infoFile;
         std::optional<int64_t> rankFromName;
-        std::optional<int64_t> rankFromDbName; // ascend_pytorch_profiler_{rank}.db
-        auto addFile = [&](const fs::path& f) {
-            FileKind k;
-            if (!fileKindOf(f.filename().string(), k))
-                return;
-            for (const auto& existing : c.rank.files) {
-                if (existing.kind == k && k != FileKind::ProfilerInfo)
-                    return;
-            }
+        std::optional<int64_t> rankFromDbName; // ascend_pytorch_profiler_{rank}.db, msprof_{rank}.db, report_{rank}.db
+        std::map<int64_t, PlannedFile> strategies; // parallel_strategy_{rank}.json, planned for rank {rank}
+        auto planned = [](const fs::path& f, FileKind k) {
             std::error_code ec;
             const auto size = fs::file_size(f, ec);
-            c.rank.files.push_back({ k, pathText(fs::absolute(f)), ec ? 0 : size });
+            return PlannedFile { k, pathText(fs::absolute(f)), ec ? 0 : size };
+        };
+        auto hasKind = [&](FileKind k) {
+            return std::any_of(
+                c.rank.files.begin(), c.rank.files.end(), [k](const PlannedFile& f) { return f.kind == k; });
+        };
+        auto addFile = [&](const fs::path& f, FileKind k) {
+            if (k != FileKind::ProfilerInfo && hasKind(k))
+                return false;
+            c.rank.files.push_back(planned(f, k));
+            const std::string name = f.filename().string();
             if (k == FileKind::ProfilerInfo && !infoFile) {
                 infoFile = f;
-                static const std::regex kInfoName(R"(^profiler_info_(\d+)\.json$)");
-                std::smatch m;
-                const std::string name = f.filename().string();
-                if (std::regex_match(name, m, kInfoName))
-                    rankFromName = parseInt(m[1].str());
+                rankFromName = numberIn(name, kInfoName);
             }
-            if (k == FileKind::ProfilerDb && !rankFromDbName) {
-                static const std::regex kDbName(R"(^ascend_\w+_profiler_(\d+)\.db$)");
-                std::smatch m;
-                const std::string name = f.filename().string();
-                if (std::regex_match(name, m, kDbName))
-                    rankFromDbName = parseInt(m[1].str());
-            }
+            if (k == FileKind::ProfilerDb && !rankFromDbName)
+                rankFromDbName = numberIn(name, kDbName);
+            return true;
         };
-        for (const auto& f : filesIn(rankDir))
-            addFile(f);
+        std::vector<fs::path> files = filesIn(rankDir);
         if (outDir != rankDir) {
-            for (const auto& f : filesIn(outDir))
-                addFile(f);
+            const auto more = filesIn(outDir);
+            files.insert(files.end(), more.begin(), more.end());
+        }
+        // Names first, so a file named for its kind wins over one only its content identifies.
+        std::vector<fs::path> unknown;
+        for (const auto& f : files) {
+            FileKind k;
+            if (!fileKindOf(f.filename().string(), k)) {
+                unknown.push_back(f);
+            } else if (isClusterFile(f, k)) {
+                continue; // the summary beside these files plans them
+            } else if (k == FileKind::MsParallelStrategy) {
+                if (auto id = numberIn(f.filename().string(), kStrategyName))
+                    strategies.emplace(*id, planned(f, k));
+            } else {
+                addFile(f, k);
+            }
+        }
+        for (const auto& f : unknown) {
+            const auto& s = sniffed(f);
+            if (!s || s->kind == FileKind::ClusterAnalysisDb)
+                continue;
+            const std::string path = pathText(fs::absolute(f));
+            if (addFile(f, s->kind))
+                issue("info", path,
+                    "file name not known to npuscope; by its content (" + s->why + ") imported as "
+                        + fileKindName(s->kind));
+            else
+                issue("info", path,
+                    "by its content (" + s->why + ") a " + fileKindName(s->kind)
+                        + " file, but the folder already has one; ignored");
         }
 
         preferDbExport(c.rank);
@@ -346,22 +515,24 @@ private:
                 c.rank.rank = parseInt(m[1].str()).value_or(0);
                 c.rank.rankSource = "folder_name";
                 c.rankKnown = true;
+            } else if (c.rank.files.empty() || strategies.size() == 1) {
+                // parallel_strategy_{rank}.json names its rank when nothing else does.
+                if (!strategies.empty()) {
+                    c.rank.rank = strategies.begin()->first;
+                    c.rank.rankSource = "file_name";
+                    c.rankKnown = true;
+                } else {
+                    c.rank.rankSource = "default";
+                }
             } else {
                 c.rank.rankSource = "default";
             }
         }
-
-        bool hasData = false;
-        for (const auto& f : c.rank.files)
-            hasData = hasData || (f.kind != FileKind::ProfilerInfo && f.kind != FileKind::ProfilerMetadata);
-        if (!hasData) {
-            bool hasDb = false;
-            for (const auto& f : filesIn(outDir))
-                hasDb = hasDb || f.extension() == ".db";
-            issue("warning", c.rank.path,
-                hasDb ? "rank folder holds only .db files of a kind npuscope does not import; skipped"
-                      : "rank folder holds no file npuscope imports; " + std::string(kLookedFor));
-            return;
+        if (c.rankKnown) {
+            if (auto it = strategies.find(c.rank.rank); it != strategies.end()) {
+                c.rank.files.push_back(it->second);
+                strategies.erase(it);
+            }
         }
 
         // {worker}_{timestamp}_ascend_pt: the timestamp is field -3 of the '_' split (msprof-analyze).
@@ -374,43 +545,129 @@ private:
             c.folderTimestamp = parseInt(parts[parts.size() - 3]);
         std::error_code ec;
         c.mtime = fs::last_write_time(infoFile ? *infoFile : rankDir, ec);
-        m_candidates.push_back(std::move(c));
+
+        const bool hasData = std::any_of(
+            c.rank.files.begin(), c.rank.files.end(), [](const PlannedFile& f) { return !isFactsKind(f.kind); });
+        std::vector<Candidate> ranks;
+        if (hasData) {
+            ranks = splitByDevice(std::move(c));
+        } else if (!c.rank.files.empty()) {
+            // profiler_info / metadata / parallel strategy alone: the rank is known, its data is not there.
+            std::string names;
+            for (const auto& f : c.rank.files)
+                names += (names.empty() ? "" : ", ") + fs::path(f.path).filename().string();
+            const bool outputExpected = outDir != rankDir;
+            issue(outputExpected ? "warning" : "info", c.rank.path,
+                "rank folder holds only " + names
+                    + (outputExpected ? " (" + std::string(kOutputDir) + " holds no file npuscope imports)" : "")
+                    + ": a rank with its facts (rank_info) only; no step, communication or timeline data");
+            ranks.push_back(std::move(c));
+        } else if (strategies.empty()) {
+            bool hasDb = false;
+            for (const auto& f : filesIn(outDir))
+                hasDb = hasDb || f.extension() == ".db";
+            issue("warning", c.rank.path,
+                hasDb ? "rank folder holds only .db files of a kind npuscope does not import; skipped"
+                      : "rank folder holds no file npuscope imports; " + std::string(kLookedFor));
+            return;
+        }
+        // parallel_strategy_{n}.json of ranks without a profiler_info_{n}.json here: ranks known from it alone.
+        for (auto& [id, file] : strategies) {
+            const auto own = std::find_if(ranks.begin(), ranks.end(),
+                [&, id = id](const Candidate& r) { return r.rankKnown && r.rank.rank == id; });
+            if (own != ranks.end()) {
+                own->rank.files.push_back(file);
+                continue;
+            }
+            Candidate s;
+            s.besideSummary = besideSummary;
+            s.rank.rank = id;
+            s.rank.rankSource = "file_name";
+            s.rank.path = pathText(fs::absolute(rankDir));
+            s.rank.files.push_back(file);
+            s.rankKnown = true;
+            std::error_code timeEc;
+            s.mtime = fs::last_write_time(file.path, timeEc);
+            issue("info", file.path,
+                "rank " + std::to_string(id) + " is known only from " + fs::path(file.path).filename().string()
+                    + " (no profiler_info_" + std::to_string(id)
+                    + ".json or data files for it): a rank with parallel-strategy facts only; no step, communication "
+                      "or timeline data");
+            ranks.push_back(std::move(s));
+        }
+        for (auto& r : ranks)
+            m_candidates.push_back(std::move(r));
     }
 
     LoadPlan& m_plan;
     std::vector<Candidate> m_candidates;
     std::vector<ClusterSummary> m_summaries; // msprof-analyze cluster_analysis_output folders
     std::set<std::string> m_visited;
+    std::map<std::string, std::optional<FileSniffer::Result>> m_sniffed; // absolute path -> content kind
 };
 
-// A summary-only cluster (msprof-analyze cluster_analysis_output): one planned rank per rank its files name, the
-// files on the first of them (each file holds every rank). Per-rank folders in the same input win: npuscope
-// computes the same tables from them.
-void planSummary(LoadPlan& plan, std::vector<ClusterSummary>& summaries, bool haveRankFolders)
+// Figures a cluster summary already holds for every rank; a rank's own file of these kinds would count them twice.
+bool summaryGives(FileKind k)
 {
-    if (summaries.empty())
+    return k == FileKind::StepTraceTime || k == FileKind::Communication || k == FileKind::CommunicationMatrix
+        || k == FileKind::AnalysisDb;
+}
+
+// A summary-only cluster (msprof-analyze cluster_analysis_output): one planned rank per rank its files name, the
+// files on the first of them (each file holds every rank). Per-rank folders elsewhere in the same input win:
+// npuscope computes the same tables from them. Per-rank exports inside the summary's own folder (report_0.db next
+// to cluster_analysis.db) join the summary's rank of the same id. kept: one candidate per rank, by rank.
+void planSummary(LoadPlan& plan, std::vector<ClusterSummary>& summaries, const std::vector<Candidate*>& kept)
+{
+    auto planAll = [&] {
+        for (auto* c : kept)
+            plan.ranks.push_back(std::move(c->rank));
+    };
+    if (summaries.empty()) {
+        planAll();
         return;
+    }
+    const bool haveRankFolders = std::any_of(kept.begin(), kept.end(), [](auto* c) { return !c->besideSummary; });
     if (haveRankFolders) {
         for (const auto& s : summaries)
             plan.issues.push_back({ "info", s.path,
                 "msprof-analyze cluster summary not imported: the input also holds per-rank profiler folders, from "
                 "which npuscope computes the same step and communication tables" });
+        planAll();
         return;
     }
     const auto& used = summaries.front();
-    for (size_t i = 1; i < summaries.size(); ++i)
+    for (size_t i = 1; i < summaries.size(); ++i) {
+        const bool hadRanks = std::any_of(kept.begin(), kept.end(), [i](auto* c) { return c->besideSummary == i; });
         plan.issues.push_back({ "warning", summaries[i].path,
-            "another msprof-analyze cluster summary was found first (" + used.path + "); this one was not imported" });
+            "another msprof-analyze cluster summary was found first (" + used.path + "); this one was not imported"
+                + (hadRanks ? std::string(", nor the per-rank files next to it") : std::string()) });
+    }
     plan.issues.insert(plan.issues.end(), used.issues.begin(), used.issues.end());
+    std::map<int64_t, Candidate*> beside;
+    for (auto* c : kept) {
+        if (c->besideSummary == 0u)
+            beside[c->rank.rank] = c;
+    }
     if (used.ranks.empty()) {
         plan.issues.push_back({ "error", used.path,
             "msprof-analyze cluster summary names no rank (no Type=rank rows, no communication groups); nothing "
             "imported" });
+        for (auto& [id, c] : beside)
+            plan.ranks.push_back(std::move(c->rank));
         return;
+    }
+    std::string joined;
+    for (const auto& [id, c] : beside) {
+        if (used.ranks.count(id))
+            joined += (joined.empty() ? "" : ", ") + std::to_string(id);
     }
     plan.issues.push_back({ "info", used.path,
         "summary-only cluster (msprof-analyze cluster_analysis_output): " + std::to_string(used.ranks.size())
-            + " ranks from the summary files; no per-rank timelines, kernels or memory" });
+            + " ranks from the summary files; "
+            + (joined.empty() ? std::string("no per-rank timelines, kernels or memory")
+                              : "per-rank files next to it add the own data of rank " + joined
+                        + "; no per-rank timelines, kernels or memory for the others") });
     bool first = true;
     for (int64_t r : used.ranks) {
         PlannedRank rank;
@@ -420,9 +677,28 @@ void planSummary(LoadPlan& plan, std::vector<ClusterSummary>& summaries, bool ha
         if (first)
             rank.files = used.files;
         first = false;
+        if (const auto it = beside.find(r); it != beside.end()) {
+            std::string dropped;
+            for (auto& f : it->second->rank.files) {
+                if (summaryGives(f.kind))
+                    dropped += (dropped.empty() ? "" : ", ") + fs::path(f.path).filename().string();
+                else
+                    rank.files.push_back(std::move(f));
+            }
+            if (!dropped.empty())
+                plan.issues.push_back({ "info", it->second->rank.path,
+                    "rank " + std::to_string(r) + ": the cluster summary gives its step and communication figures; "
+                        + "ignored its own " + dropped });
+            beside.erase(it);
+        }
         plan.ranks.push_back(std::move(rank));
     }
-    plan.layout = plan.ranks.size() == 1 ? LoadPlan::Layout::SingleRank : LoadPlan::Layout::Cluster;
+    for (auto& [id, c] : beside) {
+        plan.issues.push_back({ "warning", c->rank.path,
+            "rank " + std::to_string(id) + " (from " + c->rank.rankSource
+                + ") is not one of the cluster summary's ranks; shown beside them" });
+        plan.ranks.push_back(std::move(c->rank));
+    }
 }
 
 } // namespace
@@ -435,7 +711,6 @@ LoadPlan Detector::detect(const std::vector<std::string>& paths)
     for (const auto& p : paths)
         walker.input(p);
     auto& candidates = walker.candidates();
-    planSummary(plan, walker.summaries(), !candidates.empty());
 
     // Ranks nobody could name get the smallest free ids, in path order.
     std::set<int64_t> used;
@@ -463,6 +738,7 @@ LoadPlan Detector::detect(const std::vector<std::string>& paths)
     for (auto& c : candidates)
         byRank[c.rank.rank].push_back(&c);
     bool severalRuns = false;
+    std::vector<Candidate*> kept;
     for (auto& [rank, list] : byRank) {
         Candidate* keep = list.front();
         if (list.size() > 1) {
@@ -485,13 +761,19 @@ LoadPlan Detector::detect(const std::vector<std::string>& paths)
                     + " folders; kept the newest (" + keep->rank.path + "), ignored: " + others });
             severalRuns = true;
         }
-        // A db export's timeline: the same file again, deferred (loaded with the rank's timeline).
-        auto& files = keep->rank.files;
+        kept.push_back(keep);
+    }
+    planSummary(plan, walker.summaries(), kept);
+    std::stable_sort(plan.ranks.begin(), plan.ranks.end(),
+        [](const PlannedRank& a, const PlannedRank& b) { return a.rank < b.rank; });
+
+    // A db export's timeline: the same file again, deferred (loaded with the rank's timeline).
+    for (auto& rank : plan.ranks) {
+        auto& files = rank.files;
         for (std::size_t i = 0, n = files.size(); i < n; ++i) {
             if (files[i].kind == FileKind::ProfilerDb)
                 files.push_back({ FileKind::ProfilerDbTimeline, files[i].path, files[i].size });
         }
-        plan.ranks.push_back(std::move(keep->rank));
     }
 
     if (plan.ranks.empty())

@@ -8,7 +8,7 @@
 namespace npuscope::io {
 
 namespace {
-constexpr std::array<std::pair<FileKind, const char*>, 26> kNames { {
+constexpr std::array<std::pair<FileKind, const char*>, 28> kNames { {
     { FileKind::ProfilerInfo, "profiler_info" },
     { FileKind::ProfilerMetadata, "profiler_metadata" },
     { FileKind::StepTraceTime, "step_trace_time" },
@@ -27,6 +27,7 @@ constexpr std::array<std::pair<FileKind, const char*>, 26> kNames { {
     { FileKind::ClusterCommunication, "cluster_communication" },
     { FileKind::ClusterCommunicationMatrix, "cluster_communication_matrix" },
     { FileKind::ClusterAnalysisDb, "cluster_analysis_db" },
+    { FileKind::ClusterCommunicationGroup, "cluster_communication_group" },
     { FileKind::MsStepTraceRaw, "step_trace_raw" },
     { FileKind::MsHcclRaw, "hccl_raw" },
     { FileKind::MsFlopsSummary, "flops_summary" },
@@ -35,6 +36,7 @@ constexpr std::array<std::pair<FileKind, const char*>, 26> kNames { {
     { FileKind::CannInfo, "cann_info" },
     { FileKind::CannTimeline, "cann_timeline" },
     { FileKind::ProfilerDbTimeline, "profiler_db_timeline" },
+    { FileKind::MsParallelStrategy, "parallel_strategy" },
 } };
 } // namespace
 
@@ -79,19 +81,24 @@ bool fileKindOf(const std::string& fileName, FileKind& kind)
             }
         }
     }
-    // CANN msprof db export (same table style: TASK, COMPUTE_TASK_INFO, COMMUNICATION_OP, STRING_IDS).
-    if (fileName.size() > 10 && fileName.rfind("msprof_", 0) == 0
-        && fileName.compare(fileName.size() - 3, 3, ".db") == 0
-        && fileName.substr(7, fileName.size() - 10).find_first_not_of("0123456789") == std::string::npos) {
-        kind = FileKind::ProfilerDb;
-        return true;
+    // CANN msprof db export msprof_<n>.db, and report_<n>.db of its older export (same table style: TASK,
+    // COMPUTE_TASK_INFO, COMMUNICATION_OP, STRING_IDS, CANN_API or API).
+    for (const std::string prefix : { "msprof_", "report_" }) {
+        if (fileName.size() > prefix.size() + 3 && fileName.rfind(prefix, 0) == 0
+            && fileName.compare(fileName.size() - 3, 3, ".db") == 0
+            && fileName.substr(prefix.size(), fileName.size() - prefix.size() - 3).find_first_not_of("0123456789")
+                == std::string::npos) {
+            kind = FileKind::ProfilerDb;
+            return true;
+        }
     }
     if (fileName == "analysis.db" || fileName == "communication_analyzer.db") {
         kind = FileKind::AnalysisDb;
         return true;
     }
     // Old MindSpore per-rank files: <prefix><digits><suffix>.
-    static const std::array<std::tuple<const char*, const char*, FileKind>, 5> kMsFiles { {
+    static const std::array<std::tuple<const char*, const char*, FileKind>, 6> kMsFiles { {
+        { "parallel_strategy_", ".json", FileKind::MsParallelStrategy },
         { "step_trace_raw_", "_detail_time.csv", FileKind::MsStepTraceRaw },
         { "hccl_raw_", ".csv", FileKind::MsHcclRaw },
         { "flops_summary_", ".json", FileKind::MsFlopsSummary },
@@ -109,11 +116,12 @@ bool fileKindOf(const std::string& fileName, FileKind& kind)
             return true;
         }
     }
-    static const std::array<std::pair<const char*, FileKind>, 4> kClusterFiles { {
+    static const std::array<std::pair<const char*, FileKind>, 5> kClusterFiles { {
         { "cluster_step_trace_time.csv", FileKind::ClusterStepTrace },
         { "cluster_communication.json", FileKind::ClusterCommunication },
         { "cluster_communication_matrix.json", FileKind::ClusterCommunicationMatrix },
         { "cluster_analysis.db", FileKind::ClusterAnalysisDb },
+        { "communication_group.json", FileKind::ClusterCommunicationGroup },
     } };
     for (const auto& [n, k] : kClusterFiles) {
         if (fileName == n) {

@@ -14,6 +14,7 @@
 #include "npuscope/io/MindSporeMiscImporter.h"
 #include "npuscope/io/MindSporeStepTraceImporter.h"
 #include "npuscope/io/MindSporeTimelineImporter.h"
+#include "npuscope/io/MsParallelStrategyImporter.h"
 #include "npuscope/io/NpuModuleMemImporter.h"
 #include "npuscope/io/OpStatisticImporter.h"
 #include "npuscope/io/OperatorMemoryImporter.h"
@@ -80,6 +81,8 @@ ImporterFn importerFor(FileKind kind)
         return &ClusterAnalysisImporter::runMatrix;
     case FileKind::ClusterAnalysisDb:
         return &ClusterAnalysisDbImporter::run;
+    case FileKind::ClusterCommunicationGroup:
+        return &ClusterAnalysisImporter::runCommunicationGroup;
     case FileKind::MsStepTraceRaw:
         return &MindSporeStepTraceImporter::run;
     case FileKind::MsHcclRaw:
@@ -96,6 +99,8 @@ ImporterFn importerFor(FileKind kind)
         return &CannProfImporter::runTimeline;
     case FileKind::ProfilerDbTimeline:
         return &DbTimelineImporter::run;
+    case FileKind::MsParallelStrategy:
+        return &MsParallelStrategyImporter::run;
     }
     return nullptr;
 }

@@ -23,8 +23,10 @@ namespace {
 
 constexpr const char* kExtension = ".npdb";
 // Bump when what an importer writes changes without a schema change.
-constexpr int kImportVersion = 4; // 2: trace_view slice args by reference (source_file); 3: db timeline;
-// 4: old MindSpore timelines on the syscnt clock with their steps
+// 2: trace_view slice args by reference (source_file); 3: db timeline; 4: old MindSpore timelines on the syscnt
+// clock with their steps; 5: cluster_analysis_output stage rows and communication groups; 6: analysis db split by
+// device, parallel_strategy facts; 7: db exports: memory tables, counters, HCCL, MSTX, flows, args by row.
+constexpr int kImportVersion = 7;
 
 uint64_t fnv1a(uint64_t h, std::string_view text)
 {

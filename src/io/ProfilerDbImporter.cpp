@@ -245,6 +245,157 @@ int64_t importCommunicationKernels(ImportContext& ctx, SqliteExport& db, const s
     return n;
 }
 
+// Bytes -> the text CSVs' units: Size(KB) and *(MB) are bytes / 1024 and / 1024^2 (operator_memory.csv
+// 18816.5 KB = 19268096 B; memory_record.csv 1452.0 MB = 1522532352 B).
+constexpr double kBytesPerKb = 1024.0;
+constexpr double kBytesPerMb = 1024.0 * 1024.0;
+
+std::optional<double> bytesIn(const model::Statement& st, int col, double unit)
+{
+    const auto v = SqliteExport::real(st, col);
+    return v ? std::optional<double>(*v / unit) : std::nullopt;
+}
+
+// An ns column: INTEGER read exactly (a double loses the last digits of epoch ns), else REAL / TEXT through scaledNs.
+std::optional<int64_t> exactNs(const model::Statement& st, int col)
+{
+    if (st.isNull(col))
+        return std::nullopt;
+    const auto i = st.optInt(col);
+    if (i && st.text(col) == std::to_string(*i))
+        return i;
+    return SqliteExport::scaledNs(st, col, 1.0);
+}
+
+std::optional<std::string> npuDevice(std::optional<int64_t> device)
+{
+    return device ? std::optional<std::string>("NPU:" + std::to_string(*device)) : std::nullopt;
+}
+
+// "col" when table has one of names, else NULL; with a leading ", ".
+std::string selectCol(SqliteExport& db, const char* table, std::initializer_list<std::string_view> names)
+{
+    return ", " + db.columnOrNull(table, names);
+}
+
+// MEMORY_RECORD (bytes, ns) -> memory_record as memory_record.csv gives it, plus the APP rows the CSV takes from
+// the NPU_MEM "app" samples (Total Reserved = DDR + HBM, the other columns empty).
+int64_t importMemoryRecords(ImportContext& ctx, SqliteExport& db)
+{
+    int64_t n = 0;
+    const char* t = "MEMORY_RECORD";
+    if (const std::string ts = db.column(t, { "timestamp", "timestampNs" }); !ts.empty()) {
+        auto st = db.db().prepare("SELECT " + ts + selectCol(db, t, { "component" })
+            + selectCol(db, t, { "totalAllocated" }) + selectCol(db, t, { "totalReserved" })
+            + selectCol(db, t, { "totalActive" }) + selectCol(db, t, { "streamPtr" }) + selectCol(db, t, { "deviceId" })
+            + " FROM MEMORY_RECORD ORDER BY rowid");
+        while (st.step()) {
+            if (st.isNull(0))
+                continue;
+            model::MemoryRecordRow r;
+            r.rankId = ctx.rankId();
+            r.ts = st.int64(0);
+            r.component = db.string(st.optInt(1));
+            r.allocatedMb = bytesIn(st, 2, kBytesPerMb);
+            r.reservedMb = bytesIn(st, 3, kBytesPerMb);
+            r.activeMb = bytesIn(st, 4, kBytesPerMb);
+            r.streamPtr = st.optText(5);
+            r.device = npuDevice(st.optInt(6));
+            ctx.writer().addMemoryRecord(r);
+            ++n;
+        }
+    }
+    t = "NPU_MEM";
+    if (const std::string ts = db.column(t, { "timestampNs" }); !ts.empty() && !db.column(t, { "type" }).empty()) {
+        auto st = db.db().prepare("SELECT " + ts + selectCol(db, t, { "type" }) + selectCol(db, t, { "ddr" })
+            + selectCol(db, t, { "hbm" }) + selectCol(db, t, { "deviceId" }) + " FROM NPU_MEM ORDER BY rowid");
+        while (st.step()) {
+            const auto type = db.label("ENUM_NPU_MEM_TYPE", st.optInt(1));
+            if (st.isNull(0) || !type || (*type != "app" && *type != "APP"))
+                continue;
+            const auto ddr = SqliteExport::real(st, 2);
+            const auto hbm = SqliteExport::real(st, 3);
+            model::MemoryRecordRow r;
+            r.rankId = ctx.rankId();
+            r.ts = st.int64(0);
+            r.component = "APP";
+            if (ddr || hbm)
+                r.reservedMb = (ddr.value_or(0) + hbm.value_or(0)) / kBytesPerMb;
+            r.device = npuDevice(st.optInt(4));
+            ctx.writer().addMemoryRecord(r);
+            ++n;
+        }
+    }
+    return n;
+}
+
+// OP_MEMORY (bytes, ns) -> operator_memory as operator_memory.csv gives it.
+int64_t importOperatorMemory(ImportContext& ctx, SqliteExport& db)
+{
+    const char* t = "OP_MEMORY";
+    if (!db.hasTable(t) || db.column(t, { "name" }).empty())
+        return 0;
+    auto st = db.db().prepare("SELECT " + db.column(t, { "name" }) + selectCol(db, t, { "size" })
+        + selectCol(db, t, { "allocationTime" }) + selectCol(db, t, { "releaseTime" })
+        + selectCol(db, t, { "activeReleaseTime" }) + selectCol(db, t, { "duration" })
+        + selectCol(db, t, { "activeDuration" }) + selectCol(db, t, { "allocationTotalAllocated" })
+        + selectCol(db, t, { "allocationTotalReserved" }) + selectCol(db, t, { "allocationTotalActive" })
+        + selectCol(db, t, { "releaseTotalAllocated" }) + selectCol(db, t, { "releaseTotalReserved" })
+        + selectCol(db, t, { "releaseTotalActive" }) + selectCol(db, t, { "streamPtr" })
+        + selectCol(db, t, { "deviceId" }) + " FROM OP_MEMORY ORDER BY rowid");
+    int64_t n = 0;
+    while (st.step()) {
+        model::OperatorMemoryRow r;
+        r.rankId = ctx.rankId();
+        r.name = db.string(st.optInt(0)).value_or(st.optText(0).value_or(std::string()));
+        r.sizeKb = bytesIn(st, 1, kBytesPerKb);
+        r.allocTs = exactNs(st, 2);
+        r.releaseTs = exactNs(st, 3);
+        r.activeReleaseTs = exactNs(st, 4);
+        r.dur = exactNs(st, 5);
+        r.activeDur = exactNs(st, 6);
+        r.allocAllocatedMb = bytesIn(st, 7, kBytesPerMb);
+        r.allocReservedMb = bytesIn(st, 8, kBytesPerMb);
+        r.allocActiveMb = bytesIn(st, 9, kBytesPerMb);
+        r.releaseAllocatedMb = bytesIn(st, 10, kBytesPerMb);
+        r.releaseReservedMb = bytesIn(st, 11, kBytesPerMb);
+        r.releaseActiveMb = bytesIn(st, 12, kBytesPerMb);
+        r.streamPtr = st.optText(13);
+        r.device = npuDevice(st.optInt(14));
+        ctx.writer().addOperatorMemory(r);
+        ++n;
+    }
+    return n;
+}
+
+// NPU_MODULE_MEM (bytes, ns, ENUM_MODULE ids) -> npu_module_mem as npu_module_mem.csv gives it.
+int64_t importModuleMemory(ImportContext& ctx, SqliteExport& db)
+{
+    const char* t = "NPU_MODULE_MEM";
+    const std::string ts = db.column(t, { "timestampNs", "timestamp" });
+    if (ts.empty())
+        return 0;
+    auto st = db.db().prepare("SELECT " + ts + selectCol(db, t, { "moduleId" }) + selectCol(db, t, { "totalReserved" })
+        + selectCol(db, t, { "deviceId" }) + " FROM NPU_MODULE_MEM ORDER BY rowid");
+    int64_t n = 0;
+    while (st.step()) {
+        if (st.isNull(0))
+            continue;
+        model::NpuModuleMemRow r;
+        r.rankId = ctx.rankId();
+        r.ts = st.int64(0);
+        r.component = db.enumName("ENUM_MODULE", st.optInt(1));
+        if (!r.component && !st.isNull(1))
+            r.component = st.text(1); // a module the enum does not list: the CSV writes the bare number too
+        r.reservedMb = bytesIn(st, 2, kBytesPerMb);
+        r.deviceId = st.optInt(3);
+        r.device = npuDevice(st.optInt(3));
+        ctx.writer().addNpuModuleMem(r);
+        ++n;
+    }
+    return n;
+}
+
 } // namespace
 
 bool ProfilerDbImporter::run(ImportContext& ctx)
@@ -262,6 +413,9 @@ bool ProfilerDbImporter::run(ImportContext& ctx)
         const int64_t kernels = importComputeKernels(ctx, *db, steps) + importCommunicationKernels(ctx, *db, steps);
         if (kernels == 0)
             ctx.info(std::nullopt, "no TASK / COMPUTE_TASK_INFO / COMMUNICATION_OP rows; no kernels from this file");
+        importMemoryRecords(ctx, *db);
+        importOperatorMemory(ctx, *db);
+        importModuleMemory(ctx, *db);
     } catch (const model::DbError& e) {
         ctx.error(std::nullopt, std::string("reading the export failed: ") + e.what());
         ctx.finish();

@@ -115,6 +115,35 @@ std::optional<std::string> SqliteExport::enumName(const std::string& enumTable, 
     return it->second;
 }
 
+std::optional<std::string> SqliteExport::label(const std::string& enumTable, std::optional<int64_t> id)
+{
+    if (auto name = enumName(enumTable, id))
+        return name;
+    return string(id);
+}
+
+std::optional<std::string> SqliteExport::stringAt(std::optional<int64_t> id)
+{
+    if (!id || !hasTable("STRING_IDS"))
+        return std::nullopt;
+    if (m_stringsLoaded)
+        return string(id);
+    auto st = m_db->prepare("SELECT value FROM STRING_IDS WHERE id = ?1");
+    st.bind(1, *id);
+    if (!st.step())
+        return std::nullopt;
+    return st.optText(0);
+}
+
+std::string SqliteExport::firstTable(std::initializer_list<std::string_view> tables) const
+{
+    for (auto t : tables) {
+        if (hasTable(t))
+            return std::string(t);
+    }
+    return {};
+}
+
 std::optional<int64_t> SqliteExport::scaledNs(const model::Statement& st, int col, double nsPerUnit)
 {
     if (st.isNull(col) || isMissing(trim(st.text(col))))

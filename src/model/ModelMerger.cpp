@@ -88,7 +88,7 @@ void ModelMerger::mergeUri(Database& main, const std::string& uri)
         static const char* kTables[] = { "rank", "rank_file", "rank_info", "step_trace", "kernel", "op_statistic",
             "api_statistic", "comm_op", "comm_bandwidth", "comm_packet", "comm_link", "memory_record",
             "operator_memory", "npu_module_mem", "process", "thread", "source_file", "slice", "counter", "flow",
-            "parse_issue", "step_trace_op" };
+            "parse_issue", "step_trace_op", "cluster_stage_step", "cluster_comm_group" };
         for (const char* table : kTables) {
             const auto cols = columnsOf(main, table);
             std::string names;

@@ -2,6 +2,7 @@
 #include "npuscope/model/PostLoad.h"
 
 #include "npuscope/core/GroupHash.h"
+#include "npuscope/model/ClusterSummaryWriter.h"
 
 #include <nlohmann/json.hpp>
 
@@ -18,6 +19,12 @@ struct GroupInfo {
     std::string source = "unknown";
     std::map<int64_t, int64_t> localToGlobal;
 };
+
+// ranks_source of a group taken from msprof-analyze's group list (cluster_comm_group.source).
+bool isGroupListSource(const std::string& source)
+{
+    return source == "communication_group.json" || source == "cluster_analysis.db";
+}
 
 } // namespace
 
@@ -57,6 +64,25 @@ void PostLoad::resolveGroups(Database& db, ModelWriter& writer)
         }
     }
 
+    // msprof-analyze communication_group.json (or cluster_analysis.db CommunicationGroup) with hashes: the group's
+    // pg_name, raw id and members (sorted rank_set, local i = i-th rank, as for metadata). Metadata wins if both exist.
+    {
+        auto st = db.prepare("SELECT group_hash, raw_name, name, ranks, source FROM cluster_comm_group "
+                             "WHERE group_hash IS NOT NULL ORDER BY rowid");
+        while (st.step()) {
+            auto& g = groups[st.text(0)];
+            if (g.source == "metadata" || isGroupListSource(g.source))
+                continue;
+            g.rawName = st.optText(1);
+            g.name = st.optText(2);
+            g.source = st.text(4);
+            g.localToGlobal.clear();
+            const auto ranks = ClusterSummaryWriter::parseRanks(st.text(3));
+            for (size_t i = 0; i < ranks.size(); ++i)
+                g.localToGlobal[static_cast<int64_t>(i)] = ranks[i];
+        }
+    }
+
     // Self-links: the rank that wrote "k-k" is local rank k of that group.
     std::map<std::string, std::set<int64_t>> localsSeen;
     {
@@ -73,7 +99,7 @@ void PostLoad::resolveGroups(Database& db, ModelWriter& writer)
             if (dst)
                 localsSeen[hash].insert(*dst);
             auto& g = groups[hash];
-            if (g.source == "metadata" || !src || !dst || *src != *dst)
+            if (g.source == "metadata" || isGroupListSource(g.source) || !src || !dst || *src != *dst)
                 continue;
             auto [it, inserted] = g.localToGlobal.emplace(*src, rank);
             if (!inserted && it->second != rank) {

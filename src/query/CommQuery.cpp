@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/CommQuery.h"
 
+#include <algorithm>
 #include <map>
+#include <set>
+#include <utility>
 
 namespace npuscope::query {
 
@@ -128,6 +131,50 @@ std::vector<Group> CommQuery::groups(model::Database& db)
         if (auto it = index.find(members.text(0)); it != index.end())
             out[it->second].ranks.push_back(members.int64(1));
     }
+    return out;
+}
+
+std::vector<Group> CommQuery::listedGroups(model::Database& db)
+{
+    std::vector<Group> out;
+    auto st = db.prepare("SELECT kind, ranks, source FROM cluster_comm_group WHERE group_hash IS NULL ORDER BY rowid");
+    while (st.step()) {
+        Group g;
+        g.kind = st.text(0);
+        g.ranksSource = st.text(2);
+        const std::string text = st.text(1);
+        for (size_t start = 0; start < text.size();) {
+            const size_t comma = std::min(text.find(',', start), text.size());
+            if (comma > start)
+                g.ranks.push_back(std::stoll(text.substr(start, comma - start)));
+            start = comma + 1;
+        }
+        out.push_back(std::move(g));
+    }
+    if (out.empty())
+        return out;
+    // The kinds a hashed group is known under (from the group list or its ops / links).
+    std::map<std::string, std::set<std::string>> kinds;
+    auto kindSt = db.prepare("SELECT group_hash, kind FROM cluster_comm_group WHERE group_hash IS NOT NULL "
+                             "UNION SELECT DISTINCT group_hash, kind FROM comm_op WHERE group_hash IS NOT NULL "
+                             "UNION SELECT DISTINCT group_hash, kind FROM comm_link WHERE group_hash IS NOT NULL");
+    while (kindSt.step())
+        kinds[kindSt.text(0)].insert(kindSt.text(1));
+    std::set<std::pair<std::string, std::vector<int64_t>>> known; // (kind or "", sorted ranks)
+    for (const auto& g : groups(db)) {
+        auto ranks = g.ranks;
+        std::sort(ranks.begin(), ranks.end());
+        const auto it = kinds.find(g.hash);
+        if (it == kinds.end()) {
+            known.emplace(std::string(), ranks);
+            continue;
+        }
+        for (const auto& k : it->second)
+            known.emplace(k, ranks);
+    }
+    std::erase_if(out, [&known](const Group& g) {
+        return known.count({ *g.kind, g.ranks }) > 0 || known.count({ std::string(), g.ranks }) > 0;
+    });
     return out;
 }
 

@@ -183,6 +183,70 @@ std::vector<StepBreakdown> StepQuery::averaged(model::Database& db)
     return out;
 }
 
+namespace {
+
+// The stage table has the step_trace_time.csv columns (Computing .. Preparing), in StepColumn order.
+constexpr const char* kStageColumns[]
+    = { "computing_ns", "communication_not_overlapped_ns", "overlapped_ns", "communication_ns", "free_ns", "stage_ns",
+          "bubble_ns", "communication_not_overlapped_exclude_receive_ns", "preparing_ns" };
+
+std::vector<int64_t> rankList(const std::string& text)
+{
+    std::vector<int64_t> out;
+    size_t start = 0;
+    while (start < text.size()) {
+        const size_t comma = std::min(text.find(',', start), text.size());
+        if (comma > start)
+            out.push_back(std::stoll(text.substr(start, comma - start)));
+        start = comma + 1;
+    }
+    return out;
+}
+
+std::vector<StageBreakdown> readStages(model::Statement& st, bool averaged)
+{
+    std::vector<StageBreakdown> out;
+    while (st.step()) {
+        StageBreakdown b;
+        b.stage = st.int64(0);
+        b.ranks = rankList(st.text(1));
+        b.step = st.optInt(2);
+        for (size_t i = 0; i < std::size(kStageColumns); ++i)
+            b.values[i] = st.optInt(3 + static_cast<int>(i));
+        if (averaged)
+            b.stepCount = static_cast<int>(st.int64(3 + static_cast<int>(std::size(kStageColumns))));
+        out.push_back(std::move(b));
+    }
+    return out;
+}
+
+} // namespace
+
+std::vector<StageBreakdown> StepQuery::stages(model::Database& db, std::optional<int64_t> step)
+{
+    std::string sql = "SELECT stage_index, ranks, step";
+    for (const char* c : kStageColumns)
+        sql += std::string(", ") + c;
+    sql += " FROM cluster_stage_step";
+    if (step)
+        sql += " WHERE step = ?1";
+    sql += " ORDER BY step, stage_index, source_line";
+    auto st = db.prepare(sql);
+    if (step)
+        st.bind(1, *step);
+    return readStages(st, false);
+}
+
+std::vector<StageBreakdown> StepQuery::averagedStages(model::Database& db)
+{
+    std::string sql = "SELECT stage_index, MIN(ranks), NULL";
+    for (const char* c : kStageColumns)
+        sql += std::string(", CAST(ROUND(AVG(") + c + ")) AS INTEGER)";
+    sql += ", COUNT(*) FROM cluster_stage_step GROUP BY stage_index ORDER BY stage_index";
+    auto st = db.prepare(sql);
+    return readStages(st, true);
+}
+
 std::array<ColumnStats, kStepColumnCount> clusterStats(const std::vector<StepBreakdown>& rows)
 {
     std::array<ColumnStats, kStepColumnCount> stats {};

@@ -45,6 +45,22 @@ std::string pad(const std::string& s, size_t width, bool right = true)
     return right ? fill + s : s + fill;
 }
 
+// "0-7" / "0,8" / "0-3,8-11" for ascending ranks.
+std::string rankRanges(const std::vector<int64_t>& ranks)
+{
+    std::string out;
+    for (size_t i = 0; i < ranks.size();) {
+        size_t j = i;
+        while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1)
+            ++j;
+        out += (out.empty() ? "" : ",") + std::to_string(ranks[i]);
+        if (j > i)
+            out += (j > i + 1 ? "-" : ",") + std::to_string(ranks[j]);
+        i = j + 1;
+    }
+    return out;
+}
+
 } // namespace
 
 nlohmann::ordered_json SummaryReport::json(model::Database& db, HostDisplay hosts)
@@ -76,12 +92,34 @@ nlohmann::ordered_json SummaryReport::json(model::Database& db, HostDisplay host
     }
     root["steps"] = steps;
 
+    // msprof-analyze pipeline stage rows (max over the stage's ranks); [] when the input has none.
+    ojson stages = ojson::array();
+    for (const auto& b : StepQuery::stages(db)) {
+        ojson s;
+        s["stage"] = b.stage;
+        s["ranks"] = b.ranks;
+        s["step"] = orNull(b.step);
+        for (int c = 0; c < kStepColumnCount; ++c) {
+            const auto col = static_cast<StepColumn>(c);
+            if (!isIterationTraceColumn(col))
+                s[stepColumnJsonKey(col)] = usOrNull(b.value(col));
+        }
+        stages.push_back(s);
+    }
+    root["stages"] = stages;
+
     ojson groups = ojson::array();
     for (const auto& g : CommQuery::groups(db)) {
         groups.push_back({ { "hash", g.hash }, { "name", orNull(g.name) }, { "ranks", g.ranks },
             { "raw_name", orNull(g.rawName) }, { "ranks_source", g.ranksSource }, { "op_count", g.opCount } });
     }
     root["groups"] = groups;
+
+    // communication_group.json rank sets that carry no hash (and match no group above).
+    ojson listed = ojson::array();
+    for (const auto& g : CommQuery::listedGroups(db))
+        listed.push_back({ { "kind", orNull(g.kind) }, { "ranks", g.ranks }, { "ranks_source", g.ranksSource } });
+    root["listed_groups"] = listed;
 
     ojson links = ojson::array();
     for (const auto& l : CommQuery::links(db)) {
@@ -153,6 +191,22 @@ std::string SummaryReport::text(model::Database& db, HostDisplay hosts)
     if (rows.empty())
         out << "  (no step_trace_time.csv rows)\n";
 
+    const auto stages = StepQuery::stages(db);
+    if (!stages.empty()) {
+        out << "\nPipeline stages (msprof-analyze: per step, the max of each column over the stage's ranks; ms)\n"
+            << pad("stage", 6) << pad("step", 7) << "  " << pad("ranks", 18, false);
+        for (const char* h : kShort)
+            out << pad(h, 12);
+        out << "\n";
+        for (const auto& b : stages) {
+            out << pad(std::to_string(b.stage), 6) << pad(b.step ? std::to_string(*b.step) : "—", 7) << "  "
+                << pad(rankRanges(b.ranks), 18, false);
+            for (auto c : kShown)
+                out << pad(msText(b.value(c)), 12);
+            out << "\n";
+        }
+    }
+
     const auto averaged = StepQuery::averaged(db);
     if (averaged.size() > 1) {
         const auto stats = clusterStats(averaged);
@@ -182,6 +236,27 @@ std::string SummaryReport::text(model::Database& db, HostDisplay hosts)
             members += (members.empty() ? "" : ",") + std::to_string(r);
         out << "  " << pad(g.name.value_or("?"), 14, false) << pad(g.hash, 22, false) << " ranks [" << members << "] ("
             << g.ranksSource << "), " << g.opCount << " ops\n";
+    }
+    const auto listed = CommQuery::listedGroups(db);
+    if (!listed.empty()) {
+        out << "Listed in communication_group.json without a group hash: " << listed.size() << "\n";
+        for (const char* kind : { "collective", "p2p" }) {
+            std::string line;
+            int count = 0;
+            for (const auto& g : listed) {
+                if (g.kind != kind)
+                    continue;
+                const std::string item = "[" + rankRanges(g.ranks) + "]";
+                if (line.size() + item.size() > 96) {
+                    out << "  " << pad(count == 0 ? kind : "", 11, false) << line << "\n";
+                    line.clear();
+                    ++count;
+                }
+                line += (line.empty() ? "" : " ") + item;
+            }
+            if (!line.empty())
+                out << "  " << pad(count == 0 ? kind : "", 11, false) << line << "\n";
+        }
     }
 
     auto links = CommQuery::links(db);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/TimelineQuery.h"
 
+#include "npuscope/io/DbSliceArgs.h"
 #include "npuscope/io/SourceFile.h"
 
 #include <algorithm>
@@ -247,6 +248,18 @@ SliceArgs TimelineQuery::sliceArgs(model::Database& db, int64_t sliceId)
         return result; // no args
     const int64_t offset = st.int64(1);
     const int64_t length = st.int64(2);
+    // A db export row (negative length, see io::DbSliceArgs): built from the .db when asked, if it is unchanged.
+    if (const auto kind = io::DbSliceArgs::decodeLength(length)) {
+        if (!st.isNull(3)) {
+            const std::string path = st.text(3);
+            const io::FileStamp stamp { st.int64(4), st.int64(5) };
+            if (io::SourceFile::stamp(path) == stamp)
+                result.json = io::DbSliceArgs::read(path, *kind, offset);
+        }
+        if (!result.json)
+            result.error = kArgsUnavailable;
+        return result;
+    }
     std::optional<std::string> text;
     if (!st.isNull(3) && offset >= 0 && length >= 2) {
         const io::FileStamp stamp { st.int64(4), st.int64(5) };

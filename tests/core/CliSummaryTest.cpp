@@ -13,27 +13,8 @@ using npuscope::test::dataDir;
 
 namespace {
 
-struct Run {
-    int status = -1;
-    std::string out;
-};
-
-// Runs npuscope-cli with args and captures stdout.
-Run runCli(const std::string& args)
-{
-    Run r;
-    const std::string cmd = std::string(NPUSCOPE_CLI) + " " + args + " 2>/dev/null";
-    FILE* pipe = popen(cmd.c_str(), "r");
-    if (!pipe)
-        return r;
-    std::array<char, 4096> buf {};
-    size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
-        r.out.append(buf.data(), n);
-    const int status = pclose(pipe);
-    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
-}
+using Run = npuscope::test::CliRun;
+using npuscope::test::runCli;
 
 std::string quoted(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
 

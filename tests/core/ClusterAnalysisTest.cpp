@@ -37,7 +37,7 @@ TEST(ClusterAnalysis, TextPlanTakesRanksFromTheFiles)
     ASSERT_EQ(plan.ranks.size(), 16u); // communication_group.json names 0..15; the step csv 0..15
     EXPECT_EQ(plan.layout, io::LoadPlan::Layout::Cluster);
     EXPECT_EQ(plan.ranks.front().rankSource, "cluster_analysis");
-    EXPECT_EQ(plan.ranks.front().files.size(), 3u);
+    EXPECT_EQ(plan.ranks.front().files.size(), 4u); // the step csv, the two communication files, communication_group
     for (size_t i = 1; i < plan.ranks.size(); ++i)
         EXPECT_TRUE(plan.ranks[i].files.empty());
 }
@@ -49,7 +49,7 @@ TEST(ClusterAnalysis, TextStepsAndMatrixEqualThePerRankFolders)
     ASSERT_TRUE(cluster && ranks);
     EXPECT_EQ(count(*cluster, "SELECT COUNT(*) FROM parse_issue WHERE severity = 'error'"), 0);
     EXPECT_EQ(count(*cluster, "SELECT COUNT(*) FROM rank"), 16);
-    EXPECT_EQ(count(*cluster, "SELECT COUNT(*) FROM step_trace"), 16); // 16 rank rows; 2 stage rows not imported
+    EXPECT_EQ(count(*cluster, "SELECT COUNT(*) FROM step_trace"), 16); // 16 rank rows; 2 stage rows elsewhere
     // Ranks 0 and 1 are the same run as tests/data/torch_npu_2023_2rank: the step table is equal, value for value.
     const auto own = query::StepQuery::breakdown(*ranks);
     const auto summary = query::StepQuery::breakdown(*cluster);

@@ -83,7 +83,9 @@ TEST(DbExport, FileKindNames)
     EXPECT_FALSE(io::fileKindOf("ascend_pytorch_profiler_x.db", k));
     ASSERT_TRUE(io::fileKindOf("msprof_0.db", k));
     EXPECT_EQ(k, io::FileKind::ProfilerDb);
-    EXPECT_FALSE(io::fileKindOf("report_0.db", k));
+    ASSERT_TRUE(io::fileKindOf("report_0.db", k)); // CANN msprof's older export name (2024-03)
+    EXPECT_EQ(k, io::FileKind::ProfilerDb);
+    EXPECT_FALSE(io::fileKindOf("report.db", k));
 }
 
 TEST(DbExport, RankFromDbFileNameWithoutProfilerInfo)

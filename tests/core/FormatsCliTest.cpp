@@ -18,25 +18,8 @@ using npuscope::test::ScratchDir;
 
 namespace {
 
-struct Run {
-    int status = -1;
-    std::string out;
-};
-
-Run runCli(const std::string& args)
-{
-    Run r;
-    FILE* pipe = popen((std::string(NPUSCOPE_CLI) + " " + args + " 2>/dev/null").c_str(), "r");
-    if (!pipe)
-        return r;
-    std::array<char, 4096> buf {};
-    size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
-        r.out.append(buf.data(), n);
-    const int status = pclose(pipe);
-    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
-}
+using Run = npuscope::test::CliRun;
+using npuscope::test::runCli;
 
 struct Case {
     const char* path;

@@ -31,17 +31,9 @@ int64_t count(model::Database& db, const std::string& sql) { return db.scalarInt
 
 std::string runCli(const std::string& args, int& status)
 {
-    std::string out;
-    FILE* pipe = popen((std::string(NPUSCOPE_CLI) + " " + args + " 2>&1").c_str(), "r");
-    if (!pipe)
-        return out;
-    std::array<char, 4096> buf {};
-    size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
-        out.append(buf.data(), n);
-    const int rc = pclose(pipe);
-    status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-    return out;
+    auto r = npuscope::test::runCli(args, true);
+    status = r.status;
+    return r.out;
 }
 
 fs::path job() { return dataDir() / "mindinsight_r13_job" / "run"; }

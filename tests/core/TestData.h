@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// Shared helpers for the core tests: sample paths and scratch folders.
+// Shared helpers for the core tests: sample paths, scratch folders and running the CLI.
 
+#include <array>
+#include <cstdio>
 #include <filesystem>
 #include <random>
 #include <string>
+#include <sys/wait.h>
 
 namespace npuscope::test {
 
@@ -33,5 +36,27 @@ public:
 private:
     std::filesystem::path m_path;
 };
+
+struct CliRun {
+    int status = -1; // exit code, -1 when it did not exit normally
+    std::string out; // stdout (and stderr with withStderr)
+};
+
+// Runs npuscope-cli with args (already shell-quoted where needed) and captures its output.
+inline CliRun runCli(const std::string& args, bool withStderr = false)
+{
+    CliRun r;
+    const std::string cmd = std::string(NPUSCOPE_CLI) + " " + args + (withStderr ? " 2>&1" : " 2>/dev/null");
+    FILE* pipe = popen(cmd.c_str(), "r");
+    if (!pipe)
+        return r;
+    std::array<char, 4096> buf {};
+    size_t n;
+    while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
+        r.out.append(buf.data(), n);
+    const int status = pclose(pipe);
+    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+}
 
 } // namespace npuscope::test

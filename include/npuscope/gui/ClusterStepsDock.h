@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "npuscope/query/StepQuery.h"
+
 #include <QDockWidget>
+
+#include <vector>
 
 class QComboBox;
 class QLabel;
@@ -11,13 +15,16 @@ class QTableView;
 namespace npuscope::gui {
 
 class QueryRunner;
+class StageTableModel;
 class StepStatsModel;
 class StepTableModel;
 class Workspace;
 
 // The cluster step breakdown: one row per rank for the selected step (or each rank's mean over
 // all steps), sortable, tinted by deviation from the cluster mean, with a min / max / mean /
-// spread footer. Double-click selects the rank in the Workspace. GUI thread only.
+// spread footer. Double-click selects the rank in the Workspace. Under it, only when the input has msprof-analyze
+// pipeline stage rows (cluster_step_trace_time.csv Type "stage"), a small table of the stages for the same step.
+// GUI thread only.
 class ClusterStepsDock : public QDockWidget {
     Q_OBJECT
 public:
@@ -31,6 +38,8 @@ public:
     QSortFilterProxyModel* proxyModel() const { return m_proxy; }
     QTableView* tableView() const { return m_table; }
     QComboBox* stepCombo() const { return m_stepCombo; }
+    StageTableModel* stageModel() const { return m_stageModel; }
+    QTableView* stageTableView() const { return m_stageTable; }
 
 private:
     void reloadSteps();
@@ -40,6 +49,8 @@ private:
     void syncStepCombo();
     void syncSelection();
     void fitColumns();
+    // Fills the stage table and shows it (with its title) only when there are stage rows.
+    void setStages(std::vector<query::StageBreakdown> stages);
     // Hides the columns the loaded data does not have (StepTableModel::isColumnShown), in table and footer.
     void applyColumnVisibility();
     void onActivated(const QModelIndex& proxyIndex);
@@ -52,6 +63,9 @@ private:
     QSortFilterProxyModel* m_proxy;
     QTableView* m_table;
     QTableView* m_footer;
+    StageTableModel* m_stageModel;
+    QLabel* m_stageTitle;
+    QTableView* m_stageTable;
     QComboBox* m_stepCombo;
     QComboBox* m_unitCombo;
     QLabel* m_summary;

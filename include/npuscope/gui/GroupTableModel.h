@@ -9,15 +9,17 @@
 
 namespace npuscope::gui {
 
-// Communication groups: name (tp / pp / dp … from profiler_metadata.json, else the hash), size,
-// global ranks, where the membership came from, and op count. GUI thread only.
+// Communication groups: name (tp / pp / dp … from profiler_metadata.json or msprof-analyze's communication_group.json,
+// else the hash), size, global ranks, where the membership came from, and op count. Groups listed in
+// communication_group.json without a hash (CommQuery::listedGroups) have an empty hash: they are named by their kind
+// ("p2p", "collective"), show "—" as hash and ops, and cannot filter the communication views. GUI thread only.
 class GroupTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column { Name, Hash, Size, Ops, Source, Ranks, ColumnCount };
     enum Role {
         RawValueRole = Qt::UserRole + 1, // qlonglong for Size / Ops, QString otherwise
-        GroupHashRole, // QString hash, for every column
+        GroupHashRole, // QString hash, for every column (empty for a group without hash)
     };
 
     explicit GroupTableModel(QObject* parent = nullptr);

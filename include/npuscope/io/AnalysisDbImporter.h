@@ -11,6 +11,8 @@ namespace npuscope::io {
 // communication_matrix.json). Tables and columns are located with PRAGMA table_info; a missing table is an
 // info issue (Level0 exports hold StepTraceTime only). The db has no "Total Op Info" rows and no wait/sync
 // ratios: the ratios are computed as the text export does (Wait/(Wait+Transit), 4 decimals).
+// A file holding several devices (StepTraceTime.deviceId, one process driving several NPUs) is planned once per
+// device with rank id = device id (io::Detector); each run imports the rows of the device equal to its rank id.
 class AnalysisDbImporter {
 public:
     static bool run(ImportContext& ctx);

@@ -21,13 +21,15 @@ enum class FileKind {
     OperatorMemory,
     NpuModuleMem,
     TraceView,
-    ProfilerDb, // ascend_pytorch_profiler[_{rank}].db / ascend_mindspore_profiler[_{rank}].db / CANN msprof_<n>.db
+    ProfilerDb, // ascend_pytorch_profiler[_{rank}].db / ascend_mindspore_profiler[_{rank}].db / CANN msprof_<n>.db and
+                // report_<n>.db
     AnalysisDb, // analysis.db / communication_analyzer.db of a db export (step trace + communication)
     // msprof-analyze cluster_analysis_output (summary-only cluster; each file holds every rank):
     ClusterStepTrace, // cluster_step_trace_time.csv
     ClusterCommunication, // cluster_communication.json
     ClusterCommunicationMatrix, // cluster_communication_matrix.json (global link ranks)
     ClusterAnalysisDb, // cluster_analysis.db (db mode of the same)
+    ClusterCommunicationGroup, // communication_group.json (group rank sets; pg_name / hash in newer builds)
     // Old MindSpore (<= 2.2) profiler/ folder, one file per rank or device id in a flat folder:
     MsStepTraceRaw, // step_trace_raw_{id}_detail_time.csv (+ the sibling ascend_cluster_analyse_*_{id}.csv)
     MsHcclRaw, // hccl_raw_{id}.csv
@@ -38,6 +40,7 @@ enum class FileKind {
     CannInfo, // info.json.<n> (+ start_info.<n> / end_info.<n> next to it)
     CannTimeline, // timeline/msprof_*.json, step_trace_*.json (CLOCK_MONOTONIC_RAW µs, converted to epoch)
     ProfilerDbTimeline, // the timeline of a ProfilerDb file (same path, planned a second time, deferred)
+    MsParallelStrategy, // MindSpore parallel_strategy_{rank}.json (auto-parallel strategy: config facts, node count)
 };
 
 // Stable name used in rank_file.kind and the summary ("step_trace_time", ...).

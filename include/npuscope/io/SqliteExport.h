@@ -34,6 +34,14 @@ public:
     std::optional<std::string> string(std::optional<int64_t> id);
     // ENUM_<name>.name for id, e.g. enumName("ENUM_HCCL_TRANSPORT_TYPE", 0) == "SDMA".
     std::optional<std::string> enumName(const std::string& enumTable, std::optional<int64_t> id);
+    // A coded column's text: the ENUM_* name when that table has the id, else the STRING_IDS value (some
+    // msprof versions write STRING_IDS ids where torch_npu writes enum ids), else nullopt.
+    std::optional<std::string> label(const std::string& enumTable, std::optional<int64_t> id);
+    // STRING_IDS.value for one id by a point lookup, without loading the table (for one-off reads such as
+    // a slice's details).
+    std::optional<std::string> stringAt(std::optional<int64_t> id);
+    // Whichever of tables exists first, or "" (e.g. CANN_API in torch_npu / newer msprof, API in report_N.db).
+    std::string firstTable(std::initializer_list<std::string_view> tables) const;
 
     // Cell readers for NUMERIC columns that hold REAL, INTEGER or TEXT ("N/A", "" count as absent).
     static std::optional<int64_t> scaledNs(const model::Statement& st, int col, double nsPerUnit);

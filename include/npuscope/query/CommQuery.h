@@ -46,11 +46,13 @@ struct Link {
 };
 
 struct Group {
-    std::string hash;
+    std::string hash; // empty for a listedGroups() entry (no hash in the file)
     std::optional<std::string> rawName, name;
-    std::string ranksSource; // metadata | self_link | unknown
+    // metadata | communication_group.json | cluster_analysis.db | self_link | self_link_identity | unknown
+    std::string ranksSource;
     std::vector<int64_t> ranks; // global ranks, ordered by local rank
     int64_t opCount = 0;        // distinct op keys seen in communication.json for this group
+    std::optional<std::string> kind; // collective | p2p, for listedGroups() entries
 };
 
 class CommQuery {
@@ -58,6 +60,11 @@ public:
     static std::vector<CommOp> ops(model::Database& db, const CommFilter& filter = {});
     static std::vector<Link> links(model::Database& db, const CommFilter& filter = {});
     static std::vector<Group> groups(model::Database& db);
+    // Groups msprof-analyze's communication_group.json (or CommunicationGroup) lists without a hash (older builds,
+    // p2p entries), so no op or link can name them: hash empty, ranksSource the file (cluster_comm_group.source),
+    // kind set, ranks ascending. A set is left out when a hashed group of groups() has the same ranks and kind (or no
+    // known kind).
+    static std::vector<Group> listedGroups(model::Database& db);
     // Step numbers known to step_trace_time or communication.json, ascending.
     static std::vector<int64_t> steps(model::Database& db);
 };

@@ -83,6 +83,19 @@ struct StepSplit {
 };
 StepSplit splitOf(const StepBreakdown& b);
 
+// One msprof-analyze pipeline stage row (cluster_stage_step): per step and stage, the maximum of each step_trace_time
+// column over the stage's ranks, as written; or the mean of those rows over the steps. Only Computing .. Preparing
+// can be set (the iteration trace columns stay nullopt). Values in ns.
+struct StageBreakdown {
+    int64_t stage = 0; // 0-based, the stages' rank sets ordered by lowest rank
+    std::vector<int64_t> ranks; // the stage's global ranks, ascending (empty for msprof-analyze's "()" stage)
+    std::optional<int64_t> step; // nullopt: empty Step cell, or a mean over steps
+    int stepCount = 1; // rows averaged into this one
+    std::array<std::optional<int64_t>, kStepColumnCount> values {};
+
+    std::optional<int64_t> value(StepColumn c) const { return values[static_cast<size_t>(c)]; }
+};
+
 // Queries over step_trace. Callable from any thread holding the database lock.
 class StepQuery {
 public:
@@ -92,6 +105,11 @@ public:
     static std::vector<StepBreakdown> breakdown(model::Database& db, std::optional<int64_t> step = std::nullopt);
     // One row per rank: the mean of each column over that rank's steps (step = nullopt).
     static std::vector<StepBreakdown> averaged(model::Database& db);
+    // Pipeline stage rows (msprof-analyze cluster_step_trace_time Type "stage"), ordered by step then stage; with
+    // step set, only that step. Empty when the input has none.
+    static std::vector<StageBreakdown> stages(model::Database& db, std::optional<int64_t> step = std::nullopt);
+    // One row per stage: the mean of each column over its steps (step = nullopt), like averaged().
+    static std::vector<StageBreakdown> averagedStages(model::Database& db);
 };
 
 // min / max / mean of one column over ranks, and which rank holds min and max.

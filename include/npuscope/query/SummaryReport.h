@@ -14,7 +14,9 @@ namespace npuscope::query {
 // Absent values are null, never 0; step values are µs; link src/dst are global ranks.
 // Ranks carry "host": the host_ips_mapping.txt id (null when unknown); the real host IP only with
 // HostDisplay::RealIp. Steps carry total_us, iteration_interval_us, fp_bp_us and tail_us, the old-generation
-// iteration trace (null for every other source).
+// iteration trace (null for every other source). "stages" holds msprof-analyze's pipeline stage rows ({stage, ranks,
+// step, computing_us .. preparing_us}; [] when there are none); "listed_groups" the communication_group.json rank
+// sets without a hash ({kind, ranks, ranks_source}; [] when none).
 class SummaryReport {
 public:
     static nlohmann::ordered_json json(model::Database& db, HostDisplay hosts = HostDisplay::MappingId);
