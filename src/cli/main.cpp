@@ -39,11 +39,13 @@ commands:
   cache [--clear]
       Print the parse cache folder and its size; --clear removes every entry.
   generate --out DIR --ranks N [--steps S] [--trace-mb M] [--pp P --tp T --dp D] [--slow-rank R]
-           [--slow-link A-B] [--seed X]
+           [--slow-link A-B] [--seed X] [--analysis-db]
       Write a deterministic torch_npu-style cluster (one rank{r}_{timestamp}_ascend_pt folder per rank,
       Level1 text export, trace_view.json of about M MB per rank; defaults S=3, M=1, pp=tp=1, dp=N/(pp*tp),
       X=1). --slow-rank makes rank R compute 30 % longer; --slow-link gives the link between global ranks
-      A and B a tenth of its bandwidth. An existing non-empty DIR is only replaced if the generator wrote it.
+      A and B a tenth of its bandwidth. --analysis-db also writes each rank's analysis.db (the db export of
+      the same step trace and communication data; loading prefers it). An existing non-empty DIR is only
+      replaced if the generator wrote it.
   comm [--json] [--step N] [--group G] PATH...
       Per-rank communication figures (Elapsed, Transit, Wait, Sync, Idle, Wait/Sync Ratio, SDMA/RDMA
       bandwidth = Σsize/Σtime over the ops) and the slowest links (global ranks) for one step (default all)
@@ -182,6 +184,10 @@ int generate(const std::vector<std::string>& args)
     };
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
+        if (a == "--analysis-db") {
+            o.analysisDb = true;
+            continue;
+        }
         if (i + 1 >= args.size())
             return fail(a.rfind("--", 0) == 0 ? a + " needs a value" : "unexpected argument " + a);
         const std::string& v = args[++i];

@@ -19,6 +19,9 @@ struct GeneratorOptions {
     std::optional<int> slowRank; // this rank computes kSlowFactor longer
     std::optional<std::pair<int, int>> slowLink; // global ranks whose link has a fraction of the bandwidth
     uint64_t seed = 1; // everything is a pure function of the options
+    // Also write ASCEND_PROFILER_OUTPUT/analysis.db, the db export of the same step trace and communication data
+    // (the loader then prefers it over the text files): the same run in both forms.
+    bool analysisDb = false;
 
     static constexpr double kSlowFactor = 1.3; // compute time multiplier of the slow rank
     static constexpr double kSlowLinkFactor = 0.1; // bandwidth multiplier of the slow link
