@@ -129,6 +129,7 @@ void MainWindow::createDocks()
     m_groupsDock = new GroupsDock(m_workspace, this);
     m_timeOverviewDock = new TimeOverviewDock(m_workspace, this);
     m_timelineDock = new TimelineDock(m_workspace, this);
+    m_timelineDock->setSessionPersistence(m_options.persistSettings);
 
     // No central widget: every view is a dock the user can move, and the docks share the window.
     addDockWidget(Qt::TopDockWidgetArea, m_stepsDock);

@@ -191,7 +191,9 @@ TimelineDock::TimelineDock(Workspace* workspace, QWidget* parent)
     connect(m_markerModel, &TimelineMarkerModel::markersChanged, this, [this] {
         m_view->renderer().markers() = m_markerModel->markers();
         m_view->update();
+        saveSession();
     });
+    connect(m_view, &TimelineView::rowStateChanged, this, &TimelineDock::saveSession);
     connect(m_markerView, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
         if (index.column() == TimelineMarkerModel::Name)
             return; // editing the name
@@ -263,6 +265,7 @@ TimelineDock::TimelineDock(Workspace* workspace, QWidget* parent)
 
 TimelineDock::~TimelineDock()
 {
+    saveSession();
     // Workers still running keep the database alive by shared_ptr; their results are dropped.
     ++m_generation;
     while (m_busy > 0)
@@ -283,8 +286,30 @@ void TimelineDock::end()
     m_workspace->endQuery();
 }
 
+void TimelineDock::setSessionPersistence(bool on)
+{
+    if (on == m_persistSession)
+        return;
+    m_persistSession = on;
+    // Takes effect with the next load; a database already shown starts its session now, with what the user set up.
+    m_sessionKey = on ? TimelineSession::keyFor(m_workspace->sourcePaths()) : QString();
+    m_session = TimelineSession {};
+}
+
+void TimelineDock::saveSession()
+{
+    if (!m_persistSession || m_restoring || m_sessionKey.isEmpty())
+        return;
+    m_session.capture(m_view->renderer(), m_markerModel->markers());
+    m_session.save(m_sessionKey);
+}
+
 void TimelineDock::reload()
 {
+    saveSession(); // the inputs shown until now
+    m_restoring = true;
+    m_sessionKey = m_persistSession ? TimelineSession::keyFor(m_workspace->sourcePaths()) : QString();
+    m_session = TimelineSession::load(m_sessionKey);
     ++m_generation;
     auto& renderer = m_view->renderer();
     renderer.ranks().clear();
@@ -299,6 +324,7 @@ void TimelineDock::reload()
     m_markerModel->clear();
     m_details->clear();
     m_view->relayout();
+    m_restoring = false;
     std::shared_ptr<model::Database> db = m_workspace->database();
     if (!db)
         return;
@@ -316,8 +342,17 @@ void TimelineDock::reload()
             TimelineRenderer::RankEntry entry;
             entry.rank = info.rank;
             entry.hasFile = info.hasTimelineFile;
+            if (const auto it = m_session.offsets.find(info.rank); it != m_session.offsets.end())
+                entry.offsetNs = it->second;
             ranks.push_back(entry);
         }
+        // The rest of what this set of inputs had last time: markers, pinned and hidden rank rows.
+        m_restoring = true;
+        for (const auto& m : m_session.markers)
+            m_markerModel->addMarker(m.begin, m.end, m.name);
+        for (size_t i = 0; i < ranks.size(); ++i)
+            m_session.applyRows(m_view->renderer(), static_cast<int>(i));
+        m_restoring = false;
         // Ranks whose timeline is already in the model are read into arrays now (cheap, no parsing).
         for (size_t i = 0; i < infos.size(); ++i) {
             if (infos[i].loaded)
@@ -380,6 +415,7 @@ void TimelineDock::startLoad(int rankIndex)
         e.loading = false;
         e.data = tl;
         m_view->renderer().applyDefaultCollapse(rankIndex);
+        m_session.applyRows(m_view->renderer(), rankIndex); // its pinned and hidden rows from the last session
         m_view->relayout();
         m_markerModel->setOrigin(m_view->renderer().axis().boundsBegin());
         applyStep();
@@ -478,6 +514,7 @@ void TimelineDock::setRankOffset(int rankIndex, int64_t offsetNs)
     ranks[static_cast<size_t>(rankIndex)].offsetNs = offsetNs;
     m_view->relayout();
     m_markerModel->setOrigin(m_view->renderer().axis().boundsBegin());
+    saveSession();
 }
 
 int TimelineDock::alignRanksOnStep(int64_t step)
@@ -505,6 +542,7 @@ int TimelineDock::alignRanksOnStep(int64_t step)
     }
     m_view->relayout();
     m_markerModel->setOrigin(m_view->renderer().axis().boundsBegin());
+    saveSession();
     return aligned;
 }
 
@@ -514,6 +552,7 @@ void TimelineDock::resetOffsets()
         e.offsetNs = 0;
     m_view->relayout();
     m_markerModel->setOrigin(m_view->renderer().axis().boundsBegin());
+    saveSession();
 }
 
 void TimelineDock::scrollToRank(int64_t rank)

@@ -382,19 +382,23 @@ QMenu* TimelineView::createRowMenu(int index)
     menu->addAction(pinned ? tr("Unpin") : tr("Pin to top"), this, [this, key, pinned] {
         m_renderer.setPinned(key, !pinned);
         relayout();
+        emit rowStateChanged();
     });
     menu->addAction(tr("Hide row"), this, [this, key] {
         m_renderer.setPinned(key, false);
         m_renderer.setHidden(key, true);
         relayout();
+        emit rowStateChanged();
     });
     menu->addAction(tr("Move up"), this, [this, row] {
         m_renderer.moveRow(row, -1);
         relayout();
+        emit rowStateChanged();
     });
     menu->addAction(tr("Move down"), this, [this, row] {
         m_renderer.moveRow(row, 1);
         relayout();
+        emit rowStateChanged();
     });
     if (row.kind == TimelineRenderer::RowKind::Track && (row.hiddenLevels > 0 || row.levels > m_renderer.maxLevels())) {
         const bool expand = row.hiddenLevels > 0;
@@ -410,6 +414,7 @@ QMenu* TimelineView::createRowMenu(int index)
         menu->addAction(tr("Show %1 hidden rows").arg(m_renderer.hiddenCount()), this, [this] {
             m_renderer.showAllRows();
             relayout();
+            emit rowStateChanged();
         });
     }
     emit rowMenuRequested(menu, index);

@@ -4,6 +4,8 @@
 #include "npuscope/query/RankTimeline.h"
 #include "npuscope/query/TimelineQuery.h"
 
+#include "npuscope/gui/TimelineSession.h"
+
 #include <QDockWidget>
 
 #include <cstdint>
@@ -84,6 +86,13 @@ public:
     bool addMarkerFromRange();
     void removeSelectedMarkers();
 
+    // Keeps offsets, markers, pinned and hidden rows per set of inputs in the application settings and restores
+    // them when the same inputs are opened again (TimelineSession). Off by default (tests, screenshots).
+    void setSessionPersistence(bool on);
+    // Saves the current state now (it is also saved after every change, on reload and on destruction).
+    void saveSession();
+    const TimelineSession& session() const { return m_session; }
+
 private:
     void reload();
     void startLoad(int rankIndex);
@@ -122,6 +131,10 @@ private:
     quint64 m_searchRequest = 0;
     int m_busy = 0;
     bool m_expandAllPending = false;
+    bool m_persistSession = false;
+    bool m_restoring = false; // changes made while loading or restoring are not saved
+    QString m_sessionKey;
+    TimelineSession m_session;
 };
 
 } // namespace npuscope::gui

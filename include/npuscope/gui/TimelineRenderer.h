@@ -123,6 +123,8 @@ public:
     bool isHidden(const RowKey& key) const { return m_hidden.count(key) > 0; }
     void setHidden(const RowKey& key, bool hidden);
     int hiddenCount() const { return static_cast<int>(m_hidden.size()); }
+    const std::vector<RowKey>& pinnedKeys() const { return m_pinned; } // in pin order
+    const std::set<RowKey>& hiddenKeys() const { return m_hidden; }
     void showAllRows() { m_hidden.clear(); }
     // Moves a row among its siblings (ranks, a rank's processes, a process's rows), skipping hidden
     // ones; false when it is already first / last.

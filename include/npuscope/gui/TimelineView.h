@@ -51,6 +51,8 @@ signals:
     void rangeSelected(qint64 begin, qint64 end);
     void rankHeaderClicked(int rank);
     void processHeaderClicked(int rank, int process);
+    // A row was pinned, unpinned, hidden, shown or moved from the row menu.
+    void rowStateChanged();
 
 protected:
     void paintEvent(QPaintEvent* event) override;
