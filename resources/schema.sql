@@ -108,13 +108,13 @@ CREATE TABLE kernel (
   model_id  INTEGER,          -- Model ID (4294967295 = none)
   task_id   INTEGER,          -- Task ID (NULL for N/A, e.g. communication rows)
   stream_id INTEGER,          -- Stream ID
-  name_id   INTEGER NOT NULL, -- string.id of Name
-  type_id   INTEGER,          -- string.id of Type
+  name_id   INTEGER NOT NULL, -- string.id of Name (CANN op_summary_*.csv: Op Name)
+  type_id   INTEGER,          -- string.id of Type (op_summary: OP Type)
   op_state  TEXT,             -- OP State (dynamic/static) when present
-  accelerator_core TEXT,      -- AI_CORE, AI_VECTOR_CORE, MIX_AIC, MIX_AIV, AI_CPU, HCCL, COMMUNICATION, ...
+  accelerator_core TEXT,      -- AI_CORE, AI_VECTOR_CORE, MIX_AIC, MIX_AIV, AI_CPU, HCCL, COMMUNICATION, ... (op_summary: Task Type)
   ts        INTEGER NOT NULL, -- Start Time(us) as epoch ns
-  dur       INTEGER NOT NULL, -- Duration(us) as ns
-  wait_ns   INTEGER,          -- Wait Time(us) as ns
+  dur       INTEGER NOT NULL, -- Duration(us) (op_summary: Task Duration(us)) as ns
+  wait_ns   INTEGER,          -- Wait Time(us) (op_summary: Task Wait Time(us)) as ns
   block_dim INTEGER,          -- Block Dim
   mix_block_dim INTEGER,      -- Mix Block Dim
   input_shapes TEXT,          -- Input Shapes (quotes stripped)

@@ -107,6 +107,8 @@ int clusterOpenChild(const std::vector<std::string>& args)
         cache.emplace(io::ParseCache::Options { args[2], 64ull << 30 });
         options.cache = &*cache;
     }
+    io::LoadReport report;
+    options.report = &report;
     const auto t0 = Clock::now();
     const auto plan = io::Detector::detect({ args[0] });
     const double detectS = secondsSince(t0);
@@ -126,6 +128,10 @@ int clusterOpenChild(const std::vector<std::string>& args)
     print("ranks", static_cast<double>(averaged.size()), "ranks");
     print("groups", static_cast<double>(groups.size()), "groups");
     print("problems", static_cast<double>(issues), "rows");
+    print("parse_s", report.parseSeconds, "s");
+    print("merge_s", report.mergeSeconds, "s");
+    print("postload_s", report.postLoadSeconds, "s");
+    print("index_s", report.indexSeconds, "s");
     print("input_mb", static_cast<double>(summaryBytes(plan)) / 1e6, "MB");
     print("rss_mb", peakRssMb(), "MB");
     return stats.empty() && breakdown.empty() ? 1 : 0;
@@ -173,6 +179,10 @@ int clusterOpen(const std::vector<std::string>& args)
         print(prefix + ".ready_s", r.at("ready_s"), "s");
         print(prefix + ".load_s", r.at("load_s"), "s");
         print(prefix + ".detect_s", r.at("detect_s"), "s");
+        for (const char* stage : { "parse_s", "merge_s", "postload_s", "index_s" }) {
+            if (const auto it = r.find(stage); it != r.end())
+                print(prefix + "." + stage, it->second, "s");
+        }
         print(prefix + ".ranks", r.at("ranks"), "ranks");
         print(prefix + ".input_mb", r.at("input_mb"), "MB");
         print("rss.cluster-" + std::to_string(n) + ".peak_mb", r.at("rss_mb"), "MB");

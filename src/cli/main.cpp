@@ -48,8 +48,11 @@ commands:
       replaced if the generator wrote it.
   comm [--json] [--step N] [--group G] PATH...
       Per-rank communication figures (Elapsed, Transit, Wait, Sync, Idle, Wait/Sync Ratio, SDMA/RDMA
-      bandwidth = Σsize/Σtime over the ops) and the slowest links (global ranks) for one step (default all)
-      and one group (hash or a unique name; default all). --json prints the npuscope.comm/1 document.
+      bandwidth = Σsize/Σtime over the ops) and the slowest links for one step (default all) and one group
+      (hash or a unique name; default all). Links have global ranks, except in a group whose global ranks are
+      unknown (e.g. one rank of it loaded alone): those keep the group-local ranks as written, printed "L3" and
+      in JSON "ranks": "local" (with "local_rank_groups"); summary --json marks every link the same way.
+      --json prints the npuscope.comm/1 document.
   help
       Show this text.
 

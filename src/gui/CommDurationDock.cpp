@@ -28,16 +28,20 @@ struct DurationResult {
     std::vector<query::RankDuration> rows;
     std::vector<query::PacketDistribution> packets;
     query::OpStrip strip;
+    std::string emptyReason; // why there are no ops at all (empty when the selection merely has none)
     double ms = 0;
 };
 
-QWidget* titled(const QString& title, QWidget* content, QWidget* parent)
+QWidget* titled(const QString& title, QWidget* content, QWidget* parent, QLabel** labelOut = nullptr)
 {
     auto* box = new QWidget(parent);
     auto* l = new QVBoxLayout(box);
     l->setContentsMargins(0, 0, 0, 0);
     l->setSpacing(2);
     auto* label = new QLabel(QStringLiteral("<b>%1</b>").arg(title), box);
+    label->setWordWrap(true);
+    if (labelOut)
+        *labelOut = label;
     l->addWidget(label);
     content->setParent(box);
     l->addWidget(content, 1);
@@ -86,12 +90,13 @@ CommDurationDock::CommDurationDock(Workspace* workspace, QWidget* parent)
 
     auto* top = new QSplitter(Qt::Horizontal, body);
     top->addWidget(m_table);
-    top->addWidget(titled(tr("Per rank: Transit + Wait + Idle = Elapsed"), m_chart, top));
+    top->addWidget(titled(m_chart->title(), m_chart, top, &m_chartTitle));
+    m_chartTitle->setObjectName(QStringLiteral("commRankChartTitle"));
     top->setStretchFactor(0, 3);
     top->setStretchFactor(1, 2);
     top->setSizes({ 1210, 390 });
     auto* bottom = new QSplitter(Qt::Horizontal, body);
-    bottom->addWidget(titled(tr("Packet sizes per transport (MB)"), m_packets, bottom));
+    bottom->addWidget(titled(tr("Packet sizes per transport (packet count per size range)"), m_packets, bottom));
     bottom->addWidget(titled(tr("Ops over the step per rank (click: timeline)"), m_strip, bottom));
     bottom->setStretchFactor(0, 2);
     bottom->setStretchFactor(1, 3);
@@ -158,13 +163,21 @@ void CommDurationDock::reload()
             stripSel.opName.reset();
             r.strip = query::CommAnalysisQuery::opStrip(db, stripSel);
             r.ms = static_cast<double>(t.nsecsElapsed()) / 1.0e6;
+            if (r.rows.empty() && index->size() == 0) {
+                auto guard = database->lock();
+                r.emptyReason = query::CommAnalysisQuery::noCommReason(*database);
+            }
             return r;
         },
         [this](DurationResult r) {
             m_lastQueryMs = r.ms;
             ++m_resultsApplied;
-            m_summary->setText(tr("%1 ranks").arg(r.rows.size()));
+            m_summary->setText(
+                r.emptyReason.empty() ? tr("%1 ranks").arg(r.rows.size()) : QString::fromStdString(r.emptyReason));
+            m_chart->setEmptyText(r.emptyReason.empty() ? tr("No communication ops in this selection")
+                                                        : QString::fromStdString(r.emptyReason));
             m_chart->setRows(r.rows);
+            m_chartTitle->setText(QStringLiteral("<b>%1</b>").arg(m_chart->title().toHtmlEscaped()));
             m_model->setRows(std::move(r.rows));
             m_packets->setDistributions(std::move(r.packets));
             m_strip->setStrip(std::move(r.strip));

@@ -23,8 +23,17 @@ namespace {
 
 struct MatrixResult {
     query::CommMatrix matrix;
+    std::vector<std::pair<std::string, std::string>> groupLabels;
     double ms = 0;
 };
+
+std::vector<std::pair<std::string, std::string>> groupLabels(const query::CommLinkIndex& index)
+{
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& g : index.groups())
+        out.emplace_back(g.hash, g.name ? *g.name + " (" + g.hash + ")" : g.hash);
+    return out;
+}
 
 } // namespace
 
@@ -83,7 +92,10 @@ CommMatrixDock::CommMatrixDock(Workspace* workspace, QWidget* parent)
 
     connect(m_metric, &QComboBox::currentIndexChanged, this,
         [this](int) { m_view->setMetric(static_cast<CommMatrixView::Metric>(m_metric->currentData().toInt())); });
-    connect(m_hideLocal, &QCheckBox::toggled, m_view, &CommMatrixView::setHideLocal);
+    connect(m_hideLocal, &QCheckBox::toggled, this, [this](bool hide) {
+        m_view->setHideLocal(hide);
+        updateStatus();
+    });
     connect(m_order, &QComboBox::currentIndexChanged, this, &CommMatrixDock::reload);
     connect(m_slot, &QComboBox::currentIndexChanged, this, [this](int) {
         if (!m_updating)
@@ -180,34 +192,73 @@ void CommMatrixDock::reload()
             MatrixResult r;
             r.matrix = query::CommAnalysisQuery::matrix(*index, sel, op, order);
             r.ms = static_cast<double>(t.nsecsElapsed()) / 1.0e6;
+            r.groupLabels = groupLabels(*index);
             return r;
         },
         [this](MatrixResult r) {
             m_lastQueryMs = r.ms;
             ++m_resultsApplied;
-            const auto& m = r.matrix;
-            QString text = tr("%1 ranks \u00b7 %2 links").arg(m.ranks.size()).arg(m.cells.size());
-            if (m.slowestCell) {
-                const auto& c = m.cells[*m.slowestCell];
-                text += tr(" \u00b7 slowest link %1 \u2192 %2: %3 GB/s (%4)")
-                            .arg(c.src)
-                            .arg(c.dst)
-                            .arg(c.bandwidthGbps().value_or(0), 0, 'f', 3)
-                            .arg(QString::fromStdString(c.transport));
-            }
-            std::set<int64_t> sources;
-            for (const auto& c : m.cells)
-                sources.insert(c.src);
-            if (sources.size() < m.ranks.size())
-                text += tr(" \u00b7 %1 ranks wrote links (rows of the others are empty)").arg(sources.size());
-            text += tr(" \u00b7 wheel: zoom, drag: pan, double-click: fit");
-            m_status->setText(text);
+            m_groupLabels = std::move(r.groupLabels);
             m_view->setMatrix(std::move(r.matrix));
+            updateStatus();
         });
     if (!started) {
         m_view->setMatrix({});
         m_status->setText(tr("No profile loaded"));
     }
+}
+
+void CommMatrixDock::updateStatus()
+{
+    const auto& m = m_view->matrix();
+    auto label = [this](const std::string& hash) {
+        if (hash.empty())
+            return tr("(links without a group)");
+        for (const auto& [h, l] : m_groupLabels) {
+            if (h == hash)
+                return QString::fromStdString(l);
+        }
+        return QString::fromStdString(hash);
+    };
+    // Cells are src → dst pairs; the diagonal / LOCAL ones are counted apart because "Hide diagonal" hides them
+    // (the Links dock lists one row per group and op type, "all but LOCAL" by default).
+    const size_t offDiagonal = m.offDiagonalCells();
+    const size_t diagonal = m.cells.size() - offDiagonal;
+    QString text = tr("%1 ranks \u00b7 %2 src\u2192dst links").arg(m.ranks.size()).arg(offDiagonal);
+    if (diagonal > 0)
+        text += m_view->hideLocal() ? tr(" (+%1 diagonal/LOCAL, hidden)").arg(diagonal)
+                                    : tr(" + %1 diagonal/LOCAL").arg(diagonal);
+    if (m.slowestCell) {
+        const auto& c = m.cells[*m.slowestCell];
+        text += tr(" \u00b7 slowest link %1 \u2192 %2: %3 GB/s (%4)")
+                    .arg(c.src)
+                    .arg(c.dst)
+                    .arg(c.bandwidthGbps().value_or(0), 0, 'f', 3)
+                    .arg(QString::fromStdString(c.transport));
+    }
+    std::set<int64_t> sources;
+    for (const auto& c : m.cells)
+        sources.insert(c.src);
+    if (!m.localGroup && sources.size() < m.ranks.size())
+        text += tr(" \u00b7 %1 ranks wrote links (rows of the others are empty)").arg(sources.size());
+    if (m.totalOpInfo)
+        text += tr(" \u00b7 from the file's \u201cTotal Op Info\u201d rows (no per-type totals)");
+    QStringList notes;
+    if (m.localGroup)
+        notes << tr("<b>group-local ranks</b>: global ranks unknown for group %1").arg(label(*m.localGroup));
+    if (!m.hiddenLocalGroups.empty()) {
+        QStringList names;
+        for (const auto& g : m.hiddenLocalGroups)
+            names << label(g);
+        notes << tr("not shown: links of %1 (global ranks unknown; select the group to see them in its group-local "
+                    "ranks)")
+                     .arg(names.join(QStringLiteral(", ")));
+    }
+    text += tr(" \u00b7 wheel: zoom, drag: pan, double-click: fit");
+    if (!notes.isEmpty())
+        text = notes.join(QStringLiteral(" \u00b7 ")) + QStringLiteral("<br>") + text.toHtmlEscaped();
+    m_status->setTextFormat(notes.isEmpty() ? Qt::PlainText : Qt::RichText);
+    m_status->setText(text);
 }
 
 } // namespace npuscope::gui

@@ -232,7 +232,10 @@ const query::MatrixCell* CommMatrixView::cellAt(const QPoint& pos) const
 QString CommMatrixView::toolTipFor(const query::MatrixCell& c) const
 {
     const auto bw = c.bandwidthGbps();
-    QString html = QStringLiteral("<b>%1 \u2192 %2</b><table>").arg(c.src).arg(c.dst);
+    QString html = QStringLiteral("<b>%1 \u2192 %2</b>%3<table>")
+                       .arg(c.src)
+                       .arg(c.dst)
+                       .arg(m_matrix.localGroup ? tr(" (group-local ranks)") : QString());
     auto row = [&html](const QString& k, const QString& v) {
         html += QStringLiteral("<tr><td>%1</td><td align=right>&nbsp;%2</td></tr>").arg(k, v);
     };
@@ -287,15 +290,32 @@ void CommMatrixView::paintEvent(QPaintEvent*)
         }
     }
     // The slowest non-LOCAL link: a ring that stays visible when the cell is one pixel.
+    m_slowestRing = {};
     if (m_matrix.slowestCell && m_metric == Metric::Bandwidth) {
         const auto& c = m_matrix.cells[*m_matrix.slowestCell];
         const int row = m_position[static_cast<size_t>(c.src)];
         const int col = m_position[static_cast<size_t>(c.dst)];
-        const QPointF centre(
-            plot.left() + (col + 0.5 - m_offset.x()) * px, plot.top() + (row + 0.5 - m_offset.y()) * px);
-        const double half = std::max(5.0, px / 2 + 2);
-        p.setPen(QPen(QColor(20, 20, 20), 2));
-        p.drawRect(QRectF(centre.x() - half, centre.y() - half, 2 * half, 2 * half));
+        const QRectF cell(plot.left() + (col - m_offset.x()) * px, plot.top() + (row - m_offset.y()) * px, px, px);
+        if (QRectF(plot).intersects(cell)) {
+            // At least 10 px so a one-pixel cell stays visible, moved inside the plot so an edge cell's ring is not
+            // cut off, and the 2 px pen drawn within the ring's rectangle.
+            const double side = std::min(
+                { std::max(10.0, px), static_cast<double>(plot.width()), static_cast<double>(plot.height()) });
+            QRectF ring(0, 0, side, side);
+            ring.moveCenter(cell.center());
+            const QRectF inside = QRectF(plot).adjusted(0, 0, -1, -1);
+            if (ring.left() < inside.left())
+                ring.moveLeft(inside.left());
+            if (ring.right() > inside.right())
+                ring.moveRight(inside.right());
+            if (ring.top() < inside.top())
+                ring.moveTop(inside.top());
+            if (ring.bottom() > inside.bottom())
+                ring.moveBottom(inside.bottom());
+            m_slowestRing = ring;
+            p.setPen(QPen(QColor(20, 20, 20), 2));
+            p.drawRect(ring.adjusted(1, 1, -1, -1));
+        }
     }
     p.setClipping(false);
     p.setPen(QPen(palette().color(QPalette::Mid), 1));
@@ -330,8 +350,9 @@ void CommMatrixView::paintEvent(QPaintEvent*)
     small.setBold(true);
     p.setFont(small);
     p.drawText(QRect(plot.left(), 2, plot.width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-        tr("dst \u2192   (rows: src; %1 ranks%2%3)")
+        tr("dst \u2192   (rows: src; %1 %2%3%4)")
             .arg(n)
+            .arg(m_matrix.localGroup ? tr("group-local ranks, global ranks unknown") : tr("ranks"))
             .arg(m_matrix.orderedBy.empty() ? QString()
                                             : tr(", blocks: %1").arg(QString::fromStdString(m_matrix.orderedBy)))
             .arg(m_zoom > 1.0 ? tr(", zoom %1\u00d7").arg(m_zoom, 0, 'f', 1) : QString()));

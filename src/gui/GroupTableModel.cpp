@@ -10,10 +10,11 @@ GroupTableModel::GroupTableModel(QObject* parent)
 {
 }
 
-void GroupTableModel::setGroups(std::vector<query::Group> groups)
+void GroupTableModel::setGroups(std::vector<query::Group> groups, bool commLoaded)
 {
     beginResetModel();
     m_groups = std::move(groups);
+    m_commLoaded = commLoaded;
     endResetModel();
 }
 
@@ -74,7 +75,7 @@ QVariant GroupTableModel::data(const QModelIndex& index, int role) const
         raw = QString::fromStdString(g.ranksSource);
         break;
     case Ops:
-        if (listed && role == Qt::DisplayRole)
+        if ((listed || !m_commLoaded) && role == Qt::DisplayRole)
             return QStringLiteral("\u2014");
         raw = QVariant::fromValue<qlonglong>(g.opCount);
         break;
@@ -95,6 +96,8 @@ QVariant GroupTableModel::data(const QModelIndex& index, int role) const
             return tr("raw HCCL group id: %1").arg(QString::fromStdString(*g.rawName));
         if (index.column() == Ranks)
             return raw;
+        if (index.column() == Ops && !m_commLoaded)
+            return tr("No communication ops are loaded (no communication.json or communication tables)");
         return {};
     case Qt::TextAlignmentRole:
         return index.column() == Size || index.column() == Ops ? QVariant(Qt::AlignRight | Qt::AlignVCenter)

@@ -4,6 +4,7 @@
 #include "npuscope/gui/GroupTableModel.h"
 #include "npuscope/gui/QueryRunner.h"
 #include "npuscope/gui/Workspace.h"
+#include "npuscope/query/CommAnalysisQuery.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -75,12 +76,14 @@ void GroupsDock::reload()
             auto groups = query::CommQuery::groups(db);
             auto listed = query::CommQuery::listedGroups(db);
             groups.insert(groups.end(), std::make_move_iterator(listed.begin()), std::make_move_iterator(listed.end()));
-            return groups;
+            return std::make_pair(std::move(groups), query::CommAnalysisQuery::noCommReason(db));
         },
-        [this](std::vector<query::Group> groups) {
+        [this](std::pair<std::vector<query::Group>, std::string> result) {
+            auto& [groups, noComm] = result;
             m_summary->setText((groups.size() == 1 ? tr("1 group") : tr("%1 groups").arg(groups.size()))
-                + tr(" \u00b7 click one to filter the communication views"));
-            m_model->setGroups(std::move(groups));
+                + (noComm.empty() ? tr(" \u00b7 click one to filter the communication views")
+                                  : tr(" \u00b7 ") + QString::fromStdString(noComm)));
+            m_model->setGroups(std::move(groups), noComm.empty());
             m_table->resizeColumnsToContents();
             syncSelection();
         });

@@ -99,7 +99,15 @@ QVariant LinkTableModel::data(const QModelIndex& index, int role) const
             return TimeFormat::format(static_cast<int64_t>(r.timeNs), TimeFormat::Unit::Milliseconds);
         if (index.column() == Size || index.column() == Bandwidth)
             return QString::number(raw.toDouble(), 'f', 3);
+        if (r.localRanks && (index.column() == Src || index.column() == Dst))
+            return QStringLiteral("L%1").arg(raw.toLongLong()); // group-local rank
         return raw.toString();
+    case Qt::ToolTipRole:
+        if (r.localRanks && (index.column() == Src || index.column() == Dst))
+            return tr("Group-local rank as written in communication_matrix.json: the global ranks of group %1 are "
+                      "unknown")
+                .arg(groupName(r.groupHash));
+        return {};
     default:
         return {};
     }

@@ -19,6 +19,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <set>
+
 namespace npuscope::gui {
 
 namespace {
@@ -219,11 +221,31 @@ void LinksDock::reloadCluster()
             // Sorted slowest first already: keep the head so a 1,024-rank cluster stays responsive.
             if (result.rows.size() > kMaxClusterRows)
                 result.rows.resize(kMaxClusterRows);
-            m_clusterTitle->setText(result.rows.size() < out.second
-                    ? tr("<b>Cluster links</b> (slowest first): %1 of %2 shown \u2014 filter to narrow")
-                          .arg(result.rows.size())
-                          .arg(out.second)
-                    : tr("<b>Cluster links</b> (slowest first): %1").arg(out.second));
+            QString title = result.rows.size() < out.second
+                ? tr("<b>Cluster links</b> (slowest first): %1 of %2 shown \u2014 filter to narrow")
+                      .arg(result.rows.size())
+                      .arg(out.second)
+                : tr("<b>Cluster links</b> (slowest first): %1").arg(out.second);
+            // Groups whose global ranks are unknown keep their group-local ranks ("L3"), labelled as such.
+            std::set<std::string> local;
+            for (const auto& row : result.rows) {
+                if (row.localRanks)
+                    local.insert(row.groupHash.value_or(std::string()));
+            }
+            if (!local.empty()) {
+                QStringList names;
+                for (const auto& hash : local) {
+                    QString name = hash.empty() ? tr("(no group)") : QString::fromStdString(hash);
+                    for (const auto& [h, n] : result.names) {
+                        if (h == hash)
+                            name = QString::fromStdString(n);
+                    }
+                    names << name.toHtmlEscaped();
+                }
+                title += tr(" \u00b7 <b>group-local ranks</b> (L<i>n</i>): global ranks unknown for group %1")
+                             .arg(names.join(QStringLiteral(", ")));
+            }
+            m_clusterTitle->setText(title);
             m_clusterModel->setGroupNames(std::move(result.names));
             m_clusterModel->setRows(std::move(result.rows));
             m_clusterTable->sortByColumn(LinkTableModel::Bandwidth, Qt::AscendingOrder);

@@ -30,12 +30,17 @@ void PacketChart::setDistributions(std::vector<query::PacketDistribution> distri
 
 std::vector<PacketChart::Bucket> PacketChart::buckets(const query::PacketDistribution& d)
 {
+    // Buckets by bytes so every edge is a whole number of B / KiB / MiB (the small epsilon keeps 4.096e-6 MB,
+    // 4,096 B exactly, out of the 2,048 B bucket after the floating-point product).
+    constexpr double kBytesPerMb = 1.0e6;
+    auto edgeMb = [](int e) { return std::ldexp(1.0, e) / kBytesPerMb; };
     std::map<int, Bucket> byExp;
     for (const auto& bin : d.bins) {
-        const int e = bin.packageMb > 0 ? static_cast<int>(std::floor(std::log2(bin.packageMb))) : -30;
+        const double bytes = bin.packageMb * kBytesPerMb;
+        const int e = bytes >= 1 ? static_cast<int>(std::floor(std::log2(bytes) + 1e-9)) : 0;
         Bucket& b = byExp[e];
-        b.lowMb = std::ldexp(1.0, e);
-        b.highMb = std::ldexp(1.0, e + 1);
+        b.lowMb = edgeMb(e);
+        b.highMb = edgeMb(e + 1);
         b.count += bin.count;
         b.totalNs += bin.totalNs;
     }
@@ -44,23 +49,42 @@ std::vector<PacketChart::Bucket> PacketChart::buckets(const query::PacketDistrib
         return out;
     for (int e = byExp.begin()->first; e <= byExp.rbegin()->first; ++e) {
         auto it = byExp.find(e);
-        out.push_back(it != byExp.end() ? it->second : Bucket { std::ldexp(1.0, e), std::ldexp(1.0, e + 1), 0, 0 });
+        out.push_back(it != byExp.end() ? it->second : Bucket { edgeMb(e), edgeMb(e + 1), 0, 0 });
     }
     return out;
 }
 
-namespace {
-
-QString sizeText(double mb)
+QString PacketChart::sizeLabel(double mb)
 {
-    if (mb >= 1)
-        return QString::number(mb, 'g', 4);
-    if (mb >= 1.0 / 1024)
-        return QStringLiteral("%1K").arg(mb * 1024, 0, 'g', 3);
-    return QStringLiteral("%1B").arg(mb * 1024 * 1024, 0, 'g', 3);
+    double v = mb * 1.0e6;
+    int unit = 0;
+    static const char* const kUnits[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+    while (v >= 1024 - 1e-6 && unit < 4) {
+        v /= 1024;
+        ++unit;
+    }
+    return QStringLiteral("%1 %2").arg(QString::number(v, 'g', 4), QString::fromLatin1(kUnits[unit]));
 }
 
-} // namespace
+std::vector<size_t> PacketChart::tickBuckets(const std::vector<Bucket>& bs, double barWidth, int labelWidth)
+{
+    std::vector<size_t> out;
+    if (bs.empty() || barWidth <= 0)
+        return out;
+    size_t tallest = 0;
+    for (size_t k = 0; k < bs.size(); ++k) {
+        if (bs[k].count > bs[tallest].count)
+            tallest = k;
+    }
+    // Labels are centred under their bar, and a label at the panel edge is moved inwards by up to half its width:
+    // two labels stride bars apart need stride * barWidth > 1.5 * width + gap.
+    size_t stride = 1;
+    while (static_cast<double>(stride) * barWidth < 1.5 * labelWidth + 6)
+        ++stride;
+    for (size_t k = tallest % stride; k < bs.size(); k += stride)
+        out.push_back(k);
+    return out;
+}
 
 void PacketChart::paintEvent(QPaintEvent*)
 {
@@ -105,16 +129,25 @@ void PacketChart::paintEvent(QPaintEvent*)
             const QRectF bar(plot.left() + k * bw + 1, plot.bottom() - h, std::max(1.0, bw - 2), h);
             p.fillRect(bar, color);
             m_hits.push_back({ QRectF(plot.left() + k * bw, plot.top(), bw, plot.height()),
-                tr("<b>%1</b> packets of %2 \u2013 %3 MB: <b>%4</b><br>total %5")
-                    .arg(QString::fromStdString(d.transport), sizeText(b.lowMb), sizeText(b.highMb))
+                tr("<b>%1</b> packets of %2 \u2013 %3 (%4 \u2013 %5 MB): <b>%6</b><br>total %7")
+                    .arg(QString::fromStdString(d.transport), sizeLabel(b.lowMb), sizeLabel(b.highMb))
+                    .arg(b.lowMb, 0, 'g', 4)
+                    .arg(b.highMb, 0, 'g', 4)
                     .arg(b.count)
                     .arg(TimeFormat::withUnit(b.totalNs, TimeFormat::Unit::Milliseconds)) });
-            const QString label = sizeText(b.lowMb);
-            if (fm.horizontalAdvance(label) < bw || k % std::max<size_t>(1, bs.size() / 4) == 0) {
-                p.setPen(palette().color(QPalette::WindowText));
-                p.drawText(QRectF(plot.left() + k * bw - 20, plot.bottom() + 2, bw + 40, fm.height()),
-                    Qt::AlignHCenter | Qt::AlignTop, label);
-            }
+        }
+        // One unit system on every tick; every stride-th bucket, aligned on the tallest bar, so labels never overlap.
+        int labelWidth = 0;
+        for (const auto& b : bs)
+            labelWidth = std::max(labelWidth, fm.horizontalAdvance(sizeLabel(b.lowMb)));
+        p.setPen(palette().color(QPalette::WindowText));
+        for (size_t k : tickBuckets(bs, bw, labelWidth)) {
+            const QString label = sizeLabel(bs[k].lowMb);
+            const double centre = plot.left() + (static_cast<double>(k) + 0.5) * bw;
+            const double w = fm.horizontalAdvance(label);
+            const double x = std::clamp(centre - w / 2, panel.left(), panel.right() - w);
+            p.drawLine(QPointF(centre, plot.bottom()), QPointF(centre, plot.bottom() + 3));
+            p.drawText(QRectF(x, plot.bottom() + 3, w + 1, fm.height()), Qt::AlignLeft | Qt::AlignTop, label);
         }
         p.setPen(QPen(palette().color(QPalette::Mid), 1));
         p.drawLine(plot.bottomLeft(), plot.bottomRight());

@@ -136,15 +136,22 @@ void TimeOverviewChart::paintEvent(QPaintEvent*)
         const QString l = k == 0 ? QStringLiteral("0") : TimeFormat::adaptive(leftMax * k / 4);
         p.drawText(
             QRectF(0, y - fm.height() / 2.0, plot.left() - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter, l);
+        if (!hasCommunication())
+            continue;
         p.setPen(kComm.darker(130));
         p.drawText(QRectF(plot.right() + 6, y - fm.height() / 2.0, width() - plot.right() - 6, fm.height()),
             Qt::AlignLeft | Qt::AlignVCenter, k == 0 ? QStringLiteral("0") : TimeFormat::adaptive(rightMax * k / 4));
     }
     p.setPen(kMedian.darker(130));
     p.drawText(QPoint(4, plot.top() - 8), tr("step time"));
-    p.setPen(kComm.darker(130));
-    const QString rightTitle = tr("comm / wait");
-    p.drawText(QPoint(width() - fm.horizontalAdvance(rightTitle) - 4, plot.top() - 8), rightTitle);
+    // No communication data: no right axis (a 0–1 ns scale would read as measured zeros).
+    if (hasCommunication()) {
+        p.setPen(kComm.darker(130));
+        const QString rightTitle = hasCommSeries() && hasWaitSeries() ? tr("comm / wait")
+            : hasCommSeries()                                         ? tr("comm")
+                                                                      : tr("wait");
+        p.drawText(QPoint(width() - fm.horizontalAdvance(rightTitle) - 4, plot.top() - 8), rightTitle);
+    }
 
     // Selected and hovered steps.
     for (int i = 0; i < n; ++i) {
@@ -232,16 +239,36 @@ void TimeOverviewChart::paintEvent(QPaintEvent*)
     // Legend.
     int x = plot.left();
     const int ly = 4;
-    const QString slowest
-        = m_overview.slowestRank ? tr("slowest rank %1").arg(*m_overview.slowestRank) : tr("slowest rank");
-    for (const auto& [label, color] : { std::pair { tr("min\u2013max over ranks"), kBand },
-             std::pair { tr("median"), kMedian }, std::pair { slowest, kSlowest },
-             std::pair { tr("mean communication (right)"), kComm }, std::pair { tr("mean wait (right)"), kWait } }) {
+    for (const auto& [label, color] : legendEntries()) {
         p.fillRect(QRect(x, ly + 2, 14, fm.height() - 4), color.alpha() < 255 ? QColor(66, 133, 244, 110) : color);
         p.setPen(palette().color(QPalette::WindowText));
         p.drawText(QPoint(x + 18, ly + fm.ascent()), label);
         x += 32 + fm.horizontalAdvance(label);
     }
+}
+
+bool TimeOverviewChart::hasCommSeries() const
+{
+    return std::any_of(m_overview.steps.begin(), m_overview.steps.end(), [](const auto& s) { return s.meanCommNs; });
+}
+
+bool TimeOverviewChart::hasWaitSeries() const
+{
+    return std::any_of(m_overview.steps.begin(), m_overview.steps.end(), [](const auto& s) { return s.meanWaitNs; });
+}
+
+std::vector<std::pair<QString, QColor>> TimeOverviewChart::legendEntries() const
+{
+    const QString slowest
+        = m_overview.slowestRank ? tr("slowest rank %1").arg(*m_overview.slowestRank) : tr("slowest rank");
+    std::vector<std::pair<QString, QColor>> out { { tr("min\u2013max over ranks"), kBand }, { tr("median"), kMedian },
+        { slowest, kSlowest } };
+    // Only the series that have data (a load without communication has neither).
+    if (hasCommSeries())
+        out.emplace_back(tr("mean communication (right)"), kComm);
+    if (hasWaitSeries())
+        out.emplace_back(tr("mean wait (right)"), kWait);
+    return out;
 }
 
 bool TimeOverviewChart::event(QEvent* event)

@@ -241,6 +241,68 @@ bool CannProfImporter::isProfDir(const fs::path& dir)
     return false;
 }
 
+bool CannProfImporter::runStepTrace(ImportContext& ctx)
+{
+    std::ifstream in(ctx.file());
+    if (!in) {
+        ctx.error(std::nullopt, "cannot open the file");
+        return false;
+    }
+    const auto root = nlohmann::json::parse(in, nullptr, false);
+    if (root.is_discarded() || !root.is_array()) {
+        ctx.error(std::nullopt, "not a JSON array of trace events");
+        return false;
+    }
+    struct Parts {
+        std::optional<int64_t> total, fpBp, tail;
+    };
+    std::map<int64_t, Parts> steps;
+    // The "(ns)" args are whole ns written as floats ("47587810.0").
+    auto nsArg = [](const nlohmann::json& args, const char* key) -> std::optional<int64_t> {
+        const auto it = args.find(key);
+        if (it == args.end() || !it->is_number())
+            return std::nullopt;
+        return static_cast<int64_t>(std::llround(it->get<double>()));
+    };
+    for (const auto& e : root) {
+        if (!e.is_object() || e.value("ph", std::string()) != "X")
+            continue;
+        const auto args = e.find("args");
+        if (args == e.end() || !args->is_object())
+            continue;
+        const auto id = intOf(*args, "Iteration ID");
+        if (!id)
+            continue;
+        const std::string cat = e.value("cat", std::string());
+        Parts& p = steps[*id];
+        if (cat == "Iteration Time")
+            p.total = nsArg(*args, "Iteration Time(ns)");
+        else if (cat == "FP_BP Time")
+            p.fpBp = nsArg(*args, "FP_BP Time(ns)");
+        else if (cat == "Iteration Refresh")
+            p.tail = nsArg(*args, "Iteration Refresh(ns)");
+    }
+    int64_t written = 0;
+    for (const auto& [step, p] : steps) {
+        if (!p.total)
+            continue;
+        model::StepTraceRow r;
+        r.rankId = ctx.rankId();
+        r.step = step;
+        r.total = p.total;
+        r.fpBp = p.fpBp;
+        r.tail = p.tail;
+        if (p.fpBp && p.tail && *p.total >= *p.fpBp + *p.tail)
+            r.iterationInterval = *p.total - *p.fpBp - *p.tail;
+        ctx.writer().addStepTrace(r);
+        ++written;
+    }
+    if (written == 0)
+        ctx.warning(std::nullopt, "no \"Iteration <N>\" events with Iteration Time(ns); no steps from this file");
+    ctx.finish();
+    return true;
+}
+
 std::vector<PlannedRank> CannProfImporter::planRanks(const fs::path& dir)
 {
     std::vector<PlannedRank> out;
@@ -281,6 +343,23 @@ std::vector<PlannedRank> CannProfImporter::planRanks(const fs::path& dir)
         for (const auto& t : timelines)
             r.files.push_back({ FileKind::CannTimeline, fs::absolute(t).lexically_normal().string(),
                 static_cast<uint64_t>(fs::file_size(t, ec)) });
+        // The step table: per model, the step_trace file with the highest index (each repeats every iteration).
+        static const std::regex kStepTrace(R"(^step_trace_\d+_(\d+)_(\d+)\.json$)");
+        std::map<int64_t, std::pair<int64_t, fs::path>> perModel; // model -> (index, file)
+        for (const auto& t : timelines) {
+            std::smatch m;
+            const std::string name = t.filename().string();
+            if (!std::regex_match(name, m, kStepTrace))
+                continue;
+            const int64_t model = parseInt(m[1].str()).value_or(0);
+            const int64_t index = parseInt(m[2].str()).value_or(0);
+            auto it = perModel.find(model);
+            if (it == perModel.end() || index > it->second.first)
+                perModel[model] = { index, t };
+        }
+        for (const auto& [model, chosen] : perModel)
+            r.files.push_back({ FileKind::CannStepTrace, fs::absolute(chosen.second).lexically_normal().string(),
+                static_cast<uint64_t>(fs::file_size(chosen.second, ec)) });
         if (!r.files.empty())
             out.push_back(std::move(r));
     }

@@ -83,6 +83,8 @@ void importSteps(ImportContext& ctx, SqliteExport& db)
             ctx.warning(row, "ClusterStepTraceTime rank row without a numeric index; skipped");
             continue;
         }
+        if (ctx.rankState().skipsSummaryRank(*rank))
+            continue; // its own per-rank folder gives this rank's figures
         model::StepTraceRow r;
         r.rankId = *rank;
         r.step = intCell(st, 0);
@@ -149,6 +151,8 @@ void importTimes(ImportContext& ctx, SqliteExport& db, OpIndex& ops)
             ctx.warning(std::nullopt, "ClusterCommAnalyzerTime row without rank_id or hccl_op_name; skipped");
             continue;
         }
+        if (ctx.rankState().skipsSummaryRank(*rank))
+            continue;
         const auto rankSet = st.optText(0);
         const std::string stepText = st.optText(1).value_or(std::string());
         model::CommOpRow r;
@@ -186,6 +190,8 @@ void importBandwidth(ImportContext& ctx, SqliteExport& db, const OpIndex& ops)
     int64_t missing = 0;
     while (st.step()) {
         const auto rank = intCell(st, 2);
+        if (rank && ctx.rankState().skipsSummaryRank(*rank))
+            continue;
         const auto opIt = rank
             ? ops.find({ st.optText(0).value_or(std::string()), st.optText(1).value_or(std::string()), *rank,
                 st.optText(3).value_or(std::string()), st.optText(4).value_or(std::string()) })

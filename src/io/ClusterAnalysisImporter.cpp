@@ -71,6 +71,8 @@ bool importStepRows(CsvImport& csv)
             ctx.warning(csv.line(), "rank row without a numeric Index; skipped");
             continue;
         }
+        if (ctx.rankState().skipsSummaryRank(*rank))
+            continue; // its own per-rank folder gives this rank's figures
         model::StepTraceRow r;
         r.rankId = *rank;
         r.step = csv.optInt(stepCol);
@@ -270,7 +272,8 @@ bool ClusterAnalysisImporter::runCommunication(ImportContext& ctx)
                     ctx.warning(std::nullopt, "op \"" + key + "\": \"" + it.key() + "\" is not a rank id; skipped");
                     continue;
                 }
-                CommOpInfoWriter::write(ctx, *rank, step, kind, key, *it);
+                if (!ctx.rankState().skipsSummaryRank(*rank))
+                    CommOpInfoWriter::write(ctx, *rank, step, kind, key, *it);
             }
         });
     ctx.finish();
@@ -344,8 +347,11 @@ void ClusterAnalysisImporter::writeGlobalLinks(ImportContext& ctx, std::vector<m
 {
     // src/dst are set, so PostLoad::resolveGroups leaves these links alone; their self-links "k-k" still give each
     // group its members (local k = global k).
-    for (const auto& l : links)
-        ctx.writer().addCommLink(l);
+    // Links of a rank whose own folder gives its matrix are skipped (RankState::summaryReplaced).
+    for (const auto& l : links) {
+        if (!ctx.rankState().skipsSummaryRank(l.rankId))
+            ctx.writer().addCommLink(l);
+    }
 }
 
 } // namespace npuscope::io

@@ -3,43 +3,18 @@
 
 #include "npuscope/core/Decimal.h"
 #include "npuscope/io/CommOpInfoWriter.h"
+#include "npuscope/io/FastJsonSax.h"
 #include "npuscope/io/JsonFile.h"
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 
 namespace npuscope::io {
 
 namespace {
 
 constexpr const char* kTotalOp = "Total Op Info";
-
-// Iterates "step<N>" -> {"p2p"|"collective" -> {op -> value}} and calls fn for each op.
-template <typename Fn> void forEachOp(ImportContext& ctx, const nlohmann::json& root, Fn&& fn)
-{
-    for (auto stepIt = root.begin(); stepIt != root.end(); ++stepIt) {
-        if (ctx.cancelled())
-            return;
-        const auto step = stepFromKey(stepIt.key());
-        if (!stepIt->is_object()) {
-            ctx.warning(std::nullopt, "\"" + stepIt.key() + "\" is not an object; skipped");
-            continue;
-        }
-        for (auto kindIt = stepIt->begin(); kindIt != stepIt->end(); ++kindIt) {
-            if (!kindIt->is_object()) {
-                ctx.warning(std::nullopt, "\"" + stepIt.key() + "." + kindIt.key() + "\" is not an object; skipped");
-                continue;
-            }
-            for (auto opIt = kindIt->begin(); opIt != kindIt->end(); ++opIt) {
-                if (!opIt->is_object()) {
-                    ctx.warning(std::nullopt, "op \"" + opIt.key() + "\" is not an object; skipped");
-                    continue;
-                }
-                fn(step, kindIt.key(), opIt.key(), opIt.value());
-            }
-        }
-    }
-}
 
 } // namespace
 
@@ -57,17 +32,241 @@ OpKey parseOpKey(const std::string& key)
     return k;
 }
 
+namespace {
+
+// Streams communication.json: step -> "p2p"|"collective" -> op key -> OPINFO object. Each op object
+// goes through CommOpInfoBuilder as it is read; no DOM of the file is built. The ops are kept
+// ordered by key (steps, kinds, ops, as a JSON DOM orders them, a repeated key keeping its last
+// value) and written once the whole file parsed, so a syntax error leaves no rows behind.
+class CommunicationSax : public nlohmann::json_sax<nlohmann::json> {
+public:
+    struct Op {
+        bool isObject = false;
+        CommOpInfo info;
+    };
+    struct Kind {
+        bool isObject = false;
+        std::map<std::string, Op> ops;
+    };
+    struct Step {
+        bool isObject = false;
+        std::map<std::string, Kind> kinds;
+    };
+
+    bool start_object(std::size_t) override
+    {
+        if (m_opDepth > 0) {
+            ++m_opDepth;
+            m_builder.startObject();
+            return true;
+        }
+        if (m_skip > 0) {
+            ++m_skip;
+            return true;
+        }
+        switch (m_depth) {
+        case 0:
+            m_sawRoot = true;
+            break;
+        case 1:
+            m_step = &(m_steps[m_key] = Step { true, {} });
+            break;
+        case 2:
+            m_kind = &(m_step->kinds[m_key] = Kind { true, {} });
+            break;
+        default:
+            m_op = &(m_kind->ops[m_key] = Op { true, {} });
+            m_builder.reset();
+            m_builder.startObject();
+            m_opDepth = 1;
+            return true;
+        }
+        ++m_depth;
+        return true;
+    }
+
+    bool end_object() override
+    {
+        if (m_opDepth > 0) {
+            m_builder.endObject();
+            if (--m_opDepth == 0)
+                m_op->info = std::move(m_builder.info());
+            return true;
+        }
+        if (m_skip > 0)
+            --m_skip;
+        else
+            --m_depth;
+        return true;
+    }
+
+    bool start_array(std::size_t) override
+    {
+        if (m_opDepth > 0) {
+            ++m_opDepth;
+            m_builder.startArray();
+            return true;
+        }
+        if (m_skip == 0)
+            notObject();
+        ++m_skip;
+        return true;
+    }
+
+    bool end_array() override
+    {
+        if (m_opDepth > 0) {
+            --m_opDepth;
+            m_builder.endArray();
+            return true;
+        }
+        --m_skip;
+        return true;
+    }
+
+    bool key(string_t& key) override
+    {
+        if (m_opDepth > 0)
+            m_builder.key(key);
+        else if (m_skip == 0)
+            m_key = key;
+        return true;
+    }
+
+    bool null() override
+    {
+        if (m_opDepth > 0)
+            m_builder.other();
+        else
+            scalar();
+        return true;
+    }
+    bool boolean(bool) override { return null(); }
+    bool binary(binary_t&) override { return null(); }
+    bool number_integer(number_integer_t v) override
+    {
+        if (m_opDepth > 0)
+            m_builder.integer(v);
+        else
+            scalar();
+        return true;
+    }
+    bool number_unsigned(number_unsigned_t v) override
+    {
+        if (m_opDepth > 0)
+            m_builder.unsignedInteger(v);
+        else
+            scalar();
+        return true;
+    }
+    bool number_float(number_float_t v, const string_t& text) override
+    {
+        if (m_opDepth > 0)
+            m_builder.floating(v, text);
+        else
+            scalar();
+        return true;
+    }
+    bool string(string_t& v) override
+    {
+        if (m_opDepth > 0)
+            m_builder.string(v);
+        else
+            scalar();
+        return true;
+    }
+    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) override
+    {
+        m_errorByte = position > 0 ? position - 1 : 0;
+        m_error = e.what();
+        return false;
+    }
+
+    bool rootIsObject() const { return m_sawRoot && !m_rootNotObject; }
+    const std::optional<std::string>& error() const { return m_error; }
+    size_t errorByte() const { return m_errorByte; }
+    const std::map<std::string, Step>& steps() const { return m_steps; }
+
+private:
+    void scalar()
+    {
+        if (m_skip == 0)
+            notObject();
+    }
+    // A value that is not an object where a step, kind or op object belongs.
+    void notObject()
+    {
+        switch (m_depth) {
+        case 0:
+            m_rootNotObject = true;
+            break;
+        case 1:
+            m_steps[m_key] = Step {};
+            break;
+        case 2:
+            m_step->kinds[m_key] = Kind {};
+            break;
+        default:
+            m_kind->ops[m_key] = Op {};
+            break;
+        }
+    }
+
+    std::map<std::string, Step> m_steps;
+    Step* m_step = nullptr;
+    Kind* m_kind = nullptr;
+    Op* m_op = nullptr;
+    CommOpInfoBuilder m_builder;
+    std::string m_key;
+    int m_depth = 0; // 1 inside the root object, 2 inside a step, 3 inside a kind
+    int m_opDepth = 0; // nesting inside the current op object (events go to m_builder)
+    int m_skip = 0; // nesting inside a skipped array
+    bool m_sawRoot = false;
+    bool m_rootNotObject = false;
+    std::optional<std::string> m_error;
+    size_t m_errorByte = 0;
+};
+
+} // namespace
+
 bool CommunicationImporter::run(ImportContext& ctx)
 {
-    nlohmann::json root;
-    if (!readJsonFile(ctx, root))
+    std::string text;
+    if (!readTextFile(ctx, text))
         return false;
+    CommunicationSax sax;
+    if (!saxParse(text, &sax) && sax.error()) {
+        reportJsonError(ctx, text, sax.errorByte(), *sax.error());
+        return false;
+    }
+    if (!sax.rootIsObject()) {
+        ctx.error(std::nullopt, "expected a JSON object at the top level");
+        return false;
+    }
     int ops = 0;
-    forEachOp(ctx, root,
-        [&](std::optional<int64_t> step, const std::string& kind, const std::string& key, const nlohmann::json& info) {
-            CommOpInfoWriter::write(ctx, ctx.rankId(), step, kind, key, info);
-            ++ops;
-        });
+    for (const auto& [stepKey, step] : sax.steps()) {
+        if (ctx.cancelled())
+            break;
+        if (!step.isObject) {
+            ctx.warning(std::nullopt, "\"" + stepKey + "\" is not an object; skipped");
+            continue;
+        }
+        const auto stepNumber = stepFromKey(stepKey);
+        for (const auto& [kindKey, kind] : step.kinds) {
+            if (!kind.isObject) {
+                ctx.warning(std::nullopt, "\"" + stepKey + "." + kindKey + "\" is not an object; skipped");
+                continue;
+            }
+            for (const auto& [opKey, op] : kind.ops) {
+                if (!op.isObject) {
+                    ctx.warning(std::nullopt, "op \"" + opKey + "\" is not an object; skipped");
+                    continue;
+                }
+                CommOpInfoWriter::write(ctx, ctx.rankId(), stepNumber, kindKey, opKey, op.info);
+                ++ops;
+            }
+        }
+    }
     if (ops == 0)
         ctx.info(std::nullopt, "no communication ops in this file");
     ctx.finish();
@@ -233,34 +432,37 @@ private:
     void startOp()
     {
         const OpKey parsed = parseOpKey(m_opKey);
-        m_base = {};
-        m_base.rankId = m_ctx.rankId();
-        m_base.step = m_step;
-        m_base.kind = m_kind;
-        m_base.matrixOp = parsed.name;
-        m_base.groupHash = parsed.groupHash;
+        auto& op = m_row; // the op's fields; startLink resets only the link's own fields
+        op = {};
+        op.rankId = m_ctx.rankId();
+        op.step = m_step;
+        op.kind = m_kind;
+        op.matrixOp = parsed.name;
+        op.groupHash = parsed.groupHash;
         if (parsed.type) {
             // 2023 builds key the matrix by the real op name.
-            m_base.opType = *parsed.type;
-            std::transform(m_base.opType->begin(), m_base.opType->end(), m_base.opType->begin(),
+            op.opType = *parsed.type;
+            std::transform(op.opType->begin(), op.opType->end(), op.opType->begin(),
                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
         } else if (const auto dash = parsed.name.rfind('-'); dash != std::string::npos) {
-            m_base.opType = parsed.name.substr(0, dash);
-            m_base.slot = parsed.name.substr(dash + 1);
+            op.opType = parsed.name.substr(0, dash);
+            op.slot = parsed.name.substr(dash + 1);
         } else if (m_opKey == kTotalOp) {
-            m_base.slot = "total";
+            op.slot = "total";
         }
         m_members = nullptr;
-        if (m_base.groupHash) {
+        if (op.groupHash) {
             const auto& groups = m_ctx.rankState().groupRanks;
-            if (auto g = groups.find(*m_base.groupHash); g != groups.end())
+            if (auto g = groups.find(*op.groupHash); g != groups.end())
                 m_members = &g->second;
         }
     }
 
     void startLink()
     {
-        m_row = m_base;
+        m_row.localSrc = m_row.localDst = m_row.src = m_row.dst = m_row.timeNs = std::nullopt;
+        m_row.transport = m_row.opName = std::nullopt;
+        m_row.sizeMb = m_row.bandwidthGbps = std::nullopt;
         const auto sep = m_linkKey.find_first_of("-_");
         m_row.localSrc = sep == std::string::npos ? std::nullopt : parseInt(m_linkKey.substr(0, sep));
         m_row.localDst = sep == std::string::npos ? std::nullopt : parseInt(m_linkKey.substr(sep + 1));
@@ -285,7 +487,7 @@ private:
     bool m_sawRoot = false;
     std::optional<int64_t> m_step;
     std::string m_stepKey, m_kind, m_opKey, m_linkKey, m_field;
-    model::CommLinkRow m_base, m_row;
+    model::CommLinkRow m_row; // the current op's fields and the current link's
     bool m_linkValid = false;
     const std::vector<int64_t>* m_members = nullptr;
     std::optional<std::string> m_error;
@@ -300,7 +502,7 @@ bool CommunicationMatrixImporter::run(ImportContext& ctx)
     if (!readTextFile(ctx, text))
         return false;
     MatrixSax sax(ctx);
-    const bool ok = nlohmann::json::sax_parse(text, &sax);
+    const bool ok = saxParse(text, &sax);
     if (!ok && sax.error()) {
         reportJsonError(ctx, text, sax.errorByte(), *sax.error());
         ctx.finish();

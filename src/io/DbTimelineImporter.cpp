@@ -14,6 +14,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -230,6 +231,8 @@ private:
             s.connectionId = st.optInt(5);
             s.rowid = st.int64(0);
             s.source = Source::CommOp;
+            if (s.connectionId)
+                m_commOpConnections.insert(*s.connectionId);
             track(pid, g * kGroupTidStride, "Group " + std::to_string(g) + " Communication", g * kGroupTidStride)
                 .slices.push_back(s);
         }
@@ -238,8 +241,11 @@ private:
     struct CommTask {
         int64_t nameId = 0;
         int64_t group = 0;
-        int64_t plane = 0;
+        std::optional<int64_t> plane; // nullopt: the export does not know it (planeId 4294967295, Level0)
     };
+
+    // COMMUNICATION_OP connection ids (readCommunicationOps): a TASK with one of them and no task info is the op.
+    std::unordered_set<int64_t> m_commOpConnections;
 
     std::unordered_map<int64_t, CommTask> readCommunicationTasks()
     {
@@ -257,7 +263,11 @@ private:
             CommTask c;
             c.nameId = nameId(m_db.string(st.optInt(1)).value_or("communication task"));
             c.group = groupIndex(m_db.string(st.optInt(2)));
-            c.plane = std::clamp<int64_t>(st.optInt(3).value_or(0), 0, kGroupTidStride - 2);
+            // planeId 4294967295 (UINT32_MAX) means "unknown" (Level0 exports, task type "N/A"): such a task gets no
+            // plane row: the Level0 text trace shows only "Group 0 Communication" on HCCL, no plane rows.
+            // A missing planeId (older schema) is plane 0, as before.
+            if (const auto plane = st.optInt(3).value_or(0); plane >= 0 && plane < 0xFFFFFFFFLL)
+                c.plane = std::min<int64_t>(plane, kGroupTidStride - 2);
             tasks.emplace(st.int64(0), c);
         }
         return tasks;
@@ -297,11 +307,22 @@ private:
             + m_db.columnOrNull(t, { "globalTaskId", "global_task_id" }) + ", " + (typeCol.empty() ? "NULL" : typeCol)
             + ", rowid FROM TASK");
         std::unordered_map<int64_t, std::string> typeNames;
+        int64_t opEnvelopes = 0;
         while (st.step() && tick()) {
             const auto ts = intOf(st, 0);
             const auto te = intOf(st, 1);
             if (!ts || !te)
                 continue;
+            const auto g = st.optInt(5);
+            const auto connection = st.optInt(4);
+            if ((!g || (!names.count(*g) && !commTasks.count(*g))) && connection
+                && m_commOpConnections.count(*connection)) {
+                // A task without COMPUTE_TASK_INFO / COMMUNICATION_TASK_INFO carrying a communication op's connection
+                // id spans that op (type AI_CORE in the export); the text trace has no such task on its stream and
+                // shows the op on HCCL "Group <g> Communication", which the COMMUNICATION_OP row already fills.
+                ++opEnvelopes;
+                continue;
+            }
             const int64_t device = st.optInt(2).value_or(0);
             const int64_t stream = st.optInt(3).value_or(0);
             const int64_t pid = devicePid(kHardware, device);
@@ -312,7 +333,6 @@ private:
             s.rowid = st.int64(7);
             s.source = Source::Task;
             std::string name;
-            const auto g = st.optInt(5);
             if (g && names.count(*g)) {
                 name = names.at(*g);
             } else if (!st.isNull(6)) {
@@ -337,18 +357,25 @@ private:
             s.nameId = nameId(name);
             track(pid, stream, "Stream " + std::to_string(stream), stream).slices.push_back(s);
 
-            if (const auto comm = g ? commTasks.find(*g) : commTasks.end(); comm != commTasks.end()) {
+            if (const auto comm = g ? commTasks.find(*g) : commTasks.end();
+                comm != commTasks.end() && comm->second.plane) {
                 Slice c = s;
                 c.nameId = comm->second.nameId;
                 c.connectionId.reset();
                 c.source = Source::CommTask;
-                const int64_t tid = comm->second.group * kGroupTidStride + 1 + comm->second.plane;
+                const int64_t tid = comm->second.group * kGroupTidStride + 1 + *comm->second.plane;
                 const std::string prefix
                     = comm->second.group ? "Group " + std::to_string(comm->second.group) + " " : std::string();
-                track(devicePid(kHccl, device), tid, prefix + "Plane " + std::to_string(comm->second.plane), tid)
+                track(devicePid(kHccl, device), tid, prefix + "Plane " + std::to_string(*comm->second.plane), tid)
                     .slices.push_back(c);
             }
         }
+        if (opEnvelopes > 0)
+            m_ctx.info(std::nullopt,
+                std::to_string(opEnvelopes)
+                    + " TASK rows without task info span a communication op (same connectionId as a COMMUNICATION_OP "
+                      "row); not drawn on their stream: the op is on HCCL \"Group <g> Communication\", as in the text "
+                      "trace");
     }
 
     void readApi(const std::string& t, Source source)

@@ -27,7 +27,8 @@ constexpr int kMaxDepth = 16;
 constexpr const char* kOutputDir = "ASCEND_PROFILER_OUTPUT";
 constexpr const char* kLookedFor
     = "looked for ASCEND_PROFILER_OUTPUT, *_ascend_pt / *_ascend_ms folders, profiler_info*.json, MindSpore "
-      "parallel_strategy_*.json, step_trace_time.csv, kernel_details.csv, communication*.json, trace_view.json, "
+      "parallel_strategy_*.json, profiler_metadata.json, step_trace_time.csv, kernel_details.csv, CANN "
+      "op_summary_*.csv, communication*.json, trace_view.json, "
       "ascend_pytorch_profiler*.db / ascend_mindspore_profiler*.db / msprof_*.db / report_*.db and analysis.db, "
       "msprof-analyze cluster_analysis_output (cluster_step_trace_time.csv, cluster_communication*.json, "
       "communication_group.json, cluster_analysis.db), old MindSpore profiler/ files "
@@ -146,6 +147,29 @@ std::optional<int64_t> rankFromInfoFile(const fs::path& file)
         && j["ms_profiler_info"].contains("rank_id"))
         return fromValue(j["ms_profiler_info"]["rank_id"]);
     return std::nullopt;
+}
+
+// profiler_metadata.json distributed_args.rank (Megatron / MindSpeed runs add it).
+std::optional<int64_t> rankFromMetadataFile(const fs::path& file)
+{
+    std::ifstream in(file);
+    if (!in)
+        return std::nullopt;
+    const auto j = nlohmann::json::parse(in, nullptr, false);
+    if (j.is_discarded() || !j.is_object())
+        return std::nullopt;
+    const auto args = j.find("distributed_args");
+    if (args == j.end() || !args->is_object())
+        return std::nullopt;
+    const auto rank = args->find("rank");
+    if (rank == args->end())
+        return std::nullopt;
+    std::optional<int64_t> value;
+    if (rank->is_number_integer())
+        value = rank->get<int64_t>();
+    else if (rank->is_string())
+        value = parseInt(rank->get<std::string>());
+    return value && *value >= 0 ? value : std::nullopt;
 }
 
 class Walker {
@@ -306,8 +330,7 @@ private:
             return;
         }
         if (CannProfImporter::isProfDir(dir)) {
-            for (auto& r : CannProfImporter::planRanks(dir))
-                addPlanned(std::move(r));
+            addProfDir(dir);
             return;
         }
         if (MindSporeLayout::isClusterJob(dir)) {
@@ -325,10 +348,8 @@ private:
             // MindSpore keeps the raw CANN PROF_* folders inside the same profiler/ folder.
             std::error_code listEc;
             for (fs::directory_iterator it(dir, listEc), end; !listEc && it != end; it.increment(listEc)) {
-                if (CannProfImporter::isProfDir(it->path()) && firstVisit(it->path())) {
-                    for (auto& r : CannProfImporter::planRanks(it->path()))
-                        addPlanned(std::move(r));
-                }
+                if (CannProfImporter::isProfDir(it->path()) && firstVisit(it->path()))
+                    addProfDir(it->path());
             }
             return;
         }
@@ -347,8 +368,59 @@ private:
         if (ec)
             issue("warning", pathText(dir), "cannot list folder: " + ec.message());
         std::sort(children.begin(), children.end());
+        // torch_npu's profiler_metadata.json alone in a leaf folder: a rank with its facts (rank id, world size,
+        // parallel groups) only, like a folder holding only profiler_info.
+        if (children.empty() && hasFileOfKind(dir, { FileKind::ProfilerMetadata })) {
+            addRank(dir);
+            return;
+        }
         for (const auto& c : children)
             walk(c, depth + 1);
+    }
+
+    // A CANN PROF_* folder: one rank per device_<n> (CannProfImporter), plus the op_summary files of its summaries:
+    // device_<n>/summary/op_summary_{n}_{model}_{iter}.csv (older layout) or, when the folder has one device,
+    // mindstudio_profiler_output/op_summary_{timestamp}.csv (that file holds the tasks of every device).
+    void addProfDir(const fs::path& dir)
+    {
+        auto ranks = CannProfImporter::planRanks(dir);
+        auto opSummaries = [](const fs::path& folder) {
+            std::vector<PlannedFile> out;
+            for (const auto& f : filesIn(folder)) {
+                FileKind k;
+                std::error_code ec;
+                const auto size = fs::file_size(f, ec);
+                if (fileKindOf(f.filename().string(), k) && k == FileKind::OpSummary)
+                    out.push_back({ k, pathText(fs::absolute(f)), ec ? 0 : size });
+            }
+            return out;
+        };
+        for (auto& r : ranks) {
+            for (auto& f : opSummaries(fs::path(r.path) / "summary"))
+                r.files.push_back(std::move(f));
+        }
+        const auto shared = opSummaries(dir / "mindstudio_profiler_output");
+        if (ranks.empty() && !shared.empty()) {
+            addRank(dir / "mindstudio_profiler_output"); // no device facts: a rank of its own, id by the usual rules
+            return;
+        }
+        if (!shared.empty()) {
+            const auto hasOwn = [](const PlannedRank& r) {
+                return std::any_of(
+                    r.files.begin(), r.files.end(), [](const PlannedFile& f) { return f.kind == FileKind::OpSummary; });
+            };
+            if (ranks.size() == 1 && !hasOwn(ranks.front())) {
+                ranks.front().files.insert(ranks.front().files.end(), shared.begin(), shared.end());
+            } else {
+                for (const auto& f : shared)
+                    issue("info", f.path,
+                        ranks.size() == 1 ? "the device folder's own op_summary files were imported instead"
+                                          : "op_summary of a PROF_* folder with " + std::to_string(ranks.size())
+                                + " devices holds the tasks of all of them; not imported (not split by device)");
+            }
+        }
+        for (auto& r : ranks)
+            addPlanned(std::move(r));
     }
 
     // A rank the layout helpers planned completely (old MindSpore flat folders, MindInsight jobs).
@@ -430,12 +502,18 @@ private:
         static const std::regex kInfoName(R"(^profiler_info_(\d+)\.json$)");
         static const std::regex kDbName(R"(^(?:ascend_\w+_profiler|msprof|report)_(\d+)\.db$)");
         static const std::regex kStrategyName(R"(^parallel_strategy_(\d+)\.json$)");
+        static const std::regex kOpSummaryName(R"(^op_summary_(\d{1,6})(?:_\d+)*\.csv$)");
         Candidate c;
         c.besideSummary = besideSummary;
         c.rank.path = pathText(fs::absolute(rankDir));
         const fs::path outDir = isDir(rankDir / kOutputDir) ? rankDir / kOutputDir : rankDir;
         std::optional<fs::path> infoFile;
+        std::optional<fs::path> metadataFile;
         std::optional<int64_t> rankFromName;
+        // op_summary_{n}.csv / op_summary_{n}_{model}_{iter}.csv: n is the device id in CANN output. Longer numbers
+        // are the {timestamp} of mindstudio_profiler_output/op_summary_{timestamp}.csv, not an id.
+        std::optional<int64_t> rankFromOpSummary;
+        std::optional<std::string> opSummaryNamed; // the file rankFromOpSummary came from
         std::optional<int64_t> rankFromDbName; // ascend_pytorch_profiler_{rank}.db, msprof_{rank}.db, report_{rank}.db
         std::map<int64_t, PlannedFile> strategies; // parallel_strategy_{rank}.json, planned for rank {rank}
         auto planned = [](const fs::path& f, FileKind k) {
@@ -448,16 +526,32 @@ private:
                 c.rank.files.begin(), c.rank.files.end(), [k](const PlannedFile& f) { return f.kind == k; });
         };
         auto addFile = [&](const fs::path& f, FileKind k) {
-            if (k != FileKind::ProfilerInfo && hasKind(k))
-                return false;
-            c.rank.files.push_back(planned(f, k));
             const std::string name = f.filename().string();
+            if (k == FileKind::OpSummary && hasKind(k)) {
+                // Several op_summary files of one device (one per model / iteration) are all imported.
+                const auto id = numberIn(name, kOpSummaryName);
+                if (id != rankFromOpSummary) {
+                    issue("info", pathText(fs::absolute(f)),
+                        "op_summary of another device than " + opSummaryNamed.value_or(std::string())
+                            + ", which was planned first for this folder; ignored");
+                    return false;
+                }
+            } else if (k != FileKind::ProfilerInfo && hasKind(k)) {
+                return false;
+            }
+            c.rank.files.push_back(planned(f, k));
             if (k == FileKind::ProfilerInfo && !infoFile) {
                 infoFile = f;
                 rankFromName = numberIn(name, kInfoName);
             }
             if (k == FileKind::ProfilerDb && !rankFromDbName)
                 rankFromDbName = numberIn(name, kDbName);
+            if (k == FileKind::ProfilerMetadata && !metadataFile)
+                metadataFile = f;
+            if (k == FileKind::OpSummary && !opSummaryNamed) {
+                rankFromOpSummary = numberIn(name, kOpSummaryName);
+                opSummaryNamed = name;
+            }
             return true;
         };
         std::vector<fs::path> files = filesIn(rankDir);
@@ -495,9 +589,27 @@ private:
                         + " file, but the folder already has one; ignored");
         }
 
+        // kernel_details.csv and an op_summary of the same tasks: one source per figure, the profiler's own file.
+        if (hasKind(FileKind::KernelDetails) && hasKind(FileKind::OpSummary)) {
+            std::string dropped;
+            for (const auto& f : c.rank.files) {
+                if (f.kind == FileKind::OpSummary)
+                    dropped += (dropped.empty() ? "" : ", ") + fs::path(f.path).filename().string();
+            }
+            c.rank.files.erase(std::remove_if(c.rank.files.begin(), c.rank.files.end(),
+                                   [](const PlannedFile& f) { return f.kind == FileKind::OpSummary; }),
+                c.rank.files.end());
+            issue("info", c.rank.path, "rank folder holds kernel_details.csv; ignored the CANN " + dropped);
+        }
         preferDbExport(c.rank);
         if (!rankFromName)
             rankFromName = rankFromDbName;
+        if (!rankFromName && rankFromOpSummary && hasKind(FileKind::OpSummary)) {
+            rankFromName = rankFromOpSummary;
+            issue("info", c.rank.path,
+                "rank " + std::to_string(*rankFromOpSummary) + " from the file name " + *opSummaryNamed
+                    + "; in CANN output this number is the device id, which may differ from the global rank");
+        }
 
         const std::string folderName = rankDir.filename().string();
         if (rankFromName) {
@@ -506,6 +618,10 @@ private:
             c.rankKnown = true;
         } else if (auto fromField = infoFile ? rankFromInfoFile(*infoFile) : std::nullopt) {
             c.rank.rank = *fromField;
+            c.rank.rankSource = "rank_id_field";
+            c.rankKnown = true;
+        } else if (auto fromMetadata = metadataFile ? rankFromMetadataFile(*metadataFile) : std::nullopt) {
+            c.rank.rank = *fromMetadata;
             c.rank.rankSource = "rank_id_field";
             c.rankKnown = true;
         } else {
@@ -544,7 +660,20 @@ private:
         if (parts.size() >= 3)
             c.folderTimestamp = parseInt(parts[parts.size() - 3]);
         std::error_code ec;
+        // A file's time, never the folder's: reading a WAL-mode db export (any SQLite client without immutable=1)
+        // creates and removes -wal/-shm beside it and so moves the folder's time, which flipped the kept folder.
         c.mtime = fs::last_write_time(infoFile ? *infoFile : rankDir, ec);
+        if (!infoFile) {
+            std::optional<fs::file_time_type> newest;
+            for (const auto& f : c.rank.files) {
+                std::error_code fileEc;
+                const auto t = fs::last_write_time(f.path, fileEc);
+                if (!fileEc && (!newest || t > *newest))
+                    newest = t;
+            }
+            if (newest)
+                c.mtime = *newest;
+        }
 
         const bool hasData = std::any_of(
             c.rank.files.begin(), c.rank.files.end(), [](const PlannedFile& f) { return !isFactsKind(f.kind); });
@@ -613,69 +742,88 @@ bool summaryGives(FileKind k)
         || k == FileKind::AnalysisDb;
 }
 
-// A summary-only cluster (msprof-analyze cluster_analysis_output): one planned rank per rank its files name, the
-// files on the first of them (each file holds every rank). Per-rank folders elsewhere in the same input win:
-// npuscope computes the same tables from them. Per-rank exports inside the summary's own folder (report_0.db next
-// to cluster_analysis.db) join the summary's rank of the same id. kept: one candidate per rank, by rank.
+// A per-rank folder with summary files of its own (step trace, communication, an analysis db, old MindSpore step
+// trace / hccl_raw): it gives its rank's step and communication figures itself.
+bool hasOwnSummary(const PlannedRank& r)
+{
+    return std::any_of(r.files.begin(), r.files.end(), [](const PlannedFile& f) {
+        return summaryGives(f.kind) || f.kind == FileKind::MsStepTraceRaw || f.kind == FileKind::MsHcclRaw;
+    });
+}
+
+// A cluster summary (msprof-analyze cluster_analysis_output): one planned rank per rank its files name, the files on
+// the first of them (each file holds every rank). Per-rank exports inside the summary's own folder (report_0.db next
+// to cluster_analysis.db) join the summary's rank of the same id, which keeps the summary's figures. A per-rank
+// folder elsewhere in the input replaces the summary's figures of its rank only when it has summary files of its own
+// (hasOwnSummary; the summary importers skip that rank's rows, PlannedRank::summaryReplaced); otherwise its files
+// (timeline, kernels, memory) are added to the summary's rank of the same id, or planned as an extra rank when the
+// summary does not name that id. kept: one candidate per rank, by rank.
 void planSummary(LoadPlan& plan, std::vector<ClusterSummary>& summaries, const std::vector<Candidate*>& kept)
 {
-    auto planAll = [&] {
+    if (summaries.empty()) {
         for (auto* c : kept)
             plan.ranks.push_back(std::move(c->rank));
-    };
-    if (summaries.empty()) {
-        planAll();
-        return;
-    }
-    const bool haveRankFolders = std::any_of(kept.begin(), kept.end(), [](auto* c) { return !c->besideSummary; });
-    if (haveRankFolders) {
-        for (const auto& s : summaries)
-            plan.issues.push_back({ "info", s.path,
-                "msprof-analyze cluster summary not imported: the input also holds per-rank profiler folders, from "
-                "which npuscope computes the same step and communication tables" });
-        planAll();
         return;
     }
     const auto& used = summaries.front();
-    for (size_t i = 1; i < summaries.size(); ++i) {
-        const bool hadRanks = std::any_of(kept.begin(), kept.end(), [i](auto* c) { return c->besideSummary == i; });
+    for (size_t i = 1; i < summaries.size(); ++i)
         plan.issues.push_back({ "warning", summaries[i].path,
             "another msprof-analyze cluster summary was found first (" + used.path + "); this one was not imported"
-                + (hadRanks ? std::string(", nor the per-rank files next to it") : std::string()) });
-    }
+                + (summaries[i].hadRankFiles ? std::string(", nor the per-rank files next to it") : std::string()) });
     plan.issues.insert(plan.issues.end(), used.issues.begin(), used.issues.end());
     std::map<int64_t, Candidate*> beside;
-    for (auto* c : kept) {
-        if (c->besideSummary == 0u)
-            beside[c->rank.rank] = c;
-    }
+    std::map<int64_t, Candidate*> elsewhere;
+    for (auto* c : kept)
+        (c->besideSummary ? beside : elsewhere)[c->rank.rank] = c;
     if (used.ranks.empty()) {
         plan.issues.push_back({ "error", used.path,
             "msprof-analyze cluster summary names no rank (no Type=rank rows, no communication groups); nothing "
             "imported" });
-        for (auto& [id, c] : beside)
+        for (auto* c : kept)
             plan.ranks.push_back(std::move(c->rank));
         return;
     }
     std::string joined;
+    std::string attached;
+    std::string replaced;
+    std::set<int64_t> replacedRanks;
+    auto add = [](std::string& list, int64_t id) { list += (list.empty() ? "" : ", ") + std::to_string(id); };
     for (const auto& [id, c] : beside) {
         if (used.ranks.count(id))
-            joined += (joined.empty() ? "" : ", ") + std::to_string(id);
+            add(joined, id);
     }
-    plan.issues.push_back({ "info", used.path,
-        "summary-only cluster (msprof-analyze cluster_analysis_output): " + std::to_string(used.ranks.size())
-            + " ranks from the summary files; "
-            + (joined.empty() ? std::string("no per-rank timelines, kernels or memory")
-                              : "per-rank files next to it add the own data of rank " + joined
-                        + "; no per-rank timelines, kernels or memory for the others") });
+    for (const auto& [id, c] : elsewhere) {
+        if (!used.ranks.count(id))
+            continue;
+        if (hasOwnSummary(c->rank)) {
+            add(replaced, id);
+            replacedRanks.insert(id);
+        } else {
+            add(attached, id);
+        }
+    }
+    std::string message = "msprof-analyze cluster summary (cluster_analysis_output): "
+        + std::to_string(used.ranks.size()) + " ranks from the summary files";
+    if (!joined.empty())
+        message += "; per-rank files next to it add the own data of rank " + joined;
+    if (!replaced.empty())
+        message += "; the step and communication figures of rank " + replaced
+            + " come from their own per-rank folders (which have their own summary files), not from the summary";
+    if (!attached.empty())
+        message += "; per-rank folders without summary files add their timelines / kernels to rank " + attached;
+    if (joined.empty() && replaced.empty() && attached.empty())
+        message += "; no per-rank timelines, kernels or memory";
+    plan.issues.push_back({ "info", used.path, message });
     bool first = true;
     for (int64_t r : used.ranks) {
         PlannedRank rank;
         rank.rank = r;
         rank.rankSource = "cluster_analysis";
         rank.path = used.path;
-        if (first)
+        if (first) {
             rank.files = used.files;
+            rank.summaryReplaced = replacedRanks;
+        }
         first = false;
         if (const auto it = beside.find(r); it != beside.end()) {
             std::string dropped;
@@ -690,14 +838,24 @@ void planSummary(LoadPlan& plan, std::vector<ClusterSummary>& summaries, const s
                     "rank " + std::to_string(r) + ": the cluster summary gives its step and communication figures; "
                         + "ignored its own " + dropped });
             beside.erase(it);
+        } else if (const auto own = elsewhere.find(r); own != elsewhere.end()) {
+            // Replaced or attached: either way the rank is the folder's, with all its files.
+            auto& c = own->second->rank;
+            rank.path = c.path;
+            rank.rankSource = c.rankSource;
+            for (auto& f : c.files)
+                rank.files.push_back(std::move(f));
+            elsewhere.erase(own);
         }
         plan.ranks.push_back(std::move(rank));
     }
-    for (auto& [id, c] : beside) {
-        plan.issues.push_back({ "warning", c->rank.path,
-            "rank " + std::to_string(id) + " (from " + c->rank.rankSource
-                + ") is not one of the cluster summary's ranks; shown beside them" });
-        plan.ranks.push_back(std::move(c->rank));
+    for (auto* list : { &beside, &elsewhere }) {
+        for (auto& [id, c] : *list) {
+            plan.issues.push_back({ "warning", c->rank.path,
+                "rank " + std::to_string(id) + " (from " + c->rank.rankSource
+                    + ") is not one of the cluster summary's ranks; shown beside them" });
+            plan.ranks.push_back(std::move(c->rank));
+        }
     }
 }
 
@@ -711,6 +869,16 @@ LoadPlan Detector::detect(const std::vector<std::string>& paths)
     for (const auto& p : paths)
         walker.input(p);
     auto& candidates = walker.candidates();
+    // Per-rank files next to a summary that is not imported (only the first summary found is) go with it.
+    auto& summaries = walker.summaries();
+    candidates.erase(std::remove_if(candidates.begin(), candidates.end(),
+                         [&](const Candidate& c) {
+                             if (!c.besideSummary || *c.besideSummary == 0)
+                                 return false;
+                             summaries[*c.besideSummary].hadRankFiles = true;
+                             return true;
+                         }),
+        candidates.end());
 
     // Ranks nobody could name get the smallest free ids, in path order.
     std::set<int64_t> used;
@@ -763,7 +931,7 @@ LoadPlan Detector::detect(const std::vector<std::string>& paths)
         }
         kept.push_back(keep);
     }
-    planSummary(plan, walker.summaries(), kept);
+    planSummary(plan, summaries, kept);
     std::stable_sort(plan.ranks.begin(), plan.ranks.end(),
         [](const PlannedRank& a, const PlannedRank& b) { return a.rank < b.rank; });
 

@@ -11,14 +11,27 @@ namespace npuscope::io {
 
 bool readTextFile(ImportContext& ctx, std::string& text)
 {
-    std::ifstream in(ctx.file(), std::ios::binary);
+    std::ifstream in(ctx.file(), std::ios::binary | std::ios::ate);
     if (!in) {
         ctx.error(std::nullopt, "cannot open file");
         return false;
     }
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    text = buffer.str();
+    // One read of the known size (a cluster reads thousands of these; a stringstream copies twice).
+    const auto size = in.tellg();
+    text.clear();
+    if (size > 0) {
+        text.resize(static_cast<size_t>(size));
+        in.seekg(0);
+        in.read(text.data(), static_cast<std::streamsize>(text.size()));
+        text.resize(static_cast<size_t>(in.gcount()));
+    }
+    if (in.bad() || (size < 0)) {
+        // Not seekable (a pipe): fall back to reading it as a stream.
+        std::ifstream again(ctx.file(), std::ios::binary);
+        std::stringstream buffer;
+        buffer << again.rdbuf();
+        text = buffer.str();
+    }
     if (trim(text).empty()) {
         ctx.error(std::nullopt, "empty file");
         return false;

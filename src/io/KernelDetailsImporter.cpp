@@ -44,23 +44,54 @@ void addPmuValue(nlohmann::ordered_json& pmu, const std::string& key, std::strin
         pmu[key] = std::string(cell);
 }
 
+std::string quoteName(std::string_view name)
+{
+    constexpr size_t kMaxShown = 40;
+    return "\"" + std::string(name.substr(0, kMaxShown)) + (name.size() > kMaxShown ? "...\"" : "\"");
+}
+
+// Index of the first of names in the header (the kernel_details.csv name, then the CANN op_summary one); a
+// missing column is added to missing.
+int requiredColumn(const CsvImport& csv, std::initializer_list<std::string_view> names, std::string& missing)
+{
+    const int col = csv.column(names);
+    if (col < 0) {
+        std::string alternatives;
+        for (auto n : names)
+            alternatives += (alternatives.empty() ? "" : " or ") + quoteName(n);
+        missing += (missing.empty() ? "" : ", ") + alternatives;
+    }
+    return col;
+}
+
 bool importRows(CsvImport& csv)
 {
-    if (!csv.open({ "Name", "Start Time(us)", "Duration(us)" }))
+    if (!csv.open({}))
         return false;
+
+    // kernel_details.csv names first, then the CANN op_summary names of the same columns (Op Name, OP Type,
+    // Task Type, Task Start Time(us) in newer builds, Task Duration(us), Task Wait Time(us)).
+    std::string missing;
+    const int nameCol = requiredColumn(csv, { "Name", "Op Name" }, missing);
+    const int startCol = requiredColumn(csv, { "Start Time(us)", "Task Start Time(us)" }, missing);
+    const int durCol = requiredColumn(csv, { "Duration(us)", "Task Duration(us)" }, missing);
+    if (!missing.empty()) {
+        std::string found;
+        for (const auto& n : csv.header().names())
+            found += (found.empty() ? "" : ", ") + quoteName(n);
+        csv.context().error(csv.line(), "missing required column " + missing + " (found: " + found + ")");
+        return false;
+    }
 
     const int stepCol = csv.column({ "Step Id", "Step ID" }); // absent without a schedule -> NULL
     const int deviceCol = csv.column({ "Device_id", "Device Id", "Device ID" });
     const int modelCol = csv.column({ "Model ID" });
     const int taskCol = csv.column({ "Task ID" });
     const int streamCol = csv.column({ "Stream ID" });
-    const int nameCol = csv.column({ "Name" });
-    const int typeCol = csv.column({ "Type" });
+    const int typeCol = csv.column({ "Type", "OP Type" });
     const int opStateCol = csv.column({ "OP State" });
-    const int coreCol = csv.column({ "Accelerator Core" });
-    const int startCol = csv.column({ "Start Time(us)" });
-    const int durCol = csv.column({ "Duration(us)" });
-    const int waitCol = csv.column({ "Wait Time(us)" });
+    const int coreCol = csv.column({ "Accelerator Core", "Task Type" });
+    const int waitCol = csv.column({ "Wait Time(us)", "Task Wait Time(us)" });
     const int blockDimCol = csv.column({ "Block Dim" });
     const int mixBlockDimCol = csv.column({ "Mix Block Dim" });
     const int inputShapesCol = csv.column({ "Input Shapes" });

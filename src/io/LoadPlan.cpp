@@ -8,7 +8,7 @@
 namespace npuscope::io {
 
 namespace {
-constexpr std::array<std::pair<FileKind, const char*>, 28> kNames { {
+constexpr std::array<std::pair<FileKind, const char*>, 30> kNames { {
     { FileKind::ProfilerInfo, "profiler_info" },
     { FileKind::ProfilerMetadata, "profiler_metadata" },
     { FileKind::StepTraceTime, "step_trace_time" },
@@ -35,8 +35,10 @@ constexpr std::array<std::pair<FileKind, const char*>, 28> kNames { {
     { FileKind::MiRankTable, "rank_table" },
     { FileKind::CannInfo, "cann_info" },
     { FileKind::CannTimeline, "cann_timeline" },
+    { FileKind::CannStepTrace, "cann_step_trace" },
     { FileKind::ProfilerDbTimeline, "profiler_db_timeline" },
     { FileKind::MsParallelStrategy, "parallel_strategy" },
+    { FileKind::OpSummary, "op_summary" },
 } };
 } // namespace
 
@@ -89,6 +91,19 @@ bool fileKindOf(const std::string& fileName, FileKind& kind)
             && fileName.substr(prefix.size(), fileName.size() - prefix.size() - 3).find_first_not_of("0123456789")
                 == std::string::npos) {
             kind = FileKind::ProfilerDb;
+            return true;
+        }
+    }
+    // CANN msprof op_summary.csv, op_summary_<n>.csv, op_summary_<dev>_<model>_<iter>.csv (numbers only).
+    if (fileName.rfind("op_summary", 0) == 0 && fileName.size() >= 14
+        && fileName.compare(fileName.size() - 4, 4, ".csv") == 0) {
+        const std::string middle = fileName.substr(10, fileName.size() - 14);
+        bool numbers = true;
+        for (size_t i = 0; i < middle.size() && numbers; ++i)
+            numbers = middle[i] == '_' ? i + 1 < middle.size() && middle[i + 1] != '_'
+                                       : i > 0 && middle[i] >= '0' && middle[i] <= '9';
+        if (numbers) {
+            kind = FileKind::OpSummary;
             return true;
         }
     }

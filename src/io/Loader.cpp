@@ -29,6 +29,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <chrono>
 #include <exception>
 #include <filesystem>
 #include <mutex>
@@ -52,6 +53,7 @@ ImporterFn importerFor(FileKind kind)
     case FileKind::StepTraceTime:
         return &StepTraceImporter::run;
     case FileKind::KernelDetails:
+    case FileKind::OpSummary: // same importer, CANN column names
         return &KernelDetailsImporter::run;
     case FileKind::OpStatistic:
         return &OpStatisticImporter::run;
@@ -95,6 +97,8 @@ ImporterFn importerFor(FileKind kind)
         return &MindSporeMiscImporter::runRankTable;
     case FileKind::CannInfo:
         return &CannProfImporter::runInfo;
+    case FileKind::CannStepTrace:
+        return &CannProfImporter::runStepTrace;
     case FileKind::CannTimeline:
         return &CannProfImporter::runTimeline;
     case FileKind::ProfilerDbTimeline:
@@ -131,6 +135,11 @@ model::Severity severityOf(const std::string& s)
     return model::Severity::Warning;
 }
 
+
+double secondsBetween(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b)
+{
+    return std::chrono::duration<double>(b - a).count();
+}
 
 // Unique names for the workers' shared in-memory models.
 std::string workerModelName()
@@ -201,9 +210,10 @@ private:
     LoadProgress m_state;
 };
 
-// Imports one file with the right importer; one bad file never takes the others down.
-void importFile(model::ModelWriter& writer, int64_t rank, const PlannedFile& file, ProgressSink& progress,
-    const std::atomic<bool>* cancel, const std::shared_ptr<RankState>& state = nullptr)
+// Imports one file with the right importer; one bad file never takes the others down. Sets the
+// file's rank_file status when setStatus (its row exists); returns whether it loaded.
+bool importFile(model::ModelWriter& writer, int64_t rank, const PlannedFile& file, ProgressSink& progress,
+    const std::atomic<bool>* cancel, const std::shared_ptr<RankState>& state = nullptr, bool setStatus = true)
 {
     progress.bytes(0, file.path);
     progress.parsed(file.path);
@@ -229,9 +239,11 @@ void importFile(model::ModelWriter& writer, int64_t rank, const PlannedFile& fil
         spdlog::error("import of {} failed: {}", file.path, e.what());
     }
     ctx.finish();
-    writer.setRankFileStatus(rank, fileKindName(file.kind), file.path, ok ? "loaded" : "failed");
+    if (setStatus)
+        writer.setRankFileStatus(rank, fileKindName(file.kind), file.path, ok ? "loaded" : "failed");
     if (file.size > reported)
         progress.bytes(file.size - reported, file.path);
+    return ok;
 }
 
 // Imports whole ranks into its own model; ranks are taken from a shared counter.
@@ -247,22 +259,29 @@ void runWorker(model::Database& db, const LoadPlan& plan, std::atomic<size_t>& n
         row.path = rank.path;
         row.rankSource = rank.rankSource;
         writer.addRank(row);
-        std::vector<const PlannedFile*> files;
-        for (const auto& f : rank.files) {
-            // Deferred files are imported after the summary (Loader::load) or on demand (loadTimeline).
-            const bool skip = isDeferredKind(f.kind);
-            writer.addRankFile(rank.rank, fileKindName(f.kind), f.path, static_cast<int64_t>(f.size),
-                skip ? "skipped" : "planned");
-            if (!skip)
-                files.push_back(&f);
+        // Deferred files are imported after the summary (Loader::load) or on demand (loadTimeline).
+        std::vector<const char*> status(rank.files.size(), "skipped");
+        std::vector<size_t> files;
+        for (size_t f = 0; f < rank.files.size(); ++f) {
+            if (!isDeferredKind(rank.files[f].kind))
+                files.push_back(f);
         }
         std::stable_sort(files.begin(), files.end(),
-            [](const PlannedFile* a, const PlannedFile* b) { return importOrder(a->kind) < importOrder(b->kind); });
+            [&](size_t a, size_t b) { return importOrder(rank.files[a].kind) < importOrder(rank.files[b].kind); });
         const auto state = std::make_shared<RankState>();
-        for (const PlannedFile* f : files) {
+        state->summaryReplaced = rank.summaryReplaced;
+        for (const size_t f : files) {
             if (cancel && cancel->load())
                 return;
-            importFile(writer, rank.rank, *f, progress, cancel, state);
+            const bool ok = importFile(writer, rank.rank, rank.files[f], progress, cancel, state, false);
+            status[f] = ok ? "loaded" : "failed";
+        }
+        // The rank's rank_file rows once, with their final status: an UPDATE per file would scan
+        // every row written so far (rank_file has no index while loading).
+        for (size_t f = 0; f < rank.files.size(); ++f) {
+            const auto& file = rank.files[f];
+            writer.addRankFile(
+                rank.rank, fileKindName(file.kind), file.path, static_cast<int64_t>(file.size), status[f]);
         }
         progress.rankDone();
     }
@@ -362,28 +381,35 @@ bool loadDeferred(model::Database& db, int64_t rank, const ParseCache* cache, Pr
     return true;
 }
 
-// Parses every rank's summary files on several threads and merges them into db.
-void loadSummary(model::Database& db, const LoadPlan& plan, int threads, ProgressSink& progress,
-    const std::atomic<bool>* cancel)
+// Parses every rank's summary files on several threads and merges them into db. Returns what group
+// resolution needs to know about the merged links (collected on the worker threads).
+model::GroupFacts loadSummary(model::Database& db, const LoadPlan& plan, int threads, ProgressSink& progress,
+    const std::atomic<bool>* cancel, LoadReport* report)
 {
-    // Each worker parses whole ranks into its own model (own connection, no lock contention);
-    // the merge below copies them into the result in SQL.
-    std::vector<std::string> names;
-    std::vector<std::unique_ptr<model::Database>> workerDbs;
-    for (int i = 0; i < threads; ++i) {
-        names.push_back(workerModelName());
-        workerDbs.push_back(model::Database::createModel(names.back()));
+    const auto t0 = std::chrono::steady_clock::now();
+    // Each worker parses whole ranks into its own model (own connection, no lock contention); the
+    // first worker writes into db itself, the others are merged into it in SQL after. db is not
+    // used by anyone else until the load returns.
+    std::vector<std::string> names(static_cast<size_t>(threads));
+    std::vector<std::unique_ptr<model::Database>> workerDbs(static_cast<size_t>(threads));
+    for (size_t i = 1; i < names.size(); ++i) {
+        names[i] = workerModelName();
+        workerDbs[i] = model::Database::createModel(names[i]);
     }
+    std::vector<model::GroupFacts> facts(static_cast<size_t>(threads));
     std::atomic<size_t> next { 0 };
     std::vector<std::exception_ptr> errors(static_cast<size_t>(threads));
     {
         std::vector<std::thread> pool;
-        for (int i = 0; i < threads; ++i) {
+        for (size_t i = 0; i < names.size(); ++i) {
             pool.emplace_back([&, i] {
                 try {
-                    runWorker(*workerDbs[static_cast<size_t>(i)], plan, next, progress, cancel);
+                    model::Database& target = i == 0 ? db : *workerDbs[i];
+                    runWorker(target, plan, next, progress, cancel);
+                    if (!(cancel && cancel->load()))
+                        facts[i] = model::PostLoad::collectGroupFacts(target);
                 } catch (...) {
-                    errors[static_cast<size_t>(i)] = std::current_exception();
+                    errors[i] = std::current_exception();
                 }
             });
         }
@@ -395,10 +421,19 @@ void loadSummary(model::Database& db, const LoadPlan& plan, int threads, Progres
             std::rethrow_exception(e); // a model (SQL) failure, not bad input
     }
     if (cancel && cancel->load())
-        return;
+        return {};
+    const auto t1 = std::chrono::steady_clock::now();
     progress.message("merging ranks");
-    for (const auto& name : names)
-        model::ModelMerger::merge(db, name); // outside any transaction: it ATTACHes
+    for (size_t i = 1; i < names.size(); ++i) {
+        model::ModelMerger::merge(db, names[i]); // outside any transaction: it ATTACHes
+        workerDbs[i].reset();
+        facts[0].append(facts[i]);
+    }
+    if (report) {
+        report->parseSeconds = secondsBetween(t0, t1);
+        report->mergeSeconds = secondsBetween(t1, std::chrono::steady_clock::now());
+    }
+    return std::move(facts[0]);
 }
 
 // The summary cache key covers every non-deferred input and the plan's rank assignment.
@@ -507,18 +542,24 @@ std::unique_ptr<model::Database> Loader::load(
     }
     if (!db) {
         db = model::Database::createModel();
-        loadSummary(*db, plan, threads, progress, cancel);
+        const auto facts = loadSummary(*db, plan, threads, progress, cancel, options.report);
         if (cancel && cancel->load())
             return nullptr;
+        const auto t0 = std::chrono::steady_clock::now();
         {
             model::ModelWriter writer(*db);
             writer.begin();
             progress.message("resolving communication groups");
-            model::PostLoad::resolveGroups(*db, writer);
+            model::PostLoad::resolveGroups(*db, writer, facts);
             model::PostLoad::fillDevices(*db);
             writer.commit();
         }
+        const auto t1 = std::chrono::steady_clock::now();
         db->createIndexes();
+        if (options.report) {
+            options.report->postLoadSeconds = secondsBetween(t0, t1);
+            options.report->indexSeconds = secondsBetween(t1, std::chrono::steady_clock::now());
+        }
         if (options.cache) {
             options.cache->store(*db, key);
             progress.cacheMiss();

@@ -25,8 +25,12 @@ constexpr const char* kExtension = ".npdb";
 // Bump when what an importer writes changes without a schema change.
 // 2: trace_view slice args by reference (source_file); 3: db timeline; 4: old MindSpore timelines on the syscnt
 // clock with their steps; 5: cluster_analysis_output stage rows and communication groups; 6: analysis db split by
-// device, parallel_strategy facts; 7: db exports: memory tables, counters, HCCL, MSTX, flows, args by row.
-constexpr int kImportVersion = 7;
+// device, parallel_strategy facts; 7: db exports: memory tables, counters, HCCL, MSTX, flows, args by row;
+// 8: CANN op_summary into kernel, metadata-only ranks (rank from distributed_args.rank); 9: communication.json
+// streamed (comm_op.start_ns from the digits as written, not the double re-printed);
+// 12: hccl_raw local link ranks mapped by stage layout (or unknown), its comm_bandwidth rows; summary rows of ranks
+// replaced by their own folders skipped; db timeline communication tasks and planes; CANN step_trace iterations.
+constexpr int kImportVersion = 12;
 
 uint64_t fnv1a(uint64_t h, std::string_view text)
 {

@@ -2,9 +2,8 @@
 #include "npuscope/io/TraceViewImporter.h"
 
 #include "npuscope/core/Decimal.h"
+#include "npuscope/io/JsonScanner.h"
 #include "npuscope/io/SourceFile.h"
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cerrno>
@@ -16,7 +15,6 @@
 #include <exception>
 #include <filesystem>
 #include <functional>
-#include <iterator>
 #include <limits>
 #include <map>
 #include <memory>
@@ -28,131 +26,16 @@
 #include <utility>
 #include <vector>
 
+#include <unistd.h>
+
 namespace npuscope::io {
 
 namespace {
-
-using json = nlohmann::json;
-
-// ---------------------------------------------------------------------------------------------
-// Chunked file input. nlohmann's iterator adapter pulls one char at a time through ChunkIterator;
-// the common path is an inlined bounds check on the current chunk.
-
-class ChunkReader {
-public:
-    ChunkReader(std::FILE* file, std::size_t chunkBytes)
-        : m_file(file)
-        , m_buffer(new char[chunkBytes])
-        , m_capacity(chunkBytes)
-    {
-    }
-
-    bool hasData() { return m_pos < m_len || refill(); }
-    const char& current() const { return m_buffer[m_pos]; }
-    void advance() { ++m_pos; }
-
-    // Bytes consumed by the parser so far (it reads at most one character ahead).
-    uint64_t offset() const { return m_base + m_pos; }
-    uint64_t totalRead() const { return m_base + m_len; }
-    bool readError() const { return m_readError; }
-    int readErrno() const { return m_errno; }
-    bool stopped() const { return m_stopped; }
-
-    // Called after every chunk with the bytes read so far; returning false stops the input (EOF).
-    std::function<bool(uint64_t)> onChunk;
-
-private:
-    bool refill()
-    {
-        if (m_eof)
-            return false;
-        m_base += m_len;
-        m_pos = 0;
-        m_len = std::fread(m_buffer.get(), 1, m_capacity, m_file);
-        if (m_len < m_capacity) {
-            m_eof = true;
-            if (std::ferror(m_file)) {
-                m_readError = true;
-                m_errno = errno;
-            }
-        }
-        if (onChunk && !onChunk(m_base + m_len)) {
-            m_stopped = true;
-            m_eof = true;
-            m_len = 0;
-        }
-        return m_len > 0;
-    }
-
-    std::FILE* m_file;
-    std::unique_ptr<char[]> m_buffer;
-    std::size_t m_capacity;
-    std::size_t m_pos = 0;
-    std::size_t m_len = 0;
-    uint64_t m_base = 0;
-    bool m_eof = false;
-    bool m_readError = false;
-    bool m_stopped = false;
-    int m_errno = 0;
-};
-
-// Input iterator over a ChunkReader. All copies share the reader; a default-constructed iterator is
-// the end sentinel, and any iterator compares equal to it once the reader is exhausted.
-class ChunkIterator {
-public:
-    using iterator_category = std::input_iterator_tag;
-    using value_type = char;
-    using difference_type = std::ptrdiff_t;
-    using pointer = const char*;
-    using reference = const char&;
-
-    ChunkIterator() = default;
-    explicit ChunkIterator(ChunkReader* reader)
-        : m_reader(reader)
-    {
-    }
-
-    reference operator*() const { return m_reader->current(); }
-    ChunkIterator& operator++()
-    {
-        m_reader->advance();
-        return *this;
-    }
-    ChunkIterator operator++(int)
-    {
-        auto copy = *this;
-        m_reader->advance();
-        return copy;
-    }
-    friend bool operator==(const ChunkIterator& a, const ChunkIterator& b) { return a.atEnd() == b.atEnd(); }
-    friend bool operator!=(const ChunkIterator& a, const ChunkIterator& b) { return a.atEnd() != b.atEnd(); }
-
-private:
-    bool atEnd() const { return !m_reader || !m_reader->hasData(); }
-    ChunkReader* m_reader = nullptr;
-};
 
 struct FileCloser {
     void operator()(std::FILE* f) const { std::fclose(f); }
 };
 using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
-
-// The benchmark floor: accepts everything, stores nothing.
-struct NullSax {
-    bool null() { return true; }
-    bool boolean(bool) { return true; }
-    bool number_integer(json::number_integer_t) { return true; }
-    bool number_unsigned(json::number_unsigned_t) { return true; }
-    bool number_float(json::number_float_t, const json::string_t&) { return true; }
-    bool string(json::string_t&) { return true; }
-    bool binary(json::binary_t&) { return true; }
-    bool start_object(std::size_t) { return true; }
-    bool key(json::string_t&) { return true; }
-    bool end_object() { return true; }
-    bool start_array(std::size_t) { return true; }
-    bool end_array() { return true; }
-    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) { return false; }
-};
 
 // ---------------------------------------------------------------------------------------------
 // Small helpers.
@@ -168,12 +51,24 @@ class StringTable {
 public:
     uint32_t get(std::string_view s)
     {
-        if (auto it = m_map.find(s); it != m_map.end())
-            return it->second;
-        const auto index = static_cast<uint32_t>(m_text.size());
-        auto [it, inserted] = m_map.emplace(std::string(s), index);
-        m_text.push_back(&it->first);
-        m_dbId.push_back(0);
+        // Categories and many names repeat from event to event: a small direct-mapped cache keyed by
+        // length and end bytes answers those with one compare instead of hashing the whole text.
+        const std::size_t slot = s.empty()
+            ? 0
+            : (s.size() * 31 + static_cast<unsigned char>(s.front()) * 7 + static_cast<unsigned char>(s.back()))
+                % kCacheSlots;
+        if (const uint32_t cached = m_cache[slot]; cached != kNone && *m_text[cached] == s)
+            return cached;
+        uint32_t index;
+        if (auto it = m_map.find(s); it != m_map.end()) {
+            index = it->second;
+        } else {
+            index = static_cast<uint32_t>(m_text.size());
+            auto [added, inserted] = m_map.emplace(std::string(s), index);
+            m_text.push_back(&added->first);
+            m_dbId.push_back(0);
+        }
+        m_cache[slot] = index;
         return index;
     }
     const std::string& text(uint32_t index) const { return *m_text[index]; }
@@ -186,6 +81,9 @@ public:
     }
 
 private:
+    static constexpr std::size_t kCacheSlots = 509;
+    static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+    std::vector<uint32_t> m_cache = std::vector<uint32_t>(kCacheSlots, kNone);
     std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> m_map;
     std::vector<const std::string*> m_text;
     std::vector<int64_t> m_dbId;
@@ -218,8 +116,8 @@ private:
 
 enum class Kind : uint8_t { None, Int, Uint, Float, String, Bool, Null, Compound };
 
-// One scalar JSON value as the parser delivered it. Float keeps nlohmann's raw token text so that
-// times convert exactly.
+// One scalar JSON value as read (readValue gives nlohmann's number kinds). Float keeps the raw token
+// text so that times convert exactly.
 struct RawValue {
     Kind kind = Kind::None;
     int64_t i = 0;
@@ -255,6 +153,38 @@ std::string_view kindName(Kind k)
     return "missing";
 }
 
+// The common shape of trace times, "1736408883688177.930" or 145.57: up to 16 integer digits and
+// up to 3 decimals, converted without the general parser. Anything else (signs, exponents, more
+// decimals, spaces) returns nullopt and goes to parseScaled, which gives the same value for these.
+std::optional<int64_t> plainUsToNs(std::string_view t)
+{
+    const std::size_t dot = t.size() > 4 && t[t.size() - 4] == '.' ? t.size() - 4
+        : t.size() > 3 && t[t.size() - 3] == '.'                   ? t.size() - 3
+        : t.size() > 2 && t[t.size() - 2] == '.'                   ? t.size() - 2
+                                                                   : t.size();
+    if (dot == 0 || dot > 16)
+        return std::nullopt;
+    int64_t v = 0;
+    for (std::size_t i = 0; i < dot; ++i) {
+        const unsigned d = static_cast<unsigned char>(t[i]) - '0';
+        if (d > 9)
+            return std::nullopt;
+        v = v * 10 + d;
+    }
+    if (v >= std::numeric_limits<int64_t>::max() / 1000)
+        return std::nullopt; // near overflow: leave it to parseScaled
+    std::size_t decimals = 0;
+    for (std::size_t i = dot + 1; i < t.size(); ++i, ++decimals) {
+        const unsigned d = static_cast<unsigned char>(t[i]) - '0';
+        if (d > 9)
+            return std::nullopt;
+        v = v * 10 + d;
+    }
+    for (; decimals < 3; ++decimals)
+        v *= 10;
+    return v;
+}
+
 // Decimal µs (number or string) -> ns, exactly.
 std::optional<int64_t> toNs(const RawValue& v)
 {
@@ -270,6 +200,8 @@ std::optional<int64_t> toNs(const RawValue& v)
         return static_cast<int64_t>(v.u) * 1000;
     case Kind::Float:
     case Kind::String:
+        if (auto ns = plainUsToNs(v.text))
+            return ns;
         return parseScaled(v.text, 3);
     default:
         return std::nullopt;
@@ -403,7 +335,7 @@ struct FlowPoint {
 
 enum Field : uint8_t { FPh, FName, FCat, FPid, FTid, FTs, FDur, FId, FBp, FArgs, FUnknown, FieldCount = FUnknown };
 
-Field fieldOf(const std::string& k)
+Field fieldOf(std::string_view k)
 {
     // Called for every key of every event: compare characters, not strings.
     const char* c = k.data();
@@ -591,224 +523,29 @@ private:
 };
 
 // ---------------------------------------------------------------------------------------------
-// The SAX handler: tracks where in the document it is, fills the fields of the current event and
-// records the byte range of its args object in the file (args are kept by reference, never
-// copied); a finished event is dispatched by endEvent().
-//
-// Byte offsets: nlohmann's lexer pulls one character per get() through ChunkIterator and calls
-// start_object/end_object right after it consumed the '{' / '}' token (a number that ends at '}' is
-// ended by an unget, which does not read again), so at those callbacks ChunkReader::offset() is
-// exactly one past the brace.
+// The importer: walks the document with a JsonScanner (parseDocument), fills the fields of the
+// current event and records the byte range of its args object in the file (args are kept by
+// reference, never copied); a finished event is dispatched by endEvent(), and finish() writes what
+// was collected.
 
 class Importer {
 public:
-    Importer(ImportContext& ctx, ChunkReader& reader, const TraceViewImporter::Options& options)
+    Importer(ImportContext& ctx, std::FILE* file, const TraceViewImporter::Options& options)
         : m_ctx(ctx)
         , m_options(options)
         , m_writer(ctx.writer())
-        , m_reader(reader)
+        , m_file(file)
         , m_counters(ctx.writer(), ctx.rankId())
     {
     }
 
-    // --- nlohmann::json_sax interface ---
-    bool null()
-    {
-        if (m_argsDepth)
-            return argScalar(Kind::Null);
-        return scalar(Kind::Null);
-    }
-    bool boolean(bool)
-    {
-        if (m_argsDepth)
-            return argScalar(Kind::Bool);
-        return scalar(Kind::Bool);
-    }
-    bool number_integer(json::number_integer_t v)
-    {
-        if (m_argsDepth) {
-            if (auto* a = topArg()) {
-                a->kind = Kind::Int;
-                a->i = v;
-            }
-            return true;
-        }
-        if (auto* f = eventField()) {
-            f->kind = Kind::Int;
-            f->i = v;
-        }
-        return true;
-    }
-    bool number_unsigned(json::number_unsigned_t v)
-    {
-        if (m_argsDepth) {
-            if (auto* a = topArg()) {
-                a->kind = Kind::Uint;
-                a->u = v;
-            }
-            return true;
-        }
-        if (auto* f = eventField()) {
-            f->kind = Kind::Uint;
-            f->u = v;
-        }
-        return true;
-    }
-    bool number_float(json::number_float_t v, const json::string_t& raw)
-    {
-        if (m_argsDepth) {
-            if (auto* a = topArg()) {
-                a->kind = Kind::Float;
-                a->d = v;
-                a->text = raw;
-            }
-            return true;
-        }
-        if (auto* f = eventField()) {
-            f->kind = Kind::Float;
-            f->d = v;
-            f->text = raw;
-        }
-        return true;
-    }
-    bool string(json::string_t& v)
-    {
-        if (m_argsDepth) {
-            if (auto* a = topArg()) {
-                a->kind = Kind::String;
-                a->text = v;
-            }
-            return true;
-        }
-        if (auto* f = eventField()) {
-            f->kind = Kind::String;
-            f->text = v;
-        }
-        return true;
-    }
-    bool binary(json::binary_t&) { return true; }
-
-    bool start_object(std::size_t)
-    {
-        ++m_depth;
-        if (m_argsDepth) {
-            if (m_depth == m_argsDepth + 1)
-                markTopArgCompound();
-            return true;
-        }
-        if (m_eventDepth) {
-            if (m_depth == m_eventDepth + 1) {
-                if (m_pending == FArgs) {
-                    m_argsDepth = m_depth;
-                    m_argsOffset = m_reader.offset() - 1;
-                    m_argsLen = 0;
-                    m_argCount = 0;
-                    m_hasArgs = true;
-                } else if (m_pending != FUnknown) {
-                    m_fields[m_pending].kind = Kind::Compound;
-                }
-            }
-            return true;
-        }
-        if (m_eventsDepth && m_depth == m_eventsDepth + 1) {
-            beginEvent();
-            return true;
-        }
-        if (m_depth == 1)
-            m_topIsObject = true;
-        return true;
-    }
-
-    bool key(json::string_t& k)
-    {
-        if (m_argsDepth) {
-            if (m_depth == m_argsDepth) {
-                if (m_argCount == m_argList.size())
-                    m_argList.emplace_back();
-                auto& a = m_argList[m_argCount++];
-                a.first = k;
-                a.second.kind = Kind::None;
-            }
-            return true;
-        }
-        if (m_eventDepth) {
-            if (m_depth == m_eventDepth)
-                m_pending = fieldOf(k);
-            return true;
-        }
-        if (m_depth == 1 && m_topIsObject && !m_eventsDepth)
-            m_nextIsEvents = k == "traceEvents";
-        return true;
-    }
-
-    bool end_object()
-    {
-        if (m_argsDepth) {
-            if (m_depth == m_argsDepth) {
-                m_argsDepth = 0;
-                m_argsLen = m_reader.offset() - m_argsOffset;
-            }
-            --m_depth;
-            return true;
-        }
-        if (m_eventDepth && m_depth == m_eventDepth) {
-            --m_depth;
-            m_eventDepth = 0;
-            return endEvent();
-        }
-        --m_depth;
-        return true;
-    }
-
-    bool start_array(std::size_t)
-    {
-        ++m_depth;
-        if (m_argsDepth) {
-            if (m_depth == m_argsDepth + 1)
-                markTopArgCompound();
-            return true;
-        }
-        if (m_eventDepth) {
-            if (m_depth == m_eventDepth + 1 && m_pending != FUnknown)
-                m_fields[m_pending].kind = Kind::Compound;
-            return true;
-        }
-        if (!m_eventsDepth && !m_eventsDone) {
-            if (m_depth == 1 || (m_depth == 2 && m_topIsObject && m_nextIsEvents))
-                m_eventsDepth = m_depth;
-        }
-        return true;
-    }
-
-    bool end_array()
-    {
-        if (m_argsDepth) {
-            --m_depth;
-            return true;
-        }
-        if (m_eventsDepth && m_depth == m_eventsDepth) {
-            m_eventsDepth = 0;
-            m_eventsDone = true;
-        }
-        --m_depth;
-        return true;
-    }
-
-    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex)
-    {
-        // nlohmann counts the failing character (or EOF) as read: report its 0-based offset.
-        m_syntaxError = true;
-        m_errorPosition = position > 0 ? position - 1 : 0;
-        m_errorMessage = ex.what();
-        return false;
-    }
+    // Walks the whole document with the scanner. False on a syntax error (the scanner has it) or
+    // when cancelled.
+    bool parseDocument(JsonScanner& sc);
 
     // --- after parsing ---
-    bool syntaxError() const { return m_syntaxError; }
-    std::size_t errorPosition() const { return m_errorPosition; }
-    const std::string& errorMessage() const { return m_errorMessage; }
     bool cancelled() const { return m_cancelled; }
-    bool sawEvents() const { return m_eventsDone || m_eventsDepth; }
+    bool sawEvents() const { return m_eventsDone || m_inEvents; }
 
     // Waits for the counter thread and records the deferred warnings. Call before anything else
     // touches the writer after parsing.
@@ -831,53 +568,17 @@ public:
 private:
     using Arg = std::pair<std::string, RawValue>;
 
-    bool scalar(Kind kind)
+    bool parseEvents(JsonScanner& sc);
+    bool parseEvent(JsonScanner& sc);
+    bool readArgs(JsonScanner& sc);
+    bool readArgsObject(JsonScanner& sc);
+    bool readValue(JsonScanner& sc, RawValue& v, bool wantDouble);
+    bool phaseIsX() const
     {
-        if (auto* f = eventField())
-            f->kind = kind;
-        return true;
+        const RawValue& ph = m_fields[FPh];
+        return ph.kind == Kind::String && ph.text.size() == 1 && ph.text[0] == 'X';
     }
-
-    RawValue* eventField()
-    {
-        if (m_eventDepth && m_depth == m_eventDepth && m_pending < FUnknown && m_pending != FArgs)
-            return &m_fields[m_pending];
-        if (!m_eventDepth && m_eventsDepth && m_depth == m_eventsDepth)
-            ++m_nonObjectEvents;
-        return nullptr;
-    }
-
-    bool argScalar(Kind kind)
-    {
-        if (auto* a = topArg())
-            a->kind = kind;
-        return true;
-    }
-
-    // The top-level args entry the current value belongs to, if the value is directly under args.
-    RawValue* topArg()
-    {
-        if (m_depth != m_argsDepth || m_argCount == 0)
-            return nullptr;
-        return &m_argList[m_argCount - 1].second;
-    }
-
-    void markTopArgCompound()
-    {
-        if (m_argCount > 0)
-            m_argList[m_argCount - 1].second.kind = Kind::Compound;
-    }
-
-    void beginEvent()
-    {
-        m_eventDepth = m_depth;
-        m_eventOffset = m_reader.offset();
-        for (auto& f : m_fields)
-            f.kind = Kind::None;
-        m_pending = FUnknown;
-        m_hasArgs = false;
-        m_argCount = 0;
-    }
+    void rereadSkippedArgs();
 
     bool endEvent();
     void onSlice();
@@ -942,27 +643,24 @@ private:
     ImportContext& m_ctx;
     const TraceViewImporter::Options& m_options;
     model::ModelWriter& m_writer;
-    ChunkReader& m_reader;
+    std::FILE* m_file; // the input, to read skipped args back (rereadSkippedArgs)
 
     // Document position.
-    int m_depth = 0;
-    int m_eventsDepth = 0; // depth of the events array, 0 when not inside it
-    int m_eventDepth = 0; // depth of the current event object, 0 between events
-    int m_argsDepth = 0; // depth of the current args object, 0 outside args
-    bool m_topIsObject = false;
-    bool m_nextIsEvents = false;
-    bool m_eventsDone = false;
+    bool m_inEvents = false; // inside the events array
+    bool m_eventsDone = false; // the events array was read to its end
 
     // Current event.
     RawValue m_fields[FieldCount];
-    Field m_pending = FUnknown;
     bool m_hasArgs = false;
     uint64_t m_argsOffset = 0; // of the current event's args '{'
-    uint64_t m_argsLen = 0; // set when its '}' is read
+    uint64_t m_argsLen = 0; // '{' to '}' inclusive
     std::vector<Arg> m_argList;
     std::size_t m_argCount = 0;
     uint64_t m_eventOffset = 0;
+    bool m_argsSkipped = false; // the args object was only validated (ph was "X" when it was read)
     std::string m_scratch;
+    std::string m_key;
+    std::string m_reread;
 
     // Collected.
     StringTable m_strings;
@@ -984,10 +682,7 @@ private:
     uint64_t m_moreWarnings = 0;
 
     // Outcome.
-    bool m_syntaxError = false;
     bool m_cancelled = false;
-    std::size_t m_errorPosition = 0;
-    std::string m_errorMessage;
 };
 
 uint32_t Importer::trackIndex(int64_t pid, int64_t tid)
@@ -1008,6 +703,279 @@ uint32_t Importer::trackIndex(int64_t pid, int64_t tid)
     return m_lastTrack;
 }
 
+// ---------------------------------------------------------------------------------------------
+// The document walk. Accepted shapes as before: a bare array of events, or an object whose first
+// "traceEvents" member is an array. Every byte is validated by the scanner; only the fields an
+// event needs are materialised. The args of an "X" event are only skipped (validated, their byte
+// range kept): they are most of a trace's bytes, and a slice keeps them by reference.
+
+bool Importer::parseDocument(JsonScanner& sc)
+{
+    if (!sc.skipBom())
+        return false;
+    int c = sc.peek();
+    if (c == '[') {
+        sc.advance();
+        if (!parseEvents(sc))
+            return false;
+    } else if (c == '{') {
+        sc.advance();
+        c = sc.peek();
+        if (c == '}') {
+            sc.advance();
+        } else {
+            for (;;) {
+                if (c != '"')
+                    return sc.unexpected("string literal");
+                if (!sc.readString(m_key))
+                    return false;
+                if (sc.peek() != ':')
+                    return sc.unexpected("':'");
+                sc.advance();
+                if (m_key == "traceEvents" && !m_eventsDone && sc.peek() == '[') {
+                    sc.advance();
+                    if (!parseEvents(sc))
+                        return false;
+                } else if (!sc.skipValue()) {
+                    return false;
+                }
+                c = sc.peek();
+                if (c == ',') {
+                    sc.advance();
+                    c = sc.peek();
+                    continue;
+                }
+                if (c == '}') {
+                    sc.advance();
+                    break;
+                }
+                return sc.unexpected("',' or '}'");
+            }
+        }
+    } else if (!sc.skipValue()) {
+        return false;
+    }
+    return sc.expectEnd();
+}
+
+bool Importer::parseEvents(JsonScanner& sc)
+{
+    m_inEvents = true;
+    int c = sc.peek();
+    if (c == ']') {
+        sc.advance();
+    } else {
+        for (;;) {
+            if (c == '{') {
+                if (!parseEvent(sc))
+                    return false;
+            } else if (c == '[') {
+                if (!sc.skipValue())
+                    return false;
+            } else {
+                if (!sc.skipValue())
+                    return false;
+                ++m_nonObjectEvents;
+            }
+            c = sc.peek();
+            if (c == ',') {
+                sc.advance();
+                c = sc.peek();
+                continue;
+            }
+            if (c == ']') {
+                sc.advance();
+                break;
+            }
+            return sc.unexpected("',' or ']'");
+        }
+    }
+    m_inEvents = false;
+    m_eventsDone = true;
+    return true;
+}
+
+bool Importer::parseEvent(JsonScanner& sc)
+{
+    sc.advance();
+    m_eventOffset = sc.offset();
+    for (auto& f : m_fields)
+        f.kind = Kind::None;
+    m_hasArgs = false;
+    m_argsSkipped = false;
+    m_argCount = 0;
+    int c = sc.peek();
+    if (c == '}') {
+        sc.advance();
+        return endEvent();
+    }
+    for (;;) {
+        if (c != '"')
+            return sc.unexpected("string literal");
+        std::string_view key;
+        if (!sc.readStringView(key, m_key))
+            return false;
+        const Field field = fieldOf(key);
+        if (sc.peek() != ':')
+            return sc.unexpected("':'");
+        sc.advance();
+        if (field == FArgs) {
+            if (!readArgs(sc))
+                return false;
+        } else if (field == FUnknown) {
+            if (!sc.skipValue())
+                return false;
+        } else if (!readValue(sc, m_fields[field], false)) {
+            return false;
+        }
+        c = sc.peek();
+        if (c == ',') {
+            sc.advance();
+            c = sc.peek();
+            continue;
+        }
+        if (c == '}') {
+            sc.advance();
+            break;
+        }
+        return sc.unexpected("',' or '}'");
+    }
+    return endEvent();
+}
+
+bool Importer::readArgs(JsonScanner& sc)
+{
+    if (sc.peek() != '{')
+        return sc.skipValue(); // not an object: ignored, an earlier args object stays
+    const uint64_t start = sc.offset();
+    m_hasArgs = true;
+    m_argCount = 0;
+    m_argsSkipped = phaseIsX();
+    if (!(m_argsSkipped ? sc.skipValue() : readArgsObject(sc)))
+        return false;
+    m_argsOffset = start;
+    m_argsLen = sc.offset() - start;
+    return true;
+}
+
+// The top-level members of an args object (at its '{'): key and scalar value; nested values are
+// only marked Compound.
+bool Importer::readArgsObject(JsonScanner& sc)
+{
+    sc.advance();
+    int c = sc.peek();
+    if (c == '}') {
+        sc.advance();
+        return true;
+    }
+    for (;;) {
+        if (c != '"')
+            return sc.unexpected("string literal");
+        if (m_argCount == m_argList.size())
+            m_argList.emplace_back();
+        auto& a = m_argList[m_argCount++];
+        a.second.kind = Kind::None;
+        if (!sc.readString(a.first))
+            return false;
+        if (sc.peek() != ':')
+            return sc.unexpected("':'");
+        sc.advance();
+        if (!readValue(sc, a.second, true))
+            return false;
+        c = sc.peek();
+        if (c == ',') {
+            sc.advance();
+            c = sc.peek();
+            continue;
+        }
+        if (c == '}') {
+            sc.advance();
+            return true;
+        }
+        return sc.unexpected("',' or '}'");
+    }
+}
+
+// One value into v, as nlohmann delivers it: integers that fit int64 (negative) or uint64
+// (otherwise) are Int/Uint, every other number is Float with its exact text.
+bool Importer::readValue(JsonScanner& sc, RawValue& v, bool wantDouble)
+{
+    const int c = sc.peek();
+    switch (c) {
+    case '"':
+        v.kind = Kind::String;
+        return sc.readString(v.text);
+    case '{':
+    case '[':
+        v.kind = Kind::Compound;
+        return sc.skipValue();
+    case 't':
+    case 'f':
+    case 'n': {
+        bool ignored = false;
+        if (!sc.readLiteral(ignored))
+            return false;
+        v.kind = c == 'n' ? Kind::Null : Kind::Bool;
+        return true;
+    }
+    default:
+        break;
+    }
+    if (c != '-' && (c < '0' || c > '9'))
+        return sc.unexpected("'[', '{', or a literal");
+    bool integral = false;
+    if (!sc.readNumber(v.text, integral))
+        return false;
+    const char* begin = v.text.data();
+    const char* end = begin + v.text.size();
+    if (integral && v.text.size() <= 19 && *begin != '-') {
+        // Up to 19 digits always fit uint64: no overflow check needed (JSON has no leading zeros).
+        uint64_t u = 0;
+        for (const char* p = begin; p < end; ++p)
+            u = u * 10 + static_cast<uint64_t>(*p - '0');
+        v.kind = Kind::Uint;
+        v.u = u;
+        return true;
+    }
+    if (integral) {
+        if (*begin == '-') {
+            const auto r = std::from_chars(begin, end, v.i);
+            if (r.ec == std::errc() && r.ptr == end) {
+                v.kind = Kind::Int;
+                return true;
+            }
+        } else {
+            const auto r = std::from_chars(begin, end, v.u);
+            if (r.ec == std::errc() && r.ptr == end) {
+                v.kind = Kind::Uint;
+                return true;
+            }
+        }
+    }
+    v.kind = Kind::Float;
+    v.d = 0;
+    if (wantDouble && std::from_chars(begin, end, v.d).ec != std::errc())
+        v.d = *begin == '-' ? -0.0 : 0.0; // out of range here is underflow (overflow is a syntax error)
+    return true;
+}
+
+// An event whose args were skipped because ph was "X" turned out otherwise (a later duplicate "ph"):
+// read its args back from the file.
+void Importer::rereadSkippedArgs()
+{
+    m_argsSkipped = false;
+    m_argCount = 0;
+    if (!m_file || m_argsLen == 0)
+        return;
+    m_reread.resize(static_cast<std::size_t>(m_argsLen));
+    const auto n = ::pread(::fileno(m_file), m_reread.data(), m_reread.size(), static_cast<off_t>(m_argsOffset));
+    if (n != static_cast<ssize_t>(m_reread.size()))
+        return;
+    JsonScanner mem(m_reread.data(), m_reread.size(), m_argsOffset);
+    if (!readArgsObject(mem))
+        m_argCount = 0;
+}
+
 bool Importer::endEvent()
 {
     ++m_events;
@@ -1017,6 +985,8 @@ bool Importer::endEvent()
     }
     const RawValue& ph = m_fields[FPh];
     const char phase = (ph.kind == Kind::String && ph.text.size() == 1) ? ph.text[0] : '\0';
+    if (m_argsSkipped && phase != 'X')
+        rereadSkippedArgs();
     switch (phase) {
     case 'X':
         onSlice();
@@ -1241,6 +1211,43 @@ bool Importer::finish(const std::optional<FileStamp>& stamp, const std::optional
         m_writer.upsertProcess(row);
     }
 
+    // Flows: group by (cat, id), each group in time order. Sorting them needs nothing the slice
+    // inserts produce, so it runs on a second thread while the slices go to SQLite.
+    // The sort compares the first 16 bytes of the ids as two big-endian integers (zero padded: an
+    // order consistent with comparing the text) and the whole id only when those are equal.
+    struct FlowKey {
+        uint64_t k0, k1;
+        uint32_t cat, index; // index into m_flows, which is also the point's seq
+    };
+    std::vector<FlowKey> keys(m_flows.size());
+    auto sortFlows = [this, &keys] {
+        for (uint32_t i = 0; i < keys.size(); ++i) {
+            const FlowPoint& p = m_flows[i];
+            unsigned char bytes[16] = {};
+            std::memcpy(bytes, p.id.data(), std::min<std::size_t>(p.id.size(), 16));
+            uint64_t k0 = 0, k1 = 0;
+            for (int b = 0; b < 8; ++b) {
+                k0 = (k0 << 8) | bytes[b];
+                k1 = (k1 << 8) | bytes[8 + b];
+            }
+            keys[i] = { k0, k1, p.cat, i };
+        }
+        std::sort(keys.begin(), keys.end(), [this](const FlowKey& x, const FlowKey& y) {
+            if (x.cat != y.cat)
+                return x.cat < y.cat;
+            if (x.k0 != y.k0)
+                return x.k0 < y.k0;
+            if (x.k1 != y.k1)
+                return x.k1 < y.k1;
+            const FlowPoint& a = m_flows[x.index];
+            const FlowPoint& b = m_flows[y.index];
+            if (a.id != b.id)
+                return a.id < b.id;
+            if (a.ts != b.ts)
+                return a.ts < b.ts;
+            return a.seq < b.seq;
+        });
+    };
     std::vector<uint32_t> order(m_tracks.size());
     for (uint32_t i = 0; i < order.size(); ++i)
         order[i] = i;
@@ -1248,10 +1255,28 @@ bool Importer::finish(const std::optional<FileStamp>& stamp, const std::optional
         return std::pair(m_tracks[a].pid, m_tracks[a].tid) < std::pair(m_tracks[b].pid, m_tracks[b].tid);
     });
 
+    std::thread flowSorter;
+    try {
+        flowSorter = std::thread(sortFlows);
+    } catch (const std::system_error&) {
+        sortFlows();
+    }
+    struct Joiner {
+        std::thread& t;
+        ~Joiner()
+        {
+            if (t.joinable())
+                t.join();
+        }
+    } joiner { flowSorter };
+
     model::ThreadRow threadRow;
     threadRow.rankId = m_ctx.rankId();
-    model::SliceRow row;
-    row.rankId = m_ctx.rankId();
+    constexpr std::size_t kRowsPerBatch = 4096;
+    std::vector<model::SliceRow> rows(kRowsPerBatch);
+    std::vector<int64_t> ids(kRowsPerBatch);
+    for (auto& row : rows)
+        row.rankId = m_ctx.rankId();
     std::vector<std::pair<int64_t, int32_t>> stack; // (end, index) of the open slices
     for (uint32_t index : order) {
         Track& t = m_tracks[index];
@@ -1269,72 +1294,77 @@ bool Importer::finish(const std::optional<FileStamp>& stamp, const std::optional
         t.starts.resize(s.size());
         t.ends.resize(s.size());
         t.parents.resize(s.size());
-        row.pid = t.pid;
-        row.tid = t.tid;
         stack.clear();
-        for (std::size_t i = 0; i < s.size(); ++i) {
-            if ((i & 4095) == 4095 && m_ctx.cancelled()) {
+        for (std::size_t begin = 0; begin < s.size(); begin += kRowsPerBatch) {
+            if (begin > 0 && m_ctx.cancelled()) {
                 m_cancelled = true;
                 return false;
             }
-            Slice& x = s[i];
-            while (!stack.empty() && stack.back().first <= x.ts)
-                stack.pop_back();
-            const int32_t parent = stack.empty() ? -1 : stack.back().second;
-            row.ts = x.ts;
-            row.dur = x.dur;
-            row.depth = static_cast<int64_t>(stack.size());
-            row.nameId = m_strings.dbId(x.name, m_writer);
-            if (x.cat != Slice::kNoCat)
-                row.catId = m_strings.dbId(x.cat, m_writer);
-            else
-                row.catId.reset();
-            if (x.argsLen > 0 && argsFile) {
-                row.argsFileId = argsFile;
-                row.argsOffset = static_cast<int64_t>(x.argsOffset);
-                row.argsLen = static_cast<int64_t>(x.argsLen);
-            } else {
-                row.argsFileId.reset();
-                row.argsOffset.reset();
-                row.argsLen.reset();
+            const std::size_t n = std::min(kRowsPerBatch, s.size() - begin);
+            for (std::size_t k = 0; k < n; ++k) {
+                const std::size_t i = begin + k;
+                Slice& x = s[i];
+                while (!stack.empty() && stack.back().first <= x.ts)
+                    stack.pop_back();
+                model::SliceRow& row = rows[k];
+                row.pid = t.pid;
+                row.tid = t.tid;
+                row.ts = x.ts;
+                row.dur = x.dur;
+                row.depth = static_cast<int64_t>(stack.size());
+                row.nameId = m_strings.dbId(x.name, m_writer);
+                if (x.cat != Slice::kNoCat)
+                    row.catId = m_strings.dbId(x.cat, m_writer);
+                else
+                    row.catId.reset();
+                if (x.argsLen > 0 && argsFile) {
+                    row.argsFileId = argsFile;
+                    row.argsOffset = static_cast<int64_t>(x.argsOffset);
+                    row.argsLen = static_cast<int64_t>(x.argsLen);
+                } else {
+                    row.argsFileId.reset();
+                    row.argsOffset.reset();
+                    row.argsLen.reset();
+                }
+                t.starts[i] = x.ts;
+                t.ends[i] = x.ts + x.dur;
+                t.parents[i] = stack.empty() ? -1 : stack.back().second;
+                stack.emplace_back(x.ts + x.dur, static_cast<int32_t>(i));
             }
-            const int64_t id = m_writer.addSlice(row);
-            if (i == 0)
-                t.firstId = id;
-            if (t.sliceIds.empty() && id != t.firstId + static_cast<int64_t>(i)) {
-                t.sliceIds.resize(s.size());
-                for (std::size_t k = 0; k < i; ++k)
-                    t.sliceIds[k] = t.firstId + static_cast<int64_t>(k);
+            m_writer.addSlices(rows.data(), n, ids.data());
+            for (std::size_t k = 0; k < n; ++k) {
+                const std::size_t i = begin + k;
+                const int64_t id = ids[k];
+                if (i == 0)
+                    t.firstId = id;
+                if (t.sliceIds.empty() && id != t.firstId + static_cast<int64_t>(i)) {
+                    t.sliceIds.resize(s.size());
+                    for (std::size_t j = 0; j < i; ++j)
+                        t.sliceIds[j] = t.firstId + static_cast<int64_t>(j);
+                }
+                if (!t.sliceIds.empty())
+                    t.sliceIds[i] = id;
             }
-            if (!t.sliceIds.empty())
-                t.sliceIds[i] = id;
-            t.starts[i] = x.ts;
-            t.ends[i] = x.ts + x.dur;
-            t.parents[i] = parent;
-            stack.emplace_back(x.ts + x.dur, static_cast<int32_t>(i));
         }
         std::vector<Slice>().swap(s);
     }
 
-    // Flows: group by (cat, id), walk each group in time order. A start (s, or t which also ends the
-    // previous step) pairs with every end that follows it, so one s with several f gives 1:N rows.
-    std::vector<uint32_t> fo(m_flows.size());
-    for (uint32_t i = 0; i < fo.size(); ++i)
-        fo[i] = i;
-    std::sort(fo.begin(), fo.end(), [&](uint32_t a, uint32_t b) {
-        const FlowPoint& x = m_flows[a];
-        const FlowPoint& y = m_flows[b];
-        if (x.cat != y.cat)
-            return x.cat < y.cat;
-        if (x.id != y.id)
-            return x.id < y.id;
-        if (x.ts != y.ts)
-            return x.ts < y.ts;
-        return x.seq < y.seq;
-    });
-
+    if (flowSorter.joinable())
+        flowSorter.join();
+    std::vector<uint32_t> fo(keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        fo[i] = keys[i].index;
+    auto sameGroup = [&](std::size_t a, std::size_t b) {
+        const FlowKey& x = keys[a];
+        const FlowKey& y = keys[b];
+        return x.cat == y.cat && x.k0 == y.k0 && x.k1 == y.k1 && m_flows[x.index].id == m_flows[y.index].id;
+    };
     model::FlowRow flow;
     flow.rankId = m_ctx.rankId();
+    std::vector<model::FlowRow> flowRows(1024); // filled rows are swapped in, their strings reused
+    for (auto& r : flowRows)
+        r.rankId = m_ctx.rankId();
+    std::size_t flowCount = 0;
     auto setEnd
         = [&](const FlowPoint* p, model::OptInt& pid, model::OptInt& tid, model::OptInt& ts, model::OptInt& slice) {
               if (!p) {
@@ -1367,7 +1397,11 @@ bool Importer::finish(const std::optional<FileStamp>& stamp, const std::optional
         flow.flowId.assign(any.id);
         setEnd(src, flow.srcPid, flow.srcTid, flow.srcTs, flow.srcSliceId);
         setEnd(dst, flow.dstPid, flow.dstTid, flow.dstTs, flow.dstSliceId);
-        m_writer.addFlow(flow);
+        if (flowCount == flowRows.size()) {
+            m_writer.addFlows(flowRows.data(), flowCount);
+            flowCount = 0;
+        }
+        std::swap(flowRows[flowCount++], flow);
     };
 
     for (std::size_t begin = 0; begin < fo.size();) {
@@ -1376,8 +1410,7 @@ bool Importer::finish(const std::optional<FileStamp>& stamp, const std::optional
             return false;
         }
         std::size_t end = begin + 1;
-        const FlowPoint& first = m_flows[fo[begin]];
-        while (end < fo.size() && m_flows[fo[end]].cat == first.cat && m_flows[fo[end]].id == first.id)
+        while (end < fo.size() && sameGroup(begin, end))
             ++end;
         FlowPoint* start = nullptr;
         for (std::size_t k = begin; k < end; ++k) {
@@ -1408,6 +1441,7 @@ bool Importer::finish(const std::optional<FileStamp>& stamp, const std::optional
             emit(start, nullptr);
         begin = end;
     }
+    m_writer.addFlows(flowRows.data(), flowCount);
 
     for (const auto& [kind, count] : m_ignored)
         m_ctx.info(std::nullopt,
@@ -1428,34 +1462,41 @@ bool runImpl(ImportContext& ctx, const TraceViewImporter::Options& options)
         return false;
     }
     const auto stamp = SourceFile::stamp(file.get());
-    ChunkReader reader(file.get(), TraceViewImporter::kChunkBytes);
-    reader.onChunk = [&ctx](uint64_t bytes) {
+    auto onChunk = [&ctx](uint64_t bytes) {
         if (ctx.onBytes)
             ctx.onBytes(bytes);
         return !ctx.cancelled();
     };
-    Importer importer(ctx, reader, options);
-    const bool parsed = json::sax_parse(ChunkIterator(&reader), ChunkIterator(), &importer);
+    Importer importer(ctx, file.get(), options);
+    JsonScanner scanner(file.get(), TraceViewImporter::kChunkBytes);
+    scanner.onChunk = onChunk;
+    const bool parsed = importer.parseDocument(scanner);
     importer.endParse();
 
-    if (reader.stopped() || importer.cancelled()) {
+    if (scanner.stopped() || importer.cancelled()) {
         ctx.info(std::nullopt, "import cancelled");
         return false;
     }
     bool ok = true;
-    if (reader.readError()) {
+    if (scanner.readError()) {
         ctx.error(std::nullopt,
-            "read error at byte " + std::to_string(reader.totalRead()) + ": " + errnoText(reader.readErrno()));
+            "read error at byte " + std::to_string(scanner.totalRead()) + ": " + errnoText(scanner.readErrno()));
         ok = false;
-    } else if (reader.totalRead() == 0) {
+    } else if (scanner.totalRead() == 0) {
         ctx.error(std::nullopt, "file is empty");
         return false;
     } else if (!parsed) {
-        std::string message = importer.errorMessage();
+        // As nlohmann::json words it: the byte offset, then line and column (1-based, the failing byte
+        // counted).
+        const auto [line, column] = scanner.errorLineColumn();
+        std::string message = scanner.errorMessage();
+        if (line)
+            message
+                = "parse error at line " + std::to_string(line) + ", column " + std::to_string(column) + ": " + message;
         if (message.size() > 300)
             message = message.substr(0, 300) + "...";
         ctx.error(std::nullopt,
-            "syntax error at byte " + std::to_string(importer.errorPosition()) + ": " + message
+            "syntax error at byte " + std::to_string(scanner.errorOffset()) + ": " + message
                 + " (events before this point were imported)");
         ok = false;
     } else if (!importer.sawEvents()) {
@@ -1501,11 +1542,10 @@ std::optional<uint64_t> TraceViewImporter::parseOnly(const std::string& path)
     FilePtr file(std::fopen(path.c_str(), "rb"));
     if (!file)
         return std::nullopt;
-    ChunkReader reader(file.get(), kChunkBytes);
-    NullSax sax;
-    if (!json::sax_parse(ChunkIterator(&reader), ChunkIterator(), &sax) || reader.readError())
+    JsonScanner scanner(file.get(), kChunkBytes);
+    if (!scanner.skipBom() || !scanner.skipValue() || !scanner.expectEnd() || scanner.readError())
         return std::nullopt;
-    return reader.totalRead();
+    return scanner.totalRead();
 }
 
 } // namespace npuscope::io

@@ -8,6 +8,11 @@ namespace npuscope::model {
 extern const std::string_view kSchemaSql;
 
 namespace {
+// SQLite's memory statistics take one process-wide mutex on every allocation: with a model per
+// parser thread that lock is what the threads wait on. Nothing here reads the statistics. Must run
+// before SQLite initialises (static initialisation, before main); a later call has no effect.
+const int kMemStatusOff = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+
 [[noreturn]] void fail(sqlite3* db, std::string_view what)
 {
     throw DbError(std::string(what) + ": " + (db ? sqlite3_errmsg(db) : "no database"));

@@ -90,21 +90,26 @@ void ModelMerger::mergeUri(Database& main, const std::string& uri)
             "operator_memory", "npu_module_mem", "process", "thread", "source_file", "slice", "counter", "flow",
             "parse_issue", "step_trace_op", "cluster_stage_step", "cluster_comm_group" };
         for (const char* table : kTables) {
+            const auto ov = overrides.find(table);
+            if (ov == overrides.end()) {
+                // A plain copy: SQLite's transfer optimisation copies the stored records as they are
+                // (new rowids, row order kept) instead of decoding and re-encoding every row when the
+                // main table has no index (the summary merge); with indexes it copies row by row.
+                main.exec(std::string("INSERT INTO main.") + table + " SELECT * FROM w." + table);
+                continue;
+            }
             const auto cols = columnsOf(main, table);
             std::string names;
             std::string exprs;
-            const auto ov = overrides.find(table);
             for (const auto& c : cols) {
                 if (!names.empty()) {
                     names += ", ";
                     exprs += ", ";
                 }
                 names += c;
-                if (ov != overrides.end()) {
-                    if (auto it = ov->second.find(c); it != ov->second.end()) {
-                        exprs += it->second;
-                        continue;
-                    }
+                if (auto it = ov->second.find(c); it != ov->second.end()) {
+                    exprs += it->second;
+                    continue;
                 }
                 exprs += c;
             }

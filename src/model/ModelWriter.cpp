@@ -1,7 +1,29 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/model/ModelWriter.h"
 
+#include <string>
+
 namespace npuscope::model {
+
+namespace {
+
+// Rows per multi-row INSERT of addSlices/addFlows: 12 columns x 32 rows stays far below SQLite's
+// bound-parameter limit, and larger batches gain nothing measurable.
+constexpr std::size_t kBatchRows = 32;
+
+std::string batchInsert(const char* head, int columns)
+{
+    std::string sql = head;
+    for (std::size_t r = 0; r < kBatchRows; ++r) {
+        sql += r ? ",(" : " VALUES (";
+        for (int c = 0; c < columns; ++c)
+            sql += c ? ",?" : "?";
+        sql += ')';
+    }
+    return sql;
+}
+
+} // namespace
 
 const char* severityName(Severity s)
 {
@@ -61,13 +83,17 @@ struct ModelWriter::Statements {
         , counter(db.prepare("INSERT INTO counter VALUES (?1,?2,?3,?4,?5,?6)"))
         , flow(db.prepare("INSERT INTO flow VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)"))
         , issue(db.prepare("INSERT INTO parse_issue(severity, rank_id, file, line, message) VALUES (?1,?2,?3,?4,?5)"))
+        , sliceBatch(db.prepare(batchInsert("INSERT INTO slice(rank_id, pid, tid, ts, dur, depth, name_id, cat_id, "
+                                            "args, args_file_id, args_offset, args_len)",
+              12)))
+        , flowBatch(db.prepare(batchInsert("INSERT INTO flow", 12)))
         , stepTraceOp(db.prepare("INSERT INTO step_trace_op(rank_id, step, column_name, stream_id, op_type, "
                                  "start_syscnt_ns, end_syscnt_ns, dur) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)"))
     {
     }
     Statement string, rank, rankUpdate, rankFile, rankFileStatus, rankInfo, stepTrace, kernel, opStatistic,
         apiStatistic, commOp, commBandwidth, commPacket, commLink, memoryRecord, operatorMemory, npuModuleMem, process,
-        thread, slice, sourceFile, counter, flow, issue, stepTraceOp;
+        thread, slice, sourceFile, counter, flow, issue, sliceBatch, flowBatch, stepTraceOp;
 };
 
 ModelWriter::ModelWriter(Database& db)
@@ -337,6 +363,46 @@ int64_t ModelWriter::addSlice(const SliceRow& r)
         .bind(12, r.argsLen)
         .run();
     return m_db.lastInsertRowId();
+}
+
+void ModelWriter::addSlices(const SliceRow* rows, std::size_t n, int64_t* ids)
+{
+    std::size_t i = 0;
+    for (; i + kBatchRows <= n; i += kBatchRows) {
+        auto& s = m_st->sliceBatch;
+        int k = 0;
+        for (std::size_t j = i; j < i + kBatchRows; ++j, k += 12) {
+            const SliceRow& r = rows[j];
+            s.bind(k + 1, r.rankId).bind(k + 2, r.pid).bind(k + 3, r.tid).bind(k + 4, r.ts).bind(k + 5, r.dur);
+            s.bind(k + 6, r.depth).bind(k + 7, r.nameId).bind(k + 8, r.catId).bind(k + 9, r.args);
+            s.bind(k + 10, r.argsFileId).bind(k + 11, r.argsOffset).bind(k + 12, r.argsLen);
+        }
+        s.run();
+        // One statement appends its rows in order, each with the next rowid.
+        const int64_t last = m_db.lastInsertRowId();
+        for (std::size_t j = 0; j < kBatchRows; ++j)
+            ids[i + j] = last - static_cast<int64_t>(kBatchRows - 1 - j);
+    }
+    for (; i < n; ++i)
+        ids[i] = addSlice(rows[i]);
+}
+
+void ModelWriter::addFlows(const FlowRow* rows, std::size_t n)
+{
+    std::size_t i = 0;
+    for (; i + kBatchRows <= n; i += kBatchRows) {
+        auto& s = m_st->flowBatch;
+        int k = 0;
+        for (std::size_t j = i; j < i + kBatchRows; ++j, k += 12) {
+            const FlowRow& r = rows[j];
+            s.bind(k + 1, r.rankId).bind(k + 2, r.cat).bind(k + 3, r.name).bind(k + 4, r.flowId);
+            s.bind(k + 5, r.srcPid).bind(k + 6, r.srcTid).bind(k + 7, r.srcTs).bind(k + 8, r.dstPid);
+            s.bind(k + 9, r.dstTid).bind(k + 10, r.dstTs).bind(k + 11, r.srcSliceId).bind(k + 12, r.dstSliceId);
+        }
+        s.run();
+    }
+    for (; i < n; ++i)
+        addFlow(rows[i]);
 }
 
 int64_t ModelWriter::addSourceFile(int64_t rankId, std::string_view path, int64_t sizeBytes, int64_t mtimeNs)

@@ -2,6 +2,7 @@
 #include "npuscope/model/PostLoad.h"
 
 #include "npuscope/core/GroupHash.h"
+#include "npuscope/io/FastJsonSax.h"
 #include "npuscope/model/ClusterSummaryWriter.h"
 
 #include <nlohmann/json.hpp>
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace npuscope::model {
 
@@ -20,6 +22,102 @@ struct GroupInfo {
     std::map<int64_t, int64_t> localToGlobal;
 };
 
+// One parallel_group_info entry ({"group_name": ..., "global_ranks": [...], ...}) read without a DOM:
+// a 1024-rank group is listed by each of its 1024 ranks. What a DOM gave: the last "global_ranks"
+// when it is an array (its integer elements), the last "group_name" when it is a string.
+class GroupInfoSax : public nlohmann::json_sax<nlohmann::json> {
+public:
+    std::optional<std::vector<int64_t>> ranks;
+    std::optional<std::string> name;
+
+    bool start_object(std::size_t) override
+    {
+        if (m_depth == 1)
+            topValue();
+        ++m_depth;
+        return true;
+    }
+    bool end_object() override
+    {
+        --m_depth;
+        return true;
+    }
+    bool start_array(std::size_t) override
+    {
+        if (m_depth == 0)
+            return false; // not an object: no entry
+        if (m_depth == 1) {
+            topValue();
+            if (m_key == "global_ranks") {
+                ranks.emplace();
+                m_inRanks = true;
+            }
+        }
+        ++m_depth;
+        return true;
+    }
+    bool end_array() override
+    {
+        if (--m_depth == 1)
+            m_inRanks = false;
+        return true;
+    }
+    bool key(string_t& k) override
+    {
+        if (m_depth == 1)
+            m_key = k;
+        return true;
+    }
+    bool null() override { return scalar(); }
+    bool boolean(bool) override { return scalar(); }
+    bool binary(binary_t&) override { return scalar(); }
+    bool number_float(number_float_t, const string_t&) override { return scalar(); }
+    bool number_integer(number_integer_t v) override { return integer(v); }
+    bool number_unsigned(number_unsigned_t v) override { return integer(static_cast<int64_t>(v)); }
+    bool string(string_t& v) override
+    {
+        if (m_depth == 1) {
+            topValue();
+            if (m_key == "group_name")
+                name = v;
+        }
+        return m_depth > 0;
+    }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override
+    {
+        ranks.reset();
+        return false;
+    }
+
+private:
+    // A value of a top-level key: a repeated key replaces the earlier value.
+    void topValue()
+    {
+        if (m_key == "global_ranks")
+            ranks.reset();
+        else if (m_key == "group_name")
+            name.reset();
+    }
+    bool scalar()
+    {
+        if (m_depth == 1)
+            topValue();
+        return m_depth > 0;
+    }
+    bool integer(int64_t v)
+    {
+        if (m_inRanks && m_depth == 2)
+            ranks->push_back(v);
+        else if (m_depth == 1)
+            topValue();
+        return m_depth > 0;
+    }
+
+    int m_depth = 0;
+    std::string m_key;
+    bool m_inRanks = false;
+};
+
 // ranks_source of a group taken from msprof-analyze's group list (cluster_comm_group.source).
 bool isGroupListSource(const std::string& source)
 {
@@ -28,35 +126,83 @@ bool isGroupListSource(const std::string& source)
 
 } // namespace
 
-void PostLoad::resolveGroups(Database& db, ModelWriter& writer)
+bool GroupFacts::Link::operator<(const Link& o) const
+{
+    return std::tie(hash, rank, localSrc, localDst) < std::tie(o.hash, o.rank, o.localSrc, o.localDst);
+}
+
+void GroupFacts::append(const GroupFacts& later)
+{
+    hashes.insert(later.hashes.begin(), later.hashes.end());
+    unresolvedLinks += later.unresolvedLinks;
+    std::set<Link> seen(links.begin(), links.end());
+    for (const auto& l : later.links) {
+        if (seen.insert(l).second)
+            links.push_back(l);
+    }
+}
+
+GroupFacts PostLoad::collectGroupFacts(Database& db)
+{
+    GroupFacts facts;
+    {
+        auto st = db.prepare("SELECT DISTINCT group_hash FROM comm_op WHERE group_hash IS NOT NULL");
+        while (st.step())
+            facts.hashes.insert(st.text(0));
+    }
+    {
+        // One pass over the links: their hashes, the unresolved count, and the rows that matter below
+        // (self-links and links still without global ranks).
+        auto st = db.prepare("SELECT group_hash, rank_id, local_src, local_dst, src IS NULL OR dst IS NULL "
+                             "FROM comm_link WHERE group_hash IS NOT NULL");
+        std::set<GroupFacts::Link> seen;
+        std::string last;
+        while (st.step()) {
+            std::string hash = st.text(0);
+            if (hash != last) {
+                last = std::move(hash);
+                facts.hashes.insert(last);
+            }
+            const bool unresolved = st.int64(4) != 0;
+            facts.unresolvedLinks += unresolved;
+            const auto src = st.optInt(2);
+            const auto dst = st.optInt(3);
+            if (!unresolved && !(src && dst && *src == *dst))
+                continue;
+            GroupFacts::Link l { last, st.int64(1), src, dst };
+            if (seen.insert(l).second)
+                facts.links.push_back(std::move(l));
+        }
+    }
+    return facts;
+}
+
+void PostLoad::resolveGroups(Database& db, ModelWriter& writer) { resolveGroups(db, writer, collectGroupFacts(db)); }
+
+void PostLoad::resolveGroups(Database& db, ModelWriter& writer, const GroupFacts& facts)
 {
     std::map<std::string, GroupInfo> groups;
-    {
-        auto st = db.prepare("SELECT group_hash FROM comm_op WHERE group_hash IS NOT NULL "
-                             "UNION SELECT group_hash FROM comm_link WHERE group_hash IS NOT NULL");
-        while (st.step())
-            groups[st.text(0)];
-    }
+    for (const auto& hash : facts.hashes)
+        groups[hash];
 
     // profiler_metadata.json parallel_group_info: the raw id hashes to the '@' number.
     {
         auto st = db.prepare("SELECT rank_id, substr(key, 21), value FROM rank_info "
                              "WHERE key LIKE 'parallel_group_info.%'");
+        // Every member rank repeats its group's entry (a 1024-rank group lists 1024 ranks, 1024
+        // times, each with its own group_rank): read without a DOM.
+        GroupInfoSax sax;
         while (st.step()) {
             const std::string raw = st.text(1);
-            const auto j = nlohmann::json::parse(st.text(2), nullptr, false);
-            if (j.is_discarded() || !j.contains("global_ranks") || !j["global_ranks"].is_array())
+            sax = GroupInfoSax {};
+            if (!io::saxParse(st.text(2), &sax) || !sax.ranks)
                 continue;
-            std::vector<int64_t> ranks;
-            for (const auto& r : j["global_ranks"]) {
-                if (r.is_number_integer())
-                    ranks.push_back(r.get<int64_t>());
-            }
+            auto& ranks = *sax.ranks;
             std::sort(ranks.begin(), ranks.end());
             auto& g = groups[groupDoubleHashText(raw)];
             g.rawName = raw;
-            if (j.contains("group_name") && j["group_name"].is_string())
-                g.name = j["group_name"].get<std::string>();
+            if (sax.name)
+                g.name = sax.name;
             g.source = "metadata";
             g.localToGlobal.clear();
             for (size_t i = 0; i < ranks.size(); ++i)
@@ -85,31 +231,26 @@ void PostLoad::resolveGroups(Database& db, ModelWriter& writer)
 
     // Self-links: the rank that wrote "k-k" is local rank k of that group.
     std::map<std::string, std::set<int64_t>> localsSeen;
-    {
-        // Only self-links and links still without global ranks matter here.
-        auto st = db.prepare("SELECT DISTINCT group_hash, rank_id, local_src, local_dst FROM comm_link "
-                             "WHERE group_hash IS NOT NULL AND (local_src = local_dst OR src IS NULL OR dst IS NULL)");
-        while (st.step()) {
-            const std::string hash = st.text(0);
-            const int64_t rank = st.int64(1);
-            const auto src = st.optInt(2);
-            const auto dst = st.optInt(3);
-            if (src)
-                localsSeen[hash].insert(*src);
-            if (dst)
-                localsSeen[hash].insert(*dst);
-            auto& g = groups[hash];
-            if (g.source == "metadata" || isGroupListSource(g.source) || !src || !dst || *src != *dst)
-                continue;
-            auto [it, inserted] = g.localToGlobal.emplace(*src, rank);
-            if (!inserted && it->second != rank) {
-                writer.addIssue({ Severity::Warning, rank, std::nullopt, std::nullopt,
-                    "group " + hash + ": local rank " + std::to_string(*src) + " claimed by ranks "
-                        + std::to_string(it->second) + " and " + std::to_string(rank) + "; keeping the first" });
-                continue;
-            }
-            g.source = "self_link";
+    for (const auto& link : facts.links) {
+        const std::string& hash = link.hash;
+        const int64_t rank = link.rank;
+        const auto& src = link.localSrc;
+        const auto& dst = link.localDst;
+        if (src)
+            localsSeen[hash].insert(*src);
+        if (dst)
+            localsSeen[hash].insert(*dst);
+        auto& g = groups[hash];
+        if (g.source == "metadata" || isGroupListSource(g.source) || !src || !dst || *src != *dst)
+            continue;
+        auto [it, inserted] = g.localToGlobal.emplace(*src, rank);
+        if (!inserted && it->second != rank) {
+            writer.addIssue({ Severity::Warning, rank, std::nullopt, std::nullopt,
+                "group " + hash + ": local rank " + std::to_string(*src) + " claimed by ranks "
+                    + std::to_string(it->second) + " and " + std::to_string(rank) + "; keeping the first" });
+            continue;
         }
+        g.source = "self_link";
     }
     for (auto& [hash, g] : groups) {
         if (g.source != "self_link")
@@ -138,16 +279,20 @@ void PostLoad::resolveGroups(Database& db, ModelWriter& writer)
         }
     }
 
+    auto ins = db.prepare("INSERT OR REPLACE INTO comm_group(group_hash, raw_name, name, ranks_source) "
+                          "VALUES (?1, ?2, ?3, ?4)");
+    auto member = db.prepare("INSERT INTO comm_group_rank(group_hash, local_rank, global_rank) VALUES (?1,?2,?3)");
     for (const auto& [hash, g] : groups) {
-        auto ins = db.prepare("INSERT OR REPLACE INTO comm_group(group_hash, raw_name, name, ranks_source) "
-                              "VALUES (?1, ?2, ?3, ?4)");
         ins.bind(1, hash).bind(2, g.rawName).bind(3, g.name).bind(4, g.source).run();
-        auto member = db.prepare("INSERT INTO comm_group_rank(group_hash, local_rank, global_rank) VALUES (?1,?2,?3)");
         for (const auto& [local, global] : g.localToGlobal)
             member.bind(1, hash).bind(2, local).bind(3, global).run();
     }
     // The update below looks members up per link: index them first (links x members otherwise).
     db.exec("CREATE INDEX IF NOT EXISTS idx_comm_group_rank ON comm_group_rank(group_hash, local_rank)");
+    // Importers fill src/dst from the rank's own metadata: most often nothing is left to resolve,
+    // and the update would still scan every link.
+    if (facts.unresolvedLinks == 0)
+        return;
     db.exec("UPDATE comm_link SET "
             "src = (SELECT global_rank FROM comm_group_rank g WHERE g.group_hash = comm_link.group_hash "
             "       AND g.local_rank = comm_link.local_src), "
@@ -158,12 +303,23 @@ void PostLoad::resolveGroups(Database& db, ModelWriter& writer)
 
 void PostLoad::fillDevices(Database& db)
 {
-    db.exec("UPDATE rank SET device_id = COALESCE("
-            "(SELECT device_id FROM step_trace s WHERE s.rank_id = rank.rank_id AND device_id IS NOT NULL LIMIT 1),"
-            "(SELECT CAST(substr(device, 5) AS INTEGER) FROM npu_module_mem m WHERE m.rank_id = rank.rank_id "
-            "  AND device LIKE 'NPU:%' LIMIT 1),"
-            "(SELECT CAST(substr(device, 5) AS INTEGER) FROM memory_record m WHERE m.rank_id = rank.rank_id "
-            "  AND device LIKE 'NPU:%' LIMIT 1)) WHERE device_id IS NULL");
+    // One pass per source table, the first row of each rank in row order (what the per-rank
+    // "... LIMIT 1" subqueries of an unindexed table return), instead of a scan per rank.
+    std::map<int64_t, int64_t> device;
+    {
+        auto st = db.prepare("SELECT rank_id, device_id FROM step_trace WHERE device_id IS NOT NULL ORDER BY rowid");
+        while (st.step())
+            device.emplace(st.int64(0), st.int64(1));
+    }
+    for (const char* table : { "npu_module_mem", "memory_record" }) {
+        auto st = db.prepare(std::string("SELECT rank_id, CAST(substr(device, 5) AS INTEGER) FROM ") + table
+            + " WHERE device LIKE 'NPU:%' ORDER BY rowid");
+        while (st.step())
+            device.emplace(st.int64(0), st.int64(1));
+    }
+    auto update = db.prepare("UPDATE rank SET device_id = ?2 WHERE rank_id = ?1 AND device_id IS NULL");
+    for (const auto& [rank, id] : device)
+        update.bind(1, rank).bind(2, id).run();
 }
 
 } // namespace npuscope::model

@@ -12,6 +12,7 @@
 #include <set>
 #include <span>
 #include <tuple>
+#include <type_traits>
 #include <unordered_map>
 
 namespace npuscope::query {
@@ -79,6 +80,7 @@ struct RawLink {
     int64_t timeNs = 0;
     std::string opName;
     double bandwidthGbps = 0; // as written
+    bool local = false; // src / dst are group-local ranks (CommQuery::localRankGroups)
 };
 
 enum class LinkMode { Totals, Slot, Op, Bottom1 };
@@ -91,6 +93,8 @@ struct LinkQuery {
     std::optional<int64_t> step;
     std::optional<std::string> group, opType, slot, opName, transport;
     std::optional<int64_t> rank, src, dst;
+    // Totals: the "Total Op Info" rows instead of the per-type totals (only when the selection has no other).
+    bool totalOpInfo = false;
 };
 
 std::vector<RawLink> fetchSql(model::Database& db, const LinkQuery& q)
@@ -98,13 +102,16 @@ std::vector<RawLink> fetchSql(model::Database& db, const LinkQuery& q)
     Binder b;
     b.add(" AND step = ?1", 1, q.step);
     b.add(" AND group_hash = ?2", 2, q.group);
-    b.add(" AND (src = ?5 OR dst = ?5)", 5, q.rank);
+    // A link with local ranks belongs to the rank that wrote it: its local index is mostly unknown.
+    b.add(" AND (CASE WHEN is_local THEN rank_id = ?5 ELSE (src = ?5 OR dst = ?5) END)", 5, q.rank);
     b.add(" AND src = ?6", 6, q.src);
     b.add(" AND dst = ?7", 7, q.dst);
     b.add(" AND transport = ?8", 8, q.transport);
     switch (q.mode) {
     case LinkMode::Totals:
-        b.where += " AND ((slot = 'total') OR (slot IS NULL AND matrix_op <> 'Total Op Info'))";
+        // "Total Op Info" sums the op types of the file again: never added to their totals.
+        b.where += q.totalOpInfo ? " AND matrix_op = 'Total Op Info'"
+                                 : " AND (slot = 'total' OR slot IS NULL) AND matrix_op <> 'Total Op Info'";
         b.add(" AND COALESCE(op_type, matrix_op) = ?3", 3, q.opType);
         break;
     case LinkMode::Slot:
@@ -118,9 +125,15 @@ std::vector<RawLink> fetchSql(model::Database& db, const LinkQuery& q)
         b.where += " AND slot = 'bottom1' AND op_name IS NOT NULL";
         break;
     }
-    auto st = db.prepare("SELECT rank_id, step, matrix_op, op_type, slot, group_hash, src, dst, transport, size_mb, "
-                         "time_ns, op_name, bandwidth_gbps FROM comm_link"
-        + b.where + " AND src IS NOT NULL AND dst IS NOT NULL");
+    // src / dst: global ranks, or the local ones as written for a group whose global ranks are unknown.
+    auto st = db.prepare(std::string("SELECT rank_id, step, matrix_op, op_type, slot, group_hash, src, dst, transport, "
+                                     "size_mb, time_ns, op_name, bandwidth_gbps, is_local FROM (SELECT rank_id, step, "
+                                     "matrix_op, op_type, slot, group_hash, CASE WHEN lg.g IS NULL THEN src ELSE "
+                                     "local_src END AS src, CASE WHEN lg.g IS NULL THEN dst ELSE local_dst END AS dst, "
+                                     "transport, size_mb, time_ns, op_name, bandwidth_gbps, lg.g IS NOT NULL AS "
+                                     "is_local FROM comm_link LEFT JOIN (")
+        + CommQuery::localRankGroupsSql() + ") lg ON lg.g = COALESCE(comm_link.group_hash, ''))" + b.where
+        + " AND src IS NOT NULL AND dst IS NOT NULL");
     b.bind(st);
     std::vector<RawLink> all;
     while (st.step()) {
@@ -138,12 +151,14 @@ std::vector<RawLink> fetchSql(model::Database& db, const LinkQuery& q)
         if (q.mode != LinkMode::Totals)
             l.opName = st.optText(11).value_or(realOp ? st.text(2) : std::string());
         l.bandwidthGbps = st.optReal(12).value_or(0.0);
+        l.local = st.int64(13) != 0;
         all.push_back(std::move(l));
     }
     return all;
 }
 
-// The rows of the index that fetchSql selects, in index order: fn(row, id of the row's op type).
+// The rows of the index that fetchSql selects, in index order: fn(row, id of the row's op type); a fn returning
+// bool stops the walk by returning false.
 template <typename Fn> void forEachIndexRow(const CommLinkIndex& index, const LinkQuery& q, Fn fn)
 {
     auto idOf = [&](const std::optional<std::string>& s) { return s ? index.id(*s) : -2; };
@@ -155,15 +170,18 @@ template <typename Fn> void forEachIndexRow(const CommLinkIndex& index, const Li
         return;
     const auto [begin, end] = index.rows(q.step);
     for (const auto* r = begin; r != end; ++r) {
-        if ((q.group && r->group != group) || (q.transport && r->transport != transport)
-            || (q.rank && r->src != *q.rank && r->dst != *q.rank) || (q.src && r->src != *q.src)
-            || (q.dst && r->dst != *q.dst))
+        const bool rankMiss
+            = q.rank && (r->local ? r->reportedBy != *q.rank : (r->src != *q.rank && r->dst != *q.rank));
+        if ((q.group && r->group != group) || (q.transport && r->transport != transport) || rankMiss
+            || (q.src && r->src != *q.src) || (q.dst && r->dst != *q.dst))
             continue;
         const bool realOp = r->slot < 0;
         const int32_t typeId = realOp ? r->matrixOp : (r->opType >= 0 ? r->opType : r->matrixOp);
         switch (q.mode) {
         case LinkMode::Totals:
-            if (!(r->slot == totalSlot || (realOp && r->matrixOp != totalOp)) || (q.opType && typeId != opType))
+            if (q.totalOpInfo
+                    ? r->matrixOp != totalOp
+                    : (r->matrixOp == totalOp || !(r->slot == totalSlot || realOp)) || (q.opType && typeId != opType))
                 continue;
             break;
         case LinkMode::Slot:
@@ -179,8 +197,63 @@ template <typename Fn> void forEachIndexRow(const CommLinkIndex& index, const Li
                 continue;
             break;
         }
-        fn(*r, typeId);
+        if constexpr (std::is_same_v<decltype(fn(*r, typeId)), bool>) {
+            if (!fn(*r, typeId))
+                return;
+        } else {
+            fn(*r, typeId);
+        }
     }
+}
+
+// "Total" over every op type: the per-type total slots; the file's "Total Op Info" rows only when the
+// selection has nothing else (docs/metrics.md).
+bool wantsTotalOpInfo(const LinkQuery& q) { return q.mode == LinkMode::Totals && !q.opType && !q.totalOpInfo; }
+
+LinkQuery resolveTotals(const CommLinkIndex& index, LinkQuery q)
+{
+    if (!wantsTotalOpInfo(q))
+        return q;
+    bool any = false;
+    forEachIndexRow(index, q, [&](const CommLinkIndex::Row&, int32_t) { return !(any = true); });
+    q.totalOpInfo = !any;
+    return q;
+}
+
+// Which local-rank links a matrix can show: local ranks of one group only, and only when no off-diagonal link
+// has global ranks (the axes would mean different things; global self-links are then left out). Of several such
+// groups the one with the most off-diagonal volume is shown. Returns the group shown with local ranks and the
+// local groups left out.
+struct LocalPolicy {
+    std::optional<std::string> localGroup;
+    std::vector<std::string> hidden;
+};
+
+// localVolume: Σ off-diagonal size per local group (every local group present, volume 0 allowed).
+LocalPolicy localPolicy(bool hasGlobal, const std::map<std::string, double>& localVolume)
+{
+    LocalPolicy p;
+    if (localVolume.empty())
+        return p;
+    if (!hasGlobal) {
+        auto best = localVolume.begin();
+        for (auto it = localVolume.begin(); it != localVolume.end(); ++it) {
+            if (it->second > best->second)
+                best = it;
+        }
+        p.localGroup = best->first;
+    }
+    for (const auto& [g, volume] : localVolume) {
+        if (!p.localGroup || g != *p.localGroup)
+            p.hidden.push_back(g);
+    }
+    return p;
+}
+
+// Whether a link stays in the matrix under the policy.
+bool keepLink(const LocalPolicy& p, bool local, const std::string& group)
+{
+    return p.localGroup ? local && group == *p.localGroup : !local;
 }
 
 // The same selection as fetchSql, over the in-memory index.
@@ -203,6 +276,7 @@ std::vector<RawLink> fetchIndex(const CommLinkIndex& index, const LinkQuery& q)
         if (q.mode != LinkMode::Totals)
             l.opName = r->opName >= 0 ? index.text(r->opName) : (realOp ? index.text(r->matrixOp) : std::string());
         l.bandwidthGbps = r->bandwidthGbps;
+        l.local = r->local;
         all.push_back(std::move(l));
     });
     return all;
@@ -349,6 +423,12 @@ Binder opBinder(const CommSelection& sel, bool withOpName)
 } // namespace
 
 std::optional<double> MatrixCell::bandwidthGbps() const { return bandwidth(sizeMb, timeNs); }
+
+size_t CommMatrix::offDiagonalCells() const
+{
+    return static_cast<size_t>(std::count_if(
+        cells.begin(), cells.end(), [](const MatrixCell& c) { return c.src != c.dst && c.transport != "LOCAL"; }));
+}
 
 namespace {
 
@@ -641,11 +721,11 @@ MatrixOpChoices CommAnalysisQuery::matrixOps(const CommLinkIndex& index, model::
 
 namespace {
 
-void finishMatrix(
-    CommMatrix& m, const std::vector<Group>& groups, const CommSelection& sel, const std::string& orderBy);
+void finishMatrix(CommMatrix& m, const std::vector<Group>& groups, const CommSelection& sel, const std::string& orderBy,
+    const LocalPolicy& policy);
 
 CommMatrix buildMatrix(const std::vector<RawLink>& links, LinkMode mode, const std::vector<Group>& groups,
-    const CommSelection& sel, const std::string& orderBy)
+    const CommSelection& sel, const std::string& orderBy, const LocalPolicy& policy)
 {
     CommMatrix m;
 
@@ -671,7 +751,7 @@ CommMatrix buildMatrix(const std::vector<RawLink>& links, LinkMode mode, const s
     m.cells.reserve(cells.size());
     for (auto& [key, c] : cells)
         m.cells.push_back(std::move(c));
-    finishMatrix(m, groups, sel, orderBy);
+    finishMatrix(m, groups, sel, orderBy, policy);
     return m;
 }
 
@@ -708,6 +788,29 @@ CommMatrix indexMatrix(
         keys.push_back(k);
         links.push_back({ &r, orEmpty(r.transport), q.mode == LinkMode::Totals ? -1 : opName });
     });
+    bool hasGlobal = false;
+    std::map<std::string, double> localVolume;
+    const int32_t localTransport = index.id("LOCAL");
+    auto groupText = [&](const CommLinkIndex::Row& r) { return r.group >= 0 ? index.text(r.group) : std::string(); };
+    for (const auto& l : links) {
+        const bool offDiagonal = l.row->src != l.row->dst && l.row->transport != localTransport;
+        if (l.row->local)
+            localVolume[groupText(*l.row)] += offDiagonal ? l.row->sizeMb : 0.0;
+        else
+            hasGlobal = hasGlobal || offDiagonal;
+    }
+    const LocalPolicy policy = localPolicy(hasGlobal, localVolume);
+    if (!localVolume.empty()) {
+        size_t kept = 0;
+        for (size_t i = 0; i < links.size(); ++i) {
+            if (keepLink(policy, links[i].row->local, links[i].row->local ? groupText(*links[i].row) : std::string())) {
+                links[kept] = links[i];
+                keys[kept++] = keys[i];
+            }
+        }
+        links.resize(kept);
+        keys.resize(kept);
+    }
     struct Cell {
         IndexLink first;
         bool mixed = false, severalOps = false;
@@ -749,13 +852,16 @@ CommMatrix indexMatrix(
         cell.links = c.links;
         m.cells.push_back(std::move(cell));
     }
-    finishMatrix(m, index.groups(), sel, orderBy);
+    finishMatrix(m, index.groups(), sel, orderBy, policy);
     return m;
 }
 
 // The slowest cell and the axis of a matrix whose cells are summed.
-void finishMatrix(CommMatrix& m, const std::vector<Group>& groups, const CommSelection& sel, const std::string& orderBy)
+void finishMatrix(CommMatrix& m, const std::vector<Group>& groups, const CommSelection& sel, const std::string& orderBy,
+    const LocalPolicy& policy)
 {
+    m.localGroup = policy.localGroup;
+    m.hiddenLocalGroups = policy.hidden;
     for (size_t i = 0; i < m.cells.size(); ++i) {
         const auto& c = m.cells[i];
         const auto bw = c.bandwidthGbps();
@@ -765,6 +871,16 @@ void finishMatrix(CommMatrix& m, const std::vector<Group>& groups, const CommSel
             m.slowestCell = i;
     }
 
+    if (m.localGroup) {
+        // Local ranks of one group: the axis is those ranks in order; the groups' global members do not apply.
+        std::set<int64_t> present;
+        for (const auto& c : m.cells) {
+            present.insert(c.src);
+            present.insert(c.dst);
+        }
+        m.ranks.assign(present.begin(), present.end());
+        return;
+    }
     // Axis: the selected group's members in local-rank order, else every rank that has a cell,
     // ordered so that the groups of one name (tp, dp, ...) are contiguous blocks.
     if (sel.groupHash) {
@@ -850,15 +966,35 @@ void finishMatrix(CommMatrix& m, const std::vector<Group>& groups, const CommSel
 CommMatrix CommAnalysisQuery::matrix(
     model::Database& db, const CommSelection& sel, const MatrixOp& op, const std::string& orderBy)
 {
-    const LinkQuery q = matrixQuery(sel, op);
-    return buildMatrix(dedup(fetchSql(db, q), q.mode), q.mode, membership(db), sel, orderBy);
+    LinkQuery q = matrixQuery(sel, op);
+    auto links = fetchSql(db, q);
+    if (links.empty() && wantsTotalOpInfo(q)) {
+        q.totalOpInfo = true;
+        links = fetchSql(db, q);
+    }
+    bool hasGlobal = false;
+    std::map<std::string, double> localVolume;
+    for (const auto& l : links) {
+        const bool offDiagonal = l.src != l.dst && l.transport != "LOCAL";
+        if (l.local)
+            localVolume[l.group] += offDiagonal ? l.sizeMb : 0.0;
+        else
+            hasGlobal = hasGlobal || offDiagonal;
+    }
+    const LocalPolicy policy = localPolicy(hasGlobal, localVolume);
+    std::erase_if(links, [&policy](const RawLink& l) { return !keepLink(policy, l.local, l.group); });
+    CommMatrix m = buildMatrix(dedup(std::move(links), q.mode), q.mode, membership(db), sel, orderBy, policy);
+    m.totalOpInfo = q.totalOpInfo;
+    return m;
 }
 
 CommMatrix CommAnalysisQuery::matrix(
     const CommLinkIndex& index, const CommSelection& sel, const MatrixOp& op, const std::string& orderBy)
 {
-    const LinkQuery q = matrixQuery(sel, op);
-    return indexMatrix(index, q, sel, orderBy);
+    const LinkQuery q = resolveTotals(index, matrixQuery(sel, op));
+    CommMatrix m = indexMatrix(index, q, sel, orderBy);
+    m.totalOpInfo = q.totalOpInfo;
+    return m;
 }
 
 std::vector<RankDuration> CommAnalysisQuery::durations(model::Database& db, const CommSelection& sel)
@@ -1049,6 +1185,7 @@ std::vector<LinkRow> buildLinkTable(
             r.src = l.src;
             r.dst = l.dst;
             r.transport = l.transport;
+            r.localRanks = l.local;
         } else if (r.transport != l.transport) {
             r.transport = "mixed";
         }
@@ -1085,17 +1222,40 @@ std::vector<LinkRow> buildLinkTable(
 std::vector<LinkRow> CommAnalysisQuery::linkTable(model::Database& db, const LinkFilter& filter)
 {
     LinkQuery q = linkTableQuery(filter);
-    const auto links = dedup(fetchSql(db, q), q.mode);
+    auto raw = fetchSql(db, q);
+    if (raw.empty() && wantsTotalOpInfo(q)) {
+        q.totalOpInfo = true;
+        raw = fetchSql(db, q);
+    }
+    const auto links = dedup(std::move(raw), q.mode);
     q.mode = LinkMode::Bottom1;
     return buildLinkTable(links, fetchSql(db, q), filter);
 }
 
 std::vector<LinkRow> CommAnalysisQuery::linkTable(const CommLinkIndex& index, const LinkFilter& filter)
 {
-    LinkQuery q = linkTableQuery(filter);
+    LinkQuery q = resolveTotals(index, linkTableQuery(filter));
     const auto links = dedup(fetchIndex(index, q), q.mode);
     q.mode = LinkMode::Bottom1;
     return buildLinkTable(links, fetchIndex(index, q), filter);
+}
+
+std::string CommAnalysisQuery::noCommReason(model::Database& db)
+{
+    auto any = db.prepare("SELECT EXISTS (SELECT 1 FROM comm_op WHERE is_total = 0)");
+    if (any.step() && any.int64(0) != 0)
+        return {};
+    int64_t ranks = 0, level0 = 0;
+    auto st = db.prepare("SELECT COUNT(*), COALESCE(SUM(profiler_level = 'Level0'), 0) FROM rank");
+    if (st.step()) {
+        ranks = st.int64(0);
+        level0 = st.int64(1);
+    }
+    if (ranks > 0 && level0 == ranks)
+        return "No communication ops: this export has no communication.json (profiler Level0 writes none; the "
+               "timeline shows the communication ops)";
+    return "No communication ops: the loaded files have no communication data (communication.json, hccl_raw or a "
+           "db export's communication tables)";
 }
 
 TimeOverview CommAnalysisQuery::timeOverview(model::Database& db)

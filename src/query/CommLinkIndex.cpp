@@ -18,10 +18,20 @@ std::shared_ptr<const CommLinkIndex> CommLinkIndex::build(model::Database& db)
             index->m_strings.push_back(*s);
         return it->second;
     };
-    auto st = db.prepare("SELECT rank_id, step, matrix_op, op_type, slot, group_hash, src, dst, transport, size_mb, "
-                         "time_ns, bandwidth_gbps, op_name FROM comm_link WHERE src IS NOT NULL AND dst IS NOT NULL");
+    index->m_localGroups = CommQuery::localRankGroups(db);
+    // A group with unknown global ranks keeps its rows with the local ranks as written (docs/metrics.md).
+    auto st
+        = db.prepare(std::string("SELECT rank_id, step, matrix_op, op_type, slot, group_hash, src, dst, transport, "
+                                 "size_mb, time_ns, bandwidth_gbps, op_name, local_src, local_dst, lg.g IS NOT NULL "
+                                 "FROM comm_link LEFT JOIN (")
+            + CommQuery::localRankGroupsSql() + ") lg ON lg.g = COALESCE(comm_link.group_hash, '')");
     while (st.step()) {
+        const bool local = st.int64(15) != 0;
+        const int srcCol = local ? 13 : 6, dstCol = local ? 14 : 7;
+        if (st.isNull(srcCol) || st.isNull(dstCol))
+            continue;
         Row r;
+        r.local = local;
         r.reportedBy = static_cast<int32_t>(st.int64(0));
         r.hasStep = !st.isNull(1);
         r.step = r.hasStep ? st.int64(1) : 0;
@@ -29,8 +39,8 @@ std::shared_ptr<const CommLinkIndex> CommLinkIndex::build(model::Database& db)
         r.opType = intern(st.optText(3));
         r.slot = intern(st.optText(4));
         r.group = intern(st.optText(5));
-        r.src = static_cast<int32_t>(st.int64(6));
-        r.dst = static_cast<int32_t>(st.int64(7));
+        r.src = static_cast<int32_t>(st.int64(srcCol));
+        r.dst = static_cast<int32_t>(st.int64(dstCol));
         r.transport = intern(st.optText(8));
         r.sizeMb = st.optReal(9).value_or(0.0);
         r.timeNs = st.optInt(10).value_or(0);

@@ -109,6 +109,21 @@ std::vector<int64_t> CommQuery::steps(model::Database& db)
     return out;
 }
 
+const char* CommQuery::localRankGroupsSql()
+{
+    return "SELECT DISTINCT COALESCE(group_hash, '') AS g FROM comm_link WHERE (src IS NULL OR dst IS NULL) "
+           "AND matrix_op <> 'Total Op Info'";
+}
+
+std::vector<std::string> CommQuery::localRankGroups(model::Database& db)
+{
+    std::vector<std::string> out;
+    auto st = db.prepare(std::string(localRankGroupsSql()) + " ORDER BY g");
+    while (st.step())
+        out.push_back(st.text(0));
+    return out;
+}
+
 std::vector<Group> CommQuery::groups(model::Database& db)
 {
     std::vector<Group> out;

@@ -63,6 +63,8 @@ std::string groupLabel(const std::vector<Group>& groups, const std::optional<std
 {
     if (!hash)
         return "?";
+    if (hash->empty())
+        return "(no group)";
     for (const auto& g : groups) {
         if (g.hash == *hash)
             return g.name ? *g.name + " (" + g.hash + ")" : g.hash;
@@ -82,18 +84,22 @@ nlohmann::ordered_json CommReport::json(model::Database& db, const CommSelection
     for (const auto& d : CommAnalysisQuery::durations(db, sel)) {
         ranks.push_back({ { "rank", d.rank }, { "ops", d.opCount }, { "elapse_ms", ms(d.elapseNs) },
             { "transit_ms", orNull(msIf(d.hasTransit, d.transitNs)) }, { "wait_ms", orNull(msIf(d.hasWait, d.waitNs)) },
-            { "sync_ms", orNull(msIf(d.hasSync, d.syncNs)) }, { "idle_ms", orNull(msIf(d.hasIdle, d.idleNs)) }, { "wait_ratio", orNull(d.waitRatio) }, { "sync_ratio", orNull(d.syncRatio) },
+            { "sync_ms", orNull(msIf(d.hasSync, d.syncNs)) }, { "idle_ms", orNull(msIf(d.hasIdle, d.idleNs)) },
+            { "wait_ratio", orNull(d.waitRatio) }, { "sync_ratio", orNull(d.syncRatio) },
             { "sdma_size_mb", d.sdmaSizeMb }, { "sdma_time_ms", ms(d.sdmaTimeNs) },
             { "sdma_bandwidth_gbps", orNull(d.sdmaBandwidthGbps) }, { "rdma_size_mb", d.rdmaSizeMb },
             { "rdma_time_ms", ms(d.rdmaTimeNs) }, { "rdma_bandwidth_gbps", orNull(d.rdmaBandwidthGbps) } });
     }
     root["ranks"] = ranks;
+    // Groups whose links carry group-local ranks (global ranks unknown); "" = links without a group.
+    root["local_rank_groups"] = CommQuery::localRankGroups(db);
     ojson links = ojson::array();
     for (const auto& l : slowestLinks(db, sel)) {
-        links.push_back({ { "step", orNull(l.step) }, { "group", orNull(l.groupHash) }, { "op_type", l.opType },
-            { "src", l.src }, { "dst", l.dst }, { "transport", l.transport }, { "size_mb", l.sizeMb },
-            { "time_ms", ms(l.timeNs) }, { "bandwidth_gbps", orNull(l.bandwidthGbps) },
-            { "slowest_op", l.slowestOp.empty() ? ojson(nullptr) : ojson(l.slowestOp) } });
+        links.push_back(
+            { { "step", orNull(l.step) }, { "group", orNull(l.groupHash) }, { "op_type", l.opType }, { "src", l.src },
+                { "dst", l.dst }, { "ranks", l.localRanks ? "local" : "global" }, { "transport", l.transport },
+                { "size_mb", l.sizeMb }, { "time_ms", ms(l.timeNs) }, { "bandwidth_gbps", orNull(l.bandwidthGbps) },
+                { "slowest_op", l.slowestOp.empty() ? ojson(nullptr) : ojson(l.slowestOp) } });
     }
     root["slowest_links"] = links;
     return root;
@@ -112,16 +118,22 @@ std::string CommReport::text(model::Database& db, const CommSelection& sel)
     for (const auto& d : rows) {
         out << pad(std::to_string(d.rank), 6) << pad(std::to_string(d.opCount), 6) << pad(fmt(3, ms(d.elapseNs)), 12)
             << pad(fmt(3, msIf(d.hasTransit, d.transitNs)), 12) << pad(fmt(3, msIf(d.hasWait, d.waitNs)), 12)
-            << pad(fmt(3, msIf(d.hasSync, d.syncNs)), 12) << pad(fmt(3, msIf(d.hasIdle, d.idleNs)), 12) << pad(fmt(4, d.waitRatio), 11) << pad(fmt(4, d.syncRatio), 11)
-            << pad(fmt(3, d.sdmaBandwidthGbps), 11) << pad(fmt(3, d.rdmaBandwidthGbps), 11) << "\n";
+            << pad(fmt(3, msIf(d.hasSync, d.syncNs)), 12) << pad(fmt(3, msIf(d.hasIdle, d.idleNs)), 12)
+            << pad(fmt(4, d.waitRatio), 11) << pad(fmt(4, d.syncRatio), 11) << pad(fmt(3, d.sdmaBandwidthGbps), 11)
+            << pad(fmt(3, d.rdmaBandwidthGbps), 11) << "\n";
     }
     if (rows.empty())
         out << "  (no communication ops)\n";
     const auto links = slowestLinks(db, sel);
     out << "\nSlowest links (excluding LOCAL, bandwidth = Σsize/Σtime): " << links.size() << "\n";
+    for (const auto& g : CommQuery::localRankGroups(db))
+        out << "  group-local ranks (L): global ranks unknown for group " << groupLabel(groups, g) << "\n";
     for (const auto& l : links) {
         out << "  " << pad(l.step ? "step " + std::to_string(*l.step) : "all steps", 10, false) << " "
-            << pad(l.opType, 14, false) << pad(std::to_string(l.src) + " -> " + std::to_string(l.dst), 14, false)
+            << pad(l.opType, 14, false)
+            << pad((l.localRanks ? "L" : "") + std::to_string(l.src) + " -> " + (l.localRanks ? "L" : "")
+                       + std::to_string(l.dst),
+                   14, false)
             << pad(l.transport, 6, false) << pad(fmt(3, l.bandwidthGbps) + " GB/s", 14)
             << pad(fmt(3, l.sizeMb) + " MB", 14) << pad(fmt(3, ms(l.timeNs)) + " ms", 13) << "  "
             << groupLabel(groups, l.groupHash) << (l.slowestOp.empty() ? "" : "  slowest op " + l.slowestOp) << "\n";

@@ -122,9 +122,15 @@ nlohmann::ordered_json SummaryReport::json(model::Database& db, HostDisplay host
     root["listed_groups"] = listed;
 
     ojson links = ojson::array();
+    // "ranks": which pair the views show: "global" = src/dst, "local" = local_src/local_dst (the group's global
+    // ranks are unknown, CommQuery::localRankGroups; src/dst then hold only what could be resolved, or null).
+    const auto localGroups = CommQuery::localRankGroups(db);
+    root["local_rank_groups"] = localGroups;
     for (const auto& l : CommQuery::links(db)) {
+        const bool local = std::binary_search(localGroups.begin(), localGroups.end(), l.groupHash.value_or(""));
         links.push_back({ { "step", orNull(l.step) }, { "group", orNull(l.groupHash) }, { "op", l.matrixOp },
-            { "src", orNull(l.src) }, { "dst", orNull(l.dst) }, { "transport", orNull(l.transport) },
+            { "src", orNull(l.src) }, { "dst", orNull(l.dst) }, { "ranks", local ? "local" : "global" },
+            { "transport", orNull(l.transport) },
             { "size_mb", orNull(l.sizeMb) },
             { "time_ms", l.timeNs ? ojson(static_cast<double>(*l.timeNs) / 1.0e6) : ojson() },
             { "bandwidth_gbps", orNull(l.bandwidthGbps) }, { "op_name", orNull(l.opName) },

@@ -26,7 +26,8 @@ TEST(CannProf, DevicesBecomeRanks)
     EXPECT_EQ(plan.ranks[0].rank, 0);
     EXPECT_EQ(plan.ranks[1].rank, 1);
     EXPECT_EQ(plan.ranks[1].rankSource, "rank_id_field"); // info.json.1 "rank_id": 1
-    EXPECT_EQ(plan.ranks[0].files.size(), 5u); // info.json.0 + 4 timeline files
+    // info.json.0 + 4 timeline files + step_trace_0_2_2.json again for the step table (one file per model)
+    EXPECT_EQ(plan.ranks[0].files.size(), 6u);
 }
 
 TEST(CannProf, TimelineIsConvertedToEpoch)
@@ -55,4 +56,28 @@ TEST(CannProf, TimelineIsConvertedToEpoch)
     EXPECT_EQ(count(*db, "SELECT device_id FROM rank WHERE rank_id = 1"), 1);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM process WHERE rank_id = 0 AND name = 'Ascend Hardware'"), 1);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM rank_info WHERE key LIKE '%mac%' OR value LIKE 'C4-44-%'"), 0);
+}
+
+// timeline/step_trace_*.json: "Iteration <N>" events become old-generation step rows (FORMATS.md §11).
+TEST(CannProf, IterationsBecomeSteps)
+{
+    const auto plan = io::Detector::detect({ caseDir().string() });
+    ASSERT_FALSE(plan.ranks.empty());
+    int stepFiles = 0;
+    for (const auto& f : plan.ranks[0].files)
+        stepFiles += f.kind == io::FileKind::CannStepTrace ? 1 : 0;
+    EXPECT_EQ(stepFiles, 1); // step_trace_0_2_1 and _2 repeat the same iterations: the higher index is read
+    auto db = io::Loader::load(plan);
+    ASSERT_TRUE(db);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM step_trace WHERE rank_id = 0"), 10);
+    // Iteration 1: Iteration Time 47587810 ns, FP_BP 4236100 ns, Iteration Refresh 43345580 ns -> interval 6130 ns
+    // (= FP Start 56635864658.62 - iteration start 56635864652.49 µs).
+    auto st = db->prepare("SELECT total_ns, fp_bp_ns, tail_ns, iteration_interval_ns, computing_ns FROM step_trace "
+                          "WHERE rank_id = 0 AND step = 1");
+    ASSERT_TRUE(st.step());
+    EXPECT_EQ(st.int64(0), 47587810);
+    EXPECT_EQ(st.int64(1), 4236100);
+    EXPECT_EQ(st.int64(2), 43345580);
+    EXPECT_EQ(st.int64(3), 6130);
+    EXPECT_TRUE(st.isNull(4)); // not in this generation
 }

@@ -135,9 +135,27 @@ TEST(ClusterAnalysis, RankFoldersInTheSameInputWin)
     fs::copy(dataDir() / "torch_npu_2023_2rank", dir.path(), fs::copy_options::recursive);
     fs::copy(caseDir("text"), dir.path() / "cluster_analysis_output", fs::copy_options::recursive);
     const auto plan = io::Detector::detect({ dir.path().string() });
-    ASSERT_EQ(plan.ranks.size(), 2u);
+    // The rank folders (with their own step_trace_time / communication files) win for their ranks 0 and 1 only; the
+    // summary's other 14 ranks stay (before, the whole summary was dropped, losing them).
+    ASSERT_EQ(plan.ranks.size(), 16u);
+    EXPECT_EQ(plan.ranks[0].summaryReplaced, (std::set<int64_t> { 0, 1 }));
+    EXPECT_EQ(plan.ranks[0].rankSource, "file_name");
+    EXPECT_EQ(plan.ranks[2].rankSource, "cluster_analysis");
     bool said = false;
     for (const auto& i : plan.issues)
-        said = said || i.message.find("cluster summary not imported") != std::string::npos;
+        said = said || i.message.find("of rank 0, 1 come from their own per-rank folders") != std::string::npos;
     EXPECT_TRUE(said);
+    auto db = io::Loader::load(plan, io::LoadOptions {});
+    ASSERT_TRUE(db);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM rank"), 16);
+    // One step row per rank: ranks 0 and 1 from their own step_trace_time.csv, not twice.
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM step_trace"), 16);
+    // Rank 0's ops and links are those of its own files only (the summary's rows of rank 0 are skipped).
+    auto own = load({ (dataDir() / "torch_npu_2023_2rank").string() });
+    ASSERT_TRUE(own);
+    for (const char* table : { "comm_op", "comm_link" }) {
+        const std::string sql = std::string("SELECT COUNT(*) FROM ") + table + " WHERE rank_id = 0";
+        EXPECT_EQ(count(*db, sql), count(*own, sql)) << table;
+    }
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM step_trace WHERE rank_id = 5"), 1); // a summary-only rank
 }

@@ -36,6 +36,8 @@ public:
     CommRankChart* chart() const { return m_chart; }
     PacketChart* packetChart() const { return m_packets; }
     OpStripView* opStrip() const { return m_strip; }
+    QLabel* chartTitle() const { return m_chartTitle; }
+    QLabel* summaryLabel() const { return m_summary; }
     CommSelectionBar* selectionBar() const { return m_bar; }
     double lastQueryMs() const { return m_lastQueryMs; }
     int resultsApplied() const { return m_resultsApplied; }
@@ -57,6 +59,7 @@ private:
     CommRankChart* m_chart;
     PacketChart* m_packets;
     OpStripView* m_strip;
+    QLabel* m_chartTitle = nullptr;
     bool m_dirty = false;
     double m_lastQueryMs = 0;
     int m_resultsApplied = 0;

@@ -5,6 +5,10 @@
 
 #include <QDockWidget>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -16,7 +20,8 @@ class CommSelectionBar;
 class QueryRunner;
 class Workspace;
 
-// Communication matrix: global src × dst heatmap for the Workspace step, group and op; when no
+// Communication matrix: global src × dst heatmap (or one group's local ranks when its global ranks are unknown,
+// labelled in the status line) for the Workspace step, group and op; when no
 // concrete op is selected, "Total" or one op type's slot (total / top1 / middle / bottom…).
 // Metric: bandwidth, size, time or transport. Clicking a cell selects its src rank. Queries run over
 // the shared in-memory indexes without the database lock; a hidden dock waits until shown. GUI thread only.
@@ -32,6 +37,7 @@ public:
     QComboBox* metricCombo() const { return m_metric; }
     QComboBox* slotCombo() const { return m_slot; }
     QCheckBox* hideLocalBox() const { return m_hideLocal; }
+    QLabel* statusLabel() const { return m_status; }
     // Milliseconds the last query took in the worker (benchmarks).
     double lastQueryMs() const { return m_lastQueryMs; }
     // Results shown so far (benchmarks wait for the next one).
@@ -42,6 +48,8 @@ private:
     void reloadSlots();
     // True (and remembered) when the dock is hidden in a shown window: it re-queries when shown.
     bool deferred();
+    // The status line for the shown matrix (its counts follow "Hide diagonal").
+    void updateStatus();
 
     Workspace* m_workspace;
     QueryRunner* m_runner;
@@ -57,6 +65,7 @@ private:
     bool m_dirty = false;
     double m_lastQueryMs = 0;
     int m_resultsApplied = 0;
+    std::vector<std::pair<std::string, std::string>> m_groupLabels; // hash -> "name (hash)" or hash
 };
 
 } // namespace npuscope::gui

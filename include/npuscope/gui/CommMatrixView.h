@@ -42,6 +42,9 @@ public:
     // Widget rectangle of the plot area.
     QRect plotRect() const;
     static QColor transportColor(const std::string& transport);
+    // Where the last paint outlined the slowest cell (inside plotRect()); null when it drew none.
+    QRectF slowestRing() const { return m_slowestRing; }
+    bool hideLocal() const { return m_hideLocal; }
 
 signals:
     // A cell was clicked: the src rank.
@@ -73,6 +76,7 @@ private:
     double m_zoom = 1.0;
     QPointF m_offset; // top-left visible cell (fractional)
     std::optional<QPoint> m_drag; // last drag position
+    QRectF m_slowestRing;
     QPointF m_dragOffset;
 };
 

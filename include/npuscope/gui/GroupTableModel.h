@@ -24,7 +24,9 @@ public:
 
     explicit GroupTableModel(QObject* parent = nullptr);
 
-    void setGroups(std::vector<query::Group> groups);
+    // commLoaded false: the load has no communication ops at all, so the Ops column shows "—", not 0.
+    void setGroups(std::vector<query::Group> groups, bool commLoaded = true);
+    bool commLoaded() const { return m_commLoaded; }
     const std::vector<query::Group>& groups() const { return m_groups; }
     int rowOfHash(const std::string& hash) const;
     // "0-7" style compact rank list ("0,8,16-23").
@@ -37,6 +39,7 @@ public:
 
 private:
     std::vector<query::Group> m_groups;
+    bool m_commLoaded = true;
 };
 
 } // namespace npuscope::gui

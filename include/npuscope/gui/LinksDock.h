@@ -31,6 +31,7 @@ public:
     LinkTableModel* clusterModel() const { return m_clusterModel; }
     QSortFilterProxyModel* clusterProxy() const { return m_clusterProxy; }
     QTableView* clusterTable() const { return m_clusterTable; }
+    QLabel* clusterTitle() const { return m_clusterTitle; }
     QLineEdit* srcFilter() const { return m_src; }
     QLineEdit* dstFilter() const { return m_dst; }
     QComboBox* transportFilter() const { return m_transport; }

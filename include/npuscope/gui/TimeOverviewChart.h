@@ -3,9 +3,13 @@
 
 #include "npuscope/query/CommAnalysisQuery.h"
 
+#include <QColor>
+#include <QString>
 #include <QWidget>
 
 #include <optional>
+#include <utility>
+#include <vector>
 
 namespace npuscope::gui {
 
@@ -25,6 +29,12 @@ public:
     int stepIndexAt(const QPoint& pos) const;
     QString toolTipFor(int index) const;
     QRect plotRect() const;
+    // Whether any step has a mean communication / mean wait figure; without either the right axis is not drawn.
+    bool hasCommSeries() const;
+    bool hasWaitSeries() const;
+    bool hasCommunication() const { return hasCommSeries() || hasWaitSeries(); }
+    // The legend as drawn: (label, colour), the communication entries only for series with data.
+    std::vector<std::pair<QString, QColor>> legendEntries() const;
     QSize sizeHint() const override { return { 640, 320 }; }
 
 signals:

@@ -21,6 +21,11 @@ class CannProfImporter {
 public:
     static bool runInfo(ImportContext& ctx);
     static bool runTimeline(ImportContext& ctx);
+    // runStepTrace(timeline/step_trace_{dev}_{model}_{n}.json): the "Iteration <N>" events as old-generation
+    // step_trace rows (docs/metrics.md): total = Iteration Time(ns), fp_bp = FP_BP Time(ns), tail = Iteration
+    // Refresh(ns) (BP end -> iteration end), iteration interval = total - fp_bp - tail (iteration start -> FP start).
+    // Every step_trace_*_<n>.json of a model repeats all iterations, so the Detector plans one file per model.
+    static bool runStepTrace(ImportContext& ctx);
 
     // The device folders of a PROF_* folder, planned as ranks (rank_id of info.json, else the device id). Empty when
     // dir is not a PROF_* folder with device_<n> children. Read-only; the Detector's thread.

@@ -23,6 +23,7 @@ struct ClusterSummary {
     std::vector<PlannedFile> files; // the files to import (db preferred when both modes are present)
     std::set<int64_t> ranks; // every rank the files name
     std::vector<PlanIssue> issues; // what was noticed while probing
+    bool hadRankFiles = false; // per-rank exports were found next to it (set by the Detector)
 
     // The summary in dir, or nullopt when dir holds none of the cluster files.
     static std::optional<ClusterSummary> probe(const std::filesystem::path& dir);

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,10 @@ struct RankState {
     // Communication groups of this rank from profiler_metadata.json parallel_group_info:
     // '@' hash (double_hash of the raw group id) -> global ranks sorted ascending (index = local rank).
     std::map<std::string, std::vector<int64_t>> groupRanks;
+    // Cluster summary files (cluster_analysis_output) on this rank: ranks whose step and communication figures come
+    // from their own per-rank folders instead; the summary importers skip their rows (PlannedRank::summaryReplaced).
+    std::set<int64_t> summaryReplaced;
+    bool skipsSummaryRank(int64_t rank) const { return summaryReplaced.count(rank) > 0; }
 };
 
 // What an importer gets: the writer, the rank and file it is importing, a cancel flag and a way

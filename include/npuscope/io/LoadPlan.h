@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -39,8 +40,11 @@ enum class FileKind {
     // CANN msprof PROF_*/device_<n>/ folders (2023 layout):
     CannInfo, // info.json.<n> (+ start_info.<n> / end_info.<n> next to it)
     CannTimeline, // timeline/msprof_*.json, step_trace_*.json (CLOCK_MONOTONIC_RAW µs, converted to epoch)
+    CannStepTrace, // one timeline/step_trace_*.json per model, read again for the step table (iteration split)
     ProfilerDbTimeline, // the timeline of a ProfilerDb file (same path, planned a second time, deferred)
     MsParallelStrategy, // MindSpore parallel_strategy_{rank}.json (auto-parallel strategy: config facts, node count)
+    OpSummary, // CANN msprof op_summary_*.csv (mindstudio_profiler_output/op_summary_{timestamp}.csv, older
+               // device_<n>/summary/op_summary_{dev}_{model}_{iter}.csv): the kernel table, as kernel_details.csv
 };
 
 // Stable name used in rank_file.kind and the summary ("step_trace_time", ...).
@@ -53,8 +57,8 @@ bool fileKindOf(const std::string& fileName, FileKind& kind);
 // needed (GUIDE §2: the cluster views come from the small summary files of every rank).
 inline bool isDeferredKind(FileKind k)
 {
-    return k == FileKind::TraceView || k == FileKind::KernelDetails || k == FileKind::MsTimelineDisplay
-        || k == FileKind::ProfilerDbTimeline;
+    return k == FileKind::TraceView || k == FileKind::KernelDetails || k == FileKind::OpSummary
+        || k == FileKind::MsTimelineDisplay || k == FileKind::ProfilerDbTimeline;
 }
 
 struct PlannedFile {
@@ -68,6 +72,9 @@ struct PlannedRank {
     std::string rankSource; // file_name | rank_id_field | folder_name | default
     std::string path;       // rank folder
     std::vector<PlannedFile> files;
+    // Only on the rank carrying a cluster summary's files: summary ranks whose own per-rank folder has its own
+    // summary files (step_trace_time, communication, analysis db, ...); the summary's rows of these ranks are skipped.
+    std::set<int64_t> summaryReplaced;
 };
 
 struct PlanIssue {

@@ -19,6 +19,11 @@ struct LoadReport {
     int cacheHits = 0;                    // cache entries used (summary, per-rank deferred files)
     int cacheMisses = 0;                  // entries parsed and stored
     int cacheRejected = 0;                // damaged entries removed and parsed again
+    // Wall-clock seconds of the summary stages of the last parse (0 when read from the cache).
+    double parseSeconds = 0;    // importers on the worker threads
+    double mergeSeconds = 0;    // worker models copied into the workspace model after parsing ended
+    double postLoadSeconds = 0; // group resolution, devices
+    double indexSeconds = 0;    // secondary indexes
 };
 
 struct LoadOptions {

@@ -14,14 +14,18 @@ namespace npuscope::io {
 // Imports a Chrome trace event file (`trace_view.json` of torch_npu / MindSpore, msprof timelines)
 // into the process, thread, slice, counter and flow tables (resources/schema.sql).
 //
-// The file is read in kChunkBytes chunks and parsed with nlohmann::json's SAX interface; no DOM of
-// the file is ever built. Accepted shapes: a bare array of events, or {"traceEvents": [...]}.
-// Times are converted from decimal µs text to int64 ns exactly (never through a double).
-// Slices are kept as compact records until the end of the file, because nesting depth needs each
-// (pid, tid) track sorted; flows (ph s/t/f) are paired by (cat, id) and bound to the enclosing slices.
+// The file is read in kChunkBytes chunks and walked with JsonScanner (a validating streaming reader
+// that accepts and rejects what nlohmann::json does); no DOM of the file is ever built, and the args
+// of an "X" event are only validated and their byte range kept. Accepted shapes: a bare array of
+// events, or {"traceEvents": [...]}. Times are converted from decimal µs text to int64 ns exactly
+// (never through a double). Slices are kept as compact records until the end of the file, because
+// nesting depth needs each (pid, tid) track sorted; they are then inserted in multi-row statements
+// while a second thread sorts the flow points; flows (ph s/t/f) are paired by (cat, id) and bound
+// to the enclosing slices. Counters are inserted on a second thread while parsing.
 //
 // The caller owns the transaction: wrap the call in ctx.writer().begin()/commit().
-// Runs on the calling thread, never throws; problems become parse_issue rows through ctx.
+// Runs on the calling thread (with short-lived helper threads that never run concurrently with
+// the caller on the writer), never throws; problems become parse_issue rows through ctx.
 class TraceViewImporter {
 public:
     struct Options {
@@ -39,7 +43,8 @@ public:
     static bool run(ImportContext& ctx);
     static bool run(ImportContext& ctx, const Options& options);
 
-    // Benchmark floor: the same chunked read and SAX parse with a handler that does nothing.
+    // Benchmark floor: the same chunked read and a validating pass of the scanner over the whole
+    // document that materialises nothing (no value of any event is delivered).
     // Returns the number of bytes read, or nullopt when the file cannot be read or is not valid JSON.
     static std::optional<uint64_t> parseOnly(const std::string& path);
 

@@ -4,6 +4,7 @@
 #include "npuscope/model/Database.h"
 #include "npuscope/model/Rows.h"
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -51,6 +52,10 @@ public:
     void upsertProcess(const ProcessRow& r);
     void upsertThread(const ThreadRow& r);
     int64_t addSlice(const SliceRow& r);
+    // Bulk forms for large imports: rows go in multi-row INSERT statements, about half the cost per
+    // row of one statement each. ids[i] receives the id of rows[i].
+    void addSlices(const SliceRow* rows, std::size_t n, int64_t* ids);
+    void addFlows(const FlowRow* rows, std::size_t n);
     // A file that slices point into (args by reference); returns its source_file.id.
     int64_t addSourceFile(int64_t rankId, std::string_view path, int64_t sizeBytes, int64_t mtimeNs);
     void addCounter(const CounterRow& r);

@@ -27,8 +27,8 @@ struct MatrixOp {
     std::string slot = "total"; // with opType: total | top1 | middle | bottom1 | bottom2 | bottom3
 };
 
-// One src → dst cell of the matrix (global ranks). Several links summed: size and time are sums,
-// bandwidth is Σsize / Σtime (MB/ms = GB/s).
+// One src → dst cell of the matrix (global ranks, or group-local ones when CommMatrix::localGroup is set). Several
+// links summed: size and time are sums, bandwidth is Σsize / Σtime (MB/ms = GB/s).
 struct MatrixCell {
     int64_t src = 0;
     int64_t dst = 0;
@@ -53,6 +53,16 @@ struct CommMatrix {
     std::vector<MatrixCell> cells; // sparse, sorted by (src, dst)
     // Index of the non-LOCAL cell with the lowest bandwidth, nullopt when none.
     std::optional<size_t> slowestCell;
+    // Set when the cells are the group-local ranks of this group as written in communication_matrix.json: its
+    // global ranks are unknown (no profiler_metadata.json / group list, not every member loaded). "" = no group.
+    std::optional<std::string> localGroup;
+    // Groups with unknown global ranks whose links are left out because they cannot share an axis with the shown
+    // links (global ranks, or another group's local ranks); select one of them to see its local-rank matrix.
+    std::vector<std::string> hiddenLocalGroups;
+    // "Total Op Info" rows were used because the selection has no per-type total slot (docs/metrics.md).
+    bool totalOpInfo = false;
+    // Non-LOCAL, off-diagonal cells: what the view shows with the diagonal hidden.
+    size_t offDiagonalCells() const;
 };
 
 // Entries of the matrix op chooser for one step / group.
@@ -111,7 +121,7 @@ struct OpStrip {
 struct LinkFilter {
     std::optional<int64_t> step;
     std::optional<std::string> groupHash;
-    std::optional<int64_t> rank; // src or dst equals rank
+    std::optional<int64_t> rank; // src or dst equals rank (links with local ranks: the rank that wrote them)
     std::optional<int64_t> src, dst;
     std::optional<std::string> transport;
 };
@@ -128,6 +138,8 @@ struct LinkRow {
     int64_t timeNs = 0;
     std::optional<double> bandwidthGbps; // Σsize / Σtime
     std::string slowestOp; // the bottom1 op of the link when the file names one
+    // src / dst are group-local ranks as written (the group's global ranks are unknown), not global ranks.
+    bool localRanks = false;
 };
 
 struct StepOverview {
@@ -160,6 +172,9 @@ public:
     // Sorted by bandwidth ascending (slowest first); links with no time last.
     static std::vector<LinkRow> linkTable(model::Database& db, const LinkFilter& filter);
     static TimeOverview timeOverview(model::Database& db);
+    // Why the model has no communication ops at all (empty when it has some): e.g. a Level0 torch_npu export
+    // writes no communication.json. One sentence for the empty communication views.
+    static std::string noCommReason(model::Database& db);
 
     // The same figures over a CommLinkIndex (no SQL scan of comm_link; for views that re-query on every
     // selection change). matrixOps still reads the op names from the database.

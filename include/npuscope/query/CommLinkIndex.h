@@ -14,7 +14,8 @@
 
 namespace npuscope::query {
 
-// Every comm_link row with known global ranks, loaded once into compact arrays grouped by step, plus
+// Every comm_link row with known global ranks (or, for a group whose global ranks are unknown, its group-local
+// ranks as written), loaded once into compact arrays grouped by step, plus
 // the group membership, so the matrix and link table of a 1,024-rank cluster are filtered in memory
 // instead of re-scanning SQLite on every selection change. Immutable after build; any thread.
 class CommLinkIndex {
@@ -26,6 +27,7 @@ public:
         double bandwidthGbps = 0;
         int32_t reportedBy = 0, src = 0, dst = 0;
         bool hasStep = false;
+        bool local = false; // src / dst are group-local ranks (CommQuery::localRankGroups)
         // Ids into strings(); -1 = NULL.
         int32_t matrixOp = -1, opType = -1, slot = -1, group = -1, transport = -1, opName = -1;
     };
@@ -44,6 +46,8 @@ public:
     // Id of a string, -1 when no row uses it.
     int32_t id(const std::string& s) const;
     const std::vector<Group>& groups() const { return m_groups; }
+    // CommQuery::localRankGroups: groups whose rows hold group-local ranks.
+    const std::vector<std::string>& localGroups() const { return m_localGroups; }
     size_t size() const { return m_rows.size(); }
 
 private:
@@ -52,6 +56,7 @@ private:
     std::vector<std::string> m_strings;
     std::unordered_map<std::string, int32_t> m_ids;
     std::vector<Group> m_groups; // names and members, without op counts
+    std::vector<std::string> m_localGroups;
 };
 
 } // namespace npuscope::query

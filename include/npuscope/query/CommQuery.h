@@ -51,7 +51,7 @@ struct Group {
     // metadata | communication_group.json | cluster_analysis.db | self_link | self_link_identity | unknown
     std::string ranksSource;
     std::vector<int64_t> ranks; // global ranks, ordered by local rank
-    int64_t opCount = 0;        // distinct op keys seen in communication.json for this group
+    int64_t opCount = 0; // distinct op keys seen in communication.json for this group
     std::optional<std::string> kind; // collective | p2p, for listedGroups() entries
 };
 
@@ -67,6 +67,12 @@ public:
     static std::vector<Group> listedGroups(model::Database& db);
     // Step numbers known to step_trace_time or communication.json, ascending.
     static std::vector<int64_t> steps(model::Database& db);
+    // Groups (hash; "" for links without one) whose global ranks are not all known: some link of the group
+    // ("Total Op Info" rows aside) has a NULL src or dst. The analysis views and JSON show every link of such a
+    // group with its group-local ranks as written (local_src / local_dst), labelled as local. Sorted.
+    static std::vector<std::string> localRankGroups(model::Database& db);
+    // The SQL behind localRankGroups: one column g, the group hash or "".
+    static const char* localRankGroupsSql();
 };
 
 } // namespace npuscope::query

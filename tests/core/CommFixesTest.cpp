@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: Apache-2.0
+// Communication views: local-rank fallback, "Total Op Info" not double-counted, CLI = GUI on mixed folders,
+// and the reason for an empty communication view.
+#include "TestData.h"
+
+#include "npuscope/io/Detector.h"
+#include "npuscope/io/Loader.h"
+#include "npuscope/query/CommAnalysisQuery.h"
+#include "npuscope/query/CommLinkIndex.h"
+#include "npuscope/query/CommOpIndex.h"
+#include "npuscope/query/CommQuery.h"
+#include "npuscope/query/CommReport.h"
+#include "npuscope/query/SummaryReport.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <set>
+
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using namespace npuscope;
+using namespace npuscope::query;
+
+namespace {
+
+std::unique_ptr<model::Database> load(const fs::path& path)
+{
+    return io::Loader::load(io::Detector::detect({ path.string() }), io::LoadOptions {});
+}
+
+const fs::path kLevel2 = fs::path(NPUSCOPE_TEST_DATA) / "torch_npu_2rank_level2";
+const std::string kLevel2Group = "11022204950826225271";
+
+} // namespace
+
+// Defect 1: a single rank of an 8-rank group (no metadata, one self-link) still shows its links, in the
+// group's local ranks, labelled as such, in the matrix, the link table and both JSON documents.
+TEST(CommFixes, SingleRankShowsLinksWithLocalRanks)
+{
+    auto db = load(kLevel2 / "rank0_ascend_pt");
+    ASSERT_TRUE(db);
+    EXPECT_EQ(CommQuery::localRankGroups(*db), std::vector<std::string> { kLevel2Group });
+
+    const auto index = CommLinkIndex::build(*db);
+    for (const auto& m : { CommAnalysisQuery::matrix(*db, {}), CommAnalysisQuery::matrix(*index, {}) }) {
+        ASSERT_TRUE(m.localGroup.has_value());
+        EXPECT_EQ(*m.localGroup, kLevel2Group);
+        EXPECT_TRUE(m.hiddenLocalGroups.empty());
+        EXPECT_EQ(m.ranks, (std::vector<int64_t> { 0, 1, 2, 3, 4, 5, 6, 7 }));
+        EXPECT_EQ(m.offDiagonalCells(), 7u); // rank 0 wrote 0 -> 1..7 (local)
+        EXPECT_TRUE(m.slowestCell.has_value());
+    }
+    // The selected group gives the same local-rank matrix.
+    CommSelection sel;
+    sel.groupHash = kLevel2Group;
+    const auto g = CommAnalysisQuery::matrix(*index, sel);
+    EXPECT_EQ(g.localGroup, std::optional<std::string>(kLevel2Group));
+    EXPECT_EQ(g.cells.size(), CommAnalysisQuery::matrix(*db, sel).cells.size());
+
+    const auto rows = CommAnalysisQuery::linkTable(*index, {});
+    ASSERT_FALSE(rows.empty());
+    for (const auto& r : rows)
+        EXPECT_TRUE(r.localRanks);
+    EXPECT_EQ(rows.size(), CommAnalysisQuery::linkTable(*db, {}).size());
+    // The selected rank's links: the ones it wrote (its local index is not known in general).
+    LinkFilter f;
+    f.rank = 0;
+    EXPECT_EQ(CommAnalysisQuery::linkTable(*index, f).size(), rows.size());
+
+    const auto comm = CommReport::json(*db, {});
+    ASSERT_FALSE(comm["slowest_links"].empty());
+    for (const auto& l : comm["slowest_links"])
+        EXPECT_EQ(l["ranks"], "local");
+    EXPECT_EQ(comm["local_rank_groups"], nlohmann::ordered_json::array({ kLevel2Group }));
+
+    const auto summary = SummaryReport::json(*db);
+    ASSERT_FALSE(summary["links"].empty());
+    for (const auto& l : summary["links"]) {
+        EXPECT_EQ(l["ranks"], "local");
+        EXPECT_FALSE(l["local_src"].is_null());
+    }
+}
+
+// Both ranks loaded: the group resolves (self-links confirm local = global), no local fallback.
+TEST(CommFixes, BothRanksUseGlobalRanks)
+{
+    auto db = load(kLevel2);
+    ASSERT_TRUE(db);
+    EXPECT_TRUE(CommQuery::localRankGroups(*db).empty());
+    const auto m = CommAnalysisQuery::matrix(*CommLinkIndex::build(*db), {});
+    EXPECT_FALSE(m.localGroup.has_value());
+    EXPECT_FALSE(m.cells.empty());
+    for (const auto& r : CommAnalysisQuery::linkTable(*db, {}))
+        EXPECT_FALSE(r.localRanks);
+    for (const auto& l : SummaryReport::json(*db)["links"])
+        EXPECT_EQ(l["ranks"], "global");
+}
+
+// Defect 3: "Total (all op types)" sums the per-type total slots; the "Total Op Info" rows of the same links
+// are not added again (cluster_analysis.db of the 2024-03 msinsight sample, link 7 -> 3).
+TEST(CommFixes, MatrixTotalDoesNotAddTotalOpInfo)
+{
+    auto db = load(fs::path(NPUSCOPE_TEST_DATA) / "msprof_cluster_analysis" / "db");
+    ASSERT_TRUE(db);
+    double typeSize = 0, infoSize = 0;
+    int64_t typeTime = 0, infoTime = 0;
+    for (const auto& l : CommQuery::links(*db)) { // includeTotals by default
+        if (l.src != 7 || l.dst != 3)
+            continue;
+        if (l.matrixOp == "Total Op Info") {
+            infoSize += l.sizeMb.value_or(0);
+            infoTime += l.timeNs.value_or(0);
+        } else if (l.slot && *l.slot == "total") {
+            typeSize += l.sizeMb.value_or(0);
+            typeTime += l.timeNs.value_or(0);
+        }
+    }
+    ASSERT_GT(infoTime, 0);
+    ASSERT_GT(typeTime, 0);
+    const auto index = CommLinkIndex::build(*db);
+    for (const auto& m : { CommAnalysisQuery::matrix(*db, {}), CommAnalysisQuery::matrix(*index, {}) }) {
+        EXPECT_FALSE(m.totalOpInfo);
+        const MatrixCell* cell = nullptr;
+        for (const auto& c : m.cells) {
+            if (c.src == 7 && c.dst == 3)
+                cell = &c;
+        }
+        ASSERT_NE(cell, nullptr);
+        EXPECT_NEAR(cell->sizeMb, typeSize, 1e-6);
+        EXPECT_EQ(cell->timeNs, typeTime);
+        // What the view showed before: Total Op Info added to the per-type totals (17.996 GB/s).
+        EXPECT_GT(std::abs(*cell->bandwidthGbps() - (typeSize + infoSize) / ((typeTime + infoTime) / 1e6)), 1e-3);
+    }
+    // With only "Total Op Info" rows left, Total falls back to them (805.33 MB / 44.84 ms = 17.9606 GB/s).
+    db->exec("DELETE FROM comm_link WHERE matrix_op <> 'Total Op Info'");
+    const auto info = CommAnalysisQuery::matrix(*db, {});
+    const auto infoIndexed = CommAnalysisQuery::matrix(*CommLinkIndex::build(*db), {});
+    for (const auto* m : { &info, &infoIndexed }) {
+        EXPECT_TRUE(m->totalOpInfo);
+        bool found = false;
+        for (const auto& c : m->cells) {
+            if (c.src == 7 && c.dst == 3) {
+                found = true;
+                EXPECT_NEAR(*c.bandwidthGbps(), infoSize / (infoTime / 1e6), 1e-9);
+                EXPECT_NEAR(*c.bandwidthGbps(), 17.9606, 1e-3);
+            }
+        }
+        EXPECT_TRUE(found);
+    }
+}
+
+// Defect 2: two runs hold rank 0 (a WAL-mode db export and a text export). Reading the db with any SQLite client
+// that is not immutable creates and removes -wal/-shm files next to it, which moves its folder's time; the kept
+// folder must not change with that, or the CLI (run after such a read) and the GUI (run before) show different
+// ranks and figures.
+TEST(CommFixes, DuplicateRankChoiceIgnoresFolderTime)
+{
+    const fs::path root = fs::temp_directory_path() / ("npuscope_commfixes_" + std::to_string(::getpid()));
+    fs::remove_all(root);
+    fs::create_directories(root / "full_db");
+    for (const char* f : { "msprof_0.db", "msprof_0.db-wal", "msprof_0.db-shm" }) {
+        const fs::path from = fs::path(NPUSCOPE_TEST_DATA) / "cann_msprof_db" / f;
+        if (fs::exists(from))
+            fs::copy_file(from, root / "full_db" / f);
+    }
+    fs::copy(fs::path(NPUSCOPE_TEST_DATA) / "torch_npu_2023_2rank" / "test_rank_0", root / "test_rank_0",
+        fs::copy_options::recursive);
+    // Everything written at one time, as in the shared samples (a copy): the folder times tie.
+    const auto t = fs::file_time_type::clock::now() - std::chrono::hours(24);
+    std::vector<fs::path> all;
+    for (const auto& e : fs::recursive_directory_iterator(root))
+        all.push_back(e.path());
+    for (auto it = all.rbegin(); it != all.rend(); ++it)
+        fs::last_write_time(*it, t);
+    fs::last_write_time(root, t);
+    // The text export is the newer run (its profiler_info a minute later than the db file).
+    fs::last_write_time(root / "test_rank_0" / "profiler_info_0.json", t + std::chrono::minutes(1));
+
+    auto keptRank0 = [&] {
+        const auto plan = io::Detector::detect({ root.string() });
+        for (const auto& r : plan.ranks) {
+            if (r.rank == 0)
+                return r.path;
+        }
+        return std::string();
+    };
+    const std::string before = keptRank0();
+    EXPECT_EQ(fs::path(before).filename(), "test_rank_0");
+    auto dbBefore = load(root);
+
+    // What a non-immutable SQLite reader does to a WAL database's folder.
+    {
+        std::ofstream(root / "full_db" / "msprof_0.db-journal-probe") << "x";
+    }
+    fs::remove(root / "full_db" / "msprof_0.db-journal-probe");
+    ASSERT_GT(fs::last_write_time(root / "full_db"), t);
+
+    EXPECT_EQ(keptRank0(), before);
+    auto dbAfter = load(root);
+    ASSERT_TRUE(dbBefore && dbAfter);
+    // The CLI (SQL) and GUI (in-memory index) figures agree, before and after the read.
+    const auto cli = CommAnalysisQuery::durations(*dbAfter, {});
+    const auto gui = CommAnalysisQuery::durations(*CommOpIndex::build(*dbBefore), {});
+    ASSERT_EQ(cli.size(), gui.size());
+    for (size_t i = 0; i < cli.size(); ++i) {
+        EXPECT_EQ(cli[i].rank, gui[i].rank);
+        EXPECT_EQ(cli[i].opCount, gui[i].opCount);
+        EXPECT_EQ(cli[i].elapseNs, gui[i].elapseNs);
+    }
+    fs::remove_all(root);
+}
+
+// Defect 5: an empty communication view says why.
+TEST(CommFixes, NoCommReasonNamesLevel0)
+{
+    auto level0 = load(fs::path(NPUSCOPE_TEST_DATA) / "torch_npu_2rank_level0");
+    ASSERT_TRUE(level0);
+    const std::string reason = CommAnalysisQuery::noCommReason(*level0);
+    EXPECT_NE(reason.find("communication.json"), std::string::npos) << reason;
+    EXPECT_NE(reason.find("Level0"), std::string::npos) << reason;
+    auto level1 = load(fs::path(NPUSCOPE_TEST_DATA) / "torch_npu_2rank_level1");
+    ASSERT_TRUE(level1);
+    EXPECT_TRUE(CommAnalysisQuery::noCommReason(*level1).empty());
+}

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: Apache-2.0
+// PostLoad on hand-made models: parallel_group_info entries read without a DOM keep the DOM's rules,
+// facts collected per model and appended equal facts collected from the merged model.
+#include "npuscope/model/PostLoad.h"
+#include "npuscope/core/GroupHash.h"
+#include "npuscope/model/ModelWriter.h"
+
+#include <gtest/gtest.h>
+
+using namespace npuscope;
+using namespace npuscope::model;
+
+namespace {
+
+std::string members(Database& db, const std::string& raw)
+{
+    auto st = db.prepare("SELECT local_rank, global_rank FROM comm_group_rank WHERE group_hash = ?1 ORDER BY 1");
+    st.bind(1, groupDoubleHashText(raw));
+    std::string out;
+    while (st.step())
+        out += std::to_string(st.int64(0)) + ">" + std::to_string(st.int64(1)) + " ";
+    return out;
+}
+
+std::optional<std::string> groupColumn(Database& db, const std::string& raw, const char* column)
+{
+    auto st = db.prepare(std::string("SELECT ") + column + " FROM comm_group WHERE group_hash = ?1");
+    st.bind(1, groupDoubleHashText(raw));
+    if (!st.step())
+        return std::string("<no group>");
+    return st.optText(0);
+}
+
+} // namespace
+
+TEST(PostLoad, ParallelGroupInfoKeepsTheDomRules)
+{
+    auto db = Database::createModel();
+    ModelWriter writer(*db);
+    writer.begin();
+    writer.addRankInfo(
+        0, "parallel_group_info.g1", R"({"group_name": "tp", "global_ranks": [4, 0, 2], "group_rank": 1})");
+    // Repeated keys: the last one counts; only integer elements of the array itself are ranks.
+    writer.addRankInfo(0, "parallel_group_info.g2",
+        R"({"global_ranks": [9], "global_ranks": [3, [7], 1.5, 1, {"a": 2}, "4"], "group_name": 5})");
+    writer.addRankInfo(0, "parallel_group_info.g3", R"({"global_ranks": "0,1", "group_name": "x"})");
+    writer.addRankInfo(0, "parallel_group_info.g4", R"({"global_ranks": [0, 1)");
+    writer.addRankInfo(0, "parallel_group_info.g5", R"([{"global_ranks": [0, 1]}])");
+    writer.addRankInfo(0, "parallel_group_info.g6", R"({"global_ranks": [0, 1], "global_ranks": null})");
+    // The same group from a second rank (its own group_rank): the later entry wins, as before.
+    writer.addRankInfo(
+        1, "parallel_group_info.g1", R"({"group_name": "tp2", "global_ranks": [4, 0, 6], "group_rank": 2})");
+    PostLoad::resolveGroups(*db, writer);
+    writer.commit();
+
+    EXPECT_EQ(members(*db, "g1"), "0>0 1>4 2>6 ");
+    EXPECT_EQ(groupColumn(*db, "g1", "name"), "tp2");
+    EXPECT_EQ(groupColumn(*db, "g1", "ranks_source"), "metadata");
+    EXPECT_EQ(members(*db, "g2"), "0>1 1>3 ");
+    EXPECT_EQ(groupColumn(*db, "g2", "name"), std::nullopt);
+    for (const char* raw : { "g3", "g4", "g5", "g6" }) {
+        EXPECT_EQ(members(*db, raw), "") << raw;
+        EXPECT_EQ(groupColumn(*db, raw, "name"), "<no group>") << raw;
+    }
+}
+
+TEST(PostLoad, FactsOfSeveralModelsEqualFactsOfTheMergedModel)
+{
+    auto link = [](int64_t rank, const char* hash, std::optional<int64_t> src, std::optional<int64_t> dst,
+                    std::optional<int64_t> gs, std::optional<int64_t> gd) {
+        CommLinkRow r;
+        r.rankId = rank;
+        r.kind = "collective";
+        r.matrixOp = "allreduce-top1";
+        r.groupHash = hash;
+        r.localSrc = src;
+        r.localDst = dst;
+        r.src = gs;
+        r.dst = gd;
+        return r;
+    };
+    const std::vector<std::vector<CommLinkRow>> parts {
+        { link(0, "h1", 0, 0, 0, 0), link(0, "h1", 0, 1, 0, 1), link(0, "h2", 1, 0, std::nullopt, std::nullopt) },
+        { link(1, "h1", 1, 1, 1, 1), link(1, "h1", 1, 1, 1, 1), link(1, "h3", std::nullopt, std::nullopt, 2, 3) },
+    };
+    auto merged = Database::createModel();
+    ModelWriter all(*merged);
+    all.begin();
+    GroupFacts appended;
+    for (const auto& part : parts) {
+        auto db = Database::createModel();
+        ModelWriter w(*db);
+        w.begin();
+        for (const auto& l : part) {
+            w.addCommLink(l);
+            all.addCommLink(l);
+        }
+        w.commit();
+        appended.append(PostLoad::collectGroupFacts(*db));
+    }
+    all.commit();
+    const GroupFacts whole = PostLoad::collectGroupFacts(*merged);
+    EXPECT_EQ(appended.hashes, whole.hashes);
+    EXPECT_EQ(appended.unresolvedLinks, whole.unresolvedLinks);
+    EXPECT_EQ(whole.unresolvedLinks, 1);
+    ASSERT_EQ(appended.links.size(), whole.links.size());
+    for (size_t i = 0; i < whole.links.size(); ++i) {
+        EXPECT_FALSE(appended.links[i] < whole.links[i] || whole.links[i] < appended.links[i]) << i;
+    }
+    EXPECT_EQ(whole.links.size(), 3u); // h1 0-0, h2 1-0 (unresolved), h1 1-1 once
+}
