@@ -121,8 +121,13 @@ CREATE TABLE kernel (
   input_data_types TEXT,      -- Input Data Types
   output_shapes TEXT,         -- Output Shapes
   output_data_types TEXT,     -- Output Data Types
-  pmu_json  TEXT,             -- remaining columns {header: number|string}
-  source_line INTEGER         -- 1-based line in the CSV
+  pmu_json  TEXT,             -- remaining columns {header: number|string}: .db exports (TASK_PMU_INFO); NULL for CSVs
+  source_line INTEGER,        -- 1-based line in the CSV
+  -- CSV sources keep the remaining columns by reference (the record's bytes in the file), read back on demand by
+  -- KernelDetailsImporter::pmuOf: most of a kernel_details.csv's bytes are PMU counters no cluster view needs.
+  pmu_file_id INTEGER,        -- source_file.id of the CSV (its size and mtime at import), NULL without extra columns
+  pmu_offset INTEGER,         -- byte offset of the record in the file
+  pmu_len   INTEGER           -- byte length of the record (line end included)
 );
 
 -- op_statistic.csv: per op type totals on the device.
@@ -291,7 +296,7 @@ CREATE TABLE thread (
 -- Input files that slice args point into (args kept by reference, not copied into the model).
 -- One row per imported trace_view.json or db export timeline; reads check size and mtime and refuse a changed file.
 CREATE TABLE source_file (
-  id INTEGER PRIMARY KEY,      -- referenced by slice.args_file_id
+  id INTEGER PRIMARY KEY,      -- referenced by slice.args_file_id and kernel.pmu_file_id
   rank_id INTEGER NOT NULL,    -- rank.rank_id
   path TEXT NOT NULL,          -- absolute path of the file as imported (the rank_file.path of a trace_view row)
   size_bytes INTEGER NOT NULL, -- file size at import

@@ -55,6 +55,7 @@ bool CsvReader::open(const std::string& path, std::string& error)
     const auto size = std::filesystem::file_size(path, ec);
     m_buffer.resize(ec ? kChunk : std::clamp<size_t>(static_cast<size_t>(size) + 1, 4096, kChunk));
     m_pos = m_end = 0;
+    m_bufferOffset = m_recordOffset = m_recordEnd = 0;
     m_line = 1;
     m_recordLine = 0;
     m_unterminatedQuote = m_binary = m_tooLarge = false;
@@ -66,10 +67,28 @@ bool CsvReader::open(const std::string& path, std::string& error)
     return true;
 }
 
+void CsvReader::openText(std::string text)
+{
+    if (m_file) {
+        std::fclose(m_file);
+        m_file = nullptr;
+    }
+    m_buffer.assign(text.begin(), text.end());
+    m_pos = 0;
+    m_end = m_buffer.size();
+    m_bufferOffset = m_recordOffset = m_recordEnd = 0;
+    m_line = 1;
+    m_recordLine = 0;
+    m_unterminatedQuote = m_tooLarge = false;
+    m_first = false;
+    m_binary = std::any_of(m_buffer.begin(), m_buffer.end(), isBinaryByte);
+}
+
 bool CsvReader::fill()
 {
     if (!m_file)
         return false;
+    m_bufferOffset += m_end;
     m_end = std::fread(m_buffer.data(), 1, m_buffer.size(), m_file);
     m_pos = 0;
     if (m_first && std::string_view(m_buffer.data(), m_end).starts_with(kUtf8Bom))
@@ -97,6 +116,7 @@ bool CsvReader::next(std::vector<std::string>& fields)
                     m_unterminatedQuote = true;
                 if (any || !current.empty() || !fields.empty()) {
                     fields.push_back(std::move(current));
+                    m_recordEnd = m_bufferOffset + m_pos;
                     return true;
                 }
                 return false;
@@ -106,6 +126,8 @@ bool CsvReader::next(std::vector<std::string>& fields)
                 fields.clear();
                 return false;
             }
+            if (recordBytes == 1)
+                m_recordOffset = m_bufferOffset + m_pos;
             const char c = m_buffer[m_pos++];
             any = true;
             if (isBinaryByte(c))
@@ -150,6 +172,7 @@ bool CsvReader::next(std::vector<std::string>& fields)
             fields.clear();
             continue;
         }
+        m_recordEnd = m_bufferOffset + m_pos;
         return true;
     }
 }

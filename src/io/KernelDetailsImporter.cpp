@@ -2,11 +2,14 @@
 #include "npuscope/io/KernelDetailsImporter.h"
 
 #include "npuscope/core/Decimal.h"
+#include "npuscope/core/CsvReader.h"
 #include "npuscope/io/CsvImport.h"
+#include "npuscope/io/SourceFile.h"
 
 #include <nlohmann/json.hpp>
 
 #include <charconv>
+#include <filesystem>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -64,17 +67,66 @@ int requiredColumn(const CsvImport& csv, std::initializer_list<std::string_view>
     return col;
 }
 
+// Where the kernel fields are in a header (kernel_details.csv names first, then the CANN op_summary names of the
+// same columns: Op Name, OP Type, Task Type, Task Start Time(us) in newer builds, Task Duration(us), Task Wait
+// Time(us)); every other named column (formats, Context ID, the aic_metrics-dependent PMU counters) is a PMU column.
+struct KernelColumns {
+    int name = -1, start = -1, dur = -1;
+    int step = -1, device = -1, model = -1, task = -1, stream = -1, type = -1, opState = -1, core = -1, wait = -1,
+        blockDim = -1, mixBlockDim = -1, inputShapes = -1, inputTypes = -1, outputShapes = -1, outputTypes = -1;
+    std::vector<size_t> pmu;
+
+    explicit KernelColumns(const CsvHeader& h)
+    {
+        name = h.find({ "Name", "Op Name" });
+        start = h.find({ "Start Time(us)", "Task Start Time(us)" });
+        dur = h.find({ "Duration(us)", "Task Duration(us)" });
+        step = h.find({ "Step Id", "Step ID" }); // absent without a schedule -> NULL
+        device = h.find({ "Device_id", "Device Id", "Device ID" });
+        model = h.find({ "Model ID" });
+        task = h.find({ "Task ID" });
+        stream = h.find({ "Stream ID" });
+        type = h.find({ "Type", "OP Type" });
+        opState = h.find({ "OP State" });
+        core = h.find({ "Accelerator Core", "Task Type" });
+        wait = h.find({ "Wait Time(us)", "Task Wait Time(us)" });
+        blockDim = h.find({ "Block Dim" });
+        mixBlockDim = h.find({ "Mix Block Dim" });
+        inputShapes = h.find({ "Input Shapes" });
+        inputTypes = h.find({ "Input Data Types" });
+        outputShapes = h.find({ "Output Shapes" });
+        outputTypes = h.find({ "Output Data Types" });
+        std::vector<bool> mapped(h.size(), false);
+        for (int col : { step, device, model, task, stream, name, type, opState, core, start, dur, wait, blockDim,
+                 mixBlockDim, inputShapes, inputTypes, outputShapes, outputTypes }) {
+            if (col >= 0)
+                mapped[static_cast<size_t>(col)] = true;
+        }
+        for (size_t col = 0; col < h.size(); ++col) {
+            if (!mapped[col] && !h.names()[col].empty())
+                pmu.push_back(col);
+        }
+    }
+
+    // The PMU columns of one record as {header: number|string} in header order; nullopt when all are missing.
+    std::optional<nlohmann::ordered_json> pmuObject(const CsvHeader& h, const std::vector<std::string>& fields) const
+    {
+        nlohmann::ordered_json out = nlohmann::ordered_json::object();
+        for (size_t col : pmu)
+            addPmuValue(out, h.names()[col], field(fields, static_cast<int>(col)));
+        return out.empty() ? std::nullopt : std::optional<nlohmann::ordered_json>(std::move(out));
+    }
+};
+
 bool importRows(CsvImport& csv)
 {
     if (!csv.open({}))
         return false;
 
-    // kernel_details.csv names first, then the CANN op_summary names of the same columns (Op Name, OP Type,
-    // Task Type, Task Start Time(us) in newer builds, Task Duration(us), Task Wait Time(us)).
     std::string missing;
-    const int nameCol = requiredColumn(csv, { "Name", "Op Name" }, missing);
-    const int startCol = requiredColumn(csv, { "Start Time(us)", "Task Start Time(us)" }, missing);
-    const int durCol = requiredColumn(csv, { "Duration(us)", "Task Duration(us)" }, missing);
+    requiredColumn(csv, { "Name", "Op Name" }, missing);
+    requiredColumn(csv, { "Start Time(us)", "Task Start Time(us)" }, missing);
+    requiredColumn(csv, { "Duration(us)", "Task Duration(us)" }, missing);
     if (!missing.empty()) {
         std::string found;
         for (const auto& n : csv.header().names())
@@ -82,75 +134,96 @@ bool importRows(CsvImport& csv)
         csv.context().error(csv.line(), "missing required column " + missing + " (found: " + found + ")");
         return false;
     }
+    const KernelColumns c(csv.header());
 
-    const int stepCol = csv.column({ "Step Id", "Step ID" }); // absent without a schedule -> NULL
-    const int deviceCol = csv.column({ "Device_id", "Device Id", "Device ID" });
-    const int modelCol = csv.column({ "Model ID" });
-    const int taskCol = csv.column({ "Task ID" });
-    const int streamCol = csv.column({ "Stream ID" });
-    const int typeCol = csv.column({ "Type", "OP Type" });
-    const int opStateCol = csv.column({ "OP State" });
-    const int coreCol = csv.column({ "Accelerator Core", "Task Type" });
-    const int waitCol = csv.column({ "Wait Time(us)", "Task Wait Time(us)" });
-    const int blockDimCol = csv.column({ "Block Dim" });
-    const int mixBlockDimCol = csv.column({ "Mix Block Dim" });
-    const int inputShapesCol = csv.column({ "Input Shapes" });
-    const int inputTypesCol = csv.column({ "Input Data Types" });
-    const int outputShapesCol = csv.column({ "Output Shapes" });
-    const int outputTypesCol = csv.column({ "Output Data Types" });
-
-    // Every other column (formats, Context ID, the aic_metrics-dependent PMU counters) goes to pmu_json.
-    std::vector<bool> mapped(csv.header().size(), false);
-    for (int col :
-        { stepCol, deviceCol, modelCol, taskCol, streamCol, nameCol, typeCol, opStateCol, coreCol, startCol, durCol,
-            waitCol, blockDimCol, mixBlockDimCol, inputShapesCol, inputTypesCol, outputShapesCol, outputTypesCol }) {
-        if (col >= 0)
-            mapped[static_cast<size_t>(col)] = true;
-    }
-    std::vector<size_t> pmuCols;
-    for (size_t col = 0; col < csv.header().size(); ++col) {
-        if (!mapped[col] && !csv.header().names()[col].empty())
-            pmuCols.push_back(col);
-    }
-
+    // The PMU columns stay in the file: each row keeps its record's byte range (KernelDetailsImporter::pmuOf).
     auto& ctx = csv.context();
+    model::OptInt pmuFile;
+    std::error_code ec;
+    const auto stampBefore = SourceFile::stamp(ctx.file());
+    if (!c.pmu.empty() && stampBefore) {
+        const auto path = std::filesystem::absolute(ctx.file(), ec);
+        pmuFile = ctx.writer().addSourceFile(
+            ctx.rankId(), ec ? ctx.file() : path.string(), stampBefore->sizeBytes, stampBefore->mtimeNs);
+    }
     while (csv.next()) {
         model::KernelRow r;
         r.rankId = ctx.rankId();
-        r.name = csv.text(nameCol, true).value_or(std::string());
-        r.ts = csv.usNs(startCol, true).value_or(0);
-        r.dur = csv.usNs(durCol, true).value_or(0);
+        r.name = csv.text(c.name, true).value_or(std::string());
+        r.ts = csv.usNs(c.start, true).value_or(0);
+        r.dur = csv.usNs(c.dur, true).value_or(0);
         if (csv.skipped())
             continue;
-        r.deviceId = csv.optInt(deviceCol);
-        r.step = csv.optInt(stepCol);
-        r.modelId = csv.optInt(modelCol); // 4294967295 = none, kept as written
-        r.taskId = csv.optInt(taskCol);
-        r.streamId = csv.optInt(streamCol);
-        r.type = csv.text(typeCol);
-        r.opState = csv.text(opStateCol);
-        r.acceleratorCore = csv.text(coreCol);
-        r.waitNs = csv.usNs(waitCol);
-        r.blockDim = csv.optInt(blockDimCol);
-        r.mixBlockDim = csv.optInt(mixBlockDimCol);
-        r.inputShapes = shapes(csv.raw(inputShapesCol));
-        r.inputDataTypes = csv.text(inputTypesCol);
-        r.outputShapes = shapes(csv.raw(outputShapesCol));
-        r.outputDataTypes = csv.text(outputTypesCol);
-        nlohmann::ordered_json pmu = nlohmann::ordered_json::object();
-        for (size_t col : pmuCols)
-            addPmuValue(pmu, csv.header().names()[col], csv.raw(static_cast<int>(col)));
-        if (!pmu.empty())
-            r.pmuJson = pmu.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+        r.deviceId = csv.optInt(c.device);
+        r.step = csv.optInt(c.step);
+        r.modelId = csv.optInt(c.model); // 4294967295 = none, kept as written
+        r.taskId = csv.optInt(c.task);
+        r.streamId = csv.optInt(c.stream);
+        r.type = csv.text(c.type);
+        r.opState = csv.text(c.opState);
+        r.acceleratorCore = csv.text(c.core);
+        r.waitNs = csv.usNs(c.wait);
+        r.blockDim = csv.optInt(c.blockDim);
+        r.mixBlockDim = csv.optInt(c.mixBlockDim);
+        r.inputShapes = shapes(csv.raw(c.inputShapes));
+        r.inputDataTypes = csv.text(c.inputTypes);
+        r.outputShapes = shapes(csv.raw(c.outputShapes));
+        r.outputDataTypes = csv.text(c.outputTypes);
+        if (pmuFile) {
+            r.pmuFileId = pmuFile;
+            r.pmuOffset = static_cast<int64_t>(csv.recordOffset());
+            r.pmuLen = static_cast<int64_t>(csv.recordEnd() - csv.recordOffset());
+        }
         r.sourceLine = csv.line();
         ctx.writer().addKernel(r);
         csv.countImported();
     }
+    if (pmuFile && SourceFile::stamp(ctx.file()) != stampBefore)
+        ctx.warning(std::nullopt, "file changed while it was imported: the PMU columns of its kernels cannot be read back");
     return csv.result();
 }
 
 } // namespace
 
 bool KernelDetailsImporter::run(ImportContext& ctx) { return CsvImport::run(ctx, importRows); }
+
+std::optional<nlohmann::ordered_json> KernelDetailsImporter::pmuOf(
+    model::Database& db, int64_t kernelRowId, std::string* error)
+{
+    auto fail = [error](std::string message) -> std::optional<nlohmann::ordered_json> {
+        if (error)
+            *error = std::move(message);
+        return std::nullopt;
+    };
+    auto st = db.prepare("SELECT k.pmu_json, f.path, f.size_bytes, f.mtime_ns, k.pmu_offset, k.pmu_len FROM kernel k "
+                         "LEFT JOIN source_file f ON f.id = k.pmu_file_id WHERE k.rowid = ?1");
+    st.bind(1, kernelRowId);
+    if (!st.step())
+        return fail("no such kernel row");
+    if (!st.isNull(0)) {
+        auto j = nlohmann::ordered_json::parse(st.text(0), nullptr, false);
+        return j.is_discarded() ? fail("pmu_json is not JSON") : std::optional<nlohmann::ordered_json>(std::move(j));
+    }
+    if (st.isNull(1) || st.isNull(4) || st.isNull(5))
+        return fail("no PMU columns");
+    const std::string path = st.text(1);
+    const FileStamp stamp { st.int64(2), st.int64(3) };
+    const auto record = SourceFile::readRange(
+        path, stamp, static_cast<uint64_t>(st.int64(4)), static_cast<uint64_t>(st.int64(5)));
+    if (!record)
+        return fail("PMU columns unavailable: " + path + " changed or is missing");
+    // The header names the columns; the file is the one imported (the stamp matched).
+    CsvReader reader;
+    std::string openError;
+    std::vector<std::string> header, fields;
+    if (!reader.open(path, openError) || !reader.next(header))
+        return fail("PMU columns unavailable: cannot read the header of " + path + (openError.empty() ? "" : ": " + openError));
+    reader.openText(*record);
+    if (!reader.next(fields))
+        return fail("PMU columns unavailable: empty record");
+    const CsvHeader h(header);
+    const auto pmu = KernelColumns(h).pmuObject(h, fields);
+    return pmu ? pmu : fail("every PMU cell of this row is empty or N/A");
+}
 
 } // namespace npuscope::io

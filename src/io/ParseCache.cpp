@@ -29,8 +29,9 @@ constexpr const char* kExtension = ".npdb";
 // 8: CANN op_summary into kernel, metadata-only ranks (rank from distributed_args.rank); 9: communication.json
 // streamed (comm_op.start_ns from the digits as written, not the double re-printed);
 // 12: hccl_raw local link ranks mapped by stage layout (or unknown), its comm_bandwidth rows; summary rows of ranks
-// replaced by their own folders skipped; db timeline communication tasks and planes; CANN step_trace iterations.
-constexpr int kImportVersion = 12;
+// replaced by their own folders skipped; db timeline communication tasks and planes; CANN step_trace iterations;
+// 13: kernel PMU columns by reference (CSV record byte range) instead of pmu_json.
+constexpr int kImportVersion = 13;
 
 uint64_t fnv1a(uint64_t h, std::string_view text)
 {

@@ -70,7 +70,9 @@ void ModelMerger::mergeUri(Database& main, const std::string& uri)
         };
         // Per table: the expressions that differ from a plain copy of the column.
         const std::map<std::string, std::map<std::string, std::string>> overrides {
-            { "kernel", { { "name_id", mapped("name_id") }, { "type_id", mapped("type_id") } } },
+            { "kernel",
+                { { "name_id", mapped("name_id") }, { "type_id", mapped("type_id") },
+                    { "pmu_file_id", shifted("pmu_file_id", fileOffset) } } },
             { "comm_op", { { "id", shifted("id", opOffset) } } },
             { "comm_bandwidth", { { "id", shifted("id", bwOffset) }, { "comm_op_id", shifted("comm_op_id", opOffset) } } },
             { "comm_packet", { { "comm_bandwidth_id", shifted("comm_bandwidth_id", bwOffset) } } },

@@ -56,7 +56,7 @@ struct ModelWriter::Statements {
         , stepTrace(
               db.prepare("INSERT INTO step_trace VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17)"))
         , kernel(db.prepare("INSERT INTO kernel VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,"
-                            "?18,?19,?20,?21)"))
+                            "?18,?19,?20,?21,?22,?23,?24)"))
         , opStatistic(db.prepare("INSERT INTO op_statistic VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)"))
         , apiStatistic(db.prepare("INSERT INTO api_statistic VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)"))
         , commOp(db.prepare("INSERT INTO comm_op(rank_id, step, kind, op_key, op_name, op_type, group_hash, is_total, "
@@ -233,6 +233,7 @@ void ModelWriter::addKernel(const KernelRow& r)
     s.bind(9, r.opState).bind(10, r.acceleratorCore).bind(11, r.ts).bind(12, r.dur).bind(13, r.waitNs);
     s.bind(14, r.blockDim).bind(15, r.mixBlockDim).bind(16, r.inputShapes).bind(17, r.inputDataTypes);
     s.bind(18, r.outputShapes).bind(19, r.outputDataTypes).bind(20, r.pmuJson).bind(21, r.sourceLine);
+    s.bind(22, r.pmuFileId).bind(23, r.pmuOffset).bind(24, r.pmuLen);
     s.run();
 }
 

@@ -61,6 +61,12 @@ public:
     }
 
     int64_t scalar(const std::string& sql) { return m_db->scalarInt(sql).value_or(-1); }
+    // The PMU columns of the first kernel row matching `where` (read back from the CSV record it points into).
+    std::optional<nlohmann::ordered_json> pmu(const std::string& where)
+    {
+        const auto rowid = m_db->scalarInt("SELECT MIN(rowid) FROM kernel " + where);
+        return rowid ? KernelDetailsImporter::pmuOf(*m_db, *rowid) : std::nullopt;
+    }
     std::optional<int64_t> optScalar(const std::string& sql) { return m_db->scalarInt(sql); }
     model::Statement query(const std::string& sql) { return m_db->prepare(sql); }
 
@@ -281,7 +287,7 @@ TEST(CsvImporters, KernelLevel1SpotValues)
         samplePath("torch_npu_2rank_level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT", "kernel_details.csv")));
     auto st = model.query("SELECT k.device_id, k.step, k.model_id, k.task_id, k.stream_id, n.value, t.value, "
                           "k.op_state, k.accelerator_core, k.ts, k.dur, k.wait_ns, k.block_dim, k.mix_block_dim, "
-                          "k.input_shapes, k.input_data_types, k.output_shapes, k.output_data_types, k.pmu_json "
+                          "k.input_shapes, k.input_data_types, k.output_shapes, k.output_data_types, k.rowid "
                           "FROM kernel k JOIN string n ON n.id = k.name_id LEFT JOIN string t ON t.id = k.type_id "
                           "WHERE k.source_line = 2");
     ASSERT_TRUE(st.step());
@@ -303,7 +309,11 @@ TEST(CsvImporters, KernelLevel1SpotValues)
     EXPECT_EQ(st.text(15), "FLOAT");
     EXPECT_EQ(st.text(16), "32,1,224,224,8");
     EXPECT_EQ(st.text(17), "FLOAT");
-    const auto pmu = nlohmann::ordered_json::parse(st.text(18));
+    // The extra columns stay in the file; they are read back from the record's byte range.
+    ASSERT_TRUE(model.scalar("SELECT pmu_file_id FROM kernel WHERE source_line = 2") > 0);
+    const auto pmuRead = model.pmu("WHERE source_line = 2");
+    ASSERT_TRUE(pmuRead);
+    const auto& pmu = *pmuRead;
     ASSERT_TRUE(pmu.is_object());
     EXPECT_EQ(pmu.at("HF32 Eligible"), "NO");
     EXPECT_EQ(pmu.at("Input Formats"), "NCHW");
@@ -322,7 +332,7 @@ TEST(CsvImporters, KernelLevel1SpotValues)
 
     // A communication row: Task/Stream ID, OP State and the PMU columns are N/A.
     auto hccl = model.query("SELECT task_id, stream_id, op_state, accelerator_core, ts, dur, wait_ns, block_dim, "
-                            "mix_block_dim, input_shapes, output_data_types, pmu_json, t.value "
+                            "mix_block_dim, input_shapes, output_data_types, kernel.rowid, t.value "
                             "FROM kernel JOIN string t ON t.id = kernel.type_id WHERE source_line = 81");
     ASSERT_TRUE(hccl.step());
     EXPECT_TRUE(hccl.isNull(0));
@@ -336,7 +346,7 @@ TEST(CsvImporters, KernelLevel1SpotValues)
     EXPECT_TRUE(hccl.isNull(8));
     EXPECT_TRUE(hccl.isNull(9));
     EXPECT_TRUE(hccl.isNull(10));
-    EXPECT_TRUE(hccl.isNull(11)); // every extra column is N/A
+    EXPECT_FALSE(model.pmu("WHERE source_line = 81")); // every extra column is N/A
     EXPECT_EQ(hccl.text(12), "hcom_allReduce_");
 }
 
@@ -350,7 +360,7 @@ TEST(CsvImporters, KernelLevel0And2023Headers)
     ASSERT_TRUE(model.import(&KernelDetailsImporter::run, old, 1));
 
     // Level0: 8 columns, Type is N/A, Accelerator Core too except for the 4 HCCL rows; nothing is left for pmu_json.
-    EXPECT_EQ(model.scalar("SELECT count(*) FROM kernel WHERE rank_id = 0 AND type_id IS NULL AND pmu_json IS NULL "
+    EXPECT_EQ(model.scalar("SELECT count(*) FROM kernel WHERE rank_id = 0 AND type_id IS NULL AND pmu_file_id IS NULL "
                            "AND model_id IS NULL AND task_id IS NULL"),
         191);
     EXPECT_EQ(model.scalar("SELECT count(*) FROM kernel WHERE rank_id = 0 AND accelerator_core IS NULL"), 187);
@@ -364,15 +374,18 @@ TEST(CsvImporters, KernelLevel0And2023Headers)
     EXPECT_EQ(model.scalar("SELECT ts FROM kernel WHERE rank_id = 1 AND source_line = 3"), 1695115378715400200);
     EXPECT_EQ(model.scalar("SELECT dur FROM kernel WHERE rank_id = 1 AND source_line = 3"), 4975266); // 4975.2664
     EXPECT_EQ(model.scalar("SELECT count(*) FROM kernel WHERE rank_id = 1 AND source_line = 3 AND task_id IS NULL "
-                           "AND op_state IS NULL AND pmu_json IS NULL"),
+                           "AND op_state IS NULL"),
         1);
-    auto st = model.query("SELECT input_shapes, input_data_types, output_shapes, pmu_json FROM kernel "
+    EXPECT_FALSE(model.pmu("WHERE rank_id = 1 AND source_line = 3")); // every extra cell N/A
+    auto st = model.query("SELECT input_shapes, input_data_types, output_shapes FROM kernel "
                           "WHERE rank_id = 1 AND source_line = 6");
     ASSERT_TRUE(st.step());
     EXPECT_EQ(st.text(0), "2,8193;2;2");
     EXPECT_EQ(st.text(1), "INT32;INT64;INT64");
     EXPECT_EQ(st.text(2), "2,8192");
-    const auto pmu = nlohmann::json::parse(st.text(3));
+    const auto pmuRead = model.pmu("WHERE rank_id = 1 AND source_line = 6");
+    ASSERT_TRUE(pmuRead);
+    const auto& pmu = *pmuRead;
     EXPECT_EQ(pmu.at("aiv_total_cycles"), 5341);
     EXPECT_EQ(pmu.at("aic_l0a_read_bw(GB/s)"), 0);
     EXPECT_EQ(pmu.at("Input Formats"), "FORMAT_ND;FORMAT_ND;FORMAT_ND");
@@ -594,8 +607,7 @@ TEST_F(CsvImportersCorpus, MultiDeviceHeaders)
     EXPECT_EQ(model.scalar("SELECT device_id FROM kernel"), 3);
     EXPECT_EQ(model.scalar("SELECT step FROM kernel"), 7);
     EXPECT_EQ(model.scalar("SELECT ts FROM kernel"), 1736408883704643212);
-    EXPECT_EQ(
-        model.scalar("SELECT count(*) FROM kernel WHERE accelerator_core = 'COMMUNICATION' AND pmu_json IS NULL"), 1);
+    EXPECT_FALSE(model.pmu("WHERE accelerator_core = 'COMMUNICATION'")); // its extra cells are N/A
     EXPECT_EQ(model.scalar("SELECT device_id FROM op_statistic"), 3);
     EXPECT_EQ(model.scalar("SELECT total_ns FROM op_statistic WHERE op_type = 'MatMul'"), 10000);
     EXPECT_EQ(model.scalar("SELECT count(*) FROM api_statistic WHERE device_id = 'host' AND total_ns = 1500"), 1);
@@ -795,10 +807,11 @@ TEST_F(CsvImportersCorpus, NonUtf8CellsInPmuJson)
     const auto path = write(
         "kernel_details.csv", "Name,Start Time(us),Duration(us),Input Formats\nMatMul\xff,1.0,2.0,ND\xfe\xff\n");
     EXPECT_TRUE(model.import(&KernelDetailsImporter::run, path));
-    EXPECT_EQ(model.scalar("SELECT count(*) FROM kernel WHERE pmu_json IS NOT NULL"), 1);
-    auto st = model.query("SELECT pmu_json FROM kernel");
-    ASSERT_TRUE(st.step());
-    EXPECT_NO_THROW(nlohmann::json::parse(st.text(0)));
+    EXPECT_EQ(model.scalar("SELECT count(*) FROM kernel WHERE pmu_file_id IS NOT NULL"), 1);
+    const auto pmu = model.pmu("");
+    ASSERT_TRUE(pmu);
+    // The invalid bytes come back as they are; a consumer prints them with the replacing error handler.
+    EXPECT_NO_THROW(pmu->dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
 }
 
 TEST_F(CsvImportersCorpus, HeaderOnlyIsNotAnError)

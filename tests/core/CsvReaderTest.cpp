@@ -199,6 +199,41 @@ TEST_F(CsvReaderTest, RecordsAcrossChunkBoundaries)
     EXPECT_FALSE(reader.endedInsideQuotes());
 }
 
+// recordOffset()/recordEnd() give each record's exact bytes in the file (BOM, blank lines, CRLF, quoted newlines and
+// chunk boundaries included); openText() parses such a range back to the same fields.
+TEST_F(CsvReaderTest, RecordByteRangesReadBackToTheSameFields)
+{
+    constexpr size_t kChunk = 1 << 20;
+    std::string content = "\xEF\xBB\xBFname,value\r\n\r\n";
+    int rows = 0;
+    while (content.size() < 2 * kChunk + 4096) {
+        content += "op" + std::to_string(rows) + ",\"multi\nline \"\"q\"\"\"\r\n";
+        if (rows % 1000 == 0)
+            content += "\n"; // a blank line
+        ++rows;
+    }
+    content += "last,no newline";
+    CsvReader reader;
+    std::string error;
+    ASSERT_TRUE(reader.open(write(content), error));
+    Row header, row, back;
+    ASSERT_TRUE(reader.next(header));
+    EXPECT_EQ(reader.recordOffset(), 3u); // after the BOM
+    int seen = 0;
+    while (reader.next(row)) {
+        ASSERT_LT(reader.recordOffset(), reader.recordEnd());
+        ASSERT_LE(reader.recordEnd(), content.size());
+        CsvReader again;
+        again.openText(content.substr(reader.recordOffset(), reader.recordEnd() - reader.recordOffset()));
+        ASSERT_TRUE(again.next(back)) << "record " << seen;
+        ASSERT_EQ(back, row) << "record " << seen;
+        EXPECT_FALSE(again.next(back)); // exactly one record in the range
+        ++seen;
+    }
+    EXPECT_EQ(seen, rows + 1);
+    EXPECT_EQ(reader.recordEnd(), content.size());
+}
+
 TEST_F(CsvReaderTest, OpenFailureGivesReason)
 {
     CsvReader reader;

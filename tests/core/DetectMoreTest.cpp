@@ -4,6 +4,7 @@
 #include "TestData.h"
 
 #include "npuscope/io/Detector.h"
+#include "npuscope/io/KernelDetailsImporter.h"
 #include "npuscope/io/Loader.h"
 
 #include <gtest/gtest.h>
@@ -213,8 +214,10 @@ TEST(DetectMore, OpSummaryFillsTheKernelTable)
     EXPECT_EQ(count(*db, "SELECT k.model_id " + zeros), 4294967295);
     EXPECT_EQ(text(*db, "SELECT k.input_shapes " + zeros), "232138240");
     EXPECT_EQ(text(*db, "SELECT k.input_data_types " + zeros), "FLOAT");
-    EXPECT_EQ(text(*db, "SELECT json_extract(k.pmu_json, '$.\"Input Formats\"') " + zeros), "FORMAT_ND");
-    EXPECT_EQ(text(*db, "SELECT json_extract(k.pmu_json, '$.\"aiv_total_cycles\"') " + zeros), "43632970");
+    const auto zerosPmu = io::KernelDetailsImporter::pmuOf(*db, count(*db, "SELECT k.rowid " + zeros));
+    ASSERT_TRUE(zerosPmu);
+    EXPECT_EQ(zerosPmu->at("Input Formats"), "FORMAT_ND");
+    EXPECT_EQ(zerosPmu->at("aiv_total_cycles"), 43632970);
 
     // The HCCL row: N/A cells are NULL.
     const std::string hccl = "FROM kernel k JOIN string n ON n.id = k.name_id WHERE n.value = 'hcom_broadcast__483_0'";
@@ -228,8 +231,9 @@ TEST(DetectMore, OpSummaryFillsTheKernelTable)
     EXPECT_EQ(count(*db,
                   "SELECT COUNT(*) " + hccl
                       + " AND k.task_id IS NULL AND k.stream_id IS NULL AND k.mix_block_dim IS NULL AND "
-                        "k.input_shapes IS NULL AND k.output_data_types IS NULL AND k.pmu_json IS NULL"),
+                        "k.input_shapes IS NULL AND k.output_data_types IS NULL"),
         1);
+    EXPECT_FALSE(io::KernelDetailsImporter::pmuOf(*db, count(*db, "SELECT k.rowid " + hccl))); // all N/A
     EXPECT_EQ(count(*db, "SELECT k.block_dim " + hccl), 0);
 }
 

@@ -2,6 +2,7 @@
 #include "TestData.h"
 
 #include "npuscope/io/Detector.h"
+#include "npuscope/io/KernelDetailsImporter.h"
 #include "npuscope/io/Loader.h"
 #include "npuscope/io/ParseCache.h"
 #include "npuscope/query/TimelineQuery.h"
@@ -36,7 +37,26 @@ void expectArgsResolve(model::Database& db)
     while (files.step())
         traceOf[files.int64(0)] = files.text(1);
     ASSERT_EQ(traceOf.size(), 2u);
-    EXPECT_EQ(db.scalarInt("SELECT count(*) FROM source_file").value_or(0), 2);
+    // One source file per trace_view.json (slice args) and one per kernel_details.csv (kernel PMU columns).
+    EXPECT_EQ(db.scalarInt("SELECT count(*) FROM source_file").value_or(0), 4);
+    EXPECT_EQ(db.scalarInt("SELECT count(*) FROM source_file f JOIN rank_file r ON r.rank_id = f.rank_id AND "
+                           "r.kind = 'kernel_details' AND r.path = f.path")
+                  .value_or(0),
+        2);
+    // Kernel PMU columns by reference resolve into their own rank's kernel_details.csv, also after a merge.
+    EXPECT_EQ(db.scalarInt("SELECT count(*) FROM kernel k JOIN source_file f ON f.id = k.pmu_file_id "
+                           "WHERE f.rank_id <> k.rank_id OR f.path NOT LIKE '%kernel_details.csv'")
+                  .value_or(-1),
+        0);
+    for (int64_t rank : { 0, 1 }) {
+        const auto rowid = db.scalarInt("SELECT MIN(rowid) FROM kernel WHERE rank_id = " + std::to_string(rank)
+            + " AND accelerator_core = 'AI_VECTOR_CORE'");
+        ASSERT_TRUE(rowid);
+        std::string error;
+        const auto pmu = io::KernelDetailsImporter::pmuOf(db, *rowid, &error);
+        ASSERT_TRUE(pmu) << error;
+        EXPECT_TRUE(pmu->contains("aiv_time(us)"));
+    }
     EXPECT_EQ(db.scalarInt("SELECT count(*) FROM source_file f JOIN rank_file r ON r.rank_id = f.rank_id AND "
                            "r.kind = 'trace_view' AND r.path = f.path")
                   .value_or(0),

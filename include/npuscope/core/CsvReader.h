@@ -28,6 +28,8 @@ public:
     // Opens path for reading and reads the first chunk, so looksBinary() already describes it.
     // On failure (missing, unreadable, a directory) returns false and sets error to a readable reason.
     bool open(const std::string& path, std::string& error);
+    // Reads records from text held in memory (e.g. one record read back from a file by its byte range).
+    void openText(std::string text);
 
     // Reads the next record into fields (cleared first). Returns false at end of file, and from
     // then on, when a record exceeds the size limit (see recordTooLarge()). Blank lines are skipped.
@@ -38,6 +40,10 @@ public:
 
     // 1-based line number where the record last returned (or rejected) by next() starts.
     int64_t recordLine() const { return m_recordLine; }
+    // Byte range in the file of the record last returned by next(): [recordOffset(), recordEnd()), its line end
+    // included. Offsets count from the first byte of the file (a UTF-8 BOM included).
+    uint64_t recordOffset() const { return m_recordOffset; }
+    uint64_t recordEnd() const { return m_recordEnd; }
     // True when the file ended inside a quoted field (truncated file).
     bool endedInsideQuotes() const { return m_unterminatedQuote; }
     // True when the first chunk, or any record read so far, holds NUL or other control bytes
@@ -53,6 +59,9 @@ private:
     std::vector<char> m_buffer;
     size_t m_pos = 0;
     size_t m_end = 0;
+    uint64_t m_bufferOffset = 0; // file offset of m_buffer[0]
+    uint64_t m_recordOffset = 0;
+    uint64_t m_recordEnd = 0;
     size_t m_maxRecordBytes = kMaxRecordBytes;
     int64_t m_line = 1;
     int64_t m_recordLine = 0;

@@ -47,6 +47,9 @@ public:
     // The current record, its 1-based starting line, and whether a required cell made it unusable.
     const std::vector<std::string>& row() const { return m_row; }
     int64_t line() const { return m_reader.recordLine(); }
+    // Byte range of the current record in the file (CsvReader::recordOffset / recordEnd).
+    uint64_t recordOffset() const { return m_reader.recordOffset(); }
+    uint64_t recordEnd() const { return m_reader.recordEnd(); }
     bool skipped() const { return m_skipped; }
 
     // Typed cells of the current record.

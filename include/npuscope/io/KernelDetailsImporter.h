@@ -2,6 +2,12 @@
 #pragma once
 
 #include "npuscope/io/ImportContext.h"
+#include "npuscope/model/Database.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
 
 namespace npuscope::io {
 
@@ -10,9 +16,9 @@ namespace npuscope::io {
 // work, and so does the CANN msprof op_summary_*.csv of the same tasks, read under its own column names (Op Name,
 // OP Type, Task Type -> accelerator_core, Start Time(us) or Task Start Time(us), Task Duration(us), Task Wait
 // Time(us)). Start/duration/wait times become ns; N/A and empty cells are NULL; the literal quotes around Input/Output
-// Shapes values are stripped. Every column without a kernel field (formats, Context ID, PMU counters) is kept in
-// pmu_json as an object {header: number|string} in header order; N/A cells are left out and pmu_json is NULL when
-// nothing is left. Required columns: Name, Start Time(us), Duration(us) (or their op_summary names); a row without a
+// Shapes values are stripped. The columns without a kernel field (formats, Context ID, PMU counters: most of the
+// file's bytes) stay in the file: each row keeps its record's byte range (kernel.pmu_file_id / pmu_offset / pmu_len)
+// and pmuOf() reads them back as an object {header: number|string} in header order, N/A cells left out. Required columns: Name, Start Time(us), Duration(us) (or their op_summary names); a row without a
 // valid value in one of them is skipped with a warning naming the line.
 // Streams the file; runs on the thread that owns ctx.writer(). Never throws: problems become parse_issue rows
 // with the CSV line, and ctx.finish() is called before returning.
@@ -20,6 +26,12 @@ class KernelDetailsImporter {
 public:
     // False when nothing could be imported (unreadable, empty, binary, missing required column, cancelled).
     static bool run(ImportContext& ctx);
+
+    // The PMU / extra columns of a kernel row (kernel.rowid): pmu_json when the row has it (.db exports), else read
+    // from the CSV record it points into. nullopt, with the reason in error, when the row has none (every cell N/A,
+    // or no extra column), or the file changed or is missing since the import. Caller holds the database lock.
+    static std::optional<nlohmann::ordered_json> pmuOf(
+        model::Database& db, int64_t kernelRowId, std::string* error = nullptr);
 };
 
 } // namespace npuscope::io

@@ -49,6 +49,7 @@ struct KernelRow {
     OptInt waitNs, blockDim, mixBlockDim;
     OptText inputShapes, inputDataTypes, outputShapes, outputDataTypes, pmuJson;
     int64_t sourceLine = 0;
+    OptInt pmuFileId, pmuOffset, pmuLen; // the CSV record by reference (source_file.id, byte range)
 };
 
 struct OpStatisticRow {
