@@ -41,6 +41,7 @@ struct Candidate {
     bool rankKnown = false;
     fs::file_time_type mtime {};
     std::optional<int64_t> folderTimestamp; // the {timestamp} field of {worker}_{timestamp}_ascend_pt
+    std::optional<int64_t> collectionEndNs; // profiler_info end_info.collectionTimeEnd: when the profile ended
     std::optional<std::size_t> besideSummary; // per-rank files in a cluster_analysis_output folder: that summary
 };
 
@@ -122,6 +123,33 @@ std::string joinNumbers(const std::vector<int64_t>& values)
     for (int64_t v : values)
         out += (out.empty() ? "" : ", ") + std::to_string(v);
     return out;
+}
+
+// end_info.collectionTimeEnd of a profiler_info file as epoch ns (torch_npu writes ns; seconds, ms and µs are
+// recognised by magnitude), or nullopt.
+std::optional<int64_t> collectionEndOf(const fs::path& file)
+{
+    std::ifstream in(file);
+    if (!in)
+        return std::nullopt;
+    const auto j = nlohmann::json::parse(in, nullptr, false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("end_info") || !j["end_info"].is_object())
+        return std::nullopt;
+    const auto& end = j["end_info"];
+    const auto it = end.find("collectionTimeEnd");
+    if (it == end.end())
+        return std::nullopt;
+    double v = 0;
+    if (it->is_number())
+        v = it->get<double>();
+    else if (it->is_string())
+        v = parseDouble(it->get<std::string>()).value_or(0);
+    if (!(v > 0))
+        return std::nullopt;
+    if (it->is_number_integer() && v >= 1e17)
+        return it->get<int64_t>(); // ns, exact
+    const double scale = v < 1e11 ? 1e9 : v < 1e14 ? 1e6 : v < 1e17 ? 1e3 : 1.0;
+    return static_cast<int64_t>(v * scale);
 }
 
 std::optional<int64_t> rankFromInfoFile(const fs::path& file)
@@ -663,6 +691,8 @@ private:
         // A file's time, never the folder's: reading a WAL-mode db export (any SQLite client without immutable=1)
         // creates and removes -wal/-shm beside it and so moves the folder's time, which flipped the kept folder.
         c.mtime = fs::last_write_time(infoFile ? *infoFile : rankDir, ec);
+        if (infoFile)
+            c.collectionEndNs = collectionEndOf(*infoFile);
         if (!infoFile) {
             std::optional<fs::file_time_type> newest;
             for (const auto& f : c.rank.files) {
@@ -901,7 +931,8 @@ LoadPlan Detector::detect(const std::vector<std::string>& paths)
                     + std::to_string(next) });
     }
 
-    // Several folders for one rank: keep the newest (folder timestamp, else file time).
+    // Several folders for one rank: keep the newest: by the profiles' own end time (profiler_info
+    // end_info.collectionTimeEnd) when every folder has one, else by the folder timestamp, else by file time.
     std::map<int64_t, std::vector<Candidate*>> byRank;
     for (auto& c : candidates)
         byRank[c.rank.rank].push_back(&c);
@@ -910,9 +941,12 @@ LoadPlan Detector::detect(const std::vector<std::string>& paths)
     for (auto& [rank, list] : byRank) {
         Candidate* keep = list.front();
         if (list.size() > 1) {
+            const bool allEnded = std::all_of(list.begin(), list.end(), [](auto* c) { return c->collectionEndNs; });
             const bool allStamped = std::all_of(list.begin(), list.end(), [](auto* c) { return c->folderTimestamp; });
             for (auto* c : list) {
-                const bool newer = allStamped ? *c->folderTimestamp > *keep->folderTimestamp : c->mtime > keep->mtime;
+                const bool newer = allEnded ? *c->collectionEndNs > *keep->collectionEndNs
+                    : allStamped            ? *c->folderTimestamp > *keep->folderTimestamp
+                                            : c->mtime > keep->mtime;
                 if (newer)
                     keep = c;
             }
@@ -926,7 +960,9 @@ LoadPlan Detector::detect(const std::vector<std::string>& paths)
             }
             plan.issues.push_back({ "warning", keep->rank.path,
                 "rank " + std::to_string(rank) + " found in " + std::to_string(list.size())
-                    + " folders; kept the newest (" + keep->rank.path + "), ignored: " + others });
+                    + " folders; kept the newest by "
+                    + (allEnded ? "profiler_info collectionTimeEnd" : allStamped ? "folder timestamp" : "file time") + " ("
+                    + keep->rank.path + "), ignored: " + others });
             severalRuns = true;
         }
         kept.push_back(keep);

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <filesystem>
 #include <fstream>
 
 namespace fs = std::filesystem;
@@ -133,4 +135,29 @@ TEST(Detector, NonUtf8FolderName)
     const auto plan = Detector::detect({ dir.path().string() });
     ASSERT_EQ(plan.ranks.size(), 1u);
     EXPECT_EQ(plan.ranks[0].rank, 4);
+}
+
+// Duplicate ranks: the profiles' own end time (profiler_info end_info.collectionTimeEnd) decides, not file times.
+// The db level1 run ended at 1736410576713429440 ns, the text level1 run at 1736408884023552840 ns.
+TEST(Detector, DuplicateRankKeepsTheProfileThatEndedLast)
+{
+    namespace fs = std::filesystem;
+    ScratchDir dir;
+    const fs::path older = dir.path() / "text" / "rank0_ascend_pt";
+    const fs::path newer = dir.path() / "db" / "rank0_ascend_pt";
+    fs::create_directories(older.parent_path());
+    fs::create_directories(newer.parent_path());
+    fs::copy(dataDir() / "torch_npu_2rank_level1" / "rank0_ascend_pt", older, fs::copy_options::recursive);
+    fs::copy(dataDir() / "torch_npu_2rank_db" / "level1" / "rank0_ascend_pt", newer, fs::copy_options::recursive);
+    // Make the older profile's files the most recently written: file times must not decide.
+    const auto later = fs::file_time_type::clock::now() + std::chrono::hours(1);
+    for (const auto& e : fs::recursive_directory_iterator(older))
+        fs::last_write_time(e.path(), later);
+    const LoadPlan plan = Detector::detect({ dir.path().string() });
+    ASSERT_EQ(plan.ranks.size(), 1u);
+    EXPECT_EQ(fs::path(plan.ranks[0].path).parent_path().filename(), "db");
+    bool said = false;
+    for (const auto& i : plan.issues)
+        said = said || i.message.find("kept the newest by profiler_info collectionTimeEnd") != std::string::npos;
+    EXPECT_TRUE(said);
 }
