@@ -20,6 +20,8 @@ namespace {
 struct OverviewResult {
     std::vector<RankBarChart::Bar> bars;
     std::optional<query::StepSplit> meanSplit;
+    int meanRanks = 0; // ranks in the mean
+    int otherGenerationRanks = 0; // ranks whose split is of the other file generation (not in the mean)
 };
 
 QString ranksText(int count)
@@ -116,11 +118,19 @@ void OverviewDock::reload()
             r.bars.reserve(rows.size());
             for (const auto& row : rows)
                 r.bars.push_back({ row.rank, query::splitOf(row) });
-            if (!rows.empty()) {
+            // The two file generations split a step differently (step_trace_time vs the old iteration trace), so
+            // the cluster mean is taken over the ranks of the generation most ranks have (the newer on a tie).
+            std::vector<query::StepBreakdown> newer, older;
+            for (const auto& row : rows)
+                (query::splitOf(row).iterationTrace ? older : newer).push_back(row);
+            const auto& meanRows = newer.size() >= older.size() ? newer : older;
+            r.meanRanks = static_cast<int>(meanRows.size());
+            r.otherGenerationRanks = static_cast<int>(rows.size() - meanRows.size());
+            if (!meanRows.empty()) {
                 // The cluster mean as a breakdown of column means, split like any rank's row.
-                const auto stats = query::clusterStats(rows);
+                const auto stats = query::clusterStats(meanRows);
                 query::StepBreakdown mean;
-                mean.stepCount = static_cast<int>(rows.size());
+                mean.stepCount = static_cast<int>(meanRows.size());
                 for (size_t c = 0; c < stats.size(); ++c) {
                     if (stats[c].mean)
                         mean.values[c] = static_cast<int64_t>(std::llround(*stats[c].mean));
@@ -132,15 +142,23 @@ void OverviewDock::reload()
         [this, step](OverviewResult r) {
             m_loaded = true;
             m_rankCount = static_cast<int>(r.bars.size());
+            m_meanRanks = r.meanRanks;
+            m_otherGenerationRanks = r.otherGenerationRanks;
             m_meanSplit = r.meanSplit;
             m_chart->setBars(std::move(r.bars));
             const QString stepText = step ? tr("step %1").arg(*step) : tr("mean over steps");
             // Old MindSpore / MindInsight data has the iteration trace split (interval, fp+bp, tail) instead.
             const bool iterationTrace = m_meanSplit && m_meanSplit->iterationTrace;
-            m_chartTitle->setText((iterationTrace ? tr("Per-rank iteration split (interval \u00b7 FP+BP \u00b7 tail) "
-                                                       "\u00b7 %1 \u00b7 %2")
-                                                  : tr("Per-rank step split \u00b7 %1 \u00b7 %2"))
-                                      .arg(stepText, ranksText(m_rankCount)));
+            if (m_otherGenerationRanks > 0)
+                m_chartTitle->setText(tr("Per-rank split \u00b7 %1 \u00b7 %2 (step trace and old iteration trace "
+                                         "ranks mixed: each bar in its own generation's parts)")
+                                          .arg(stepText, ranksText(m_rankCount)));
+            else
+                m_chartTitle->setText(
+                    (iterationTrace ? tr("Per-rank iteration split (interval \u00b7 FP+BP \u00b7 tail) "
+                                         "\u00b7 %1 \u00b7 %2")
+                                    : tr("Per-rank step split \u00b7 %1 \u00b7 %2"))
+                        .arg(stepText, ranksText(m_rankCount)));
             showSelection();
         });
     if (!started) {
@@ -174,7 +192,16 @@ void OverviewDock::showSelection()
         m_pie->setSplit(std::nullopt, tr("Step split"));
         return;
     }
-    m_pie->setSplit(m_meanSplit, tr("Cluster mean of %1 \u00b7 %2").arg(ranksText(m_rankCount), stepText));
+    // With both file generations loaded the mean covers the ranks of one: "15 of 16 ranks".
+    const QString ranks = m_otherGenerationRanks > 0
+        ? tr("%1 of %2 ranks").arg(m_meanRanks).arg(m_meanRanks + m_otherGenerationRanks)
+        : ranksText(m_meanRanks);
+    m_pie->setSplit(m_meanSplit, tr("Cluster mean of %1 \u00b7 %2").arg(ranks, stepText));
+    m_pie->setToolTip(m_otherGenerationRanks > 0
+            ? tr("%1 with the other file generation's split (old iteration trace vs step_trace_time) are not in "
+                 "this mean; their bars are on the right.")
+                  .arg(ranksText(m_otherGenerationRanks))
+            : QString());
 }
 
 } // namespace npuscope::gui

@@ -422,3 +422,22 @@ TEST(App, ScreenshotFailsCleanly)
     EXPECT_NE(noRanks.exitCode(), 0);
     EXPECT_FALSE(QFileInfo(png).exists());
 }
+
+// Both file generations loaded (16 msprof-analyze summary ranks; rank 1 replaced by an old MindSpore folder): the
+// cluster mean covers the 15 ranks of the majority generation and says so, instead of one rank's iteration split.
+TEST(MixedGenerationsWindow, ClusterMeanCoversOneGeneration)
+{
+    MainWindow window(testOptions());
+    window.resize(1400, 900);
+    ASSERT_TRUE(openAndWait(window,
+        { QStringLiteral(NPUSCOPE_TEST_DATA "/msprof_cluster_analysis/text"),
+            QStringLiteral(NPUSCOPE_TEST_DATA "/mindspore_run1_profiler") }));
+    window.workspace()->setSelectedRank(std::nullopt);
+    ASSERT_TRUE(window.waitUntilIdle());
+    const auto split = window.overviewDock()->shownSplit();
+    ASSERT_TRUE(split.has_value());
+    EXPECT_FALSE(split->iterationTrace);
+    EXPECT_GT(split->computingNotOverlapped, 0);
+    EXPECT_TRUE(window.overviewDock()->pie()->title().startsWith(QStringLiteral("Cluster mean of 15 of 16 ranks")))
+        << window.overviewDock()->pie()->title().toStdString();
+}

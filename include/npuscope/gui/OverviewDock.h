@@ -52,6 +52,8 @@ private:
     QLabel* m_chartTitle;
     std::optional<query::StepSplit> m_meanSplit;
     int m_rankCount = 0;
+    int m_meanRanks = 0;
+    int m_otherGenerationRanks = 0;
     bool m_loaded = false;
     bool m_dirty = false;
     std::optional<int64_t> m_shownRank;
