@@ -125,6 +125,11 @@ TimelineDock::TimelineDock(Workspace* workspace, QWidget* parent)
     rowBar->addWidget(new QLabel(tr("Right-click a row name to pin, hide or move it; M adds a marker"), root));
     rowBar->addStretch(1);
     layout->addLayout(rowBar);
+    m_spanLabel = new QLabel(root);
+    m_spanLabel->setObjectName(QStringLiteral("timelineSpanNote"));
+    m_spanLabel->setStyleSheet(QStringLiteral("color: #b35900;"));
+    m_spanLabel->hide();
+    layout->addWidget(m_spanLabel);
 
     auto* splitter = new QSplitter(Qt::Vertical, root);
     m_view = new TimelineView(splitter);
@@ -323,6 +328,7 @@ void TimelineDock::reload()
     m_statsModel->setStats({});
     m_markerModel->clear();
     m_details->clear();
+    m_spanLabel->hide();
     m_view->relayout();
     m_restoring = false;
     std::shared_ptr<model::Database> db = m_workspace->database();
@@ -416,6 +422,7 @@ void TimelineDock::startLoad(int rankIndex)
         e.data = tl;
         m_view->renderer().applyDefaultCollapse(rankIndex);
         m_session.applyRows(m_view->renderer(), rankIndex); // its pinned and hidden rows from the last session
+        updateSpanNote();
         m_view->relayout();
         m_markerModel->setOrigin(m_view->renderer().axis().boundsBegin());
         applyStep();
@@ -506,6 +513,31 @@ void TimelineDock::setMaxLevels(int levels)
     m_view->relayout();
 }
 
+void TimelineDock::updateSpanNote()
+{
+    // Data more than a day apart (ranks of different runs, or a file whose clocks disagree) makes "Fit" useless:
+    // every slice collapses to a line. Say so instead of leaving the user with an empty-looking view.
+    std::optional<int64_t> begin, end;
+    for (const auto& e : m_view->renderer().ranks()) {
+        if (!e.data || e.data->end <= e.data->begin)
+            continue;
+        const int64_t b = e.data->begin + e.offsetNs;
+        const int64_t en = e.data->end + e.offsetNs;
+        begin = begin ? std::min(*begin, b) : b;
+        end = end ? std::max(*end, en) : en;
+    }
+    constexpr int64_t kDayNs = 86400LL * 1000000000LL;
+    if (!begin || *end - *begin <= kDayNs) {
+        m_spanLabel->hide();
+        return;
+    }
+    const double days = static_cast<double>(*end - *begin) / static_cast<double>(kDayNs);
+    m_spanLabel->setText(tr("\u26a0 the loaded data spans %1 days (different runs, or clocks that disagree): zoom in "
+                            "or align ranks on a step")
+                             .arg(days, 0, 'f', days < 10 ? 1 : 0));
+    m_spanLabel->show();
+}
+
 void TimelineDock::setRankOffset(int rankIndex, int64_t offsetNs)
 {
     auto& ranks = m_view->renderer().ranks();
@@ -515,6 +547,7 @@ void TimelineDock::setRankOffset(int rankIndex, int64_t offsetNs)
     m_view->relayout();
     m_markerModel->setOrigin(m_view->renderer().axis().boundsBegin());
     saveSession();
+    updateSpanNote();
 }
 
 int TimelineDock::alignRanksOnStep(int64_t step)
@@ -543,6 +576,7 @@ int TimelineDock::alignRanksOnStep(int64_t step)
     m_view->relayout();
     m_markerModel->setOrigin(m_view->renderer().axis().boundsBegin());
     saveSession();
+    updateSpanNote();
     return aligned;
 }
 
@@ -553,6 +587,7 @@ void TimelineDock::resetOffsets()
     m_view->relayout();
     m_markerModel->setOrigin(m_view->renderer().axis().boundsBegin());
     saveSession();
+    updateSpanNote();
 }
 
 void TimelineDock::scrollToRank(int64_t rank)

@@ -8,6 +8,7 @@
 #include <QCoreApplication>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
 #include <QTemporaryDir>
 #include <QTextBrowser>
 
@@ -138,4 +139,27 @@ TEST(TimelineDock, LoadZoomSelectSearchAndStatistics)
     window.workspace()->setStep(renderer.ranks()[0].data->names.empty() ? 0 : 50);
     EXPECT_LT(
         renderer.axis().windowNs(), static_cast<double>(renderer.axis().boundsEnd() - renderer.axis().boundsBegin()));
+}
+
+// Data more than a day apart makes "Fit" useless; the dock says so (the CANN msprof_0.db fixture holds MSTX events
+// from 2025 next to tasks from 2023). A normal profile shows no such note.
+TEST(TimelineDock, SaysWhenTheDataSpansDays)
+{
+    MainWindow::Options options;
+    options.persistSettings = false;
+    options.interactive = false;
+    for (const auto& [path, expected] : { std::pair { QStringLiteral(NPUSCOPE_TEST_DATA "/cann_msprof_db"), true },
+             std::pair { kTwoRanks, false } }) {
+        MainWindow window(options);
+        window.open({ path });
+        ASSERT_TRUE(window.waitUntilIdle());
+        window.timelineDock()->expandAllRanks();
+        ASSERT_TRUE(window.waitUntilIdle());
+        auto* note = window.timelineDock()->findChild<QLabel*>(QStringLiteral("timelineSpanNote"));
+        ASSERT_NE(note, nullptr);
+        EXPECT_EQ(!note->isHidden(), expected) << path.toStdString();
+        if (expected) {
+            EXPECT_TRUE(note->text().contains(QStringLiteral("days"))) << note->text().toStdString();
+        }
+    }
 }

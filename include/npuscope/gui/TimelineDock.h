@@ -99,6 +99,7 @@ private:
     void showSelection(int rank, const query::SliceRef& ref);
     void computeStats(int64_t begin, int64_t end);
     void applyStep();
+    void updateSpanNote();
     void applyTimeWindow();
     void addRankActions(QMenu* menu, int row);
     void promptAlign();
@@ -123,6 +124,7 @@ private:
     QTableView* m_markerView;
     QTableView* m_statsView;
     QLabel* m_statsLabel;
+    QLabel* m_spanLabel;
     QTableWidget* m_hitsTable;
     std::vector<query::SearchHit> m_hits;
     int m_hitIndex = -1;
