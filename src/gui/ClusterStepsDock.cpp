@@ -141,7 +141,10 @@ ClusterStepsDock::ClusterStepsDock(Workspace* workspace, QWidget* parent)
         if (m_updatingCombo || index < 0)
             return;
         const QVariant v = m_stepCombo->itemData(index);
-        m_workspace->setStep(v.isValid() ? std::optional<int64_t>(v.toLongLong()) : std::nullopt);
+        const bool skipFirst = v.toString() == QLatin1String("skipFirst");
+        if (!v.isValid() || skipFirst)
+            m_workspace->setSkipFirstStep(skipFirst);
+        m_workspace->setStep(v.isValid() && !skipFirst ? std::optional<int64_t>(v.toLongLong()) : std::nullopt);
     });
     connect(m_unitCombo, &QComboBox::currentIndexChanged, this, [this](int) {
         const auto unit = static_cast<TimeFormat::Unit>(m_unitCombo->currentData().toInt());
@@ -182,6 +185,8 @@ void ClusterStepsDock::reloadSteps()
             m_updatingCombo = true;
             m_stepCombo->clear();
             m_stepCombo->addItem(tr("All steps (mean)"));
+            if (steps.size() > 1)
+                m_stepCombo->addItem(tr("All steps but the first (mean)"), QStringLiteral("skipFirst"));
             for (int64_t s : steps)
                 m_stepCombo->addItem(tr("Step %1").arg(s), QVariant::fromValue<qlonglong>(s));
             m_updatingCombo = false;
@@ -199,8 +204,10 @@ void ClusterStepsDock::syncStepCombo()
 {
     const auto step = m_workspace->step();
     int index = 0;
-    for (int i = 1; step && i < m_stepCombo->count(); ++i) {
-        if (m_stepCombo->itemData(i).toLongLong() == *step)
+    for (int i = 1; i < m_stepCombo->count(); ++i) {
+        const QVariant v = m_stepCombo->itemData(i);
+        const bool skipItem = v.toString() == QLatin1String("skipFirst");
+        if (step ? (!skipItem && v.toLongLong() == *step) : (skipItem && m_workspace->skipFirstStep()))
             index = i;
     }
     m_updatingCombo = true;
@@ -222,14 +229,15 @@ void ClusterStepsDock::reloadTable()
     if (deferred())
         return;
     const auto step = m_workspace->step();
+    const bool skipFirst = m_workspace->skipFirstStep();
     const auto hosts = m_workspace->showHostIps() ? query::HostDisplay::RealIp : query::HostDisplay::MappingId;
     const bool started = m_tableRunner->run(
-        [step, hosts](model::Database& db) {
+        [step, skipFirst, hosts](model::Database& db) {
             TableResult r;
-            r.rows = step ? query::StepQuery::breakdown(db, step) : query::StepQuery::averaged(db);
+            r.rows = step ? query::StepQuery::breakdown(db, step) : query::StepQuery::averaged(db, skipFirst);
             r.stats = query::clusterStats(r.rows);
             r.hosts = query::RankQuery::hosts(db, hosts);
-            r.stages = step ? query::StepQuery::stages(db, step) : query::StepQuery::averagedStages(db);
+            r.stages = step ? query::StepQuery::stages(db, step) : query::StepQuery::averagedStages(db, skipFirst);
             return r;
         },
         [this](TableResult r) {

@@ -111,10 +111,11 @@ void OverviewDock::reload()
     if (deferred())
         return;
     const auto step = m_workspace->step();
+    const bool skipFirst = m_workspace->skipFirstStep();
     const bool started = m_runner->run(
-        [step](model::Database& db) {
+        [step, skipFirst](model::Database& db) {
             OverviewResult r;
-            const auto rows = step ? query::StepQuery::breakdown(db, step) : query::StepQuery::averaged(db);
+            const auto rows = step ? query::StepQuery::breakdown(db, step) : query::StepQuery::averaged(db, skipFirst);
             r.bars.reserve(rows.size());
             for (const auto& row : rows)
                 r.bars.push_back({ row.rank, query::splitOf(row) });
@@ -146,7 +147,7 @@ void OverviewDock::reload()
             m_otherGenerationRanks = r.otherGenerationRanks;
             m_meanSplit = r.meanSplit;
             m_chart->setBars(std::move(r.bars));
-            const QString stepText = step ? tr("step %1").arg(*step) : tr("mean over steps");
+            const QString stepText = step ? tr("step %1").arg(*step) : (m_workspace->skipFirstStep() ? tr("mean over steps but the first") : tr("mean over steps"));
             // Old MindSpore / MindInsight data has the iteration trace split (interval, fp+bp, tail) instead.
             const bool iterationTrace = m_meanSplit && m_meanSplit->iterationTrace;
             if (m_otherGenerationRanks > 0)
@@ -176,7 +177,7 @@ void OverviewDock::showSelection()
     const auto selected = m_workspace->selectedRank();
     m_chart->setSelectedRank(selected);
     const auto step = m_workspace->step();
-    const QString stepText = step ? tr("step %1").arg(*step) : tr("mean over steps");
+    const QString stepText = step ? tr("step %1").arg(*step) : (m_workspace->skipFirstStep() ? tr("mean over steps but the first") : tr("mean over steps"));
 
     if (selected) {
         for (const auto& bar : m_chart->bars()) {

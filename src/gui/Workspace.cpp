@@ -66,6 +66,14 @@ void Workspace::setStep(std::optional<int64_t> step)
     emit stepChanged();
 }
 
+void Workspace::setSkipFirstStep(bool skip)
+{
+    if (skip == m_skipFirstStep)
+        return;
+    m_skipFirstStep = skip;
+    emit stepChanged();
+}
+
 void Workspace::setTimeWindow(std::optional<TimeWindow> window)
 {
     if (window == m_timeWindow)

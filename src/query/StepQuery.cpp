@@ -161,7 +161,7 @@ std::vector<StepBreakdown> StepQuery::breakdown(model::Database& db, std::option
     return out;
 }
 
-std::vector<StepBreakdown> StepQuery::averaged(model::Database& db)
+std::vector<StepBreakdown> StepQuery::averaged(model::Database& db, bool skipFirst)
 {
     // Mean per rank, keeping NULL when a column is absent in every step of that rank.
     std::string sql = "SELECT rank_id, COALESCE(MIN(device_id), (SELECT r.device_id FROM rank r WHERE r.rank_id = "
@@ -172,7 +172,12 @@ std::vector<StepBreakdown> StepQuery::averaged(model::Database& db)
     static_assert(std::size(kCols) == kStepColumnCount);
     for (const char* c : kCols)
         sql += std::string(", CAST(ROUND(AVG(") + c + ")) AS INTEGER)";
-    sql += ", COUNT(*) FROM step_trace GROUP BY rank_id ORDER BY rank_id";
+    sql += ", COUNT(*) FROM step_trace";
+    if (skipFirst)
+        sql += " WHERE NOT (step IS NOT NULL AND step = (SELECT MIN(f.step) FROM step_trace f WHERE f.rank_id = "
+               "step_trace.rank_id) AND (SELECT COUNT(DISTINCT f.step) FROM step_trace f WHERE f.rank_id = "
+               "step_trace.rank_id) > 1)";
+    sql += " GROUP BY rank_id ORDER BY rank_id";
     auto st = db.prepare(sql);
     std::vector<StepBreakdown> out;
     while (st.step()) {
@@ -237,12 +242,17 @@ std::vector<StageBreakdown> StepQuery::stages(model::Database& db, std::optional
     return readStages(st, false);
 }
 
-std::vector<StageBreakdown> StepQuery::averagedStages(model::Database& db)
+std::vector<StageBreakdown> StepQuery::averagedStages(model::Database& db, bool skipFirst)
 {
     std::string sql = "SELECT stage_index, MIN(ranks), NULL";
     for (const char* c : kStageColumns)
         sql += std::string(", CAST(ROUND(AVG(") + c + ")) AS INTEGER)";
-    sql += ", COUNT(*) FROM cluster_stage_step GROUP BY stage_index ORDER BY stage_index";
+    sql += ", COUNT(*) FROM cluster_stage_step";
+    if (skipFirst)
+        sql += " WHERE NOT (step IS NOT NULL AND step = (SELECT MIN(f.step) FROM cluster_stage_step f WHERE "
+               "f.stage_index = cluster_stage_step.stage_index) AND (SELECT COUNT(DISTINCT f.step) FROM "
+               "cluster_stage_step f WHERE f.stage_index = cluster_stage_step.stage_index) > 1)";
+    sql += " GROUP BY stage_index ORDER BY stage_index";
     auto st = db.prepare(sql);
     return readStages(st, true);
 }

@@ -9,6 +9,7 @@
 #include "npuscope/query/CommLinkIndex.h"
 #include "npuscope/query/CommOpIndex.h"
 #include "npuscope/query/CommQuery.h"
+#include "npuscope/query/StepQuery.h"
 
 #include <gtest/gtest.h>
 
@@ -230,4 +231,32 @@ TEST(CommOpIndex, TimeOverviewOfTheOldGenerationUsesTheIterationTotal)
         EXPECT_EQ(s.maxNs, mx);
         EXPECT_EQ(total.at({ s.step, s.maxRank }), mx);
     }
+}
+
+// "All steps but the first": each rank's warm-up step (the lowest) is left out of the mean when it has others.
+TEST(StepMeans, SkipFirstLeavesOutEachRanksWarmUpStep)
+{
+    const auto db = load(test::dataDir() / "mindinsight_r13_job" / "run");
+    ASSERT_TRUE(db);
+    const auto all = query::StepQuery::averaged(*db);
+    const auto skipped = query::StepQuery::averaged(*db, true);
+    ASSERT_EQ(all.size(), 4u);
+    ASSERT_EQ(skipped.size(), 4u);
+    for (size_t i = 0; i < all.size(); ++i) {
+        SCOPED_TRACE(all[i].rank);
+        const auto expected = db->scalarInt("SELECT CAST(ROUND(AVG(total_ns)) AS INTEGER) FROM step_trace WHERE rank_id = "
+            + std::to_string(all[i].rank) + " AND step > 1");
+        ASSERT_TRUE(expected);
+        EXPECT_EQ(skipped[i].value(query::StepColumn::Total), expected);
+        EXPECT_EQ(skipped[i].stepCount, all[i].stepCount - 1);
+    }
+    // Rank 2: step 1 is the 0.58 s warm-up; without it the mean is about 179 ms like the other steps.
+    EXPECT_GT(*all[2].value(query::StepColumn::Total), 500000000);
+    EXPECT_LT(*skipped[2].value(query::StepColumn::Total), 200000000);
+    // A rank with a single step keeps it.
+    const auto one = load(test::dataDir() / "torch_npu_2rank_level1");
+    ASSERT_TRUE(one);
+    EXPECT_EQ(query::StepQuery::averaged(*one, true).size(), 2u);
+    EXPECT_EQ(query::StepQuery::averaged(*one, true)[0].value(query::StepColumn::Computing),
+        query::StepQuery::averaged(*one)[0].value(query::StepColumn::Computing));
 }

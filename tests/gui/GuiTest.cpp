@@ -441,3 +441,29 @@ TEST(MixedGenerationsWindow, ClusterMeanCoversOneGeneration)
     EXPECT_TRUE(window.overviewDock()->pie()->title().startsWith(QStringLiteral("Cluster mean of 15 of 16 ranks")))
         << window.overviewDock()->pie()->title().toStdString();
 }
+
+// Cluster steps: "All steps but the first (mean)" leaves each rank's warm-up step out, for the table and overview.
+TEST(MindInsightJobWindow, MeanWithoutTheWarmUpStep)
+{
+    MainWindow window(testOptions());
+    window.resize(1400, 900);
+    ASSERT_TRUE(openAndWait(window, { QStringLiteral(NPUSCOPE_TEST_DATA "/mindinsight_r13_job") }));
+    QComboBox* combo = window.stepsDock()->stepCombo();
+    const int index = combo->findText(QStringLiteral("All steps but the first (mean)"));
+    ASSERT_EQ(index, 1);
+    const StepTableModel& model = *window.stepsDock()->model();
+    const int row2 = rowOfRank(model, 2);
+    ASSERT_GE(row2, 0);
+    const qlonglong withWarmUp = model.index(row2, StepTableModel::Total).data(StepTableModel::RawValueRole).toLongLong();
+    combo->setCurrentIndex(index);
+    ASSERT_TRUE(window.waitUntilIdle());
+    EXPECT_TRUE(window.workspace()->skipFirstStep());
+    EXPECT_FALSE(window.workspace()->step().has_value());
+    const qlonglong without = model.index(rowOfRank(model, 2), StepTableModel::Total).data(StepTableModel::RawValueRole).toLongLong();
+    EXPECT_GT(withWarmUp, 500000000); // step 1 of rank 2 is a 1.3 s warm-up
+    EXPECT_LT(without, 200000000);
+    EXPECT_TRUE(window.overviewDock()->pie()->title().contains(QStringLiteral("but the first")));
+    combo->setCurrentIndex(0);
+    ASSERT_TRUE(window.waitUntilIdle());
+    EXPECT_FALSE(window.workspace()->skipFirstStep());
+}

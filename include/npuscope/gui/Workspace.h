@@ -45,6 +45,9 @@ public:
     // The selected step; nullopt means "all steps, averaged per rank".
     std::optional<int64_t> step() const { return m_step; }
     void setStep(std::optional<int64_t> step);
+    // With no step selected: leave each rank's first (warm-up) step out of the means. Emits stepChanged.
+    bool skipFirstStep() const { return m_skipFirstStep; }
+    void setSkipFirstStep(bool skip);
 
     std::optional<TimeWindow> timeWindow() const { return m_timeWindow; }
     void setTimeWindow(std::optional<TimeWindow> window);
@@ -82,6 +85,7 @@ private:
     QStringList m_sourcePaths;
     std::vector<int64_t> m_selectedRanks;
     std::optional<int64_t> m_step;
+    bool m_skipFirstStep = false;
     std::optional<TimeWindow> m_timeWindow;
     std::optional<std::string> m_groupHash;
     std::optional<std::string> m_commOp;

@@ -103,13 +103,14 @@ public:
     static std::vector<int64_t> steps(model::Database& db);
     // Every (rank, step) row, ordered by rank then step. With step set, only that step.
     static std::vector<StepBreakdown> breakdown(model::Database& db, std::optional<int64_t> step = std::nullopt);
-    // One row per rank: the mean of each column over that rank's steps (step = nullopt).
-    static std::vector<StepBreakdown> averaged(model::Database& db);
+    // One row per rank: the mean of each column over that rank's steps (step = nullopt). skipFirst leaves out each
+    // rank's lowest step when the rank has more than one (the warm-up step: graph compilation, first allocation).
+    static std::vector<StepBreakdown> averaged(model::Database& db, bool skipFirst = false);
     // Pipeline stage rows (msprof-analyze cluster_step_trace_time Type "stage"), ordered by step then stage; with
     // step set, only that step. Empty when the input has none.
     static std::vector<StageBreakdown> stages(model::Database& db, std::optional<int64_t> step = std::nullopt);
     // One row per stage: the mean of each column over its steps (step = nullopt), like averaged().
-    static std::vector<StageBreakdown> averagedStages(model::Database& db);
+    static std::vector<StageBreakdown> averagedStages(model::Database& db, bool skipFirst = false);
 };
 
 // min / max / mean of one column over ranks, and which rank holds min and max.
