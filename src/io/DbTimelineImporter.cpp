@@ -91,8 +91,12 @@ std::optional<int64_t> intOf(const model::Statement& st, int col)
     const auto [p, ec] = std::from_chars(b, e, v);
     if (ec != std::errc() || p == b)
         return std::nullopt;
-    if (p != e && (*p == '.' || *p == 'e' || *p == 'E'))
-        return static_cast<int64_t>(st.real(col)); // a REAL timestamp
+    if (p != e && (*p == '.' || *p == 'e' || *p == 'E')) {
+        const double r = st.real(col); // a REAL timestamp; NaN or beyond int64 is not a time
+        if (!(r > -9.2e18 && r < 9.2e18))
+            return std::nullopt;
+        return static_cast<int64_t>(r);
+    }
     return v;
 }
 

@@ -144,10 +144,10 @@ std::optional<int64_t> collectionEndOf(const fs::path& file)
         v = it->get<double>();
     else if (it->is_string())
         v = parseDouble(it->get<std::string>()).value_or(0);
-    if (!(v > 0))
-        return std::nullopt;
+    if (!(v > 0) || !(v < 9.2e18))
+        return std::nullopt; // not a time (or beyond int64 ns)
     if (it->is_number_integer() && v >= 1e17)
-        return it->get<int64_t>(); // ns, exact
+        return it->is_number_unsigned() ? static_cast<int64_t>(it->get<uint64_t>()) : it->get<int64_t>(); // ns
     const double scale = v < 1e11 ? 1e9 : v < 1e14 ? 1e6 : v < 1e17 ? 1e3 : 1.0;
     return static_cast<int64_t>(v * scale);
 }

@@ -87,11 +87,27 @@ std::unique_ptr<Database> Database::createModelFromFile(const std::string& path)
     return result;
 }
 
+std::string Database::fileUri(const std::string& path)
+{
+    std::string uri = "file:";
+    for (char c : path) {
+        if (c == '?')
+            uri += "%3f";
+        else if (c == '#')
+            uri += "%23";
+        else if (c == '%')
+            uri += "%25";
+        else
+            uri += c;
+    }
+    return uri;
+}
+
 std::unique_ptr<Database> Database::openReadOnly(const std::string& path)
 {
     sqlite3* db = nullptr;
     // immutable=1: the file is never written, locked or journalled (user folders stay untouched).
-    const std::string uri = "file:" + path + "?mode=ro&immutable=1";
+    const std::string uri = fileUri(path) + "?mode=ro&immutable=1";
     if (sqlite3_open_v2(uri.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr)
         != SQLITE_OK) {
         std::string msg = db ? sqlite3_errmsg(db) : "out of memory";

@@ -28,19 +28,8 @@ void ModelMerger::merge(Database& main, const std::string& workerName)
 
 void ModelMerger::mergeFile(Database& main, const std::string& path)
 {
-    // SQLite URI: '?' and '#' in the path must be escaped; quotes are doubled for the SQL literal.
-    std::string escaped;
-    for (char c : path) {
-        if (c == '?')
-            escaped += "%3f";
-        else if (c == '#')
-            escaped += "%23";
-        else if (c == '%')
-            escaped += "%25";
-        else
-            escaped += c;
-    }
-    mergeUri(main, "file:" + escaped + "?mode=ro");
+    // Quotes are doubled for the SQL literal by mergeUri.
+    mergeUri(main, Database::fileUri(path) + "?mode=ro");
 }
 
 void ModelMerger::mergeUri(Database& main, const std::string& uri)

@@ -99,7 +99,8 @@ TEST(CommFixes, BothRanksUseGlobalRanks)
     EXPECT_FALSE(m.cells.empty());
     for (const auto& r : CommAnalysisQuery::linkTable(*db, {}))
         EXPECT_FALSE(r.localRanks);
-    for (const auto& l : SummaryReport::json(*db)["links"])
+    const auto report = SummaryReport::json(*db);
+    for (const auto& l : report["links"])
         EXPECT_EQ(l["ranks"], "global");
 }
 

@@ -41,6 +41,9 @@ public:
     static std::unique_ptr<Database> createModelFromFile(const std::string& path);
     // Opens an existing SQLite file read-only (exports; never modified).
     static std::unique_ptr<Database> openReadOnly(const std::string& path);
+    // "file:<path>" with the characters a SQLite URI gives a meaning to ('?', '#', '%') escaped, so any folder
+    // name opens the file it names; add the "?query" yourself.
+    static std::string fileUri(const std::string& path);
 
     void exec(std::string_view sql);
     Statement prepare(std::string_view sql);
