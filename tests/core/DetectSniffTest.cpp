@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Detection by content (SQLite tables, Chrome-trace JSON), several devices in one analysis db, folders holding only
 // rank facts (profiler_info, parallel_strategy), report_<n>.db beside a cluster summary.
+#include "DetectHelpers.h"
 #include "TestData.h"
 
 #include "npuscope/io/Detector.h"
@@ -16,46 +17,9 @@
 
 namespace fs = std::filesystem;
 using namespace npuscope;
-using npuscope::test::dataDir;
-using npuscope::test::ScratchDir;
+using namespace npuscope::test;
 
 namespace {
-
-bool hasIssue(const io::LoadPlan& plan, const std::string& text, const std::string& severity = {})
-{
-    return std::any_of(plan.issues.begin(), plan.issues.end(), [&](const io::PlanIssue& i) {
-        return i.message.find(text) != std::string::npos && (severity.empty() || i.severity == severity);
-    });
-}
-
-std::vector<io::FileKind> kindsOf(const io::PlannedRank& r)
-{
-    std::vector<io::FileKind> out;
-    for (const auto& f : r.files)
-        out.push_back(f.kind);
-    return out;
-}
-
-std::unique_ptr<model::Database> load(const io::LoadPlan& plan, bool timelines = false)
-{
-    io::LoadOptions options;
-    options.loadTimelines = timelines;
-    return io::Loader::load(plan, options);
-}
-
-int64_t count(model::Database& db, const std::string& sql) { return db.scalarInt(sql).value_or(-1); }
-
-std::string text(model::Database& db, const std::string& sql)
-{
-    auto st = db.prepare(sql);
-    return st.step() ? st.text(0) : std::string("<none>");
-}
-
-void writeFile(const fs::path& p, const std::string& content)
-{
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << content;
-}
 
 const std::string kSqliteHeader("SQLite format 3\0", 16);
 
