@@ -4,6 +4,7 @@
 #include "npuscope/core/CsvReader.h"
 #include "npuscope/core/Decimal.h"
 #include "npuscope/io/SqliteExport.h"
+#include "npuscope/model/ClusterSummaryWriter.h"
 
 #include <nlohmann/json.hpp>
 
@@ -19,20 +20,6 @@ namespace {
 constexpr const char* kDbName = "cluster_analysis.db";
 
 // "(0, 1, 2)" or "(0,1,2)" -> ranks.
-void addRankSet(const std::string& text, std::set<int64_t>& out)
-{
-    std::string number;
-    for (char c : text + ",") {
-        if (c >= '0' && c <= '9') {
-            number += c;
-        } else if (!number.empty()) {
-            if (auto v = parseInt(number))
-                out.insert(*v);
-            number.clear();
-        }
-    }
-}
-
 void ranksFromStepCsv(const fs::path& file, std::set<int64_t>& out)
 {
     CsvReader reader;
@@ -102,8 +89,10 @@ void ClusterSummary::ranksOfDb(const fs::path& file, std::set<int64_t>& out, std
         }
         if (db.hasTable("CommunicationGroup") && !db.column("CommunicationGroup", { "rank_set" }).empty()) {
             auto st = db.db().prepare("SELECT rank_set FROM CommunicationGroup");
-            while (st.step())
-                addRankSet(st.text(0), out);
+            while (st.step()) {
+                const auto ranks = model::ClusterSummaryWriter::parseRanks(st.text(0));
+                out.insert(ranks.begin(), ranks.end());
+            }
         }
         if (db.hasTable("ClusterCommAnalyzerTime") && !db.column("ClusterCommAnalyzerTime", { "rank_id" }).empty()) {
             auto st = db.db().prepare("SELECT DISTINCT rank_id FROM ClusterCommAnalyzerTime");
