@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "npuscope/gui/MainWindow.h"
-#include "npuscope/gui/TimelineDock.h"
-#include "npuscope/gui/Workspace.h"
+#include "npuscope/gui/app/MainWindow.h"
+#include "npuscope/gui/timeline/TimelineDock.h"
+#include "npuscope/gui/common/Workspace.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

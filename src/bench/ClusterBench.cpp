@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "BenchCases.h"
 
-#include "npuscope/io/ClusterGenerator.h"
-#include "npuscope/io/Detector.h"
-#include "npuscope/io/Loader.h"
-#include "npuscope/io/ParseCache.h"
+#include "npuscope/testgen/ClusterGenerator.h"
+#include "npuscope/io/detect/Detector.h"
+#include "npuscope/load/Loader.h"
+#include "npuscope/load/ParseCache.h"
 #include "npuscope/query/CommQuery.h"
 #include "npuscope/query/RankQuery.h"
 #include "npuscope/query/StepQuery.h"
@@ -98,21 +98,21 @@ int clusterOpenChild(const std::vector<std::string>& args)
 {
     if (args.empty())
         return 2;
-    io::LoadOptions options;
+    load::LoadOptions options;
     options.loadTimelines = args.size() > 3 && args[3] == "1";
     if (args.size() > 1)
         options.threads = std::atoi(args[1].c_str());
-    std::optional<io::ParseCache> cache;
+    std::optional<load::ParseCache> cache;
     if (args.size() > 2 && args[2] != "-") {
-        cache.emplace(io::ParseCache::Options { args[2], 64ull << 30 });
+        cache.emplace(load::ParseCache::Options { args[2], 64ull << 30 });
         options.cache = &*cache;
     }
-    io::LoadReport report;
+    load::LoadReport report;
     options.report = &report;
     const auto t0 = Clock::now();
     const auto plan = io::Detector::detect({ args[0] });
     const double detectS = secondsSince(t0);
-    auto db = io::Loader::load(plan, options);
+    auto db = load::Loader::load(plan, options);
     const double loadS = secondsSince(t0);
     // What the cluster views ask for when they first appear.
     const auto averaged = query::StepQuery::averaged(*db);
@@ -153,7 +153,7 @@ int clusterOpen(const std::vector<std::string>& args)
             return 2;
     }
     for (int n : sizes) {
-        io::GeneratorOptions g;
+        testgen::GeneratorOptions g;
         g.outDir = (fs::path(work) / ("cluster" + std::to_string(n))).string();
         g.ranks = n;
         g.steps = 3;
@@ -163,7 +163,7 @@ int clusterOpen(const std::vector<std::string>& args)
         g.seed = 42;
         std::string error;
         const auto t0 = Clock::now();
-        if (!io::ClusterGenerator::generate(g, error)) {
+        if (!testgen::ClusterGenerator::generate(g, error)) {
             std::fprintf(stderr, "npuscope-bench: generate %d ranks: %s\n", n, error.c_str());
             return 1;
         }
@@ -194,7 +194,7 @@ int clusterOpen(const std::vector<std::string>& args)
 
 // Parses [--mb M] [--work DIR] and generates one rank with a trace_view.json of about M MB into
 // DIR/single. Returns the exit status to use, 0 when the rank is ready.
-int generateSingleRank(const std::vector<std::string>& args, double& mb, std::string& work, io::GeneratorOptions& g)
+int generateSingleRank(const std::vector<std::string>& args, double& mb, std::string& work, testgen::GeneratorOptions& g)
 {
     mb = 500;
     work = (fs::temp_directory_path() / "npuscope-bench").string();
@@ -212,7 +212,7 @@ int generateSingleRank(const std::vector<std::string>& args, double& mb, std::st
     g.traceMb = mb;
     g.seed = 42;
     std::string error;
-    if (!io::ClusterGenerator::generate(g, error)) {
+    if (!testgen::ClusterGenerator::generate(g, error)) {
         std::fprintf(stderr, "npuscope-bench: generate: %s\n", error.c_str());
         return 1;
     }
@@ -223,7 +223,7 @@ int reopen(const std::vector<std::string>& args)
 {
     double mb = 0;
     std::string work;
-    io::GeneratorOptions g;
+    testgen::GeneratorOptions g;
     if (const int status = generateSingleRank(args, mb, work, g))
         return status;
     const fs::path cacheDir = fs::path(work) / "reopen-cache";
@@ -253,7 +253,7 @@ int ingestGenerated(const std::vector<std::string>& args, int (*ingest)(const st
 {
     double mb = 0;
     std::string work;
-    io::GeneratorOptions g;
+    testgen::GeneratorOptions g;
     const auto t0 = Clock::now();
     if (const int status = generateSingleRank(args, mb, work, g))
         return status;

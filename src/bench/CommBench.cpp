@@ -6,12 +6,12 @@
 
 #include "BenchCases.h"
 
-#include "npuscope/gui/CommDurationDock.h"
-#include "npuscope/gui/CommMatrixDock.h"
-#include "npuscope/gui/CommMatrixView.h"
-#include "npuscope/gui/MainWindow.h"
-#include "npuscope/gui/Workspace.h"
-#include "npuscope/io/ClusterGenerator.h"
+#include "npuscope/gui/comm/CommDurationDock.h"
+#include "npuscope/gui/comm/CommMatrixDock.h"
+#include "npuscope/gui/comm/CommMatrixView.h"
+#include "npuscope/gui/app/MainWindow.h"
+#include "npuscope/gui/common/Workspace.h"
+#include "npuscope/testgen/ClusterGenerator.h"
 #include "npuscope/query/CommAnalysisQuery.h"
 #include "npuscope/query/CommLinkIndex.h"
 #include "npuscope/query/CommOpIndex.h"
@@ -88,7 +88,7 @@ int commViews(int argc, char** argv, const std::vector<std::string>& args)
     QApplication app(argc, argv);
     print("comm.machine_load1_start", loadAverage(), "load");
 
-    io::GeneratorOptions g;
+    testgen::GeneratorOptions g;
     g.outDir = (fs::path(work) / ("comm" + std::to_string(ranks))).string();
     g.ranks = ranks;
     g.steps = 3;
@@ -103,7 +103,7 @@ int commViews(int argc, char** argv, const std::vector<std::string>& args)
     std::string error;
     QElapsedTimer clock;
     clock.start();
-    if (!io::ClusterGenerator::generate(g, error)) {
+    if (!testgen::ClusterGenerator::generate(g, error)) {
         std::fprintf(stderr, "npuscope-bench: generate %d ranks: %s\n", g.ranks, error.c_str());
         return 1;
     }

@@ -5,8 +5,8 @@
 
 #if __has_include(<QtGui/QImage>)
 
-#include "npuscope/gui/TimelineRenderer.h"
-#include "npuscope/query/TimelineGenerator.h"
+#include "npuscope/gui/timeline/TimelineRenderer.h"
+#include "npuscope/testgen/TimelineGenerator.h"
 
 #include <QGuiApplication>
 #include <QImage>
@@ -43,7 +43,7 @@ int runTimelineBench(int argc, char** argv)
     QGuiApplication app(argc, argv); // fonts need a GUI application
     const int64_t slices = argc > 2 ? std::atoll(argv[2]) : 5'000'000;
     const auto t0 = Clock::now();
-    const auto data = query::TimelineGenerator::generate(slices, 64, 4);
+    const auto data = testgen::TimelineGenerator::generate(slices, 64, 4);
     std::printf("timeline.generate %.3f ms\n", ms(t0, Clock::now()));
     std::printf("timeline.slices %zu count\n", data->sliceCount());
 

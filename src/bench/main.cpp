@@ -3,8 +3,8 @@
 // same run, so the figures mean something on any machine. Never used as a pass/fail test.
 
 #include "BenchCases.h"
-#include "npuscope/io/ImportContext.h"
-#include "npuscope/io/TraceViewImporter.h"
+#include "npuscope/io/parse/ImportContext.h"
+#include "npuscope/io/torch_npu/TraceViewImporter.h"
 #include "npuscope/model/Database.h"
 #include "npuscope/model/ModelWriter.h"
 

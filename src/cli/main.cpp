@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // npuscope-cli: headless front end over the same core the GUI uses.
 
-#include "npuscope/io/ClusterGenerator.h"
-#include "npuscope/io/Detector.h"
-#include "npuscope/io/Loader.h"
-#include "npuscope/io/ParseCache.h"
+#include "npuscope/testgen/ClusterGenerator.h"
+#include "npuscope/io/detect/Detector.h"
+#include "npuscope/load/Loader.h"
+#include "npuscope/load/ParseCache.h"
 #include "npuscope/model/Database.h"
 #include "npuscope/query/CommQuery.h"
 #include "npuscope/query/CommReport.h"
@@ -86,12 +86,12 @@ int summary(const std::vector<std::string>& args)
         return 2;
     }
     const auto plan = npuscope::io::Detector::detect(paths);
-    npuscope::io::LoadOptions options;
+    npuscope::load::LoadOptions options;
     options.loadTimelines = timeline;
-    const npuscope::io::ParseCache cache;
+    const npuscope::load::ParseCache cache;
     if (useCache)
         options.cache = &cache;
-    auto db = npuscope::io::Loader::load(plan, options);
+    auto db = npuscope::load::Loader::load(plan, options);
     if (!db) {
         std::cerr << "npuscope-cli: loading was cancelled\n";
         return 1;
@@ -150,7 +150,7 @@ int comm(const std::vector<std::string>& args)
     if (paths.empty())
         return usage("no PATH given");
     const auto plan = npuscope::io::Detector::detect(paths);
-    auto db = npuscope::io::Loader::load(plan, npuscope::io::LoadOptions {});
+    auto db = npuscope::load::Loader::load(plan, npuscope::load::LoadOptions {});
     if (!db || plan.ranks.empty()) {
         std::cerr << "npuscope-cli comm: nothing loaded\n";
         return 1;
@@ -180,7 +180,7 @@ int comm(const std::vector<std::string>& args)
 
 int generate(const std::vector<std::string>& args)
 {
-    npuscope::io::GeneratorOptions o;
+    npuscope::testgen::GeneratorOptions o;
     auto fail = [](const std::string& message) {
         std::cerr << "npuscope-cli generate: " << message << "\n";
         return 2;
@@ -242,7 +242,7 @@ int generate(const std::vector<std::string>& args)
     if (o.outDir.empty())
         return fail("--out DIR is required");
     std::string error;
-    if (!npuscope::io::ClusterGenerator::generate(o, error))
+    if (!npuscope::testgen::ClusterGenerator::generate(o, error))
         return fail(error);
     return 0;
 }
@@ -262,7 +262,7 @@ int main(int argc, char** argv)
         if (command == "summary")
             return summary(args);
         if (command == "cache") {
-            const npuscope::io::ParseCache cache;
+            const npuscope::load::ParseCache cache;
             if (!args.empty() && args[0] == "--clear")
                 std::cout << "removed " << cache.clear() << " bytes from " << cache.dir() << "\n";
             else

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/TimelineQuery.h"
 
-#include "npuscope/io/DbSliceArgs.h"
-#include "npuscope/io/SourceFile.h"
 
 #include <algorithm>
 #include <cctype>
@@ -226,53 +224,7 @@ std::optional<SliceDetails> TimelineQuery::details(model::Database& db, int64_t 
     d.category = st.optText(2).value_or("");
     d.ts = st.int64(3);
     d.dur = st.int64(4);
-    auto args = sliceArgs(db, sliceId);
-    d.argsJson = std::move(args.json).value_or("");
-    d.argsError = std::move(args.error);
     return d;
-}
-
-SliceArgs TimelineQuery::sliceArgs(model::Database& db, int64_t sliceId)
-{
-    auto st = db.prepare("SELECT s.args, s.args_offset, s.args_len, f.path, f.size_bytes, f.mtime_ns FROM slice s"
-                         " LEFT JOIN source_file f ON f.id = s.args_file_id WHERE s.id = ?1");
-    st.bind(1, sliceId);
-    SliceArgs result;
-    if (!st.step())
-        return result;
-    if (!st.isNull(0)) {
-        result.json = st.text(0);
-        return result;
-    }
-    if (st.isNull(1) || st.isNull(2))
-        return result; // no args
-    const int64_t offset = st.int64(1);
-    const int64_t length = st.int64(2);
-    // A db export row (negative length, see io::DbSliceArgs): built from the .db when asked, if it is unchanged.
-    if (const auto kind = io::DbSliceArgs::decodeLength(length)) {
-        if (!st.isNull(3)) {
-            const std::string path = st.text(3);
-            const io::FileStamp stamp { st.int64(4), st.int64(5) };
-            if (io::SourceFile::stamp(path) == stamp)
-                result.json = io::DbSliceArgs::read(path, *kind, offset);
-        }
-        if (!result.json)
-            result.error = kArgsUnavailable;
-        return result;
-    }
-    std::optional<std::string> text;
-    if (!st.isNull(3) && offset >= 0 && length >= 2) {
-        const io::FileStamp stamp { st.int64(4), st.int64(5) };
-        text = io::SourceFile::readRange(
-            st.text(3), stamp, static_cast<uint64_t>(offset), static_cast<uint64_t>(length));
-    }
-    // A range that no longer frames an object means the bytes are not those imported.
-    if (!text || text->front() != '{' || text->back() != '}') {
-        result.error = kArgsUnavailable;
-        return result;
-    }
-    result.json = std::move(text);
-    return result;
 }
 
 std::vector<AreaStat> TimelineQuery::areaStats(

@@ -2,8 +2,8 @@
 // CANN msprof PROF_*/device_<n>/ folders: info/start/end files and monotonic-raw timelines converted to epoch.
 #include "TestData.h"
 
-#include "npuscope/io/Detector.h"
-#include "npuscope/io/Loader.h"
+#include "npuscope/io/detect/Detector.h"
+#include "npuscope/load/Loader.h"
 
 #include <gtest/gtest.h>
 
@@ -32,7 +32,7 @@ TEST(CannProf, DevicesBecomeRanks)
 
 TEST(CannProf, TimelineIsConvertedToEpoch)
 {
-    auto db = io::Loader::load(io::Detector::detect({ caseDir().string() }));
+    auto db = load::Loader::load(io::Detector::detect({ caseDir().string() }));
     ASSERT_TRUE(db);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM parse_issue WHERE severity <> 'info'"), 0);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM slice WHERE rank_id = 0"), 2214); // X events of the 4 files
@@ -67,7 +67,7 @@ TEST(CannProf, IterationsBecomeSteps)
     for (const auto& f : plan.ranks[0].files)
         stepFiles += f.kind == io::FileKind::CannStepTrace ? 1 : 0;
     EXPECT_EQ(stepFiles, 1); // step_trace_0_2_1 and _2 repeat the same iterations: the higher index is read
-    auto db = io::Loader::load(plan);
+    auto db = load::Loader::load(plan);
     ASSERT_TRUE(db);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM step_trace WHERE rank_id = 0"), 10);
     // Iteration 1: Iteration Time 47587810 ns, FP_BP 4236100 ns, Iteration Refresh 43345580 ns -> interval 6130 ns

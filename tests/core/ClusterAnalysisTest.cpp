@@ -2,8 +2,8 @@
 // msprof-analyze cluster_analysis_output (text and cluster_analysis.db) as a summary-only cluster.
 #include "TestData.h"
 
-#include "npuscope/io/Detector.h"
-#include "npuscope/io/Loader.h"
+#include "npuscope/io/detect/Detector.h"
+#include "npuscope/load/Loader.h"
 #include "npuscope/query/CommQuery.h"
 #include "npuscope/query/StepQuery.h"
 
@@ -20,11 +20,11 @@ namespace {
 
 fs::path caseDir(const char* sub) { return dataDir() / "msprof_cluster_analysis" / sub; }
 
-std::unique_ptr<model::Database> load(const std::vector<std::string>& paths)
+std::unique_ptr<model::Database> openModel(const std::vector<std::string>& paths)
 {
-    io::LoadOptions options;
+    load::LoadOptions options;
     options.loadTimelines = false;
-    return io::Loader::load(io::Detector::detect(paths), options);
+    return load::Loader::load(io::Detector::detect(paths), options);
 }
 
 int64_t count(model::Database& db, const std::string& sql) { return db.scalarInt(sql).value_or(-1); }
@@ -44,8 +44,8 @@ TEST(ClusterAnalysis, TextPlanTakesRanksFromTheFiles)
 
 TEST(ClusterAnalysis, TextStepsAndMatrixEqualThePerRankFolders)
 {
-    auto cluster = load({ caseDir("text").string() });
-    auto ranks = load({ (dataDir() / "torch_npu_2023_2rank").string() });
+    auto cluster = openModel({ caseDir("text").string() });
+    auto ranks = openModel({ (dataDir() / "torch_npu_2023_2rank").string() });
     ASSERT_TRUE(cluster && ranks);
     EXPECT_EQ(count(*cluster, "SELECT COUNT(*) FROM parse_issue WHERE severity = 'error'"), 0);
     EXPECT_EQ(count(*cluster, "SELECT COUNT(*) FROM rank"), 16);
@@ -99,7 +99,7 @@ TEST(ClusterAnalysis, TextStepsAndMatrixEqualThePerRankFolders)
 
 TEST(ClusterAnalysis, EmptyStepColumnIsNull)
 {
-    auto db = load({ caseDir("text_no_step").string() });
+    auto db = openModel({ caseDir("text_no_step").string() });
     ASSERT_TRUE(db);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM rank"), 8);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM step_trace WHERE step IS NULL"), 8);
@@ -109,7 +109,7 @@ TEST(ClusterAnalysis, EmptyStepColumnIsNull)
 
 TEST(ClusterAnalysis, DbMatchesItsTables)
 {
-    auto db = load({ caseDir("db").string() });
+    auto db = openModel({ caseDir("db").string() });
     ASSERT_TRUE(db);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM parse_issue WHERE severity = 'error'"), 0);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM rank"), 8);
@@ -145,13 +145,13 @@ TEST(ClusterAnalysis, RankFoldersInTheSameInputWin)
     for (const auto& i : plan.issues)
         said = said || i.message.find("of rank 0, 1 come from their own per-rank folders") != std::string::npos;
     EXPECT_TRUE(said);
-    auto db = io::Loader::load(plan, io::LoadOptions {});
+    auto db = load::Loader::load(plan, load::LoadOptions {});
     ASSERT_TRUE(db);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM rank"), 16);
     // One step row per rank: ranks 0 and 1 from their own step_trace_time.csv, not twice.
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM step_trace"), 16);
     // Rank 0's ops and links are those of its own files only (the summary's rows of rank 0 are skipped).
-    auto own = load({ (dataDir() / "torch_npu_2023_2rank").string() });
+    auto own = openModel({ (dataDir() / "torch_npu_2023_2rank").string() });
     ASSERT_TRUE(own);
     for (const char* table : { "comm_op", "comm_link" }) {
         const std::string sql = std::string("SELECT COUNT(*) FROM ") + table + " WHERE rank_id = 0";

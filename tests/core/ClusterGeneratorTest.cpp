@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "TestData.h"
 
-#include "npuscope/io/ClusterGenerator.h"
-#include "npuscope/io/Detector.h"
-#include "npuscope/io/Loader.h"
+#include "npuscope/testgen/ClusterGenerator.h"
+#include "npuscope/io/detect/Detector.h"
+#include "npuscope/load/Loader.h"
 #include "npuscope/query/CommQuery.h"
 #include "npuscope/query/RankQuery.h"
 #include "npuscope/query/StepQuery.h"
@@ -23,9 +23,9 @@ using npuscope::test::ScratchDir;
 
 namespace {
 
-io::GeneratorOptions smallCluster(const fs::path& out)
+testgen::GeneratorOptions smallCluster(const fs::path& out)
 {
-    io::GeneratorOptions o;
+    testgen::GeneratorOptions o;
     o.outDir = out.string();
     o.ranks = 8;
     o.pp = 2;
@@ -73,13 +73,13 @@ TEST(ClusterGenerator, GeneratesALoadableClusterWithPlantedAnomalies)
     ScratchDir scratch;
     const auto out = scratch.path() / "cluster";
     std::string error;
-    ASSERT_TRUE(io::ClusterGenerator::generate(smallCluster(out), error)) << error;
+    ASSERT_TRUE(testgen::ClusterGenerator::generate(smallCluster(out), error)) << error;
 
     const auto plan = io::Detector::detect({ out.string() });
     ASSERT_EQ(plan.ranks.size(), 8u);
-    io::LoadOptions options;
+    load::LoadOptions options;
     options.loadTimelines = true;
-    auto db = io::Loader::load(plan, options);
+    auto db = load::Loader::load(plan, options);
     ASSERT_TRUE(db);
 
     // No error or warning while importing any file.
@@ -155,8 +155,8 @@ TEST(ClusterGenerator, SameSeedGivesIdenticalFiles)
 {
     ScratchDir scratch;
     std::string error;
-    ASSERT_TRUE(io::ClusterGenerator::generate(smallCluster(scratch.path() / "a"), error)) << error;
-    ASSERT_TRUE(io::ClusterGenerator::generate(smallCluster(scratch.path() / "b"), error)) << error;
+    ASSERT_TRUE(testgen::ClusterGenerator::generate(smallCluster(scratch.path() / "a"), error)) << error;
+    ASSERT_TRUE(testgen::ClusterGenerator::generate(smallCluster(scratch.path() / "b"), error)) << error;
     for (int rank : { 0, 5 }) {
         const auto a = rankFolder(scratch.path() / "a", rank) / "ASCEND_PROFILER_OUTPUT";
         const auto b = rankFolder(scratch.path() / "b", rank) / "ASCEND_PROFILER_OUTPUT";
@@ -169,7 +169,7 @@ TEST(ClusterGenerator, SameSeedGivesIdenticalFiles)
     }
     auto other = smallCluster(scratch.path() / "c");
     other.seed = 8;
-    ASSERT_TRUE(io::ClusterGenerator::generate(other, error)) << error;
+    ASSERT_TRUE(testgen::ClusterGenerator::generate(other, error)) << error;
     EXPECT_NE(readAll(rankFolder(scratch.path() / "a", 0) / "ASCEND_PROFILER_OUTPUT" / "step_trace_time.csv"),
         readAll(rankFolder(scratch.path() / "c", 0) / "ASCEND_PROFILER_OUTPUT" / "step_trace_time.csv"));
 }
@@ -180,18 +180,18 @@ TEST(ClusterGenerator, RejectsBadOptionsAndForeignFolders)
     std::string error;
     auto o = smallCluster(scratch.path() / "x");
     o.ranks = 0;
-    EXPECT_FALSE(io::ClusterGenerator::generate(o, error));
+    EXPECT_FALSE(testgen::ClusterGenerator::generate(o, error));
     EXPECT_FALSE(error.empty());
     o = smallCluster(scratch.path() / "x");
     o.dp = 3;
-    EXPECT_FALSE(io::ClusterGenerator::generate(o, error));
+    EXPECT_FALSE(testgen::ClusterGenerator::generate(o, error));
     EXPECT_NE(error.find("must equal"), std::string::npos) << error;
     o = smallCluster(scratch.path() / "x");
     o.slowRank = 8;
-    EXPECT_FALSE(io::ClusterGenerator::generate(o, error));
+    EXPECT_FALSE(testgen::ClusterGenerator::generate(o, error));
     o = smallCluster(scratch.path() / "x");
     o.slowLink = std::make_pair(0, 3); // 0 and 3 share no group
-    EXPECT_FALSE(io::ClusterGenerator::generate(o, error));
+    EXPECT_FALSE(testgen::ClusterGenerator::generate(o, error));
     EXPECT_FALSE(fs::exists(scratch.path() / "x"));
 
     // A non-empty folder the generator did not write is left alone.
@@ -199,20 +199,20 @@ TEST(ClusterGenerator, RejectsBadOptionsAndForeignFolders)
     fs::create_directories(foreign);
     std::ofstream(foreign / "keep.txt") << "mine";
     o = smallCluster(foreign);
-    EXPECT_FALSE(io::ClusterGenerator::generate(o, error));
+    EXPECT_FALSE(testgen::ClusterGenerator::generate(o, error));
     EXPECT_NE(error.find("refusing"), std::string::npos) << error;
     EXPECT_EQ(readAll(foreign / "keep.txt"), "mine");
 
     // Its own output is replaced, other entries stay.
     const auto own = scratch.path() / "own";
     o = smallCluster(own);
-    ASSERT_TRUE(io::ClusterGenerator::generate(o, error)) << error;
+    ASSERT_TRUE(testgen::ClusterGenerator::generate(o, error)) << error;
     std::ofstream(own / "notes.txt") << "keep";
     o.ranks = 4;
     o.pp = 1;
     o.dp = 2;
     o.slowRank = 1;
-    ASSERT_TRUE(io::ClusterGenerator::generate(o, error)) << error;
+    ASSERT_TRUE(testgen::ClusterGenerator::generate(o, error)) << error;
     EXPECT_EQ(readAll(own / "notes.txt"), "keep");
     EXPECT_EQ(io::Detector::detect({ own.string() }).ranks.size(), 4u);
 }

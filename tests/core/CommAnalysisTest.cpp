@@ -2,9 +2,9 @@
 // Communication analysis figures checked against the files they come from.
 #include "TestData.h"
 
-#include "npuscope/io/ClusterGenerator.h"
-#include "npuscope/io/Detector.h"
-#include "npuscope/io/Loader.h"
+#include "npuscope/testgen/ClusterGenerator.h"
+#include "npuscope/io/detect/Detector.h"
+#include "npuscope/load/Loader.h"
 #include "npuscope/query/CommAnalysisQuery.h"
 #include "npuscope/query/CommLinkIndex.h"
 #include "npuscope/query/CommQuery.h"
@@ -27,9 +27,9 @@ using nlohmann::json;
 
 namespace {
 
-std::unique_ptr<model::Database> load(const fs::path& path)
+std::unique_ptr<model::Database> openModel(const fs::path& path)
 {
-    return io::Loader::load(io::Detector::detect({ path.string() }), io::LoadOptions {});
+    return load::Loader::load(io::Detector::detect({ path.string() }), load::LoadOptions {});
 }
 
 json readJson(const fs::path& p)
@@ -136,7 +136,7 @@ class RealSample : public ::testing::TestWithParam<const char*> { };
 TEST_P(RealSample, DurationTableEqualsCommunicationJson)
 {
     const fs::path root = test::dataDir() / GetParam();
-    auto db = load(root);
+    auto db = openModel(root);
     ASSERT_TRUE(db);
     for (std::optional<int64_t> step : { std::optional<int64_t>(), std::optional<int64_t>(50) }) {
         CommSelection sel;
@@ -154,7 +154,7 @@ TEST_P(RealSample, DurationTableEqualsCommunicationJson)
 TEST_P(RealSample, SingleOpRatiosEqualTheFile)
 {
     const fs::path root = test::dataDir() / GetParam();
-    auto db = load(root);
+    auto db = openModel(root);
     ASSERT_TRUE(db);
     const json comm = readJson(rankFile(root, 0, "communication.json"));
     int checked = 0;
@@ -184,7 +184,7 @@ TEST_P(RealSample, SingleOpRatiosEqualTheFile)
 TEST_P(RealSample, PacketCountsEqualSizeDistribution)
 {
     const fs::path root = test::dataDir() / GetParam();
-    auto db = load(root);
+    auto db = openModel(root);
     ASSERT_TRUE(db);
     for (int rank : { 0, 1 }) {
         const FileSums f = sumFile(readJson(rankFile(root, rank, "communication.json")), -1);
@@ -212,7 +212,7 @@ TEST_P(RealSample, PacketCountsEqualSizeDistribution)
 TEST_P(RealSample, MatrixCellsEqualTheMatrixFileWithGlobalRanks)
 {
     const fs::path root = test::dataDir() / GetParam();
-    auto db = load(root);
+    auto db = openModel(root);
     ASSERT_TRUE(db);
     CommSelection sel;
     sel.step = 50;
@@ -264,7 +264,7 @@ TEST_P(RealSample, MatrixCellsEqualTheMatrixFileWithGlobalRanks)
 TEST_P(RealSample, TimeOverviewFromStepsAndOps)
 {
     const fs::path root = test::dataDir() / GetParam();
-    auto db = load(root);
+    auto db = openModel(root);
     ASSERT_TRUE(db);
     const TimeOverview t = CommAnalysisQuery::timeOverview(*db);
     ASSERT_EQ(t.steps.size(), 1u);
@@ -302,7 +302,7 @@ protected:
     static void SetUpTestSuite()
     {
         s_dir = new test::ScratchDir;
-        io::GeneratorOptions o;
+        testgen::GeneratorOptions o;
         o.outDir = (s_dir->path() / "c").string();
         o.ranks = 32;
         o.pp = 2;
@@ -312,8 +312,8 @@ protected:
         o.traceMb = 0;
         o.slowLink = std::make_pair(1, 2);
         std::string error;
-        ASSERT_TRUE(io::ClusterGenerator::generate(o, error)) << error;
-        s_db = load(s_dir->path() / "c").release();
+        ASSERT_TRUE(testgen::ClusterGenerator::generate(o, error)) << error;
+        s_db = openModel(s_dir->path() / "c").release();
     }
     static void TearDownTestSuite()
     {

@@ -3,8 +3,8 @@
 // and the reason for an empty communication view.
 #include "TestData.h"
 
-#include "npuscope/io/Detector.h"
-#include "npuscope/io/Loader.h"
+#include "npuscope/io/detect/Detector.h"
+#include "npuscope/load/Loader.h"
 #include "npuscope/query/CommAnalysisQuery.h"
 #include "npuscope/query/CommLinkIndex.h"
 #include "npuscope/query/CommOpIndex.h"
@@ -30,9 +30,9 @@ using namespace npuscope::query;
 
 namespace {
 
-std::unique_ptr<model::Database> load(const fs::path& path)
+std::unique_ptr<model::Database> openModel(const fs::path& path)
 {
-    return io::Loader::load(io::Detector::detect({ path.string() }), io::LoadOptions {});
+    return load::Loader::load(io::Detector::detect({ path.string() }), load::LoadOptions {});
 }
 
 const fs::path kLevel2 = fs::path(NPUSCOPE_TEST_DATA) / "torch_npu_2rank_level2";
@@ -44,7 +44,7 @@ const std::string kLevel2Group = "11022204950826225271";
 // group's local ranks, labelled as such, in the matrix, the link table and both JSON documents.
 TEST(CommFixes, SingleRankShowsLinksWithLocalRanks)
 {
-    auto db = load(kLevel2 / "rank0_ascend_pt");
+    auto db = openModel(kLevel2 / "rank0_ascend_pt");
     ASSERT_TRUE(db);
     EXPECT_EQ(CommQuery::localRankGroups(*db), std::vector<std::string> { kLevel2Group });
 
@@ -91,7 +91,7 @@ TEST(CommFixes, SingleRankShowsLinksWithLocalRanks)
 // Both ranks loaded: the group resolves (self-links confirm local = global), no local fallback.
 TEST(CommFixes, BothRanksUseGlobalRanks)
 {
-    auto db = load(kLevel2);
+    auto db = openModel(kLevel2);
     ASSERT_TRUE(db);
     EXPECT_TRUE(CommQuery::localRankGroups(*db).empty());
     const auto m = CommAnalysisQuery::matrix(*CommLinkIndex::build(*db), {});
@@ -108,7 +108,7 @@ TEST(CommFixes, BothRanksUseGlobalRanks)
 // are not added again (cluster_analysis.db of the 2024-03 msinsight sample, link 7 -> 3).
 TEST(CommFixes, MatrixTotalDoesNotAddTotalOpInfo)
 {
-    auto db = load(fs::path(NPUSCOPE_TEST_DATA) / "msprof_cluster_analysis" / "db");
+    auto db = openModel(fs::path(NPUSCOPE_TEST_DATA) / "msprof_cluster_analysis" / "db");
     ASSERT_TRUE(db);
     double typeSize = 0, infoSize = 0;
     int64_t typeTime = 0, infoTime = 0;
@@ -194,7 +194,7 @@ TEST(CommFixes, DuplicateRankChoiceIgnoresFolderTime)
     };
     const std::string before = keptRank0();
     EXPECT_EQ(fs::path(before).filename(), "test_rank_0");
-    auto dbBefore = load(root);
+    auto dbBefore = openModel(root);
 
     // What a non-immutable SQLite reader does to a WAL database's folder.
     {
@@ -204,7 +204,7 @@ TEST(CommFixes, DuplicateRankChoiceIgnoresFolderTime)
     ASSERT_GT(fs::last_write_time(root / "full_db"), t);
 
     EXPECT_EQ(keptRank0(), before);
-    auto dbAfter = load(root);
+    auto dbAfter = openModel(root);
     ASSERT_TRUE(dbBefore && dbAfter);
     // The CLI (SQL) and GUI (in-memory index) figures agree, before and after the read.
     const auto cli = CommAnalysisQuery::durations(*dbAfter, {});
@@ -221,12 +221,12 @@ TEST(CommFixes, DuplicateRankChoiceIgnoresFolderTime)
 // Defect 5: an empty communication view says why.
 TEST(CommFixes, NoCommReasonNamesLevel0)
 {
-    auto level0 = load(fs::path(NPUSCOPE_TEST_DATA) / "torch_npu_2rank_level0");
+    auto level0 = openModel(fs::path(NPUSCOPE_TEST_DATA) / "torch_npu_2rank_level0");
     ASSERT_TRUE(level0);
     const std::string reason = CommAnalysisQuery::noCommReason(*level0);
     EXPECT_NE(reason.find("communication.json"), std::string::npos) << reason;
     EXPECT_NE(reason.find("Level0"), std::string::npos) << reason;
-    auto level1 = load(fs::path(NPUSCOPE_TEST_DATA) / "torch_npu_2rank_level1");
+    auto level1 = openModel(fs::path(NPUSCOPE_TEST_DATA) / "torch_npu_2rank_level1");
     ASSERT_TRUE(level1);
     EXPECT_TRUE(CommAnalysisQuery::noCommReason(*level1).empty());
 }

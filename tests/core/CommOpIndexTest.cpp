@@ -2,9 +2,9 @@
 // The in-memory communication queries (CommOpIndex, CommLinkIndex) give exactly the SQL figures.
 #include "TestData.h"
 
-#include "npuscope/io/ClusterGenerator.h"
-#include "npuscope/io/Detector.h"
-#include "npuscope/io/Loader.h"
+#include "npuscope/testgen/ClusterGenerator.h"
+#include "npuscope/io/detect/Detector.h"
+#include "npuscope/load/Loader.h"
 #include "npuscope/query/CommAnalysisQuery.h"
 #include "npuscope/query/CommLinkIndex.h"
 #include "npuscope/query/CommOpIndex.h"
@@ -25,9 +25,9 @@ using namespace npuscope::query;
 
 namespace {
 
-std::shared_ptr<model::Database> load(const fs::path& path)
+std::shared_ptr<model::Database> openModel(const fs::path& path)
 {
-    return io::Loader::load(io::Detector::detect({ path.string() }), io::LoadOptions {});
+    return load::Loader::load(io::Detector::detect({ path.string() }), load::LoadOptions {});
 }
 
 // Exact equality, doubles included: both paths sum the same rows in the same order.
@@ -154,7 +154,7 @@ TEST(CommOpIndex, EqualsSqlOnRealSamples)
 {
     for (const char* sample : { "torch_npu_2rank_level1", "torch_npu_2rank_level2", "mindinsight_r13_job/run" }) {
         SCOPED_TRACE(sample);
-        const auto db = load(test::dataDir() / sample);
+        const auto db = openModel(test::dataDir() / sample);
         ASSERT_TRUE(db);
         expectIndexEqualsSql(db);
     }
@@ -163,7 +163,7 @@ TEST(CommOpIndex, EqualsSqlOnRealSamples)
 TEST(CommOpIndex, EqualsSqlOnAGeneratedCluster)
 {
     test::ScratchDir dir;
-    io::GeneratorOptions o;
+    testgen::GeneratorOptions o;
     o.outDir = (dir.path() / "c").string();
     o.ranks = 64;
     o.pp = 2;
@@ -173,8 +173,8 @@ TEST(CommOpIndex, EqualsSqlOnAGeneratedCluster)
     o.traceMb = 0;
     o.slowLink = std::make_pair(3, 4);
     std::string error;
-    ASSERT_TRUE(io::ClusterGenerator::generate(o, error)) << error;
-    const auto db = load(dir.path() / "c");
+    ASSERT_TRUE(testgen::ClusterGenerator::generate(o, error)) << error;
+    const auto db = openModel(dir.path() / "c");
     ASSERT_TRUE(db);
     expectIndexEqualsSql(db);
 }
@@ -183,7 +183,7 @@ TEST(CommOpIndex, EqualsSqlOnAGeneratedCluster)
 // there is no Wait Ratio; the newer communication.json has all of them.
 TEST(CommOpIndex, FiguresAFileGenerationLacksAreAbsentNotZero)
 {
-    const auto old = load(test::dataDir() / "mindinsight_r13_job" / "run");
+    const auto old = openModel(test::dataDir() / "mindinsight_r13_job" / "run");
     ASSERT_TRUE(old);
     const auto rows = CommAnalysisQuery::durations(*old, CommSelection {});
     ASSERT_EQ(rows.size(), 4u);
@@ -196,7 +196,7 @@ TEST(CommOpIndex, FiguresAFileGenerationLacksAreAbsentNotZero)
         EXPECT_FALSE(d.syncRatio);
         EXPECT_GT(d.waitNs, 0);
     }
-    const auto now = load(test::dataDir() / "torch_npu_2rank_level1");
+    const auto now = openModel(test::dataDir() / "torch_npu_2rank_level1");
     ASSERT_TRUE(now);
     for (const auto& d : CommAnalysisQuery::durations(*now, CommSelection {})) {
         EXPECT_TRUE(d.hasTransit && d.hasWait && d.hasSync && d.hasIdle);
@@ -208,7 +208,7 @@ TEST(CommOpIndex, FiguresAFileGenerationLacksAreAbsentNotZero)
 // hccl_raw ops but no step trace row, so it has communication figures and no step time.
 TEST(CommOpIndex, TimeOverviewOfTheOldGenerationUsesTheIterationTotal)
 {
-    const auto db = load(test::dataDir() / "mindinsight_r13_job" / "run");
+    const auto db = openModel(test::dataDir() / "mindinsight_r13_job" / "run");
     ASSERT_TRUE(db);
     const TimeOverview t = CommAnalysisQuery::timeOverview(*db);
     ASSERT_EQ(t.steps.size(), 6u);
@@ -236,7 +236,7 @@ TEST(CommOpIndex, TimeOverviewOfTheOldGenerationUsesTheIterationTotal)
 // "All steps but the first": each rank's warm-up step (the lowest) is left out of the mean when it has others.
 TEST(StepMeans, SkipFirstLeavesOutEachRanksWarmUpStep)
 {
-    const auto db = load(test::dataDir() / "mindinsight_r13_job" / "run");
+    const auto db = openModel(test::dataDir() / "mindinsight_r13_job" / "run");
     ASSERT_TRUE(db);
     const auto all = query::StepQuery::averaged(*db);
     const auto skipped = query::StepQuery::averaged(*db, true);
@@ -254,7 +254,7 @@ TEST(StepMeans, SkipFirstLeavesOutEachRanksWarmUpStep)
     EXPECT_GT(*all[2].value(query::StepColumn::Total), 500000000);
     EXPECT_LT(*skipped[2].value(query::StepColumn::Total), 200000000);
     // A rank with a single step keeps it.
-    const auto one = load(test::dataDir() / "torch_npu_2rank_level1");
+    const auto one = openModel(test::dataDir() / "torch_npu_2rank_level1");
     ASSERT_TRUE(one);
     EXPECT_EQ(query::StepQuery::averaged(*one, true).size(), 2u);
     EXPECT_EQ(query::StepQuery::averaged(*one, true)[0].value(query::StepColumn::Computing),

@@ -4,11 +4,11 @@
 #include "TestData.h"
 
 #include "npuscope/core/Decimal.h"
-#include "npuscope/io/ClusterGenerator.h"
-#include "npuscope/io/CommOpInfoWriter.h"
-#include "npuscope/io/CommunicationImporter.h"
-#include "npuscope/io/ImportContext.h"
-#include "npuscope/io/JsonFile.h"
+#include "npuscope/testgen/ClusterGenerator.h"
+#include "npuscope/io/parse/CommOpInfoWriter.h"
+#include "npuscope/io/torch_npu/CommunicationImporter.h"
+#include "npuscope/io/parse/ImportContext.h"
+#include "npuscope/io/parse/JsonFile.h"
 #include "npuscope/model/ModelWriter.h"
 
 #include <gtest/gtest.h>
@@ -224,7 +224,7 @@ TEST(CommunicationSax, RealSamplesGiveTheDomRows)
 TEST(CommunicationSax, GeneratedClusterGivesTheDomRows)
 {
     test::ScratchDir dir;
-    GeneratorOptions g;
+    testgen::GeneratorOptions g;
     g.outDir = (dir.path() / "c").string();
     g.ranks = 16;
     g.steps = 3;
@@ -233,7 +233,7 @@ TEST(CommunicationSax, GeneratedClusterGivesTheDomRows)
     g.pp = 2;
     g.seed = 7;
     std::string error;
-    ASSERT_TRUE(ClusterGenerator::generate(g, error)) << error;
+    ASSERT_TRUE(testgen::ClusterGenerator::generate(g, error)) << error;
     int files = 0;
     for (const auto& e : fs::recursive_directory_iterator(g.outDir)) {
         if (e.path().filename() == "communication.json") {

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // Golden tests of the CSV importers on the real samples in tests/data, plus a generated bad-input corpus.
-#include "npuscope/io/ApiStatisticImporter.h"
-#include "npuscope/io/ImportContext.h"
-#include "npuscope/io/KernelDetailsImporter.h"
-#include "npuscope/io/MemoryRecordImporter.h"
-#include "npuscope/io/NpuModuleMemImporter.h"
-#include "npuscope/io/OpStatisticImporter.h"
-#include "npuscope/io/OperatorMemoryImporter.h"
-#include "npuscope/io/StepTraceImporter.h"
+#include "npuscope/io/torch_npu/ApiStatisticImporter.h"
+#include "npuscope/load/SourceDetails.h"
+#include "npuscope/io/parse/ImportContext.h"
+#include "npuscope/io/torch_npu/KernelDetailsImporter.h"
+#include "npuscope/io/torch_npu/MemoryRecordImporter.h"
+#include "npuscope/io/torch_npu/NpuModuleMemImporter.h"
+#include "npuscope/io/torch_npu/OpStatisticImporter.h"
+#include "npuscope/io/torch_npu/OperatorMemoryImporter.h"
+#include "npuscope/io/torch_npu/StepTraceImporter.h"
 #include "npuscope/model/Database.h"
 #include "npuscope/model/ModelWriter.h"
 
@@ -65,7 +66,7 @@ public:
     std::optional<nlohmann::ordered_json> pmu(const std::string& where)
     {
         const auto rowid = m_db->scalarInt("SELECT MIN(rowid) FROM kernel " + where);
-        return rowid ? KernelDetailsImporter::pmuOf(*m_db, *rowid) : std::nullopt;
+        return rowid ? load::SourceDetails::kernelPmu(*m_db, *rowid) : std::nullopt;
     }
     std::optional<int64_t> optScalar(const std::string& sql) { return m_db->scalarInt(sql); }
     model::Statement query(const std::string& sql) { return m_db->prepare(sql); }

@@ -9,12 +9,13 @@
 //   id ending on its COMMUNICATION_OP row), async_task_queue 159 ids, fwdbwd 27 ids (two PYTORCH_API rows each).
 #include "TestData.h"
 
-#include "npuscope/io/DbSliceArgs.h"
-#include "npuscope/io/DbTimelineImporter.h"
-#include "npuscope/io/Detector.h"
-#include "npuscope/io/ImportContext.h"
-#include "npuscope/io/Loader.h"
-#include "npuscope/io/ProfilerDbImporter.h"
+#include "npuscope/io/db/DbSliceArgs.h"
+#include "npuscope/io/db/DbTimelineImporter.h"
+#include "npuscope/io/detect/Detector.h"
+#include "npuscope/io/parse/ImportContext.h"
+#include "npuscope/load/SourceDetails.h"
+#include "npuscope/load/Loader.h"
+#include "npuscope/io/db/ProfilerDbImporter.h"
 #include "npuscope/model/Database.h"
 #include "npuscope/model/ModelWriter.h"
 #include "npuscope/query/TimelineQuery.h"
@@ -92,7 +93,7 @@ public:
     }
     nlohmann::json args(int64_t slice)
     {
-        const auto a = TimelineQuery::sliceArgs(*m_db, slice);
+        const auto a = load::SourceDetails::sliceArgs(*m_db, slice);
         EXPECT_TRUE(a.json) << a.error;
         return a.json ? nlohmann::json::parse(*a.json) : nlohmann::json();
     }
@@ -207,9 +208,9 @@ TEST(DbExportExtras, HardwareCounters)
 // The text and db samples are different runs of the same job: the same names must appear, not the same values.
 TEST(DbExportExtras, SameProcessesThreadsAndCountersAsTheTextTrace)
 {
-    io::LoadOptions options;
+    load::LoadOptions options;
     options.loadTimelines = true;
-    auto text = io::Loader::load(
+    auto text = load::Loader::load(
         io::Detector::detect({ (dataDir() / "torch_npu_2rank_level1" / "rank0_ascend_pt").string() }), options);
     ASSERT_TRUE(text);
     Model m;
@@ -329,13 +330,13 @@ TEST(DbExportExtras, ArgsUnavailableWhenTheDbChanged)
     Model m;
     ASSERT_TRUE(m.import(&io::DbTimelineImporter::run, copy));
     const int64_t slice = m.sliceId("Ascend Hardware", "trans_TransData_0");
-    ASSERT_TRUE(TimelineQuery::sliceArgs(m.db(), slice).json);
+    ASSERT_TRUE(load::SourceDetails::sliceArgs(m.db(), slice).json);
     std::ofstream(copy, std::ios::app) << "x";
-    const auto changed = TimelineQuery::sliceArgs(m.db(), slice);
+    const auto changed = load::SourceDetails::sliceArgs(m.db(), slice);
     EXPECT_FALSE(changed.json);
-    EXPECT_EQ(changed.error, TimelineQuery::kArgsUnavailable);
+    EXPECT_EQ(changed.error, load::SourceDetails::kArgsUnavailable);
     fs::remove(copy);
-    EXPECT_EQ(TimelineQuery::sliceArgs(m.db(), slice).error, TimelineQuery::kArgsUnavailable);
+    EXPECT_EQ(load::SourceDetails::sliceArgs(m.db(), slice).error, load::SourceDetails::kArgsUnavailable);
 }
 
 TEST(DbExportExtras, FlowsPerCategory)
@@ -468,6 +469,6 @@ TEST(DbExportExtras, DriftingSchemaIsSkipped)
     EXPECT_EQ(m.count("SELECT COUNT(*) FROM slice"), 4);
     EXPECT_EQ(m.text("SELECT ts, dur FROM slice WHERE ts = 50"), "50|0\n");
     // The args of a row whose detail tables are nearly empty still read.
-    const auto a = TimelineQuery::sliceArgs(m.db(), m.count("SELECT id FROM slice WHERE ts = 30"));
+    const auto a = load::SourceDetails::sliceArgs(m.db(), m.count("SELECT id FROM slice WHERE ts = 30"));
     EXPECT_TRUE(a.json || !a.error.empty());
 }

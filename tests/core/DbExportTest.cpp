@@ -6,8 +6,8 @@
 #include "TestData.h"
 
 #include "npuscope/core/GroupHash.h"
-#include "npuscope/io/Detector.h"
-#include "npuscope/io/Loader.h"
+#include "npuscope/io/detect/Detector.h"
+#include "npuscope/load/Loader.h"
 #include "npuscope/query/CommQuery.h"
 #include "npuscope/query/StepQuery.h"
 
@@ -27,9 +27,9 @@ namespace {
 
 std::unique_ptr<model::Database> loadPaths(const std::vector<std::string>& paths, bool timelines = true)
 {
-    io::LoadOptions options;
+    load::LoadOptions options;
     options.loadTimelines = timelines;
-    return io::Loader::load(io::Detector::detect(paths), options);
+    return load::Loader::load(io::Detector::detect(paths), options);
 }
 
 int64_t count(model::Database& db, const std::string& sql) { return db.scalarInt(sql).value_or(-1); }
@@ -280,7 +280,7 @@ TEST(DbExport, RankFolderWithTextAndDbUsesTheDb)
     for (const auto& i : plan.issues)
         said = said || (i.severity == "info" && i.message.find("using the db export") != std::string::npos);
     EXPECT_TRUE(said);
-    auto db = io::Loader::load(plan);
+    auto db = load::Loader::load(plan);
     ASSERT_TRUE(db);
     EXPECT_EQ(count(*db, "SELECT computing_ns FROM step_trace"), 8903431); // the db's value, not the text's
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM step_trace"), 1);

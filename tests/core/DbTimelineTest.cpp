@@ -10,9 +10,9 @@
 //   COUNT(DISTINCT streamId) FROM TASK -> 4
 #include "TestData.h"
 
-#include "npuscope/io/Detector.h"
-#include "npuscope/io/LoadPlan.h"
-#include "npuscope/io/Loader.h"
+#include "npuscope/io/detect/Detector.h"
+#include "npuscope/io/detect/LoadPlan.h"
+#include "npuscope/load/Loader.h"
 #include "npuscope/query/TimelineQuery.h"
 
 #include <gtest/gtest.h>
@@ -42,12 +42,12 @@ std::string text(model::Database& db, const std::string& sql)
     return out;
 }
 
-std::unique_ptr<model::Database> load(bool timelines, int threads = 0)
+std::unique_ptr<model::Database> openModel(bool timelines, int threads = 0)
 {
-    io::LoadOptions options;
+    load::LoadOptions options;
     options.loadTimelines = timelines;
     options.threads = threads;
-    return io::Loader::load(io::Detector::detect({ rank0().string() }), options);
+    return load::Loader::load(io::Detector::detect({ rank0().string() }), options);
 }
 
 // Ascend Hardware: 552 TASK rows minus the 4 AI_CORE rows without task info that span a communication op (same
@@ -121,7 +121,7 @@ TEST(DbTimeline, DetectorPlansTheDbTwice)
 
 TEST(DbTimeline, LoadTimelineOnDbOnlyRank)
 {
-    auto db = load(false);
+    auto db = openModel(false);
     ASSERT_TRUE(db);
     auto ranks = query::TimelineQuery::ranks(*db);
     ASSERT_EQ(ranks.size(), 1u);
@@ -141,7 +141,7 @@ TEST(DbTimeline, LoadTimelineOnDbOnlyRank)
     const std::string rankRow = text(*db, "SELECT * FROM rank");
     EXPECT_GT(kernels, 0);
 
-    ASSERT_TRUE(io::Loader::loadTimeline(*db, 0));
+    ASSERT_TRUE(load::Loader::loadTimeline(*db, 0));
     expectTimeline(*db);
     EXPECT_EQ(text(*db, "SELECT rank_id, kind, path, size_bytes, status FROM rank_file WHERE kind <> "
                         "'profiler_db_timeline' ORDER BY rowid"),
@@ -160,7 +160,7 @@ TEST(DbTimeline, LoadTimelineOnDbOnlyRank)
     ASSERT_TRUE(tl);
 
     // A second request finds nothing left to load and changes nothing.
-    EXPECT_FALSE(io::Loader::loadTimeline(*db, 0));
+    EXPECT_FALSE(load::Loader::loadTimeline(*db, 0));
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM slice"), kSlices);
 }
 
@@ -168,7 +168,7 @@ TEST(DbTimeline, LoadWithTimelinesDirectAndPooled)
 {
     for (int threads : { 1, 2 }) {
         SCOPED_TRACE(threads);
-        auto db = load(true, threads);
+        auto db = openModel(true, threads);
         ASSERT_TRUE(db);
         expectTimeline(*db);
         EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM rank_file WHERE status <> 'loaded'"), 0);

@@ -3,8 +3,8 @@
 
 // Helpers of the detection tests: plan issues and kinds, loading a plan, one-value queries, writing small files.
 
-#include "npuscope/io/Detector.h"
-#include "npuscope/io/Loader.h"
+#include "npuscope/io/detect/Detector.h"
+#include "npuscope/load/Loader.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -30,11 +30,11 @@ inline std::vector<io::FileKind> kindsOf(const io::PlannedRank& r)
     return out;
 }
 
-inline std::unique_ptr<model::Database> load(const io::LoadPlan& plan, bool timelines = false)
+inline std::unique_ptr<model::Database> openModel(const io::LoadPlan& plan, bool timelines = false)
 {
-    io::LoadOptions options;
+    load::LoadOptions options;
     options.loadTimelines = timelines;
-    return io::Loader::load(plan, options);
+    return load::Loader::load(plan, options);
 }
 
 inline int64_t count(model::Database& db, const std::string& sql) { return db.scalarInt(sql).value_or(-1); }

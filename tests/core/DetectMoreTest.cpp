@@ -4,9 +4,10 @@
 #include "DetectHelpers.h"
 #include "TestData.h"
 
-#include "npuscope/io/Detector.h"
-#include "npuscope/io/KernelDetailsImporter.h"
-#include "npuscope/io/Loader.h"
+#include "npuscope/io/detect/Detector.h"
+#include "npuscope/io/torch_npu/KernelDetailsImporter.h"
+#include "npuscope/load/SourceDetails.h"
+#include "npuscope/load/Loader.h"
 
 #include <gtest/gtest.h>
 
@@ -53,7 +54,7 @@ TEST(DetectMore, MetadataOnlyFolderIsAFactsOnlyRank)
 
 TEST(DetectMore, MetadataOnlyRankHasWorldSizeAndNamedGroups)
 {
-    auto db = load(io::Detector::detect({ kMetadataDir.string() }));
+    auto db = openModel(io::Detector::detect({ kMetadataDir.string() }));
     ASSERT_TRUE(db);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM parse_issue WHERE severity = 'error'"), 0);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM rank"), 1);
@@ -137,12 +138,12 @@ TEST(DetectMore, OpSummaryFillsTheKernelTable)
     const auto plan = io::Detector::detect({ kOpSummaryDir.string() });
     // Deferred like kernel_details.csv: not part of the summary load.
     {
-        auto db = load(plan);
+        auto db = openModel(plan);
         ASSERT_TRUE(db);
         EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM kernel"), 0);
         EXPECT_EQ(text(*db, "SELECT status FROM rank_file WHERE kind = 'op_summary'"), "skipped");
     }
-    auto db = load(plan, true);
+    auto db = openModel(plan, true);
     ASSERT_TRUE(db);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM parse_issue WHERE severity = 'error'"), 0);
     // The fixture's line 17 lacks one field (a cell after Task Duration is missing, so the rest is shifted): reported
@@ -177,7 +178,7 @@ TEST(DetectMore, OpSummaryFillsTheKernelTable)
     EXPECT_EQ(count(*db, "SELECT k.model_id " + zeros), 4294967295);
     EXPECT_EQ(text(*db, "SELECT k.input_shapes " + zeros), "232138240");
     EXPECT_EQ(text(*db, "SELECT k.input_data_types " + zeros), "FLOAT");
-    const auto zerosPmu = io::KernelDetailsImporter::pmuOf(*db, count(*db, "SELECT k.rowid " + zeros));
+    const auto zerosPmu = load::SourceDetails::kernelPmu(*db, count(*db, "SELECT k.rowid " + zeros));
     ASSERT_TRUE(zerosPmu);
     EXPECT_EQ(zerosPmu->at("Input Formats"), "FORMAT_ND");
     EXPECT_EQ(zerosPmu->at("aiv_total_cycles"), 43632970);
@@ -196,7 +197,7 @@ TEST(DetectMore, OpSummaryFillsTheKernelTable)
                       + " AND k.task_id IS NULL AND k.stream_id IS NULL AND k.mix_block_dim IS NULL AND "
                         "k.input_shapes IS NULL AND k.output_data_types IS NULL"),
         1);
-    EXPECT_FALSE(io::KernelDetailsImporter::pmuOf(*db, count(*db, "SELECT k.rowid " + hccl))); // all N/A
+    EXPECT_FALSE(load::SourceDetails::kernelPmu(*db, count(*db, "SELECT k.rowid " + hccl))); // all N/A
     EXPECT_EQ(count(*db, "SELECT k.block_dim " + hccl), 0);
 }
 
@@ -204,7 +205,7 @@ TEST(DetectMore, OpSummaryColumnsMissingAreNamedWithTheirAlternatives)
 {
     ScratchDir dir;
     writeFile(dir.path() / "op_summary_0.csv", "Op Name,OP Type,Task Type,Start Time(us)\nA,A,AI_CORE,1.0\n");
-    auto db = load(io::Detector::detect({ dir.path().string() }), true);
+    auto db = openModel(io::Detector::detect({ dir.path().string() }), true);
     ASSERT_TRUE(db);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM kernel"), 0);
     EXPECT_EQ(count(*db,
@@ -281,7 +282,7 @@ TEST(DetectMore, DbExportsInAFolderWithUriCharacters)
     for (const char* name : { "analysis.db", "ascend_pytorch_profiler_0.db" })
         fs::copy_file(dataDir() / "torch_npu_2rank_db" / "level1" / "rank0_ascend_pt" / "ASCEND_PROFILER_OUTPUT" / name,
             odd / name);
-    auto db = io::Loader::load(io::Detector::detect({ odd.string() }));
+    auto db = load::Loader::load(io::Detector::detect({ odd.string() }));
     ASSERT_TRUE(db);
     EXPECT_EQ(db->scalarInt("SELECT COUNT(*) FROM step_trace").value_or(-1), 1);
     EXPECT_EQ(db->scalarInt("SELECT COUNT(*) FROM parse_issue WHERE severity = 'error'").value_or(-1), 0);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "TestData.h"
 
-#include "npuscope/io/Detector.h"
+#include "npuscope/io/detect/Detector.h"
 
 #include <gtest/gtest.h>
 

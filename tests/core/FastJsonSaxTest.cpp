@@ -2,8 +2,8 @@
 // io::saxParse must send exactly the events (and return what) nlohmann::json::sax_parse does.
 #include "TestData.h"
 
-#include "npuscope/io/ClusterGenerator.h"
-#include "npuscope/io/FastJsonSax.h"
+#include "npuscope/testgen/ClusterGenerator.h"
+#include "npuscope/io/parse/FastJsonSax.h"
 
 #include <gtest/gtest.h>
 
@@ -173,14 +173,14 @@ TEST(FastJsonSax, ProfilerFilesGiveNlohmannsEvents)
     }
     EXPECT_GE(files, 12);
     test::ScratchDir dir;
-    io::GeneratorOptions g;
+    testgen::GeneratorOptions g;
     g.outDir = (dir.path() / "c").string();
     g.ranks = 8;
     g.traceMb = 0;
     g.tp = 4;
     g.seed = 3;
     std::string error;
-    ASSERT_TRUE(io::ClusterGenerator::generate(g, error)) << error;
+    ASSERT_TRUE(testgen::ClusterGenerator::generate(g, error)) << error;
     for (const auto& e : fs::recursive_directory_iterator(g.outDir)) {
         if (e.path().extension() == ".json" && e.path().filename() != "trace_view.json")
             expectSameEvents(readFile(e.path()));

@@ -2,7 +2,7 @@
 // `npuscope-cli summary --json` on every input generation of issue 6, and the "nothing found" message.
 #include "TestData.h"
 
-#include "npuscope/io/Detector.h"
+#include "npuscope/io/detect/Detector.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

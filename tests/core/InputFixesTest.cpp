@@ -3,8 +3,8 @@
 // and SDMA bandwidth, db-export timeline communication tasks.
 #include "TestData.h"
 
-#include "npuscope/io/Detector.h"
-#include "npuscope/io/Loader.h"
+#include "npuscope/io/detect/Detector.h"
+#include "npuscope/load/Loader.h"
 
 #include <gtest/gtest.h>
 
@@ -18,11 +18,11 @@ using npuscope::test::ScratchDir;
 
 namespace {
 
-std::unique_ptr<model::Database> load(const std::vector<std::string>& paths, bool timelines = false)
+std::unique_ptr<model::Database> openModel(const std::vector<std::string>& paths, bool timelines = false)
 {
-    io::LoadOptions options;
+    load::LoadOptions options;
     options.loadTimelines = timelines;
-    return io::Loader::load(io::Detector::detect(paths), options);
+    return load::Loader::load(io::Detector::detect(paths), options);
 }
 
 int64_t count(model::Database& db, const std::string& sql) { return db.scalarInt(sql).value_or(-1); }
@@ -55,7 +55,7 @@ TEST(InputFixes, SummaryKeptBesideRankFoldersWithoutSummaryFiles)
     for (const auto& f : plan.ranks[0].files)
         kernels = kernels || f.kind == io::FileKind::KernelDetails;
     EXPECT_TRUE(kernels);
-    auto db = load({ dir.path().string() }, true);
+    auto db = openModel({ dir.path().string() }, true);
     ASSERT_TRUE(db);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM rank"), 8);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM step_trace"), 8);
@@ -77,7 +77,7 @@ TEST(InputFixes, SummaryRanksWithoutOwnDataStay)
     const auto plan = io::Detector::detect({ dir.path().string() });
     ASSERT_EQ(plan.ranks.size(), 16u);
     EXPECT_EQ(plan.ranks[0].summaryReplaced, (std::set<int64_t> { 0, 1 }));
-    auto db = load({ dir.path().string() });
+    auto db = openModel({ dir.path().string() });
     ASSERT_TRUE(db);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM rank"), 16);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM step_trace"), 16);
@@ -87,7 +87,7 @@ TEST(InputFixes, SummaryRanksWithoutOwnDataStay)
 // (2 stages of 4 ranks -> groups {0,1}, {2,3}) they are 3 -> 2 and 2 -> 2, never 1 -> 0.
 TEST(InputFixes, HcclRawLocalRanksMappedByStageLayout)
 {
-    auto db = load({ flat().string() });
+    auto db = openModel({ flat().string() });
     ASSERT_TRUE(db);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM comm_link WHERE src IS NULL OR dst IS NULL"), 0);
     EXPECT_EQ(count(*db,
@@ -104,7 +104,7 @@ TEST(InputFixes, HcclRawLocalRanksMappedByStageLayout)
         5.0552, 1e-3);
 
     // The r1.3 job layout has the same files but no stage layout: links to other ranks keep no global ranks.
-    auto job = load({ r13().string() });
+    auto job = openModel({ r13().string() });
     ASSERT_TRUE(job);
     EXPECT_EQ(count(*job, "SELECT COUNT(*) FROM comm_link WHERE src IS NOT NULL AND src <> dst"), 0);
     EXPECT_GT(count(*job, "SELECT COUNT(*) FROM comm_link WHERE rank_id = 2 AND src = 2 AND dst = 2"), 0);
@@ -118,7 +118,7 @@ TEST(InputFixes, HcclRawLocalRanksMappedByStageLayout)
 TEST(InputFixes, HcclRawSdmaBandwidth)
 {
     for (const auto& path : { flat(), r13() }) {
-        auto db = load({ path.string() });
+        auto db = openModel({ path.string() });
         ASSERT_TRUE(db);
         const std::string where = " FROM comm_bandwidth b JOIN comm_op o ON o.id = b.comm_op_id WHERE o.rank_id = 0 "
                                   "AND o.is_total = 0 AND b.transport = 'SDMA'";
@@ -132,7 +132,7 @@ TEST(InputFixes, HcclRawSdmaBandwidth)
 // around hcom_allReduce__210_0_1) are not drawn on Stream 4; the op stays on HCCL "Group 0 Communication".
 TEST(InputFixes, DbTimelineHasNoFakeAiCoreTask)
 {
-    auto db = load({ (dataDir() / "torch_npu_2rank_db" / "level1").string() }, true);
+    auto db = openModel({ (dataDir() / "torch_npu_2rank_db" / "level1").string() }, true);
     ASSERT_TRUE(db);
     EXPECT_EQ(count(*db,
                   "SELECT COUNT(*) FROM slice s JOIN string n ON n.id = s.name_id WHERE n.value = 'AI_CORE' AND "
@@ -148,7 +148,7 @@ TEST(InputFixes, DbTimelineHasNoFakeAiCoreTask)
 // db export Level0: planeId 4294967295 (unknown) gives no plane row (it became "Plane 98" by clamping).
 TEST(InputFixes, DbTimelineUnknownPlaneHasNoRow)
 {
-    auto db = load({ (dataDir() / "torch_npu_2rank_db" / "level0").string() }, true);
+    auto db = openModel({ (dataDir() / "torch_npu_2rank_db" / "level0").string() }, true);
     ASSERT_TRUE(db);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM thread WHERE name LIKE '%Plane%'"), 0);
     EXPECT_GT(count(*db, "SELECT COUNT(*) FROM thread WHERE name = 'Group 0 Communication'"), 0);

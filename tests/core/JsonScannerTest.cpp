@@ -2,10 +2,10 @@
 // JsonScanner (the streaming reader behind TraceViewImporter): it must accept and reject exactly
 // what nlohmann::json does, report the same error byte and line, and the importer built on it must
 // give the same model the nlohmann SAX importer gave.
-#include "npuscope/io/JsonScanner.h"
-#include "npuscope/io/ClusterGenerator.h"
-#include "npuscope/io/ImportContext.h"
-#include "npuscope/io/TraceViewImporter.h"
+#include "npuscope/io/parse/JsonScanner.h"
+#include "npuscope/testgen/ClusterGenerator.h"
+#include "npuscope/io/parse/ImportContext.h"
+#include "npuscope/io/torch_npu/TraceViewImporter.h"
 #include "npuscope/model/Database.h"
 #include "npuscope/model/ModelWriter.h"
 
@@ -348,12 +348,12 @@ TEST(JsonScanner, ImporterModelMatchesTheNlohmannImporter)
     ],"traceEvents":[{"ph":"X","name":"second","pid":1,"tid":1,"ts":1,"dur":1}]})";
     const auto synthPath = write(dir.path(), "synthetic.json", synthetic);
 
-    npuscope::io::GeneratorOptions g;
+    npuscope::testgen::GeneratorOptions g;
     g.outDir = (dir.path() / "gen").string();
     g.ranks = 1;
     g.traceMb = 3;
     std::string error;
-    ASSERT_TRUE(npuscope::io::ClusterGenerator::generate(g, error)) << error;
+    ASSERT_TRUE(npuscope::testgen::ClusterGenerator::generate(g, error)) << error;
     std::string generated;
     for (const auto& e : fs::recursive_directory_iterator(g.outDir))
         if (e.path().filename() == "trace_view.json")

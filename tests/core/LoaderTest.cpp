@@ -2,8 +2,8 @@
 #include "TestData.h"
 
 #include "npuscope/core/GroupHash.h"
-#include "npuscope/io/Detector.h"
-#include "npuscope/io/Loader.h"
+#include "npuscope/io/detect/Detector.h"
+#include "npuscope/load/Loader.h"
 #include "npuscope/query/CommQuery.h"
 #include "npuscope/query/RankQuery.h"
 #include "npuscope/query/StepQuery.h"
@@ -24,9 +24,9 @@ namespace {
 
 std::unique_ptr<model::Database> loadPaths(const std::vector<std::string>& paths, bool timelines = false)
 {
-    io::LoadOptions options;
+    load::LoadOptions options;
     options.loadTimelines = timelines;
-    return io::Loader::load(io::Detector::detect(paths), options);
+    return load::Loader::load(io::Detector::detect(paths), options);
 }
 
 nlohmann::json readJson(const fs::path& p)

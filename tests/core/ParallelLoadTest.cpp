@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "TestData.h"
 
-#include "npuscope/io/Detector.h"
-#include "npuscope/io/Loader.h"
+#include "npuscope/io/detect/Detector.h"
+#include "npuscope/load/Loader.h"
 
 #include <gtest/gtest.h>
 
@@ -11,13 +11,13 @@ using npuscope::test::dataDir;
 
 namespace {
 
-std::unique_ptr<model::Database> load(int threads, bool timelines)
+std::unique_ptr<model::Database> openModel(int threads, bool timelines)
 {
-    io::LoadOptions options;
+    load::LoadOptions options;
     options.threads = threads;
     options.loadTimelines = timelines;
     const auto plan = io::Detector::detect({ (dataDir() / "torch_npu_2rank_level1").string() });
-    return io::Loader::load(plan, options);
+    return load::Loader::load(plan, options);
 }
 
 // A content fingerprint independent of row ids and string ids.
@@ -56,8 +56,8 @@ const char* kChecks[] = {
 
 TEST(ParallelLoad, ThreadsGiveTheSameModel)
 {
-    auto one = load(1, true);
-    auto three = load(3, true);
+    auto one = openModel(1, true);
+    auto three = openModel(3, true);
     ASSERT_TRUE(one && three);
     for (const char* sql : kChecks) {
         const auto a = fingerprint(*one, sql);
@@ -68,16 +68,16 @@ TEST(ParallelLoad, ThreadsGiveTheSameModel)
 
 TEST(ParallelLoad, TimelineLoadedLaterEqualsEagerLoad)
 {
-    auto eager = load(2, true);
-    auto lazy = load(2, false);
+    auto eager = openModel(2, true);
+    auto lazy = openModel(2, false);
     ASSERT_TRUE(eager && lazy);
     EXPECT_EQ(lazy->scalarInt("SELECT COUNT(*) FROM slice"), 0);
     EXPECT_EQ(lazy->scalarInt("SELECT COUNT(*) FROM rank_file WHERE kind = 'trace_view' AND status = 'skipped'"), 2);
     std::vector<double> fractions;
-    EXPECT_TRUE(io::Loader::loadTimeline(*lazy, 0, [&](const io::LoadProgress& p) { fractions.push_back(p.fraction); }));
-    EXPECT_TRUE(io::Loader::loadTimeline(*lazy, 1));
-    EXPECT_FALSE(io::Loader::loadTimeline(*lazy, 0)); // already loaded
-    EXPECT_FALSE(io::Loader::loadTimeline(*lazy, 99)); // no such rank
+    EXPECT_TRUE(load::Loader::loadTimeline(*lazy, 0, [&](const load::LoadProgress& p) { fractions.push_back(p.fraction); }));
+    EXPECT_TRUE(load::Loader::loadTimeline(*lazy, 1));
+    EXPECT_FALSE(load::Loader::loadTimeline(*lazy, 0)); // already loaded
+    EXPECT_FALSE(load::Loader::loadTimeline(*lazy, 99)); // no such rank
     ASSERT_FALSE(fractions.empty());
     EXPECT_DOUBLE_EQ(fractions.back(), 1.0);
     EXPECT_EQ(lazy->scalarInt("SELECT COUNT(*) FROM rank_file WHERE kind = 'trace_view' AND status = 'loaded'"), 2);
@@ -89,5 +89,5 @@ TEST(ParallelLoad, CancelReturnsNull)
 {
     std::atomic<bool> cancel { true };
     const auto plan = io::Detector::detect({ (dataDir() / "torch_npu_2rank_level1").string() });
-    EXPECT_EQ(io::Loader::load(plan, {}, {}, &cancel), nullptr);
+    EXPECT_EQ(load::Loader::load(plan, {}, {}, &cancel), nullptr);
 }

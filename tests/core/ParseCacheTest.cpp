@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "TestData.h"
 
-#include "npuscope/io/Detector.h"
-#include "npuscope/io/Loader.h"
-#include "npuscope/io/ParseCache.h"
+#include "npuscope/io/detect/Detector.h"
+#include "npuscope/load/Loader.h"
+#include "npuscope/load/ParseCache.h"
 
 #include <gtest/gtest.h>
 
@@ -52,18 +52,18 @@ size_t entries(const fs::path& dir)
 TEST(ParseCache, SecondOpenComesFromTheCacheAndEqualsTheFirst)
 {
     ScratchDir cacheDir;
-    io::ParseCache cache({ cacheDir.path().string(), 1ull << 30 });
-    io::LoadOptions options;
+    load::ParseCache cache({ cacheDir.path().string(), 1ull << 30 });
+    load::LoadOptions options;
     options.cache = &cache;
     options.loadTimelines = true;
     const auto plan = io::Detector::detect({ (dataDir() / "torch_npu_2rank_level1").string() });
-    auto first = io::Loader::load(plan, options);
+    auto first = load::Loader::load(plan, options);
     ASSERT_TRUE(first);
     // The summary, one deferred entry per rank and the whole model, all in the cache folder.
     EXPECT_EQ(entries(cacheDir.path()), 4u);
-    io::LoadReport report;
+    load::LoadReport report;
     options.report = &report;
-    auto second = io::Loader::load(plan, options);
+    auto second = load::Loader::load(plan, options);
     ASSERT_TRUE(second);
     EXPECT_EQ(entries(cacheDir.path()), 4u);
     // The second open parsed no input file at all: the whole model came from one entry.
@@ -77,9 +77,9 @@ TEST(ParseCache, SecondOpenComesFromTheCacheAndEqualsTheFirst)
         if (e.path().filename().string().rfind("full-", 0) == 0)
             fs::remove(e.path());
     }
-    io::LoadReport partsReport;
+    load::LoadReport partsReport;
     options.report = &partsReport;
-    auto third = io::Loader::load(plan, options);
+    auto third = load::Loader::load(plan, options);
     ASSERT_TRUE(third);
     EXPECT_TRUE(partsReport.parsedFiles.empty());
     EXPECT_EQ(partsReport.cacheHits, 3);
@@ -99,12 +99,12 @@ TEST(ParseCache, ChangedInputIsParsedAgain)
     for (const auto& e : fs::recursive_directory_iterator(work.path()))
         fs::permissions(e.path(), fs::perms::owner_read | fs::perms::owner_write | fs::perms::owner_exec,
             fs::perm_options::add);
-    io::ParseCache cache({ cacheDir.path().string(), 1ull << 30 });
-    io::LoadOptions options;
+    load::ParseCache cache({ cacheDir.path().string(), 1ull << 30 });
+    load::LoadOptions options;
     options.cache = &cache;
     options.loadTimelines = false;
     auto plan = io::Detector::detect({ (work.path() / "job").string() });
-    auto first = io::Loader::load(plan, options);
+    auto first = load::Loader::load(plan, options);
     ASSERT_TRUE(first);
     EXPECT_EQ(entries(cacheDir.path()), 1u);
     const auto csv = work.path() / "job" / "rank0_ascend_pt" / "ASCEND_PROFILER_OUTPUT" / "step_trace_time.csv";
@@ -115,7 +115,7 @@ TEST(ParseCache, ChangedInputIsParsedAgain)
     }
     fs::last_write_time(csv, fs::last_write_time(csv) + std::chrono::seconds(5));
     plan = io::Detector::detect({ (work.path() / "job").string() });
-    auto second = io::Loader::load(plan, options);
+    auto second = load::Loader::load(plan, options);
     ASSERT_TRUE(second);
     EXPECT_EQ(entries(cacheDir.path()), 2u);
     EXPECT_EQ(second->scalarInt("SELECT step FROM step_trace WHERE rank_id = 0"), 7);
@@ -124,16 +124,16 @@ TEST(ParseCache, ChangedInputIsParsedAgain)
 TEST(ParseCache, TimelineLoadedLaterUsesTheCache)
 {
     ScratchDir cacheDir;
-    io::ParseCache cache({ cacheDir.path().string(), 1ull << 30 });
-    io::LoadOptions options;
+    load::ParseCache cache({ cacheDir.path().string(), 1ull << 30 });
+    load::LoadOptions options;
     options.cache = &cache;
     options.loadTimelines = false;
     const auto plan = io::Detector::detect({ (dataDir() / "torch_npu_2rank_level1").string() });
-    auto a = io::Loader::load(plan, options);
-    ASSERT_TRUE(io::Loader::loadTimeline(*a, 1, {}, nullptr, &cache));
+    auto a = load::Loader::load(plan, options);
+    ASSERT_TRUE(load::Loader::loadTimeline(*a, 1, {}, nullptr, &cache));
     EXPECT_EQ(entries(cacheDir.path()), 2u);
-    auto b = io::Loader::load(plan, options);
-    ASSERT_TRUE(io::Loader::loadTimeline(*b, 1, {}, nullptr, &cache));
+    auto b = load::Loader::load(plan, options);
+    ASSERT_TRUE(load::Loader::loadTimeline(*b, 1, {}, nullptr, &cache));
     EXPECT_EQ(entries(cacheDir.path()), 2u);
     for (const char* sql : kChecks)
         EXPECT_EQ(dump(*a, sql), dump(*b, sql)) << sql;
@@ -142,19 +142,19 @@ TEST(ParseCache, TimelineLoadedLaterUsesTheCache)
 TEST(ParseCache, SizeCapEvictsTheOldestAndClearEmpties)
 {
     ScratchDir cacheDir;
-    io::ParseCache unlimited({ cacheDir.path().string(), 1ull << 30 });
-    io::LoadOptions options;
+    load::ParseCache unlimited({ cacheDir.path().string(), 1ull << 30 });
+    load::LoadOptions options;
     options.cache = &unlimited;
     options.loadTimelines = false;
     for (const char* sample : { "torch_npu_2rank_level0", "torch_npu_2rank_level1", "torch_npu_2rank_level2" })
-        ASSERT_TRUE(io::Loader::load(io::Detector::detect({ (dataDir() / sample).string() }), options));
+        ASSERT_TRUE(load::Loader::load(io::Detector::detect({ (dataDir() / sample).string() }), options));
     EXPECT_EQ(entries(cacheDir.path()), 3u);
     const uint64_t total = unlimited.sizeBytes();
     ASSERT_GT(total, 0u);
     // A cap that only fits two entries: storing one more evicts the least recently used.
-    io::ParseCache capped({ cacheDir.path().string(), total - 1 });
+    load::ParseCache capped({ cacheDir.path().string(), total - 1 });
     options.cache = &capped;
-    ASSERT_TRUE(io::Loader::load(io::Detector::detect({ (dataDir() / "torch_npu_2023_2rank").string() }), options));
+    ASSERT_TRUE(load::Loader::load(io::Detector::detect({ (dataDir() / "torch_npu_2023_2rank").string() }), options));
     EXPECT_LE(capped.sizeBytes(), total - 1);
     EXPECT_LT(entries(cacheDir.path()), 4u);
     EXPECT_GT(capped.clear(), 0u);
@@ -164,12 +164,12 @@ TEST(ParseCache, SizeCapEvictsTheOldestAndClearEmpties)
 TEST(ParseCache, DamagedEntriesAreDiscardedWithAWarning)
 {
     ScratchDir cacheDir;
-    io::ParseCache cache({ cacheDir.path().string(), 1ull << 30 });
-    io::LoadOptions options;
+    load::ParseCache cache({ cacheDir.path().string(), 1ull << 30 });
+    load::LoadOptions options;
     options.cache = &cache;
     options.loadTimelines = true;
     const auto plan = io::Detector::detect({ (dataDir() / "torch_npu_2rank_level1").string() });
-    auto first = io::Loader::load(plan, options);
+    auto first = load::Loader::load(plan, options);
     ASSERT_TRUE(first);
     // Damage every entry: keep the SQLite header, overwrite the rest with garbage.
     for (const auto& e : fs::directory_iterator(cacheDir.path())) {
@@ -179,9 +179,9 @@ TEST(ParseCache, DamagedEntriesAreDiscardedWithAWarning)
         const std::string junk(static_cast<size_t>(size / 2), '\x5a');
         f.write(junk.data(), static_cast<std::streamsize>(junk.size()));
     }
-    io::LoadReport report;
+    load::LoadReport report;
     options.report = &report;
-    auto second = io::Loader::load(plan, options);
+    auto second = load::Loader::load(plan, options);
     ASSERT_TRUE(second);
     EXPECT_GE(report.cacheRejected, 1);
     EXPECT_FALSE(report.parsedFiles.empty()); // parsed again instead of trusting the damage
@@ -198,8 +198,8 @@ TEST(ParseCache, DamagedEntriesAreDiscardedWithAWarning)
 TEST(ParseCache, CancelLeavesNoEntryAndTheNextLoadWorks)
 {
     ScratchDir cacheDir;
-    io::ParseCache cache({ cacheDir.path().string(), 1ull << 30 });
-    io::LoadOptions options;
+    load::ParseCache cache({ cacheDir.path().string(), 1ull << 30 });
+    load::LoadOptions options;
     options.cache = &cache;
     options.loadTimelines = true;
     options.threads = 1;
@@ -207,12 +207,12 @@ TEST(ParseCache, CancelLeavesNoEntryAndTheNextLoadWorks)
     std::atomic<bool> cancel { false };
     int calls = 0;
     // Cancel in the middle of the first rank's files.
-    auto db = io::Loader::load(
-        plan, options, [&](const io::LoadProgress&) { cancel = ++calls > 3; }, &cancel);
+    auto db = load::Loader::load(
+        plan, options, [&](const load::LoadProgress&) { cancel = ++calls > 3; }, &cancel);
     EXPECT_EQ(db, nullptr);
     EXPECT_EQ(entries(cacheDir.path()), 0u);
     cancel = false;
-    auto again = io::Loader::load(plan, options, {}, &cancel);
+    auto again = load::Loader::load(plan, options, {}, &cancel);
     ASSERT_TRUE(again);
     EXPECT_EQ(again->scalarInt("SELECT COUNT(*) FROM rank"), 2);
     EXPECT_GT(again->scalarInt("SELECT COUNT(*) FROM slice").value_or(0), 0);

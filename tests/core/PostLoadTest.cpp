@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // PostLoad on hand-made models: parallel_group_info entries read without a DOM keep the DOM's rules,
 // facts collected per model and appended equal facts collected from the merged model.
-#include "npuscope/model/PostLoad.h"
+#include "npuscope/load/PostLoad.h"
 #include "npuscope/core/GroupHash.h"
 #include "npuscope/model/ModelWriter.h"
 
@@ -9,6 +9,7 @@
 
 using namespace npuscope;
 using namespace npuscope::model;
+using namespace npuscope::load;
 
 namespace {
 

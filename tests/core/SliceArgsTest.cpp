@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "TestData.h"
 
-#include "npuscope/io/Detector.h"
-#include "npuscope/io/KernelDetailsImporter.h"
-#include "npuscope/io/Loader.h"
-#include "npuscope/io/ParseCache.h"
+#include "npuscope/io/detect/Detector.h"
+#include "npuscope/io/torch_npu/KernelDetailsImporter.h"
+#include "npuscope/load/SourceDetails.h"
+#include "npuscope/load/Loader.h"
+#include "npuscope/load/ParseCache.h"
 #include "npuscope/query/TimelineQuery.h"
 
 #include <gtest/gtest.h>
@@ -53,7 +54,7 @@ void expectArgsResolve(model::Database& db)
             + " AND accelerator_core = 'AI_VECTOR_CORE'");
         ASSERT_TRUE(rowid);
         std::string error;
-        const auto pmu = io::KernelDetailsImporter::pmuOf(db, *rowid, &error);
+        const auto pmu = load::SourceDetails::kernelPmu(db, *rowid, &error);
         ASSERT_TRUE(pmu) << error;
         EXPECT_TRUE(pmu->contains("aiv_time(us)"));
     }
@@ -69,7 +70,7 @@ void expectArgsResolve(model::Database& db)
                          "JOIN source_file f ON f.id = s.args_file_id");
     while (st.step()) {
         ASSERT_EQ(st.int64(1), st.int64(4)) << "slice points into another rank's file";
-        const auto args = TimelineQuery::sliceArgs(db, st.int64(0));
+        const auto args = load::SourceDetails::sliceArgs(db, st.int64(0));
         ASSERT_TRUE(args.json) << args.error;
         EXPECT_EQ(
             *args.json, bytes[st.int64(1)].substr(static_cast<size_t>(st.int64(2)), static_cast<size_t>(st.int64(3))));
@@ -85,17 +86,17 @@ void expectArgsResolve(model::Database& db)
 TEST(SliceArgs, MergedRanksAndCacheEntriesPointIntoTheirOwnFiles)
 {
     ScratchDir cacheDir;
-    io::ParseCache cache({ cacheDir.path().string(), 1ull << 30 });
-    io::LoadOptions options;
+    load::ParseCache cache({ cacheDir.path().string(), 1ull << 30 });
+    load::LoadOptions options;
     options.loadTimelines = true;
     options.cache = &cache;
     const auto plan = io::Detector::detect({ (dataDir() / "torch_npu_2rank_level1").string() });
-    auto first = io::Loader::load(plan, options);
+    auto first = load::Loader::load(plan, options);
     ASSERT_TRUE(first);
     expectArgsResolve(*first);
-    io::LoadReport report;
+    load::LoadReport report;
     options.report = &report;
-    auto second = io::Loader::load(plan, options);
+    auto second = load::Loader::load(plan, options);
     ASSERT_TRUE(second);
     EXPECT_TRUE(report.parsedFiles.empty());
     expectArgsResolve(*second);
@@ -104,14 +105,14 @@ TEST(SliceArgs, MergedRanksAndCacheEntriesPointIntoTheirOwnFiles)
 TEST(SliceArgs, TextArgsOfSourcesWithoutAFile)
 {
     // msprof JSON is read into a DOM and keeps its args as text: the same query returns them.
-    io::LoadOptions options;
+    load::LoadOptions options;
     options.loadTimelines = true;
     const auto plan = io::Detector::detect({ (dataDir() / "cann_prof_2023").string() });
-    auto db = io::Loader::load(plan, options);
+    auto db = load::Loader::load(plan, options);
     ASSERT_TRUE(db);
     const auto id = db->scalarInt("SELECT id FROM slice WHERE args IS NOT NULL LIMIT 1");
     ASSERT_TRUE(id);
-    const auto args = TimelineQuery::sliceArgs(*db, *id);
+    const auto args = load::SourceDetails::sliceArgs(*db, *id);
     ASSERT_TRUE(args.json);
     EXPECT_TRUE(args.error.empty());
     auto st = db->prepare("SELECT args FROM slice WHERE id = ?1");

@@ -5,9 +5,9 @@
 // value: step breakdown, communication ops, bandwidth and packets, matrix links, and the views' figures.
 #include "TestData.h"
 
-#include "npuscope/io/ClusterGenerator.h"
-#include "npuscope/io/Detector.h"
-#include "npuscope/io/Loader.h"
+#include "npuscope/testgen/ClusterGenerator.h"
+#include "npuscope/io/detect/Detector.h"
+#include "npuscope/load/Loader.h"
 #include "npuscope/query/CommAnalysisQuery.h"
 
 #include <gtest/gtest.h>
@@ -27,7 +27,7 @@ namespace {
 
 std::unique_ptr<model::Database> generateAndLoad(const fs::path& dir, bool analysisDb)
 {
-    io::GeneratorOptions o;
+    testgen::GeneratorOptions o;
     o.outDir = dir.string();
     o.ranks = 8;
     o.pp = 2;
@@ -38,14 +38,14 @@ std::unique_ptr<model::Database> generateAndLoad(const fs::path& dir, bool analy
     o.slowLink = std::make_pair(2, 3);
     o.analysisDb = analysisDb;
     std::string error;
-    if (!io::ClusterGenerator::generate(o, error)) {
+    if (!testgen::ClusterGenerator::generate(o, error)) {
         ADD_FAILURE() << error;
         return nullptr;
     }
-    io::LoadOptions options;
+    load::LoadOptions options;
     options.loadTimelines = false;
     options.cache = nullptr; // no parse cache
-    return io::Loader::load(io::Detector::detect({ dir.string() }), options);
+    return load::Loader::load(io::Detector::detect({ dir.string() }), options);
 }
 
 // REAL columns are printed with 17 significant digits (printf in SQL), so doubles compare exactly.

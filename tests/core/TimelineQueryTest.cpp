@@ -2,9 +2,9 @@
 #include "TestData.h"
 
 #include "npuscope/core/TimeAxis.h"
-#include "npuscope/io/Detector.h"
-#include "npuscope/io/Loader.h"
-#include "npuscope/query/TimelineGenerator.h"
+#include "npuscope/io/detect/Detector.h"
+#include "npuscope/load/Loader.h"
+#include "npuscope/testgen/TimelineGenerator.h"
 #include "npuscope/query/TimelineLayout.h"
 #include "npuscope/query/TimelineQuery.h"
 
@@ -23,9 +23,9 @@ namespace {
 
 std::unique_ptr<model::Database> loadSample(bool timelines)
 {
-    io::LoadOptions options;
+    load::LoadOptions options;
     options.loadTimelines = timelines;
-    return io::Loader::load(io::Detector::detect({ (dataDir() / "torch_npu_2rank_level1").string() }), options);
+    return load::Loader::load(io::Detector::detect({ (dataDir() / "torch_npu_2rank_level1").string() }), options);
 }
 
 // Every visible slice is in exactly one box, boxes are in order and folds hold only narrow slices.
@@ -64,7 +64,7 @@ void checkLayout(const query::SliceLevel& level, const TimeAxis& axis)
 
 TEST(TimelineLayout, EverySliceIsDrawnOrCountedAtEveryZoom)
 {
-    const auto tl = query::TimelineGenerator::generate(60000, 4, 4, 7);
+    const auto tl = testgen::TimelineGenerator::generate(60000, 4, 4, 7);
     ASSERT_EQ(tl->sliceCount(), 60000u);
     TimeAxis axis(tl->begin, tl->end, 1920);
     axis.setBounds(tl->begin, tl->end);
@@ -87,7 +87,7 @@ TEST(TimelineLayout, EverySliceIsDrawnOrCountedAtEveryZoom)
 
 TEST(TimelineLayout, HoverFindsTheFoldOfAFoldedSlice)
 {
-    const auto tl = query::TimelineGenerator::generate(40000, 1, 4, 11);
+    const auto tl = testgen::TimelineGenerator::generate(40000, 1, 4, 11);
     TimeAxis axis(tl->begin, tl->end, 1920);
     const query::SliceLevel& level = tl->tracks[0].levels[0];
     std::vector<query::LayoutBox> boxes;
@@ -215,7 +215,7 @@ TEST(TimelineQuery, RowsSearchDetailsAndLazyLoad)
     EXPECT_TRUE(ranks[0].hasTimelineFile);
     EXPECT_FALSE(ranks[0].loaded);
     EXPECT_EQ(query::TimelineQuery::loadRank(*db, 0)->sliceCount(), 0u);
-    ASSERT_TRUE(io::Loader::loadTimeline(*db, 0));
+    ASSERT_TRUE(load::Loader::loadTimeline(*db, 0));
     ranks = query::TimelineQuery::ranks(*db);
     EXPECT_TRUE(ranks[0].loaded);
     EXPECT_FALSE(ranks[1].loaded);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "npuscope/io/TraceViewImporter.h"
-#include "npuscope/io/ImportContext.h"
+#include "npuscope/load/SourceDetails.h"
+#include "npuscope/io/torch_npu/TraceViewImporter.h"
+#include "npuscope/io/parse/ImportContext.h"
 #include "npuscope/model/Database.h"
 #include "npuscope/model/ModelWriter.h"
 #include "npuscope/query/TimelineQuery.h"
@@ -25,6 +26,7 @@ using npuscope::io::TraceViewImporter;
 using npuscope::model::Database;
 using npuscope::model::ModelWriter;
 using npuscope::query::TimelineQuery;
+namespace load = npuscope::load;
 
 const std::string kData = NPUSCOPE_TEST_DATA;
 const std::string kLevel1 = kData + "/torch_npu_2rank_level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json";
@@ -43,11 +45,11 @@ struct Loaded {
     // Args JSON of the slice selected by sql (its first column is slice.id), however it is stored.
     std::string args(const std::string& sql) const
     {
-        return TimelineQuery::sliceArgs(*db, count(sql)).json.value_or("<null>");
+        return load::SourceDetails::sliceArgs(*db, count(sql)).json.value_or("<null>");
     }
 };
 
-Loaded load(const std::string& path, int64_t rank = 0)
+Loaded openModel(const std::string& path, int64_t rank = 0)
 {
     Loaded l;
     l.db = Database::createModel();
@@ -91,7 +93,7 @@ private:
 
 TEST(TraceViewImporter, Level1Counts)
 {
-    const auto l = load(kLevel1);
+    const auto l = openModel(kLevel1);
     ASSERT_TRUE(l.ok);
     EXPECT_EQ(l.count("SELECT count(*) FROM parse_issue"), 0);
     EXPECT_EQ(l.count("SELECT count(*) FROM slice"), 4384);
@@ -116,7 +118,7 @@ TEST(TraceViewImporter, Level1Counts)
 
 TEST(TraceViewImporter, Level1ProcessesAndThreads)
 {
-    const auto l = load(kLevel1);
+    const auto l = openModel(kLevel1);
     auto sortOf
         = [&](const std::string& name) { return l.count("SELECT sort_index FROM process WHERE name='" + name + "'"); };
     EXPECT_EQ(sortOf("Python"), 0);
@@ -135,7 +137,7 @@ TEST(TraceViewImporter, Level1ProcessesAndThreads)
 
 TEST(TraceViewImporter, Level1TimesAreExact)
 {
-    const auto l = load(kLevel1);
+    const auto l = openModel(kLevel1);
     // "ts": "1736408883688177.930", "dur": 145.57 -> exact ns, no double rounding.
     EXPECT_EQ(l.count("SELECT count(*) FROM slice WHERE ts=1736408883688177930"), 1);
     EXPECT_EQ(l.count("SELECT dur FROM slice WHERE ts=1736408883688177930"), 145570);
@@ -158,7 +160,7 @@ TEST(TraceViewImporter, Level1TimesAreExact)
 
 TEST(TraceViewImporter, Level1FlowsBindToEnclosingSlices)
 {
-    const auto l = load(kLevel1);
+    const auto l = openModel(kLevel1);
     // Each bound end lies inside its slice, on the same thread.
     const char* enclosingDst = "SELECT count(*) FROM flow f JOIN slice s ON s.id=f.dst_slice_id "
                                "WHERE s.pid=f.dst_pid AND s.tid=f.dst_tid AND s.ts<=f.dst_ts "
@@ -185,7 +187,7 @@ TEST(TraceViewImporter, Level1FlowsBindToEnclosingSlices)
 
 TEST(TraceViewImporter, Level1NestingDepth)
 {
-    const auto l = load(kLevel1);
+    const auto l = openModel(kLevel1);
     // Max depth per process, from a python stack walk over (ts asc, dur desc).
     EXPECT_EQ(l.count("SELECT max(depth) FROM slice WHERE pid=3096504"), 37);
     EXPECT_EQ(l.count("SELECT max(depth) FROM slice WHERE pid=3170820512"), 14);
@@ -199,7 +201,7 @@ TEST(TraceViewImporter, Level1NestingDepth)
 
 TEST(TraceViewImporter, Level0Golden)
 {
-    const auto l = load(kLevel0, 3);
+    const auto l = openModel(kLevel0, 3);
     ASSERT_TRUE(l.ok);
     EXPECT_EQ(l.count("SELECT count(*) FROM parse_issue"), 0);
     EXPECT_EQ(l.count("SELECT count(*) FROM slice WHERE rank_id=3"), 3379);
@@ -242,7 +244,7 @@ TEST(TraceViewImporter, WrapperNumbersAndNesting)
         {"ph":"C","name":"mem","pid":1,"ts":"3","args":{"KB":1.25,"label":"x","n":7}},
         {"ph":"B","name":"b","pid":1,"tid":2,"ts":"1"},{"ph":"E","pid":1,"tid":2,"ts":"2"},{"ph":"B","pid":1,"ts":"3"}
     ],"metadata":{"traceEvents":[1]}})");
-    const auto l = load(path);
+    const auto l = openModel(path);
     EXPECT_TRUE(l.ok);
     auto depthOf = [&](const std::string& name) {
         return l.count("SELECT depth FROM slice JOIN string s ON s.id=name_id WHERE s.value='" + name + "'");
@@ -293,7 +295,7 @@ TEST(TraceViewImporter, TruncatedKeepsEarlierEvents)
                              R"({"ph":"M","name":"process_name","pid":1,"args":{"name":"P"}},)"
                              R"({"ph":"X","name":"b","pid":1,"tid":1,"ts":"3.000","dur":1},{"ph":"X","na)";
     const auto path = dir.write("trunc.json", text);
-    const auto l = load(path);
+    const auto l = openModel(path);
     EXPECT_FALSE(l.ok);
     EXPECT_EQ(l.count("SELECT count(*) FROM slice"), 2);
     EXPECT_EQ(l.text("SELECT name FROM process WHERE pid=1"), "P");
@@ -309,7 +311,7 @@ TEST(TraceViewImporter, TruncatedRealFile)
     std::string text(1000000, '\0');
     in.read(text.data(), static_cast<std::streamsize>(text.size()));
     const auto path = dir.write("trace_view.json", text);
-    const auto l = load(path);
+    const auto l = openModel(path);
     EXPECT_FALSE(l.ok);
     EXPECT_GT(l.count("SELECT count(*) FROM slice"), 100);
     EXPECT_LT(l.count("SELECT count(*) FROM slice"), 4384);
@@ -322,7 +324,7 @@ TEST(TraceViewImporter, EmptyFile)
 {
     TempDir dir;
     const auto path = dir.write("empty.json", "");
-    const auto l = load(path);
+    const auto l = openModel(path);
     EXPECT_FALSE(l.ok);
     EXPECT_EQ(l.count("SELECT count(*) FROM parse_issue WHERE severity='error' AND file='" + path
                   + "' AND message='file is empty'"),
@@ -336,7 +338,7 @@ TEST(TraceViewImporter, BinaryGarbage)
     for (int i = 0; i < 4096; ++i)
         garbage += static_cast<char>((i * 131 + 7) % 256);
     const auto path = dir.write("garbage.json", garbage);
-    const auto l = load(path);
+    const auto l = openModel(path);
     EXPECT_FALSE(l.ok);
     EXPECT_EQ(l.count("SELECT count(*) FROM slice"), 0);
     EXPECT_EQ(l.count("SELECT count(*) FROM parse_issue WHERE severity='error' AND file='" + path
@@ -344,7 +346,7 @@ TEST(TraceViewImporter, BinaryGarbage)
         1);
     // Invalid UTF-8 inside an otherwise valid document is a syntax error too, not a crash.
     const auto path2 = dir.write("utf8.json", std::string("[{\"ph\":\"X\",\"name\":\"\xff\xfe\"}]"));
-    const auto l2 = load(path2);
+    const auto l2 = openModel(path2);
     EXPECT_FALSE(l2.ok);
     EXPECT_EQ(l2.count("SELECT count(*) FROM parse_issue WHERE severity='error' AND file='" + path2 + "'"), 1);
 }
@@ -364,7 +366,7 @@ TEST(TraceViewImporter, WrongTypes)
         42, "text", null,
         {"ph":"X","name":{"n":1},"cat":5,"pid":"1","tid":1,"ts":"2","dur":1,"args":[1,2]}
     ]})");
-    const auto l = load(path);
+    const auto l = openModel(path);
     EXPECT_TRUE(l.ok);
     EXPECT_EQ(l.count("SELECT count(*) FROM slice"), 1);
     EXPECT_EQ(l.count("SELECT count(*) FROM slice WHERE pid=1 AND args IS NULL AND args_offset IS NULL AND cat_id IS "
@@ -380,21 +382,21 @@ TEST(TraceViewImporter, WrongTypes)
 
     // Valid JSON that is not a trace.
     const auto path2 = dir.write("object.json", R"({"traceEvents":5,"other":[{"ph":"X"}]})");
-    const auto l2 = load(path2);
+    const auto l2 = openModel(path2);
     EXPECT_FALSE(l2.ok);
     EXPECT_EQ(l2.count("SELECT count(*) FROM slice"), 0);
     EXPECT_EQ(l2.count("SELECT count(*) FROM parse_issue WHERE severity='error' AND file='" + path2
                   + "' AND message LIKE 'no trace events%'"),
         1);
     const auto path3 = dir.write("scalar.json", "3.5");
-    const auto l3 = load(path3);
+    const auto l3 = openModel(path3);
     EXPECT_FALSE(l3.ok);
     EXPECT_EQ(l3.count("SELECT count(*) FROM parse_issue WHERE severity='error'"), 1);
 }
 
 TEST(TraceViewImporter, MissingFileAndCancel)
 {
-    const auto l = load("/nonexistent/npuscope/trace_view.json");
+    const auto l = openModel("/nonexistent/npuscope/trace_view.json");
     EXPECT_FALSE(l.ok);
     EXPECT_EQ(l.count("SELECT count(*) FROM parse_issue WHERE severity='error' AND "
                       "file='/nonexistent/npuscope/trace_view.json' AND message LIKE 'cannot open%'"),
@@ -457,7 +459,7 @@ TEST(TraceViewImporter, ArgsRangesMatchTheFileExactly)
              "/torch_npu_2rank_level2/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json" }) {
         const std::string path = kData + rel;
         SCOPED_TRACE(path);
-        const auto l = load(path);
+        const auto l = openModel(path);
         ASSERT_TRUE(l.ok);
         // Stored by reference only: no copies of args text in the model.
         EXPECT_EQ(l.count("SELECT count(*) FROM slice WHERE args IS NOT NULL"), 0);
@@ -478,7 +480,7 @@ TEST(TraceViewImporter, ArgsRangesMatchTheFileExactly)
             const auto parsed = nlohmann::json::parse(raw);
             ASSERT_TRUE(parsed.is_object());
             // The query reads the same bytes back.
-            EXPECT_EQ(TimelineQuery::sliceArgs(*l.db, st.int64(0)).json.value_or(""), raw);
+            EXPECT_EQ(load::SourceDetails::sliceArgs(*l.db, st.int64(0)).json.value_or(""), raw);
             got.push_back(parsed.dump());
         }
         std::sort(got.begin(), got.end());
@@ -505,7 +507,7 @@ TEST(TraceViewImporter, ArgsRangesAcrossChunkBoundaries)
     }
     text += "]";
     const auto path = dir.write("big.json", text);
-    const auto l = load(path);
+    const auto l = openModel(path);
     ASSERT_TRUE(l.ok);
     std::vector<std::string> got;
     auto st = l.db->prepare("SELECT args_offset, args_len FROM slice ORDER BY ts");
@@ -524,31 +526,31 @@ TEST(TraceViewImporter, ArgsOfAChangedOrMissingFileAreUnavailable)
     const std::string events = R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":"1","dur":1,"args":{"k":"v1"}},
         {"ph":"X","name":"b","pid":1,"tid":1,"ts":"5","dur":1}])";
     const auto path = dir.write("t.json", events);
-    const auto l = load(path);
+    const auto l = openModel(path);
     ASSERT_TRUE(l.ok);
     const int64_t a = l.count("SELECT slice.id FROM slice JOIN string s ON s.id=name_id WHERE s.value='a'");
     const int64_t b = l.count("SELECT slice.id FROM slice JOIN string s ON s.id=name_id WHERE s.value='b'");
-    EXPECT_EQ(TimelineQuery::sliceArgs(*l.db, a).json.value_or(""), R"({"k":"v1"})");
-    EXPECT_TRUE(TimelineQuery::sliceArgs(*l.db, a).error.empty());
+    EXPECT_EQ(load::SourceDetails::sliceArgs(*l.db, a).json.value_or(""), R"({"k":"v1"})");
+    EXPECT_TRUE(load::SourceDetails::sliceArgs(*l.db, a).error.empty());
     // No args: neither text nor an error.
-    EXPECT_FALSE(TimelineQuery::sliceArgs(*l.db, b).json);
-    EXPECT_TRUE(TimelineQuery::sliceArgs(*l.db, b).error.empty());
+    EXPECT_FALSE(load::SourceDetails::sliceArgs(*l.db, b).json);
+    EXPECT_TRUE(load::SourceDetails::sliceArgs(*l.db, b).error.empty());
 
     // Same size, different content and mtime: refused, not misread.
     std::string changed = events;
     changed.replace(changed.find("v1"), 2, "v2");
     dir.write("t.json", changed);
     fs::last_write_time(path, fs::last_write_time(path) + std::chrono::seconds(5));
-    auto r = TimelineQuery::sliceArgs(*l.db, a);
+    auto r = load::SourceDetails::sliceArgs(*l.db, a);
     EXPECT_FALSE(r.json);
     EXPECT_EQ(r.error, "args unavailable: file changed or missing");
-    const auto details = TimelineQuery::details(*l.db, a);
+    const auto details = load::SourceDetails::slice(*l.db, a);
     ASSERT_TRUE(details);
     EXPECT_EQ(details->argsJson, "");
     EXPECT_EQ(details->argsError, "args unavailable: file changed or missing");
 
     fs::remove(path);
-    r = TimelineQuery::sliceArgs(*l.db, a);
+    r = load::SourceDetails::sliceArgs(*l.db, a);
     EXPECT_FALSE(r.json);
     EXPECT_EQ(r.error, "args unavailable: file changed or missing");
 }

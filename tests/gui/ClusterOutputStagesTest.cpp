@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // msprof-analyze cluster_analysis_output in the GUI: the pipeline stage table of the Cluster steps dock and the
 // communication_group.json groups in the Groups dock.
-#include "npuscope/gui/ClusterStepsDock.h"
-#include "npuscope/gui/GroupTableModel.h"
-#include "npuscope/gui/GroupsDock.h"
-#include "npuscope/gui/MainWindow.h"
-#include "npuscope/gui/StageTableModel.h"
-#include "npuscope/gui/Workspace.h"
+#include "npuscope/gui/steps/ClusterStepsDock.h"
+#include "npuscope/gui/comm/GroupTableModel.h"
+#include "npuscope/gui/comm/GroupsDock.h"
+#include "npuscope/gui/app/MainWindow.h"
+#include "npuscope/gui/steps/StageTableModel.h"
+#include "npuscope/gui/common/Workspace.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>

@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 // The communication docks on the data of the QA sweep's defects: local-rank fallback, MindSpore hccl_raw chart,
 // empty-view reasons, absent figures, packet-size ticks, matrix counts and the slowest-cell outline.
-#include "npuscope/gui/CommDurationDock.h"
-#include "npuscope/gui/CommDurationModel.h"
-#include "npuscope/gui/CommMatrixDock.h"
-#include "npuscope/gui/CommMatrixView.h"
-#include "npuscope/gui/CommRankChart.h"
-#include "npuscope/gui/GroupTableModel.h"
-#include "npuscope/gui/GroupsDock.h"
-#include "npuscope/gui/LinkTableModel.h"
-#include "npuscope/gui/LinksDock.h"
-#include "npuscope/gui/MainWindow.h"
-#include "npuscope/gui/PacketChart.h"
-#include "npuscope/gui/TimeOverviewChart.h"
-#include "npuscope/gui/TimeOverviewDock.h"
+#include "npuscope/gui/comm/CommDurationDock.h"
+#include "npuscope/gui/comm/CommDurationModel.h"
+#include "npuscope/gui/comm/CommMatrixDock.h"
+#include "npuscope/gui/comm/CommMatrixView.h"
+#include "npuscope/gui/comm/CommRankChart.h"
+#include "npuscope/gui/comm/GroupTableModel.h"
+#include "npuscope/gui/comm/GroupsDock.h"
+#include "npuscope/gui/comm/LinkTableModel.h"
+#include "npuscope/gui/comm/LinksDock.h"
+#include "npuscope/gui/app/MainWindow.h"
+#include "npuscope/gui/comm/PacketChart.h"
+#include "npuscope/gui/steps/TimeOverviewChart.h"
+#include "npuscope/gui/steps/TimeOverviewDock.h"
 
 #include <QCheckBox>
 #include <QFontMetrics>

@@ -1,22 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0
 // The communication docks driven offscreen on real and generated data.
-#include "npuscope/gui/CommDurationDock.h"
-#include "npuscope/gui/CommDurationModel.h"
-#include "npuscope/gui/CommMatrixDock.h"
-#include "npuscope/gui/CommMatrixView.h"
-#include "npuscope/gui/CommRankChart.h"
-#include "npuscope/gui/CommSelectionBar.h"
-#include "npuscope/gui/GroupTableModel.h"
-#include "npuscope/gui/GroupsDock.h"
-#include "npuscope/gui/LinkTableModel.h"
-#include "npuscope/gui/LinksDock.h"
-#include "npuscope/gui/MainWindow.h"
-#include "npuscope/gui/OpStripView.h"
-#include "npuscope/gui/PacketChart.h"
-#include "npuscope/gui/TimeOverviewChart.h"
-#include "npuscope/gui/TimeOverviewDock.h"
-#include "npuscope/gui/Workspace.h"
-#include "npuscope/io/ClusterGenerator.h"
+#include "npuscope/gui/comm/CommDurationDock.h"
+#include "npuscope/gui/comm/CommDurationModel.h"
+#include "npuscope/gui/comm/CommMatrixDock.h"
+#include "npuscope/gui/comm/CommMatrixView.h"
+#include "npuscope/gui/comm/CommRankChart.h"
+#include "npuscope/gui/comm/CommSelectionBar.h"
+#include "npuscope/gui/comm/GroupTableModel.h"
+#include "npuscope/gui/comm/GroupsDock.h"
+#include "npuscope/gui/comm/LinkTableModel.h"
+#include "npuscope/gui/comm/LinksDock.h"
+#include "npuscope/gui/app/MainWindow.h"
+#include "npuscope/gui/comm/OpStripView.h"
+#include "npuscope/gui/comm/PacketChart.h"
+#include "npuscope/gui/steps/TimeOverviewChart.h"
+#include "npuscope/gui/steps/TimeOverviewDock.h"
+#include "npuscope/gui/common/Workspace.h"
+#include "npuscope/testgen/ClusterGenerator.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
@@ -299,7 +299,7 @@ TEST(CommViewsGenerated, PlantedSlowLinkIsTheMatrixOutlier)
 {
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
-    io::GeneratorOptions o;
+    testgen::GeneratorOptions o;
     o.outDir = (dir.path() + QStringLiteral("/c")).toStdString();
     o.ranks = 64;
     o.pp = 2;
@@ -309,7 +309,7 @@ TEST(CommViewsGenerated, PlantedSlowLinkIsTheMatrixOutlier)
     o.traceMb = 0;
     o.slowLink = std::make_pair(3, 4);
     std::string error;
-    ASSERT_TRUE(io::ClusterGenerator::generate(o, error)) << error;
+    ASSERT_TRUE(testgen::ClusterGenerator::generate(o, error)) << error;
     MainWindow window(options());
     window.resize(1400, 900);
     ASSERT_TRUE(openAndWait(window, { QString::fromStdString(o.outDir) }));

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "npuscope/gui/ClusterStepsDock.h"
-#include "npuscope/gui/IssueFilterModel.h"
-#include "npuscope/gui/IssueTableModel.h"
-#include "npuscope/gui/MainWindow.h"
-#include "npuscope/gui/OverviewDock.h"
-#include "npuscope/gui/ParseIssuesDock.h"
-#include "npuscope/gui/RankBarChart.h"
-#include "npuscope/gui/StepSplitPie.h"
-#include "npuscope/gui/StepStatsModel.h"
-#include "npuscope/gui/StepTableModel.h"
-#include "npuscope/gui/TimeFormat.h"
-#include "npuscope/gui/Workspace.h"
+#include "npuscope/gui/steps/ClusterStepsDock.h"
+#include "npuscope/gui/issues/IssueFilterModel.h"
+#include "npuscope/gui/issues/IssueTableModel.h"
+#include "npuscope/gui/app/MainWindow.h"
+#include "npuscope/gui/steps/OverviewDock.h"
+#include "npuscope/gui/issues/ParseIssuesDock.h"
+#include "npuscope/gui/common/RankBarChart.h"
+#include "npuscope/gui/steps/StepSplitPie.h"
+#include "npuscope/gui/steps/StepStatsModel.h"
+#include "npuscope/gui/steps/StepTableModel.h"
+#include "npuscope/gui/common/TimeFormat.h"
+#include "npuscope/gui/common/Workspace.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "npuscope/gui/AreaStatsModel.h"
-#include "npuscope/gui/MainWindow.h"
-#include "npuscope/gui/TimelineDock.h"
-#include "npuscope/gui/TimelineMarkerModel.h"
-#include "npuscope/gui/TimelineView.h"
-#include "npuscope/gui/Workspace.h"
+#include "npuscope/gui/timeline/AreaStatsModel.h"
+#include "npuscope/gui/app/MainWindow.h"
+#include "npuscope/gui/timeline/TimelineDock.h"
+#include "npuscope/gui/timeline/TimelineMarkerModel.h"
+#include "npuscope/gui/timeline/TimelineView.h"
+#include "npuscope/gui/common/Workspace.h"
 #include "npuscope/query/TimelineQuery.h"
 
 #include <QAbstractItemModelTester>

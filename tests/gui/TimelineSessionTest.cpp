@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Offsets, markers, pinned and hidden rows survive closing and reopening the same inputs (TimelineSession).
-#include "npuscope/gui/MainWindow.h"
-#include "npuscope/gui/TimelineDock.h"
-#include "npuscope/gui/TimelineMarkerModel.h"
-#include "npuscope/gui/TimelineSession.h"
-#include "npuscope/gui/TimelineView.h"
+#include "npuscope/gui/app/MainWindow.h"
+#include "npuscope/gui/timeline/TimelineDock.h"
+#include "npuscope/gui/timeline/TimelineMarkerModel.h"
+#include "npuscope/gui/timeline/TimelineSession.h"
+#include "npuscope/gui/timeline/TimelineView.h"
 
 #include <QSettings>
 #include <QTemporaryDir>

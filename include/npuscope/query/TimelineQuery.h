@@ -53,15 +53,9 @@ struct SliceDetails {
     std::string category; // empty when absent
     int64_t ts = 0;
     int64_t dur = 0;
+    // Filled by load::SourceDetails::slice (args may live in the input file); details() leaves them empty.
     std::string argsJson; // args object as JSON text, empty when absent or unavailable
-    std::string argsError; // why args exist but cannot be shown (see SliceArgs::error), else empty
-};
-
-// A slice's args, whichever way the model stores them (slice.args text, or a byte range of the
-// input file: see source_file in docs/schema.md).
-struct SliceArgs {
-    std::optional<std::string> json; // the args object as JSON text; nullopt when absent or unavailable
-    std::string error; // set when the slice has args that cannot be read, e.g. kArgsUnavailable
+    std::string argsError; // why args exist but cannot be shown (see load::SliceArgs::error), else empty
 };
 
 // Timeline data access. The database functions need the caller to hold db.lock() (or to own the
@@ -73,11 +67,6 @@ public:
     // Reads one rank's processes, threads, slices, counters and flows into sorted arrays.
     static RankTimelinePtr loadRank(model::Database& db, int64_t rank);
     static std::optional<SliceDetails> details(model::Database& db, int64_t sliceId);
-    // The args of one slice. Args kept by reference are read from their file on demand; a file that
-    // is missing or differs in size or mtime from the import gives error kArgsUnavailable, never
-    // other text. Does file I/O: worker thread.
-    static SliceArgs sliceArgs(model::Database& db, int64_t sliceId);
-    static constexpr const char* kArgsUnavailable = "args unavailable: file changed or missing";
 
     // Area statistics over the display-time range [t0, t1) (each track's offset applied) and the given tracks, sorted
     // by total wall (descending).

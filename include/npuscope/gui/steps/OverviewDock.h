@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/gui/common/RankBarChart.h"
+#include "npuscope/query/StepQuery.h"
+
+#include <QDockWidget>
+
+#include <optional>
+#include <vector>
+
+class QLabel;
+class QScrollArea;
+
+namespace npuscope::gui {
+
+class QueryRunner;
+class StepSplitPie;
+class Workspace;
+
+// Where the step goes: a donut of the selected rank's split (the cluster mean's when no rank is
+// selected) next to one stacked bar per rank. Follows the Workspace step and rank; clicking a bar
+// selects that rank. GUI thread only.
+class OverviewDock : public QDockWidget {
+    Q_OBJECT
+public:
+    static constexpr const char* kObjectName = "overviewDock";
+
+    explicit OverviewDock(Workspace* workspace, QWidget* parent = nullptr);
+    ~OverviewDock() override;
+
+    // What the donut shows: the rank (nullopt = cluster mean) and its split.
+    std::optional<int64_t> shownRank() const { return m_shownRank; }
+    std::optional<query::StepSplit> shownSplit() const;
+    StepSplitPie* pie() const { return m_pie; }
+    RankBarChart* chart() const { return m_chart; }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void reload();
+    // True (and remembers to reload when shown) while the dock is hidden in a visible window.
+    bool deferred();
+    void showSelection();
+
+    Workspace* m_workspace;
+    QueryRunner* m_runner;
+    StepSplitPie* m_pie;
+    RankBarChart* m_chart;
+    QScrollArea* m_scroll;
+    QLabel* m_chartTitle;
+    std::optional<query::StepSplit> m_meanSplit;
+    int m_rankCount = 0;
+    int m_meanRanks = 0;
+    int m_otherGenerationRanks = 0;
+    bool m_loaded = false;
+    bool m_dirty = false;
+    std::optional<int64_t> m_shownRank;
+};
+
+} // namespace npuscope::gui

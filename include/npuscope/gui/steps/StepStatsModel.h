@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/gui/common/TimeFormat.h"
+#include "npuscope/query/StepQuery.h"
+
+#include <QAbstractTableModel>
+
+#include <array>
+
+namespace npuscope::gui {
+
+// The footer under the cluster steps table: min / max / mean / spread of each column over the
+// ranks, from query::clusterStats. Columns match StepTableModel::Column (the Rank column holds the
+// row label). GUI thread only.
+class StepStatsModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Row { Min, Max, Mean, Spread, RowCount };
+    // Same numbering as StepTableModel::Column.
+    enum Column { LabelColumn = 0, ColumnCount = 15 };
+    enum Role {
+        // double: the statistic (ns for Min/Max/Mean, a ratio for Spread); invalid when absent.
+        RawValueRole = Qt::UserRole + 1,
+        // qlonglong: the rank holding the min or max; invalid otherwise.
+        RankIdRole,
+    };
+
+    explicit StepStatsModel(QObject* parent = nullptr);
+
+    void setStats(const std::array<query::ColumnStats, query::kStepColumnCount>& stats);
+    void clear();
+    void setUnit(TimeFormat::Unit unit);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    const query::ColumnStats* statsFor(int column) const;
+
+    std::array<query::ColumnStats, query::kStepColumnCount> m_stats {};
+    bool m_hasStats = false;
+    TimeFormat::Unit m_unit = TimeFormat::Unit::Microseconds;
+};
+
+} // namespace npuscope::gui

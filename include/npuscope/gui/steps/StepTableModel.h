@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/gui/common/TimeFormat.h"
+#include "npuscope/query/StepQuery.h"
+
+#include <QAbstractTableModel>
+
+#include <array>
+#include <map>
+#include <optional>
+#include <vector>
+
+namespace npuscope::gui {
+
+// One row per rank of the step_trace breakdown (one step, or each rank's mean over steps).
+// Cells are tinted by their relative deviation from the column's cluster mean so a slow rank
+// stands out. GUI thread only; the rows come from StepQuery in a worker.
+// The table carries both generations' columns: step_trace_time.csv (Computing .. Preparing) and the old MindSpore /
+// MindInsight iteration trace (Total .. Tail), plus the host (mapping id, or IP when the user asked). Views show
+// only isColumnShown() columns, so each generation's data shows its own columns.
+class StepTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        Rank,
+        Device,
+        Host,
+        Computing,
+        CommunicationNotOverlapped,
+        Overlapped,
+        Communication,
+        Free,
+        Stage,
+        Bubble,
+        Preparing,
+        Total,
+        IterationInterval,
+        FpBp,
+        Tail,
+        ColumnCount
+    };
+    enum Role {
+        // qlonglong: ns for time columns, the id for Rank/Device; QString for Host; invalid QVariant when absent.
+        RawValueRole = Qt::UserRole + 1,
+        // double: (value − column mean) / column mean; invalid when not defined.
+        DeviationRole,
+        // qlonglong: the row's rank, for every column.
+        RankIdRole,
+    };
+    // Deviations below this (relative) are not tinted.
+    static constexpr double kTintThreshold = 0.05;
+
+    explicit StepTableModel(QObject* parent = nullptr);
+
+    void setRows(
+        std::vector<query::StepBreakdown> rows, const std::array<query::ColumnStats, query::kStepColumnCount>& stats);
+    void clear();
+    const std::vector<query::StepBreakdown>& rows() const { return m_rows; }
+    // rank -> host name (mapping id or IP, as RankQuery::hosts gives it); ranks without one show "—".
+    void setHosts(std::map<int64_t, QString> hosts);
+    // Whether a view should show the column for the current rows: Rank and Device always; Host when some rank has
+    // a host; an iteration trace column (Total .. Tail) when some row has it; a step_trace_time.csv column always
+    // for new-generation data (absent ones say "—" as before), and for old-generation data only when some row has
+    // it (e.g. filled from ascend_cluster_analyse_*.csv).
+    bool isColumnShown(int column) const;
+    void setUnit(TimeFormat::Unit unit);
+    TimeFormat::Unit unit() const { return m_unit; }
+    // Drawn bold; nullopt for none.
+    void setHighlightedRank(std::optional<int64_t> rank);
+    // Row of a rank, -1 if absent.
+    int rowOfRank(int64_t rank) const;
+
+    // The StepColumn behind a time column, nullopt for Rank/Device/Host.
+    static std::optional<query::StepColumn> stepColumn(int column);
+    static QString columnTitle(int column);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    std::optional<int64_t> rawValue(const query::StepBreakdown& row, int column) const;
+    std::optional<double> deviation(const query::StepBreakdown& row, int column) const;
+
+    std::vector<query::StepBreakdown> m_rows;
+    std::array<query::ColumnStats, query::kStepColumnCount> m_stats {};
+    TimeFormat::Unit m_unit = TimeFormat::Unit::Microseconds;
+    std::optional<int64_t> m_highlightedRank;
+    std::map<int64_t, QString> m_hosts;
+};
+
+} // namespace npuscope::gui

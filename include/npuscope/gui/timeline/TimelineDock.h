@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/query/RankTimeline.h"
+#include "npuscope/query/TimelineQuery.h"
+
+#include "npuscope/gui/timeline/TimelineSession.h"
+
+#include <QDockWidget>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QMenu;
+class QSpinBox;
+class QTabWidget;
+class QTableView;
+class QTableWidget;
+class QTextBrowser;
+
+namespace npuscope::gui {
+
+class AreaStatsModel;
+class QueryRunner;
+class TimelineMarkerModel;
+class TimelineView;
+class Workspace;
+
+// Every loaded rank on one time axis: rows rank -> process -> thread (and counters), lazily loaded
+// per rank in the background when a rank is expanded, a details panel for the selected slice
+// (args, parent chain, flows with jumps), search with next/previous, and statistics of a
+// Shift+dragged area exportable to CSV, point / range markers, and row tools: a level cap per thread
+// row, pin / hide / move rows (row header menu), a row filter, per-rank time offsets and "align ranks
+// on step N". Follows the Workspace step (zooms to ProfilerStep#N) and selected rank (scrolls to it);
+// publishes a selected range as the Workspace time window. Painting never runs SQL: rank data is
+// loaded once into immutable arrays. GUI thread only.
+class TimelineDock : public QDockWidget {
+    Q_OBJECT
+public:
+    static constexpr const char* kObjectName = "timelineDock";
+
+    explicit TimelineDock(Workspace* workspace, QWidget* parent = nullptr);
+    ~TimelineDock() override;
+
+    TimelineView* view() const { return m_view; }
+    // Expands every rank (loading the timelines not loaded yet), now or as soon as the rank list is known.
+    void expandAllRanks();
+    void setRankExpanded(int rankIndex, bool expanded);
+    // Background work (rank list, timeline loads, statistics, search) in flight.
+    bool isBusy() const { return m_busy > 0; }
+
+    // Selects the slice with this slice.id in a loaded rank; false if none has it.
+    bool selectSliceById(int64_t sliceId, bool centre = true);
+    QString detailsText() const;
+    QTextBrowser* detailsBrowser() const { return m_details; }
+
+    void search(const QString& text, bool caseSensitive);
+    int searchHitCount() const { return static_cast<int>(m_hits.size()); }
+    int currentHit() const { return m_hitIndex; }
+    void nextHit();
+    void previousHit();
+
+    AreaStatsModel* statsModel() const { return m_statsModel; }
+    bool exportStatsCsv(const QString& path) const;
+
+    // Rows whose name contains text (the filter box).
+    void setRowFilter(const QString& text);
+    // Nesting levels a thread row shows until expanded (the "Levels" box).
+    void setMaxLevels(int levels);
+    // Display offset of a rank (index into the view's ranks), ns: display time = data time + offset.
+    void setRankOffset(int rankIndex, int64_t offsetNs);
+    // Sets every loaded rank's offset so that their ProfilerStep#step slices start together;
+    // returns how many ranks have that step (the others keep their offset).
+    int alignRanksOnStep(int64_t step);
+    void resetOffsets();
+    // Expands a rank (by rank id) and scrolls its header to the top.
+    void scrollToRank(int64_t rank);
+
+    TimelineMarkerModel* markerModel() const { return m_markerModel; }
+    // A point marker at the mouse position (or the window centre), a range marker from the selected range.
+    void addMarkerAtCursor();
+    bool addMarkerFromRange();
+    void removeSelectedMarkers();
+
+    // Keeps offsets, markers, pinned and hidden rows per set of inputs in the application settings and restores
+    // them when the same inputs are opened again (TimelineSession). Off by default (tests, screenshots).
+    void setSessionPersistence(bool on);
+    // Saves the current state now (it is also saved after every change, on reload and on destruction).
+    void saveSession();
+    const TimelineSession& session() const { return m_session; }
+
+private:
+    void reload();
+    void startLoad(int rankIndex);
+    void showSelection(int rank, const query::SliceRef& ref);
+    void computeStats(int64_t begin, int64_t end);
+    void applyStep();
+    void updateSpanNote();
+    void applyTimeWindow();
+    void addRankActions(QMenu* menu, int row);
+    void promptAlign();
+    void rangeChanged(int64_t begin, int64_t end);
+    void goToHit(int index);
+    std::vector<query::RankTimelinePtr> loadedRanks(bool selectedOnly) const;
+    void begin();
+    void end();
+
+    Workspace* m_workspace;
+    QueryRunner* m_detailsRunner;
+    TimelineView* m_view;
+    QLineEdit* m_searchEdit;
+    QCheckBox* m_caseBox;
+    QLabel* m_searchLabel;
+    QTabWidget* m_tabs;
+    QTextBrowser* m_details;
+    QLineEdit* m_filterEdit;
+    QSpinBox* m_levelsSpin;
+    AreaStatsModel* m_statsModel;
+    TimelineMarkerModel* m_markerModel;
+    QTableView* m_markerView;
+    QTableView* m_statsView;
+    QLabel* m_statsLabel;
+    QLabel* m_spanLabel;
+    QTableWidget* m_hitsTable;
+    std::vector<query::SearchHit> m_hits;
+    int m_hitIndex = -1;
+    quint64 m_generation = 0;
+    quint64 m_statsRequest = 0;
+    quint64 m_searchRequest = 0;
+    int m_busy = 0;
+    bool m_expandAllPending = false;
+    bool m_persistSession = false;
+    bool m_restoring = false; // changes made while loading or restoring are not saved
+    QString m_sessionKey;
+    TimelineSession m_session;
+};
+
+} // namespace npuscope::gui

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/gui/timeline/TimelineRenderer.h"
+
+#include <QAbstractTableModel>
+
+#include <cstdint>
+#include <vector>
+
+namespace npuscope::gui {
+
+// The timeline's point and range markers (display time, ns), kept in start order. Names are
+// editable; times are shown relative to origin(). Emits markersChanged after every change so the
+// timeline can redraw them. GUI thread only.
+class TimelineMarkerModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Name, Start, Duration, ColumnCount };
+    enum Role { BeginRole = Qt::UserRole, EndRole };
+
+    explicit TimelineMarkerModel(QObject* parent = nullptr);
+
+    const std::vector<TimelineRenderer::Marker>& markers() const { return m_markers; }
+    // Adds a marker (end < begin is swapped; end == begin is a point); returns its row.
+    int addMarker(int64_t begin, int64_t end, const QString& name = {});
+    bool removeRows(int row, int count, const QModelIndex& parent = {}) override;
+    void clear();
+    // Times are shown relative to this (the start of the loaded data).
+    void setOrigin(int64_t origin);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+signals:
+    void markersChanged();
+
+private:
+    std::vector<TimelineRenderer::Marker> m_markers;
+    int64_t m_origin = 0;
+    int m_nextNumber = 1;
+};
+
+} // namespace npuscope::gui

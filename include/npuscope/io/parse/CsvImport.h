@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/core/CsvReader.h"
+#include "npuscope/io/parse/ImportContext.h"
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace npuscope::io {
+
+// What the CSV importers share: opens ctx.file(), reads and checks the header, walks the data records and reads
+// typed cells. Every problem goes to ctx with the CSV line and, for cells, the column name, so an importer only
+// maps columns to its row type. Internal to the io layer; used by the thread running the importer.
+//
+// Cells: missing values ("", N/A, ...) are NULL (nullopt). A malformed optional number is reported and becomes
+// NULL; a missing or malformed required value is reported once per record and marks the record as skipped().
+class CsvImport {
+public:
+    explicit CsvImport(ImportContext& ctx);
+
+    // Calls importRows with a CsvImport on ctx, then ctx.finish(). Only the model can throw in between (SQLite
+    // failure, out of memory): that is recorded as an error, if the model still works, and gives false.
+    // Never throws.
+    static bool run(ImportContext& ctx, bool (*importRows)(CsvImport& csv));
+
+    ImportContext& context() { return m_ctx; }
+
+    // Opens the file and reads the header. Reports why and returns false when there is nothing to import:
+    // unreadable, not text, empty, or a required column is missing (header names are trimmed, see CsvHeader).
+    bool open(std::initializer_list<std::string_view> required);
+
+    const CsvHeader& header() const { return m_header; }
+    // Index of the first of names present in the header, or -1 (all accessors take -1 as "no such column").
+    int column(std::initializer_list<std::string_view> names) const { return m_header.find(names); }
+
+    // Moves to the next data record. False at the end and when reading stops early: binary data or an
+    // oversized record (error), a file ending inside quotes (warning, last record dropped), or cancellation
+    // (checked every kCancelCheckRows records). A record whose field count differs from the header's is
+    // reported and still returned.
+    bool next();
+
+    // The current record, its 1-based starting line, and whether a required cell made it unusable.
+    const std::vector<std::string>& row() const { return m_row; }
+    int64_t line() const { return m_reader.recordLine(); }
+    // Byte range of the current record in the file (CsvReader::recordOffset / recordEnd).
+    uint64_t recordOffset() const { return m_reader.recordOffset(); }
+    uint64_t recordEnd() const { return m_reader.recordEnd(); }
+    bool skipped() const { return m_skipped; }
+
+    // Typed cells of the current record.
+    std::optional<int64_t> usNs(int col, bool required = false); // decimal µs -> exact ns
+    std::optional<int64_t> optInt(int col);
+    std::optional<double> optReal(int col);
+    std::optional<std::string> text(int col, bool required = false); // trimmed
+    std::string_view raw(int col) const { return field(m_row, col); } // as read, untrimmed
+
+    // Counts a record handed to the writer.
+    void countImported() { ++m_imported; }
+
+    // What the importer returns after the loop: false when cancelled or nothing was imported, true for a header
+    // without data rows (reported as info).
+    bool result();
+
+    static constexpr int64_t kCancelCheckRows = 4096;
+
+private:
+    template <typename Parse> auto number(int col, bool required, Parse parse) -> decltype(parse(std::string_view()));
+    void skip(int col, const std::string& why);
+    std::string_view name(int col) const;
+
+    ImportContext& m_ctx;
+    CsvReader m_reader;
+    CsvHeader m_header;
+    std::vector<std::string> m_row;
+    int64_t m_records = 0;
+    int64_t m_imported = 0;
+    bool m_skipped = false;
+    bool m_cancelled = false;
+};
+
+} // namespace npuscope::io

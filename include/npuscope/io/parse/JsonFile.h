@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/io/parse/ImportContext.h"
+
+#include <nlohmann/json.hpp>
+
+namespace npuscope::io {
+
+// Reads a small JSON file (profiler_info, metadata, communication*.json: KB to a few MB) into a
+// DOM. Reports "cannot open", "empty file" and syntax errors with their byte offset (and line
+// when it can be computed) to ctx. Returns false when nothing usable was read.
+bool readJsonFile(ImportContext& ctx, nlohmann::json& out);
+
+// Reads a whole small file into text, reporting "cannot open" / "empty file". False when unusable.
+bool readTextFile(ImportContext& ctx, std::string& text);
+// Reports a JSON syntax error at a byte offset of text (with its line) as an error issue.
+void reportJsonError(ImportContext& ctx, const std::string& text, size_t byte, const std::string& what);
+
+// "step50" -> 50; any other key -> the first number in it, or nullopt.
+std::optional<int64_t> stepFromKey(const std::string& key);
+
+// A JSON number (or numeric string) as double; nullopt otherwise.
+std::optional<double> jsonNumber(const nlohmann::json& object, const char* key);
+
+} // namespace npuscope::io

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/io/parse/ImportContext.h"
+
+#include <optional>
+#include <string>
+
+namespace npuscope::io {
+
+// Parts of a communication op key "hcom_allReduce__586_0_1@17522688603477080586".
+struct OpKey {
+    std::string name; // before '@'
+    std::optional<std::string> groupHash; // after '@'
+    std::optional<std::string> type; // "allReduce" from "hcom_allReduce__..."
+};
+OpKey parseOpKey(const std::string& key);
+
+// communication.json: per step, p2p/collective, one comm_op row per op (and "Total Op Info"),
+// its per-transport bandwidth rows and packet size distribution. ms -> ns, µs start -> epoch ns.
+class CommunicationImporter {
+public:
+    static bool run(ImportContext& ctx);
+};
+
+// communication_matrix.json: both op-key generations ("allreduce-top1@hash" and real op names),
+// link keys "src-dst" (or "src_dst") kept as group-local ranks; GroupResolver maps them to global.
+class CommunicationMatrixImporter {
+public:
+    static bool run(ImportContext& ctx);
+};
+
+} // namespace npuscope::io

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/io/detect/LoadPlan.h"
+#include "npuscope/load/ParseCache.h"
+#include "npuscope/model/Database.h"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace npuscope::load {
+
+// What a load did, for tests and benchmarks: which files were parsed and how the cache served.
+struct LoadReport {
+    std::vector<std::string> parsedFiles; // every input file an importer read
+    int cacheHits = 0;                    // cache entries used (summary, per-rank deferred files)
+    int cacheMisses = 0;                  // entries parsed and stored
+    int cacheRejected = 0;                // damaged entries removed and parsed again
+    // Wall-clock seconds of the summary stages of the last parse (0 when read from the cache).
+    double parseSeconds = 0;    // importers on the worker threads
+    double mergeSeconds = 0;    // worker models copied into the workspace model after parsing ended
+    double postLoadSeconds = 0; // group resolution, devices
+    double indexSeconds = 0;    // secondary indexes
+};
+
+struct LoadOptions {
+    bool loadTimelines = true; // import the deferred files too (trace_view.json, kernel_details.csv)
+    int threads = 0;           // parser threads; 0 = one per hardware thread (at most 16)
+    // Parse cache to reuse and fill (the summary of the whole input, and each rank's deferred
+    // files); nullptr = parse everything. Must outlive the load.
+    const ParseCache* cache = nullptr;
+    // Filled by the load when set; must outlive it.
+    LoadReport* report = nullptr;
+};
+
+struct LoadProgress {
+    double fraction = 0;     // 0..1 over the planned bytes
+    std::string currentFile; // file being imported
+    int ranksDone = 0;
+    int ranksTotal = 0;
+};
+
+// Runs a LoadPlan into a new in-memory model: rank rows, every importer, plan issues as
+// parse_issue rows, group resolution (local -> global link ranks), indexes. Ranks are parsed on
+// several threads, each into its own in-memory model, and merged into the result in SQL
+// (ModelMerger). Never throws for bad input; a file that fails leaves the others loaded. May be
+// called from any thread; the returned Database then belongs to the caller. progress may be
+// called from any of the loader's threads, one call at a time. Returns nullptr only when cancelled.
+class Loader {
+public:
+    using ProgressFn = std::function<void(const LoadProgress&)>;
+    static std::unique_ptr<model::Database> load(const io::LoadPlan& plan, const LoadOptions& options = {},
+        const ProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr);
+
+    // Imports one rank's deferred files (trace_view.json, kernel_details.csv: rank_file rows with
+    // status "skipped") into an already loaded model: parsed without holding the model, then
+    // merged under db.lock(). Returns false when the rank has no such file left, or the load was
+    // cancelled; import problems become parse_issue rows as usual.
+    static bool loadTimeline(model::Database& db, int64_t rank, const ProgressFn& progress = {},
+        const std::atomic<bool>* cancel = nullptr, const ParseCache* cache = nullptr, LoadReport* report = nullptr);
+};
+
+} // namespace npuscope::load

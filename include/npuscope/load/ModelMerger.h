@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/model/Database.h"
+
+#include <string>
+
+namespace npuscope::load {
+
+// Copies everything a worker imported into its own model into the main model, in SQL, so ranks
+// can be parsed on several threads (each with its own connection) and written into one model.
+// Interned string ids are remapped by value; row ids that other tables reference (comm_op,
+// comm_bandwidth, slice) are shifted past the main model's ids. Call on the main model's thread,
+// outside any transaction (it ATTACHes the worker and runs its own transaction); the worker must
+// be idle.
+class ModelMerger {
+public:
+    // worker must have been created with Database::createModel(name) (a shared in-memory database).
+    static void merge(model::Database& main, const std::string& workerName);
+    // Same from a model saved in a SQLite file (the parse cache), opened read-only.
+    static void mergeFile(model::Database& main, const std::string& path);
+
+private:
+    static void mergeUri(model::Database& main, const std::string& uri);
+};
+
+} // namespace npuscope::load

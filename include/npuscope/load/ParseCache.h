@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/io/detect/LoadPlan.h"
+#include "npuscope/model/Database.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace npuscope::load {
+
+// What was imported from a set of input files, kept as a SQLite file in the user's cache folder
+// (never in the profile folder) so reopening skips parsing. An entry is keyed by the model schema
+// and the path, size and modification time of every input file, so a changed input misses and is
+// rebuilt. The folder is capped in size; the least recently used entries are removed first.
+// Thread-safe for concurrent lookups and stores of different keys.
+class ParseCache {
+public:
+    struct Options {
+        std::string dir;                          // empty: defaultDir()
+        uint64_t maxBytes = 4ull << 30;           // size cap of the folder
+    };
+
+    ParseCache();
+    explicit ParseCache(Options options);
+
+    // $XDG_CACHE_HOME/npuscope/parse, else $HOME/.cache/npuscope/parse.
+    static std::string defaultDir();
+
+    // Key of an entry holding what `scope` (e.g. "timeline") imported from files.
+    std::string keyFor(const std::string& scope, const std::vector<io::PlannedFile>& files) const;
+
+    // Path of the entry for key when it exists (and marks it used), else nullopt.
+    std::optional<std::string> lookup(const std::string& key) const;
+
+    // Saves model under key (written to a temporary file, then renamed), then enforces the cap.
+    // Returns false (and leaves no partial file) when the folder cannot be written.
+    bool store(model::Database& model, const std::string& key) const;
+
+    // Removes one entry (a damaged one the loader refused).
+    void remove(const std::string& key) const;
+    // Removes every entry; returns the bytes freed.
+    uint64_t clear() const;
+    // Bytes used by the entries.
+    uint64_t sizeBytes() const;
+    const std::string& dir() const { return m_options.dir; }
+
+private:
+    void evict() const;
+    Options m_options;
+};
+
+} // namespace npuscope::load

@@ -1,0 +1,551 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/app/MainWindow.h"
+
+#include "npuscope/gui/steps/ClusterStepsDock.h"
+#include "npuscope/gui/comm/CommDurationDock.h"
+#include "npuscope/gui/comm/CommMatrixDock.h"
+#include "npuscope/gui/comm/GroupsDock.h"
+#include "npuscope/gui/comm/LinksDock.h"
+#include "npuscope/gui/steps/TimeOverviewDock.h"
+#include "npuscope/gui/timeline/TimelineDock.h"
+#include "npuscope/gui/steps/OverviewDock.h"
+#include "npuscope/gui/issues/ParseIssuesDock.h"
+#include "npuscope/gui/common/Workspace.h"
+#include "npuscope/io/detect/Detector.h"
+#include "npuscope/load/Loader.h"
+#include "npuscope/load/ParseCache.h"
+#include "npuscope/query/RankQuery.h"
+#include "npuscope/query/StepQuery.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QIcon>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QMouseEvent>
+#include <QProgressDialog>
+#include <QSettings>
+#include <QStatusBar>
+#include <QStyle>
+#include <QThread>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <mutex>
+
+// The resources live in the npuscope_gui static library; referencing the initializer from here
+// pulls them in (Q_INIT_RESOURCE must be used outside any namespace).
+static void initNpuscopeResources() { Q_INIT_RESOURCE(npuscope); }
+
+namespace npuscope::gui {
+
+namespace {
+
+constexpr int kStateVersion = 1;
+const char* const kRecentKey = "recent";
+const char* const kGeometryKey = "window/geometry";
+const char* const kStateKey = "window/state";
+
+QString plural(int64_t n, const QString& one, const QString& many)
+{
+    return n == 1 ? QStringLiteral("1 ") + one : QStringLiteral("%1 ").arg(n) + many;
+}
+
+} // namespace
+
+// Progress is written by the loader thread and polled by a GUI timer: no cross-thread signals
+// per file, and the state outlives the window if it closes mid-load.
+struct MainWindow::LoadState {
+    std::mutex mutex;
+    load::LoadProgress progress;
+    std::atomic<bool> cancel { false };
+};
+
+struct MainWindow::LoadOutcome {
+    std::shared_ptr<model::Database> database;
+    bool cancelled = false;
+    QString error;
+    int64_t ranks = 0;
+    int64_t steps = 0;
+    int64_t problems = 0;
+};
+
+MainWindow::MainWindow(QWidget* parent)
+    : MainWindow(Options {}, parent)
+{
+}
+
+MainWindow::MainWindow(const Options& options, QWidget* parent)
+    : QMainWindow(parent)
+    , m_options(options)
+    , m_workspace(new Workspace(this))
+{
+    initNpuscopeResources();
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowTitle(QStringLiteral("npuscope"));
+    setWindowIcon(QIcon(QStringLiteral(":/npuscope/npuscope.svg")));
+    QFile qss(QStringLiteral(":/npuscope/style.qss"));
+    if (qss.open(QIODevice::ReadOnly))
+        setStyleSheet(QString::fromUtf8(qss.readAll()));
+    setAcceptDrops(true);
+    setDockNestingEnabled(true);
+
+    createDocks();
+    createMenus();
+    createStatusBar();
+    m_defaultState = saveState(kStateVersion);
+
+    if (m_options.persistSettings) {
+        QSettings settings;
+        restoreGeometry(settings.value(kGeometryKey).toByteArray());
+        restoreState(settings.value(kStateKey).toByteArray(), kStateVersion);
+    }
+
+    m_progressTimer = new QTimer(this);
+    m_progressTimer->setInterval(100);
+    connect(m_progressTimer, &QTimer::timeout, this, &MainWindow::updateProgress);
+}
+
+MainWindow::~MainWindow() { cancelLoading(); }
+
+void MainWindow::createDocks()
+{
+    m_stepsDock = new ClusterStepsDock(m_workspace, this);
+    m_overviewDock = new OverviewDock(m_workspace, this);
+    m_issuesDock = new ParseIssuesDock(m_workspace, this);
+    m_commMatrixDock = new CommMatrixDock(m_workspace, this);
+    m_commDurationDock = new CommDurationDock(m_workspace, this);
+    m_linksDock = new LinksDock(m_workspace, this);
+    m_groupsDock = new GroupsDock(m_workspace, this);
+    m_timeOverviewDock = new TimeOverviewDock(m_workspace, this);
+    m_timelineDock = new TimelineDock(m_workspace, this);
+    m_timelineDock->setSessionPersistence(m_options.persistSettings);
+
+    // No central widget: every view is a dock the user can move, and the docks share the window.
+    addDockWidget(Qt::TopDockWidgetArea, m_stepsDock);
+    addDockWidget(Qt::BottomDockWidgetArea, m_overviewDock);
+    tabifyDockWidget(m_overviewDock, m_issuesDock);
+    tabifyDockWidget(m_stepsDock, m_timeOverviewDock);
+    tabifyDockWidget(m_stepsDock, m_timelineDock);
+    tabifyDockWidget(m_overviewDock, m_commMatrixDock);
+    tabifyDockWidget(m_overviewDock, m_commDurationDock);
+    tabifyDockWidget(m_overviewDock, m_linksDock);
+    tabifyDockWidget(m_overviewDock, m_groupsDock);
+    m_stepsDock->raise();
+    m_overviewDock->raise();
+    resizeDocks({ m_stepsDock, m_overviewDock }, { 2, 3 }, Qt::Vertical);
+}
+
+QList<QDockWidget*> MainWindow::docks() const
+{
+    return { m_stepsDock, m_overviewDock, m_issuesDock, m_commMatrixDock, m_commDurationDock, m_linksDock, m_groupsDock,
+        m_timeOverviewDock, m_timelineDock };
+}
+
+QStringList MainWindow::dockShortNames()
+{
+    return { QStringLiteral("steps"), QStringLiteral("overview"), QStringLiteral("issues"), QStringLiteral("matrix"),
+        QStringLiteral("commduration"), QStringLiteral("links"), QStringLiteral("groups"), QStringLiteral("timeoverview"),
+        QStringLiteral("timeline") };
+}
+
+QDockWidget* MainWindow::dockByName(const QString& name) const
+{
+    const QString n = name.trimmed();
+    const QList<QDockWidget*> all = docks();
+    const QStringList shortNames = dockShortNames();
+    for (int i = 0; i < all.size(); ++i) {
+        if (n.compare(shortNames[i], Qt::CaseInsensitive) == 0
+            || n.compare(all[i]->objectName(), Qt::CaseInsensitive) == 0)
+            return all[i];
+    }
+    return nullptr;
+}
+
+void MainWindow::createMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* openAction = file->addAction(tr("&Open folder\u2026"), this, &MainWindow::chooseFolder);
+    openAction->setShortcut(QKeySequence::Open);
+    m_recentMenu = file->addMenu(tr("Open &recent"));
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
+    rebuildRecentMenu();
+    file->addSeparator();
+    QAction* useCache = file->addAction(tr("Use parse &cache"));
+    useCache->setCheckable(true);
+    useCache->setChecked(QSettings().value(QStringLiteral("parseCache/enabled"), true).toBool());
+    useCache->setToolTip(tr("Keep what was parsed in %1 and reuse it while the input files are unchanged")
+                             .arg(QString::fromStdString(load::ParseCache::defaultDir())));
+    connect(useCache, &QAction::toggled, this,
+        [](bool on) { QSettings().setValue(QStringLiteral("parseCache/enabled"), on); });
+    file->addAction(tr("C&lear parse cache"), this, [this] {
+        const uint64_t freed = load::ParseCache().clear();
+        statusBar()->showMessage(tr("Parse cache cleared: %1 MB freed").arg(static_cast<double>(freed) / 1e6, 0, 'f', 1),
+            5000);
+    });
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    for (QDockWidget* dock : docks())
+        m_viewMenu->addAction(dock->toggleViewAction());
+    m_viewMenu->addSeparator();
+    // Hosts are named by their host_ips_mapping.txt id; the real IP only when the user turns it on.
+    QAction* showHostIps = m_viewMenu->addAction(tr("Show host &IPs"));
+    showHostIps->setObjectName(QStringLiteral("showHostIpsAction"));
+    showHostIps->setCheckable(true);
+    showHostIps->setToolTip(tr("Name hosts by their real IP from host_ips_mapping.txt instead of the mapping id"));
+    showHostIps->setChecked(
+        m_options.persistSettings && QSettings().value(QStringLiteral("view/showHostIps"), false).toBool());
+    m_workspace->setShowHostIps(showHostIps->isChecked());
+    connect(showHostIps, &QAction::toggled, this, [this](bool on) {
+        if (m_options.persistSettings)
+            QSettings().setValue(QStringLiteral("view/showHostIps"), on);
+        m_workspace->setShowHostIps(on);
+    });
+    m_viewMenu->addAction(tr("Reset layout"), this, [this] {
+        for (QDockWidget* dock : docks())
+            dock->setFloating(false);
+        restoreState(m_defaultState, kStateVersion);
+    });
+}
+
+void MainWindow::createStatusBar()
+{
+    m_summary = new QLabel(tr("Drop a profiling folder here, or use File \u2192 Open folder"), this);
+    m_summary->setObjectName(QStringLiteral("summaryLabel"));
+    statusBar()->addWidget(m_summary, 1);
+    m_badge = new QLabel(this);
+    m_badge->setObjectName(QStringLiteral("warningsBadge"));
+    m_badge->setCursor(Qt::PointingHandCursor);
+    m_badge->setToolTip(tr("Problems found while importing; click to show them"));
+    m_badge->installEventFilter(this);
+    m_badge->hide();
+    statusBar()->addPermanentWidget(m_badge);
+}
+
+QString MainWindow::summaryText() const { return m_summary->text(); }
+
+void MainWindow::setBadge(int64_t problems, bool loaded)
+{
+    m_problemCount = problems;
+    m_badge->setVisible(loaded);
+    m_badge->setText(problems == 0 ? tr("\u2713 no problems")
+                                   : QStringLiteral("\u26a0 ") + plural(problems, tr("problem"), tr("problems")));
+    m_badge->setProperty("clean", problems == 0);
+    // Dynamic properties in style sheet selectors need a re-polish.
+    m_badge->style()->unpolish(m_badge);
+    m_badge->style()->polish(m_badge);
+}
+
+void MainWindow::showIssues()
+{
+    m_issuesDock->show();
+    m_issuesDock->raise();
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_badge && event->type() == QEvent::MouseButtonRelease) {
+        if (static_cast<QMouseEvent*>(event)->button() == Qt::LeftButton) {
+            showIssues();
+            return true;
+        }
+    }
+    return QMainWindow::eventFilter(watched, event);
+}
+
+void MainWindow::chooseFolder()
+{
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open profiling folder"));
+    if (!dir.isEmpty())
+        open({ dir });
+}
+
+QStringList MainWindow::recentEntries() const
+{
+    if (!m_options.persistSettings)
+        return {};
+    return QSettings().value(kRecentKey).toStringList();
+}
+
+void MainWindow::addRecent(const QStringList& paths)
+{
+    if (!m_options.persistSettings || paths.isEmpty())
+        return;
+    // One entry per open; several folders opened together stay one entry.
+    const QString entry = paths.join(QLatin1Char('\n'));
+    QStringList list = recentEntries();
+    list.removeAll(entry);
+    list.prepend(entry);
+    while (list.size() > kMaxRecent)
+        list.removeLast();
+    QSettings().setValue(kRecentKey, list);
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList entries = recentEntries();
+    for (const QString& entry : entries) {
+        const QStringList paths = entry.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        if (paths.isEmpty())
+            continue;
+        QString text = QDir::toNativeSeparators(paths.first());
+        if (paths.size() > 1)
+            text += tr(" (+%1 more)").arg(paths.size() - 1);
+        m_recentMenu->addAction(text, this, [this, paths] { open(paths); });
+    }
+    if (entries.isEmpty()) {
+        m_recentMenu->addAction(tr("(none)"))->setEnabled(false);
+        return;
+    }
+    m_recentMenu->addSeparator();
+    m_recentMenu->addAction(tr("Clear list"), this, [] { QSettings().remove(kRecentKey); });
+}
+
+void MainWindow::open(const QStringList& paths)
+{
+    QStringList absolute;
+    for (const QString& p : paths) {
+        if (!p.trimmed().isEmpty())
+            absolute << QFileInfo(p).absoluteFilePath();
+    }
+    cancelLoading();
+    if (absolute.isEmpty()) {
+        emit loadFinished(false, tr("No path given"));
+        return;
+    }
+
+    const quint64 id = ++m_loadId;
+    m_loading = true;
+    auto state = std::make_shared<LoadState>();
+    m_loadState = state;
+    const bool timelines = m_options.loadTimelines;
+    const bool useCache
+        = m_options.useParseCache && QSettings().value(QStringLiteral("parseCache/enabled"), true).toBool();
+    m_summary->setText(tr("Loading %1\u2026").arg(QDir::toNativeSeparators(absolute.join(QStringLiteral(", ")))));
+
+    std::vector<std::string> inputs;
+    for (const QString& p : absolute)
+        inputs.push_back(p.toStdString());
+
+    auto* watcher = new QFutureWatcher<LoadOutcome>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, id, absolute] {
+        const LoadOutcome outcome = watcher->result();
+        watcher->deleteLater();
+        finishLoad(id, outcome, absolute);
+    });
+    watcher->setFuture(QtConcurrent::run([inputs, state, timelines, useCache]() -> LoadOutcome {
+        LoadOutcome out;
+        try {
+            const io::LoadPlan plan = io::Detector::detect(inputs);
+            if (plan.ranks.empty()) {
+                out.error = QStringLiteral("No Ascend profiling data (no rank folders) found in %1")
+                                .arg(QString::fromStdString(plan.inputs.empty() ? std::string() : plan.inputs.front()));
+                for (const auto& issue : plan.issues)
+                    out.error += QStringLiteral("\n%1: %2")
+                                     .arg(QString::fromStdString(issue.path), QString::fromStdString(issue.message));
+                return out;
+            }
+            load::LoadOptions options;
+            options.loadTimelines = timelines;
+            const load::ParseCache cache;
+            if (useCache)
+                options.cache = &cache;
+            std::unique_ptr<model::Database> db = load::Loader::load(
+                plan, options,
+                [state](const load::LoadProgress& progress) {
+                    std::lock_guard lock(state->mutex);
+                    state->progress = progress;
+                },
+                &state->cancel);
+            if (!db) {
+                out.cancelled = true;
+                return out;
+            }
+            // Still ours alone: count what the status bar shows before handing it over.
+            out.ranks = query::RankQuery::rankCount(*db);
+            out.steps = static_cast<int64_t>(query::StepQuery::steps(*db).size());
+            out.problems = query::IssueQuery::problemCount(*db);
+            if (out.ranks == 0) {
+                out.error = QStringLiteral("No ranks could be loaded");
+                return out;
+            }
+            out.database = std::move(db);
+        } catch (const std::exception& e) {
+            out.error = QString::fromUtf8(e.what());
+            out.database.reset();
+        }
+        return out;
+    }));
+
+    if (m_options.interactive && isVisible()) {
+        m_progress = new QProgressDialog(tr("Detecting\u2026"), tr("Cancel"), 0, 1000, this);
+        m_progress->setWindowTitle(tr("Opening profile"));
+        m_progress->setWindowModality(Qt::WindowModal);
+        m_progress->setMinimumDuration(300);
+        m_progress->setAutoClose(false);
+        m_progress->setAutoReset(false);
+        m_progress->setMinimumWidth(520);
+        connect(m_progress, &QProgressDialog::canceled, this, [state] { state->cancel = true; });
+    }
+    m_progressTimer->start();
+}
+
+void MainWindow::updateProgress()
+{
+    if (!m_loadState)
+        return;
+    load::LoadProgress progress;
+    {
+        std::lock_guard lock(m_loadState->mutex);
+        progress = m_loadState->progress;
+    }
+    const QString file = QFileInfo(QString::fromStdString(progress.currentFile)).fileName();
+    QString text = file.isEmpty() ? tr("Detecting\u2026") : tr("Loading %1").arg(file);
+    if (progress.ranksTotal > 0)
+        text += tr("\nrank %1 of %2").arg(progress.ranksDone).arg(progress.ranksTotal);
+    if (m_progress) {
+        m_progress->setLabelText(text);
+        m_progress->setValue(static_cast<int>(progress.fraction * 1000.0));
+    }
+    statusBar()->showMessage(text.replace(QLatin1Char('\n'), QStringLiteral(" \u00b7 ")), 500);
+}
+
+void MainWindow::cancelLoading()
+{
+    if (m_loadState)
+        m_loadState->cancel = true;
+    m_loadState.reset();
+    ++m_loadId; // any result still on its way is stale now
+    m_loading = false;
+    if (m_progressTimer)
+        m_progressTimer->stop();
+    if (m_progress) {
+        m_progress->deleteLater();
+        m_progress = nullptr;
+    }
+}
+
+void MainWindow::finishLoad(quint64 id, const LoadOutcome& outcome, const QStringList& paths)
+{
+    if (id != m_loadId)
+        return;
+    m_loading = false;
+    m_loadState.reset();
+    m_progressTimer->stop();
+    if (m_progress) {
+        m_progress->deleteLater();
+        m_progress = nullptr;
+    }
+    statusBar()->clearMessage();
+
+    if (!outcome.database) {
+        const QString message = outcome.cancelled ? tr("Loading cancelled") : outcome.error;
+        // Keep whatever was loaded before; just say what happened.
+        if (!m_workspace->database())
+            m_summary->setText(message.section(QLatin1Char('\n'), 0, 0));
+        else
+            statusBar()->showMessage(message.section(QLatin1Char('\n'), 0, 0), 8000);
+        if (m_options.interactive && !outcome.cancelled && isVisible())
+            QMessageBox::warning(this, tr("Nothing loaded"), message);
+        emit loadFinished(false, message);
+        return;
+    }
+
+    m_rankCount = outcome.ranks;
+    m_stepCount = outcome.steps;
+    m_summary->setText(plural(outcome.ranks, tr("rank"), tr("ranks")) + QStringLiteral(" \u00b7 ")
+        + plural(outcome.steps, tr("step"), tr("steps")));
+    setBadge(outcome.problems, true);
+    QStringList names;
+    for (const QString& p : paths)
+        names << QFileInfo(p).fileName();
+    setWindowTitle(QStringLiteral("%1 \u2014 npuscope").arg(names.join(QStringLiteral(", "))));
+    addRecent(paths);
+    m_workspace->setDatabase(outcome.database, paths);
+    emit loadFinished(true, m_summary->text());
+}
+
+bool MainWindow::waitUntilIdle(int timeoutMs)
+{
+    const QDeadlineTimer deadline(timeoutMs);
+    // Two quiet passes in a row: a finished query may immediately start a dependent one.
+    int quiet = 0;
+    while (!deadline.hasExpired()) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        if (!m_loading && !m_workspace->isBusy()) {
+            if (++quiet >= 3)
+                return true;
+        } else {
+            quiet = 0;
+        }
+        QThread::msleep(5);
+    }
+    return false;
+}
+
+void MainWindow::focusDock(QDockWidget* dock)
+{
+    if (!dock)
+        return;
+    for (QDockWidget* other : docks()) {
+        if (other != dock)
+            other->hide();
+    }
+    dock->setFloating(false);
+    dock->show();
+    dock->raise();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    cancelLoading();
+    if (m_options.persistSettings) {
+        QSettings settings;
+        settings.setValue(kGeometryKey, saveGeometry());
+        settings.setValue(kStateKey, saveState(kStateVersion));
+    }
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    const QMimeData* mime = event->mimeData();
+    if (mime->hasUrls()) {
+        for (const QUrl& url : mime->urls()) {
+            if (url.isLocalFile()) {
+                event->acceptProposedAction();
+                return;
+            }
+        }
+    }
+    event->ignore();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    QStringList paths;
+    for (const QUrl& url : event->mimeData()->urls()) {
+        if (url.isLocalFile())
+            paths << url.toLocalFile();
+    }
+    if (paths.isEmpty())
+        return;
+    event->acceptProposedAction();
+    open(paths);
+}
+
+} // namespace npuscope::gui

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/comm/CommDurationDock.h"
+
+#include "npuscope/gui/comm/CommDurationModel.h"
+#include "npuscope/gui/comm/CommRankChart.h"
+#include "npuscope/gui/comm/CommSelectionBar.h"
+#include "npuscope/gui/comm/OpStripView.h"
+#include "npuscope/gui/comm/PacketChart.h"
+#include "npuscope/gui/common/QueryRunner.h"
+#include "npuscope/gui/common/Workspace.h"
+#include "npuscope/query/CommAnalysisQuery.h"
+#include "npuscope/query/CommOpIndex.h"
+
+#include <QElapsedTimer>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace npuscope::gui {
+
+namespace {
+
+struct DurationResult {
+    std::vector<query::RankDuration> rows;
+    std::vector<query::PacketDistribution> packets;
+    query::OpStrip strip;
+    std::string emptyReason; // why there are no ops at all (empty when the selection merely has none)
+    double ms = 0;
+};
+
+QWidget* titled(const QString& title, QWidget* content, QWidget* parent, QLabel** labelOut = nullptr)
+{
+    auto* box = new QWidget(parent);
+    auto* l = new QVBoxLayout(box);
+    l->setContentsMargins(0, 0, 0, 0);
+    l->setSpacing(2);
+    auto* label = new QLabel(QStringLiteral("<b>%1</b>").arg(title), box);
+    label->setWordWrap(true);
+    if (labelOut)
+        *labelOut = label;
+    l->addWidget(label);
+    content->setParent(box);
+    l->addWidget(content, 1);
+    return box;
+}
+
+} // namespace
+
+CommDurationDock::CommDurationDock(Workspace* workspace, QWidget* parent)
+    : QDockWidget(tr("Communication duration"), parent)
+    , m_workspace(workspace)
+    , m_runner(new QueryRunner(workspace, this))
+    , m_model(new CommDurationModel(this))
+    , m_proxy(new QSortFilterProxyModel(this))
+{
+    setObjectName(QString::fromLatin1(kObjectName));
+    auto* body = new QWidget(this);
+    auto* layout = new QVBoxLayout(body);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto* bar = new QHBoxLayout;
+    m_bar = new CommSelectionBar(workspace, body);
+    bar->addWidget(m_bar);
+    bar->addStretch(1);
+    m_summary = new QLabel(body);
+    m_summary->setObjectName(QStringLiteral("durationSummary"));
+    bar->addWidget(m_summary);
+    layout->addLayout(bar);
+
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(CommDurationModel::RawValueRole);
+    m_table = new QTableView(body);
+    m_table->setObjectName(QStringLiteral("durationTable"));
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(CommDurationModel::Rank, Qt::AscendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->horizontalHeader()->setDefaultAlignment(Qt::AlignCenter);
+    m_table->setWordWrap(false);
+    m_chart = new CommRankChart(body);
+    m_packets = new PacketChart(body);
+    m_strip = new OpStripView(body);
+
+    auto* top = new QSplitter(Qt::Horizontal, body);
+    top->addWidget(m_table);
+    top->addWidget(titled(m_chart->title(), m_chart, top, &m_chartTitle));
+    m_chartTitle->setObjectName(QStringLiteral("commRankChartTitle"));
+    top->setStretchFactor(0, 3);
+    top->setStretchFactor(1, 2);
+    top->setSizes({ 1210, 390 });
+    auto* bottom = new QSplitter(Qt::Horizontal, body);
+    bottom->addWidget(titled(tr("Packet sizes per transport (packet count per size range)"), m_packets, bottom));
+    bottom->addWidget(titled(tr("Ops over the step per rank (click: timeline)"), m_strip, bottom));
+    bottom->setStretchFactor(0, 2);
+    bottom->setStretchFactor(1, 3);
+    auto* split = new QSplitter(Qt::Vertical, body);
+    split->addWidget(top);
+    split->addWidget(bottom);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(split, 1);
+    setWidget(body);
+
+    auto selectRank = [this](qint64 rank) { m_workspace->setSelectedRank(rank); };
+    connect(m_chart, &CommRankChart::rankClicked, this, selectRank);
+    connect(m_table, &QTableView::clicked, this, [this](const QModelIndex& index) {
+        if (index.isValid())
+            m_workspace->setSelectedRank(index.data(CommDurationModel::RankIdRole).toLongLong());
+    });
+    connect(m_strip, &OpStripView::opActivated, this, [this](qint64 rank, qint64 begin, qint64 end) {
+        m_workspace->setSelectedRank(rank);
+        m_workspace->setTimeWindow(Workspace::TimeWindow { begin, end });
+    });
+    for (auto signal :
+        { &Workspace::databaseChanged, &Workspace::stepChanged, &Workspace::groupChanged, &Workspace::commOpChanged })
+        connect(m_workspace, signal, this, &CommDurationDock::reload);
+    connect(m_workspace, &Workspace::selectedRankChanged, this, &CommDurationDock::syncSelection);
+    connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible && m_dirty) {
+            m_dirty = false;
+            reload();
+        }
+    });
+    reload();
+}
+
+bool CommDurationDock::deferred()
+{
+    // Before the first show (and in tests without a window) queries run; afterwards a hidden dock waits.
+    if (isVisible() || !window()->isVisible())
+        return false;
+    m_dirty = true;
+    return true;
+}
+
+void CommDurationDock::reload()
+{
+    if (deferred())
+        return;
+    query::CommSelection sel;
+    sel.step = m_workspace->step();
+    sel.groupHash = m_workspace->groupHash();
+    sel.opName = m_workspace->commOp();
+    const bool started = m_runner->runInMemory(
+        [sel](const std::shared_ptr<model::Database>& database) {
+            // Built once per database (first use), then every selection is computed in memory.
+            const auto index = query::CommOpIndex::forDatabase(database);
+            const query::CommOpIndex& db = *index;
+            QElapsedTimer t;
+            t.start();
+            DurationResult r;
+            r.rows = query::CommAnalysisQuery::durations(db, sel);
+            r.packets = query::CommAnalysisQuery::packets(db, sel);
+            // The strip shows every op of the step (the chosen op is one of them).
+            query::CommSelection stripSel = sel;
+            stripSel.opName.reset();
+            r.strip = query::CommAnalysisQuery::opStrip(db, stripSel);
+            r.ms = static_cast<double>(t.nsecsElapsed()) / 1.0e6;
+            if (r.rows.empty() && index->size() == 0) {
+                auto guard = database->lock();
+                r.emptyReason = query::CommAnalysisQuery::noCommReason(*database);
+            }
+            return r;
+        },
+        [this](DurationResult r) {
+            m_lastQueryMs = r.ms;
+            ++m_resultsApplied;
+            m_summary->setText(
+                r.emptyReason.empty() ? tr("%1 ranks").arg(r.rows.size()) : QString::fromStdString(r.emptyReason));
+            m_chart->setEmptyText(r.emptyReason.empty() ? tr("No communication ops in this selection")
+                                                        : QString::fromStdString(r.emptyReason));
+            m_chart->setRows(r.rows);
+            m_chartTitle->setText(QStringLiteral("<b>%1</b>").arg(m_chart->title().toHtmlEscaped()));
+            m_model->setRows(std::move(r.rows));
+            m_packets->setDistributions(std::move(r.packets));
+            m_strip->setStrip(std::move(r.strip));
+            fitColumns();
+            syncSelection();
+        });
+    if (!started) {
+        m_model->setRows({});
+        m_chart->setRows({});
+        m_packets->setDistributions({});
+        m_strip->setStrip({});
+        m_summary->setText(tr("No profile loaded"));
+    }
+}
+
+void CommDurationDock::fitColumns()
+{
+    // resizeColumnsToContents() asks the delegate about every row: ~25 ms of GUI time per selection change at
+    // 1,024 ranks. The rows with the longest text per column give the same widths.
+    const int grid = m_table->showGrid() ? 1 : 0;
+    for (int c = 0; c < CommDurationModel::ColumnCount; ++c) {
+        int width = m_table->horizontalHeader()->sectionSizeHint(c);
+        for (int row : m_model->widestRows(c))
+            width = std::max(
+                width, m_table->sizeHintForIndex(m_proxy->mapFromSource(m_model->index(row, c))).width() + grid);
+        m_table->setColumnWidth(c, width);
+    }
+}
+
+void CommDurationDock::syncSelection()
+{
+    const auto rank = m_workspace->selectedRank();
+    m_chart->setSelectedRank(rank);
+    const int row = rank ? m_model->rowOfRank(*rank) : -1;
+    if (row < 0) {
+        m_table->clearSelection();
+        return;
+    }
+    const QModelIndex index = m_proxy->mapFromSource(m_model->index(row, 0));
+    m_table->selectRow(index.row());
+    m_table->scrollTo(index);
+}
+
+} // namespace npuscope::gui

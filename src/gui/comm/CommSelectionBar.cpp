@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/comm/CommSelectionBar.h"
+
+#include "npuscope/gui/common/QueryRunner.h"
+#include "npuscope/gui/common/Workspace.h"
+#include "npuscope/query/CommAnalysisQuery.h"
+#include "npuscope/query/CommOpIndex.h"
+#include "npuscope/query/CommQuery.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+
+
+namespace npuscope::gui {
+
+namespace {
+
+struct Lists {
+    std::vector<int64_t> steps;
+    std::vector<query::Group> groups;
+};
+
+void selectData(QComboBox* combo, const QVariant& value)
+{
+    int index = 0;
+    for (int i = 1; value.isValid() && i < combo->count(); ++i) {
+        if (combo->itemData(i) == value)
+            index = i;
+    }
+    combo->setCurrentIndex(index);
+}
+
+} // namespace
+
+CommSelectionBar::CommSelectionBar(Workspace* workspace, QWidget* parent)
+    : QWidget(parent)
+    , m_workspace(workspace)
+    , m_listRunner(new QueryRunner(workspace, this))
+    , m_opRunner(new QueryRunner(workspace, this))
+    , m_step(new QComboBox(this))
+    , m_group(new QComboBox(this))
+    , m_op(new QComboBox(this))
+{
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_step->setObjectName(QStringLiteral("commStepCombo"));
+    m_group->setObjectName(QStringLiteral("commGroupCombo"));
+    m_op->setObjectName(QStringLiteral("commOpCombo"));
+    for (QComboBox* c : { m_step, m_group, m_op })
+        c->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_op->setMaximumWidth(320);
+    layout->addWidget(new QLabel(tr("Step:"), this));
+    layout->addWidget(m_step);
+    layout->addSpacing(8);
+    layout->addWidget(new QLabel(tr("Group:"), this));
+    layout->addWidget(m_group);
+    layout->addSpacing(8);
+    layout->addWidget(new QLabel(tr("Op:"), this));
+    layout->addWidget(m_op);
+
+    connect(m_step, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (m_updating || i < 0)
+            return;
+        const QVariant v = m_step->itemData(i);
+        m_workspace->setStep(v.isValid() ? std::optional<int64_t>(v.toLongLong()) : std::nullopt);
+    });
+    connect(m_group, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (m_updating || i < 0)
+            return;
+        const QVariant v = m_group->itemData(i);
+        m_workspace->setGroupHash(v.isValid() ? std::optional<std::string>(v.toString().toStdString()) : std::nullopt);
+    });
+    connect(m_op, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (m_updating || i < 0)
+            return;
+        const QVariant v = m_op->itemData(i);
+        m_workspace->setCommOp(v.isValid() ? std::optional<std::string>(v.toString().toStdString()) : std::nullopt);
+    });
+    connect(m_workspace, &Workspace::databaseChanged, this, &CommSelectionBar::reloadLists);
+    connect(m_workspace, &Workspace::stepChanged, this, [this] {
+        syncFromWorkspace();
+        reloadOps();
+    });
+    connect(m_workspace, &Workspace::groupChanged, this, [this] {
+        syncFromWorkspace();
+        reloadOps();
+    });
+    connect(m_workspace, &Workspace::commOpChanged, this, &CommSelectionBar::syncFromWorkspace);
+    reloadLists();
+}
+
+void CommSelectionBar::reloadLists()
+{
+    m_updating = true;
+    m_step->clear();
+    m_step->addItem(tr("All steps"));
+    m_group->clear();
+    m_group->addItem(tr("All groups"));
+    m_updating = false;
+    m_listRunner->run(
+        [](model::Database& db) {
+            Lists l;
+            // Steps that only communication.json knows about count too.
+            l.steps = query::CommQuery::steps(db);
+            l.groups = query::CommQuery::groups(db);
+            return l;
+        },
+        [this](Lists l) {
+            m_updating = true;
+            for (int64_t s : l.steps)
+                m_step->addItem(tr("Step %1").arg(s), QVariant::fromValue<qlonglong>(s));
+            for (const auto& g : l.groups) {
+                const QString hash = QString::fromStdString(g.hash);
+                const QString name = g.name ? QString::fromStdString(*g.name) : hash;
+                m_group->addItem(g.name ? tr("%1 · %2 ranks · …%3").arg(name).arg(g.ranks.size()).arg(hash.right(6))
+                                        : tr("%1 · %2 ranks").arg(name).arg(g.ranks.size()),
+                    hash);
+            }
+            m_updating = false;
+            syncFromWorkspace();
+            reloadOps();
+        });
+    reloadOps();
+}
+
+void CommSelectionBar::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_opsDirty) {
+        m_opsDirty = false;
+        reloadOps();
+    }
+}
+
+void CommSelectionBar::reloadOps()
+{
+    // Before the first show (and in tests without a window) the list loads; afterwards a hidden bar waits.
+    if (!isVisible() && window()->isVisible()) {
+        m_opsDirty = true;
+        return;
+    }
+    query::CommSelection sel;
+    sel.step = m_workspace->step();
+    sel.groupHash = m_workspace->groupHash();
+    const bool started = m_opRunner->runInMemory(
+        [sel](const std::shared_ptr<model::Database>& db) {
+            return query::CommAnalysisQuery::opNames(*query::CommOpIndex::forDatabase(db), sel);
+        },
+        [this](std::vector<std::string> opNames) {
+            m_updating = true;
+            m_op->clear();
+            m_op->addItem(tr("All ops"));
+            const auto current = m_workspace->commOp();
+            int added = 0;
+            for (const auto& name : opNames) {
+                if (added++ >= kMaxOps && (!current || *current != name))
+                    continue;
+                m_op->addItem(QString::fromStdString(name), QString::fromStdString(name));
+            }
+            if (current && m_op->findData(QString::fromStdString(*current)) < 0)
+                m_op->addItem(QString::fromStdString(*current), QString::fromStdString(*current));
+            m_updating = false;
+            syncFromWorkspace();
+        });
+    if (!started) {
+        m_updating = true;
+        m_op->clear();
+        m_op->addItem(tr("All ops"));
+        m_updating = false;
+    }
+}
+
+void CommSelectionBar::syncFromWorkspace()
+{
+    m_updating = true;
+    const auto step = m_workspace->step();
+    selectData(m_step, step ? QVariant::fromValue<qlonglong>(*step) : QVariant());
+    const auto group = m_workspace->groupHash();
+    selectData(m_group, group ? QVariant(QString::fromStdString(*group)) : QVariant());
+    const auto op = m_workspace->commOp();
+    selectData(m_op, op ? QVariant(QString::fromStdString(*op)) : QVariant());
+    m_updating = false;
+}
+
+} // namespace npuscope::gui

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/comm/GroupsDock.h"
+
+#include "npuscope/gui/comm/GroupTableModel.h"
+#include "npuscope/gui/common/QueryRunner.h"
+#include "npuscope/gui/common/Workspace.h"
+#include "npuscope/query/CommAnalysisQuery.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <iterator>
+
+namespace npuscope::gui {
+
+GroupsDock::GroupsDock(Workspace* workspace, QWidget* parent)
+    : QDockWidget(tr("Communication groups"), parent)
+    , m_workspace(workspace)
+    , m_runner(new QueryRunner(workspace, this))
+    , m_model(new GroupTableModel(this))
+    , m_proxy(new QSortFilterProxyModel(this))
+{
+    setObjectName(QString::fromLatin1(kObjectName));
+    auto* body = new QWidget(this);
+    auto* layout = new QVBoxLayout(body);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto* bar = new QHBoxLayout;
+    m_summary = new QLabel(body);
+    m_summary->setObjectName(QStringLiteral("groupsSummary"));
+    bar->addWidget(m_summary);
+    bar->addStretch(1);
+    m_all = new QPushButton(tr("All groups"), body);
+    m_all->setObjectName(QStringLiteral("allGroupsButton"));
+    bar->addWidget(m_all);
+    layout->addLayout(bar);
+
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(GroupTableModel::RawValueRole);
+    m_table = new QTableView(body);
+    m_table->setObjectName(QStringLiteral("groupsTable"));
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(GroupTableModel::Name, Qt::AscendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setWordWrap(false);
+    layout->addWidget(m_table, 1);
+    setWidget(body);
+
+    connect(m_table, &QTableView::clicked, this, [this](const QModelIndex& index) {
+        // A group listed without a hash names no op or link: it cannot filter the other docks.
+        const QString hash = index.isValid() ? index.data(GroupTableModel::GroupHashRole).toString() : QString();
+        if (!hash.isEmpty())
+            m_workspace->setGroupHash(hash.toStdString());
+    });
+    connect(m_all, &QPushButton::clicked, this, [this] { m_workspace->setGroupHash(std::nullopt); });
+    connect(m_workspace, &Workspace::databaseChanged, this, &GroupsDock::reload);
+    connect(m_workspace, &Workspace::groupChanged, this, &GroupsDock::syncSelection);
+    reload();
+}
+
+void GroupsDock::reload()
+{
+    const bool started = m_runner->run(
+        [](model::Database& db) {
+            auto groups = query::CommQuery::groups(db);
+            auto listed = query::CommQuery::listedGroups(db);
+            groups.insert(groups.end(), std::make_move_iterator(listed.begin()), std::make_move_iterator(listed.end()));
+            return std::make_pair(std::move(groups), query::CommAnalysisQuery::noCommReason(db));
+        },
+        [this](std::pair<std::vector<query::Group>, std::string> result) {
+            auto& [groups, noComm] = result;
+            m_summary->setText((groups.size() == 1 ? tr("1 group") : tr("%1 groups").arg(groups.size()))
+                + (noComm.empty() ? tr(" \u00b7 click one to filter the communication views")
+                                  : tr(" \u00b7 ") + QString::fromStdString(noComm)));
+            m_model->setGroups(std::move(groups), noComm.empty());
+            m_table->resizeColumnsToContents();
+            syncSelection();
+        });
+    if (!started) {
+        m_model->setGroups({});
+        m_summary->setText(tr("No profile loaded"));
+    }
+}
+
+void GroupsDock::syncSelection()
+{
+    const auto hash = m_workspace->groupHash();
+    const int row = hash ? m_model->rowOfHash(*hash) : -1;
+    if (row < 0) {
+        m_table->clearSelection();
+        return;
+    }
+    const QModelIndex index = m_proxy->mapFromSource(m_model->index(row, 0));
+    m_table->selectRow(index.row());
+    m_table->scrollTo(index);
+}
+
+} // namespace npuscope::gui

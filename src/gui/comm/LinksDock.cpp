@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/comm/LinksDock.h"
+
+#include "npuscope/gui/comm/LinkTableModel.h"
+#include "npuscope/gui/common/QueryRunner.h"
+#include "npuscope/gui/common/Workspace.h"
+#include "npuscope/query/CommAnalysisQuery.h"
+#include "npuscope/query/CommLinkIndex.h"
+#include "npuscope/query/CommQuery.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QIntValidator>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <set>
+
+namespace npuscope::gui {
+
+namespace {
+
+struct LinkResult {
+    std::vector<query::LinkRow> rows;
+    std::vector<std::pair<std::string, std::string>> names;
+};
+
+std::vector<std::pair<std::string, std::string>> groupNames(const query::CommLinkIndex& index)
+{
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& g : index.groups())
+        out.emplace_back(
+            g.hash, g.name ? *g.name + " \u2026" + g.hash.substr(g.hash.size() > 6 ? g.hash.size() - 6 : 0) : g.hash);
+    return out;
+}
+
+} // namespace
+
+LinksDock::LinksDock(Workspace* workspace, QWidget* parent)
+    : QDockWidget(tr("Links"), parent)
+    , m_workspace(workspace)
+    , m_rankRunner(new QueryRunner(workspace, this))
+    , m_clusterRunner(new QueryRunner(workspace, this))
+    , m_rankModel(new LinkTableModel(this))
+    , m_clusterModel(new LinkTableModel(this))
+    , m_rankProxy(new QSortFilterProxyModel(this))
+    , m_clusterProxy(new QSortFilterProxyModel(this))
+{
+    setObjectName(QString::fromLatin1(kObjectName));
+    auto* body = new QWidget(this);
+    auto* layout = new QVBoxLayout(body);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto* split = new QSplitter(Qt::Vertical, body);
+
+    auto* rankBox = new QWidget(split);
+    auto* rankLayout = new QVBoxLayout(rankBox);
+    rankLayout->setContentsMargins(0, 0, 0, 0);
+    m_rankTitle = new QLabel(rankBox);
+    m_rankTitle->setObjectName(QStringLiteral("rankLinksTitle"));
+    rankLayout->addWidget(m_rankTitle);
+    m_rankProxy->setSourceModel(m_rankModel);
+    m_rankTable = makeTable(m_rankProxy, rankBox);
+    m_rankTable->setObjectName(QStringLiteral("rankLinksTable"));
+    rankLayout->addWidget(m_rankTable, 1);
+
+    auto* clusterBox = new QWidget(split);
+    auto* clusterLayout = new QVBoxLayout(clusterBox);
+    clusterLayout->setContentsMargins(0, 0, 0, 0);
+    auto* filters = new QHBoxLayout;
+    m_clusterTitle = new QLabel(clusterBox);
+    m_clusterTitle->setObjectName(QStringLiteral("clusterLinksTitle"));
+    filters->addWidget(m_clusterTitle);
+    filters->addStretch(1);
+    filters->addWidget(new QLabel(tr("Src:"), clusterBox));
+    m_src = new QLineEdit(clusterBox);
+    m_src->setObjectName(QStringLiteral("linkSrcFilter"));
+    m_src->setPlaceholderText(tr("any"));
+    m_src->setValidator(new QIntValidator(0, 10000000, m_src));
+    m_src->setMaximumWidth(80);
+    filters->addWidget(m_src);
+    filters->addWidget(new QLabel(tr("Dst:"), clusterBox));
+    m_dst = new QLineEdit(clusterBox);
+    m_dst->setObjectName(QStringLiteral("linkDstFilter"));
+    m_dst->setPlaceholderText(tr("any"));
+    m_dst->setValidator(new QIntValidator(0, 10000000, m_dst));
+    m_dst->setMaximumWidth(80);
+    filters->addWidget(m_dst);
+    filters->addWidget(new QLabel(tr("Transport:"), clusterBox));
+    m_transport = new QComboBox(clusterBox);
+    m_transport->setObjectName(QStringLiteral("linkTransportFilter"));
+    m_transport->addItem(tr("all but LOCAL"), QStringLiteral("!LOCAL"));
+    m_transport->addItem(tr("all"), QString());
+    for (const char* t : { "HCCS", "SDMA", "RDMA", "PCIE", "SIO", "LOCAL" })
+        m_transport->addItem(QString::fromLatin1(t), QString::fromLatin1(t));
+    filters->addWidget(m_transport);
+    clusterLayout->addLayout(filters);
+    m_clusterProxy->setSourceModel(m_clusterModel);
+    m_clusterTable = makeTable(m_clusterProxy, clusterBox);
+    m_clusterTable->setObjectName(QStringLiteral("clusterLinksTable"));
+    clusterLayout->addWidget(m_clusterTable, 1);
+
+    split->addWidget(rankBox);
+    split->addWidget(clusterBox);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(split, 1);
+    setWidget(body);
+
+    for (QTableView* table : { m_rankTable, m_clusterTable }) {
+        connect(table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+            if (index.isValid())
+                m_workspace->setSelectedRank(
+                    index.sibling(index.row(), LinkTableModel::Src).data(LinkTableModel::RawValueRole).toLongLong());
+        });
+    }
+    connect(m_src, &QLineEdit::editingFinished, this, &LinksDock::reloadCluster);
+    connect(m_dst, &QLineEdit::editingFinished, this, &LinksDock::reloadCluster);
+    connect(m_transport, &QComboBox::currentIndexChanged, this, &LinksDock::reloadCluster);
+    for (auto signal : { &Workspace::databaseChanged, &Workspace::stepChanged, &Workspace::groupChanged }) {
+        connect(m_workspace, signal, this, [this] {
+            reloadRank();
+            reloadCluster();
+        });
+    }
+    connect(m_workspace, &Workspace::selectedRankChanged, this, &LinksDock::reloadRank);
+    connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible && m_dirty) {
+            m_dirty = false;
+            reloadRank();
+            reloadCluster();
+        }
+    });
+    reloadRank();
+    reloadCluster();
+}
+
+bool LinksDock::deferred()
+{
+    // Before the first show (and in tests without a window) queries run; afterwards a hidden dock waits.
+    if (isVisible() || !window()->isVisible())
+        return false;
+    m_dirty = true;
+    return true;
+}
+
+QTableView* LinksDock::makeTable(QSortFilterProxyModel* proxy, QWidget* parent)
+{
+    proxy->setSortRole(LinkTableModel::RawValueRole);
+    auto* table = new QTableView(parent);
+    table->setModel(proxy);
+    table->setSortingEnabled(true);
+    table->sortByColumn(LinkTableModel::Bandwidth, Qt::AscendingOrder);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->verticalHeader()->hide();
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->setWordWrap(false);
+    return table;
+}
+
+void LinksDock::reloadRank()
+{
+    if (deferred())
+        return;
+    const auto rank = m_workspace->selectedRank();
+    if (!rank) {
+        m_rankModel->setRows({});
+        m_rankTitle->setText(tr("<b>Links of the selected rank</b> \u2014 select a rank in any view"));
+        m_rankTable->resizeColumnsToContents();
+        return;
+    }
+    query::LinkFilter f;
+    f.step = m_workspace->step();
+    f.groupHash = m_workspace->groupHash();
+    f.rank = *rank;
+    m_rankRunner->runInMemory(
+        [f](const std::shared_ptr<model::Database>& db) {
+            const auto index = query::CommLinkIndex::forDatabase(db);
+            return LinkResult { query::CommAnalysisQuery::linkTable(*index, f), groupNames(*index) };
+        },
+        [this, r = *rank](LinkResult result) {
+            m_rankTitle->setText(tr("<b>Links of rank %1</b> (as src or dst): %2").arg(r).arg(result.rows.size()));
+            m_rankModel->setGroupNames(std::move(result.names));
+            m_rankModel->setRows(std::move(result.rows));
+            m_rankTable->resizeColumnsToContents();
+        });
+}
+
+void LinksDock::reloadCluster()
+{
+    if (deferred())
+        return;
+    query::LinkFilter f;
+    f.step = m_workspace->step();
+    f.groupHash = m_workspace->groupHash();
+    if (!m_src->text().isEmpty())
+        f.src = m_src->text().toLongLong();
+    if (!m_dst->text().isEmpty())
+        f.dst = m_dst->text().toLongLong();
+    const QString transport = m_transport->currentData().toString();
+    const bool noLocal = transport == QStringLiteral("!LOCAL");
+    if (!transport.isEmpty() && !noLocal)
+        f.transport = transport.toStdString();
+    const bool started = m_clusterRunner->runInMemory(
+        [f, noLocal](const std::shared_ptr<model::Database>& db) {
+            const auto index = query::CommLinkIndex::forDatabase(db);
+            LinkResult r { query::CommAnalysisQuery::linkTable(*index, f), groupNames(*index) };
+            if (noLocal)
+                std::erase_if(r.rows, [](const query::LinkRow& l) { return l.transport == "LOCAL" || l.src == l.dst; });
+            const size_t total = r.rows.size();
+            return std::make_pair(std::move(r), total);
+        },
+        [this](std::pair<LinkResult, size_t> out) {
+            LinkResult& result = out.first;
+            // Sorted slowest first already: keep the head so a 1,024-rank cluster stays responsive.
+            if (result.rows.size() > kMaxClusterRows)
+                result.rows.resize(kMaxClusterRows);
+            QString title = result.rows.size() < out.second
+                ? tr("<b>Cluster links</b> (slowest first): %1 of %2 shown \u2014 filter to narrow")
+                      .arg(result.rows.size())
+                      .arg(out.second)
+                : tr("<b>Cluster links</b> (slowest first): %1").arg(out.second);
+            // Groups whose global ranks are unknown keep their group-local ranks ("L3"), labelled as such.
+            std::set<std::string> local;
+            for (const auto& row : result.rows) {
+                if (row.localRanks)
+                    local.insert(row.groupHash.value_or(std::string()));
+            }
+            if (!local.empty()) {
+                QStringList names;
+                for (const auto& hash : local) {
+                    QString name = hash.empty() ? tr("(no group)") : QString::fromStdString(hash);
+                    for (const auto& [h, n] : result.names) {
+                        if (h == hash)
+                            name = QString::fromStdString(n);
+                    }
+                    names << name.toHtmlEscaped();
+                }
+                title += tr(" \u00b7 <b>group-local ranks</b> (L<i>n</i>): global ranks unknown for group %1")
+                             .arg(names.join(QStringLiteral(", ")));
+            }
+            m_clusterTitle->setText(title);
+            m_clusterModel->setGroupNames(std::move(result.names));
+            m_clusterModel->setRows(std::move(result.rows));
+            m_clusterTable->sortByColumn(LinkTableModel::Bandwidth, Qt::AscendingOrder);
+            m_clusterTable->resizeColumnsToContents();
+        });
+    if (!started) {
+        m_clusterModel->setRows({});
+        m_clusterTitle->setText(tr("<b>Cluster links</b>"));
+    }
+}
+
+} // namespace npuscope::gui

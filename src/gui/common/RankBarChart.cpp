@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/common/RankBarChart.h"
+
+#include "npuscope/gui/common/SplitParts.h"
+#include "npuscope/gui/common/TimeFormat.h"
+
+#include <QHelpEvent>
+#include <QMouseEvent>
+#include <QPaintEvent>
+#include <QPainter>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+
+namespace npuscope::gui {
+
+namespace {
+
+constexpr int kRightMargin = 18;
+constexpr int kBottomMargin = 6;
+
+} // namespace
+
+RankBarChart::RankBarChart(QWidget* parent)
+    : QWidget(parent)
+{
+    setObjectName(QStringLiteral("rankBarChart"));
+    setMouseTracking(true);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    relayout();
+}
+
+void RankBarChart::setBars(std::vector<Bar> bars)
+{
+    m_bars = std::move(bars);
+    m_maxTotal = 0;
+    for (const auto& b : m_bars)
+        m_maxTotal = std::max(m_maxTotal, b.split.total());
+    m_hover = -1;
+    relayout();
+    update();
+}
+
+void RankBarChart::setSelectedRank(std::optional<int64_t> rank)
+{
+    if (rank == m_selectedRank)
+        return;
+    m_selectedRank = rank;
+    update();
+}
+
+void RankBarChart::setAvailableHeight(int height)
+{
+    if (height == m_availableHeight)
+        return;
+    m_availableHeight = height;
+    relayout();
+}
+
+int RankBarChart::topMargin() const { return fontMetrics().height() + 12; }
+
+int RankBarChart::labelWidth() const
+{
+    int64_t widest = 0;
+    for (const auto& b : m_bars)
+        widest = std::max(widest, std::abs(b.rank));
+    // Measured in bold: the selected rank's label is drawn bold.
+    QFont bold = font();
+    bold.setBold(true);
+    return QFontMetrics(bold).horizontalAdvance(QStringLiteral("rank %1").arg(widest)) + 12;
+}
+
+void RankBarChart::relayout()
+{
+    const int n = std::max<int>(1, static_cast<int>(m_bars.size()));
+    const int usable = m_availableHeight - topMargin() - kBottomMargin;
+    m_rowHeight = std::clamp(usable / n, kMinRowHeight, kMaxRowHeight);
+    const int height = topMargin() + n * m_rowHeight + kBottomMargin;
+    setMinimumHeight(height);
+    updateGeometry();
+    update();
+}
+
+int RankBarChart::labelEvery() const
+{
+    // Labels need a text line of room; pick 1, 2, 5, 10, 20, 50 ... rows so they read as a scale.
+    const int needed = (fontMetrics().height() + 2 + m_rowHeight - 1) / m_rowHeight;
+    int every = 1;
+    for (int magnitude = 1;; magnitude *= 10) {
+        for (int f : { 1, 2, 5 }) {
+            every = f * magnitude;
+            if (every >= needed)
+                return every;
+        }
+    }
+}
+
+int RankBarChart::barAt(int y) const
+{
+    if (m_bars.empty() || y < topMargin())
+        return -1;
+    const int index = (y - topMargin()) / m_rowHeight;
+    return index < static_cast<int>(m_bars.size()) ? index : -1;
+}
+
+QString RankBarChart::toolTipFor(int barIndex) const
+{
+    if (barIndex < 0 || barIndex >= static_cast<int>(m_bars.size()))
+        return {};
+    const auto& bar = m_bars[static_cast<size_t>(barIndex)];
+    const int64_t total = bar.split.total();
+    QString html = QStringLiteral("<b>Rank %1</b><table>").arg(bar.rank);
+    for (int part = 0; part < SplitParts::PartCount; ++part) {
+        // Only the parts the rank's files have: an absent part is not a 0.
+        if (!SplitParts::present(bar.split, part))
+            continue;
+        const int64_t v = SplitParts::value(bar.split, part);
+        const double pct = total > 0 ? 100.0 * static_cast<double>(v) / static_cast<double>(total) : 0.0;
+        html += QStringLiteral("<tr><td><span style='color:%1'>&#9632;</span> %2</td>"
+                               "<td align=right>&nbsp;%3</td><td align=right>&nbsp;%4 %</td></tr>")
+                    .arg(SplitParts::color(part).name(), SplitParts::name(part),
+                        TimeFormat::withUnit(v, TimeFormat::Unit::Milliseconds), QString::number(pct, 'f', 1));
+    }
+    html += QStringLiteral("<tr><td><b>Step time</b></td><td align=right>&nbsp;<b>%1</b></td><td></td></tr></table>")
+                .arg(TimeFormat::withUnit(total, TimeFormat::Unit::Milliseconds));
+    return html;
+}
+
+QSize RankBarChart::sizeHint() const { return { 520, minimumHeight() }; }
+
+double RankBarChart::axisStep(double maxValue, int pixels) const
+{
+    // About one tick per 90 px, on a 1-2-5 sequence.
+    const double ticks = std::max(1.0, pixels / 90.0);
+    const double raw = maxValue / ticks;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double f : { 1.0, 2.0, 5.0, 10.0 }) {
+        if (f * magnitude >= raw)
+            return f * magnitude;
+    }
+    return 10.0 * magnitude;
+}
+
+QString RankBarChart::axisLabel(double ns, double step)
+{
+    if (ns == 0)
+        return QStringLiteral("0");
+    // One unit and one precision along the whole axis, from the tick step.
+    double divisor = 1.0;
+    const char* unit = "ns";
+    if (step >= 1e8) {
+        divisor = 1e9;
+        unit = "s";
+    } else if (step >= 1e5) {
+        divisor = 1e6;
+        unit = "ms";
+    } else if (step >= 1e2) {
+        divisor = 1e3;
+        unit = "\u00b5s";
+    }
+    const double scaled = step / divisor;
+    const int decimals = scaled >= 1 ? 0 : (scaled >= 0.1 ? 1 : 2);
+    return QString::number(ns / divisor, 'f', decimals) + QLatin1Char(' ') + QString::fromUtf8(unit);
+}
+
+void RankBarChart::paintEvent(QPaintEvent* event)
+{
+    QPainter p(this);
+    const QFontMetrics fm(font());
+    p.fillRect(event->rect(), palette().color(QPalette::Base));
+    if (m_bars.empty()) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(rect(), Qt::AlignCenter, tr("No per-rank step data"));
+        return;
+    }
+
+    const int left = labelWidth();
+    const int top = topMargin();
+    const int plotWidth = std::max(10, width() - left - kRightMargin);
+    const double maxValue = std::max<double>(1.0, static_cast<double>(m_maxTotal));
+    const double step = axisStep(maxValue, plotWidth);
+    const double scale = plotWidth / (std::ceil(maxValue / step) * step);
+    const int n = static_cast<int>(m_bars.size());
+    const int plotBottom = top + n * m_rowHeight;
+
+    // Axis along the top, with vertical grid lines through the bars.
+    p.setPen(palette().color(QPalette::WindowText));
+    for (double v = 0; v * scale <= plotWidth + 0.5; v += step) {
+        const int x = left + static_cast<int>(std::lround(v * scale));
+        p.setPen(QPen(QColor(0, 0, 0, 28), 1));
+        p.drawLine(x, top - 3, x, plotBottom);
+        p.setPen(palette().color(QPalette::WindowText));
+        const QString label = axisLabel(v, step);
+        const int w = fm.horizontalAdvance(label);
+        const int tx = std::clamp(x - w / 2, left - w / 2, width() - w - 2);
+        p.drawText(tx, top - 6 - fm.descent(), label);
+    }
+
+    // Only the rows the paint event covers: at 1,000 ranks most are scrolled away.
+    const int first = std::max(0, (event->rect().top() - top) / m_rowHeight - 1);
+    const int last = std::min(n - 1, (event->rect().bottom() - top) / m_rowHeight + 1);
+    const int gap = m_rowHeight >= 8 ? std::max(2, m_rowHeight / 5) : 0;
+    const int every = labelEvery();
+
+    for (int i = first; i <= last; ++i) {
+        const auto& bar = m_bars[static_cast<size_t>(i)];
+        const int y = top + i * m_rowHeight;
+        const bool selected = m_selectedRank && bar.rank == *m_selectedRank;
+        if (selected || i == m_hover) {
+            const QColor band = selected ? QColor(255, 214, 80, 150) : QColor(0, 0, 0, 18);
+            p.fillRect(QRect(0, y, width(), std::max(m_rowHeight, 2)), band);
+        }
+        double x = left;
+        for (int part = 0; part < SplitParts::PartCount; ++part) {
+            const double w = static_cast<double>(std::max<int64_t>(0, SplitParts::value(bar.split, part))) * scale;
+            const int x0 = static_cast<int>(std::lround(x));
+            const int x1 = static_cast<int>(std::lround(x + w));
+            if (x1 > x0)
+                p.fillRect(QRect(x0, y + gap / 2, x1 - x0, m_rowHeight - gap), SplitParts::color(part));
+            x += w;
+        }
+        if (i % every == 0 || selected) {
+            QFont f = font();
+            f.setBold(selected);
+            p.setFont(f);
+            p.setPen(palette().color(QPalette::WindowText));
+            const int textY = y + m_rowHeight / 2 - fm.height() / 2;
+            p.drawText(QRect(0, textY, left - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
+                QStringLiteral("rank %1").arg(bar.rank));
+            if (m_rowHeight < fm.height()) {
+                p.setPen(QPen(palette().color(QPalette::Mid), 1));
+                p.drawLine(left - 4, y + m_rowHeight / 2, left - 1, y + m_rowHeight / 2);
+            }
+            p.setFont(font());
+        }
+    }
+    p.setPen(QPen(palette().color(QPalette::Mid), 1));
+    p.drawLine(left, top - 3, left, plotBottom);
+}
+
+bool RankBarChart::event(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = toolTipFor(barAt(help->pos().y()));
+        if (text.isEmpty()) {
+            QToolTip::hideText();
+            event->ignore();
+        } else {
+            QToolTip::showText(help->globalPos(), text, this);
+        }
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+void RankBarChart::mousePressEvent(QMouseEvent* event)
+{
+    if (event->button() != Qt::LeftButton)
+        return QWidget::mousePressEvent(event);
+    const int index = barAt(static_cast<int>(event->position().y()));
+    if (index >= 0)
+        emit rankClicked(m_bars[static_cast<size_t>(index)].rank);
+}
+
+void RankBarChart::mouseMoveEvent(QMouseEvent* event)
+{
+    const int index = barAt(static_cast<int>(event->position().y()));
+    if (index != m_hover) {
+        m_hover = index;
+        update();
+    }
+    QWidget::mouseMoveEvent(event);
+}
+
+void RankBarChart::leaveEvent(QEvent* event)
+{
+    m_hover = -1;
+    update();
+    QWidget::leaveEvent(event);
+}
+
+} // namespace npuscope::gui

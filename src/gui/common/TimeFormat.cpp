@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/common/TimeFormat.h"
+
+#include <cmath>
+
+namespace npuscope::gui {
+
+const QString TimeFormat::kAbsent = QStringLiteral("\u2014");
+
+namespace {
+
+// value / 1000 with three decimals, exact in integer arithmetic.
+QString fixed3(int64_t thousandths)
+{
+    const bool negative = thousandths < 0;
+    const uint64_t magnitude
+        = negative ? static_cast<uint64_t>(-(thousandths + 1)) + 1 : static_cast<uint64_t>(thousandths);
+    QString s = QString::number(magnitude / 1000) + QLatin1Char('.')
+        + QStringLiteral("%1").arg(magnitude % 1000, 3, 10, QLatin1Char('0'));
+    return negative ? QLatin1Char('-') + s : s;
+}
+
+int64_t roundedDiv(int64_t value, int64_t divisor)
+{
+    const int64_t half = divisor / 2;
+    return value >= 0 ? (value + half) / divisor : (value - half) / divisor;
+}
+
+} // namespace
+
+QString TimeFormat::format(int64_t ns, Unit unit)
+{
+    if (unit == Unit::Microseconds)
+        return fixed3(ns);
+    return fixed3(roundedDiv(ns, 1000));
+}
+
+QString TimeFormat::format(const std::optional<int64_t>& ns, Unit unit) { return ns ? format(*ns, unit) : kAbsent; }
+
+QString TimeFormat::withUnit(int64_t ns, Unit unit) { return format(ns, unit) + QLatin1Char(' ') + unitSuffix(unit); }
+
+QString TimeFormat::unitSuffix(Unit unit)
+{
+    return unit == Unit::Microseconds ? QStringLiteral("\u00b5s") : QStringLiteral("ms");
+}
+
+QString TimeFormat::adaptive(double ns)
+{
+    const double a = std::abs(ns);
+    auto fmt = [](double v, const char* suffix) {
+        const int decimals = std::abs(v) >= 100 ? 0 : (std::abs(v) >= 10 ? 1 : 2);
+        return QString::number(v, 'f', decimals) + QLatin1Char(' ') + QString::fromUtf8(suffix);
+    };
+    if (a >= 1e9)
+        return fmt(ns / 1e9, "s");
+    if (a >= 1e6)
+        return fmt(ns / 1e6, "ms");
+    if (a >= 1e3)
+        return fmt(ns / 1e3, "\u00b5s");
+    return fmt(ns, "ns");
+}
+
+} // namespace npuscope::gui

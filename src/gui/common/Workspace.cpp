@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/common/Workspace.h"
+
+#include <algorithm>
+
+namespace npuscope::gui {
+
+Workspace::Workspace(QObject* parent)
+    : QObject(parent)
+{
+}
+
+Workspace::~Workspace() = default;
+
+std::shared_ptr<model::Database> Workspace::database() const { return m_database; }
+
+void Workspace::setDatabase(std::shared_ptr<model::Database> database, const QStringList& sourcePaths)
+{
+    // The selection belongs to the old model: a rank or step may not exist in the new one.
+    m_database = std::move(database);
+    m_sourcePaths = sourcePaths;
+    m_selectedRanks.clear();
+    m_step.reset();
+    m_timeWindow.reset();
+    m_groupHash.reset();
+    m_commOp.reset();
+    emit databaseChanged();
+    emit selectedRankChanged();
+    emit stepChanged();
+    emit timeWindowChanged();
+    emit groupChanged();
+    emit commOpChanged();
+}
+
+std::optional<int64_t> Workspace::selectedRank() const
+{
+    if (m_selectedRanks.empty())
+        return std::nullopt;
+    return m_selectedRanks.front();
+}
+
+void Workspace::setSelectedRank(std::optional<int64_t> rank)
+{
+    setSelectedRanks(rank ? std::vector<int64_t> { *rank } : std::vector<int64_t> {});
+}
+
+void Workspace::setSelectedRanks(std::vector<int64_t> ranks)
+{
+    // Keep the first (primary) rank in place, drop duplicates after it.
+    std::vector<int64_t> unique;
+    for (int64_t r : ranks) {
+        if (std::find(unique.begin(), unique.end(), r) == unique.end())
+            unique.push_back(r);
+    }
+    if (unique == m_selectedRanks)
+        return;
+    m_selectedRanks = std::move(unique);
+    emit selectedRankChanged();
+}
+
+void Workspace::setStep(std::optional<int64_t> step)
+{
+    if (step == m_step)
+        return;
+    m_step = step;
+    emit stepChanged();
+}
+
+void Workspace::setSkipFirstStep(bool skip)
+{
+    if (skip == m_skipFirstStep)
+        return;
+    m_skipFirstStep = skip;
+    emit stepChanged();
+}
+
+void Workspace::setTimeWindow(std::optional<TimeWindow> window)
+{
+    if (window == m_timeWindow)
+        return;
+    m_timeWindow = window;
+    emit timeWindowChanged();
+}
+
+void Workspace::setGroupHash(std::optional<std::string> hash)
+{
+    if (hash == m_groupHash)
+        return;
+    m_groupHash = std::move(hash);
+    emit groupChanged();
+}
+
+void Workspace::setCommOp(std::optional<std::string> opName)
+{
+    if (opName == m_commOp)
+        return;
+    m_commOp = std::move(opName);
+    emit commOpChanged();
+}
+
+void Workspace::setShowHostIps(bool on)
+{
+    if (on == m_showHostIps)
+        return;
+    m_showHostIps = on;
+    emit hostDisplayChanged();
+}
+
+void Workspace::beginQuery()
+{
+    if (m_pendingQueries++ == 0)
+        emit busyChanged(true);
+}
+
+void Workspace::endQuery()
+{
+    if (m_pendingQueries > 0 && --m_pendingQueries == 0)
+        emit busyChanged(false);
+}
+
+} // namespace npuscope::gui

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/issues/ParseIssuesDock.h"
+
+#include "npuscope/gui/issues/IssueFilterModel.h"
+#include "npuscope/gui/issues/IssueTableModel.h"
+#include "npuscope/gui/common/QueryRunner.h"
+#include "npuscope/gui/common/Workspace.h"
+#include "npuscope/query/RankQuery.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace npuscope::gui {
+
+ParseIssuesDock::ParseIssuesDock(Workspace* workspace, QWidget* parent)
+    : QDockWidget(tr("Parse issues"), parent)
+    , m_workspace(workspace)
+    , m_runner(new QueryRunner(workspace, this))
+    , m_model(new IssueTableModel(this))
+    , m_filter(new IssueFilterModel(this))
+{
+    setObjectName(QString::fromLatin1(kObjectName));
+
+    auto* body = new QWidget(this);
+    auto* layout = new QVBoxLayout(body);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(4);
+
+    auto* bar = new QHBoxLayout;
+    m_filterEdit = new QLineEdit(body);
+    m_filterEdit->setObjectName(QStringLiteral("issueFilter"));
+    m_filterEdit->setPlaceholderText(tr("Filter by file, message, rank\u2026"));
+    m_filterEdit->setClearButtonEnabled(true);
+    bar->addWidget(m_filterEdit, 1);
+    m_severityCombo = new QComboBox(body);
+    m_severityCombo->setObjectName(QStringLiteral("severityCombo"));
+    m_severityCombo->addItem(tr("All severities"));
+    m_severityCombo->addItem(tr("Errors"), 0);
+    m_severityCombo->addItem(tr("Warnings"), 1);
+    m_severityCombo->addItem(tr("Info"), 2);
+    bar->addWidget(m_severityCombo);
+    m_count = new QLabel(body);
+    bar->addWidget(m_count);
+    layout->addLayout(bar);
+
+    m_filter->setSourceModel(m_model);
+    m_table = new QTableView(body);
+    m_table->setObjectName(QStringLiteral("issuesTable"));
+    m_table->setModel(m_filter);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(-1, Qt::AscendingOrder); // insertion order until the user sorts
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    layout->addWidget(m_table, 1);
+    setWidget(body);
+
+    connect(m_filterEdit, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_filter->setText(text);
+        updateCount();
+    });
+    connect(m_severityCombo, &QComboBox::currentIndexChanged, this, [this](int) {
+        const QVariant level = m_severityCombo->currentData();
+        m_filter->setSeverityLevel(level.isValid() ? std::optional<int>(level.toInt()) : std::nullopt);
+        updateCount();
+    });
+    connect(m_workspace, &Workspace::databaseChanged, this, &ParseIssuesDock::reload);
+    reload();
+}
+
+ParseIssuesDock::~ParseIssuesDock() = default;
+
+void ParseIssuesDock::reload()
+{
+    const bool started = m_runner->run([](model::Database& db) { return query::IssueQuery::issues(db); },
+        [this](std::vector<query::ParseIssue> issues) {
+            m_model->setIssues(std::move(issues));
+            m_table->resizeColumnsToContents();
+            // The message column stretches; keep the file column from eating the width.
+            m_table->setColumnWidth(IssueTableModel::File, std::min(m_table->columnWidth(IssueTableModel::File), 360));
+            updateCount();
+        });
+    if (!started) {
+        m_model->setIssues({});
+        updateCount();
+    }
+}
+
+void ParseIssuesDock::updateCount()
+{
+    const int shown = m_filter->rowCount();
+    const int total = m_model->rowCount();
+    const QString noun = total == 1 ? tr("issue") : tr("issues");
+    m_count->setText(shown == total ? QStringLiteral("%1 %2").arg(total).arg(noun)
+                                    : tr("%1 of %2 %3").arg(shown).arg(total).arg(noun));
+}
+
+} // namespace npuscope::gui

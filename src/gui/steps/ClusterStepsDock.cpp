@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/steps/ClusterStepsDock.h"
+
+#include "npuscope/gui/common/QueryRunner.h"
+#include "npuscope/gui/steps/StageTableModel.h"
+#include "npuscope/gui/steps/StepStatsModel.h"
+#include "npuscope/gui/steps/StepTableModel.h"
+#include "npuscope/gui/common/Workspace.h"
+#include "npuscope/query/RankQuery.h"
+#include "npuscope/query/StepQuery.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QScrollBar>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <map>
+
+namespace npuscope::gui {
+
+namespace {
+
+struct TableResult {
+    std::vector<query::StepBreakdown> rows;
+    std::array<query::ColumnStats, query::kStepColumnCount> stats {};
+    std::map<int64_t, std::string> hosts;
+    std::vector<query::StageBreakdown> stages;
+};
+
+} // namespace
+
+ClusterStepsDock::ClusterStepsDock(Workspace* workspace, QWidget* parent)
+    : QDockWidget(tr("Cluster steps"), parent)
+    , m_workspace(workspace)
+    , m_stepsRunner(new QueryRunner(workspace, this))
+    , m_tableRunner(new QueryRunner(workspace, this))
+    , m_model(new StepTableModel(this))
+    , m_statsModel(new StepStatsModel(this))
+    , m_proxy(new QSortFilterProxyModel(this))
+    , m_stageModel(new StageTableModel(this))
+{
+    setObjectName(QString::fromLatin1(kObjectName));
+
+    auto* body = new QWidget(this);
+    auto* layout = new QVBoxLayout(body);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(0);
+
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(0, 0, 0, 4);
+    bar->addWidget(new QLabel(tr("Step:"), body));
+    m_stepCombo = new QComboBox(body);
+    m_stepCombo->setObjectName(QStringLiteral("stepCombo"));
+    m_stepCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    bar->addWidget(m_stepCombo);
+    bar->addSpacing(12);
+    bar->addWidget(new QLabel(tr("Unit:"), body));
+    m_unitCombo = new QComboBox(body);
+    m_unitCombo->addItem(QStringLiteral("\u00b5s"), static_cast<int>(TimeFormat::Unit::Microseconds));
+    m_unitCombo->addItem(QStringLiteral("ms"), static_cast<int>(TimeFormat::Unit::Milliseconds));
+    bar->addWidget(m_unitCombo);
+    bar->addStretch(1);
+    m_summary = new QLabel(body);
+    m_summary->setObjectName(QStringLiteral("stepsSummary"));
+    bar->addWidget(m_summary);
+    layout->addLayout(bar);
+
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(StepTableModel::RawValueRole);
+
+    m_table = new QTableView(body);
+    m_table->setObjectName(QStringLiteral("stepsTable"));
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(StepTableModel::Rank, Qt::AscendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->horizontalHeader()->setDefaultAlignment(Qt::AlignCenter);
+    m_table->setWordWrap(false);
+    layout->addWidget(m_table, 1);
+
+    m_footer = new QTableView(body);
+    m_footer->setObjectName(QStringLiteral("stepsFooter"));
+    m_footer->setModel(m_statsModel);
+    m_footer->horizontalHeader()->hide();
+    m_footer->verticalHeader()->hide();
+    m_footer->verticalHeader()->setDefaultSectionSize(m_table->verticalHeader()->defaultSectionSize());
+    m_footer->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_footer->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_footer->setSelectionMode(QAbstractItemView::NoSelection);
+    m_footer->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_footer->setFocusPolicy(Qt::NoFocus);
+    m_footer->setWordWrap(false);
+    m_footer->setFixedHeight(
+        StepStatsModel::RowCount * m_footer->verticalHeader()->defaultSectionSize() + 2 * m_footer->frameWidth());
+    layout->addWidget(m_footer);
+
+    m_stageTitle
+        = new QLabel(tr("Pipeline stages (msprof-analyze: each value is the max over the stage's ranks)"), body);
+    m_stageTitle->setObjectName(QStringLiteral("stagesTitle"));
+    m_stageTitle->setContentsMargins(0, 6, 0, 2);
+    layout->addWidget(m_stageTitle);
+    m_stageTable = new QTableView(body);
+    m_stageTable->setObjectName(QStringLiteral("stagesTable"));
+    m_stageTable->setModel(m_stageModel);
+    m_stageTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_stageTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_stageTable->verticalHeader()->hide();
+    m_stageTable->verticalHeader()->setDefaultSectionSize(m_table->verticalHeader()->defaultSectionSize());
+    m_stageTable->horizontalHeader()->setDefaultAlignment(Qt::AlignCenter);
+    m_stageTable->setWordWrap(false);
+    layout->addWidget(m_stageTable);
+    m_stageTitle->hide();
+    m_stageTable->hide();
+
+    setWidget(body);
+
+    // The footer is a second view aligned column by column with the table.
+    connect(m_table->horizontalHeader(), &QHeaderView::sectionResized, this,
+        [this](int column, int, int size) { m_footer->setColumnWidth(column, size); });
+    connect(m_table->horizontalScrollBar(), &QScrollBar::valueChanged, m_footer->horizontalScrollBar(),
+        &QScrollBar::setValue);
+
+    connect(m_table, &QTableView::doubleClicked, this, &ClusterStepsDock::onActivated);
+    connect(m_table, &QTableView::activated, this, &ClusterStepsDock::onActivated);
+    connect(m_footer, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        const QVariant rank = index.data(StepStatsModel::RankIdRole);
+        if (rank.isValid())
+            m_workspace->setSelectedRank(rank.toLongLong());
+    });
+
+    connect(m_stepCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (m_updatingCombo || index < 0)
+            return;
+        const QVariant v = m_stepCombo->itemData(index);
+        const bool skipFirst = v.toString() == QLatin1String("skipFirst");
+        if (!v.isValid() || skipFirst)
+            m_workspace->setSkipFirstStep(skipFirst);
+        m_workspace->setStep(v.isValid() && !skipFirst ? std::optional<int64_t>(v.toLongLong()) : std::nullopt);
+    });
+    connect(m_unitCombo, &QComboBox::currentIndexChanged, this, [this](int) {
+        const auto unit = static_cast<TimeFormat::Unit>(m_unitCombo->currentData().toInt());
+        m_model->setUnit(unit);
+        m_statsModel->setUnit(unit);
+        m_stageModel->setUnit(unit);
+        fitColumns();
+    });
+
+    connect(m_workspace, &Workspace::databaseChanged, this, [this] {
+        reloadSteps();
+        reloadTable();
+    });
+    connect(m_workspace, &Workspace::hostDisplayChanged, this, &ClusterStepsDock::reloadTable);
+    connect(m_workspace, &Workspace::stepChanged, this, [this] {
+        syncStepCombo();
+        reloadTable();
+    });
+    connect(m_workspace, &Workspace::selectedRankChanged, this, &ClusterStepsDock::syncSelection);
+    connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible && m_dirty) {
+            m_dirty = false;
+            reloadTable();
+        }
+    });
+
+    syncStepCombo();
+    reloadSteps();
+    reloadTable();
+}
+
+ClusterStepsDock::~ClusterStepsDock() = default;
+
+void ClusterStepsDock::reloadSteps()
+{
+    const bool started = m_stepsRunner->run([](model::Database& db) { return query::StepQuery::steps(db); },
+        [this](std::vector<int64_t> steps) {
+            m_updatingCombo = true;
+            m_stepCombo->clear();
+            m_stepCombo->addItem(tr("All steps (mean)"));
+            if (steps.size() > 1)
+                m_stepCombo->addItem(tr("All steps but the first (mean)"), QStringLiteral("skipFirst"));
+            for (int64_t s : steps)
+                m_stepCombo->addItem(tr("Step %1").arg(s), QVariant::fromValue<qlonglong>(s));
+            m_updatingCombo = false;
+            syncStepCombo();
+        });
+    if (!started) {
+        m_updatingCombo = true;
+        m_stepCombo->clear();
+        m_stepCombo->addItem(tr("All steps (mean)"));
+        m_updatingCombo = false;
+    }
+}
+
+void ClusterStepsDock::syncStepCombo()
+{
+    const auto step = m_workspace->step();
+    int index = 0;
+    for (int i = 1; i < m_stepCombo->count(); ++i) {
+        const QVariant v = m_stepCombo->itemData(i);
+        const bool skipItem = v.toString() == QLatin1String("skipFirst");
+        if (step ? (!skipItem && v.toLongLong() == *step) : (skipItem && m_workspace->skipFirstStep()))
+            index = i;
+    }
+    m_updatingCombo = true;
+    m_stepCombo->setCurrentIndex(index);
+    m_updatingCombo = false;
+}
+
+bool ClusterStepsDock::deferred()
+{
+    // Before the first show (and in tests without a window) queries run; afterwards a hidden dock waits.
+    if (isVisible() || !window()->isVisible())
+        return false;
+    m_dirty = true;
+    return true;
+}
+
+void ClusterStepsDock::reloadTable()
+{
+    if (deferred())
+        return;
+    const auto step = m_workspace->step();
+    const bool skipFirst = m_workspace->skipFirstStep();
+    const auto hosts = m_workspace->showHostIps() ? query::HostDisplay::RealIp : query::HostDisplay::MappingId;
+    const bool started = m_tableRunner->run(
+        [step, skipFirst, hosts](model::Database& db) {
+            TableResult r;
+            r.rows = step ? query::StepQuery::breakdown(db, step) : query::StepQuery::averaged(db, skipFirst);
+            r.stats = query::clusterStats(r.rows);
+            r.hosts = query::RankQuery::hosts(db, hosts);
+            r.stages = step ? query::StepQuery::stages(db, step) : query::StepQuery::averagedStages(db, skipFirst);
+            return r;
+        },
+        [this](TableResult r) {
+            const auto count = r.rows.size();
+            std::map<int64_t, QString> hostNames;
+            for (const auto& [rank, host] : r.hosts)
+                hostNames.emplace(rank, QString::fromStdString(host));
+            m_model->setHosts(std::move(hostNames));
+            m_model->setRows(std::move(r.rows), r.stats);
+            m_statsModel->setStats(r.stats);
+            setStages(std::move(r.stages));
+            m_summary->setText(count == 1 ? tr("1 rank") : tr("%1 ranks").arg(count));
+            applyColumnVisibility();
+            fitColumns();
+            syncSelection();
+        });
+    if (!started) {
+        m_model->clear();
+        m_model->setHosts({});
+        m_statsModel->clear();
+        setStages({});
+        applyColumnVisibility();
+        m_summary->setText(tr("No profile loaded"));
+    }
+}
+
+void ClusterStepsDock::setStages(std::vector<query::StageBreakdown> stages)
+{
+    const bool any = !stages.empty();
+    m_stageModel->setRows(std::move(stages));
+    m_stageTitle->setVisible(any);
+    m_stageTable->setVisible(any);
+    if (!any)
+        return;
+    m_stageTable->resizeColumnsToContents();
+    // Tall enough for every stage (a pipeline has a handful) without a scroll bar, up to 8 rows.
+    const int rows = std::min(m_stageModel->rowCount(), 8);
+    m_stageTable->setFixedHeight(m_stageTable->horizontalHeader()->sizeHint().height()
+        + rows * m_stageTable->verticalHeader()->defaultSectionSize() + 2 * m_stageTable->frameWidth());
+}
+
+void ClusterStepsDock::fitColumns()
+{
+    m_table->resizeColumnsToContents();
+    for (int c = 0; c < StepTableModel::ColumnCount; ++c) {
+        const int width
+            = std::max(m_table->columnWidth(c), static_cast<QAbstractItemView*>(m_footer)->sizeHintForColumn(c));
+        m_table->setColumnWidth(c, width);
+        m_footer->setColumnWidth(c, width);
+    }
+}
+
+void ClusterStepsDock::applyColumnVisibility()
+{
+    for (int c = 0; c < StepTableModel::ColumnCount; ++c) {
+        const bool hidden = !m_model->isColumnShown(c);
+        m_table->setColumnHidden(c, hidden);
+        m_footer->setColumnHidden(c, hidden);
+    }
+}
+
+void ClusterStepsDock::syncSelection()
+{
+    const auto rank = m_workspace->selectedRank();
+    m_model->setHighlightedRank(rank);
+    const int row = rank ? m_model->rowOfRank(*rank) : -1;
+    if (row < 0) {
+        m_table->clearSelection();
+        return;
+    }
+    const QModelIndex proxyIndex = m_proxy->mapFromSource(m_model->index(row, 0));
+    m_table->selectRow(proxyIndex.row());
+    m_table->scrollTo(proxyIndex);
+}
+
+void ClusterStepsDock::onActivated(const QModelIndex& proxyIndex)
+{
+    if (!proxyIndex.isValid())
+        return;
+    m_workspace->setSelectedRank(proxyIndex.data(StepTableModel::RankIdRole).toLongLong());
+}
+
+} // namespace npuscope::gui

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/steps/OverviewDock.h"
+
+#include "npuscope/gui/common/QueryRunner.h"
+#include "npuscope/gui/steps/StepSplitPie.h"
+#include "npuscope/gui/common/Workspace.h"
+
+#include <QEvent>
+#include <QLabel>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace npuscope::gui {
+
+namespace {
+
+struct OverviewResult {
+    std::vector<RankBarChart::Bar> bars;
+    std::optional<query::StepSplit> meanSplit;
+    int meanRanks = 0; // ranks in the mean
+    int otherGenerationRanks = 0; // ranks whose split is of the other file generation (not in the mean)
+};
+
+QString ranksText(int count)
+{
+    return count == 1 ? OverviewDock::tr("1 rank") : OverviewDock::tr("%1 ranks").arg(count);
+}
+
+} // namespace
+
+OverviewDock::OverviewDock(Workspace* workspace, QWidget* parent)
+    : QDockWidget(tr("Overview"), parent)
+    , m_workspace(workspace)
+    , m_runner(new QueryRunner(workspace, this))
+{
+    setObjectName(QString::fromLatin1(kObjectName));
+
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->setChildrenCollapsible(false);
+    m_pie = new StepSplitPie(splitter);
+    m_pie->setAutoFillBackground(true);
+    m_pie->setBackgroundRole(QPalette::Base);
+
+    auto* right = new QWidget(splitter);
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->setSpacing(0);
+    m_chartTitle = new QLabel(right);
+    m_chartTitle->setObjectName(QStringLiteral("chartTitle"));
+    m_chartTitle->setContentsMargins(8, 8, 8, 4);
+    QFont bold = m_chartTitle->font();
+    bold.setBold(true);
+    m_chartTitle->setFont(bold);
+    m_chartTitle->setAutoFillBackground(true);
+    m_chartTitle->setBackgroundRole(QPalette::Base);
+    rightLayout->addWidget(m_chartTitle);
+
+    m_scroll = new QScrollArea(right);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_chart = new RankBarChart;
+    m_scroll->setWidget(m_chart);
+    m_scroll->viewport()->installEventFilter(this);
+    rightLayout->addWidget(m_scroll, 1);
+
+    splitter->addWidget(m_pie);
+    splitter->addWidget(right);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 3);
+    setWidget(splitter);
+
+    connect(m_chart, &RankBarChart::rankClicked, this, [this](qint64 rank) { m_workspace->setSelectedRank(rank); });
+    connect(m_workspace, &Workspace::databaseChanged, this, &OverviewDock::reload);
+    connect(m_workspace, &Workspace::stepChanged, this, &OverviewDock::reload);
+    connect(m_workspace, &Workspace::selectedRankChanged, this, &OverviewDock::showSelection);
+    connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible && m_dirty) {
+            m_dirty = false;
+            reload();
+        }
+    });
+    reload();
+}
+
+OverviewDock::~OverviewDock() = default;
+
+bool OverviewDock::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_scroll->viewport() && event->type() == QEvent::Resize)
+        m_chart->setAvailableHeight(m_scroll->viewport()->height());
+    return QDockWidget::eventFilter(watched, event);
+}
+
+std::optional<query::StepSplit> OverviewDock::shownSplit() const { return m_pie->split(); }
+
+bool OverviewDock::deferred()
+{
+    // Before the first show (and in tests without a window) queries run; afterwards a hidden dock waits.
+    if (isVisible() || !window()->isVisible())
+        return false;
+    m_dirty = true;
+    return true;
+}
+
+void OverviewDock::reload()
+{
+    if (deferred())
+        return;
+    const auto step = m_workspace->step();
+    const bool skipFirst = m_workspace->skipFirstStep();
+    const bool started = m_runner->run(
+        [step, skipFirst](model::Database& db) {
+            OverviewResult r;
+            const auto rows = step ? query::StepQuery::breakdown(db, step) : query::StepQuery::averaged(db, skipFirst);
+            r.bars.reserve(rows.size());
+            for (const auto& row : rows)
+                r.bars.push_back({ row.rank, query::splitOf(row) });
+            // The two file generations split a step differently (step_trace_time vs the old iteration trace), so
+            // the cluster mean is taken over the ranks of the generation most ranks have (the newer on a tie).
+            std::vector<query::StepBreakdown> newer, older;
+            for (const auto& row : rows)
+                (query::splitOf(row).iterationTrace ? older : newer).push_back(row);
+            const auto& meanRows = newer.size() >= older.size() ? newer : older;
+            r.meanRanks = static_cast<int>(meanRows.size());
+            r.otherGenerationRanks = static_cast<int>(rows.size() - meanRows.size());
+            if (!meanRows.empty()) {
+                // The cluster mean as a breakdown of column means, split like any rank's row.
+                const auto stats = query::clusterStats(meanRows);
+                query::StepBreakdown mean;
+                mean.stepCount = static_cast<int>(meanRows.size());
+                for (size_t c = 0; c < stats.size(); ++c) {
+                    if (stats[c].mean)
+                        mean.values[c] = static_cast<int64_t>(std::llround(*stats[c].mean));
+                }
+                r.meanSplit = query::splitOf(mean);
+            }
+            return r;
+        },
+        [this, step](OverviewResult r) {
+            m_loaded = true;
+            m_rankCount = static_cast<int>(r.bars.size());
+            m_meanRanks = r.meanRanks;
+            m_otherGenerationRanks = r.otherGenerationRanks;
+            m_meanSplit = r.meanSplit;
+            m_chart->setBars(std::move(r.bars));
+            const QString stepText = step ? tr("step %1").arg(*step) : (m_workspace->skipFirstStep() ? tr("mean over steps but the first") : tr("mean over steps"));
+            // Old MindSpore / MindInsight data has the iteration trace split (interval, fp+bp, tail) instead.
+            const bool iterationTrace = m_meanSplit && m_meanSplit->iterationTrace;
+            if (m_otherGenerationRanks > 0)
+                m_chartTitle->setText(tr("Per-rank split \u00b7 %1 \u00b7 %2 (step trace and old iteration trace "
+                                         "ranks mixed: each bar in its own generation's parts)")
+                                          .arg(stepText, ranksText(m_rankCount)));
+            else
+                m_chartTitle->setText(
+                    (iterationTrace ? tr("Per-rank iteration split (interval \u00b7 FP+BP \u00b7 tail) "
+                                         "\u00b7 %1 \u00b7 %2")
+                                    : tr("Per-rank step split \u00b7 %1 \u00b7 %2"))
+                        .arg(stepText, ranksText(m_rankCount)));
+            showSelection();
+        });
+    if (!started) {
+        m_loaded = false;
+        m_meanSplit.reset();
+        m_rankCount = 0;
+        m_chart->setBars({});
+        m_chartTitle->setText(tr("Per-rank step split"));
+        showSelection();
+    }
+}
+
+void OverviewDock::showSelection()
+{
+    const auto selected = m_workspace->selectedRank();
+    m_chart->setSelectedRank(selected);
+    const auto step = m_workspace->step();
+    const QString stepText = step ? tr("step %1").arg(*step) : (m_workspace->skipFirstStep() ? tr("mean over steps but the first") : tr("mean over steps"));
+
+    if (selected) {
+        for (const auto& bar : m_chart->bars()) {
+            if (bar.rank == *selected) {
+                m_shownRank = selected;
+                m_pie->setSplit(bar.split, tr("Rank %1 \u00b7 %2").arg(*selected).arg(stepText));
+                return;
+            }
+        }
+    }
+    m_shownRank.reset();
+    if (!m_loaded) {
+        m_pie->setSplit(std::nullopt, tr("Step split"));
+        return;
+    }
+    // With both file generations loaded the mean covers the ranks of one: "15 of 16 ranks".
+    const QString ranks = m_otherGenerationRanks > 0
+        ? tr("%1 of %2 ranks").arg(m_meanRanks).arg(m_meanRanks + m_otherGenerationRanks)
+        : ranksText(m_meanRanks);
+    m_pie->setSplit(m_meanSplit, tr("Cluster mean of %1 \u00b7 %2").arg(ranks, stepText));
+    m_pie->setToolTip(m_otherGenerationRanks > 0
+            ? tr("%1 with the other file generation's split (old iteration trace vs step_trace_time) are not in "
+                 "this mean; their bars are on the right.")
+                  .arg(ranksText(m_otherGenerationRanks))
+            : QString());
+}
+
+} // namespace npuscope::gui

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/steps/StepTableModel.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QFont>
+
+#include <algorithm>
+#include <cmath>
+
+namespace npuscope::gui {
+
+using query::StepColumn;
+
+StepTableModel::StepTableModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void StepTableModel::setRows(
+    std::vector<query::StepBreakdown> rows, const std::array<query::ColumnStats, query::kStepColumnCount>& stats)
+{
+    beginResetModel();
+    m_rows = std::move(rows);
+    m_stats = stats;
+    endResetModel();
+}
+
+void StepTableModel::clear() { setRows({}, {}); }
+
+void StepTableModel::setHosts(std::map<int64_t, QString> hosts)
+{
+    if (hosts == m_hosts)
+        return;
+    m_hosts = std::move(hosts);
+    emit headerDataChanged(Qt::Horizontal, Host, Host);
+    if (!m_rows.empty())
+        emit dataChanged(index(0, Host), index(rowCount() - 1, Host));
+}
+
+bool StepTableModel::isColumnShown(int column) const
+{
+    if (column == Rank || column == Device)
+        return true;
+    if (column == Host)
+        return !m_hosts.empty();
+    const auto c = stepColumn(column);
+    if (!c)
+        return false;
+    auto anyRowHas = [this](StepColumn col) {
+        return std::any_of(m_rows.begin(), m_rows.end(), [col](const auto& r) { return r.value(col).has_value(); });
+    };
+    if (query::isIterationTraceColumn(*c))
+        return anyRowHas(*c);
+    const bool oldGeneration = anyRowHas(StepColumn::Total) || anyRowHas(StepColumn::IterationInterval)
+        || anyRowHas(StepColumn::FpBp) || anyRowHas(StepColumn::Tail);
+    return !oldGeneration || anyRowHas(*c);
+}
+
+void StepTableModel::setUnit(TimeFormat::Unit unit)
+{
+    if (unit == m_unit)
+        return;
+    m_unit = unit;
+    emit headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+    if (!m_rows.empty())
+        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1), { Qt::DisplayRole });
+}
+
+void StepTableModel::setHighlightedRank(std::optional<int64_t> rank)
+{
+    if (rank == m_highlightedRank)
+        return;
+    const int oldRow = m_highlightedRank ? rowOfRank(*m_highlightedRank) : -1;
+    m_highlightedRank = rank;
+    const int newRow = rank ? rowOfRank(*rank) : -1;
+    for (int row : { oldRow, newRow }) {
+        if (row >= 0)
+            emit dataChanged(index(row, 0), index(row, ColumnCount - 1), { Qt::FontRole });
+    }
+}
+
+int StepTableModel::rowOfRank(int64_t rank) const
+{
+    const auto it = std::find_if(m_rows.begin(), m_rows.end(), [rank](const auto& r) { return r.rank == rank; });
+    return it == m_rows.end() ? -1 : static_cast<int>(it - m_rows.begin());
+}
+
+std::optional<StepColumn> StepTableModel::stepColumn(int column)
+{
+    switch (column) {
+    case Computing:
+        return StepColumn::Computing;
+    case CommunicationNotOverlapped:
+        return StepColumn::CommunicationNotOverlapped;
+    case Overlapped:
+        return StepColumn::Overlapped;
+    case Communication:
+        return StepColumn::Communication;
+    case Free:
+        return StepColumn::Free;
+    case Stage:
+        return StepColumn::Stage;
+    case Bubble:
+        return StepColumn::Bubble;
+    case Preparing:
+        return StepColumn::Preparing;
+    case Total:
+        return StepColumn::Total;
+    case IterationInterval:
+        return StepColumn::IterationInterval;
+    case FpBp:
+        return StepColumn::FpBp;
+    case Tail:
+        return StepColumn::Tail;
+    default:
+        return std::nullopt;
+    }
+}
+
+QString StepTableModel::columnTitle(int column)
+{
+    if (column == Rank)
+        return QStringLiteral("Rank");
+    if (column == Device)
+        return QStringLiteral("Device");
+    if (column == Host)
+        return QStringLiteral("Host");
+    const auto c = stepColumn(column);
+    return c ? QString::fromUtf8(query::stepColumnTitle(*c)) : QString();
+}
+
+int StepTableModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int StepTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+std::optional<int64_t> StepTableModel::rawValue(const query::StepBreakdown& row, int column) const
+{
+    if (column == Rank)
+        return row.rank;
+    if (column == Device)
+        return row.device;
+    const auto c = stepColumn(column);
+    return c ? row.value(*c) : std::nullopt;
+}
+
+std::optional<double> StepTableModel::deviation(const query::StepBreakdown& row, int column) const
+{
+    const auto c = stepColumn(column);
+    if (!c)
+        return std::nullopt;
+    const auto value = row.value(*c);
+    const auto& stats = m_stats[static_cast<size_t>(*c)];
+    if (!value || !stats.mean || *stats.mean <= 0 || stats.count < 2)
+        return std::nullopt;
+    return (static_cast<double>(*value) - *stats.mean) / *stats.mean;
+}
+
+QVariant StepTableModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const auto& row = m_rows[static_cast<size_t>(index.row())];
+    const int column = index.column();
+    if (column == Host) {
+        const auto host = m_hosts.find(row.rank);
+        if (role == Qt::DisplayRole)
+            return host == m_hosts.end() ? TimeFormat::kAbsent : host->second;
+        if (role == RawValueRole)
+            return host == m_hosts.end() ? QVariant() : QVariant(host->second);
+        if (role == RankIdRole)
+            return QVariant::fromValue<qlonglong>(row.rank);
+        return {};
+    }
+
+    switch (role) {
+    case Qt::DisplayRole: {
+        const auto v = rawValue(row, column);
+        if (column == Rank || column == Device)
+            return v ? QString::number(*v) : TimeFormat::kAbsent;
+        return TimeFormat::format(v, m_unit);
+    }
+    case RawValueRole: {
+        const auto v = rawValue(row, column);
+        return v ? QVariant::fromValue<qlonglong>(*v) : QVariant();
+    }
+    case RankIdRole:
+        return QVariant::fromValue<qlonglong>(row.rank);
+    case DeviationRole: {
+        const auto d = deviation(row, column);
+        return d ? QVariant(*d) : QVariant();
+    }
+    case Qt::TextAlignmentRole:
+        return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
+    case Qt::FontRole:
+        if (m_highlightedRank && row.rank == *m_highlightedRank) {
+            QFont f;
+            f.setBold(true);
+            return f;
+        }
+        return {};
+    case Qt::BackgroundRole: {
+        const auto d = deviation(row, column);
+        if (!d || std::abs(*d) <= kTintThreshold)
+            return {};
+        // Intensity grows with the deviation and saturates at +30 %; below-mean cells get a
+        // softer blue: being fast is not the problem the table is hunting for.
+        const double strength = std::clamp((std::abs(*d) - kTintThreshold) / 0.25, 0.0, 1.0);
+        if (*d > 0)
+            return QBrush(QColor(225, 70, 55, static_cast<int>(45 + 150 * strength)));
+        return QBrush(QColor(70, 130, 210, static_cast<int>(30 + 80 * strength)));
+    }
+    case Qt::ToolTipRole: {
+        QString tip = QStringLiteral("Rank %1 \u00b7 %2").arg(row.rank).arg(columnTitle(column));
+        if (const auto v = rawValue(row, column); v && stepColumn(column))
+            tip += QStringLiteral("\n%1 ns").arg(*v);
+        if (const auto d = deviation(row, column))
+            tip += QStringLiteral("\n%1%2 % vs cluster mean").arg(*d >= 0 ? "+" : "").arg(*d * 100, 0, 'f', 1);
+        if (row.stepCount > 1)
+            tip += QStringLiteral("\nmean of %1 steps").arg(row.stepCount);
+        return tip;
+    }
+    default:
+        return {};
+    }
+}
+
+QVariant StepTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    if (role == Qt::DisplayRole) {
+        QString title = columnTitle(section);
+        // Break the long CSV titles so the numeric columns stay narrow.
+        title.replace(QStringLiteral("("), QStringLiteral("\n("));
+        if (stepColumn(section))
+            title += QStringLiteral(" [%1]").arg(TimeFormat::unitSuffix(m_unit));
+        return title;
+    }
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case Host:
+            return QStringLiteral("Host by its host_ips_mapping.txt id (View ▸ Show host IPs for the real IP)");
+        case Total:
+            return QStringLiteral("total: previous iteration end → this iteration end (old MindSpore step trace)");
+        case IterationInterval:
+            return QStringLiteral("iteration_interval: previous iteration end → forward start (data loading, "
+                                  "host work)");
+        case FpBp:
+            return QStringLiteral("fp_and_bp: forward start → backward end");
+        case Tail:
+            return QStringLiteral("tail: backward end → iteration end (gradient all-reduce, optimizer)");
+        default:
+            return columnTitle(section);
+        }
+    }
+    return {};
+}
+
+} // namespace npuscope::gui

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/steps/TimeOverviewChart.h"
+
+#include "npuscope/gui/common/TimeFormat.h"
+
+#include <QHelpEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace npuscope::gui {
+
+namespace {
+
+const QColor kBand(66, 133, 244, 60);
+const QColor kMedian(66, 133, 244);
+const QColor kSlowest(200, 30, 40);
+const QColor kComm(52, 168, 83);
+const QColor kWait(245, 150, 30);
+
+double niceMax(double v)
+{
+    if (v <= 0)
+        return 1;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(v)));
+    for (double f : { 1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0 }) {
+        if (f * magnitude >= v)
+            return f * magnitude;
+    }
+    return 10 * magnitude;
+}
+
+} // namespace
+
+TimeOverviewChart::TimeOverviewChart(QWidget* parent)
+    : QWidget(parent)
+{
+    setObjectName(QStringLiteral("timeOverviewChart"));
+    setMouseTracking(true);
+    setMinimumSize(320, 200);
+}
+
+void TimeOverviewChart::setOverview(query::TimeOverview overview)
+{
+    m_overview = std::move(overview);
+    m_hover = -1;
+    update();
+}
+
+void TimeOverviewChart::setSelectedStep(std::optional<int64_t> step)
+{
+    m_selected = step;
+    update();
+}
+
+QRect TimeOverviewChart::plotRect() const
+{
+    const QFontMetrics fm = fontMetrics();
+    const int side = fm.horizontalAdvance(QStringLiteral("888.88 ms")) + 14;
+    const int top = fm.height() * 2 + 14;
+    return { side, top, std::max(10, width() - 2 * side), std::max(10, height() - top - fm.height() * 2 - 10) };
+}
+
+int TimeOverviewChart::stepIndexAt(const QPoint& pos) const
+{
+    const QRect plot = plotRect();
+    const int n = static_cast<int>(m_overview.steps.size());
+    if (n == 0 || pos.x() < plot.left() || pos.x() >= plot.right() || pos.y() < plot.top() - 10
+        || pos.y() > plot.bottom() + 20)
+        return -1;
+    return std::clamp(static_cast<int>((pos.x() - plot.left()) * n / plot.width()), 0, n - 1);
+}
+
+QString TimeOverviewChart::toolTipFor(int index) const
+{
+    if (index < 0 || index >= static_cast<int>(m_overview.steps.size()))
+        return {};
+    const auto& s = m_overview.steps[static_cast<size_t>(index)];
+    auto ms = [](double ns) {
+        return TimeFormat::withUnit(static_cast<int64_t>(std::llround(ns)), TimeFormat::Unit::Milliseconds);
+    };
+    QString html = tr("<b>Step %1</b> (%2 ranks)<table>").arg(s.step).arg(s.ranks);
+    auto row = [&html](const QString& k, const QString& v) {
+        html += QStringLiteral("<tr><td>%1</td><td align=right>&nbsp;%2</td></tr>").arg(k, v);
+    };
+    if (s.ranks > 0) {
+        row(tr("Step time max (rank %1)").arg(s.maxRank), ms(static_cast<double>(s.maxNs)));
+        row(tr("Step time median"), ms(static_cast<double>(s.medianNs)));
+        row(tr("Step time min (rank %1)").arg(s.minRank), ms(static_cast<double>(s.minNs)));
+    } else {
+        row(tr("Step time"), tr("no step trace row for this step"));
+    }
+    if (s.slowestRankNs && m_overview.slowestRank)
+        row(tr("Slowest rank %1").arg(*m_overview.slowestRank), ms(static_cast<double>(*s.slowestRankNs)));
+    row(tr("Mean communication"), s.meanCommNs ? ms(*s.meanCommNs) : TimeFormat::kAbsent);
+    row(tr("Mean wait"), s.meanWaitNs ? ms(*s.meanWaitNs) : TimeFormat::kAbsent);
+    return html + tr("</table><i>click: select this step</i>");
+}
+
+void TimeOverviewChart::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    p.fillRect(rect(), palette().color(QPalette::Base));
+    const QFontMetrics fm = fontMetrics();
+    const auto& steps = m_overview.steps;
+    if (steps.empty()) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(rect(), Qt::AlignCenter, tr("No steps"));
+        return;
+    }
+    const QRect plot = plotRect();
+    const int n = static_cast<int>(steps.size());
+    double leftMax = 0, rightMax = 0;
+    for (const auto& s : steps) {
+        leftMax = std::max(leftMax, static_cast<double>(s.maxNs));
+        rightMax = std::max({ rightMax, s.meanCommNs.value_or(0), s.meanWaitNs.value_or(0) });
+    }
+    leftMax = niceMax(leftMax);
+    rightMax = niceMax(rightMax);
+    const double slot = static_cast<double>(plot.width()) / n;
+    auto xOf = [&](int i) { return plot.left() + (i + 0.5) * slot; };
+    auto yl = [&](double v) { return plot.bottom() - v / leftMax * plot.height(); };
+    auto yr = [&](double v) { return plot.bottom() - v / rightMax * plot.height(); };
+
+    // Grid and both axes.
+    for (int k = 0; k <= 4; ++k) {
+        const double y = plot.bottom() - k * plot.height() / 4.0;
+        p.setPen(QPen(QColor(0, 0, 0, 25), 1));
+        p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
+        p.setPen(kMedian.darker(130));
+        const QString l = k == 0 ? QStringLiteral("0") : TimeFormat::adaptive(leftMax * k / 4);
+        p.drawText(
+            QRectF(0, y - fm.height() / 2.0, plot.left() - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter, l);
+        if (!hasCommunication())
+            continue;
+        p.setPen(kComm.darker(130));
+        p.drawText(QRectF(plot.right() + 6, y - fm.height() / 2.0, width() - plot.right() - 6, fm.height()),
+            Qt::AlignLeft | Qt::AlignVCenter, k == 0 ? QStringLiteral("0") : TimeFormat::adaptive(rightMax * k / 4));
+    }
+    p.setPen(kMedian.darker(130));
+    p.drawText(QPoint(4, plot.top() - 8), tr("step time"));
+    // No communication data: no right axis (a 0–1 ns scale would read as measured zeros).
+    if (hasCommunication()) {
+        p.setPen(kComm.darker(130));
+        const QString rightTitle = hasCommSeries() && hasWaitSeries() ? tr("comm / wait")
+            : hasCommSeries()                                         ? tr("comm")
+                                                                      : tr("wait");
+        p.drawText(QPoint(width() - fm.horizontalAdvance(rightTitle) - 4, plot.top() - 8), rightTitle);
+    }
+
+    // Selected and hovered steps.
+    for (int i = 0; i < n; ++i) {
+        const bool selected = m_selected && *m_selected == steps[static_cast<size_t>(i)].step;
+        if (selected || i == m_hover)
+            p.fillRect(QRectF(plot.left() + i * slot, plot.top(), slot, plot.height()),
+                selected ? QColor(255, 214, 80, 110) : QColor(0, 0, 0, 15));
+    }
+    // Min–max band (a polygon across steps, plus a box per step so a single step shows too).
+    p.setRenderHint(QPainter::Antialiasing, true);
+    // Steps with communication ops but no step trace row (ranks == 0) have no step time: no band, box or median.
+    std::vector<int> timed;
+    for (int i = 0; i < n; ++i) {
+        if (steps[static_cast<size_t>(i)].ranks > 0)
+            timed.push_back(i);
+    }
+    if (timed.size() > 1) {
+        QPainterPath band;
+        band.moveTo(xOf(timed.front()), yl(static_cast<double>(steps[static_cast<size_t>(timed.front())].maxNs)));
+        for (size_t k = 1; k < timed.size(); ++k)
+            band.lineTo(xOf(timed[k]), yl(static_cast<double>(steps[static_cast<size_t>(timed[k])].maxNs)));
+        for (auto it = timed.rbegin(); it != timed.rend(); ++it)
+            band.lineTo(xOf(*it), yl(static_cast<double>(steps[static_cast<size_t>(*it)].minNs)));
+        band.closeSubpath();
+        p.fillPath(band, kBand);
+    }
+    const double boxW = std::min(28.0, slot * 0.3);
+    for (int i : timed) {
+        const auto& s = steps[static_cast<size_t>(i)];
+        const QRectF box(QPointF(xOf(i) - boxW / 2, yl(static_cast<double>(s.maxNs))),
+            QPointF(xOf(i) + boxW / 2, yl(static_cast<double>(s.minNs))));
+        p.fillRect(box, kBand);
+        p.setPen(QPen(kMedian, 1));
+        p.drawRect(box);
+        p.setPen(QPen(kMedian, 2));
+        p.drawLine(QPointF(box.left(), yl(static_cast<double>(s.medianNs))),
+            QPointF(box.right(), yl(static_cast<double>(s.medianNs))));
+    }
+    auto polyline = [&](const QColor& color, Qt::PenStyle style, auto value) {
+        QPainterPath path;
+        bool started = false;
+        for (int i = 0; i < n; ++i) {
+            const std::optional<double> v = value(steps[static_cast<size_t>(i)]);
+            if (!v)
+                continue;
+            const QPointF pt(xOf(i), *v);
+            if (started)
+                path.lineTo(pt);
+            else
+                path.moveTo(pt);
+            started = true;
+            p.setPen(Qt::NoPen);
+            p.setBrush(color);
+            p.drawEllipse(pt, 3.5, 3.5);
+        }
+        p.setBrush(Qt::NoBrush);
+        p.setPen(QPen(color, 2, style));
+        p.drawPath(path);
+    };
+    polyline(kMedian, Qt::SolidLine, [&](const query::StepOverview& s) {
+        return s.ranks > 0 ? std::optional<double>(yl(static_cast<double>(s.medianNs))) : std::nullopt;
+    });
+    polyline(kSlowest, Qt::DashLine, [&](const query::StepOverview& s) {
+        return s.slowestRankNs ? std::optional<double>(yl(static_cast<double>(*s.slowestRankNs))) : std::nullopt;
+    });
+    polyline(kComm, Qt::SolidLine, [&](const query::StepOverview& s) {
+        return s.meanCommNs ? std::optional<double>(yr(*s.meanCommNs)) : std::nullopt;
+    });
+    polyline(kWait, Qt::SolidLine, [&](const query::StepOverview& s) {
+        return s.meanWaitNs ? std::optional<double>(yr(*s.meanWaitNs)) : std::nullopt;
+    });
+    p.setRenderHint(QPainter::Antialiasing, false);
+
+    // X labels.
+    p.setPen(palette().color(QPalette::WindowText));
+    int every = 1;
+    while (every * slot < fm.horizontalAdvance(QStringLiteral("8888")) + 8)
+        every *= 2;
+    for (int i = 0; i < n; i += every)
+        p.drawText(QRectF(xOf(i) - slot * every / 2, plot.bottom() + 4, slot * every, fm.height()), Qt::AlignHCenter,
+            QString::number(steps[static_cast<size_t>(i)].step));
+    p.setPen(QPen(palette().color(QPalette::Mid), 1));
+    p.drawRect(plot.adjusted(0, 0, -1, -1));
+
+    // Legend.
+    int x = plot.left();
+    const int ly = 4;
+    for (const auto& [label, color] : legendEntries()) {
+        p.fillRect(QRect(x, ly + 2, 14, fm.height() - 4), color.alpha() < 255 ? QColor(66, 133, 244, 110) : color);
+        p.setPen(palette().color(QPalette::WindowText));
+        p.drawText(QPoint(x + 18, ly + fm.ascent()), label);
+        x += 32 + fm.horizontalAdvance(label);
+    }
+}
+
+bool TimeOverviewChart::hasCommSeries() const
+{
+    return std::any_of(m_overview.steps.begin(), m_overview.steps.end(), [](const auto& s) { return s.meanCommNs; });
+}
+
+bool TimeOverviewChart::hasWaitSeries() const
+{
+    return std::any_of(m_overview.steps.begin(), m_overview.steps.end(), [](const auto& s) { return s.meanWaitNs; });
+}
+
+std::vector<std::pair<QString, QColor>> TimeOverviewChart::legendEntries() const
+{
+    const QString slowest
+        = m_overview.slowestRank ? tr("slowest rank %1").arg(*m_overview.slowestRank) : tr("slowest rank");
+    std::vector<std::pair<QString, QColor>> out { { tr("min\u2013max over ranks"), kBand }, { tr("median"), kMedian },
+        { slowest, kSlowest } };
+    // Only the series that have data (a load without communication has neither).
+    if (hasCommSeries())
+        out.emplace_back(tr("mean communication (right)"), kComm);
+    if (hasWaitSeries())
+        out.emplace_back(tr("mean wait (right)"), kWait);
+    return out;
+}
+
+bool TimeOverviewChart::event(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = toolTipFor(stepIndexAt(help->pos()));
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, this);
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+void TimeOverviewChart::mousePressEvent(QMouseEvent* event)
+{
+    const int i = stepIndexAt(event->position().toPoint());
+    if (event->button() == Qt::LeftButton && i >= 0)
+        emit stepClicked(m_overview.steps[static_cast<size_t>(i)].step);
+}
+
+void TimeOverviewChart::mouseMoveEvent(QMouseEvent* event)
+{
+    const int i = stepIndexAt(event->position().toPoint());
+    if (i != m_hover) {
+        m_hover = i;
+        update();
+    }
+}
+
+void TimeOverviewChart::leaveEvent(QEvent* event)
+{
+    m_hover = -1;
+    update();
+    QWidget::leaveEvent(event);
+}
+
+} // namespace npuscope::gui

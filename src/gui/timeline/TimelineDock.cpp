@@ -1,0 +1,896 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/timeline/TimelineDock.h"
+
+#include "npuscope/gui/timeline/AreaStatsModel.h"
+#include "npuscope/gui/common/QueryRunner.h"
+#include "npuscope/gui/common/TimeFormat.h"
+#include "npuscope/gui/timeline/TimelineMarkerModel.h"
+#include "npuscope/gui/timeline/TimelineView.h"
+#include "npuscope/gui/common/Workspace.h"
+#include "npuscope/load/SourceDetails.h"
+#include "npuscope/load/Loader.h"
+
+#include <QCheckBox>
+#include <QFileDialog>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTextBrowser>
+#include <QToolButton>
+#include <QUrl>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+
+namespace npuscope::gui {
+
+namespace {
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+QString us(int64_t ns) { return TimeFormat::withUnit(ns, TimeFormat::Unit::Microseconds); }
+
+const char* const kFlowCategories[] = { "HostToDevice", "async_npu", "async_task_queue", "fwdbwd" };
+
+} // namespace
+
+TimelineDock::TimelineDock(Workspace* workspace, QWidget* parent)
+    : QDockWidget(tr("Timeline"), parent)
+    , m_workspace(workspace)
+    , m_detailsRunner(new QueryRunner(workspace, this))
+{
+    setObjectName(QString::fromLatin1(kObjectName));
+    auto* root = new QWidget(this);
+    auto* layout = new QVBoxLayout(root);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(6, 4, 6, 0);
+    m_searchEdit = new QLineEdit(root);
+    m_searchEdit->setObjectName(QStringLiteral("timelineSearch"));
+    m_searchEdit->setPlaceholderText(tr("Search slice names (Enter: next)"));
+    m_searchEdit->setClearButtonEnabled(true);
+    m_caseBox = new QCheckBox(tr("Aa"), root);
+    m_caseBox->setToolTip(tr("Case sensitive"));
+    auto* prev = new QToolButton(root);
+    prev->setText(QStringLiteral("\u25c0"));
+    prev->setToolTip(tr("Previous match"));
+    auto* next = new QToolButton(root);
+    next->setText(QStringLiteral("\u25b6"));
+    next->setToolTip(tr("Next match"));
+    m_searchLabel = new QLabel(root);
+    m_searchLabel->setMinimumWidth(90);
+    bar->addWidget(m_searchEdit, 2);
+    bar->addWidget(m_caseBox);
+    bar->addWidget(prev);
+    bar->addWidget(next);
+    bar->addWidget(m_searchLabel);
+    bar->addSpacing(12);
+    bar->addWidget(new QLabel(tr("All flows:"), root));
+    for (const char* cat : kFlowCategories) {
+        auto* box = new QCheckBox(QString::fromLatin1(cat), root);
+        connect(box, &QCheckBox::toggled, this, [this, cat](bool on) {
+            if (on)
+                m_view->renderer().allFlowCategories().insert(cat);
+            else
+                m_view->renderer().allFlowCategories().erase(cat);
+            m_view->update();
+        });
+        bar->addWidget(box);
+    }
+    bar->addStretch(1);
+    auto* fit = new QPushButton(tr("Fit"), root);
+    fit->setToolTip(
+        tr("Show everything (0); W/S zoom, A/D pan, Shift+drag selects a range, F fits it, Backspace undoes"));
+    bar->addWidget(fit);
+    layout->addLayout(bar);
+
+    auto* rowBar = new QHBoxLayout;
+    rowBar->setContentsMargins(6, 0, 6, 0);
+    m_filterEdit = new QLineEdit(root);
+    m_filterEdit->setObjectName(QStringLiteral("timelineRowFilter"));
+    m_filterEdit->setPlaceholderText(tr("Filter rows by name"));
+    m_filterEdit->setClearButtonEnabled(true);
+    m_levelsSpin = new QSpinBox(root);
+    m_levelsSpin->setRange(1, 64);
+    m_levelsSpin->setValue(TimelineRenderer::kDefaultMaxLevels);
+    m_levelsSpin->setToolTip(tr("Nesting levels a thread row shows; click a row's \u201c+k levels\u201d to see all"));
+    auto* ranksButton = new QToolButton(root);
+    ranksButton->setText(tr("Ranks"));
+    ranksButton->setPopupMode(QToolButton::InstantPopup);
+    auto* ranksMenu = new QMenu(ranksButton);
+    ranksMenu->addAction(tr("Align ranks on the start of step\u2026"), this, &TimelineDock::promptAlign);
+    ranksMenu->addAction(tr("Reset time offsets"), this, &TimelineDock::resetOffsets);
+    ranksMenu->addAction(tr("Expand all ranks"), this, &TimelineDock::expandAllRanks);
+    ranksButton->setMenu(ranksMenu);
+    rowBar->addWidget(new QLabel(tr("Rows:"), root));
+    rowBar->addWidget(m_filterEdit, 1);
+    rowBar->addWidget(new QLabel(tr("Levels"), root));
+    rowBar->addWidget(m_levelsSpin);
+    rowBar->addWidget(ranksButton);
+    rowBar->addWidget(new QLabel(tr("Right-click a row name to pin, hide or move it; M adds a marker"), root));
+    rowBar->addStretch(1);
+    layout->addLayout(rowBar);
+    m_spanLabel = new QLabel(root);
+    m_spanLabel->setObjectName(QStringLiteral("timelineSpanNote"));
+    m_spanLabel->setStyleSheet(QStringLiteral("color: #b35900;"));
+    m_spanLabel->hide();
+    layout->addWidget(m_spanLabel);
+
+    auto* splitter = new QSplitter(Qt::Vertical, root);
+    m_view = new TimelineView(splitter);
+    m_tabs = new QTabWidget(splitter);
+    m_details = new QTextBrowser(m_tabs);
+    m_details->setObjectName(QStringLiteral("timelineDetails"));
+    m_details->setOpenLinks(false);
+    m_details->setPlaceholderText(tr("Click a slice to see its args, parent chain and flows."));
+    m_tabs->addTab(m_details, tr("Details"));
+
+    auto* statsPage = new QWidget(m_tabs);
+    auto* statsLayout = new QVBoxLayout(statsPage);
+    statsLayout->setContentsMargins(0, 0, 0, 0);
+    auto* statsBar = new QHBoxLayout;
+    m_statsLabel = new QLabel(tr("Shift+drag over the timeline to select a time range and rows."), statsPage);
+    auto* exportButton = new QPushButton(tr("Export CSV\u2026"), statsPage);
+    statsBar->addWidget(m_statsLabel, 1);
+    statsBar->addWidget(exportButton);
+    statsLayout->addLayout(statsBar);
+    m_statsModel = new AreaStatsModel(this);
+    m_statsView = new QTableView(statsPage);
+    m_statsView->setObjectName(QStringLiteral("timelineStats"));
+    m_statsView->setModel(m_statsModel);
+    m_statsView->setSortingEnabled(true);
+    m_statsView->sortByColumn(AreaStatsModel::TotalWall, Qt::DescendingOrder);
+    m_statsView->horizontalHeader()->setSectionResizeMode(AreaStatsModel::Name, QHeaderView::Stretch);
+    m_statsView->verticalHeader()->hide();
+    statsLayout->addWidget(m_statsView, 1);
+    m_tabs->addTab(statsPage, tr("Area statistics"));
+
+    m_hitsTable = new QTableWidget(0, 5, m_tabs);
+    m_hitsTable->setObjectName(QStringLiteral("timelineSearchResults"));
+    m_hitsTable->setHorizontalHeaderLabels({ tr("Rank"), tr("Row"), tr("Name"), tr("Start"), tr("Duration") });
+    m_hitsTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_hitsTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_hitsTable->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
+    m_hitsTable->verticalHeader()->hide();
+    m_tabs->addTab(m_hitsTable, tr("Search results"));
+
+    auto* markerPage = new QWidget(m_tabs);
+    auto* markerLayout = new QVBoxLayout(markerPage);
+    markerLayout->setContentsMargins(0, 0, 0, 0);
+    auto* markerBar = new QHBoxLayout;
+    auto* addPoint = new QPushButton(tr("Add at cursor (M)"), markerPage);
+    auto* addRange = new QPushButton(tr("Add from selected range"), markerPage);
+    auto* removeMarker = new QPushButton(tr("Remove"), markerPage);
+    markerBar->addWidget(addPoint);
+    markerBar->addWidget(addRange);
+    markerBar->addWidget(removeMarker);
+    markerBar->addStretch(1);
+    markerLayout->addLayout(markerBar);
+    m_markerModel = new TimelineMarkerModel(this);
+    m_markerView = new QTableView(markerPage);
+    m_markerView->setObjectName(QStringLiteral("timelineMarkers"));
+    m_markerView->setModel(m_markerModel);
+    m_markerView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_markerView->horizontalHeader()->setSectionResizeMode(TimelineMarkerModel::Name, QHeaderView::Stretch);
+    m_markerView->verticalHeader()->hide();
+    markerLayout->addWidget(m_markerView, 1);
+    m_tabs->addTab(markerPage, tr("Markers"));
+    connect(addPoint, &QPushButton::clicked, this, &TimelineDock::addMarkerAtCursor);
+    connect(addRange, &QPushButton::clicked, this, &TimelineDock::addMarkerFromRange);
+    connect(removeMarker, &QPushButton::clicked, this, &TimelineDock::removeSelectedMarkers);
+    connect(m_markerModel, &TimelineMarkerModel::markersChanged, this, [this] {
+        m_view->renderer().markers() = m_markerModel->markers();
+        m_view->update();
+        saveSession();
+    });
+    connect(m_view, &TimelineView::rowStateChanged, this, &TimelineDock::saveSession);
+    connect(m_markerView, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        if (index.column() == TimelineMarkerModel::Name)
+            return; // editing the name
+        const auto& m = m_markerModel->markers()[static_cast<size_t>(index.row())];
+        const int64_t pad = std::max<int64_t>(1000, (m.end - m.begin) / 4);
+        m_view->fitRange(m.begin - pad, m.end + pad);
+    });
+    connect(m_view, &TimelineView::markerRequested, this, [this](qint64 ns) {
+        m_markerModel->addMarker(ns, ns);
+        m_tabs->setCurrentWidget(m_markerView->parentWidget());
+    });
+    connect(m_filterEdit, &QLineEdit::textChanged, this, &TimelineDock::setRowFilter);
+    connect(m_levelsSpin, &QSpinBox::valueChanged, this, &TimelineDock::setMaxLevels);
+    connect(m_view, &TimelineView::rowMenuRequested, this, &TimelineDock::addRankActions);
+    splitter->addWidget(m_view);
+    splitter->addWidget(m_tabs);
+    splitter->setStretchFactor(0, 4);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({ 860, 140 });
+    layout->addWidget(splitter, 1);
+    setWidget(root);
+
+    connect(fit, &QPushButton::clicked, m_view, &TimelineView::fitAll);
+    connect(m_searchEdit, &QLineEdit::returnPressed, this, [this] {
+        if (!m_hits.empty())
+            nextHit();
+    });
+    connect(
+        m_searchEdit, &QLineEdit::textChanged, this, [this](const QString& t) { search(t, m_caseBox->isChecked()); });
+    connect(m_caseBox, &QCheckBox::toggled, this, [this](bool on) { search(m_searchEdit->text(), on); });
+    connect(prev, &QToolButton::clicked, this, &TimelineDock::previousHit);
+    connect(next, &QToolButton::clicked, this, &TimelineDock::nextHit);
+    connect(m_hitsTable, &QTableWidget::cellClicked, this, [this](int row, int) { goToHit(row); });
+    connect(exportButton, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export statistics"), QStringLiteral("timeline_stats.csv"), tr("CSV files (*.csv)"));
+        if (!path.isEmpty())
+            exportStatsCsv(path);
+    });
+    connect(m_details, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        if (url.scheme() == QLatin1String("slice"))
+            selectSliceById(url.path().toLongLong(), true);
+    });
+    connect(m_view, &TimelineView::rankHeaderClicked, this,
+        [this](int rank) { setRankExpanded(rank, !m_view->renderer().ranks()[static_cast<size_t>(rank)].expanded); });
+    connect(m_view, &TimelineView::processHeaderClicked, this, [this](int rank, int process) {
+        auto& entry = m_view->renderer().ranks()[static_cast<size_t>(rank)];
+        const int64_t pid = entry.data->processes[static_cast<size_t>(process)].pid;
+        if (!entry.collapsedPids.erase(pid))
+            entry.collapsedPids.insert(pid);
+        m_view->relayout();
+    });
+    connect(m_view, &TimelineView::sliceSelected, this, [this](int rank, int track, int depth, qulonglong index) {
+        showSelection(rank, query::SliceRef { track, depth, static_cast<size_t>(index) });
+    });
+    connect(m_view, &TimelineView::selectionCleared, this, [this] { m_details->clear(); });
+    connect(m_view, &TimelineView::rangeSelected, this, &TimelineDock::rangeChanged);
+    connect(m_view, &TimelineView::rangeCleared, this, [this] { m_workspace->setTimeWindow(std::nullopt); });
+    connect(m_workspace, &Workspace::timeWindowChanged, this, &TimelineDock::applyTimeWindow);
+    connect(m_workspace, &Workspace::databaseChanged, this, &TimelineDock::reload);
+    connect(m_workspace, &Workspace::stepChanged, this, &TimelineDock::applyStep);
+    connect(m_workspace, &Workspace::selectedRankChanged, this, [this] {
+        if (const auto rank = m_workspace->selectedRank())
+            scrollToRank(*rank);
+        applyStep();
+    });
+    reload();
+}
+
+TimelineDock::~TimelineDock()
+{
+    saveSession();
+    // Workers still running keep the database alive by shared_ptr; their results are dropped.
+    ++m_generation;
+    while (m_busy > 0)
+        end();
+}
+
+void TimelineDock::begin()
+{
+    ++m_busy;
+    m_workspace->beginQuery();
+}
+
+void TimelineDock::end()
+{
+    if (m_busy <= 0)
+        return;
+    --m_busy;
+    m_workspace->endQuery();
+}
+
+void TimelineDock::setSessionPersistence(bool on)
+{
+    if (on == m_persistSession)
+        return;
+    m_persistSession = on;
+    // Takes effect with the next load; a database already shown starts its session now, with what the user set up.
+    m_sessionKey = on ? TimelineSession::keyFor(m_workspace->sourcePaths()) : QString();
+    m_session = TimelineSession {};
+}
+
+void TimelineDock::saveSession()
+{
+    if (!m_persistSession || m_restoring || m_sessionKey.isEmpty())
+        return;
+    m_session.capture(m_view->renderer(), m_markerModel->markers());
+    m_session.save(m_sessionKey);
+}
+
+void TimelineDock::reload()
+{
+    saveSession(); // the inputs shown until now
+    m_restoring = true;
+    m_sessionKey = m_persistSession ? TimelineSession::keyFor(m_workspace->sourcePaths()) : QString();
+    m_session = TimelineSession::load(m_sessionKey);
+    ++m_generation;
+    auto& renderer = m_view->renderer();
+    renderer.ranks().clear();
+    renderer.resetRowState();
+    renderer.setSelection(std::nullopt);
+    renderer.setRange(std::nullopt);
+    renderer.axis() = core::TimeAxis(0, 1, std::max(1, m_view->width() - TimelineRenderer::kLabelWidth));
+    m_hits.clear();
+    m_hitIndex = -1;
+    m_hitsTable->setRowCount(0);
+    m_statsModel->setStats({});
+    m_markerModel->clear();
+    m_details->clear();
+    m_spanLabel->hide();
+    m_view->relayout();
+    m_restoring = false;
+    std::shared_ptr<model::Database> db = m_workspace->database();
+    if (!db)
+        return;
+    const quint64 generation = m_generation;
+    begin();
+    auto* watcher = new QFutureWatcher<std::vector<query::TimelineRankInfo>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
+        const auto infos = watcher->result();
+        watcher->deleteLater();
+        end();
+        if (generation != m_generation)
+            return;
+        auto& ranks = m_view->renderer().ranks();
+        for (const auto& info : infos) {
+            TimelineRenderer::RankEntry entry;
+            entry.rank = info.rank;
+            entry.hasFile = info.hasTimelineFile;
+            if (const auto it = m_session.offsets.find(info.rank); it != m_session.offsets.end())
+                entry.offsetNs = it->second;
+            ranks.push_back(entry);
+        }
+        // The rest of what this set of inputs had last time: markers, pinned and hidden rank rows.
+        m_restoring = true;
+        for (const auto& m : m_session.markers)
+            m_markerModel->addMarker(m.begin, m.end, m.name);
+        for (size_t i = 0; i < ranks.size(); ++i)
+            m_session.applyRows(m_view->renderer(), static_cast<int>(i));
+        m_restoring = false;
+        // Ranks whose timeline is already in the model are read into arrays now (cheap, no parsing).
+        for (size_t i = 0; i < infos.size(); ++i) {
+            if (infos[i].loaded)
+                startLoad(static_cast<int>(i));
+        }
+        if (m_expandAllPending) {
+            m_expandAllPending = false;
+            expandAllRanks();
+        }
+        m_view->relayout();
+    });
+    watcher->setFuture(QtConcurrent::run([db]() -> std::vector<query::TimelineRankInfo> {
+        try {
+            auto guard = db->lock();
+            return query::TimelineQuery::ranks(*db);
+        } catch (...) {
+            return {};
+        }
+    }));
+}
+
+void TimelineDock::expandAllRanks()
+{
+    auto& ranks = m_view->renderer().ranks();
+    if (ranks.empty()) {
+        m_expandAllPending = true;
+        return;
+    }
+    for (size_t i = 0; i < ranks.size(); ++i)
+        setRankExpanded(static_cast<int>(i), true);
+}
+
+void TimelineDock::setRankExpanded(int rankIndex, bool expanded)
+{
+    auto& entry = m_view->renderer().ranks()[static_cast<size_t>(rankIndex)];
+    entry.expanded = expanded;
+    if (expanded && !entry.data && !entry.loading && entry.hasFile)
+        startLoad(rankIndex);
+    m_view->relayout();
+}
+
+void TimelineDock::startLoad(int rankIndex)
+{
+    auto& entry = m_view->renderer().ranks()[static_cast<size_t>(rankIndex)];
+    std::shared_ptr<model::Database> db = m_workspace->database();
+    if (!db || entry.loading || entry.data)
+        return;
+    entry.loading = true;
+    const int64_t rank = entry.rank;
+    const quint64 generation = m_generation;
+    begin();
+    auto* watcher = new QFutureWatcher<query::RankTimelinePtr>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, rankIndex] {
+        query::RankTimelinePtr tl = watcher->result();
+        watcher->deleteLater();
+        end();
+        if (generation != m_generation)
+            return;
+        auto& e = m_view->renderer().ranks()[static_cast<size_t>(rankIndex)];
+        e.loading = false;
+        e.data = tl;
+        m_view->renderer().applyDefaultCollapse(rankIndex);
+        m_session.applyRows(m_view->renderer(), rankIndex); // its pinned and hidden rows from the last session
+        updateSpanNote();
+        m_view->relayout();
+        m_markerModel->setOrigin(m_view->renderer().axis().boundsBegin());
+        applyStep();
+    });
+    // Parsing runs without the model lock (Loader::loadTimeline merges under it); the GUI keeps
+    // painting the ranks it has.
+    watcher->setFuture(QtConcurrent::run([db, rank]() -> query::RankTimelinePtr {
+        try {
+            load::Loader::loadTimeline(*db, rank);
+            auto guard = db->lock();
+            return query::TimelineQuery::loadRank(*db, rank);
+        } catch (...) {
+            return nullptr;
+        }
+    }));
+}
+
+std::vector<query::RankTimelinePtr> TimelineDock::loadedRanks(bool selectedOnly) const
+{
+    std::vector<query::RankTimelinePtr> out;
+    const auto& selected = m_workspace->selectedRanks();
+    for (const auto& e : m_view->renderer().ranks()) {
+        if (!e.data)
+            continue;
+        if (selectedOnly && !selected.empty() && std::find(selected.begin(), selected.end(), e.rank) == selected.end())
+            continue;
+        out.push_back(e.data);
+    }
+    return out;
+}
+
+void TimelineDock::applyStep()
+{
+    const auto step = m_workspace->step();
+    if (!step)
+        return;
+    const std::string name = "ProfilerStep#" + std::to_string(*step);
+    const auto& selected = m_workspace->selectedRanks();
+    std::optional<std::pair<int64_t, int64_t>> span;
+    for (const auto& e : m_view->renderer().ranks()) {
+        if (!e.data || (!selected.empty() && std::find(selected.begin(), selected.end(), e.rank) == selected.end()))
+            continue;
+        // Each rank's span in display time (its offset applied).
+        if (const auto s = query::TimelineQuery::spanOfName({ e.data }, name)) {
+            const std::pair<int64_t, int64_t> shifted { s->first + e.offsetNs, s->second + e.offsetNs };
+            span = span ? std::pair { std::min(span->first, shifted.first), std::max(span->second, shifted.second) }
+                        : shifted;
+        }
+    }
+    if (span)
+        m_view->fitRange(span->first, span->second);
+}
+
+void TimelineDock::rangeChanged(int64_t b, int64_t e)
+{
+    // Other docks may restrict themselves to the range (display time: the profile clock unless
+    // rank offsets are set).
+    m_workspace->setTimeWindow(Workspace::TimeWindow { b, e });
+    computeStats(b, e);
+}
+
+void TimelineDock::applyTimeWindow()
+{
+    const auto window = m_workspace->timeWindow();
+    auto& renderer = m_view->renderer();
+    if (!window) {
+        renderer.setRange(std::nullopt);
+    } else if (!renderer.range() || renderer.range()->first != window->begin
+        || renderer.range()->second != window->end) {
+        renderer.setRange(std::pair { window->begin, window->end });
+    }
+    m_view->update();
+}
+
+void TimelineDock::setRowFilter(const QString& text)
+{
+    if (m_filterEdit->text() != text)
+        m_filterEdit->setText(text); // re-enters through textChanged
+    m_view->renderer().setRowFilter(text);
+    m_view->relayout();
+}
+
+void TimelineDock::setMaxLevels(int levels)
+{
+    if (m_levelsSpin->value() != levels)
+        m_levelsSpin->setValue(levels); // re-enters through valueChanged
+    m_view->renderer().setMaxLevels(levels);
+    m_view->relayout();
+}
+
+void TimelineDock::updateSpanNote()
+{
+    // Data more than a day apart (ranks of different runs, or a file whose clocks disagree) makes "Fit" useless:
+    // every slice collapses to a line. Say so instead of leaving the user with an empty-looking view.
+    std::optional<int64_t> begin, end;
+    for (const auto& e : m_view->renderer().ranks()) {
+        if (!e.data || e.data->end <= e.data->begin)
+            continue;
+        const int64_t b = e.data->begin + e.offsetNs;
+        const int64_t en = e.data->end + e.offsetNs;
+        begin = begin ? std::min(*begin, b) : b;
+        end = end ? std::max(*end, en) : en;
+    }
+    constexpr int64_t kDayNs = 86400LL * 1000000000LL;
+    if (!begin || *end - *begin <= kDayNs) {
+        m_spanLabel->hide();
+        return;
+    }
+    const double days = static_cast<double>(*end - *begin) / static_cast<double>(kDayNs);
+    m_spanLabel->setText(tr("\u26a0 the loaded data spans %1 days (different runs, or clocks that disagree): zoom in "
+                            "or align ranks on a step")
+                             .arg(days, 0, 'f', days < 10 ? 1 : 0));
+    m_spanLabel->show();
+}
+
+void TimelineDock::setRankOffset(int rankIndex, int64_t offsetNs)
+{
+    auto& ranks = m_view->renderer().ranks();
+    if (rankIndex < 0 || static_cast<size_t>(rankIndex) >= ranks.size())
+        return;
+    ranks[static_cast<size_t>(rankIndex)].offsetNs = offsetNs;
+    m_view->relayout();
+    m_markerModel->setOrigin(m_view->renderer().axis().boundsBegin());
+    saveSession();
+    updateSpanNote();
+}
+
+int TimelineDock::alignRanksOnStep(int64_t step)
+{
+    auto& ranks = m_view->renderer().ranks();
+    std::vector<query::RankTimelinePtr> timelines;
+    for (const auto& e : ranks)
+        timelines.push_back(e.data);
+    // The first rank that has the step keeps its offset; the others move to it.
+    int64_t reference = 0;
+    const std::string name = "ProfilerStep#" + std::to_string(step);
+    for (const auto& e : ranks) {
+        if (e.data && query::TimelineQuery::spanOfName({ e.data }, name)) {
+            reference = e.offsetNs;
+            break;
+        }
+    }
+    const auto offsets = query::TimelineQuery::alignOffsets(timelines, name, reference);
+    int aligned = 0;
+    for (size_t i = 0; i < ranks.size(); ++i) {
+        if (offsets[i]) {
+            ranks[i].offsetNs = *offsets[i];
+            ++aligned;
+        }
+    }
+    m_view->relayout();
+    m_markerModel->setOrigin(m_view->renderer().axis().boundsBegin());
+    saveSession();
+    updateSpanNote();
+    return aligned;
+}
+
+void TimelineDock::resetOffsets()
+{
+    for (auto& e : m_view->renderer().ranks())
+        e.offsetNs = 0;
+    m_view->relayout();
+    m_markerModel->setOrigin(m_view->renderer().axis().boundsBegin());
+    saveSession();
+    updateSpanNote();
+}
+
+void TimelineDock::scrollToRank(int64_t rank)
+{
+    auto& ranks = m_view->renderer().ranks();
+    for (size_t i = 0; i < ranks.size(); ++i) {
+        if (ranks[i].rank != rank)
+            continue;
+        if (!ranks[i].expanded)
+            setRankExpanded(static_cast<int>(i), true);
+        m_view->scrollToRow(m_view->renderer().rowOfRank(static_cast<int>(i)));
+        return;
+    }
+}
+
+void TimelineDock::addRankActions(QMenu* menu, int row)
+{
+    const auto& r = m_view->renderer().rows()[static_cast<size_t>(row)];
+    if (r.kind != TimelineRenderer::RowKind::Rank)
+        return;
+    const int rankIndex = r.rank;
+    menu->addSeparator();
+    menu->addAction(tr("Set time offset\u2026"), this, [this, rankIndex] {
+        const auto& e = m_view->renderer().ranks()[static_cast<size_t>(rankIndex)];
+        bool ok = false;
+        const QString text = QInputDialog::getText(this, tr("Time offset"),
+            tr("Offset of rank %1 in ns (added to its times):").arg(e.rank), QLineEdit::Normal,
+            QString::number(e.offsetNs), &ok);
+        const qlonglong value = text.trimmed().toLongLong(&ok);
+        if (ok)
+            setRankOffset(rankIndex, value);
+    });
+    menu->addAction(tr("Align ranks on the start of step\u2026"), this, &TimelineDock::promptAlign);
+    menu->addAction(tr("Reset time offsets"), this, &TimelineDock::resetOffsets);
+}
+
+void TimelineDock::promptAlign()
+{
+    bool ok = false;
+    const int step = QInputDialog::getInt(this, tr("Align ranks"), tr("Align every rank on the start of step:"),
+        static_cast<int>(m_workspace->step().value_or(0)), 0, 1'000'000'000, 1, &ok);
+    if (ok)
+        alignRanksOnStep(step);
+}
+
+void TimelineDock::addMarkerAtCursor()
+{
+    const auto& axis = m_view->renderer().axis();
+    const int64_t ns = m_view->cursorNs().value_or(axis.toNs(axis.width() / 2));
+    m_markerModel->addMarker(ns, ns);
+    m_tabs->setCurrentWidget(m_markerView->parentWidget());
+}
+
+bool TimelineDock::addMarkerFromRange()
+{
+    const auto range = m_view->renderer().range();
+    if (!range)
+        return false;
+    m_markerModel->addMarker(range->first, range->second);
+    m_tabs->setCurrentWidget(m_markerView->parentWidget());
+    return true;
+}
+
+void TimelineDock::removeSelectedMarkers()
+{
+    QList<int> rows;
+    for (const QModelIndex& i : m_markerView->selectionModel()->selectedRows())
+        rows << i.row();
+    std::sort(rows.begin(), rows.end(), std::greater<>());
+    for (int r : rows)
+        m_markerModel->removeRows(r, 1);
+}
+
+bool TimelineDock::selectSliceById(int64_t sliceId, bool centre)
+{
+    auto& ranks = m_view->renderer().ranks();
+    for (size_t r = 0; r < ranks.size(); ++r) {
+        if (!ranks[r].data)
+            continue;
+        if (const auto ref = ranks[r].data->find(sliceId)) {
+            if (!ranks[r].expanded) {
+                ranks[r].expanded = true;
+                m_view->relayout();
+            }
+            const int64_t pid = ranks[r].data->tracks[static_cast<size_t>(ref->track)].pid;
+            if (ranks[r].collapsedPids.erase(pid))
+                m_view->relayout();
+            m_view->selectSlice(static_cast<int>(r), *ref, centre);
+            showSelection(static_cast<int>(r), *ref);
+            return true;
+        }
+    }
+    return false;
+}
+
+void TimelineDock::showSelection(int rank, const query::SliceRef& ref)
+{
+    const auto tl = m_view->renderer().ranks()[static_cast<size_t>(rank)].data;
+    if (!tl)
+        return;
+    const auto& track = tl->tracks[static_cast<size_t>(ref.track)];
+    const auto& level = track.levels[static_cast<size_t>(ref.depth)];
+    const int64_t id = level.id[ref.index];
+    const int64_t offset = m_view->renderer().ranks()[static_cast<size_t>(rank)].offsetNs;
+    const int64_t origin = m_view->renderer().axis().boundsBegin() - offset;
+
+    QString html = QStringLiteral("<h3>%1</h3>").arg(qs(tl->nameOf(level.nameId[ref.index])).toHtmlEscaped());
+    html += QStringLiteral("<table cellspacing=2>");
+    auto row = [&html](const QString& k, const QString& v) {
+        html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(k.toHtmlEscaped(), v);
+    };
+    row(tr("Rank"), QString::number(tl->rank));
+    row(tr("Row"), qs(track.name).toHtmlEscaped() + QStringLiteral(" (pid %1, tid %2)").arg(track.pid).arg(track.tid));
+    row(tr("Start"),
+        QStringLiteral("+%1 (%2 ns)").arg(us(level.start[ref.index] - origin)).arg(level.start[ref.index]));
+    row(tr("Duration"), us(level.end[ref.index] - level.start[ref.index]));
+    if (offset != 0)
+        row(tr("Rank offset"), QStringLiteral("%1 ns").arg(offset));
+    row(tr("Depth"), QString::number(ref.depth));
+    row(tr("Slice id"), QString::number(id));
+    html += QStringLiteral("</table>");
+
+    html += QStringLiteral("<h4>%1</h4>").arg(tr("Parent chain"));
+    QStringList chain;
+    for (auto p = tl->parentOf(ref); p; p = tl->parentOf(*p)) {
+        const auto& pl = tl->tracks[static_cast<size_t>(p->track)].levels[static_cast<size_t>(p->depth)];
+        chain << QStringLiteral("<a href=\"slice:%1\">%2</a> (%3)")
+                     .arg(pl.id[p->index])
+                     .arg(qs(tl->nameOf(pl.nameId[p->index])).toHtmlEscaped(),
+                         us(pl.end[p->index] - pl.start[p->index]));
+    }
+    html += chain.isEmpty() ? tr("(top level)") : chain.join(QStringLiteral("<br>\u2191 "));
+
+    html += QStringLiteral("<h4>%1</h4>").arg(tr("Flows"));
+    const auto flows = tl->flowsOf(id);
+    if (flows.empty())
+        html += tr("(none)");
+    for (int fi : flows) {
+        const auto& f = tl->flows[static_cast<size_t>(fi)];
+        const bool outgoing = f.srcSlice && *f.srcSlice == id;
+        const auto other = outgoing ? f.dstSlice : f.srcSlice;
+        QString otherName = tr("unbound");
+        if (other) {
+            if (const auto oref = tl->find(*other)) {
+                const auto& ol = tl->tracks[static_cast<size_t>(oref->track)].levels[static_cast<size_t>(oref->depth)];
+                otherName = QStringLiteral("<a href=\"slice:%1\">%2</a> on %3")
+                                .arg(*other)
+                                .arg(qs(tl->nameOf(ol.nameId[oref->index])).toHtmlEscaped(),
+                                    qs(tl->tracks[static_cast<size_t>(oref->track)].name).toHtmlEscaped());
+            }
+        }
+        html += QStringLiteral("%1 %2 %3 %4<br>")
+                    .arg(qs(f.cat).toHtmlEscaped(), outgoing ? QStringLiteral("\u2192") : QStringLiteral("\u2190"),
+                        otherName, qs(f.name).toHtmlEscaped());
+    }
+    m_details->setHtml(html + QStringLiteral("<h4>%1</h4><i>%2</i>").arg(tr("Args"), tr("loading\u2026")));
+    m_tabs->setCurrentWidget(m_details);
+
+    // Args and category live only in the model: fetch them off the GUI thread.
+    m_detailsRunner->run([id](model::Database& db) { return load::SourceDetails::slice(db, id); },
+        [this, html](std::optional<query::SliceDetails> d) {
+            QString args = QStringLiteral("<h4>%1</h4>").arg(tr("Args"));
+            if (!d) {
+                m_details->setHtml(html + args + tr("(not in the model)"));
+                return;
+            }
+            args += QStringLiteral("<table cellspacing=2>");
+            if (!d->category.empty())
+                args += QStringLiteral("<tr><td><b>cat</b></td><td>%1</td></tr>").arg(qs(d->category).toHtmlEscaped());
+            const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(d->argsJson));
+            const QJsonObject obj = doc.object();
+            for (auto it = obj.begin(); it != obj.end(); ++it) {
+                const QJsonValue v = it.value();
+                const QString text = v.isString() ? v.toString()
+                    : v.isDouble()                ? QString::number(v.toDouble(), 'g', 17)
+                                   : QString::fromUtf8(QJsonDocument(QJsonArray { v }).toJson(QJsonDocument::Compact))
+                                         .mid(1)
+                                         .chopped(1);
+                args += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>")
+                            .arg(it.key().toHtmlEscaped(), text.toHtmlEscaped());
+            }
+            args += QStringLiteral("</table>");
+            if (!d->argsError.empty())
+                args += QStringLiteral("<i>%1</i>").arg(qs(d->argsError).toHtmlEscaped());
+            else if (obj.isEmpty())
+                args += tr("(none)");
+            m_details->setHtml(html + args);
+        });
+}
+
+QString TimelineDock::detailsText() const { return m_details->toPlainText(); }
+
+void TimelineDock::computeStats(int64_t b, int64_t e)
+{
+    std::vector<query::TrackSelection> tracks;
+    for (const auto& [rank, track] : m_view->rangeTracks()) {
+        const auto& entry = m_view->renderer().ranks()[static_cast<size_t>(rank)];
+        if (entry.data)
+            tracks.push_back({ entry.data, track, entry.offsetNs });
+    }
+    const quint64 request = ++m_statsRequest;
+    m_statsLabel->setText(tr("Computing\u2026"));
+    begin();
+    auto* watcher = new QFutureWatcher<std::vector<query::AreaStat>>(this);
+    const size_t trackCount = tracks.size();
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, request, b, e, trackCount] {
+        const auto stats = watcher->result();
+        watcher->deleteLater();
+        end();
+        if (request != m_statsRequest)
+            return;
+        const auto statsCount = stats.size();
+        m_statsModel->setStats(stats);
+        const int sortColumn = m_statsView->horizontalHeader()->sortIndicatorSection();
+        m_statsModel->sort(sortColumn, m_statsView->horizontalHeader()->sortIndicatorOrder());
+        m_statsLabel->setText(
+            tr("%1 \u2013 %2 (%3) over %4 rows: %5 names")
+                .arg(TimeFormat::adaptive(static_cast<double>(b - m_view->renderer().axis().boundsBegin())),
+                    TimeFormat::adaptive(static_cast<double>(e - m_view->renderer().axis().boundsBegin())),
+                    TimeFormat::adaptive(static_cast<double>(e - b)))
+                .arg(trackCount)
+                .arg(statsCount));
+        m_tabs->setCurrentIndex(1);
+    });
+    watcher->setFuture(QtConcurrent::run([tracks, b, e] { return query::TimelineQuery::areaStats(tracks, b, e); }));
+}
+
+bool TimelineDock::exportStatsCsv(const QString& path) const { return m_statsModel->exportCsv(path); }
+
+void TimelineDock::search(const QString& text, bool caseSensitive)
+{
+    if (m_searchEdit->text() != text)
+        m_searchEdit->setText(text); // re-enters through textChanged
+    if (m_caseBox->isChecked() != caseSensitive)
+        m_caseBox->setChecked(caseSensitive);
+    const quint64 request = ++m_searchRequest;
+    const auto ranks = loadedRanks(false);
+    const std::string needle = text.toStdString();
+    begin();
+    auto* watcher = new QFutureWatcher<std::vector<query::SearchHit>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, request] {
+        auto hits = watcher->result();
+        watcher->deleteLater();
+        end();
+        if (request != m_searchRequest)
+            return;
+        m_hits = std::move(hits);
+        m_hitIndex = -1;
+        const int shown = static_cast<int>(std::min<size_t>(m_hits.size(), 5000));
+        m_hitsTable->setRowCount(shown);
+        const int64_t origin = m_view->renderer().axis().boundsBegin();
+        const auto& ranksList = m_view->renderer().ranks();
+        for (int i = 0; i < shown; ++i) {
+            const auto& h = m_hits[static_cast<size_t>(i)];
+            const query::RankTimeline* tl = nullptr;
+            int64_t offset = 0;
+            for (const auto& e : ranksList) {
+                if (e.rank == h.rank && e.data) {
+                    tl = e.data.get();
+                    offset = e.offsetNs;
+                }
+            }
+            if (!tl)
+                continue;
+            const auto& track = tl->tracks[static_cast<size_t>(h.ref.track)];
+            const auto& level = track.levels[static_cast<size_t>(h.ref.depth)];
+            m_hitsTable->setItem(i, 0, new QTableWidgetItem(QString::number(h.rank)));
+            m_hitsTable->setItem(i, 1, new QTableWidgetItem(qs(track.name)));
+            m_hitsTable->setItem(i, 2, new QTableWidgetItem(qs(tl->nameOf(level.nameId[h.ref.index]))));
+            m_hitsTable->setItem(i, 3, new QTableWidgetItem(QStringLiteral("+") + us(h.start + offset - origin)));
+            m_hitsTable->setItem(i, 4, new QTableWidgetItem(us(h.end - h.start)));
+        }
+        m_searchLabel->setText(m_hits.empty() ? (m_searchEdit->text().isEmpty() ? QString() : tr("no match"))
+                                              : tr("%1 matches").arg(m_hits.size()));
+    });
+    watcher->setFuture(QtConcurrent::run(
+        [ranks, needle, caseSensitive] { return query::TimelineQuery::search(ranks, needle, caseSensitive); }));
+}
+
+void TimelineDock::goToHit(int index)
+{
+    if (m_hits.empty())
+        return;
+    m_hitIndex = (index % searchHitCount() + searchHitCount()) % searchHitCount();
+    const auto& h = m_hits[static_cast<size_t>(m_hitIndex)];
+    auto& ranks = m_view->renderer().ranks();
+    for (size_t r = 0; r < ranks.size(); ++r) {
+        if (ranks[r].rank != h.rank || !ranks[r].data)
+            continue;
+        if (!ranks[r].expanded)
+            setRankExpanded(static_cast<int>(r), true);
+        const int64_t pid = ranks[r].data->tracks[static_cast<size_t>(h.ref.track)].pid;
+        if (ranks[r].collapsedPids.erase(pid))
+            m_view->relayout();
+        m_view->selectSlice(static_cast<int>(r), h.ref, true);
+        showSelection(static_cast<int>(r), h.ref);
+    }
+    m_searchLabel->setText(tr("%1 of %2").arg(m_hitIndex + 1).arg(m_hits.size()));
+}
+
+void TimelineDock::nextHit() { goToHit(m_hitIndex + 1); }
+
+void TimelineDock::previousHit() { goToHit(m_hitIndex < 0 ? -1 : m_hitIndex - 1); }
+
+} // namespace npuscope::gui

@@ -1,0 +1,839 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/timeline/TimelineRenderer.h"
+
+#include "npuscope/gui/common/TimeFormat.h"
+
+#include <QFontMetrics>
+#include <QObject>
+#include <QPainter>
+#include <QPainterPath>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace npuscope::gui {
+
+namespace {
+
+const QColor kBackground(255, 255, 255);
+const QColor kLabelBackground(244, 245, 247);
+const QColor kGrid(232, 234, 238);
+const QColor kRankHeader(222, 228, 240);
+const QColor kProcessHeader(236, 239, 245);
+const QColor kText(30, 34, 40);
+const QColor kFold(128, 134, 148);
+const QColor kSelection(255, 140, 0);
+const QColor kRange(60, 120, 220, 40);
+const QColor kMarker(200, 40, 150);
+const QColor kMarkerRange(200, 40, 150, 28);
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+} // namespace
+
+TimelineRenderer::TimelineRenderer()
+{
+    m_font.setPointSizeF(9);
+    m_smallFont.setPointSizeF(8);
+}
+
+void TimelineRenderer::resetRowState()
+{
+    m_expandedTracks.clear();
+    m_pinned.clear();
+    m_hidden.clear();
+    m_order.clear();
+}
+
+void TimelineRenderer::setMaxLevels(int levels) { m_maxLevels = std::max(1, levels); }
+
+void TimelineRenderer::setTrackExpanded(const RowKey& key, bool expanded)
+{
+    if (expanded)
+        m_expandedTracks.insert(key);
+    else
+        m_expandedTracks.erase(key);
+}
+
+bool TimelineRenderer::isPinned(const RowKey& key) const
+{
+    return std::find(m_pinned.begin(), m_pinned.end(), key) != m_pinned.end();
+}
+
+void TimelineRenderer::setPinned(const RowKey& key, bool pinned)
+{
+    std::erase(m_pinned, key);
+    if (pinned)
+        m_pinned.push_back(key);
+}
+
+void TimelineRenderer::setHidden(const RowKey& key, bool hidden)
+{
+    if (hidden)
+        m_hidden.insert(key);
+    else
+        m_hidden.erase(key);
+}
+
+std::vector<TimelineRenderer::RowKey> TimelineRenderer::defaultChildren(const RowKey& parent) const
+{
+    std::vector<RowKey> out;
+    if (parent.rank < 0) {
+        for (size_t r = 0; r < m_ranks.size(); ++r)
+            out.push_back({ RowKind::Rank, static_cast<int>(r), 0 });
+        return out;
+    }
+    const auto& data = m_ranks[static_cast<size_t>(parent.rank)].data;
+    if (!data)
+        return out;
+    if (parent.kind == RowKind::Rank) {
+        for (size_t p = 0; p < data->processes.size(); ++p)
+            out.push_back({ RowKind::Process, parent.rank, static_cast<int>(p) });
+    } else if (parent.kind == RowKind::Process) {
+        const query::TimelineProcess& proc = data->processes[static_cast<size_t>(parent.item)];
+        for (int t : proc.tracks)
+            out.push_back({ RowKind::Track, parent.rank, t });
+        for (int c : proc.counters)
+            out.push_back({ RowKind::Counter, parent.rank, c });
+    }
+    return out;
+}
+
+std::vector<TimelineRenderer::RowKey> TimelineRenderer::children(const RowKey& parent) const
+{
+    auto out = defaultChildren(parent);
+    const auto it = m_order.find(parent);
+    // A stored order is used only while it still names exactly the same rows.
+    if (it != m_order.end() && it->second.size() == out.size()
+        && std::is_permutation(it->second.begin(), it->second.end(), out.begin()))
+        return it->second;
+    return out;
+}
+
+TimelineRenderer::RowKey TimelineRenderer::parentOf(const Row& row) const
+{
+    switch (row.kind) {
+    case RowKind::Rank:
+        return { RowKind::Rank, -1, 0 };
+    case RowKind::Process:
+    case RowKind::Group:
+        return { RowKind::Rank, row.rank, 0 };
+    default:
+        return { RowKind::Process, row.rank, row.process };
+    }
+}
+
+bool TimelineRenderer::moveRow(const Row& row, int delta)
+{
+    const RowKey parent = parentOf(row);
+    auto siblings = children(parent);
+    const auto it = std::find(siblings.begin(), siblings.end(), row.key());
+    if (it == siblings.end() || delta == 0)
+        return false;
+    const int step = delta > 0 ? 1 : -1;
+    auto from = static_cast<int>(it - siblings.begin());
+    for (int moved = 0; moved < std::abs(delta); ++moved) {
+        int to = from + step;
+        while (to >= 0 && to < static_cast<int>(siblings.size()) && isHidden(siblings[static_cast<size_t>(to)]))
+            to += step;
+        if (to < 0 || to >= static_cast<int>(siblings.size()))
+            return moved > 0;
+        const RowKey key = siblings[static_cast<size_t>(from)];
+        siblings.erase(siblings.begin() + from);
+        siblings.insert(siblings.begin() + to, key);
+        from = to;
+        m_order[parent] = siblings;
+    }
+    return true;
+}
+
+void TimelineRenderer::applyDefaultCollapse(int rank)
+{
+    RankEntry& e = m_ranks[static_cast<size_t>(rank)];
+    if (!e.data)
+        return;
+    for (const query::TimelineProcess& proc : e.data->processes) {
+        const size_t rows = proc.tracks.size() + proc.counters.size();
+        if (proc.tracks.empty() || rows > static_cast<size_t>(kMaxRowsExpanded))
+            e.collapsedPids.insert(proc.pid);
+    }
+}
+
+QString TimelineRenderer::rowName(const Row& row) const
+{
+    const RankEntry& e = m_ranks[static_cast<size_t>(row.rank)];
+    switch (row.kind) {
+    case RowKind::Rank:
+        return QObject::tr("Rank %1").arg(e.rank);
+    case RowKind::Group:
+        return QObject::tr("Counters");
+    case RowKind::Process:
+        return qs(e.data->processes[static_cast<size_t>(row.process)].name);
+    case RowKind::Track:
+        return qs(e.data->tracks[static_cast<size_t>(row.item)].name);
+    case RowKind::Counter: {
+        const query::CounterTrack& c = e.data->counters[static_cast<size_t>(row.item)];
+        return c.name == c.series ? qs(c.name) : qs(c.name) + QStringLiteral(" \u00b7 ") + qs(c.series);
+    }
+    }
+    return {};
+}
+
+bool TimelineRenderer::matchesFilter(const Row& row) const
+{
+    return m_filter.isEmpty() || rowName(row).contains(m_filter, Qt::CaseInsensitive);
+}
+
+std::optional<TimelineRenderer::Row> TimelineRenderer::makeRow(const RowKey& key) const
+{
+    if (key.rank < 0 || static_cast<size_t>(key.rank) >= m_ranks.size())
+        return std::nullopt;
+    const RankEntry& e = m_ranks[static_cast<size_t>(key.rank)];
+    Row r;
+    r.kind = key.kind;
+    r.rank = key.rank;
+    switch (key.kind) {
+    case RowKind::Rank:
+        r.height = kHeaderHeight;
+        return r;
+    case RowKind::Group:
+        if (!e.data)
+            return std::nullopt;
+        r.height = kProcessHeight;
+        return r;
+    case RowKind::Process:
+        if (!e.data || static_cast<size_t>(key.item) >= e.data->processes.size())
+            return std::nullopt;
+        r.process = key.item;
+        r.height = kProcessHeight;
+        return r;
+    case RowKind::Track:
+    case RowKind::Counter:
+        break;
+    }
+    if (!e.data)
+        return std::nullopt;
+    r.item = key.item;
+    for (size_t p = 0; p < e.data->processes.size(); ++p) {
+        const auto& list = key.kind == RowKind::Track ? e.data->processes[p].tracks : e.data->processes[p].counters;
+        if (std::find(list.begin(), list.end(), key.item) != list.end())
+            r.process = static_cast<int>(p);
+    }
+    if (key.kind == RowKind::Counter) {
+        r.height = kCounterHeight;
+        return r;
+    }
+    const int depth
+        = static_cast<int>(std::max<size_t>(1, e.data->tracks[static_cast<size_t>(key.item)].levels.size()));
+    r.levels = isTrackExpanded(key) ? depth : std::min(depth, m_maxLevels);
+    r.hiddenLevels = depth - r.levels;
+    r.height = r.levels * kLevelHeight + 4;
+    // A collapsed row needs a second header line for its "+k levels" button.
+    if (r.hiddenLevels > 0 || (isTrackExpanded(key) && depth > m_maxLevels))
+        r.height = std::max(r.height, 2 * kLevelHeight + 4);
+    return r;
+}
+
+void TimelineRenderer::rebuildRows()
+{
+    m_rows.clear();
+    // Pinned rows first, in pin order, whether or not their rank or process is collapsed.
+    int y = 0;
+    for (const RowKey& key : m_pinned) {
+        auto r = makeRow(key);
+        if (!r || isHidden(key))
+            continue;
+        r->pinned = true;
+        r->y = y;
+        y += r->height;
+        m_rows.push_back(*r);
+    }
+    m_pinnedCount = m_rows.size();
+    const int visible = std::max(0, m_size.height() - kRulerHeight);
+    m_pinnedHeight = std::min(y, visible / 2);
+
+    y = 0;
+    auto add = [&](const Row& r) {
+        if (isPinned(r.key()))
+            return;
+        Row row = r;
+        row.y = y;
+        y += row.height;
+        m_rows.push_back(row);
+    };
+    for (const RowKey& rankKey : children({ RowKind::Rank, -1, 0 })) {
+        if (isHidden(rankKey))
+            continue;
+        const RankEntry& e = m_ranks[static_cast<size_t>(rankKey.rank)];
+        add(*makeRow(rankKey));
+        if (!e.expanded || !e.data)
+            continue;
+        const auto procs = children(rankKey);
+        // Counter-only processes share one collapsible Group row (not while filtering rows).
+        const auto counterOnly
+            = [&](const RowKey& k) { return isCounterOnly(e.data->processes[static_cast<size_t>(k.item)]); };
+        const bool grouped = m_filter.isEmpty() && std::count_if(procs.begin(), procs.end(), counterOnly) >= 2;
+        const RowKey groupKey { RowKind::Group, rankKey.rank, 0 };
+        bool groupAdded = false;
+        for (const RowKey& procKey : procs) {
+            if (isHidden(procKey))
+                continue;
+            if (grouped && counterOnly(procKey)) {
+                if (isHidden(groupKey))
+                    continue;
+                if (!groupAdded) {
+                    groupAdded = true;
+                    add(*makeRow(groupKey));
+                }
+                if (!e.countersExpanded)
+                    continue;
+            }
+            const Row procRow = *makeRow(procKey);
+            const bool procMatches = matchesFilter(procRow);
+            std::vector<Row> shown;
+            for (const RowKey& key : children(procKey)) {
+                if (isHidden(key))
+                    continue;
+                if (auto r = makeRow(key); r && (procMatches || matchesFilter(*r)))
+                    shown.push_back(*r);
+            }
+            if (!procMatches && shown.empty())
+                continue;
+            add(procRow);
+            // While filtering, matching rows show even in collapsed processes.
+            if (m_filter.isEmpty() && e.collapsedPids.count(e.data->processes[static_cast<size_t>(procKey.item)].pid))
+                continue;
+            for (const Row& r : shown)
+                add(r);
+        }
+    }
+    m_contentHeight = y;
+    setScrollY(m_scrollY);
+}
+
+int TimelineRenderer::rowTop(const Row& row) const
+{
+    return row.pinned ? kRulerHeight + row.y : scrollTop() + row.y - m_scrollY;
+}
+
+void TimelineRenderer::updateBounds()
+{
+    int64_t begin = std::numeric_limits<int64_t>::max(), end = std::numeric_limits<int64_t>::min();
+    for (const RankEntry& e : m_ranks) {
+        if (!e.data || e.data->end <= e.data->begin)
+            continue;
+        begin = std::min(begin, e.data->begin + e.offsetNs);
+        end = std::max(end, e.data->end + e.offsetNs);
+    }
+    if (begin < end)
+        m_axis.setBounds(begin, end);
+}
+
+core::TimeAxis TimelineRenderer::axisFor(int rank) const
+{
+    const int64_t offset = m_ranks[static_cast<size_t>(rank)].offsetNs;
+    return offset == 0 ? m_axis : m_axis.shifted(offset);
+}
+
+void TimelineRenderer::setSize(QSize size)
+{
+    m_size = size;
+    m_axis.setWidth(std::max(1, size.width() - kLabelWidth));
+    // The pinned area is at most half the viewport, which just changed.
+    const int pinned = m_pinnedCount > 0 ? m_rows[m_pinnedCount - 1].y + m_rows[m_pinnedCount - 1].height : 0;
+    m_pinnedHeight = std::min(pinned, std::max(0, size.height() - kRulerHeight) / 2);
+    setScrollY(m_scrollY);
+}
+
+void TimelineRenderer::setScrollY(int y)
+{
+    m_scrollY = std::clamp(y, 0, std::max(0, m_contentHeight - scrollViewportHeight()));
+}
+
+int TimelineRenderer::rowAt(QPoint p) const
+{
+    if (p.y() < kRulerHeight || p.y() >= m_size.height())
+        return -1;
+    const bool pinned = p.y() < scrollTop();
+    const int cy = pinned ? p.y() - kRulerHeight : p.y() - scrollTop() + m_scrollY;
+    const auto first = m_rows.begin() + (pinned ? 0 : static_cast<std::ptrdiff_t>(m_pinnedCount));
+    const auto last = pinned ? m_rows.begin() + static_cast<std::ptrdiff_t>(m_pinnedCount) : m_rows.end();
+    const auto it = std::upper_bound(first, last, cy, [](int v, const Row& r) { return v < r.y; });
+    if (it == first)
+        return -1;
+    const Row& r = *(it - 1);
+    return cy < r.y + r.height ? static_cast<int>(it - 1 - m_rows.begin()) : -1;
+}
+
+std::optional<TimelineRenderer::Hit> TimelineRenderer::hitTest(QPoint p) const
+{
+    const int index = rowAt(p);
+    if (index < 0 || p.x() < kLabelWidth)
+        return std::nullopt;
+    const Row& row = m_rows[static_cast<size_t>(index)];
+    if (row.kind != RowKind::Track)
+        return std::nullopt;
+    const auto& data = m_ranks[static_cast<size_t>(row.rank)].data;
+    const query::SliceTrack& track = data->tracks[static_cast<size_t>(row.item)];
+    const int depth = (p.y() - rowTop(row) - 2) / kLevelHeight;
+    if (depth < 0 || depth >= row.levels || static_cast<size_t>(depth) >= track.levels.size())
+        return std::nullopt;
+    const auto box = query::TimelineLayout::hitTest(
+        track.levels[static_cast<size_t>(depth)], axisFor(row.rank), p.x() - kLabelWidth);
+    if (!box)
+        return std::nullopt;
+    return Hit { index, row.rank, query::SliceRef { row.item, depth, box->first }, *box };
+}
+
+int TimelineRenderer::rowOfTrack(int rank, int track) const
+{
+    for (size_t i = 0; i < m_rows.size(); ++i) {
+        const Row& r = m_rows[i];
+        if (r.kind == RowKind::Track && r.rank == rank && r.item == track)
+            return static_cast<int>(i);
+    }
+    return -1;
+}
+
+int TimelineRenderer::rowOfRank(int rank) const
+{
+    for (size_t i = 0; i < m_rows.size(); ++i) {
+        if (m_rows[i].kind == RowKind::Rank && m_rows[i].rank == rank)
+            return static_cast<int>(i);
+    }
+    return -1;
+}
+
+std::optional<double> TimelineRenderer::sliceY(int rank, const query::SliceRef& ref) const
+{
+    const int index = rowOfTrack(rank, ref.track);
+    if (index < 0)
+        return std::nullopt;
+    const Row& r = m_rows[static_cast<size_t>(index)];
+    // A slice below the level cap points at the row's last drawn level.
+    const int depth = std::min(ref.depth, std::max(0, r.levels - 1));
+    return rowTop(r) + 2 + depth * kLevelHeight + kLevelHeight / 2.0;
+}
+
+QColor TimelineRenderer::colorOf(int64_t nameId)
+{
+    // A fixed pastel palette: neighbours differ, names keep their colour between frames and views.
+    static const QColor kPalette[]
+        = { QColor(114, 167, 227), QColor(240, 165, 95), QColor(129, 199, 132), QColor(229, 115, 115),
+              QColor(179, 157, 219), QColor(161, 136, 127), QColor(240, 138, 190), QColor(144, 164, 174),
+              QColor(212, 205, 92), QColor(77, 208, 225), QColor(255, 183, 77), QColor(174, 213, 129) };
+    auto h = static_cast<uint64_t>(nameId) * 0x9E3779B97F4A7C15ull;
+    return kPalette[(h >> 40) % std::size(kPalette)];
+}
+
+QString TimelineRenderer::rulerLabel(int64_t offsetNs, double stepNs)
+{
+    const double v = static_cast<double>(offsetNs);
+    auto fmt = [&](double unit, const char* suffix) {
+        // Enough decimals to tell neighbouring ticks apart.
+        int decimals = 0;
+        for (double s = stepNs / unit; s < 1 && decimals < 9; s *= 10)
+            ++decimals;
+        return QString::number(v / unit, 'f', decimals) + QLatin1Char(' ') + QString::fromUtf8(suffix);
+    };
+    if (stepNs >= 1e8)
+        return fmt(1e9, "s");
+    if (stepNs >= 1e5)
+        return fmt(1e6, "ms");
+    if (stepNs >= 1e2)
+        return fmt(1e3, "\u00b5s");
+    return fmt(1, "ns");
+}
+
+void TimelineRenderer::paintRows(QPainter& p, size_t first, size_t last, int clipTop, int clipBottom) const
+{
+    if (first >= last || clipBottom <= clipTop)
+        return;
+    p.save();
+    p.setClipRect(QRect(0, clipTop, m_size.width(), clipBottom - clipTop));
+    const auto begin = m_rows.begin() + static_cast<std::ptrdiff_t>(first);
+    const auto end = m_rows.begin() + static_cast<std::ptrdiff_t>(last);
+    // Rows intersecting the viewport, by binary search on y.
+    const int top = begin->pinned ? 0 : m_scrollY;
+    auto it = std::upper_bound(begin, end, top, [](int v, const Row& r) { return v < r.y; });
+    if (it != begin)
+        --it;
+    for (; it != end; ++it) {
+        const int y = rowTop(*it);
+        if (y >= clipBottom)
+            break;
+        paintRow(p, *it, y);
+    }
+    p.restore();
+}
+
+void TimelineRenderer::paint(QPainter& p) const
+{
+    p.fillRect(QRect(QPoint(0, 0), m_size), kBackground);
+    p.setFont(m_font);
+    const int bottom = m_size.height();
+    paintRows(p, m_pinnedCount, m_rows.size(), scrollTop(), bottom);
+    paintRows(p, 0, m_pinnedCount, kRulerHeight, scrollTop());
+    if (m_pinnedHeight > 0) {
+        p.setPen(QColor(150, 156, 170));
+        p.drawLine(0, scrollTop() - 1, m_size.width(), scrollTop() - 1);
+    }
+    p.save();
+    p.setClipRect(QRect(kLabelWidth, kRulerHeight, m_size.width() - kLabelWidth, bottom - kRulerHeight));
+    paintMarkers(p);
+    // Range selection over all rows.
+    if (m_range) {
+        const double x0 = kLabelWidth + std::max(-10.0, m_axis.toPx(m_range->first));
+        const double x1 = kLabelWidth + std::min(m_axis.width() + 10, m_axis.toPx(m_range->second));
+        if (x1 > x0) {
+            p.fillRect(QRectF(x0, kRulerHeight, std::max(1.0, x1 - x0), bottom - kRulerHeight), kRange);
+            p.setPen(QColor(60, 120, 220));
+            p.drawLine(QPointF(x0, kRulerHeight), QPointF(x0, bottom));
+            p.drawLine(QPointF(x1, kRulerHeight), QPointF(x1, bottom));
+        }
+    }
+    paintFlows(p);
+    p.restore();
+    paintRuler(p);
+}
+
+void TimelineRenderer::paintMarkers(QPainter& p) const
+{
+    const int bottom = m_size.height();
+    for (const Marker& m : m_markers) {
+        const double x0 = kLabelWidth + std::max(-10.0, m_axis.toPx(m.begin));
+        const double x1 = kLabelWidth + std::min(m_axis.width() + 10, m_axis.toPx(m.end));
+        if (x1 < kLabelWidth - 1 || x0 > m_size.width() + 1)
+            continue;
+        if (m.isRange())
+            p.fillRect(QRectF(x0, kRulerHeight, std::max(1.0, x1 - x0), bottom - kRulerHeight), kMarkerRange);
+        p.setPen(QPen(kMarker, 1, Qt::DashLine));
+        p.drawLine(QPointF(x0, kRulerHeight), QPointF(x0, bottom));
+        if (m.isRange())
+            p.drawLine(QPointF(x1, kRulerHeight), QPointF(x1, bottom));
+    }
+}
+
+void TimelineRenderer::paintRuler(QPainter& p) const
+{
+    const int w = m_size.width();
+    p.fillRect(QRect(0, 0, w, kRulerHeight), kLabelBackground);
+    p.setPen(QColor(200, 204, 210));
+    p.drawLine(0, kRulerHeight - 1, w, kRulerHeight - 1);
+    if (!m_axis.hasBounds())
+        return;
+    p.setFont(m_smallFont);
+    p.setPen(kText);
+    p.drawText(QRect(6, 0, kLabelWidth - 12, kRulerHeight), Qt::AlignVCenter | Qt::AlignLeft,
+        QStringLiteral("window ") + TimeFormat::adaptive(m_axis.windowNs()));
+    // 1-2-5 steps at least ~90 px apart.
+    const double minStep = m_axis.nsPerPx() * 90;
+    double step = 1;
+    while (step < minStep) {
+        if (step * 2 >= minStep) {
+            step *= 2;
+            break;
+        }
+        if (step * 5 >= minStep) {
+            step *= 5;
+            break;
+        }
+        step *= 10;
+    }
+    const auto stepNs = static_cast<int64_t>(step);
+    const int64_t origin = m_axis.boundsBegin();
+    // First tick at or after the window start, on a multiple of the step from the data start.
+    const int64_t rel = m_axis.start() - origin;
+    int64_t tick = origin + (rel >= 0 ? (rel + stepNs - 1) / stepNs : rel / stepNs) * stepNs;
+    p.save();
+    p.setClipRect(QRect(kLabelWidth, 0, w - kLabelWidth, kRulerHeight));
+    for (int guard = 0; guard < 200 && tick <= m_axis.end(); ++guard, tick += stepNs) {
+        const double x = kLabelWidth + m_axis.toPx(tick);
+        p.setPen(QColor(140, 146, 156));
+        p.drawLine(QPointF(x, kRulerHeight - 8), QPointF(x, kRulerHeight - 1));
+        p.setPen(kText);
+        p.drawText(QPointF(x + 3, kRulerHeight - 10), rulerLabel(tick - origin, step));
+    }
+    // Marker flags with their names.
+    for (const Marker& m : m_markers) {
+        const double x = kLabelWidth + m_axis.toPx(m.begin);
+        if (x < kLabelWidth - 200 || x > w)
+            continue;
+        QPolygonF flag;
+        flag << QPointF(x, kRulerHeight - 1) << QPointF(x, kRulerHeight - 12) << QPointF(x + 7, kRulerHeight - 9)
+             << QPointF(x, kRulerHeight - 6);
+        p.setPen(kMarker);
+        p.setBrush(kMarker);
+        p.drawPolygon(flag);
+        p.setBrush(Qt::NoBrush);
+        p.drawText(QPointF(x + 9, 10), m.name);
+    }
+    p.restore();
+}
+
+void TimelineRenderer::paintRow(QPainter& p, const Row& row, int top) const
+{
+    const RankEntry& e = m_ranks[static_cast<size_t>(row.rank)];
+    const int w = m_size.width();
+    switch (row.kind) {
+    case RowKind::Rank: {
+        p.fillRect(QRect(0, top, w, row.height), kRankHeader);
+        p.setPen(kText);
+        QFont bold = m_font;
+        bold.setBold(true);
+        p.setFont(bold);
+        QString text = QStringLiteral("%1 Rank %2")
+                           .arg(e.expanded ? QStringLiteral("\u25be") : QStringLiteral("\u25b8"))
+                           .arg(e.rank);
+        if (e.loading)
+            text += QObject::tr("  \u00b7 loading timeline\u2026");
+        else if (!e.hasFile)
+            text += QObject::tr("  \u00b7 no trace_view.json");
+        else if (!e.data)
+            text += QObject::tr("  \u00b7 click to load the timeline");
+        else
+            text += QObject::tr("  \u00b7 %1 slices").arg(static_cast<qulonglong>(e.data->sliceCount()));
+        if (e.offsetNs != 0)
+            text += QObject::tr("  \u00b7 offset %1%2")
+                        .arg(e.offsetNs > 0 ? QStringLiteral("+") : QStringLiteral("\u2212"),
+                            TimeFormat::adaptive(static_cast<double>(e.offsetNs > 0 ? e.offsetNs : -e.offsetNs)));
+        if (row.pinned)
+            text += QObject::tr("  \u00b7 pinned");
+        p.drawText(QRect(6, top, w - 12, row.height), Qt::AlignVCenter | Qt::AlignLeft, text);
+        p.setFont(m_font);
+        return;
+    }
+    case RowKind::Process: {
+        const query::TimelineProcess& proc = e.data->processes[static_cast<size_t>(row.process)];
+        p.fillRect(QRect(0, top, w, row.height), kProcessHeader);
+        p.setPen(kText);
+        const bool collapsed = e.collapsedPids.count(proc.pid) > 0;
+        QString text = QStringLiteral("%1 %2").arg(
+                           collapsed ? QStringLiteral("\u25b8") : QStringLiteral("\u25be"), qs(proc.name))
+            + (proc.label.empty() ? QString() : QStringLiteral("  (%1)").arg(qs(proc.label)));
+        if (collapsed) {
+            const size_t n = proc.tracks.size() + proc.counters.size();
+            text += n == 1 ? QObject::tr("  \u00b7 1 row") : QObject::tr("  \u00b7 %1 rows").arg(n);
+        }
+        if (row.pinned)
+            text += QObject::tr("  \u00b7 rank %1 \u00b7 pinned").arg(e.rank);
+        p.drawText(QRect(16, top, w - 20, row.height), Qt::AlignVCenter | Qt::AlignLeft, text);
+        return;
+    }
+    case RowKind::Group: {
+        p.fillRect(QRect(0, top, w, row.height), kProcessHeader);
+        p.setPen(kText);
+        int processes = 0;
+        size_t series = 0;
+        for (const query::TimelineProcess& proc : e.data->processes) {
+            if (isCounterOnly(proc)) {
+                ++processes;
+                series += proc.counters.size();
+            }
+        }
+        p.drawText(QRect(16, top, w - 20, row.height), Qt::AlignVCenter | Qt::AlignLeft,
+            QObject::tr("%1 Counters  \u00b7 %2 processes, %3 series")
+                .arg(e.countersExpanded ? QStringLiteral("\u25be") : QStringLiteral("\u25b8"))
+                .arg(processes)
+                .arg(series));
+        return;
+    }
+    case RowKind::Track:
+        paintTrack(p, row, top);
+        break;
+    case RowKind::Counter:
+        paintCounter(p, row, top);
+        break;
+    }
+    p.setPen(kGrid);
+    p.drawLine(0, top + row.height - 1, w, top + row.height - 1);
+}
+
+void TimelineRenderer::paintTrack(QPainter& p, const Row& row, int top) const
+{
+    const RankEntry& e = m_ranks[static_cast<size_t>(row.rank)];
+    const query::SliceTrack& track = e.data->tracks[static_cast<size_t>(row.item)];
+    p.fillRect(QRect(0, top, kLabelWidth, row.height), kLabelBackground);
+    p.setPen(kText);
+    p.setFont(m_font);
+    const QString name = row.pinned ? QStringLiteral("%1 \u00b7 r%2").arg(qs(track.name)).arg(e.rank) : qs(track.name);
+    p.drawText(QRect(28, top, kLabelWidth - 32, kLevelHeight + 4), Qt::AlignVCenter | Qt::AlignLeft,
+        QFontMetrics(m_font).elidedText(name, Qt::ElideRight, kLabelWidth - 32));
+    const int depth = static_cast<int>(track.levels.size());
+    if (row.hiddenLevels > 0 || depth > m_maxLevels) {
+        // The expand / collapse button of the row (a click in the label column toggles it).
+        p.setFont(m_smallFont);
+        p.setPen(QColor(40, 90, 190));
+        p.drawText(QRect(28, top + kLevelHeight, kLabelWidth - 32, kLevelHeight), Qt::AlignVCenter | Qt::AlignLeft,
+            row.hiddenLevels > 0 ? QObject::tr("\u25b8 +%1 levels (%2 deep)").arg(row.hiddenLevels).arg(depth)
+                                 : QObject::tr("\u25be show %1 levels").arg(m_maxLevels));
+    }
+    const core::TimeAxis axis = axisFor(row.rank);
+
+    const QFontMetrics fm(m_smallFont);
+    p.setFont(m_smallFont);
+    const double width = m_axis.width();
+    const int textMin = fm.horizontalAdvance(QStringLiteral("MMM"));
+    const size_t levels = std::min(track.levels.size(), static_cast<size_t>(std::max(0, row.levels)));
+    for (size_t d = 0; d < levels; ++d) {
+        const query::SliceLevel& level = track.levels[d];
+        m_boxes.clear();
+        query::TimelineLayout::layout(level, axis, m_boxes);
+        const double y = top + 2 + static_cast<double>(d) * kLevelHeight;
+        const double h = kLevelHeight - 1;
+        for (const query::LayoutBox& b : m_boxes) {
+            const double x0 = std::max(-2.0, b.x0);
+            const double x1 = std::min(width + 2, std::max(b.x1, b.x0 + 1.0));
+            const QRectF r(kLabelWidth + x0, y, std::max(1.0, x1 - x0), h);
+            if (b.folded()) {
+                p.fillRect(r, kFold);
+                if (r.width() > textMin) {
+                    p.setPen(Qt::white);
+                    p.drawText(r.adjusted(2, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                        QStringLiteral("\u00d7%1").arg(static_cast<qulonglong>(b.count)));
+                }
+                continue;
+            }
+            const int64_t nameId = level.nameId[b.first];
+            p.fillRect(r, colorOf(nameId));
+            if (r.width() > textMin) {
+                p.setPen(kText);
+                p.drawText(r.adjusted(3, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                    fm.elidedText(qs(e.data->nameOf(nameId)), Qt::ElideRight, static_cast<int>(r.width()) - 5));
+            }
+        }
+    }
+    // Hover and selection outlines on top of the boxes.
+    auto outline = [&](int rank, const query::SliceRef& ref, const QColor& color, qreal penWidth) {
+        if (rank != row.rank || ref.track != row.item || ref.depth < 0 || ref.depth >= row.levels
+            || static_cast<size_t>(ref.depth) >= track.levels.size())
+            return;
+        const query::SliceLevel& level = track.levels[static_cast<size_t>(ref.depth)];
+        if (ref.index >= level.size())
+            return;
+        const double x0 = std::max(-4.0, axis.toPx(level.start[ref.index]));
+        const double x1 = std::min(width + 4, std::max(axis.toPx(level.end[ref.index]), x0 + 1));
+        const double y = top + 2 + ref.depth * kLevelHeight;
+        p.setPen(QPen(color, penWidth));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(QRectF(kLabelWidth + x0, y, x1 - x0, kLevelHeight - 1));
+    };
+    if (m_hover && m_hover->box.count == 1)
+        outline(m_hover->rank, m_hover->ref, QColor(40, 40, 40), 1);
+    if (m_selection)
+        outline(m_selection->rank, m_selection->ref, kSelection, 2);
+}
+
+void TimelineRenderer::paintCounter(QPainter& p, const Row& row, int top) const
+{
+    const RankEntry& e = m_ranks[static_cast<size_t>(row.rank)];
+    const query::CounterTrack& c = e.data->counters[static_cast<size_t>(row.item)];
+    p.fillRect(QRect(0, top, kLabelWidth, row.height), kLabelBackground);
+    p.setPen(kText);
+    p.setFont(m_font);
+    const QString label = rowName(row);
+    p.drawText(QRect(28, top + 2, kLabelWidth - 32, 16), Qt::AlignVCenter | Qt::AlignLeft,
+        QFontMetrics(m_font).elidedText(label, Qt::ElideRight, kLabelWidth - 32));
+    p.setFont(m_smallFont);
+    p.setPen(QColor(110, 116, 126));
+    p.drawText(QRect(28, top + 18, kLabelWidth - 32, 16), Qt::AlignVCenter | Qt::AlignLeft,
+        QStringLiteral("max %1").arg(c.maxValue, 0, 'g', 6));
+
+    const core::TimeAxis axis = axisFor(row.rank);
+    m_points.clear();
+    query::TimelineLayout::counterPoints(c, axis, m_points);
+    if (m_points.empty())
+        return;
+    const double base = top + row.height - 3;
+    const double span = std::max(c.maxValue, 0.0) - std::min(c.minValue, 0.0);
+    const double scale = span > 0 ? (row.height - 8) / span : 0;
+    const double zero = base + std::min(c.minValue, 0.0) * scale;
+    auto yOf = [&](double v) { return zero - v * scale; };
+    // Step chart: each value holds until the next sample.
+    QPainterPath path;
+    const double right = axis.width();
+    double x = std::max(0.0, m_points.front().x);
+    path.moveTo(kLabelWidth + x, zero);
+    for (size_t i = 0; i < m_points.size(); ++i) {
+        x = std::clamp(m_points[i].x, 0.0, right);
+        const double nextX = i + 1 < m_points.size() ? std::clamp(m_points[i + 1].x, 0.0, right)
+                                                     : std::max(x, std::min(right, axis.toPx(e.data->end)));
+        path.lineTo(kLabelWidth + x, yOf(m_points[i].value));
+        path.lineTo(kLabelWidth + nextX, yOf(m_points[i].value));
+    }
+    path.lineTo(path.currentPosition().x(), zero);
+    path.closeSubpath();
+    const QColor color = colorOf(static_cast<int64_t>(std::hash<std::string> {}(c.name) & 0xffffff));
+    QColor fill = color;
+    fill.setAlpha(110);
+    p.setPen(QPen(color.darker(130), 1));
+    p.setBrush(fill);
+    p.drawPath(path);
+    p.setBrush(Qt::NoBrush);
+}
+
+void TimelineRenderer::paintFlow(QPainter& p, int rank, const query::FlowRecord& f, const QColor& color) const
+{
+    const RankEntry& e = m_ranks[static_cast<size_t>(rank)];
+    if (!f.srcSlice || !f.dstSlice)
+        return;
+    const auto src = e.data->find(*f.srcSlice);
+    const auto dst = e.data->find(*f.dstSlice);
+    if (!src || !dst)
+        return;
+    const auto ys = sliceY(rank, *src);
+    const auto yd = sliceY(rank, *dst);
+    if (!ys || !yd)
+        return;
+    const core::TimeAxis axis = axisFor(rank);
+    const QPointF a(kLabelWidth + axis.toPx(f.srcTs), *ys);
+    const QPointF b(kLabelWidth + axis.toPx(f.dstTs), *yd);
+    QPainterPath path(a);
+    const double dx = std::max(30.0, std::abs(b.x() - a.x()) / 2);
+    path.cubicTo(a + QPointF(dx, 0), b - QPointF(dx, 0), b);
+    p.setPen(QPen(color, 1.6));
+    p.setBrush(Qt::NoBrush);
+    p.drawPath(path);
+    // Arrow head pointing along the curve's end tangent (horizontal, to the right).
+    QPolygonF head;
+    head << b << b + QPointF(-8, -4) << b + QPointF(-8, 4);
+    p.setBrush(color);
+    p.drawPolygon(head);
+    p.drawEllipse(a, 2.5, 2.5);
+    p.setBrush(Qt::NoBrush);
+}
+
+void TimelineRenderer::paintFlows(QPainter& p) const
+{
+    p.setRenderHint(QPainter::Antialiasing, true);
+    if (!m_allFlowCategories.empty()) {
+        for (size_t r = 0; r < m_ranks.size(); ++r) {
+            const RankEntry& entry = m_ranks[r];
+            if (!entry.data || !entry.expanded)
+                continue;
+            const int64_t s = m_axis.start() - entry.offsetNs, e = m_axis.end() - entry.offsetNs;
+            for (const query::FlowRecord& f : entry.data->flows) {
+                if (!m_allFlowCategories.count(f.cat))
+                    continue;
+                if (std::max(f.srcTs, f.dstTs) < s || std::min(f.srcTs, f.dstTs) > e)
+                    continue;
+                paintFlow(p, static_cast<int>(r), f, QColor(90, 110, 160, 150));
+            }
+        }
+    }
+    if (m_selection) {
+        const RankEntry& entry = m_ranks[static_cast<size_t>(m_selection->rank)];
+        if (entry.data) {
+            const query::SliceRef& ref = m_selection->ref;
+            const auto& level
+                = entry.data->tracks[static_cast<size_t>(ref.track)].levels[static_cast<size_t>(ref.depth)];
+            const int64_t id = level.id[ref.index];
+            for (int fi : entry.data->flowsOf(id))
+                paintFlow(p, m_selection->rank, entry.data->flows[static_cast<size_t>(fi)], QColor(200, 40, 40));
+        }
+    }
+    p.setRenderHint(QPainter::Antialiasing, false);
+}
+
+} // namespace npuscope::gui

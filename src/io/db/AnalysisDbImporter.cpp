@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/io/db/AnalysisDbImporter.h"
+
+#include "npuscope/core/Decimal.h"
+#include "npuscope/core/GroupHash.h"
+#include "npuscope/io/torch_npu/CommunicationImporter.h"
+#include "npuscope/io/parse/JsonFile.h"
+#include "npuscope/io/db/SqliteExport.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <tuple>
+#include <vector>
+
+namespace npuscope::io {
+
+namespace {
+
+using Cell = SqliteExport;
+
+std::string joined(const std::vector<int64_t>& values)
+{
+    std::string out;
+    for (int64_t v : values)
+        out += (out.empty() ? "" : ", ") + std::to_string(v);
+    return out;
+}
+
+std::optional<double> ratio(std::optional<int64_t> part, std::optional<int64_t> transit)
+{
+    if (!part || !transit || *part + *transit == 0)
+        return part && transit ? std::optional<double>(0.0) : std::nullopt;
+    const double r = static_cast<double>(*part) / static_cast<double>(*part + *transit);
+    return std::round(r * 1.0e4) / 1.0e4;
+}
+
+// " WHERE <device column> = <device>" when the file is split by device, else "".
+std::string deviceFilter(SqliteExport& db, const char* table, std::optional<int64_t> device)
+{
+    if (!device)
+        return {};
+    return " WHERE \"" + db.column(table, { "deviceId", "device_id" }) + "\" = " + std::to_string(*device);
+}
+
+// Distinct StepTraceTime device ids, ascending (empty without a device column).
+std::vector<int64_t> devicesOf(SqliteExport& db)
+{
+    std::vector<int64_t> out;
+    const std::string col = db.column("StepTraceTime", { "deviceId", "device_id" });
+    if (col.empty())
+        return out;
+    auto st = db.db().prepare(
+        "SELECT DISTINCT \"" + col + "\" FROM StepTraceTime WHERE \"" + col + "\" IS NOT NULL ORDER BY 1");
+    while (st.step()) {
+        if (auto d = st.optInt(0))
+            out.push_back(*d);
+    }
+    return out;
+}
+
+// A table of a several-device file without a device column cannot be split by device: skipped, said once (on the
+// first device's rank).
+bool splittable(ImportContext& ctx, SqliteExport& db, const char* table, std::optional<int64_t> device,
+    const std::vector<int64_t>& devices)
+{
+    if (!device || !db.column(table, { "deviceId", "device_id" }).empty())
+        return true;
+    if (*device == devices.front())
+        ctx.warning(std::nullopt,
+            std::string(table) + " has no device column, so its rows cannot be told apart by device in this "
+                + std::to_string(devices.size()) + "-device file; not imported");
+    return false;
+}
+
+void importStepTrace(ImportContext& ctx, SqliteExport& db, std::optional<int64_t> device)
+{
+    const char* t = "StepTraceTime";
+    if (!db.hasTable(t)) {
+        ctx.info(std::nullopt, "no StepTraceTime table; no step breakdown from this file");
+        return;
+    }
+    const std::string sql = "SELECT " + db.columnOrNull(t, { "deviceId", "device_id" }) + ", "
+        + db.columnOrNull(t, { "step" }) + ", " + db.columnOrNull(t, { "computing" }) + ", "
+        + db.columnOrNull(t, { "communication_not_overlapped" }) + ", " + db.columnOrNull(t, { "overlapped" }) + ", "
+        + db.columnOrNull(t, { "communication" }) + ", " + db.columnOrNull(t, { "free" }) + ", "
+        + db.columnOrNull(t, { "stage" }) + ", " + db.columnOrNull(t, { "bubble" }) + ", "
+        + db.columnOrNull(t, { "communication_not_overlapped_and_exclude_receive" }) + ", "
+        + db.columnOrNull(t, { "preparing" }) + " FROM StepTraceTime" + deviceFilter(db, t, device) + " ORDER BY rowid";
+    auto st = db.db().prepare(sql);
+    int64_t row = 0;
+    while (st.step()) {
+        ++row;
+        model::StepTraceRow r;
+        r.rankId = ctx.rankId();
+        r.deviceId = st.optInt(0);
+        if (auto step = st.optText(1); step && !isMissing(trim(*step)))
+            r.step = stepFromKey(*step);
+        r.computing = Cell::scaledNs(st, 2, 1.0e3);
+        r.communicationNotOverlapped = Cell::scaledNs(st, 3, 1.0e3);
+        r.overlapped = Cell::scaledNs(st, 4, 1.0e3);
+        r.communication = Cell::scaledNs(st, 5, 1.0e3);
+        r.free = Cell::scaledNs(st, 6, 1.0e3);
+        r.stage = Cell::scaledNs(st, 7, 1.0e3);
+        r.bubble = Cell::scaledNs(st, 8, 1.0e3);
+        r.communicationNotOverlappedExcludeReceive = Cell::scaledNs(st, 9, 1.0e3);
+        r.preparing = Cell::scaledNs(st, 10, 1.0e3);
+        r.sourceLine = row; // the table row, 1-based
+        ctx.writer().addStepTrace(r);
+    }
+}
+
+using OpIndex = std::map<std::tuple<std::string, std::string, std::string, std::string>, int64_t>;
+
+void importCommTime(ImportContext& ctx, SqliteExport& db, OpIndex& ops, std::optional<int64_t> device)
+{
+    const char* t = "CommAnalyzerTime";
+    const std::string sql = "SELECT " + db.columnOrNull(t, { "hccl_op_name" }) + ", "
+        + db.columnOrNull(t, { "group_name" }) + ", " + db.columnOrNull(t, { "start_timestamp" }) + ", "
+        + db.columnOrNull(t, { "elapse_time", "elapsed_time" }) + ", " + db.columnOrNull(t, { "transit_time" }) + ", "
+        + db.columnOrNull(t, { "wait_time" }) + ", " + db.columnOrNull(t, { "synchronization_time" }) + ", "
+        + db.columnOrNull(t, { "idle_time" }) + ", " + db.columnOrNull(t, { "step" }) + ", "
+        + db.columnOrNull(t, { "type" }) + " FROM CommAnalyzerTime" + deviceFilter(db, t, device) + " ORDER BY rowid";
+    auto st = db.db().prepare(sql);
+    while (st.step()) {
+        const std::string op = st.optText(0).value_or(std::string());
+        if (op.empty()) {
+            ctx.warning(std::nullopt, "CommAnalyzerTime row without hccl_op_name; skipped");
+            continue;
+        }
+        const std::string group = st.optText(1).value_or(std::string());
+        const std::string stepText = st.optText(8).value_or(std::string());
+        const std::string kind = st.optText(9).value_or("collective");
+        model::CommOpRow r;
+        r.rankId = ctx.rankId();
+        r.step = stepFromKey(stepText);
+        r.kind = kind;
+        r.groupHash = Cell::groupHashOf(st.optText(1));
+        r.opKey = r.groupHash ? op + "@" + *r.groupHash : op;
+        const OpKey parsed = parseOpKey(r.opKey);
+        r.opName = parsed.name;
+        r.opType = parsed.type;
+        r.isTotal = op == "Total Op Info";
+        if (!st.isNull(2))
+            r.startNs = doubleToNs(st.real(2), 1.0e3);
+        r.elapseNs = Cell::scaledNs(st, 3, 1.0e6);
+        r.transitNs = Cell::scaledNs(st, 4, 1.0e6);
+        r.waitNs = Cell::scaledNs(st, 5, 1.0e6);
+        r.syncNs = Cell::scaledNs(st, 6, 1.0e6);
+        r.idleNs = Cell::scaledNs(st, 7, 1.0e6);
+        r.waitRatio = ratio(r.waitNs, r.transitNs);
+        r.syncRatio = ratio(r.syncNs, r.transitNs);
+        ops[{ stepText, kind, op, group }] = ctx.writer().addCommOp(r);
+    }
+}
+
+void importCommBandwidth(ImportContext& ctx, SqliteExport& db, const OpIndex& ops, std::optional<int64_t> device)
+{
+    const char* t = "CommAnalyzerBandwidth";
+    const std::string sql = "SELECT " + db.columnOrNull(t, { "hccl_op_name" }) + ", "
+        + db.columnOrNull(t, { "group_name" }) + ", " + db.columnOrNull(t, { "transport_type", "band_type" }) + ", "
+        + db.columnOrNull(t, { "transit_size" }) + ", " + db.columnOrNull(t, { "transit_time" }) + ", "
+        + db.columnOrNull(t, { "bandwidth" }) + ", " + db.columnOrNull(t, { "large_packet_ratio" }) + ", "
+        + db.columnOrNull(t, { "package_size" }) + ", " + db.columnOrNull(t, { "count" }) + ", "
+        + db.columnOrNull(t, { "total_duration" }) + ", " + db.columnOrNull(t, { "step" }) + ", "
+        + db.columnOrNull(t, { "type" }) + " FROM CommAnalyzerBandwidth" + deviceFilter(db, t, device)
+        + " ORDER BY rowid";
+    auto st = db.db().prepare(sql);
+    // The db repeats the per-transport figures on every package-size row: one comm_bandwidth per (op, transport).
+    std::map<std::pair<int64_t, std::string>, int64_t> bandwidthIds;
+    int missing = 0;
+    while (st.step()) {
+        const std::string op = st.optText(0).value_or(std::string());
+        const std::string group = st.optText(1).value_or(std::string());
+        const std::string transport = st.optText(2).value_or(std::string());
+        const auto opIt
+            = ops.find({ st.optText(10).value_or(std::string()), st.optText(11).value_or("collective"), op, group });
+        if (opIt == ops.end()) {
+            ++missing;
+            continue;
+        }
+        auto [bwIt, added] = bandwidthIds.emplace(std::make_pair(opIt->second, transport), 0);
+        if (added) {
+            model::CommBandwidthRow bw;
+            bw.commOpId = opIt->second;
+            bw.transport = transport;
+            bw.sizeMb = Cell::real(st, 3);
+            bw.transitNs = Cell::scaledNs(st, 4, 1.0e6);
+            bw.bandwidthGbps = Cell::real(st, 5);
+            bw.largePacketRatio = Cell::real(st, 6);
+            bwIt->second = ctx.writer().addCommBandwidth(bw);
+        }
+        const auto packageMb = Cell::real(st, 7);
+        const auto count = st.optInt(8);
+        // A (0, 0, 0) package row stands for "no packets" (the text export's empty Size Distribution).
+        if (!packageMb || (*packageMb == 0 && count.value_or(0) == 0))
+            continue;
+        model::CommPacketRow p;
+        p.commBandwidthId = bwIt->second;
+        p.packageMb = *packageMb;
+        p.count = count;
+        p.totalNs = Cell::scaledNs(st, 9, 1.0e6);
+        ctx.writer().addCommPacket(p);
+    }
+    if (missing > 0)
+        ctx.warning(std::nullopt,
+            std::to_string(missing) + " CommAnalyzerBandwidth rows name an op missing from CommAnalyzerTime; skipped");
+}
+
+void importCommMatrix(ImportContext& ctx, SqliteExport& db, std::optional<int64_t> device)
+{
+    const char* t = "CommAnalyzerMatrix";
+    const std::string sql = "SELECT " + db.columnOrNull(t, { "hccl_op_name" }) + ", "
+        + db.columnOrNull(t, { "group_name" }) + ", " + db.columnOrNull(t, { "src_rank" }) + ", "
+        + db.columnOrNull(t, { "dst_rank" }) + ", " + db.columnOrNull(t, { "transport_type" }) + ", "
+        + db.columnOrNull(t, { "transit_size" }) + ", " + db.columnOrNull(t, { "transit_time" }) + ", "
+        + db.columnOrNull(t, { "bandwidth" }) + ", " + db.columnOrNull(t, { "step" }) + ", "
+        + db.columnOrNull(t, { "type" }) + ", " + db.columnOrNull(t, { "op_name" }) + " FROM CommAnalyzerMatrix"
+        + deviceFilter(db, t, device) + " ORDER BY rowid";
+    auto st = db.db().prepare(sql);
+    while (st.step()) {
+        model::CommLinkRow r;
+        r.rankId = ctx.rankId();
+        r.step = stepFromKey(st.optText(8).value_or(std::string()));
+        r.kind = st.optText(9).value_or("collective");
+        const std::string op = st.optText(0).value_or(std::string());
+        const OpKey parsed = parseOpKey(op);
+        r.matrixOp = parsed.name;
+        r.groupHash = Cell::groupHashOf(st.optText(1));
+        if (parsed.type) {
+            r.opType = *parsed.type;
+            std::transform(r.opType->begin(), r.opType->end(), r.opType->begin(),
+                [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        } else if (const auto dash = parsed.name.rfind('-'); dash != std::string::npos) {
+            r.opType = parsed.name.substr(0, dash);
+            r.slot = parsed.name.substr(dash + 1);
+        } else if (op == "Total Op Info") {
+            r.slot = "total";
+        }
+        r.localSrc = parseInt(st.optText(2).value_or(std::string()));
+        r.localDst = parseInt(st.optText(3).value_or(std::string()));
+        if (!r.localSrc || !r.localDst) {
+            ctx.warning(std::nullopt, "CommAnalyzerMatrix row of " + op + " without numeric src/dst rank; skipped");
+            continue;
+        }
+        r.transport = st.optText(4);
+        r.sizeMb = Cell::real(st, 5);
+        r.timeNs = Cell::scaledNs(st, 6, 1.0e6);
+        r.bandwidthGbps = Cell::real(st, 7);
+        if (auto name = st.optText(10); name && !name->empty())
+            r.opName = name;
+        ctx.writer().addCommLink(r);
+    }
+}
+
+} // namespace
+
+bool AnalysisDbImporter::run(ImportContext& ctx)
+{
+    std::unique_ptr<SqliteExport> db;
+    try {
+        db = std::make_unique<SqliteExport>(ctx.file());
+    } catch (const model::DbError& e) {
+        ctx.error(std::nullopt, std::string("not a readable SQLite export: ") + e.what());
+        return false;
+    }
+    try {
+        // One process driving several devices writes them all into one file; the Detector then plans one rank
+        // per device (rank id = device id) and each rank takes its device's rows.
+        const auto devices = devicesOf(*db);
+        std::optional<int64_t> device;
+        if (devices.size() > 1) {
+            if (std::find(devices.begin(), devices.end(), ctx.rankId()) == devices.end()) {
+                ctx.warning(std::nullopt,
+                    "the file holds devices " + joined(devices) + " and none is this rank's id "
+                        + std::to_string(ctx.rankId()) + "; nothing imported for it");
+                ctx.finish();
+                return true;
+            }
+            device = ctx.rankId();
+            ctx.info(std::nullopt,
+                "the file holds devices " + joined(devices) + ": rows of device " + std::to_string(*device)
+                    + " imported for rank " + std::to_string(*device)
+                    + " (rank ids come from device ids; the file has no rank information)");
+        }
+        importStepTrace(ctx, *db, device);
+        if (db->hasTable("CommAnalyzerTime")) {
+            if (splittable(ctx, *db, "CommAnalyzerTime", device, devices)) {
+                OpIndex ops;
+                importCommTime(ctx, *db, ops, device);
+                if (db->hasTable("CommAnalyzerBandwidth")
+                    && splittable(ctx, *db, "CommAnalyzerBandwidth", device, devices))
+                    importCommBandwidth(ctx, *db, ops, device);
+            }
+        } else {
+            ctx.info(std::nullopt, "no CommAnalyzerTime table; no communication ops from this file");
+        }
+        if (db->hasTable("CommAnalyzerMatrix") && splittable(ctx, *db, "CommAnalyzerMatrix", device, devices))
+            importCommMatrix(ctx, *db, device);
+    } catch (const model::DbError& e) {
+        // A damaged export: what was read before stays; the model itself is a different connection.
+        ctx.error(std::nullopt, std::string("reading the export failed: ") + e.what());
+        ctx.finish();
+        return false;
+    }
+    ctx.finish();
+    return true;
+}
+
+} // namespace npuscope::io

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/io/mindspore/MindSporeHcclRawImporter.h"
+
+#include "npuscope/core/Decimal.h"
+#include "npuscope/io/parse/CsvImport.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <map>
+#include <regex>
+#include <set>
+
+namespace npuscope::io {
+
+namespace {
+
+// "stream_41_0_AllReduce-op4582" -> "AllReduce".
+std::optional<std::string> opTypeOf(const std::string& name)
+{
+    const auto dash = name.rfind("-op");
+    const auto under = name.rfind('_', dash == std::string::npos ? std::string::npos : dash);
+    if (dash == std::string::npos || under == std::string::npos || under + 1 >= dash)
+        return std::nullopt;
+    return name.substr(under + 1, dash - under - 1);
+}
+
+std::string lower(std::string s)
+{
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return s;
+}
+
+std::optional<double> number(const nlohmann::json& v)
+{
+    if (v.is_number())
+        return v.get<double>();
+    if (v.is_string())
+        return parseDouble(v.get<std::string>());
+    return std::nullopt;
+}
+
+// The stage layout MindSpore names in ascend_cluster_analyse_pipeline-parallel_{stage_num}_{rank_size}_{id}.csv next to
+// hccl_raw_{id}.csv: stage groups of rank_size / stage_num contiguous ranks.
+struct StageLayout {
+    int64_t stageNum = 0;
+    int64_t rankSize = 0;
+    std::string file;
+};
+
+std::optional<StageLayout> stageLayoutOf(const std::string& hcclFile)
+{
+    namespace fs = std::filesystem;
+    static const std::regex kHcclName(R"(^hccl_raw_(\d+)\.csv$)");
+    static const std::regex kAnalyse(R"(^ascend_cluster_analyse_pipeline-parallel_(\d+)_(\d+)_(\d+)\.csv$)");
+    const fs::path file(hcclFile);
+    std::smatch m;
+    const std::string name = file.filename().string();
+    if (!std::regex_match(name, m, kHcclName))
+        return std::nullopt;
+    const std::string id = m[1].str();
+    std::error_code ec;
+    for (fs::directory_iterator it(file.parent_path(), ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string n = it->path().filename().string();
+        std::smatch a;
+        if (!std::regex_match(n, a, kAnalyse) || a[3].str() != id)
+            continue;
+        StageLayout l;
+        l.stageNum = parseInt(a[1].str()).value_or(0);
+        l.rankSize = parseInt(a[2].str()).value_or(0);
+        l.file = n;
+        if (l.stageNum > 0 && l.rankSize > 0 && l.rankSize % l.stageNum == 0)
+            return l;
+    }
+    return std::nullopt;
+}
+
+// Link keys "src-dst" of hccl_raw are local ranks of the file owner's communication group, and the file does not
+// list the group's members. The owner's own local index is its self-link "k-k"; global = owner - ownerLocal + k
+// when the stage layout says the group is ownerLocal's contiguous stage group.
+class LocalRankMap {
+public:
+    std::optional<int64_t> ownerLocal; // k of the self-link "k-k"
+    std::optional<int64_t> base; // global rank of local 0, when known
+    int64_t owner = 0;
+
+    std::optional<int64_t> global(int64_t local) const
+    {
+        if (base)
+            return *base + local;
+        if (ownerLocal && local == *ownerLocal)
+            return owner; // the self-link is the owner's own
+        return std::nullopt;
+    }
+};
+
+
+// {"src-dst": {"SDMA": [time_ms, size_KB, bandwidth_KB_s]}} -> comm_link rows (global src/dst filled in later).
+void addLinks(ImportContext& ctx, const nlohmann::json& links, const model::CommLinkRow& base, bool total, int64_t line,
+    std::vector<model::CommLinkRow>& out)
+{
+    if (!links.is_object())
+        return;
+    for (auto it = links.begin(); it != links.end(); ++it) {
+        const auto sep = it.key().find('-');
+        const auto src = sep == std::string::npos ? std::nullopt : parseInt(it.key().substr(0, sep));
+        const auto dst = sep == std::string::npos ? std::nullopt : parseInt(it.key().substr(sep + 1));
+        if (!src || !dst || !it->is_object()) {
+            ctx.warning(line, "link key \"" + it.key() + "\" is not \"src-dst\"; skipped");
+            continue;
+        }
+        for (auto t = it->begin(); t != it->end(); ++t) {
+            if (!t->is_array() || t->size() < 3)
+                continue;
+            model::CommLinkRow r = base;
+            r.localSrc = src;
+            r.localDst = dst;
+            r.transport = t.key();
+            const auto ms = number((*t)[0]);
+            const auto kb = number((*t)[1]);
+            const auto kbps = number((*t)[2]);
+            if (ms)
+                r.timeNs = doubleToNs(*ms, 1.0e6);
+            if (kb)
+                r.sizeMb = *kb / 1.0e3;
+            if (total)
+                r.bandwidthGbps = kb && ms && *ms > 0 ? std::optional<double>(*kb / *ms / 1.0e3) : std::nullopt;
+            else if (kbps)
+                r.bandwidthGbps = *kbps / 1.0e6;
+            out.push_back(std::move(r));
+        }
+    }
+}
+
+// One comm_bandwidth row per transport of an op, from its link_info: Σsize (KB -> MB) and Σtime (ms) over the links
+// to or from other ranks. Self-links "k-k" (an on-chip copy, even when labelled SDMA) and LOCAL are left out, as
+// communication.json's bandwidth info leaves out LOCAL.
+void addBandwidth(ImportContext& ctx, int64_t opId, const nlohmann::json& links)
+{
+    if (!links.is_object())
+        return;
+    std::map<std::string, std::pair<double, double>> byTransport; // transport -> (size MB, time ms)
+    for (auto it = links.begin(); it != links.end(); ++it) {
+        const auto sep = it.key().find('-');
+        if (sep == std::string::npos || !it->is_object() || it.key().substr(0, sep) == it.key().substr(sep + 1))
+            continue;
+        for (auto t = it->begin(); t != it->end(); ++t) {
+            if (t.key() == "LOCAL" || !t->is_array() || t->size() < 2)
+                continue;
+            const auto ms = number((*t)[0]);
+            const auto kb = number((*t)[1]);
+            if (!ms || !kb)
+                continue;
+            auto& [mb, time] = byTransport[t.key()];
+            mb += *kb / 1.0e3;
+            time += *ms;
+        }
+    }
+    for (const auto& [transport, sums] : byTransport) {
+        model::CommBandwidthRow bw;
+        bw.commOpId = opId;
+        bw.transport = transport;
+        bw.sizeMb = sums.first;
+        bw.transitNs = doubleToNs(sums.second, 1.0e6);
+        if (sums.second > 0)
+            bw.bandwidthGbps = sums.first / sums.second; // MB/ms = GB/s
+        ctx.writer().addCommBandwidth(bw);
+    }
+}
+
+bool importRows(CsvImport& csv)
+{
+    if (!csv.open({ "step_num", "communication_cost" }))
+        return false;
+    auto& ctx = csv.context();
+    const int stepCol = csv.column({ "step_num" });
+    const int costCol = csv.column({ "communication_cost" });
+    const int waitCol = csv.column({ "wait_cost" });
+    const int linkCol = csv.column({ "link_info" });
+    const int opCol = csv.column({ "communication_operator_cost" });
+    std::vector<model::CommLinkRow> links; // written once the owner's local index is known
+    while (csv.next()) {
+        const auto stepText = csv.text(stepCol);
+        if (!stepText || *stepText == "-")
+            continue; // the average row: not a step, and counting it would weigh the average in twice
+        const auto step = csv.optInt(stepCol);
+        if (!step)
+            continue;
+        auto msCell = [&](int col) -> std::optional<int64_t> {
+            const auto cell = trim(csv.raw(col));
+            return col < 0 || isMissing(cell) ? std::nullopt : msToNs(cell);
+        };
+        model::CommOpRow total;
+        total.rankId = ctx.rankId();
+        total.step = step;
+        total.kind = "collective";
+        total.opKey = "Total Op Info";
+        total.opName = "Total Op Info";
+        total.isTotal = true;
+        total.elapseNs = msCell(costCol);
+        total.waitNs = msCell(waitCol);
+        const int64_t totalId = ctx.writer().addCommOp(total);
+
+        model::CommLinkRow totalLink;
+        totalLink.rankId = ctx.rankId();
+        totalLink.step = step;
+        totalLink.kind = "collective";
+        totalLink.matrixOp = "Total Op Info";
+        totalLink.slot = "total";
+        if (const auto raw = csv.raw(linkCol); !trim(raw).empty()) {
+            const auto parsed = nlohmann::json::parse(raw, nullptr, false);
+            if (parsed.is_discarded()) {
+                ctx.warning(csv.line(), "link_info is not JSON; step links skipped");
+            } else {
+                addLinks(ctx, parsed, totalLink, true, csv.line(), links);
+                addBandwidth(ctx, totalId, parsed);
+            }
+        }
+        const auto raw = csv.raw(opCol);
+        if (trim(raw).empty())
+            continue;
+        const auto ops = nlohmann::json::parse(raw, nullptr, false);
+        if (ops.is_discarded() || !ops.is_object()) {
+            ctx.warning(csv.line(), "communication_operator_cost is not a JSON object; ops skipped");
+            continue;
+        }
+        for (auto it = ops.begin(); it != ops.end(); ++it) {
+            if (!it->is_array() || it->size() < 3)
+                continue;
+            model::CommOpRow op;
+            op.rankId = ctx.rankId();
+            op.step = step;
+            op.opKey = it.key();
+            op.opName = it.key();
+            op.opType = opTypeOf(it.key());
+            const std::string type = lower(op.opType.value_or(std::string()));
+            op.kind = type == "send" || type == "receive" ? "p2p" : "collective";
+            if (const auto cost = number((*it)[1]))
+                op.elapseNs = doubleToNs(*cost, 1.0e6);
+            if (const auto wait = number((*it)[2]))
+                op.waitNs = doubleToNs(*wait, 1.0e6);
+            const int64_t opId = ctx.writer().addCommOp(op);
+            if (it->size() >= 4) {
+                model::CommLinkRow base;
+                base.rankId = ctx.rankId();
+                base.step = step;
+                base.kind = op.kind;
+                base.matrixOp = it.key();
+                base.opType = type.empty() ? std::nullopt : std::optional<std::string>(type);
+                base.opName = it.key();
+                addLinks(ctx, (*it)[3], base, false, csv.line(), links);
+                addBandwidth(ctx, opId, (*it)[3]);
+            }
+        }
+        csv.countImported();
+    }
+
+    // Local -> global ranks (FORMATS.md §4, §11): never by identity.
+    LocalRankMap map;
+    map.owner = ctx.rankId();
+    std::set<int64_t> selfLinks;
+    std::set<int64_t> locals;
+    for (const auto& l : links) {
+        if (l.localSrc == l.localDst)
+            selfLinks.insert(*l.localSrc);
+        locals.insert(*l.localSrc);
+        locals.insert(*l.localDst);
+    }
+    if (selfLinks.size() == 1)
+        map.ownerLocal = *selfLinks.begin();
+    const auto layout = stageLayoutOf(ctx.file());
+    const std::string localsText = [&] {
+        std::string t;
+        for (int64_t k : locals)
+            t += (t.empty() ? "" : ", ") + std::to_string(k);
+        return t;
+    }();
+    if (links.empty()) {
+        // nothing to map
+    } else if (!map.ownerLocal) {
+        ctx.warning(std::nullopt,
+            "link keys are local ranks of this rank's communication group and the file names no single self-link "
+            "\"k-k\" (found " + std::to_string(selfLinks.size()) + "): global src/dst of its links are unknown");
+    } else if (layout) {
+        const int64_t groupSize = layout->rankSize / layout->stageNum;
+        const int64_t stageStart = map.owner - map.owner % groupSize;
+        const bool fits = map.owner < layout->rankSize && map.owner - *map.ownerLocal == stageStart
+            && std::all_of(locals.begin(), locals.end(), [&](int64_t k) { return k >= 0 && k < groupSize; });
+        if (fits) {
+            map.base = stageStart;
+            ctx.info(std::nullopt,
+                "link keys are local ranks of this rank's communication group (the file lists no members); global "
+                "ranks inferred: the self-link \"" + std::to_string(*map.ownerLocal) + "-" + std::to_string(*map.ownerLocal)
+                    + "\" makes rank " + std::to_string(map.owner) + " local " + std::to_string(*map.ownerLocal) + ", and "
+                    + layout->file + " (pipeline-parallel, " + std::to_string(layout->stageNum) + " stages of "
+                    + std::to_string(layout->rankSize) + " ranks) gives contiguous stage groups of "
+                    + std::to_string(groupSize) + ": local k = global " + std::to_string(stageStart) + " + k");
+        } else {
+            ctx.warning(std::nullopt,
+                "link keys are local ranks of this rank's communication group; " + layout->file
+                    + " describes contiguous stage groups of " + std::to_string(groupSize)
+                    + " ranks, which does not fit rank " + std::to_string(map.owner) + " being local "
+                    + std::to_string(*map.ownerLocal) + " (local ranks " + localsText
+                    + "): global src/dst of links to other ranks are unknown");
+        }
+    } else {
+        ctx.warning(std::nullopt,
+            "link keys are local ranks (" + localsText + ") of this rank's communication group, and neither the file "
+                "nor the layout lists the group's members (no ascend_cluster_analyse_pipeline-parallel_*_"
+                + std::to_string(map.owner) + ".csv beside it): only the self-link \"" + std::to_string(*map.ownerLocal)
+                + "-" + std::to_string(*map.ownerLocal) + "\" (this rank) has global ranks; links to other ranks have "
+                  "no global src/dst");
+    }
+    for (auto& l : links) {
+        l.src = map.global(*l.localSrc);
+        l.dst = map.global(*l.localDst);
+        ctx.writer().addCommLink(l);
+    }
+    return csv.result();
+}
+
+} // namespace
+
+bool MindSporeHcclRawImporter::run(ImportContext& ctx) { return CsvImport::run(ctx, importRows); }
+
+} // namespace npuscope::io

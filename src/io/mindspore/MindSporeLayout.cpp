@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/io/mindspore/MindSporeLayout.h"
+
+#include "npuscope/core/Decimal.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace npuscope::io {
+
+namespace {
+
+std::vector<fs::path> sortedEntries(const fs::path& dir, bool directories)
+{
+    std::vector<fs::path> out;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
+         it.increment(ec)) {
+        std::error_code ec2;
+        if (directories ? it->is_directory(ec2) : it->is_regular_file(ec2))
+            out.push_back(it->path());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// The id inside an old MindSpore per-rank file name, for the kinds this layout plans.
+std::optional<int64_t> idOf(const std::string& name, FileKind kind)
+{
+    static const std::regex kId(R"(_(\d+)(?:_detail_time\.csv|\.csv|\.json)$)");
+    std::smatch m;
+    if (kind == FileKind::ProfilerInfo || kind == FileKind::MsStepTraceRaw || kind == FileKind::MsHcclRaw
+        || kind == FileKind::MsFlopsSummary || kind == FileKind::MsTimelineDisplay) {
+        if (std::regex_search(name, m, kId))
+            return parseInt(m[1].str());
+    }
+    return std::nullopt;
+}
+
+std::optional<int64_t> intValue(const nlohmann::json& o, const char* key)
+{
+    const auto it = o.find(key);
+    if (it == o.end())
+        return std::nullopt;
+    if (it->is_number_integer())
+        return it->get<int64_t>();
+    if (it->is_string())
+        return parseInt(it->get<std::string>());
+    return std::nullopt;
+}
+
+} // namespace
+
+bool MindSporeLayout::isFlatProfilerDir(const fs::path& dir)
+{
+    for (const auto& f : sortedEntries(dir, false)) {
+        FileKind k;
+        if (fileKindOf(f.filename().string(), k) && (k == FileKind::MsStepTraceRaw || k == FileKind::MsHcclRaw))
+            return true;
+    }
+    return false;
+}
+
+std::vector<PlannedRank> MindSporeLayout::flatRanks(const fs::path& dir)
+{
+    std::map<int64_t, PlannedRank> byId;
+    std::map<int64_t, bool> hasData;
+    for (const auto& f : sortedEntries(dir, false)) {
+        FileKind k;
+        const std::string name = f.filename().string();
+        if (!fileKindOf(name, k))
+            continue;
+        const auto id = idOf(name, k);
+        if (!id)
+            continue;
+        auto& r = byId[*id];
+        r.rank = *id;
+        r.rankSource = "file_name";
+        r.path = fs::absolute(dir).lexically_normal().string();
+        std::error_code ec;
+        const auto size = fs::file_size(f, ec);
+        r.files.push_back({ k, fs::absolute(f).lexically_normal().string(), ec ? 0 : size });
+        if (k == FileKind::MsStepTraceRaw || k == FileKind::MsHcclRaw)
+            hasData[*id] = true;
+    }
+    std::vector<PlannedRank> out;
+    for (auto& [id, r] : byId) {
+        if (hasData[id])
+            out.push_back(std::move(r));
+    }
+    return out;
+}
+
+bool MindSporeLayout::isClusterJob(const fs::path& dir)
+{
+    std::error_code ec;
+    return fs::is_directory(dir / "cluster_profiler", ec);
+}
+
+std::vector<PlannedRank> MindSporeLayout::jobRanks(const fs::path& dir, std::vector<PlanIssue>& issues)
+{
+    std::vector<PlannedRank> out;
+    const std::string jobPath = fs::absolute(dir).lexically_normal().string();
+    fs::path table = dir / "hccl.json";
+    std::error_code ec;
+    if (!fs::is_regular_file(table, ec)) {
+        table.clear();
+        for (const auto& f : sortedEntries(dir, false)) {
+            if (f.extension() == ".json") {
+                table = f;
+                break;
+            }
+        }
+    }
+    if (table.empty()) {
+        issues.push_back(
+            { "error", jobPath, "MindInsight cluster job without a rank table (hccl.json or any *.json)" });
+        return out;
+    }
+    std::ifstream in(table);
+    const auto root = nlohmann::json::parse(in, nullptr, false);
+    if (root.is_discarded() || !root.contains("server_list") || !root["server_list"].is_array()) {
+        issues.push_back({ "error", table.string(), "rank table is not JSON with a server_list" });
+        return out;
+    }
+    std::map<std::string, std::string> mapping; // ip -> mapping id, in memory only
+    if (std::ifstream m(dir / "host_ips_mapping.txt"); m) {
+        std::string line;
+        while (std::getline(m, line)) {
+            std::istringstream words(line);
+            std::string ip;
+            std::string id;
+            if (words >> ip >> id)
+                mapping[ip] = id;
+        }
+    } else {
+        issues.push_back(
+            { "warning", jobPath, "no host_ips_mapping.txt; hosts cannot be matched to cluster_profiler folders" });
+    }
+    // (mapping id, device id) -> rank id
+    std::map<std::pair<std::string, int64_t>, int64_t> ranks;
+    size_t tableRanks = 0;
+    for (const auto& server : root["server_list"]) {
+        if (!server.is_object() || !server.contains("device") || !server["device"].is_array())
+            continue;
+        const auto it = mapping.find(server.value("server_id", std::string()));
+        for (const auto& device : server["device"]) {
+            const auto deviceId = intValue(device, "device_id");
+            const auto rankId = intValue(device, "rank_id");
+            if (!deviceId || !rankId)
+                continue;
+            ++tableRanks;
+            if (it != mapping.end())
+                ranks[{ it->second, *deviceId }] = *rankId;
+        }
+    }
+    for (const auto& hostDir : sortedEntries(dir / "cluster_profiler", true)) {
+        const std::string hostId = hostDir.filename().string();
+        const fs::path profiler = fs::is_directory(hostDir / "profiler", ec) ? hostDir / "profiler" : hostDir;
+        for (auto& r : flatRanks(profiler)) {
+            const auto it = ranks.find({ hostId, r.rank });
+            if (it == ranks.end()) {
+                issues.push_back({ "warning", r.path,
+                    "device " + std::to_string(r.rank) + " of host " + hostId
+                        + " is not in the rank table; its files were not imported" });
+                continue;
+            }
+            r.rank = it->second;
+            r.rankSource = "rank_table";
+            r.files.push_back({ FileKind::MiRankTable, fs::absolute(table).lexically_normal().string(), 0 });
+            out.push_back(std::move(r));
+        }
+    }
+    if (out.size() < tableRanks)
+        issues.push_back({ "info", jobPath,
+            "the rank table lists " + std::to_string(tableRanks) + " ranks; files were found for "
+                + std::to_string(out.size()) });
+    return out;
+}
+
+} // namespace npuscope::io

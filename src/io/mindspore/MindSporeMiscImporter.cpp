@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/io/mindspore/MindSporeMiscImporter.h"
+
+#include "npuscope/core/Decimal.h"
+#include "npuscope/io/parse/JsonFile.h"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace npuscope::io {
+
+namespace {
+
+std::optional<int64_t> intValue(const nlohmann::json& o, const char* key)
+{
+    const auto it = o.find(key);
+    if (it == o.end())
+        return std::nullopt;
+    if (it->is_number_integer())
+        return it->get<int64_t>();
+    if (it->is_string())
+        return parseInt(it->get<std::string>());
+    return std::nullopt;
+}
+
+} // namespace
+
+bool MindSporeMiscImporter::runFlops(ImportContext& ctx)
+{
+    nlohmann::json root;
+    if (!readJsonFile(ctx, root))
+        return false;
+    if (!root.is_object()) {
+        ctx.error(std::nullopt, "not a JSON object");
+        return false;
+    }
+    for (auto it = root.begin(); it != root.end(); ++it) {
+        if (it->is_primitive())
+            ctx.writer().addRankInfo(
+                ctx.rankId(), "flops_summary." + it.key(), it->is_string() ? it->get<std::string>() : it->dump());
+    }
+    ctx.finish();
+    return true;
+}
+
+bool MindSporeMiscImporter::runRankTable(ImportContext& ctx)
+{
+    nlohmann::json root;
+    if (!readJsonFile(ctx, root))
+        return false;
+    std::map<std::string, std::string> mapping; // host ip -> mapping id (kept in memory only)
+    const fs::path mappingFile = fs::path(ctx.file()).parent_path() / "host_ips_mapping.txt";
+    if (std::ifstream in(mappingFile); in) {
+        std::string line;
+        while (std::getline(in, line)) {
+            std::istringstream words(line);
+            std::string ip;
+            std::string id;
+            if (words >> ip >> id)
+                mapping[ip] = id; // MindInsight ignores lines with fewer than 2 tokens
+        }
+    } else {
+        ctx.warning(std::nullopt, "no host_ips_mapping.txt next to the rank table; hosts are shown by server index");
+    }
+    const auto servers = root.find("server_list");
+    if (servers == root.end() || !servers->is_array()) {
+        ctx.error(std::nullopt, "rank table has no server_list");
+        return false;
+    }
+    int serverIndex = 0;
+    for (const auto& server : *servers) {
+        ++serverIndex;
+        if (!server.is_object() || !server.contains("device") || !server["device"].is_array())
+            continue;
+        for (const auto& device : server["device"]) {
+            if (!device.is_object() || intValue(device, "rank_id") != ctx.rankId())
+                continue;
+            model::RankRow row;
+            row.rankId = ctx.rankId();
+            row.deviceId = intValue(device, "device_id");
+            const std::string ip = server.value("server_id", std::string());
+            if (const auto it = mapping.find(ip); it != mapping.end()) {
+                row.host = it->second;
+            } else {
+                row.host = "server " + std::to_string(serverIndex);
+                ctx.warning(std::nullopt,
+                    "server #" + std::to_string(serverIndex) + " of the rank table has no host_ips_mapping.txt entry");
+            }
+            row.framework = "mindspore";
+            ctx.writer().updateRank(row);
+            ctx.writer().addRankInfo(ctx.rankId(), "rank_table.host_mapping_id", *row.host);
+            ctx.finish();
+            return true;
+        }
+    }
+    ctx.warning(std::nullopt, "rank " + std::to_string(ctx.rankId()) + " is not in the rank table");
+    ctx.finish();
+    return true;
+}
+
+} // namespace npuscope::io

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/io/mindspore/MsParallelStrategyImporter.h"
+
+#include "npuscope/core/Decimal.h"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <map>
+
+namespace npuscope::io {
+
+namespace {
+
+// Follows the path of every SAX event; keeps the scalars under "config" and counts graph.node entries.
+class StrategySax : public nlohmann::json_sax<nlohmann::json> {
+public:
+    std::map<std::string, std::string> config; // scalar "config" keys (no arrays or objects)
+    std::vector<std::vector<std::string>> stageDevices; // config.stageDevices[i].dim[j].size
+    int64_t nodeCount = 0;
+    bool topIsObject = false;
+    std::string error;
+
+    bool null() override { return scalar("null"); }
+    bool boolean(bool v) override { return scalar(v ? "true" : "false"); }
+    bool number_integer(number_integer_t v) override { return scalar(std::to_string(v)); }
+    bool number_unsigned(number_unsigned_t v) override { return scalar(std::to_string(v)); }
+    bool number_float(number_float_t, const string_t& text) override { return scalar(text); }
+    bool string(string_t& v) override { return scalar(v); }
+    bool binary(binary_t&) override { return scalar(""); }
+    bool start_object(std::size_t) override { return open(false); }
+    bool end_object() override { return close(); }
+    bool start_array(std::size_t) override { return open(true); }
+    bool end_array() override { return close(); }
+    bool key(string_t& k) override
+    {
+        m_stack.back().key = k;
+        return true;
+    }
+    bool parse_error(std::size_t byte, const std::string&, const nlohmann::detail::exception& e) override
+    {
+        error = "invalid JSON at byte " + std::to_string(byte) + ": " + e.what();
+        return false;
+    }
+
+private:
+    struct Frame {
+        bool array = false;
+        std::string name; // this container's key or index in its parent
+        std::string key; // the current key (objects)
+        int64_t index = -1; // the current element (arrays)
+    };
+
+    // Name of the next child of the innermost container.
+    std::string child()
+    {
+        if (m_stack.empty())
+            return {};
+        auto& f = m_stack.back();
+        if (f.array)
+            return std::to_string(++f.index);
+        return f.key;
+    }
+    std::vector<std::string> pathTo(const std::string& last) const
+    {
+        std::vector<std::string> p;
+        for (std::size_t i = 1; i < m_stack.size(); ++i)
+            p.push_back(m_stack[i].name);
+        p.push_back(last);
+        return p;
+    }
+    bool open(bool array)
+    {
+        if (m_stack.empty())
+            topIsObject = !array;
+        const std::string name = child();
+        if (!array) {
+            const auto p = pathTo(name);
+            if (p.size() == 3 && p[0] == "graph" && p[1] == "node")
+                ++nodeCount;
+        }
+        m_stack.push_back({ array, name, {}, -1 });
+        return true;
+    }
+    bool close()
+    {
+        m_stack.pop_back();
+        return true;
+    }
+    bool scalar(const std::string& value)
+    {
+        const auto p = pathTo(child());
+        if (p.size() == 2 && p[0] == "config")
+            config[p[1]] = value;
+        else if (p.size() == 6 && p[0] == "config" && p[1] == "stageDevices" && p[3] == "dim" && p[5] == "size") {
+            const auto stage = parseInt(p[2]);
+            if (stage && *stage >= 0 && *stage < 4096) {
+                if (stageDevices.size() <= static_cast<std::size_t>(*stage))
+                    stageDevices.resize(static_cast<std::size_t>(*stage) + 1);
+                stageDevices[static_cast<std::size_t>(*stage)].push_back(value);
+            }
+        }
+        return true;
+    }
+
+    std::vector<Frame> m_stack;
+};
+
+} // namespace
+
+bool MsParallelStrategyImporter::run(ImportContext& ctx)
+{
+    std::ifstream in(ctx.file(), std::ios::binary);
+    if (!in) {
+        ctx.error(std::nullopt, "cannot open file");
+        return false;
+    }
+    StrategySax sax;
+    const bool ok = nlohmann::json::sax_parse(in, &sax);
+    if (!ok || !sax.topIsObject) {
+        ctx.error(std::nullopt, sax.error.empty() ? "expected a JSON object at the top level" : sax.error);
+        return false;
+    }
+    if (sax.config.empty() && sax.stageDevices.empty()) {
+        ctx.warning(std::nullopt, "no \"config\" object (rankId, stageId, parallelType); only the node count is kept");
+    }
+    auto& w = ctx.writer();
+    for (const auto& [key, value] : sax.config)
+        w.addRankInfo(ctx.rankId(), "parallel_strategy." + key, value);
+    if (!sax.stageDevices.empty()) {
+        std::string text = "[";
+        for (std::size_t i = 0; i < sax.stageDevices.size(); ++i) {
+            text += i ? ",[" : "[";
+            for (std::size_t j = 0; j < sax.stageDevices[i].size(); ++j)
+                text += (j ? "," : "") + sax.stageDevices[i][j];
+            text += "]";
+        }
+        text += "]";
+        w.addRankInfo(ctx.rankId(), "parallel_strategy.stageDevices", text);
+        w.addRankInfo(ctx.rankId(), "parallel_strategy.stageCount", std::to_string(sax.stageDevices.size()));
+    }
+    w.addRankInfo(ctx.rankId(), "parallel_strategy.nodeCount", std::to_string(sax.nodeCount));
+    if (const auto it = sax.config.find("rankId"); it != sax.config.end()) {
+        if (const auto id = parseInt(it->second); id && *id != ctx.rankId())
+            ctx.warning(std::nullopt,
+                "config.rankId is " + it->second + " but the file name gives rank " + std::to_string(ctx.rankId())
+                    + "; facts kept under the file name's rank");
+    }
+    ctx.finish();
+    return true;
+}
+
+} // namespace npuscope::io

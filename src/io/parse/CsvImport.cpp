@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/io/parse/CsvImport.h"
+
+#include "npuscope/core/Decimal.h"
+
+#include <exception>
+
+namespace npuscope::io {
+
+namespace {
+
+std::string quote(std::string_view value)
+{
+    constexpr size_t kMaxShown = 40;
+    std::string out = "\"" + std::string(value.substr(0, kMaxShown));
+    if (value.size() > kMaxShown)
+        out += "...";
+    return out + "\"";
+}
+
+std::string joinNames(const std::vector<std::string>& names)
+{
+    std::string out;
+    for (const auto& n : names)
+        out += (out.empty() ? "" : ", ") + quote(n);
+    return out;
+}
+
+std::string tooLargeMessage()
+{
+    return "record larger than " + std::to_string(CsvReader::kMaxRecordBytes >> 20)
+        + " MiB (unclosed quote or binary data?), import stopped";
+}
+
+} // namespace
+
+CsvImport::CsvImport(ImportContext& ctx)
+    : m_ctx(ctx)
+{
+}
+
+bool CsvImport::run(ImportContext& ctx, bool (*importRows)(CsvImport& csv))
+{
+    try {
+        CsvImport csv(ctx);
+        const bool ok = importRows(csv);
+        ctx.finish();
+        return ok;
+    } catch (const std::exception& e) {
+        try {
+            ctx.error(std::nullopt, std::string("import failed: ") + e.what());
+            ctx.finish();
+        } catch (const std::exception&) {
+        }
+    }
+    return false;
+}
+
+bool CsvImport::open(std::initializer_list<std::string_view> required)
+{
+    std::string reason;
+    if (!m_reader.open(m_ctx.file(), reason)) {
+        m_ctx.error(std::nullopt, "cannot open: " + reason);
+        return false;
+    }
+    // The reader has checked the first chunk; do not read a header out of binary data.
+    std::vector<std::string> names;
+    const bool any = !m_reader.looksBinary() && m_reader.next(names);
+    if (m_reader.looksBinary()) {
+        m_ctx.error(std::nullopt, "not a CSV text file");
+        return false;
+    }
+    if (m_reader.recordTooLarge()) {
+        m_ctx.error(m_reader.recordLine(), tooLargeMessage());
+        return false;
+    }
+    if (!any) {
+        m_ctx.error(std::nullopt, "empty file");
+        return false;
+    }
+    m_header = CsvHeader(names);
+
+    std::string missing;
+    for (auto name : required) {
+        if (!m_header.has(name))
+            missing += (missing.empty() ? "" : ", ") + quote(name);
+    }
+    if (missing.empty())
+        return true;
+    m_ctx.error(
+        m_reader.recordLine(), "missing required column " + missing + " (found: " + joinNames(m_header.names()) + ")");
+    return false;
+}
+
+bool CsvImport::next()
+{
+    if (m_cancelled)
+        return false;
+    if (!m_reader.next(m_row)) {
+        if (m_reader.recordTooLarge())
+            m_ctx.error(m_reader.recordLine(), tooLargeMessage());
+        return false;
+    }
+    const int64_t line = m_reader.recordLine();
+    if (m_reader.looksBinary()) {
+        m_ctx.error(line, "not a CSV text file: binary data, import stopped");
+        return false;
+    }
+    if (m_reader.endedInsideQuotes()) {
+        m_ctx.warning(line, "file ends inside a quoted field (truncated?), last record skipped");
+        return false;
+    }
+    if (m_row.size() != m_header.size())
+        m_ctx.warning(
+            line, "row has " + std::to_string(m_row.size()) + " fields, header has " + std::to_string(m_header.size()));
+    if (++m_records % kCancelCheckRows == 0 && m_ctx.cancelled()) {
+        m_ctx.info(line, "import cancelled");
+        m_cancelled = true;
+        return false;
+    }
+    m_skipped = false;
+    return true;
+}
+
+bool CsvImport::result()
+{
+    if (m_cancelled)
+        return false;
+    if (m_records == 0 && !m_reader.looksBinary() && !m_reader.endedInsideQuotes() && !m_reader.recordTooLarge()) {
+        m_ctx.info(std::nullopt, "no data rows");
+        return true;
+    }
+    return m_imported > 0;
+}
+
+template <typename Parse>
+auto CsvImport::number(int col, bool required, Parse parse) -> decltype(parse(std::string_view()))
+{
+    const auto cell = field(m_row, col);
+    if (isMissing(cell)) {
+        if (required)
+            skip(col, "no value");
+        return std::nullopt;
+    }
+    auto value = parse(cell);
+    if (!value) {
+        if (required)
+            skip(col, "malformed number " + quote(trim(cell)));
+        else
+            m_ctx.warning(line(),
+                "malformed number " + quote(trim(cell)) + " in column " + quote(name(col)) + ", stored as NULL");
+    }
+    return value;
+}
+
+std::optional<int64_t> CsvImport::usNs(int col, bool required) { return number(col, required, npuscope::usToNs); }
+std::optional<int64_t> CsvImport::optInt(int col) { return number(col, false, npuscope::parseInt); }
+std::optional<double> CsvImport::optReal(int col) { return number(col, false, npuscope::parseDouble); }
+
+std::optional<std::string> CsvImport::text(int col, bool required)
+{
+    const auto cell = trim(field(m_row, col));
+    if (isMissing(cell)) {
+        if (required)
+            skip(col, "no value");
+        return std::nullopt;
+    }
+    return std::string(cell);
+}
+
+void CsvImport::skip(int col, const std::string& why)
+{
+    if (!m_skipped)
+        m_ctx.warning(line(), "row skipped: " + why + " in required column " + quote(name(col)));
+    m_skipped = true;
+}
+
+std::string_view CsvImport::name(int col) const
+{
+    if (col < 0 || static_cast<size_t>(col) >= m_header.size())
+        return {};
+    return m_header.names()[static_cast<size_t>(col)];
+}
+
+} // namespace npuscope::io

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/io/parse/ImportContext.h"
+
+namespace npuscope::io {
+
+ImportContext::ImportContext(
+    model::ModelWriter& writer, int64_t rankId, std::string file, const std::atomic<bool>* cancel)
+    : m_writer(writer)
+    , m_rankId(rankId)
+    , m_file(std::move(file))
+    , m_cancel(cancel)
+{
+}
+
+void ImportContext::report(model::Severity severity, std::optional<int64_t> line, std::string message)
+{
+    ++m_issues;
+    if (severity == model::Severity::Error)
+        ++m_errors;
+    if (m_issues > kMaxIssuesPerFile) {
+        ++m_suppressed;
+        return;
+    }
+    m_writer.addIssue({ severity, m_rankId, m_file, line, std::move(message) });
+}
+
+void ImportContext::finish()
+{
+    if (m_suppressed > 0) {
+        m_writer.addIssue({ model::Severity::Warning, m_rankId, m_file, std::nullopt,
+            std::to_string(m_suppressed) + " more problems in this file were not listed" });
+        m_suppressed = 0;
+    }
+}
+
+} // namespace npuscope::io

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/io/torch_npu/MemoryRecordImporter.h"
+
+#include "npuscope/io/parse/CsvImport.h"
+
+#include <string>
+
+namespace npuscope::io {
+
+namespace {
+
+bool importRows(CsvImport& csv)
+{
+    if (!csv.open({ "Timestamp(us)" }))
+        return false;
+
+    const int componentCol = csv.column({ "Component" });
+    const int tsCol = csv.column({ "Timestamp(us)" });
+    const int allocatedCol = csv.column({ "Total Allocated(MB)" });
+    const int reservedCol = csv.column({ "Total Reserved(MB)" });
+    const int activeCol = csv.column({ "Total Active(MB)" }); // absent in 2023 builds -> NULL
+    const int streamCol = csv.column({ "Stream Ptr" }); // absent in 2023 builds -> NULL
+    const int deviceCol = csv.column({ "Device Type" });
+
+    auto& ctx = csv.context();
+    while (csv.next()) {
+        model::MemoryRecordRow r;
+        r.rankId = ctx.rankId();
+        r.component = csv.text(componentCol);
+        r.ts = csv.usNs(tsCol, true).value_or(0);
+        r.allocatedMb = csv.optReal(allocatedCol);
+        r.reservedMb = csv.optReal(reservedCol);
+        r.activeMb = csv.optReal(activeCol);
+        r.streamPtr = csv.text(streamCol);
+        r.device = csv.text(deviceCol);
+        if (csv.skipped())
+            continue;
+        ctx.writer().addMemoryRecord(r);
+        csv.countImported();
+    }
+    return csv.result();
+}
+
+} // namespace
+
+bool MemoryRecordImporter::run(ImportContext& ctx) { return CsvImport::run(ctx, importRows); }
+
+} // namespace npuscope::io

@@ -1,0 +1,633 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/load/Loader.h"
+
+#include "npuscope/io/db/AnalysisDbImporter.h"
+#include "npuscope/io/torch_npu/ApiStatisticImporter.h"
+#include "npuscope/io/cann/CannProfImporter.h"
+#include "npuscope/io/msprof_analyze/ClusterAnalysisDbImporter.h"
+#include "npuscope/io/msprof_analyze/ClusterAnalysisImporter.h"
+#include "npuscope/io/torch_npu/CommunicationImporter.h"
+#include "npuscope/io/db/DbTimelineImporter.h"
+#include "npuscope/io/torch_npu/KernelDetailsImporter.h"
+#include "npuscope/io/torch_npu/MemoryRecordImporter.h"
+#include "npuscope/io/mindspore/MindSporeHcclRawImporter.h"
+#include "npuscope/io/mindspore/MindSporeMiscImporter.h"
+#include "npuscope/io/mindspore/MindSporeStepTraceImporter.h"
+#include "npuscope/io/mindspore/MindSporeTimelineImporter.h"
+#include "npuscope/io/mindspore/MsParallelStrategyImporter.h"
+#include "npuscope/io/torch_npu/NpuModuleMemImporter.h"
+#include "npuscope/io/torch_npu/OpStatisticImporter.h"
+#include "npuscope/io/torch_npu/OperatorMemoryImporter.h"
+#include "npuscope/io/db/ProfilerDbImporter.h"
+#include "npuscope/io/torch_npu/ProfilerInfoImporter.h"
+#include "npuscope/io/torch_npu/StepTraceImporter.h"
+#include "npuscope/io/torch_npu/TraceViewImporter.h"
+#include "npuscope/load/ModelMerger.h"
+#include "npuscope/model/ModelWriter.h"
+#include "npuscope/load/PostLoad.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <unistd.h>
+
+namespace npuscope::load {
+
+using namespace io;
+using namespace model;
+
+namespace {
+
+using ImporterFn = bool (*)(ImportContext&);
+
+ImporterFn importerFor(FileKind kind)
+{
+    switch (kind) {
+    case FileKind::ProfilerInfo:
+        return &ProfilerInfoImporter::run;
+    case FileKind::ProfilerMetadata:
+        return &MetadataImporter::run;
+    case FileKind::StepTraceTime:
+        return &StepTraceImporter::run;
+    case FileKind::KernelDetails:
+    case FileKind::OpSummary: // same importer, CANN column names
+        return &KernelDetailsImporter::run;
+    case FileKind::OpStatistic:
+        return &OpStatisticImporter::run;
+    case FileKind::ApiStatistic:
+        return &ApiStatisticImporter::run;
+    case FileKind::Communication:
+        return &CommunicationImporter::run;
+    case FileKind::CommunicationMatrix:
+        return &CommunicationMatrixImporter::run;
+    case FileKind::MemoryRecord:
+        return &MemoryRecordImporter::run;
+    case FileKind::OperatorMemory:
+        return &OperatorMemoryImporter::run;
+    case FileKind::NpuModuleMem:
+        return &NpuModuleMemImporter::run;
+    case FileKind::TraceView:
+        return &TraceViewImporter::run;
+    case FileKind::ProfilerDb:
+        return &ProfilerDbImporter::run;
+    case FileKind::AnalysisDb:
+        return &AnalysisDbImporter::run;
+    case FileKind::ClusterStepTrace:
+        return &ClusterAnalysisImporter::runStepTrace;
+    case FileKind::ClusterCommunication:
+        return &ClusterAnalysisImporter::runCommunication;
+    case FileKind::ClusterCommunicationMatrix:
+        return &ClusterAnalysisImporter::runMatrix;
+    case FileKind::ClusterAnalysisDb:
+        return &ClusterAnalysisDbImporter::run;
+    case FileKind::ClusterCommunicationGroup:
+        return &ClusterAnalysisImporter::runCommunicationGroup;
+    case FileKind::MsStepTraceRaw:
+        return &MindSporeStepTraceImporter::run;
+    case FileKind::MsHcclRaw:
+        return &MindSporeHcclRawImporter::run;
+    case FileKind::MsTimelineDisplay:
+        return &MindSporeTimelineImporter::run;
+    case FileKind::MsFlopsSummary:
+        return &MindSporeMiscImporter::runFlops;
+    case FileKind::MiRankTable:
+        return &MindSporeMiscImporter::runRankTable;
+    case FileKind::CannInfo:
+        return &CannProfImporter::runInfo;
+    case FileKind::CannStepTrace:
+        return &CannProfImporter::runStepTrace;
+    case FileKind::CannTimeline:
+        return &CannProfImporter::runTimeline;
+    case FileKind::ProfilerDbTimeline:
+        return &DbTimelineImporter::run;
+    case FileKind::MsParallelStrategy:
+        return &MsParallelStrategyImporter::run;
+    }
+    return nullptr;
+}
+
+// profiler_info first (it fills the rank row), the timeline last (largest).
+int importOrder(FileKind k)
+{
+    switch (k) {
+    case FileKind::ProfilerInfo:
+        return 0;
+    case FileKind::ProfilerMetadata:
+        return 1;
+    case FileKind::TraceView:
+    case FileKind::MsTimelineDisplay:
+    case FileKind::ProfilerDbTimeline:
+        return 3;
+    default:
+        return 2;
+    }
+}
+
+model::Severity severityOf(const std::string& s)
+{
+    if (s == "error")
+        return model::Severity::Error;
+    if (s == "info")
+        return model::Severity::Info;
+    return model::Severity::Warning;
+}
+
+
+double secondsBetween(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b)
+{
+    return std::chrono::duration<double>(b - a).count();
+}
+
+// Unique names for the workers' shared in-memory models.
+std::string workerModelName()
+{
+    static std::atomic<uint64_t> counter { 0 };
+    return "npuscope_worker_" + std::to_string(::getpid()) + "_" + std::to_string(counter.fetch_add(1));
+}
+
+// Serialises progress reports from several threads and turns bytes into a fraction.
+class ProgressSink {
+public:
+    ProgressSink(const Loader::ProgressFn& fn, uint64_t totalBytes, int ranks, LoadReport* report = nullptr)
+        : m_fn(fn)
+        , m_total(totalBytes)
+        , m_report(report)
+    {
+        m_state.ranksTotal = ranks;
+    }
+    void parsed(const std::string& file)
+    {
+        if (!m_report)
+            return;
+        std::lock_guard lock(m_mutex);
+        m_report->parsedFiles.push_back(file);
+    }
+    void cacheHit() { count(&LoadReport::cacheHits); }
+    void cacheMiss() { count(&LoadReport::cacheMisses); }
+    void cacheRejected() { count(&LoadReport::cacheRejected); }
+    void bytes(uint64_t delta, const std::string& file)
+    {
+        std::lock_guard lock(m_mutex);
+        m_done += delta;
+        publish(file);
+    }
+    void rankDone()
+    {
+        std::lock_guard lock(m_mutex);
+        ++m_state.ranksDone;
+        publish(m_state.currentFile);
+    }
+    void message(const std::string& text)
+    {
+        std::lock_guard lock(m_mutex);
+        publish(text);
+    }
+
+private:
+    void publish(const std::string& file)
+    {
+        if (!m_fn)
+            return;
+        m_state.fraction = m_total ? std::min(1.0, static_cast<double>(m_done) / static_cast<double>(m_total)) : 1.0;
+        m_state.currentFile = file;
+        m_fn(m_state);
+    }
+    void count(int LoadReport::*field)
+    {
+        if (!m_report)
+            return;
+        std::lock_guard lock(m_mutex);
+        ++(m_report->*field);
+    }
+    const Loader::ProgressFn& m_fn;
+    std::mutex m_mutex;
+    uint64_t m_total = 0;
+    LoadReport* m_report = nullptr;
+    uint64_t m_done = 0;
+    LoadProgress m_state;
+};
+
+// Imports one file with the right importer; one bad file never takes the others down. Sets the
+// file's rank_file status when setStatus (its row exists); returns whether it loaded.
+bool importFile(model::ModelWriter& writer, int64_t rank, const PlannedFile& file, ProgressSink& progress,
+    const std::atomic<bool>* cancel, const std::shared_ptr<RankState>& state = nullptr, bool setStatus = true)
+{
+    progress.bytes(0, file.path);
+    progress.parsed(file.path);
+    ImportContext ctx(writer, rank, file.path, cancel);
+    if (state)
+        ctx.setRankState(state);
+    uint64_t reported = 0;
+    ctx.onBytes = [&](uint64_t bytes) {
+        if (bytes > reported) {
+            progress.bytes(bytes - reported, file.path);
+            reported = bytes;
+        }
+    };
+    bool ok = false;
+    try {
+        const ImporterFn importer = importerFor(file.kind);
+        if (importer)
+            ok = importer(ctx);
+        else
+            ctx.warning(std::nullopt, "no importer for this file kind in this build; skipped");
+    } catch (const std::exception& e) {
+        ctx.error(std::nullopt, std::string("import failed: ") + e.what());
+        spdlog::error("import of {} failed: {}", file.path, e.what());
+    }
+    ctx.finish();
+    if (setStatus)
+        writer.setRankFileStatus(rank, fileKindName(file.kind), file.path, ok ? "loaded" : "failed");
+    if (file.size > reported)
+        progress.bytes(file.size - reported, file.path);
+    return ok;
+}
+
+// Imports whole ranks into its own model; ranks are taken from a shared counter.
+void runWorker(model::Database& db, const LoadPlan& plan, std::atomic<size_t>& next,
+    ProgressSink& progress, const std::atomic<bool>* cancel)
+{
+    model::ModelWriter writer(db);
+    writer.begin();
+    for (size_t i = next.fetch_add(1); i < plan.ranks.size(); i = next.fetch_add(1)) {
+        const auto& rank = plan.ranks[i];
+        model::RankRow row;
+        row.rankId = rank.rank;
+        row.path = rank.path;
+        row.rankSource = rank.rankSource;
+        writer.addRank(row);
+        // Deferred files are imported after the summary (Loader::load) or on demand (loadTimeline).
+        std::vector<const char*> status(rank.files.size(), "skipped");
+        std::vector<size_t> files;
+        for (size_t f = 0; f < rank.files.size(); ++f) {
+            if (!isDeferredKind(rank.files[f].kind))
+                files.push_back(f);
+        }
+        std::stable_sort(files.begin(), files.end(),
+            [&](size_t a, size_t b) { return importOrder(rank.files[a].kind) < importOrder(rank.files[b].kind); });
+        const auto state = std::make_shared<RankState>();
+        state->summaryReplaced = rank.summaryReplaced;
+        for (const size_t f : files) {
+            if (cancel && cancel->load())
+                return;
+            const bool ok = importFile(writer, rank.rank, rank.files[f], progress, cancel, state, false);
+            status[f] = ok ? "loaded" : "failed";
+        }
+        // The rank's rank_file rows once, with their final status: an UPDATE per file would scan
+        // every row written so far (rank_file has no index while loading).
+        for (size_t f = 0; f < rank.files.size(); ++f) {
+            const auto& file = rank.files[f];
+            writer.addRankFile(
+                rank.rank, fileKindName(file.kind), file.path, static_cast<int64_t>(file.size), status[f]);
+        }
+        progress.rankDone();
+    }
+    writer.commit();
+}
+
+// Imports a rank's deferred files ("skipped" rank_file rows) into db, through the cache when given.
+// direct: import straight into db (the caller is its only user, e.g. a one-rank open), which
+// avoids holding a second copy of a large timeline; no per-rank cache entry is written then.
+bool loadDeferred(model::Database& db, int64_t rank, const ParseCache* cache, ProgressSink& progress,
+    const std::atomic<bool>* cancel, bool direct = false)
+{
+    std::vector<PlannedFile> files;
+    {
+        auto lock = db.lock();
+        auto st = db.prepare("SELECT kind, path, size_bytes FROM rank_file WHERE rank_id = ?1 AND status = 'skipped'");
+        st.bind(1, rank);
+        while (st.step()) {
+            // The row's kind, not the file name: a db export is planned twice (summary and timeline).
+            FileKind kind;
+            const std::string path = st.text(1);
+            if (!fileKindFromName(st.text(0), kind) || !isDeferredKind(kind))
+                continue;
+            files.push_back({ kind, path, static_cast<uint64_t>(st.optInt(2).value_or(0)) });
+        }
+        if (files.empty())
+            return false;
+        // Claim them so a second request does not import them twice.
+        auto claim = db.prepare(
+            "UPDATE rank_file SET status = 'loading' WHERE rank_id = ?1 AND path = ?2 AND kind = ?3");
+        for (const auto& f : files)
+            claim.bind(1, rank).bind(2, f.path).bind(3, fileKindName(f.kind)).run();
+    }
+    const std::string key = cache ? cache->keyFor("rank" + std::to_string(rank) + "-deferred", files) : std::string();
+    if (const auto cached = cache ? cache->lookup(key) : std::nullopt) {
+        auto lock = db.lock();
+        try {
+            // The entry's own rank_file rows carry the final status; drop the claimed ones after.
+            load::ModelMerger::mergeFile(db, *cached);
+            auto done = db.prepare("DELETE FROM rank_file WHERE rank_id = ?1 AND status = 'loading'");
+            done.bind(1, rank).run();
+            for (const auto& f : files)
+                progress.bytes(f.size, f.path);
+            progress.cacheHit();
+            return true;
+        } catch (const model::DbError& e) {
+            // A damaged entry is never trusted: the merge rolled back; drop it and parse again.
+            cache->remove(key);
+            model::ModelWriter writer(db);
+            writer.addIssue({ model::Severity::Warning, rank, *cached, std::nullopt,
+                std::string("parse cache entry unusable (") + e.what() + "); removed it and parsed the files again" });
+            progress.cacheRejected();
+        }
+    }
+    if (direct) {
+        model::ModelWriter writer(db);
+        writer.begin();
+        for (const auto& f : files) {
+            if (cancel && cancel->load())
+                break;
+            importFile(writer, rank, f, progress, cancel); // updates the claimed row's status
+        }
+        if (cancel && cancel->load()) {
+            auto reset = db.prepare("UPDATE rank_file SET status = 'skipped' WHERE rank_id = ?1 AND status = 'loading'");
+            reset.bind(1, rank).run();
+        }
+        writer.commit();
+        return !(cancel && cancel->load());
+    }
+    const std::string name = workerModelName();
+    auto worker = model::Database::createModel(name);
+    {
+        model::ModelWriter writer(*worker);
+        writer.begin();
+        for (const auto& f : files) {
+            if (cancel && cancel->load())
+                break;
+            writer.addRankFile(rank, fileKindName(f.kind), f.path, static_cast<int64_t>(f.size), "planned");
+            importFile(writer, rank, f, progress, cancel);
+        }
+        writer.commit();
+    }
+    const bool cancelled = cancel && cancel->load();
+    if (cache && !cancelled) {
+        cache->store(*worker, key);
+        progress.cacheMiss();
+    }
+    auto lock = db.lock();
+    if (cancelled) {
+        auto reset = db.prepare("UPDATE rank_file SET status = 'skipped' WHERE rank_id = ?1 AND status = 'loading'");
+        reset.bind(1, rank).run();
+        return false;
+    }
+    load::ModelMerger::merge(db, name);
+    auto done = db.prepare("DELETE FROM rank_file WHERE rank_id = ?1 AND status = 'loading'");
+    done.bind(1, rank).run();
+    return true;
+}
+
+// Parses every rank's summary files on several threads and merges them into db. Returns what group
+// resolution needs to know about the merged links (collected on the worker threads).
+load::GroupFacts loadSummary(model::Database& db, const LoadPlan& plan, int threads, ProgressSink& progress,
+    const std::atomic<bool>* cancel, LoadReport* report)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    // Each worker parses whole ranks into its own model (own connection, no lock contention); the
+    // first worker writes into db itself, the others are merged into it in SQL after. db is not
+    // used by anyone else until the load returns.
+    std::vector<std::string> names(static_cast<size_t>(threads));
+    std::vector<std::unique_ptr<model::Database>> workerDbs(static_cast<size_t>(threads));
+    for (size_t i = 1; i < names.size(); ++i) {
+        names[i] = workerModelName();
+        workerDbs[i] = model::Database::createModel(names[i]);
+    }
+    std::vector<load::GroupFacts> facts(static_cast<size_t>(threads));
+    std::atomic<size_t> next { 0 };
+    std::vector<std::exception_ptr> errors(static_cast<size_t>(threads));
+    {
+        std::vector<std::thread> pool;
+        for (size_t i = 0; i < names.size(); ++i) {
+            pool.emplace_back([&, i] {
+                try {
+                    model::Database& target = i == 0 ? db : *workerDbs[i];
+                    runWorker(target, plan, next, progress, cancel);
+                    if (!(cancel && cancel->load()))
+                        facts[i] = load::PostLoad::collectGroupFacts(target);
+                } catch (...) {
+                    errors[i] = std::current_exception();
+                }
+            });
+        }
+        for (auto& t : pool)
+            t.join();
+    }
+    for (const auto& e : errors) {
+        if (e)
+            std::rethrow_exception(e); // a model (SQL) failure, not bad input
+    }
+    if (cancel && cancel->load())
+        return {};
+    const auto t1 = std::chrono::steady_clock::now();
+    progress.message("merging ranks");
+    for (size_t i = 1; i < names.size(); ++i) {
+        load::ModelMerger::merge(db, names[i]); // outside any transaction: it ATTACHes
+        workerDbs[i].reset();
+        facts[0].append(facts[i]);
+    }
+    if (report) {
+        report->parseSeconds = secondsBetween(t0, t1);
+        report->mergeSeconds = secondsBetween(t1, std::chrono::steady_clock::now());
+    }
+    return std::move(facts[0]);
+}
+
+// The summary cache key covers every non-deferred input and the plan's rank assignment.
+std::string summaryKey(const ParseCache& cache, const LoadPlan& plan)
+{
+    std::vector<PlannedFile> files;
+    std::string scope = "summary";
+    for (const auto& r : plan.ranks) {
+        scope += ";" + std::to_string(r.rank) + "=" + r.path + "@" + r.rankSource;
+        for (const auto& f : r.files) {
+            if (!isDeferredKind(f.kind))
+                files.push_back(f);
+            else
+                scope += "+" + f.path; // the rank_file rows of deferred files are part of the summary
+        }
+    }
+    // Keys stay short: the scope text goes through the same hash as the files.
+    const std::string full = cache.keyFor(scope, files);
+    return "summary-" + full.substr(full.rfind('-') + 1);
+}
+
+// The whole model after every file (timelines included) was imported.
+std::string fullKey(const ParseCache& cache, const LoadPlan& plan)
+{
+    std::vector<PlannedFile> files;
+    std::string scope = "full";
+    for (const auto& r : plan.ranks) {
+        scope += ";" + std::to_string(r.rank) + "=" + r.path + "@" + r.rankSource;
+        files.insert(files.end(), r.files.begin(), r.files.end());
+    }
+    const std::string full = cache.keyFor(scope, files);
+    return "full-" + full.substr(full.rfind('-') + 1);
+}
+
+// A cached model copied into memory, checked before it is trusted; throws DbError when damaged.
+std::unique_ptr<model::Database> readCachedModel(const std::string& path, const LoadPlan& plan)
+{
+    auto db = model::Database::createModelFromFile(path);
+    auto check = db->prepare("PRAGMA quick_check");
+    if (!check.step() || check.text(0) != "ok")
+        throw model::DbError("quick_check failed");
+    if (db->scalarInt("SELECT COUNT(*) FROM rank").value_or(-1) != static_cast<int64_t>(plan.ranks.size()))
+        throw model::DbError("rank count differs from the plan");
+    return db;
+}
+
+} // namespace
+
+std::unique_ptr<model::Database> Loader::load(
+    const LoadPlan& plan, const LoadOptions& options, const ProgressFn& progressFn, const std::atomic<bool>* cancel)
+{
+    uint64_t totalBytes = 0;
+    for (const auto& r : plan.ranks) {
+        for (const auto& f : r.files) {
+            if (options.loadTimelines || !isDeferredKind(f.kind))
+                totalBytes += f.size;
+        }
+    }
+    ProgressSink progress(progressFn, totalBytes, static_cast<int>(plan.ranks.size()), options.report);
+    int threads = options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
+    threads = std::clamp(threads, 1, 16);
+    threads = std::min<int>(threads, std::max<int>(1, static_cast<int>(plan.ranks.size())));
+
+    std::unique_ptr<model::Database> db;
+    std::optional<std::string> rejected; // a damaged entry, reported once the model exists
+    // 0. Everything at once: the whole model of an earlier open with timelines, when nothing changed.
+    const std::string full = options.cache && options.loadTimelines ? fullKey(*options.cache, plan) : std::string();
+    if (const auto cached = full.empty() ? std::nullopt : options.cache->lookup(full)) {
+        progress.message("reading the parse cache");
+        try {
+            db = readCachedModel(*cached, plan);
+            progress.bytes(totalBytes, *cached);
+            progress.cacheHit();
+        } catch (const model::DbError& e) {
+            spdlog::warn("parse cache entry {} unusable ({}); parsing again", *cached, e.what());
+            options.cache->remove(full);
+            rejected = "parse cache entry " + *cached + " unusable (" + e.what() + "); removed it and parsed again";
+            progress.cacheRejected();
+            db.reset();
+        }
+    }
+    const bool fromFullEntry = db != nullptr;
+
+    // 1. Summary files of every rank: from the cache when nothing changed, else parsed.
+    const std::string key = options.cache ? summaryKey(*options.cache, plan) : std::string();
+    if (const auto cached = db || !options.cache ? std::nullopt : options.cache->lookup(key)) {
+        progress.message("reading the parse cache");
+        try {
+            // Never trust a damaged entry: it must pass SQLite's check and hold every planned rank.
+            db = readCachedModel(*cached, plan);
+            for (const auto& r : plan.ranks) {
+                for (const auto& f : r.files) {
+                    if (!isDeferredKind(f.kind))
+                        progress.bytes(f.size, f.path);
+                }
+                progress.rankDone();
+            }
+            progress.cacheHit();
+        } catch (const model::DbError& e) {
+            spdlog::warn("parse cache entry {} unusable ({}); parsing again", *cached, e.what());
+            options.cache->remove(key);
+            rejected = "parse cache entry " + *cached + " unusable (" + e.what() + "); removed it and parsed again";
+            progress.cacheRejected();
+            db.reset();
+        }
+    }
+    if (!db) {
+        db = model::Database::createModel();
+        const auto facts = loadSummary(*db, plan, threads, progress, cancel, options.report);
+        if (cancel && cancel->load())
+            return nullptr;
+        const auto t0 = std::chrono::steady_clock::now();
+        {
+            model::ModelWriter writer(*db);
+            writer.begin();
+            progress.message("resolving communication groups");
+            load::PostLoad::resolveGroups(*db, writer, facts);
+            load::PostLoad::fillDevices(*db);
+            writer.commit();
+        }
+        const auto t1 = std::chrono::steady_clock::now();
+        db->createIndexes();
+        if (options.report) {
+            options.report->postLoadSeconds = secondsBetween(t0, t1);
+            options.report->indexSeconds = secondsBetween(t1, std::chrono::steady_clock::now());
+        }
+        if (options.cache) {
+            options.cache->store(*db, key);
+            progress.cacheMiss();
+        }
+    }
+
+    // 2. Deferred files (timelines, kernel details) when asked for, several ranks at a time; one
+    // rank at a time straight into the model when there is one thread (no second copy in memory).
+    if (options.loadTimelines && !fromFullEntry) {
+        const bool direct = threads == 1;
+        std::atomic<size_t> next { 0 };
+        std::vector<std::exception_ptr> errors(static_cast<size_t>(threads));
+        std::vector<std::thread> pool;
+        for (int i = 0; i < threads; ++i) {
+            pool.emplace_back([&, i] {
+                try {
+                    for (size_t r = next.fetch_add(1); r < plan.ranks.size(); r = next.fetch_add(1))
+                        loadDeferred(*db, plan.ranks[r].rank, options.cache, progress, cancel, direct);
+                } catch (...) {
+                    errors[static_cast<size_t>(i)] = std::current_exception();
+                }
+            });
+        }
+        for (auto& t : pool)
+            t.join();
+        for (const auto& e : errors) {
+            if (e)
+                std::rethrow_exception(e);
+        }
+    }
+    if (cancel && cancel->load())
+        return nullptr;
+    if (!full.empty() && !fromFullEntry) {
+        options.cache->store(*db, full);
+        progress.cacheMiss();
+    }
+
+    // 3. What detection found is part of this opening, not of the cached parse.
+    {
+        model::ModelWriter writer(*db);
+        writer.begin();
+        for (const auto& issue : plan.issues)
+            writer.addIssue({ severityOf(issue.severity), std::nullopt, issue.path, std::nullopt, issue.message });
+        if (rejected)
+            writer.addIssue({ model::Severity::Warning, std::nullopt, std::nullopt, std::nullopt, *rejected });
+        writer.commit();
+    }
+    progress.message("");
+    return db;
+}
+
+bool Loader::loadTimeline(model::Database& db, int64_t rank, const ProgressFn& progressFn,
+    const std::atomic<bool>* cancel, const ParseCache* cache, LoadReport* report)
+{
+    uint64_t totalBytes = 0;
+    {
+        auto lock = db.lock();
+        auto st = db.prepare("SELECT COALESCE(SUM(size_bytes), 0) FROM rank_file WHERE rank_id = ?1 AND status = "
+                             "'skipped'");
+        st.bind(1, rank);
+        if (st.step())
+            totalBytes = static_cast<uint64_t>(st.int64(0));
+    }
+    ProgressSink progress(progressFn, totalBytes, 1, report);
+    return loadDeferred(db, rank, cache, progress, cancel);
+}
+
+} // namespace npuscope::load

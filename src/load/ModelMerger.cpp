@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/load/ModelMerger.h"
+
+#include <map>
+#include <vector>
+
+namespace npuscope::load {
+
+using namespace model;
+
+namespace {
+
+std::vector<std::string> columnsOf(Database& db, const std::string& table)
+{
+    std::vector<std::string> cols;
+    auto st = db.prepare("PRAGMA main.table_info(" + table + ")");
+    while (st.step())
+        cols.push_back(st.text(1));
+    return cols;
+}
+
+std::string mapped(const std::string& column) { return "(SELECT new_id FROM temp.string_map WHERE old_id = " + column + ")"; }
+
+} // namespace
+
+void ModelMerger::merge(Database& main, const std::string& workerName)
+{
+    mergeUri(main, "file:" + workerName + "?mode=memory&cache=shared");
+}
+
+void ModelMerger::mergeFile(Database& main, const std::string& path)
+{
+    // Quotes are doubled for the SQL literal by mergeUri.
+    mergeUri(main, Database::fileUri(path) + "?mode=ro");
+}
+
+void ModelMerger::mergeUri(Database& main, const std::string& uri)
+{
+    std::string literal;
+    for (char c : uri) {
+        literal += c;
+        if (c == '\'')
+            literal += '\'';
+    }
+    main.exec("ATTACH DATABASE '" + literal + "' AS w");
+    try {
+        main.exec("BEGIN");
+        main.exec("CREATE INDEX IF NOT EXISTS main.idx_string_value ON string(value);"
+                  "INSERT INTO main.string(value) SELECT value FROM w.string ws "
+                  "  WHERE NOT EXISTS (SELECT 1 FROM main.string m WHERE m.value = ws.value);"
+                  "DROP TABLE IF EXISTS temp.string_map;"
+                  "CREATE TEMP TABLE string_map(old_id INTEGER PRIMARY KEY, new_id INTEGER);"
+                  "INSERT INTO temp.string_map SELECT ws.id, m.id FROM w.string ws JOIN main.string m "
+                  "  ON m.value = ws.value;");
+        const int64_t opOffset = main.scalarInt("SELECT COALESCE(MAX(id), 0) FROM main.comm_op").value_or(0);
+        const int64_t bwOffset = main.scalarInt("SELECT COALESCE(MAX(id), 0) FROM main.comm_bandwidth").value_or(0);
+        const int64_t sliceOffset = main.scalarInt("SELECT COALESCE(MAX(id), 0) FROM main.slice").value_or(0);
+        const int64_t fileOffset = main.scalarInt("SELECT COALESCE(MAX(id), 0) FROM main.source_file").value_or(0);
+        auto shifted = [](const std::string& column, int64_t offset) {
+            return "(" + column + " + " + std::to_string(offset) + ")";
+        };
+        // Per table: the expressions that differ from a plain copy of the column.
+        const std::map<std::string, std::map<std::string, std::string>> overrides {
+            { "kernel",
+                { { "name_id", mapped("name_id") }, { "type_id", mapped("type_id") },
+                    { "pmu_file_id", shifted("pmu_file_id", fileOffset) } } },
+            { "comm_op", { { "id", shifted("id", opOffset) } } },
+            { "comm_bandwidth", { { "id", shifted("id", bwOffset) }, { "comm_op_id", shifted("comm_op_id", opOffset) } } },
+            { "comm_packet", { { "comm_bandwidth_id", shifted("comm_bandwidth_id", bwOffset) } } },
+            { "slice",
+                { { "id", shifted("id", sliceOffset) }, { "name_id", mapped("name_id") },
+                    { "cat_id", mapped("cat_id") }, { "args_file_id", shifted("args_file_id", fileOffset) } } },
+            { "source_file", { { "id", shifted("id", fileOffset) } } },
+            { "counter", { { "name_id", mapped("name_id") } } },
+            { "flow",
+                { { "src_slice_id", shifted("src_slice_id", sliceOffset) },
+                    { "dst_slice_id", shifted("dst_slice_id", sliceOffset) } } },
+            { "parse_issue", { { "id", "NULL" } } },
+        };
+        // comm_group / comm_group_rank are built by PostLoad on the main model only.
+        static const char* kTables[] = { "rank", "rank_file", "rank_info", "step_trace", "kernel", "op_statistic",
+            "api_statistic", "comm_op", "comm_bandwidth", "comm_packet", "comm_link", "memory_record",
+            "operator_memory", "npu_module_mem", "process", "thread", "source_file", "slice", "counter", "flow",
+            "parse_issue", "step_trace_op", "cluster_stage_step", "cluster_comm_group" };
+        for (const char* table : kTables) {
+            const auto ov = overrides.find(table);
+            if (ov == overrides.end()) {
+                // A plain copy: SQLite's transfer optimisation copies the stored records as they are
+                // (new rowids, row order kept) instead of decoding and re-encoding every row when the
+                // main table has no index (the summary merge); with indexes it copies row by row.
+                main.exec(std::string("INSERT INTO main.") + table + " SELECT * FROM w." + table);
+                continue;
+            }
+            const auto cols = columnsOf(main, table);
+            std::string names;
+            std::string exprs;
+            for (const auto& c : cols) {
+                if (!names.empty()) {
+                    names += ", ";
+                    exprs += ", ";
+                }
+                names += c;
+                if (auto it = ov->second.find(c); it != ov->second.end()) {
+                    exprs += it->second;
+                    continue;
+                }
+                exprs += c;
+            }
+            main.exec(std::string("INSERT INTO main.") + table + "(" + names + ") SELECT " + exprs + " FROM w." + table
+                + " ORDER BY rowid");
+        }
+        main.exec("DROP TABLE temp.string_map");
+        main.exec("COMMIT");
+    } catch (...) {
+        main.exec("ROLLBACK");
+        main.exec("DETACH DATABASE w");
+        throw;
+    }
+    main.exec("DETACH DATABASE w");
+}
+
+} // namespace npuscope::load

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/load/PostLoad.h"
+
+#include "npuscope/core/GroupHash.h"
+#include "npuscope/io/parse/FastJsonSax.h"
+#include "npuscope/model/ClusterSummaryWriter.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace npuscope::load {
+
+using namespace io;
+using namespace model;
+
+namespace {
+
+struct GroupInfo {
+    std::optional<std::string> rawName, name;
+    std::string source = "unknown";
+    std::map<int64_t, int64_t> localToGlobal;
+};
+
+// One parallel_group_info entry ({"group_name": ..., "global_ranks": [...], ...}) read without a DOM:
+// a 1024-rank group is listed by each of its 1024 ranks. What a DOM gave: the last "global_ranks"
+// when it is an array (its integer elements), the last "group_name" when it is a string.
+class GroupInfoSax : public nlohmann::json_sax<nlohmann::json> {
+public:
+    std::optional<std::vector<int64_t>> ranks;
+    std::optional<std::string> name;
+
+    bool start_object(std::size_t) override
+    {
+        if (m_depth == 1)
+            topValue();
+        ++m_depth;
+        return true;
+    }
+    bool end_object() override
+    {
+        --m_depth;
+        return true;
+    }
+    bool start_array(std::size_t) override
+    {
+        if (m_depth == 0)
+            return false; // not an object: no entry
+        if (m_depth == 1) {
+            topValue();
+            if (m_key == "global_ranks") {
+                ranks.emplace();
+                m_inRanks = true;
+            }
+        }
+        ++m_depth;
+        return true;
+    }
+    bool end_array() override
+    {
+        if (--m_depth == 1)
+            m_inRanks = false;
+        return true;
+    }
+    bool key(string_t& k) override
+    {
+        if (m_depth == 1)
+            m_key = k;
+        return true;
+    }
+    bool null() override { return scalar(); }
+    bool boolean(bool) override { return scalar(); }
+    bool binary(binary_t&) override { return scalar(); }
+    bool number_float(number_float_t, const string_t&) override { return scalar(); }
+    bool number_integer(number_integer_t v) override { return integer(v); }
+    bool number_unsigned(number_unsigned_t v) override { return integer(static_cast<int64_t>(v)); }
+    bool string(string_t& v) override
+    {
+        if (m_depth == 1) {
+            topValue();
+            if (m_key == "group_name")
+                name = v;
+        }
+        return m_depth > 0;
+    }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override
+    {
+        ranks.reset();
+        return false;
+    }
+
+private:
+    // A value of a top-level key: a repeated key replaces the earlier value.
+    void topValue()
+    {
+        if (m_key == "global_ranks")
+            ranks.reset();
+        else if (m_key == "group_name")
+            name.reset();
+    }
+    bool scalar()
+    {
+        if (m_depth == 1)
+            topValue();
+        return m_depth > 0;
+    }
+    bool integer(int64_t v)
+    {
+        if (m_inRanks && m_depth == 2)
+            ranks->push_back(v);
+        else if (m_depth == 1)
+            topValue();
+        return m_depth > 0;
+    }
+
+    int m_depth = 0;
+    std::string m_key;
+    bool m_inRanks = false;
+};
+
+// ranks_source of a group taken from msprof-analyze's group list (cluster_comm_group.source).
+bool isGroupListSource(const std::string& source)
+{
+    return source == "communication_group.json" || source == "cluster_analysis.db";
+}
+
+} // namespace
+
+bool GroupFacts::Link::operator<(const Link& o) const
+{
+    return std::tie(hash, rank, localSrc, localDst) < std::tie(o.hash, o.rank, o.localSrc, o.localDst);
+}
+
+void GroupFacts::append(const GroupFacts& later)
+{
+    hashes.insert(later.hashes.begin(), later.hashes.end());
+    unresolvedLinks += later.unresolvedLinks;
+    std::set<Link> seen(links.begin(), links.end());
+    for (const auto& l : later.links) {
+        if (seen.insert(l).second)
+            links.push_back(l);
+    }
+}
+
+GroupFacts PostLoad::collectGroupFacts(Database& db)
+{
+    GroupFacts facts;
+    {
+        auto st = db.prepare("SELECT DISTINCT group_hash FROM comm_op WHERE group_hash IS NOT NULL");
+        while (st.step())
+            facts.hashes.insert(st.text(0));
+    }
+    {
+        // One pass over the links: their hashes, the unresolved count, and the rows that matter below
+        // (self-links and links still without global ranks).
+        auto st = db.prepare("SELECT group_hash, rank_id, local_src, local_dst, src IS NULL OR dst IS NULL "
+                             "FROM comm_link WHERE group_hash IS NOT NULL");
+        std::set<GroupFacts::Link> seen;
+        std::string last;
+        while (st.step()) {
+            std::string hash = st.text(0);
+            if (hash != last) {
+                last = std::move(hash);
+                facts.hashes.insert(last);
+            }
+            const bool unresolved = st.int64(4) != 0;
+            facts.unresolvedLinks += unresolved;
+            const auto src = st.optInt(2);
+            const auto dst = st.optInt(3);
+            if (!unresolved && !(src && dst && *src == *dst))
+                continue;
+            GroupFacts::Link l { last, st.int64(1), src, dst };
+            if (seen.insert(l).second)
+                facts.links.push_back(std::move(l));
+        }
+    }
+    return facts;
+}
+
+void PostLoad::resolveGroups(Database& db, ModelWriter& writer) { resolveGroups(db, writer, collectGroupFacts(db)); }
+
+void PostLoad::resolveGroups(Database& db, ModelWriter& writer, const GroupFacts& facts)
+{
+    std::map<std::string, GroupInfo> groups;
+    for (const auto& hash : facts.hashes)
+        groups[hash];
+
+    // profiler_metadata.json parallel_group_info: the raw id hashes to the '@' number.
+    {
+        auto st = db.prepare("SELECT rank_id, substr(key, 21), value FROM rank_info "
+                             "WHERE key LIKE 'parallel_group_info.%'");
+        // Every member rank repeats its group's entry (a 1024-rank group lists 1024 ranks, 1024
+        // times, each with its own group_rank): read without a DOM.
+        GroupInfoSax sax;
+        while (st.step()) {
+            const std::string raw = st.text(1);
+            sax = GroupInfoSax {};
+            if (!io::saxParse(st.text(2), &sax) || !sax.ranks)
+                continue;
+            auto& ranks = *sax.ranks;
+            std::sort(ranks.begin(), ranks.end());
+            auto& g = groups[groupDoubleHashText(raw)];
+            g.rawName = raw;
+            if (sax.name)
+                g.name = sax.name;
+            g.source = "metadata";
+            g.localToGlobal.clear();
+            for (size_t i = 0; i < ranks.size(); ++i)
+                g.localToGlobal[static_cast<int64_t>(i)] = ranks[i];
+        }
+    }
+
+    // msprof-analyze communication_group.json (or cluster_analysis.db CommunicationGroup) with hashes: the group's
+    // pg_name, raw id and members (sorted rank_set, local i = i-th rank, as for metadata). Metadata wins if both exist.
+    {
+        auto st = db.prepare("SELECT group_hash, raw_name, name, ranks, source FROM cluster_comm_group "
+                             "WHERE group_hash IS NOT NULL ORDER BY rowid");
+        while (st.step()) {
+            auto& g = groups[st.text(0)];
+            if (g.source == "metadata" || isGroupListSource(g.source))
+                continue;
+            g.rawName = st.optText(1);
+            g.name = st.optText(2);
+            g.source = st.text(4);
+            g.localToGlobal.clear();
+            const auto ranks = ClusterSummaryWriter::parseRanks(st.text(3));
+            for (size_t i = 0; i < ranks.size(); ++i)
+                g.localToGlobal[static_cast<int64_t>(i)] = ranks[i];
+        }
+    }
+
+    // Self-links: the rank that wrote "k-k" is local rank k of that group.
+    std::map<std::string, std::set<int64_t>> localsSeen;
+    for (const auto& link : facts.links) {
+        const std::string& hash = link.hash;
+        const int64_t rank = link.rank;
+        const auto& src = link.localSrc;
+        const auto& dst = link.localDst;
+        if (src)
+            localsSeen[hash].insert(*src);
+        if (dst)
+            localsSeen[hash].insert(*dst);
+        auto& g = groups[hash];
+        if (g.source == "metadata" || isGroupListSource(g.source) || !src || !dst || *src != *dst)
+            continue;
+        auto [it, inserted] = g.localToGlobal.emplace(*src, rank);
+        if (!inserted && it->second != rank) {
+            writer.addIssue({ Severity::Warning, rank, std::nullopt, std::nullopt,
+                "group " + hash + ": local rank " + std::to_string(*src) + " claimed by ranks "
+                    + std::to_string(it->second) + " and " + std::to_string(rank) + "; keeping the first" });
+            continue;
+        }
+        g.source = "self_link";
+    }
+    for (auto& [hash, g] : groups) {
+        if (g.source != "self_link")
+            continue;
+        const bool identity = std::all_of(
+            g.localToGlobal.begin(), g.localToGlobal.end(), [](const auto& kv) { return kv.first == kv.second; });
+        const auto& seen = localsSeen[hash];
+        const bool complete = std::all_of(seen.begin(), seen.end(), [&](int64_t l) { return g.localToGlobal.count(l); });
+        if (complete)
+            continue;
+        // Identity is only assumed when at least two loaded ranks confirm it: a single rank at local 0
+        // says nothing about where the group's other members sit (e.g. pp = [0, 8]).
+        if (identity && g.localToGlobal.size() >= 2) {
+            const size_t known = g.localToGlobal.size();
+            for (int64_t l : seen)
+                g.localToGlobal.emplace(l, l);
+            g.source = "self_link_identity";
+            writer.addIssue({ Severity::Info, std::nullopt, std::nullopt, std::nullopt,
+                "group " + hash + ": no profiler_metadata.json membership; the loaded ranks' self-links map local "
+                    "ranks to equal global ranks, so the other " + std::to_string(g.localToGlobal.size() - known)
+                    + " local ranks of its links are assumed global as well" });
+        } else {
+            writer.addIssue({ Severity::Warning, std::nullopt, std::nullopt, std::nullopt,
+                "group " + hash + ": global ranks unknown for some local ranks (no profiler_metadata.json and no "
+                                  "self-link from those ranks); their links have no global src/dst" });
+        }
+    }
+
+    auto ins = db.prepare("INSERT OR REPLACE INTO comm_group(group_hash, raw_name, name, ranks_source) "
+                          "VALUES (?1, ?2, ?3, ?4)");
+    auto member = db.prepare("INSERT INTO comm_group_rank(group_hash, local_rank, global_rank) VALUES (?1,?2,?3)");
+    for (const auto& [hash, g] : groups) {
+        ins.bind(1, hash).bind(2, g.rawName).bind(3, g.name).bind(4, g.source).run();
+        for (const auto& [local, global] : g.localToGlobal)
+            member.bind(1, hash).bind(2, local).bind(3, global).run();
+    }
+    // The update below looks members up per link: index them first (links x members otherwise).
+    db.exec("CREATE INDEX IF NOT EXISTS idx_comm_group_rank ON comm_group_rank(group_hash, local_rank)");
+    // Importers fill src/dst from the rank's own metadata: most often nothing is left to resolve,
+    // and the update would still scan every link.
+    if (facts.unresolvedLinks == 0)
+        return;
+    db.exec("UPDATE comm_link SET "
+            "src = (SELECT global_rank FROM comm_group_rank g WHERE g.group_hash = comm_link.group_hash "
+            "       AND g.local_rank = comm_link.local_src), "
+            "dst = (SELECT global_rank FROM comm_group_rank g WHERE g.group_hash = comm_link.group_hash "
+            "       AND g.local_rank = comm_link.local_dst) "
+            "WHERE group_hash IS NOT NULL AND (src IS NULL OR dst IS NULL)");
+}
+
+void PostLoad::fillDevices(Database& db)
+{
+    // One pass per source table, the first row of each rank in row order (what the per-rank
+    // "... LIMIT 1" subqueries of an unindexed table return), instead of a scan per rank.
+    std::map<int64_t, int64_t> device;
+    {
+        auto st = db.prepare("SELECT rank_id, device_id FROM step_trace WHERE device_id IS NOT NULL ORDER BY rowid");
+        while (st.step())
+            device.emplace(st.int64(0), st.int64(1));
+    }
+    for (const char* table : { "npu_module_mem", "memory_record" }) {
+        auto st = db.prepare(std::string("SELECT rank_id, CAST(substr(device, 5) AS INTEGER) FROM ") + table
+            + " WHERE device LIKE 'NPU:%' ORDER BY rowid");
+        while (st.step())
+            device.emplace(st.int64(0), st.int64(1));
+    }
+    auto update = db.prepare("UPDATE rank SET device_id = ?2 WHERE rank_id = ?1 AND device_id IS NULL");
+    for (const auto& [rank, id] : device)
+        update.bind(1, rank).bind(2, id).run();
+}
+
+} // namespace npuscope::load
