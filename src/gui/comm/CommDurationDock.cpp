@@ -6,7 +6,6 @@
 #include "npuscope/gui/comm/CommSelectionBar.h"
 #include "npuscope/gui/comm/OpStripView.h"
 #include "npuscope/gui/comm/PacketChart.h"
-#include "npuscope/gui/common/QueryRunner.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/query/CommAnalysisQuery.h"
 #include "npuscope/query/CommOpIndex.h"
@@ -50,19 +49,16 @@ QWidget* titled(const QString& title, QWidget* content, QWidget* parent, QLabel*
 
 } // namespace
 
-CommDurationDock::CommDurationDock(Workspace* workspace, QWidget* parent)
-    : QDockWidget(tr("Communication duration"), parent)
-    , m_workspace(workspace)
-    , m_runner(new QueryRunner(workspace, this))
+CommDurationDock::CommDurationDock(Workspace* ws, QWidget* parent)
+    : QueryDock(tr("Communication duration"), kObjectName, ws, parent)
     , m_model(new CommDurationModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
 {
-    setObjectName(QString::fromLatin1(kObjectName));
     auto* body = new QWidget(this);
     auto* layout = new QVBoxLayout(body);
     layout->setContentsMargins(4, 4, 4, 4);
     auto* bar = new QHBoxLayout;
-    m_bar = new CommSelectionBar(workspace, body);
+    m_bar = new CommSelectionBar(ws, body);
     bar->addWidget(m_bar);
     bar->addStretch(1);
     m_summary = new QLabel(body);
@@ -106,49 +102,30 @@ CommDurationDock::CommDurationDock(Workspace* workspace, QWidget* parent)
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     layout->addWidget(split, 1);
-    setWidget(body);
+    setBody(body);
 
-    auto selectRank = [this](qint64 rank) { m_workspace->setSelectedRank(rank); };
+    auto selectRank = [this](qint64 rank) { workspace()->setSelectedRank(rank); };
     connect(m_chart, &CommRankChart::rankClicked, this, selectRank);
     connect(m_table, &QTableView::clicked, this, [this](const QModelIndex& index) {
         if (index.isValid())
-            m_workspace->setSelectedRank(index.data(CommDurationModel::RankIdRole).toLongLong());
+            workspace()->setSelectedRank(index.data(CommDurationModel::RankIdRole).toLongLong());
     });
     connect(m_strip, &OpStripView::opActivated, this, [this](qint64 rank, qint64 begin, qint64 end) {
-        m_workspace->setSelectedRank(rank);
-        m_workspace->setTimeWindow(Workspace::TimeWindow { begin, end });
+        workspace()->setSelectedRank(rank);
+        workspace()->setTimeWindow(Workspace::TimeWindow { begin, end });
     });
-    for (auto signal :
-        { &Workspace::databaseChanged, &Workspace::stepChanged, &Workspace::groupChanged, &Workspace::commOpChanged })
-        connect(m_workspace, signal, this, &CommDurationDock::reload);
-    connect(m_workspace, &Workspace::selectedRankChanged, this, &CommDurationDock::syncSelection);
-    connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
-        if (visible && m_dirty) {
-            m_dirty = false;
-            reload();
-        }
-    });
-    reload();
-}
-
-bool CommDurationDock::deferred()
-{
-    // Before the first show (and in tests without a window) queries run; afterwards a hidden dock waits.
-    if (isVisible() || !window()->isVisible())
-        return false;
-    m_dirty = true;
-    return true;
+    reloadOn({ &Workspace::stepChanged, &Workspace::groupChanged, &Workspace::commOpChanged });
+    connect(workspace(), &Workspace::selectedRankChanged, this, &CommDurationDock::syncSelection);
+    requestReload();
 }
 
 void CommDurationDock::reload()
 {
-    if (deferred())
-        return;
     query::CommSelection sel;
-    sel.step = m_workspace->step();
-    sel.groupHash = m_workspace->groupHash();
-    sel.opName = m_workspace->commOp();
-    const bool started = m_runner->runInMemory(
+    sel.step = workspace()->step();
+    sel.groupHash = workspace()->groupHash();
+    sel.opName = workspace()->commOp();
+    const bool started = runner()->runInMemory(
         [sel](const std::shared_ptr<model::Database>& database) {
             // Built once per database (first use), then every selection is computed in memory.
             const auto index = query::CommOpIndex::forDatabase(database);
@@ -209,7 +186,7 @@ void CommDurationDock::fitColumns()
 
 void CommDurationDock::syncSelection()
 {
-    const auto rank = m_workspace->selectedRank();
+    const auto rank = workspace()->selectedRank();
     m_chart->setSelectedRank(rank);
     const int row = rank ? m_model->rowOfRank(*rank) : -1;
     if (row < 0) {

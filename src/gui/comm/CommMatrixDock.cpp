@@ -3,7 +3,6 @@
 
 #include "npuscope/gui/comm/CommMatrixView.h"
 #include "npuscope/gui/comm/CommSelectionBar.h"
-#include "npuscope/gui/common/QueryRunner.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/query/CommLinkIndex.h"
 #include "npuscope/query/CommOpIndex.h"
@@ -37,19 +36,16 @@ std::vector<std::pair<std::string, std::string>> groupLabels(const query::CommLi
 
 } // namespace
 
-CommMatrixDock::CommMatrixDock(Workspace* workspace, QWidget* parent)
-    : QDockWidget(tr("Communication matrix"), parent)
-    , m_workspace(workspace)
-    , m_runner(new QueryRunner(workspace, this))
-    , m_slotRunner(new QueryRunner(workspace, this))
+CommMatrixDock::CommMatrixDock(Workspace* ws, QWidget* parent)
+    : QueryDock(tr("Communication matrix"), kObjectName, ws, parent)
+    , m_slotRunner(addRunner())
 {
-    setObjectName(QString::fromLatin1(kObjectName));
     auto* body = new QWidget(this);
     auto* layout = new QVBoxLayout(body);
     layout->setContentsMargins(4, 4, 4, 4);
 
     auto* bar = new QHBoxLayout;
-    m_bar = new CommSelectionBar(workspace, body);
+    m_bar = new CommSelectionBar(ws, body);
     bar->addWidget(m_bar);
     bar->addSpacing(8);
     m_slot = new QComboBox(body);
@@ -88,7 +84,7 @@ CommMatrixDock::CommMatrixDock(Workspace* workspace, QWidget* parent)
     layout->addWidget(m_status);
     m_view = new CommMatrixView(body);
     layout->addWidget(m_view, 1);
-    setWidget(body);
+    setBody(body);
 
     connect(m_metric, &QComboBox::currentIndexChanged, this,
         [this](int) { m_view->setMetric(static_cast<CommMatrixView::Metric>(m_metric->currentData().toInt())); });
@@ -96,53 +92,28 @@ CommMatrixDock::CommMatrixDock(Workspace* workspace, QWidget* parent)
         m_view->setHideLocal(hide);
         updateStatus();
     });
-    connect(m_order, &QComboBox::currentIndexChanged, this, &CommMatrixDock::reload);
+    connect(m_order, &QComboBox::currentIndexChanged, this, &CommMatrixDock::reloadMatrix);
     connect(m_slot, &QComboBox::currentIndexChanged, this, [this](int) {
         if (!m_updating)
-            reload();
+            reloadMatrix();
     });
-    connect(m_view, &CommMatrixView::rankClicked, this, [this](qint64 rank) { m_workspace->setSelectedRank(rank); });
-    connect(m_workspace, &Workspace::databaseChanged, this, [this] {
-        reloadSlots();
-        reload();
-    });
-    for (auto signal : { &Workspace::stepChanged, &Workspace::groupChanged }) {
-        connect(m_workspace, signal, this, [this] {
-            reloadSlots();
-            reload();
-        });
-    }
-    connect(m_workspace, &Workspace::commOpChanged, this, [this] {
-        m_slot->setEnabled(!m_workspace->commOp());
-        reload();
-    });
-    connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
-        if (visible && m_dirty) {
-            m_dirty = false;
-            reloadSlots();
-            reload();
-        }
-    });
-    reloadSlots();
-    reload();
+    connect(m_view, &CommMatrixView::rankClicked, this, [this](qint64 rank) { workspace()->setSelectedRank(rank); });
+    connect(workspace(), &Workspace::commOpChanged, this, [this] { m_slot->setEnabled(!workspace()->commOp()); });
+    reloadOn({ &Workspace::stepChanged, &Workspace::groupChanged, &Workspace::commOpChanged });
+    requestReload();
 }
 
-bool CommMatrixDock::deferred()
+void CommMatrixDock::reload()
 {
-    // Before the first show (and in tests without a window) queries run; afterwards a hidden dock waits.
-    if (isVisible() || !window()->isVisible())
-        return false;
-    m_dirty = true;
-    return true;
+    reloadSlots();
+    reloadMatrix();
 }
 
 void CommMatrixDock::reloadSlots()
 {
-    if (deferred())
-        return;
     query::CommSelection sel;
-    sel.step = m_workspace->step();
-    sel.groupHash = m_workspace->groupHash();
+    sel.step = workspace()->step();
+    sel.groupHash = workspace()->groupHash();
     m_slotRunner->runInMemory(
         [sel](const std::shared_ptr<model::Database>& db) {
             return query::CommAnalysisQuery::matrixOps(
@@ -164,18 +135,16 @@ void CommMatrixDock::reloadSlots()
             m_slot->setCurrentIndex(index < 0 ? 0 : index);
             m_updating = false;
             if (index < 0 && !previous.isEmpty())
-                reload();
+                reloadMatrix();
         });
 }
 
-void CommMatrixDock::reload()
+void CommMatrixDock::reloadMatrix()
 {
-    if (deferred())
-        return;
     query::CommSelection sel;
-    sel.step = m_workspace->step();
-    sel.groupHash = m_workspace->groupHash();
-    sel.opName = m_workspace->commOp();
+    sel.step = workspace()->step();
+    sel.groupHash = workspace()->groupHash();
+    sel.opName = workspace()->commOp();
     query::MatrixOp op;
     const QStringList typeSlot = m_slot->currentData().toString().split(QLatin1Char('\n'));
     if (typeSlot.size() == 2) {
@@ -183,7 +152,7 @@ void CommMatrixDock::reload()
         op.slot = typeSlot[1].toStdString();
     }
     const std::string order = m_order->currentData().toString().toStdString();
-    const bool started = m_runner->runInMemory(
+    const bool started = runner()->runInMemory(
         [sel, op, order](const std::shared_ptr<model::Database>& db) {
             // The link index is built once per database (first use), then every selection is in memory.
             const auto index = query::CommLinkIndex::forDatabase(db);

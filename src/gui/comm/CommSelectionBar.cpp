@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/comm/CommSelectionBar.h"
 
+#include "npuscope/gui/common/DeferredReload.h"
 #include "npuscope/gui/common/QueryRunner.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/query/CommAnalysisQuery.h"
@@ -36,11 +37,12 @@ void selectData(QComboBox* combo, const QVariant& value)
 CommSelectionBar::CommSelectionBar(Workspace* workspace, QWidget* parent)
     : QWidget(parent)
     , m_workspace(workspace)
-    , m_listRunner(new QueryRunner(workspace, this))
-    , m_opRunner(new QueryRunner(workspace, this))
+    , m_listRunner(new QueryRunner(workspace, tr("Communication selection"), this))
+    , m_opRunner(new QueryRunner(workspace, tr("Communication selection"), this))
     , m_step(new QComboBox(this))
     , m_group(new QComboBox(this))
     , m_op(new QComboBox(this))
+    , m_opsReload(new DeferredReload(this, [this] { reloadOps(); }))
 {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -80,11 +82,11 @@ CommSelectionBar::CommSelectionBar(Workspace* workspace, QWidget* parent)
     connect(m_workspace, &Workspace::databaseChanged, this, &CommSelectionBar::reloadLists);
     connect(m_workspace, &Workspace::stepChanged, this, [this] {
         syncFromWorkspace();
-        reloadOps();
+        m_opsReload->request();
     });
     connect(m_workspace, &Workspace::groupChanged, this, [this] {
         syncFromWorkspace();
-        reloadOps();
+        m_opsReload->request();
     });
     connect(m_workspace, &Workspace::commOpChanged, this, &CommSelectionBar::syncFromWorkspace);
     reloadLists();
@@ -119,27 +121,13 @@ void CommSelectionBar::reloadLists()
             }
             m_updating = false;
             syncFromWorkspace();
-            reloadOps();
+            m_opsReload->request();
         });
-    reloadOps();
-}
-
-void CommSelectionBar::showEvent(QShowEvent* event)
-{
-    QWidget::showEvent(event);
-    if (m_opsDirty) {
-        m_opsDirty = false;
-        reloadOps();
-    }
+    m_opsReload->request();
 }
 
 void CommSelectionBar::reloadOps()
 {
-    // Before the first show (and in tests without a window) the list loads; afterwards a hidden bar waits.
-    if (!isVisible() && window()->isVisible()) {
-        m_opsDirty = true;
-        return;
-    }
     query::CommSelection sel;
     sel.step = m_workspace->step();
     sel.groupHash = m_workspace->groupHash();

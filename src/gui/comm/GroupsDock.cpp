@@ -2,7 +2,6 @@
 #include "npuscope/gui/comm/GroupsDock.h"
 
 #include "npuscope/gui/comm/GroupTableModel.h"
-#include "npuscope/gui/common/QueryRunner.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/query/CommAnalysisQuery.h"
 
@@ -19,14 +18,11 @@
 
 namespace npuscope::gui {
 
-GroupsDock::GroupsDock(Workspace* workspace, QWidget* parent)
-    : QDockWidget(tr("Communication groups"), parent)
-    , m_workspace(workspace)
-    , m_runner(new QueryRunner(workspace, this))
+GroupsDock::GroupsDock(Workspace* ws, QWidget* parent)
+    : QueryDock(tr("Communication groups"), kObjectName, ws, parent)
     , m_model(new GroupTableModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
 {
-    setObjectName(QString::fromLatin1(kObjectName));
     auto* body = new QWidget(this);
     auto* layout = new QVBoxLayout(body);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -55,23 +51,22 @@ GroupsDock::GroupsDock(Workspace* workspace, QWidget* parent)
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setWordWrap(false);
     layout->addWidget(m_table, 1);
-    setWidget(body);
+    setBody(body);
 
     connect(m_table, &QTableView::clicked, this, [this](const QModelIndex& index) {
         // A group listed without a hash names no op or link: it cannot filter the other docks.
         const QString hash = index.isValid() ? index.data(GroupTableModel::GroupHashRole).toString() : QString();
         if (!hash.isEmpty())
-            m_workspace->setGroupHash(hash.toStdString());
+            workspace()->setGroupHash(hash.toStdString());
     });
-    connect(m_all, &QPushButton::clicked, this, [this] { m_workspace->setGroupHash(std::nullopt); });
-    connect(m_workspace, &Workspace::databaseChanged, this, &GroupsDock::reload);
-    connect(m_workspace, &Workspace::groupChanged, this, &GroupsDock::syncSelection);
-    reload();
+    connect(m_all, &QPushButton::clicked, this, [this] { workspace()->setGroupHash(std::nullopt); });
+    connect(workspace(), &Workspace::groupChanged, this, &GroupsDock::syncSelection);
+    requestReload();
 }
 
 void GroupsDock::reload()
 {
-    const bool started = m_runner->run(
+    const bool started = runner()->run(
         [](model::Database& db) {
             auto groups = query::CommQuery::groups(db);
             auto listed = query::CommQuery::listedGroups(db);
@@ -95,7 +90,7 @@ void GroupsDock::reload()
 
 void GroupsDock::syncSelection()
 {
-    const auto hash = m_workspace->groupHash();
+    const auto hash = workspace()->groupHash();
     const int row = hash ? m_model->rowOfHash(*hash) : -1;
     if (row < 0) {
         m_table->clearSelection();

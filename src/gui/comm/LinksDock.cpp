@@ -2,7 +2,6 @@
 #include "npuscope/gui/comm/LinksDock.h"
 
 #include "npuscope/gui/comm/LinkTableModel.h"
-#include "npuscope/gui/common/QueryRunner.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/query/CommAnalysisQuery.h"
 #include "npuscope/query/CommLinkIndex.h"
@@ -41,17 +40,14 @@ std::vector<std::pair<std::string, std::string>> groupNames(const query::CommLin
 
 } // namespace
 
-LinksDock::LinksDock(Workspace* workspace, QWidget* parent)
-    : QDockWidget(tr("Links"), parent)
-    , m_workspace(workspace)
-    , m_rankRunner(new QueryRunner(workspace, this))
-    , m_clusterRunner(new QueryRunner(workspace, this))
+LinksDock::LinksDock(Workspace* ws, QWidget* parent)
+    : QueryDock(tr("Links"), kObjectName, ws, parent)
+    , m_clusterRunner(addRunner())
     , m_rankModel(new LinkTableModel(this))
     , m_clusterModel(new LinkTableModel(this))
     , m_rankProxy(new QSortFilterProxyModel(this))
     , m_clusterProxy(new QSortFilterProxyModel(this))
 {
-    setObjectName(QString::fromLatin1(kObjectName));
     auto* body = new QWidget(this);
     auto* layout = new QVBoxLayout(body);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -109,43 +105,27 @@ LinksDock::LinksDock(Workspace* workspace, QWidget* parent)
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 2);
     layout->addWidget(split, 1);
-    setWidget(body);
+    setBody(body);
 
     for (QTableView* table : { m_rankTable, m_clusterTable }) {
         connect(table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
             if (index.isValid())
-                m_workspace->setSelectedRank(
+                workspace()->setSelectedRank(
                     index.sibling(index.row(), LinkTableModel::Src).data(LinkTableModel::RawValueRole).toLongLong());
         });
     }
     connect(m_src, &QLineEdit::editingFinished, this, &LinksDock::reloadCluster);
     connect(m_dst, &QLineEdit::editingFinished, this, &LinksDock::reloadCluster);
     connect(m_transport, &QComboBox::currentIndexChanged, this, &LinksDock::reloadCluster);
-    for (auto signal : { &Workspace::databaseChanged, &Workspace::stepChanged, &Workspace::groupChanged }) {
-        connect(m_workspace, signal, this, [this] {
-            reloadRank();
-            reloadCluster();
-        });
-    }
-    connect(m_workspace, &Workspace::selectedRankChanged, this, &LinksDock::reloadRank);
-    connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
-        if (visible && m_dirty) {
-            m_dirty = false;
-            reloadRank();
-            reloadCluster();
-        }
-    });
-    reloadRank();
-    reloadCluster();
+    reloadOn({ &Workspace::stepChanged, &Workspace::groupChanged });
+    reloadPartOn({ &Workspace::selectedRankChanged }, [this] { reloadRank(); });
+    requestReload();
 }
 
-bool LinksDock::deferred()
+void LinksDock::reload()
 {
-    // Before the first show (and in tests without a window) queries run; afterwards a hidden dock waits.
-    if (isVisible() || !window()->isVisible())
-        return false;
-    m_dirty = true;
-    return true;
+    reloadRank();
+    reloadCluster();
 }
 
 QTableView* LinksDock::makeTable(QSortFilterProxyModel* proxy, QWidget* parent)
@@ -166,9 +146,7 @@ QTableView* LinksDock::makeTable(QSortFilterProxyModel* proxy, QWidget* parent)
 
 void LinksDock::reloadRank()
 {
-    if (deferred())
-        return;
-    const auto rank = m_workspace->selectedRank();
+    const auto rank = workspace()->selectedRank();
     if (!rank) {
         m_rankModel->setRows({});
         m_rankTitle->setText(tr("<b>Links of the selected rank</b> \u2014 select a rank in any view"));
@@ -176,10 +154,10 @@ void LinksDock::reloadRank()
         return;
     }
     query::LinkFilter f;
-    f.step = m_workspace->step();
-    f.groupHash = m_workspace->groupHash();
+    f.step = workspace()->step();
+    f.groupHash = workspace()->groupHash();
     f.rank = *rank;
-    m_rankRunner->runInMemory(
+    runner()->runInMemory(
         [f](const std::shared_ptr<model::Database>& db) {
             const auto index = query::CommLinkIndex::forDatabase(db);
             return LinkResult { query::CommAnalysisQuery::linkTable(*index, f), groupNames(*index) };
@@ -194,11 +172,9 @@ void LinksDock::reloadRank()
 
 void LinksDock::reloadCluster()
 {
-    if (deferred())
-        return;
     query::LinkFilter f;
-    f.step = m_workspace->step();
-    f.groupHash = m_workspace->groupHash();
+    f.step = workspace()->step();
+    f.groupHash = workspace()->groupHash();
     if (!m_src->text().isEmpty())
         f.src = m_src->text().toLongLong();
     if (!m_dst->text().isEmpty())

@@ -3,9 +3,11 @@
 
 namespace npuscope::gui {
 
-QueryRunner::QueryRunner(Workspace* workspace, QObject* parent)
+QueryRunner::QueryRunner(Workspace* workspace, const QString& source, QObject* parent, Delivery delivery)
     : QObject(parent)
     , m_workspace(workspace)
+    , m_source(source)
+    , m_delivery(delivery)
 {
 }
 
@@ -26,15 +28,30 @@ std::shared_ptr<model::Database> QueryRunner::currentDatabase() const
     return m_workspace->database();
 }
 
-QThreadPool* QueryRunner::inMemoryPool()
+QThreadPool* QueryRunner::inMemoryPool() const
 {
-    // Two threads: in-memory queries are short; they must not queue behind SQL in the global pool.
-    static QThreadPool* pool = [] {
-        auto* p = new QThreadPool;
-        p->setMaxThreadCount(2);
-        return p;
-    }();
-    return pool;
+    Workspace* workspace = m_workspace.data();
+    return workspace ? workspace->inMemoryPool() : nullptr;
+}
+
+bool QueryRunner::isDelivered(quint64 id) const
+{
+    if (id <= *m_cancelledUpTo)
+        return false;
+    return m_delivery == Delivery::Every || id == *m_lastId;
+}
+
+void QueryRunner::report(const QString& message)
+{
+    if (m_workspace)
+        m_workspace->reportError(m_source, message);
+}
+
+void QueryRunner::failedRequest(const QString& message, const FailFn& fail)
+{
+    if (fail)
+        fail(message);
+    emit failed(message);
 }
 
 void QueryRunner::started()

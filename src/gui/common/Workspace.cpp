@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/common/Workspace.h"
 
+#include <QThreadPool>
+
 #include <algorithm>
 
 namespace npuscope::gui {
 
 Workspace::Workspace(QObject* parent)
     : QObject(parent)
+    , m_inMemoryPool(new QThreadPool(this))
 {
+    // In-memory queries are short; two threads keep them from waiting on each other.
+    m_inMemoryPool->setMaxThreadCount(2);
 }
 
 Workspace::~Workspace() = default;
@@ -24,12 +29,16 @@ void Workspace::setDatabase(std::shared_ptr<model::Database> database, const QSt
     m_timeWindow.reset();
     m_groupHash.reset();
     m_commOp.reset();
+    const bool hadErrors = !m_viewErrors.empty();
+    m_viewErrors.clear();
     emit databaseChanged();
     emit selectedRankChanged();
     emit stepChanged();
     emit timeWindowChanged();
     emit groupChanged();
     emit commOpChanged();
+    if (hadErrors)
+        emit errorReported();
 }
 
 std::optional<int64_t> Workspace::selectedRank() const
@@ -104,6 +113,21 @@ void Workspace::setShowHostIps(bool on)
         return;
     m_showHostIps = on;
     emit hostDisplayChanged();
+}
+
+void Workspace::reportError(const QString& source, const QString& message, std::optional<int64_t> rank)
+{
+    query::ParseIssue issue;
+    issue.severity = "error";
+    issue.rank = rank;
+    issue.message = (source.isEmpty() ? message : source + QStringLiteral(": ") + message).toStdString();
+    // A view re-queries on every selection change: a failing query would otherwise add a row each time.
+    const bool known = std::any_of(m_viewErrors.begin(), m_viewErrors.end(),
+        [&](const query::ParseIssue& e) { return e.rank == issue.rank && e.message == issue.message; });
+    if (known)
+        return;
+    m_viewErrors.push_back(std::move(issue));
+    emit errorReported();
 }
 
 void Workspace::beginQuery()

@@ -3,7 +3,6 @@
 
 #include "npuscope/gui/issues/IssueFilterModel.h"
 #include "npuscope/gui/issues/IssueTableModel.h"
-#include "npuscope/gui/common/QueryRunner.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/query/RankQuery.h"
 
@@ -17,15 +16,11 @@
 
 namespace npuscope::gui {
 
-ParseIssuesDock::ParseIssuesDock(Workspace* workspace, QWidget* parent)
-    : QDockWidget(tr("Parse issues"), parent)
-    , m_workspace(workspace)
-    , m_runner(new QueryRunner(workspace, this))
+ParseIssuesDock::ParseIssuesDock(Workspace* ws, QWidget* parent)
+    : QueryDock(tr("Parse issues"), kObjectName, ws, parent)
     , m_model(new IssueTableModel(this))
     , m_filter(new IssueFilterModel(this))
 {
-    setObjectName(QString::fromLatin1(kObjectName));
-
     auto* body = new QWidget(this);
     auto* layout = new QVBoxLayout(body);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -61,7 +56,7 @@ ParseIssuesDock::ParseIssuesDock(Workspace* workspace, QWidget* parent)
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setStretchLastSection(true);
     layout->addWidget(m_table, 1);
-    setWidget(body);
+    setBody(body);
 
     connect(m_filterEdit, &QLineEdit::textChanged, this, [this](const QString& text) {
         m_filter->setText(text);
@@ -72,26 +67,36 @@ ParseIssuesDock::ParseIssuesDock(Workspace* workspace, QWidget* parent)
         m_filter->setSeverityLevel(level.isValid() ? std::optional<int>(level.toInt()) : std::nullopt);
         updateCount();
     });
-    connect(m_workspace, &Workspace::databaseChanged, this, &ParseIssuesDock::reload);
-    reload();
+    reloadOn({ &Workspace::issuesAdded });
+    connect(workspace(), &Workspace::errorReported, this, &ParseIssuesDock::showIssues);
+    requestReload();
 }
 
 ParseIssuesDock::~ParseIssuesDock() = default;
 
 void ParseIssuesDock::reload()
 {
-    const bool started = m_runner->run([](model::Database& db) { return query::IssueQuery::issues(db); },
+    const bool started = runner()->run([](model::Database& db) { return query::IssueQuery::issues(db); },
         [this](std::vector<query::ParseIssue> issues) {
-            m_model->setIssues(std::move(issues));
-            m_table->resizeColumnsToContents();
-            // The message column stretches; keep the file column from eating the width.
-            m_table->setColumnWidth(IssueTableModel::File, std::min(m_table->columnWidth(IssueTableModel::File), 360));
-            updateCount();
+            m_modelIssues = std::move(issues);
+            showIssues();
         });
     if (!started) {
-        m_model->setIssues({});
-        updateCount();
+        m_modelIssues.clear();
+        showIssues();
     }
+}
+
+void ParseIssuesDock::showIssues()
+{
+    std::vector<query::ParseIssue> rows = m_modelIssues;
+    const auto& errors = workspace()->viewErrors();
+    rows.insert(rows.end(), errors.begin(), errors.end());
+    m_model->setIssues(std::move(rows));
+    m_table->resizeColumnsToContents();
+    // The message column stretches; keep the file column from eating the width.
+    m_table->setColumnWidth(IssueTableModel::File, std::min(m_table->columnWidth(IssueTableModel::File), 360));
+    updateCount();
 }
 
 void ParseIssuesDock::updateCount()

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/steps/ClusterStepsDock.h"
 
-#include "npuscope/gui/common/QueryRunner.h"
 #include "npuscope/gui/steps/StageTableModel.h"
 #include "npuscope/gui/steps/StepStatsModel.h"
 #include "npuscope/gui/steps/StepTableModel.h"
@@ -34,18 +33,14 @@ struct TableResult {
 
 } // namespace
 
-ClusterStepsDock::ClusterStepsDock(Workspace* workspace, QWidget* parent)
-    : QDockWidget(tr("Cluster steps"), parent)
-    , m_workspace(workspace)
-    , m_stepsRunner(new QueryRunner(workspace, this))
-    , m_tableRunner(new QueryRunner(workspace, this))
+ClusterStepsDock::ClusterStepsDock(Workspace* ws, QWidget* parent)
+    : QueryDock(tr("Cluster steps"), kObjectName, ws, parent)
+    , m_tableRunner(addRunner())
     , m_model(new StepTableModel(this))
     , m_statsModel(new StepStatsModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
     , m_stageModel(new StageTableModel(this))
 {
-    setObjectName(QString::fromLatin1(kObjectName));
-
     auto* body = new QWidget(this);
     auto* layout = new QVBoxLayout(body);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -121,7 +116,7 @@ ClusterStepsDock::ClusterStepsDock(Workspace* workspace, QWidget* parent)
     m_stageTitle->hide();
     m_stageTable->hide();
 
-    setWidget(body);
+    setBody(body);
 
     // The footer is a second view aligned column by column with the table.
     connect(m_table->horizontalHeader(), &QHeaderView::sectionResized, this,
@@ -134,7 +129,7 @@ ClusterStepsDock::ClusterStepsDock(Workspace* workspace, QWidget* parent)
     connect(m_footer, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
         const QVariant rank = index.data(StepStatsModel::RankIdRole);
         if (rank.isValid())
-            m_workspace->setSelectedRank(rank.toLongLong());
+            workspace()->setSelectedRank(rank.toLongLong());
     });
 
     connect(m_stepCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
@@ -143,8 +138,8 @@ ClusterStepsDock::ClusterStepsDock(Workspace* workspace, QWidget* parent)
         const QVariant v = m_stepCombo->itemData(index);
         const bool skipFirst = v.toString() == QLatin1String("skipFirst");
         if (!v.isValid() || skipFirst)
-            m_workspace->setSkipFirstStep(skipFirst);
-        m_workspace->setStep(v.isValid() && !skipFirst ? std::optional<int64_t>(v.toLongLong()) : std::nullopt);
+            workspace()->setSkipFirstStep(skipFirst);
+        workspace()->setStep(v.isValid() && !skipFirst ? std::optional<int64_t>(v.toLongLong()) : std::nullopt);
     });
     connect(m_unitCombo, &QComboBox::currentIndexChanged, this, [this](int) {
         const auto unit = static_cast<TimeFormat::Unit>(m_unitCombo->currentData().toInt());
@@ -154,24 +149,16 @@ ClusterStepsDock::ClusterStepsDock(Workspace* workspace, QWidget* parent)
         fitColumns();
     });
 
-    connect(m_workspace, &Workspace::databaseChanged, this, [this] {
-        reloadSteps();
-        reloadTable();
-    });
-    connect(m_workspace, &Workspace::hostDisplayChanged, this, &ClusterStepsDock::reloadTable);
-    connect(m_workspace, &Workspace::stepChanged, this, [this] {
-        syncStepCombo();
-        reloadTable();
-    });
-    connect(m_workspace, &Workspace::selectedRankChanged, this, &ClusterStepsDock::syncSelection);
-    connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
-        if (visible && m_dirty) {
-            m_dirty = false;
-            reloadTable();
-        }
-    });
+    connect(workspace(), &Workspace::stepChanged, this, &ClusterStepsDock::syncStepCombo);
+    reloadPartOn({ &Workspace::hostDisplayChanged, &Workspace::stepChanged }, [this] { reloadTable(); });
+    connect(workspace(), &Workspace::selectedRankChanged, this, &ClusterStepsDock::syncSelection);
 
     syncStepCombo();
+    requestReload();
+}
+
+void ClusterStepsDock::reload()
+{
     reloadSteps();
     reloadTable();
 }
@@ -180,7 +167,7 @@ ClusterStepsDock::~ClusterStepsDock() = default;
 
 void ClusterStepsDock::reloadSteps()
 {
-    const bool started = m_stepsRunner->run([](model::Database& db) { return query::StepQuery::steps(db); },
+    const bool started = runner()->run([](model::Database& db) { return query::StepQuery::steps(db); },
         [this](std::vector<int64_t> steps) {
             m_updatingCombo = true;
             m_stepCombo->clear();
@@ -202,12 +189,12 @@ void ClusterStepsDock::reloadSteps()
 
 void ClusterStepsDock::syncStepCombo()
 {
-    const auto step = m_workspace->step();
+    const auto step = workspace()->step();
     int index = 0;
     for (int i = 1; i < m_stepCombo->count(); ++i) {
         const QVariant v = m_stepCombo->itemData(i);
         const bool skipItem = v.toString() == QLatin1String("skipFirst");
-        if (step ? (!skipItem && v.toLongLong() == *step) : (skipItem && m_workspace->skipFirstStep()))
+        if (step ? (!skipItem && v.toLongLong() == *step) : (skipItem && workspace()->skipFirstStep()))
             index = i;
     }
     m_updatingCombo = true;
@@ -215,22 +202,11 @@ void ClusterStepsDock::syncStepCombo()
     m_updatingCombo = false;
 }
 
-bool ClusterStepsDock::deferred()
-{
-    // Before the first show (and in tests without a window) queries run; afterwards a hidden dock waits.
-    if (isVisible() || !window()->isVisible())
-        return false;
-    m_dirty = true;
-    return true;
-}
-
 void ClusterStepsDock::reloadTable()
 {
-    if (deferred())
-        return;
-    const auto step = m_workspace->step();
-    const bool skipFirst = m_workspace->skipFirstStep();
-    const auto hosts = m_workspace->showHostIps() ? query::HostDisplay::RealIp : query::HostDisplay::MappingId;
+    const auto step = workspace()->step();
+    const bool skipFirst = workspace()->skipFirstStep();
+    const auto hosts = workspace()->showHostIps() ? query::HostDisplay::RealIp : query::HostDisplay::MappingId;
     const bool started = m_tableRunner->run(
         [step, skipFirst, hosts](model::Database& db) {
             TableResult r;
@@ -301,7 +277,7 @@ void ClusterStepsDock::applyColumnVisibility()
 
 void ClusterStepsDock::syncSelection()
 {
-    const auto rank = m_workspace->selectedRank();
+    const auto rank = workspace()->selectedRank();
     m_model->setHighlightedRank(rank);
     const int row = rank ? m_model->rowOfRank(*rank) : -1;
     if (row < 0) {
@@ -317,7 +293,7 @@ void ClusterStepsDock::onActivated(const QModelIndex& proxyIndex)
 {
     if (!proxyIndex.isValid())
         return;
-    m_workspace->setSelectedRank(proxyIndex.data(StepTableModel::RankIdRole).toLongLong());
+    workspace()->setSelectedRank(proxyIndex.data(StepTableModel::RankIdRole).toLongLong());
 }
 
 } // namespace npuscope::gui

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/steps/OverviewDock.h"
 
-#include "npuscope/gui/common/QueryRunner.h"
 #include "npuscope/gui/steps/StepSplitPie.h"
 #include "npuscope/gui/common/Workspace.h"
 
@@ -31,12 +30,9 @@ QString ranksText(int count)
 
 } // namespace
 
-OverviewDock::OverviewDock(Workspace* workspace, QWidget* parent)
-    : QDockWidget(tr("Overview"), parent)
-    , m_workspace(workspace)
-    , m_runner(new QueryRunner(workspace, this))
+OverviewDock::OverviewDock(Workspace* ws, QWidget* parent)
+    : QueryDock(tr("Overview"), kObjectName, ws, parent)
 {
-    setObjectName(QString::fromLatin1(kObjectName));
 
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->setChildrenCollapsible(false);
@@ -71,19 +67,12 @@ OverviewDock::OverviewDock(Workspace* workspace, QWidget* parent)
     splitter->addWidget(right);
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 3);
-    setWidget(splitter);
+    setBody(splitter);
 
-    connect(m_chart, &RankBarChart::rankClicked, this, [this](qint64 rank) { m_workspace->setSelectedRank(rank); });
-    connect(m_workspace, &Workspace::databaseChanged, this, &OverviewDock::reload);
-    connect(m_workspace, &Workspace::stepChanged, this, &OverviewDock::reload);
-    connect(m_workspace, &Workspace::selectedRankChanged, this, &OverviewDock::showSelection);
-    connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
-        if (visible && m_dirty) {
-            m_dirty = false;
-            reload();
-        }
-    });
-    reload();
+    connect(m_chart, &RankBarChart::rankClicked, this, [this](qint64 rank) { workspace()->setSelectedRank(rank); });
+    reloadOn({ &Workspace::stepChanged });
+    connect(workspace(), &Workspace::selectedRankChanged, this, &OverviewDock::showSelection);
+    requestReload();
 }
 
 OverviewDock::~OverviewDock() = default;
@@ -97,22 +86,11 @@ bool OverviewDock::eventFilter(QObject* watched, QEvent* event)
 
 std::optional<query::StepSplit> OverviewDock::shownSplit() const { return m_pie->split(); }
 
-bool OverviewDock::deferred()
-{
-    // Before the first show (and in tests without a window) queries run; afterwards a hidden dock waits.
-    if (isVisible() || !window()->isVisible())
-        return false;
-    m_dirty = true;
-    return true;
-}
-
 void OverviewDock::reload()
 {
-    if (deferred())
-        return;
-    const auto step = m_workspace->step();
-    const bool skipFirst = m_workspace->skipFirstStep();
-    const bool started = m_runner->run(
+    const auto step = workspace()->step();
+    const bool skipFirst = workspace()->skipFirstStep();
+    const bool started = runner()->run(
         [step, skipFirst](model::Database& db) {
             OverviewResult r;
             const auto rows = step ? query::StepQuery::breakdown(db, step) : query::StepQuery::averaged(db, skipFirst);
@@ -147,7 +125,7 @@ void OverviewDock::reload()
             m_otherGenerationRanks = r.otherGenerationRanks;
             m_meanSplit = r.meanSplit;
             m_chart->setBars(std::move(r.bars));
-            const QString stepText = step ? tr("step %1").arg(*step) : (m_workspace->skipFirstStep() ? tr("mean over steps but the first") : tr("mean over steps"));
+            const QString stepText = step ? tr("step %1").arg(*step) : (workspace()->skipFirstStep() ? tr("mean over steps but the first") : tr("mean over steps"));
             // Old MindSpore / MindInsight data has the iteration trace split (interval, fp+bp, tail) instead.
             const bool iterationTrace = m_meanSplit && m_meanSplit->iterationTrace;
             if (m_otherGenerationRanks > 0)
@@ -174,10 +152,10 @@ void OverviewDock::reload()
 
 void OverviewDock::showSelection()
 {
-    const auto selected = m_workspace->selectedRank();
+    const auto selected = workspace()->selectedRank();
     m_chart->setSelectedRank(selected);
-    const auto step = m_workspace->step();
-    const QString stepText = step ? tr("step %1").arg(*step) : (m_workspace->skipFirstStep() ? tr("mean over steps but the first") : tr("mean over steps"));
+    const auto step = workspace()->step();
+    const QString stepText = step ? tr("step %1").arg(*step) : (workspace()->skipFirstStep() ? tr("mean over steps but the first") : tr("mean over steps"));
 
     if (selected) {
         for (const auto& bar : m_chart->bars()) {

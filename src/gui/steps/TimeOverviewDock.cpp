@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/steps/TimeOverviewDock.h"
 
-#include "npuscope/gui/common/QueryRunner.h"
 #include "npuscope/gui/steps/TimeOverviewChart.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/query/CommAnalysisQuery.h"
@@ -11,12 +10,9 @@
 
 namespace npuscope::gui {
 
-TimeOverviewDock::TimeOverviewDock(Workspace* workspace, QWidget* parent)
-    : QDockWidget(tr("Time overview"), parent)
-    , m_workspace(workspace)
-    , m_runner(new QueryRunner(workspace, this))
+TimeOverviewDock::TimeOverviewDock(Workspace* ws, QWidget* parent)
+    : QueryDock(tr("Time overview"), kObjectName, ws, parent)
 {
-    setObjectName(QString::fromLatin1(kObjectName));
     auto* body = new QWidget(this);
     auto* layout = new QVBoxLayout(body);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -25,24 +21,23 @@ TimeOverviewDock::TimeOverviewDock(Workspace* workspace, QWidget* parent)
     layout->addWidget(m_summary);
     m_chart = new TimeOverviewChart(body);
     layout->addWidget(m_chart, 1);
-    setWidget(body);
+    setBody(body);
 
     connect(m_chart, &TimeOverviewChart::stepClicked, this, [this](qint64 step) {
-        m_workspace->setStep(m_workspace->step() == step ? std::nullopt : std::optional<int64_t>(step));
+        workspace()->setStep(workspace()->step() == step ? std::nullopt : std::optional<int64_t>(step));
     });
-    connect(m_workspace, &Workspace::databaseChanged, this, &TimeOverviewDock::reload);
-    connect(m_workspace, &Workspace::stepChanged, this, [this] { m_chart->setSelectedStep(m_workspace->step()); });
-    reload();
+    connect(workspace(), &Workspace::stepChanged, this, [this] { m_chart->setSelectedStep(workspace()->step()); });
+    requestReload();
 }
 
 void TimeOverviewDock::reload()
 {
-    const bool started = m_runner->run([](model::Database& db) { return query::CommAnalysisQuery::timeOverview(db); },
+    const bool started = runner()->run([](model::Database& db) { return query::CommAnalysisQuery::timeOverview(db); },
         [this](query::TimeOverview overview) {
             m_summary->setText((overview.steps.size() == 1 ? tr("1 step") : tr("%1 steps").arg(overview.steps.size()))
                 + tr(" \u00b7 click a step to select it (again: all steps) \u00b7 hover for values"));
             m_chart->setOverview(std::move(overview));
-            m_chart->setSelectedStep(m_workspace->step());
+            m_chart->setSelectedStep(workspace()->step());
         });
     if (!started) {
         m_chart->setOverview({});

@@ -2,7 +2,6 @@
 #include "npuscope/gui/timeline/TimelineDock.h"
 
 #include "npuscope/gui/timeline/AreaStatsModel.h"
-#include "npuscope/gui/common/QueryRunner.h"
 #include "npuscope/gui/common/TimeFormat.h"
 #include "npuscope/gui/timeline/TimelineMarkerModel.h"
 #include "npuscope/gui/timeline/TimelineView.h"
@@ -12,7 +11,6 @@
 
 #include <QCheckBox>
 #include <QFileDialog>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -32,7 +30,6 @@
 #include <QToolButton>
 #include <QUrl>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 
@@ -46,14 +43,21 @@ QString us(int64_t ns) { return TimeFormat::withUnit(ns, TimeFormat::Unit::Micro
 
 const char* const kFlowCategories[] = { "HostToDevice", "async_npu", "async_task_queue", "fwdbwd" };
 
+// A rank's timeline read into arrays, and why it is empty when it is.
+struct RankLoad {
+    query::RankTimelinePtr timeline;
+    QString problem;
+};
+
 } // namespace
 
-TimelineDock::TimelineDock(Workspace* workspace, QWidget* parent)
-    : QDockWidget(tr("Timeline"), parent)
-    , m_workspace(workspace)
-    , m_detailsRunner(new QueryRunner(workspace, this))
+TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
+    : QueryDock(tr("Timeline"), kObjectName, ws, parent)
+    , m_loadRunner(addRunner(QueryRunner::Delivery::Every))
+    , m_statsRunner(addRunner())
+    , m_searchRunner(addRunner())
+    , m_detailsRunner(addRunner())
 {
-    setObjectName(QString::fromLatin1(kObjectName));
     auto* root = new QWidget(this);
     auto* layout = new QVBoxLayout(root);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -257,40 +261,19 @@ TimelineDock::TimelineDock(Workspace* workspace, QWidget* parent)
     });
     connect(m_view, &TimelineView::selectionCleared, this, [this] { m_details->clear(); });
     connect(m_view, &TimelineView::rangeSelected, this, &TimelineDock::rangeChanged);
-    connect(m_view, &TimelineView::rangeCleared, this, [this] { m_workspace->setTimeWindow(std::nullopt); });
-    connect(m_workspace, &Workspace::timeWindowChanged, this, &TimelineDock::applyTimeWindow);
-    connect(m_workspace, &Workspace::databaseChanged, this, &TimelineDock::reload);
-    connect(m_workspace, &Workspace::stepChanged, this, &TimelineDock::applyStep);
-    connect(m_workspace, &Workspace::selectedRankChanged, this, [this] {
-        if (const auto rank = m_workspace->selectedRank())
+    connect(m_view, &TimelineView::rangeCleared, this, [this] { workspace()->setTimeWindow(std::nullopt); });
+    connect(workspace(), &Workspace::timeWindowChanged, this, &TimelineDock::applyTimeWindow);
+    connect(workspace(), &Workspace::stepChanged, this, &TimelineDock::applyStep);
+    connect(workspace(), &Workspace::selectedRankChanged, this, [this] {
+        if (const auto rank = workspace()->selectedRank())
             scrollToRank(*rank);
         applyStep();
     });
-    reload();
+    requestReload();
 }
 
-TimelineDock::~TimelineDock()
-{
-    saveSession();
-    // Workers still running keep the database alive by shared_ptr; their results are dropped.
-    ++m_generation;
-    while (m_busy > 0)
-        end();
-}
-
-void TimelineDock::begin()
-{
-    ++m_busy;
-    m_workspace->beginQuery();
-}
-
-void TimelineDock::end()
-{
-    if (m_busy <= 0)
-        return;
-    --m_busy;
-    m_workspace->endQuery();
-}
+// Workers still running keep the database alive by shared_ptr; the runners drop their results.
+TimelineDock::~TimelineDock() { saveSession(); }
 
 void TimelineDock::setSessionPersistence(bool on)
 {
@@ -298,7 +281,7 @@ void TimelineDock::setSessionPersistence(bool on)
         return;
     m_persistSession = on;
     // Takes effect with the next load; a database already shown starts its session now, with what the user set up.
-    m_sessionKey = on ? TimelineSession::keyFor(m_workspace->sourcePaths()) : QString();
+    m_sessionKey = on ? TimelineSession::keyFor(workspace()->sourcePaths()) : QString();
     m_session = TimelineSession {};
 }
 
@@ -314,9 +297,11 @@ void TimelineDock::reload()
 {
     saveSession(); // the inputs shown until now
     m_restoring = true;
-    m_sessionKey = m_persistSession ? TimelineSession::keyFor(m_workspace->sourcePaths()) : QString();
+    m_sessionKey = m_persistSession ? TimelineSession::keyFor(workspace()->sourcePaths()) : QString();
     m_session = TimelineSession::load(m_sessionKey);
-    ++m_generation;
+    m_loadRunner->cancelPending();
+    m_statsRunner->cancelPending();
+    m_searchRunner->cancelPending();
     auto& renderer = m_view->renderer();
     renderer.ranks().clear();
     renderer.resetRowState();
@@ -332,18 +317,8 @@ void TimelineDock::reload()
     m_spanLabel->hide();
     m_view->relayout();
     m_restoring = false;
-    std::shared_ptr<model::Database> db = m_workspace->database();
-    if (!db)
-        return;
-    const quint64 generation = m_generation;
-    begin();
-    auto* watcher = new QFutureWatcher<std::vector<query::TimelineRankInfo>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        const auto infos = watcher->result();
-        watcher->deleteLater();
-        end();
-        if (generation != m_generation)
-            return;
+    runner()->run([](model::Database& db) { return query::TimelineQuery::ranks(db); },
+        [this](std::vector<query::TimelineRankInfo> infos) {
         auto& ranks = m_view->renderer().ranks();
         for (const auto& info : infos) {
             TimelineRenderer::RankEntry entry;
@@ -371,14 +346,6 @@ void TimelineDock::reload()
         }
         m_view->relayout();
     });
-    watcher->setFuture(QtConcurrent::run([db]() -> std::vector<query::TimelineRankInfo> {
-        try {
-            auto guard = db->lock();
-            return query::TimelineQuery::ranks(*db);
-        } catch (...) {
-            return {};
-        }
-    }));
 }
 
 void TimelineDock::expandAllRanks()
@@ -404,47 +371,65 @@ void TimelineDock::setRankExpanded(int rankIndex, bool expanded)
 void TimelineDock::startLoad(int rankIndex)
 {
     auto& entry = m_view->renderer().ranks()[static_cast<size_t>(rankIndex)];
-    std::shared_ptr<model::Database> db = m_workspace->database();
-    if (!db || entry.loading || entry.data)
+    if (entry.loading || entry.data)
         return;
-    entry.loading = true;
     const int64_t rank = entry.rank;
-    const quint64 generation = m_generation;
-    begin();
-    auto* watcher = new QFutureWatcher<query::RankTimelinePtr>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, rankIndex] {
-        query::RankTimelinePtr tl = watcher->result();
-        watcher->deleteLater();
-        end();
-        if (generation != m_generation)
-            return;
+    // Parsing runs without the model lock (Loader::loadTimeline merges under it); the GUI keeps
+    // painting the ranks it has.
+    const auto work = [rank](const std::shared_ptr<model::Database>& db) {
+        const bool imported = load::Loader::loadTimeline(*db, rank);
+        auto guard = db->lock();
+        RankLoad r;
+        r.timeline = query::TimelineQuery::loadRank(*db, rank);
+        if (r.timeline && !r.timeline->tracks.empty())
+            return r;
+        if (r.timeline && !r.timeline->counters.empty())
+            return r;
+        // Nothing to draw: the import problems of this rank say why (the file may also just have no events).
+        QStringList errors;
+        for (const auto& issue : query::IssueQuery::issues(*db)) {
+            if (issue.rank == rank && issue.severity == "error")
+                errors << QString::fromStdString(issue.message);
+        }
+        r.problem = errors.isEmpty() ? (imported ? tr("the timeline has no events") : QString())
+                                     : errors.join(QStringLiteral("; "));
+        return r;
+    };
+    const auto done = [this, rankIndex](RankLoad r) {
+        // Import problems were written to the model's parse_issue table.
+        workspace()->notifyIssuesAdded();
         auto& e = m_view->renderer().ranks()[static_cast<size_t>(rankIndex)];
         e.loading = false;
-        e.data = tl;
+        e.data = r.timeline;
+        if (!r.problem.isEmpty())
+            rankFailed(rankIndex, r.problem);
         m_view->renderer().applyDefaultCollapse(rankIndex);
         m_session.applyRows(m_view->renderer(), rankIndex); // its pinned and hidden rows from the last session
         updateSpanNote();
         m_view->relayout();
         m_markerModel->setOrigin(m_view->renderer().axis().boundsBegin());
         applyStep();
+    };
+    entry.error.clear();
+    entry.loading = m_loadRunner->runUnlocked(work, done, [this, rankIndex](const QString& message) {
+        m_view->renderer().ranks()[static_cast<size_t>(rankIndex)].loading = false;
+        rankFailed(rankIndex, message);
     });
-    // Parsing runs without the model lock (Loader::loadTimeline merges under it); the GUI keeps
-    // painting the ranks it has.
-    watcher->setFuture(QtConcurrent::run([db, rank]() -> query::RankTimelinePtr {
-        try {
-            load::Loader::loadTimeline(*db, rank);
-            auto guard = db->lock();
-            return query::TimelineQuery::loadRank(*db, rank);
-        } catch (...) {
-            return nullptr;
-        }
-    }));
+    m_view->update();
+}
+
+void TimelineDock::rankFailed(int rankIndex, const QString& message)
+{
+    auto& e = m_view->renderer().ranks()[static_cast<size_t>(rankIndex)];
+    e.error = message;
+    showError(tr("rank %1: timeline not loaded: %2").arg(e.rank).arg(message));
+    m_view->relayout();
 }
 
 std::vector<query::RankTimelinePtr> TimelineDock::loadedRanks(bool selectedOnly) const
 {
     std::vector<query::RankTimelinePtr> out;
-    const auto& selected = m_workspace->selectedRanks();
+    const auto& selected = workspace()->selectedRanks();
     for (const auto& e : m_view->renderer().ranks()) {
         if (!e.data)
             continue;
@@ -457,11 +442,11 @@ std::vector<query::RankTimelinePtr> TimelineDock::loadedRanks(bool selectedOnly)
 
 void TimelineDock::applyStep()
 {
-    const auto step = m_workspace->step();
+    const auto step = workspace()->step();
     if (!step)
         return;
     const std::string name = "ProfilerStep#" + std::to_string(*step);
-    const auto& selected = m_workspace->selectedRanks();
+    const auto& selected = workspace()->selectedRanks();
     std::optional<std::pair<int64_t, int64_t>> span;
     for (const auto& e : m_view->renderer().ranks()) {
         if (!e.data || (!selected.empty() && std::find(selected.begin(), selected.end(), e.rank) == selected.end()))
@@ -481,13 +466,13 @@ void TimelineDock::rangeChanged(int64_t b, int64_t e)
 {
     // Other docks may restrict themselves to the range (display time: the profile clock unless
     // rank offsets are set).
-    m_workspace->setTimeWindow(Workspace::TimeWindow { b, e });
+    workspace()->setTimeWindow(Workspace::TimeWindow { b, e });
     computeStats(b, e);
 }
 
 void TimelineDock::applyTimeWindow()
 {
-    const auto window = m_workspace->timeWindow();
+    const auto window = workspace()->timeWindow();
     auto& renderer = m_view->renderer();
     if (!window) {
         renderer.setRange(std::nullopt);
@@ -629,7 +614,7 @@ void TimelineDock::promptAlign()
 {
     bool ok = false;
     const int step = QInputDialog::getInt(this, tr("Align ranks"), tr("Align every rank on the start of step:"),
-        static_cast<int>(m_workspace->step().value_or(0)), 0, 1'000'000'000, 1, &ok);
+        static_cast<int>(workspace()->step().value_or(0)), 0, 1'000'000'000, 1, &ok);
     if (ok)
         alignRanksOnStep(step);
 }
@@ -789,17 +774,9 @@ void TimelineDock::computeStats(int64_t b, int64_t e)
         if (entry.data)
             tracks.push_back({ entry.data, track, entry.offsetNs });
     }
-    const quint64 request = ++m_statsRequest;
     m_statsLabel->setText(tr("Computing\u2026"));
-    begin();
-    auto* watcher = new QFutureWatcher<std::vector<query::AreaStat>>(this);
     const size_t trackCount = tracks.size();
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, request, b, e, trackCount] {
-        const auto stats = watcher->result();
-        watcher->deleteLater();
-        end();
-        if (request != m_statsRequest)
-            return;
+    const auto done = [this, b, e, trackCount](std::vector<query::AreaStat> stats) {
         const auto statsCount = stats.size();
         m_statsModel->setStats(stats);
         const int sortColumn = m_statsView->horizontalHeader()->sortIndicatorSection();
@@ -812,8 +789,13 @@ void TimelineDock::computeStats(int64_t b, int64_t e)
                 .arg(trackCount)
                 .arg(statsCount));
         m_tabs->setCurrentIndex(1);
-    });
-    watcher->setFuture(QtConcurrent::run([tracks, b, e] { return query::TimelineQuery::areaStats(tracks, b, e); }));
+    };
+    const auto failed = [this](const QString& message) { m_statsLabel->setText(tr("Failed: %1").arg(message)); };
+    m_statsRunner->runInMemory(
+        [tracks, b, e](const std::shared_ptr<model::Database>&) {
+            return query::TimelineQuery::areaStats(tracks, b, e);
+        },
+        done, failed);
 }
 
 bool TimelineDock::exportStatsCsv(const QString& path) const { return m_statsModel->exportCsv(path); }
@@ -824,17 +806,9 @@ void TimelineDock::search(const QString& text, bool caseSensitive)
         m_searchEdit->setText(text); // re-enters through textChanged
     if (m_caseBox->isChecked() != caseSensitive)
         m_caseBox->setChecked(caseSensitive);
-    const quint64 request = ++m_searchRequest;
     const auto ranks = loadedRanks(false);
     const std::string needle = text.toStdString();
-    begin();
-    auto* watcher = new QFutureWatcher<std::vector<query::SearchHit>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, request] {
-        auto hits = watcher->result();
-        watcher->deleteLater();
-        end();
-        if (request != m_searchRequest)
-            return;
+    const auto done = [this](std::vector<query::SearchHit> hits) {
         m_hits = std::move(hits);
         m_hitIndex = -1;
         const int shown = static_cast<int>(std::min<size_t>(m_hits.size(), 5000));
@@ -863,9 +837,12 @@ void TimelineDock::search(const QString& text, bool caseSensitive)
         }
         m_searchLabel->setText(m_hits.empty() ? (m_searchEdit->text().isEmpty() ? QString() : tr("no match"))
                                               : tr("%1 matches").arg(m_hits.size()));
-    });
-    watcher->setFuture(QtConcurrent::run(
-        [ranks, needle, caseSensitive] { return query::TimelineQuery::search(ranks, needle, caseSensitive); }));
+    };
+    m_searchRunner->runInMemory(
+        [ranks, needle, caseSensitive](const std::shared_ptr<model::Database>&) {
+            return query::TimelineQuery::search(ranks, needle, caseSensitive);
+        },
+        done, [this](const QString& message) { m_searchLabel->setText(tr("search failed: %1").arg(message)); });
 }
 
 void TimelineDock::goToHit(int index)

@@ -588,6 +588,8 @@ void TimelineRenderer::paintRow(QPainter& p, const Row& row, int top) const
                            .arg(e.rank);
         if (e.loading)
             text += QObject::tr("  \u00b7 loading timeline\u2026");
+        else if (!e.error.isEmpty())
+            text += QObject::tr("  \u00b7 \u26a0 timeline not loaded: %1").arg(e.error);
         else if (!e.hasFile)
             text += QObject::tr("  \u00b7 no trace_view.json");
         else if (!e.data)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <QDockWidget>
+#include "npuscope/gui/common/QueryDock.h"
 
 class QLabel;
 class QSortFilterProxyModel;
@@ -14,8 +14,6 @@ class CommRankChart;
 class CommSelectionBar;
 class OpStripView;
 class PacketChart;
-class QueryRunner;
-class Workspace;
 
 // Communication duration analysis for the Workspace step, group and op: a sortable per-rank table
 // (Elapsed, Transit, Wait, Sync, Idle, ratios, SDMA / RDMA bandwidth) with a per-rank bar chart,
@@ -23,7 +21,7 @@ class Workspace;
 // Clicking a rank selects it; clicking an op in the strip sets the Workspace time window. Queries run
 // over the shared in-memory CommOpIndex without the database lock; a hidden dock waits until shown.
 // GUI thread only.
-class CommDurationDock : public QDockWidget {
+class CommDurationDock : public QueryDock {
     Q_OBJECT
 public:
     static constexpr const char* kObjectName = "commDurationDock";
@@ -43,14 +41,10 @@ public:
     int resultsApplied() const { return m_resultsApplied; }
 
 private:
-    void reload();
+    void reload() override;
     void fitColumns();
     void syncSelection();
-    // True (and remembered) when the dock is hidden in a shown window: it re-queries when shown.
-    bool deferred();
 
-    Workspace* m_workspace;
-    QueryRunner* m_runner;
     CommSelectionBar* m_bar;
     QLabel* m_summary;
     CommDurationModel* m_model;
@@ -60,7 +54,6 @@ private:
     PacketChart* m_packets;
     OpStripView* m_strip;
     QLabel* m_chartTitle = nullptr;
-    bool m_dirty = false;
     double m_lastQueryMs = 0;
     int m_resultsApplied = 0;
 };

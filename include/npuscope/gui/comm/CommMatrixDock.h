@@ -3,7 +3,7 @@
 
 #include "npuscope/query/CommAnalysisQuery.h"
 
-#include <QDockWidget>
+#include "npuscope/gui/common/QueryDock.h"
 
 #include <string>
 #include <utility>
@@ -17,15 +17,13 @@ namespace npuscope::gui {
 
 class CommMatrixView;
 class CommSelectionBar;
-class QueryRunner;
-class Workspace;
 
 // Communication matrix: global src × dst heatmap (or one group's local ranks when its global ranks are unknown,
 // labelled in the status line) for the Workspace step, group and op; when no
 // concrete op is selected, "Total" or one op type's slot (total / top1 / middle / bottom…).
 // Metric: bandwidth, size, time or transport. Clicking a cell selects its src rank. Queries run over
 // the shared in-memory indexes without the database lock; a hidden dock waits until shown. GUI thread only.
-class CommMatrixDock : public QDockWidget {
+class CommMatrixDock : public QueryDock {
     Q_OBJECT
 public:
     static constexpr const char* kObjectName = "commMatrixDock";
@@ -44,15 +42,13 @@ public:
     int resultsApplied() const { return m_resultsApplied; }
 
 private:
-    void reload();
+    // The slot list, then the matrix.
+    void reload() override;
     void reloadSlots();
-    // True (and remembered) when the dock is hidden in a shown window: it re-queries when shown.
-    bool deferred();
+    void reloadMatrix();
     // The status line for the shown matrix (its counts follow "Hide diagonal").
     void updateStatus();
 
-    Workspace* m_workspace;
-    QueryRunner* m_runner;
     QueryRunner* m_slotRunner;
     CommSelectionBar* m_bar;
     QComboBox* m_slot;
@@ -62,7 +58,6 @@ private:
     QLabel* m_status;
     CommMatrixView* m_view;
     bool m_updating = false;
-    bool m_dirty = false;
     double m_lastQueryMs = 0;
     int m_resultsApplied = 0;
     std::vector<std::pair<std::string, std::string>> m_groupLabels; // hash -> "name (hash)" or hash

@@ -7,6 +7,7 @@ class QComboBox;
 
 namespace npuscope::gui {
 
+class DeferredReload;
 class QueryRunner;
 class Workspace;
 
@@ -25,9 +26,6 @@ public:
     QComboBox* groupCombo() const { return m_group; }
     QComboBox* opCombo() const { return m_op; }
 
-protected:
-    void showEvent(QShowEvent* event) override;
-
 private:
     void reloadLists();
     void reloadOps();
@@ -39,8 +37,8 @@ private:
     QComboBox* m_step;
     QComboBox* m_group;
     QComboBox* m_op;
+    DeferredReload* m_opsReload;
     bool m_updating = false;
-    bool m_opsDirty = false;
 };
 
 } // namespace npuscope::gui

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <QDockWidget>
+#include "npuscope/gui/common/QueryDock.h"
 
 class QLabel;
 class QPushButton;
@@ -11,12 +11,10 @@ class QTableView;
 namespace npuscope::gui {
 
 class GroupTableModel;
-class QueryRunner;
-class Workspace;
 
 // Communication groups with name, ranks and op count. Choosing a row sets the Workspace group,
 // which the matrix, duration and link docks follow; "All groups" clears it. GUI thread only.
-class GroupsDock : public QDockWidget {
+class GroupsDock : public QueryDock {
     Q_OBJECT
 public:
     static constexpr const char* kObjectName = "groupsDock";
@@ -28,11 +26,9 @@ public:
     QTableView* tableView() const { return m_table; }
 
 private:
-    void reload();
+    void reload() override;
     void syncSelection();
 
-    Workspace* m_workspace;
-    QueryRunner* m_runner;
     GroupTableModel* m_model;
     QSortFilterProxyModel* m_proxy;
     QTableView* m_table;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <QDockWidget>
+#include "npuscope/gui/common/QueryDock.h"
 
 class QComboBox;
 class QLabel;
@@ -12,13 +12,11 @@ class QTableView;
 namespace npuscope::gui {
 
 class LinkTableModel;
-class QueryRunner;
-class Workspace;
 
 // Link tables for the Workspace step and group: the selected rank's links (as src or dst) and the
 // whole cluster's links, filterable by src, dst and transport and sorted by bandwidth so the
 // slowest links come first. Double-click selects the link's src rank. GUI thread only.
-class LinksDock : public QDockWidget {
+class LinksDock : public QueryDock {
     Q_OBJECT
 public:
     static constexpr const char* kObjectName = "linksDock";
@@ -37,14 +35,12 @@ public:
     QComboBox* transportFilter() const { return m_transport; }
 
 private:
+    // Both tables.
+    void reload() override;
     void reloadRank();
     void reloadCluster();
-    // Hidden docks defer their queries until shown.
-    bool deferred();
     QTableView* makeTable(QSortFilterProxyModel* proxy, QWidget* parent);
 
-    Workspace* m_workspace;
-    QueryRunner* m_rankRunner;
     QueryRunner* m_clusterRunner;
     LinkTableModel* m_rankModel;
     LinkTableModel* m_clusterModel;
@@ -57,7 +53,6 @@ private:
     QLineEdit* m_src;
     QLineEdit* m_dst;
     QComboBox* m_transport;
-    bool m_dirty = false;
 };
 
 } // namespace npuscope::gui

@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -19,55 +20,72 @@
 namespace npuscope::gui {
 
 // Runs queries against the Workspace database off the GUI thread, one stream of requests per
-// owner (typically one per dock). Each request gets an increasing id; when a result arrives and a
-// newer request has been made in the meantime the result is dropped, so a view never shows data
-// for a selection the user already left. The worker holds db->lock() while the query runs and
-// keeps the database alive (shared_ptr) even if the Workspace switches to another one. A request
-// that has not started by the time a newer one is made is skipped.
-// GUI thread only; the query function runs on the global thread pool.
+// owner (typically one per dock). Each request gets an increasing id. With Delivery::NewestOnly a result
+// is dropped when a newer request has been made in the meantime, so a view never shows data for a
+// selection the user already left, and a request not yet started when a newer one is made is skipped.
+// With Delivery::Every (independent jobs, e.g. one per timeline rank) every result is delivered unless
+// cancelPending() was called after the request. The worker keeps the database alive (shared_ptr) even if
+// the Workspace switches to another one.
+// A query that throws is never silent: its message (std::exception::what(), or "unknown error") goes to
+// Workspace::reportError under this runner's source name (the Parse issues dock shows it), to the failed()
+// signal and to the request's fail callback, if any.
+// GUI thread only; the query function runs on a worker thread.
 class QueryRunner : public QObject {
     Q_OBJECT
 public:
-    explicit QueryRunner(Workspace* workspace, QObject* parent = nullptr);
+    enum class Delivery { NewestOnly, Every };
+    using FailFn = std::function<void(const QString& message)>;
+
+    // source: the view the errors are reported for, e.g. "Timeline".
+    QueryRunner(Workspace* workspace, const QString& source, QObject* parent = nullptr,
+        Delivery delivery = Delivery::NewestOnly);
     ~QueryRunner() override;
 
-    // fn: T(model::Database&), runs in a worker. done: void(T), runs on the GUI thread, only for
-    // the newest request. Returns false (and calls nothing) when no database is loaded.
-    template <typename Fn, typename Done> bool run(Fn fn, Done done)
+    // fn: T(model::Database&), runs in a worker holding db->lock(). done: void(T), runs on the GUI thread
+    // for a delivered request. Returns false (and calls nothing) when no database is loaded.
+    template <typename Fn, typename Done> bool run(Fn fn, Done done, FailFn fail = {})
     {
         return submit(
             [fn = std::move(fn)](const std::shared_ptr<model::Database>& db) {
                 auto guard = db->lock();
                 return fn(*db);
             },
-            std::move(done), nullptr);
+            std::move(done), std::move(fail), nullptr);
     }
 
     // For queries over in-memory data (indexes shared per database): fn: T(std::shared_ptr<model::Database>)
-    // runs without the database lock, on a pool of its own, so it neither waits for nor queues behind SQL
-    // that other views run. fn takes db->lock() itself if it touches SQLite (an index's first build does).
-    template <typename Fn, typename Done> bool runInMemory(Fn fn, Done done)
+    // runs without the database lock, on the Workspace's in-memory pool, so it neither waits for nor queues
+    // behind SQL that other views run. fn takes db->lock() itself if it touches SQLite (an index's first build
+    // does).
+    template <typename Fn, typename Done> bool runInMemory(Fn fn, Done done, FailFn fail = {})
     {
-        return submit(std::move(fn), std::move(done), inMemoryPool());
+        return submit(std::move(fn), std::move(done), std::move(fail), inMemoryPool());
     }
 
-    // Drops the results of every request made so far.
-    void cancelPending() { ++*m_lastId; }
+    // For long jobs that take db->lock() themselves, in parts (importing a rank's timeline): fn as for
+    // runInMemory, on the global pool.
+    template <typename Fn, typename Done> bool runUnlocked(Fn fn, Done done, FailFn fail = {})
+    {
+        return submit(std::move(fn), std::move(done), std::move(fail), nullptr);
+    }
+
+    // Drops the results (and errors' callbacks) of every request made so far.
+    void cancelPending() { m_cancelledUpTo->store(*m_lastId); }
     bool isBusy() const { return m_inFlight > 0; }
+    QString source() const { return m_source; }
 
 signals:
-    // The newest request threw; message is the exception text.
+    // A delivered request threw; message is the exception text.
     void failed(const QString& message);
 
 private:
     template <typename T> struct Outcome {
         std::optional<T> value;
         QString error;
+        bool skipped = false;
     };
 
-    // A request not yet started when a newer one is made is skipped (it would be dropped anyway), so
-    // stale work never waits for the database lock.
-    template <typename Fn, typename Done> bool submit(Fn fn, Done done, QThreadPool* pool)
+    template <typename Fn, typename Done> bool submit(Fn fn, Done done, FailFn fail, QThreadPool* pool)
     {
         using Result = std::invoke_result_t<Fn, const std::shared_ptr<model::Database>&>;
         std::shared_ptr<model::Database> db = currentDatabase();
@@ -76,21 +94,28 @@ private:
             return false;
         auto* watcher = new QFutureWatcher<Outcome<Result>>(this);
         started();
-        connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, id, done = std::move(done)]() {
-            Outcome<Result> outcome = watcher->result();
-            watcher->deleteLater();
-            if (id == *m_lastId) {
-                if (outcome.value)
-                    done(std::move(*outcome.value));
-                else
-                    emit failed(outcome.error);
-            }
-            finished();
-        });
-        auto work = [db, fn = std::move(fn), id, latest = m_lastId]() -> Outcome<Result> {
+        connect(watcher, &QFutureWatcherBase::finished, this,
+            [this, watcher, id, done = std::move(done), fail = std::move(fail)]() {
+                Outcome<Result> outcome = watcher->result();
+                watcher->deleteLater();
+                if (!outcome.skipped && !outcome.value)
+                    report(outcome.error); // even for a stale request: the failure happened
+                if (isDelivered(id)) {
+                    if (outcome.value)
+                        done(std::move(*outcome.value));
+                    else if (!outcome.skipped)
+                        failedRequest(outcome.error, fail);
+                }
+                finished(); // after done(): a view is quiet only once it shows its result
+            });
+        const bool newestOnly = m_delivery == Delivery::NewestOnly;
+        auto work = [db, fn = std::move(fn), id, newestOnly, latest = m_lastId]() -> Outcome<Result> {
             Outcome<Result> outcome;
-            if (id != *latest)
+            // Not started yet and already superseded: it would be dropped, so it never waits for the lock.
+            if (newestOnly && id != *latest) {
+                outcome.skipped = true;
                 return outcome;
+            }
             try {
                 outcome.value = fn(db);
             } catch (const std::exception& e) {
@@ -105,13 +130,20 @@ private:
     }
 
     std::shared_ptr<model::Database> currentDatabase() const;
-    static QThreadPool* inMemoryPool();
+    QThreadPool* inMemoryPool() const;
+    bool isDelivered(quint64 id) const;
+    void report(const QString& message);
+    void failedRequest(const QString& message, const FailFn& fail);
     void started();
     void finished();
 
     QPointer<Workspace> m_workspace;
+    QString m_source;
+    Delivery m_delivery;
     // Id of the newest request; shared with the workers so they can skip stale requests.
     std::shared_ptr<std::atomic<quint64>> m_lastId = std::make_shared<std::atomic<quint64>>(0);
+    // Requests with an id up to this one were cancelled.
+    std::shared_ptr<std::atomic<quint64>> m_cancelledUpTo = std::make_shared<std::atomic<quint64>>(0);
     int m_inFlight = 0;
 };
 

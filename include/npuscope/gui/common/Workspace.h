@@ -2,6 +2,7 @@
 #pragma once
 
 #include "npuscope/model/Database.h"
+#include "npuscope/query/RankQuery.h"
 
 #include <QObject>
 #include <QStringList>
@@ -12,9 +13,12 @@
 #include <string>
 #include <vector>
 
+class QThreadPool;
+
 namespace npuscope::gui {
 
-// The opened model and the current selection every dock follows. GUI thread only.
+// The opened model and the current selection every dock follows, the thread pool in-memory view queries run
+// on, and the errors of view queries (shown with the parse issues). GUI thread only.
 // Setters emit their change signal only when the value actually changes.
 class Workspace : public QObject {
     Q_OBJECT
@@ -70,6 +74,17 @@ public:
     void beginQuery();
     void endQuery();
 
+    // Owned by the Workspace (its destructor waits for the tasks still running). In-memory view queries run
+    // here so they never queue behind SQL on the global pool.
+    QThreadPool* inMemoryPool() const { return m_inMemoryPool; }
+
+    // A background view query failed: source names the view ("Timeline"), message says what failed. Kept until
+    // the next setDatabase() as an error row of the Parse issues dock (an identical report is kept once).
+    void reportError(const QString& source, const QString& message, std::optional<int64_t> rank = std::nullopt);
+    const std::vector<query::ParseIssue>& viewErrors() const { return m_viewErrors; }
+    // Something added parse_issue rows to the model after it was opened (e.g. loading a rank's timeline).
+    void notifyIssuesAdded() { emit issuesAdded(); }
+
 signals:
     void databaseChanged();
     void selectedRankChanged();
@@ -79,6 +94,8 @@ signals:
     void commOpChanged();
     void hostDisplayChanged();
     void busyChanged(bool busy);
+    void errorReported();
+    void issuesAdded();
 
 private:
     std::shared_ptr<model::Database> m_database;
@@ -91,6 +108,8 @@ private:
     std::optional<std::string> m_commOp;
     bool m_showHostIps = false;
     int m_pendingQueries = 0;
+    QThreadPool* m_inMemoryPool;
+    std::vector<query::ParseIssue> m_viewErrors;
 };
 
 } // namespace npuscope::gui

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <QDockWidget>
+#include "npuscope/gui/common/QueryDock.h"
+#include "npuscope/query/RankQuery.h"
+
+#include <vector>
 
 class QComboBox;
 class QLabel;
@@ -12,12 +15,11 @@ namespace npuscope::gui {
 
 class IssueFilterModel;
 class IssueTableModel;
-class QueryRunner;
-class Workspace;
 
-// Problems found while importing (parse_issue rows): severity, rank, file, line, message, with a
-// text filter and a severity filter. GUI thread only.
-class ParseIssuesDock : public QDockWidget {
+// Problems found while importing (parse_issue rows), then the errors of failed view queries
+// (Workspace::viewErrors): severity, rank, file, line, message, with a text filter and a severity filter.
+// GUI thread only.
+class ParseIssuesDock : public QueryDock {
     Q_OBJECT
 public:
     static constexpr const char* kObjectName = "parseIssuesDock";
@@ -32,11 +34,12 @@ public:
     QComboBox* severityCombo() const { return m_severityCombo; }
 
 private:
-    void reload();
+    void reload() override;
+    // The model's rows: the model's issues, then the view errors.
+    void showIssues();
     void updateCount();
 
-    Workspace* m_workspace;
-    QueryRunner* m_runner;
+    std::vector<query::ParseIssue> m_modelIssues;
     IssueTableModel* m_model;
     IssueFilterModel* m_filter;
     QTableView* m_table;

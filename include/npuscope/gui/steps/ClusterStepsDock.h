@@ -3,7 +3,7 @@
 
 #include "npuscope/query/StepQuery.h"
 
-#include <QDockWidget>
+#include "npuscope/gui/common/QueryDock.h"
 
 #include <vector>
 
@@ -14,18 +14,16 @@ class QTableView;
 
 namespace npuscope::gui {
 
-class QueryRunner;
 class StageTableModel;
 class StepStatsModel;
 class StepTableModel;
-class Workspace;
 
 // The cluster step breakdown: one row per rank for the selected step (or each rank's mean over
 // all steps), sortable, tinted by deviation from the cluster mean, with a min / max / mean /
 // spread footer. Double-click selects the rank in the Workspace. Under it, only when the input has msprof-analyze
 // pipeline stage rows (cluster_step_trace_time.csv Type "stage"), a small table of the stages for the same step.
 // GUI thread only.
-class ClusterStepsDock : public QDockWidget {
+class ClusterStepsDock : public QueryDock {
     Q_OBJECT
 public:
     static constexpr const char* kObjectName = "clusterStepsDock";
@@ -42,10 +40,10 @@ public:
     QTableView* stageTableView() const { return m_stageTable; }
 
 private:
+    // The step list, then the table.
+    void reload() override;
     void reloadSteps();
     void reloadTable();
-    // True (and remembers to reload when shown) while the dock is hidden in a visible window.
-    bool deferred();
     void syncStepCombo();
     void syncSelection();
     void fitColumns();
@@ -55,8 +53,6 @@ private:
     void applyColumnVisibility();
     void onActivated(const QModelIndex& proxyIndex);
 
-    Workspace* m_workspace;
-    QueryRunner* m_stepsRunner;
     QueryRunner* m_tableRunner;
     StepTableModel* m_model;
     StepStatsModel* m_statsModel;
@@ -70,7 +66,6 @@ private:
     QComboBox* m_unitCombo;
     QLabel* m_summary;
     bool m_updatingCombo = false;
-    bool m_dirty = false;
 };
 
 } // namespace npuscope::gui

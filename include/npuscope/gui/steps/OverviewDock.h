@@ -4,7 +4,7 @@
 #include "npuscope/gui/common/RankBarChart.h"
 #include "npuscope/query/StepQuery.h"
 
-#include <QDockWidget>
+#include "npuscope/gui/common/QueryDock.h"
 
 #include <optional>
 #include <vector>
@@ -14,14 +14,12 @@ class QScrollArea;
 
 namespace npuscope::gui {
 
-class QueryRunner;
 class StepSplitPie;
-class Workspace;
 
 // Where the step goes: a donut of the selected rank's split (the cluster mean's when no rank is
 // selected) next to one stacked bar per rank. Follows the Workspace step and rank; clicking a bar
 // selects that rank. GUI thread only.
-class OverviewDock : public QDockWidget {
+class OverviewDock : public QueryDock {
     Q_OBJECT
 public:
     static constexpr const char* kObjectName = "overviewDock";
@@ -39,13 +37,9 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    void reload();
-    // True (and remembers to reload when shown) while the dock is hidden in a visible window.
-    bool deferred();
+    void reload() override;
     void showSelection();
 
-    Workspace* m_workspace;
-    QueryRunner* m_runner;
     StepSplitPie* m_pie;
     RankBarChart* m_chart;
     QScrollArea* m_scroll;
@@ -55,7 +49,6 @@ private:
     int m_meanRanks = 0;
     int m_otherGenerationRanks = 0;
     bool m_loaded = false;
-    bool m_dirty = false;
     std::optional<int64_t> m_shownRank;
 };
 

@@ -6,7 +6,7 @@
 
 #include "npuscope/gui/timeline/TimelineSession.h"
 
-#include <QDockWidget>
+#include "npuscope/gui/common/QueryDock.h"
 
 #include <cstdint>
 #include <optional>
@@ -25,10 +25,8 @@ class QTextBrowser;
 namespace npuscope::gui {
 
 class AreaStatsModel;
-class QueryRunner;
 class TimelineMarkerModel;
 class TimelineView;
-class Workspace;
 
 // Every loaded rank on one time axis: rows rank -> process -> thread (and counters), lazily loaded
 // per rank in the background when a rank is expanded, a details panel for the selected slice
@@ -37,8 +35,9 @@ class Workspace;
 // row, pin / hide / move rows (row header menu), a row filter, per-rank time offsets and "align ranks
 // on step N". Follows the Workspace step (zooms to ProfilerStep#N) and selected rank (scrolls to it);
 // publishes a selected range as the Workspace time window. Painting never runs SQL: rank data is
-// loaded once into immutable arrays. GUI thread only.
-class TimelineDock : public QDockWidget {
+// loaded once into immutable arrays. A rank whose timeline cannot be loaded says why in its row header, in the
+// dock's error line and in Parse issues. GUI thread only.
+class TimelineDock : public QueryDock {
     Q_OBJECT
 public:
     static constexpr const char* kObjectName = "timelineDock";
@@ -50,8 +49,6 @@ public:
     // Expands every rank (loading the timelines not loaded yet), now or as soon as the rank list is known.
     void expandAllRanks();
     void setRankExpanded(int rankIndex, bool expanded);
-    // Background work (rank list, timeline loads, statistics, search) in flight.
-    bool isBusy() const { return m_busy > 0; }
 
     // Selects the slice with this slice.id in a loaded rank; false if none has it.
     bool selectSliceById(int64_t sliceId, bool centre = true);
@@ -94,8 +91,10 @@ public:
     const TimelineSession& session() const { return m_session; }
 
 private:
-    void reload();
+    void reload() override;
     void startLoad(int rankIndex);
+    // The rank's timeline could not be loaded: its row says so, and the dock's error line.
+    void rankFailed(int rankIndex, const QString& message);
     void showSelection(int rank, const query::SliceRef& ref);
     void computeStats(int64_t begin, int64_t end);
     void applyStep();
@@ -106,10 +105,11 @@ private:
     void rangeChanged(int64_t begin, int64_t end);
     void goToHit(int index);
     std::vector<query::RankTimelinePtr> loadedRanks(bool selectedOnly) const;
-    void begin();
-    void end();
 
-    Workspace* m_workspace;
+    // Rank timelines load independently (every result delivered); the others keep only the newest request.
+    QueryRunner* m_loadRunner;
+    QueryRunner* m_statsRunner;
+    QueryRunner* m_searchRunner;
     QueryRunner* m_detailsRunner;
     TimelineView* m_view;
     QLineEdit* m_searchEdit;
@@ -128,10 +128,6 @@ private:
     QTableWidget* m_hitsTable;
     std::vector<query::SearchHit> m_hits;
     int m_hitIndex = -1;
-    quint64 m_generation = 0;
-    quint64 m_statsRequest = 0;
-    quint64 m_searchRequest = 0;
-    int m_busy = 0;
     bool m_expandAllPending = false;
     bool m_persistSession = false;
     bool m_restoring = false; // changes made while loading or restoring are not saved

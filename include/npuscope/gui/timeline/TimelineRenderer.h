@@ -65,6 +65,7 @@ public:
         query::RankTimelinePtr data; // null until loaded
         bool hasFile = true;
         bool loading = false;
+        QString error; // why the timeline could not be loaded; empty when it loaded or was not tried
         bool expanded = false;
         std::set<int64_t> collapsedPids;
         bool countersExpanded = false; // the Group row of counter-only processes
