@@ -3,12 +3,14 @@
 
 #include "npuscope/core/Decimal.h"
 #include "npuscope/io/parse/JsonFile.h"
+#include "npuscope/io/parse/SliceTracker.h"
 
 #include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
 #include <regex>
+#include <tuple>
 
 namespace fs = std::filesystem;
 
@@ -192,38 +194,37 @@ bool CannProfImporter::runTimeline(ImportContext& ctx)
             continue;
         slices.push_back({ *pid, tid.value_or(0), *tsNs + offsetNs, std::max<int64_t>(0, *durNs), &e });
     }
-    // Depth per track: sort by (track, start, longer first) and keep a stack of open ends.
-    std::sort(slices.begin(), slices.end(), [](const Event& a, const Event& b) {
-        return std::tie(a.pid, a.tid, a.ts, b.dur) < std::tie(b.pid, b.tid, b.ts, a.dur);
+    // Depth per track: by track, then in SliceTracker's order (stable: equal spans keep file order).
+    std::stable_sort(slices.begin(), slices.end(), [](const Event& a, const Event& b) {
+        if (a.pid != b.pid || a.tid != b.tid)
+            return std::tie(a.pid, a.tid) < std::tie(b.pid, b.tid);
+        return SliceTracker::before(a.ts, a.dur, b.ts, b.dur);
     });
-    std::vector<int64_t> openEnds;
+    SliceTracker nesting;
     std::pair<int64_t, int64_t> track { -1, -1 };
     for (const auto& s : slices) {
         if (std::make_pair(s.pid, s.tid) != track) {
             track = { s.pid, s.tid };
-            openEnds.clear();
+            nesting.reset();
             model::ThreadRow t;
             t.rankId = ctx.rankId();
             t.pid = s.pid;
             t.tid = s.tid;
             w.upsertThread(t);
         }
-        while (!openEnds.empty() && openEnds.back() <= s.ts)
-            openEnds.pop_back();
         model::SliceRow r;
         r.rankId = ctx.rankId();
         r.pid = s.pid;
         r.tid = s.tid;
         r.ts = s.ts;
         r.dur = s.dur;
-        r.depth = static_cast<int64_t>(openEnds.size());
+        r.depth = nesting.place(s.ts, s.dur).depth;
         r.nameId = w.intern(s.e->value("name", std::string()));
         if (auto c = s.e->find("cat"); c != s.e->end() && c->is_string())
             r.catId = w.intern(c->get<std::string>());
         if (auto a = s.e->find("args"); a != s.e->end() && a->is_object())
             r.args = a->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         w.addSlice(r);
-        openEnds.push_back(s.ts + s.dur);
     }
     ctx.finish();
     return true;

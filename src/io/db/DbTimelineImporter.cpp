@@ -2,6 +2,8 @@
 #include "npuscope/io/db/DbTimelineImporter.h"
 
 #include "npuscope/io/db/DbSliceArgs.h"
+#include "npuscope/io/parse/FlowTracker.h"
+#include "npuscope/io/parse/SliceTracker.h"
 #include "npuscope/io/parse/SourceFile.h"
 #include "npuscope/io/db/SqliteExport.h"
 #include "npuscope/model/ModelWriter.h"
@@ -666,26 +668,39 @@ private:
         std::vector<std::optional<int64_t>> pythonCats; // category string ids of the python ends, same order
     };
 
+    // The arrows of one connection id: src ends are its starts, dst ends its ends, paired by FlowTracker's rule
+    // in time order (one start: an arrow to every end). Half arrows are left out: a db connection id without
+    // both ends is one no arrow was drawn for.
     void addFlows(const std::string& cat, const std::string& name, int64_t conn, const std::vector<Endpoint>& src,
         const std::vector<Endpoint>& dst)
     {
+        m_flowPoints.clear();
+        for (const auto& e : src)
+            m_flowPoints.push_back({ &e, FlowTracker::Phase::Start });
+        for (const auto& e : dst)
+            m_flowPoints.push_back({ &e, FlowTracker::Phase::End });
+        std::stable_sort(m_flowPoints.begin(), m_flowPoints.end(),
+            [](const FlowPoint& a, const FlowPoint& b) { return a.end->ts < b.end->ts; });
+        m_flowPhases.clear();
+        for (const auto& p : m_flowPoints)
+            m_flowPhases.push_back(p.phase);
         model::FlowRow flow;
         flow.rankId = m_ctx.rankId();
         flow.cat = cat;
         flow.name = name;
         flow.flowId = std::to_string(conn);
-        for (const auto& h : src) {
-            for (const auto& d : dst) {
-                flow.srcPid = h.pid;
-                flow.srcTid = h.tid;
-                flow.srcTs = h.ts;
-                flow.srcSliceId = h.sliceId;
-                flow.dstPid = d.pid;
-                flow.dstTid = d.tid;
-                flow.dstTs = d.ts;
-                flow.dstSliceId = d.sliceId;
-                m_writer.addFlow(flow);
-            }
+        for (const FlowTracker::Arrow& a : m_flowPairing.pair(m_flowPhases, FlowTracker::Unpaired::Drop)) {
+            const Endpoint& h = *m_flowPoints[static_cast<std::size_t>(a.src)].end;
+            const Endpoint& d = *m_flowPoints[static_cast<std::size_t>(a.dst)].end;
+            flow.srcPid = h.pid;
+            flow.srcTid = h.tid;
+            flow.srcTs = h.ts;
+            flow.srcSliceId = h.sliceId;
+            flow.dstPid = d.pid;
+            flow.dstTid = d.tid;
+            flow.dstTs = d.ts;
+            flow.dstSliceId = d.sliceId;
+            m_writer.addFlow(flow);
         }
     }
 
@@ -749,7 +764,7 @@ private:
         model::SliceRow row;
         row.rankId = m_ctx.rankId();
         std::map<int64_t, Ends> ends; // by connection id
-        std::vector<std::pair<int64_t, int32_t>> stack; // (end, index) of the open slices
+        SliceTracker nesting;
         for (auto& [key, track] : m_tracks) {
             if (m_ctx.cancelled())
                 return false;
@@ -761,18 +776,14 @@ private:
             m_writer.upsertThread(thread);
 
             auto& s = track.slices;
-            std::stable_sort(s.begin(), s.end(),
-                [](const Slice& a, const Slice& b) { return a.ts != b.ts ? a.ts < b.ts : a.dur > b.dur; });
+            SliceTracker::sort(s.begin(), s.end());
             row.pid = pid;
             row.tid = tid;
-            stack.clear();
-            for (std::size_t i = 0; i < s.size(); ++i) {
-                const Slice& x = s[i];
-                while (!stack.empty() && stack.back().first <= x.ts)
-                    stack.pop_back();
+            nesting.reset();
+            for (const Slice& x : s) {
                 row.ts = x.ts;
                 row.dur = x.dur;
-                row.depth = static_cast<int64_t>(stack.size());
+                row.depth = nesting.place(x.ts, x.dur).depth;
                 row.nameId = x.nameId;
                 row.catId = x.catId;
                 const bool ref = m_fileId && x.rowid >= 0;
@@ -804,7 +815,6 @@ private:
                         break;
                     }
                 }
-                stack.emplace_back(x.ts + x.dur, static_cast<int32_t>(i));
             }
             std::vector<Slice>().swap(s);
         }
@@ -838,6 +848,14 @@ private:
     std::unordered_map<std::string, int64_t> m_names;
     std::map<std::string, int64_t> m_groups; // HCCL group name -> index
     uint64_t m_rows = 0;
+    // addFlows' scratch, kept across connection ids.
+    struct FlowPoint {
+        const Endpoint* end;
+        FlowTracker::Phase phase;
+    };
+    FlowTracker m_flowPairing;
+    std::vector<FlowPoint> m_flowPoints;
+    std::vector<FlowTracker::Phase> m_flowPhases;
 };
 
 } // namespace

@@ -3,6 +3,7 @@
 
 #include "npuscope/core/Decimal.h"
 #include "npuscope/io/mindspore/MindSporeStepTraceImporter.h"
+#include "npuscope/io/parse/SliceTracker.h"
 #include "npuscope/io/torch_npu/TraceViewImporter.h"
 
 #include <algorithm>
@@ -110,23 +111,19 @@ private:
 
     void writeTrack(int64_t tid, std::vector<Span>& spans)
     {
-        std::stable_sort(spans.begin(), spans.end(),
-            [](const Span& a, const Span& b) { return a.ts != b.ts ? a.ts < b.ts : a.dur > b.dur; });
+        SliceTracker::sort(spans.begin(), spans.end());
         model::SliceRow row;
         row.rankId = m_ctx.rankId();
         row.pid = kStepTracePid;
         row.tid = tid;
         row.catId = m_ctx.writer().intern("step_trace");
-        std::vector<int64_t> openEnds; // ends of the enclosing spans
+        SliceTracker nesting;
         for (const auto& s : spans) {
-            while (!openEnds.empty() && (openEnds.back() <= s.ts || openEnds.back() < s.ts + s.dur))
-                openEnds.pop_back();
             row.ts = s.ts;
             row.dur = s.dur;
-            row.depth = static_cast<int64_t>(openEnds.size());
+            row.depth = nesting.place(s.ts, s.dur).depth;
             row.nameId = m_ctx.writer().intern(s.name);
             m_ctx.writer().addSlice(row);
-            openEnds.push_back(s.ts + s.dur);
         }
     }
 

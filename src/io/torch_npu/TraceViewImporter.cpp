@@ -2,7 +2,9 @@
 #include "npuscope/io/torch_npu/TraceViewImporter.h"
 
 #include "npuscope/core/Decimal.h"
+#include "npuscope/io/parse/FlowTracker.h"
 #include "npuscope/io/parse/JsonScanner.h"
+#include "npuscope/io/parse/SliceTracker.h"
 #include "npuscope/io/parse/SourceFile.h"
 
 #include <algorithm>
@@ -326,7 +328,6 @@ struct FlowPoint {
     uint32_t track = 0;
     uint32_t seq = 0;
     char phase = 's'; // s, t or f
-    bool used = false; // a start already paired with an end
 
     // torch_npu names every HostToDevice flow "HostToDevice<id>": a distinct name per flow. Those are
     // rebuilt from cat and id instead of filling the string table with one entry each.
@@ -1277,7 +1278,7 @@ bool Importer::finish(const std::optional<FileStamp>& stamp, const std::optional
     std::vector<int64_t> ids(kRowsPerBatch);
     for (auto& row : rows)
         row.rankId = m_ctx.rankId();
-    std::vector<std::pair<int64_t, int32_t>> stack; // (end, index) of the open slices
+    SliceTracker nesting;
     for (uint32_t index : order) {
         Track& t = m_tracks[index];
         threadRow.pid = t.pid;
@@ -1289,12 +1290,11 @@ bool Importer::finish(const std::optional<FileStamp>& stamp, const std::optional
         m_writer.upsertThread(threadRow);
 
         auto& s = t.slices;
-        std::stable_sort(s.begin(), s.end(),
-            [](const Slice& a, const Slice& b) { return a.ts != b.ts ? a.ts < b.ts : a.dur > b.dur; });
+        SliceTracker::sort(s.begin(), s.end());
         t.starts.resize(s.size());
         t.ends.resize(s.size());
         t.parents.resize(s.size());
-        stack.clear();
+        nesting.reset();
         for (std::size_t begin = 0; begin < s.size(); begin += kRowsPerBatch) {
             if (begin > 0 && m_ctx.cancelled()) {
                 m_cancelled = true;
@@ -1304,14 +1304,13 @@ bool Importer::finish(const std::optional<FileStamp>& stamp, const std::optional
             for (std::size_t k = 0; k < n; ++k) {
                 const std::size_t i = begin + k;
                 Slice& x = s[i];
-                while (!stack.empty() && stack.back().first <= x.ts)
-                    stack.pop_back();
+                const SliceTracker::Placement placed = nesting.place(x.ts, x.dur);
                 model::SliceRow& row = rows[k];
                 row.pid = t.pid;
                 row.tid = t.tid;
                 row.ts = x.ts;
                 row.dur = x.dur;
-                row.depth = static_cast<int64_t>(stack.size());
+                row.depth = placed.depth;
                 row.nameId = m_strings.dbId(x.name, m_writer);
                 if (x.cat != Slice::kNoCat)
                     row.catId = m_strings.dbId(x.cat, m_writer);
@@ -1328,8 +1327,7 @@ bool Importer::finish(const std::optional<FileStamp>& stamp, const std::optional
                 }
                 t.starts[i] = x.ts;
                 t.ends[i] = x.ts + x.dur;
-                t.parents[i] = stack.empty() ? -1 : stack.back().second;
-                stack.emplace_back(x.ts + x.dur, static_cast<int32_t>(i));
+                t.parents[i] = placed.parent;
             }
             m_writer.addSlices(rows.data(), n, ids.data());
             for (std::size_t k = 0; k < n; ++k) {
@@ -1404,6 +1402,8 @@ bool Importer::finish(const std::optional<FileStamp>& stamp, const std::optional
         std::swap(flowRows[flowCount++], flow);
     };
 
+    FlowTracker pairing;
+    std::vector<FlowTracker::Phase> phases;
     for (std::size_t begin = 0; begin < fo.size();) {
         if (m_ctx.cancelled()) {
             m_cancelled = true;
@@ -1412,33 +1412,16 @@ bool Importer::finish(const std::optional<FileStamp>& stamp, const std::optional
         std::size_t end = begin + 1;
         while (end < fo.size() && sameGroup(begin, end))
             ++end;
-        FlowPoint* start = nullptr;
+        phases.clear();
         for (std::size_t k = begin; k < end; ++k) {
-            FlowPoint& p = m_flows[fo[k]];
-            if (p.phase == 's') {
-                if (start && !start->used)
-                    emit(start, nullptr);
-                start = &p;
-                continue;
-            }
-            FlowPoint* from = start;
-            if (!from) {
-                // An end before any start (clock skew between host and device): take the first start.
-                for (std::size_t j = k + 1; j < end && !from; ++j)
-                    if (m_flows[fo[j]].phase != 'f')
-                        from = &m_flows[fo[j]];
-            }
-            emit(from, &p);
-            if (from)
-                from->used = true;
-            if (p.phase == 't') {
-                if (start && !start->used)
-                    emit(start, nullptr);
-                start = &p;
-            }
+            const char ph = m_flows[fo[k]].phase;
+            phases.push_back(ph == 's' ? FlowTracker::Phase::Start
+                    : ph == 't'        ? FlowTracker::Phase::Step
+                                       : FlowTracker::Phase::End);
         }
-        if (start && !start->used)
-            emit(start, nullptr);
+        auto point = [&](int32_t k) { return k == FlowTracker::kNone ? nullptr : &m_flows[fo[begin + k]]; };
+        for (const FlowTracker::Arrow& a : pairing.pair(phases, FlowTracker::Unpaired::Keep))
+            emit(point(a.src), point(a.dst));
         begin = end;
     }
     m_writer.addFlows(flowRows.data(), flowCount);
