@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // CANN msprof PROF_*/device_<n>/ folders: info/start/end files and monotonic-raw timelines converted to epoch.
-#include "TestData.h"
+#include "TestSupport.h"
 
 #include "npuscope/io/detect/Detector.h"
 #include "npuscope/load/Loader.h"
@@ -10,12 +10,12 @@
 namespace fs = std::filesystem;
 using namespace npuscope;
 using npuscope::test::dataDir;
+using npuscope::test::count;
 
 namespace {
 
 fs::path caseDir() { return dataDir() / "cann_prof_2023"; }
 
-int64_t count(model::Database& db, const std::string& sql) { return db.scalarInt(sql).value_or(-1); }
 
 } // namespace
 

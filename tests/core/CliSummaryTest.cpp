@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "TestData.h"
+#include "TestSupport.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // msprof-analyze cluster_analysis_output (text and cluster_analysis.db) as a summary-only cluster.
-#include "TestData.h"
+#include "TestSupport.h"
 
 #include "npuscope/io/detect/Detector.h"
 #include "npuscope/load/Loader.h"
@@ -15,19 +15,13 @@ namespace fs = std::filesystem;
 using namespace npuscope;
 using npuscope::test::dataDir;
 using npuscope::test::ScratchDir;
+using npuscope::test::count;
+using npuscope::test::openModel;
 
 namespace {
 
 fs::path caseDir(const char* sub) { return dataDir() / "msprof_cluster_analysis" / sub; }
 
-std::unique_ptr<model::Database> openModel(const std::vector<std::string>& paths)
-{
-    load::LoadOptions options;
-    options.loadTimelines = false;
-    return load::Loader::load(io::Detector::detect(paths), options);
-}
-
-int64_t count(model::Database& db, const std::string& sql) { return db.scalarInt(sql).value_or(-1); }
 
 } // namespace
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // msprof-analyze communication_group.json: group names (pg_name) and members, and a folder holding only that file.
-#include "TestData.h"
+#include "TestSupport.h"
 
 #include "npuscope/io/detect/Detector.h"
 #include "npuscope/load/Loader.h"
@@ -25,14 +25,6 @@ namespace {
 
 fs::path groupDir() { return dataDir() / "msinsight_communication_group"; }
 
-std::unique_ptr<model::Database> openModel(const fs::path& path)
-{
-    load::LoadOptions options;
-    options.loadTimelines = false;
-    return load::Loader::load(io::Detector::detect({ path.string() }), options);
-}
-
-int64_t count(model::Database& db, const std::string& sql) { return db.scalarInt(sql).value_or(-1); }
 
 const query::Group* byHash(const std::vector<query::Group>& groups, const std::string& hash)
 {
@@ -48,6 +40,8 @@ void copyOld(const ScratchDir& dir)
 
 using Run = npuscope::test::CliRun;
 using npuscope::test::runCli;
+using npuscope::test::count;
+using npuscope::test::openFolder;
 
 } // namespace
 
@@ -67,7 +61,7 @@ TEST(ClusterOutputGroups, PlanOfAGroupOnlyFolder)
 
 TEST(ClusterOutputGroups, NamesAndMembersFromParallelInfo)
 {
-    auto db = openModel(groupDir());
+    auto db = openFolder(groupDir());
     ASSERT_TRUE(db);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM rank"), 8);
     EXPECT_EQ(count(*db, "SELECT MIN(rank_id) FROM rank"), 0);
@@ -116,7 +110,7 @@ TEST(ClusterOutputGroups, OldFileWithoutHashes)
 {
     ScratchDir dir;
     copyOld(dir);
-    auto db = openModel(dir.path());
+    auto db = openFolder(dir.path());
     ASSERT_TRUE(db);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM rank"), 8);
     EXPECT_TRUE(query::CommQuery::groups(*db).empty());
@@ -159,14 +153,14 @@ TEST(ClusterOutputGroups, ListsBesideStepAndCommunicationFiles)
 {
     // The 16-rank text output: its communication_group.json has no hashes; every list entry that no hashed group
     // (from the self-links) covers is listed once, p2p apart from collective.
-    auto db = openModel(dataDir() / "msprof_cluster_analysis" / "text");
+    auto db = openFolder(dataDir() / "msprof_cluster_analysis" / "text");
     ASSERT_TRUE(db);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM cluster_comm_group"), 29); // 27 distinct collective + 2 p2p sets
     const auto listed = query::CommQuery::listedGroups(*db);
     EXPECT_EQ(std::count_if(listed.begin(), listed.end(), [](const auto& g) { return g.kind == "p2p"; }), 2);
     // cluster_analysis.db: CommunicationGroup lists collective (0..7) twice and p2p (0..7); the collective set is a
     // hashed group seen in the ops already, so only the p2p set is listed.
-    auto clusterDb = openModel(dataDir() / "msprof_cluster_analysis" / "db");
+    auto clusterDb = openFolder(dataDir() / "msprof_cluster_analysis" / "db");
     ASSERT_TRUE(clusterDb);
     EXPECT_EQ(count(*clusterDb, "SELECT COUNT(*) FROM cluster_comm_group"), 2);
     const auto dbListed = query::CommQuery::listedGroups(*clusterDb);

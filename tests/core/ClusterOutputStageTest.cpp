@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // msprof-analyze cluster_step_trace_time.csv / ClusterStepTraceTime rows of Type "stage" (cluster_stage_step).
-#include "TestData.h"
+#include "TestSupport.h"
 
 #include "npuscope/io/detect/Detector.h"
 #include "npuscope/load/Loader.h"
@@ -15,25 +15,19 @@
 namespace fs = std::filesystem;
 using namespace npuscope;
 using npuscope::test::dataDir;
+using npuscope::test::count;
+using npuscope::test::openFolder;
 
 namespace {
 
 fs::path caseDir(const char* sub) { return dataDir() / "msprof_cluster_analysis" / sub; }
 
-std::unique_ptr<model::Database> openModel(const fs::path& path)
-{
-    load::LoadOptions options;
-    options.loadTimelines = false;
-    return load::Loader::load(io::Detector::detect({ path.string() }), options);
-}
-
-int64_t count(model::Database& db, const std::string& sql) { return db.scalarInt(sql).value_or(-1); }
 
 } // namespace
 
 TEST(ClusterOutputStage, TextStageRows)
 {
-    auto db = openModel(caseDir("text"));
+    auto db = openFolder(caseDir("text"));
     ASSERT_TRUE(db);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM cluster_stage_step"), 2);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM step_trace"), 16); // the rank rows are unchanged
@@ -68,7 +62,7 @@ TEST(ClusterOutputStage, StageRowIsTheMaxOverItsRanks)
     // msprof-analyze writes each stage value as the maximum of that column over the stage's rank rows of the step;
     // both are parsed by the same fixed-point code, so the equality is exact.
     for (const char* sub : { "text", "text_no_step", "db" }) {
-        auto db = openModel(caseDir(sub));
+        auto db = openFolder(caseDir(sub));
         ASSERT_TRUE(db);
         const auto ranks = query::StepQuery::breakdown(*db);
         const auto stages = query::StepQuery::stages(*db);
@@ -94,7 +88,7 @@ TEST(ClusterOutputStage, StageRowIsTheMaxOverItsRanks)
 
 TEST(ClusterOutputStage, EmptyStepAndDbStages)
 {
-    auto noStep = openModel(caseDir("text_no_step"));
+    auto noStep = openFolder(caseDir("text_no_step"));
     ASSERT_TRUE(noStep);
     const auto a = query::StepQuery::stages(*noStep);
     ASSERT_EQ(a.size(), 1u);
@@ -102,7 +96,7 @@ TEST(ClusterOutputStage, EmptyStepAndDbStages)
     EXPECT_EQ(a[0].ranks.size(), 8u);
     EXPECT_EQ(a[0].value(query::StepColumn::Free), 1488610059); // 1488610.0587500026 µs
 
-    auto db = openModel(caseDir("db"));
+    auto db = openFolder(caseDir("db"));
     ASSERT_TRUE(db);
     const auto b = query::StepQuery::stages(*db);
     ASSERT_EQ(b.size(), 1u); // 1|stage|(0,1,2,3,4,5,6,7)|180580.22|673283.7|31723.42|702743.76|1422823.9|1889132.08|0|…
@@ -118,7 +112,7 @@ TEST(ClusterOutputStage, EmptyStepAndDbStages)
 
 TEST(ClusterOutputStage, SummaryJsonAndText)
 {
-    auto db = openModel(caseDir("text"));
+    auto db = openFolder(caseDir("text"));
     ASSERT_TRUE(db);
     const auto j = query::SummaryReport::json(*db);
     ASSERT_EQ(j["stages"].size(), 2u);
@@ -133,7 +127,7 @@ TEST(ClusterOutputStage, SummaryJsonAndText)
     EXPECT_NE(text.find("8-15"), std::string::npos);
 
     // Inputs without stage rows: an empty array and no text section.
-    auto plain = openModel(dataDir() / "torch_npu_2rank_level1");
+    auto plain = openFolder(dataDir() / "torch_npu_2rank_level1");
     ASSERT_TRUE(plain);
     EXPECT_TRUE(query::SummaryReport::json(*plain)["stages"].empty());
     EXPECT_EQ(query::SummaryReport::text(*plain).find("Pipeline stages"), std::string::npos);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Communication analysis figures checked against the files they come from.
-#include "TestData.h"
+#include "TestSupport.h"
 
 #include "npuscope/testgen/ClusterGenerator.h"
 #include "npuscope/io/detect/Detector.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Communication views: local-rank fallback, "Total Op Info" not double-counted, CLI = GUI on mixed folders,
 // and the reason for an empty communication view.
-#include "TestData.h"
+#include "TestSupport.h"
 
 #include "npuscope/io/detect/Detector.h"
 #include "npuscope/load/Loader.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The in-memory communication queries (CommOpIndex, CommLinkIndex) give exactly the SQL figures.
-#include "TestData.h"
+#include "TestSupport.h"
 
 #include "npuscope/testgen/ClusterGenerator.h"
 #include "npuscope/io/detect/Detector.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The streaming communication.json importer against the DOM importer it replaced (kept here, and
 // only here, as the reference): same comm_op / comm_bandwidth / comm_packet rows, ids and issues.
-#include "TestData.h"
+#include "TestSupport.h"
 
 #include "npuscope/core/Decimal.h"
 #include "npuscope/testgen/ClusterGenerator.h"

@@ -7,7 +7,7 @@
 //   NPU_MODULE_MEM -> 1078; COMMUNICATION_OP -> 4; COMMUNICATION_TASK_INFO JOIN TASK -> 296; OVERLAP_ANALYSIS -> 382
 //   connectionCats: HostToDevice / async_npu 191 ids (204 CANN_API|PYTORCH_API x device pairs, a communication op's
 //   id ending on its COMMUNICATION_OP row), async_task_queue 159 ids, fwdbwd 27 ids (two PYTORCH_API rows each).
-#include "TestData.h"
+#include "TestSupport.h"
 
 #include "npuscope/io/db/DbSliceArgs.h"
 #include "npuscope/io/db/DbTimelineImporter.h"

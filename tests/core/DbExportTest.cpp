@@ -3,7 +3,7 @@
 // with the text export of the same job. The db and text samples are DIFFERENT runs of the same 8-rank job
 // (tests/data/torch_npu_2rank_db/SOURCE.txt), so text vs db compares structure and counts; values are compared
 // only inside one run (analysis.db vs ascend_pytorch_profiler_{rank}.db, and each db against sqlite3 reads of it).
-#include "TestData.h"
+#include "TestSupport.h"
 
 #include "npuscope/core/GroupHash.h"
 #include "npuscope/io/detect/Detector.h"
@@ -22,6 +22,7 @@ namespace fs = std::filesystem;
 using namespace npuscope;
 using npuscope::test::dataDir;
 using npuscope::test::ScratchDir;
+using npuscope::test::count;
 
 namespace {
 
@@ -32,7 +33,6 @@ std::unique_ptr<model::Database> loadPaths(const std::vector<std::string>& paths
     return load::Loader::load(io::Detector::detect(paths), options);
 }
 
-int64_t count(model::Database& db, const std::string& sql) { return db.scalarInt(sql).value_or(-1); }
 
 fs::path dbCase(const char* level) { return dataDir() / "torch_npu_2rank_db" / level; }
 

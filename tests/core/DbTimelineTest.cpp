@@ -8,7 +8,7 @@
 //   pairs; 4 of them end on the HCCL op (DbExportExtrasTest checks the other categories)
 //   first named task: trans_TransData_0, startNs 1736410576404465403, endNs - startNs 53761, streamId 2
 //   COUNT(DISTINCT streamId) FROM TASK -> 4
-#include "TestData.h"
+#include "TestSupport.h"
 
 #include "npuscope/io/detect/Detector.h"
 #include "npuscope/io/detect/LoadPlan.h"
@@ -23,12 +23,12 @@
 namespace fs = std::filesystem;
 using namespace npuscope;
 using npuscope::test::dataDir;
+using npuscope::test::count;
 
 namespace {
 
 fs::path rank0() { return dataDir() / "torch_npu_2rank_db" / "level1" / "rank0_ascend_pt"; }
 
-int64_t count(model::Database& db, const std::string& sql) { return db.scalarInt(sql).value_or(-1); }
 
 std::string text(model::Database& db, const std::string& sql)
 {

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Folders that only held files npuscope did not plan: profiler_metadata.json alone (a facts-only rank with its
 // parallel groups) and a CANN msprof op_summary_*.csv (the kernel table, like kernel_details.csv).
-#include "DetectHelpers.h"
-#include "TestData.h"
+#include "TestSupport.h"
 
 #include "npuscope/io/detect/Detector.h"
 #include "npuscope/io/torch_npu/KernelDetailsImporter.h"
@@ -54,7 +53,7 @@ TEST(DetectMore, MetadataOnlyFolderIsAFactsOnlyRank)
 
 TEST(DetectMore, MetadataOnlyRankHasWorldSizeAndNamedGroups)
 {
-    auto db = openModel(io::Detector::detect({ kMetadataDir.string() }));
+    auto db = openPlan(io::Detector::detect({ kMetadataDir.string() }));
     ASSERT_TRUE(db);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM parse_issue WHERE severity = 'error'"), 0);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM rank"), 1);
@@ -138,12 +137,12 @@ TEST(DetectMore, OpSummaryFillsTheKernelTable)
     const auto plan = io::Detector::detect({ kOpSummaryDir.string() });
     // Deferred like kernel_details.csv: not part of the summary load.
     {
-        auto db = openModel(plan);
+        auto db = openPlan(plan);
         ASSERT_TRUE(db);
         EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM kernel"), 0);
         EXPECT_EQ(text(*db, "SELECT status FROM rank_file WHERE kind = 'op_summary'"), "skipped");
     }
-    auto db = openModel(plan, true);
+    auto db = openPlan(plan, true);
     ASSERT_TRUE(db);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM parse_issue WHERE severity = 'error'"), 0);
     // The fixture's line 17 lacks one field (a cell after Task Duration is missing, so the rest is shifted): reported
@@ -205,7 +204,7 @@ TEST(DetectMore, OpSummaryColumnsMissingAreNamedWithTheirAlternatives)
 {
     ScratchDir dir;
     writeFile(dir.path() / "op_summary_0.csv", "Op Name,OP Type,Task Type,Start Time(us)\nA,A,AI_CORE,1.0\n");
-    auto db = openModel(io::Detector::detect({ dir.path().string() }), true);
+    auto db = openPlan(io::Detector::detect({ dir.path().string() }), true);
     ASSERT_TRUE(db);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM kernel"), 0);
     EXPECT_EQ(count(*db,

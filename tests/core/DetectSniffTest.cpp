@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Detection by content (SQLite tables, Chrome-trace JSON), several devices in one analysis db, folders holding only
 // rank facts (profiler_info, parallel_strategy), report_<n>.db beside a cluster summary.
-#include "DetectHelpers.h"
-#include "TestData.h"
+#include "TestSupport.h"
 
 #include "npuscope/io/detect/Detector.h"
 #include "npuscope/io/detect/FileSniffer.h"
@@ -60,7 +59,7 @@ TEST(DetectSniff, MultiDeviceAnalysisDatPlansOneRankPerDevice)
 
 TEST(DetectSniff, MultiDeviceAnalysisDatLoadsEachDevicesStepRow)
 {
-    auto db = openModel(io::Detector::detect({ (dataDir() / "msinsight_multidevice_db").string() }));
+    auto db = openPlan(io::Detector::detect({ (dataDir() / "msinsight_multidevice_db").string() }));
     ASSERT_TRUE(db);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM parse_issue WHERE severity = 'error'"), 0);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM rank"), 4);
@@ -93,7 +92,7 @@ TEST(DetectSniff, SingleDeviceAnalysisDbKeepsTheFolderRank)
     ASSERT_EQ(plan.ranks.size(), 1u);
     EXPECT_EQ(plan.ranks[0].rank, 5);
     EXPECT_EQ(plan.ranks[0].rankSource, "folder_name");
-    auto db = openModel(plan);
+    auto db = openPlan(plan);
     ASSERT_TRUE(db);
     EXPECT_EQ(count(*db, "SELECT computing_ns FROM step_trace WHERE rank_id = 5"), 73360);
     EXPECT_EQ(count(*db, "SELECT device_id FROM step_trace WHERE rank_id = 5"), 2);
@@ -115,7 +114,7 @@ TEST(DetectSniff, ChromeTraceJsonUnderAnotherNameIsATimeline)
     ASSERT_EQ(direct.ranks.size(), 1u);
     EXPECT_EQ(kindsOf(direct.ranks[0]), std::vector<io::FileKind> { io::FileKind::TraceView });
 
-    auto db = openModel(plan, true);
+    auto db = openPlan(plan, true);
     ASSERT_TRUE(db);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM parse_issue WHERE severity = 'error'"), 0);
     EXPECT_EQ(text(*db, "SELECT status FROM rank_file WHERE kind = 'trace_view'"), "loaded");
@@ -181,7 +180,7 @@ TEST(DetectSniff, TruncatedSqliteFileIsNamedAndNothingCrashes)
     EXPECT_TRUE(namedCut);
     EXPECT_TRUE(namedHalf);
     EXPECT_TRUE(hasIssue(plan, "no profiler output found", "error"));
-    auto db = openModel(plan);
+    auto db = openPlan(plan);
     ASSERT_TRUE(db); // an empty model with the issues, no crash
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM rank"), 0);
 }
@@ -245,7 +244,7 @@ TEST(DetectSniff, ProfilerInfoOnlyFolderIsARankWithFacts)
     for (const auto& i : plan.issues)
         EXPECT_NE(i.severity, "error") << i.message;
 
-    auto db = openModel(plan);
+    auto db = openPlan(plan);
     ASSERT_TRUE(db);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM parse_issue WHERE severity IN ('error', 'warning')"), 0);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM rank"), 2);
@@ -282,7 +281,7 @@ TEST(DetectSniff, ParallelStrategyRankMismatchAndBadJsonAreReported)
     writeFile(dir.path() / "p" / "parallel_strategy_6.json", R"({"config":{"rankId":6},"graph":{"node":[)");
     const auto plan = io::Detector::detect({ (dir.path() / "p").string() });
     ASSERT_EQ(plan.ranks.size(), 2u);
-    auto db = openModel(plan);
+    auto db = openPlan(plan);
     ASSERT_TRUE(db);
     EXPECT_EQ(text(*db, "SELECT value FROM rank_info WHERE rank_id = 4 AND key = 'parallel_strategy.stageDevices'"),
         "[[4],[5]]");
@@ -347,7 +346,7 @@ TEST(DetectSniff, ReportDbBesideClusterAnalysisDbJoinsTheSummaryRank)
     EXPECT_TRUE(hasIssue(plan, "add the own data of rank 0", "info"));
     EXPECT_FALSE(hasIssue(plan, "not imported"));
 
-    auto db = openModel(plan);
+    auto db = openPlan(plan);
     ASSERT_TRUE(db);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM rank"), 8);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM step_trace WHERE rank_id = 0"), 1); // from the summary only

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "TestData.h"
+#include "TestSupport.h"
 
 #include "npuscope/io/detect/Detector.h"
 

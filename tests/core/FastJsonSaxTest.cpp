@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // io::saxParse must send exactly the events (and return what) nlohmann::json::sax_parse does.
-#include "TestData.h"
+#include "TestSupport.h"
 
 #include "npuscope/testgen/ClusterGenerator.h"
 #include "npuscope/io/parse/FastJsonSax.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // `npuscope-cli summary --json` on every input generation of issue 6, and the "nothing found" message.
-#include "TestData.h"
+#include "TestSupport.h"
 
 #include "npuscope/io/detect/Detector.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Input fixes on real data: a cluster summary beside per-rank folders without summary files, hccl_raw local link ranks
 // and SDMA bandwidth, db-export timeline communication tasks.
-#include "TestData.h"
+#include "TestSupport.h"
 
 #include "npuscope/io/detect/Detector.h"
 #include "npuscope/load/Loader.h"
@@ -15,17 +15,11 @@ namespace fs = std::filesystem;
 using namespace npuscope;
 using npuscope::test::dataDir;
 using npuscope::test::ScratchDir;
+using npuscope::test::count;
+using npuscope::test::openModel;
 
 namespace {
 
-std::unique_ptr<model::Database> openModel(const std::vector<std::string>& paths, bool timelines = false)
-{
-    load::LoadOptions options;
-    options.loadTimelines = timelines;
-    return load::Loader::load(io::Detector::detect(paths), options);
-}
-
-int64_t count(model::Database& db, const std::string& sql) { return db.scalarInt(sql).value_or(-1); }
 double real(model::Database& db, const std::string& sql)
 {
     auto st = db.prepare(sql);

@@ -9,7 +9,7 @@
 #include "npuscope/model/Database.h"
 #include "npuscope/model/ModelWriter.h"
 
-#include "TestData.h"
+#include "TestSupport.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

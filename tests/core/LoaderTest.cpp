@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "TestData.h"
+#include "TestSupport.h"
 
 #include "npuscope/core/GroupHash.h"
 #include "npuscope/io/detect/Detector.h"
@@ -19,6 +19,7 @@ namespace fs = std::filesystem;
 using namespace npuscope;
 using npuscope::test::dataDir;
 using npuscope::test::ScratchDir;
+using npuscope::test::count;
 
 namespace {
 
@@ -35,7 +36,6 @@ nlohmann::json readJson(const fs::path& p)
     return nlohmann::json::parse(in);
 }
 
-int64_t count(model::Database& db, const std::string& sql) { return db.scalarInt(sql).value_or(-1); }
 
 // Every file under dir with its size and modification time, to prove loading never writes.
 std::map<std::string, std::pair<uintmax_t, fs::file_time_type>> snapshot(const fs::path& dir)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Old MindSpore flat profiler/ folders and the MindInsight <= r1.3 cluster_profiler job.
-#include "TestData.h"
+#include "TestSupport.h"
 
 #include "npuscope/io/detect/Detector.h"
 #include "npuscope/load/Loader.h"
@@ -17,17 +17,11 @@
 namespace fs = std::filesystem;
 using namespace npuscope;
 using npuscope::test::dataDir;
+using npuscope::test::count;
+using npuscope::test::openFolder;
 
 namespace {
 
-std::unique_ptr<model::Database> openModel(const fs::path& path)
-{
-    load::LoadOptions options;
-    options.loadTimelines = false;
-    return load::Loader::load(io::Detector::detect({ path.string() }), options);
-}
-
-int64_t count(model::Database& db, const std::string& sql) { return db.scalarInt(sql).value_or(-1); }
 
 std::string runCli(const std::string& args, int& status)
 {
@@ -49,7 +43,7 @@ TEST(MindInsightJob, RanksAndHostsFromTheRankTable)
         EXPECT_EQ(plan.ranks[i].rank, static_cast<int64_t>(i));
         EXPECT_EQ(plan.ranks[i].rankSource, "rank_table");
     }
-    auto db = openModel(job());
+    auto db = openFolder(job());
     ASSERT_TRUE(db);
     // hccl_raw link keys are group-local and this layout has no stage facts (no ascend_cluster_analyse_*): one
     // warning per hccl_raw file that its links to other ranks have no global src/dst (InputFixesTest).
@@ -68,7 +62,7 @@ TEST(MindInsightJob, RanksAndHostsFromTheRankTable)
 
 TEST(MindInsightJob, StepTraceRawTicksAndAverageRow)
 {
-    auto db = openModel(job());
+    auto db = openFolder(job());
     ASSERT_TRUE(db);
     // 5 steps per rank; the "-" average row is not a step.
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM step_trace"), 20);
@@ -104,7 +98,7 @@ TEST(MindInsightJob, StepTraceRawTicksAndAverageRow)
 
 TEST(MindSporeFlat, HcclRawOpsLinksAndCosts)
 {
-    auto db = openModel(flat());
+    auto db = openFolder(flat());
     ASSERT_TRUE(db);
     // Per rank: one Total + one op row per communication_operator_cost entry and step (python count of the files).
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM comm_op WHERE rank_id = 0"), 506);
@@ -141,7 +135,7 @@ TEST(MindSporeFlat, RanksFromFileNamesAndBreakdownFromClusterAnalyse)
     const auto plan = io::Detector::detect({ flat().string() });
     ASSERT_EQ(plan.ranks.size(), 4u);
     EXPECT_EQ(plan.ranks[3].rankSource, "file_name");
-    auto db = openModel(flat());
+    auto db = openFolder(flat());
     ASSERT_TRUE(db);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM parse_issue WHERE severity <> 'info'"), 0);
     const auto rows = query::StepQuery::breakdown(*db);
@@ -167,11 +161,11 @@ TEST(MindSporeFlat, RanksFromFileNamesAndBreakdownFromClusterAnalyse)
 
 TEST(MindSporeFlat, FixturesAndTheOlderColumnOrder)
 {
-    auto tiny = openModel(dataDir() / "mindspore_flat_profiler" / "tiny_fixture");
+    auto tiny = openFolder(dataDir() / "mindspore_flat_profiler" / "tiny_fixture");
     ASSERT_TRUE(tiny);
     EXPECT_EQ(count(*tiny, "SELECT COUNT(*) FROM step_trace"), 1); // "0,..." rows and the blank line are not steps
     EXPECT_EQ(count(*tiny, "SELECT fp_bp_ns FROM step_trace WHERE rank_id = 1 AND step = 1"), 23668080);
-    auto old = openModel(dataDir() / "mindspore_flat_profiler" / "old_column_order");
+    auto old = openFolder(dataDir() / "mindspore_flat_profiler" / "old_column_order");
     ASSERT_TRUE(old);
     EXPECT_EQ(count(*old, "SELECT COUNT(*) FROM step_trace"), 20);
     EXPECT_EQ(count(*old, "SELECT tail_ns FROM step_trace WHERE step = 1"), 23001030);
@@ -181,7 +175,7 @@ TEST(MindSporeFlat, FixturesAndTheOlderColumnOrder)
 TEST(MindSporeFlat, PerOpTriplesInBothColumnOrders)
 {
     // Newer order "<op>,<op>_start_point,<op>_end_point": 97 triples x 5 steps in step_trace_raw_0.
-    auto db = openModel(flat());
+    auto db = openFolder(flat());
     ASSERT_TRUE(db);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM step_trace_op WHERE rank_id = 0"), 485);
     auto st = db->prepare("SELECT stream_id, op_type, start_syscnt_ns, end_syscnt_ns, dur FROM step_trace_op WHERE "
@@ -193,7 +187,7 @@ TEST(MindSporeFlat, PerOpTriplesInBothColumnOrders)
     EXPECT_EQ(st.int64(3), 11624168273330);
     EXPECT_EQ(st.int64(4), 50107670); // 5010767 ticks
     // Older order "<op>_start_point,<op>_end_point,<op>": 4 parallel-stream triples x 20 steps.
-    auto old = openModel(dataDir() / "mindspore_flat_profiler" / "old_column_order");
+    auto old = openFolder(dataDir() / "mindspore_flat_profiler" / "old_column_order");
     ASSERT_TRUE(old);
     EXPECT_EQ(count(*old, "SELECT COUNT(*) FROM step_trace_op"), 80);
     auto o = old->prepare("SELECT stream_id, op_type, start_syscnt_ns, end_syscnt_ns, dur FROM step_trace_op WHERE "
@@ -209,7 +203,7 @@ TEST(MindSporeFlat, PerOpTriplesInBothColumnOrders)
 
 TEST(MindInsightJob, StepQueryCarriesTheIterationTraceColumns)
 {
-    auto db = openModel(job());
+    auto db = openFolder(job());
     ASSERT_TRUE(db);
     using C = query::StepColumn;
     const auto rows = query::StepQuery::breakdown(*db);
@@ -258,7 +252,7 @@ TEST(MindInsightJob, StepQueryCarriesTheIterationTraceColumns)
 
 TEST(MindInsightJob, SummaryJsonHasIterationTraceAndHosts)
 {
-    auto db = openModel(job());
+    auto db = openFolder(job());
     ASSERT_TRUE(db);
     const auto doc = query::SummaryReport::json(*db);
     ASSERT_EQ(doc["steps"].size(), 20u);
@@ -307,7 +301,7 @@ TEST(MindInsightJob, CliShowsHostIpsOnlyWhenAsked)
 
 TEST(NewGeneration, SummaryJsonIterationTraceFieldsAreNull)
 {
-    auto db = openModel(dataDir() / "torch_npu_2rank_level1");
+    auto db = openFolder(dataDir() / "torch_npu_2rank_level1");
     ASSERT_TRUE(db);
     const auto doc = query::SummaryReport::json(*db);
     ASSERT_FALSE(doc["steps"].empty());
@@ -329,7 +323,7 @@ TEST(NewGeneration, SummaryJsonIterationTraceFieldsAreNull)
 
 TEST(MindSporeFlat, IterationSplitCarriesTheClusterAnalyseFigures)
 {
-    auto db = openModel(flat());
+    auto db = openFolder(flat());
     ASSERT_TRUE(db);
     const auto rows = query::StepQuery::breakdown(*db);
     ASSERT_EQ(rows.size(), 20u);
@@ -352,7 +346,7 @@ TEST(MindSporeFlat, IterationSplitCarriesTheClusterAnalyseFigures)
 TEST(MindSporeFlat, TimelineOnTheSyscntClockWithStepSpans)
 {
     const fs::path dir = dataDir() / "mindspore_run1_profiler";
-    auto db = openModel(dir);
+    auto db = openFolder(dir);
     ASSERT_TRUE(db);
     ASSERT_EQ(count(*db, "SELECT COUNT(*) FROM rank"), 1);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM step_trace WHERE rank_id = 1"), 322);
@@ -421,7 +415,7 @@ TEST(MindSporeFlat, TimelineDisplayIsDeferredAndImportedWithTheTimeline)
     ASSERT_EQ(plan.ranks.size(), 1u);
     EXPECT_EQ(plan.ranks[0].rank, 1);
 
-    auto db = openModel(dir);
+    auto db = openFolder(dir);
     ASSERT_TRUE(db);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM slice"), 0); // not parsed with the summary
     EXPECT_EQ(count(*db,

@@ -3,7 +3,7 @@
 // level samples' text and db folders are different runs), so the generator writes both: analysis.db is filled from
 // the very text files written for the same rank (FORMATS.md §10 layout), and the two imports are compared value for
 // value: step breakdown, communication ops, bandwidth and packets, matrix links, and the views' figures.
-#include "TestData.h"
+#include "TestSupport.h"
 
 #include "npuscope/testgen/ClusterGenerator.h"
 #include "npuscope/io/detect/Detector.h"

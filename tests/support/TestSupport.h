@@ -72,7 +72,7 @@ inline CliRun runCli(const std::string& args, bool withStderr = false)
 #endif
 
 // A model of a detected plan; without timelines unless asked (the per-rank detail files stay deferred).
-inline std::unique_ptr<model::Database> openModel(const io::LoadPlan& plan, bool timelines = false, int threads = 0)
+inline std::unique_ptr<model::Database> openPlan(const io::LoadPlan& plan, bool timelines = false, int threads = 0)
 {
     load::LoadOptions options;
     options.loadTimelines = timelines;
@@ -84,10 +84,10 @@ inline std::unique_ptr<model::Database> openModel(const io::LoadPlan& plan, bool
 inline std::unique_ptr<model::Database> openModel(
     const std::vector<std::string>& paths, bool timelines = false, int threads = 0)
 {
-    return openModel(io::Detector::detect(paths), timelines, threads);
+    return openPlan(io::Detector::detect(paths), timelines, threads);
 }
 
-inline std::unique_ptr<model::Database> openModel(
+inline std::unique_ptr<model::Database> openFolder(
     const std::filesystem::path& path, bool timelines = false, int threads = 0)
 {
     return openModel(std::vector<std::string> { path.string() }, timelines, threads);
