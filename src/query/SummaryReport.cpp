@@ -220,8 +220,9 @@ std::string SummaryReport::text(model::Database& db, HostDisplay hosts)
         const auto& stats = mean.stats;
         out << "\nCluster statistics over ranks (mean of steps, ms)\n";
         if (mean.otherGenerationRanks > 0)
-            out << "  over the " << mean.ranks << " ranks of the majority file generation; "
-                << mean.otherGenerationRanks << " ranks of the other generation are not in these statistics\n";
+            out << "  over the " << mean.ranks << " of " << mean.ranks + mean.otherGenerationRanks
+                << " ranks of the majority file generation (docs/metrics.md, cluster mean); the other generation's "
+                << (mean.otherGenerationRanks == 1 ? "rank is" : "ranks are") << " not in these statistics\n";
         out << pad("column", 14, false) << pad("min", 12) << pad("max", 12) << pad("mean", 12) << pad("spread", 9)
             << pad("min rank", 10) << pad("max rank", 10) << "\n";
         std::vector<std::pair<StepColumn, const char*>> shown;

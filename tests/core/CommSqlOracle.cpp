@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "CommSqlOracle.h"
 
+#include "npuscope/query/CommQuery.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -48,19 +50,6 @@ Binder opBinder(const CommSelection& sel, bool withOpName)
     if (withOpName)
         b.add(" AND op_name = ?3", 3, sel.opName);
     return b;
-}
-
-std::optional<double> ratio(int64_t part, int64_t other)
-{
-    if (part + other <= 0)
-        return std::nullopt;
-    return static_cast<double>(part) / static_cast<double>(part + other);
-}
-
-void setRatios(RankDuration& d)
-{
-    d.waitRatio = d.hasWait && d.hasTransit ? ratio(d.waitNs, d.transitNs) : std::nullopt;
-    d.syncRatio = d.hasSync && d.hasTransit ? ratio(d.syncNs, d.transitNs) : std::nullopt;
 }
 
 std::optional<double> bandwidth(double sizeMb, int64_t timeNs)
@@ -114,7 +103,14 @@ std::vector<RankDuration> CommSqlOracle::durations(model::Database& db, const Co
     Binder b = opBinder(sel, true);
     auto st = db.prepare("SELECT rank_id, COUNT(*), SUM(COALESCE(elapse_ns, 0)), SUM(COALESCE(transit_ns, 0)), "
                          "SUM(COALESCE(wait_ns, 0)), SUM(COALESCE(sync_ns, 0)), SUM(COALESCE(idle_ns, 0)), "
-                         "COUNT(transit_ns), COUNT(wait_ns), COUNT(sync_ns), COUNT(idle_ns) FROM comm_op"
+                         "COUNT(transit_ns), COUNT(wait_ns), COUNT(sync_ns), COUNT(idle_ns), "
+                         // Wait Ratio = ΣWait / (ΣWait + ΣTransit), Sync Ratio likewise, where both figures exist.
+                         "CASE WHEN COUNT(wait_ns) > 0 AND COUNT(transit_ns) > 0 AND SUM(COALESCE(wait_ns, 0)) + "
+                         "SUM(COALESCE(transit_ns, 0)) > 0 THEN CAST(SUM(COALESCE(wait_ns, 0)) AS REAL) / "
+                         "(SUM(COALESCE(wait_ns, 0)) + SUM(COALESCE(transit_ns, 0))) END, "
+                         "CASE WHEN COUNT(sync_ns) > 0 AND COUNT(transit_ns) > 0 AND SUM(COALESCE(sync_ns, 0)) + "
+                         "SUM(COALESCE(transit_ns, 0)) > 0 THEN CAST(SUM(COALESCE(sync_ns, 0)) AS REAL) / "
+                         "(SUM(COALESCE(sync_ns, 0)) + SUM(COALESCE(transit_ns, 0))) END FROM comm_op"
         + b.where + " AND is_total = 0 GROUP BY rank_id ORDER BY rank_id");
     b.bind(st);
     while (st.step()) {
@@ -130,7 +126,8 @@ std::vector<RankDuration> CommSqlOracle::durations(model::Database& db, const Co
         d.hasWait = st.int64(8) > 0;
         d.hasSync = st.int64(9) > 0;
         d.hasIdle = st.int64(10) > 0;
-        setRatios(d);
+        d.waitRatio = st.optReal(11);
+        d.syncRatio = st.optReal(12);
         index[d.rank] = out.size();
         out.push_back(d);
     }
@@ -276,6 +273,82 @@ OpStrip CommSqlOracle::opStrip(model::Database& db, const CommSelection& sel)
     for (size_t i = 0; i < s.ops.size(); ++i)
         s.ops[i].nameIndex = nameIndex[opNames[i]];
     return s;
+}
+
+namespace {
+
+// Every comm_link row with the src / dst the views use (global ranks, or the local ones as written for a group
+// whose global ranks are unknown), the op type (a 2023 real-op key is its own type) and NULLs read as "" / 0.
+std::string linkRowsSql()
+{
+    return std::string("SELECT comm_link.rowid AS rid, rank_id, step, matrix_op, slot, op_name, "
+                       "COALESCE(bandwidth_gbps, 0) AS bw, CASE WHEN slot IS NULL THEN matrix_op ELSE "
+                       "COALESCE(op_type, matrix_op) END AS type, COALESCE(group_hash, '') AS grp, CASE WHEN lg.g IS "
+                       "NULL THEN src ELSE local_src END AS src, CASE WHEN lg.g IS NULL THEN dst ELSE local_dst END "
+                       "AS dst, COALESCE(transport, '') AS transport, COALESCE(size_mb, 0) AS size, "
+                       "COALESCE(time_ns, 0) AS time, lg.g IS NOT NULL AS is_local FROM comm_link LEFT JOIN (")
+        + CommQuery::localRankGroupsSql() + ") lg ON lg.g = COALESCE(comm_link.group_hash, '')";
+}
+
+Binder linkBinder(const LinkFilter& f)
+{
+    Binder b;
+    b.where = " WHERE src IS NOT NULL AND dst IS NOT NULL";
+    b.add(" AND step = ?1", 1, f.step);
+    b.add(" AND grp = ?2", 2, f.groupHash);
+    b.add(" AND (CASE WHEN is_local THEN rank_id = ?5 ELSE (src = ?5 OR dst = ?5) END)", 5, f.rank);
+    b.add(" AND src = ?6", 6, f.src);
+    b.add(" AND dst = ?7", 7, f.dst);
+    b.add(" AND transport = ?8", 8, f.transport);
+    return b;
+}
+
+} // namespace
+
+std::vector<LinkRow> CommSqlOracle::linkTable(model::Database& db, const LinkFilter& filter)
+{
+    const Binder b = linkBinder(filter);
+    const std::string rows = "(" + linkRowsSql() + ")";
+    const char* const perType = " AND (slot = 'total' OR slot IS NULL) AND matrix_op <> 'Total Op Info'";
+    std::string mode = perType;
+    {
+        auto any = db.prepare("SELECT EXISTS (SELECT 1 FROM " + rows + b.where + perType + ")");
+        b.bind(any);
+        if (any.step() && any.int64(0) == 0)
+            mode = " AND matrix_op = 'Total Op Info'";
+    }
+    // Sender's copy first (a run written by its sender keeps only those rows), then one row per op type and run.
+    const std::string sql = "WITH sel AS (SELECT * FROM " + rows + b.where + mode
+        + "), runs AS (SELECT *, MAX(rank_id = src) OVER (PARTITION BY step, grp, src, dst) AS sender_wrote FROM sel), "
+          "senders AS (SELECT * FROM runs WHERE NOT sender_wrote OR rank_id = src), "
+          "kept AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY step, grp, src, dst, type ORDER BY rid) AS n FROM "
+          "senders), "
+          "slowest AS (SELECT grp, type, src, dst, op_name, MIN(bw) FROM "
+        + rows + b.where
+        + " AND slot = 'bottom1' AND op_name IS NOT NULL GROUP BY grp, type, src, dst) "
+          "SELECT k.grp, k.type, k.src, k.dst, CASE WHEN COUNT(DISTINCT k.transport) > 1 THEN 'mixed' ELSE "
+          "MAX(k.transport) END, SUM(k.size), SUM(k.time), MAX(k.is_local), s.op_name FROM kept k LEFT JOIN slowest s "
+          "ON s.grp = k.grp AND s.type = k.type AND s.src = k.src AND s.dst = k.dst WHERE k.n = 1 "
+          "GROUP BY k.grp, k.type, k.src, k.dst";
+    auto st = db.prepare(sql);
+    b.bind(st);
+    std::vector<LinkRow> out;
+    while (st.step()) {
+        LinkRow r;
+        r.step = filter.step;
+        r.groupHash = st.text(0).empty() ? std::nullopt : std::optional<std::string>(st.text(0));
+        r.opType = st.text(1);
+        r.src = st.int64(2);
+        r.dst = st.int64(3);
+        r.transport = st.text(4);
+        r.sizeMb = st.real(5);
+        r.timeNs = st.int64(6);
+        r.localRanks = st.int64(7) != 0;
+        r.slowestOp = st.optText(8).value_or("");
+        r.bandwidthGbps = bandwidth(r.sizeMb, r.timeNs);
+        out.push_back(std::move(r));
+    }
+    return out;
 }
 
 } // namespace npuscope::test
