@@ -12,7 +12,6 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
-
 namespace npuscope::gui {
 
 namespace {
