@@ -8,10 +8,12 @@ namespace npuscope::model {
 extern const std::string_view kSchemaSql;
 
 namespace {
-// SQLite's memory statistics take one process-wide mutex on every allocation: with a model per
-// parser thread that lock is what the threads wait on. Nothing here reads the statistics. Must run
-// before SQLite initialises (static initialisation, before main); a later call has no effect.
-const int kMemStatusOff = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+// sqlite3_open_v2 after the process-wide configuration.
+int openConnection(const std::string& uri, sqlite3** db, int flags)
+{
+    Database::configureSqlite();
+    return sqlite3_open_v2(uri.c_str(), db, flags, nullptr);
+}
 
 [[noreturn]] void fail(sqlite3* db, std::string_view what)
 {
@@ -34,9 +36,47 @@ CREATE INDEX IF NOT EXISTS idx_parse_issue_rank ON parse_issue(rank_id);
 )";
 } // namespace
 
+void Database::configureSqlite()
+{
+    // SQLite's memory statistics take one process-wide mutex on every allocation: with a model per parser thread
+    // that lock is what the threads wait on. Nothing here reads the statistics. call_once: one call however many
+    // threads open models at once (a call after SQLite initialised would only return SQLITE_MISUSE).
+    static std::once_flag once;
+    std::call_once(once, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
+}
+
 Database::Database(sqlite3* db)
     : m_db(db)
 {
+    sqlite3_update_hook(m_db, &Database::onRowChange, this);
+}
+
+void Database::onRowChange(void* self, int, const char*, const char*, long long)
+{
+    auto* database = static_cast<Database*>(self);
+    if (database->m_cacheFilled.load(std::memory_order_relaxed))
+        database->clearCaches();
+}
+
+void Database::clearCaches()
+{
+    std::lock_guard lock(m_cacheMutex);
+    m_cache.clear();
+    m_cacheFilled.store(false, std::memory_order_relaxed);
+}
+
+std::shared_ptr<const void> Database::findCached(std::type_index key)
+{
+    std::lock_guard lock(m_cacheMutex);
+    auto it = m_cache.find(key);
+    return it == m_cache.end() ? nullptr : it->second;
+}
+
+void Database::storeCached(std::type_index key, std::shared_ptr<const void> value)
+{
+    std::lock_guard lock(m_cacheMutex);
+    m_cache[key] = std::move(value);
+    m_cacheFilled.store(true, std::memory_order_relaxed);
 }
 
 Database::~Database()
@@ -50,10 +90,9 @@ std::unique_ptr<Database> Database::createModel() { return createModel(std::stri
 std::unique_ptr<Database> Database::createModel(const std::string& sharedName)
 {
     sqlite3* db = nullptr;
-    const std::string uri = sharedName.empty() ? std::string(":memory:")
-                                               : "file:" + sharedName + "?mode=memory&cache=shared";
-    if (sqlite3_open_v2(uri.c_str(), &db,
-            SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, nullptr)
+    const std::string uri
+        = sharedName.empty() ? std::string(":memory:") : "file:" + sharedName + "?mode=memory&cache=shared";
+    if (openConnection(uri, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI)
         != SQLITE_OK) {
         std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
         sqlite3_close_v2(db);
@@ -69,8 +108,8 @@ std::unique_ptr<Database> Database::createModelFromFile(const std::string& path)
 {
     auto source = openReadOnly(path);
     sqlite3* db = nullptr;
-    if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI,
-            nullptr)
+    if (openConnection(
+            ":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI)
         != SQLITE_OK) {
         sqlite3_close_v2(db);
         throw DbError("cannot create in-memory model");
@@ -108,8 +147,7 @@ std::unique_ptr<Database> Database::openReadOnly(const std::string& path)
     sqlite3* db = nullptr;
     // immutable=1: the file is never written, locked or journalled (user folders stay untouched).
     const std::string uri = fileUri(path) + "?mode=ro&immutable=1";
-    if (sqlite3_open_v2(uri.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr)
-        != SQLITE_OK) {
+    if (openConnection(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX) != SQLITE_OK) {
         std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
         sqlite3_close_v2(db);
         throw DbError("cannot open " + path + ": " + msg);

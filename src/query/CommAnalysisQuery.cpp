@@ -19,34 +19,6 @@ namespace npuscope::query {
 
 namespace {
 
-// Binds: ?1 step, ?2 group, ?3 op name / op type, ?4 slot, ?5 rank, ?6 src, ?7 dst, ?8 transport.
-struct Binder {
-    std::string where = " WHERE 1=1";
-    std::vector<std::pair<int, std::string>> texts;
-    std::vector<std::pair<int, int64_t>> ints;
-    void add(const char* clause, int index, const std::optional<int64_t>& v)
-    {
-        if (!v)
-            return;
-        where += clause;
-        ints.emplace_back(index, *v);
-    }
-    void add(const char* clause, int index, const std::optional<std::string>& v)
-    {
-        if (!v)
-            return;
-        where += clause;
-        texts.emplace_back(index, *v);
-    }
-    void bind(model::Statement& st) const
-    {
-        for (const auto& [i, v] : ints)
-            st.bind(i, v);
-        for (const auto& [i, v] : texts)
-            st.bind(i, v);
-    }
-};
-
 std::optional<double> ratio(int64_t part, int64_t other)
 {
     if (part + other <= 0)
@@ -97,68 +69,8 @@ struct LinkQuery {
     bool totalOpInfo = false;
 };
 
-std::vector<RawLink> fetchSql(model::Database& db, const LinkQuery& q)
-{
-    Binder b;
-    b.add(" AND step = ?1", 1, q.step);
-    b.add(" AND group_hash = ?2", 2, q.group);
-    // A link with local ranks belongs to the rank that wrote it: its local index is mostly unknown.
-    b.add(" AND (CASE WHEN is_local THEN rank_id = ?5 ELSE (src = ?5 OR dst = ?5) END)", 5, q.rank);
-    b.add(" AND src = ?6", 6, q.src);
-    b.add(" AND dst = ?7", 7, q.dst);
-    b.add(" AND transport = ?8", 8, q.transport);
-    switch (q.mode) {
-    case LinkMode::Totals:
-        // "Total Op Info" sums the op types of the file again: never added to their totals.
-        b.where += q.totalOpInfo ? " AND matrix_op = 'Total Op Info'"
-                                 : " AND (slot = 'total' OR slot IS NULL) AND matrix_op <> 'Total Op Info'";
-        b.add(" AND COALESCE(op_type, matrix_op) = ?3", 3, q.opType);
-        break;
-    case LinkMode::Slot:
-        b.add(" AND op_type = ?3", 3, q.opType);
-        b.add(" AND slot = ?4", 4, q.slot);
-        break;
-    case LinkMode::Op:
-        b.add(" AND (op_name = ?3 OR (slot IS NULL AND matrix_op = ?3))", 3, q.opName);
-        break;
-    case LinkMode::Bottom1:
-        b.where += " AND slot = 'bottom1' AND op_name IS NOT NULL";
-        break;
-    }
-    // src / dst: global ranks, or the local ones as written for a group whose global ranks are unknown.
-    auto st = db.prepare(std::string("SELECT rank_id, step, matrix_op, op_type, slot, group_hash, src, dst, transport, "
-                                     "size_mb, time_ns, op_name, bandwidth_gbps, is_local FROM (SELECT rank_id, step, "
-                                     "matrix_op, op_type, slot, group_hash, CASE WHEN lg.g IS NULL THEN src ELSE "
-                                     "local_src END AS src, CASE WHEN lg.g IS NULL THEN dst ELSE local_dst END AS dst, "
-                                     "transport, size_mb, time_ns, op_name, bandwidth_gbps, lg.g IS NOT NULL AS "
-                                     "is_local FROM comm_link LEFT JOIN (")
-        + CommQuery::localRankGroupsSql() + ") lg ON lg.g = COALESCE(comm_link.group_hash, ''))" + b.where
-        + " AND src IS NOT NULL AND dst IS NOT NULL");
-    b.bind(st);
-    std::vector<RawLink> all;
-    while (st.step()) {
-        RawLink l;
-        l.reportedBy = st.int64(0);
-        l.step = st.optInt(1);
-        const bool realOp = st.isNull(4);
-        l.opType = realOp ? st.text(2) : st.optText(3).value_or(st.text(2));
-        l.group = st.optText(5).value_or("");
-        l.src = st.int64(6);
-        l.dst = st.int64(7);
-        l.transport = st.optText(8).value_or("");
-        l.sizeMb = st.optReal(9).value_or(0.0);
-        l.timeNs = st.optInt(10).value_or(0);
-        if (q.mode != LinkMode::Totals)
-            l.opName = st.optText(11).value_or(realOp ? st.text(2) : std::string());
-        l.bandwidthGbps = st.optReal(12).value_or(0.0);
-        l.local = st.int64(13) != 0;
-        all.push_back(std::move(l));
-    }
-    return all;
-}
-
-// The rows of the index that fetchSql selects, in index order: fn(row, id of the row's op type); a fn returning
-// bool stops the walk by returning false.
+// The rows of the index a LinkQuery selects, in index order: fn(row, id of the row's op type); a fn returning bool
+// stops the walk by returning false.
 template <typename Fn> void forEachIndexRow(const CommLinkIndex& index, const LinkQuery& q, Fn fn)
 {
     auto idOf = [&](const std::optional<std::string>& s) { return s ? index.id(*s) : -2; };
@@ -193,7 +105,8 @@ template <typename Fn> void forEachIndexRow(const CommLinkIndex& index, const Li
                 continue;
             break;
         case LinkMode::Bottom1:
-            if (r->slot != bottom1 || r->opName < 0)
+            // id() is -1 for a string no row holds, as for NULL: without "bottom1" rows nothing matches.
+            if (bottom1 < 0 || r->slot != bottom1 || r->opName < 0)
                 continue;
             break;
         }
@@ -256,7 +169,7 @@ bool keepLink(const LocalPolicy& p, bool local, const std::string& group)
     return p.localGroup ? local && group == *p.localGroup : !local;
 }
 
-// The same selection as fetchSql, over the in-memory index.
+// The links a LinkQuery selects, as values.
 std::vector<RawLink> fetchIndex(const CommLinkIndex& index, const LinkQuery& q)
 {
     std::vector<RawLink> all;
@@ -389,37 +302,6 @@ LinkQuery linkTableQuery(const LinkFilter& f)
     return q;
 }
 
-// Group names and members (global ranks in local order) without CommQuery::groups' op counts.
-std::vector<Group> membership(model::Database& db)
-{
-    std::vector<Group> out;
-    std::unordered_map<std::string, size_t> index;
-    auto st = db.prepare("SELECT group_hash, name FROM comm_group ORDER BY group_hash");
-    while (st.step()) {
-        Group g;
-        g.hash = st.text(0);
-        g.name = st.optText(1);
-        index.emplace(g.hash, out.size());
-        out.push_back(std::move(g));
-    }
-    auto members = db.prepare("SELECT group_hash, global_rank FROM comm_group_rank ORDER BY group_hash, local_rank");
-    while (members.step()) {
-        if (auto it = index.find(members.text(0)); it != index.end())
-            out[it->second].ranks.push_back(members.int64(1));
-    }
-    return out;
-}
-
-Binder opBinder(const CommSelection& sel, bool withOpName)
-{
-    Binder b;
-    b.add(" AND step = ?1", 1, sel.step);
-    b.add(" AND group_hash = ?2", 2, sel.groupHash);
-    if (withOpName)
-        b.add(" AND op_name = ?3", 3, sel.opName);
-    return b;
-}
-
 } // namespace
 
 std::optional<double> MatrixCell::bandwidthGbps() const { return bandwidth(sizeMb, timeNs); }
@@ -449,18 +331,6 @@ MatrixOpChoices typeChoices(const std::map<std::string, std::set<std::string>>& 
         }
         out.typeSlots.push_back(std::move(ordered));
     }
-    return out;
-}
-
-MatrixOpChoices opChoices(
-    model::Database& db, const CommSelection& sel, const std::map<std::string, std::set<std::string>>& types)
-{
-    MatrixOpChoices out = typeChoices(types);
-    Binder ob = opBinder(sel, false);
-    auto ops = db.prepare("SELECT DISTINCT op_name FROM comm_op" + ob.where + " AND is_total = 0 ORDER BY op_name");
-    ob.bind(ops);
-    while (ops.step())
-        out.opNames.push_back(ops.text(0));
     return out;
 }
 
@@ -702,58 +572,10 @@ OpStrip CommAnalysisQuery::opStrip(const CommOpIndex& index, const CommSelection
     return s;
 }
 
-MatrixOpChoices CommAnalysisQuery::matrixOps(model::Database& db, const CommSelection& sel)
-{
-    Binder b = opBinder(sel, false);
-    auto st = db.prepare("SELECT DISTINCT COALESCE(op_type, matrix_op), COALESCE(slot, 'total') FROM comm_link"
-        + b.where + " AND matrix_op <> 'Total Op Info'");
-    b.bind(st);
-    std::map<std::string, std::set<std::string>> types;
-    while (st.step())
-        types[st.text(0)].insert(st.text(1));
-    return opChoices(db, sel, types);
-}
-
-MatrixOpChoices CommAnalysisQuery::matrixOps(const CommLinkIndex& index, model::Database& db, const CommSelection& sel)
-{
-    return opChoices(db, sel, indexTypes(index, sel));
-}
-
 namespace {
 
 void finishMatrix(CommMatrix& m, const std::vector<Group>& groups, const CommSelection& sel, const std::string& orderBy,
     const LocalPolicy& policy);
-
-CommMatrix buildMatrix(const std::vector<RawLink>& links, LinkMode mode, const std::vector<Group>& groups,
-    const CommSelection& sel, const std::string& orderBy, const LocalPolicy& policy)
-{
-    CommMatrix m;
-
-    std::map<std::pair<int64_t, int64_t>, MatrixCell> cells;
-    for (const auto& l : links) {
-        MatrixCell& c = cells[{ l.src, l.dst }];
-        if (c.links == 0) {
-            c.src = l.src;
-            c.dst = l.dst;
-            c.transport = l.transport;
-            c.opName = mode == LinkMode::Totals ? std::string() : l.opName;
-        } else {
-            if (c.transport != l.transport)
-                c.transport = "mixed";
-            // Slot cells summed over steps can hold different concrete ops.
-            if (mode != LinkMode::Totals && c.opName != l.opName)
-                c.opName = "several ops";
-        }
-        c.sizeMb += l.sizeMb;
-        c.timeNs += l.timeNs;
-        ++c.links;
-    }
-    m.cells.reserve(cells.size());
-    for (auto& [key, c] : cells)
-        m.cells.push_back(std::move(c));
-    finishMatrix(m, groups, sel, orderBy, policy);
-    return m;
-}
 
 // A link of the index that a matrix sums, with the ids its cell compares (NULL read as "", as fetchIndex does).
 struct IndexLink {
@@ -761,8 +583,8 @@ struct IndexLink {
     int32_t transport = -1, opName = -1;
 };
 
-// buildMatrix(dedup(fetchIndex(...))) on ids: no string is copied per link, the same links are kept and
-// each cell sums them in the same order, so every figure is bit-identical.
+// The matrix of dedup(fetchIndex(...)) computed on ids: no string is copied per link; each cell sums its kept links
+// in dedupOrder's order.
 CommMatrix indexMatrix(
     const CommLinkIndex& index, const LinkQuery& q, const CommSelection& sel, const std::string& orderBy)
 {
@@ -793,7 +615,8 @@ CommMatrix indexMatrix(
     const int32_t localTransport = index.id("LOCAL");
     auto groupText = [&](const CommLinkIndex::Row& r) { return r.group >= 0 ? index.text(r.group) : std::string(); };
     for (const auto& l : links) {
-        const bool offDiagonal = l.row->src != l.row->dst && l.row->transport != localTransport;
+        // A NULL transport (-1) is not LOCAL, also when no row is LOCAL (id -1).
+        const bool offDiagonal = l.row->src != l.row->dst && (localTransport < 0 || l.row->transport != localTransport);
         if (l.row->local)
             localVolume[groupText(*l.row)] += offDiagonal ? l.row->sizeMb : 0.0;
         else
@@ -964,208 +787,12 @@ void finishMatrix(CommMatrix& m, const std::vector<Group>& groups, const CommSel
 } // namespace
 
 CommMatrix CommAnalysisQuery::matrix(
-    model::Database& db, const CommSelection& sel, const MatrixOp& op, const std::string& orderBy)
-{
-    LinkQuery q = matrixQuery(sel, op);
-    auto links = fetchSql(db, q);
-    if (links.empty() && wantsTotalOpInfo(q)) {
-        q.totalOpInfo = true;
-        links = fetchSql(db, q);
-    }
-    bool hasGlobal = false;
-    std::map<std::string, double> localVolume;
-    for (const auto& l : links) {
-        const bool offDiagonal = l.src != l.dst && l.transport != "LOCAL";
-        if (l.local)
-            localVolume[l.group] += offDiagonal ? l.sizeMb : 0.0;
-        else
-            hasGlobal = hasGlobal || offDiagonal;
-    }
-    const LocalPolicy policy = localPolicy(hasGlobal, localVolume);
-    std::erase_if(links, [&policy](const RawLink& l) { return !keepLink(policy, l.local, l.group); });
-    CommMatrix m = buildMatrix(dedup(std::move(links), q.mode), q.mode, membership(db), sel, orderBy, policy);
-    m.totalOpInfo = q.totalOpInfo;
-    return m;
-}
-
-CommMatrix CommAnalysisQuery::matrix(
     const CommLinkIndex& index, const CommSelection& sel, const MatrixOp& op, const std::string& orderBy)
 {
     const LinkQuery q = resolveTotals(index, matrixQuery(sel, op));
     CommMatrix m = indexMatrix(index, q, sel, orderBy);
     m.totalOpInfo = q.totalOpInfo;
     return m;
-}
-
-std::vector<RankDuration> CommAnalysisQuery::durations(model::Database& db, const CommSelection& sel)
-{
-    std::vector<RankDuration> out;
-    std::map<int64_t, size_t> index;
-    Binder b = opBinder(sel, true);
-    auto st = db.prepare("SELECT rank_id, COUNT(*), SUM(COALESCE(elapse_ns, 0)), SUM(COALESCE(transit_ns, 0)), "
-                         "SUM(COALESCE(wait_ns, 0)), SUM(COALESCE(sync_ns, 0)), SUM(COALESCE(idle_ns, 0)), "
-                         "COUNT(transit_ns), COUNT(wait_ns), COUNT(sync_ns), COUNT(idle_ns) FROM comm_op"
-        + b.where + " AND is_total = 0 GROUP BY rank_id ORDER BY rank_id");
-    b.bind(st);
-    while (st.step()) {
-        RankDuration d;
-        d.rank = st.int64(0);
-        d.opCount = st.int64(1);
-        d.elapseNs = st.int64(2);
-        d.transitNs = st.int64(3);
-        d.waitNs = st.int64(4);
-        d.syncNs = st.int64(5);
-        d.idleNs = st.int64(6);
-        d.hasTransit = st.int64(7) > 0;
-        d.hasWait = st.int64(8) > 0;
-        d.hasSync = st.int64(9) > 0;
-        d.hasIdle = st.int64(10) > 0;
-        setRatios(d);
-        index[d.rank] = out.size();
-        out.push_back(d);
-    }
-    Binder bb;
-    bb.add(" AND o.step = ?1", 1, sel.step);
-    bb.add(" AND o.group_hash = ?2", 2, sel.groupHash);
-    bb.add(" AND o.op_name = ?3", 3, sel.opName);
-    // Summed here in comm_bandwidth.id order rather than by SQL SUM(), whose order of floating-point
-    // additions is up to the query plan: the in-memory path (CommOpIndex) then gives the same bits.
-    auto bw = db.prepare("SELECT o.rank_id, b.transport, COALESCE(b.size_mb, 0), COALESCE(b.transit_ns, 0) "
-                         "FROM comm_bandwidth b JOIN comm_op o ON o.id = b.comm_op_id"
-        + bb.where + " AND o.is_total = 0 AND b.transport IN ('SDMA', 'RDMA') ORDER BY b.id");
-    bb.bind(bw);
-    std::set<std::pair<size_t, bool>> seen; // (row, is SDMA)
-    while (bw.step()) {
-        auto it = index.find(bw.int64(0));
-        if (it == index.end())
-            continue;
-        RankDuration& d = out[it->second];
-        const bool sdma = bw.text(1) == "SDMA";
-        if (sdma) {
-            d.sdmaSizeMb += bw.real(2);
-            d.sdmaTimeNs += bw.int64(3);
-        } else {
-            d.rdmaSizeMb += bw.real(2);
-            d.rdmaTimeNs += bw.int64(3);
-        }
-        seen.emplace(it->second, sdma);
-    }
-    for (const auto& [row, sdma] : seen) {
-        RankDuration& d = out[row];
-        if (sdma)
-            d.sdmaBandwidthGbps = bandwidth(d.sdmaSizeMb, d.sdmaTimeNs);
-        else
-            d.rdmaBandwidthGbps = bandwidth(d.rdmaSizeMb, d.rdmaTimeNs);
-    }
-    return out;
-}
-
-std::vector<PacketDistribution> CommAnalysisQuery::packets(
-    model::Database& db, const CommSelection& sel, std::optional<int64_t> rank)
-{
-    Binder b;
-    b.add(" AND o.step = ?1", 1, sel.step);
-    b.add(" AND o.group_hash = ?2", 2, sel.groupHash);
-    b.add(" AND o.op_name = ?3", 3, sel.opName);
-    b.add(" AND o.rank_id = ?5", 5, rank);
-    // One pass over the selected ops' packets, by bandwidth row: bins per transport, and the
-    // Large Packet Ratio weighted by each row's packet count.
-    std::map<std::string, PacketDistribution> byTransport;
-    std::map<std::string, std::map<double, PacketBin>> bins;
-    std::map<std::string, std::pair<double, int64_t>> weighted; // Σ ratio × packets, Σ packets
-    auto st = db.prepare("SELECT b.id, b.transport, b.large_packet_ratio, p.package_mb, COALESCE(p.count, 0), "
-                         "COALESCE(p.total_ns, 0) FROM comm_op o JOIN comm_bandwidth b ON b.comm_op_id = o.id "
-                         "JOIN comm_packet p ON p.comm_bandwidth_id = b.id"
-        + b.where + " AND o.is_total = 0 ORDER BY b.id");
-    b.bind(st);
-    int64_t currentRow = -1;
-    std::string transport;
-    std::optional<double> lpr;
-    int64_t rowPackets = 0;
-    auto flush = [&] {
-        if (currentRow >= 0 && lpr) {
-            auto& [sum, n] = weighted[transport];
-            sum += *lpr * static_cast<double>(rowPackets);
-            n += rowPackets;
-        }
-    };
-    while (st.step()) {
-        if (st.int64(0) != currentRow) {
-            flush();
-            currentRow = st.int64(0);
-            transport = st.text(1);
-            lpr = st.optReal(2);
-            rowPackets = 0;
-        }
-        PacketBin& bin = bins[transport][st.real(3)];
-        bin.packageMb = st.real(3);
-        bin.count += st.int64(4);
-        bin.totalNs += st.int64(5);
-        rowPackets += st.int64(4);
-    }
-    flush();
-    for (auto& [t, byMb] : bins) {
-        PacketDistribution& d = byTransport[t];
-        d.transport = t;
-        for (auto& [mb, bin] : byMb) {
-            d.packets += bin.count;
-            d.bins.push_back(bin);
-        }
-        if (auto it = weighted.find(t); it != weighted.end() && it->second.second > 0)
-            d.largePacketRatio = it->second.first / static_cast<double>(it->second.second);
-    }
-    std::vector<PacketDistribution> out;
-    for (auto& [t, d] : byTransport) {
-        if (d.packets > 0)
-            out.push_back(std::move(d));
-    }
-    return out;
-}
-
-OpStrip CommAnalysisQuery::opStrip(model::Database& db, const CommSelection& sel)
-{
-    OpStrip s;
-    Binder b = opBinder(sel, false);
-    auto st = db.prepare("SELECT rank_id, op_name, COALESCE(group_hash, ''), start_ns, COALESCE(elapse_ns, 0), "
-                         "COALESCE(wait_ns, 0), COALESCE(transit_ns, 0) FROM comm_op"
-        + b.where + " AND is_total = 0 AND start_ns IS NOT NULL ORDER BY rank_id, start_ns");
-    b.bind(st);
-    std::map<std::string, int64_t> firstStart;
-    std::vector<std::string> opNames;
-    bool first = true;
-    while (st.step()) {
-        OpSpan o;
-        o.rank = st.int64(0);
-        const std::string name = st.text(1);
-        o.groupHash = st.text(2);
-        o.startNs = st.int64(3);
-        o.elapseNs = st.int64(4);
-        o.waitNs = st.int64(5);
-        o.transitNs = st.int64(6);
-        auto [it, inserted] = firstStart.emplace(name, o.startNs);
-        if (!inserted)
-            it->second = std::min(it->second, o.startNs);
-        if (s.ranks.empty() || s.ranks.back() != o.rank)
-            s.ranks.push_back(o.rank);
-        s.beginNs = first ? o.startNs : std::min(s.beginNs, o.startNs);
-        s.endNs = first ? o.startNs + o.elapseNs : std::max(s.endNs, o.startNs + o.elapseNs);
-        first = false;
-        opNames.push_back(name);
-        s.ops.push_back(std::move(o));
-    }
-    // Names in order of their first appearance on the cluster's clock.
-    std::vector<std::pair<int64_t, std::string>> order;
-    for (const auto& [n, t] : firstStart)
-        order.emplace_back(t, n);
-    std::sort(order.begin(), order.end());
-    std::unordered_map<std::string, int> nameIndex;
-    for (const auto& [t, n] : order) {
-        nameIndex.emplace(n, static_cast<int>(s.names.size()));
-        s.names.push_back(n);
-    }
-    for (size_t i = 0; i < s.ops.size(); ++i)
-        s.ops[i].nameIndex = nameIndex[opNames[i]];
-    return s;
 }
 
 namespace {
@@ -1219,25 +846,44 @@ std::vector<LinkRow> buildLinkTable(
 
 } // namespace
 
-std::vector<LinkRow> CommAnalysisQuery::linkTable(model::Database& db, const LinkFilter& filter)
-{
-    LinkQuery q = linkTableQuery(filter);
-    auto raw = fetchSql(db, q);
-    if (raw.empty() && wantsTotalOpInfo(q)) {
-        q.totalOpInfo = true;
-        raw = fetchSql(db, q);
-    }
-    const auto links = dedup(std::move(raw), q.mode);
-    q.mode = LinkMode::Bottom1;
-    return buildLinkTable(links, fetchSql(db, q), filter);
-}
-
 std::vector<LinkRow> CommAnalysisQuery::linkTable(const CommLinkIndex& index, const LinkFilter& filter)
 {
     LinkQuery q = resolveTotals(index, linkTableQuery(filter));
     const auto links = dedup(fetchIndex(index, q), q.mode);
     q.mode = LinkMode::Bottom1;
     return buildLinkTable(links, fetchIndex(index, q), filter);
+}
+
+CommMatrix CommAnalysisQuery::matrix(
+    model::Database& db, const CommSelection& sel, const MatrixOp& op, const std::string& orderBy)
+{
+    return matrix(*CommLinkIndex::forDatabase(db), sel, op, orderBy);
+}
+
+std::vector<RankDuration> CommAnalysisQuery::durations(model::Database& db, const CommSelection& sel)
+{
+    return durations(*CommOpIndex::forDatabase(db), sel);
+}
+
+std::vector<PacketDistribution> CommAnalysisQuery::packets(
+    model::Database& db, const CommSelection& sel, std::optional<int64_t> rank)
+{
+    return packets(*CommOpIndex::forDatabase(db), sel, rank);
+}
+
+OpStrip CommAnalysisQuery::opStrip(model::Database& db, const CommSelection& sel)
+{
+    return opStrip(*CommOpIndex::forDatabase(db), sel);
+}
+
+MatrixOpChoices CommAnalysisQuery::matrixOps(model::Database& db, const CommSelection& sel)
+{
+    return matrixOps(*CommLinkIndex::forDatabase(db), *CommOpIndex::forDatabase(db), sel);
+}
+
+std::vector<LinkRow> CommAnalysisQuery::linkTable(model::Database& db, const LinkFilter& filter)
+{
+    return linkTable(*CommLinkIndex::forDatabase(db), filter);
 }
 
 std::string CommAnalysisQuery::noCommReason(model::Database& db)

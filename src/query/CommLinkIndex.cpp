@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/CommLinkIndex.h"
 
-#include "npuscope/query/DatabaseCache.h"
-
 #include <algorithm>
 
 namespace npuscope::query {
@@ -78,10 +76,9 @@ std::shared_ptr<const CommLinkIndex> CommLinkIndex::build(model::Database& db)
     return index;
 }
 
-std::shared_ptr<const CommLinkIndex> CommLinkIndex::forDatabase(const std::shared_ptr<model::Database>& db)
+std::shared_ptr<const CommLinkIndex> CommLinkIndex::forDatabase(model::Database& db)
 {
-    static DatabaseCache<CommLinkIndex> cache;
-    return cache.get(db, [](model::Database& d) { return build(d); });
+    return db.cached<CommLinkIndex>([](model::Database& d) { return build(d); });
 }
 
 std::pair<const CommLinkIndex::Row*, const CommLinkIndex::Row*> CommLinkIndex::rows(std::optional<int64_t> step) const

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/CommOpIndex.h"
 
-#include "npuscope/query/DatabaseCache.h"
-
 #include <algorithm>
 #include <tuple>
 
@@ -115,10 +113,9 @@ std::shared_ptr<const CommOpIndex> CommOpIndex::build(model::Database& db)
     return index;
 }
 
-std::shared_ptr<const CommOpIndex> CommOpIndex::forDatabase(const std::shared_ptr<model::Database>& db)
+std::shared_ptr<const CommOpIndex> CommOpIndex::forDatabase(model::Database& db)
 {
-    static DatabaseCache<CommOpIndex> cache;
-    return cache.get(db, [](model::Database& d) { return build(d); });
+    return db.cached<CommOpIndex>([](model::Database& d) { return build(d); });
 }
 
 std::span<const CommOpIndex::Op> CommOpIndex::ops(std::optional<int64_t> step) const

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/SummaryReport.h"
 
+#include "npuscope/query/ClusterMean.h"
 #include "npuscope/query/CommQuery.h"
 #include "npuscope/query/RankQuery.h"
 #include "npuscope/query/StepQuery.h"
@@ -130,8 +131,7 @@ nlohmann::ordered_json SummaryReport::json(model::Database& db, HostDisplay host
         const bool local = std::binary_search(localGroups.begin(), localGroups.end(), l.groupHash.value_or(""));
         links.push_back({ { "step", orNull(l.step) }, { "group", orNull(l.groupHash) }, { "op", l.matrixOp },
             { "src", orNull(l.src) }, { "dst", orNull(l.dst) }, { "ranks", local ? "local" : "global" },
-            { "transport", orNull(l.transport) },
-            { "size_mb", orNull(l.sizeMb) },
+            { "transport", orNull(l.transport) }, { "size_mb", orNull(l.sizeMb) },
             { "time_ms", l.timeNs ? ojson(static_cast<double>(*l.timeNs) / 1.0e6) : ojson() },
             { "bandwidth_gbps", orNull(l.bandwidthGbps) }, { "op_name", orNull(l.opName) },
             { "local_src", orNull(l.localSrc) }, { "local_dst", orNull(l.localDst) }, { "reported_by", l.reportedBy },
@@ -215,9 +215,15 @@ std::string SummaryReport::text(model::Database& db, HostDisplay hosts)
 
     const auto averaged = StepQuery::averaged(db);
     if (averaged.size() > 1) {
-        const auto stats = clusterStats(averaged);
-        out << "\nCluster statistics over ranks (mean of steps, ms)\n"
-            << pad("column", 14, false) << pad("min", 12) << pad("max", 12) << pad("mean", 12) << pad("spread", 9)
+        // The cluster-mean rule (docs/metrics.md): the ranks of the majority file generation.
+        const auto mean = ClusterMean::of(averaged);
+        const auto& stats = mean.stats;
+        out << "\nCluster statistics over ranks (mean of steps, ms)\n";
+        if (mean.otherGenerationRanks > 0)
+            out << "  over the " << mean.ranks << " of " << mean.ranks + mean.otherGenerationRanks
+                << " ranks of the majority file generation (docs/metrics.md, cluster mean); the other generation's "
+                << (mean.otherGenerationRanks == 1 ? "rank is" : "ranks are") << " not in these statistics\n";
+        out << pad("column", 14, false) << pad("min", 12) << pad("max", 12) << pad("mean", 12) << pad("spread", 9)
             << pad("min rank", 10) << pad("max rank", 10) << "\n";
         std::vector<std::pair<StepColumn, const char*>> shown;
         for (size_t i = 0; i < std::size(kShown); ++i)

@@ -2,6 +2,7 @@
 #include "npuscope/testgen/ClusterGenerator.h"
 
 #include "npuscope/core/GroupHash.h"
+#include "npuscope/model/Database.h"
 
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
@@ -1386,6 +1387,7 @@ class SqliteOut {
 public:
     explicit SqliteOut(const fs::path& path)
     {
+        model::Database::configureSqlite();
         if (sqlite3_open_v2(path.string().c_str(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr)
             != SQLITE_OK)
             fail("open");

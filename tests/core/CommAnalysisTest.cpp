@@ -7,6 +7,7 @@
 #include "npuscope/load/Loader.h"
 #include "npuscope/query/CommAnalysisQuery.h"
 #include "npuscope/query/CommLinkIndex.h"
+#include "npuscope/query/CommOpIndex.h"
 #include "npuscope/query/CommQuery.h"
 #include "npuscope/query/StepQuery.h"
 
@@ -463,7 +464,7 @@ TEST_F(GeneratedCluster, IndexGivesTheSameFiguresAsSql)
                  MatrixOp { std::string("allreduce"), "bottom1" }, MatrixOp { std::string("send"), "top1" } })
             sameMatrix(CommAnalysisQuery::matrix(*s_db, sel, op), CommAnalysisQuery::matrix(*index, sel, op));
         const auto a = CommAnalysisQuery::matrixOps(*s_db, sel);
-        const auto b = CommAnalysisQuery::matrixOps(*index, *s_db, sel);
+        const auto b = CommAnalysisQuery::matrixOps(*index, *CommOpIndex::forDatabase(*s_db), sel);
         EXPECT_EQ(a.opTypes, b.opTypes);
         EXPECT_EQ(a.typeSlots, b.typeSlots);
         EXPECT_EQ(a.opNames, b.opNames);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -8,6 +9,8 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <typeindex>
+#include <unordered_map>
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -41,6 +44,10 @@ public:
     static std::unique_ptr<Database> createModelFromFile(const std::string& path);
     // Opens an existing SQLite file read-only (exports; never modified).
     static std::unique_ptr<Database> openReadOnly(const std::string& path);
+    // The process-wide SQLite settings (memory statistics off), applied once: they only take effect before SQLite
+    // initialises, so this runs before every connection this class opens; code opening SQLite connections of its
+    // own calls it first. Any thread.
+    static void configureSqlite();
     // "file:<path>" with the characters a SQLite URI gives a meaning to ('?', '#', '%') escaped, so any folder
     // name opens the file it names; add the "?query" yourself.
     static std::string fileUri(const std::string& path);
@@ -57,10 +64,40 @@ public:
     std::unique_lock<std::recursive_mutex> lock() { return std::unique_lock(m_mutex); }
     sqlite3* handle() const { return m_db; }
 
+    // The value of type T derived from this model (one slot per type, e.g. an in-memory index), built by
+    // build(Database&) -> std::shared_ptr<const T> on first use and shared until the model changes: any row
+    // inserted, updated or deleted through this connection empties every slot, so the next call rebuilds. Any
+    // thread. A hit takes only the slots' own mutex, never lock(), so in-memory queries do not wait for SQL running
+    // elsewhere; a miss builds under lock() (recursive: the caller may hold it) and never holds the slots' mutex
+    // while waiting for lock(). Writers hold lock() (see above), so no row changes during a build.
+    template <typename T, typename Build> std::shared_ptr<const T> cached(Build build)
+    {
+        const std::type_index key(typeid(T));
+        if (auto hit = findCached(key))
+            return std::static_pointer_cast<const T>(hit);
+        auto guard = lock();
+        // Another thread may have built it while this one waited for the lock.
+        if (auto hit = findCached(key))
+            return std::static_pointer_cast<const T>(hit);
+        std::shared_ptr<const T> value = build(*this);
+        storeCached(key, value);
+        return value;
+    }
+    // Empties every slot of cached(). Any thread.
+    void clearCaches();
+
 private:
     explicit Database(sqlite3* db);
+    std::shared_ptr<const void> findCached(std::type_index key);
+    void storeCached(std::type_index key, std::shared_ptr<const void> value);
+    static void onRowChange(void* self, int op, const char* database, const char* table, long long rowid);
+
     sqlite3* m_db = nullptr;
     std::recursive_mutex m_mutex;
+    std::mutex m_cacheMutex;
+    std::unordered_map<std::type_index, std::shared_ptr<const void>> m_cache;
+    // Whether m_cache holds anything: the per-row change hook only takes m_cacheMutex when it does.
+    std::atomic<bool> m_cacheFilled { false };
 };
 
 // RAII prepared statement. Bind indexes are 1-based as in SQLite.

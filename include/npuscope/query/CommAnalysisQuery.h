@@ -157,41 +157,40 @@ struct TimeOverview {
 };
 
 // The communication analysis behind the matrix, duration, links and time overview views and
-// `npuscope-cli comm`. Plain functions over the model; any thread holding the database lock.
+// `npuscope-cli comm`. Plain functions; the figures are computed once, over the in-memory indexes
+// (CommOpIndex, CommLinkIndex): the views call the index overloads, and each model::Database& overload is the
+// same function over the database's cached index (built on first use). The SQL these figures were first written
+// in is kept as the test oracle (tests/core/CommSqlOracle.h). The Database& overloads: any thread holding the
+// database lock; the index overloads: any thread, no lock.
 class CommAnalysisQuery {
 public:
-    static MatrixOpChoices matrixOps(model::Database& db, const CommSelection& sel);
     // sel.opName set: that op's links; else op.opType / op.slot. orderBy: group name whose groups
     // become contiguous axis blocks; "auto" picks the name holding most non-LOCAL volume, "" = rank.
+    static CommMatrix matrix(const CommLinkIndex& index, const CommSelection& sel, const MatrixOp& op = {},
+        const std::string& orderBy = "auto");
     static CommMatrix matrix(
         model::Database& db, const CommSelection& sel, const MatrixOp& op = {}, const std::string& orderBy = "auto");
+    // Sorted by bandwidth ascending (slowest first); links with no time last.
+    static std::vector<LinkRow> linkTable(const CommLinkIndex& index, const LinkFilter& filter);
+    static std::vector<LinkRow> linkTable(model::Database& db, const LinkFilter& filter);
+    static MatrixOpChoices matrixOps(const CommLinkIndex& links, const CommOpIndex& ops, const CommSelection& sel);
+    static MatrixOpChoices matrixOps(model::Database& db, const CommSelection& sel);
+    // MatrixOpChoices::opNames alone: the concrete ops of the step / group (sel.opName ignored), sorted.
+    static std::vector<std::string> opNames(const CommOpIndex& index, const CommSelection& sel);
+
+    static std::vector<RankDuration> durations(const CommOpIndex& index, const CommSelection& sel);
     static std::vector<RankDuration> durations(model::Database& db, const CommSelection& sel);
     static std::vector<PacketDistribution> packets(
+        const CommOpIndex& index, const CommSelection& sel, std::optional<int64_t> rank = std::nullopt);
+    static std::vector<PacketDistribution> packets(
         model::Database& db, const CommSelection& sel, std::optional<int64_t> rank = std::nullopt);
+    static OpStrip opStrip(const CommOpIndex& index, const CommSelection& sel);
     static OpStrip opStrip(model::Database& db, const CommSelection& sel);
-    // Sorted by bandwidth ascending (slowest first); links with no time last.
-    static std::vector<LinkRow> linkTable(model::Database& db, const LinkFilter& filter);
+
     static TimeOverview timeOverview(model::Database& db);
     // Why the model has no communication ops at all (empty when it has some): e.g. a Level0 torch_npu export
     // writes no communication.json. One sentence for the empty communication views.
     static std::string noCommReason(model::Database& db);
-
-    // The same figures over a CommLinkIndex (no SQL scan of comm_link; for views that re-query on every
-    // selection change). matrixOps still reads the op names from the database.
-    static CommMatrix matrix(const CommLinkIndex& index, const CommSelection& sel, const MatrixOp& op = {},
-        const std::string& orderBy = "auto");
-    static std::vector<LinkRow> linkTable(const CommLinkIndex& index, const LinkFilter& filter);
-    static MatrixOpChoices matrixOps(const CommLinkIndex& index, model::Database& db, const CommSelection& sel);
-
-    // The figures of the comm_op / comm_bandwidth / comm_packet queries over a CommOpIndex: identical to
-    // the SQL overloads (same rows, same order of floating-point sums), without SQL or the database lock.
-    static std::vector<RankDuration> durations(const CommOpIndex& index, const CommSelection& sel);
-    static std::vector<PacketDistribution> packets(
-        const CommOpIndex& index, const CommSelection& sel, std::optional<int64_t> rank = std::nullopt);
-    static OpStrip opStrip(const CommOpIndex& index, const CommSelection& sel);
-    static MatrixOpChoices matrixOps(const CommLinkIndex& links, const CommOpIndex& ops, const CommSelection& sel);
-    // MatrixOpChoices::opNames alone: the concrete ops of the step / group (sel.opName ignored), sorted.
-    static std::vector<std::string> opNames(const CommOpIndex& index, const CommSelection& sel);
 };
 
 } // namespace npuscope::query

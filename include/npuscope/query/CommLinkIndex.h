@@ -34,9 +34,14 @@ public:
 
     // Loads the index; the caller holds the database lock.
     static std::shared_ptr<const CommLinkIndex> build(model::Database& db);
-    // The index of this database, built on first use (taking db->lock() for the build) and shared
-    // while the database lives. Any thread; once built no lock is taken.
-    static std::shared_ptr<const CommLinkIndex> forDatabase(const std::shared_ptr<model::Database>& db);
+    // The index of this database, held in the database's own cache slot (model::Database::cached): built on
+    // first use (taking db.lock() for the build), shared until the model changes. Any thread; once built no
+    // database lock is taken.
+    static std::shared_ptr<const CommLinkIndex> forDatabase(model::Database& db);
+    static std::shared_ptr<const CommLinkIndex> forDatabase(const std::shared_ptr<model::Database>& db)
+    {
+        return forDatabase(*db);
+    }
 
     // Rows of one step (nullopt: every row), ordered by step.
     std::pair<const Row*, const Row*> rows(std::optional<int64_t> step) const;

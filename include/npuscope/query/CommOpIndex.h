@@ -52,9 +52,14 @@ public:
 
     // Loads the index; the caller holds the database lock.
     static std::shared_ptr<const CommOpIndex> build(model::Database& db);
-    // The index of this database, built on first use (taking db->lock() for the build) and shared
-    // while the database lives. Any thread; once built no lock is taken.
-    static std::shared_ptr<const CommOpIndex> forDatabase(const std::shared_ptr<model::Database>& db);
+    // The index of this database, held in the database's own cache slot (model::Database::cached): built on
+    // first use (taking db.lock() for the build), shared until the model changes. Any thread; once built no
+    // database lock is taken.
+    static std::shared_ptr<const CommOpIndex> forDatabase(model::Database& db);
+    static std::shared_ptr<const CommOpIndex> forDatabase(const std::shared_ptr<model::Database>& db)
+    {
+        return forDatabase(*db);
+    }
 
     // Ops of one step (nullopt: every op), ordered by step, then comm_op.id.
     std::span<const Op> ops(std::optional<int64_t> step) const;

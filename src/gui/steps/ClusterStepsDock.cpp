@@ -211,7 +211,7 @@ void ClusterStepsDock::reloadTable()
         [step, skipFirst, hosts](model::Database& db) {
             TableResult r;
             r.rows = step ? query::StepQuery::breakdown(db, step) : query::StepQuery::averaged(db, skipFirst);
-            r.stats = query::clusterStats(r.rows);
+            r.stats = query::ClusterMean::of(r.rows).stats;
             r.hosts = query::RankQuery::hosts(db, hosts);
             r.stages = step ? query::StepQuery::stages(db, step) : query::StepQuery::averagedStages(db, skipFirst);
             return r;

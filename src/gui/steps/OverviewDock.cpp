@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/steps/OverviewDock.h"
 
+#include "npuscope/query/ClusterMean.h"
 #include "npuscope/gui/steps/StepSplitPie.h"
 #include "npuscope/gui/common/Workspace.h"
 
@@ -9,8 +10,6 @@
 #include <QScrollArea>
 #include <QSplitter>
 #include <QVBoxLayout>
-
-#include <cmath>
 
 namespace npuscope::gui {
 
@@ -97,25 +96,10 @@ void OverviewDock::reload()
             r.bars.reserve(rows.size());
             for (const auto& row : rows)
                 r.bars.push_back({ row.rank, query::splitOf(row) });
-            // The two file generations split a step differently (step_trace_time vs the old iteration trace), so
-            // the cluster mean is taken over the ranks of the generation most ranks have (the newer on a tie).
-            std::vector<query::StepBreakdown> newer, older;
-            for (const auto& row : rows)
-                (query::splitOf(row).iterationTrace ? older : newer).push_back(row);
-            const auto& meanRows = newer.size() >= older.size() ? newer : older;
-            r.meanRanks = static_cast<int>(meanRows.size());
-            r.otherGenerationRanks = static_cast<int>(rows.size() - meanRows.size());
-            if (!meanRows.empty()) {
-                // The cluster mean as a breakdown of column means, split like any rank's row.
-                const auto stats = query::clusterStats(meanRows);
-                query::StepBreakdown mean;
-                mean.stepCount = static_cast<int>(meanRows.size());
-                for (size_t c = 0; c < stats.size(); ++c) {
-                    if (stats[c].mean)
-                        mean.values[c] = static_cast<int64_t>(std::llround(*stats[c].mean));
-                }
-                r.meanSplit = query::splitOf(mean);
-            }
+            const auto mean = query::ClusterMean::of(rows);
+            r.meanRanks = mean.ranks;
+            r.otherGenerationRanks = mean.otherGenerationRanks;
+            r.meanSplit = mean.split;
             return r;
         },
         [this, step](OverviewResult r) {

@@ -152,11 +152,7 @@ std::optional<double> StepTableModel::deviation(const query::StepBreakdown& row,
     const auto c = stepColumn(column);
     if (!c)
         return std::nullopt;
-    const auto value = row.value(*c);
-    const auto& stats = m_stats[static_cast<size_t>(*c)];
-    if (!value || !stats.mean || *stats.mean <= 0 || stats.count < 2)
-        return std::nullopt;
-    return (static_cast<double>(*value) - *stats.mean) / *stats.mean;
+    return query::deviationFromMean(row.value(*c), m_stats[static_cast<size_t>(*c)]);
 }
 
 QVariant StepTableModel::data(const QModelIndex& index, int role) const

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "npuscope/query/CommAnalysisQuery.h"
+#include "npuscope/query/PacketBuckets.h"
 
 #include <QWidget>
 
@@ -14,19 +15,14 @@ namespace npuscope::gui {
 class PacketChart : public QWidget {
     Q_OBJECT
 public:
-    // Power-of-two byte ranges (1 MB of the files = 10^6 B): [2^e, 2^(e+1)) B, given in MB as the files are.
-    struct Bucket {
-        double lowMb = 0, highMb = 0; // [low, high)
-        int64_t count = 0;
-        int64_t totalNs = 0;
-    };
+    using Bucket = query::PacketBucket;
 
     explicit PacketChart(QWidget* parent = nullptr);
 
     void setDistributions(std::vector<query::PacketDistribution> distributions);
     const std::vector<query::PacketDistribution>& distributions() const { return m_dists; }
-    // Power-of-two buckets of one distribution, ascending, without empty ends.
-    static std::vector<Bucket> buckets(const query::PacketDistribution& d);
+    // query::packetBuckets: power-of-two buckets of one distribution, ascending, without empty ends.
+    static std::vector<Bucket> buckets(const query::PacketDistribution& d) { return query::packetBuckets(d); }
     // Axis label of a bucket's lower edge, in bytes with a binary unit: "4 B", "128 B", "4 KiB", "16 MiB".
     static QString sizeLabel(double mb);
     // Which buckets get a tick label: every stride-th one, aligned on the tallest bar, so labels of width

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "npuscope/gui/common/TimeFormat.h"
+#include "npuscope/query/ClusterMean.h"
 #include "npuscope/query/StepQuery.h"
 
 #include <QAbstractTableModel>
@@ -43,7 +44,7 @@ public:
     enum Role {
         // qlonglong: ns for time columns, the id for Rank/Device; QString for Host; invalid QVariant when absent.
         RawValueRole = Qt::UserRole + 1,
-        // double: (value − column mean) / column mean; invalid when not defined.
+        // double: query::deviationFromMean of the cell; invalid when not defined.
         DeviationRole,
         // qlonglong: the row's rank, for every column.
         RankIdRole,
