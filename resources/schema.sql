@@ -35,7 +35,8 @@ CREATE TABLE rank_file (
   kind     TEXT NOT NULL,    -- file kind: step_trace_time, kernel_details, trace_view, profiler_db, analysis_db, ...
   path     TEXT NOT NULL,    -- absolute path of the file
   size_bytes INTEGER,        -- file size at load time
-  status   TEXT NOT NULL     -- planned | loaded | failed | skipped
+  status   TEXT NOT NULL     -- skipped (deferred, not imported yet) | loading (claimed by a running deferred import)
+                             -- | loaded | failed | planned (a worker's row before its import ends); RankFileStatus
 );
 
 -- Key/value facts about a rank that have no column of their own (profiler_info config, distributed_args).
@@ -43,6 +44,16 @@ CREATE TABLE rank_info (
   rank_id INTEGER NOT NULL, -- rank.rank_id
   key     TEXT NOT NULL,    -- dotted key, e.g. distributed_args.tensor_model_parallel_size
   value   TEXT              -- value as text (JSON scalars unquoted)
+);
+
+-- profiler_metadata.json parallel_group_info (or a db export's META_DATA parallel_group_info), parsed at import:
+-- one row per entry each rank lists, in the order read. PostLoad builds comm_group / comm_group_rank from them.
+CREATE TABLE parallel_group (
+  rank_id  INTEGER NOT NULL,  -- rank.rank_id whose metadata lists the entry
+  raw_name TEXT NOT NULL,     -- the entry's key: the raw group id, whose double hash is the '@' number of op names
+  name     TEXT,              -- group_name when it is a string, else NULL
+  global_ranks TEXT NOT NULL  -- the integer elements of global_ranks ascending, comma separated ('' for none);
+                              -- local rank i of the group is the i-th
 );
 
 -- One row per (rank, step) from step_trace_time.csv. Durations in ns; NULL when the column is absent.

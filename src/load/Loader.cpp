@@ -24,6 +24,7 @@
 #include "npuscope/io/torch_npu/TraceViewImporter.h"
 #include "npuscope/load/ModelMerger.h"
 #include "npuscope/model/ModelWriter.h"
+#include "npuscope/model/RankFileTable.h"
 #include "npuscope/load/PostLoad.h"
 
 #include <spdlog/spdlog.h>
@@ -128,6 +129,8 @@ int importOrder(FileKind k)
         return 2;
     }
 }
+
+RankFileStatus loadedOrFailed(bool ok) { return ok ? RankFileStatus::Loaded : RankFileStatus::Failed; }
 
 model::Severity severityOf(const std::string& s)
 {
@@ -243,7 +246,7 @@ bool importFile(model::ModelWriter& writer, int64_t rank, const PlannedFile& fil
     }
     ctx.finish();
     if (setStatus)
-        writer.setRankFileStatus(rank, fileKindName(file.kind), file.path, ok ? "loaded" : "failed");
+        writer.setRankFileStatus(rank, fileKindName(file.kind), file.path, loadedOrFailed(ok));
     if (file.size > reported)
         progress.bytes(file.size - reported, file.path);
     return ok;
@@ -263,7 +266,7 @@ void runWorker(model::Database& db, const LoadPlan& plan, std::atomic<size_t>& n
         row.rankSource = rank.rankSource;
         writer.addRank(row);
         // Deferred files are imported after the summary (Loader::load) or on demand (loadTimeline).
-        std::vector<const char*> status(rank.files.size(), "skipped");
+        std::vector<RankFileStatus> status(rank.files.size(), RankFileStatus::Skipped);
         std::vector<size_t> files;
         for (size_t f = 0; f < rank.files.size(); ++f) {
             if (!isDeferredKind(rank.files[f].kind))
@@ -277,14 +280,14 @@ void runWorker(model::Database& db, const LoadPlan& plan, std::atomic<size_t>& n
             if (cancel && cancel->load())
                 return;
             const bool ok = importFile(writer, rank.rank, rank.files[f], progress, cancel, state, false);
-            status[f] = ok ? "loaded" : "failed";
+            status[f] = loadedOrFailed(ok);
         }
         // The rank's rank_file rows once, with their final status: an UPDATE per file would scan
         // every row written so far (rank_file has no index while loading).
         for (size_t f = 0; f < rank.files.size(); ++f) {
             const auto& file = rank.files[f];
             writer.addRankFile(
-                rank.rank, fileKindName(file.kind), file.path, static_cast<int64_t>(file.size), status[f]);
+                { rank.rank, fileKindName(file.kind), file.path, static_cast<int64_t>(file.size), status[f] });
         }
         progress.rankDone();
     }
@@ -300,23 +303,19 @@ bool loadDeferred(model::Database& db, int64_t rank, const ParseCache* cache, Pr
     std::vector<PlannedFile> files;
     {
         auto lock = db.lock();
-        auto st = db.prepare("SELECT kind, path, size_bytes FROM rank_file WHERE rank_id = ?1 AND status = 'skipped'");
-        st.bind(1, rank);
-        while (st.step()) {
+        model::RankFileTable table(db);
+        for (auto& row : table.withStatus(rank, RankFileStatus::Skipped)) {
             // The row's kind, not the file name: a db export is planned twice (summary and timeline).
             FileKind kind;
-            const std::string path = st.text(1);
-            if (!fileKindFromName(st.text(0), kind) || !isDeferredKind(kind))
+            if (!fileKindFromName(row.kind, kind) || !isDeferredKind(kind))
                 continue;
-            files.push_back({ kind, path, static_cast<uint64_t>(st.optInt(2).value_or(0)) });
+            files.push_back({ kind, std::move(row.path), static_cast<uint64_t>(row.sizeBytes.value_or(0)) });
         }
         if (files.empty())
             return false;
         // Claim them so a second request does not import them twice.
-        auto claim = db.prepare(
-            "UPDATE rank_file SET status = 'loading' WHERE rank_id = ?1 AND path = ?2 AND kind = ?3");
         for (const auto& f : files)
-            claim.bind(1, rank).bind(2, f.path).bind(3, fileKindName(f.kind)).run();
+            table.setStatus(rank, fileKindName(f.kind), f.path, RankFileStatus::Loading);
     }
     const std::string key = cache ? cache->keyFor("rank" + std::to_string(rank) + "-deferred", files) : std::string();
     if (const auto cached = cache ? cache->lookup(key) : std::nullopt) {
@@ -324,8 +323,7 @@ bool loadDeferred(model::Database& db, int64_t rank, const ParseCache* cache, Pr
         try {
             // The entry's own rank_file rows carry the final status; drop the claimed ones after.
             load::ModelMerger::mergeFile(db, *cached);
-            auto done = db.prepare("DELETE FROM rank_file WHERE rank_id = ?1 AND status = 'loading'");
-            done.bind(1, rank).run();
+            model::RankFileTable(db).removeWithStatus(rank, RankFileStatus::Loading);
             for (const auto& f : files)
                 progress.bytes(f.size, f.path);
             progress.cacheHit();
@@ -347,10 +345,8 @@ bool loadDeferred(model::Database& db, int64_t rank, const ParseCache* cache, Pr
                 break;
             importFile(writer, rank, f, progress, cancel); // updates the claimed row's status
         }
-        if (cancel && cancel->load()) {
-            auto reset = db.prepare("UPDATE rank_file SET status = 'skipped' WHERE rank_id = ?1 AND status = 'loading'");
-            reset.bind(1, rank).run();
-        }
+        if (cancel && cancel->load())
+            model::RankFileTable(db).changeStatus(rank, RankFileStatus::Loading, RankFileStatus::Skipped);
         writer.commit();
         return !(cancel && cancel->load());
     }
@@ -362,7 +358,8 @@ bool loadDeferred(model::Database& db, int64_t rank, const ParseCache* cache, Pr
         for (const auto& f : files) {
             if (cancel && cancel->load())
                 break;
-            writer.addRankFile(rank, fileKindName(f.kind), f.path, static_cast<int64_t>(f.size), "planned");
+            writer.addRankFile(
+                { rank, fileKindName(f.kind), f.path, static_cast<int64_t>(f.size), RankFileStatus::Planned });
             importFile(writer, rank, f, progress, cancel);
         }
         writer.commit();
@@ -373,14 +370,13 @@ bool loadDeferred(model::Database& db, int64_t rank, const ParseCache* cache, Pr
         progress.cacheMiss();
     }
     auto lock = db.lock();
+    model::RankFileTable table(db);
     if (cancelled) {
-        auto reset = db.prepare("UPDATE rank_file SET status = 'skipped' WHERE rank_id = ?1 AND status = 'loading'");
-        reset.bind(1, rank).run();
+        table.changeStatus(rank, RankFileStatus::Loading, RankFileStatus::Skipped);
         return false;
     }
     load::ModelMerger::merge(db, name);
-    auto done = db.prepare("DELETE FROM rank_file WHERE rank_id = ?1 AND status = 'loading'");
-    done.bind(1, rank).run();
+    table.removeWithStatus(rank, RankFileStatus::Loading);
     return true;
 }
 
@@ -475,10 +471,8 @@ std::string fullKey(const ParseCache& cache, const LoadPlan& plan)
 std::unique_ptr<model::Database> readCachedModel(const std::string& path, const LoadPlan& plan)
 {
     auto db = model::Database::createModelFromFile(path);
-    auto check = db->prepare("PRAGMA quick_check");
-    if (!check.step() || check.text(0) != "ok")
-        throw model::DbError("quick_check failed");
-    if (db->scalarInt("SELECT COUNT(*) FROM rank").value_or(-1) != static_cast<int64_t>(plan.ranks.size()))
+    db->quickCheck();
+    if (db->rankCount() != static_cast<int64_t>(plan.ranks.size()))
         throw model::DbError("rank count differs from the plan");
     return db;
 }
@@ -620,11 +614,7 @@ bool Loader::loadTimeline(model::Database& db, int64_t rank, const ProgressFn& p
     uint64_t totalBytes = 0;
     {
         auto lock = db.lock();
-        auto st = db.prepare("SELECT COALESCE(SUM(size_bytes), 0) FROM rank_file WHERE rank_id = ?1 AND status = "
-                             "'skipped'");
-        st.bind(1, rank);
-        if (st.step())
-            totalBytes = static_cast<uint64_t>(st.int64(0));
+        totalBytes = static_cast<uint64_t>(model::RankFileTable(db).bytesWithStatus(rank, RankFileStatus::Skipped));
     }
     ProgressSink progress(progressFn, totalBytes, 1, report);
     return loadDeferred(db, rank, cache, progress, cancel);

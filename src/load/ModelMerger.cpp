@@ -78,7 +78,7 @@ void ModelMerger::mergeUri(Database& main, const std::string& uri)
             { "parse_issue", { { "id", "NULL" } } },
         };
         // comm_group / comm_group_rank are built by PostLoad on the main model only.
-        static const char* kTables[] = { "rank", "rank_file", "rank_info", "step_trace", "kernel", "op_statistic",
+        static const char* kTables[] = { "rank", "rank_file", "rank_info", "parallel_group", "step_trace", "kernel", "op_statistic",
             "api_statistic", "comm_op", "comm_bandwidth", "comm_packet", "comm_link", "memory_record",
             "operator_memory", "npu_module_mem", "process", "thread", "source_file", "slice", "counter", "flow",
             "parse_issue", "step_trace_op", "cluster_stage_step", "cluster_comm_group" };

@@ -33,8 +33,9 @@ constexpr const char* kExtension = ".npdb";
 // streamed (comm_op.start_ns from the digits as written, not the double re-printed);
 // 12: hccl_raw local link ranks mapped by stage layout (or unknown), its comm_bandwidth rows; summary rows of ranks
 // replaced by their own folders skipped; db timeline communication tasks and planes; CANN step_trace iterations;
-// 13: kernel PMU columns by reference (CSV record byte range) instead of pmu_json.
-constexpr int kImportVersion = 13;
+// 13: kernel PMU columns by reference (CSV record byte range) instead of pmu_json;
+// 14: parallel_group_info parsed at import into parallel_group rows (no longer rank_info text).
+constexpr int kImportVersion = 14;
 
 uint64_t fnv1a(uint64_t h, std::string_view text)
 {
@@ -115,13 +116,7 @@ bool ParseCache::store(model::Database& model, const std::string& key) const
                               + std::to_string(std::hash<std::string> {}(target.string() + std::to_string(
                                   std::chrono::steady_clock::now().time_since_epoch().count()))));
     try {
-        std::string literal;
-        for (char c : temp.string()) {
-            literal += c;
-            if (c == '\'')
-                literal += '\'';
-        }
-        model.exec("VACUUM INTO '" + literal + "'");
+        model.saveTo(temp.string());
     } catch (const model::DbError& e) {
         spdlog::warn("parse cache: cannot write {}: {}", temp.string(), e.what());
         fs::remove(temp, ec);

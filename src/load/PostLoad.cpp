@@ -2,10 +2,8 @@
 #include "npuscope/load/PostLoad.h"
 
 #include "npuscope/core/GroupHash.h"
-#include "npuscope/io/parse/FastJsonSax.h"
 #include "npuscope/model/ClusterSummaryWriter.h"
-
-#include <nlohmann/json.hpp>
+#include "npuscope/model/ParallelGroupTable.h"
 
 #include <algorithm>
 #include <map>
@@ -14,7 +12,6 @@
 
 namespace npuscope::load {
 
-using namespace io;
 using namespace model;
 
 namespace {
@@ -23,102 +20,6 @@ struct GroupInfo {
     std::optional<std::string> rawName, name;
     std::string source = "unknown";
     std::map<int64_t, int64_t> localToGlobal;
-};
-
-// One parallel_group_info entry ({"group_name": ..., "global_ranks": [...], ...}) read without a DOM:
-// a 1024-rank group is listed by each of its 1024 ranks. What a DOM gave: the last "global_ranks"
-// when it is an array (its integer elements), the last "group_name" when it is a string.
-class GroupInfoSax : public nlohmann::json_sax<nlohmann::json> {
-public:
-    std::optional<std::vector<int64_t>> ranks;
-    std::optional<std::string> name;
-
-    bool start_object(std::size_t) override
-    {
-        if (m_depth == 1)
-            topValue();
-        ++m_depth;
-        return true;
-    }
-    bool end_object() override
-    {
-        --m_depth;
-        return true;
-    }
-    bool start_array(std::size_t) override
-    {
-        if (m_depth == 0)
-            return false; // not an object: no entry
-        if (m_depth == 1) {
-            topValue();
-            if (m_key == "global_ranks") {
-                ranks.emplace();
-                m_inRanks = true;
-            }
-        }
-        ++m_depth;
-        return true;
-    }
-    bool end_array() override
-    {
-        if (--m_depth == 1)
-            m_inRanks = false;
-        return true;
-    }
-    bool key(string_t& k) override
-    {
-        if (m_depth == 1)
-            m_key = k;
-        return true;
-    }
-    bool null() override { return scalar(); }
-    bool boolean(bool) override { return scalar(); }
-    bool binary(binary_t&) override { return scalar(); }
-    bool number_float(number_float_t, const string_t&) override { return scalar(); }
-    bool number_integer(number_integer_t v) override { return integer(v); }
-    bool number_unsigned(number_unsigned_t v) override { return integer(static_cast<int64_t>(v)); }
-    bool string(string_t& v) override
-    {
-        if (m_depth == 1) {
-            topValue();
-            if (m_key == "group_name")
-                name = v;
-        }
-        return m_depth > 0;
-    }
-    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override
-    {
-        ranks.reset();
-        return false;
-    }
-
-private:
-    // A value of a top-level key: a repeated key replaces the earlier value.
-    void topValue()
-    {
-        if (m_key == "global_ranks")
-            ranks.reset();
-        else if (m_key == "group_name")
-            name.reset();
-    }
-    bool scalar()
-    {
-        if (m_depth == 1)
-            topValue();
-        return m_depth > 0;
-    }
-    bool integer(int64_t v)
-    {
-        if (m_inRanks && m_depth == 2)
-            ranks->push_back(v);
-        else if (m_depth == 1)
-            topValue();
-        return m_depth > 0;
-    }
-
-    int m_depth = 0;
-    std::string m_key;
-    bool m_inRanks = false;
 };
 
 // ranks_source of a group taken from msprof-analyze's group list (cluster_comm_group.source).
@@ -188,30 +89,18 @@ void PostLoad::resolveGroups(Database& db, ModelWriter& writer, const GroupFacts
     for (const auto& hash : facts.hashes)
         groups[hash];
 
-    // profiler_metadata.json parallel_group_info: the raw id hashes to the '@' number.
-    {
-        auto st = db.prepare("SELECT rank_id, substr(key, 21), value FROM rank_info "
-                             "WHERE key LIKE 'parallel_group_info.%'");
-        // Every member rank repeats its group's entry (a 1024-rank group lists 1024 ranks, 1024
-        // times, each with its own group_rank): read without a DOM.
-        GroupInfoSax sax;
-        while (st.step()) {
-            const std::string raw = st.text(1);
-            sax = GroupInfoSax {};
-            if (!io::saxParse(st.text(2), &sax) || !sax.ranks)
-                continue;
-            auto& ranks = *sax.ranks;
-            std::sort(ranks.begin(), ranks.end());
-            auto& g = groups[groupDoubleHashText(raw)];
-            g.rawName = raw;
-            if (sax.name)
-                g.name = sax.name;
-            g.source = "metadata";
-            g.localToGlobal.clear();
-            for (size_t i = 0; i < ranks.size(); ++i)
-                g.localToGlobal[static_cast<int64_t>(i)] = ranks[i];
-        }
-    }
+    // profiler_metadata.json parallel_group_info, parsed at import: the raw id hashes to the '@' number.
+    // Every member rank repeats its group's entry; the last one read wins.
+    ParallelGroupTable::forEach(db, [&](const ParallelGroupRow& entry) {
+        auto& g = groups[groupDoubleHashText(entry.rawName)];
+        g.rawName = entry.rawName;
+        if (entry.name)
+            g.name = entry.name;
+        g.source = "metadata";
+        g.localToGlobal.clear();
+        for (size_t i = 0; i < entry.globalRanks.size(); ++i)
+            g.localToGlobal[static_cast<int64_t>(i)] = entry.globalRanks[i];
+    });
 
     // msprof-analyze communication_group.json (or cluster_analysis.db CommunicationGroup) with hashes: the group's
     // pg_name, raw id and members (sorted rank_set, local i = i-th rank, as for metadata). Metadata wins if both exist.

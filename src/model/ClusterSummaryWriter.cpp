@@ -1,21 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/model/ClusterSummaryWriter.h"
 
+#include "npuscope/model/TableInsert.h"
+
 #include <algorithm>
 
 namespace npuscope::model {
 
 struct ClusterSummaryWriter::Statements {
     explicit Statements(Database& db)
-        : stage(db.prepare("INSERT INTO cluster_stage_step(step, stage_index, ranks, computing_ns, "
-                           "communication_not_overlapped_ns, overlapped_ns, communication_ns, free_ns, stage_ns, "
-                           "bubble_ns, communication_not_overlapped_exclude_receive_ns, preparing_ns, source_line) "
-                           "VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)"))
-        , group(db.prepare("INSERT INTO cluster_comm_group(kind, group_hash, raw_name, name, ranks, source) "
-                           "VALUES (?1,?2,?3,?4,?5,?6)"))
+        : stage(db, "cluster_stage_step",
+            { "step", "stage_index", "ranks", "computing_ns", "communication_not_overlapped_ns", "overlapped_ns",
+                "communication_ns", "free_ns", "stage_ns", "bubble_ns",
+                "communication_not_overlapped_exclude_receive_ns", "preparing_ns", "source_line" })
+        , group(db, "cluster_comm_group", { "kind", "group_hash", "raw_name", "name", "ranks", "source" })
     {
     }
-    Statement stage, group;
+    TableInsert<13> stage;
+    TableInsert<6> group;
 };
 
 ClusterSummaryWriter::ClusterSummaryWriter(ModelWriter& writer)
@@ -27,31 +29,14 @@ ClusterSummaryWriter::~ClusterSummaryWriter() = default;
 
 void ClusterSummaryWriter::addStage(const ClusterStageRow& r)
 {
-    m_st->stage.bind(1, r.step)
-        .bind(2, r.stageIndex)
-        .bind(3, rankText(r.ranks))
-        .bind(4, r.computing)
-        .bind(5, r.communicationNotOverlapped)
-        .bind(6, r.overlapped)
-        .bind(7, r.communication)
-        .bind(8, r.free)
-        .bind(9, r.stage)
-        .bind(10, r.bubble)
-        .bind(11, r.communicationNotOverlappedExcludeReceive)
-        .bind(12, r.preparing)
-        .bind(13, r.sourceLine)
-        .run();
+    m_st->stage.insert(r.step, r.stageIndex, rankText(r.ranks), r.computing, r.communicationNotOverlapped, r.overlapped,
+        r.communication, r.free, r.stage, r.bubble, r.communicationNotOverlappedExcludeReceive, r.preparing,
+        r.sourceLine);
 }
 
 void ClusterSummaryWriter::addCommGroup(const ClusterCommGroupRow& r)
 {
-    m_st->group.bind(1, r.kind)
-        .bind(2, r.groupHash)
-        .bind(3, r.rawName)
-        .bind(4, r.name)
-        .bind(5, rankText(r.ranks))
-        .bind(6, r.source)
-        .run();
+    m_st->group.insert(r.kind, r.groupHash, r.rawName, r.name, rankText(r.ranks), r.source);
 }
 
 std::string ClusterSummaryWriter::rankText(const std::vector<int64_t>& ranks)

@@ -180,6 +180,26 @@ std::optional<int64_t> Database::scalarInt(std::string_view sql)
 
 void Database::createIndexes() { exec(kIndexSql); }
 
+void Database::saveTo(const std::string& path)
+{
+    std::string literal;
+    for (char c : path) {
+        literal += c;
+        if (c == '\'')
+            literal += '\'';
+    }
+    exec("VACUUM INTO '" + literal + "'");
+}
+
+void Database::quickCheck()
+{
+    auto check = prepare("PRAGMA quick_check");
+    if (!check.step() || check.text(0) != "ok")
+        throw DbError("quick_check failed");
+}
+
+int64_t Database::rankCount() { return scalarInt("SELECT COUNT(*) FROM rank").value_or(0); }
+
 Statement::Statement(sqlite3* db, std::string_view sql)
     : m_db(db)
 {

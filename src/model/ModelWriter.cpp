@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/model/ModelWriter.h"
 
+#include "npuscope/model/ParallelGroupTable.h"
+#include "npuscope/model/TableInsert.h"
+
 #include <string>
 
 namespace npuscope::model {
@@ -11,17 +14,10 @@ namespace {
 // bound-parameter limit, and larger batches gain nothing measurable.
 constexpr std::size_t kBatchRows = 32;
 
-std::string batchInsert(const char* head, int columns)
-{
-    std::string sql = head;
-    for (std::size_t r = 0; r < kBatchRows; ++r) {
-        sql += r ? ",(" : " VALUES (";
-        for (int c = 0; c < columns; ++c)
-            sql += c ? ",?" : "?";
-        sql += ')';
-    }
-    return sql;
-}
+constexpr TableInsert<12>::Columns kSliceColumns { "rank_id", "pid", "tid", "ts", "dur", "depth", "name_id", "cat_id",
+    "args", "args_file_id", "args_offset", "args_len" };
+constexpr TableInsert<12>::Columns kFlowColumns { "rank_id", "cat", "name", "flow_id", "src_pid", "src_tid", "src_ts",
+    "dst_pid", "dst_tid", "dst_ts", "src_slice_id", "dst_slice_id" };
 
 } // namespace
 
@@ -40,65 +36,96 @@ const char* severityName(Severity s)
 
 struct ModelWriter::Statements {
     explicit Statements(Database& db)
-        : string(db.prepare("INSERT INTO string(id, value) VALUES (?1, ?2)"))
-        , rank(db.prepare("INSERT OR REPLACE INTO rank(rank_id, device_id, path, rank_source, host, framework, "
-                          "profiler_level, export_type, version, cann_version, collection_end_ns, world_size) "
-                          "VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)"))
+        : string(db, "string", { "id", "value" })
+        , rank(db, "rank",
+              { "rank_id", "device_id", "path", "rank_source", "host", "framework", "profiler_level", "export_type",
+                  "version", "cann_version", "collection_end_ns", "world_size" },
+              {}, "INSERT OR REPLACE INTO")
         , rankUpdate(db.prepare("UPDATE rank SET device_id=COALESCE(?2,device_id), host=COALESCE(?3,host), "
                                 "framework=COALESCE(?4,framework), profiler_level=COALESCE(?5,profiler_level), "
                                 "export_type=COALESCE(?6,export_type), version=COALESCE(?7,version), "
                                 "cann_version=COALESCE(?8,cann_version), "
                                 "collection_end_ns=COALESCE(?9,collection_end_ns), "
                                 "world_size=COALESCE(?10,world_size) WHERE rank_id=?1"))
-        , rankFile(db.prepare("INSERT INTO rank_file(rank_id, kind, path, size_bytes, status) VALUES (?1,?2,?3,?4,?5)"))
-        , rankFileStatus(db.prepare("UPDATE rank_file SET status=?3 WHERE rank_id=?1 AND path=?2 AND kind=?4"))
-        , rankInfo(db.prepare("INSERT INTO rank_info(rank_id, key, value) VALUES (?1,?2,?3)"))
-        , stepTrace(
-              db.prepare("INSERT INTO step_trace VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17)"))
-        , kernel(db.prepare("INSERT INTO kernel VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,"
-                            "?18,?19,?20,?21,?22,?23,?24)"))
-        , opStatistic(db.prepare("INSERT INTO op_statistic VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)"))
-        , apiStatistic(db.prepare("INSERT INTO api_statistic VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)"))
-        , commOp(db.prepare("INSERT INTO comm_op(rank_id, step, kind, op_key, op_name, op_type, group_hash, is_total, "
-                            "start_ns, elapse_ns, transit_ns, wait_ns, sync_ns, idle_ns, wait_ratio, sync_ratio) "
-                            "VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)"))
-        , commBandwidth(db.prepare("INSERT INTO comm_bandwidth(comm_op_id, transport, size_mb, transit_ns, "
-                                   "bandwidth_gbps, large_packet_ratio) VALUES (?1,?2,?3,?4,?5,?6)"))
-        , commPacket(db.prepare("INSERT INTO comm_packet VALUES (?1,?2,?3,?4)"))
-        , commLink(db.prepare("INSERT INTO comm_link VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)"))
-        , memoryRecord(db.prepare("INSERT INTO memory_record VALUES (?1,?2,?3,?4,?5,?6,?7,?8)"))
-        , operatorMemory(db.prepare("INSERT INTO operator_memory VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,"
-                                    "?14,?15,?16)"))
-        , npuModuleMem(db.prepare("INSERT INTO npu_module_mem VALUES (?1,?2,?3,?4,?5,?6)"))
-        , process(db.prepare("INSERT INTO process(rank_id, pid, name, label, sort_index) VALUES (?1,?2,?3,?4,?5) "
-                             "ON CONFLICT(rank_id, pid) DO UPDATE SET name=COALESCE(excluded.name, name), "
-                             "label=COALESCE(excluded.label, label), "
-                             "sort_index=COALESCE(excluded.sort_index, sort_index)"))
-        , thread(db.prepare("INSERT INTO thread(rank_id, pid, tid, name, sort_index) VALUES (?1,?2,?3,?4,?5) "
-                            "ON CONFLICT(rank_id, pid, tid) DO UPDATE SET name=COALESCE(excluded.name, name), "
-                            "sort_index=COALESCE(excluded.sort_index, sort_index)"))
-        , slice(db.prepare("INSERT INTO slice(rank_id, pid, tid, ts, dur, depth, name_id, cat_id, args, "
-                           "args_file_id, args_offset, args_len) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)"))
-        , sourceFile(db.prepare("INSERT INTO source_file(rank_id, path, size_bytes, mtime_ns) VALUES (?1,?2,?3,?4)"))
-        , counter(db.prepare("INSERT INTO counter VALUES (?1,?2,?3,?4,?5,?6)"))
-        , flow(db.prepare("INSERT INTO flow VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)"))
-        , issue(db.prepare("INSERT INTO parse_issue(severity, rank_id, file, line, message) VALUES (?1,?2,?3,?4,?5)"))
-        , sliceBatch(db.prepare(batchInsert("INSERT INTO slice(rank_id, pid, tid, ts, dur, depth, name_id, cat_id, "
-                                            "args, args_file_id, args_offset, args_len)",
-              12)))
-        , flowBatch(db.prepare(batchInsert("INSERT INTO flow", 12)))
-        , stepTraceOp(db.prepare("INSERT INTO step_trace_op(rank_id, step, column_name, stream_id, op_type, "
-                                 "start_syscnt_ns, end_syscnt_ns, dur) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)"))
+        , rankInfo(db, "rank_info", { "rank_id", "key", "value" })
+        , parallelGroup(db)
+        , stepTrace(db, "step_trace",
+              { "rank_id", "device_id", "step", "computing_ns", "communication_not_overlapped_ns", "overlapped_ns",
+                  "communication_ns", "free_ns", "stage_ns", "bubble_ns",
+                  "communication_not_overlapped_exclude_receive_ns", "preparing_ns", "source_line", "total_ns",
+                  "iteration_interval_ns", "fp_bp_ns", "tail_ns" })
+        , kernel(db, "kernel",
+              { "rank_id", "device_id", "step", "model_id", "task_id", "stream_id", "name_id", "type_id", "op_state",
+                  "accelerator_core", "ts", "dur", "wait_ns", "block_dim", "mix_block_dim", "input_shapes",
+                  "input_data_types", "output_shapes", "output_data_types", "pmu_json", "source_line", "pmu_file_id",
+                  "pmu_offset", "pmu_len" })
+        , opStatistic(db, "op_statistic",
+              { "rank_id", "device_id", "op_type", "core_type", "count", "total_ns", "min_ns", "avg_ns", "max_ns",
+                  "ratio_pct" })
+        , apiStatistic(db, "api_statistic",
+              { "rank_id", "device_id", "level", "api_name", "total_ns", "count", "avg_ns", "min_ns", "max_ns",
+                  "variance" })
+        , commOp(db, "comm_op",
+              { "rank_id", "step", "kind", "op_key", "op_name", "op_type", "group_hash", "is_total", "start_ns",
+                  "elapse_ns", "transit_ns", "wait_ns", "sync_ns", "idle_ns", "wait_ratio", "sync_ratio" })
+        , commBandwidth(db, "comm_bandwidth",
+              { "comm_op_id", "transport", "size_mb", "transit_ns", "bandwidth_gbps", "large_packet_ratio" })
+        , commPacket(db, "comm_packet", { "comm_bandwidth_id", "package_mb", "count", "total_ns" })
+        , commLink(db, "comm_link",
+              { "rank_id", "step", "kind", "matrix_op", "op_type", "slot", "group_hash", "local_src", "local_dst",
+                  "src", "dst", "transport", "size_mb", "time_ns", "bandwidth_gbps", "op_name" })
+        , memoryRecord(db, "memory_record",
+              { "rank_id", "component", "ts", "allocated_mb", "reserved_mb", "active_mb", "stream_ptr", "device" })
+        , operatorMemory(db, "operator_memory",
+              { "rank_id", "name", "size_kb", "alloc_ts", "release_ts", "active_release_ts", "dur", "active_dur",
+                  "alloc_allocated_mb", "alloc_reserved_mb", "alloc_active_mb", "release_allocated_mb",
+                  "release_reserved_mb", "release_active_mb", "stream_ptr", "device" })
+        , npuModuleMem(db, "npu_module_mem", { "rank_id", "device_id", "component", "ts", "reserved_mb", "device" })
+        , process(db, "process", { "rank_id", "pid", "name", "label", "sort_index" },
+              " ON CONFLICT(rank_id, pid) DO UPDATE SET name=COALESCE(excluded.name, name), "
+              "label=COALESCE(excluded.label, label), sort_index=COALESCE(excluded.sort_index, sort_index)")
+        , thread(db, "thread", { "rank_id", "pid", "tid", "name", "sort_index" },
+              " ON CONFLICT(rank_id, pid, tid) DO UPDATE SET name=COALESCE(excluded.name, name), "
+              "sort_index=COALESCE(excluded.sort_index, sort_index)")
+        , slice(db, "slice", kSliceColumns)
+        , sliceBatch(db, "slice", kSliceColumns, {}, "INSERT INTO", kBatchRows)
+        , sourceFile(db, "source_file", { "rank_id", "path", "size_bytes", "mtime_ns" })
+        , counter(db, "counter", { "rank_id", "pid", "name_id", "series", "ts", "value" })
+        , flow(db, "flow", kFlowColumns)
+        , flowBatch(db, "flow", kFlowColumns, {}, "INSERT INTO", kBatchRows)
+        , issue(db, "parse_issue", { "severity", "rank_id", "file", "line", "message" })
+        , stepTraceOp(db, "step_trace_op",
+              { "rank_id", "step", "column_name", "stream_id", "op_type", "start_syscnt_ns", "end_syscnt_ns", "dur" })
     {
     }
-    Statement string, rank, rankUpdate, rankFile, rankFileStatus, rankInfo, stepTrace, kernel, opStatistic,
-        apiStatistic, commOp, commBandwidth, commPacket, commLink, memoryRecord, operatorMemory, npuModuleMem, process,
-        thread, slice, sourceFile, counter, flow, issue, sliceBatch, flowBatch, stepTraceOp;
+    TableInsert<2> string;
+    TableInsert<12> rank;
+    Statement rankUpdate;
+    TableInsert<3> rankInfo;
+    ParallelGroupTable parallelGroup;
+    TableInsert<17> stepTrace;
+    TableInsert<24> kernel;
+    TableInsert<10> opStatistic, apiStatistic;
+    TableInsert<16> commOp;
+    TableInsert<6> commBandwidth;
+    TableInsert<4> commPacket;
+    TableInsert<16> commLink;
+    TableInsert<8> memoryRecord;
+    TableInsert<16> operatorMemory;
+    TableInsert<6> npuModuleMem;
+    TableInsert<5> process, thread;
+    TableInsert<12> slice, sliceBatch;
+    TableInsert<4> sourceFile;
+    TableInsert<6> counter;
+    TableInsert<12> flow, flowBatch;
+    TableInsert<5> issue;
+    TableInsert<8> stepTraceOp;
 };
 
 ModelWriter::ModelWriter(Database& db)
     : m_db(db)
     , m_st(std::make_unique<Statements>(db))
+    , m_rankFiles(db)
 {
     // Continue numbering after strings a previous writer on this database interned.
     auto st = db.prepare("SELECT id, value FROM string");
@@ -139,41 +166,23 @@ int64_t ModelWriter::intern(std::string_view value)
     if (auto it = m_strings.find(key); it != m_strings.end())
         return it->second;
     const auto id = static_cast<int64_t>(m_strings.size()) + 1;
-    m_st->string.bind(1, id).bind(2, value).run();
+    m_st->string.insert(id, value);
     m_strings.emplace(std::move(key), id);
     return id;
 }
 
 void ModelWriter::addRank(const RankRow& r)
 {
-    m_st->rank.bind(1, r.rankId)
-        .bind(2, r.deviceId)
-        .bind(3, r.path)
-        .bind(4, r.rankSource)
-        .bind(5, r.host)
-        .bind(6, r.framework)
-        .bind(7, r.profilerLevel)
-        .bind(8, r.exportType)
-        .bind(9, r.version)
-        .bind(10, r.cannVersion)
-        .bind(11, r.collectionEndNs)
-        .bind(12, r.worldSize)
-        .run();
+    m_st->rank.insert(r.rankId, r.deviceId, r.path, r.rankSource, r.host, r.framework, r.profilerLevel, r.exportType,
+        r.version, r.cannVersion, r.collectionEndNs, r.worldSize);
 }
 
 void ModelWriter::updateRank(const RankRow& r)
 {
-    m_st->rankUpdate.bind(1, r.rankId)
-        .bind(2, r.deviceId)
-        .bind(3, r.host)
-        .bind(4, r.framework)
-        .bind(5, r.profilerLevel)
-        .bind(6, r.exportType)
-        .bind(7, r.version)
-        .bind(8, r.cannVersion)
-        .bind(9, r.collectionEndNs)
-        .bind(10, r.worldSize)
-        .run();
+    auto& s = m_st->rankUpdate;
+    s.bind(1, r.rankId).bind(2, r.deviceId).bind(3, r.host).bind(4, r.framework).bind(5, r.profilerLevel);
+    s.bind(6, r.exportType).bind(7, r.version).bind(8, r.cannVersion).bind(9, r.collectionEndNs);
+    s.bind(10, r.worldSize).run();
 }
 
 void ModelWriter::updateRankDevice(int64_t rankId, int64_t deviceId)
@@ -184,185 +193,126 @@ void ModelWriter::updateRankDevice(int64_t rankId, int64_t deviceId)
     updateRank(r);
 }
 
-void ModelWriter::addRankFile(
-    int64_t rankId, std::string_view kind, std::string_view path, OptInt sizeBytes, std::string_view status)
-{
-    m_st->rankFile.bind(1, rankId).bind(2, kind).bind(3, path).bind(4, sizeBytes).bind(5, status).run();
-}
+void ModelWriter::addRankFile(const RankFileRow& r) { m_rankFiles.add(r); }
 
-void ModelWriter::setRankFileStatus(
-    int64_t rankId, std::string_view kind, std::string_view path, std::string_view status)
+void ModelWriter::setRankFileStatus(int64_t rankId, std::string_view kind, std::string_view path, RankFileStatus status)
 {
-    m_st->rankFileStatus.bind(1, rankId).bind(2, path).bind(3, status).bind(4, kind).run();
+    m_rankFiles.setStatus(rankId, kind, path, status);
 }
 
 void ModelWriter::addRankInfo(int64_t rankId, std::string_view key, std::string_view value)
 {
-    m_st->rankInfo.bind(1, rankId).bind(2, key).bind(3, value).run();
+    // A parallel_group_info entry given as text (a db export's META_DATA) is kept parsed, as the
+    // metadata importer writes it; text that names no members stays a plain fact.
+    constexpr auto prefix = ParallelGroupTable::kRankInfoPrefix;
+    if (key.substr(0, prefix.size()) == prefix) {
+        if (const auto row = ParallelGroupTable::fromText(rankId, key.substr(prefix.size()), value)) {
+            m_st->parallelGroup.add(*row);
+            return;
+        }
+    }
+    m_st->rankInfo.insert(rankId, key, value);
 }
 
 void ModelWriter::addStepTrace(const StepTraceRow& r)
 {
-    m_st->stepTrace.bind(1, r.rankId)
-        .bind(2, r.deviceId)
-        .bind(3, r.step)
-        .bind(4, r.computing)
-        .bind(5, r.communicationNotOverlapped)
-        .bind(6, r.overlapped)
-        .bind(7, r.communication)
-        .bind(8, r.free)
-        .bind(9, r.stage)
-        .bind(10, r.bubble)
-        .bind(11, r.communicationNotOverlappedExcludeReceive)
-        .bind(12, r.preparing)
-        .bind(13, r.sourceLine)
-        .bind(14, r.total)
-        .bind(15, r.iterationInterval)
-        .bind(16, r.fpBp)
-        .bind(17, r.tail)
-        .run();
+    m_st->stepTrace.insert(r.rankId, r.deviceId, r.step, r.computing, r.communicationNotOverlapped, r.overlapped,
+        r.communication, r.free, r.stage, r.bubble, r.communicationNotOverlappedExcludeReceive, r.preparing,
+        r.sourceLine, r.total, r.iterationInterval, r.fpBp, r.tail);
 }
 
 void ModelWriter::addKernel(const KernelRow& r)
 {
-    auto& s = m_st->kernel;
-    s.bind(1, r.rankId).bind(2, r.deviceId).bind(3, r.step).bind(4, r.modelId).bind(5, r.taskId).bind(6, r.streamId);
-    s.bind(7, intern(r.name));
-    if (r.type)
-        s.bind(8, intern(*r.type));
-    s.bind(9, r.opState).bind(10, r.acceleratorCore).bind(11, r.ts).bind(12, r.dur).bind(13, r.waitNs);
-    s.bind(14, r.blockDim).bind(15, r.mixBlockDim).bind(16, r.inputShapes).bind(17, r.inputDataTypes);
-    s.bind(18, r.outputShapes).bind(19, r.outputDataTypes).bind(20, r.pmuJson).bind(21, r.sourceLine);
-    s.bind(22, r.pmuFileId).bind(23, r.pmuOffset).bind(24, r.pmuLen);
-    s.run();
+    const OptInt typeId = r.type ? OptInt(intern(*r.type)) : std::nullopt;
+    m_st->kernel.insert(r.rankId, r.deviceId, r.step, r.modelId, r.taskId, r.streamId, intern(r.name), typeId,
+        r.opState, r.acceleratorCore, r.ts, r.dur, r.waitNs, r.blockDim, r.mixBlockDim, r.inputShapes, r.inputDataTypes,
+        r.outputShapes, r.outputDataTypes, r.pmuJson, r.sourceLine, r.pmuFileId, r.pmuOffset, r.pmuLen);
 }
 
 void ModelWriter::addOpStatistic(const OpStatisticRow& r)
 {
-    m_st->opStatistic.bind(1, r.rankId)
-        .bind(2, r.deviceId)
-        .bind(3, r.opType)
-        .bind(4, r.coreType)
-        .bind(5, r.count)
-        .bind(6, r.totalNs)
-        .bind(7, r.minNs)
-        .bind(8, r.avgNs)
-        .bind(9, r.maxNs)
-        .bind(10, r.ratioPct)
-        .run();
+    m_st->opStatistic.insert(
+        r.rankId, r.deviceId, r.opType, r.coreType, r.count, r.totalNs, r.minNs, r.avgNs, r.maxNs, r.ratioPct);
 }
 
 void ModelWriter::addApiStatistic(const ApiStatisticRow& r)
 {
-    m_st->apiStatistic.bind(1, r.rankId)
-        .bind(2, r.deviceId)
-        .bind(3, r.level)
-        .bind(4, r.apiName)
-        .bind(5, r.totalNs)
-        .bind(6, r.count)
-        .bind(7, r.avgNs)
-        .bind(8, r.minNs)
-        .bind(9, r.maxNs)
-        .bind(10, r.variance)
-        .run();
+    m_st->apiStatistic.insert(
+        r.rankId, r.deviceId, r.level, r.apiName, r.totalNs, r.count, r.avgNs, r.minNs, r.maxNs, r.variance);
 }
 
 int64_t ModelWriter::addCommOp(const CommOpRow& r)
 {
-    auto& s = m_st->commOp;
-    s.bind(1, r.rankId).bind(2, r.step).bind(3, r.kind).bind(4, r.opKey).bind(5, r.opName).bind(6, r.opType);
-    s.bind(7, r.groupHash).bind(8, static_cast<int64_t>(r.isTotal)).bind(9, r.startNs).bind(10, r.elapseNs);
-    s.bind(11, r.transitNs).bind(12, r.waitNs).bind(13, r.syncNs).bind(14, r.idleNs).bind(15, r.waitRatio);
-    s.bind(16, r.syncRatio);
-    s.run();
+    m_st->commOp.insert(r.rankId, r.step, r.kind, r.opKey, r.opName, r.opType, r.groupHash,
+        static_cast<int64_t>(r.isTotal), r.startNs, r.elapseNs, r.transitNs, r.waitNs, r.syncNs, r.idleNs, r.waitRatio,
+        r.syncRatio);
     return m_db.lastInsertRowId();
 }
 
 int64_t ModelWriter::addCommBandwidth(const CommBandwidthRow& r)
 {
-    m_st->commBandwidth.bind(1, r.commOpId)
-        .bind(2, r.transport)
-        .bind(3, r.sizeMb)
-        .bind(4, r.transitNs)
-        .bind(5, r.bandwidthGbps)
-        .bind(6, r.largePacketRatio)
-        .run();
+    m_st->commBandwidth.insert(r.commOpId, r.transport, r.sizeMb, r.transitNs, r.bandwidthGbps, r.largePacketRatio);
     return m_db.lastInsertRowId();
 }
 
 void ModelWriter::addCommPacket(const CommPacketRow& r)
 {
-    m_st->commPacket.bind(1, r.commBandwidthId).bind(2, r.packageMb).bind(3, r.count).bind(4, r.totalNs).run();
+    m_st->commPacket.insert(r.commBandwidthId, r.packageMb, r.count, r.totalNs);
 }
 
 void ModelWriter::addCommLink(const CommLinkRow& r)
 {
-    auto& s = m_st->commLink;
-    s.bind(1, r.rankId).bind(2, r.step).bind(3, r.kind).bind(4, r.matrixOp).bind(5, r.opType).bind(6, r.slot);
-    s.bind(7, r.groupHash).bind(8, r.localSrc).bind(9, r.localDst).bind(10, r.src).bind(11, r.dst);
-    s.bind(12, r.transport).bind(13, r.sizeMb).bind(14, r.timeNs).bind(15, r.bandwidthGbps).bind(16, r.opName);
-    s.run();
+    m_st->commLink.insert(r.rankId, r.step, r.kind, r.matrixOp, r.opType, r.slot, r.groupHash, r.localSrc, r.localDst,
+        r.src, r.dst, r.transport, r.sizeMb, r.timeNs, r.bandwidthGbps, r.opName);
 }
 
 void ModelWriter::addMemoryRecord(const MemoryRecordRow& r)
 {
-    m_st->memoryRecord.bind(1, r.rankId)
-        .bind(2, r.component)
-        .bind(3, r.ts)
-        .bind(4, r.allocatedMb)
-        .bind(5, r.reservedMb)
-        .bind(6, r.activeMb)
-        .bind(7, r.streamPtr)
-        .bind(8, r.device)
-        .run();
+    m_st->memoryRecord.insert(
+        r.rankId, r.component, r.ts, r.allocatedMb, r.reservedMb, r.activeMb, r.streamPtr, r.device);
 }
 
 void ModelWriter::addOperatorMemory(const OperatorMemoryRow& r)
 {
-    auto& s = m_st->operatorMemory;
-    s.bind(1, r.rankId).bind(2, r.name).bind(3, r.sizeKb).bind(4, r.allocTs).bind(5, r.releaseTs);
-    s.bind(6, r.activeReleaseTs).bind(7, r.dur).bind(8, r.activeDur).bind(9, r.allocAllocatedMb);
-    s.bind(10, r.allocReservedMb).bind(11, r.allocActiveMb).bind(12, r.releaseAllocatedMb);
-    s.bind(13, r.releaseReservedMb).bind(14, r.releaseActiveMb).bind(15, r.streamPtr).bind(16, r.device);
-    s.run();
+    m_st->operatorMemory.insert(r.rankId, r.name, r.sizeKb, r.allocTs, r.releaseTs, r.activeReleaseTs, r.dur,
+        r.activeDur, r.allocAllocatedMb, r.allocReservedMb, r.allocActiveMb, r.releaseAllocatedMb, r.releaseReservedMb,
+        r.releaseActiveMb, r.streamPtr, r.device);
 }
 
 void ModelWriter::addNpuModuleMem(const NpuModuleMemRow& r)
 {
-    m_st->npuModuleMem.bind(1, r.rankId)
-        .bind(2, r.deviceId)
-        .bind(3, r.component)
-        .bind(4, r.ts)
-        .bind(5, r.reservedMb)
-        .bind(6, r.device)
-        .run();
+    m_st->npuModuleMem.insert(r.rankId, r.deviceId, r.component, r.ts, r.reservedMb, r.device);
 }
 
 void ModelWriter::upsertProcess(const ProcessRow& r)
 {
-    m_st->process.bind(1, r.rankId).bind(2, r.pid).bind(3, r.name).bind(4, r.label).bind(5, r.sortIndex).run();
+    m_st->process.insert(r.rankId, r.pid, r.name, r.label, r.sortIndex);
 }
 
-void ModelWriter::upsertThread(const ThreadRow& r)
+void ModelWriter::upsertThread(const ThreadRow& r) { m_st->thread.insert(r.rankId, r.pid, r.tid, r.name, r.sortIndex); }
+
+namespace {
+
+// One slice's values in column order (kSliceColumns), for the one-row and the multi-row insert.
+template <typename Insert> void bindSlice(Insert& s, std::size_t row, const SliceRow& r)
 {
-    m_st->thread.bind(1, r.rankId).bind(2, r.pid).bind(3, r.tid).bind(4, r.name).bind(5, r.sortIndex).run();
+    s.bindRow(row, r.rankId, r.pid, r.tid, r.ts, r.dur, r.depth, r.nameId, r.catId, r.args, r.argsFileId, r.argsOffset,
+        r.argsLen);
 }
+
+// One flow's values in column order (kFlowColumns).
+template <typename Insert> void bindFlow(Insert& s, std::size_t row, const FlowRow& r)
+{
+    s.bindRow(row, r.rankId, r.cat, r.name, r.flowId, r.srcPid, r.srcTid, r.srcTs, r.dstPid, r.dstTid, r.dstTs,
+        r.srcSliceId, r.dstSliceId);
+}
+
+} // namespace
 
 int64_t ModelWriter::addSlice(const SliceRow& r)
 {
-    m_st->slice.bind(1, r.rankId)
-        .bind(2, r.pid)
-        .bind(3, r.tid)
-        .bind(4, r.ts)
-        .bind(5, r.dur)
-        .bind(6, r.depth)
-        .bind(7, r.nameId)
-        .bind(8, r.catId)
-        .bind(9, r.args)
-        .bind(10, r.argsFileId)
-        .bind(11, r.argsOffset)
-        .bind(12, r.argsLen)
-        .run();
+    bindSlice(m_st->slice, 0, r);
+    m_st->slice.run();
     return m_db.lastInsertRowId();
 }
 
@@ -370,15 +320,9 @@ void ModelWriter::addSlices(const SliceRow* rows, std::size_t n, int64_t* ids)
 {
     std::size_t i = 0;
     for (; i + kBatchRows <= n; i += kBatchRows) {
-        auto& s = m_st->sliceBatch;
-        int k = 0;
-        for (std::size_t j = i; j < i + kBatchRows; ++j, k += 12) {
-            const SliceRow& r = rows[j];
-            s.bind(k + 1, r.rankId).bind(k + 2, r.pid).bind(k + 3, r.tid).bind(k + 4, r.ts).bind(k + 5, r.dur);
-            s.bind(k + 6, r.depth).bind(k + 7, r.nameId).bind(k + 8, r.catId).bind(k + 9, r.args);
-            s.bind(k + 10, r.argsFileId).bind(k + 11, r.argsOffset).bind(k + 12, r.argsLen);
-        }
-        s.run();
+        for (std::size_t j = 0; j < kBatchRows; ++j)
+            bindSlice(m_st->sliceBatch, j, rows[i + j]);
+        m_st->sliceBatch.run();
         // One statement appends its rows in order, each with the next rowid.
         const int64_t last = m_db.lastInsertRowId();
         for (std::size_t j = 0; j < kBatchRows; ++j)
@@ -392,15 +336,9 @@ void ModelWriter::addFlows(const FlowRow* rows, std::size_t n)
 {
     std::size_t i = 0;
     for (; i + kBatchRows <= n; i += kBatchRows) {
-        auto& s = m_st->flowBatch;
-        int k = 0;
-        for (std::size_t j = i; j < i + kBatchRows; ++j, k += 12) {
-            const FlowRow& r = rows[j];
-            s.bind(k + 1, r.rankId).bind(k + 2, r.cat).bind(k + 3, r.name).bind(k + 4, r.flowId);
-            s.bind(k + 5, r.srcPid).bind(k + 6, r.srcTid).bind(k + 7, r.srcTs).bind(k + 8, r.dstPid);
-            s.bind(k + 9, r.dstTid).bind(k + 10, r.dstTs).bind(k + 11, r.srcSliceId).bind(k + 12, r.dstSliceId);
-        }
-        s.run();
+        for (std::size_t j = 0; j < kBatchRows; ++j)
+            bindFlow(m_st->flowBatch, j, rows[i + j]);
+        m_st->flowBatch.run();
     }
     for (; i < n; ++i)
         addFlow(rows[i]);
@@ -408,46 +346,30 @@ void ModelWriter::addFlows(const FlowRow* rows, std::size_t n)
 
 int64_t ModelWriter::addSourceFile(int64_t rankId, std::string_view path, int64_t sizeBytes, int64_t mtimeNs)
 {
-    m_st->sourceFile.bind(1, rankId).bind(2, path).bind(3, sizeBytes).bind(4, mtimeNs).run();
+    m_st->sourceFile.insert(rankId, path, sizeBytes, mtimeNs);
     return m_db.lastInsertRowId();
 }
 
 void ModelWriter::addCounter(const CounterRow& r)
 {
-    m_st->counter.bind(1, r.rankId).bind(2, r.pid).bind(3, r.nameId).bind(4, r.series).bind(5, r.ts).bind(6, r.value);
-    m_st->counter.run();
+    m_st->counter.insert(r.rankId, r.pid, r.nameId, r.series, r.ts, r.value);
 }
 
 void ModelWriter::addFlow(const FlowRow& r)
 {
-    auto& s = m_st->flow;
-    s.bind(1, r.rankId).bind(2, r.cat).bind(3, r.name).bind(4, r.flowId).bind(5, r.srcPid).bind(6, r.srcTid);
-    s.bind(7, r.srcTs).bind(8, r.dstPid).bind(9, r.dstTid).bind(10, r.dstTs).bind(11, r.srcSliceId);
-    s.bind(12, r.dstSliceId);
-    s.run();
+    bindFlow(m_st->flow, 0, r);
+    m_st->flow.run();
 }
 
 void ModelWriter::addStepTraceOp(const StepTraceOpRow& r)
 {
-    m_st->stepTraceOp.bind(1, r.rankId)
-        .bind(2, r.step)
-        .bind(3, r.columnName)
-        .bind(4, r.streamId)
-        .bind(5, r.opType)
-        .bind(6, r.startSyscntNs)
-        .bind(7, r.endSyscntNs)
-        .bind(8, r.dur)
-        .run();
+    m_st->stepTraceOp.insert(
+        r.rankId, r.step, r.columnName, r.streamId, r.opType, r.startSyscntNs, r.endSyscntNs, r.dur);
 }
 
 void ModelWriter::addIssue(const ParseIssueRow& r)
 {
-    m_st->issue.bind(1, severityName(r.severity))
-        .bind(2, r.rankId)
-        .bind(3, r.file)
-        .bind(4, r.line)
-        .bind(5, r.message)
-        .run();
+    m_st->issue.insert(severityName(r.severity), r.rankId, r.file, r.line, r.message);
 }
 
 } // namespace npuscope::model

@@ -36,7 +36,7 @@ public:
     static GroupFacts collectGroupFacts(model::Database& db);
 
     // Builds comm_group / comm_group_rank from every hash seen in comm_op and comm_link:
-    // names and members from profiler_metadata parallel_group_info (rank_info rows) when present,
+    // names and members from profiler_metadata parallel_group_info (parallel_group rows) when present,
     // else from msprof-analyze communication_group.json groups with a hash (cluster_comm_group rows; every such group
     // becomes a comm_group row, pg_name its name), else from each rank's self-link "k-k" (local k == the rank that wrote it, as msprof-analyze
     // does). When every self-link of a group is the identity (k == global rank) the remaining

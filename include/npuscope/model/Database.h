@@ -60,6 +60,12 @@ public:
 
     // Creates the secondary indexes; call once after bulk load.
     void createIndexes();
+    // Writes a compacted copy of the whole database to a new file at path (VACUUM INTO); throws DbError.
+    void saveTo(const std::string& path);
+    // Throws DbError unless SQLite's quick_check finds the database intact.
+    void quickCheck();
+    // Rows of the rank table.
+    int64_t rankCount();
 
     std::unique_lock<std::recursive_mutex> lock() { return std::unique_lock(m_mutex); }
     sqlite3* handle() const { return m_db; }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "npuscope/model/Database.h"
+#include "npuscope/model/RankFileTable.h"
 #include "npuscope/model/Rows.h"
 
 #include <cstddef>
@@ -29,10 +30,11 @@ public:
     int64_t intern(std::string_view value);
 
     void addRank(const RankRow& r);
-    void addRankFile(int64_t rankId, std::string_view kind, std::string_view path, OptInt sizeBytes,
-        std::string_view status);
+    void addRankFile(const RankFileRow& r);
     // The row of (rank, kind, path): one file can be planned under two kinds (a db's summary and timeline).
-    void setRankFileStatus(int64_t rankId, std::string_view kind, std::string_view path, std::string_view status);
+    void setRankFileStatus(int64_t rankId, std::string_view kind, std::string_view path, RankFileStatus status);
+    // A "parallel_group_info.<raw id>" key whose value is a group entry with a global_ranks list goes to
+    // parallel_group instead (ParallelGroupTable::fromText), for importers that hand it over as JSON text.
     void addRankInfo(int64_t rankId, std::string_view key, std::string_view value);
     void updateRankDevice(int64_t rankId, int64_t deviceId);
     void updateRank(const RankRow& r); // overwrites the optional columns that are set in r
@@ -68,6 +70,7 @@ private:
     struct Statements;
     Database& m_db;
     std::unique_ptr<Statements> m_st;
+    RankFileTable m_rankFiles;
     std::unordered_map<std::string, int64_t> m_strings;
     bool m_inTransaction = false;
 };

@@ -4,6 +4,8 @@
 // Plain row structs importers fill and ModelWriter inserts. Times are int64 ns; std::nullopt is
 // written as NULL ("absent from the file", never 0). Field meanings: resources/schema.sql.
 
+#include "npuscope/model/RankFileStatus.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -21,6 +23,13 @@ struct RankRow {
     std::string rankSource;
     OptText host, framework, profilerLevel, exportType, version, cannVersion;
     OptInt collectionEndNs, worldSize;
+};
+
+struct RankFileRow {
+    int64_t rankId = 0;
+    std::string kind, path; // kind: fileKindName of the planned file
+    OptInt sizeBytes;
+    RankFileStatus status = RankFileStatus::Planned;
 };
 
 struct StepTraceRow {

@@ -3,8 +3,7 @@
 
 #include "npuscope/core/GroupHash.h"
 #include "npuscope/io/parse/JsonFile.h"
-
-#include <algorithm>
+#include "npuscope/model/ParallelGroupTable.h"
 
 namespace npuscope::io {
 
@@ -116,20 +115,16 @@ bool MetadataImporter::run(ImportContext& ctx)
         if (!groups->is_object()) {
             ctx.warning(std::nullopt, "parallel_group_info is not an object; group names unknown");
         } else {
+            // Parsed here, once: group resolution reads the typed rows.
+            model::ParallelGroupTable table(w.database());
             for (auto it = groups->begin(); it != groups->end(); ++it) {
-                const auto& g = it.value();
-                if (!g.is_object() || !g.contains("global_ranks") || !g["global_ranks"].is_array()) {
+                const auto row = model::ParallelGroupTable::fromJson(ctx.rankId(), it.key(), it.value());
+                if (!row) {
                     ctx.warning(std::nullopt, "parallel_group_info." + it.key() + " has no global_ranks list");
                     continue;
                 }
-                w.addRankInfo(ctx.rankId(), "parallel_group_info." + it.key(), g.dump());
-                std::vector<int64_t> ranks;
-                for (const auto& r : g["global_ranks"]) {
-                    if (r.is_number_integer())
-                        ranks.push_back(r.get<int64_t>());
-                }
-                std::sort(ranks.begin(), ranks.end());
-                ctx.rankState().groupRanks[groupDoubleHashText(it.key())] = std::move(ranks);
+                table.add(*row);
+                ctx.rankState().groupRanks[groupDoubleHashText(it.key())] = row->globalRanks;
             }
         }
     }

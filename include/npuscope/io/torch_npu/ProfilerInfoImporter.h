@@ -13,8 +13,8 @@ public:
 };
 
 // profiler_metadata.json: distributed_args (world size, parallel sizes), ENV_VARIABLES and
-// parallel_group_info (raw group id -> name and global ranks) into rank_info; GroupResolver turns
-// the groups into comm_group rows after all ranks are in.
+// parallel_group_info (raw group id -> name and global ranks) parsed into parallel_group rows; PostLoad
+// turns the groups into comm_group rows after all ranks are in.
 class MetadataImporter {
 public:
     static bool run(ImportContext& ctx);

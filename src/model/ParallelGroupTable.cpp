@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/model/ParallelGroupTable.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <charconv>
+
+namespace npuscope::model {
+
+namespace {
+
+// Ascending ranks as stored: "0,2,4" ("" for none).
+std::string rankText(const std::vector<int64_t>& ranks)
+{
+    std::string out;
+    for (const int64_t r : ranks) {
+        if (!out.empty())
+            out += ',';
+        out += std::to_string(r);
+    }
+    return out;
+}
+
+std::vector<int64_t> parseRankText(std::string_view text)
+{
+    std::vector<int64_t> out;
+    const char* p = text.data();
+    const char* end = p + text.size();
+    while (p < end) {
+        int64_t v = 0;
+        const auto [next, ec] = std::from_chars(p, end, v);
+        if (ec != std::errc())
+            break; // written by add(): only integers and commas
+        out.push_back(v);
+        p = next + 1;
+    }
+    return out;
+}
+
+} // namespace
+
+ParallelGroupTable::ParallelGroupTable(Database& db)
+    : m_insert(db, "parallel_group", { "rank_id", "raw_name", "name", "global_ranks" })
+{
+}
+
+void ParallelGroupTable::add(const ParallelGroupRow& r)
+{
+    m_insert.insert(r.rankId, r.rawName, r.name, rankText(r.globalRanks));
+}
+
+std::optional<ParallelGroupRow> ParallelGroupTable::fromJson(
+    int64_t rankId, std::string_view rawName, const nlohmann::json& entry)
+{
+    // A repeated key keeps its last value (nlohmann's DOM does the same), so "the last one" holds.
+    if (!entry.is_object())
+        return std::nullopt;
+    const auto ranks = entry.find("global_ranks");
+    if (ranks == entry.end() || !ranks->is_array())
+        return std::nullopt;
+    ParallelGroupRow row;
+    row.rankId = rankId;
+    row.rawName = rawName;
+    for (const auto& r : *ranks) {
+        if (r.is_number_integer())
+            row.globalRanks.push_back(r.get<int64_t>());
+    }
+    std::sort(row.globalRanks.begin(), row.globalRanks.end());
+    if (const auto name = entry.find("group_name"); name != entry.end() && name->is_string())
+        row.name = name->get<std::string>();
+    return row;
+}
+
+std::optional<ParallelGroupRow> ParallelGroupTable::fromText(
+    int64_t rankId, std::string_view rawName, std::string_view json)
+{
+    const auto entry = nlohmann::json::parse(json, nullptr, false);
+    if (entry.is_discarded())
+        return std::nullopt;
+    return fromJson(rankId, rawName, entry);
+}
+
+void ParallelGroupTable::forEach(Database& db, const std::function<void(const ParallelGroupRow&)>& fn)
+{
+    auto st = db.prepare("SELECT rank_id, raw_name, name, global_ranks FROM parallel_group ORDER BY rowid");
+    ParallelGroupRow row;
+    while (st.step()) {
+        row.rankId = st.int64(0);
+        row.rawName = st.text(1);
+        row.name = st.optText(2);
+        row.globalRanks = parseRankText(st.text(3));
+        fn(row);
+    }
+}
+
+} // namespace npuscope::model
