@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/comm/CommDurationDock.h"
+#include "npuscope/gui/common/TableSetup.h"
 
 #include "npuscope/gui/comm/CommDurationModel.h"
 #include "npuscope/gui/comm/CommRankChart.h"
@@ -71,15 +72,8 @@ CommDurationDock::CommDurationDock(Workspace* ws, QWidget* parent)
     m_table = new QTableView(body);
     m_table->setObjectName(QStringLiteral("durationTable"));
     m_table->setModel(m_proxy);
-    m_table->setSortingEnabled(true);
-    m_table->sortByColumn(CommDurationModel::Rank, Qt::AscendingOrder);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
-    m_table->horizontalHeader()->setDefaultAlignment(Qt::AlignCenter);
-    m_table->setWordWrap(false);
+    TableSetup::install(m_table,
+        { .singleSelection = true, .centeredHeader = true, .sortable = true, .sortColumn = CommDurationModel::Rank });
     m_chart = new CommRankChart(body);
     m_packets = new PacketChart(body);
     m_strip = new OpStripView(body);

@@ -5,22 +5,94 @@
 
 namespace npuscope::gui {
 
+namespace {
+
+    using query::RankDuration;
+
+    QVariant optionalNs(bool has, int64_t ns) { return has ? QVariant::fromValue<qlonglong>(ns) : QVariant(); }
+    QVariant optionalReal(const std::optional<double>& v) { return v ? QVariant(*v) : QVariant(); }
+
+    // A time column (ms); absent figures are "—" and say why.
+    RowColumn<RankDuration> timeColumn(
+        const QString& title, const QString& definition, std::function<QVariant(const RankDuration&)> value)
+    {
+        RowColumn<RankDuration> c(title, definition, value);
+        c.text = [value](const RankDuration& r) {
+            const QVariant v = value(r);
+            return v.isValid() ? TimeFormat::format(static_cast<int64_t>(v.toLongLong()), TimeFormat::Unit::Milliseconds)
+                               : TimeFormat::kAbsent;
+        };
+        return c;
+    }
+
+    RowColumn<RankDuration> realColumn(const QString& title, const QString& definition, int decimals,
+        std::function<QVariant(const RankDuration&)> value)
+    {
+        RowColumn<RankDuration> c(title, definition, value);
+        c.text = [value, decimals](const RankDuration& r) {
+            const QVariant v = value(r);
+            return v.isValid() ? QString::number(v.toDouble(), 'f', decimals) : TimeFormat::kAbsent;
+        };
+        return c;
+    }
+
+    QString bandwidthTip(double sizeMb, int64_t timeNs)
+    {
+        return CommDurationModel::tr("%1 MB in %2 ms")
+            .arg(sizeMb, 0, 'f', 3)
+            .arg(TimeFormat::format(timeNs, TimeFormat::Unit::Milliseconds));
+    }
+
+} // namespace
+
 CommDurationModel::CommDurationModel(QObject* parent)
-    : QAbstractTableModel(parent)
+    : RowTableModel(parent)
 {
+    const QString sum = tr(", summed over the rank's selected ops (ms)");
+    const QString bandwidth
+        = tr("\u03a3 Transit Size (MB) / \u03a3 Transit Time (ms) of the %1 rows of the rank's selected ops (GB/s)");
+    std::vector<RowColumn<RankDuration>> columns {
+        { tr("Rank"), tr("Global rank"), [](const RankDuration& r) { return QVariant::fromValue<qlonglong>(r.rank); } },
+        { tr("Ops"), tr("Number of the rank's communication ops in the selection"),
+            [](const RankDuration& r) { return QVariant::fromValue<qlonglong>(r.opCount); } },
+        timeColumn(tr("Elapsed (ms)"), tr("Elapse Time") + sum,
+            [](const RankDuration& r) { return QVariant::fromValue<qlonglong>(r.elapseNs); }),
+        timeColumn(tr("Transit (ms)"), tr("Transit Time") + sum,
+            [](const RankDuration& r) { return optionalNs(r.hasTransit, r.transitNs); }),
+        timeColumn(tr("Wait (ms)"), tr("Wait Time") + sum,
+            [](const RankDuration& r) { return optionalNs(r.hasWait, r.waitNs); }),
+        timeColumn(tr("Sync (ms)"), tr("Synchronization Time") + sum,
+            [](const RankDuration& r) { return optionalNs(r.hasSync, r.syncNs); }),
+        timeColumn(tr("Idle (ms)"), tr("Idle Time") + sum,
+            [](const RankDuration& r) { return optionalNs(r.hasIdle, r.idleNs); }),
+        realColumn(tr("Wait Ratio"), tr("Wait / (Wait + Transit)\nWait Ratio = \u03a3Wait / (\u03a3Wait + \u03a3Transit) over the rank's selected ops"), 4,
+            [](const RankDuration& r) { return optionalReal(r.waitRatio); }),
+        realColumn(tr("Sync Ratio"), tr("Synchronization / (Synchronization + Transit)\nSync Ratio = \u03a3Sync / (\u03a3Sync + \u03a3Transit) over the rank's selected ops"), 4,
+            [](const RankDuration& r) { return optionalReal(r.syncRatio); }),
+        realColumn(tr("SDMA (GB/s)"), bandwidth.arg(QStringLiteral("SDMA")), 3,
+            [](const RankDuration& r) { return optionalReal(r.sdmaBandwidthGbps); }),
+        realColumn(tr("RDMA (GB/s)"), bandwidth.arg(QStringLiteral("RDMA")), 3,
+            [](const RankDuration& r) { return optionalReal(r.rdmaBandwidthGbps); }),
+    };
+    for (int c = Transit; c <= SyncRatio; ++c) {
+        columns[static_cast<size_t>(c)].toolTip = [value = columns[static_cast<size_t>(c)].value](const RankDuration& r) {
+            return value(r).isValid()
+                ? QVariant()
+                : QVariant(tr("Not in these files: this generation (e.g. MindSpore hccl_raw) records communication "
+                              "and wait cost only"));
+        };
+    }
+    columns[SdmaBandwidth].toolTip = [](const RankDuration& r) { return bandwidthTip(r.sdmaSizeMb, r.sdmaTimeNs); };
+    columns[RdmaBandwidth].toolTip = [](const RankDuration& r) { return bandwidthTip(r.rdmaSizeMb, r.rdmaTimeNs); };
+    setColumns(std::move(columns));
 }
 
-void CommDurationModel::setRows(std::vector<query::RankDuration> rows)
-{
-    beginResetModel();
-    m_rows = std::move(rows);
-    endResetModel();
-}
+void CommDurationModel::setRows(std::vector<query::RankDuration> rows) { resetRows(std::move(rows)); }
 
 int CommDurationModel::rowOfRank(int64_t rank) const
 {
-    for (size_t i = 0; i < m_rows.size(); ++i) {
-        if (m_rows[i].rank == rank)
+    for (size_t i = 0; i < rows().size(); ++i) {
+        if (rows()[i].rank == rank)
             return static_cast<int>(i);
     }
     return -1;
@@ -54,114 +126,11 @@ std::vector<int> CommDurationModel::widestRows(int column) const
     return out;
 }
 
-int CommDurationModel::rowCount(const QModelIndex& parent) const
+std::optional<QVariant> CommDurationModel::cellData(const query::RankDuration& row, int, int role) const
 {
-    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
-}
-
-int CommDurationModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
-
-QVariant CommDurationModel::data(const QModelIndex& index, int role) const
-{
-    if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount)
-        return {};
-    const auto& r = m_rows[static_cast<size_t>(index.row())];
-    auto optReal = [](const std::optional<double>& v) { return v ? QVariant(*v) : QVariant(); };
-    QVariant raw;
-    switch (index.column()) {
-    case Rank:
-        raw = QVariant::fromValue<qlonglong>(r.rank);
-        break;
-    case Ops:
-        raw = QVariant::fromValue<qlonglong>(r.opCount);
-        break;
-    case Elapsed:
-        raw = QVariant::fromValue<qlonglong>(r.elapseNs);
-        break;
-    case Transit:
-        raw = r.hasTransit ? QVariant::fromValue<qlonglong>(r.transitNs) : QVariant();
-        break;
-    case Wait:
-        raw = r.hasWait ? QVariant::fromValue<qlonglong>(r.waitNs) : QVariant();
-        break;
-    case Sync:
-        raw = r.hasSync ? QVariant::fromValue<qlonglong>(r.syncNs) : QVariant();
-        break;
-    case Idle:
-        raw = r.hasIdle ? QVariant::fromValue<qlonglong>(r.idleNs) : QVariant();
-        break;
-    case WaitRatio:
-        raw = optReal(r.waitRatio);
-        break;
-    case SyncRatio:
-        raw = optReal(r.syncRatio);
-        break;
-    case SdmaBandwidth:
-        raw = optReal(r.sdmaBandwidthGbps);
-        break;
-    case RdmaBandwidth:
-        raw = optReal(r.rdmaBandwidthGbps);
-        break;
-    default:
-        break;
-    }
-    switch (role) {
-    case RawValueRole:
-        return raw;
-    case RankIdRole:
-        return QVariant::fromValue<qlonglong>(r.rank);
-    case Qt::TextAlignmentRole:
-        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
-    case Qt::DisplayRole:
-        if (!raw.isValid())
-            return TimeFormat::kAbsent;
-        if (index.column() >= Elapsed && index.column() <= Idle)
-            return TimeFormat::format(static_cast<int64_t>(raw.toLongLong()), TimeFormat::Unit::Milliseconds);
-        if (index.column() == WaitRatio || index.column() == SyncRatio)
-            return QString::number(raw.toDouble(), 'f', 4);
-        if (index.column() >= SdmaBandwidth)
-            return QString::number(raw.toDouble(), 'f', 3);
-        return raw.toString();
-    case Qt::ToolTipRole:
-        if (!raw.isValid() && index.column() >= Transit && index.column() <= SyncRatio)
-            return tr("Not in these files: this generation (e.g. MindSpore hccl_raw) records communication and "
-                      "wait cost only");
-        if (index.column() == SdmaBandwidth)
-            return tr("%1 MB in %2 ms")
-                .arg(r.sdmaSizeMb, 0, 'f', 3)
-                .arg(TimeFormat::format(r.sdmaTimeNs, TimeFormat::Unit::Milliseconds));
-        if (index.column() == RdmaBandwidth)
-            return tr("%1 MB in %2 ms")
-                .arg(r.rdmaSizeMb, 0, 'f', 3)
-                .arg(TimeFormat::format(r.rdmaTimeNs, TimeFormat::Unit::Milliseconds));
-        return {};
-    default:
-        return {};
-    }
-}
-
-QVariant CommDurationModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
-        return {};
-    if (role == Qt::ToolTipRole) {
-        switch (section) {
-        case WaitRatio:
-            return tr("Wait / (Wait + Transit)");
-        case SyncRatio:
-            return tr("Synchronization / (Synchronization + Transit)");
-        case SdmaBandwidth:
-        case RdmaBandwidth:
-            return tr("\u03a3 size / \u03a3 transit time over the selected ops");
-        default:
-            return {};
-        }
-    }
-    if (role != Qt::DisplayRole)
-        return {};
-    static const char* const kTitles[] = { "Rank", "Ops", "Elapsed (ms)", "Transit (ms)", "Wait (ms)", "Sync (ms)",
-        "Idle (ms)", "Wait Ratio", "Sync Ratio", "SDMA (GB/s)", "RDMA (GB/s)" };
-    return tr(kTitles[section]);
+    if (role == RankIdRole)
+        return QVariant::fromValue<qlonglong>(row.rank);
+    return std::nullopt;
 }
 
 } // namespace npuscope::gui

@@ -45,7 +45,7 @@ QString number(double v, int decimals = 3) { return QString::number(v, 'f', deci
 } // namespace
 
 CommMatrixView::CommMatrixView(QWidget* parent)
-    : QWidget(parent)
+    : ChartWidget(parent)
 {
     setObjectName(QStringLiteral("commMatrixView"));
     setMouseTracking(true);
@@ -399,7 +399,7 @@ bool CommMatrixView::event(QEvent* event)
             QToolTip::hideText();
         return true;
     }
-    return QWidget::event(event);
+    return ChartWidget::event(event);
 }
 
 void CommMatrixView::wheelEvent(QWheelEvent* event)

@@ -24,10 +24,12 @@ constexpr double kMaxRow = 28.0;
 } // namespace
 
 CommRankChart::CommRankChart(QWidget* parent)
-    : QWidget(parent)
+    : ChartWidget(parent)
 {
     setObjectName(QStringLiteral("commRankChart"));
     setMouseTracking(true);
+    connect(this, &ChartWidget::itemClicked, this,
+        [this](int item) { emit rankClicked(m_rows[static_cast<size_t>(item)].rank); });
     setMinimumSize(200, 120);
 }
 
@@ -186,27 +188,6 @@ void CommRankChart::paintEvent(QPaintEvent*)
     }
     p.setPen(QPen(palette().color(QPalette::Mid), 1));
     p.drawLine(plot.left(), plot.top(), plot.left(), plot.bottom());
-}
-
-bool CommRankChart::event(QEvent* event)
-{
-    if (event->type() == QEvent::ToolTip) {
-        auto* help = static_cast<QHelpEvent*>(event);
-        const QString text = toolTipFor(rowAt(help->pos().y()));
-        if (text.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), text, this);
-        return true;
-    }
-    return QWidget::event(event);
-}
-
-void CommRankChart::mousePressEvent(QMouseEvent* event)
-{
-    const int row = rowAt(static_cast<int>(event->position().y()));
-    if (event->button() == Qt::LeftButton && row >= 0)
-        emit rankClicked(m_rows[static_cast<size_t>(row)].rank);
 }
 
 } // namespace npuscope::gui

@@ -5,23 +5,59 @@
 
 namespace npuscope::gui {
 
+using query::Group;
+
 GroupTableModel::GroupTableModel(QObject* parent)
-    : QAbstractTableModel(parent)
+    : RowTableModel(parent)
 {
+    constexpr Qt::Alignment left = Qt::AlignLeft | Qt::AlignVCenter;
+    auto count = [](int64_t n) { return QVariant::fromValue<qlonglong>(n); };
+    std::vector<RowColumn<Group>> columns {
+        { tr("Name"), tr("Group name: tp, pp, dp \u2026 from profiler_metadata.json or communication_group.json, else the hash"),
+            [](const Group& g) {
+                const bool listed = g.hash.empty();
+                return QVariant(QString::fromStdString(g.name.value_or(listed ? g.kind.value_or("group") : g.hash)));
+            },
+            {}, left },
+        { tr("Hash"), tr("The group hash ops and links are tagged with (the @ suffix of an op name)"),
+            [](const Group& g) {
+                return QVariant(g.hash.empty() ? QStringLiteral("\u2014") : QString::fromStdString(g.hash));
+            },
+            {}, left },
+        { tr("Size"), tr("Number of ranks in the group"),
+            [count](const Group& g) { return count(static_cast<int64_t>(g.ranks.size())); } },
+        { tr("Ops"), tr("Number of communication ops of the group, over all ranks and steps"),
+            [count](const Group& g) { return count(g.opCount); },
+            [this](const Group& g) {
+                return g.hash.empty() || !m_commLoaded ? QStringLiteral("\u2014") : QString::number(g.opCount);
+            } },
+        { tr("Membership from"), tr("Where the group's global ranks come from"),
+            [](const Group& g) { return QVariant(QString::fromStdString(g.ranksSource)); }, {}, left },
+        { tr("Global ranks"), tr("The group's global ranks"),
+            [](const Group& g) { return QVariant(rankList(g.ranks)); }, {}, left },
+    };
+    columns[Name].toolTip = [](const Group& g) {
+        return g.rawName ? QVariant(tr("raw HCCL group id: %1").arg(QString::fromStdString(*g.rawName))) : QVariant();
+    };
+    columns[Ranks].toolTip = [](const Group& g) { return QVariant(rankList(g.ranks)); };
+    columns[Ops].toolTip = [this](const Group&) {
+        return m_commLoaded
+            ? QVariant()
+            : QVariant(tr("No communication ops are loaded (no communication.json or communication tables)"));
+    };
+    setColumns(std::move(columns));
 }
 
 void GroupTableModel::setGroups(std::vector<query::Group> groups, bool commLoaded)
 {
-    beginResetModel();
-    m_groups = std::move(groups);
     m_commLoaded = commLoaded;
-    endResetModel();
+    resetRows(std::move(groups));
 }
 
 int GroupTableModel::rowOfHash(const std::string& hash) const
 {
-    for (size_t i = 0; i < m_groups.size(); ++i) {
-        if (m_groups[i].hash == hash)
+    for (size_t i = 0; i < rows().size(); ++i) {
+        if (rows()[i].hash == hash)
             return static_cast<int>(i);
     }
     return -1;
@@ -44,75 +80,15 @@ QString GroupTableModel::rankList(const std::vector<int64_t>& ranks)
     return parts.join(QLatin1Char(','));
 }
 
-int GroupTableModel::rowCount(const QModelIndex& parent) const
+std::optional<QVariant> GroupTableModel::cellData(const query::Group& group, int, int role) const
 {
-    return parent.isValid() ? 0 : static_cast<int>(m_groups.size());
-}
-
-int GroupTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
-
-QVariant GroupTableModel::data(const QModelIndex& index, int role) const
-{
-    if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount)
-        return {};
-    const auto& g = m_groups[static_cast<size_t>(index.row())];
-    const bool listed = g.hash.empty();
-    QVariant raw;
-    switch (index.column()) {
-    case Name:
-        raw = QString::fromStdString(g.name.value_or(listed ? g.kind.value_or("group") : g.hash));
-        break;
-    case Hash:
-        raw = listed ? QStringLiteral("\u2014") : QString::fromStdString(g.hash);
-        break;
-    case Size:
-        raw = QVariant::fromValue<qlonglong>(static_cast<qlonglong>(g.ranks.size()));
-        break;
-    case Ranks:
-        raw = rankList(g.ranks);
-        break;
-    case Source:
-        raw = QString::fromStdString(g.ranksSource);
-        break;
-    case Ops:
-        if ((listed || !m_commLoaded) && role == Qt::DisplayRole)
-            return QStringLiteral("\u2014");
-        raw = QVariant::fromValue<qlonglong>(g.opCount);
-        break;
-    default:
-        break;
-    }
-    switch (role) {
-    case Qt::DisplayRole:
-    case RawValueRole:
-        return raw;
-    case GroupHashRole:
-        return QString::fromStdString(g.hash);
-    case Qt::ToolTipRole:
-        if (listed)
-            return tr("%1 group listed in communication_group.json without a group hash: no op or link names it")
-                .arg(QString::fromStdString(g.kind.value_or("")));
-        if (index.column() == Name && g.rawName)
-            return tr("raw HCCL group id: %1").arg(QString::fromStdString(*g.rawName));
-        if (index.column() == Ranks)
-            return raw;
-        if (index.column() == Ops && !m_commLoaded)
-            return tr("No communication ops are loaded (no communication.json or communication tables)");
-        return {};
-    case Qt::TextAlignmentRole:
-        return index.column() == Size || index.column() == Ops ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
-                                                               : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
-    default:
-        return {};
-    }
-}
-
-QVariant GroupTableModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= ColumnCount)
-        return {};
-    static const char* const kTitles[] = { "Name", "Hash", "Size", "Ops", "Membership from", "Global ranks" };
-    return tr(kTitles[section]);
+    if (role == GroupHashRole)
+        return QVariant(QString::fromStdString(group.hash));
+    // A group listed without a hash names no op or link; every cell says so.
+    if (role == Qt::ToolTipRole && group.hash.empty())
+        return QVariant(tr("%1 group listed in communication_group.json without a group hash: no op or link names it")
+                            .arg(QString::fromStdString(group.kind.value_or(""))));
+    return std::nullopt;
 }
 
 } // namespace npuscope::gui

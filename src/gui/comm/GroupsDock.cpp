@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/comm/GroupsDock.h"
+#include "npuscope/gui/common/TableSetup.h"
 
 #include "npuscope/gui/comm/GroupTableModel.h"
 #include "npuscope/gui/common/Workspace.h"
@@ -41,15 +42,8 @@ GroupsDock::GroupsDock(Workspace* ws, QWidget* parent)
     m_table = new QTableView(body);
     m_table->setObjectName(QStringLiteral("groupsTable"));
     m_table->setModel(m_proxy);
-    m_table->setSortingEnabled(true);
-    m_table->sortByColumn(GroupTableModel::Name, Qt::AscendingOrder);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setWordWrap(false);
+    TableSetup::install(m_table,
+        { .singleSelection = true, .stretchLastSection = true, .sortable = true, .sortColumn = GroupTableModel::Name });
     layout->addWidget(m_table, 1);
     setBody(body);
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/comm/LinksDock.h"
+#include "npuscope/gui/common/TableSetup.h"
 
 #include "npuscope/gui/comm/LinkTableModel.h"
 #include "npuscope/gui/common/Workspace.h"
@@ -133,14 +134,8 @@ QTableView* LinksDock::makeTable(QSortFilterProxyModel* proxy, QWidget* parent)
     proxy->setSortRole(LinkTableModel::RawValueRole);
     auto* table = new QTableView(parent);
     table->setModel(proxy);
-    table->setSortingEnabled(true);
-    table->sortByColumn(LinkTableModel::Bandwidth, Qt::AscendingOrder);
-    table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table->verticalHeader()->hide();
-    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
-    table->horizontalHeader()->setStretchLastSection(true);
-    table->setWordWrap(false);
+    TableSetup::install(
+        table, { .stretchLastSection = true, .sortable = true, .sortColumn = LinkTableModel::Bandwidth });
     return table;
 }
 

@@ -20,10 +20,14 @@ constexpr double kMaxRow = 24.0;
 } // namespace
 
 OpStripView::OpStripView(QWidget* parent)
-    : QWidget(parent)
+    : ChartWidget(parent)
 {
     setObjectName(QStringLiteral("opStripView"));
     setMouseTracking(true);
+    connect(this, &ChartWidget::itemClicked, this, [this](int item) {
+        const auto& o = m_strip.ops[static_cast<size_t>(item)];
+        emit opActivated(o.rank, o.startNs, o.startNs + o.elapseNs);
+    });
     setMinimumSize(220, 120);
 }
 
@@ -37,6 +41,7 @@ void OpStripView::setStrip(query::OpStrip strip)
     }
     m_rowStart.push_back(m_strip.ops.size());
     m_hoverName = -1;
+    resetHover();
     update();
 }
 
@@ -147,44 +152,13 @@ void OpStripView::paintEvent(QPaintEvent*)
     p.drawText(QPoint(plot.right() - fm.horizontalAdvance(end), plot.bottom() + fm.ascent() + 4), end);
 }
 
-bool OpStripView::event(QEvent* event)
+void OpStripView::hoverChanged(int item)
 {
-    if (event->type() == QEvent::ToolTip) {
-        auto* help = static_cast<QHelpEvent*>(event);
-        const QString text = toolTipFor(opAt(help->pos()));
-        if (text.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), text, this);
-        return true;
-    }
-    return QWidget::event(event);
-}
-
-void OpStripView::mouseMoveEvent(QMouseEvent* event)
-{
-    const int op = opAt(event->position().toPoint());
-    const int name = op < 0 ? -1 : m_strip.ops[static_cast<size_t>(op)].nameIndex;
+    const int name = item < 0 ? -1 : m_strip.ops[static_cast<size_t>(item)].nameIndex;
     if (name != m_hoverName) {
         m_hoverName = name;
         update();
     }
-}
-
-void OpStripView::mousePressEvent(QMouseEvent* event)
-{
-    const int op = opAt(event->position().toPoint());
-    if (event->button() != Qt::LeftButton || op < 0)
-        return;
-    const auto& o = m_strip.ops[static_cast<size_t>(op)];
-    emit opActivated(o.rank, o.startNs, o.startNs + o.elapseNs);
-}
-
-void OpStripView::leaveEvent(QEvent* event)
-{
-    m_hoverName = -1;
-    update();
-    QWidget::leaveEvent(event);
 }
 
 } // namespace npuscope::gui

@@ -14,7 +14,7 @@
 namespace npuscope::gui {
 
 PacketChart::PacketChart(QWidget* parent)
-    : QWidget(parent)
+    : ChartWidget(parent)
 {
     setObjectName(QStringLiteral("packetChart"));
     setMouseTracking(true);
@@ -127,20 +127,18 @@ void PacketChart::paintEvent(QPaintEvent*)
     }
 }
 
-bool PacketChart::event(QEvent* event)
+int PacketChart::itemAt(const QPoint& pos) const
 {
-    if (event->type() == QEvent::ToolTip) {
-        auto* help = static_cast<QHelpEvent*>(event);
-        for (const auto& h : m_hits) {
-            if (h.rect.contains(help->pos())) {
-                QToolTip::showText(help->globalPos(), h.text, this);
-                return true;
-            }
-        }
-        QToolTip::hideText();
-        return true;
+    for (size_t i = 0; i < m_hits.size(); ++i) {
+        if (m_hits[i].rect.contains(pos))
+            return static_cast<int>(i);
     }
-    return QWidget::event(event);
+    return -1;
+}
+
+QString PacketChart::itemToolTip(int item) const
+{
+    return item >= 0 && item < static_cast<int>(m_hits.size()) ? m_hits[static_cast<size_t>(item)].text : QString();
 }
 
 } // namespace npuscope::gui

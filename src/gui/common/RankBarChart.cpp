@@ -23,10 +23,12 @@ constexpr int kBottomMargin = 6;
 } // namespace
 
 RankBarChart::RankBarChart(QWidget* parent)
-    : QWidget(parent)
+    : ChartWidget(parent)
 {
     setObjectName(QStringLiteral("rankBarChart"));
     setMouseTracking(true);
+    connect(this, &ChartWidget::itemClicked, this,
+        [this](int item) { emit rankClicked(m_bars[static_cast<size_t>(item)].rank); });
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
     relayout();
 }
@@ -37,7 +39,7 @@ void RankBarChart::setBars(std::vector<Bar> bars)
     m_maxTotal = 0;
     for (const auto& b : m_bars)
         m_maxTotal = std::max(m_maxTotal, b.split.total());
-    m_hover = -1;
+    resetHover();
     relayout();
     update();
 }
@@ -207,7 +209,7 @@ void RankBarChart::paintEvent(QPaintEvent* event)
         const auto& bar = m_bars[static_cast<size_t>(i)];
         const int y = top + i * m_rowHeight;
         const bool selected = m_selectedRank && bar.rank == *m_selectedRank;
-        if (selected || i == m_hover) {
+        if (selected || i == hoveredItem()) {
             const QColor band = selected ? QColor(255, 214, 80, 150) : QColor(0, 0, 0, 18);
             p.fillRect(QRect(0, y, width(), std::max(m_rowHeight, 2)), band);
         }
@@ -237,48 +239,6 @@ void RankBarChart::paintEvent(QPaintEvent* event)
     }
     p.setPen(QPen(palette().color(QPalette::Mid), 1));
     p.drawLine(left, top - 3, left, plotBottom);
-}
-
-bool RankBarChart::event(QEvent* event)
-{
-    if (event->type() == QEvent::ToolTip) {
-        auto* help = static_cast<QHelpEvent*>(event);
-        const QString text = toolTipFor(barAt(help->pos().y()));
-        if (text.isEmpty()) {
-            QToolTip::hideText();
-            event->ignore();
-        } else {
-            QToolTip::showText(help->globalPos(), text, this);
-        }
-        return true;
-    }
-    return QWidget::event(event);
-}
-
-void RankBarChart::mousePressEvent(QMouseEvent* event)
-{
-    if (event->button() != Qt::LeftButton)
-        return QWidget::mousePressEvent(event);
-    const int index = barAt(static_cast<int>(event->position().y()));
-    if (index >= 0)
-        emit rankClicked(m_bars[static_cast<size_t>(index)].rank);
-}
-
-void RankBarChart::mouseMoveEvent(QMouseEvent* event)
-{
-    const int index = barAt(static_cast<int>(event->position().y()));
-    if (index != m_hover) {
-        m_hover = index;
-        update();
-    }
-    QWidget::mouseMoveEvent(event);
-}
-
-void RankBarChart::leaveEvent(QEvent* event)
-{
-    m_hover = -1;
-    update();
-    QWidget::leaveEvent(event);
 }
 
 } // namespace npuscope::gui

@@ -8,17 +8,64 @@
 
 namespace npuscope::gui {
 
+using query::ParseIssue;
+
+namespace {
+
+    QVariant optionalLong(const std::optional<int64_t>& v) { return v ? QVariant::fromValue<qlonglong>(*v) : QVariant(); }
+    QString optionalNumber(const std::optional<int64_t>& v) { return v ? QString::number(*v) : QString(); }
+
+} // namespace
+
 IssueTableModel::IssueTableModel(QObject* parent)
-    : QAbstractTableModel(parent)
+    : RowTableModel(parent)
 {
+    std::vector<RowColumn<ParseIssue>> columns {
+        { tr("Severity"), tr("Severity of the issue: error, warning or info"),
+            [](const ParseIssue& i) { return QVariant(QString::fromStdString(i.severity)); }, {}, {} },
+        { tr("Rank"), tr("The rank whose files the issue is about; empty when it concerns the whole load"),
+            [](const ParseIssue& i) { return optionalLong(i.rank); },
+            [](const ParseIssue& i) { return optionalNumber(i.rank); } },
+        { tr("File"), tr("The file (folder and name; the full path is in the cell's tooltip)"),
+            [](const ParseIssue& i) { return i.file ? QVariant(QString::fromStdString(*i.file)) : QVariant(); },
+            [](const ParseIssue& i) {
+                // The folder and file name identify it; the full path is in the tooltip.
+                if (!i.file)
+                    return QString();
+                const QFileInfo info(QString::fromStdString(*i.file));
+                const QString dir = info.dir().dirName();
+                return dir.isEmpty() || dir == QLatin1String(".") ? info.fileName()
+                                                                  : dir + QLatin1Char('/') + info.fileName();
+            },
+            {} },
+        { tr("Line"), tr("Line in the file (1-based), when known"), [](const ParseIssue& i) { return optionalLong(i.line); },
+            [](const ParseIssue& i) { return optionalNumber(i.line); } },
+        { tr("Message"), tr("What went wrong while importing"),
+            [](const ParseIssue& i) { return QVariant(QString::fromStdString(i.message)); }, {}, {} },
+    };
+    columns[Severity].foreground = [](const ParseIssue& i) {
+        switch (severityLevel(i.severity)) {
+        case 0:
+            return QBrush(QColor(190, 35, 30));
+        case 1:
+            return QBrush(QColor(170, 100, 0));
+        default:
+            return QBrush(QColor(90, 90, 90));
+        }
+    };
+    for (auto& column : columns) {
+        column.toolTip = [](const ParseIssue& i) {
+            QString tip = QString::fromStdString(i.message);
+            if (i.file)
+                tip += QStringLiteral("\n%1%2").arg(
+                    QString::fromStdString(*i.file), i.line ? QStringLiteral(":%1").arg(*i.line) : QString());
+            return tip;
+        };
+    }
+    setColumns(std::move(columns));
 }
 
-void IssueTableModel::setIssues(std::vector<query::ParseIssue> issues)
-{
-    beginResetModel();
-    m_issues = std::move(issues);
-    endResetModel();
-}
+void IssueTableModel::setIssues(std::vector<query::ParseIssue> issues) { resetRows(std::move(issues)); }
 
 int IssueTableModel::severityLevel(const std::string& severity)
 {
@@ -31,106 +78,11 @@ int IssueTableModel::severityLevel(const std::string& severity)
     return 3;
 }
 
-int IssueTableModel::rowCount(const QModelIndex& parent) const
+std::optional<QVariant> IssueTableModel::cellData(const query::ParseIssue& issue, int, int role) const
 {
-    return parent.isValid() ? 0 : static_cast<int>(m_issues.size());
-}
-
-int IssueTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
-
-QVariant IssueTableModel::data(const QModelIndex& index, int role) const
-{
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return {};
-    const auto& issue = m_issues[static_cast<size_t>(index.row())];
-    const int column = index.column();
-
-    switch (role) {
-    case Qt::DisplayRole:
-        switch (column) {
-        case Severity:
-            return QString::fromStdString(issue.severity);
-        case Rank:
-            return issue.rank ? QString::number(*issue.rank) : QString();
-        case File:
-            // The folder and file name identify it; the full path is in the tooltip.
-            if (issue.file) {
-                const QFileInfo info(QString::fromStdString(*issue.file));
-                const QString dir = info.dir().dirName();
-                return dir.isEmpty() || dir == QLatin1String(".") ? info.fileName()
-                                                                  : dir + QLatin1Char('/') + info.fileName();
-            }
-            return QString();
-        case Line:
-            return issue.line ? QString::number(*issue.line) : QString();
-        case Message:
-            return QString::fromStdString(issue.message);
-        default:
-            return {};
-        }
-    case RawValueRole:
-        switch (column) {
-        case Severity:
-            return QString::fromStdString(issue.severity);
-        case Rank:
-            return issue.rank ? QVariant::fromValue<qlonglong>(*issue.rank) : QVariant();
-        case File:
-            return issue.file ? QVariant(QString::fromStdString(*issue.file)) : QVariant();
-        case Line:
-            return issue.line ? QVariant::fromValue<qlonglong>(*issue.line) : QVariant();
-        case Message:
-            return QString::fromStdString(issue.message);
-        default:
-            return {};
-        }
-    case SeverityLevelRole:
+    if (role == SeverityLevelRole)
         return severityLevel(issue.severity);
-    case Qt::ForegroundRole:
-        if (column == Severity) {
-            switch (severityLevel(issue.severity)) {
-            case 0:
-                return QBrush(QColor(190, 35, 30));
-            case 1:
-                return QBrush(QColor(170, 100, 0));
-            default:
-                return QBrush(QColor(90, 90, 90));
-            }
-        }
-        return {};
-    case Qt::TextAlignmentRole:
-        if (column == Rank || column == Line)
-            return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
-        return {};
-    case Qt::ToolTipRole: {
-        QString tip = QString::fromStdString(issue.message);
-        if (issue.file)
-            tip += QStringLiteral("\n%1%2").arg(
-                QString::fromStdString(*issue.file), issue.line ? QStringLiteral(":%1").arg(*issue.line) : QString());
-        return tip;
-    }
-    default:
-        return {};
-    }
-}
-
-QVariant IssueTableModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return QAbstractTableModel::headerData(section, orientation, role);
-    switch (section) {
-    case Severity:
-        return tr("Severity");
-    case Rank:
-        return tr("Rank");
-    case File:
-        return tr("File");
-    case Line:
-        return tr("Line");
-    case Message:
-        return tr("Message");
-    default:
-        return {};
-    }
+    return std::nullopt;
 }
 
 } // namespace npuscope::gui

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/issues/ParseIssuesDock.h"
+#include "npuscope/gui/common/TableSetup.h"
 
 #include "npuscope/gui/issues/IssueFilterModel.h"
 #include "npuscope/gui/issues/IssueTableModel.h"
@@ -47,14 +48,8 @@ ParseIssuesDock::ParseIssuesDock(Workspace* ws, QWidget* parent)
     m_table = new QTableView(body);
     m_table->setObjectName(QStringLiteral("issuesTable"));
     m_table->setModel(m_filter);
-    m_table->setSortingEnabled(true);
-    m_table->sortByColumn(-1, Qt::AscendingOrder); // insertion order until the user sorts
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setWordWrap(false);
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    // Insertion order until the user sorts.
+    TableSetup::install(m_table, { .stretchLastSection = true, .sortable = true, .sortColumn = -1 });
     layout->addWidget(m_table, 1);
     setBody(body);
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/steps/ClusterStepsDock.h"
+#include "npuscope/gui/common/TableSetup.h"
 
 #include "npuscope/gui/steps/StageTableModel.h"
 #include "npuscope/gui/steps/StepStatsModel.h"
@@ -71,15 +72,8 @@ ClusterStepsDock::ClusterStepsDock(Workspace* ws, QWidget* parent)
     m_table = new QTableView(body);
     m_table->setObjectName(QStringLiteral("stepsTable"));
     m_table->setModel(m_proxy);
-    m_table->setSortingEnabled(true);
-    m_table->sortByColumn(StepTableModel::Rank, Qt::AscendingOrder);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
-    m_table->horizontalHeader()->setDefaultAlignment(Qt::AlignCenter);
-    m_table->setWordWrap(false);
+    TableSetup::install(m_table,
+        { .singleSelection = true, .centeredHeader = true, .sortable = true, .sortColumn = StepTableModel::Rank });
     layout->addWidget(m_table, 1);
 
     m_footer = new QTableView(body);
@@ -106,12 +100,7 @@ ClusterStepsDock::ClusterStepsDock(Workspace* ws, QWidget* parent)
     m_stageTable = new QTableView(body);
     m_stageTable->setObjectName(QStringLiteral("stagesTable"));
     m_stageTable->setModel(m_stageModel);
-    m_stageTable->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_stageTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_stageTable->verticalHeader()->hide();
-    m_stageTable->verticalHeader()->setDefaultSectionSize(m_table->verticalHeader()->defaultSectionSize());
-    m_stageTable->horizontalHeader()->setDefaultAlignment(Qt::AlignCenter);
-    m_stageTable->setWordWrap(false);
+    TableSetup::install(m_stageTable, { .centeredHeader = true });
     layout->addWidget(m_stageTable);
     m_stageTitle->hide();
     m_stageTable->hide();

@@ -5,19 +5,57 @@
 
 namespace npuscope::gui {
 
+using query::StageBreakdown;
 using query::StepColumn;
 
+namespace {
+
+    QString rankText(const StageBreakdown& row)
+    {
+        return row.ranks.empty() ? QStringLiteral("()") : GroupTableModel::rankList(row.ranks);
+    }
+
+} // namespace
+
 StageTableModel::StageTableModel(QObject* parent)
-    : QAbstractTableModel(parent)
+    : RowTableModel(parent)
 {
+    const QString definition = tr("msprof-analyze pipeline stage row: each value is the maximum over the stage's ranks");
+    std::vector<RowColumn<StageBreakdown>> columns {
+        { tr("Stage #"), definition,
+            [](const StageBreakdown& r) { return QVariant::fromValue<qlonglong>(r.stage); } },
+        { tr("Ranks"), definition,
+            [](const StageBreakdown& r) { return QVariant::fromValue<qlonglong>(static_cast<qlonglong>(r.ranks.size())); },
+            &rankText, Qt::AlignLeft | Qt::AlignVCenter },
+    };
+    for (int column = Computing; column < ColumnCount; ++column) {
+        const StepColumn c = *stepColumn(column);
+        columns.push_back({ QString::fromUtf8(query::stepColumnTitle(c)), definition,
+            [c](const StageBreakdown& r) {
+                const auto v = r.value(c);
+                return v ? QVariant::fromValue<qlonglong>(*v) : QVariant();
+            },
+            [this, c](const StageBreakdown& r) { return TimeFormat::format(r.value(c), m_unit); } });
+    }
+    for (int column = 0; column < ColumnCount; ++column) {
+        const auto c = stepColumn(column);
+        columns[static_cast<size_t>(column)].toolTip = [c](const StageBreakdown& row) {
+            QString tip = QStringLiteral("Stage %1 (ranks %2)").arg(row.stage).arg(rankText(row));
+            if (c) {
+                tip += QStringLiteral("\n%1: max over the stage's ranks")
+                           .arg(QString::fromUtf8(query::stepColumnTitle(*c)));
+                if (const auto v = row.value(*c))
+                    tip += QStringLiteral("\n%1 ns").arg(*v);
+            }
+            if (row.stepCount > 1)
+                tip += QStringLiteral("\nmean of %1 steps").arg(row.stepCount);
+            return tip;
+        };
+    }
+    setColumns(std::move(columns));
 }
 
-void StageTableModel::setRows(std::vector<query::StageBreakdown> rows)
-{
-    beginResetModel();
-    m_rows = std::move(rows);
-    endResetModel();
-}
+void StageTableModel::setRows(std::vector<query::StageBreakdown> rows) { resetRows(std::move(rows)); }
 
 void StageTableModel::setUnit(TimeFormat::Unit unit)
 {
@@ -25,8 +63,7 @@ void StageTableModel::setUnit(TimeFormat::Unit unit)
         return;
     m_unit = unit;
     emit headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
-    if (!m_rows.empty())
-        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1), { Qt::DisplayRole });
+    emitColumnChanged(0, ColumnCount - 1, { Qt::DisplayRole });
 }
 
 std::optional<StepColumn> StageTableModel::stepColumn(int column)
@@ -53,73 +90,15 @@ std::optional<StepColumn> StageTableModel::stepColumn(int column)
     }
 }
 
-int StageTableModel::rowCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
-}
-
-int StageTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
-
-QVariant StageTableModel::data(const QModelIndex& index, int role) const
-{
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return {};
-    const auto& row = m_rows[static_cast<size_t>(index.row())];
-    const int column = index.column();
-    const auto c = stepColumn(column);
-    switch (role) {
-    case Qt::DisplayRole:
-        if (column == Stage)
-            return QString::number(row.stage);
-        if (column == Ranks)
-            return row.ranks.empty() ? QStringLiteral("()") : GroupTableModel::rankList(row.ranks);
-        return TimeFormat::format(c ? row.value(*c) : std::nullopt, m_unit);
-    case RawValueRole:
-        if (column == Stage)
-            return QVariant::fromValue<qlonglong>(row.stage);
-        if (column == Ranks)
-            return QVariant::fromValue<qlonglong>(static_cast<qlonglong>(row.ranks.size()));
-        if (const auto v = c ? row.value(*c) : std::nullopt)
-            return QVariant::fromValue<qlonglong>(*v);
-        return {};
-    case Qt::TextAlignmentRole:
-        return column == Ranks ? QVariant::fromValue(Qt::Alignment(Qt::AlignLeft | Qt::AlignVCenter))
-                               : QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
-    case Qt::ToolTipRole: {
-        QString tip = QStringLiteral("Stage %1 (ranks %2)")
-                          .arg(row.stage)
-                          .arg(row.ranks.empty() ? QStringLiteral("()") : GroupTableModel::rankList(row.ranks));
-        if (c) {
-            tip += QStringLiteral("\n%1: max over the stage's ranks")
-                       .arg(QString::fromUtf8(query::stepColumnTitle(*c)));
-            if (const auto v = row.value(*c))
-                tip += QStringLiteral("\n%1 ns").arg(*v);
-        }
-        if (row.stepCount > 1)
-            tip += QStringLiteral("\nmean of %1 steps").arg(row.stepCount);
-        return tip;
-    }
-    default:
-        return {};
-    }
-}
-
 QVariant StageTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
-        return QAbstractTableModel::headerData(section, orientation, role);
-    if (role == Qt::DisplayRole) {
-        if (section == Stage)
-            return tr("Stage #");
-        if (section == Ranks)
-            return tr("Ranks");
-        QString title = QString::fromUtf8(query::stepColumnTitle(*stepColumn(section)));
+    // Time columns break their long titles over two lines and carry the unit.
+    if (orientation == Qt::Horizontal && role == Qt::DisplayRole && stepColumn(section)) {
+        QString title = RowTableModel::headerData(section, orientation, role).toString();
         title.replace(QStringLiteral("("), QStringLiteral("\n("));
         return title + QStringLiteral(" [%1]").arg(TimeFormat::unitSuffix(m_unit));
     }
-    if (role == Qt::ToolTipRole)
-        return tr("msprof-analyze pipeline stage row: each value is the maximum over the stage's ranks");
-    return {};
+    return RowTableModel::headerData(section, orientation, role);
 }
 
 } // namespace npuscope::gui

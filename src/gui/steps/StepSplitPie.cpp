@@ -20,7 +20,7 @@ constexpr int kSwatch = 12;
 } // namespace
 
 StepSplitPie::StepSplitPie(QWidget* parent)
-    : QWidget(parent)
+    : ChartWidget(parent)
 {
     setObjectName(QStringLiteral("stepSplitPie"));
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);

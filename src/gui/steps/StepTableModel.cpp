@@ -13,17 +13,28 @@ namespace npuscope::gui {
 using query::StepColumn;
 
 StepTableModel::StepTableModel(QObject* parent)
-    : QAbstractTableModel(parent)
+    : RowTableModel(parent)
 {
+    // Titles and the sort value; the cells' text, tint and tooltips are in cellData.
+    std::vector<RowColumn<query::StepBreakdown>> columns;
+    for (int c = 0; c < ColumnCount; ++c) {
+        columns.push_back({ columnTitle(c), {}, [this, c](const query::StepBreakdown& row) {
+                               if (c == Host) {
+                                   const auto host = m_hosts.find(row.rank);
+                                   return host == m_hosts.end() ? QVariant() : QVariant(host->second);
+                               }
+                               const auto v = rawValue(row, c);
+                               return v ? QVariant::fromValue<qlonglong>(*v) : QVariant();
+                           } });
+    }
+    setColumns(std::move(columns));
 }
 
 void StepTableModel::setRows(
     std::vector<query::StepBreakdown> rows, const std::array<query::ColumnStats, query::kStepColumnCount>& stats)
 {
-    beginResetModel();
-    m_rows = std::move(rows);
     m_stats = stats;
-    endResetModel();
+    resetRows(std::move(rows));
 }
 
 void StepTableModel::clear() { setRows({}, {}); }
@@ -34,8 +45,7 @@ void StepTableModel::setHosts(std::map<int64_t, QString> hosts)
         return;
     m_hosts = std::move(hosts);
     emit headerDataChanged(Qt::Horizontal, Host, Host);
-    if (!m_rows.empty())
-        emit dataChanged(index(0, Host), index(rowCount() - 1, Host));
+    emitColumnChanged(Host, Host);
 }
 
 bool StepTableModel::isColumnShown(int column) const
@@ -48,7 +58,7 @@ bool StepTableModel::isColumnShown(int column) const
     if (!c)
         return false;
     auto anyRowHas = [this](StepColumn col) {
-        return std::any_of(m_rows.begin(), m_rows.end(), [col](const auto& r) { return r.value(col).has_value(); });
+        return std::any_of(rows().begin(), rows().end(), [col](const auto& r) { return r.value(col).has_value(); });
     };
     if (query::isIterationTraceColumn(*c))
         return anyRowHas(*c);
@@ -63,8 +73,7 @@ void StepTableModel::setUnit(TimeFormat::Unit unit)
         return;
     m_unit = unit;
     emit headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
-    if (!m_rows.empty())
-        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1), { Qt::DisplayRole });
+    emitColumnChanged(0, ColumnCount - 1, { Qt::DisplayRole });
 }
 
 void StepTableModel::setHighlightedRank(std::optional<int64_t> rank)
@@ -82,8 +91,8 @@ void StepTableModel::setHighlightedRank(std::optional<int64_t> rank)
 
 int StepTableModel::rowOfRank(int64_t rank) const
 {
-    const auto it = std::find_if(m_rows.begin(), m_rows.end(), [rank](const auto& r) { return r.rank == rank; });
-    return it == m_rows.end() ? -1 : static_cast<int>(it - m_rows.begin());
+    const auto it = std::find_if(rows().begin(), rows().end(), [rank](const auto& r) { return r.rank == rank; });
+    return it == rows().end() ? -1 : static_cast<int>(it - rows().begin());
 }
 
 std::optional<StepColumn> StepTableModel::stepColumn(int column)
@@ -130,13 +139,6 @@ QString StepTableModel::columnTitle(int column)
     return c ? QString::fromUtf8(query::stepColumnTitle(*c)) : QString();
 }
 
-int StepTableModel::rowCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
-}
-
-int StepTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
-
 std::optional<int64_t> StepTableModel::rawValue(const query::StepBreakdown& row, int column) const
 {
     if (column == Rank)
@@ -155,12 +157,9 @@ std::optional<double> StepTableModel::deviation(const query::StepBreakdown& row,
     return query::deviationFromMean(row.value(*c), m_stats[static_cast<size_t>(*c)]);
 }
 
-QVariant StepTableModel::data(const QModelIndex& index, int role) const
+// Every role of a cell is answered here: the tint and tooltips need the column statistics.
+std::optional<QVariant> StepTableModel::cellData(const query::StepBreakdown& row, int column, int role) const
 {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return {};
-    const auto& row = m_rows[static_cast<size_t>(index.row())];
-    const int column = index.column();
     if (column == Host) {
         const auto host = m_hosts.find(row.rank);
         if (role == Qt::DisplayRole)
@@ -169,7 +168,7 @@ QVariant StepTableModel::data(const QModelIndex& index, int role) const
             return host == m_hosts.end() ? QVariant() : QVariant(host->second);
         if (role == RankIdRole)
             return QVariant::fromValue<qlonglong>(row.rank);
-        return {};
+        return QVariant();
     }
 
     switch (role) {
@@ -197,11 +196,11 @@ QVariant StepTableModel::data(const QModelIndex& index, int role) const
             f.setBold(true);
             return f;
         }
-        return {};
+        return QVariant();
     case Qt::BackgroundRole: {
         const auto d = deviation(row, column);
         if (!d || std::abs(*d) <= kTintThreshold)
-            return {};
+            return QVariant();
         // Intensity grows with the deviation and saturates at +30 %; below-mean cells get a
         // softer blue: being fast is not the problem the table is hunting for.
         const double strength = std::clamp((std::abs(*d) - kTintThreshold) / 0.25, 0.0, 1.0);
@@ -220,14 +219,14 @@ QVariant StepTableModel::data(const QModelIndex& index, int role) const
         return tip;
     }
     default:
-        return {};
+        return QVariant();
     }
 }
 
 QVariant StepTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
-        return QAbstractTableModel::headerData(section, orientation, role);
+        return RowTableModel::headerData(section, orientation, role);
     if (role == Qt::DisplayRole) {
         QString title = columnTitle(section);
         // Break the long CSV titles so the numeric columns stay narrow.

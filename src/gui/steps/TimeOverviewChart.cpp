@@ -38,17 +38,19 @@ double niceMax(double v)
 } // namespace
 
 TimeOverviewChart::TimeOverviewChart(QWidget* parent)
-    : QWidget(parent)
+    : ChartWidget(parent)
 {
     setObjectName(QStringLiteral("timeOverviewChart"));
     setMouseTracking(true);
+    connect(this, &ChartWidget::itemClicked, this,
+        [this](int item) { emit stepClicked(m_overview.steps[static_cast<size_t>(item)].step); });
     setMinimumSize(320, 200);
 }
 
 void TimeOverviewChart::setOverview(query::TimeOverview overview)
 {
     m_overview = std::move(overview);
-    m_hover = -1;
+    resetHover();
     update();
 }
 
@@ -156,7 +158,7 @@ void TimeOverviewChart::paintEvent(QPaintEvent*)
     // Selected and hovered steps.
     for (int i = 0; i < n; ++i) {
         const bool selected = m_selected && *m_selected == steps[static_cast<size_t>(i)].step;
-        if (selected || i == m_hover)
+        if (selected || i == hoveredItem())
             p.fillRect(QRectF(plot.left() + i * slot, plot.top(), slot, plot.height()),
                 selected ? QColor(255, 214, 80, 110) : QColor(0, 0, 0, 15));
     }
@@ -269,43 +271,6 @@ std::vector<std::pair<QString, QColor>> TimeOverviewChart::legendEntries() const
     if (hasWaitSeries())
         out.emplace_back(tr("mean wait (right)"), kWait);
     return out;
-}
-
-bool TimeOverviewChart::event(QEvent* event)
-{
-    if (event->type() == QEvent::ToolTip) {
-        auto* help = static_cast<QHelpEvent*>(event);
-        const QString text = toolTipFor(stepIndexAt(help->pos()));
-        if (text.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), text, this);
-        return true;
-    }
-    return QWidget::event(event);
-}
-
-void TimeOverviewChart::mousePressEvent(QMouseEvent* event)
-{
-    const int i = stepIndexAt(event->position().toPoint());
-    if (event->button() == Qt::LeftButton && i >= 0)
-        emit stepClicked(m_overview.steps[static_cast<size_t>(i)].step);
-}
-
-void TimeOverviewChart::mouseMoveEvent(QMouseEvent* event)
-{
-    const int i = stepIndexAt(event->position().toPoint());
-    if (i != m_hover) {
-        m_hover = i;
-        update();
-    }
-}
-
-void TimeOverviewChart::leaveEvent(QEvent* event)
-{
-    m_hover = -1;
-    update();
-    QWidget::leaveEvent(event);
 }
 
 } // namespace npuscope::gui

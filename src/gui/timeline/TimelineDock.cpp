@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/timeline/TimelineDock.h"
+#include "npuscope/gui/common/TableSetup.h"
 
 #include "npuscope/gui/timeline/AreaStatsModel.h"
 #include "npuscope/gui/common/TimeFormat.h"
@@ -158,10 +159,10 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
     m_statsView = new QTableView(statsPage);
     m_statsView->setObjectName(QStringLiteral("timelineStats"));
     m_statsView->setModel(m_statsModel);
-    m_statsView->setSortingEnabled(true);
-    m_statsView->sortByColumn(AreaStatsModel::TotalWall, Qt::DescendingOrder);
+    TableSetup::install(m_statsView,
+        { .compactRows = false, .sortable = true, .sortColumn = AreaStatsModel::TotalWall,
+            .sortOrder = Qt::DescendingOrder });
     m_statsView->horizontalHeader()->setSectionResizeMode(AreaStatsModel::Name, QHeaderView::Stretch);
-    m_statsView->verticalHeader()->hide();
     statsLayout->addWidget(m_statsView, 1);
     m_tabs->addTab(statsPage, tr("Area statistics"));
 
@@ -190,9 +191,9 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
     m_markerView = new QTableView(markerPage);
     m_markerView->setObjectName(QStringLiteral("timelineMarkers"));
     m_markerView->setModel(m_markerModel);
-    m_markerView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    // Names are editable; the rows stay in start order.
+    TableSetup::install(m_markerView, { .readOnly = false, .compactRows = false });
     m_markerView->horizontalHeader()->setSectionResizeMode(TimelineMarkerModel::Name, QHeaderView::Stretch);
-    m_markerView->verticalHeader()->hide();
     markerLayout->addWidget(m_markerView, 1);
     m_tabs->addTab(markerPage, tr("Markers"));
     connect(addPoint, &QPushButton::clicked, this, &TimelineDock::addMarkerAtCursor);

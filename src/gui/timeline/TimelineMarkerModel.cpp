@@ -7,22 +7,41 @@
 
 namespace npuscope::gui {
 
+using Marker = TimelineRenderer::Marker;
+
 TimelineMarkerModel::TimelineMarkerModel(QObject* parent)
-    : QAbstractTableModel(parent)
+    : RowTableModel(parent)
 {
+    auto ns = [](int64_t v) { return QVariant::fromValue<qlonglong>(v); };
+    setColumns({
+        { tr("Marker"), tr("Marker name (editable)"), [](const Marker& m) { return QVariant(m.name); }, {}, {} },
+        { tr("Start"), tr("Start of the marker, from the start of the loaded data"),
+            [ns](const Marker& m) { return ns(m.begin); },
+            [this](const Marker& m) {
+                return QStringLiteral("+") + TimeFormat::withUnit(m.begin - m_origin, TimeFormat::Unit::Microseconds);
+            },
+            {} },
+        { tr("Duration"), tr("End \u2212 start of a range marker; point for a point marker"),
+            [ns](const Marker& m) { return ns(m.end - m.begin); },
+            [](const Marker& m) {
+                return m.isRange() ? TimeFormat::withUnit(m.end - m.begin, TimeFormat::Unit::Microseconds) : tr("point");
+            },
+            {} },
+    });
 }
 
 int TimelineMarkerModel::addMarker(int64_t begin, int64_t end, const QString& name)
 {
-    TimelineRenderer::Marker m { name, std::min(begin, end), std::max(begin, end) };
+    Marker m { name, std::min(begin, end), std::max(begin, end) };
     if (m.name.isEmpty())
         m.name = (m.isRange() ? tr("Range %1") : tr("Marker %1")).arg(m_nextNumber);
     ++m_nextNumber;
-    const auto it = std::upper_bound(m_markers.begin(), m_markers.end(), m.begin,
-        [](int64_t v, const TimelineRenderer::Marker& x) { return v < x.begin; });
-    const int row = static_cast<int>(it - m_markers.begin());
+    auto& markers = mutableRows();
+    const auto it = std::upper_bound(
+        markers.begin(), markers.end(), m.begin, [](int64_t v, const Marker& x) { return v < x.begin; });
+    const int row = static_cast<int>(it - markers.begin());
     beginInsertRows({}, row, row);
-    m_markers.insert(it, std::move(m));
+    markers.insert(it, std::move(m));
     endInsertRows();
     emit markersChanged();
     return row;
@@ -33,7 +52,8 @@ bool TimelineMarkerModel::removeRows(int row, int count, const QModelIndex& pare
     if (parent.isValid() || row < 0 || count <= 0 || row + count > rowCount())
         return false;
     beginRemoveRows({}, row, row + count - 1);
-    m_markers.erase(m_markers.begin() + row, m_markers.begin() + row + count);
+    auto& markers = mutableRows();
+    markers.erase(markers.begin() + row, markers.begin() + row + count);
     endRemoveRows();
     emit markersChanged();
     return true;
@@ -41,10 +61,8 @@ bool TimelineMarkerModel::removeRows(int row, int count, const QModelIndex& pare
 
 void TimelineMarkerModel::clear()
 {
-    beginResetModel();
-    m_markers.clear();
     m_nextNumber = 1;
-    endResetModel();
+    resetRows({});
     emit markersChanged();
 }
 
@@ -53,41 +71,20 @@ void TimelineMarkerModel::setOrigin(int64_t origin)
     if (origin == m_origin)
         return;
     m_origin = origin;
-    if (!m_markers.empty())
-        emit dataChanged(index(0, Start), index(rowCount() - 1, Duration));
+    emitColumnChanged(Start, Duration);
 }
 
-int TimelineMarkerModel::rowCount(const QModelIndex& parent) const
+std::optional<QVariant> TimelineMarkerModel::cellData(const Marker& marker, int column, int role) const
 {
-    return parent.isValid() ? 0 : static_cast<int>(m_markers.size());
-}
-
-int TimelineMarkerModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
-
-QVariant TimelineMarkerModel::data(const QModelIndex& index, int role) const
-{
-    if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount)
-        return {};
-    const TimelineRenderer::Marker& m = m_markers[static_cast<size_t>(index.row())];
     switch (role) {
-    case Qt::DisplayRole:
     case Qt::EditRole:
-        switch (index.column()) {
-        case Name:
-            return m.name;
-        case Start:
-            return QStringLiteral("+") + TimeFormat::withUnit(m.begin - m_origin, TimeFormat::Unit::Microseconds);
-        case Duration:
-            return m.isRange() ? TimeFormat::withUnit(m.end - m.begin, TimeFormat::Unit::Microseconds) : tr("point");
-        default:
-            return {};
-        }
+        return QVariant(textOf(marker, column));
     case BeginRole:
-        return static_cast<qlonglong>(m.begin);
+        return QVariant::fromValue<qlonglong>(marker.begin);
     case EndRole:
-        return static_cast<qlonglong>(m.end);
+        return QVariant::fromValue<qlonglong>(marker.end);
     default:
-        return {};
+        return std::nullopt;
     }
 }
 
@@ -95,7 +92,7 @@ bool TimelineMarkerModel::setData(const QModelIndex& index, const QVariant& valu
 {
     if (!index.isValid() || index.column() != Name || role != Qt::EditRole || index.row() >= rowCount())
         return false;
-    m_markers[static_cast<size_t>(index.row())].name = value.toString();
+    mutableRows()[static_cast<size_t>(index.row())].name = value.toString();
     emit dataChanged(index, index);
     emit markersChanged();
     return true;
@@ -103,26 +100,10 @@ bool TimelineMarkerModel::setData(const QModelIndex& index, const QVariant& valu
 
 Qt::ItemFlags TimelineMarkerModel::flags(const QModelIndex& index) const
 {
-    Qt::ItemFlags f = QAbstractTableModel::flags(index);
+    Qt::ItemFlags f = RowTableModel::flags(index);
     if (index.isValid() && index.column() == Name)
         f |= Qt::ItemIsEditable;
     return f;
-}
-
-QVariant TimelineMarkerModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return QAbstractTableModel::headerData(section, orientation, role);
-    switch (section) {
-    case Name:
-        return tr("Marker");
-    case Start:
-        return tr("Start");
-    case Duration:
-        return tr("Duration");
-    default:
-        return {};
-    }
 }
 
 } // namespace npuscope::gui

@@ -3,7 +3,7 @@
 
 #include "npuscope/query/CommAnalysisQuery.h"
 
-#include <QAbstractTableModel>
+#include "npuscope/gui/common/RowTableModel.h"
 
 #include <vector>
 
@@ -11,7 +11,7 @@ namespace npuscope::gui {
 
 // One row per rank: communication time split and bandwidths over the selected ops. Times in ms.
 // GUI thread only; rows come from CommAnalysisQuery::durations in a worker.
-class CommDurationModel : public QAbstractTableModel {
+class CommDurationModel : public RowTableModel<query::RankDuration> {
     Q_OBJECT
 public:
     enum Column {
@@ -30,26 +30,20 @@ public:
     };
     enum Role {
         // qlonglong ns for times, double for ratios / GB/s, qlonglong for Rank / Ops; invalid when absent.
-        RawValueRole = Qt::UserRole + 1,
+        RawValueRole = ValueRole,
         RankIdRole,
     };
 
     explicit CommDurationModel(QObject* parent = nullptr);
 
     void setRows(std::vector<query::RankDuration> rows);
-    const std::vector<query::RankDuration>& rows() const { return m_rows; }
     int rowOfRank(int64_t rank) const;
     // Rows whose text in a column is the longest: the smallest and largest values and the first absent one
     // (numbers of one column share their format, so more digits mean a wider text).
     std::vector<int> widestRows(int column) const;
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
-private:
-    std::vector<query::RankDuration> m_rows;
+protected:
+    std::optional<QVariant> cellData(const query::RankDuration& row, int column, int role) const override;
 };
 
 } // namespace npuscope::gui

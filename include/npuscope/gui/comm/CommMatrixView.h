@@ -4,7 +4,7 @@
 #include "npuscope/query/CommAnalysisQuery.h"
 
 #include <QImage>
-#include <QWidget>
+#include "npuscope/gui/common/ChartWidget.h"
 
 #include <optional>
 #include <vector>
@@ -15,7 +15,7 @@ namespace npuscope::gui {
 // with one pixel per cell; a paint only scales the visible part of it, so a frame costs the widget's
 // pixels, not the number of ranks (1,024² cells stay interactive). Wheel zooms around the cursor,
 // drag pans, double-click resets. Hover shows the cell. GUI thread only.
-class CommMatrixView : public QWidget {
+class CommMatrixView : public ChartWidget {
     Q_OBJECT
 public:
     enum class Metric { Bandwidth, Size, Time, Transport };

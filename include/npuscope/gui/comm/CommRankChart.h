@@ -3,7 +3,7 @@
 
 #include "npuscope/query/CommAnalysisQuery.h"
 
-#include <QWidget>
+#include "npuscope/gui/common/ChartWidget.h"
 
 #include <optional>
 #include <vector>
@@ -15,7 +15,7 @@ namespace npuscope::gui {
 // part of elapsed) two bars per rank instead: Elapsed and Wait, on one scale, each labelled with its value.
 // Rows share the widget height (a 1,024-rank cluster gets sub-pixel rows, drawn at least 1 px).
 // Hover shows the values, a click emits rankClicked. GUI thread only.
-class CommRankChart : public QWidget {
+class CommRankChart : public ChartWidget {
     Q_OBJECT
 public:
     explicit CommRankChart(QWidget* parent = nullptr);
@@ -30,6 +30,8 @@ public:
     // The title that describes what is drawn.
     QString title() const;
     int rowAt(int y) const;
+    int itemAt(const QPoint& pos) const override { return rowAt(pos.y()); }
+    QString itemToolTip(int item) const override { return toolTipFor(item); }
     QString toolTipFor(int row) const;
     QSize sizeHint() const override { return { 360, 300 }; }
 
@@ -37,9 +39,7 @@ signals:
     void rankClicked(qint64 rank);
 
 protected:
-    bool event(QEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
-    void mousePressEvent(QMouseEvent* event) override;
 
 private:
     QRect plotRect() const;

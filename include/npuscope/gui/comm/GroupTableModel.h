@@ -3,7 +3,7 @@
 
 #include "npuscope/query/CommQuery.h"
 
-#include <QAbstractTableModel>
+#include "npuscope/gui/common/RowTableModel.h"
 
 #include <vector>
 
@@ -13,12 +13,12 @@ namespace npuscope::gui {
 // else the hash), size, global ranks, where the membership came from, and op count. Groups listed in
 // communication_group.json without a hash (CommQuery::listedGroups) have an empty hash: they are named by their kind
 // ("p2p", "collective"), show "—" as hash and ops, and cannot filter the communication views. GUI thread only.
-class GroupTableModel : public QAbstractTableModel {
+class GroupTableModel : public RowTableModel<query::Group> {
     Q_OBJECT
 public:
     enum Column { Name, Hash, Size, Ops, Source, Ranks, ColumnCount };
     enum Role {
-        RawValueRole = Qt::UserRole + 1, // qlonglong for Size / Ops, QString otherwise
+        RawValueRole = ValueRole, // qlonglong for Size / Ops, QString otherwise
         GroupHashRole, // QString hash, for every column (empty for a group without hash)
     };
 
@@ -27,18 +27,15 @@ public:
     // commLoaded false: the load has no communication ops at all, so the Ops column shows "—", not 0.
     void setGroups(std::vector<query::Group> groups, bool commLoaded = true);
     bool commLoaded() const { return m_commLoaded; }
-    const std::vector<query::Group>& groups() const { return m_groups; }
+    const std::vector<query::Group>& groups() const { return rows(); }
     int rowOfHash(const std::string& hash) const;
     // "0-7" style compact rank list ("0,8,16-23").
     static QString rankList(const std::vector<int64_t>& ranks);
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+protected:
+    std::optional<QVariant> cellData(const query::Group& group, int column, int role) const override;
 
 private:
-    std::vector<query::Group> m_groups;
     bool m_commLoaded = true;
 };
 

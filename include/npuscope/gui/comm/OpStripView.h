@@ -3,7 +3,7 @@
 
 #include "npuscope/query/CommAnalysisQuery.h"
 
-#include <QWidget>
+#include "npuscope/gui/common/ChartWidget.h"
 
 #include <vector>
 
@@ -13,7 +13,7 @@ namespace npuscope::gui {
 // (same name) has the same colour on every rank, and hovering one outlines it on all ranks, so a
 // rank that starts it late stands out. A click emits opActivated with the op's time window (the
 // dock hands it to the Workspace, which the timeline follows). GUI thread only.
-class OpStripView : public QWidget {
+class OpStripView : public ChartWidget {
     Q_OBJECT
 public:
     explicit OpStripView(QWidget* parent = nullptr);
@@ -22,6 +22,8 @@ public:
     const query::OpStrip& strip() const { return m_strip; }
     // Index into strip().ops at a widget position, -1 when none.
     int opAt(const QPoint& pos) const;
+    int itemAt(const QPoint& pos) const override { return opAt(pos); }
+    QString itemToolTip(int item) const override { return toolTipFor(item); }
     QString toolTipFor(int op) const;
     static QColor colorOf(int nameIndex);
     QSize sizeHint() const override { return { 480, 220 }; }
@@ -30,11 +32,9 @@ signals:
     void opActivated(qint64 rank, qint64 beginNs, qint64 endNs);
 
 protected:
-    bool event(QEvent* event) override;
+    // Hovering an op highlights every op of its name.
+    void hoverChanged(int item) override;
     void paintEvent(QPaintEvent* event) override;
-    void mouseMoveEvent(QMouseEvent* event) override;
-    void mousePressEvent(QMouseEvent* event) override;
-    void leaveEvent(QEvent* event) override;
 
 private:
     QRect plotRect() const;

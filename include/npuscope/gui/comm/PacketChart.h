@@ -4,7 +4,7 @@
 #include "npuscope/query/CommAnalysisQuery.h"
 #include "npuscope/query/PacketBuckets.h"
 
-#include <QWidget>
+#include "npuscope/gui/common/ChartWidget.h"
 
 #include <vector>
 
@@ -12,7 +12,7 @@ namespace npuscope::gui {
 
 // Packet-size distribution, one panel per transport: packet counts in power-of-two size buckets
 // (MB), with the transport's packet total and Large Packet Ratio in the panel title. GUI thread only.
-class PacketChart : public QWidget {
+class PacketChart : public ChartWidget {
     Q_OBJECT
 public:
     using Bucket = query::PacketBucket;
@@ -29,9 +29,11 @@ public:
     // labelWidth (px) never overlap at barWidth px per bucket.
     static std::vector<size_t> tickBuckets(const std::vector<Bucket>& buckets, double barWidth, int labelWidth);
     QSize sizeHint() const override { return { 420, 220 }; }
+    // A bar of the last paint; its tooltip gives the bucket's count and time.
+    int itemAt(const QPoint& pos) const override;
+    QString itemToolTip(int item) const override;
 
 protected:
-    bool event(QEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
 
 private:

@@ -3,7 +3,7 @@
 
 #include "npuscope/query/StepQuery.h"
 
-#include <QWidget>
+#include "npuscope/gui/common/ChartWidget.h"
 
 #include <cstdint>
 #include <optional>
@@ -15,7 +15,7 @@ namespace npuscope::gui {
 // Rows shrink to fit the available height down to kMinRowHeight px (1,000 ranks stay one
 // scrollable picture); rank labels are then drawn every N rows. Hover shows the rank's values,
 // a click emits rankClicked. Meant to live in a QScrollArea with widgetResizable. GUI thread only.
-class RankBarChart : public QWidget {
+class RankBarChart : public ChartWidget {
     Q_OBJECT
 public:
     struct Bar {
@@ -39,6 +39,8 @@ public:
     // Index into bars() at a widget y coordinate, -1 outside the bars.
     int barAt(int y) const;
     QString toolTipFor(int barIndex) const;
+    int itemAt(const QPoint& pos) const override { return barAt(pos.y()); }
+    QString itemToolTip(int item) const override { return toolTipFor(item); }
 
     QSize sizeHint() const override;
 
@@ -46,11 +48,7 @@ signals:
     void rankClicked(qint64 rank);
 
 protected:
-    bool event(QEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
-    void mousePressEvent(QMouseEvent* event) override;
-    void mouseMoveEvent(QMouseEvent* event) override;
-    void leaveEvent(QEvent* event) override;
 
 private:
     void relayout();
@@ -63,7 +61,6 @@ private:
     std::optional<int64_t> m_selectedRank;
     int m_availableHeight = 400;
     int m_rowHeight = kMaxRowHeight;
-    int m_hover = -1;
     int64_t m_maxTotal = 0;
 };
 

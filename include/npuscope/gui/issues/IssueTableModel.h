@@ -3,7 +3,7 @@
 
 #include "npuscope/query/RankQuery.h"
 
-#include <QAbstractTableModel>
+#include "npuscope/gui/common/RowTableModel.h"
 
 #include <vector>
 
@@ -11,13 +11,13 @@ namespace npuscope::gui {
 
 // The parse_issue rows (IssueQuery::issues): what went wrong while importing, with file and line.
 // GUI thread only.
-class IssueTableModel : public QAbstractTableModel {
+class IssueTableModel : public RowTableModel<query::ParseIssue> {
     Q_OBJECT
 public:
     enum Column { Severity, Rank, File, Line, Message, ColumnCount };
     enum Role {
         // Raw values: severity string, rank / line as qlonglong, the full file path; invalid when absent.
-        RawValueRole = Qt::UserRole + 1,
+        RawValueRole = ValueRole,
         // 0 error, 1 warning, 2 info, 3 other: sorts errors first.
         SeverityLevelRole,
     };
@@ -25,16 +25,11 @@ public:
     explicit IssueTableModel(QObject* parent = nullptr);
 
     void setIssues(std::vector<query::ParseIssue> issues);
-    const std::vector<query::ParseIssue>& issues() const { return m_issues; }
+    const std::vector<query::ParseIssue>& issues() const { return rows(); }
     static int severityLevel(const std::string& severity);
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
-private:
-    std::vector<query::ParseIssue> m_issues;
+protected:
+    std::optional<QVariant> cellData(const query::ParseIssue& issue, int column, int role) const override;
 };
 
 } // namespace npuscope::gui

@@ -4,7 +4,7 @@
 #include "npuscope/gui/common/TimeFormat.h"
 #include "npuscope/query/StepQuery.h"
 
-#include <QAbstractTableModel>
+#include "npuscope/gui/common/RowTableModel.h"
 
 #include <optional>
 #include <vector>
@@ -14,7 +14,7 @@ namespace npuscope::gui {
 // msprof-analyze's pipeline stage rows (cluster_step_trace_time.csv Type "stage"): one row per stage for the selected
 // step, or each stage's mean over steps. Each value is the maximum of that column over the stage's ranks, as
 // msprof-analyze writes it. GUI thread only; rows come from StepQuery::stages / averagedStages in a worker.
-class StageTableModel : public QAbstractTableModel {
+class StageTableModel : public RowTableModel<query::StageBreakdown> {
     Q_OBJECT
 public:
     enum Column {
@@ -32,26 +32,21 @@ public:
     };
     enum Role {
         // qlonglong: ns for time columns, the stage number for Stage, the rank count for Ranks; invalid when absent.
-        RawValueRole = Qt::UserRole + 1,
+        RawValueRole = ValueRole,
     };
 
     explicit StageTableModel(QObject* parent = nullptr);
 
     void setRows(std::vector<query::StageBreakdown> rows);
     void clear() { setRows({}); }
-    const std::vector<query::StageBreakdown>& rows() const { return m_rows; }
     void setUnit(TimeFormat::Unit unit);
 
     // The StepColumn behind a time column, nullopt for Stage / Ranks.
     static std::optional<query::StepColumn> stepColumn(int column);
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    std::vector<query::StageBreakdown> m_rows;
     TimeFormat::Unit m_unit = TimeFormat::Unit::Microseconds;
 };
 

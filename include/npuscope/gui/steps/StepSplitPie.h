@@ -3,7 +3,7 @@
 
 #include "npuscope/query/StepQuery.h"
 
-#include <QWidget>
+#include "npuscope/gui/common/ChartWidget.h"
 
 #include <optional>
 
@@ -12,7 +12,7 @@ namespace npuscope::gui {
 // A donut of one StepSplit (computing, overlapped, communication, free, preparing) with the step
 // wall time in the middle and a legend giving each part in ms and percent. Plain QPainter.
 // GUI thread only.
-class StepSplitPie : public QWidget {
+class StepSplitPie : public ChartWidget {
     Q_OBJECT
 public:
     explicit StepSplitPie(QWidget* parent = nullptr);

@@ -5,7 +5,7 @@
 #include "npuscope/query/ClusterMean.h"
 #include "npuscope/query/StepQuery.h"
 
-#include <QAbstractTableModel>
+#include "npuscope/gui/common/RowTableModel.h"
 
 #include <array>
 #include <map>
@@ -20,7 +20,7 @@ namespace npuscope::gui {
 // The table carries both generations' columns: step_trace_time.csv (Computing .. Preparing) and the old MindSpore /
 // MindInsight iteration trace (Total .. Tail), plus the host (mapping id, or IP when the user asked). Views show
 // only isColumnShown() columns, so each generation's data shows its own columns.
-class StepTableModel : public QAbstractTableModel {
+class StepTableModel : public RowTableModel<query::StepBreakdown> {
     Q_OBJECT
 public:
     enum Column {
@@ -43,7 +43,7 @@ public:
     };
     enum Role {
         // qlonglong: ns for time columns, the id for Rank/Device; QString for Host; invalid QVariant when absent.
-        RawValueRole = Qt::UserRole + 1,
+        RawValueRole = ValueRole,
         // double: query::deviationFromMean of the cell; invalid when not defined.
         DeviationRole,
         // qlonglong: the row's rank, for every column.
@@ -57,7 +57,6 @@ public:
     void setRows(
         std::vector<query::StepBreakdown> rows, const std::array<query::ColumnStats, query::kStepColumnCount>& stats);
     void clear();
-    const std::vector<query::StepBreakdown>& rows() const { return m_rows; }
     // rank -> host name (mapping id or IP, as RankQuery::hosts gives it); ranks without one show "—".
     void setHosts(std::map<int64_t, QString> hosts);
     // Whether a view should show the column for the current rows: Rank and Device always; Host when some rank has
@@ -76,16 +75,15 @@ public:
     static std::optional<query::StepColumn> stepColumn(int column);
     static QString columnTitle(int column);
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+protected:
+    std::optional<QVariant> cellData(const query::StepBreakdown& row, int column, int role) const override;
 
 private:
     std::optional<int64_t> rawValue(const query::StepBreakdown& row, int column) const;
     std::optional<double> deviation(const query::StepBreakdown& row, int column) const;
 
-    std::vector<query::StepBreakdown> m_rows;
     std::array<query::ColumnStats, query::kStepColumnCount> m_stats {};
     TimeFormat::Unit m_unit = TimeFormat::Unit::Microseconds;
     std::optional<int64_t> m_highlightedRank;

@@ -5,7 +5,7 @@
 
 #include <QColor>
 #include <QString>
-#include <QWidget>
+#include "npuscope/gui/common/ChartWidget.h"
 
 #include <optional>
 #include <utility>
@@ -16,7 +16,7 @@ namespace npuscope::gui {
 // Per-step chart with two y axes. Left: the step time over ranks as a min–max band with the
 // median and the slowest rank's line. Right: the mean communication time and mean wait time per
 // rank. Hover shows a step's values; a click emits stepClicked. GUI thread only.
-class TimeOverviewChart : public QWidget {
+class TimeOverviewChart : public ChartWidget {
     Q_OBJECT
 public:
     explicit TimeOverviewChart(QWidget* parent = nullptr);
@@ -27,6 +27,8 @@ public:
     std::optional<int64_t> selectedStep() const { return m_selected; }
     // Index into overview().steps at a widget x, -1 outside the plot.
     int stepIndexAt(const QPoint& pos) const;
+    int itemAt(const QPoint& pos) const override { return stepIndexAt(pos); }
+    QString itemToolTip(int item) const override { return toolTipFor(item); }
     QString toolTipFor(int index) const;
     QRect plotRect() const;
     // Whether any step has a mean communication / mean wait figure; without either the right axis is not drawn.
@@ -41,16 +43,11 @@ signals:
     void stepClicked(qint64 step);
 
 protected:
-    bool event(QEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
-    void mousePressEvent(QMouseEvent* event) override;
-    void mouseMoveEvent(QMouseEvent* event) override;
-    void leaveEvent(QEvent* event) override;
 
 private:
     query::TimeOverview m_overview;
     std::optional<int64_t> m_selected;
-    int m_hover = -1;
 };
 
 } // namespace npuscope::gui

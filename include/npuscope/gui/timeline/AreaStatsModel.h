@@ -3,16 +3,16 @@
 
 #include "npuscope/query/TimelineQuery.h"
 
-#include <QAbstractTableModel>
+#include "npuscope/gui/common/RowTableModel.h"
 
 #include <vector>
 
 namespace npuscope::gui {
 
 // The timeline's area statistics (one row per slice name over a selected time range and rows) as a
-// sortable table. Durations are shown in µs; SortRole gives the raw value (ns, count, name) used
-// for sorting and CSV export. GUI thread only.
-class AreaStatsModel : public QAbstractTableModel {
+// sortable table. Durations are shown in µs; SortRole (and ValueRole) gives the raw value (ns, count,
+// name) used for sorting and CSV export. GUI thread only.
+class AreaStatsModel : public RowTableModel<query::AreaStat> {
     Q_OBJECT
 public:
     enum Column { Name, Count, TotalWall, TotalSelf, Average, Min, Max, ColumnCount };
@@ -21,20 +21,14 @@ public:
     explicit AreaStatsModel(QObject* parent = nullptr);
 
     void setStats(std::vector<query::AreaStat> stats);
-    const std::vector<query::AreaStat>& stats() const { return m_stats; }
+    const std::vector<query::AreaStat>& stats() const { return rows(); }
     // Writes the rows in their current order as CSV (name, count, then ns values); false on I/O error.
     bool exportCsv(const QString& path) const;
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
-
-private:
-    QVariant sortValue(const query::AreaStat& s, int column) const;
-
-    std::vector<query::AreaStat> m_stats;
+protected:
+    std::optional<QVariant> cellData(const query::AreaStat& stat, int column, int role) const override;
+    // Equal values keep the names in alphabetical order.
+    bool tieLess(const query::AreaStat& a, const query::AreaStat& b) const override { return a.name < b.name; }
 };
 
 } // namespace npuscope::gui

@@ -3,7 +3,7 @@
 
 #include "npuscope/gui/timeline/TimelineRenderer.h"
 
-#include <QAbstractTableModel>
+#include "npuscope/gui/common/RowTableModel.h"
 
 #include <cstdint>
 #include <vector>
@@ -13,7 +13,7 @@ namespace npuscope::gui {
 // The timeline's point and range markers (display time, ns), kept in start order. Names are
 // editable; times are shown relative to origin(). Emits markersChanged after every change so the
 // timeline can redraw them. GUI thread only.
-class TimelineMarkerModel : public QAbstractTableModel {
+class TimelineMarkerModel : public RowTableModel<TimelineRenderer::Marker> {
     Q_OBJECT
 public:
     enum Column { Name, Start, Duration, ColumnCount };
@@ -21,7 +21,7 @@ public:
 
     explicit TimelineMarkerModel(QObject* parent = nullptr);
 
-    const std::vector<TimelineRenderer::Marker>& markers() const { return m_markers; }
+    const std::vector<TimelineRenderer::Marker>& markers() const { return rows(); }
     // Adds a marker (end < begin is swapped; end == begin is a point); returns its row.
     int addMarker(int64_t begin, int64_t end, const QString& name = {});
     bool removeRows(int row, int count, const QModelIndex& parent = {}) override;
@@ -29,18 +29,16 @@ public:
     // Times are shown relative to this (the start of the loaded data).
     void setOrigin(int64_t origin);
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
     Qt::ItemFlags flags(const QModelIndex& index) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 signals:
     void markersChanged();
 
+protected:
+    std::optional<QVariant> cellData(const TimelineRenderer::Marker& marker, int column, int role) const override;
+
 private:
-    std::vector<TimelineRenderer::Marker> m_markers;
     int64_t m_origin = 0;
     int m_nextNumber = 1;
 };

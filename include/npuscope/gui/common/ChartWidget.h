@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <QImage>
+#include <QMargins>
+#include <QWidget>
+
+namespace npuscope::gui {
+
+// Base of the custom-painted charts: a chart draws itself and answers "which item is at this point" and "what does
+// this item say"; the base turns that into hover tracking, tooltips, clicks, a selected item, and image export
+// (context menu "Save image…", PNG). Items are the chart's own indexes (a bar, a cell, an op), -1 for none.
+// GUI thread only.
+class ChartWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit ChartWidget(QWidget* parent = nullptr);
+
+    // The item under a widget position (px), -1 for none.
+    virtual int itemAt(const QPoint& pos) const;
+    // The tooltip of an item; empty hides the tooltip.
+    virtual QString itemToolTip(int item) const;
+
+    // The item under the mouse, -1 for none.
+    int hoveredItem() const { return m_hovered; }
+    // The item drawn as selected, -1 for none; setting it repaints and emits selectedItemChanged.
+    int selectedItem() const { return m_selected; }
+    void setSelectedItem(int item);
+
+    // The area inside the plot margins (px).
+    QRect plotRect() const { return rect().marginsRemoved(m_plotMargins); }
+    void setPlotMargins(const QMargins& margins);
+    QMargins plotMargins() const { return m_plotMargins; }
+
+    // The chart as drawn at its current size (device-independent pixels).
+    QImage toImage() const;
+    // Writes toImage() as PNG; false with `error` set when it cannot.
+    bool saveImage(const QString& path, QString* error) const;
+
+signals:
+    // A left click on an item.
+    void itemClicked(int item);
+    void selectedItemChanged(int item);
+
+protected:
+    bool event(QEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
+    // Forgets the hovered item without repainting (the items were replaced).
+    void resetHover() { m_hovered = -1; }
+    // Called when the hovered item changed; the default repaints.
+    virtual void hoverChanged(int item);
+
+private:
+    void setHovered(int item);
+
+    QMargins m_plotMargins;
+    int m_hovered = -1;
+    int m_selected = -1;
+};
+
+} // namespace npuscope::gui

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <QObject>
+
+#include <vector>
+
+class QAction;
+class QTableView;
+
+namespace npuscope::gui {
+
+// Sets up a dock's QTableView the way every dock shows a table (whole rows selected, no vertical header, compact
+// rows, no word wrap, read-only) and gives it "Copy rows" (Ctrl+C: the selected rows, tab-separated with a header)
+// and "Export CSV…" (every row in view order, RFC 4180) in its context menu. Works through sort / filter proxies:
+// the text is what the view shows, in its order, over its visible columns. The object is a child of the view.
+// GUI thread only.
+class TableSetup : public QObject {
+    Q_OBJECT
+public:
+    struct Options {
+        bool singleSelection = false; // else extended selection
+        bool stretchLastSection = false;
+        bool centeredHeader = false;
+        bool readOnly = true;
+        // Row height = font height + 6 px, as the docks' tables have it; off keeps the style's height.
+        bool compactRows = true;
+        bool sortable = false;
+        int sortColumn = -1; // with sortable: the initial sort column, -1 for the model's order
+        Qt::SortOrder sortOrder = Qt::AscendingOrder;
+    };
+
+    // The view keeps its model; call after setModel.
+    static TableSetup* install(QTableView* view, const Options& options);
+
+    // Selected rows in view order (Ctrl+C); empty when nothing is selected.
+    QString selectedRowsText() const;
+    // Every row in view order as CSV.
+    QString csvText() const;
+    // Writes csvText() to a file; false with `error` set when it cannot.
+    bool writeCsv(const QString& path, QString* error) const;
+
+    QAction* copyAction() const { return m_copy; }
+    QAction* exportAction() const { return m_export; }
+
+private:
+    explicit TableSetup(QTableView* view);
+    std::vector<int> visibleColumns() const;
+    void exportWithDialog();
+
+    QTableView* m_view;
+    QAction* m_copy = nullptr;
+    QAction* m_export = nullptr;
+};
+
+} // namespace npuscope::gui

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/common/ChartWidget.h"
+
+#include <QContextMenuEvent>
+#include <QFileDialog>
+#include <QHelpEvent>
+#include <QMenu>
+#include <QMessageBox>
+#include <QMouseEvent>
+#include <QPixmap>
+#include <QToolTip>
+
+namespace npuscope::gui {
+
+ChartWidget::ChartWidget(QWidget* parent)
+    : QWidget(parent)
+{
+}
+
+int ChartWidget::itemAt(const QPoint&) const { return -1; }
+
+QString ChartWidget::itemToolTip(int) const { return {}; }
+
+void ChartWidget::setSelectedItem(int item)
+{
+    if (item == m_selected)
+        return;
+    m_selected = item;
+    update();
+    emit selectedItemChanged(item);
+}
+
+void ChartWidget::setPlotMargins(const QMargins& margins)
+{
+    m_plotMargins = margins;
+    update();
+}
+
+QImage ChartWidget::toImage() const
+{
+    // grab() paints the widget into a pixmap through its own paintEvent, so the image is what the screen shows.
+    return const_cast<ChartWidget*>(this)->grab().toImage();
+}
+
+bool ChartWidget::saveImage(const QString& path, QString* error) const
+{
+    const QImage image = toImage();
+    if (image.isNull() || !image.save(path, "PNG")) {
+        if (error)
+            *error = tr("Cannot write the image to %1").arg(path);
+        return false;
+    }
+    return true;
+}
+
+bool ChartWidget::event(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const int item = itemAt(help->pos());
+        const QString text = item >= 0 ? itemToolTip(item) : QString();
+        if (text.isEmpty()) {
+            QToolTip::hideText();
+            event->ignore();
+        } else {
+            QToolTip::showText(help->globalPos(), text, this);
+        }
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+void ChartWidget::mousePressEvent(QMouseEvent* event)
+{
+    if (event->button() != Qt::LeftButton)
+        return QWidget::mousePressEvent(event);
+    const int item = itemAt(event->position().toPoint());
+    if (item >= 0)
+        emit itemClicked(item);
+}
+
+void ChartWidget::mouseMoveEvent(QMouseEvent* event)
+{
+    setHovered(itemAt(event->position().toPoint()));
+    QWidget::mouseMoveEvent(event);
+}
+
+void ChartWidget::leaveEvent(QEvent* event)
+{
+    setHovered(-1);
+    QWidget::leaveEvent(event);
+}
+
+void ChartWidget::setHovered(int item)
+{
+    if (item == m_hovered)
+        return;
+    m_hovered = item;
+    hoverChanged(item);
+}
+
+void ChartWidget::hoverChanged(int) { update(); }
+
+void ChartWidget::contextMenuEvent(QContextMenuEvent* event)
+{
+    QMenu menu(this);
+    menu.addAction(tr("Save image\u2026"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save chart image"),
+            (objectName().isEmpty() ? QStringLiteral("chart") : objectName()) + QStringLiteral(".png"),
+            tr("PNG images (*.png)"));
+        if (path.isEmpty())
+            return;
+        QString error;
+        if (!saveImage(path, &error))
+            QMessageBox::warning(this, tr("Save image"), error);
+    });
+    menu.exec(event->globalPos());
+}
+
+} // namespace npuscope::gui
