@@ -153,3 +153,49 @@ TEST(ClusterAnalysis, RankFoldersInTheSameInputWin)
     }
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM step_trace WHERE rank_id = 5"), 1); // a summary-only rank
 }
+
+// msprof_analyze_test_resources: cluster_analysis_output (8 ranks) and folders holding only kernel_details.csv /
+// trace_view.json. The summary stays; the folders' files join the summary's ranks.
+TEST(ClusterAnalysis, SummaryKeptBesideRankFoldersWithoutSummaryFiles)
+{
+    ScratchDir dir;
+    fs::create_directories(dir.path() / "resource" / "advisor");
+    fs::copy(dataDir() / "msprof_cluster_analysis" / "text_no_step",
+        dir.path() / "resource" / "advisor" / "cluster_analysis_output", fs::copy_options::recursive);
+    fs::create_directories(dir.path() / "ut" / "compute_advice" / "data");
+    fs::copy_file(dataDir() / "msprof_cluster_analysis" / "advisor_kernels" / "kernel_details.csv",
+        dir.path() / "ut" / "compute_advice" / "data" / "kernel_details.csv");
+    const auto plan = io::Detector::detect({ dir.path().string() });
+    ASSERT_EQ(plan.ranks.size(), 8u);
+    EXPECT_TRUE(plan.ranks[0].summaryReplaced.empty());
+    bool kernels = false;
+    for (const auto& f : plan.ranks[0].files)
+        kernels = kernels || f.kind == io::FileKind::KernelDetails;
+    EXPECT_TRUE(kernels);
+    auto db = openModel({ dir.path().string() }, true);
+    ASSERT_TRUE(db);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM rank"), 8);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM step_trace"), 8);
+    EXPECT_EQ(count(*db, "SELECT computing_ns FROM step_trace WHERE rank_id = 0"), 80309687); // 80309.687 µs
+    EXPECT_GT(count(*db, "SELECT COUNT(*) FROM kernel WHERE rank_id = 0"), 0);
+}
+
+// msinsight_server_test_data layout: the 16-rank summary with two per-rank folders of the same run (ranks 0 and 1,
+// own step_trace_time / communication files) and an unrelated trace: 16 ranks, 0 and 1 from their own files.
+TEST(ClusterAnalysis, SummaryRanksWithoutOwnDataStay)
+{
+    ScratchDir dir;
+    fs::copy(dataDir() / "msprof_cluster_analysis" / "text", dir.path() / "cluster_analysis_output",
+        fs::copy_options::recursive);
+    fs::copy(dataDir() / "torch_npu_2023_2rank", dir.path(), fs::copy_options::recursive);
+    fs::create_directories(dir.path() / "fuzz_test_data");
+    fs::copy_file(dataDir() / "msinsight_trace_tiny" / "trace_view_tiny.json",
+        dir.path() / "fuzz_test_data" / "trace_view_tiny.json");
+    const auto plan = io::Detector::detect({ dir.path().string() });
+    ASSERT_EQ(plan.ranks.size(), 16u);
+    EXPECT_EQ(plan.ranks[0].summaryReplaced, (std::set<int64_t> { 0, 1 }));
+    auto db = openModel({ dir.path().string() });
+    ASSERT_TRUE(db);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM rank"), 16);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM step_trace"), 16);
+}

@@ -309,3 +309,25 @@ TEST(DbExport, CannMsprofDbGivesKernels)
     EXPECT_EQ(first.int64(1), 1698220811392354694);
     EXPECT_EQ(first.int64(2), 612092);
 }
+
+// A folder name with the characters a SQLite URI gives a meaning to ('#', '?', '%') still opens the exports in it
+// (read-only, immutable) and nothing else.
+TEST(DbExport, DbExportsInAFolderWithUriCharacters)
+{
+    npuscope::test::ScratchDir dir;
+    const fs::path odd = dir.path() / "run#1 ?x%41";
+    fs::create_directories(odd);
+    for (const char* name : { "analysis.db", "ascend_pytorch_profiler_0.db" })
+        fs::copy_file(dataDir() / "torch_npu_2rank_db" / "level1" / "rank0_ascend_pt" / "ASCEND_PROFILER_OUTPUT" / name,
+            odd / name);
+    auto db = load::Loader::load(io::Detector::detect({ odd.string() }));
+    ASSERT_TRUE(db);
+    EXPECT_EQ(db->scalarInt("SELECT COUNT(*) FROM step_trace").value_or(-1), 1);
+    EXPECT_EQ(db->scalarInt("SELECT COUNT(*) FROM parse_issue WHERE severity = 'error'").value_or(-1), 0);
+    EXPECT_GT(db->scalarInt("SELECT COUNT(*) FROM comm_op").value_or(-1), 0);
+    // Nothing was written next to the exports.
+    int files = 0;
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(odd))
+        ++files;
+    EXPECT_EQ(files, 2);
+}

@@ -24,6 +24,7 @@ namespace fs = std::filesystem;
 using namespace npuscope;
 using npuscope::test::dataDir;
 using npuscope::test::count;
+using npuscope::test::openModel;
 
 namespace {
 
@@ -173,4 +174,30 @@ TEST(DbTimeline, LoadWithTimelinesDirectAndPooled)
         expectTimeline(*db);
         EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM rank_file WHERE status <> 'loaded'"), 0);
     }
+}
+
+// db export Level1: TASK rows typed AI_CORE without task info whose connectionId is a COMMUNICATION_OP's (88.75 ms
+// around hcom_allReduce__210_0_1) are not drawn on Stream 4; the op stays on HCCL "Group 0 Communication".
+TEST(DbTimeline, DbTimelineHasNoFakeAiCoreTask)
+{
+    auto db = openModel({ (dataDir() / "torch_npu_2rank_db" / "level1").string() }, true);
+    ASSERT_TRUE(db);
+    EXPECT_EQ(count(*db,
+                  "SELECT COUNT(*) FROM slice s JOIN string n ON n.id = s.name_id WHERE n.value = 'AI_CORE' AND "
+                  "s.dur > 1000000"),
+        0);
+    EXPECT_EQ(count(*db,
+                  "SELECT COUNT(*) FROM slice s JOIN string n ON n.id = s.name_id JOIN thread t ON t.rank_id = s.rank_id "
+                  "AND t.pid = s.pid AND t.tid = s.tid WHERE s.rank_id = 0 AND n.value = 'hcom_allReduce__210_0_1' AND "
+                  "t.name = 'Group 0 Communication'"),
+        1);
+}
+
+// db export Level0: planeId 4294967295 (unknown) gives no plane row (it became "Plane 98" by clamping).
+TEST(DbTimeline, DbTimelineUnknownPlaneHasNoRow)
+{
+    auto db = openModel({ (dataDir() / "torch_npu_2rank_db" / "level0").string() }, true);
+    ASSERT_TRUE(db);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM thread WHERE name LIKE '%Plane%'"), 0);
+    EXPECT_GT(count(*db, "SELECT COUNT(*) FROM thread WHERE name = 'Group 0 Communication'"), 0);
 }

@@ -161,3 +161,4 @@ TEST(Detector, DuplicateRankKeepsTheProfileThatEndedLast)
         said = said || i.message.find("kept the newest by profiler_info collectionTimeEnd") != std::string::npos;
     EXPECT_TRUE(said);
 }
+

@@ -19,6 +19,8 @@ using namespace npuscope;
 using npuscope::test::dataDir;
 using npuscope::test::count;
 using npuscope::test::openFolder;
+using npuscope::test::openModel;
+using npuscope::test::real;
 
 namespace {
 
@@ -446,5 +448,50 @@ TEST(MindSporeFlat, TimelineDisplayIsDeferredAndImportedWithTheTimeline)
         st.bind(1, std::string(s.name)).bind(2, s.ts).bind(3, s.dur);
         ASSERT_TRUE(st.step());
         EXPECT_EQ(st.optInt(0).value_or(0), 1) << s.name;
+    }
+}
+
+// hccl_raw link keys are group-local: rank 2 writes "1-0" and "0-0". With ascend_cluster_analyse_pipeline-parallel_2_4
+// (2 stages of 4 ranks -> groups {0,1}, {2,3}) they are 3 -> 2 and 2 -> 2, never 1 -> 0.
+TEST(HcclRaw, HcclRawLocalRanksMappedByStageLayout)
+{
+    auto db = openModel({ flat().string() });
+    ASSERT_TRUE(db);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM comm_link WHERE src IS NULL OR dst IS NULL"), 0);
+    EXPECT_EQ(count(*db,
+                  "SELECT COUNT(*) FROM comm_link WHERE rank_id = 2 AND local_src = 1 AND local_dst = 0 AND NOT (src = 3 "
+                  "AND dst = 2)"),
+        0);
+    EXPECT_GT(count(*db, "SELECT COUNT(*) FROM comm_link WHERE rank_id = 2 AND src = 3 AND dst = 2"), 0);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM comm_link WHERE rank_id IN (2, 3) AND (src < 2 OR dst < 2)"), 0);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM parse_issue WHERE message LIKE '%global ranks inferred%'"), 4);
+    // 0 -> 1 is rank 1's own "0-1" step links only: Σsize / Σtime = 6659.584 KB / 1.31738 ms.
+    EXPECT_NEAR(real(*db,
+                    "SELECT SUM(size_mb) / (SUM(time_ns) / 1e6) FROM comm_link WHERE slot = 'total' AND src = 0 AND "
+                    "dst = 1"),
+        5.0552, 1e-3);
+
+    // The r1.3 job layout has the same files but no stage layout: links to other ranks keep no global ranks.
+    auto r13 = openModel({ job().string() });
+    ASSERT_TRUE(r13);
+    EXPECT_EQ(count(*r13, "SELECT COUNT(*) FROM comm_link WHERE src IS NOT NULL AND src <> dst"), 0);
+    EXPECT_GT(count(*r13, "SELECT COUNT(*) FROM comm_link WHERE rank_id = 2 AND src = 2 AND dst = 2"), 0);
+    EXPECT_EQ(count(*r13,
+                  "SELECT COUNT(*) FROM parse_issue WHERE severity = 'warning' AND message LIKE '%no global src/dst%'"),
+        4);
+}
+
+// hccl_raw SDMA bandwidth: comm_bandwidth rows per op and transport from the op's link_info (self-links and LOCAL
+// left out). Rank 0: 276.416512 MB in 13.20416 ms = 20.93 GB/s, the same in both layouts of the same files.
+TEST(HcclRaw, HcclRawSdmaBandwidth)
+{
+    for (const auto& path : { flat(), job() }) {
+        auto db = openModel({ path.string() });
+        ASSERT_TRUE(db);
+        const std::string where = " FROM comm_bandwidth b JOIN comm_op o ON o.id = b.comm_op_id WHERE o.rank_id = 0 "
+                                  "AND o.is_total = 0 AND b.transport = 'SDMA'";
+        EXPECT_NEAR(real(*db, "SELECT SUM(b.size_mb)" + where), 276.416512, 1e-6) << path;
+        EXPECT_EQ(count(*db, "SELECT SUM(b.transit_ns)" + where), 13204160) << path;
+        EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM comm_bandwidth WHERE transport = 'LOCAL'"), 0);
     }
 }

@@ -96,6 +96,13 @@ inline std::unique_ptr<model::Database> openFolder(
 // The first column of the first row as an integer, or -1 when there is none.
 inline int64_t count(model::Database& db, const std::string& sql) { return db.scalarInt(sql).value_or(-1); }
 
+// The first column of the first row as a double, or -1 when there is none or it is NULL.
+inline double real(model::Database& db, const std::string& sql)
+{
+    auto st = db.prepare(sql);
+    return st.step() && !st.isNull(0) ? st.real(0) : -1.0;
+}
+
 // The first column of the first row as text, or "<none>".
 inline std::string text(model::Database& db, const std::string& sql)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Folders that only held files npuscope did not plan: profiler_metadata.json alone (a facts-only rank with its
-// parallel groups) and a CANN msprof op_summary_*.csv (the kernel table, like kernel_details.csv).
+// A CANN msprof op_summary_*.csv fills the kernel table like kernel_details.csv (found in a folder of its own, in a
+// PROF folder, or beside a kernel_details.csv that wins).
 #include "TestSupport.h"
 
 #include "npuscope/io/detect/Detector.h"
@@ -20,97 +20,12 @@ using namespace npuscope::test;
 
 namespace {
 
-std::string readAll(const fs::path& p)
-{
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream out;
-    out << in.rdbuf();
-    return out.str();
-}
-
-const fs::path kMetadataDir = dataDir() / "msinsight_metadata_only";
 const fs::path kOpSummaryDir = dataDir() / "msinsight_op_summary";
 
 } // namespace
 
-TEST(DetectMore, MetadataOnlyFolderIsAFactsOnlyRank)
-{
-    const auto plan = io::Detector::detect({ kMetadataDir.string() });
-    ASSERT_EQ(plan.ranks.size(), 1u);
-    EXPECT_EQ(plan.layout, io::LoadPlan::Layout::SingleRank);
-    EXPECT_EQ(plan.ranks[0].rank, 0);
-    EXPECT_EQ(plan.ranks[0].rankSource, "rank_id_field"); // distributed_args.rank
-    EXPECT_EQ(kindsOf(plan.ranks[0]), std::vector<io::FileKind> { io::FileKind::ProfilerMetadata });
-    EXPECT_TRUE(hasIssue(plan, "rank folder holds only profiler_metadata.json", "info"));
-    EXPECT_TRUE(hasIssue(plan, "no step, communication or timeline data", "info"));
-    EXPECT_FALSE(hasIssue(plan, "no profiler output found"));
 
-    // The file given directly plans the same rank.
-    const auto direct = io::Detector::detect({ (kMetadataDir / "profiler_metadata.json").string() });
-    ASSERT_EQ(direct.ranks.size(), 1u);
-    EXPECT_EQ(direct.ranks[0].rank, 0);
-}
-
-TEST(DetectMore, MetadataOnlyRankHasWorldSizeAndNamedGroups)
-{
-    auto db = openPlan(io::Detector::detect({ kMetadataDir.string() }));
-    ASSERT_TRUE(db);
-    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM parse_issue WHERE severity = 'error'"), 0);
-    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM rank"), 1);
-    EXPECT_EQ(count(*db, "SELECT world_size FROM rank WHERE rank_id = 0"), 8);
-    EXPECT_EQ(text(*db, "SELECT value FROM rank_info WHERE rank_id = 0 AND key = 'distributed_args.world_size'"), "8");
-    EXPECT_EQ(text(*db, "SELECT value FROM rank_info WHERE key = 'distributed_args.tensor_model_parallel_size'"), "2");
-    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM step_trace"), 0);
-    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM kernel"), 0);
-    // parallel_group_info: 21 raw group ids, 16 distinct names, all with their global ranks.
-    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM comm_group WHERE ranks_source = 'metadata'"), 21);
-    EXPECT_EQ(count(*db, "SELECT COUNT(DISTINCT name) FROM comm_group"), 16);
-    EXPECT_EQ(
-        text(*db,
-            "SELECT group_concat(global_rank) FROM (SELECT r.global_rank FROM comm_group g JOIN comm_group_rank r "
-            "USING (group_hash) WHERE g.name = 'tp' ORDER BY r.local_rank)"),
-        "0,1");
-    EXPECT_EQ(text(*db, "SELECT raw_name FROM comm_group WHERE name = 'tp'"),
-        "10.174.216.241%enp189s0f1_55000_0_1738895506630464");
-    EXPECT_EQ(
-        text(*db,
-            "SELECT group_concat(global_rank) FROM (SELECT r.global_rank FROM comm_group g JOIN comm_group_rank r "
-            "USING (group_hash) WHERE g.name = 'default_group' ORDER BY r.local_rank)"),
-        "0,1,2,3,4,5,6,7");
-    EXPECT_EQ(
-        text(*db,
-            "SELECT group_concat(global_rank) FROM (SELECT r.global_rank FROM comm_group g JOIN comm_group_rank r "
-            "USING (group_hash) WHERE g.name = 'pp' ORDER BY r.local_rank)"),
-        "0,4");
-    EXPECT_GE(count(*db,
-                  "SELECT COUNT(*) FROM parse_issue WHERE severity = 'info' AND message LIKE "
-                  "'%holds only profiler_metadata.json%'"),
-        1);
-}
-
-TEST(DetectMore, MetadataRankComesFromDistributedArgs)
-{
-    ScratchDir dir;
-    auto json = readAll(kMetadataDir / "profiler_metadata.json");
-    const auto at = json.find("\"rank\": 0");
-    ASSERT_NE(at, std::string::npos);
-    json.replace(at, 9, "\"rank\": 5");
-    writeFile(dir.path() / "meta" / "profiler_metadata.json", json);
-    const auto plan = io::Detector::detect({ dir.path().string() });
-    ASSERT_EQ(plan.ranks.size(), 1u);
-    EXPECT_EQ(plan.ranks[0].rank, 5);
-    EXPECT_EQ(plan.ranks[0].rankSource, "rank_id_field");
-
-    // Without distributed_args.rank the usual rules apply (here: the folder name).
-    ScratchDir other;
-    writeFile(other.path() / "worker_rank_3" / "profiler_metadata.json", R"({"ENV_VARIABLES": {"HCCL_ALGO": ""}})");
-    const auto byFolder = io::Detector::detect({ other.path().string() });
-    ASSERT_EQ(byFolder.ranks.size(), 1u);
-    EXPECT_EQ(byFolder.ranks[0].rank, 3);
-    EXPECT_EQ(byFolder.ranks[0].rankSource, "folder_name");
-}
-
-TEST(DetectMore, OpSummaryFolderPlansAKernelFileOfRankFromItsName)
+TEST(OpSummary, OpSummaryFolderPlansAKernelFileOfRankFromItsName)
 {
     const auto plan = io::Detector::detect({ kOpSummaryDir.string() });
     ASSERT_EQ(plan.ranks.size(), 1u);
@@ -132,7 +47,7 @@ TEST(DetectMore, OpSummaryFolderPlansAKernelFileOfRankFromItsName)
         EXPECT_FALSE(io::fileKindOf(name, kind)) << name;
 }
 
-TEST(DetectMore, OpSummaryFillsTheKernelTable)
+TEST(OpSummary, OpSummaryFillsTheKernelTable)
 {
     const auto plan = io::Detector::detect({ kOpSummaryDir.string() });
     // Deferred like kernel_details.csv: not part of the summary load.
@@ -200,7 +115,7 @@ TEST(DetectMore, OpSummaryFillsTheKernelTable)
     EXPECT_EQ(count(*db, "SELECT k.block_dim " + hccl), 0);
 }
 
-TEST(DetectMore, OpSummaryColumnsMissingAreNamedWithTheirAlternatives)
+TEST(OpSummary, OpSummaryColumnsMissingAreNamedWithTheirAlternatives)
 {
     ScratchDir dir;
     writeFile(dir.path() / "op_summary_0.csv", "Op Name,OP Type,Task Type,Start Time(us)\nA,A,AI_CORE,1.0\n");
@@ -213,7 +128,7 @@ TEST(DetectMore, OpSummaryColumnsMissingAreNamedWithTheirAlternatives)
         1);
 }
 
-TEST(DetectMore, KernelDetailsWinsOverAnOpSummaryBesideIt)
+TEST(OpSummary, KernelDetailsWinsOverAnOpSummaryBesideIt)
 {
     ScratchDir dir;
     const auto rank = dir.path() / "rank_2";
@@ -227,7 +142,7 @@ TEST(DetectMore, KernelDetailsWinsOverAnOpSummaryBesideIt)
     EXPECT_TRUE(hasIssue(plan, "ignored the CANN op_summary_1.csv", "info"));
 }
 
-TEST(DetectMore, ProfDirPlansTheOpSummaryOfItsDevice)
+TEST(OpSummary, ProfDirPlansTheOpSummaryOfItsDevice)
 {
     ScratchDir dir;
     const auto prof = dir.path() / "PROF_000001_20230818142704322_ABCDEFGHIJKLMNOP";
@@ -257,38 +172,4 @@ TEST(DetectMore, ProfDirPlansTheOpSummaryOfItsDevice)
     ASSERT_EQ(two.ranks.size(), 2u);
     EXPECT_EQ(kindsOf(two.ranks[0]), std::vector<io::FileKind> { io::FileKind::CannInfo });
     EXPECT_TRUE(hasIssue(two, "not split by device", "info"));
-}
-
-TEST(DetectMore, CliSummaryLoadsBothFolders)
-{
-    for (const auto& dir : { kMetadataDir, kOpSummaryDir }) {
-        const auto run = runCli("summary --json --no-cache '" + dir.string() + "'");
-        EXPECT_EQ(run.status, 0) << dir << "\n" << run.out;
-        EXPECT_NE(run.out.find("npuscope.summary/1"), std::string::npos) << run.out;
-    }
-    const auto meta = runCli("summary --json --no-cache '" + kMetadataDir.string() + "'");
-    EXPECT_NE(meta.out.find("\"tp\""), std::string::npos) << meta.out;
-    EXPECT_NE(meta.out.find("default_group"), std::string::npos) << meta.out;
-}
-
-// A folder name with the characters a SQLite URI gives a meaning to ('#', '?', '%') still opens the exports in it
-// (read-only, immutable) and nothing else.
-TEST(DetectMore, DbExportsInAFolderWithUriCharacters)
-{
-    npuscope::test::ScratchDir dir;
-    const fs::path odd = dir.path() / "run#1 ?x%41";
-    fs::create_directories(odd);
-    for (const char* name : { "analysis.db", "ascend_pytorch_profiler_0.db" })
-        fs::copy_file(dataDir() / "torch_npu_2rank_db" / "level1" / "rank0_ascend_pt" / "ASCEND_PROFILER_OUTPUT" / name,
-            odd / name);
-    auto db = load::Loader::load(io::Detector::detect({ odd.string() }));
-    ASSERT_TRUE(db);
-    EXPECT_EQ(db->scalarInt("SELECT COUNT(*) FROM step_trace").value_or(-1), 1);
-    EXPECT_EQ(db->scalarInt("SELECT COUNT(*) FROM parse_issue WHERE severity = 'error'").value_or(-1), 0);
-    EXPECT_GT(db->scalarInt("SELECT COUNT(*) FROM comm_op").value_or(-1), 0);
-    // Nothing was written next to the exports.
-    int files = 0;
-    for ([[maybe_unused]] const auto& e : fs::directory_iterator(odd))
-        ++files;
-    EXPECT_EQ(files, 2);
 }

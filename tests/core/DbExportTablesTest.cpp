@@ -121,7 +121,7 @@ std::string flowCount(const char* cat) { return std::string("SELECT COUNT(*) FRO
 
 } // namespace
 
-TEST(DbExportExtras, MemoryTablesLikeTheCsvs)
+TEST(DbExportTables, MemoryTablesLikeTheCsvs)
 {
     Model m;
     ASSERT_TRUE(m.import(&io::ProfilerDbImporter::run, torchDb()));
@@ -158,7 +158,7 @@ TEST(DbExportExtras, MemoryTablesLikeTheCsvs)
         "HCCL|1736410576357979490|404.0625|0|NPU:0\n");
 }
 
-TEST(DbExportExtras, MemoryTablesAbsentInCannExports)
+TEST(DbExportTables, MemoryTablesAbsentInCannExports)
 {
     for (const auto& path : { msprofDb(), reportDb() }) {
         Model m;
@@ -170,7 +170,7 @@ TEST(DbExportExtras, MemoryTablesAbsentInCannExports)
     }
 }
 
-TEST(DbExportExtras, HardwareCounters)
+TEST(DbExportTables, HardwareCounters)
 {
     Model m;
     ASSERT_TRUE(m.import(&io::DbTimelineImporter::run, torchDb()));
@@ -206,7 +206,7 @@ TEST(DbExportExtras, HardwareCounters)
 }
 
 // The text and db samples are different runs of the same job: the same names must appear, not the same values.
-TEST(DbExportExtras, SameProcessesThreadsAndCountersAsTheTextTrace)
+TEST(DbExportTables, SameProcessesThreadsAndCountersAsTheTextTrace)
 {
     load::LoadOptions options;
     options.loadTimelines = true;
@@ -246,7 +246,7 @@ TEST(DbExportExtras, SameProcessesThreadsAndCountersAsTheTextTrace)
     EXPECT_EQ(rows(m.db(), "SELECT DISTINCT cat FROM flow"), rows(*text, "SELECT DISTINCT cat FROM flow"));
 }
 
-TEST(DbExportExtras, CommunicationOpsAndPlanes)
+TEST(DbExportTables, CommunicationOpsAndPlanes)
 {
     Model m;
     ASSERT_TRUE(m.import(&io::DbTimelineImporter::run, torchDb()));
@@ -273,7 +273,7 @@ TEST(DbExportExtras, CommunicationOpsAndPlanes)
     EXPECT_EQ(op["connection_id"], 1175);
 }
 
-TEST(DbExportExtras, SliceArgsFromTheDbRows)
+TEST(DbExportTables, SliceArgsFromTheDbRows)
 {
     Model m;
     ASSERT_TRUE(m.import(&io::DbTimelineImporter::run, torchDb()));
@@ -322,7 +322,7 @@ TEST(DbExportExtras, SliceArgsFromTheDbRows)
     EXPECT_EQ(cann["connection_id"], 936);
 }
 
-TEST(DbExportExtras, ArgsUnavailableWhenTheDbChanged)
+TEST(DbExportTables, ArgsUnavailableWhenTheDbChanged)
 {
     ScratchDir dir;
     const fs::path copy = dir.path() / "ascend_pytorch_profiler_0.db";
@@ -339,7 +339,7 @@ TEST(DbExportExtras, ArgsUnavailableWhenTheDbChanged)
     EXPECT_EQ(load::SourceDetails::sliceArgs(m.db(), slice).error, load::SourceDetails::kArgsUnavailable);
 }
 
-TEST(DbExportExtras, FlowsPerCategory)
+TEST(DbExportTables, FlowsPerCategory)
 {
     Model m;
     ASSERT_TRUE(m.import(&io::DbTimelineImporter::run, torchDb()));
@@ -365,7 +365,7 @@ TEST(DbExportExtras, FlowsPerCategory)
         159);
 }
 
-TEST(DbExportExtras, ReportDbWithApiTable)
+TEST(DbExportTables, ReportDbWithApiTable)
 {
     Model summary;
     ASSERT_TRUE(summary.import(&io::ProfilerDbImporter::run, reportDb()));
@@ -395,7 +395,7 @@ TEST(DbExportExtras, ReportDbWithApiTable)
     EXPECT_EQ(api["Global Task Id"], 2);
 }
 
-TEST(DbExportExtras, MsprofDbMstxAndOverlap)
+TEST(DbExportTables, MsprofDbMstxAndOverlap)
 {
     Model m;
     ASSERT_TRUE(m.import(&io::DbTimelineImporter::run, msprofDb()));
@@ -425,7 +425,7 @@ TEST(DbExportExtras, MsprofDbMstxAndOverlap)
 
 // A made-up export with some tables missing columns or rows with NULLs: nothing is imported from what cannot be
 // read, and nothing fails.
-TEST(DbExportExtras, DriftingSchemaIsSkipped)
+TEST(DbExportTables, DriftingSchemaIsSkipped)
 {
     ScratchDir dir;
     const fs::path path = dir.path() / "msprof_0.db";

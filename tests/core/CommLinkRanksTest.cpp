@@ -42,7 +42,7 @@ const std::string kLevel2Group = "11022204950826225271";
 
 // Defect 1: a single rank of an 8-rank group (no metadata, one self-link) still shows its links, in the
 // group's local ranks, labelled as such, in the matrix, the link table and both JSON documents.
-TEST(CommFixes, SingleRankShowsLinksWithLocalRanks)
+TEST(CommLinkRanks, SingleRankShowsLinksWithLocalRanks)
 {
     auto db = openModel(kLevel2 / "rank0_ascend_pt");
     ASSERT_TRUE(db);
@@ -89,7 +89,7 @@ TEST(CommFixes, SingleRankShowsLinksWithLocalRanks)
 }
 
 // Both ranks loaded: the group resolves (self-links confirm local = global), no local fallback.
-TEST(CommFixes, BothRanksUseGlobalRanks)
+TEST(CommLinkRanks, BothRanksUseGlobalRanks)
 {
     auto db = openModel(kLevel2);
     ASSERT_TRUE(db);
@@ -106,7 +106,7 @@ TEST(CommFixes, BothRanksUseGlobalRanks)
 
 // Defect 3: "Total (all op types)" sums the per-type total slots; the "Total Op Info" rows of the same links
 // are not added again (cluster_analysis.db of the 2024-03 msinsight sample, link 7 -> 3).
-TEST(CommFixes, MatrixTotalDoesNotAddTotalOpInfo)
+TEST(CommLinkRanks, MatrixTotalDoesNotAddTotalOpInfo)
 {
     auto db = openModel(fs::path(NPUSCOPE_TEST_DATA) / "msprof_cluster_analysis" / "db");
     ASSERT_TRUE(db);
@@ -157,11 +157,24 @@ TEST(CommFixes, MatrixTotalDoesNotAddTotalOpInfo)
     }
 }
 
+// Defect 5: an empty communication view says why.
+TEST(CommLinkRanks, NoCommReasonNamesLevel0)
+{
+    auto level0 = openModel(fs::path(NPUSCOPE_TEST_DATA) / "torch_npu_2rank_level0");
+    ASSERT_TRUE(level0);
+    const std::string reason = CommAnalysisQuery::noCommReason(*level0);
+    EXPECT_NE(reason.find("communication.json"), std::string::npos) << reason;
+    EXPECT_NE(reason.find("Level0"), std::string::npos) << reason;
+    auto level1 = openModel(fs::path(NPUSCOPE_TEST_DATA) / "torch_npu_2rank_level1");
+    ASSERT_TRUE(level1);
+    EXPECT_TRUE(CommAnalysisQuery::noCommReason(*level1).empty());
+}
+
 // Defect 2: two runs hold rank 0 (a WAL-mode db export and a text export). Reading the db with any SQLite client
 // that is not immutable creates and removes -wal/-shm files next to it, which moves its folder's time; the kept
 // folder must not change with that, or the CLI (run after such a read) and the GUI (run before) show different
 // ranks and figures.
-TEST(CommFixes, DuplicateRankChoiceIgnoresFolderTime)
+TEST(CommLinkRanks, DuplicateRankChoiceIgnoresFolderTime)
 {
     const fs::path root = fs::temp_directory_path() / ("npuscope_commfixes_" + std::to_string(::getpid()));
     fs::remove_all(root);
@@ -216,17 +229,4 @@ TEST(CommFixes, DuplicateRankChoiceIgnoresFolderTime)
         EXPECT_EQ(cli[i].elapseNs, gui[i].elapseNs);
     }
     fs::remove_all(root);
-}
-
-// Defect 5: an empty communication view says why.
-TEST(CommFixes, NoCommReasonNamesLevel0)
-{
-    auto level0 = openModel(fs::path(NPUSCOPE_TEST_DATA) / "torch_npu_2rank_level0");
-    ASSERT_TRUE(level0);
-    const std::string reason = CommAnalysisQuery::noCommReason(*level0);
-    EXPECT_NE(reason.find("communication.json"), std::string::npos) << reason;
-    EXPECT_NE(reason.find("Level0"), std::string::npos) << reason;
-    auto level1 = openModel(fs::path(NPUSCOPE_TEST_DATA) / "torch_npu_2rank_level1");
-    ASSERT_TRUE(level1);
-    EXPECT_TRUE(CommAnalysisQuery::noCommReason(*level1).empty());
 }
