@@ -23,16 +23,9 @@ using namespace npuscope;
 using npuscope::test::dataDir;
 using npuscope::test::ScratchDir;
 using npuscope::test::count;
+using npuscope::test::openModel;
 
 namespace {
-
-std::unique_ptr<model::Database> loadPaths(const std::vector<std::string>& paths, bool timelines = true)
-{
-    load::LoadOptions options;
-    options.loadTimelines = timelines;
-    return load::Loader::load(io::Detector::detect(paths), options);
-}
-
 
 fs::path dbCase(const char* level) { return dataDir() / "torch_npu_2rank_db" / level; }
 
@@ -103,7 +96,7 @@ TEST(DbExport, RankFromDbFileNameWithoutProfilerInfo)
 
 TEST(DbExport, Level1MatchesTheDbTables)
 {
-    auto db = loadPaths({ dbCase("level1").string() });
+    auto db = openModel({ dbCase("level1").string() }, true);
     ASSERT_TRUE(db);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM parse_issue WHERE severity = 'error'"), 0);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM rank_file WHERE status <> 'loaded'"), 0);
@@ -188,7 +181,7 @@ TEST(DbExport, AnalysisAndProfilerDbOfOneRunAgree)
 {
     // Same run, two files: CommAnalyzerTime (analysis.db, start µs as REAL, elapse ms) against COMMUNICATION_OP
     // (profiler db, ns integers) must describe the same ops.
-    auto db = loadPaths({ dbCase("level1").string() });
+    auto db = openModel({ dbCase("level1").string() }, true);
     ASSERT_TRUE(db);
     auto st = db->prepare("SELECT o.rank_id, o.op_name, o.start_ns, o.elapse_ns, k.ts, k.dur FROM comm_op o "
                           "JOIN kernel k ON k.rank_id = o.rank_id AND k.accelerator_core = 'HCCL' AND "
@@ -206,7 +199,7 @@ TEST(DbExport, AnalysisAndProfilerDbOfOneRunAgree)
 
 TEST(DbExport, Level0HasStepsButNoCommunication)
 {
-    auto db = loadPaths({ dbCase("level0").string() });
+    auto db = openModel({ dbCase("level0").string() }, true);
     ASSERT_TRUE(db);
     const auto steps = query::StepQuery::breakdown(*db);
     ASSERT_EQ(steps.size(), 2u);
@@ -222,8 +215,8 @@ TEST(DbExport, Level0HasStepsButNoCommunication)
 
 TEST(DbExport, TextAndDbOfTheSameJobHaveTheSameStructure)
 {
-    auto text = loadPaths({ (dataDir() / "torch_npu_2rank_level1").string() });
-    auto db = loadPaths({ dbCase("level1").string() });
+    auto text = openModel({ (dataDir() / "torch_npu_2rank_level1").string() }, true);
+    auto db = openModel({ dbCase("level1").string() }, true);
     ASSERT_TRUE(text && db);
     // Steps: same ranks and step ids; values differ (different runs).
     const auto ts = query::StepQuery::breakdown(*text);
@@ -295,7 +288,7 @@ TEST(DbExport, CannMsprofDbGivesKernels)
     ASSERT_EQ(plan.ranks[0].files.size(), 2u); // the db, and its timeline (deferred)
     EXPECT_EQ(plan.ranks[0].files[0].kind, io::FileKind::ProfilerDb);
     EXPECT_EQ(plan.ranks[0].files[1].kind, io::FileKind::ProfilerDbTimeline);
-    auto db = loadPaths({ dir.string() });
+    auto db = openModel({ dir.string() }, true);
     ASSERT_TRUE(db);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM parse_issue WHERE severity = 'error'"), 0);
     // TASK x COMPUTE_TASK_INFO: 11 rows; no STEP_TIME table, so no step.

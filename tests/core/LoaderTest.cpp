@@ -20,15 +20,9 @@ using namespace npuscope;
 using npuscope::test::dataDir;
 using npuscope::test::ScratchDir;
 using npuscope::test::count;
+using npuscope::test::openModel;
 
 namespace {
-
-std::unique_ptr<model::Database> loadPaths(const std::vector<std::string>& paths, bool timelines = false)
-{
-    load::LoadOptions options;
-    options.loadTimelines = timelines;
-    return load::Loader::load(io::Detector::detect(paths), options);
-}
 
 nlohmann::json readJson(const fs::path& p)
 {
@@ -60,7 +54,7 @@ TEST(GroupHash, MatchesMsprofAnalyzeDoubleHash)
 TEST(Loader, Level1CommunicationMatchesFiles)
 {
     const auto base = dataDir() / "torch_npu_2rank_level1";
-    auto db = loadPaths({ base.string() });
+    auto db = openModel({ base.string() });
     ASSERT_TRUE(db);
     for (int rank = 0; rank < 2; ++rank) {
         const auto out = base / ("rank" + std::to_string(rank) + "_ascend_pt") / "ASCEND_PROFILER_OUTPUT";
@@ -111,7 +105,7 @@ TEST(Loader, StepIdentitiesHoldForEveryImportedStep)
 {
     for (const char* sample : { "torch_npu_2rank_level0", "torch_npu_2rank_level1", "torch_npu_2rank_level2",
              "torch_npu_2023_2rank" }) {
-        auto db = loadPaths({ (dataDir() / sample).string() });
+        auto db = openModel({ (dataDir() / sample).string() });
         ASSERT_TRUE(db);
         const auto rows = query::StepQuery::breakdown(*db);
         ASSERT_EQ(rows.size(), 2u) << sample;
@@ -161,7 +155,7 @@ TEST(Loader, MetadataNamesGroupsAndMapsLocalRanksToGlobal)
         matrix["step1"]["collective"] = nlohmann::json::object();
         std::ofstream(to / "ASCEND_PROFILER_OUTPUT" / "communication_matrix.json") << matrix.dump();
     }
-    auto db = loadPaths({ dir.path().string() });
+    auto db = openModel({ dir.path().string() });
     ASSERT_TRUE(db);
     const auto groups = query::CommQuery::groups(*db);
     ASSERT_EQ(groups.size(), 1u);
@@ -181,7 +175,7 @@ TEST(Loader, InputFoldersAreNeverWritten)
 {
     const auto base = dataDir() / "torch_npu_2rank_level0";
     const auto before = snapshot(base);
-    auto db = loadPaths({ base.string() }, true);
+    auto db = openModel({ base.string() }, true);
     ASSERT_TRUE(db);
     EXPECT_GT(count(*db, "SELECT COUNT(*) FROM slice"), 0);
     EXPECT_EQ(snapshot(base), before);
@@ -200,7 +194,7 @@ TEST(Loader, BadFilesLeaveTheOthersLoaded)
     std::ofstream(out / "communication.json", std::ios::trunc) << "{\"step50\": {\"collective\": {\"hcom_x";
     std::ofstream(out / "communication_matrix.json", std::ios::trunc) << "";
     std::ofstream(out / "trace_view.json", std::ios::trunc | std::ios::binary) << std::string("\x00\x01\xff\xfe", 4);
-    auto db = loadPaths({ dir.path().string() }, true);
+    auto db = openModel({ dir.path().string() }, true);
     ASSERT_TRUE(db);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM step_trace"), 1);
     EXPECT_GT(count(*db, "SELECT COUNT(*) FROM kernel"), 0);

@@ -8,6 +8,7 @@
 
 using namespace npuscope;
 using npuscope::test::dataDir;
+using npuscope::test::dump;
 
 namespace {
 
@@ -18,19 +19,6 @@ std::unique_ptr<model::Database> openModel(int threads, bool timelines)
     options.loadTimelines = timelines;
     const auto plan = io::Detector::detect({ (dataDir() / "torch_npu_2rank_level1").string() });
     return load::Loader::load(plan, options);
-}
-
-// A content fingerprint independent of row ids and string ids.
-std::string fingerprint(model::Database& db, const std::string& sql)
-{
-    auto st = db.prepare(sql);
-    std::string out;
-    while (st.step()) {
-        for (int c = 0; c < st.columnCount(); ++c)
-            out += (st.isNull(c) ? std::string("NULL") : st.text(c)) + "|";
-        out += "\n";
-    }
-    return out;
 }
 
 const char* kChecks[] = {
@@ -60,9 +48,9 @@ TEST(ParallelLoad, ThreadsGiveTheSameModel)
     auto three = openModel(3, true);
     ASSERT_TRUE(one && three);
     for (const char* sql : kChecks) {
-        const auto a = fingerprint(*one, sql);
+        const auto a = dump(*one, sql);
         EXPECT_FALSE(a.empty()) << sql;
-        EXPECT_EQ(a, fingerprint(*three, sql)) << sql;
+        EXPECT_EQ(a, dump(*three, sql)) << sql;
     }
 }
 
@@ -82,7 +70,7 @@ TEST(ParallelLoad, TimelineLoadedLaterEqualsEagerLoad)
     EXPECT_DOUBLE_EQ(fractions.back(), 1.0);
     EXPECT_EQ(lazy->scalarInt("SELECT COUNT(*) FROM rank_file WHERE kind = 'trace_view' AND status = 'loaded'"), 2);
     for (int i = 4; i <= 6; ++i)
-        EXPECT_EQ(fingerprint(*eager, kChecks[i]), fingerprint(*lazy, kChecks[i])) << kChecks[i];
+        EXPECT_EQ(dump(*eager, kChecks[i]), dump(*lazy, kChecks[i])) << kChecks[i];
 }
 
 TEST(ParallelLoad, CancelReturnsNull)

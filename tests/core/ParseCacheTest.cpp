@@ -13,20 +13,9 @@ namespace fs = std::filesystem;
 using namespace npuscope;
 using npuscope::test::dataDir;
 using npuscope::test::ScratchDir;
+using npuscope::test::dump;
 
 namespace {
-
-std::string dump(model::Database& db, const std::string& sql)
-{
-    auto st = db.prepare(sql);
-    std::string out;
-    while (st.step()) {
-        for (int c = 0; c < st.columnCount(); ++c)
-            out += (st.isNull(c) ? std::string("NULL") : st.text(c)) + "|";
-        out += "\n";
-    }
-    return out;
-}
 
 const char* kChecks[] = {
     "SELECT rank_id, step, computing_ns FROM step_trace ORDER BY 1, 2",

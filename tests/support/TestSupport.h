@@ -124,6 +124,16 @@ inline std::vector<std::string> rows(model::Database& db, const std::string& sql
     return out;
 }
 
+// Every row of a query as text, one line each: a fingerprint of the content for comparing two models (independent
+// of row and string ids when the query selects values, not ids).
+inline std::string dump(model::Database& db, const std::string& sql)
+{
+    std::string out;
+    for (const auto& r : rows(db, sql))
+        out += r + "\n";
+    return out;
+}
+
 // The same as a multiset, for comparisons that do not depend on row order.
 inline std::multiset<std::string> rowSet(model::Database& db, const std::string& sql)
 {
