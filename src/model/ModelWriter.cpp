@@ -223,8 +223,10 @@ void ModelWriter::addStepTrace(const StepTraceRow& r)
 
 void ModelWriter::addKernel(const KernelRow& r)
 {
+    // Name before type: string ids follow first appearance, and the timeline's colours follow the name ids.
+    const int64_t nameId = intern(r.name);
     const OptInt typeId = r.type ? OptInt(intern(*r.type)) : std::nullopt;
-    m_st->kernel.insert(r.rankId, r.deviceId, r.step, r.modelId, r.taskId, r.streamId, intern(r.name), typeId,
+    m_st->kernel.insert(r.rankId, r.deviceId, r.step, r.modelId, r.taskId, r.streamId, nameId, typeId,
         r.opState, r.acceleratorCore, r.ts, r.dur, r.waitNs, r.blockDim, r.mixBlockDim, r.inputShapes, r.inputDataTypes,
         r.outputShapes, r.outputDataTypes, r.pmuJson, r.sourceLine, r.pmuFileId, r.pmuOffset, r.pmuLen);
 }
