@@ -1,66 +1,36 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "npuscope/gui/steps/ClusterStepsDock.h"
-#include "npuscope/gui/issues/IssueFilterModel.h"
-#include "npuscope/gui/issues/IssueTableModel.h"
+// The steps views in the main window: the Cluster steps table and its statistics footer, the Overview split, both
+// file generations (torch_npu step_trace_time.csv, MindInsight iteration trace), the cluster mean over mixed
+// generations and the mean without the warm-up step.
+#include "GuiTestSupport.h"
+
 #include "npuscope/gui/app/MainWindow.h"
-#include "npuscope/gui/steps/OverviewDock.h"
-#include "npuscope/gui/issues/ParseIssuesDock.h"
 #include "npuscope/gui/common/RankBarChart.h"
+#include "npuscope/gui/common/TimeFormat.h"
+#include "npuscope/gui/common/Workspace.h"
+#include "npuscope/gui/steps/ClusterStepsDock.h"
+#include "npuscope/gui/steps/OverviewDock.h"
 #include "npuscope/gui/steps/StepSplitPie.h"
 #include "npuscope/gui/steps/StepStatsModel.h"
 #include "npuscope/gui/steps/StepTableModel.h"
-#include "npuscope/gui/common/TimeFormat.h"
-#include "npuscope/gui/common/Workspace.h"
 
 #include <QAbstractItemModelTester>
+#include <QAction>
 #include <QComboBox>
-#include <QFileInfo>
 #include <QImage>
-#include <QLabel>
-#include <QLineEdit>
 #include <QPixmap>
-#include <QProcess>
-#include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
-#include <QTemporaryDir>
 
 #include <gtest/gtest.h>
 
 #include <memory>
-#include <set>
+#include <vector>
 
 using namespace npuscope;
 using namespace npuscope::gui;
 
 namespace {
-
-const QString kTwoRanks = QStringLiteral(NPUSCOPE_TEST_DATA "/torch_npu_2rank_level1");
-
-MainWindow::Options testOptions()
-{
-    MainWindow::Options options;
-    options.persistSettings = false;
-    options.interactive = false;
-    return options;
-}
-
-// Loads through MainWindow::open, the path the app and its --screenshot mode use.
-bool openAndWait(MainWindow& window, const QStringList& paths, QString* message = nullptr)
-{
-    bool ok = false;
-    bool done = false;
-    QObject::connect(&window, &MainWindow::loadFinished, &window, [&](bool success, const QString& text) {
-        ok = success;
-        done = true;
-        if (message)
-            *message = text;
-    });
-    window.open(paths);
-    if (!window.waitUntilIdle(120000))
-        return false;
-    return done && ok;
-}
 
 int rowOfRank(const StepTableModel& model, int64_t rank)
 {
@@ -71,73 +41,11 @@ int rowOfRank(const StepTableModel& model, int64_t rank)
     return -1;
 }
 
-// Set NPUSCOPE_TEST_ARTIFACTS to a folder to keep the rendered images for a look.
-void keepImage(const QImage& image, const QString& name)
-{
-    const QString dir = qEnvironmentVariable("NPUSCOPE_TEST_ARTIFACTS");
-    if (!dir.isEmpty())
-        image.save(dir + QLatin1Char('/') + name);
-}
-
-int distinctColours(const QImage& image)
-{
-    std::set<QRgb> colours;
-    for (int y = 0; y < image.height(); y += 3) {
-        for (int x = 0; x < image.width(); x += 3)
-            colours.insert(image.pixel(x, y));
-    }
-    return static_cast<int>(colours.size());
-}
-
-class LoadedWindow : public ::testing::Test {
-protected:
-    void SetUp() override
-    {
-        m_window = std::make_unique<MainWindow>(testOptions());
-        m_window->resize(1400, 900);
-        // Testers watch the models from before the load so the resets are checked too.
-        for (QAbstractItemModel* model : std::initializer_list<QAbstractItemModel*> { m_window->stepsDock()->model(),
-                 m_window->stepsDock()->statsModel(), m_window->stepsDock()->proxyModel(),
-                 m_window->issuesDock()->model(), m_window->issuesDock()->filterModel() })
-            m_testers.push_back(std::make_unique<QAbstractItemModelTester>(
-                model, QAbstractItemModelTester::FailureReportingMode::Fatal));
-        ASSERT_TRUE(openAndWait(*m_window, { kTwoRanks }));
-    }
-
-    std::unique_ptr<MainWindow> m_window;
-    std::vector<std::unique_ptr<QAbstractItemModelTester>> m_testers;
-};
+class StepsViews : public test::TwoRanksWindow { };
 
 } // namespace
 
-TEST(TimeFormat, ExactFixedPoint)
-{
-    EXPECT_EQ(TimeFormat::format(int64_t { 8873756 }, TimeFormat::Unit::Microseconds), QStringLiteral("8873.756"));
-    EXPECT_EQ(TimeFormat::format(int64_t { 8873756 }, TimeFormat::Unit::Milliseconds), QStringLiteral("8.874"));
-    EXPECT_EQ(TimeFormat::format(int64_t { -1500 }, TimeFormat::Unit::Microseconds), QStringLiteral("-1.500"));
-    EXPECT_EQ(TimeFormat::format(int64_t { 0 }, TimeFormat::Unit::Milliseconds), QStringLiteral("0.000"));
-    EXPECT_EQ(TimeFormat::format(std::optional<int64_t>(), TimeFormat::Unit::Microseconds), TimeFormat::kAbsent);
-}
-
-TEST(Workspace, EmitsOnlyOnChange)
-{
-    Workspace ws;
-    QSignalSpy rankSpy(&ws, &Workspace::selectedRankChanged);
-    QSignalSpy stepSpy(&ws, &Workspace::stepChanged);
-    ws.setSelectedRank(3);
-    ws.setSelectedRank(3);
-    ws.setStep(50);
-    ws.setStep(50);
-    ws.setStep(std::nullopt);
-    EXPECT_EQ(rankSpy.count(), 1);
-    EXPECT_EQ(stepSpy.count(), 2);
-    EXPECT_EQ(ws.selectedRank(), 3);
-    ws.setSelectedRanks({ 5, 2, 5 });
-    EXPECT_EQ(ws.selectedRanks(), (std::vector<int64_t> { 5, 2 }));
-    EXPECT_EQ(ws.selectedRank(), 5);
-}
-
-TEST_F(LoadedWindow, StepsTableShowsBothRanks)
+TEST_F(StepsViews, StepsTableShowsBothRanks)
 {
     const StepTableModel& model = *m_window->stepsDock()->model();
     ASSERT_EQ(model.rowCount(), 2);
@@ -184,7 +92,7 @@ TEST_F(LoadedWindow, StepsTableShowsBothRanks)
         m_window->stepsDock()->proxyModel()->index(0, StepTableModel::Rank).data().toString(), QStringLiteral("1"));
 }
 
-TEST_F(LoadedWindow, StepsTableShowsTheNewGenerationColumns)
+TEST_F(StepsViews, StepsTableShowsTheNewGenerationColumns)
 {
     const StepTableModel& model = *m_window->stepsDock()->model();
     QTableView* table = m_window->stepsDock()->tableView();
@@ -205,16 +113,13 @@ TEST_F(LoadedWindow, StepsTableShowsTheNewGenerationColumns)
     EXPECT_FALSE(m_window->overviewDock()->shownSplit()->iterationTrace);
 }
 
-TEST(MindInsightJobWindow, StepsAndOverviewShowTheOldGeneration)
+TEST(StepsViewsMindInsightJob, StepsAndOverviewShowTheOldGeneration)
 {
-    MainWindow window(testOptions());
+    MainWindow window(test::testOptions());
     window.resize(1400, 900);
-    std::vector<std::unique_ptr<QAbstractItemModelTester>> testers;
-    for (QAbstractItemModel* model : std::initializer_list<QAbstractItemModel*> {
-             window.stepsDock()->model(), window.stepsDock()->statsModel(), window.stepsDock()->proxyModel() })
-        testers.push_back(
-            std::make_unique<QAbstractItemModelTester>(model, QAbstractItemModelTester::FailureReportingMode::Fatal));
-    ASSERT_TRUE(openAndWait(window, { QStringLiteral(NPUSCOPE_TEST_DATA "/mindinsight_r13_job") }));
+    test::ModelTesters testers;
+    testers.watch({ window.stepsDock()->model(), window.stepsDock()->statsModel(), window.stepsDock()->proxyModel() });
+    ASSERT_TRUE(test::openAndWait(window, { test::dataPath("mindinsight_r13_job") }));
 
     const StepTableModel& model = *window.stepsDock()->model();
     QTableView* table = window.stepsDock()->tableView();
@@ -258,19 +163,11 @@ TEST(MindInsightJobWindow, StepsAndOverviewShowTheOldGeneration)
     EXPECT_EQ(split->total(), 179168406);
     EXPECT_EQ(split->computingNotOverlapped + split->free + split->preparing, 0);
     const QImage image = window.overviewDock()->grab().toImage();
-    keepImage(image, QStringLiteral("overview_mindinsight_r13.png"));
-    EXPECT_GT(distinctColours(image), 8);
+    test::keepImage(image, QStringLiteral("overview_mindinsight_r13.png"));
+    EXPECT_GT(test::distinctColours(image, 3), 8);
 }
 
-TEST_F(LoadedWindow, StatusBarCounts)
-{
-    EXPECT_TRUE(m_window->summaryText().contains(QStringLiteral("2 ranks")));
-    EXPECT_TRUE(m_window->summaryText().contains(QStringLiteral("1 step")));
-    EXPECT_FALSE(m_window->warningsBadge()->isHidden());
-    EXPECT_EQ(m_window->warningsBadge()->objectName(), QStringLiteral("warningsBadge"));
-}
-
-TEST_F(LoadedWindow, OverviewFollowsSelectedRank)
+TEST_F(StepsViews, OverviewFollowsSelectedRank)
 {
     OverviewDock* overview = m_window->overviewDock();
     EXPECT_FALSE(overview->shownRank().has_value());
@@ -298,140 +195,14 @@ TEST_F(LoadedWindow, OverviewFollowsSelectedRank)
     EXPECT_FALSE(overview->shownRank().has_value());
 }
 
-TEST_F(LoadedWindow, IssuesFilter)
-{
-    ParseIssuesDock* issues = m_window->issuesDock();
-    const int total = issues->model()->rowCount();
-    EXPECT_EQ(issues->filterModel()->rowCount(), total);
-    issues->filterEdit()->setText(QStringLiteral("no such text anywhere 1234"));
-    EXPECT_EQ(issues->filterModel()->rowCount(), 0);
-    issues->filterEdit()->clear();
-    EXPECT_EQ(issues->filterModel()->rowCount(), total);
-    issues->severityCombo()->setCurrentIndex(1); // errors
-    for (int row = 0; row < issues->filterModel()->rowCount(); ++row)
-        EXPECT_EQ(
-            issues->filterModel()->index(row, IssueTableModel::Severity).data().toString(), QStringLiteral("error"));
-}
-
-TEST_F(LoadedWindow, GrabIsNotBlank)
-{
-    m_window->show();
-    ASSERT_TRUE(m_window->waitUntilIdle());
-    const QImage image = m_window->grab().toImage();
-    keepImage(image, QStringLiteral("main_window.png"));
-    ASSERT_FALSE(image.isNull());
-    EXPECT_GT(distinctColours(image), 20);
-    // The split colours of the overview are drawn.
-    const QImage pie = m_window->overviewDock()->pie()->grab().toImage();
-    EXPECT_GT(distinctColours(pie), 10);
-}
-
-TEST(MainWindowLoad, EmptyFolderFails)
-{
-    QTemporaryDir dir;
-    ASSERT_TRUE(dir.isValid());
-    MainWindow window(testOptions());
-    QString message;
-    EXPECT_FALSE(openAndWait(window, { dir.path() }, &message));
-    EXPECT_FALSE(message.isEmpty());
-    EXPECT_EQ(window.workspace()->database(), nullptr);
-}
-
-TEST(MainWindowLoad, DockNames)
-{
-    MainWindow window(testOptions());
-    EXPECT_EQ(window.dockByName(QStringLiteral("STEPS")), window.stepsDock());
-    EXPECT_EQ(window.dockByName(QStringLiteral("overview")), window.overviewDock());
-    EXPECT_EQ(window.dockByName(QStringLiteral("parseIssuesDock")), window.issuesDock());
-    EXPECT_EQ(window.dockByName(QStringLiteral("nope")), nullptr);
-    for (QDockWidget* dock : window.docks())
-        EXPECT_FALSE(dock->objectName().isEmpty());
-}
-
-TEST(RankBarChart, ThousandRanksStayReadable)
-{
-    RankBarChart chart;
-    std::vector<RankBarChart::Bar> bars;
-    for (int64_t r = 0; r < 1000; ++r) {
-        query::StepSplit s;
-        s.computingNotOverlapped = 1000000 + r * 10;
-        s.communicationNotOverlapped = r == 700 ? 9000000 : 2000000;
-        bars.push_back({ r, s });
-    }
-    chart.resize(600, 800);
-    chart.setAvailableHeight(800);
-    chart.setBars(std::move(bars));
-    EXPECT_EQ(chart.rowHeight(), RankBarChart::kMinRowHeight);
-    EXPECT_GE(chart.minimumHeight(), 1000 * RankBarChart::kMinRowHeight);
-    EXPECT_GT(chart.labelEvery(), 1);
-    const int y = chart.minimumHeight() - 10;
-    const int index = chart.barAt(y);
-    ASSERT_GE(index, 990);
-    EXPECT_TRUE(chart.toolTipFor(index).contains(QStringLiteral("Rank %1").arg(index)));
-
-    QSignalSpy clicked(&chart, &RankBarChart::rankClicked);
-    chart.setSelectedRank(700);
-    chart.resize(600, chart.minimumHeight());
-    const QImage image = chart.grab().toImage();
-    keepImage(image, QStringLiteral("rank_bars_1000.png"));
-    EXPECT_GT(distinctColours(image), 4);
-
-    // Eight ranks get tall rows and a label on each.
-    std::vector<RankBarChart::Bar> few(8);
-    for (int r = 0; r < 8; ++r)
-        few[static_cast<size_t>(r)] = { r, query::StepSplit { 1000, 0, 500, 0, 0 } };
-    chart.setBars(few);
-    EXPECT_GE(chart.rowHeight(), 20);
-    EXPECT_EQ(chart.labelEvery(), 1);
-}
-
-TEST(App, ScreenshotOfStepsView)
-{
-    QTemporaryDir dir;
-    ASSERT_TRUE(dir.isValid());
-    const QString png = dir.filePath(QStringLiteral("steps.png"));
-    QProcess app;
-    app.start(QStringLiteral(NPUSCOPE_APP),
-        { QStringLiteral("--screenshot"), png, QStringLiteral("--view"), QStringLiteral("steps"),
-            QStringLiteral("--size"), QStringLiteral("1200x800"), kTwoRanks });
-    ASSERT_TRUE(app.waitForFinished(120000));
-    EXPECT_EQ(app.exitStatus(), QProcess::NormalExit);
-    EXPECT_EQ(app.exitCode(), 0) << app.readAllStandardError().toStdString();
-    ASSERT_TRUE(QFileInfo(png).exists());
-    EXPECT_GT(QFileInfo(png).size(), 0);
-    const QImage image(png);
-    EXPECT_EQ(image.size(), QSize(1200, 800));
-    EXPECT_GT(distinctColours(image), 10);
-}
-
-TEST(App, ScreenshotFailsCleanly)
-{
-    QTemporaryDir dir;
-    ASSERT_TRUE(dir.isValid());
-    const QString png = dir.filePath(QStringLiteral("x.png"));
-    QProcess unknownView;
-    unknownView.start(QStringLiteral(NPUSCOPE_APP),
-        { QStringLiteral("--screenshot"), png, QStringLiteral("--view"), QStringLiteral("bogus"), kTwoRanks });
-    ASSERT_TRUE(unknownView.waitForFinished(60000));
-    EXPECT_NE(unknownView.exitCode(), 0);
-    EXPECT_FALSE(unknownView.readAllStandardError().isEmpty());
-
-    QProcess noRanks;
-    noRanks.start(QStringLiteral(NPUSCOPE_APP), { QStringLiteral("--screenshot"), png, dir.path() });
-    ASSERT_TRUE(noRanks.waitForFinished(60000));
-    EXPECT_NE(noRanks.exitCode(), 0);
-    EXPECT_FALSE(QFileInfo(png).exists());
-}
-
 // Both file generations loaded (16 msprof-analyze summary ranks; rank 1 replaced by an old MindSpore folder): the
 // cluster mean covers the 15 ranks of the majority generation and says so, instead of one rank's iteration split.
-TEST(MixedGenerationsWindow, ClusterMeanCoversOneGeneration)
+TEST(StepsViewsMixedGenerations, ClusterMeanCoversOneGeneration)
 {
-    MainWindow window(testOptions());
+    MainWindow window(test::testOptions());
     window.resize(1400, 900);
-    ASSERT_TRUE(openAndWait(window,
-        { QStringLiteral(NPUSCOPE_TEST_DATA "/msprof_cluster_analysis/text"),
-            QStringLiteral(NPUSCOPE_TEST_DATA "/mindspore_run1_profiler") }));
+    ASSERT_TRUE(test::openAndWait(
+        window, { test::dataPath("msprof_cluster_analysis/text"), test::dataPath("mindspore_run1_profiler") }));
     window.workspace()->setSelectedRank(std::nullopt);
     ASSERT_TRUE(window.waitUntilIdle());
     const auto split = window.overviewDock()->shownSplit();
@@ -443,23 +214,25 @@ TEST(MixedGenerationsWindow, ClusterMeanCoversOneGeneration)
 }
 
 // Cluster steps: "All steps but the first (mean)" leaves each rank's warm-up step out, for the table and overview.
-TEST(MindInsightJobWindow, MeanWithoutTheWarmUpStep)
+TEST(StepsViewsMindInsightJob, MeanWithoutTheWarmUpStep)
 {
-    MainWindow window(testOptions());
+    MainWindow window(test::testOptions());
     window.resize(1400, 900);
-    ASSERT_TRUE(openAndWait(window, { QStringLiteral(NPUSCOPE_TEST_DATA "/mindinsight_r13_job") }));
+    ASSERT_TRUE(test::openAndWait(window, { test::dataPath("mindinsight_r13_job") }));
     QComboBox* combo = window.stepsDock()->stepCombo();
     const int index = combo->findText(QStringLiteral("All steps but the first (mean)"));
     ASSERT_EQ(index, 1);
     const StepTableModel& model = *window.stepsDock()->model();
     const int row2 = rowOfRank(model, 2);
     ASSERT_GE(row2, 0);
-    const qlonglong withWarmUp = model.index(row2, StepTableModel::Total).data(StepTableModel::RawValueRole).toLongLong();
+    const qlonglong withWarmUp
+        = model.index(row2, StepTableModel::Total).data(StepTableModel::RawValueRole).toLongLong();
     combo->setCurrentIndex(index);
     ASSERT_TRUE(window.waitUntilIdle());
     EXPECT_TRUE(window.workspace()->skipFirstStep());
     EXPECT_FALSE(window.workspace()->step().has_value());
-    const qlonglong without = model.index(rowOfRank(model, 2), StepTableModel::Total).data(StepTableModel::RawValueRole).toLongLong();
+    const qlonglong without
+        = model.index(rowOfRank(model, 2), StepTableModel::Total).data(StepTableModel::RawValueRole).toLongLong();
     EXPECT_GT(withWarmUp, 500000000); // step 1 of rank 2 is a 1.3 s warm-up
     EXPECT_LT(without, 200000000);
     EXPECT_TRUE(window.overviewDock()->pie()->title().contains(QStringLiteral("but the first")));
