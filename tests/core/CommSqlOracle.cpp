@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 
 namespace npuscope::test {
@@ -349,6 +350,237 @@ std::vector<LinkRow> CommSqlOracle::linkTable(model::Database& db, const LinkFil
         out.push_back(std::move(r));
     }
     return out;
+}
+
+namespace {
+
+// The op a link names: its Op Name, or the key itself for a 2023 real-op key.
+constexpr const char* kLinkOp = "COALESCE(op_name, CASE WHEN slot IS NULL THEN matrix_op ELSE '' END)";
+
+// Off the diagonal and not LOCAL (a NULL transport, read as "", is not LOCAL).
+constexpr const char* kOffDiagonal = "(src <> dst AND transport <> 'LOCAL')";
+
+struct MemberGroup {
+    std::optional<std::string> name;
+    std::vector<int64_t> ranks; // global ranks in local-rank order
+};
+
+std::map<std::string, MemberGroup> memberGroups(model::Database& db)
+{
+    std::map<std::string, MemberGroup> out;
+    auto st = db.prepare("SELECT g.group_hash, g.name, r.global_rank FROM comm_group g LEFT JOIN comm_group_rank r "
+                         "ON r.group_hash = g.group_hash ORDER BY g.group_hash, r.local_rank");
+    while (st.step()) {
+        MemberGroup& g = out[st.text(0)];
+        g.name = st.optText(1);
+        if (auto rank = st.optInt(2))
+            g.ranks.push_back(*rank);
+    }
+    return out;
+}
+
+// The group name whose groups (more than one rank, fewer than the axis) hold the most off-diagonal size of the
+// cells; "" when none holds any. Ties go to the first name.
+std::string busiestName(const CommMatrix& m, const std::map<std::string, MemberGroup>& groups, size_t axisSize)
+{
+    std::map<std::string, std::map<int64_t, std::string>> groupOfRank; // name -> rank -> first group holding it
+    for (const auto& [hash, g] : groups) {
+        if (g.name && g.ranks.size() > 1 && g.ranks.size() < axisSize) {
+            for (int64_t r : g.ranks)
+                groupOfRank[*g.name].emplace(r, hash);
+        }
+    }
+    std::string best;
+    double bestVolume = 0;
+    for (const auto& [name, of] : groupOfRank) {
+        double volume = 0;
+        for (const MatrixCell& c : m.cells) {
+            const auto src = of.find(c.src), dst = of.find(c.dst);
+            if (c.src != c.dst && src != of.end() && dst != of.end() && src->second == dst->second)
+                volume += c.sizeMb;
+        }
+        if (volume > bestVolume) {
+            bestVolume = volume;
+            best = name;
+        }
+    }
+    return best;
+}
+
+void orderAxis(model::Database& db, CommMatrix& m, const CommSelection& sel, const std::string& orderBy)
+{
+    std::set<int64_t> present;
+    for (const MatrixCell& c : m.cells) {
+        present.insert(c.src);
+        present.insert(c.dst);
+    }
+    auto appendUnplaced = [&] {
+        for (int64_t r : present) {
+            if (std::find(m.ranks.begin(), m.ranks.end(), r) == m.ranks.end())
+                m.ranks.push_back(r);
+        }
+    };
+    if (m.localGroup) {
+        appendUnplaced();
+        return;
+    }
+    const auto groups = memberGroups(db);
+    if (sel.groupHash) {
+        if (auto it = groups.find(*sel.groupHash); it != groups.end() && !it->second.ranks.empty()) {
+            const std::string label = it->second.name.value_or(it->first);
+            m.ranks = it->second.ranks;
+            m.blocks.push_back({ 0, m.ranks.size(), label });
+            m.orderedBy = label;
+            appendUnplaced();
+            return;
+        }
+    }
+    m.orderedBy = orderBy == "auto" ? busiestName(m, groups, present.size()) : orderBy;
+    std::vector<const std::vector<int64_t>*> blocks;
+    for (const auto& [hash, g] : groups) {
+        if (!m.orderedBy.empty() && g.name == m.orderedBy && !g.ranks.empty())
+            blocks.push_back(&g.ranks);
+    }
+    std::sort(blocks.begin(), blocks.end(), [](const auto* a, const auto* b) {
+        return *std::min_element(a->begin(), a->end()) < *std::min_element(b->begin(), b->end());
+    });
+    for (const auto* ranks : blocks) {
+        const size_t begin = m.ranks.size();
+        for (int64_t r : *ranks) {
+            if (present.count(r) && std::find(m.ranks.begin(), m.ranks.end(), r) == m.ranks.end())
+                m.ranks.push_back(r);
+        }
+        if (m.ranks.size() > begin)
+            m.blocks.push_back({ begin, m.ranks.size(), m.orderedBy });
+    }
+    appendUnplaced();
+}
+
+} // namespace
+
+CommMatrix CommSqlOracle::matrix(
+    model::Database& db, const CommSelection& sel, const MatrixOp& op, const std::string& orderBy)
+{
+    const std::string rows = "(" + linkRowsSql() + ")";
+    Binder b;
+    b.where = " WHERE src IS NOT NULL AND dst IS NOT NULL";
+    b.add(" AND step = ?1", 1, sel.step);
+    b.add(" AND grp = ?2", 2, sel.groupHash);
+    const bool totals = !sel.opName && (!op.opType || op.slot == "total");
+    CommMatrix m;
+    if (sel.opName) {
+        b.add(" AND (op_name = ?3 OR (slot IS NULL AND matrix_op = ?3))", 3, sel.opName);
+    } else {
+        b.add(" AND type = ?3", 3, op.opType);
+        if (!totals)
+            b.add(" AND slot = ?4", 4, std::optional<std::string>(op.slot));
+    }
+    if (totals) {
+        const std::string stepWhere = b.where;
+        b.where += " AND (slot = 'total' OR slot IS NULL) AND COALESCE(matrix_op, '') <> 'Total Op Info'";
+        if (!op.opType) {
+            auto any = db.prepare("SELECT EXISTS (SELECT 1 FROM " + rows + b.where + ")");
+            b.bind(any);
+            m.totalOpInfo = any.step() && any.int64(0) == 0;
+            if (m.totalOpInfo)
+                b.where = stepWhere + " AND matrix_op = 'Total Op Info'";
+        }
+    }
+    const std::string selected = "sel AS (SELECT *, " + std::string(kLinkOp)
+        + " AS link_op, ROW_NUMBER() OVER (ORDER BY step IS NOT NULL, step, rid) AS pos FROM " + rows + b.where + ")";
+
+    // Local-rank policy: one group's local ranks only when no off-diagonal link has global ranks.
+    bool hasGlobal = false;
+    std::vector<std::pair<std::string, double>> localVolume; // ascending group
+    {
+        auto st = db.prepare("WITH " + selected + " SELECT grp, is_local, SUM(CASE WHEN " + kOffDiagonal
+            + " THEN size ELSE 0 END), MAX(" + kOffDiagonal + ") FROM sel GROUP BY is_local, grp ORDER BY grp");
+        b.bind(st);
+        while (st.step()) {
+            if (st.int64(1) != 0)
+                localVolume.emplace_back(st.text(0), st.real(2));
+            else
+                hasGlobal = hasGlobal || st.int64(3) != 0;
+        }
+    }
+    if (!hasGlobal && !localVolume.empty()) {
+        auto best = localVolume.begin();
+        for (auto it = localVolume.begin(); it != localVolume.end(); ++it)
+            best = it->second > best->second ? it : best;
+        m.localGroup = best->first;
+    }
+    for (const auto& [group, volume] : localVolume) {
+        if (group != m.localGroup)
+            m.hiddenLocalGroups.push_back(group);
+    }
+    Binder kept = b;
+    std::string policy = " WHERE NOT is_local";
+    if (m.localGroup) {
+        policy = " WHERE is_local AND grp = ?9";
+        kept.texts.emplace_back(9, *m.localGroup);
+    }
+
+    // Every link the policy keeps, in the index's order, marked whether it is the one kept of its (step, group,
+    // op type, src, dst): the sender's copy when the sender wrote one, else the first.
+    const std::string dedupType = sel.opName ? "link_op" : "type";
+    auto st = db.prepare("WITH " + selected
+        + ", firsts AS (SELECT grp, MIN(pos) AS first FROM sel GROUP BY grp), kept AS (SELECT * FROM sel" + policy
+        + "), runs AS (SELECT *, NOT MAX(rank_id = src) OVER (PARTITION BY step, grp, src, dst) OR rank_id = src AS "
+          "sender FROM kept), "
+          "once AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY step, grp, src, dst, sender, "
+        + dedupType
+        + " ORDER BY pos) AS n FROM runs) "
+          "SELECT o.step IS NOT NULL, COALESCE(o.step, 0), f.first, o.src, o.dst, o.sender AND o.n = 1, o.transport, "
+          "o.link_op, o.size, o.time FROM once o JOIN firsts f ON f.grp = o.grp ORDER BY o.pos");
+    kept.bind(st);
+    struct Link {
+        std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t> run; // (has step, step, group's first row, src, dst)
+        bool kept = false;
+        std::string transport, opName;
+        double sizeMb = 0;
+        int64_t timeNs = 0;
+    };
+    std::vector<Link> links;
+    while (st.step()) {
+        links.push_back({ { st.int64(0), st.int64(1), st.int64(2), st.int64(3), st.int64(4) }, st.int64(5) != 0,
+            st.text(6), totals ? std::string() : st.text(7), st.real(8), st.int64(9) });
+    }
+    // A cell sums its links run by run in std::sort's order of the runs (the index sorts its links the same way, and
+    // the order of floating-point additions decides the last bits of a size).
+    std::vector<size_t> order(links.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t x, size_t y) { return links[x].run < links[y].run; });
+    std::map<std::pair<int64_t, int64_t>, std::pair<MatrixCell, std::string>> cells; // cell, its first transport
+    for (size_t i : order) {
+        const Link& l = links[i];
+        if (!l.kept)
+            continue;
+        auto& [c, firstTransport] = cells[{ std::get<3>(l.run), std::get<4>(l.run) }];
+        if (c.links == 0) {
+            c.src = std::get<3>(l.run);
+            c.dst = std::get<4>(l.run);
+            c.transport = firstTransport = l.transport;
+            c.opName = l.opName;
+        }
+        if (l.transport != firstTransport)
+            c.transport = "mixed";
+        if (l.opName != c.opName)
+            c.opName = "several ops";
+        c.sizeMb += l.sizeMb;
+        c.timeNs += l.timeNs;
+        ++c.links;
+    }
+    for (auto& [key, cell] : cells)
+        m.cells.push_back(std::move(cell.first));
+    for (size_t i = 0; i < m.cells.size(); ++i) {
+        const MatrixCell& c = m.cells[i];
+        if (c.transport != "LOCAL" && c.src != c.dst && c.timeNs > 0
+            && (!m.slowestCell || *c.bandwidthGbps() < *m.cells[*m.slowestCell].bandwidthGbps()))
+            m.slowestCell = i;
+    }
+    orderAxis(db, m, sel, orderBy);
+    return m;
 }
 
 } // namespace npuscope::test

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace npuscope::test {
@@ -27,6 +28,12 @@ public:
     static std::vector<query::LinkRow> linkTable(model::Database& db, const query::LinkFilter& filter);
     // typeSlots: each type's slots in ascending order (not the chooser's order).
     static query::MatrixOpChoices matrixOps(model::Database& db, const query::CommSelection& sel);
+    // The matrix (docs/metrics.md "Matrix cell", "Axis order"): SQL selects the links, applies the local-rank policy
+    // and keeps one link per (step, group, op type, src, dst), the sender's copy of a link both ends wrote. A cell
+    // sums its links in the order the index does (its runs sorted by std::sort from (step, row) order), so sizes
+    // compare exactly; the slowest cell and the axis follow from the cells and the groups.
+    static query::CommMatrix matrix(model::Database& db, const query::CommSelection& sel,
+        const query::MatrixOp& op = {}, const std::string& orderBy = "auto");
 };
 
 } // namespace npuscope::test

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // ChartWidget on a real chart with real data: hit test, tooltip, click, image export.
+#include "GuiTestSupport.h"
+
 #include "npuscope/gui/app/MainWindow.h"
 #include "npuscope/gui/common/ChartWidget.h"
 #include "npuscope/gui/common/Workspace.h"
@@ -13,22 +15,15 @@
 
 #include <gtest/gtest.h>
 
-#include <set>
 
 using namespace npuscope;
 using namespace npuscope::gui;
 
 TEST(ChartWidget, HitTestTooltipClickAndImageOnTheTimeOverview)
 {
-    MainWindow::Options o;
-    o.persistSettings = false;
-    o.interactive = false;
-    MainWindow window(o);
+    MainWindow window(test::testOptions());
     window.resize(1500, 950);
-    bool ok = false;
-    QObject::connect(&window, &MainWindow::loadFinished, &window, [&](bool success, const QString&) { ok = success; });
-    window.open({ QStringLiteral(NPUSCOPE_TEST_DATA "/torch_npu_2rank_level1") });
-    ASSERT_TRUE(window.waitUntilIdle(300000) && ok);
+    ASSERT_TRUE(test::openAndWait(window, { test::kTwoRanks }));
     window.focusDock(window.timeOverviewDock());
     window.show();
     ASSERT_TRUE(window.waitUntilIdle(60000));
@@ -59,12 +54,7 @@ TEST(ChartWidget, HitTestTooltipClickAndImageOnTheTimeOverview)
     const QImage image = base->toImage();
     ASSERT_FALSE(image.isNull());
     EXPECT_EQ(image.size(), chart->size() * chart->devicePixelRatioF());
-    std::set<QRgb> colours;
-    for (int y = 0; y < image.height(); y += 2) {
-        for (int x = 0; x < image.width(); x += 2)
-            colours.insert(image.pixel(x, y));
-    }
-    EXPECT_GT(colours.size(), 8u) << "the exported image is not blank";
+    EXPECT_GT(test::distinctColours(image), 8) << "the exported image is not blank";
 
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("chart.png"));

@@ -1,5 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// The communication docks driven offscreen on real and generated data.
+// The communication docks driven offscreen on real and generated data: duration table, matrix (hover, counts,
+// slowest-cell outline), time overview, Groups and Links docks; group-local ranks when a group's global ranks are
+// unknown; figures a file generation lacks (MindSpore hccl_raw, Level0, no communication at all) shown as absent,
+// not 0; readable packet-size ticks.
+#include "GuiTestSupport.h"
+
+#include "npuscope/gui/app/MainWindow.h"
 #include "npuscope/gui/comm/CommDurationDock.h"
 #include "npuscope/gui/comm/CommDurationModel.h"
 #include "npuscope/gui/comm/CommMatrixDock.h"
@@ -10,18 +16,18 @@
 #include "npuscope/gui/comm/GroupsDock.h"
 #include "npuscope/gui/comm/LinkTableModel.h"
 #include "npuscope/gui/comm/LinksDock.h"
-#include "npuscope/gui/app/MainWindow.h"
 #include "npuscope/gui/comm/OpStripView.h"
 #include "npuscope/gui/comm/PacketChart.h"
+#include "npuscope/gui/common/Workspace.h"
 #include "npuscope/gui/steps/TimeOverviewChart.h"
 #include "npuscope/gui/steps/TimeOverviewDock.h"
-#include "npuscope/gui/common/Workspace.h"
 #include "npuscope/testgen/ClusterGenerator.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QFontMetrics>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -41,56 +47,19 @@ using namespace npuscope::gui;
 
 namespace {
 
-const QString kTwoRanks = QStringLiteral(NPUSCOPE_TEST_DATA "/torch_npu_2rank_level1");
+constexpr QSize kWindowSize(1500, 950);
 const std::string kGroup = "17522688603477080586";
-
-MainWindow::Options options()
-{
-    MainWindow::Options o;
-    o.persistSettings = false;
-    o.interactive = false;
-    return o;
-}
-
-bool openAndWait(MainWindow& window, const QStringList& paths)
-{
-    bool ok = false;
-    QObject::connect(&window, &MainWindow::loadFinished, &window, [&](bool success, const QString&) { ok = success; });
-    window.open(paths);
-    return window.waitUntilIdle(300000) && ok;
-}
-
-int distinctColours(const QImage& image)
-{
-    std::set<QRgb> colours;
-    for (int y = 0; y < image.height(); y += 2) {
-        for (int x = 0; x < image.width(); x += 2)
-            colours.insert(image.pixel(x, y));
-    }
-    return static_cast<int>(colours.size());
-}
-
-void keepImage(const QImage& image, const QString& name)
-{
-    const QString dir = qEnvironmentVariable("NPUSCOPE_TEST_ARTIFACTS");
-    if (!dir.isEmpty())
-        image.save(dir + QLatin1Char('/') + name);
-}
 
 class CommViews : public ::testing::Test {
 protected:
     void SetUp() override
     {
-        m_window = std::make_unique<MainWindow>(options());
-        m_window->resize(1500, 950);
-        for (QAbstractItemModel* model :
-            std::initializer_list<QAbstractItemModel*> { m_window->commDurationDock()->model(),
-                m_window->commDurationDock()->proxyModel(), m_window->linksDock()->rankModel(),
-                m_window->linksDock()->clusterModel(), m_window->linksDock()->clusterProxy(),
-                m_window->groupsDock()->model(), m_window->groupsDock()->proxyModel() })
-            m_testers.push_back(std::make_unique<QAbstractItemModelTester>(
-                model, QAbstractItemModelTester::FailureReportingMode::Fatal));
-        ASSERT_TRUE(openAndWait(*m_window, { kTwoRanks }));
+        m_window = test::newWindow(kWindowSize);
+        m_testers.watch({ m_window->commDurationDock()->model(), m_window->commDurationDock()->proxyModel(),
+            m_window->linksDock()->rankModel(), m_window->linksDock()->clusterModel(),
+            m_window->linksDock()->clusterProxy(), m_window->groupsDock()->model(),
+            m_window->groupsDock()->proxyModel() });
+        ASSERT_TRUE(test::openAndWait(*m_window, { test::kTwoRanks }));
     }
     Workspace& ws() { return *m_window->workspace(); }
     bool idle() { return m_window->waitUntilIdle(60000); }
@@ -105,7 +74,7 @@ protected:
     }
 
     std::unique_ptr<MainWindow> m_window;
-    std::vector<std::unique_ptr<QAbstractItemModelTester>> m_testers;
+    test::ModelTesters m_testers;
 };
 
 } // namespace
@@ -211,8 +180,8 @@ TEST_F(CommViews, MatrixFollowsTheWorkspaceAndHovers)
     EXPECT_DOUBLE_EQ(view->zoom(), 4.0);
     view->resetView();
     const QImage image = view->grab().toImage();
-    keepImage(image, QStringLiteral("comm_matrix.png"));
-    EXPECT_GT(distinctColours(image), 10);
+    test::keepImage(image, QStringLiteral("comm_matrix.png"));
+    EXPECT_GT(test::distinctColours(image), 10);
 }
 
 TEST_F(CommViews, TimeOverviewClickSelectsTheStep)
@@ -234,8 +203,8 @@ TEST_F(CommViews, TimeOverviewClickSelectsTheStep)
     ws().setStep(std::nullopt);
     EXPECT_FALSE(chart->selectedStep().has_value());
     const QImage image = chart->grab().toImage();
-    keepImage(image, QStringLiteral("time_overview.png"));
-    EXPECT_GT(distinctColours(image), 8);
+    test::keepImage(image, QStringLiteral("time_overview.png"));
+    EXPECT_GT(test::distinctColours(image), 8);
 }
 
 TEST_F(CommViews, GroupsDockFiltersTheOtherDocks)
@@ -290,8 +259,8 @@ TEST_F(CommViews, EveryDockRendersSomething)
         m_window->show();
         ASSERT_TRUE(idle());
         const QImage image = dock->grab().toImage();
-        keepImage(image, dock->objectName() + QStringLiteral(".png"));
-        EXPECT_GT(distinctColours(image), 10) << dock->objectName().toStdString();
+        test::keepImage(image, dock->objectName() + QStringLiteral(".png"));
+        EXPECT_GT(test::distinctColours(image), 10) << dock->objectName().toStdString();
     }
 }
 
@@ -310,9 +279,9 @@ TEST(CommViewsGenerated, PlantedSlowLinkIsTheMatrixOutlier)
     o.slowLink = std::make_pair(3, 4);
     std::string error;
     ASSERT_TRUE(testgen::ClusterGenerator::generate(o, error)) << error;
-    MainWindow window(options());
+    MainWindow window(test::testOptions());
     window.resize(1400, 900);
-    ASSERT_TRUE(openAndWait(window, { QString::fromStdString(o.outDir) }));
+    ASSERT_TRUE(test::openAndWait(window, { QString::fromStdString(o.outDir) }));
     CommMatrixView* view = window.commMatrixDock()->view();
     const auto& m = view->matrix();
     ASSERT_EQ(m.ranks.size(), 64u);
@@ -330,6 +299,167 @@ TEST(CommViewsGenerated, PlantedSlowLinkIsTheMatrixOutlier)
     window.show();
     ASSERT_TRUE(window.waitUntilIdle(60000));
     const QImage image = view->grab().toImage();
-    keepImage(image, QStringLiteral("comm_matrix_64.png"));
-    EXPECT_GT(distinctColours(image), 10);
+    test::keepImage(image, QStringLiteral("comm_matrix_64.png"));
+    EXPECT_GT(test::distinctColours(image), 10);
+}
+
+// One rank of an 8-rank group: matrix and link table show its links in group-local ranks, labelled.
+TEST(CommViewsLocalRanks, SingleRankMatrixAndLinksUseLocalRanks)
+{
+    auto w = test::newWindow(kWindowSize);
+    ASSERT_TRUE(test::openAndWait(*w, { test::dataPath("torch_npu_2rank_level2/rank0_ascend_pt") }));
+    w->focusDock(w->commMatrixDock());
+    w->show();
+    ASSERT_TRUE(w->waitUntilIdle(60000));
+    const auto& m = w->commMatrixDock()->view()->matrix();
+    EXPECT_EQ(m.ranks.size(), 8u);
+    EXPECT_EQ(m.offDiagonalCells(), 7u);
+    EXPECT_TRUE(m.localGroup.has_value());
+    const QString status = w->commMatrixDock()->statusLabel()->text();
+    EXPECT_TRUE(status.contains(QStringLiteral("group-local ranks"))) << status.toStdString();
+    EXPECT_TRUE(status.contains(QStringLiteral("11022204950826225271"))) << status.toStdString();
+    EXPECT_GT(test::distinctColours(w->commMatrixDock()->view()->grab().toImage()), 10);
+
+    w->focusDock(w->linksDock());
+    ASSERT_TRUE(w->waitUntilIdle(60000));
+    LinkTableModel* links = w->linksDock()->clusterModel();
+    ASSERT_EQ(links->rowCount(), 7);
+    EXPECT_TRUE(links->index(0, LinkTableModel::Src).data().toString().startsWith(QLatin1Char('L')));
+    EXPECT_TRUE(w->linksDock()->clusterTitle()->text().contains(QStringLiteral("group-local ranks")));
+}
+
+// The status counts the src → dst cells the view shows, diagonal apart (Links lists 14 on this data),
+// and the slowest cell's outline lies inside the plot.
+TEST(CommMatrixDock, MatrixCountsAndSlowestOutline)
+{
+    auto w = test::newWindow(kWindowSize);
+    ASSERT_TRUE(test::openAndWait(*w, { test::dataPath("torch_npu_2rank_level1") }));
+    w->focusDock(w->commMatrixDock());
+    w->show();
+    ASSERT_TRUE(w->waitUntilIdle(60000));
+    const QString status = w->commMatrixDock()->statusLabel()->text();
+    EXPECT_TRUE(status.contains(QStringLiteral("14 src\u2192dst links (+2 diagonal/LOCAL, hidden)")))
+        << status.toStdString();
+    w->commMatrixDock()->hideLocalBox()->setChecked(false);
+    EXPECT_TRUE(w->commMatrixDock()->statusLabel()->text().contains(QStringLiteral("14 src\u2192dst links + 2")));
+    w->commMatrixDock()->hideLocalBox()->setChecked(true);
+    CommMatrixView* view = w->commMatrixDock()->view();
+    for (const QSize size : { QSize(900, 600), QSize(420, 300) }) {
+        view->resize(size);
+        view->grab();
+        const QRectF ring = view->slowestRing();
+        ASSERT_FALSE(ring.isNull());
+        EXPECT_TRUE(QRectF(view->plotRect()).contains(ring)) << ring.left() << "," << ring.top() << " " << ring.width();
+    }
+    w->focusDock(w->linksDock());
+    ASSERT_TRUE(w->waitUntilIdle(60000));
+    EXPECT_EQ(w->linksDock()->clusterModel()->rowCount(), 14);
+}
+
+// MindSpore hccl_raw has communication cost and wait cost only: the chart does not claim the identity.
+TEST(CommViewsMissingFigures, HcclRawChartShowsSeparateFigures)
+{
+    auto w = test::newWindow(kWindowSize);
+    ASSERT_TRUE(test::openAndWait(*w, { test::dataPath("mindinsight_r13_job/run") }));
+    w->focusDock(w->commDurationDock());
+    w->show();
+    ASSERT_TRUE(w->waitUntilIdle(60000));
+    CommRankChart* chart = w->commDurationDock()->chart();
+    ASSERT_GT(w->commDurationDock()->model()->rowCount(), 0);
+    EXPECT_TRUE(chart->separateFigures());
+    const QString title = w->commDurationDock()->chartTitle()->text();
+    EXPECT_FALSE(title.contains(QStringLiteral("= Elapsed"))) << title.toStdString();
+    EXPECT_TRUE(title.contains(QStringLiteral("separate figures"))) << title.toStdString();
+    EXPECT_TRUE(chart->toolTipFor(0).contains(QStringLiteral("Transit \u2014")));
+    EXPECT_GT(test::distinctColours(chart->grab().toImage()), 4);
+}
+
+// A Level0 export has no communication.json; the view says so.
+TEST(CommViewsMissingFigures, Level0SaysWhyThereIsNoCommunication)
+{
+    auto w = test::newWindow(kWindowSize);
+    ASSERT_TRUE(test::openAndWait(*w, { test::dataPath("torch_npu_2rank_level0") }));
+    w->focusDock(w->commDurationDock());
+    w->show();
+    ASSERT_TRUE(w->waitUntilIdle(60000));
+    EXPECT_EQ(w->commDurationDock()->model()->rowCount(), 0);
+    const QString text = w->commDurationDock()->summaryLabel()->text();
+    EXPECT_TRUE(text.contains(QStringLiteral("communication.json")) && text.contains(QStringLiteral("Level0")))
+        << text.toStdString();
+}
+
+// No communication data: no right axis / legend entries in the time overview, "—" as group op count.
+TEST(CommViewsMissingFigures, AbsentCommunicationIsNotZero)
+{
+    {
+        auto w = test::newWindow(kWindowSize);
+        ASSERT_TRUE(test::openAndWait(*w, { test::dataPath("mindspore_run1_profiler") }));
+        w->focusDock(w->timeOverviewDock());
+        w->show();
+        ASSERT_TRUE(w->waitUntilIdle(60000));
+        TimeOverviewChart* chart = w->timeOverviewDock()->chart();
+        ASSERT_FALSE(chart->overview().steps.empty());
+        EXPECT_FALSE(chart->hasCommunication());
+        for (const auto& [label, colour] : chart->legendEntries())
+            EXPECT_FALSE(label.contains(QStringLiteral("(right)"))) << label.toStdString();
+    }
+    {
+        auto w = test::newWindow(kWindowSize);
+        ASSERT_TRUE(test::openAndWait(*w, { test::dataPath("torch_npu_2rank_level1") }));
+        ASSERT_TRUE(w->waitUntilIdle(60000));
+        EXPECT_TRUE(w->timeOverviewDock()->chart()->hasCommunication());
+        EXPECT_EQ(w->timeOverviewDock()->chart()->legendEntries().size(), 5u);
+    }
+    {
+        auto w = test::newWindow(kWindowSize);
+        ASSERT_TRUE(test::openAndWait(*w, { test::dataPath("msinsight_communication_group") }));
+        ASSERT_TRUE(w->waitUntilIdle(60000));
+        const GroupTableModel& groups = *w->groupsDock()->model();
+        ASSERT_GT(groups.rowCount(), 0);
+        EXPECT_FALSE(groups.commLoaded());
+        for (int r = 0; r < groups.rowCount(); ++r)
+            EXPECT_EQ(groups.index(r, GroupTableModel::Ops).data().toString(), QStringLiteral("\u2014"));
+    }
+}
+
+// Packet sizes in one unit system on every tick, ticks thinned so labels never overlap, the tallest
+// bar labelled.
+TEST(PacketChart, PacketTicksAreReadable)
+{
+    EXPECT_EQ(PacketChart::sizeLabel(4.0e-6), QStringLiteral("4 B"));
+    EXPECT_EQ(PacketChart::sizeLabel(128.0e-6), QStringLiteral("128 B"));
+    EXPECT_EQ(PacketChart::sizeLabel(4096.0e-6), QStringLiteral("4 KiB"));
+    EXPECT_EQ(PacketChart::sizeLabel(16777216.0e-6), QStringLiteral("16 MiB"));
+
+    auto w = test::newWindow(kWindowSize);
+    ASSERT_TRUE(test::openAndWait(*w, { test::dataPath("torch_npu_2023_2rank/test_rank_0") }));
+    ASSERT_TRUE(w->waitUntilIdle(60000));
+    PacketChart* chart = w->commDurationDock()->packetChart();
+    const auto& dists = chart->distributions();
+    ASSERT_FALSE(dists.empty());
+    const QFontMetrics fm = chart->fontMetrics();
+    for (const auto& d : dists) {
+        const auto buckets = PacketChart::buckets(d);
+        ASSERT_FALSE(buckets.empty());
+        size_t tallest = 0;
+        int width = 0;
+        for (size_t k = 0; k < buckets.size(); ++k) {
+            if (buckets[k].count > buckets[tallest].count)
+                tallest = k;
+            const QString label = PacketChart::sizeLabel(buckets[k].lowMb);
+            EXPECT_TRUE(label.endsWith(QStringLiteral(" B")) || label.endsWith(QStringLiteral("KiB"))
+                || label.endsWith(QStringLiteral("MiB")))
+                << label.toStdString();
+            width = std::max(width, fm.horizontalAdvance(label));
+        }
+        for (double barWidth : { 6.0, 12.0, 30.0 }) {
+            const auto ticks = PacketChart::tickBuckets(buckets, barWidth, width);
+            ASSERT_FALSE(ticks.empty());
+            EXPECT_NE(std::find(ticks.begin(), ticks.end(), tallest), ticks.end());
+            for (size_t i = 1; i < ticks.size(); ++i)
+                EXPECT_GE((ticks[i] - ticks[i - 1]) * barWidth, width + 6.0);
+        }
+    }
+    chart->resize(520, 220);
+    EXPECT_GT(test::distinctColours(chart->grab().toImage()), 3);
 }

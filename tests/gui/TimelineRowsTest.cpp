@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "npuscope/gui/timeline/AreaStatsModel.h"
+#include "GuiTestSupport.h"
+
 #include "npuscope/gui/app/MainWindow.h"
+#include "npuscope/gui/common/Workspace.h"
+#include "npuscope/gui/timeline/AreaStatsModel.h"
 #include "npuscope/gui/timeline/TimelineDock.h"
 #include "npuscope/gui/timeline/TimelineMarkerModel.h"
 #include "npuscope/gui/timeline/TimelineView.h"
-#include "npuscope/gui/common/Workspace.h"
 #include "npuscope/query/TimelineQuery.h"
 
 #include <QAbstractItemModelTester>
@@ -23,16 +25,8 @@ using namespace npuscope::gui;
 
 namespace {
 
-const QString kTwoRanks = QStringLiteral(NPUSCOPE_TEST_DATA "/torch_npu_2rank_level1");
 using Row = TimelineRenderer::Row;
 using RowKind = TimelineRenderer::RowKind;
-
-void keep(const QImage& image, const QString& name)
-{
-    const QString dir = qEnvironmentVariable("NPUSCOPE_TEST_ARTIFACTS");
-    if (!dir.isEmpty())
-        image.save(dir + QLatin1Char('/') + name);
-}
 
 int findRow(const TimelineRenderer& r, const TimelineRenderer::RowKey& key)
 {
@@ -61,13 +55,8 @@ class TimelineRows : public ::testing::Test {
 protected:
     void SetUp() override
     {
-        MainWindow::Options options;
-        options.persistSettings = false;
-        options.interactive = false;
-        window = std::make_unique<MainWindow>(options);
-        window->resize(1600, 1000);
-        window->open({ kTwoRanks });
-        ASSERT_TRUE(window->waitUntilIdle());
+        window = test::newWindow(QSize(1600, 1000));
+        ASSERT_TRUE(test::openAndWait(*window, { test::kTwoRanks }));
         dock = window->timelineDock();
         window->focusDock(dock);
         window->show();
@@ -92,7 +81,7 @@ TEST_F(TimelineRows, DeepRowsAreCappedSoBothRanksFitOnTheFirstScreen)
     EXPECT_LT(
         renderer.rowTop(renderer.rows()[static_cast<size_t>(rank1)]) + TimelineRenderer::kHeaderHeight, view->height())
         << "rank 1 must be visible without scrolling";
-    keep(view->grab().toImage(), QStringLiteral("timeline_rows_capped.png"));
+    test::keepImage(view->grab().toImage(), QStringLiteral("timeline_rows_capped.png"));
 
     // The deep Python thread shows the level cap and how many levels it hides.
     int deep = -1;
@@ -150,7 +139,7 @@ TEST_F(TimelineRows, PinHideMoveAndFilterRows)
     EXPECT_GT(renderer.scrollY(), 0);
     EXPECT_EQ(renderer.rowAt(QPoint(400, TimelineRenderer::kRulerHeight + 3)), 0);
     EXPECT_EQ(renderer.rowTop(renderer.rows()[0]), TimelineRenderer::kRulerHeight);
-    keep(view->grab().toImage(), QStringLiteral("timeline_pinned_scrolled.png"));
+    test::keepImage(view->grab().toImage(), QStringLiteral("timeline_pinned_scrolled.png"));
     ASSERT_TRUE(triggerMenu(view, 0, QStringLiteral("Unpin")));
     EXPECT_FALSE(renderer.rows()[0].pinned);
     EXPECT_EQ(renderer.pinnedHeight(), 0);
@@ -317,7 +306,7 @@ TEST_F(TimelineRows, MarkersAreListedDrawnAndRemovable)
     ASSERT_TRUE(view->cursorNs().has_value());
 
     const QImage marked = view->grab().toImage();
-    keep(marked, QStringLiteral("timeline_markers.png"));
+    test::keepImage(marked, QStringLiteral("timeline_markers.png"));
     EXPECT_NE(marked, plain);
 
     ASSERT_TRUE(markers->removeRows(0, 1));

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Offsets, markers, pinned and hidden rows survive closing and reopening the same inputs (TimelineSession).
+#include "GuiTestSupport.h"
+
 #include "npuscope/gui/app/MainWindow.h"
 #include "npuscope/gui/timeline/TimelineDock.h"
 #include "npuscope/gui/timeline/TimelineMarkerModel.h"
@@ -16,8 +18,6 @@ using namespace npuscope::gui;
 
 namespace {
 
-const QString kTwoRanks = QStringLiteral(NPUSCOPE_TEST_DATA "/torch_npu_2rank_level1");
-
 // The settings of this test live in a scratch folder, not in the user's configuration.
 class ScratchSettings {
 public:
@@ -31,14 +31,9 @@ private:
 // A window that keeps its timeline session, with the two ranks loaded and expanded.
 std::unique_ptr<MainWindow> openExpanded()
 {
-    MainWindow::Options options;
-    options.persistSettings = false; // no window geometry or recent list ...
-    options.interactive = false;
-    auto window = std::make_unique<MainWindow>(options);
+    auto window = test::newWindow(); // no window geometry or recent list ...
     window->timelineDock()->setSessionPersistence(true); // ... but the timeline session, as the app keeps it
-    window->resize(1400, 900);
-    window->open({ kTwoRanks });
-    EXPECT_TRUE(window->waitUntilIdle());
+    EXPECT_TRUE(test::openAndWait(*window, { test::kTwoRanks }));
     window->timelineDock()->expandAllRanks();
     EXPECT_TRUE(window->waitUntilIdle());
     return window;
@@ -150,7 +145,7 @@ TEST(TimelineSession, OffByDefault)
     options.interactive = false;
     {
         MainWindow window(options);
-        window.open({ kTwoRanks });
+        window.open({ test::kTwoRanks });
         ASSERT_TRUE(window.waitUntilIdle());
         window.timelineDock()->markerModel()->addMarker(10, 20, QStringLiteral("not kept"));
     }

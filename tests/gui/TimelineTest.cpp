@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "npuscope/gui/timeline/AreaStatsModel.h"
+#include "GuiTestSupport.h"
+
 #include "npuscope/gui/app/MainWindow.h"
+#include "npuscope/gui/common/Workspace.h"
+#include "npuscope/gui/timeline/AreaStatsModel.h"
 #include "npuscope/gui/timeline/TimelineDock.h"
 #include "npuscope/gui/timeline/TimelineView.h"
-#include "npuscope/gui/common/Workspace.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -17,40 +19,11 @@
 using namespace npuscope;
 using namespace npuscope::gui;
 
-namespace {
-
-const QString kTwoRanks = QStringLiteral(NPUSCOPE_TEST_DATA "/torch_npu_2rank_level1");
-
-void keep(const QImage& image, const QString& name)
-{
-    const QString dir = qEnvironmentVariable("NPUSCOPE_TEST_ARTIFACTS");
-    if (!dir.isEmpty())
-        image.save(dir + QLatin1Char('/') + name);
-}
-
-int distinctColours(const QImage& image)
-{
-    QSet<QRgb> colours;
-    for (int y = 0; y < image.height(); y += 7)
-        for (int x = 0; x < image.width(); x += 7)
-            colours.insert(image.pixel(x, y));
-    return colours.size();
-}
-
-} // namespace
-
 TEST(TimelineDock, LoadZoomSelectSearchAndStatistics)
 {
-    MainWindow::Options options;
-    options.persistSettings = false;
-    options.interactive = false;
-    MainWindow window(options);
+    MainWindow window(test::testOptions());
     window.resize(1600, 1000);
-    bool ok = false;
-    QObject::connect(&window, &MainWindow::loadFinished, &window, [&](bool success, const QString&) { ok = success; });
-    window.open({ kTwoRanks });
-    ASSERT_TRUE(window.waitUntilIdle());
-    ASSERT_TRUE(ok);
+    ASSERT_TRUE(test::openAndWait(window, { test::kTwoRanks }));
     TimelineDock* dock = window.timelineDock();
     ASSERT_NE(dock, nullptr);
     window.focusDock(dock);
@@ -66,8 +39,8 @@ TEST(TimelineDock, LoadZoomSelectSearchAndStatistics)
     EXPECT_GT(renderer.ranks()[0].data->sliceCount(), 4000u);
     EXPECT_TRUE(renderer.axis().hasBounds());
     const QImage full = dock->view()->grab().toImage();
-    EXPECT_GT(distinctColours(full), 10);
-    keep(full, QStringLiteral("timeline_full.png"));
+    EXPECT_GT(test::distinctColours(full, 7), 10);
+    test::keepImage(full, QStringLiteral("timeline_full.png"));
 
     // Zoom at the cursor keeps the time under it.
     const double window0 = renderer.axis().windowNs();
@@ -107,9 +80,9 @@ TEST(TimelineDock, LoadZoomSelectSearchAndStatistics)
     EXPECT_FALSE(details.contains(QStringLiteral("loading")));
     QCoreApplication::processEvents();
     const QImage zoomed = dock->view()->grab().toImage();
-    keep(zoomed, QStringLiteral("timeline_kernel_flows.png"));
-    keep(window.grab().toImage(), QStringLiteral("timeline_kernel_window.png"));
-    EXPECT_GT(distinctColours(zoomed), 5);
+    test::keepImage(zoomed, QStringLiteral("timeline_kernel_flows.png"));
+    test::keepImage(window.grab().toImage(), QStringLiteral("timeline_kernel_window.png"));
+    EXPECT_GT(test::distinctColours(zoomed, 7), 5);
 
     // Area statistics over the whole extent and every track (shown or in a collapsed process).
     std::vector<std::pair<int, int>> tracks;
@@ -145,12 +118,9 @@ TEST(TimelineDock, LoadZoomSelectSearchAndStatistics)
 // from 2025 next to tasks from 2023). A normal profile shows no such note.
 TEST(TimelineDock, SaysWhenTheDataSpansDays)
 {
-    MainWindow::Options options;
-    options.persistSettings = false;
-    options.interactive = false;
-    for (const auto& [path, expected] : { std::pair { QStringLiteral(NPUSCOPE_TEST_DATA "/cann_msprof_db"), true },
-             std::pair { kTwoRanks, false } }) {
-        MainWindow window(options);
+    for (const auto& [path, expected] :
+        { std::pair { test::dataPath("cann_msprof_db"), true }, std::pair { test::kTwoRanks, false } }) {
+        MainWindow window(test::testOptions());
         window.open({ path });
         ASSERT_TRUE(window.waitUntilIdle());
         window.timelineDock()->expandAllRanks();

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// The shared GUI bases: a failed background query is reported (QueryRunner -> Workspace -> Parse issues), and a
+// Errors reach the user: a failed background query is reported (QueryRunner -> Workspace -> Parse issues), and a
 // rank whose timeline cannot be loaded says so instead of showing an empty timeline.
+#include "GuiTestSupport.h"
+
 #include "npuscope/gui/app/MainWindow.h"
 #include "npuscope/gui/common/QueryRunner.h"
 #include "npuscope/gui/common/Workspace.h"
@@ -9,9 +11,6 @@
 #include "npuscope/gui/timeline/TimelineDock.h"
 #include "npuscope/gui/timeline/TimelineView.h"
 
-#include <QCoreApplication>
-#include <QDir>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
 #include <QTemporaryDir>
@@ -25,37 +24,6 @@ using namespace npuscope::gui;
 
 namespace {
 
-const QString kTwoRanks = QStringLiteral(NPUSCOPE_TEST_DATA "/torch_npu_2rank_level1");
-
-MainWindow::Options testOptions()
-{
-    MainWindow::Options options;
-    options.persistSettings = false;
-    options.interactive = false;
-    return options;
-}
-
-bool openAndWait(MainWindow& window, const QString& path)
-{
-    bool ok = false;
-    bool done = false;
-    QObject::connect(&window, &MainWindow::loadFinished, &window, [&](bool success, const QString&) {
-        ok = success;
-        done = true;
-    });
-    window.open({ path });
-    return window.waitUntilIdle(120000) && done && ok;
-}
-
-bool waitFor(const std::function<bool()>& condition, int ms = 30000)
-{
-    QElapsedTimer timer;
-    timer.start();
-    while (!condition() && timer.elapsed() < ms)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    return condition();
-}
-
 // The Parse issues rows whose message contains text.
 int issueRowsWith(const ParseIssuesDock& dock, const QString& text)
 {
@@ -67,25 +35,12 @@ int issueRowsWith(const ParseIssuesDock& dock, const QString& text)
     return n;
 }
 
-bool copyTree(const QString& from, const QString& to)
-{
-    QDir().mkpath(to);
-    const QDir dir(from);
-    for (const QString& name : dir.entryList(QDir::Files))
-        if (!QFile::copy(dir.filePath(name), to + QLatin1Char('/') + name))
-            return false;
-    for (const QString& name : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
-        if (!copyTree(dir.filePath(name), to + QLatin1Char('/') + name))
-            return false;
-    return true;
-}
-
 } // namespace
 
-TEST(GuiBases, QueryRunnerReportsAThrownQueryToParseIssues)
+TEST(ViewErrors, QueryRunnerReportsAThrownQueryToParseIssues)
 {
-    MainWindow window(testOptions());
-    ASSERT_TRUE(openAndWait(window, kTwoRanks));
+    MainWindow window(test::testOptions());
+    ASSERT_TRUE(test::openAndWait(window, { test::kTwoRanks }));
     Workspace* workspace = window.workspace();
     ParseIssuesDock* issues = window.issuesDock();
     const size_t before = issues->model()->issues().size();
@@ -96,7 +51,7 @@ TEST(GuiBases, QueryRunnerReportsAThrownQueryToParseIssues)
     QObject::connect(&runner, &QueryRunner::failed, [&](const QString& message) { failed = message; });
     ASSERT_TRUE(runner.run(
         [](model::Database&) -> int { throw std::runtime_error("the query broke"); }, [&](int) { delivered = true; }));
-    ASSERT_TRUE(waitFor([&] { return !runner.isBusy(); }));
+    ASSERT_TRUE(test::waitFor([&] { return !runner.isBusy(); }));
     EXPECT_FALSE(delivered);
     EXPECT_EQ(failed, QStringLiteral("the query broke"));
     ASSERT_EQ(workspace->viewErrors().size(), 1u);
@@ -113,31 +68,31 @@ TEST(GuiBases, QueryRunnerReportsAThrownQueryToParseIssues)
 
     // Something that is not a std::exception still says that it failed; a repeated failure is listed once.
     ASSERT_TRUE(runner.run([](model::Database&) -> int { throw 42; }, [](int) {}));
-    ASSERT_TRUE(waitFor([&] { return !runner.isBusy(); }));
+    ASSERT_TRUE(test::waitFor([&] { return !runner.isBusy(); }));
     EXPECT_EQ(failed, QStringLiteral("unknown error"));
     ASSERT_TRUE(runner.run([](model::Database&) -> int { throw 42; }, [](int) {}));
-    ASSERT_TRUE(waitFor([&] { return !runner.isBusy(); }));
+    ASSERT_TRUE(test::waitFor([&] { return !runner.isBusy(); }));
     EXPECT_EQ(issueRowsWith(*issues, QStringLiteral("Test view: unknown error")), 1);
     EXPECT_EQ(issues->model()->issues().size(), before + 2);
 
     // A query over in-memory data runs on the Workspace's own pool and reports the same way.
     ASSERT_TRUE(runner.runInMemory(
         [](const std::shared_ptr<model::Database>&) -> int { throw std::logic_error("index broke"); }, [](int) {}));
-    ASSERT_TRUE(waitFor([&] { return !runner.isBusy(); }));
+    ASSERT_TRUE(test::waitFor([&] { return !runner.isBusy(); }));
     EXPECT_EQ(issueRowsWith(*issues, QStringLiteral("Test view: index broke")), 1);
 
     // A new model starts without the old view errors.
-    ASSERT_TRUE(openAndWait(window, kTwoRanks));
+    ASSERT_TRUE(test::openAndWait(window, { test::kTwoRanks }));
     EXPECT_TRUE(workspace->viewErrors().empty());
     EXPECT_EQ(issueRowsWith(*issues, QStringLiteral("Test view")), 0);
 }
 
-TEST(GuiBases, BrokenTraceViewShowsAnErrorNotAnEmptyTimeline)
+TEST(ViewErrors, BrokenTraceViewShowsAnErrorNotAnEmptyTimeline)
 {
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
     const QString rankDir = dir.path() + QStringLiteral("/rank0_ascend_pt");
-    ASSERT_TRUE(copyTree(kTwoRanks + QStringLiteral("/rank0_ascend_pt"), rankDir));
+    ASSERT_TRUE(test::copyTree(test::kTwoRanks + QStringLiteral("/rank0_ascend_pt"), rankDir));
     // Cut the trace in the middle of an event: not valid JSON any more.
     const QString tracePath = rankDir + QStringLiteral("/ASCEND_PROFILER_OUTPUT/trace_view.json");
     QFile trace(tracePath);
@@ -148,9 +103,9 @@ TEST(GuiBases, BrokenTraceViewShowsAnErrorNotAnEmptyTimeline)
     trace.write(QByteArray("[{\"ph\": \"X\", \"name\": ") + head.mid(5000, 3000));
     trace.close();
 
-    MainWindow window(testOptions());
+    MainWindow window(test::testOptions());
     window.resize(1600, 1000);
-    ASSERT_TRUE(openAndWait(window, rankDir));
+    ASSERT_TRUE(test::openAndWait(window, { rankDir }));
     TimelineDock* dock = window.timelineDock();
     window.focusDock(dock);
     window.show();

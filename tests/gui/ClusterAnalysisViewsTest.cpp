@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // msprof-analyze cluster_analysis_output in the GUI: the pipeline stage table of the Cluster steps dock and the
 // communication_group.json groups in the Groups dock.
-#include "npuscope/gui/steps/ClusterStepsDock.h"
+#include "GuiTestSupport.h"
+
+#include "npuscope/gui/app/MainWindow.h"
 #include "npuscope/gui/comm/GroupTableModel.h"
 #include "npuscope/gui/comm/GroupsDock.h"
-#include "npuscope/gui/app/MainWindow.h"
-#include "npuscope/gui/steps/StageTableModel.h"
 #include "npuscope/gui/common/Workspace.h"
+#include "npuscope/gui/steps/ClusterStepsDock.h"
+#include "npuscope/gui/steps/StageTableModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
@@ -20,38 +22,14 @@
 using namespace npuscope;
 using namespace npuscope::gui;
 
-namespace {
-
-MainWindow::Options testOptions()
+TEST(ClusterAnalysisViews, StageTableShowsTheStageRows)
 {
-    MainWindow::Options options;
-    options.persistSettings = false;
-    options.interactive = false;
-    return options;
-}
-
-bool openAndWait(MainWindow& window, const QString& path)
-{
-    bool ok = false;
-    bool done = false;
-    QObject::connect(&window, &MainWindow::loadFinished, &window, [&](bool success, const QString&) {
-        ok = success;
-        done = true;
-    });
-    window.open({ path });
-    return window.waitUntilIdle(120000) && done && ok;
-}
-
-} // namespace
-
-TEST(ClusterOutputStages, StageTableShowsTheStageRows)
-{
-    MainWindow window(testOptions());
+    MainWindow window(test::testOptions());
     window.resize(1400, 900);
     ClusterStepsDock* dock = window.stepsDock();
     QAbstractItemModelTester tester(dock->stageModel(), QAbstractItemModelTester::FailureReportingMode::Fatal);
     EXPECT_TRUE(dock->stageTableView()->isHidden());
-    ASSERT_TRUE(openAndWait(window, QStringLiteral(NPUSCOPE_TEST_DATA "/msprof_cluster_analysis/text")));
+    ASSERT_TRUE(test::openAndWait(window, { test::dataPath("msprof_cluster_analysis/text") }));
 
     const StageTableModel& model = *dock->stageModel();
     EXPECT_FALSE(dock->stageTableView()->isHidden());
@@ -77,20 +55,20 @@ TEST(ClusterOutputStages, StageTableShowsTheStageRows)
     EXPECT_EQ(model.index(1, StageTableModel::StageTime).data(StageTableModel::RawValueRole).toLongLong(), 203701736);
 
     // A profile without stage rows hides the table again.
-    ASSERT_TRUE(openAndWait(window, QStringLiteral(NPUSCOPE_TEST_DATA "/torch_npu_2rank_level1")));
+    ASSERT_TRUE(test::openAndWait(window, { test::dataPath("torch_npu_2rank_level1") }));
     EXPECT_EQ(model.rowCount(), 0);
     EXPECT_TRUE(dock->stageTableView()->isHidden());
     EXPECT_TRUE(title->isHidden());
 }
 
-TEST(ClusterOutputStages, GroupsDockNamesGroupsFromCommunicationGroupJson)
+TEST(ClusterAnalysisViews, GroupsDockNamesGroupsFromCommunicationGroupJson)
 {
-    MainWindow window(testOptions());
+    MainWindow window(test::testOptions());
     window.resize(1400, 900);
     const GroupTableModel& model = *window.groupsDock()->model();
     QAbstractItemModelTester tester(
         window.groupsDock()->model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
-    ASSERT_TRUE(openAndWait(window, QStringLiteral(NPUSCOPE_TEST_DATA "/msinsight_communication_group")));
+    ASSERT_TRUE(test::openAndWait(window, { test::dataPath("msinsight_communication_group") }));
     ASSERT_EQ(model.rowCount(), 22); // 21 hashed groups + the p2p set without a hash
     const int tp = model.rowOfHash("6960437680420871035");
     ASSERT_GE(tp, 0);
