@@ -92,12 +92,8 @@ std::optional<StepColumn> StageTableModel::stepColumn(int column)
 
 QVariant StageTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    // Time columns break their long titles over two lines and carry the unit.
-    if (orientation == Qt::Horizontal && role == Qt::DisplayRole && stepColumn(section)) {
-        QString title = RowTableModel::headerData(section, orientation, role).toString();
-        title.replace(QStringLiteral("("), QStringLiteral("\n("));
-        return title + QStringLiteral(" [%1]").arg(TimeFormat::unitSuffix(m_unit));
-    }
+    if (orientation == Qt::Horizontal && role == Qt::DisplayRole && stepColumn(section))
+        return TimeFormat::columnHeader(RowTableModel::headerData(section, orientation, role).toString(), m_unit);
     return RowTableModel::headerData(section, orientation, role);
 }
 

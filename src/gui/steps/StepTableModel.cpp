@@ -227,14 +227,8 @@ QVariant StepTableModel::headerData(int section, Qt::Orientation orientation, in
 {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return RowTableModel::headerData(section, orientation, role);
-    if (role == Qt::DisplayRole) {
-        QString title = columnTitle(section);
-        // Break the long CSV titles so the numeric columns stay narrow.
-        title.replace(QStringLiteral("("), QStringLiteral("\n("));
-        if (stepColumn(section))
-            title += QStringLiteral(" [%1]").arg(TimeFormat::unitSuffix(m_unit));
-        return title;
-    }
+    if (role == Qt::DisplayRole)
+        return stepColumn(section) ? TimeFormat::columnHeader(columnTitle(section), m_unit) : columnTitle(section);
     if (role == Qt::ToolTipRole) {
         switch (section) {
         case Host:
