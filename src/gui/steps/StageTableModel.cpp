@@ -2,6 +2,7 @@
 #include "npuscope/gui/steps/StageTableModel.h"
 
 #include "npuscope/gui/comm/GroupTableModel.h"
+#include "npuscope/gui/steps/StepTableModel.h"
 
 namespace npuscope::gui {
 
@@ -68,26 +69,12 @@ void StageTableModel::setUnit(TimeFormat::Unit unit)
 
 std::optional<StepColumn> StageTableModel::stepColumn(int column)
 {
-    switch (column) {
-    case Computing:
-        return StepColumn::Computing;
-    case CommunicationNotOverlapped:
-        return StepColumn::CommunicationNotOverlapped;
-    case Overlapped:
-        return StepColumn::Overlapped;
-    case Communication:
-        return StepColumn::Communication;
-    case Free:
-        return StepColumn::Free;
-    case StageTime:
-        return StepColumn::Stage;
-    case Bubble:
-        return StepColumn::Bubble;
-    case Preparing:
-        return StepColumn::Preparing;
-    default:
+    // The step table's time columns up to Preparing, in the same order.
+    static_assert(ColumnCount - Computing == StepTableModel::Preparing - StepTableModel::Computing + 1);
+    static_assert(StageTime - Computing == StepTableModel::Stage - StepTableModel::Computing);
+    if (column < Computing || column >= ColumnCount)
         return std::nullopt;
-    }
+    return StepTableModel::kTimeColumns[static_cast<size_t>(column - Computing)];
 }
 
 QVariant StageTableModel::headerData(int section, Qt::Orientation orientation, int role) const

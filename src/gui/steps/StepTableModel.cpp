@@ -97,34 +97,9 @@ int StepTableModel::rowOfRank(int64_t rank) const
 
 std::optional<StepColumn> StepTableModel::stepColumn(int column)
 {
-    switch (column) {
-    case Computing:
-        return StepColumn::Computing;
-    case CommunicationNotOverlapped:
-        return StepColumn::CommunicationNotOverlapped;
-    case Overlapped:
-        return StepColumn::Overlapped;
-    case Communication:
-        return StepColumn::Communication;
-    case Free:
-        return StepColumn::Free;
-    case Stage:
-        return StepColumn::Stage;
-    case Bubble:
-        return StepColumn::Bubble;
-    case Preparing:
-        return StepColumn::Preparing;
-    case Total:
-        return StepColumn::Total;
-    case IterationInterval:
-        return StepColumn::IterationInterval;
-    case FpBp:
-        return StepColumn::FpBp;
-    case Tail:
-        return StepColumn::Tail;
-    default:
+    if (column < Computing || column >= ColumnCount)
         return std::nullopt;
-    }
+    return kTimeColumns[static_cast<size_t>(column - Computing)];
 }
 
 QString StepTableModel::columnTitle(int column)
