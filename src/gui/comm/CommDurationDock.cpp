@@ -67,13 +67,10 @@ CommDurationDock::CommDurationDock(Workspace* ws, QWidget* parent)
     bar->addWidget(m_summary);
     layout->addLayout(bar);
 
-    m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(CommDurationModel::RawValueRole);
-    m_table = new QTableView(body);
+    m_table = TableSetup::sortedTable(m_model, m_proxy, CommDurationModel::RawValueRole,
+        { .singleSelection = true, .centeredHeader = true, .sortable = true, .sortColumn = CommDurationModel::Rank },
+        body);
     m_table->setObjectName(QStringLiteral("durationTable"));
-    m_table->setModel(m_proxy);
-    TableSetup::install(m_table,
-        { .singleSelection = true, .centeredHeader = true, .sortable = true, .sortColumn = CommDurationModel::Rank });
     m_chart = new CommRankChart(body);
     m_packets = new PacketChart(body);
     m_strip = new OpStripView(body);
@@ -115,10 +112,7 @@ CommDurationDock::CommDurationDock(Workspace* ws, QWidget* parent)
 
 void CommDurationDock::reload()
 {
-    query::CommSelection sel;
-    sel.step = workspace()->step();
-    sel.groupHash = workspace()->groupHash();
-    sel.opName = workspace()->commOp();
+    const query::CommSelection sel = CommSelectionBar::selection(*workspace());
     const bool started = runner()->runInMemory(
         [sel](const std::shared_ptr<model::Database>& database) {
             // Built once per database (first use), then every selection is computed in memory.
@@ -182,14 +176,7 @@ void CommDurationDock::syncSelection()
 {
     const auto rank = workspace()->selectedRank();
     m_chart->setSelectedRank(rank);
-    const int row = rank ? m_model->rowOfRank(*rank) : -1;
-    if (row < 0) {
-        m_table->clearSelection();
-        return;
-    }
-    const QModelIndex index = m_proxy->mapFromSource(m_model->index(row, 0));
-    m_table->selectRow(index.row());
-    m_table->scrollTo(index);
+    TableSetup::selectSourceRow(m_table, m_proxy, rank ? m_model->rowOfRank(*rank) : -1);
 }
 
 } // namespace npuscope::gui

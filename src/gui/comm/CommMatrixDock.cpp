@@ -111,9 +111,7 @@ void CommMatrixDock::reload()
 
 void CommMatrixDock::reloadSlots()
 {
-    query::CommSelection sel;
-    sel.step = workspace()->step();
-    sel.groupHash = workspace()->groupHash();
+    const query::CommSelection sel = CommSelectionBar::stepAndGroup(*workspace());
     m_slotRunner->runInMemory(
         [sel](const std::shared_ptr<model::Database>& db) {
             return query::CommAnalysisQuery::matrixOps(
@@ -141,10 +139,7 @@ void CommMatrixDock::reloadSlots()
 
 void CommMatrixDock::reloadMatrix()
 {
-    query::CommSelection sel;
-    sel.step = workspace()->step();
-    sel.groupHash = workspace()->groupHash();
-    sel.opName = workspace()->commOp();
+    const query::CommSelection sel = CommSelectionBar::selection(*workspace());
     query::MatrixOp op;
     const QStringList typeSlot = m_slot->currentData().toString().split(QLatin1Char('\n'));
     if (typeSlot.size() == 2) {

@@ -126,11 +126,24 @@ void CommSelectionBar::reloadLists()
     m_opsReload->request();
 }
 
-void CommSelectionBar::reloadOps()
+query::CommSelection CommSelectionBar::selection(const Workspace& workspace)
+{
+    query::CommSelection sel = stepAndGroup(workspace);
+    sel.opName = workspace.commOp();
+    return sel;
+}
+
+query::CommSelection CommSelectionBar::stepAndGroup(const Workspace& workspace)
 {
     query::CommSelection sel;
-    sel.step = m_workspace->step();
-    sel.groupHash = m_workspace->groupHash();
+    sel.step = workspace.step();
+    sel.groupHash = workspace.groupHash();
+    return sel;
+}
+
+void CommSelectionBar::reloadOps()
+{
+    const query::CommSelection sel = stepAndGroup(*m_workspace);
     const bool started = m_opRunner->runInMemory(
         [sel](const std::shared_ptr<model::Database>& db) {
             return query::CommAnalysisQuery::opNames(*query::CommOpIndex::forDatabase(db), sel);

@@ -37,13 +37,10 @@ GroupsDock::GroupsDock(Workspace* ws, QWidget* parent)
     bar->addWidget(m_all);
     layout->addLayout(bar);
 
-    m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(GroupTableModel::RawValueRole);
-    m_table = new QTableView(body);
+    m_table = TableSetup::sortedTable(m_model, m_proxy, GroupTableModel::RawValueRole,
+        { .singleSelection = true, .stretchLastSection = true, .sortable = true, .sortColumn = GroupTableModel::Name },
+        body);
     m_table->setObjectName(QStringLiteral("groupsTable"));
-    m_table->setModel(m_proxy);
-    TableSetup::install(m_table,
-        { .singleSelection = true, .stretchLastSection = true, .sortable = true, .sortColumn = GroupTableModel::Name });
     layout->addWidget(m_table, 1);
     setBody(body);
 
@@ -85,14 +82,7 @@ void GroupsDock::reload()
 void GroupsDock::syncSelection()
 {
     const auto hash = workspace()->groupHash();
-    const int row = hash ? m_model->rowOfHash(*hash) : -1;
-    if (row < 0) {
-        m_table->clearSelection();
-        return;
-    }
-    const QModelIndex index = m_proxy->mapFromSource(m_model->index(row, 0));
-    m_table->selectRow(index.row());
-    m_table->scrollTo(index);
+    TableSetup::selectSourceRow(m_table, m_proxy, hash ? m_model->rowOfHash(*hash) : -1);
 }
 
 } // namespace npuscope::gui

@@ -39,6 +39,11 @@ std::vector<std::pair<std::string, std::string>> groupNames(const query::CommLin
     return out;
 }
 
+// Both tables, sorted by bandwidth at first.
+constexpr TableSetup::Options kTableOptions {
+    .stretchLastSection = true, .sortable = true, .sortColumn = LinkTableModel::Bandwidth
+};
+
 } // namespace
 
 LinksDock::LinksDock(Workspace* ws, QWidget* parent)
@@ -60,8 +65,8 @@ LinksDock::LinksDock(Workspace* ws, QWidget* parent)
     m_rankTitle = new QLabel(rankBox);
     m_rankTitle->setObjectName(QStringLiteral("rankLinksTitle"));
     rankLayout->addWidget(m_rankTitle);
-    m_rankProxy->setSourceModel(m_rankModel);
-    m_rankTable = makeTable(m_rankProxy, rankBox);
+    m_rankTable
+        = TableSetup::sortedTable(m_rankModel, m_rankProxy, LinkTableModel::RawValueRole, kTableOptions, rankBox);
     m_rankTable->setObjectName(QStringLiteral("rankLinksTable"));
     rankLayout->addWidget(m_rankTable, 1);
 
@@ -96,8 +101,8 @@ LinksDock::LinksDock(Workspace* ws, QWidget* parent)
         m_transport->addItem(QString::fromLatin1(t), QString::fromLatin1(t));
     filters->addWidget(m_transport);
     clusterLayout->addLayout(filters);
-    m_clusterProxy->setSourceModel(m_clusterModel);
-    m_clusterTable = makeTable(m_clusterProxy, clusterBox);
+    m_clusterTable = TableSetup::sortedTable(
+        m_clusterModel, m_clusterProxy, LinkTableModel::RawValueRole, kTableOptions, clusterBox);
     m_clusterTable->setObjectName(QStringLiteral("clusterLinksTable"));
     clusterLayout->addWidget(m_clusterTable, 1);
 
@@ -127,16 +132,6 @@ void LinksDock::reload()
 {
     reloadRank();
     reloadCluster();
-}
-
-QTableView* LinksDock::makeTable(QSortFilterProxyModel* proxy, QWidget* parent)
-{
-    proxy->setSortRole(LinkTableModel::RawValueRole);
-    auto* table = new QTableView(parent);
-    table->setModel(proxy);
-    TableSetup::install(
-        table, { .stretchLastSection = true, .sortable = true, .sortColumn = LinkTableModel::Bandwidth });
-    return table;
 }
 
 void LinksDock::reloadRank()

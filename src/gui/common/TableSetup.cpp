@@ -11,6 +11,7 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QMessageBox>
+#include <QSortFilterProxyModel>
 #include <QTableView>
 
 #include <algorithm>
@@ -58,6 +59,28 @@ TableSetup* TableSetup::install(QTableView* view, const Options& options)
     view->addAction(setup->m_export);
     view->setContextMenuPolicy(Qt::ActionsContextMenu);
     return setup;
+}
+
+QTableView* TableSetup::sortedTable(
+    QAbstractItemModel* model, QSortFilterProxyModel* proxy, int sortRole, const Options& options, QWidget* parent)
+{
+    proxy->setSourceModel(model);
+    proxy->setSortRole(sortRole);
+    auto* view = new QTableView(parent);
+    view->setModel(proxy);
+    install(view, options);
+    return view;
+}
+
+void TableSetup::selectSourceRow(QTableView* view, const QSortFilterProxyModel* proxy, int sourceRow)
+{
+    if (sourceRow < 0) {
+        view->clearSelection();
+        return;
+    }
+    const QModelIndex index = proxy->mapFromSource(proxy->sourceModel()->index(sourceRow, 0));
+    view->selectRow(index.row());
+    view->scrollTo(index);
 }
 
 std::vector<int> TableSetup::visibleColumns() const

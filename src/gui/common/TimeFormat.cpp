@@ -44,6 +44,12 @@ QString TimeFormat::unitSuffix(Unit unit)
     return unit == Unit::Microseconds ? QStringLiteral("\u00b5s") : QStringLiteral("ms");
 }
 
+QString TimeFormat::columnHeader(QString title, Unit unit)
+{
+    title.replace(QStringLiteral("("), QStringLiteral("\n("));
+    return title + QStringLiteral(" [%1]").arg(unitSuffix(unit));
+}
+
 QString TimeFormat::adaptive(double ns)
 {
     const double a = std::abs(ns);

@@ -66,14 +66,10 @@ ClusterStepsDock::ClusterStepsDock(Workspace* ws, QWidget* parent)
     bar->addWidget(m_summary);
     layout->addLayout(bar);
 
-    m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(StepTableModel::RawValueRole);
-
-    m_table = new QTableView(body);
+    m_table = TableSetup::sortedTable(m_model, m_proxy, StepTableModel::RawValueRole,
+        { .singleSelection = true, .centeredHeader = true, .sortable = true, .sortColumn = StepTableModel::Rank },
+        body);
     m_table->setObjectName(QStringLiteral("stepsTable"));
-    m_table->setModel(m_proxy);
-    TableSetup::install(m_table,
-        { .singleSelection = true, .centeredHeader = true, .sortable = true, .sortColumn = StepTableModel::Rank });
     layout->addWidget(m_table, 1);
 
     m_footer = new QTableView(body);
@@ -268,14 +264,7 @@ void ClusterStepsDock::syncSelection()
 {
     const auto rank = workspace()->selectedRank();
     m_model->setHighlightedRank(rank);
-    const int row = rank ? m_model->rowOfRank(*rank) : -1;
-    if (row < 0) {
-        m_table->clearSelection();
-        return;
-    }
-    const QModelIndex proxyIndex = m_proxy->mapFromSource(m_model->index(row, 0));
-    m_table->selectRow(proxyIndex.row());
-    m_table->scrollTo(proxyIndex);
+    TableSetup::selectSourceRow(m_table, m_proxy, rank ? m_model->rowOfRank(*rank) : -1);
 }
 
 void ClusterStepsDock::onActivated(const QModelIndex& proxyIndex)

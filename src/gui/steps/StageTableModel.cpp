@@ -2,6 +2,7 @@
 #include "npuscope/gui/steps/StageTableModel.h"
 
 #include "npuscope/gui/comm/GroupTableModel.h"
+#include "npuscope/gui/steps/StepTableModel.h"
 
 namespace npuscope::gui {
 
@@ -68,36 +69,18 @@ void StageTableModel::setUnit(TimeFormat::Unit unit)
 
 std::optional<StepColumn> StageTableModel::stepColumn(int column)
 {
-    switch (column) {
-    case Computing:
-        return StepColumn::Computing;
-    case CommunicationNotOverlapped:
-        return StepColumn::CommunicationNotOverlapped;
-    case Overlapped:
-        return StepColumn::Overlapped;
-    case Communication:
-        return StepColumn::Communication;
-    case Free:
-        return StepColumn::Free;
-    case StageTime:
-        return StepColumn::Stage;
-    case Bubble:
-        return StepColumn::Bubble;
-    case Preparing:
-        return StepColumn::Preparing;
-    default:
+    // The step table's time columns up to Preparing, in the same order.
+    static_assert(ColumnCount - Computing == StepTableModel::Preparing - StepTableModel::Computing + 1);
+    static_assert(StageTime - Computing == StepTableModel::Stage - StepTableModel::Computing);
+    if (column < Computing || column >= ColumnCount)
         return std::nullopt;
-    }
+    return StepTableModel::kTimeColumns[static_cast<size_t>(column - Computing)];
 }
 
 QVariant StageTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    // Time columns break their long titles over two lines and carry the unit.
-    if (orientation == Qt::Horizontal && role == Qt::DisplayRole && stepColumn(section)) {
-        QString title = RowTableModel::headerData(section, orientation, role).toString();
-        title.replace(QStringLiteral("("), QStringLiteral("\n("));
-        return title + QStringLiteral(" [%1]").arg(TimeFormat::unitSuffix(m_unit));
-    }
+    if (orientation == Qt::Horizontal && role == Qt::DisplayRole && stepColumn(section))
+        return TimeFormat::columnHeader(RowTableModel::headerData(section, orientation, role).toString(), m_unit);
     return RowTableModel::headerData(section, orientation, role);
 }
 

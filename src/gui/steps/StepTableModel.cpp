@@ -97,34 +97,9 @@ int StepTableModel::rowOfRank(int64_t rank) const
 
 std::optional<StepColumn> StepTableModel::stepColumn(int column)
 {
-    switch (column) {
-    case Computing:
-        return StepColumn::Computing;
-    case CommunicationNotOverlapped:
-        return StepColumn::CommunicationNotOverlapped;
-    case Overlapped:
-        return StepColumn::Overlapped;
-    case Communication:
-        return StepColumn::Communication;
-    case Free:
-        return StepColumn::Free;
-    case Stage:
-        return StepColumn::Stage;
-    case Bubble:
-        return StepColumn::Bubble;
-    case Preparing:
-        return StepColumn::Preparing;
-    case Total:
-        return StepColumn::Total;
-    case IterationInterval:
-        return StepColumn::IterationInterval;
-    case FpBp:
-        return StepColumn::FpBp;
-    case Tail:
-        return StepColumn::Tail;
-    default:
+    if (column < Computing || column >= ColumnCount)
         return std::nullopt;
-    }
+    return kTimeColumns[static_cast<size_t>(column - Computing)];
 }
 
 QString StepTableModel::columnTitle(int column)
@@ -227,14 +202,8 @@ QVariant StepTableModel::headerData(int section, Qt::Orientation orientation, in
 {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return RowTableModel::headerData(section, orientation, role);
-    if (role == Qt::DisplayRole) {
-        QString title = columnTitle(section);
-        // Break the long CSV titles so the numeric columns stay narrow.
-        title.replace(QStringLiteral("("), QStringLiteral("\n("));
-        if (stepColumn(section))
-            title += QStringLiteral(" [%1]").arg(TimeFormat::unitSuffix(m_unit));
-        return title;
-    }
+    if (role == Qt::DisplayRole)
+        return stepColumn(section) ? TimeFormat::columnHeader(columnTitle(section), m_unit) : columnTitle(section);
     if (role == Qt::ToolTipRole) {
         switch (section) {
         case Host:

@@ -18,18 +18,6 @@ namespace npuscope::io {
 
 namespace {
 
-std::optional<int64_t> intOf(const nlohmann::json& o, const char* key)
-{
-    const auto it = o.find(key);
-    if (it == o.end())
-        return std::nullopt;
-    if (it->is_number_integer())
-        return it->get<int64_t>();
-    if (it->is_string())
-        return parseInt(it->get<std::string>());
-    return std::nullopt;
-}
-
 std::optional<nlohmann::json> readSmall(const fs::path& p)
 {
     std::ifstream in(p);
@@ -70,7 +58,7 @@ bool CannProfImporter::runInfo(ImportContext& ctx)
     auto& w = ctx.writer();
     model::RankRow row;
     row.rankId = ctx.rankId();
-    row.deviceId = intOf(root, "devices");
+    row.deviceId = jsonInt(root, "devices");
     if (auto h = root.find("hostname"); h != root.end() && h->is_string())
         row.host = h->get<std::string>();
     for (const char* key : { "version", "platform_version", "pid_name", "hwtype", "cpuNums", "sysClockFreq" }) {
@@ -99,7 +87,7 @@ bool CannProfImporter::runInfo(ImportContext& ctx)
         if (n.rfind("end_info.", 0) != 0 || n.find(".done") != std::string::npos)
             continue;
         if (const auto e = readSmall(it->path())) {
-            if (auto us = intOf(*e, "collectionTimeEnd"))
+            if (auto us = jsonInt(*e, "collectionTimeEnd"))
                 row.collectionEndNs = *us * 1000;
             if (auto v = e->find("clockMonotonicRaw"); v != e->end() && v->is_string())
                 w.addRankInfo(ctx.rankId(), "cann.end.clockMonotonicRaw", v->get<std::string>());
@@ -113,8 +101,8 @@ bool CannProfImporter::runInfo(ImportContext& ctx)
 bool CannProfImporter::runTimeline(ImportContext& ctx)
 {
     const auto start = startInfo(deviceDir(ctx.file()));
-    const auto beginUs = start ? intOf(*start, "collectionTimeBegin") : std::nullopt;
-    const auto monoNs = start ? intOf(*start, "clockMonotonicRaw") : std::nullopt;
+    const auto beginUs = start ? jsonInt(*start, "collectionTimeBegin") : std::nullopt;
+    const auto monoNs = start ? jsonInt(*start, "clockMonotonicRaw") : std::nullopt;
     if (!beginUs || !monoNs) {
         ctx.error(std::nullopt,
             "no start_info (collectionTimeBegin, clockMonotonicRaw) in the device folder; the "
@@ -147,8 +135,8 @@ bool CannProfImporter::runTimeline(ImportContext& ctx)
         if (!e.is_object())
             continue;
         const std::string ph = e.value("ph", std::string());
-        const auto pid = intOf(e, "pid");
-        const auto tid = intOf(e, "tid");
+        const auto pid = jsonInt(e, "pid");
+        const auto tid = jsonInt(e, "tid");
         if (!pid)
             continue;
         if (ph == "M") {
@@ -165,7 +153,7 @@ bool CannProfImporter::runTimeline(ImportContext& ctx)
                 if (name == "process_labels" && args->contains("labels") && (*args)["labels"].is_string())
                     p.label = (*args)["labels"].get<std::string>();
                 if (name == "process_sort_index")
-                    p.sortIndex = intOf(*args, "sort_index");
+                    p.sortIndex = jsonInt(*args, "sort_index");
                 w.upsertProcess(p);
             } else if ((name == "thread_name" || name == "thread_sort_index") && tid) {
                 model::ThreadRow t;
@@ -175,7 +163,7 @@ bool CannProfImporter::runTimeline(ImportContext& ctx)
                 if (name == "thread_name" && args->contains("name") && (*args)["name"].is_string())
                     t.name = (*args)["name"].get<std::string>();
                 if (name == "thread_sort_index")
-                    t.sortIndex = intOf(*args, "sort_index");
+                    t.sortIndex = jsonInt(*args, "sort_index");
                 w.upsertThread(t);
             }
             continue;
@@ -271,7 +259,7 @@ bool CannProfImporter::runStepTrace(ImportContext& ctx)
         const auto args = e.find("args");
         if (args == e.end() || !args->is_object())
             continue;
-        const auto id = intOf(*args, "Iteration ID");
+        const auto id = jsonInt(*args, "Iteration ID");
         if (!id)
             continue;
         const std::string cat = e.value("cat", std::string());
@@ -329,8 +317,8 @@ std::vector<PlannedRank> CannProfImporter::planRanks(const fs::path& dir)
         if (fs::is_regular_file(info, ec)) {
             r.files.push_back({ FileKind::CannInfo, fs::absolute(info).lexically_normal().string(),
                 static_cast<uint64_t>(fs::file_size(info, ec)) });
-            if (const auto j = readSmall(info); j && intOf(*j, "rank_id").value_or(-1) >= 0) {
-                r.rank = *intOf(*j, "rank_id");
+            if (const auto j = readSmall(info); j && jsonInt(*j, "rank_id").value_or(-1) >= 0) {
+                r.rank = *jsonInt(*j, "rank_id");
                 r.rankSource = "rank_id_field";
             }
         }

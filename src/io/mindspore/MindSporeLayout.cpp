@@ -2,6 +2,7 @@
 #include "npuscope/io/mindspore/MindSporeLayout.h"
 
 #include "npuscope/core/Decimal.h"
+#include "npuscope/io/parse/JsonFile.h"
 
 #include <nlohmann/json.hpp>
 
@@ -41,18 +42,6 @@ std::optional<int64_t> idOf(const std::string& name, FileKind kind)
         if (std::regex_search(name, m, kId))
             return parseInt(m[1].str());
     }
-    return std::nullopt;
-}
-
-std::optional<int64_t> intValue(const nlohmann::json& o, const char* key)
-{
-    const auto it = o.find(key);
-    if (it == o.end())
-        return std::nullopt;
-    if (it->is_number_integer())
-        return it->get<int64_t>();
-    if (it->is_string())
-        return parseInt(it->get<std::string>());
     return std::nullopt;
 }
 
@@ -150,10 +139,11 @@ std::vector<PlannedRank> MindSporeLayout::jobRanks(const fs::path& dir, std::vec
     for (const auto& server : root["server_list"]) {
         if (!server.is_object() || !server.contains("device") || !server["device"].is_array())
             continue;
-        const auto it = mapping.find(server.value("server_id", std::string()));
+        const auto id = server.find("server_id");
+        const auto it = mapping.find(id == server.end() ? std::string() : id->get<std::string>());
         for (const auto& device : server["device"]) {
-            const auto deviceId = intValue(device, "device_id");
-            const auto rankId = intValue(device, "rank_id");
+            const auto deviceId = jsonInt(device, "device_id");
+            const auto rankId = jsonInt(device, "rank_id");
             if (!deviceId || !rankId)
                 continue;
             ++tableRanks;

@@ -13,31 +13,11 @@ namespace fs = std::filesystem;
 
 namespace npuscope::io {
 
-namespace {
-
-std::optional<int64_t> intValue(const nlohmann::json& o, const char* key)
-{
-    const auto it = o.find(key);
-    if (it == o.end())
-        return std::nullopt;
-    if (it->is_number_integer())
-        return it->get<int64_t>();
-    if (it->is_string())
-        return parseInt(it->get<std::string>());
-    return std::nullopt;
-}
-
-} // namespace
-
 bool MindSporeMiscImporter::runFlops(ImportContext& ctx)
 {
     nlohmann::json root;
     if (!readJsonFile(ctx, root))
         return false;
-    if (!root.is_object()) {
-        ctx.error(std::nullopt, "not a JSON object");
-        return false;
-    }
     for (auto it = root.begin(); it != root.end(); ++it) {
         if (it->is_primitive())
             ctx.writer().addRankInfo(
@@ -77,11 +57,11 @@ bool MindSporeMiscImporter::runRankTable(ImportContext& ctx)
         if (!server.is_object() || !server.contains("device") || !server["device"].is_array())
             continue;
         for (const auto& device : server["device"]) {
-            if (!device.is_object() || intValue(device, "rank_id") != ctx.rankId())
+            if (!device.is_object() || jsonInt(device, "rank_id") != ctx.rankId())
                 continue;
             model::RankRow row;
             row.rankId = ctx.rankId();
-            row.deviceId = intValue(device, "device_id");
+            row.deviceId = jsonInt(device, "device_id");
             const std::string ip = server.value("server_id", std::string());
             if (const auto it = mapping.find(ip); it != mapping.end()) {
                 row.host = it->second;

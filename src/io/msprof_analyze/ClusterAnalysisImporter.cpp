@@ -6,6 +6,7 @@
 #include "npuscope/io/torch_npu/CommunicationImporter.h"
 #include "npuscope/io/parse/CsvImport.h"
 #include "npuscope/io/parse/JsonFile.h"
+#include "npuscope/io/parse/StepTraceColumns.h"
 #include "npuscope/io/db/SqliteExport.h"
 
 #include "npuscope/model/ClusterSummaryWriter.h"
@@ -25,18 +26,9 @@ bool importStepRows(CsvImport& csv)
 {
     if (!csv.open({ "Type", "Index", "Computing" }))
         return false;
-    const int stepCol = csv.column({ "Step" });
     const int typeCol = csv.column({ "Type" });
     const int indexCol = csv.column({ "Index" });
-    const int computingCol = csv.column({ "Computing" });
-    const int notOverlappedCol = csv.column({ "Communication(Not Overlapped)" });
-    const int overlappedCol = csv.column({ "Overlapped" });
-    const int communicationCol = csv.column({ "Communication" });
-    const int freeCol = csv.column({ "Free" });
-    const int stageCol = csv.column({ "Stage" });
-    const int bubbleCol = csv.column({ "Bubble" });
-    const int excludeReceiveCol = csv.column({ "Communication(Not Overlapped and Exclude Receive)" });
-    const int preparingCol = csv.column({ "Preparing" });
+    const StepTraceColumns columns(csv);
     auto& ctx = csv.context();
     int64_t otherRows = 0;
     std::vector<model::ClusterStageRow> stages;
@@ -44,17 +36,8 @@ bool importStepRows(CsvImport& csv)
         const auto type = csv.text(typeCol);
         if (type == "stage") {
             model::ClusterStageRow s;
-            s.step = csv.optInt(stepCol);
             s.ranks = ClusterSummaryWriter::parseRanks(csv.text(indexCol).value_or(std::string()));
-            s.computing = csv.usNs(computingCol);
-            s.communicationNotOverlapped = csv.usNs(notOverlappedCol);
-            s.overlapped = csv.usNs(overlappedCol);
-            s.communication = csv.usNs(communicationCol);
-            s.free = csv.usNs(freeCol);
-            s.stage = csv.usNs(stageCol);
-            s.bubble = csv.usNs(bubbleCol);
-            s.communicationNotOverlappedExcludeReceive = csv.usNs(excludeReceiveCol);
-            s.preparing = csv.usNs(preparingCol);
+            columns.read(csv, s);
             s.sourceLine = csv.line();
             if (csv.skipped())
                 continue;
@@ -75,16 +58,7 @@ bool importStepRows(CsvImport& csv)
             continue; // its own per-rank folder gives this rank's figures
         model::StepTraceRow r;
         r.rankId = *rank;
-        r.step = csv.optInt(stepCol);
-        r.computing = csv.usNs(computingCol);
-        r.communicationNotOverlapped = csv.usNs(notOverlappedCol);
-        r.overlapped = csv.usNs(overlappedCol);
-        r.communication = csv.usNs(communicationCol);
-        r.free = csv.usNs(freeCol);
-        r.stage = csv.usNs(stageCol);
-        r.bubble = csv.usNs(bubbleCol);
-        r.communicationNotOverlappedExcludeReceive = csv.usNs(excludeReceiveCol);
-        r.preparing = csv.usNs(preparingCol);
+        columns.read(csv, r);
         r.sourceLine = csv.line();
         if (csv.skipped())
             continue;
@@ -199,10 +173,6 @@ bool ClusterAnalysisImporter::runCommunicationGroup(ImportContext& ctx)
     nlohmann::json root;
     if (!readJsonFile(ctx, root))
         return false;
-    if (!root.is_object()) {
-        ctx.error(std::nullopt, "top level is not an object");
-        return false;
-    }
     std::vector<model::ClusterCommGroupRow> groups;
     int64_t bad = 0;
     // Newer builds: comm_group_parallel_info names each group (pg_name) and gives its hash (group_name).
@@ -260,10 +230,6 @@ bool ClusterAnalysisImporter::runCommunication(ImportContext& ctx)
     nlohmann::json root;
     if (!readJsonFile(ctx, root))
         return false;
-    if (!root.is_object()) {
-        ctx.error(std::nullopt, "top level is not an object");
-        return false;
-    }
     forEachClusterOp(ctx, root,
         [&](std::optional<int64_t> step, const std::string& kind, const std::string& key, const nlohmann::json& ranks) {
             for (auto it = ranks.begin(); it != ranks.end(); ++it) {
@@ -285,10 +251,6 @@ bool ClusterAnalysisImporter::runMatrix(ImportContext& ctx)
     nlohmann::json root;
     if (!readJsonFile(ctx, root))
         return false;
-    if (!root.is_object()) {
-        ctx.error(std::nullopt, "top level is not an object");
-        return false;
-    }
     std::vector<model::CommLinkRow> links;
     forEachClusterOp(ctx, root,
         [&](std::optional<int64_t> step, const std::string& kind, const std::string& key,

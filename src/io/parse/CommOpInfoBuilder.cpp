@@ -11,6 +11,44 @@ namespace {
 
 const std::string kNoText;
 
+// A number member of a section, by its key.
+template <typename Section> struct NumberField {
+    std::string_view key;
+    std::optional<double> Section::*member;
+};
+
+constexpr NumberField<CommOpInfo> kTimeFields[] = {
+    { "Elapse Time(ms)", &CommOpInfo::elapseMs },
+    { "Transit Time(ms)", &CommOpInfo::transitMs },
+    { "Wait Time(ms)", &CommOpInfo::waitMs },
+    { "Synchronization Time(ms)", &CommOpInfo::syncMs },
+    { "Idle Time(ms)", &CommOpInfo::idleMs },
+    { "Idel Time(ms)", &CommOpInfo::idelMs }, // older builds' spelling
+    { "Wait Time Ratio", &CommOpInfo::waitRatio },
+    { "Synchronization Time Ratio", &CommOpInfo::syncRatio },
+};
+
+constexpr NumberField<CommOpInfo::Transport> kTransportFields[] = {
+    { "Transit Size(MB)", &CommOpInfo::Transport::sizeMb },
+    { "Transit Time(ms)", &CommOpInfo::Transport::transitMs },
+    { "Bandwidth(GB/s)", &CommOpInfo::Transport::bandwidthGbps },
+    { "Large Packet Ratio", &CommOpInfo::Transport::largePacketRatio },
+};
+
+// Sets the member of section that key names; false when none has that key.
+template <typename Section, size_t N>
+bool setNumber(
+    const NumberField<Section> (&fields)[N], std::string_view key, Section& section, std::optional<double> value)
+{
+    for (const auto& f : fields) {
+        if (f.key == key) {
+            section.*f.member = value;
+            return true;
+        }
+    }
+    return false;
+}
+
 } // namespace
 
 void CommOpInfoBuilder::reset()
@@ -25,41 +63,70 @@ void CommOpInfoBuilder::reset()
 
 void CommOpInfoBuilder::setTimeField(std::optional<double> value, const std::string& text)
 {
-    auto& t = m_info;
     if (m_key == "Start Timestamp(us)") {
-        t.start.value = value;
-        t.start.text = value ? text : std::string();
-    } else if (m_key == "Elapse Time(ms)")
-        t.elapseMs = value;
-    else if (m_key == "Transit Time(ms)")
-        t.transitMs = value;
-    else if (m_key == "Wait Time(ms)")
-        t.waitMs = value;
-    else if (m_key == "Synchronization Time(ms)")
-        t.syncMs = value;
-    else if (m_key == "Idle Time(ms)")
-        t.idleMs = value;
-    else if (m_key == "Idel Time(ms)") // older builds' spelling
-        t.idelMs = value;
-    else if (m_key == "Wait Time Ratio")
-        t.waitRatio = value;
-    else if (m_key == "Synchronization Time Ratio")
-        t.syncRatio = value;
+        m_info.start.value = value;
+        m_info.start.text = value ? text : std::string();
+    } else {
+        setNumber(kTimeFields, m_key, m_info, value);
+    }
 }
 
 void CommOpInfoBuilder::setTransportField(std::optional<double> value)
 {
-    auto& t = *m_transport;
-    if (m_key == "Transit Size(MB)")
-        t.sizeMb = value;
-    else if (m_key == "Transit Time(ms)")
-        t.transitMs = value;
-    else if (m_key == "Bandwidth(GB/s)")
-        t.bandwidthGbps = value;
-    else if (m_key == "Large Packet Ratio")
-        t.largePacketRatio = value;
-    else if (m_key == "Size Distribution")
-        t.sizeDistribution.clear(); // not an object: no packets
+    if (!setNumber(kTransportFields, m_key, *m_transport, value) && m_key == "Size Distribution")
+        m_transport->sizeDistribution.clear(); // not an object: no packets
+}
+
+CommOpInfoBuilder::Frame CommOpInfoBuilder::enter(bool isObject, bool isArray)
+{
+    switch (m_frames.back()) {
+    case Frame::Skip:
+        return Frame::Skip;
+    case Frame::PacketArray:
+        ++m_packetElement; // a container is an element, never a number
+        return Frame::Skip;
+    case Frame::Op:
+        // A later section replaces an earlier one of the same name.
+        if (m_key == "Communication Time Info") {
+            auto bandwidth = std::move(m_info.bandwidth);
+            m_info = {};
+            m_info.bandwidth = std::move(bandwidth);
+            m_info.hasTimeInfo = isObject;
+            return isObject ? Frame::Time : Frame::Skip;
+        }
+        if (m_key == "Communication Bandwidth Info") {
+            m_info.bandwidth.clear();
+            return isObject ? Frame::Bandwidth : Frame::Skip;
+        }
+        return Frame::Skip;
+    case Frame::Time:
+        setTimeField(std::nullopt, kNoText);
+        return Frame::Skip;
+    case Frame::Bandwidth: {
+        auto& t = m_info.bandwidth[m_key];
+        t = {};
+        t.isObject = isObject;
+        if (!isObject)
+            return Frame::Skip;
+        m_transport = &t;
+        return Frame::Transport;
+    }
+    case Frame::Transport:
+        setTransportField(std::nullopt); // clears the packets for "Size Distribution"
+        return isObject && m_key == "Size Distribution" ? Frame::Distribution : Frame::Skip;
+    case Frame::Distribution: {
+        auto& p = m_transport->sizeDistribution[m_key];
+        p = {};
+        if (!isArray)
+            return Frame::Skip;
+        m_packet = &p;
+        m_packetElement = 0;
+        m_count.reset();
+        m_totalMs.reset();
+        return Frame::PacketArray;
+    }
+    }
+    return Frame::Skip;
 }
 
 void CommOpInfoBuilder::openValue(bool isObject, bool isArray)
@@ -69,63 +136,7 @@ void CommOpInfoBuilder::openValue(bool isObject, bool isArray)
         m_frames.push_back(isObject ? Frame::Op : Frame::Skip);
         return;
     }
-    Frame next = Frame::Skip;
-    switch (m_frames.back()) {
-    case Frame::Skip:
-        break;
-    case Frame::PacketArray:
-        ++m_packetElement; // a container is an element, never a number
-        break;
-    case Frame::Op:
-        if (m_key == "Communication Time Info") {
-            auto bandwidth = std::move(m_info.bandwidth);
-            m_info = {};
-            m_info.bandwidth = std::move(bandwidth);
-            m_info.hasTimeInfo = isObject;
-            if (isObject)
-                next = Frame::Time;
-        } else if (m_key == "Communication Bandwidth Info") {
-            m_info.bandwidth.clear();
-            if (isObject)
-                next = Frame::Bandwidth;
-        }
-        break;
-    case Frame::Time:
-        setTimeField(std::nullopt, kNoText);
-        break;
-    case Frame::Bandwidth: {
-        auto& t = m_info.bandwidth[m_key];
-        t = {};
-        t.isObject = isObject;
-        if (isObject) {
-            m_transport = &t;
-            next = Frame::Transport;
-        }
-        break;
-    }
-    case Frame::Transport:
-        if (m_key == "Size Distribution") {
-            m_transport->sizeDistribution.clear();
-            if (isObject)
-                next = Frame::Distribution;
-        } else {
-            setTransportField(std::nullopt);
-        }
-        break;
-    case Frame::Distribution: {
-        auto& p = m_transport->sizeDistribution[m_key];
-        p = {};
-        if (isArray) {
-            m_packet = &p;
-            m_packetElement = 0;
-            m_count.reset();
-            m_totalMs.reset();
-            next = Frame::PacketArray;
-        }
-        break;
-    }
-    }
-    m_frames.push_back(next);
+    m_frames.push_back(enter(isObject, isArray));
 }
 
 void CommOpInfoBuilder::startObject() { openValue(true, false); }
@@ -165,8 +176,6 @@ void CommOpInfoBuilder::scalar(std::optional<double> value, const std::string& t
         return;
     }
     switch (m_frames.back()) {
-    case Frame::Skip:
-        break;
     case Frame::PacketArray:
         // asInt is set for JSON numbers only: a numeric string is not a packet count.
         if (m_packetElement == 0 && asInt)
@@ -175,28 +184,14 @@ void CommOpInfoBuilder::scalar(std::optional<double> value, const std::string& t
             m_totalMs = value;
         ++m_packetElement;
         break;
-    case Frame::Op:
-        if (m_key == "Communication Time Info") {
-            auto bandwidth = std::move(m_info.bandwidth);
-            m_info = {};
-            m_info.bandwidth = std::move(bandwidth);
-        } else if (m_key == "Communication Bandwidth Info") {
-            m_info.bandwidth.clear();
-        }
-        break;
     case Frame::Time:
         setTimeField(value, text);
         break;
-    case Frame::Bandwidth: {
-        auto& t = m_info.bandwidth[m_key];
-        t = {};
-        break;
-    }
     case Frame::Transport:
         setTransportField(value);
         break;
-    case Frame::Distribution:
-        m_transport->sizeDistribution[m_key] = {};
+    default:
+        enter(false, false); // what a non-container value of this key replaces
         break;
     }
 }

@@ -95,4 +95,16 @@ std::optional<double> jsonNumber(const nlohmann::json& object, const char* key)
     return std::nullopt;
 }
 
+std::optional<int64_t> jsonInt(const nlohmann::json& object, const char* key)
+{
+    const auto it = object.find(key);
+    if (it == object.end())
+        return std::nullopt;
+    if (it->is_number_integer())
+        return it->get<int64_t>();
+    if (it->is_string())
+        return parseInt(it->get<std::string>());
+    return std::nullopt;
+}
+
 } // namespace npuscope::io

@@ -453,11 +453,8 @@ bool JsonScanner::skipValue()
             if (c != '"')
                 return unexpected("string literal");
             ++m_p;
-            if (!scanString<false>(nullptr))
+            if (!scanString<false>(nullptr) || !colon())
                 return false;
-            if (peek() != ':')
-                return unexpected("':'");
-            ++m_p;
             m_stack.push_back('{');
             continue;
         case '[':
@@ -509,11 +506,8 @@ bool JsonScanner::skipValue()
                     if (peek() != '"')
                         return unexpected("string literal");
                     ++m_p;
-                    if (!scanString<false>(nullptr))
+                    if (!scanString<false>(nullptr) || !colon())
                         return false;
-                    if (peek() != ':')
-                        return unexpected("':'");
-                    ++m_p;
                     break;
                 }
                 if (c != '}')

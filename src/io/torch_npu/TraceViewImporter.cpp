@@ -728,11 +728,8 @@ bool Importer::parseDocument(JsonScanner& sc)
             for (;;) {
                 if (c != '"')
                     return sc.unexpected("string literal");
-                if (!sc.readString(m_key))
+                if (!sc.readString(m_key) || !sc.colon())
                     return false;
-                if (sc.peek() != ':')
-                    return sc.unexpected("':'");
-                sc.advance();
                 if (m_key == "traceEvents" && !m_eventsDone && sc.peek() == '[') {
                     sc.advance();
                     if (!parseEvents(sc))
@@ -740,17 +737,12 @@ bool Importer::parseDocument(JsonScanner& sc)
                 } else if (!sc.skipValue()) {
                     return false;
                 }
-                c = sc.peek();
-                if (c == ',') {
-                    sc.advance();
-                    c = sc.peek();
-                    continue;
-                }
-                if (c == '}') {
-                    sc.advance();
+                const auto next = sc.afterItem('}');
+                if (next == JsonScanner::Next::Error)
+                    return false;
+                if (next == JsonScanner::Next::End)
                     break;
-                }
-                return sc.unexpected("',' or '}'");
+                c = sc.peek();
             }
         }
     } else if (!sc.skipValue()) {
@@ -778,17 +770,12 @@ bool Importer::parseEvents(JsonScanner& sc)
                     return false;
                 ++m_nonObjectEvents;
             }
-            c = sc.peek();
-            if (c == ',') {
-                sc.advance();
-                c = sc.peek();
-                continue;
-            }
-            if (c == ']') {
-                sc.advance();
+            const auto next = sc.afterItem(']');
+            if (next == JsonScanner::Next::Error)
+                return false;
+            if (next == JsonScanner::Next::End)
                 break;
-            }
-            return sc.unexpected("',' or ']'");
+            c = sc.peek();
         }
     }
     m_inEvents = false;
@@ -816,10 +803,9 @@ bool Importer::parseEvent(JsonScanner& sc)
         std::string_view key;
         if (!sc.readStringView(key, m_key))
             return false;
-        const Field field = fieldOf(key);
-        if (sc.peek() != ':')
-            return sc.unexpected("':'");
-        sc.advance();
+        const Field field = fieldOf(key); // before colon(): a refill there can move the bytes key points to
+        if (!sc.colon())
+            return false;
         if (field == FArgs) {
             if (!readArgs(sc))
                 return false;
@@ -829,17 +815,12 @@ bool Importer::parseEvent(JsonScanner& sc)
         } else if (!readValue(sc, m_fields[field], false)) {
             return false;
         }
-        c = sc.peek();
-        if (c == ',') {
-            sc.advance();
-            c = sc.peek();
-            continue;
-        }
-        if (c == '}') {
-            sc.advance();
+        const auto next = sc.afterItem('}');
+        if (next == JsonScanner::Next::Error)
+            return false;
+        if (next == JsonScanner::Next::End)
             break;
-        }
-        return sc.unexpected("',' or '}'");
+        c = sc.peek();
     }
     return endEvent();
 }
@@ -876,24 +857,12 @@ bool Importer::readArgsObject(JsonScanner& sc)
             m_argList.emplace_back();
         auto& a = m_argList[m_argCount++];
         a.second.kind = Kind::None;
-        if (!sc.readString(a.first))
+        if (!sc.readString(a.first) || !sc.colon() || !readValue(sc, a.second, true))
             return false;
-        if (sc.peek() != ':')
-            return sc.unexpected("':'");
-        sc.advance();
-        if (!readValue(sc, a.second, true))
-            return false;
+        const auto next = sc.afterItem('}');
+        if (next != JsonScanner::Next::Item)
+            return next == JsonScanner::Next::End;
         c = sc.peek();
-        if (c == ',') {
-            sc.advance();
-            c = sc.peek();
-            continue;
-        }
-        if (c == '}') {
-            sc.advance();
-            return true;
-        }
-        return sc.unexpected("',' or '}'");
     }
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "npuscope/query/CommAnalysisQuery.h"
+
 #include <QWidget>
 
 class QComboBox;
@@ -21,6 +23,11 @@ public:
     static constexpr int kMaxOps = 400;
 
     explicit CommSelectionBar(Workspace* workspace, QWidget* parent = nullptr);
+
+    // The Workspace's step, group and op as the communication queries take them.
+    static query::CommSelection selection(const Workspace& workspace);
+    // The same without the op: what the op (or op slot) choices are listed for.
+    static query::CommSelection stepAndGroup(const Workspace& workspace);
 
     QComboBox* stepCombo() const { return m_step; }
     QComboBox* groupCombo() const { return m_group; }

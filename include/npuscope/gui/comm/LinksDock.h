@@ -39,7 +39,6 @@ private:
     void reload() override;
     void reloadRank();
     void reloadCluster();
-    QTableView* makeTable(QSortFilterProxyModel* proxy, QWidget* parent);
 
     QueryRunner* m_clusterRunner;
     LinkTableModel* m_rankModel;

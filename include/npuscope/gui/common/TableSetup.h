@@ -5,8 +5,11 @@
 
 #include <vector>
 
+class QAbstractItemModel;
 class QAction;
+class QSortFilterProxyModel;
 class QTableView;
+class QWidget;
 
 namespace npuscope::gui {
 
@@ -32,6 +35,13 @@ public:
 
     // The view keeps its model; call after setModel.
     static TableSetup* install(QTableView* view, const Options& options);
+    // A new view (a child of parent) of model through proxy (not owned; its sort role set to sortRole), installed
+    // with options.
+    static QTableView* sortedTable(
+        QAbstractItemModel* model, QSortFilterProxyModel* proxy, int sortRole, const Options& options, QWidget* parent);
+    // Selects the view row that shows sourceRow of the proxy's source model and scrolls to it; sourceRow < 0 clears
+    // the selection.
+    static void selectSourceRow(QTableView* view, const QSortFilterProxyModel* proxy, int sourceRow);
 
     // Selected rows in view order (Ctrl+C); empty when nothing is selected.
     QString selectedRowsText() const;

@@ -22,6 +22,9 @@ public:
     // Same with the unit suffix ("8873.756 µs").
     static QString withUnit(int64_t ns, Unit unit);
     static QString unitSuffix(Unit unit);
+    // A time column's header: its title broken before "(" so the column stays narrow, and the unit
+    // ("Communication\n(Not Overlapped) [µs]").
+    static QString columnHeader(QString title, Unit unit);
     // A compact human value with an adaptive unit for axes and legends ("1.25 ms", "830 µs").
     static QString adaptive(double ns);
 };

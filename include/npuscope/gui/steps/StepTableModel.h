@@ -49,6 +49,13 @@ public:
         // qlonglong: the row's rank, for every column.
         RankIdRole,
     };
+    // The StepColumn of each time column, Computing .. Tail in column order; StageTableModel's time columns are the
+    // first eight.
+    static constexpr std::array<query::StepColumn, ColumnCount - Computing> kTimeColumns { query::StepColumn::Computing,
+        query::StepColumn::CommunicationNotOverlapped, query::StepColumn::Overlapped, query::StepColumn::Communication,
+        query::StepColumn::Free, query::StepColumn::Stage, query::StepColumn::Bubble, query::StepColumn::Preparing,
+        query::StepColumn::Total, query::StepColumn::IterationInterval, query::StepColumn::FpBp,
+        query::StepColumn::Tail };
     // Deviations below this (relative) are not tinted.
     static constexpr double kTintThreshold = 0.05;
 

@@ -67,6 +67,9 @@ private:
     // number, and its int64 conversion (as nlohmann's get<int64_t>) when it is a JSON number.
     void scalar(std::optional<double> value, const std::string& text, std::optional<int64_t> asInt);
     void openValue(bool isObject, bool isArray);
+    // A value of m_key starts inside the innermost open frame: resets what it replaces and returns the frame its
+    // members are read with (Skip for a scalar).
+    Frame enter(bool isObject, bool isArray);
     void setTimeField(std::optional<double> value, const std::string& text);
     void setTransportField(std::optional<double> value);
 

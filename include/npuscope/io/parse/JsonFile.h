@@ -8,8 +8,9 @@
 namespace npuscope::io {
 
 // Reads a small JSON file (profiler_info, metadata, communication*.json: KB to a few MB) into a
-// DOM. Reports "cannot open", "empty file" and syntax errors with their byte offset (and line
-// when it can be computed) to ctx. Returns false when nothing usable was read.
+// DOM. Reports "cannot open", "empty file", syntax errors with their byte offset (and line
+// when it can be computed) and a top level that is not an object to ctx. Returns false when nothing
+// usable was read; when true, out is an object.
 bool readJsonFile(ImportContext& ctx, nlohmann::json& out);
 
 // Reads a whole small file into text, reporting "cannot open" / "empty file". False when unusable.
@@ -22,5 +23,7 @@ std::optional<int64_t> stepFromKey(const std::string& key);
 
 // A JSON number (or numeric string) as double; nullopt otherwise.
 std::optional<double> jsonNumber(const nlohmann::json& object, const char* key);
+// A JSON integer (or integer string, see parseInt) as int64; nullopt otherwise (also for a fraction).
+std::optional<int64_t> jsonInt(const nlohmann::json& object, const char* key);
 
 } // namespace npuscope::io

@@ -56,6 +56,32 @@ public:
     }
     // Consumes the byte peek() returned.
     void advance() { ++m_p; }
+    // After an object key: consumes the ':' (false, recorded as unexpected, when something else follows).
+    bool colon()
+    {
+        if (peek() != ':')
+            return unexpected("':'");
+        advance();
+        return true;
+    }
+    // What follows an object member (close '}') or an array element (close ']').
+    enum class Next { Item, End, Error };
+    // Consumes ',' (Item: another member or element follows) or close (End: the container is done); anything else
+    // is recorded as unexpected (Error).
+    Next afterItem(char close)
+    {
+        const int c = peek();
+        if (c == ',') {
+            advance();
+            return Next::Item;
+        }
+        if (c == close) {
+            advance();
+            return Next::End;
+        }
+        unexpected(close == '}' ? "',' or '}'" : "',' or ']'");
+        return Next::Error;
+    }
     // Absolute offset of the next unconsumed byte.
     uint64_t offset() const { return m_base + static_cast<uint64_t>(m_p - m_buffer); }
 
