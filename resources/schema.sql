@@ -324,7 +324,8 @@ CREATE TABLE slice (
   rank_id INTEGER NOT NULL, pid INTEGER NOT NULL, tid INTEGER NOT NULL, -- track
   ts INTEGER NOT NULL,      -- start, epoch ns (fixed-point parse of the µs string)
   dur INTEGER NOT NULL,     -- duration ns
-  depth INTEGER NOT NULL,   -- nesting depth on its track (0 = outermost)
+  depth INTEGER NOT NULL,   -- nesting depth on its track (0 = outermost), by the rule in docs/loading.md
+                            -- "Slice nesting and flows" (one io::SliceTracker per track)
   name_id INTEGER NOT NULL, -- string.id of name
   cat_id INTEGER,           -- string.id of cat, NULL when absent
   args TEXT,                -- args object as JSON text; NULL when absent or stored by reference

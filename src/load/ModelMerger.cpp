@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/load/ModelMerger.h"
 
+#include <algorithm>
 #include <map>
+#include <set>
 #include <vector>
 
 namespace npuscope::load {
@@ -19,7 +21,27 @@ std::vector<std::string> columnsOf(Database& db, const std::string& table)
     return cols;
 }
 
-std::string mapped(const std::string& column) { return "(SELECT new_id FROM temp.string_map WHERE old_id = " + column + ")"; }
+// Every table of the model except those merged otherwise, in schema order, so a table added to
+// resources/schema.sql is copied without being listed here.
+std::vector<std::string> copiedTables(Database& main)
+{
+    // string is merged by value (ids remapped); comm_group / comm_group_rank are built by PostLoad on the
+    // main model only.
+    static const std::set<std::string> kNotCopied { "string", "comm_group", "comm_group_rank" };
+    std::vector<std::string> tables;
+    auto st = main.prepare("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+                           "ORDER BY rowid");
+    while (st.step()) {
+        if (!kNotCopied.count(st.text(0)))
+            tables.push_back(st.text(0));
+    }
+    return tables;
+}
+
+std::string mapped(const std::string& column)
+{
+    return "(SELECT new_id FROM temp.string_map WHERE old_id = " + column + ")";
+}
 
 } // namespace
 
@@ -65,7 +87,8 @@ void ModelMerger::mergeUri(Database& main, const std::string& uri)
                 { { "name_id", mapped("name_id") }, { "type_id", mapped("type_id") },
                     { "pmu_file_id", shifted("pmu_file_id", fileOffset) } } },
             { "comm_op", { { "id", shifted("id", opOffset) } } },
-            { "comm_bandwidth", { { "id", shifted("id", bwOffset) }, { "comm_op_id", shifted("comm_op_id", opOffset) } } },
+            { "comm_bandwidth",
+                { { "id", shifted("id", bwOffset) }, { "comm_op_id", shifted("comm_op_id", opOffset) } } },
             { "comm_packet", { { "comm_bandwidth_id", shifted("comm_bandwidth_id", bwOffset) } } },
             { "slice",
                 { { "id", shifted("id", sliceOffset) }, { "name_id", mapped("name_id") },
@@ -77,18 +100,19 @@ void ModelMerger::mergeUri(Database& main, const std::string& uri)
                     { "dst_slice_id", shifted("dst_slice_id", sliceOffset) } } },
             { "parse_issue", { { "id", "NULL" } } },
         };
-        // comm_group / comm_group_rank are built by PostLoad on the main model only.
-        static const char* kTables[] = { "rank", "rank_file", "rank_info", "parallel_group", "step_trace", "kernel", "op_statistic",
-            "api_statistic", "comm_op", "comm_bandwidth", "comm_packet", "comm_link", "memory_record",
-            "operator_memory", "npu_module_mem", "process", "thread", "source_file", "slice", "counter", "flow",
-            "parse_issue", "step_trace_op", "cluster_stage_step", "cluster_comm_group" };
-        for (const char* table : kTables) {
+        const auto tables = copiedTables(main);
+        for (const auto& [table, columns] : overrides) {
+            // A renamed table would otherwise be copied with its ids unshifted.
+            if (std::find(tables.begin(), tables.end(), table) == tables.end())
+                throw DbError("model merge: no table " + table + " to copy with remapped ids");
+        }
+        for (const auto& table : tables) {
             const auto ov = overrides.find(table);
             if (ov == overrides.end()) {
                 // A plain copy: SQLite's transfer optimisation copies the stored records as they are
                 // (new rowids, row order kept) instead of decoding and re-encoding every row when the
                 // main table has no index (the summary merge); with indexes it copies row by row.
-                main.exec(std::string("INSERT INTO main.") + table + " SELECT * FROM w." + table);
+                main.exec("INSERT INTO main." + table + " SELECT * FROM w." + table);
                 continue;
             }
             const auto cols = columnsOf(main, table);
@@ -106,7 +130,7 @@ void ModelMerger::mergeUri(Database& main, const std::string& uri)
                 }
                 exprs += c;
             }
-            main.exec(std::string("INSERT INTO main.") + table + "(" + names + ") SELECT " + exprs + " FROM w." + table
+            main.exec("INSERT INTO main." + table + "(" + names + ") SELECT " + exprs + " FROM w." + table
                 + " ORDER BY rowid");
         }
         main.exec("DROP TABLE temp.string_map");

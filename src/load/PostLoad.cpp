@@ -2,8 +2,10 @@
 #include "npuscope/load/PostLoad.h"
 
 #include "npuscope/core/GroupHash.h"
-#include "npuscope/model/ClusterSummaryWriter.h"
+#include "npuscope/model/CommGroupSources.h"
+#include "npuscope/model/CommGroupTable.h"
 #include "npuscope/model/ParallelGroupTable.h"
+#include "npuscope/model/RankDeviceHints.h"
 
 #include <algorithm>
 #include <map>
@@ -49,35 +51,25 @@ void GroupFacts::append(const GroupFacts& later)
 GroupFacts PostLoad::collectGroupFacts(Database& db)
 {
     GroupFacts facts;
-    {
-        auto st = db.prepare("SELECT DISTINCT group_hash FROM comm_op WHERE group_hash IS NOT NULL");
-        while (st.step())
-            facts.hashes.insert(st.text(0));
-    }
-    {
-        // One pass over the links: their hashes, the unresolved count, and the rows that matter below
-        // (self-links and links still without global ranks).
-        auto st = db.prepare("SELECT group_hash, rank_id, local_src, local_dst, src IS NULL OR dst IS NULL "
-                             "FROM comm_link WHERE group_hash IS NOT NULL");
-        std::set<GroupFacts::Link> seen;
-        std::string last;
-        while (st.step()) {
-            std::string hash = st.text(0);
-            if (hash != last) {
-                last = std::move(hash);
-                facts.hashes.insert(last);
-            }
-            const bool unresolved = st.int64(4) != 0;
-            facts.unresolvedLinks += unresolved;
-            const auto src = st.optInt(2);
-            const auto dst = st.optInt(3);
-            if (!unresolved && !(src && dst && *src == *dst))
-                continue;
-            GroupFacts::Link l { last, st.int64(1), src, dst };
-            if (seen.insert(l).second)
-                facts.links.push_back(std::move(l));
+    CommGroupSources::forEachOpGroupHash(db, [&](const std::string& hash) { facts.hashes.insert(hash); });
+    // One pass over the links: their hashes, the unresolved count, and the rows that matter below
+    // (self-links and links still without global ranks).
+    std::set<GroupFacts::Link> seen;
+    std::string last;
+    CommGroupSources::forEachGroupLink(db, [&](const GroupLinkRow& link) {
+        if (link.groupHash != last) {
+            last = link.groupHash;
+            facts.hashes.insert(last);
         }
-    }
+        facts.unresolvedLinks += !link.resolved;
+        const auto& src = link.localSrc;
+        const auto& dst = link.localDst;
+        if (link.resolved && !(src && dst && *src == *dst))
+            return;
+        GroupFacts::Link l { last, link.rankId, src, dst };
+        if (seen.insert(l).second)
+            facts.links.push_back(std::move(l));
+    });
     return facts;
 }
 
@@ -104,22 +96,17 @@ void PostLoad::resolveGroups(Database& db, ModelWriter& writer, const GroupFacts
 
     // msprof-analyze communication_group.json (or cluster_analysis.db CommunicationGroup) with hashes: the group's
     // pg_name, raw id and members (sorted rank_set, local i = i-th rank, as for metadata). Metadata wins if both exist.
-    {
-        auto st = db.prepare("SELECT group_hash, raw_name, name, ranks, source FROM cluster_comm_group "
-                             "WHERE group_hash IS NOT NULL ORDER BY rowid");
-        while (st.step()) {
-            auto& g = groups[st.text(0)];
-            if (g.source == "metadata" || isGroupListSource(g.source))
-                continue;
-            g.rawName = st.optText(1);
-            g.name = st.optText(2);
-            g.source = st.text(4);
-            g.localToGlobal.clear();
-            const auto ranks = ClusterSummaryWriter::parseRanks(st.text(3));
-            for (size_t i = 0; i < ranks.size(); ++i)
-                g.localToGlobal[static_cast<int64_t>(i)] = ranks[i];
-        }
-    }
+    CommGroupSources::forEachListedGroup(db, [&](const ClusterCommGroupRow& listed) {
+        auto& g = groups[*listed.groupHash];
+        if (g.source == "metadata" || isGroupListSource(g.source))
+            return;
+        g.rawName = listed.rawName;
+        g.name = listed.name;
+        g.source = listed.source;
+        g.localToGlobal.clear();
+        for (size_t i = 0; i < listed.ranks.size(); ++i)
+            g.localToGlobal[static_cast<int64_t>(i)] = listed.ranks[i];
+    });
 
     // Self-links: the rank that wrote "k-k" is local rank k of that group.
     std::map<std::string, std::set<int64_t>> localsSeen;
@@ -150,7 +137,8 @@ void PostLoad::resolveGroups(Database& db, ModelWriter& writer, const GroupFacts
         const bool identity = std::all_of(
             g.localToGlobal.begin(), g.localToGlobal.end(), [](const auto& kv) { return kv.first == kv.second; });
         const auto& seen = localsSeen[hash];
-        const bool complete = std::all_of(seen.begin(), seen.end(), [&](int64_t l) { return g.localToGlobal.count(l); });
+        const bool complete
+            = std::all_of(seen.begin(), seen.end(), [&](int64_t l) { return g.localToGlobal.count(l); });
         if (complete)
             continue;
         // Identity is only assumed when at least two loaded ranks confirm it: a single rank at local 0
@@ -161,57 +149,43 @@ void PostLoad::resolveGroups(Database& db, ModelWriter& writer, const GroupFacts
                 g.localToGlobal.emplace(l, l);
             g.source = "self_link_identity";
             writer.addIssue({ Severity::Info, std::nullopt, std::nullopt, std::nullopt,
-                "group " + hash + ": no profiler_metadata.json membership; the loaded ranks' self-links map local "
-                    "ranks to equal global ranks, so the other " + std::to_string(g.localToGlobal.size() - known)
+                "group " + hash
+                    + ": no profiler_metadata.json membership; the loaded ranks' self-links map local "
+                      "ranks to equal global ranks, so the other "
+                    + std::to_string(g.localToGlobal.size() - known)
                     + " local ranks of its links are assumed global as well" });
         } else {
             writer.addIssue({ Severity::Warning, std::nullopt, std::nullopt, std::nullopt,
-                "group " + hash + ": global ranks unknown for some local ranks (no profiler_metadata.json and no "
-                                  "self-link from those ranks); their links have no global src/dst" });
+                "group " + hash
+                    + ": global ranks unknown for some local ranks (no profiler_metadata.json and no "
+                      "self-link from those ranks); their links have no global src/dst" });
         }
     }
 
-    auto ins = db.prepare("INSERT OR REPLACE INTO comm_group(group_hash, raw_name, name, ranks_source) "
-                          "VALUES (?1, ?2, ?3, ?4)");
-    auto member = db.prepare("INSERT INTO comm_group_rank(group_hash, local_rank, global_rank) VALUES (?1,?2,?3)");
-    for (const auto& [hash, g] : groups) {
-        ins.bind(1, hash).bind(2, g.rawName).bind(3, g.name).bind(4, g.source).run();
-        for (const auto& [local, global] : g.localToGlobal)
-            member.bind(1, hash).bind(2, local).bind(3, global).run();
+    {
+        CommGroupTable table(db);
+        for (const auto& [hash, g] : groups) {
+            table.add({ hash, g.rawName, g.name, g.source });
+            for (const auto& [local, global] : g.localToGlobal)
+                table.addMember({ hash, local, global });
+        }
     }
-    // The update below looks members up per link: index them first (links x members otherwise).
-    db.exec("CREATE INDEX IF NOT EXISTS idx_comm_group_rank ON comm_group_rank(group_hash, local_rank)");
+    CommGroupTable::indexMembers(db);
     // Importers fill src/dst from the rank's own metadata: most often nothing is left to resolve,
     // and the update would still scan every link.
-    if (facts.unresolvedLinks == 0)
-        return;
-    db.exec("UPDATE comm_link SET "
-            "src = (SELECT global_rank FROM comm_group_rank g WHERE g.group_hash = comm_link.group_hash "
-            "       AND g.local_rank = comm_link.local_src), "
-            "dst = (SELECT global_rank FROM comm_group_rank g WHERE g.group_hash = comm_link.group_hash "
-            "       AND g.local_rank = comm_link.local_dst) "
-            "WHERE group_hash IS NOT NULL AND (src IS NULL OR dst IS NULL)");
+    if (facts.unresolvedLinks > 0)
+        CommGroupTable::fillLinkRanks(db);
 }
 
 void PostLoad::fillDevices(Database& db)
 {
-    // One pass per source table, the first row of each rank in row order (what the per-rank
-    // "... LIMIT 1" subqueries of an unindexed table return), instead of a scan per rank.
+    // One pass per source, the first row of each rank in row order (what the per-rank "... LIMIT 1"
+    // subqueries of an unindexed table return), instead of a scan per rank; step_trace first.
     std::map<int64_t, int64_t> device;
-    {
-        auto st = db.prepare("SELECT rank_id, device_id FROM step_trace WHERE device_id IS NOT NULL ORDER BY rowid");
-        while (st.step())
-            device.emplace(st.int64(0), st.int64(1));
-    }
-    for (const char* table : { "npu_module_mem", "memory_record" }) {
-        auto st = db.prepare(std::string("SELECT rank_id, CAST(substr(device, 5) AS INTEGER) FROM ") + table
-            + " WHERE device LIKE 'NPU:%' ORDER BY rowid");
-        while (st.step())
-            device.emplace(st.int64(0), st.int64(1));
-    }
-    auto update = db.prepare("UPDATE rank SET device_id = ?2 WHERE rank_id = ?1 AND device_id IS NULL");
-    for (const auto& [rank, id] : device)
-        update.bind(1, rank).bind(2, id).run();
+    for (const auto source : { RankDeviceHints::Source::StepTrace, RankDeviceHints::Source::NpuModuleMem,
+             RankDeviceHints::Source::MemoryRecord })
+        RankDeviceHints::forEach(db, source, [&](int64_t rank, int64_t id) { device.emplace(rank, id); });
+    RankDeviceHints::fillUnknown(db, device);
 }
 
 } // namespace npuscope::load

@@ -202,17 +202,10 @@ void ModelWriter::setRankFileStatus(int64_t rankId, std::string_view kind, std::
 
 void ModelWriter::addRankInfo(int64_t rankId, std::string_view key, std::string_view value)
 {
-    // A parallel_group_info entry given as text (a db export's META_DATA) is kept parsed, as the
-    // metadata importer writes it; text that names no members stays a plain fact.
-    constexpr auto prefix = ParallelGroupTable::kRankInfoPrefix;
-    if (key.substr(0, prefix.size()) == prefix) {
-        if (const auto row = ParallelGroupTable::fromText(rankId, key.substr(prefix.size()), value)) {
-            m_st->parallelGroup.add(*row);
-            return;
-        }
-    }
     m_st->rankInfo.insert(rankId, key, value);
 }
+
+void ModelWriter::addParallelGroup(const ParallelGroupRow& r) { m_st->parallelGroup.add(r); }
 
 void ModelWriter::addStepTrace(const StepTraceRow& r)
 {

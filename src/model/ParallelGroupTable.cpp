@@ -54,15 +54,15 @@ std::optional<ParallelGroupRow> ParallelGroupTable::fromJson(
     int64_t rankId, std::string_view rawName, const nlohmann::json& entry)
 {
     // A repeated key keeps its last value (nlohmann's DOM does the same), so "the last one" holds.
-    if (!entry.is_object())
+    if (!entry.is_object() || !entry.contains("global_ranks"))
         return std::nullopt;
-    const auto ranks = entry.find("global_ranks");
-    if (ranks == entry.end() || !ranks->is_array())
+    const auto& ranks = entry.at("global_ranks");
+    if (!ranks.is_array())
         return std::nullopt;
     ParallelGroupRow row;
     row.rankId = rankId;
     row.rawName = rawName;
-    for (const auto& r : *ranks) {
+    for (const auto& r : ranks) {
         if (r.is_number_integer())
             row.globalRanks.push_back(r.get<int64_t>());
     }
@@ -70,15 +70,6 @@ std::optional<ParallelGroupRow> ParallelGroupTable::fromJson(
     if (const auto name = entry.find("group_name"); name != entry.end() && name->is_string())
         row.name = name->get<std::string>();
     return row;
-}
-
-std::optional<ParallelGroupRow> ParallelGroupTable::fromText(
-    int64_t rankId, std::string_view rawName, std::string_view json)
-{
-    const auto entry = nlohmann::json::parse(json, nullptr, false);
-    if (entry.is_discarded())
-        return std::nullopt;
-    return fromJson(rankId, rawName, entry);
 }
 
 void ParallelGroupTable::forEach(Database& db, const std::function<void(const ParallelGroupRow&)>& fn)

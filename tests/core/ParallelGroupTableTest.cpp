@@ -23,20 +23,25 @@ std::string dump(const std::optional<ParallelGroupRow>& row)
     return out;
 }
 
+// An entry given as JSON text; text that does not parse names no members.
+std::optional<ParallelGroupRow> fromText(int64_t rankId, std::string_view rawName, std::string_view json)
+{
+    return ParallelGroupTable::fromJson(rankId, rawName, nlohmann::json::parse(json, nullptr, false));
+}
+
 } // namespace
 
-TEST(ParallelGroupTable, FromTextKeepsTheRulesOfTheJsonText)
+TEST(ParallelGroupTable, FromJsonKeepsTheRulesOfTheJsonText)
 {
-    EXPECT_EQ(dump(ParallelGroupTable::fromText(1, "g1", R"({"group_name": "tp", "global_ranks": [4, 0, 2]})")),
-        "g1@1 tp: 0 2 4");
-    EXPECT_EQ(dump(ParallelGroupTable::fromText(0, "g2",
+    EXPECT_EQ(dump(fromText(1, "g1", R"({"group_name": "tp", "global_ranks": [4, 0, 2]})")), "g1@1 tp: 0 2 4");
+    EXPECT_EQ(dump(fromText(0, "g2",
                   R"({"global_ranks": [9], "global_ranks": [3, [7], 1.5, 1, {"a": 2}, "4"], "group_name": 5})")),
         "g2@0 <null>: 1 3");
-    EXPECT_EQ(dump(ParallelGroupTable::fromText(0, "g", R"({"global_ranks": [], "group_name": "dp"})")), "g@0 dp:");
-    EXPECT_EQ(dump(ParallelGroupTable::fromText(0, "g", R"({"global_ranks": "0,1", "group_name": "x"})")), "none");
-    EXPECT_EQ(dump(ParallelGroupTable::fromText(0, "g", R"({"global_ranks": [0, 1)")), "none");
-    EXPECT_EQ(dump(ParallelGroupTable::fromText(0, "g", R"([{"global_ranks": [0, 1]}])")), "none");
-    EXPECT_EQ(dump(ParallelGroupTable::fromText(0, "g", R"({"global_ranks": [0, 1], "global_ranks": null})")), "none");
+    EXPECT_EQ(dump(fromText(0, "g", R"({"global_ranks": [], "group_name": "dp"})")), "g@0 dp:");
+    EXPECT_EQ(dump(fromText(0, "g", R"({"global_ranks": "0,1", "group_name": "x"})")), "none");
+    EXPECT_EQ(dump(fromText(0, "g", R"({"global_ranks": [0, 1)")), "none");
+    EXPECT_EQ(dump(fromText(0, "g", R"([{"global_ranks": [0, 1]}])")), "none");
+    EXPECT_EQ(dump(fromText(0, "g", R"({"global_ranks": [0, 1], "global_ranks": null})")), "none");
     EXPECT_EQ(dump(ParallelGroupTable::fromJson(2, "h", nlohmann::json::parse(R"({"global_ranks": [-1, 7]})"))),
         "h@2 <null>: -1 7");
 }
@@ -51,17 +56,16 @@ TEST(ParallelGroupTable, RowsReadBackInOrderAndResolveGroups)
         table.add({ 0, "ga", "tp", { 0, 1 } });
         table.add({ 1, "gb", std::nullopt, {} });
     }
-    // The same entry given as rank_info text (db exports) lands in the same table; text naming no members
-    // stays a plain rank_info fact.
-    writer.addRankInfo(1, "parallel_group_info.ga", R"({"group_name": "tp", "global_ranks": [1, 0, 8]})");
-    writer.addRankInfo(1, "parallel_group_info.gc", R"({"global_ranks": "0,1"})");
+    // A second rank's entry for the same group, written as the importers do.
+    writer.addParallelGroup(*fromText(1, "ga", R"({"group_name": "tp", "global_ranks": [1, 0, 8]})"));
+    // rank_info keys that look like a group entry stay plain facts.
+    writer.addRankInfo(1, "parallel_group_info.gd", R"({"global_ranks": [0, 1]})");
     writer.commit();
 
     std::vector<std::string> rows;
     ParallelGroupTable::forEach(*db, [&](const ParallelGroupRow& r) { rows.push_back(dump(r)); });
     EXPECT_EQ(rows, (std::vector<std::string> { "ga@0 tp: 0 1", "gb@1 <null>:", "ga@1 tp: 0 1 8" }));
-    EXPECT_EQ(db->scalarInt("SELECT COUNT(*) FROM rank_info WHERE key = 'parallel_group_info.gc'"), 1);
-    EXPECT_EQ(db->scalarInt("SELECT COUNT(*) FROM rank_info WHERE key = 'parallel_group_info.ga'"), 0);
+    EXPECT_EQ(db->scalarInt("SELECT COUNT(*) FROM rank_info WHERE key = 'parallel_group_info.gd'"), 1);
 
     writer.begin();
     npuscope::load::PostLoad::resolveGroups(*db, writer);

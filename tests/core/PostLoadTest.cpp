@@ -4,8 +4,10 @@
 #include "npuscope/load/PostLoad.h"
 #include "npuscope/core/GroupHash.h"
 #include "npuscope/model/ModelWriter.h"
+#include "npuscope/model/ParallelGroupTable.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 using namespace npuscope;
 using namespace npuscope::model;
@@ -32,6 +34,13 @@ std::optional<std::string> groupColumn(Database& db, const std::string& raw, con
     return st.optText(0);
 }
 
+// An entry written as the importers do: parsed, and only when it names members.
+void addGroupEntry(ModelWriter& writer, int64_t rank, std::string_view raw, std::string_view json)
+{
+    if (const auto row = ParallelGroupTable::fromJson(rank, raw, nlohmann::json::parse(json, nullptr, false)))
+        writer.addParallelGroup(*row);
+}
+
 } // namespace
 
 TEST(PostLoad, ParallelGroupInfoKeepsTheDomRules)
@@ -39,18 +48,16 @@ TEST(PostLoad, ParallelGroupInfoKeepsTheDomRules)
     auto db = Database::createModel();
     ModelWriter writer(*db);
     writer.begin();
-    writer.addRankInfo(
-        0, "parallel_group_info.g1", R"({"group_name": "tp", "global_ranks": [4, 0, 2], "group_rank": 1})");
+    addGroupEntry(writer, 0, "g1", R"({"group_name": "tp", "global_ranks": [4, 0, 2], "group_rank": 1})");
     // Repeated keys: the last one counts; only integer elements of the array itself are ranks.
-    writer.addRankInfo(0, "parallel_group_info.g2",
-        R"({"global_ranks": [9], "global_ranks": [3, [7], 1.5, 1, {"a": 2}, "4"], "group_name": 5})");
-    writer.addRankInfo(0, "parallel_group_info.g3", R"({"global_ranks": "0,1", "group_name": "x"})");
-    writer.addRankInfo(0, "parallel_group_info.g4", R"({"global_ranks": [0, 1)");
-    writer.addRankInfo(0, "parallel_group_info.g5", R"([{"global_ranks": [0, 1]}])");
-    writer.addRankInfo(0, "parallel_group_info.g6", R"({"global_ranks": [0, 1], "global_ranks": null})");
+    addGroupEntry(
+        writer, 0, "g2", R"({"global_ranks": [9], "global_ranks": [3, [7], 1.5, 1, {"a": 2}, "4"], "group_name": 5})");
+    addGroupEntry(writer, 0, "g3", R"({"global_ranks": "0,1", "group_name": "x"})");
+    addGroupEntry(writer, 0, "g4", R"({"global_ranks": [0, 1)");
+    addGroupEntry(writer, 0, "g5", R"([{"global_ranks": [0, 1]}])");
+    addGroupEntry(writer, 0, "g6", R"({"global_ranks": [0, 1], "global_ranks": null})");
     // The same group from a second rank (its own group_rank): the later entry wins, as before.
-    writer.addRankInfo(
-        1, "parallel_group_info.g1", R"({"group_name": "tp2", "global_ranks": [4, 0, 6], "group_rank": 2})");
+    addGroupEntry(writer, 1, "g1", R"({"group_name": "tp2", "global_ranks": [4, 0, 6], "group_rank": 2})");
     PostLoad::resolveGroups(*db, writer);
     writer.commit();
 

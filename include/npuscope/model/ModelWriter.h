@@ -33,9 +33,9 @@ public:
     void addRankFile(const RankFileRow& r);
     // The row of (rank, kind, path): one file can be planned under two kinds (a db's summary and timeline).
     void setRankFileStatus(int64_t rankId, std::string_view kind, std::string_view path, RankFileStatus status);
-    // A "parallel_group_info.<raw id>" key whose value is a group entry with a global_ranks list goes to
-    // parallel_group instead (ParallelGroupTable::fromText), for importers that hand it over as JSON text.
     void addRankInfo(int64_t rankId, std::string_view key, std::string_view value);
+    // A parallel_group_info entry, parsed by the importer (ParallelGroupTable::fromJson).
+    void addParallelGroup(const ParallelGroupRow& r);
     void updateRankDevice(int64_t rankId, int64_t deviceId);
     void updateRank(const RankRow& r); // overwrites the optional columns that are set in r
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace npuscope::model {
 
@@ -30,6 +31,14 @@ struct RankFileRow {
     std::string kind, path; // kind: fileKindName of the planned file
     OptInt sizeBytes;
     RankFileStatus status = RankFileStatus::Planned;
+};
+
+// One parallel_group_info entry of a rank's metadata (profiler_metadata.json, or a db export's META_DATA).
+struct ParallelGroupRow {
+    int64_t rankId = 0;
+    std::string rawName; // the entry's key: the raw group id, whose double hash is the '@' number of op names
+    OptText name; // group_name when it is a string
+    std::vector<int64_t> globalRanks; // the integer elements of global_ranks, ascending (local rank i = element i)
 };
 
 struct StepTraceRow {

@@ -3,6 +3,7 @@
 
 #include "npuscope/core/Decimal.h"
 #include "npuscope/io/db/SqliteExport.h"
+#include "npuscope/model/ParallelGroupTable.h"
 
 #include <nlohmann/json.hpp>
 
@@ -108,7 +109,11 @@ void importRankFacts(ImportContext& ctx, SqliteExport& db)
         const std::string prefix = name == "ENV_VARIABLES" ? "env." : name + ".";
         for (auto it = j.begin(); it != j.end(); ++it) {
             if (name == "parallel_group_info") {
-                if (it->is_object() && it->contains("global_ranks"))
+                // Parsed here, as the profiler_metadata.json importer does; an entry whose global_ranks
+                // is not a list names no members and stays a plain fact.
+                if (const auto group = model::ParallelGroupTable::fromJson(ctx.rankId(), it.key(), *it))
+                    w.addParallelGroup(*group);
+                else if (it->is_object() && it->contains("global_ranks"))
                     w.addRankInfo(ctx.rankId(), prefix + it.key(), it->dump());
             } else {
                 w.addRankInfo(ctx.rankId(), prefix + it.key(), it->is_string() ? it->get<std::string>() : it->dump());

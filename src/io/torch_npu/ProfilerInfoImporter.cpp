@@ -116,14 +116,13 @@ bool MetadataImporter::run(ImportContext& ctx)
             ctx.warning(std::nullopt, "parallel_group_info is not an object; group names unknown");
         } else {
             // Parsed here, once: group resolution reads the typed rows.
-            model::ParallelGroupTable table(w.database());
             for (auto it = groups->begin(); it != groups->end(); ++it) {
                 const auto row = model::ParallelGroupTable::fromJson(ctx.rankId(), it.key(), it.value());
                 if (!row) {
                     ctx.warning(std::nullopt, "parallel_group_info." + it.key() + " has no global_ranks list");
                     continue;
                 }
-                table.add(*row);
+                w.addParallelGroup(*row);
                 ctx.rankState().groupRanks[groupDoubleHashText(it.key())] = row->globalRanks;
             }
         }

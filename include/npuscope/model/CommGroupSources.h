@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/model/ClusterSummaryWriter.h"
+#include "npuscope/model/Database.h"
+#include "npuscope/model/Rows.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace npuscope::model {
+
+// What group resolution reads of one comm_link row with a group hash.
+struct GroupLinkRow {
+    std::string groupHash;
+    int64_t rankId = 0; // the rank that wrote the link
+    OptInt localSrc, localDst;
+    bool resolved = false; // src and dst (global ranks) are both set
+};
+
+// The model rows group resolution (load::PostLoad) reads besides parallel_group
+// (ParallelGroupTable::forEach): the hashes communication rows name and the groups msprof-analyze lists.
+// Each calls fn once per row, one row in memory at a time. Any thread that holds db.
+class CommGroupSources {
+public:
+    // Every distinct comm_op.group_hash that is not NULL (no defined order).
+    static void forEachOpGroupHash(Database& db, const std::function<void(const std::string&)>& fn);
+    // Every comm_link row with a group hash, in row order.
+    static void forEachGroupLink(Database& db, const std::function<void(const GroupLinkRow&)>& fn);
+    // Every cluster_comm_group row with a group hash, in row order (ranks parsed, ascending).
+    static void forEachListedGroup(Database& db, const std::function<void(const ClusterCommGroupRow&)>& fn);
+};
+
+} // namespace npuscope::model

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/model/CommGroupSources.h"
+
+namespace npuscope::model {
+
+void CommGroupSources::forEachOpGroupHash(Database& db, const std::function<void(const std::string&)>& fn)
+{
+    auto st = db.prepare("SELECT DISTINCT group_hash FROM comm_op WHERE group_hash IS NOT NULL");
+    while (st.step())
+        fn(st.text(0));
+}
+
+void CommGroupSources::forEachGroupLink(Database& db, const std::function<void(const GroupLinkRow&)>& fn)
+{
+    auto st = db.prepare("SELECT group_hash, rank_id, local_src, local_dst, src IS NOT NULL AND dst IS NOT NULL "
+                         "FROM comm_link WHERE group_hash IS NOT NULL");
+    GroupLinkRow row;
+    while (st.step()) {
+        row.groupHash = st.text(0);
+        row.rankId = st.int64(1);
+        row.localSrc = st.optInt(2);
+        row.localDst = st.optInt(3);
+        row.resolved = st.int64(4) != 0;
+        fn(row);
+    }
+}
+
+void CommGroupSources::forEachListedGroup(Database& db, const std::function<void(const ClusterCommGroupRow&)>& fn)
+{
+    auto st = db.prepare("SELECT kind, group_hash, raw_name, name, ranks, source FROM cluster_comm_group "
+                         "WHERE group_hash IS NOT NULL ORDER BY rowid");
+    ClusterCommGroupRow row;
+    while (st.step()) {
+        row.kind = st.text(0);
+        row.groupHash = st.optText(1);
+        row.rawName = st.optText(2);
+        row.name = st.optText(3);
+        row.ranks = ClusterSummaryWriter::parseRanks(st.text(4));
+        row.source = st.text(5);
+        fn(row);
+    }
+}
+
+} // namespace npuscope::model
