@@ -135,7 +135,7 @@ CREATE TABLE kernel (
   pmu_json  TEXT,             -- remaining columns {header: number|string}: .db exports (TASK_PMU_INFO); NULL for CSVs
   source_line INTEGER,        -- 1-based line in the CSV
   -- CSV sources keep the remaining columns by reference (the record's bytes in the file), read back on demand by
-  -- KernelDetailsImporter::pmuOf: most of a kernel_details.csv's bytes are PMU counters no cluster view needs.
+  -- load::SourceDetails::kernelPmu: most of a kernel_details.csv's bytes are PMU counters no cluster view needs.
   pmu_file_id INTEGER,        -- source_file.id of the CSV (its size and mtime at import), NULL without extra columns
   pmu_offset INTEGER,         -- byte offset of the record in the file
   pmu_len   INTEGER           -- byte length of the record (line end included)
@@ -318,7 +318,7 @@ CREATE TABLE source_file (
 -- (args_file_id, args_offset, args_len >= 2: trace_view.json), by db row (args_file_id = the .db export,
 -- args_offset = the row's rowid, args_len = -(table kind) < 0, see io::DbSliceArgs: the args are built from
 -- the row and its detail tables when asked), or as text (args: e.g. msprof JSON). Read them with
--- TimelineQuery::sliceArgs.
+-- load::SourceDetails::sliceArgs.
 CREATE TABLE slice (
   id INTEGER PRIMARY KEY,   -- slice id referenced by flow
   rank_id INTEGER NOT NULL, pid INTEGER NOT NULL, tid INTEGER NOT NULL, -- track

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // What the db exports give beyond kernels and the basic timeline: memory tables (ProfilerDbImporter), counters,
 // HCCL ops and planes, MSTX, Overlap Analysis, flows by category and slice args read back from the .db
-// (DbTimelineImporter, TimelineQuery::sliceArgs). Expected figures are sqlite3 reads of the files, e.g. for
+// (DbTimelineImporter, load::SourceDetails::sliceArgs). Expected figures are sqlite3 reads of the files, e.g. for
 // tests/data/torch_npu_2rank_db/level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db:
 //   SELECT COUNT(*) FROM MEMORY_RECORD -> 990; NPU_MEM WHERE type = 363 ('app') -> 14; OP_MEMORY -> 184;
 //   NPU_MODULE_MEM -> 1078; COMMUNICATION_OP -> 4; COMMUNICATION_TASK_INFO JOIN TASK -> 296; OVERLAP_ANALYSIS -> 382

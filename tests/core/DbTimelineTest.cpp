@@ -5,7 +5,7 @@
 //   SELECT COUNT(*) FROM TASK -> 552; CANN_API -> 710; PYTORCH_API -> 2460; COMMUNICATION_OP -> 4;
 //   TASK JOIN COMMUNICATION_TASK_INFO -> 296 (drawn again on the HCCL planes); OVERLAP_ANALYSIS -> 382 (4404 slices)
 //   connectionCats 'HostToDevice': 191 ids, 204 CANN_API x (TASK, or the COMMUNICATION_OP of a communication op's id)
-//   pairs; 4 of them end on the HCCL op (DbExportExtrasTest checks the other categories)
+//   pairs; 4 of them end on the HCCL op (DbExportTablesTest checks the other categories)
 //   first named task: trans_TransData_0, startNs 1736410576404465403, endNs - startNs 53761, streamId 2
 //   COUNT(DISTINCT streamId) FROM TASK -> 4
 #include "TestSupport.h"

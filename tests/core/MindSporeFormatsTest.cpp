@@ -48,7 +48,7 @@ TEST(MindInsightJob, RanksAndHostsFromTheRankTable)
     auto db = openFolder(job());
     ASSERT_TRUE(db);
     // hccl_raw link keys are group-local and this layout has no stage facts (no ascend_cluster_analyse_*): one
-    // warning per hccl_raw file that its links to other ranks have no global src/dst (InputFixesTest).
+    // warning per hccl_raw file that its links to other ranks have no global src/dst (HcclRaw.HcclRawLocalRanksMappedByStageLayout).
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM parse_issue WHERE severity <> 'info'"), 4);
     EXPECT_EQ(count(*db,
                   "SELECT COUNT(*) FROM parse_issue WHERE severity <> 'info' AND message NOT LIKE '%no global src/dst%'"),

@@ -19,7 +19,7 @@ enum class DbRowKind : int {
     Mstx = 5, // MSTX_EVENTS
 };
 
-// Builds the args object of one db row on demand (TimelineQuery::sliceArgs). Opens the export read-only and
+// Builds the args object of one db row on demand (load::SourceDetails::sliceArgs). Opens the export read-only and
 // immutable, like the importers. Thread-safe (no shared state); does file I/O.
 class DbSliceArgs {
 public:
