@@ -39,11 +39,14 @@ commands:
   cache [--clear]
       Print the parse cache folder and its size; --clear removes every entry.
   generate --out DIR --ranks N [--steps S] [--trace-mb M] [--pp P --tp T --dp D] [--slow-rank R]
-           [--slow-link A-B] [--seed X] [--analysis-db]
+           [--slow-link A-B] [--memory-heavy-rank R] [--flops] [--flops-light-rank R] [--seed X] [--analysis-db]
       Write a deterministic torch_npu-style cluster (one rank{r}_{timestamp}_ascend_pt folder per rank,
       Level1 text export, trace_view.json of about M MB per rank; defaults S=3, M=1, pp=tp=1, dp=N/(pp*tp),
       X=1). --slow-rank makes rank R compute 30 % longer; --slow-link gives the link between global ranks
-      A and B a tenth of its bandwidth. --analysis-db also writes each rank's analysis.db (the db export of
+      A and B a tenth of its bandwidth. --memory-heavy-rank gives rank R 1.6 times the memory of the others.
+      --flops writes kernel_details.csv with the FLOPs columns of an aic_metrics=ArithmeticUtilization run
+      (aic/aiv_cube_fops, aic/aiv_vector_fops); --flops-light-rank (implies --flops) makes rank R do half the
+      FLOPs in the same time. --analysis-db also writes each rank's analysis.db (the db export of
       the same step trace and communication data; loading prefers it). An existing non-empty DIR is only
       replaced if the generator wrote it.
   comm [--json] [--step N] [--group G] PATH...
@@ -191,6 +194,10 @@ int generate(const std::vector<std::string>& args)
             o.analysisDb = true;
             continue;
         }
+        if (a == "--flops") {
+            o.flops = true;
+            continue;
+        }
         if (i + 1 >= args.size())
             return fail(a.rfind("--", 0) == 0 ? a + " needs a value" : "unexpected argument " + a);
         const std::string& v = args[++i];
@@ -216,6 +223,10 @@ int generate(const std::vector<std::string>& args)
                 o.dp = number(1, 1000000);
             else if (a == "--slow-rank")
                 o.slowRank = number(-1000000, 1000000);
+            else if (a == "--memory-heavy-rank")
+                o.memoryHeavyRank = number(-1000000, 1000000);
+            else if (a == "--flops-light-rank")
+                o.flopsLightRank = number(-1000000, 1000000);
             else if (a == "--seed") {
                 if (!parseInt(v, 0, std::numeric_limits<long long>::max(), n))
                     return fail("--seed expects a non-negative integer, got \"" + v + "\"");

@@ -696,6 +696,17 @@ const char* kKernelHeader
       "miss_rate,aiv_time(us),aiv_total_cycles,aiv_vec_time(us),aiv_vec_ratio,aiv_scalar_time(us),aiv_scalar_ratio,aiv_"
       "mte2_time(us),aiv_mte2_ratio,aiv_mte3_time(us),aiv_mte3_ratio,aiv_icache_miss_rate,cube_utilization(%)\n";
 
+// The same columns with aic_metrics=ArithmeticUtilization (FORMATS.md §6.1, the early-2024 33-column header's PMU
+// part): FLOPs per kernel in aic/aiv_cube_fops and aic/aiv_vector_fops.
+const char* kKernelHeaderFlops
+    = "Step Id,Model ID,Task ID,Stream ID,Name,Type,OP State,Accelerator Core,Start Time(us),Duration(us),Wait "
+      "Time(us),Block Dim,Mix Block Dim,HF32 Eligible,Input Shapes,Input Data Types,Input Formats,Output Shapes,Output "
+      "Data Types,Output Formats,Context ID,aicore_time(us),aic_total_cycles,aic_mac_fp16_ratio,aic_mac_int8_ratio,"
+      "aic_cube_fops,aic_vector_fops,aiv_time(us),aiv_total_cycles,aiv_vec_fp32_ratio,aiv_vec_fp16_ratio,"
+      "aiv_vec_int32_ratio,aiv_vec_misc_ratio,aiv_cube_fops,aiv_vector_fops\n";
+constexpr int kPmuColumns = 25; // PipeUtilization columns after Context ID
+constexpr int kPmuColumnsFlops = 14; // ArithmeticUtilization columns after Context ID
+
 std::string kernelName(const Kernel& k)
 {
     return std::string(kKernelTypes[static_cast<size_t>(k.type)].type) + "_" + std::to_string(k.nameIndex);
@@ -745,6 +756,45 @@ std::string pmuColumns(const Kernel& k, uint64_t salt)
     return s;
 }
 
+// 14 ArithmeticUtilization columns: times and cycles as pmuColumns, FLOPs from the kernel's duration (a cube kernel
+// at ~60 % of a 910B-class AI Core's ~300 TFLOPS fp16 peak per 24 cores, vector kernels far lower) times flopsFactor.
+std::string pmuColumnsFlops(const Kernel& k, uint64_t salt, double flopsFactor)
+{
+    const auto& kt = kKernelTypes[static_cast<size_t>(k.type)];
+    const double us = static_cast<double>(k.dur) / 1000.0;
+    const bool aic = std::string(kt.core) != "AI_VECTOR_CORE";
+    const bool aiv = std::string(kt.core) != "AI_CORE";
+    auto r = [&](int i) { return 0.05 + 0.9 * unit(mix(salt, static_cast<uint64_t>(i))); };
+    auto fops = [&](double perUs) { return std::to_string(static_cast<int64_t>(us * perUs * flopsFactor)); };
+    std::string s;
+    auto add = [&s](const std::string& v) { s += "," + v; };
+    if (aic) {
+        const double t = us * 0.97;
+        add(fixed(t, 3));
+        add(std::to_string(static_cast<int64_t>(t * 1800.0 * 24)));
+        add(fixed(r(0), 3));
+        add("0.0");
+        add(fops(1.8e8 * (0.8 + 0.2 * r(1))));
+        add(fops(2.0e6 * r(2)));
+    } else {
+        for (const char* v : { "0.0", "0", "0.0", "0.0", "0", "0" })
+            add(v);
+    }
+    if (aiv) {
+        const double t = us * 0.95;
+        add(fixed(t, 3));
+        add(std::to_string(static_cast<int64_t>(t * 1800.0 * 48)));
+        for (int i = 0; i < 4; ++i)
+            add(fixed(r(10 + i) * 0.25, 3));
+        add("0");
+        add(fops(6.0e6 * (0.8 + 0.2 * r(14))));
+    } else {
+        for (const char* v : { "0.0", "0", "0.0", "0.0", "0.0", "0.0", "0", "0" })
+            add(v);
+    }
+    return s;
+}
+
 bool writeKernelDetails(
     const fs::path& path, const Cluster& c, int rank, const std::vector<StepPlan>& steps, std::string& error)
 {
@@ -753,9 +803,13 @@ bool writeKernelDetails(
         error = "cannot create " + path.string();
         return false;
     }
-    out << kKernelHeader;
+    const GeneratorOptions& o = c.options;
+    const bool flops = o.flops || o.flopsLightRank;
+    const double flopsFactor = o.flopsLightRank && *o.flopsLightRank == rank ? GeneratorOptions::kFlopsLightFactor : 1.0;
+    out << (flops ? kKernelHeaderFlops : kKernelHeader);
+    // A communication row leaves Mix Block Dim .. Context ID (9 columns) and every PMU column N/A.
     std::string na;
-    for (int i = 0; i < 34; ++i)
+    for (int i = 0; i < 9 + (flops ? kPmuColumnsFlops : kPmuColumns); ++i)
         na += ",N/A";
     for (const auto& sp : steps) {
         size_t ki = 0;
@@ -775,7 +829,7 @@ bool writeKernelDetails(
                     + (std::string(kt.core).rfind("MIX", 0) == 0 ? "48" : "0") + ","
                     + (std::string(kt.core) == "AI_CORE" ? "YES" : "NO") + ",\"\"\"" + kt.inShapes + "\"\"\","
                     + kt.inTypes + "," + kt.inFormats + ",\"\"\"" + kt.outShapes + "\"\"\"," + "BF16,ND,N/A"
-                    + pmuColumns(k, salt);
+                    + (flops ? pmuColumnsFlops(k, salt, flopsFactor) : pmuColumns(k, salt));
             } else {
                 const CommOp& op = sp.ops[oi++];
                 row += "N/A,N/A," + opKey(c, op) + ",hcom_" + op.type + "_,N/A,HCCL," + usText(op.ts) + "\t,"
@@ -1009,7 +1063,7 @@ std::string matrixJson(const Cluster& c, const std::vector<StepPlan>& steps)
     return root.dump();
 }
 
-std::string memoryRecordCsv(int device, const std::vector<StepPlan>& steps, uint64_t salt)
+std::string memoryRecordCsv(int device, const std::vector<StepPlan>& steps, uint64_t salt, double factor)
 {
     std::string s
         = "Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Total Active(MB),Stream Ptr,Device Type\n";
@@ -1018,11 +1072,12 @@ std::string memoryRecordCsv(int device, const std::vector<StepPlan>& steps, uint
     for (const auto& sp : steps) {
         for (int q = 0; q < 4; ++q, ++i) {
             const int64_t ts = sp.start + (sp.end - sp.start) * q / 4;
-            const double alloc
-                = 18000.0 + 9000.0 * (q == 2 ? 1.0 : 0.4) + 200.0 * unit(mix(salt, static_cast<uint64_t>(i)));
-            s += "PTA," + usText(ts) + "\t," + fixed(alloc, 4) + "," + fixed(32768.0, 4) + "," + fixed(alloc + 512.0, 4)
-                + ",187651225116672," + dev + "\n";
-            s += "APP," + usText(ts + 20 * kUs) + "\t,," + fixed(34000.0 + alloc / 100.0, 4) + ",,," + dev + "\n";
+            const double alloc = factor
+                * (18000.0 + 9000.0 * (q == 2 ? 1.0 : 0.4) + 200.0 * unit(mix(salt, static_cast<uint64_t>(i))));
+            s += "PTA," + usText(ts) + "\t," + fixed(alloc, 4) + "," + fixed(32768.0 * factor, 4) + ","
+                + fixed(alloc + 512.0, 4) + ",187651225116672," + dev + "\n";
+            s += "APP," + usText(ts + 20 * kUs) + "\t,," + fixed(factor * 34000.0 + alloc / 100.0, 4) + ",,," + dev
+                + "\n";
         }
     }
     return s;
@@ -1599,7 +1654,11 @@ bool generateRank(const Cluster& c, int rank, const fs::path& root, std::string&
         || !writeText(out / "op_statistic.csv", opStatisticCsv(steps), error)
         || !writeText(out / "communication.json", comm, error)
         || !writeText(out / "communication_matrix.json", matrix, error)
-        || !writeText(out / "memory_record.csv", memoryRecordCsv(device, steps, salt), error)
+        || !writeText(out / "memory_record.csv", memoryRecordCsv(device, steps, salt,
+                                c.options.memoryHeavyRank && *c.options.memoryHeavyRank == rank
+                                    ? GeneratorOptions::kMemoryHeavyFactor
+                                    : 1.0),
+                error)
         || !writeText(out / "npu_module_mem.csv", npuModuleMemCsv(device, steps), error))
         return false;
     Out trace(out / "trace_view.json");
@@ -1646,6 +1705,13 @@ bool ClusterGenerator::generate(const GeneratorOptions& input, std::string& erro
     if (o.slowRank && (*o.slowRank < 0 || *o.slowRank >= o.ranks)) {
         error = "--slow-rank " + std::to_string(*o.slowRank) + " is out of range 0.." + std::to_string(o.ranks - 1);
         return false;
+    }
+    for (const auto& [flag, rank] : { std::pair { "--memory-heavy-rank", o.memoryHeavyRank },
+             std::pair { "--flops-light-rank", o.flopsLightRank } }) {
+        if (rank && (*rank < 0 || *rank >= o.ranks)) {
+            error = std::string(flag) + " " + std::to_string(*rank) + " is out of range 0.." + std::to_string(o.ranks - 1);
+            return false;
+        }
     }
     if (o.outDir.empty()) {
         error = "--out is required";

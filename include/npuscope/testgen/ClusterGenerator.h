@@ -18,6 +18,11 @@ struct GeneratorOptions {
     int pp = 0, tp = 0, dp = 0; // parallel sizes; 0 = derive (pp = tp = 1, dp = ranks / (pp*tp))
     std::optional<int> slowRank; // this rank computes kSlowFactor longer
     std::optional<std::pair<int, int>> slowLink; // global ranks whose link has a fraction of the bandwidth
+    std::optional<int> memoryHeavyRank; // this rank's memory_record peaks are kMemoryHeavyFactor higher
+    // Write the PMU columns of an aic_metrics=ArithmeticUtilization run (cube / vector FLOPs per kernel) instead of
+    // PipeUtilization's; implied by flopsLightRank.
+    bool flops = false;
+    std::optional<int> flopsLightRank; // this rank's kernels do kFlopsLightFactor of the FLOPs in the same time
     uint64_t seed = 1; // everything is a pure function of the options
     // Also write ASCEND_PROFILER_OUTPUT/analysis.db, the db export of the same step trace and communication data
     // (the loader then prefers it over the text files): the same run in both forms.
@@ -25,6 +30,8 @@ struct GeneratorOptions {
 
     static constexpr double kSlowFactor = 1.3; // compute time multiplier of the slow rank
     static constexpr double kSlowLinkFactor = 0.1; // bandwidth multiplier of the slow link
+    static constexpr double kMemoryHeavyFactor = 1.6; // allocated / reserved memory multiplier of the heavy rank
+    static constexpr double kFlopsLightFactor = 0.5; // FLOPs multiplier of the FLOPs-light rank
 };
 
 // Writes a deterministic, realistic torch_npu 2025-01 style cluster (one
