@@ -8,6 +8,7 @@
 #include "npuscope/model/Database.h"
 #include "npuscope/query/CommQuery.h"
 #include "npuscope/query/CommReport.h"
+#include "npuscope/query/MemoryReport.h"
 #include "npuscope/query/SummaryReport.h"
 
 #include <spdlog/spdlog.h>
@@ -56,6 +57,11 @@ commands:
       unknown (e.g. one rank of it loaded alone): those keep the group-local ranks as written, printed "L3" and
       in JSON "ranks": "local" (with "local_rank_groups"); summary --json marks every link the same way.
       --json prints the npuscope.comm/1 document.
+  memory [--json] [--capacity-gb G] PATH...
+      Each rank's memory peak from memory_record: peak reserved (the APP component, the whole process on the
+      device, where recorded, else PTA+GE, else PTA), when and from which component, peak allocated (PTA+GE,
+      else PTA), and with --capacity-gb (the device memory, e.g. 64; no profile records it) the share of it.
+      --json prints the npuscope.memory/1 document (docs/metrics.md).
   help
       Show this text.
 
@@ -181,6 +187,55 @@ int comm(const std::vector<std::string>& args)
     return 0;
 }
 
+int memory(const std::vector<std::string>& args)
+{
+    bool json = false;
+    std::optional<double> capacityMb;
+    std::vector<std::string> paths;
+    auto usage = [](const std::string& message) {
+        std::cerr << "npuscope-cli memory: " << message << "\n" << kUsage;
+        return 2;
+    };
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--json")
+            json = true;
+        else if (a == "--capacity-gb") {
+            if (i + 1 >= args.size())
+                return usage("--capacity-gb needs a value");
+            const std::string& v = args[++i];
+            double gb = 0;
+            size_t used = 0;
+            try {
+                gb = std::stod(v, &used);
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            if (used != v.size() || !(gb > 0))
+                return usage("--capacity-gb expects a positive number, got \"" + v + "\"");
+            capacityMb = gb * 1024.0;
+        } else if (a.rfind("--", 0) == 0)
+            return usage("unknown option " + a);
+        else
+            paths.push_back(a);
+    }
+    if (paths.empty())
+        return usage("no PATH given");
+    const auto plan = npuscope::io::Detector::detect(paths);
+    npuscope::load::LoadOptions options;
+    options.loadTimelines = false; // memory_record is a summary file
+    auto db = npuscope::load::Loader::load(plan, options);
+    if (!db || plan.ranks.empty()) {
+        std::cerr << "npuscope-cli memory: nothing loaded\n";
+        return 1;
+    }
+    if (json)
+        std::cout << npuscope::query::MemoryReport::json(*db, capacityMb).dump(2) << "\n";
+    else
+        std::cout << npuscope::query::MemoryReport::text(*db, capacityMb);
+    return 0;
+}
+
 int generate(const std::vector<std::string>& args)
 {
     npuscope::testgen::GeneratorOptions o;
@@ -284,6 +339,8 @@ int main(int argc, char** argv)
             return generate(args);
         if (command == "comm")
             return comm(args);
+        if (command == "memory")
+            return memory(args);
         if (command == "help" || command == "--help" || command == "-h") {
             std::cout << kUsage;
             return 0;

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/model/Database.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace npuscope::query {
+
+// One rank's memory peak (docs/metrics.md, "Memory peak"). MB as the files write them (2^20 bytes); absent = nullopt.
+struct RankMemoryPeak {
+    int64_t rank = 0;
+    std::optional<std::string> host;
+    std::optional<int64_t> device;
+    // The largest Total Reserved of the APP component (the whole process on the device) where it is recorded, else
+    // of PTA+GE, else of PTA.
+    std::optional<double> peakReservedMb;
+    std::optional<int64_t> peakTimeNs; // when that peak was sampled (epoch ns)
+    std::optional<std::string> component; // the component it was read from: APP | PTA+GE | PTA
+    // The largest Total Allocated of PTA+GE, else of PTA.
+    std::optional<double> peakAllocatedMb;
+    std::optional<double> capacityMb; // the device's memory, when known
+    std::optional<double> ratio; // peakReservedMb / capacityMb
+};
+
+// Memory figures from memory_record (memory_record.csv, a db export's MEMORY_RECORD). Caller holds the database
+// lock (or owns the database).
+class MemoryQuery {
+public:
+    // Every rank in rank order, with nullopt figures for a rank without memory records. capacityMb applies to every
+    // device whose capacity the data does not record (none of the known formats records it today).
+    static std::vector<RankMemoryPeak> peaks(model::Database& db, std::optional<double> capacityMb = std::nullopt);
+};
+
+} // namespace npuscope::query

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/query/MemoryQuery.h"
+
+#include "npuscope/query/RankQuery.h"
+
+#include <map>
+
+namespace npuscope::query {
+
+namespace {
+
+struct Peak {
+    double mb = 0;
+    int64_t ts = 0;
+};
+
+// The largest value of column per rank and component, the earliest sample of it on ties.
+std::map<std::pair<int64_t, std::string>, Peak> peaksOf(model::Database& db, const char* column)
+{
+    std::map<std::pair<int64_t, std::string>, Peak> out;
+    auto st = db.prepare(std::string("SELECT rank_id, component, ") + column + ", ts FROM memory_record WHERE "
+        + column + " IS NOT NULL AND component IN ('APP', 'PTA+GE', 'PTA') ORDER BY rank_id, component, ts");
+    while (st.step()) {
+        const auto key = std::make_pair(st.int64(0), st.text(1));
+        const double mb = st.real(2);
+        auto it = out.find(key);
+        if (it == out.end())
+            out.emplace(key, Peak { mb, st.int64(3) });
+        else if (mb > it->second.mb)
+            it->second = Peak { mb, st.int64(3) };
+    }
+    return out;
+}
+
+} // namespace
+
+std::vector<RankMemoryPeak> MemoryQuery::peaks(model::Database& db, std::optional<double> capacityMb)
+{
+    const auto reserved = peaksOf(db, "reserved_mb");
+    const auto allocated = peaksOf(db, "allocated_mb");
+    const auto hosts = RankQuery::hosts(db);
+    std::vector<RankMemoryPeak> out;
+    auto st = db.prepare("SELECT rank_id, device_id FROM rank ORDER BY rank_id");
+    while (st.step()) {
+        RankMemoryPeak p;
+        p.rank = st.int64(0);
+        p.device = st.optInt(1);
+        if (auto h = hosts.find(p.rank); h != hosts.end())
+            p.host = h->second;
+        for (const char* component : { "APP", "PTA+GE", "PTA" }) {
+            if (auto it = reserved.find({ p.rank, component }); it != reserved.end()) {
+                p.peakReservedMb = it->second.mb;
+                p.peakTimeNs = it->second.ts;
+                p.component = component;
+                break;
+            }
+        }
+        for (const char* component : { "PTA+GE", "PTA" }) {
+            if (auto it = allocated.find({ p.rank, component }); it != allocated.end()) {
+                p.peakAllocatedMb = it->second.mb;
+                break;
+            }
+        }
+        p.capacityMb = capacityMb;
+        if (p.peakReservedMb && p.capacityMb && *p.capacityMb > 0)
+            p.ratio = *p.peakReservedMb / *p.capacityMb;
+        out.push_back(std::move(p));
+    }
+    return out;
+}
+
+} // namespace npuscope::query
