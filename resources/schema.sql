@@ -133,6 +133,9 @@ CREATE TABLE kernel (
   output_shapes TEXT,         -- Output Shapes
   output_data_types TEXT,     -- Output Data Types
   pmu_json  TEXT,             -- remaining columns {header: number|string}: .db exports (TASK_PMU_INFO); NULL for CSVs
+  flops     REAL,             -- aic_cube_fops + aic_vector_fops + aiv_cube_fops + aiv_vector_fops (the present ones):
+                              -- floating-point operations of the task; NULL when the run recorded none
+                              -- (aic_metrics other than ArithmeticUtilization)
   source_line INTEGER,        -- 1-based line in the CSV
   -- CSV sources keep the remaining columns by reference (the record's bytes in the file), read back on demand by
   -- load::SourceDetails::kernelPmu: most of a kernel_details.csv's bytes are PMU counters no cluster view needs.

@@ -57,7 +57,7 @@ struct ModelWriter::Statements {
         , kernel(db, "kernel",
               { "rank_id", "device_id", "step", "model_id", "task_id", "stream_id", "name_id", "type_id", "op_state",
                   "accelerator_core", "ts", "dur", "wait_ns", "block_dim", "mix_block_dim", "input_shapes",
-                  "input_data_types", "output_shapes", "output_data_types", "pmu_json", "source_line", "pmu_file_id",
+                  "input_data_types", "output_shapes", "output_data_types", "pmu_json", "flops", "source_line", "pmu_file_id",
                   "pmu_offset", "pmu_len" })
         , opStatistic(db, "op_statistic",
               { "rank_id", "device_id", "op_type", "core_type", "count", "total_ns", "min_ns", "avg_ns", "max_ns",
@@ -104,7 +104,7 @@ struct ModelWriter::Statements {
     TableInsert<3> rankInfo;
     ParallelGroupTable parallelGroup;
     TableInsert<17> stepTrace;
-    TableInsert<24> kernel;
+    TableInsert<25> kernel;
     TableInsert<10> opStatistic, apiStatistic;
     TableInsert<16> commOp;
     TableInsert<6> commBandwidth;
@@ -221,7 +221,7 @@ void ModelWriter::addKernel(const KernelRow& r)
     const OptInt typeId = r.type ? OptInt(intern(*r.type)) : std::nullopt;
     m_st->kernel.insert(r.rankId, r.deviceId, r.step, r.modelId, r.taskId, r.streamId, nameId, typeId,
         r.opState, r.acceleratorCore, r.ts, r.dur, r.waitNs, r.blockDim, r.mixBlockDim, r.inputShapes, r.inputDataTypes,
-        r.outputShapes, r.outputDataTypes, r.pmuJson, r.sourceLine, r.pmuFileId, r.pmuOffset, r.pmuLen);
+        r.outputShapes, r.outputDataTypes, r.pmuJson, r.flops, r.sourceLine, r.pmuFileId, r.pmuOffset, r.pmuLen);
 }
 
 void ModelWriter::addOpStatistic(const OpStatisticRow& r)

@@ -66,6 +66,7 @@ struct KernelRow {
     int64_t ts = 0, dur = 0;
     OptInt waitNs, blockDim, mixBlockDim;
     OptText inputShapes, inputDataTypes, outputShapes, outputDataTypes, pmuJson;
+    OptReal flops; // Σ of the *_cube_fops / *_vector_fops columns present; nullopt when none
     int64_t sourceLine = 0;
     OptInt pmuFileId, pmuOffset, pmuLen; // the CSV record by reference (source_file.id, byte range)
 };

@@ -209,8 +209,12 @@ int64_t importComputeKernels(ImportContext& ctx, SqliteExport& db, const std::ve
         if (auto ctxId = st.optInt(6); ctxId && *ctxId != kNoId)
             extra["Context ID"] = *ctxId;
         if (auto it = pmu.find(st.int64(19)); it != pmu.end()) {
-            for (auto p = it->second.begin(); p != it->second.end(); ++p)
+            for (auto p = it->second.begin(); p != it->second.end(); ++p) {
                 extra[p.key()] = p.value();
+                // The FLOPs counters, under the names the CSV export gives them (kernel.flops).
+                if (p.value().is_number() && p.key().size() > 5 && p.key().ends_with("_fops"))
+                    r.flops = r.flops.value_or(0.0) + p.value().get<double>();
+            }
         }
         if (!extra.empty())
             r.pmuJson = extra.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);

@@ -67,6 +67,9 @@ int requiredColumn(const CsvImport& csv, std::initializer_list<std::string_view>
     return col;
 }
 
+// The FLOPs counters of an aic_metrics=ArithmeticUtilization run (FORMATS.md §6.1); kernel.flops is their sum.
+constexpr const char* kFlopsColumns[] = { "aic_cube_fops", "aic_vector_fops", "aiv_cube_fops", "aiv_vector_fops" };
+
 // Where the kernel fields are in a header (kernel_details.csv names first, then the CANN op_summary names of the
 // same columns: Op Name, OP Type, Task Type, Task Start Time(us) in newer builds, Task Duration(us), Task Wait
 // Time(us)); every other named column (formats, Context ID, the aic_metrics-dependent PMU counters) is a PMU column.
@@ -75,9 +78,14 @@ struct KernelColumns {
     int step = -1, device = -1, model = -1, task = -1, stream = -1, type = -1, opState = -1, core = -1, wait = -1,
         blockDim = -1, mixBlockDim = -1, inputShapes = -1, inputTypes = -1, outputShapes = -1, outputTypes = -1;
     std::vector<size_t> pmu;
+    std::vector<int> fops; // the FLOPs columns present (aic_metrics=ArithmeticUtilization); they stay PMU columns too
 
     explicit KernelColumns(const CsvHeader& h)
     {
+        for (const char* flopsName : kFlopsColumns) {
+            if (const int col = h.find({ flopsName }); col >= 0)
+                fops.push_back(col);
+        }
         name = h.find({ "Name", "Op Name" });
         start = h.find({ "Start Time(us)", "Task Start Time(us)" });
         dur = h.find({ "Duration(us)", "Task Duration(us)" });
@@ -169,6 +177,10 @@ bool importRows(CsvImport& csv)
         r.inputDataTypes = csv.text(c.inputTypes);
         r.outputShapes = shapes(csv.raw(c.outputShapes));
         r.outputDataTypes = csv.text(c.outputTypes);
+        for (int col : c.fops) {
+            if (const auto v = csv.optReal(col))
+                r.flops = r.flops.value_or(0.0) + *v;
+        }
         if (pmuFile) {
             r.pmuFileId = pmuFile;
             r.pmuOffset = static_cast<int64_t>(csv.recordOffset());
