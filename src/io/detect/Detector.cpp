@@ -89,6 +89,32 @@ bool isClusterFile(const fs::path& f, FileKind k)
         || k == FileKind::ClusterAnalysisDb;
 }
 
+// What a db export gives in place of a text file, in the info issue naming each rank's sources.
+const char* dataName(FileKind k)
+{
+    switch (k) {
+    case FileKind::StepTraceTime:
+        return "step trace";
+    case FileKind::Communication:
+        return "communication";
+    case FileKind::CommunicationMatrix:
+        return "communication matrix";
+    case FileKind::KernelDetails:
+    case FileKind::OpSummary:
+        return "kernels";
+    case FileKind::MemoryRecord:
+        return "memory record";
+    case FileKind::OperatorMemory:
+        return "operator memory";
+    case FileKind::NpuModuleMem:
+        return "NPU module memory";
+    case FileKind::TraceView:
+        return "timeline";
+    default:
+        return fileKindName(k);
+    }
+}
+
 bool hasFileOfKind(const fs::path& dir, std::initializer_list<FileKind> kinds)
 {
     for (const auto& f : filesIn(dir)) {
@@ -249,6 +275,8 @@ public:
 
     std::vector<Candidate>& candidates() { return m_candidates; }
     std::vector<ClusterSummary>& summaries() { return m_summaries; }
+    // Profiler db exports whose timeline tables are empty, so a trace_view.json beside them gives the timeline.
+    const std::set<std::string>& textTimeline() const { return m_textTimeline; }
 
 private:
     void issue(std::string severity, std::string path, std::string message)
@@ -462,8 +490,10 @@ private:
         m_candidates.push_back(std::move(c));
     }
 
-    // A rank folder with both a db export and text files uses the db only (one source per figure, never both).
-    void preferDbExport(PlannedRank& rank)
+    // A rank folder with both a db export and text files: each kind of data from one file, the db export where it
+    // holds that data (a table with rows), else the text file (FileSniffer::heldTextKinds). A text file the db
+    // replaces is dropped; the info issue names which data comes from which file.
+    void chooseSources(PlannedRank& rank)
     {
         const auto isDb
             = [](const PlannedFile& f) { return f.kind == FileKind::ProfilerDb || f.kind == FileKind::AnalysisDb; };
@@ -471,14 +501,40 @@ private:
         if (std::none_of(rank.files.begin(), rank.files.end(), isDb)
             || std::none_of(rank.files.begin(), rank.files.end(), isText))
             return;
+        std::set<FileKind> heldBy; // text kinds a db export replaces
+        std::string fromDb;
+        for (const auto& f : rank.files) {
+            if (!isDb(f))
+                continue;
+            const std::string name = fs::path(f.path).filename().string();
+            std::vector<std::string> data;
+            for (FileKind k : FileSniffer::heldTextKinds(f.path, f.kind, m_plan.issues)) {
+                heldBy.insert(k);
+                if (std::find(data.begin(), data.end(), dataName(k)) == data.end())
+                    data.push_back(dataName(k));
+            }
+            if (f.kind == FileKind::ProfilerDb && !heldBy.count(FileKind::TraceView))
+                m_textTimeline.insert(f.path); // its timeline tables are empty: the text trace (if any) is used
+            fromDb += (fromDb.empty() ? "" : "; ") + name + ": "
+                + (data.empty() ? "nothing (no table it reads has rows)" : "");
+            for (std::size_t i = 0; i < data.size(); ++i)
+                fromDb += (i ? ", " : "") + data[i];
+        }
+        std::string kept;
         std::string dropped;
         for (const auto& f : rank.files) {
-            if (isText(f))
-                dropped += (dropped.empty() ? "" : ", ") + fs::path(f.path).filename().string();
+            if (!isText(f))
+                continue;
+            std::string& list = heldBy.count(f.kind) ? dropped : kept;
+            list += (list.empty() ? "" : ", ") + fs::path(f.path).filename().string();
         }
-        rank.files.erase(std::remove_if(rank.files.begin(), rank.files.end(), isText), rank.files.end());
+        rank.files.erase(std::remove_if(rank.files.begin(), rank.files.end(),
+                             [&](const PlannedFile& f) { return isText(f) && heldBy.count(f.kind); }),
+            rank.files.end());
         issue("info", rank.path,
-            "rank folder holds both a db export and text files; using the db export, ignored: " + dropped);
+            "rank folder holds a db export and text files; each kind of data comes from one file: " + fromDb
+                + (kept.empty() ? "" : "; text: " + kept)
+                + (dropped.empty() ? "" : "; ignored, as a db export holds their data: " + dropped));
     }
 
     // An analysis db holding several devices (one process driving several NPUs, StepTraceTime.deviceId): one rank
@@ -629,7 +685,7 @@ private:
                 c.rank.files.end());
             issue("info", c.rank.path, "rank folder holds kernel_details.csv; ignored the CANN " + dropped);
         }
-        preferDbExport(c.rank);
+        chooseSources(c.rank);
         if (!rankFromName)
             rankFromName = rankFromDbName;
         if (!rankFromName && rankFromOpSummary && hasKind(FileKind::OpSummary)) {
@@ -763,6 +819,7 @@ private:
     std::vector<ClusterSummary> m_summaries; // msprof-analyze cluster_analysis_output folders
     std::set<std::string> m_visited;
     std::map<std::string, std::optional<FileSniffer::Result>> m_sniffed; // absolute path -> content kind
+    std::set<std::string> m_textTimeline; // profiler db exports with empty timeline tables (absolute paths)
 };
 
 // Figures a cluster summary already holds for every rank; a rank's own file of these kinds would count them twice.
@@ -971,11 +1028,14 @@ LoadPlan Detector::detect(const std::vector<std::string>& paths)
     std::stable_sort(plan.ranks.begin(), plan.ranks.end(),
         [](const PlannedRank& a, const PlannedRank& b) { return a.rank < b.rank; });
 
-    // A db export's timeline: the same file again, deferred (loaded with the rank's timeline).
+    // A db export's timeline: the same file again, deferred (loaded with the rank's timeline); not when its timeline
+    // tables are empty and the rank has a trace_view.json, which then gives the timeline.
     for (auto& rank : plan.ranks) {
         auto& files = rank.files;
+        const bool textTrace = std::any_of(
+            files.begin(), files.end(), [](const PlannedFile& f) { return f.kind == FileKind::TraceView; });
         for (std::size_t i = 0, n = files.size(); i < n; ++i) {
-            if (files[i].kind == FileKind::ProfilerDb)
+            if (files[i].kind == FileKind::ProfilerDb && !(textTrace && walker.textTimeline().count(files[i].path)))
                 files.push_back({ FileKind::ProfilerDbTimeline, files[i].path, files[i].size });
         }
     }

@@ -11,6 +11,7 @@
 #include <cctype>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <set>
 
 namespace fs = std::filesystem;
@@ -139,7 +140,63 @@ std::optional<FileSniffer::Result> sniffSqlite(const fs::path& file, std::vector
     return std::nullopt;
 }
 
+// A kind of text file and the db tables that give the same data: held when, for some entry of anyOf, every table
+// has rows (the importer joins them).
+struct HeldRule {
+    FileKind db;
+    FileKind text;
+    std::vector<std::vector<std::string>> anyOf;
+};
+
+const std::vector<HeldRule>& heldRules()
+{
+    static const std::vector<HeldRule> rules {
+        { FileKind::ProfilerDb, FileKind::KernelDetails, { { "TASK", "COMPUTE_TASK_INFO" }, { "COMMUNICATION_OP" } } },
+        { FileKind::ProfilerDb, FileKind::OpSummary, { { "TASK", "COMPUTE_TASK_INFO" }, { "COMMUNICATION_OP" } } },
+        { FileKind::ProfilerDb, FileKind::MemoryRecord, { { "MEMORY_RECORD" }, { "NPU_MEM" } } },
+        { FileKind::ProfilerDb, FileKind::OperatorMemory, { { "OP_MEMORY" } } },
+        { FileKind::ProfilerDb, FileKind::NpuModuleMem, { { "NPU_MODULE_MEM" } } },
+        { FileKind::ProfilerDb, FileKind::TraceView,
+            { { "TASK" }, { "CANN_API" }, { "API" }, { "PYTORCH_API" }, { "COMMUNICATION_OP" }, { "MSTX_EVENTS" } } },
+        { FileKind::AnalysisDb, FileKind::StepTraceTime, { { "StepTraceTime" } } },
+        { FileKind::AnalysisDb, FileKind::Communication, { { "CommAnalyzerTime" } } },
+        { FileKind::AnalysisDb, FileKind::CommunicationMatrix, { { "CommAnalyzerMatrix" } } },
+    };
+    return rules;
+}
+
 } // namespace
+
+std::vector<FileKind> FileSniffer::heldTextKinds(
+    const std::string& path, FileKind dbKind, std::vector<PlanIssue>& issues)
+{
+    std::vector<FileKind> out;
+    try {
+        SqliteExport db(path);
+        std::map<std::string, bool> hasRows; // per table, asked once
+        const auto rows = [&](const std::string& table) {
+            auto [it, added] = hasRows.emplace(table, false);
+            if (added && db.hasTable(table)) {
+                auto st = db.db().prepare("SELECT EXISTS (SELECT 1 FROM \"" + table + "\")");
+                it->second = st.step() && st.int64(0) != 0;
+            }
+            return it->second;
+        };
+        for (const auto& rule : heldRules()) {
+            if (rule.db != dbKind)
+                continue;
+            if (std::any_of(rule.anyOf.begin(), rule.anyOf.end(),
+                    [&](const auto& tables) { return std::all_of(tables.begin(), tables.end(), rows); }))
+                out.push_back(rule.text);
+        }
+    } catch (const model::DbError& e) {
+        issues.push_back({ "warning", path,
+            std::string("cannot read the tables of this db export, so the text files beside it are used: ")
+                + e.what() });
+        out.clear();
+    }
+    return out;
+}
 
 bool FileSniffer::hasSqliteHeader(const fs::path& file)
 {

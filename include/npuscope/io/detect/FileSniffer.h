@@ -35,6 +35,17 @@ public:
     // holds no device, or the file cannot be read. StepTraceTime holds one row per step and device, so this
     // stays cheap even for a large db.
     static std::vector<int64_t> analysisDbDevices(const std::string& path);
+
+    // The kinds of text file whose data the db export at path (dbKind ProfilerDb or AnalysisDb) holds, so that the
+    // db replaces them: a kind is held when a table its importer reads has at least one row (a table present but
+    // empty counts as absent). ProfilerDb: kernel_details / op_summary (TASK with COMPUTE_TASK_INFO, or
+    // COMMUNICATION_OP), memory_record (MEMORY_RECORD or NPU_MEM), operator_memory (OP_MEMORY), npu_module_mem
+    // (NPU_MODULE_MEM), trace_view (TASK, CANN_API, API, PYTORCH_API, COMMUNICATION_OP or MSTX_EVENTS). AnalysisDb:
+    // step_trace_time (StepTraceTime), communication (CommAnalyzerTime), communication_matrix (CommAnalyzerMatrix).
+    // Nothing else has a db table (op_statistic, api_statistic). Reads the table list and one row per table checked.
+    // An unreadable file adds a warning to issues and holds nothing, so the text files stay.
+    static std::vector<FileKind> heldTextKinds(
+        const std::string& path, FileKind dbKind, std::vector<PlanIssue>& issues);
 };
 
 } // namespace npuscope::io
