@@ -48,7 +48,7 @@ commands:
       --flops writes kernel_details.csv with the FLOPs columns of an aic_metrics=ArithmeticUtilization run
       (aic/aiv_cube_fops, aic/aiv_vector_fops); --flops-light-rank (implies --flops) makes rank R do half the
       FLOPs in the same time. --analysis-db also writes each rank's analysis.db (the db export of
-      the same step trace and communication data; loading prefers it). An existing non-empty DIR is only
+      the same step trace and communication data; loading takes those from it). An existing non-empty DIR is only
       replaced if the generator wrote it.
   comm [--json] [--step N] [--group G] PATH...
       Per-rank communication figures (Elapsed, Transit, Wait, Sync, Idle, Wait/Sync Ratio, SDMA/RDMA

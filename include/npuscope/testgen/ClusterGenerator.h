@@ -25,7 +25,7 @@ struct GeneratorOptions {
     std::optional<int> flopsLightRank; // this rank's kernels do kFlopsLightFactor of the FLOPs in the same time
     uint64_t seed = 1; // everything is a pure function of the options
     // Also write ASCEND_PROFILER_OUTPUT/analysis.db, the db export of the same step trace and communication data
-    // (the loader then prefers it over the text files): the same run in both forms.
+    // (the loader takes step trace and communication from it, the rest from the text files): the same run in both forms.
     bool analysisDb = false;
 
     static constexpr double kSlowFactor = 1.3; // compute time multiplier of the slow rank
