@@ -9,13 +9,18 @@
 #include "npuscope/query/CommQuery.h"
 #include "npuscope/query/CommReport.h"
 #include "npuscope/query/MemoryReport.h"
+#include "npuscope/query/OperatorReport.h"
+#include "npuscope/query/RankQuery.h"
 #include "npuscope/query/SummaryReport.h"
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <iostream>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -57,16 +62,42 @@ commands:
       unknown (e.g. one rank of it loaded alone): those keep the group-local ranks as written, printed "L3" and
       in JSON "ranks": "local" (with "local_rank_groups"); summary --json marks every link the same way.
       --json prints the npuscope.comm/1 document.
-  memory [--json] [--capacity-gb G] PATH...
+  memory [--json] [--capacity-gb G] [--no-cache] PATH...
       Each rank's memory peak from memory_record: peak reserved (the APP component, the whole process on the
       device, where recorded, else PTA+GE, else PTA), when and from which component, peak allocated (PTA+GE,
       else PTA), and with --capacity-gb (the device memory, e.g. 64; no profile records it) the share of it.
-      --json prints the npuscope.memory/1 document (docs/metrics.md).
+      --json prints the npuscope.memory/1 document (docs/metrics.md). The parse cache is used as by summary.
+  ops [--json] [--rank R] [--compare R2] [--group-by type|name|shape] [--no-cache] PATH...
+      Operator (kernel) figures from kernel_details.csv / op_summary / the db exports' kernel tables, loaded
+      with the per-rank detail files: per rank and key over all loaded steps the count, total, mean, min,
+      max and summed wait time (µs), keyed by op type (default), op name, or op name and input shapes; one
+      rank with --rank. --compare R2 (needs --rank R) matches R's keys with R2's and adds R2's total and the
+      difference R2 − R, sorted by difference descending (the slower card's extra time on top). --json
+      prints the npuscope.ops/1 document. The parse cache is used as by summary (--no-cache: not).
   help
       Show this text.
 
 exit status: 0 on success, 1 when nothing could be loaded, 2 on a usage error.
 )";
+
+// Prints the message and the usage text; the exit status of a usage error.
+int usageError(const std::string& command, const std::string& message)
+{
+    std::cerr << "npuscope-cli " << command << ": " << message << "\n" << kUsage;
+    return 2;
+}
+
+// Loads a plan as the commands do: the deferred per-rank files only with timelines, through the parse cache unless
+// told not to. nullptr when cancelled.
+std::unique_ptr<npuscope::model::Database> loadPlan(const npuscope::io::LoadPlan& plan, bool timelines, bool useCache)
+{
+    npuscope::load::LoadOptions options;
+    options.loadTimelines = timelines;
+    const npuscope::load::ParseCache cache;
+    if (useCache)
+        options.cache = &cache;
+    return npuscope::load::Loader::load(plan, options);
+}
 
 int summary(const std::vector<std::string>& args)
 {
@@ -84,23 +115,15 @@ int summary(const std::vector<std::string>& args)
             useCache = false;
         else if (a == "--show-host-ips")
             hosts = npuscope::query::HostDisplay::RealIp;
-        else if (a.rfind("--", 0) == 0) {
-            std::cerr << "npuscope-cli summary: unknown option " << a << "\n" << kUsage;
-            return 2;
-        } else
+        else if (a.rfind("--", 0) == 0)
+            return usageError("summary", "unknown option " + a);
+        else
             paths.push_back(a);
     }
-    if (paths.empty()) {
-        std::cerr << "npuscope-cli summary: no PATH given\n" << kUsage;
-        return 2;
-    }
+    if (paths.empty())
+        return usageError("summary", "no PATH given");
     const auto plan = npuscope::io::Detector::detect(paths);
-    npuscope::load::LoadOptions options;
-    options.loadTimelines = timeline;
-    const npuscope::load::ParseCache cache;
-    if (useCache)
-        options.cache = &cache;
-    auto db = npuscope::load::Loader::load(plan, options);
+    auto db = loadPlan(plan, timeline, useCache);
     if (!db) {
         std::cerr << "npuscope-cli: loading was cancelled\n";
         return 1;
@@ -134,10 +157,7 @@ int comm(const std::vector<std::string>& args)
     std::optional<std::string> group;
     npuscope::query::CommSelection sel;
     std::vector<std::string> paths;
-    auto usage = [](const std::string& message) {
-        std::cerr << "npuscope-cli comm: " << message << "\n" << kUsage;
-        return 2;
-    };
+    auto usage = [](const std::string& message) { return usageError("comm", message); };
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         long long n = 0;
@@ -190,16 +210,16 @@ int comm(const std::vector<std::string>& args)
 int memory(const std::vector<std::string>& args)
 {
     bool json = false;
+    bool useCache = true;
     std::optional<double> capacityMb;
     std::vector<std::string> paths;
-    auto usage = [](const std::string& message) {
-        std::cerr << "npuscope-cli memory: " << message << "\n" << kUsage;
-        return 2;
-    };
+    auto usage = [](const std::string& message) { return usageError("memory", message); };
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         if (a == "--json")
             json = true;
+        else if (a == "--no-cache")
+            useCache = false;
         else if (a == "--capacity-gb") {
             if (i + 1 >= args.size())
                 return usage("--capacity-gb needs a value");
@@ -222,9 +242,7 @@ int memory(const std::vector<std::string>& args)
     if (paths.empty())
         return usage("no PATH given");
     const auto plan = npuscope::io::Detector::detect(paths);
-    npuscope::load::LoadOptions options;
-    options.loadTimelines = false; // memory_record is a summary file
-    auto db = npuscope::load::Loader::load(plan, options);
+    auto db = loadPlan(plan, false, useCache); // memory_record is a summary file
     if (!db || plan.ranks.empty()) {
         std::cerr << "npuscope-cli memory: nothing loaded\n";
         return 1;
@@ -233,6 +251,62 @@ int memory(const std::vector<std::string>& args)
         std::cout << npuscope::query::MemoryReport::json(*db, capacityMb).dump(2) << "\n";
     else
         std::cout << npuscope::query::MemoryReport::text(*db, capacityMb);
+    return 0;
+}
+
+int ops(const std::vector<std::string>& args)
+{
+    bool json = false;
+    bool useCache = true;
+    npuscope::query::OperatorSelection sel;
+    std::vector<std::string> paths;
+    auto usage = [](const std::string& message) { return usageError("ops", message); };
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        long long n = 0;
+        if (a == "--json")
+            json = true;
+        else if (a == "--no-cache")
+            useCache = false;
+        else if ((a == "--rank" || a == "--compare" || a == "--group-by") && i + 1 >= args.size())
+            return usage(a + " needs a value");
+        else if (a == "--rank" || a == "--compare") {
+            if (!parseInt(args[++i], std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max(), n))
+                return usage(a + " expects a rank, got \"" + args[i] + "\"");
+            (a == "--rank" ? sel.rank : sel.compareRank) = n;
+        } else if (a == "--group-by") {
+            const auto by = npuscope::query::groupByFromName(args[++i]);
+            if (!by)
+                return usage("--group-by expects type, name or shape, got \"" + args[i] + "\"");
+            sel.groupBy = *by;
+        } else if (a.rfind("--", 0) == 0)
+            return usage("unknown option " + a);
+        else
+            paths.push_back(a);
+    }
+    if (paths.empty())
+        return usage("no PATH given");
+    if (sel.compareRank && !sel.rank)
+        return usage("--compare needs --rank (the baseline rank)");
+    const auto plan = npuscope::io::Detector::detect(paths);
+    // Kernel rows live in the deferred per-rank files: load them as summary --with-timeline does.
+    auto db = loadPlan(plan, true, useCache);
+    if (!db || plan.ranks.empty()) {
+        std::cerr << "npuscope-cli ops: nothing loaded\n";
+        return 1;
+    }
+    const auto loaded = npuscope::query::RankQuery::ranks(*db);
+    for (const auto& rank : { sel.rank, sel.compareRank }) {
+        if (rank && std::none_of(loaded.begin(), loaded.end(), [&](const auto& r) { return r.rank == *rank; }))
+            return usage("rank " + std::to_string(*rank) + " is not loaded");
+    }
+    if (npuscope::query::OperatorQuery::forDatabase(*db)->size() == 0)
+        std::cerr << "npuscope-cli ops: the loaded data has no kernel rows (kernel_details.csv, op_summary or a db "
+                     "export's kernel tables)\n";
+    if (json)
+        std::cout << npuscope::query::OperatorReport::json(*db, sel).dump(2) << "\n";
+    else
+        std::cout << npuscope::query::OperatorReport::text(*db, sel);
     return 0;
 }
 
@@ -341,6 +415,8 @@ int main(int argc, char** argv)
             return comm(args);
         if (command == "memory")
             return memory(args);
+        if (command == "ops")
+            return ops(args);
         if (command == "help" || command == "--help" || command == "-h") {
             std::cout << kUsage;
             return 0;

@@ -125,7 +125,7 @@ TEST(MemoryQuery, RankWithoutMemoryRecordsHasNulls)
 
 TEST(MemoryQuery, CliJsonIsTheContract)
 {
-    const auto run = runCli("memory --json --capacity-gb 64 '" + (dataDir() / "torch_npu_2rank_level1").string() + "'");
+    const auto run = runCli("memory --json --no-cache --capacity-gb 64 '" + (dataDir() / "torch_npu_2rank_level1").string() + "'");
     ASSERT_EQ(run.status, 0) << run.out;
     const auto doc = nlohmann::json::parse(run.out);
     EXPECT_EQ(doc["schema"], "npuscope.memory/1");

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/model/Database.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace npuscope::query {
+
+// What an operator row is keyed by: the kernel's Type, its Name, or its Name and Input Shapes.
+enum class OperatorGroupBy { Type, Name, Shape };
+
+// "type" / "name" / "shape", the CLI's --group-by values and the JSON "group_by".
+std::string_view groupByName(OperatorGroupBy by);
+std::optional<OperatorGroupBy> groupByFromName(std::string_view name);
+
+// One key of one rank over every loaded step. Times in ns; a kernel whose Wait Time is absent counts 0 wait.
+struct OperatorRow {
+    int64_t rank = 0;
+    std::string key;
+    int64_t count = 0;
+    int64_t totalNs = 0;
+    int64_t minNs = 0;
+    int64_t maxNs = 0;
+    int64_t waitNs = 0; // sum of the kernels' Wait Time
+    // total ÷ count rounded to the nearest ns (half away from zero); 0 when count is 0.
+    int64_t meanNs() const;
+};
+
+// A key of the base rank matched with the same key of the compare rank. A key only one rank has is still a row: the
+// other side has count 0 and total 0 (base is then a row of count 0 whose min/max/mean mean nothing).
+struct OperatorCompareRow {
+    OperatorRow base; // base.rank is the base rank
+    int64_t compareRank = 0;
+    int64_t compareCount = 0;
+    int64_t compareTotalNs = 0;
+    int64_t diffNs() const { return compareTotalNs - base.totalNs; }
+};
+
+// Operator figures from the kernel table (kernel_details.csv, op_summary, the db exports' kernel tables): count, total,
+// mean, min, max and wait per rank and key, and the comparison of two ranks. The kernel rows are read once into a
+// compact index (ids instead of strings) kept in the database's cache slot (model::Database::cached), so a regroup or a
+// compare is one pass over the rows with a hash map and no SQL. Immutable after build; any thread.
+class OperatorQuery {
+public:
+    // Loads the index; the caller holds the database lock.
+    static std::shared_ptr<const OperatorQuery> build(model::Database& db);
+    // The index of this database, built on first use (taking db.lock()) and shared until the model changes. Any
+    // thread; once built no database lock is taken.
+    static std::shared_ptr<const OperatorQuery> forDatabase(model::Database& db);
+
+    // Rows per rank and key over every loaded step, of one rank or every rank: ordered by rank, then total
+    // descending, then key.
+    std::vector<OperatorRow> group(OperatorGroupBy by, std::optional<int64_t> rank = std::nullopt) const;
+    // The keys of baseRank and compareRank matched (the union of both ranks' keys), ordered by difference descending
+    // (the compare rank's extra time first), then key.
+    std::vector<OperatorCompareRow> compare(OperatorGroupBy by, int64_t baseRank, int64_t compareRank) const;
+
+    // Kernel rows in the index.
+    size_t size() const { return m_kernels.size(); }
+    // Ranks that have kernel rows, ascending.
+    std::vector<int64_t> ranks() const;
+
+private:
+    struct Kernel {
+        int32_t rank = 0;
+        int32_t key[3] = { -1, -1, -1 }; // key id per OperatorGroupBy, into m_keys
+        int64_t durNs = 0;
+        int64_t waitNs = 0;
+    };
+    struct Accumulator {
+        int64_t count = 0, totalNs = 0, minNs = 0, maxNs = 0, waitNs = 0;
+        void add(const Kernel& k);
+    };
+    // Per (rank, key id) accumulators of the kernels that pass the rank filter, in first-seen order.
+    template <typename Keep>
+    std::vector<std::pair<uint64_t, Accumulator>> accumulate(OperatorGroupBy by, Keep keep) const;
+    OperatorRow row(uint64_t packed, const Accumulator& a) const;
+    int32_t intern(std::string s);
+
+    std::vector<Kernel> m_kernels;
+    std::vector<std::string> m_keys;
+    std::unordered_map<std::string, int32_t> m_keyIds;
+};
+
+} // namespace npuscope::query
