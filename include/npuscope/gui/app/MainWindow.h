@@ -22,6 +22,7 @@ class GroupsDock;
 class LinksDock;
 class TimeOverviewDock;
 class TimelineDock;
+class OperatorDock;
 class OverviewDock;
 class ParseIssuesDock;
 class Workspace;
@@ -59,6 +60,7 @@ public:
     GroupsDock* groupsDock() const { return m_groupsDock; }
     TimeOverviewDock* timeOverviewDock() const { return m_timeOverviewDock; }
     TimelineDock* timelineDock() const { return m_timelineDock; }
+    OperatorDock* operatorDock() const { return m_operatorDock; }
     QList<QDockWidget*> docks() const;
     // A dock by short name (steps | overview | issues) or objectName, case-insensitive; nullptr if unknown.
     QDockWidget* dockByName(const QString& name) const;
@@ -117,6 +119,7 @@ private:
     GroupsDock* m_groupsDock = nullptr;
     TimeOverviewDock* m_timeOverviewDock = nullptr;
     TimelineDock* m_timelineDock = nullptr;
+    OperatorDock* m_operatorDock = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QLabel* m_summary = nullptr;

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/operators/OperatorTableModel.h"
+
+#include "npuscope/gui/common/TimeFormat.h"
+
+namespace npuscope::gui {
+
+using query::OperatorCompareRow;
+
+namespace {
+
+QVariant longValue(int64_t v) { return QVariant::fromValue<qlonglong>(v); }
+QString micros(int64_t ns) { return TimeFormat::format(ns, TimeFormat::Unit::Microseconds); }
+
+// A baseline side with no kernel (a key only the comparison rank has) has no min / max / mean.
+bool hasBase(const OperatorCompareRow& r) { return r.base.count > 0; }
+
+// A time column of the baseline's own figures: absent when the baseline has no kernel of that key.
+RowColumn<OperatorCompareRow> baseTime(QString title, QString definition, int64_t (*get)(const OperatorCompareRow&))
+{
+    return { TimeFormat::columnHeader(std::move(title), TimeFormat::Unit::Microseconds), std::move(definition),
+        [get](const OperatorCompareRow& r) { return hasBase(r) ? longValue(get(r)) : QVariant(); },
+        [get](const OperatorCompareRow& r) { return hasBase(r) ? micros(get(r)) : TimeFormat::kAbsent; } };
+}
+
+} // namespace
+
+OperatorTableModel::OperatorTableModel(QObject* parent)
+    : RowTableModel(parent)
+{
+    constexpr Qt::Alignment left = Qt::AlignLeft | Qt::AlignVCenter;
+    const auto us = TimeFormat::Unit::Microseconds;
+    setColumns({
+        { tr("Key"),
+            tr("The kernel's Type, its Name, or its Name and Input Shapes (\"Name [Input Shapes]\"), as chosen in "
+               "Group by"),
+            [](const OperatorCompareRow& r) { return QVariant(QString::fromStdString(r.base.key)); }, {}, left },
+        { tr("Count"), tr("Kernels of the rank with this key (in compare mode: of the baseline rank)"),
+            [](const OperatorCompareRow& r) { return longValue(r.base.count); } },
+        { TimeFormat::columnHeader(tr("Total"), us),
+            tr("\u03a3 Duration of the key's kernels over every loaded step (µs)"),
+            [](const OperatorCompareRow& r) { return longValue(r.base.totalNs); },
+            [](const OperatorCompareRow& r) { return micros(r.base.totalNs); } },
+        baseTime(tr("Mean"), tr("Total \u00f7 count, rounded to the nearest ns (µs)"),
+            [](const OperatorCompareRow& r) { return r.base.meanNs(); }),
+        baseTime(tr("Min"), tr("The shortest single kernel Duration (µs)"),
+            [](const OperatorCompareRow& r) { return r.base.minNs; }),
+        baseTime(tr("Max"), tr("The longest single kernel Duration (µs)"),
+            [](const OperatorCompareRow& r) { return r.base.maxNs; }),
+        { TimeFormat::columnHeader(tr("Wait"), us),
+            tr("\u03a3 Wait Time of the key's kernels (µs); a kernel without Wait Time counts 0"),
+            [](const OperatorCompareRow& r) { return longValue(r.base.waitNs); },
+            [](const OperatorCompareRow& r) { return micros(r.base.waitNs); } },
+        { TimeFormat::columnHeader(tr("Baseline total"), us),
+            tr("\u03a3 Duration of the key's kernels on the baseline rank R (µs); 0 when R has none"),
+            [](const OperatorCompareRow& r) { return longValue(r.base.totalNs); },
+            [](const OperatorCompareRow& r) { return micros(r.base.totalNs); } },
+        { TimeFormat::columnHeader(tr("Comparison total"), us),
+            tr("\u03a3 Duration of the key's kernels on the comparison rank R2 (µs); 0 when R2 has none"),
+            [](const OperatorCompareRow& r) { return longValue(r.compareTotalNs); },
+            [](const OperatorCompareRow& r) { return micros(r.compareTotalNs); } },
+        { TimeFormat::columnHeader(tr("Difference"), us),
+            tr("Comparison total \u2212 baseline total (µs): the extra time R2 spends on this key; positive first"),
+            [](const OperatorCompareRow& r) { return longValue(r.diffNs()); },
+            [](const OperatorCompareRow& r) { return micros(r.diffNs()); } },
+    });
+}
+
+void OperatorTableModel::setRows(const std::vector<query::OperatorRow>& rows)
+{
+    std::vector<OperatorCompareRow> out;
+    out.reserve(rows.size());
+    for (const auto& r : rows)
+        out.push_back({ r, r.rank, r.count, r.totalNs });
+    m_compare = false;
+    resetRows(std::move(out));
+}
+
+void OperatorTableModel::setCompareRows(std::vector<OperatorCompareRow> rows)
+{
+    m_compare = true;
+    resetRows(std::move(rows));
+}
+
+} // namespace npuscope::gui
