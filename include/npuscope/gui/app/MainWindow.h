@@ -20,6 +20,7 @@ class CommDurationDock;
 class CommMatrixDock;
 class GroupsDock;
 class LinksDock;
+class MemoryHeatmapDock;
 class TimeOverviewDock;
 class TimelineDock;
 class OverviewDock;
@@ -59,6 +60,7 @@ public:
     GroupsDock* groupsDock() const { return m_groupsDock; }
     TimeOverviewDock* timeOverviewDock() const { return m_timeOverviewDock; }
     TimelineDock* timelineDock() const { return m_timelineDock; }
+    MemoryHeatmapDock* memoryHeatmapDock() const { return m_memoryHeatmapDock; }
     QList<QDockWidget*> docks() const;
     // A dock by short name (steps | overview | issues) or objectName, case-insensitive; nullptr if unknown.
     QDockWidget* dockByName(const QString& name) const;
@@ -117,6 +119,7 @@ private:
     GroupsDock* m_groupsDock = nullptr;
     TimeOverviewDock* m_timeOverviewDock = nullptr;
     TimelineDock* m_timelineDock = nullptr;
+    MemoryHeatmapDock* m_memoryHeatmapDock = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QLabel* m_summary = nullptr;
