@@ -11,6 +11,7 @@
 #include "npuscope/gui/steps/OverviewDock.h"
 #include "npuscope/gui/issues/ParseIssuesDock.h"
 #include "npuscope/gui/operators/OperatorDock.h"
+#include "npuscope/gui/memory/MemoryHeatmapDock.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/io/detect/Detector.h"
 #include "npuscope/load/Loader.h"
@@ -131,6 +132,7 @@ void MainWindow::createDocks()
     m_timeOverviewDock = new TimeOverviewDock(m_workspace, this);
     m_timelineDock = new TimelineDock(m_workspace, this);
     m_operatorDock = new OperatorDock(m_workspace, this);
+    m_memoryHeatmapDock = new MemoryHeatmapDock(m_workspace, this);
     m_timelineDock->setSessionPersistence(m_options.persistSettings);
 
     // No central widget: every view is a dock the user can move, and the docks share the window.
@@ -144,6 +146,7 @@ void MainWindow::createDocks()
     tabifyDockWidget(m_overviewDock, m_linksDock);
     tabifyDockWidget(m_overviewDock, m_groupsDock);
     tabifyDockWidget(m_overviewDock, m_operatorDock);
+    tabifyDockWidget(m_overviewDock, m_memoryHeatmapDock);
     m_stepsDock->raise();
     m_overviewDock->raise();
     resizeDocks({ m_stepsDock, m_overviewDock }, { 2, 3 }, Qt::Vertical);
@@ -152,14 +155,14 @@ void MainWindow::createDocks()
 QList<QDockWidget*> MainWindow::docks() const
 {
     return { m_stepsDock, m_overviewDock, m_issuesDock, m_commMatrixDock, m_commDurationDock, m_linksDock, m_groupsDock,
-        m_timeOverviewDock, m_timelineDock, m_operatorDock };
+        m_timeOverviewDock, m_timelineDock, m_operatorDock, m_memoryHeatmapDock };
 }
 
 QStringList MainWindow::dockShortNames()
 {
     return { QStringLiteral("steps"), QStringLiteral("overview"), QStringLiteral("issues"), QStringLiteral("matrix"),
         QStringLiteral("commduration"), QStringLiteral("links"), QStringLiteral("groups"), QStringLiteral("timeoverview"),
-        QStringLiteral("timeline"), QStringLiteral("operators") };
+        QStringLiteral("timeline"), QStringLiteral("operators"), QStringLiteral("memory") };
 }
 
 QDockWidget* MainWindow::dockByName(const QString& name) const

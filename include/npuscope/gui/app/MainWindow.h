@@ -20,6 +20,7 @@ class CommDurationDock;
 class CommMatrixDock;
 class GroupsDock;
 class LinksDock;
+class MemoryHeatmapDock;
 class TimeOverviewDock;
 class TimelineDock;
 class OperatorDock;
@@ -61,6 +62,7 @@ public:
     TimeOverviewDock* timeOverviewDock() const { return m_timeOverviewDock; }
     TimelineDock* timelineDock() const { return m_timelineDock; }
     OperatorDock* operatorDock() const { return m_operatorDock; }
+    MemoryHeatmapDock* memoryHeatmapDock() const { return m_memoryHeatmapDock; }
     QList<QDockWidget*> docks() const;
     // A dock by short name (steps | overview | issues) or objectName, case-insensitive; nullptr if unknown.
     QDockWidget* dockByName(const QString& name) const;
@@ -120,6 +122,7 @@ private:
     TimeOverviewDock* m_timeOverviewDock = nullptr;
     TimelineDock* m_timelineDock = nullptr;
     OperatorDock* m_operatorDock = nullptr;
+    MemoryHeatmapDock* m_memoryHeatmapDock = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QLabel* m_summary = nullptr;

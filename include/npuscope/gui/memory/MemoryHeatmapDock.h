@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/gui/common/QueryDock.h"
+
+class QDoubleSpinBox;
+class QLabel;
+class QScrollArea;
+
+namespace npuscope::gui {
+
+class MemoryHeatmap;
+
+// The cluster memory heatmap: each device's peak reserved memory ÷ its capacity (docs/metrics.md, "Memory peak"),
+// laid out by host × device. No profile records the capacity, so the dock has a per-device default the user can
+// change ("Device memory (GB)", GB = 2^30 bytes, remembered in QSettings under kCapacitySetting). Clicking a cell
+// selects the rank in the Workspace. GUI thread only.
+class MemoryHeatmapDock : public QueryDock {
+    Q_OBJECT
+public:
+    static constexpr const char* kObjectName = "memoryHeatmapDock";
+    static constexpr const char* kCapacitySetting = "memory/deviceCapacityGb";
+    // Atlas 800T A2 / 910B class devices have 64 GB of HBM.
+    static constexpr double kDefaultCapacityGb = 64.0;
+
+    explicit MemoryHeatmapDock(Workspace* workspace, QWidget* parent = nullptr);
+
+    MemoryHeatmap* heatmap() const { return m_heatmap; }
+    QDoubleSpinBox* capacitySpin() const { return m_capacity; }
+    // The capacity the ratios are computed with (MB, 2^20 bytes).
+    double capacityMb() const;
+
+private:
+    void reload() override;
+    void syncSelection();
+
+    MemoryHeatmap* m_heatmap;
+    QScrollArea* m_scroll;
+    QDoubleSpinBox* m_capacity;
+    QLabel* m_summary;
+};
+
+} // namespace npuscope::gui

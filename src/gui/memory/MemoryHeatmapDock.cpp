@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/memory/MemoryHeatmapDock.h"
+
+#include "npuscope/gui/common/Workspace.h"
+#include "npuscope/gui/memory/MemoryHeatmap.h"
+#include "npuscope/query/MemoryQuery.h"
+#include "npuscope/query/RankQuery.h"
+
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QScrollArea>
+#include <QSettings>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace npuscope::gui {
+
+MemoryHeatmapDock::MemoryHeatmapDock(Workspace* ws, QWidget* parent)
+    : QueryDock(tr("Memory heatmap"), kObjectName, ws, parent)
+    , m_heatmap(new MemoryHeatmap)
+{
+    auto* body = new QWidget(this);
+    auto* layout = new QVBoxLayout(body);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(0);
+
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(0, 0, 0, 4);
+    auto* capacityLabel = new QLabel(tr("Device memory (GB):"), body);
+    bar->addWidget(capacityLabel);
+    m_capacity = new QDoubleSpinBox(body);
+    m_capacity->setObjectName(QStringLiteral("deviceMemorySpin"));
+    m_capacity->setRange(1, 4096);
+    m_capacity->setDecimals(0);
+    m_capacity->setKeyboardTracking(false);
+    m_capacity->setValue(QSettings().value(QLatin1String(kCapacitySetting), kDefaultCapacityGb).toDouble());
+    const QString capacityTip
+        = tr("No profile records the device's memory size: the ratio is peak reserved \u00f7 this "
+             "(GB = 2^30 bytes). 64 GB: Atlas 800T A2 / 910B class.");
+    m_capacity->setToolTip(capacityTip);
+    capacityLabel->setToolTip(capacityTip);
+    bar->addWidget(m_capacity);
+    bar->addStretch(1);
+    m_summary = new QLabel(body);
+    m_summary->setObjectName(QStringLiteral("memorySummary"));
+    bar->addWidget(m_summary);
+    layout->addLayout(bar);
+
+    m_scroll = new QScrollArea(body);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setWidget(m_heatmap);
+    layout->addWidget(m_scroll, 1);
+    setBody(body);
+
+    connect(m_capacity, &QDoubleSpinBox::valueChanged, this, [this](double gb) {
+        QSettings().setValue(QLatin1String(kCapacitySetting), gb);
+        requestReload();
+    });
+    connect(m_heatmap, &MemoryHeatmap::rankClicked, this,
+        [this](qint64 rank) { workspace()->setSelectedRank(static_cast<int64_t>(rank)); });
+    connect(workspace(), &Workspace::selectedRankChanged, this, &MemoryHeatmapDock::syncSelection);
+    reloadOn({ &Workspace::hostDisplayChanged });
+    requestReload();
+}
+
+double MemoryHeatmapDock::capacityMb() const { return m_capacity->value() * 1024.0; }
+
+void MemoryHeatmapDock::reload()
+{
+    const double capacity = capacityMb();
+    const auto hostDisplay = workspace()->showHostIps() ? query::HostDisplay::RealIp : query::HostDisplay::MappingId;
+    const bool started = runner()->run(
+        [capacity, hostDisplay](model::Database& db) {
+            auto peaks = query::MemoryQuery::peaks(db, capacity);
+            // Hosts named as the other views name them (View > Show host IPs).
+            if (hostDisplay != query::HostDisplay::MappingId) {
+                const auto hosts = query::RankQuery::hosts(db, hostDisplay);
+                for (auto& p : peaks) {
+                    if (auto h = hosts.find(p.rank); h != hosts.end())
+                        p.host = h->second;
+                }
+            }
+            return peaks;
+        },
+        [this](std::vector<query::RankMemoryPeak> peaks) {
+            const auto withRecords
+                = std::count_if(peaks.begin(), peaks.end(), [](const auto& p) { return p.peakReservedMb.has_value(); });
+            const auto highest = std::max_element(peaks.begin(), peaks.end(),
+                [](const auto& a, const auto& b) { return a.ratio.value_or(-1.0) < b.ratio.value_or(-1.0); });
+            QString text = peaks.size() == 1 ? tr("1 rank") : tr("%1 ranks").arg(peaks.size());
+            if (withRecords == 0)
+                text += tr(", none with memory records");
+            else if (highest != peaks.end() && highest->ratio)
+                text += tr(", highest %1 % (rank %2)").arg(100.0 * *highest->ratio, 0, 'f', 1).arg(highest->rank);
+            m_summary->setText(text);
+            m_heatmap->setPeaks(std::move(peaks));
+            syncSelection();
+        });
+    if (!started) {
+        m_heatmap->setPeaks({});
+        m_summary->setText(tr("No profile loaded"));
+    }
+}
+
+void MemoryHeatmapDock::syncSelection() { m_heatmap->setSelectedRank(workspace()->selectedRank()); }
+
+} // namespace npuscope::gui
