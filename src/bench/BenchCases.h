@@ -12,6 +12,8 @@ namespace npuscope::bench {
 // Peak resident set size of this process in MB (VmHWM), or -1 when /proc is unavailable.
 double peakRssMb();
 void print(const std::string& name, double value, const char* unit);
+// The p-quantile (0..1, nearest rank) of v; 0 for an empty v.
+double percentile(std::vector<double> v, double p);
 
 // cluster-open [--ranks 64,256,1024] [--work DIR] [--threads N]: generated clusters, time from start to
 // "cluster views ready" (detect + summary files of every rank + the cluster views' queries), each
@@ -30,6 +32,11 @@ int reopen(const std::vector<std::string>& args);
 // step, group and op switch until the communication matrix and duration table are redrawn, of a matrix
 // frame, and the in-memory index build times (src/bench/CommBench.cpp).
 int commViews(int argc, char** argv, const std::vector<std::string>& args);
+
+// ops [--rows 1000000] [--ranks 8]: a model of that many kernel rows; the operator table's index build, regroup
+// (type, name, name + shapes) and two-rank compare (query::OperatorQuery) against an SQL GROUP BY of the same rows
+// in the same run (src/bench/OpsBench.cpp).
+int opsTable(const std::vector<std::string>& args);
 
 int ingestGenerated(const std::vector<std::string>& args, int (*ingest)(const std::string&, int));
 

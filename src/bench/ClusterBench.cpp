@@ -9,6 +9,7 @@
 #include "npuscope/query/RankQuery.h"
 #include "npuscope/query/StepQuery.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -86,6 +87,16 @@ double peakRssMb()
             return std::strtod(line.c_str() + 6, nullptr) / 1024.0; // kB
     }
     return -1;
+}
+
+double percentile(std::vector<double> v, double p)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    const auto i = static_cast<size_t>(
+        std::min<double>(static_cast<double>(v.size() - 1), p * static_cast<double>(v.size() - 1) + 0.5));
+    return v[i];
 }
 
 void print(const std::string& name, double value, const char* unit)

@@ -37,16 +37,6 @@ namespace npuscope::bench {
 
 namespace {
 
-double percentile(std::vector<double> v, double p)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    const auto i = static_cast<size_t>(
-        std::min<double>(static_cast<double>(v.size() - 1), p * static_cast<double>(v.size() - 1) + 0.5));
-    return v[i];
-}
-
 void printStats(const std::string& name, const std::vector<double>& v)
 {
     print(name + ".median_ms", percentile(v, 0.5), "ms");

@@ -12,6 +12,8 @@
 #include <QImage>
 #include <QPainter>
 
+#include "BenchCases.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -25,14 +27,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 double ms(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
-
-double percentile(std::vector<double> v, double p)
-{
-    std::sort(v.begin(), v.end());
-    const auto i = static_cast<size_t>(
-        std::min<double>(static_cast<double>(v.size() - 1), p * static_cast<double>(v.size() - 1) + 0.5));
-    return v[i];
-}
 
 } // namespace
 
