@@ -99,6 +99,19 @@ std::unique_ptr<npuscope::model::Database> loadPlan(const npuscope::io::LoadPlan
     return npuscope::load::Loader::load(plan, options);
 }
 
+// Detects and loads paths for a command that needs at least one rank; nullptr, after saying so, when nothing loaded.
+std::unique_ptr<npuscope::model::Database> loadRanks(
+    const char* command, const std::vector<std::string>& paths, bool timelines, bool useCache)
+{
+    const auto plan = npuscope::io::Detector::detect(paths);
+    auto db = loadPlan(plan, timelines, useCache);
+    if (!db || plan.ranks.empty()) {
+        std::cerr << "npuscope-cli " << command << ": nothing loaded\n";
+        return nullptr;
+    }
+    return db;
+}
+
 int summary(const std::vector<std::string>& args)
 {
     bool json = false;
@@ -178,12 +191,9 @@ int comm(const std::vector<std::string>& args)
     }
     if (paths.empty())
         return usage("no PATH given");
-    const auto plan = npuscope::io::Detector::detect(paths);
-    auto db = npuscope::load::Loader::load(plan, npuscope::load::LoadOptions {});
-    if (!db || plan.ranks.empty()) {
-        std::cerr << "npuscope-cli comm: nothing loaded\n";
+    auto db = loadRanks("comm", paths, false, false);
+    if (!db)
         return 1;
-    }
     if (group) {
         // A hash, or a group name that names exactly one group.
         std::vector<std::string> matches;
@@ -241,12 +251,9 @@ int memory(const std::vector<std::string>& args)
     }
     if (paths.empty())
         return usage("no PATH given");
-    const auto plan = npuscope::io::Detector::detect(paths);
-    auto db = loadPlan(plan, false, useCache); // memory_record is a summary file
-    if (!db || plan.ranks.empty()) {
-        std::cerr << "npuscope-cli memory: nothing loaded\n";
+    auto db = loadRanks("memory", paths, false, useCache); // memory_record is a summary file
+    if (!db)
         return 1;
-    }
     if (json)
         std::cout << npuscope::query::MemoryReport::json(*db, capacityMb).dump(2) << "\n";
     else
@@ -288,13 +295,10 @@ int ops(const std::vector<std::string>& args)
         return usage("no PATH given");
     if (sel.compareRank && !sel.rank)
         return usage("--compare needs --rank (the baseline rank)");
-    const auto plan = npuscope::io::Detector::detect(paths);
     // Kernel rows live in the deferred per-rank files: load them as summary --with-timeline does.
-    auto db = loadPlan(plan, true, useCache);
-    if (!db || plan.ranks.empty()) {
-        std::cerr << "npuscope-cli ops: nothing loaded\n";
+    auto db = loadRanks("ops", paths, true, useCache);
+    if (!db)
         return 1;
-    }
     const auto loaded = npuscope::query::RankQuery::ranks(*db);
     for (const auto& rank : { sel.rank, sel.compareRank }) {
         if (rank && std::none_of(loaded.begin(), loaded.end(), [&](const auto& r) { return r.rank == *rank; }))
