@@ -1471,14 +1471,20 @@ bool TraceViewImporter::run(ImportContext& ctx, const Options& options)
     bool ok = false;
     try {
         ok = runImpl(ctx, options);
-    } catch (const std::exception& e) {
+    } catch (...) {
+        // Every failure is a parse issue of this file; only a failing model itself cannot record one.
+        std::string what = "unknown error";
         try {
-            ctx.error(std::nullopt, std::string("import failed: ") + e.what());
+            throw;
+        } catch (const std::exception& e) {
+            what = e.what();
+        } catch (...) {
+        }
+        try {
+            ctx.error(std::nullopt, "import failed: " + what);
         } catch (...) {
             // The model itself is failing; nothing more can be recorded.
         }
-        ok = false;
-    } catch (...) {
         ok = false;
     }
     try {
