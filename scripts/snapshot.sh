@@ -3,7 +3,7 @@
 # Writes what npuscope prints and draws for every sample folder, so two builds can be diffed:
 #   scripts/snapshot.sh BUILD_DIR OUT_DIR [SAMPLES_DIR...]
 # For each folder (every directory up to five levels under each SAMPLES_DIR, default ../shared/samples and
-# tests/data): npuscope-cli summary --json --with-timeline, comm --json, and with SHOTS=1 a screenshot of every
+# tests/data): npuscope-cli summary --json --with-timeline, comm --json, memory --json, ops --json, and with SHOTS=1 a screenshot of every
 # view. Exit codes are kept next to the output. Nothing is written into the sample folders.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -14,7 +14,7 @@ dirs=("$@")
 [ ${#dirs[@]} -eq 0 ] && dirs=("$root/../shared/samples" "$root/tests/data")
 mkdir -p "$out"
 export QT_QPA_PLATFORM=offscreen XDG_CACHE_HOME="$(mktemp -d)"
-views=(steps overview issues timeline matrix commduration links groups timeoverview)
+views=(steps overview issues timeline matrix commduration links groups timeoverview operators memory)
 for base in "${dirs[@]}"; do
   base="$(cd "$base" && pwd)"
   while IFS= read -r d; do
@@ -23,6 +23,10 @@ for base in "${dirs[@]}"; do
     echo "exit $?" >>"$out/$name.summary.json"
     "$build/npuscope-cli" comm --json "$d" >"$out/$name.comm.json" 2>/dev/null
     echo "exit $?" >>"$out/$name.comm.json"
+    "$build/npuscope-cli" memory --json --capacity-gb 64 "$d" >"$out/$name.memory.json" 2>/dev/null
+    echo "exit $?" >>"$out/$name.memory.json"
+    "$build/npuscope-cli" ops --json "$d" >"$out/$name.ops.json" 2>/dev/null
+    echo "exit $?" >>"$out/$name.ops.json"
     if [ "${SHOTS:-0}" = 1 ]; then
       for v in "${views[@]}"; do
         timeout 120 "$build/npuscope" --screenshot "$out/$name.$v.png" --view "$v" --size 1600x1000 "$d" \
