@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/app/MainWindow.h"
+#include "npuscope/gui/operators/OperatorDock.h"
 #include "npuscope/gui/timeline/TimelineDock.h"
 #include "npuscope/gui/common/Workspace.h"
 
@@ -75,6 +76,13 @@ int main(int argc, char** argv)
     const QCommandLineOption stepOption(QStringLiteral("step"),
         QStringLiteral("Step to select before the screenshot (the timeline zooms to it)."), QStringLiteral("N"));
     parser.addOption(stepOption);
+    const QCommandLineOption rankOption(QStringLiteral("rank"),
+        QStringLiteral("Rank to select before the screenshot; 'all' shows every rank in the Operators view."),
+        QStringLiteral("R"));
+    parser.addOption(rankOption);
+    const QCommandLineOption compareOption(QStringLiteral("compare"),
+        QStringLiteral("Comparison rank of the Operators view in the screenshot."), QStringLiteral("R2"));
+    parser.addOption(compareOption);
     parser.addOption(viewOption);
     parser.addOption(sizeOption);
     parser.process(app);
@@ -136,6 +144,24 @@ int main(int argc, char** argv)
         if (!isNumber)
             return fail(2, QStringLiteral("--step needs a step number, not '%1'").arg(parser.value(stepOption)));
         window.workspace()->setStep(step);
+    }
+    if (parser.isSet(rankOption)) {
+        bool isNumber = false;
+        const qlonglong rank = parser.value(rankOption).toLongLong(&isNumber);
+        if (parser.value(rankOption) == QStringLiteral("all"))
+            window.operatorDock()->showAllRanks();
+        else if (isNumber)
+            window.workspace()->setSelectedRank(rank);
+        else
+            return fail(
+                2, QStringLiteral("--rank needs a rank number or 'all', not '%1'").arg(parser.value(rankOption)));
+    }
+    if (parser.isSet(compareOption)) {
+        bool isNumber = false;
+        const qlonglong rank = parser.value(compareOption).toLongLong(&isNumber);
+        if (!isNumber)
+            return fail(2, QStringLiteral("--compare needs a rank number, not '%1'").arg(parser.value(compareOption)));
+        window.operatorDock()->setCompareRank(rank);
     }
     // The timeline shows the ranks of the screenshot: load (in the background) and expand them all.
     if (dock == window.timelineDock())
