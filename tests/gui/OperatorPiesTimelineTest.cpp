@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The Operators dock's all-ranks mode, pies and top-N, and the double-click that makes the timeline highlight an
 // operator's occurrences, offscreen on the two-rank torch_npu Level1 sample (191 kernels per rank).
-#include "GuiTestSupport.h"
+#include "OperatorDockFixture.h"
 
 #include "npuscope/gui/common/PieChart.h"
 #include "npuscope/gui/common/TableSetup.h"
@@ -10,6 +10,7 @@
 #include "npuscope/gui/operators/OperatorTableModel.h"
 #include "npuscope/gui/timeline/TimelineDock.h"
 #include "npuscope/gui/timeline/TimelineView.h"
+#include "npuscope/testgen/ClusterGenerator.h"
 
 #include <QComboBox>
 #include <QLabel>
@@ -17,6 +18,7 @@
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QTableView>
+#include <QTemporaryDir>
 
 #include <gtest/gtest.h>
 
@@ -25,46 +27,14 @@ using namespace npuscope::gui;
 
 namespace {
 
-class OperatorPiesTimelineTest : public test::TwoRanksWindow {
+class OperatorPiesTimelineTest : public test::OperatorDockFixture {
 protected:
     void SetUp() override
     {
-        test::TwoRanksWindow::SetUp();
-        m_dock = m_window->operatorDock();
-        ASSERT_NE(m_dock, nullptr);
-        m_testers.watch({ m_dock->model(), m_dock->proxy() });
-        m_window->focusDock(m_dock);
-        m_window->show();
-        ASSERT_TRUE(m_window->waitUntilIdle());
-        ASSERT_FALSE(m_dock->isImporting());
+        test::OperatorDockFixture::SetUp();
+        showDock();
     }
-
     void waitIdle() { ASSERT_TRUE(m_window->waitUntilIdle()); }
-    QString key(int viewRow) const
-    {
-        return m_dock->proxy()->index(viewRow, OperatorTableModel::Key).data().toString();
-    }
-    qlonglong value(int viewRow, int column) const
-    {
-        return m_dock->proxy()->index(viewRow, column).data(OperatorTableModel::ValueRole).toLongLong();
-    }
-    int rowOf(const QString& k) const
-    {
-        for (int r = 0; r < m_dock->proxy()->rowCount(); ++r) {
-            if (key(r) == k)
-                return r;
-        }
-        return -1;
-    }
-    qlonglong columnSum(int column) const
-    {
-        qlonglong sum = 0;
-        for (int r = 0; r < m_dock->proxy()->rowCount(); ++r)
-            sum += value(r, column);
-        return sum;
-    }
-
-    OperatorDock* m_dock = nullptr;
 };
 
 TEST_F(OperatorPiesTimelineTest, AllRanksSumsBothRanks)
@@ -209,6 +179,45 @@ TEST_F(OperatorPiesTimelineTest, DoubleClickHighlightsTheOccurrencesOnTheTimelin
     // Clearing the operator clears the highlight.
     m_window->workspace()->setSelectedOperator(std::nullopt);
     EXPECT_EQ(timeline->highlightedCount(), 0u);
+}
+
+} // namespace
+
+namespace {
+
+// Above OperatorDock::kAutoImportRanks ranks, "All ranks" sums the first 64 and says so; "Load all" imports the rest.
+TEST(OperatorDockAllRanks, CapsTheImportAndLoadsTheRestOnRequest)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    testgen::GeneratorOptions o;
+    o.outDir = (dir.path() + QStringLiteral("/c")).toStdString();
+    o.ranks = OperatorDock::kAutoImportRanks + 6;
+    o.tp = 2;
+    o.steps = 1;
+    o.traceMb = 0;
+    std::string error;
+    ASSERT_TRUE(testgen::ClusterGenerator::generate(o, error)) << error;
+    auto window = test::newWindow();
+    ASSERT_TRUE(test::openAndWait(*window, { QString::fromStdString(o.outDir) }));
+    OperatorDock* dock = window->operatorDock();
+    window->focusDock(dock);
+    window->show();
+    ASSERT_TRUE(window->waitUntilIdle());
+    dock->showAllRanks();
+    ASSERT_TRUE(test::waitFor([&] { return !dock->isImporting() && !window->workspace()->isBusy(); }, 120000));
+    ASSERT_TRUE(window->waitUntilIdle());
+    const QString status = dock->statusLabel()->text();
+    EXPECT_TRUE(status.contains(QStringLiteral("(64 with kernels)"))) << status.toStdString();
+    EXPECT_TRUE(status.contains(QStringLiteral("the first 64"))) << status.toStdString();
+    EXPECT_FALSE(dock->loadAllButton()->isHidden());
+
+    dock->loadAllButton()->click();
+    ASSERT_TRUE(test::waitFor([&] { return !dock->isImporting() && !window->workspace()->isBusy(); }, 120000));
+    ASSERT_TRUE(window->waitUntilIdle());
+    EXPECT_TRUE(dock->statusLabel()->text().contains(QStringLiteral("(70 with kernels)")))
+        << dock->statusLabel()->text().toStdString();
+    EXPECT_TRUE(dock->loadAllButton()->isHidden());
 }
 
 } // namespace

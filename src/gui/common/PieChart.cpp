@@ -25,6 +25,12 @@ int64_t positive(int64_t v) { return std::max<int64_t>(0, v); }
 
 QString ms(int64_t ns) { return TimeFormat::withUnit(ns, TimeFormat::Unit::Milliseconds); }
 
+// The middle of the donut is narrow: seconds from 1 s on ("18.8 s" rather than "18760.901 ms").
+QString middleText(int64_t ns)
+{
+    return ns >= 1'000'000'000 ? TimeFormat::adaptive(static_cast<double>(ns)) : ms(ns);
+}
+
 } // namespace
 
 int64_t PieChart::Ring::total() const
@@ -222,7 +228,7 @@ void PieChart::paintEvent(QPaintEvent*)
         const auto& r = m_rings[static_cast<size_t>(i)];
         p.setFont(i == 0 ? bold : font());
         p.drawText(QRect(holeRect.left(), ty, holeRect.width(), fm.height()), Qt::AlignCenter,
-            QFontMetrics(p.font()).elidedText(ms(r.total()), Qt::ElideRight, holeRect.width()));
+            QFontMetrics(p.font()).elidedText(middleText(r.total()), Qt::ElideRight, holeRect.width()));
         ty += fm.height();
     }
     p.setFont(font());
@@ -247,7 +253,7 @@ void PieChart::paintEvent(QPaintEvent*)
         widestName = std::max(widestName, fm.horizontalAdvance(part.name));
     // Names as wide as the widest, elided when the legend is narrower; the figures follow them.
     const int nameWidth = std::max(
-        40, std::min(widestName, legendWidth - kSwatch - 6 - columns * (valueWidth + kGap) - pctWidth - kGap));
+        40, std::min(widestName + 6, legendWidth - kSwatch - 6 - columns * (valueWidth + kGap) - pctWidth - kGap));
     const bool header = m_rings.size() > 1;
     const int available = (area.bottom() - (area.top() + titleHeight)) / lineHeight - (header ? 1 : 0);
     const int partCount = static_cast<int>(m_parts.size());
