@@ -553,9 +553,11 @@ void OperatorDock::refresh()
             m_table->sortByColumn(
                 comparing ? OperatorTableModel::Difference : OperatorTableModel::Total, Qt::DescendingOrder);
             m_table->resizeColumnsToContents();
-            // Name + shapes keys can be very long: the figures stay in view.
-            m_table->setColumnWidth(
-                OperatorTableModel::Key, std::min(m_table->columnWidth(OperatorTableModel::Key), kMaxKeyWidth));
+            // Name + shapes keys can be very long: the figures stay in view (the Shapes column repeats the shapes).
+            const bool byShape
+                = static_cast<OperatorGroupBy>(m_groupBy->currentData().toInt()) == OperatorGroupBy::Shape;
+            m_table->setColumnWidth(OperatorTableModel::Key,
+                std::min(m_table->columnWidth(OperatorTableModel::Key), byShape ? kMaxTextWidth + 100 : kMaxKeyWidth));
             for (int c : { OperatorTableModel::Shapes, OperatorTableModel::Accelerator })
                 m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), kMaxTextWidth));
         });
