@@ -12,6 +12,7 @@
 #include "npuscope/gui/issues/ParseIssuesDock.h"
 #include "npuscope/gui/operators/OperatorDock.h"
 #include "npuscope/gui/memory/MemoryHeatmapDock.h"
+#include "npuscope/gui/flops/FlopsHeatmapDock.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/io/detect/Detector.h"
 #include "npuscope/load/Loader.h"
@@ -133,6 +134,7 @@ void MainWindow::createDocks()
     m_timelineDock = new TimelineDock(m_workspace, this);
     m_operatorDock = new OperatorDock(m_workspace, this);
     m_memoryHeatmapDock = new MemoryHeatmapDock(m_workspace, this);
+    m_flopsHeatmapDock = new FlopsHeatmapDock(m_workspace, this);
     m_timelineDock->setSessionPersistence(m_options.persistSettings);
 
     // No central widget: every view is a dock the user can move, and the docks share the window.
@@ -147,6 +149,7 @@ void MainWindow::createDocks()
     tabifyDockWidget(m_overviewDock, m_groupsDock);
     tabifyDockWidget(m_overviewDock, m_operatorDock);
     tabifyDockWidget(m_overviewDock, m_memoryHeatmapDock);
+    tabifyDockWidget(m_overviewDock, m_flopsHeatmapDock);
     m_stepsDock->raise();
     m_overviewDock->raise();
     resizeDocks({ m_stepsDock, m_overviewDock }, { 2, 3 }, Qt::Vertical);
@@ -155,14 +158,15 @@ void MainWindow::createDocks()
 QList<QDockWidget*> MainWindow::docks() const
 {
     return { m_stepsDock, m_overviewDock, m_issuesDock, m_commMatrixDock, m_commDurationDock, m_linksDock, m_groupsDock,
-        m_timeOverviewDock, m_timelineDock, m_operatorDock, m_memoryHeatmapDock };
+        m_timeOverviewDock, m_timelineDock, m_operatorDock, m_memoryHeatmapDock, m_flopsHeatmapDock };
 }
 
 QStringList MainWindow::dockShortNames()
 {
     return { QStringLiteral("steps"), QStringLiteral("overview"), QStringLiteral("issues"), QStringLiteral("matrix"),
         QStringLiteral("commduration"), QStringLiteral("links"), QStringLiteral("groups"), QStringLiteral("timeoverview"),
-        QStringLiteral("timeline"), QStringLiteral("operators"), QStringLiteral("memory") };
+        QStringLiteral("timeline"), QStringLiteral("operators"), QStringLiteral("memory"),
+        QStringLiteral("flops") };
 }
 
 QDockWidget* MainWindow::dockByName(const QString& name) const
