@@ -11,6 +11,8 @@
 #include "npuscope/gui/steps/OverviewDock.h"
 #include "npuscope/gui/issues/ParseIssuesDock.h"
 #include "npuscope/gui/operators/OperatorDock.h"
+#include "npuscope/gui/memory/MemoryDetailDock.h"
+#include "npuscope/gui/memory/MemoryHeatmap.h"
 #include "npuscope/gui/memory/MemoryHeatmapDock.h"
 #include "npuscope/gui/flops/FlopsHeatmapDock.h"
 #include "npuscope/gui/common/Workspace.h"
@@ -134,6 +136,7 @@ void MainWindow::createDocks()
     m_timelineDock = new TimelineDock(m_workspace, this);
     m_operatorDock = new OperatorDock(m_workspace, this);
     m_memoryHeatmapDock = new MemoryHeatmapDock(m_workspace, this);
+    m_memoryDetailDock = new MemoryDetailDock(m_workspace, this);
     m_flopsHeatmapDock = new FlopsHeatmapDock(m_workspace, this);
     m_timelineDock->setSessionPersistence(m_options.persistSettings);
 
@@ -149,7 +152,13 @@ void MainWindow::createDocks()
     tabifyDockWidget(m_overviewDock, m_groupsDock);
     tabifyDockWidget(m_overviewDock, m_operatorDock);
     tabifyDockWidget(m_overviewDock, m_memoryHeatmapDock);
+    tabifyDockWidget(m_overviewDock, m_memoryDetailDock);
     tabifyDockWidget(m_overviewDock, m_flopsHeatmapDock);
+    // Clicking a device of the heatmap selects its rank (the heatmap dock does) and opens its memory detail.
+    connect(m_memoryHeatmapDock->heatmap(), &MemoryHeatmap::rankClicked, this, [this] {
+        m_memoryDetailDock->show();
+        m_memoryDetailDock->raise();
+    });
     m_stepsDock->raise();
     m_overviewDock->raise();
     resizeDocks({ m_stepsDock, m_overviewDock }, { 2, 3 }, Qt::Vertical);
@@ -158,7 +167,8 @@ void MainWindow::createDocks()
 QList<QDockWidget*> MainWindow::docks() const
 {
     return { m_stepsDock, m_overviewDock, m_issuesDock, m_commMatrixDock, m_commDurationDock, m_linksDock, m_groupsDock,
-        m_timeOverviewDock, m_timelineDock, m_operatorDock, m_memoryHeatmapDock, m_flopsHeatmapDock };
+        m_timeOverviewDock, m_timelineDock, m_operatorDock, m_memoryHeatmapDock, m_memoryDetailDock,
+        m_flopsHeatmapDock };
 }
 
 QStringList MainWindow::dockShortNames()
@@ -166,7 +176,7 @@ QStringList MainWindow::dockShortNames()
     return { QStringLiteral("steps"), QStringLiteral("overview"), QStringLiteral("issues"), QStringLiteral("matrix"),
         QStringLiteral("commduration"), QStringLiteral("links"), QStringLiteral("groups"), QStringLiteral("timeoverview"),
         QStringLiteral("timeline"), QStringLiteral("operators"), QStringLiteral("memory"),
-        QStringLiteral("flops") };
+        QStringLiteral("memorydetail"), QStringLiteral("flops") };
 }
 
 QDockWidget* MainWindow::dockByName(const QString& name) const

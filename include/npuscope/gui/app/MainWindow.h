@@ -20,6 +20,7 @@ class CommDurationDock;
 class CommMatrixDock;
 class GroupsDock;
 class LinksDock;
+class MemoryDetailDock;
 class FlopsHeatmapDock;
 class MemoryHeatmapDock;
 class TimeOverviewDock;
@@ -64,6 +65,7 @@ public:
     TimelineDock* timelineDock() const { return m_timelineDock; }
     OperatorDock* operatorDock() const { return m_operatorDock; }
     MemoryHeatmapDock* memoryHeatmapDock() const { return m_memoryHeatmapDock; }
+    MemoryDetailDock* memoryDetailDock() const { return m_memoryDetailDock; }
     FlopsHeatmapDock* flopsHeatmapDock() const { return m_flopsHeatmapDock; }
     QList<QDockWidget*> docks() const;
     // A dock by short name (steps | overview | issues) or objectName, case-insensitive; nullptr if unknown.
@@ -125,6 +127,7 @@ private:
     TimelineDock* m_timelineDock = nullptr;
     OperatorDock* m_operatorDock = nullptr;
     MemoryHeatmapDock* m_memoryHeatmapDock = nullptr;
+    MemoryDetailDock* m_memoryDetailDock = nullptr;
     FlopsHeatmapDock* m_flopsHeatmapDock = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
