@@ -55,7 +55,8 @@ struct ParseIssue {
 
 class IssueQuery {
 public:
-    // All parse issues in insertion order.
+    // All parse issues: those without a rank first, then by rank, each rank's in the order they were written
+    // (stable across runs although ranks are parsed on several threads).
     static std::vector<ParseIssue> issues(model::Database& db);
     // Number of issues with severity warning or error.
     static int64_t problemCount(model::Database& db);
