@@ -21,6 +21,7 @@ class CommMatrixDock;
 class GroupsDock;
 class LinksDock;
 class MemoryDetailDock;
+class ParallelStrategyDock;
 class MemoryHeatmapDock;
 class TimeOverviewDock;
 class TimelineDock;
@@ -65,6 +66,7 @@ public:
     OperatorDock* operatorDock() const { return m_operatorDock; }
     MemoryHeatmapDock* memoryHeatmapDock() const { return m_memoryHeatmapDock; }
     MemoryDetailDock* memoryDetailDock() const { return m_memoryDetailDock; }
+    ParallelStrategyDock* strategyDock() const { return m_strategyDock; }
     QList<QDockWidget*> docks() const;
     // A dock by short name (steps | overview | issues) or objectName, case-insensitive; nullptr if unknown.
     QDockWidget* dockByName(const QString& name) const;
@@ -126,6 +128,7 @@ private:
     OperatorDock* m_operatorDock = nullptr;
     MemoryHeatmapDock* m_memoryHeatmapDock = nullptr;
     MemoryDetailDock* m_memoryDetailDock = nullptr;
+    ParallelStrategyDock* m_strategyDock = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QLabel* m_summary = nullptr;
