@@ -22,6 +22,7 @@ class GroupsDock;
 class LinksDock;
 class MemoryDetailDock;
 class FlopsHeatmapDock;
+class ParallelStrategyDock;
 class MemoryHeatmapDock;
 class TimeOverviewDock;
 class TimelineDock;
@@ -67,6 +68,7 @@ public:
     MemoryHeatmapDock* memoryHeatmapDock() const { return m_memoryHeatmapDock; }
     MemoryDetailDock* memoryDetailDock() const { return m_memoryDetailDock; }
     FlopsHeatmapDock* flopsHeatmapDock() const { return m_flopsHeatmapDock; }
+    ParallelStrategyDock* strategyDock() const { return m_strategyDock; }
     QList<QDockWidget*> docks() const;
     // A dock by short name (steps | overview | issues) or objectName, case-insensitive; nullptr if unknown.
     QDockWidget* dockByName(const QString& name) const;
@@ -129,6 +131,7 @@ private:
     MemoryHeatmapDock* m_memoryHeatmapDock = nullptr;
     MemoryDetailDock* m_memoryDetailDock = nullptr;
     FlopsHeatmapDock* m_flopsHeatmapDock = nullptr;
+    ParallelStrategyDock* m_strategyDock = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QLabel* m_summary = nullptr;

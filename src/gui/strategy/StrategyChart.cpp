@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/strategy/StrategyChart.h"
+
+#include "npuscope/gui/common/TimeFormat.h"
+
+#include <QPaintEvent>
+#include <QPainter>
+#include <QPainterPath>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <set>
+
+namespace npuscope::gui {
+
+namespace {
+
+constexpr int kMargin = 8;
+constexpr int kStageGap = 14; // px between stage columns
+constexpr int kStagePad = 4; // px inside a stage box
+constexpr int kReplicaPad = 2; // px inside a DP replica box
+constexpr int kReplicaGap = 3; // px between DP replica boxes
+
+// Sequential yellow-orange-red (ColorBrewer YlOrRd): light = low, dark = high; every metric here is "more is worse".
+struct Stop {
+    double at;
+    QColor color;
+};
+const std::array<Stop, 5> kRamp { { { 0.0, QColor(0xff, 0xff, 0xcc) }, { 0.25, QColor(0xfe, 0xd9, 0x76) },
+    { 0.5, QColor(0xfd, 0x8d, 0x3c) }, { 0.75, QColor(0xe3, 0x1a, 0x1c) }, { 1.0, QColor(0x80, 0x00, 0x26) } } };
+const QColor kNoData(0xbd, 0xbd, 0xbd);
+const QColor kLink(0x1f, 0x4e, 0x9c, 110);
+
+QColor ramp(double t)
+{
+    t = std::clamp(t, 0.0, 1.0);
+    for (size_t i = 1; i < kRamp.size(); ++i) {
+        if (t <= kRamp[i].at) {
+            const double f = (t - kRamp[i - 1].at) / (kRamp[i].at - kRamp[i - 1].at);
+            const auto& a = kRamp[i - 1].color;
+            const auto& b = kRamp[i].color;
+            return QColor::fromRgbF(static_cast<float>(a.redF() + f * (b.redF() - a.redF())),
+                static_cast<float>(a.greenF() + f * (b.greenF() - a.greenF())),
+                static_cast<float>(a.blueF() + f * (b.blueF() - a.blueF())));
+        }
+    }
+    return kRamp.back().color;
+}
+
+int ceilDiv(int a, int b) { return (a + b - 1) / b; }
+
+} // namespace
+
+StrategyChart::StrategyChart(QWidget* parent)
+    : ChartWidget(parent)
+{
+    setMouseTracking(true);
+    connect(this, &ChartWidget::itemClicked, this, [this](int item) {
+        if (item >= 0)
+            emit rankClicked(item);
+    });
+}
+
+void StrategyChart::setLayoutData(query::ParallelLayout layout)
+{
+    m_layout = std::move(layout);
+    resetHover();
+    relayout();
+}
+
+void StrategyChart::setValues(query::RankMetric metric, std::map<int64_t, double> values)
+{
+    m_metric = metric;
+    m_values = std::move(values);
+    m_min.reset();
+    m_max.reset();
+    for (const auto& [rank, v] : m_values) {
+        m_min = std::min(m_min.value_or(v), v);
+        m_max = std::max(m_max.value_or(v), v);
+    }
+    update();
+}
+
+void StrategyChart::setP2pPairs(std::vector<std::pair<int64_t, int64_t>> pairs)
+{
+    m_pairs = std::move(pairs);
+    update();
+}
+
+void StrategyChart::setRange(std::optional<double> low, std::optional<double> high)
+{
+    m_low = low;
+    m_high = high;
+    update();
+}
+
+bool StrategyChart::inRange(int64_t rank) const
+{
+    const auto it = m_values.find(rank);
+    if (it == m_values.end())
+        return !m_low && !m_high;
+    return (!m_low || it->second >= *m_low) && (!m_high || it->second <= *m_high);
+}
+
+void StrategyChart::setSelectedRank(std::optional<int64_t> rank)
+{
+    setSelectedItem(rank && m_layout.find(*rank) ? static_cast<int>(*rank) : -1);
+}
+
+QColor StrategyChart::colorOf(std::optional<double> value) const
+{
+    if (!value || !m_min || !m_max)
+        return kNoData;
+    const double span = *m_max - *m_min;
+    return ramp(span > 0 ? (*value - *m_min) / span : 0.5);
+}
+
+QString StrategyChart::formatValue(double value) const
+{
+    if (query::rankMetricIsRatio(m_metric))
+        return QStringLiteral("%1 %").arg(100.0 * value, 0, 'f', 1);
+    return TimeFormat::withUnit(static_cast<int64_t>(std::llround(value)), TimeFormat::Unit::Milliseconds);
+}
+
+int StrategyChart::legendHeight() const { return kMargin + 2 * fontMetrics().height() + 10; }
+
+StrategyChart::Geometry StrategyChart::computeGeometry(int width, int height) const
+{
+    Geometry g;
+    const auto& s = m_layout.sizes;
+    const QFontMetrics fm = fontMetrics();
+    g.top = legendHeight() + fm.height() + 6;
+    g.left = kMargin;
+    g.stageGap = kStageGap;
+    g.cpGap = s.cp > 1 ? 3 : 0;
+    const int pp = std::max(1, s.pp);
+    const int dp = std::max(1, s.dp);
+    const int cellsPerReplica = std::max(1, s.cp * s.tp);
+    const int stageWidth = std::max(0, (width - 2 * kMargin - (pp - 1) * kStageGap) / pp - 2 * kStagePad);
+    const int availHeight = std::max(0, height - g.top - kMargin - 2 * kStagePad);
+    // Try every number of replica columns and keep the one giving the largest cells (width counts less than height
+    // beyond the caps, so replicas wrap only when rows would get too flat).
+    double best = -1;
+    for (int k = 1; k <= dp; ++k) {
+        const int rows = ceilDiv(dp, k);
+        const int cw = (stageWidth - (k - 1) * kReplicaGap - k * (2 * kReplicaPad + (s.cp - 1) * g.cpGap))
+            / (k * cellsPerReplica);
+        if (cw < kMinCell && k > 1)
+            break;
+        const int ch = (availHeight - rows * (2 * kReplicaPad + kReplicaGap)) / rows;
+        const int w = std::clamp(cw, kMinCell, kMaxCellWidth);
+        const int h = std::clamp(ch, kMinCell, kMaxCellHeight);
+        const double score = std::min<double>(w, 1.8 * h);
+        if (score > best) {
+            best = score;
+            g.replicaColumns = k;
+            g.cellWidth = w;
+            g.cellHeight = h;
+        }
+    }
+    g.replicaWidth = cellsPerReplica * g.cellWidth + (s.cp - 1) * g.cpGap + 2 * kReplicaPad;
+    g.replicaHeight = g.cellHeight + 2 * kReplicaPad;
+    g.stageWidth = g.replicaColumns * g.replicaWidth + (g.replicaColumns - 1) * kReplicaGap + 2 * kStagePad;
+    return g;
+}
+
+void StrategyChart::relayout()
+{
+    m_geometry = computeGeometry(width(), height());
+    updateGeometry();
+    update();
+}
+
+void StrategyChart::resizeEvent(QResizeEvent* event)
+{
+    ChartWidget::resizeEvent(event);
+    m_geometry = computeGeometry(width(), height());
+}
+
+QSize StrategyChart::minimumSizeHint() const
+{
+    if (m_layout.ranks.empty())
+        return { 200, 120 };
+    const Geometry g = computeGeometry(0, 0);
+    const int pp = std::max(1, m_layout.sizes.pp);
+    const int rows = ceilDiv(std::max(1, m_layout.sizes.dp), g.replicaColumns);
+    return { 2 * kMargin + pp * g.stageWidth + (pp - 1) * kStageGap,
+        g.top + 2 * kStagePad + rows * (g.replicaHeight + kReplicaGap) + kMargin };
+}
+
+QSize StrategyChart::sizeHint() const { return minimumSizeHint().expandedTo({ 640, 400 }); }
+
+QRect StrategyChart::cellRect(int64_t rank) const
+{
+    const auto* c = m_layout.find(rank);
+    if (!c)
+        return {};
+    const Geometry& g = m_geometry;
+    const int col = c->dp % g.replicaColumns;
+    const int row = c->dp / g.replicaColumns;
+    const int x = g.left + c->pp * (g.stageWidth + kStageGap) + kStagePad + col * (g.replicaWidth + kReplicaGap)
+        + kReplicaPad + c->cp * (m_layout.sizes.tp * g.cellWidth + g.cpGap) + c->tp * g.cellWidth;
+    const int y = g.top + kStagePad + row * (g.replicaHeight + kReplicaGap) + kReplicaPad;
+    return { x, y, g.cellWidth, g.cellHeight };
+}
+
+int StrategyChart::itemAt(const QPoint& pos) const
+{
+    const Geometry& g = m_geometry;
+    const auto& s = m_layout.sizes;
+    if (m_layout.ranks.empty() || pos.y() < g.top || pos.x() < g.left)
+        return -1;
+    const int pp = (pos.x() - g.left) / (g.stageWidth + kStageGap);
+    if (pp >= s.pp)
+        return -1;
+    const int inStageX = pos.x() - g.left - pp * (g.stageWidth + kStageGap) - kStagePad;
+    const int inStageY = pos.y() - g.top - kStagePad;
+    if (inStageX < 0 || inStageY < 0)
+        return -1;
+    const int col = inStageX / (g.replicaWidth + kReplicaGap);
+    const int row = inStageY / (g.replicaHeight + kReplicaGap);
+    if (col >= g.replicaColumns)
+        return -1;
+    const int dp = row * g.replicaColumns + col;
+    if (dp >= s.dp)
+        return -1;
+    int x = inStageX - col * (g.replicaWidth + kReplicaGap) - kReplicaPad;
+    const int cpWidth = s.tp * g.cellWidth + g.cpGap;
+    const int cp = x / cpWidth;
+    x -= cp * cpWidth;
+    const int tp = x / g.cellWidth;
+    if (cp >= s.cp || tp >= s.tp || x < 0)
+        return -1;
+    const auto rank = m_layout.rankAt(pp, dp, cp, tp);
+    if (!rank || !cellRect(*rank).contains(pos))
+        return -1;
+    return static_cast<int>(*rank);
+}
+
+QString StrategyChart::itemToolTip(int item) const
+{
+    const auto* c = m_layout.find(item);
+    if (!c)
+        return {};
+    const auto& s = m_layout.sizes;
+    QString html = QStringLiteral("<b>Rank %1</b>").arg(c->rank);
+    if (!c->loaded)
+        html += tr(" (not loaded)");
+    html += QStringLiteral("<br>PP %1 / %2 &nbsp; DP %3 / %4").arg(c->pp).arg(s.pp).arg(c->dp).arg(s.dp);
+    if (s.cp > 1)
+        html += QStringLiteral(" &nbsp; CP %1 / %2").arg(c->cp).arg(s.cp);
+    html += QStringLiteral(" &nbsp; TP %1 / %2").arg(c->tp).arg(s.tp);
+    if (s.ep > 1)
+        html += QStringLiteral(" &nbsp; EP %1 / %2").arg(c->ep).arg(s.ep);
+    const auto it = m_values.find(c->rank);
+    html += QStringLiteral("<br>%1: %2")
+                .arg(QString::fromUtf8(query::rankMetricTitle(m_metric)),
+                    it != m_values.end() ? formatValue(it->second) : TimeFormat::kAbsent);
+    int links = 0;
+    for (const auto& [src, dst] : m_pairs)
+        links += src == c->rank || dst == c->rank;
+    if (links > 0)
+        html += tr("<br>%1 point-to-point link(s)").arg(links);
+    return html;
+}
+
+void StrategyChart::paintLegend(QPainter& p) const
+{
+    const QFontMetrics fm = fontMetrics();
+    const int y0 = kMargin;
+    const int h = fm.height();
+    p.setPen(palette().color(QPalette::WindowText));
+    const QString title = QString::fromUtf8(query::rankMetricTitle(m_metric));
+    p.drawText(kMargin, y0 + fm.ascent(), title);
+    const int barX = kMargin + fm.horizontalAdvance(title) + 12;
+    const int barWidth = std::clamp(width() / 5, 120, 280);
+    for (int x = 0; x < barWidth; ++x)
+        p.fillRect(QRect(barX + x, y0, 1, h), ramp((x + 0.5) / barWidth));
+    p.setPen(QPen(palette().color(QPalette::Mid), 1));
+    p.drawRect(QRect(barX, y0, barWidth, h).adjusted(0, 0, -1, -1));
+    p.setPen(palette().color(QPalette::WindowText));
+    if (m_min && m_max) {
+        p.drawText(barX, y0 + h + 2 + fm.ascent(), formatValue(*m_min));
+        const QString hi = formatValue(*m_max);
+        p.drawText(barX + barWidth - fm.horizontalAdvance(hi), y0 + h + 2 + fm.ascent(), hi);
+    } else {
+        p.drawText(barX, y0 + h + 2 + fm.ascent(), tr("no rank has this figure"));
+    }
+    int sx = barX + barWidth + 24;
+    const auto swatch = [&](const QBrush& brush, const QString& text) {
+        const QRect r(sx, y0, h, h);
+        p.fillRect(r, palette().color(QPalette::Base));
+        p.fillRect(r, brush);
+        p.setPen(QPen(palette().color(QPalette::Mid), 1));
+        p.drawRect(r.adjusted(0, 0, -1, -1));
+        p.setPen(palette().color(QPalette::WindowText));
+        p.drawText(sx + h + 4, y0 + fm.ascent(), text);
+        sx += h + 4 + fm.horizontalAdvance(text) + 16;
+    };
+    swatch(kNoData, tr("no figure"));
+    swatch(QBrush(kNoData, Qt::BDiagPattern), tr("not loaded"));
+    if (m_low || m_high) {
+        QColor faded = ramp(0.6);
+        faded.setAlpha(50);
+        swatch(faded, tr("outside range"));
+    }
+    if (!m_pairs.empty()) {
+        p.setPen(QPen(kLink, 2));
+        p.drawLine(sx, y0 + h / 2, sx + 18, y0 + h / 2);
+        p.setPen(palette().color(QPalette::WindowText));
+        p.drawText(sx + 22, y0 + fm.ascent(), tr("point-to-point link"));
+    }
+}
+
+void StrategyChart::paintEvent(QPaintEvent* event)
+{
+    QPainter p(this);
+    p.fillRect(event->rect(), palette().color(QPalette::Base));
+    if (m_layout.ranks.empty()) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(rect(), Qt::AlignCenter, tr("No ranks loaded"));
+        return;
+    }
+    paintLegend(p);
+    const QFontMetrics fm = fontMetrics();
+    const Geometry& g = m_geometry;
+    const auto& s = m_layout.sizes;
+    const int rows = ceilDiv(std::max(1, s.dp), g.replicaColumns);
+    const int stageHeight = 2 * kStagePad + rows * (g.replicaHeight + kReplicaGap) - kReplicaGap;
+    const QColor frame = palette().color(QPalette::Mid);
+
+    // Stage boxes with their headers, DP replica boxes inside.
+    for (int pp = 0; pp < s.pp; ++pp) {
+        const int x = g.left + pp * (g.stageWidth + kStageGap);
+        const QRect box(x, g.top, g.stageWidth, stageHeight);
+        p.setPen(palette().color(QPalette::WindowText));
+        const QString header = s.pp > 1 ? tr("Stage %1 \u00b7 %2 ranks").arg(pp).arg(int64_t(s.dp) * s.cp * s.tp)
+                                        : tr("%1 ranks").arg(int64_t(s.dp) * s.cp * s.tp);
+        p.drawText(QRect(x, g.top - fm.height() - 4, std::max(g.stageWidth, 1), fm.height()),
+            Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(header, Qt::ElideRight, std::max(g.stageWidth, 1)));
+        p.setPen(QPen(frame, 1));
+        p.setBrush(palette().color(QPalette::AlternateBase));
+        p.drawRect(box.adjusted(0, 0, -1, -1));
+        p.setBrush(Qt::NoBrush);
+        if (g.replicaHeight >= 8 && s.tp * s.cp > 1) {
+            for (int dp = 0; dp < s.dp; ++dp) {
+                const QRect r(x + kStagePad + (dp % g.replicaColumns) * (g.replicaWidth + kReplicaGap),
+                    g.top + kStagePad + (dp / g.replicaColumns) * (g.replicaHeight + kReplicaGap), g.replicaWidth,
+                    g.replicaHeight);
+                p.drawRect(r.adjusted(0, 0, -1, -1));
+            }
+        }
+    }
+
+    const int gap = std::min(g.cellWidth, g.cellHeight) >= 10 ? 1 : 0;
+    // Every cell or none gets its number, so the numbers never thin out unevenly.
+    const bool labels = g.cellHeight >= fm.height() + 2
+        && fm.horizontalAdvance(QString::number(m_layout.ranks.back().rank)) + 4 <= g.cellWidth - gap;
+    // Fills first, then the links, then the labels: a link crosses cells but never hides a rank number.
+    struct Label {
+        QRect rect;
+        QColor color;
+        int64_t rank;
+    };
+    std::vector<Label> texts;
+    for (const auto& c : m_layout.ranks) {
+        const QRect full = cellRect(c.rank);
+        if (!full.intersects(event->rect()))
+            continue;
+        const QRect r = full.adjusted(0, 0, -gap, -gap);
+        const auto it = m_values.find(c.rank);
+        const std::optional<double> value = it != m_values.end() ? std::optional(it->second) : std::nullopt;
+        QColor fill = colorOf(value);
+        const bool faded = (m_low || m_high) && !inRange(c.rank);
+        if (faded)
+            fill.setAlpha(50);
+        p.fillRect(r, palette().color(QPalette::Base));
+        if (c.loaded)
+            p.fillRect(r, fill);
+        else
+            p.fillRect(r, QBrush(kNoData, Qt::BDiagPattern));
+        if (labels && !faded)
+            texts.push_back({ r, c.loaded && fill.lightnessF() < 0.55f ? Qt::white : Qt::black, c.rank });
+    }
+
+    if (!m_pairs.empty()) {
+        // One line per unordered pair between different stages: send and receive of a pair draw once.
+        std::set<std::pair<int64_t, int64_t>> drawn;
+        p.setRenderHint(QPainter::Antialiasing, true);
+        p.setPen(QPen(kLink, 1));
+        for (const auto& [src, dst] : m_pairs) {
+            const auto key = std::minmax(src, dst);
+            const auto* a = m_layout.find(src);
+            const auto* b = m_layout.find(dst);
+            if (!a || !b || a->pp == b->pp || !drawn.insert(key).second)
+                continue;
+            p.drawLine(QRectF(cellRect(src)).center(), QRectF(cellRect(dst)).center());
+        }
+        p.setRenderHint(QPainter::Antialiasing, false);
+    }
+
+    for (const auto& [r, color, rank] : texts) {
+        p.setPen(color);
+        p.drawText(r, Qt::AlignCenter, QString::number(rank));
+    }
+    if (const auto* hovered = m_layout.find(hoveredItem())) {
+        p.setPen(QPen(palette().color(QPalette::WindowText), 1));
+        p.drawRect(cellRect(hovered->rank).adjusted(0, 0, -gap - 1, -gap - 1));
+    }
+
+    if (const int selected = selectedItem(); selected >= 0) {
+        p.setPen(QPen(QColor(0x00, 0x9e, 0xe0), 3));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(cellRect(selected).adjusted(-1, -1, -gap, -gap));
+    }
+}
+
+} // namespace npuscope::gui
