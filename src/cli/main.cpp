@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // npuscope-cli: headless front end over the same core the GUI uses.
 
-#include "npuscope/testgen/ClusterGenerator.h"
 #include "npuscope/io/detect/Detector.h"
 #include "npuscope/load/Loader.h"
 #include "npuscope/load/ParseCache.h"
@@ -12,6 +11,7 @@
 #include "npuscope/query/OperatorReport.h"
 #include "npuscope/query/RankQuery.h"
 #include "npuscope/query/SummaryReport.h"
+#include "npuscope/testgen/ClusterGenerator.h"
 
 #include <spdlog/spdlog.h>
 
@@ -87,12 +87,14 @@ int usageError(const std::string& command, const std::string& message)
     return 2;
 }
 
-// Loads a plan as the commands do: the deferred per-rank files only with timelines, through the parse cache unless
-// told not to. nullptr when cancelled.
-std::unique_ptr<npuscope::model::Database> loadPlan(const npuscope::io::LoadPlan& plan, bool timelines, bool useCache)
+// Loads a plan as the commands do: the summary, the deferred per-rank files of the groups a command reads
+// (io::DeferredGroup; none for kNoGroup), through the parse cache unless told not to. nullptr when cancelled.
+std::unique_ptr<npuscope::model::Database> loadPlan(
+    const npuscope::io::LoadPlan& plan, npuscope::io::DeferredGroups groups, bool useCache)
 {
     npuscope::load::LoadOptions options;
-    options.loadTimelines = timelines;
+    options.loadTimelines = groups != npuscope::io::kNoGroup;
+    options.deferredGroups = groups;
     const npuscope::load::ParseCache cache;
     if (useCache)
         options.cache = &cache;
@@ -101,10 +103,10 @@ std::unique_ptr<npuscope::model::Database> loadPlan(const npuscope::io::LoadPlan
 
 // Detects and loads paths for a command that needs at least one rank; nullptr, after saying so, when nothing loaded.
 std::unique_ptr<npuscope::model::Database> loadRanks(
-    const char* command, const std::vector<std::string>& paths, bool timelines, bool useCache)
+    const char* command, const std::vector<std::string>& paths, npuscope::io::DeferredGroups groups, bool useCache)
 {
     const auto plan = npuscope::io::Detector::detect(paths);
-    auto db = loadPlan(plan, timelines, useCache);
+    auto db = loadPlan(plan, groups, useCache);
     if (!db || plan.ranks.empty()) {
         std::cerr << "npuscope-cli " << command << ": nothing loaded\n";
         return nullptr;
@@ -136,7 +138,7 @@ int summary(const std::vector<std::string>& args)
     if (paths.empty())
         return usageError("summary", "no PATH given");
     const auto plan = npuscope::io::Detector::detect(paths);
-    auto db = loadPlan(plan, timeline, useCache);
+    auto db = loadPlan(plan, timeline ? npuscope::io::kAllGroups : npuscope::io::kNoGroup, useCache);
     if (!db) {
         std::cerr << "npuscope-cli: loading was cancelled\n";
         return 1;
@@ -191,7 +193,7 @@ int comm(const std::vector<std::string>& args)
     }
     if (paths.empty())
         return usage("no PATH given");
-    auto db = loadRanks("comm", paths, false, false);
+    auto db = loadRanks("comm", paths, npuscope::io::kNoGroup, false);
     if (!db)
         return 1;
     if (group) {
@@ -251,7 +253,8 @@ int memory(const std::vector<std::string>& args)
     }
     if (paths.empty())
         return usage("no PATH given");
-    auto db = loadRanks("memory", paths, false, useCache); // memory_record is a summary file
+    // The peaks were folded from memory_record at summary load (memory_peak): no memory_record row is imported.
+    auto db = loadRanks("memory", paths, npuscope::io::kNoGroup, useCache);
     if (!db)
         return 1;
     if (json)
@@ -295,8 +298,8 @@ int ops(const std::vector<std::string>& args)
         return usage("no PATH given");
     if (sel.compareRank && !sel.rank)
         return usage("--compare needs --rank (the baseline rank)");
-    // Kernel rows live in the deferred per-rank files: load them as summary --with-timeline does.
-    auto db = loadRanks("ops", paths, true, useCache);
+    // Kernel rows live in the deferred per-rank files: import their Kernels group only (no timeline, no memory).
+    auto db = loadRanks("ops", paths, npuscope::io::kKernelsGroup, useCache);
     if (!db)
         return 1;
     const auto loaded = npuscope::query::RankQuery::ranks(*db);

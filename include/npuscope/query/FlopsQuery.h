@@ -26,7 +26,8 @@ struct FlopsSummary {
     std::vector<RankFlops> ranks; // every rank with loaded kernels, in rank order
 };
 
-// FLOPs from the kernel table (kernel_details.csv / op_summary / db exports, imported with a rank's detail files).
+// FLOPs from the kernel table (kernel_details.csv / op_summary / db exports, imported with a rank's detail files), or
+// for a rank whose kernel table is not imported, from its kernel_total rows (load::Loader::loadKernelTotals).
 // Caller holds the database lock (or owns the database).
 class FlopsQuery {
 public:
