@@ -67,7 +67,8 @@ int main(int argc, char** argv)
         QStringLiteral("Load PATH, render the window to FILE.png and exit."), QStringLiteral("FILE.png"));
     const QCommandLineOption viewOption(QStringLiteral("view"),
         QStringLiteral("Dock to show in the screenshot: steps | overview | issues | matrix | commduration | links | "
-                       "groups | timeoverview | timeline | operators | memory | all."), QStringLiteral("NAME"),
+                       "groups | timeoverview | timeline | operators | memory | memorydetail | all."),
+        QStringLiteral("NAME"),
         QStringLiteral("steps"));
     const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size, default 1600x1000."),
         QStringLiteral("WxH"), QStringLiteral("1600x1000"));
@@ -75,6 +76,10 @@ int main(int argc, char** argv)
     const QCommandLineOption stepOption(QStringLiteral("step"),
         QStringLiteral("Step to select before the screenshot (the timeline zooms to it)."), QStringLiteral("N"));
     parser.addOption(stepOption);
+    const QCommandLineOption rankOption(QStringLiteral("rank"),
+        QStringLiteral("Rank to select before the screenshot (e.g. the rank memorydetail shows)."),
+        QStringLiteral("R"));
+    parser.addOption(rankOption);
     parser.addOption(viewOption);
     parser.addOption(sizeOption);
     parser.process(app);
@@ -136,6 +141,13 @@ int main(int argc, char** argv)
         if (!isNumber)
             return fail(2, QStringLiteral("--step needs a step number, not '%1'").arg(parser.value(stepOption)));
         window.workspace()->setStep(step);
+    }
+    if (parser.isSet(rankOption)) {
+        bool isNumber = false;
+        const qlonglong rank = parser.value(rankOption).toLongLong(&isNumber);
+        if (!isNumber)
+            return fail(2, QStringLiteral("--rank needs a rank number, not '%1'").arg(parser.value(rankOption)));
+        window.workspace()->setSelectedRank(rank);
     }
     // The timeline shows the ranks of the screenshot: load (in the background) and expand them all.
     if (dock == window.timelineDock())

@@ -38,6 +38,10 @@ int commViews(int argc, char** argv, const std::vector<std::string>& args);
 // in the same run (src/bench/OpsBench.cpp).
 int opsTable(const std::vector<std::string>& args);
 
+// memory [--points 5000000] [--frames 20]: memory detail curve frames (1600 px wide, offscreen) of that many
+// synthetic samples against drawing every point unreduced, and the LTTB times (src/bench/MemoryBench.cpp).
+int memoryCurve(int argc, char** argv, const std::vector<std::string>& args);
+
 int ingestGenerated(const std::vector<std::string>& args, int (*ingest)(const std::string&, int));
 
 } // namespace npuscope::bench

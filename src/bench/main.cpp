@@ -37,13 +37,15 @@ int usage()
         "       npuscope-bench timeline [SLICES]\n"
         "       npuscope-bench comm [--ranks 1024] [--work DIR]\n"
         "       npuscope-bench ops [--rows 1000000] [--ranks 8]\n"
+        "       npuscope-bench memory [--points 5000000] [--frames 20]\n"
         "  ingest            trace_view.json throughput: plain scanner pass (floor), nlohmann SAX parse (floor_sax)\n"
         "                    vs import into the model\n"
         "  ingest-generated  the same on a generated trace_view.json of about --mb MB\n"
         "  cluster-open      generated clusters: time to cluster views ready and peak RSS per size\n"
         "  reopen            a generated trace opened twice through the parse cache\n"
         "  comm              generated cluster: step/group/op switch and matrix frame times\n"
-        "  ops               operator table regroup / compare on --rows kernel rows vs an SQL GROUP BY\n");
+        "  ops               operator table regroup / compare on --rows kernel rows vs an SQL GROUP BY\n"
+        "  memory            memory curve frames of --points samples vs drawing every point, and LTTB times\n");
     return 2;
 }
 
@@ -253,6 +255,8 @@ int main(int argc, char** argv)
             return npuscope::bench::commViews(argc, argv, rest);
         if (command == "ops")
             return npuscope::bench::opsTable(rest);
+        if (command == "memory")
+            return npuscope::bench::memoryCurve(argc, argv, rest);
         if (command == "ingest-generated")
             return npuscope::bench::ingestGenerated(rest, &ingest);
         if (command != "ingest" || argc < 3)

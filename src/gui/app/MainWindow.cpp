@@ -11,6 +11,8 @@
 #include "npuscope/gui/steps/OverviewDock.h"
 #include "npuscope/gui/issues/ParseIssuesDock.h"
 #include "npuscope/gui/operators/OperatorDock.h"
+#include "npuscope/gui/memory/MemoryDetailDock.h"
+#include "npuscope/gui/memory/MemoryHeatmap.h"
 #include "npuscope/gui/memory/MemoryHeatmapDock.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/io/detect/Detector.h"
@@ -133,6 +135,7 @@ void MainWindow::createDocks()
     m_timelineDock = new TimelineDock(m_workspace, this);
     m_operatorDock = new OperatorDock(m_workspace, this);
     m_memoryHeatmapDock = new MemoryHeatmapDock(m_workspace, this);
+    m_memoryDetailDock = new MemoryDetailDock(m_workspace, this);
     m_timelineDock->setSessionPersistence(m_options.persistSettings);
 
     // No central widget: every view is a dock the user can move, and the docks share the window.
@@ -147,6 +150,12 @@ void MainWindow::createDocks()
     tabifyDockWidget(m_overviewDock, m_groupsDock);
     tabifyDockWidget(m_overviewDock, m_operatorDock);
     tabifyDockWidget(m_overviewDock, m_memoryHeatmapDock);
+    tabifyDockWidget(m_overviewDock, m_memoryDetailDock);
+    // Clicking a device of the heatmap selects its rank (the heatmap dock does) and opens its memory detail.
+    connect(m_memoryHeatmapDock->heatmap(), &MemoryHeatmap::rankClicked, this, [this] {
+        m_memoryDetailDock->show();
+        m_memoryDetailDock->raise();
+    });
     m_stepsDock->raise();
     m_overviewDock->raise();
     resizeDocks({ m_stepsDock, m_overviewDock }, { 2, 3 }, Qt::Vertical);
@@ -155,14 +164,15 @@ void MainWindow::createDocks()
 QList<QDockWidget*> MainWindow::docks() const
 {
     return { m_stepsDock, m_overviewDock, m_issuesDock, m_commMatrixDock, m_commDurationDock, m_linksDock, m_groupsDock,
-        m_timeOverviewDock, m_timelineDock, m_operatorDock, m_memoryHeatmapDock };
+        m_timeOverviewDock, m_timelineDock, m_operatorDock, m_memoryHeatmapDock, m_memoryDetailDock };
 }
 
 QStringList MainWindow::dockShortNames()
 {
     return { QStringLiteral("steps"), QStringLiteral("overview"), QStringLiteral("issues"), QStringLiteral("matrix"),
         QStringLiteral("commduration"), QStringLiteral("links"), QStringLiteral("groups"), QStringLiteral("timeoverview"),
-        QStringLiteral("timeline"), QStringLiteral("operators"), QStringLiteral("memory") };
+        QStringLiteral("timeline"), QStringLiteral("operators"), QStringLiteral("memory"),
+        QStringLiteral("memorydetail") };
 }
 
 QDockWidget* MainWindow::dockByName(const QString& name) const

@@ -20,6 +20,7 @@ class CommDurationDock;
 class CommMatrixDock;
 class GroupsDock;
 class LinksDock;
+class MemoryDetailDock;
 class MemoryHeatmapDock;
 class TimeOverviewDock;
 class TimelineDock;
@@ -63,6 +64,7 @@ public:
     TimelineDock* timelineDock() const { return m_timelineDock; }
     OperatorDock* operatorDock() const { return m_operatorDock; }
     MemoryHeatmapDock* memoryHeatmapDock() const { return m_memoryHeatmapDock; }
+    MemoryDetailDock* memoryDetailDock() const { return m_memoryDetailDock; }
     QList<QDockWidget*> docks() const;
     // A dock by short name (steps | overview | issues) or objectName, case-insensitive; nullptr if unknown.
     QDockWidget* dockByName(const QString& name) const;
@@ -123,6 +125,7 @@ private:
     TimelineDock* m_timelineDock = nullptr;
     OperatorDock* m_operatorDock = nullptr;
     MemoryHeatmapDock* m_memoryHeatmapDock = nullptr;
+    MemoryDetailDock* m_memoryDetailDock = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QLabel* m_summary = nullptr;

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/gui/common/QueryDock.h"
+#include "npuscope/query/MemoryDetailQuery.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace npuscope::gui {
+
+class MemoryCurveChart;
+class ModuleMemoryModel;
+class OperatorMemoryModel;
+
+// The memory of one rank (the Workspace's selected rank, else the first): Allocated / Reserved / Active curves per
+// component with the step boundaries (MemoryCurveChart), the operator_memory blocks with their inefficiency flags and
+// a name filter, optionally only those allocated or released inside the Workspace's time window, and npu_module_mem
+// per CANN module. A range dragged on the chart is published as the Workspace's time window (as the timeline does),
+// and the published window is drawn as a band. Figures: query::MemoryDetailQuery. GUI thread only.
+class MemoryDetailDock : public QueryDock {
+    Q_OBJECT
+public:
+    static constexpr const char* kObjectName = "memoryDetailDock";
+
+    explicit MemoryDetailDock(Workspace* workspace, QWidget* parent = nullptr);
+
+    MemoryCurveChart* chart() const { return m_chart; }
+    OperatorMemoryModel* blockModel() const { return m_blocks; }
+    QSortFilterProxyModel* blockProxy() const { return m_blockProxy; }
+    QTableView* blockTable() const { return m_blockTable; }
+    ModuleMemoryModel* moduleModel() const { return m_modules; }
+    QCheckBox* windowOnlyCheck() const { return m_windowOnly; }
+    QLineEdit* filterEdit() const { return m_filter; }
+    QLabel* statusLabel() const { return m_status; }
+    // The rank shown, nullopt before the first query or without ranks.
+    std::optional<int64_t> shownRank() const { return m_rank; }
+
+private:
+    void reload() override;
+    // The Workspace's window changed: the band and, when asked, the block table.
+    void applyWindow();
+    void showBlocks();
+
+    MemoryCurveChart* m_chart;
+    OperatorMemoryModel* m_blocks;
+    QSortFilterProxyModel* m_blockProxy;
+    QTableView* m_blockTable;
+    ModuleMemoryModel* m_modules;
+    QTableView* m_moduleTable;
+    QCheckBox* m_windowOnly;
+    QLineEdit* m_filter;
+    QLabel* m_status;
+    QLabel* m_blockCount;
+    std::optional<int64_t> m_rank;
+    std::vector<query::OperatorMemoryRow> m_allBlocks;
+    int64_t m_origin = 0;
+};
+
+} // namespace npuscope::gui

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/memory/MemoryDetailDock.h"
+
+#include "npuscope/gui/common/TableSetup.h"
+#include "npuscope/gui/common/Workspace.h"
+#include "npuscope/gui/memory/MemoryCurveChart.h"
+#include "npuscope/gui/memory/ModuleMemoryModel.h"
+#include "npuscope/gui/memory/OperatorMemoryModel.h"
+#include "npuscope/query/RankQuery.h"
+
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <limits>
+
+namespace npuscope::gui {
+
+namespace {
+
+constexpr int kMaxNameWidth = 320; // px
+
+// What the worker hands to the GUI thread: the rank's figures with the curves prepared for drawing.
+struct Shown {
+    std::optional<int64_t> rank;
+    query::MemoryDetail detail;
+    std::vector<MemoryCurveChart::Series> series;
+};
+
+QString noRecordsText(int64_t rank)
+{
+    return QObject::tr("Rank %1 has no memory records. They come from memory_record.csv, operator_memory.csv and "
+                       "npu_module_mem.csv in ASCEND_PROFILER_OUTPUT (or the MEMORY_RECORD, OP_MEMORY and "
+                       "NPU_MODULE_MEM tables of a db export), which torch_npu writes when the profiler runs with "
+                       "profile_memory=True (MindSpore: profile_memory=True as well).")
+        .arg(rank);
+}
+
+} // namespace
+
+MemoryDetailDock::MemoryDetailDock(Workspace* ws, QWidget* parent)
+    : QueryDock(tr("Memory detail"), kObjectName, ws, parent)
+    , m_chart(new MemoryCurveChart)
+    , m_blocks(new OperatorMemoryModel(this))
+    , m_blockProxy(new QSortFilterProxyModel(this))
+    , m_modules(new ModuleMemoryModel(this))
+{
+    auto* body = new QWidget(this);
+    auto* layout = new QVBoxLayout(body);
+    layout->setContentsMargins(4, 4, 4, 4);
+    m_status = new QLabel(body);
+    m_status->setObjectName(QStringLiteral("memoryDetailStatus"));
+    m_status->setWordWrap(true);
+    layout->addWidget(m_status);
+
+    auto* split = new QSplitter(Qt::Vertical, body);
+    m_chart->setToolTip(QString());
+    split->addWidget(m_chart);
+
+    auto* lower = new QWidget(split);
+    auto* lowerLayout = new QVBoxLayout(lower);
+    lowerLayout->setContentsMargins(0, 0, 0, 0);
+    auto* bar = new QHBoxLayout;
+    m_filter = new QLineEdit(lower);
+    m_filter->setObjectName(QStringLiteral("memoryBlockFilter"));
+    m_filter->setPlaceholderText(tr("Filter names"));
+    m_filter->setClearButtonEnabled(true);
+    m_filter->setMaximumWidth(260);
+    bar->addWidget(m_filter);
+    m_windowOnly = new QCheckBox(tr("Only blocks allocated or released in the selected window"), lower);
+    m_windowOnly->setObjectName(QStringLiteral("memoryWindowOnly"));
+    m_windowOnly->setToolTip(tr("The window is the Workspace's: drag on the chart above or select a range in the "
+                                "timeline"));
+    bar->addWidget(m_windowOnly);
+    auto* clear = new QPushButton(tr("Clear window"), lower);
+    clear->setToolTip(tr("Forget the selected time window (every view)"));
+    bar->addWidget(clear);
+    bar->addStretch(1);
+    m_blockCount = new QLabel(lower);
+    bar->addWidget(m_blockCount);
+    lowerLayout->addLayout(bar);
+
+    auto* tables = new QSplitter(Qt::Horizontal, lower);
+    m_blockProxy->setFilterKeyColumn(OperatorMemoryModel::Name);
+    m_blockProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_blockTable = TableSetup::sortedTable(m_blocks, m_blockProxy, OperatorMemoryModel::ValueRole,
+        { .sortable = true, .sortColumn = OperatorMemoryModel::Allocation }, tables);
+    m_blockTable->setObjectName(QStringLiteral("memoryBlockTable"));
+    auto* moduleProxy = new QSortFilterProxyModel(this);
+    m_moduleTable = TableSetup::sortedTable(m_modules, moduleProxy, ModuleMemoryModel::ValueRole,
+        { .stretchLastSection = true,
+            .sortable = true,
+            .sortColumn = ModuleMemoryModel::Peak,
+            .sortOrder = Qt::DescendingOrder },
+        tables);
+    m_moduleTable->setObjectName(QStringLiteral("memoryModuleTable"));
+    tables->addWidget(m_blockTable);
+    tables->addWidget(m_moduleTable);
+    tables->setStretchFactor(0, 3);
+    tables->setStretchFactor(1, 1);
+    lowerLayout->addWidget(tables, 1);
+    split->addWidget(lower);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(split, 1);
+    setBody(body);
+
+    connect(m_filter, &QLineEdit::textChanged, m_blockProxy, &QSortFilterProxyModel::setFilterFixedString);
+    connect(m_windowOnly, &QCheckBox::toggled, this, &MemoryDetailDock::showBlocks);
+    connect(clear, &QPushButton::clicked, this, [this] { workspace()->setTimeWindow(std::nullopt); });
+    connect(m_chart, &MemoryCurveChart::rangeSelected, this, [this](qint64 begin, qint64 end) {
+        workspace()->setTimeWindow(Workspace::TimeWindow { begin, end });
+    });
+    connect(workspace(), &Workspace::timeWindowChanged, this, &MemoryDetailDock::applyWindow);
+    // A rank's timeline imported by another view brings its step boundaries.
+    reloadOn({ &Workspace::selectedRankChanged, &Workspace::issuesAdded });
+    requestReload();
+}
+
+void MemoryDetailDock::reload()
+{
+    const auto selected = workspace()->selectedRank();
+    const bool started = runner()->run(
+        [selected](model::Database& db) {
+            Shown s;
+            s.rank = selected;
+            if (!s.rank) {
+                const auto ranks = query::RankQuery::ranks(db);
+                if (!ranks.empty())
+                    s.rank = ranks.front().rank;
+            }
+            if (s.rank) {
+                s.detail = query::MemoryDetailQuery::detail(db, *s.rank);
+                s.series = MemoryCurveChart::prepare(s.detail.curves);
+                s.detail.curves.clear(); // moved into series
+            }
+            return s;
+        },
+        [this](Shown s) {
+            m_rank = s.rank;
+            const auto& d = s.detail;
+            int64_t origin = std::numeric_limits<int64_t>::max();
+            size_t points = 0;
+            for (const auto& series : s.series) {
+                points += series.curve.points.size();
+                if (!series.curve.points.empty())
+                    origin = std::min(origin, series.curve.points.front().t);
+            }
+            for (const auto& b : d.blocks) {
+                if (b.allocTs)
+                    origin = std::min(origin, *b.allocTs);
+            }
+            m_origin = origin == std::numeric_limits<int64_t>::max() ? 0 : origin;
+            m_allBlocks = d.blocks;
+            if (!m_rank) {
+                m_status->setText(tr("No ranks loaded."));
+            } else if (s.series.empty() && d.blocks.empty() && d.modules.empty()) {
+                m_status->setText(noRecordsText(*m_rank));
+            } else {
+                QString text = tr("<b>Rank %1</b>: %2 memory samples in %3 series, %4 operator blocks, %5 CANN modules")
+                                   .arg(*m_rank)
+                                   .arg(points)
+                                   .arg(s.series.size())
+                                   .arg(d.blocks.size())
+                                   .arg(d.modules.size());
+                if (d.steps.empty())
+                    text += d.hasTimeline ? tr("; the timeline has no ProfilerStep slices")
+                                          : tr("; step boundaries appear once the rank's timeline is loaded "
+                                               "(Timeline view)");
+                m_status->setText(text);
+            }
+            m_chart->setEmptyText(m_rank
+                    ? (d.blocks.empty() && d.modules.empty() ? noRecordsText(*m_rank)
+                                                             : tr("Rank %1 has no memory_record samples.").arg(*m_rank))
+                    : tr("No ranks loaded."));
+            m_chart->setSeries(std::move(s.series));
+            m_chart->setSteps(d.steps);
+            m_modules->setRows(d.modules);
+            m_moduleTable->resizeColumnsToContents();
+            applyWindow();
+        });
+    if (!started) {
+        m_rank.reset();
+        m_allBlocks.clear();
+        m_chart->setSeries({});
+        m_chart->setSteps({});
+        m_chart->setEmptyText(tr("Open a profile to see its memory."));
+        m_modules->setRows({});
+        m_status->setText(tr("Open a profile to see its memory."));
+        showBlocks();
+    }
+}
+
+void MemoryDetailDock::applyWindow()
+{
+    const auto w = workspace()->timeWindow();
+    m_chart->setWindow(w ? std::optional(std::pair { w->begin, w->end }) : std::nullopt);
+    showBlocks();
+}
+
+void MemoryDetailDock::showBlocks()
+{
+    const auto w = workspace()->timeWindow();
+    std::vector<query::OperatorMemoryRow> rows;
+    if (m_windowOnly->isChecked() && w) {
+        for (const auto& b : m_allBlocks) {
+            if (query::MemoryDetailQuery::inWindow(b, w->begin, w->end))
+                rows.push_back(b);
+        }
+    } else {
+        rows = m_allBlocks;
+    }
+    const auto flagged = std::count_if(rows.begin(), rows.end(), [](const auto& b) { return b.flags != 0; });
+    m_blockCount->setText(tr("%1 of %2 blocks, %3 flagged").arg(rows.size()).arg(m_allBlocks.size()).arg(flagged));
+    m_blocks->setRows(std::move(rows), m_origin);
+    // Columns fit their text (the names are long: at most kMaxNameWidth).
+    m_blockTable->resizeColumnsToContents();
+    m_blockTable->setColumnWidth(
+        OperatorMemoryModel::Name, std::min(m_blockTable->columnWidth(OperatorMemoryModel::Name), kMaxNameWidth));
+}
+
+} // namespace npuscope::gui
