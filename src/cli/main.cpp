@@ -37,8 +37,8 @@ commands:
       cluster_analysis_output folder, even one with only communication_group.json) and print ranks, step
       breakdown, pipeline stages (msprof-analyze stage rows), cluster statistics, communication groups (names
       from profiler_metadata.json or communication_group.json), slowest links and parse issues. --json prints
-      the npuscope.summary/1 document. The per-rank detail files (trace_view.json, kernel_details.csv)
-      are only imported with --with-timeline. What was parsed is kept in the parse cache
+      the npuscope.summary/1 document. The per-rank detail files (trace_view.json, kernel_details.csv,
+      memory_record.csv rows, operator_memory.csv) are only imported with --with-timeline. What was parsed is kept in the parse cache
       ($XDG_CACHE_HOME/npuscope/parse) and reused while the inputs are unchanged; --no-cache
       neither reads nor writes it. Hosts of a MindInsight cluster_profiler job are named by their
       host_ips_mapping.txt id; --show-host-ips prints the real host IPs instead.
@@ -66,10 +66,11 @@ commands:
       Each rank's memory peak from memory_record: peak reserved (the APP component, the whole process on the
       device, where recorded, else PTA+GE, else PTA), when and from which component, peak allocated (PTA+GE,
       else PTA), and with --capacity-gb (the device memory, e.g. 64; no profile records it) the share of it.
-      --json prints the npuscope.memory/1 document (docs/metrics.md). The parse cache is used as by summary.
+      --json prints the npuscope.memory/1 document (docs/metrics.md). The peaks are folded from memory_record
+      while the summary loads (no memory_record row is imported). The parse cache is used as by summary.
   ops [--json] [--rank R] [--compare R2] [--group-by type|name|shape] [--no-cache] PATH...
-      Operator (kernel) figures from kernel_details.csv / op_summary / the db exports' kernel tables, loaded
-      with the per-rank detail files: per rank and key over all loaded steps the count, total, mean, min,
+      Operator (kernel) figures from kernel_details.csv / op_summary / the db exports' kernel tables (of the
+      per-rank deferred files only the kernel files are imported, not the timelines or memory rows): per rank and key over all loaded steps the count, total, mean, min,
       max and summed wait time (µs), keyed by op type (default), op name, or op name and input shapes; one
       rank with --rank. --compare R2 (needs --rank R) matches R's keys with R2's and adds R2's total and the
       difference R2 − R, sorted by difference descending (the slower card's extra time on top). --json
