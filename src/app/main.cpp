@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/app/MainWindow.h"
+#include "npuscope/gui/operators/OperatorDock.h"
 #include "npuscope/gui/timeline/TimelineDock.h"
 #include "npuscope/gui/common/Workspace.h"
 
@@ -67,7 +68,7 @@ int main(int argc, char** argv)
         QStringLiteral("Load PATH, render the window to FILE.png and exit."), QStringLiteral("FILE.png"));
     const QCommandLineOption viewOption(QStringLiteral("view"),
         QStringLiteral("Dock to show in the screenshot: steps | overview | issues | matrix | commduration | links | "
-                       "groups | timeoverview | timeline | operators | memory | memorydetail | all."),
+                       "groups | timeoverview | timeline | operators | memory | memorydetail | flops | all."),
         QStringLiteral("NAME"),
         QStringLiteral("steps"));
     const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size, default 1600x1000."),
@@ -77,9 +78,12 @@ int main(int argc, char** argv)
         QStringLiteral("Step to select before the screenshot (the timeline zooms to it)."), QStringLiteral("N"));
     parser.addOption(stepOption);
     const QCommandLineOption rankOption(QStringLiteral("rank"),
-        QStringLiteral("Rank to select before the screenshot (e.g. the rank memorydetail shows)."),
+        QStringLiteral("Rank to select before the screenshot; 'all' shows every rank in the Operators view."),
         QStringLiteral("R"));
     parser.addOption(rankOption);
+    const QCommandLineOption compareOption(QStringLiteral("compare"),
+        QStringLiteral("Comparison rank of the Operators view in the screenshot."), QStringLiteral("R2"));
+    parser.addOption(compareOption);
     parser.addOption(viewOption);
     parser.addOption(sizeOption);
     parser.process(app);
@@ -145,9 +149,20 @@ int main(int argc, char** argv)
     if (parser.isSet(rankOption)) {
         bool isNumber = false;
         const qlonglong rank = parser.value(rankOption).toLongLong(&isNumber);
+        if (parser.value(rankOption) == QStringLiteral("all"))
+            window.operatorDock()->showAllRanks();
+        else if (isNumber)
+            window.workspace()->setSelectedRank(rank);
+        else
+            return fail(
+                2, QStringLiteral("--rank needs a rank number or 'all', not '%1'").arg(parser.value(rankOption)));
+    }
+    if (parser.isSet(compareOption)) {
+        bool isNumber = false;
+        const qlonglong rank = parser.value(compareOption).toLongLong(&isNumber);
         if (!isNumber)
-            return fail(2, QStringLiteral("--rank needs a rank number, not '%1'").arg(parser.value(rankOption)));
-        window.workspace()->setSelectedRank(rank);
+            return fail(2, QStringLiteral("--compare needs a rank number, not '%1'").arg(parser.value(compareOption)));
+        window.operatorDock()->setCompareRank(rank);
     }
     // The timeline shows the ranks of the screenshot: load (in the background) and expand them all.
     if (dock == window.timelineDock())

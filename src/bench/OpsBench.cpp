@@ -102,6 +102,9 @@ int opsTable(const std::vector<std::string>& args)
         print(std::string("ops.regroup_one_rank.") + name + ".median_ms", percentile(one, 0.5), "ms");
         const auto cmp = timed(kRepeat, [&] { sink += index->compare(by, 0, 1).size(); });
         print(std::string("ops.compare.") + name + ".median_ms", percentile(cmp, 0.5), "ms");
+        // The dock's "All ranks": every rank summed per key.
+        const auto sum = timed(kRepeat, [&] { sink += index->aggregate(by).size(); });
+        print(std::string("ops.all_ranks.") + name + ".median_ms", percentile(sum, 0.5), "ms");
     }
     // Baseline: the same per-rank, per-type figures from SQLite over the same rows.
     const auto sql = timed(3, [&] {

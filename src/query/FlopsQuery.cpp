@@ -2,12 +2,19 @@
 #include "npuscope/query/FlopsQuery.h"
 
 #include <algorithm>
+#include <charconv>
+#include <map>
+#include <string>
 
 namespace npuscope::query {
 
-FlopsSummary FlopsQuery::perRank(model::Database& db, std::optional<int64_t> step)
+namespace {
+
+// Per-rank totals of the kernels that carry FLOPs. The one place that reads the kernel table for FLOPs, so a smaller
+// per-rank aggregate can replace it.
+std::vector<RankFlops> kernelTotals(model::Database& db, std::optional<int64_t> step)
 {
-    FlopsSummary out;
+    std::vector<RankFlops> out;
     // A rank's kernel table when imported, else its kernel_total rows (Loader::loadKernelTotals; the loader drops
     // them when the kernel table arrives, so no rank is counted twice). Same sums either way.
     auto st = db.prepare(
@@ -18,19 +25,79 @@ FlopsSummary FlopsQuery::perRank(model::Database& db, std::optional<int64_t> ste
         "FROM kernel_total WHERE ?1 IS NULL OR step = ?1 GROUP BY rank_id) GROUP BY rank_id ORDER BY rank_id");
     if (step)
         st.bind(1, *step);
-    double busiest = 0;
     while (st.step()) {
         RankFlops r;
         r.rank = st.int64(0);
         r.kernels = st.int64(1);
         r.flops = st.real(2);
         r.computeNs = static_cast<int64_t>(st.real(3));
-        out.recorded = out.recorded || r.kernels > 0;
-        busiest = std::max(busiest, r.flops);
+        out.push_back(r);
+    }
+    return out;
+}
+
+std::optional<double> number(const std::string& text)
+{
+    double v = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || end != text.data() + text.size())
+        return std::nullopt;
+    return v;
+}
+
+// flops_summary_N.json as MindSpore's FlopsParser writes it: FLOPs in MFLOPs (10^6), FLOPS in GFLOPS (10^9 FLOP/s),
+// FLOPS_Utilization in percent. A value that is not a number was reported by the importer and is left out here.
+std::map<int64_t, RankFlops> summaryTotals(model::Database& db)
+{
+    std::map<int64_t, RankFlops> out;
+    auto st = db.prepare("SELECT rank_id, key, value FROM rank_info WHERE key IN ('flops_summary.FLOPs', "
+                         "'flops_summary.FLOPS', 'flops_summary.FLOPS_Utilization') ORDER BY rank_id");
+    while (st.step()) {
+        const auto value = number(st.text(2));
+        if (!value)
+            continue;
+        RankFlops& r = out[st.int64(0)];
+        r.rank = st.int64(0);
+        r.source = FlopsSource::MindSporeSummary;
+        const std::string key = st.text(1);
+        if (key == "flops_summary.FLOPs")
+            r.flops = *value * 1e6;
+        else if (key == "flops_summary.FLOPS")
+            r.reportedFlopsPerSecond = *value * 1e9;
+        else
+            r.utilizationPercent = *value;
+    }
+    return out;
+}
+
+} // namespace
+
+FlopsSummary FlopsQuery::perRank(model::Database& db, std::optional<int64_t> step)
+{
+    FlopsSummary out;
+    auto summaries = summaryTotals(db);
+    for (auto& r : kernelTotals(db, step)) {
+        // A rank whose kernels carry no FLOPs keeps its flops_summary figures when it has them.
+        if (r.kernels == 0 && summaries.count(r.rank))
+            continue;
+        summaries.erase(r.rank);
         out.ranks.push_back(r);
     }
-    for (auto& r : out.ranks)
+    for (auto& [rank, r] : summaries)
+        out.ranks.push_back(r);
+    std::sort(out.ranks.begin(), out.ranks.end(), [](const auto& a, const auto& b) { return a.rank < b.rank; });
+    double busiest = 0;
+    double fastest = 0;
+    for (const auto& r : out.ranks) {
+        out.recorded = out.recorded || r.kernels > 0 || r.source == FlopsSource::MindSporeSummary;
+        out.wholeRunOnly = out.wholeRunOnly || r.source == FlopsSource::MindSporeSummary;
+        busiest = std::max(busiest, r.flops);
+        fastest = std::max(fastest, r.flopsPerSecond());
+    }
+    for (auto& r : out.ranks) {
         r.relative = busiest > 0 ? r.flops / busiest : 0.0;
+        r.relativePerSecond = fastest > 0 ? r.flopsPerSecond() / fastest : 0.0;
+    }
     return out;
 }
 

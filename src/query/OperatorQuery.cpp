@@ -10,6 +10,7 @@ namespace npuscope::query {
 namespace {
 
 constexpr const char* kNoType = "(no type)";
+constexpr int kCoreBits = 64;
 
 uint64_t rankKey(int64_t rank, int32_t key)
 {
@@ -41,6 +42,40 @@ std::optional<OperatorGroupBy> groupByFromName(std::string_view name)
     return std::nullopt;
 }
 
+CoreClass coreClassOf(std::string_view core)
+{
+    if (core == "AI_CORE")
+        return CoreClass::AiCore;
+    if (core == "AI_VECTOR_CORE")
+        return CoreClass::AiVector;
+    if (core == "MIX_AIC" || core == "MIX_AIV")
+        return CoreClass::Mix;
+    if (core == "AI_CPU")
+        return CoreClass::AiCpu;
+    if (core == "HCCL" || core == "COMMUNICATION")
+        return CoreClass::Communication;
+    return CoreClass::Other;
+}
+
+std::string_view coreClassName(CoreClass c)
+{
+    switch (c) {
+    case CoreClass::AiCore:
+        return "AI Core";
+    case CoreClass::AiVector:
+        return "AI Vector";
+    case CoreClass::Mix:
+        return "MIX";
+    case CoreClass::AiCpu:
+        return "AI CPU";
+    case CoreClass::Communication:
+        return "communication";
+    case CoreClass::Other:
+        break;
+    }
+    return "other";
+}
+
 int64_t OperatorRow::meanNs() const
 {
     if (count == 0)
@@ -56,13 +91,37 @@ void OperatorQuery::Accumulator::add(const Kernel& k)
     ++count;
     totalNs += k.durNs;
     waitNs += k.waitNs;
+    if (k.blockDim >= 0) {
+        blockDimMin = blockDimMin < 0 ? k.blockDim : std::min<int64_t>(blockDimMin, k.blockDim);
+        blockDimMax = std::max<int64_t>(blockDimMax, k.blockDim);
+    }
+    if (k.core >= 0)
+        cores |= uint64_t { 1 } << std::min(k.core, kCoreBits - 1);
+}
+
+void OperatorQuery::Accumulator::merge(const Accumulator& a)
+{
+    if (a.count == 0)
+        return;
+    minNs = count == 0 ? a.minNs : std::min(minNs, a.minNs);
+    maxNs = count == 0 ? a.maxNs : std::max(maxNs, a.maxNs);
+    count += a.count;
+    totalNs += a.totalNs;
+    waitNs += a.waitNs;
+    if (a.blockDimMin >= 0) {
+        blockDimMin = blockDimMin < 0 ? a.blockDimMin : std::min(blockDimMin, a.blockDimMin);
+        blockDimMax = std::max(blockDimMax, a.blockDimMax);
+    }
+    cores |= a.cores;
 }
 
 int32_t OperatorQuery::intern(std::string s)
 {
     auto [it, inserted] = m_keyIds.emplace(std::move(s), static_cast<int32_t>(m_keys.size()));
-    if (inserted)
+    if (inserted) {
         m_keys.push_back(it->first);
+        m_keyShapes.emplace_back();
+    }
     return it->second;
 }
 
@@ -80,7 +139,9 @@ std::shared_ptr<const OperatorQuery> OperatorQuery::build(model::Database& db)
         keyOfString.emplace(id, index->intern(strings.text(1)));
     }
     const int32_t noType = index->intern(kNoType);
-    auto st = db.prepare("SELECT rank_id, name_id, type_id, input_shapes, dur, wait_ns FROM kernel ORDER BY rowid");
+    std::unordered_map<std::string, int32_t> coreIds;
+    auto st = db.prepare("SELECT rank_id, name_id, type_id, input_shapes, dur, wait_ns, block_dim, accelerator_core "
+                         "FROM kernel ORDER BY rowid");
     while (st.step()) {
         Kernel k;
         k.rank = static_cast<int32_t>(st.int64(0));
@@ -88,11 +149,24 @@ std::shared_ptr<const OperatorQuery> OperatorQuery::build(model::Database& db)
         k.key[static_cast<int>(OperatorGroupBy::Name)] = keyOfString.at(nameId);
         k.key[static_cast<int>(OperatorGroupBy::Type)] = st.isNull(2) ? noType : keyOfString.at(st.int64(2));
         const auto shapes = st.optText(3);
-        k.key[static_cast<int>(OperatorGroupBy::Shape)] = shapes && !shapes->empty()
-            ? index->intern(text.at(nameId) + " [" + *shapes + "]")
-            : k.key[static_cast<int>(OperatorGroupBy::Name)];
+        if (shapes && !shapes->empty()) {
+            const int32_t id = index->intern(text.at(nameId) + " [" + *shapes + "]");
+            index->m_keyShapes[static_cast<size_t>(id)] = *shapes;
+            k.key[static_cast<int>(OperatorGroupBy::Shape)] = id;
+        } else {
+            k.key[static_cast<int>(OperatorGroupBy::Shape)] = k.key[static_cast<int>(OperatorGroupBy::Name)];
+        }
         k.durNs = st.int64(4);
         k.waitNs = st.optInt(5).value_or(0);
+        k.blockDim = static_cast<int32_t>(st.optInt(6).value_or(-1));
+        if (auto core = st.optText(7)) {
+            auto [it, inserted] = coreIds.try_emplace(*core, static_cast<int32_t>(index->m_cores.size()));
+            if (inserted) {
+                index->m_cores.push_back(*core);
+                index->m_coreClass.push_back(coreClassOf(*core));
+            }
+            k.core = it->second;
+        }
         index->m_kernels.push_back(k);
     }
     return index;
@@ -129,11 +203,23 @@ std::vector<std::pair<uint64_t, OperatorQuery::Accumulator>> OperatorQuery::accu
     return groups;
 }
 
-OperatorRow OperatorQuery::row(uint64_t key, const Accumulator& a) const
+OperatorRow OperatorQuery::row(uint64_t key, const Accumulator& a, OperatorGroupBy by) const
 {
     OperatorRow r;
     r.rank = rankOf(key);
     r.key = m_keys[static_cast<uint32_t>(key)];
+    if (by == OperatorGroupBy::Shape)
+        r.shapes = m_keyShapes[static_cast<uint32_t>(key)];
+    r.blockDimMin = a.blockDimMin;
+    r.blockDimMax = a.blockDimMax;
+    for (size_t i = 0; i < m_cores.size() && a.cores; ++i) {
+        const uint64_t bit = uint64_t { 1 } << std::min<size_t>(i, kCoreBits - 1);
+        if (!(a.cores & bit))
+            continue;
+        r.accelerator += (r.accelerator.empty() ? "" : ", ") + (i < kCoreBits - 1 ? m_cores[i] : std::string("…"));
+        if (i >= kCoreBits - 1)
+            break;
+    }
     r.count = a.count;
     r.totalNs = a.totalNs;
     r.minNs = a.minNs;
@@ -148,12 +234,42 @@ std::vector<OperatorRow> OperatorQuery::group(OperatorGroupBy by, std::optional<
     std::vector<OperatorRow> rows;
     rows.reserve(groups.size());
     for (const auto& [key, a] : groups)
-        rows.push_back(row(key, a));
+        rows.push_back(row(key, a, by));
     std::sort(rows.begin(), rows.end(), [](const OperatorRow& a, const OperatorRow& b) {
         return std::make_tuple(a.rank, -a.totalNs, std::cref(a.key))
             < std::make_tuple(b.rank, -b.totalNs, std::cref(b.key));
     });
     return rows;
+}
+
+std::vector<OperatorRow> OperatorQuery::aggregate(OperatorGroupBy by) const
+{
+    const int slot = static_cast<int>(by);
+    // Key id -> accumulator over every rank; key ids are dense, so a vector indexed by id.
+    std::vector<Accumulator> byKey(m_keys.size());
+    for (const auto& k : m_kernels)
+        byKey[static_cast<size_t>(k.key[slot])].add(k);
+    std::vector<OperatorRow> rows;
+    for (size_t id = 0; id < byKey.size(); ++id) {
+        if (byKey[id].count > 0)
+            rows.push_back(row(rankKey(kAllRanks, static_cast<int32_t>(id)), byKey[id], by));
+    }
+    std::sort(rows.begin(), rows.end(), [](const OperatorRow& a, const OperatorRow& b) {
+        return std::make_tuple(-a.totalNs, std::cref(a.key)) < std::make_tuple(-b.totalNs, std::cref(b.key));
+    });
+    return rows;
+}
+
+std::array<int64_t, kCoreClassCount> OperatorQuery::coreTotals(std::optional<int64_t> rank) const
+{
+    std::array<int64_t, kCoreClassCount> totals {};
+    for (const auto& k : m_kernels) {
+        if (rank && k.rank != *rank)
+            continue;
+        const CoreClass c = k.core >= 0 ? m_coreClass[static_cast<size_t>(k.core)] : CoreClass::Other;
+        totals[static_cast<size_t>(c)] += k.durNs;
+    }
+    return totals;
 }
 
 std::vector<OperatorCompareRow> OperatorQuery::compare(OperatorGroupBy by, int64_t baseRank, int64_t compareRank) const
@@ -172,7 +288,7 @@ std::vector<OperatorCompareRow> OperatorQuery::compare(OperatorGroupBy by, int64
         }
         // The same rank on both sides compares a rank with itself.
         if (rankOf(key) == baseRank) {
-            c.base = row(key, a);
+            c.base = row(key, a, by);
             c.base.rank = baseRank;
         }
         if (rankOf(key) == compareRank) {
@@ -189,6 +305,70 @@ std::vector<OperatorCompareRow> OperatorQuery::compare(OperatorGroupBy by, int64
             < std::make_tuple(-b.diffNs(), std::cref(b.base.key));
     });
     return rows;
+}
+
+namespace {
+
+// Keeps the n rows ranked first by `before`, in their original order.
+template <typename Row, typename Before> std::vector<Row> keepFirst(std::vector<Row> rows, size_t n, Before before)
+{
+    if (n == 0 || n >= rows.size())
+        return rows;
+    std::vector<size_t> order(rows.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(),
+        [&](size_t a, size_t b) { return before(rows[a], rows[b]); });
+    order.resize(n);
+    std::sort(order.begin(), order.end());
+    std::vector<Row> out;
+    out.reserve(n);
+    for (size_t i : order)
+        out.push_back(std::move(rows[i]));
+    return out;
+}
+
+} // namespace
+
+std::vector<OperatorRow> OperatorQuery::largest(std::vector<OperatorRow> rows, size_t n)
+{
+    return keepFirst(std::move(rows), n, [](const OperatorRow& a, const OperatorRow& b) {
+        return std::make_tuple(-a.totalNs, std::cref(a.key)) < std::make_tuple(-b.totalNs, std::cref(b.key));
+    });
+}
+
+std::vector<OperatorCompareRow> OperatorQuery::largest(std::vector<OperatorCompareRow> rows, size_t n)
+{
+    return keepFirst(std::move(rows), n, [](const OperatorCompareRow& a, const OperatorCompareRow& b) {
+        const int64_t da = a.diffNs() < 0 ? -a.diffNs() : a.diffNs();
+        const int64_t db = b.diffNs() < 0 ? -b.diffNs() : b.diffNs();
+        return std::make_tuple(-da, std::cref(a.base.key)) < std::make_tuple(-db, std::cref(b.base.key));
+    });
+}
+
+std::vector<OperatorShare> OperatorQuery::topShares(const std::vector<OperatorRow>& rows, size_t n)
+{
+    int64_t all = 0;
+    std::vector<OperatorRow> positive;
+    for (const auto& r : rows) {
+        all += r.totalNs;
+        if (r.totalNs > 0)
+            positive.push_back(r);
+    }
+    const size_t keys = positive.size();
+    auto top = largest(std::move(positive), n);
+    std::sort(top.begin(), top.end(), [](const OperatorRow& a, const OperatorRow& b) {
+        return std::make_tuple(-a.totalNs, std::cref(a.key)) < std::make_tuple(-b.totalNs, std::cref(b.key));
+    });
+    std::vector<OperatorShare> shares;
+    int64_t rest = all;
+    for (const auto& r : top) {
+        shares.push_back({ r.key, r.totalNs });
+        rest -= r.totalNs;
+    }
+    if (top.size() < keys || rest != 0)
+        shares.push_back({ "other", rest });
+    return shares;
 }
 
 } // namespace npuscope::query

@@ -14,6 +14,7 @@
 #include "npuscope/gui/memory/MemoryDetailDock.h"
 #include "npuscope/gui/memory/MemoryHeatmap.h"
 #include "npuscope/gui/memory/MemoryHeatmapDock.h"
+#include "npuscope/gui/flops/FlopsHeatmapDock.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/io/detect/Detector.h"
 #include "npuscope/load/Loader.h"
@@ -136,6 +137,7 @@ void MainWindow::createDocks()
     m_operatorDock = new OperatorDock(m_workspace, this);
     m_memoryHeatmapDock = new MemoryHeatmapDock(m_workspace, this);
     m_memoryDetailDock = new MemoryDetailDock(m_workspace, this);
+    m_flopsHeatmapDock = new FlopsHeatmapDock(m_workspace, this);
     m_timelineDock->setSessionPersistence(m_options.persistSettings);
 
     // No central widget: every view is a dock the user can move, and the docks share the window.
@@ -151,6 +153,7 @@ void MainWindow::createDocks()
     tabifyDockWidget(m_overviewDock, m_operatorDock);
     tabifyDockWidget(m_overviewDock, m_memoryHeatmapDock);
     tabifyDockWidget(m_overviewDock, m_memoryDetailDock);
+    tabifyDockWidget(m_overviewDock, m_flopsHeatmapDock);
     // Clicking a device of the heatmap selects its rank (the heatmap dock does) and opens its memory detail.
     connect(m_memoryHeatmapDock->heatmap(), &MemoryHeatmap::rankClicked, this, [this] {
         m_memoryDetailDock->show();
@@ -164,7 +167,8 @@ void MainWindow::createDocks()
 QList<QDockWidget*> MainWindow::docks() const
 {
     return { m_stepsDock, m_overviewDock, m_issuesDock, m_commMatrixDock, m_commDurationDock, m_linksDock, m_groupsDock,
-        m_timeOverviewDock, m_timelineDock, m_operatorDock, m_memoryHeatmapDock, m_memoryDetailDock };
+        m_timeOverviewDock, m_timelineDock, m_operatorDock, m_memoryHeatmapDock, m_memoryDetailDock,
+        m_flopsHeatmapDock };
 }
 
 QStringList MainWindow::dockShortNames()
@@ -172,7 +176,7 @@ QStringList MainWindow::dockShortNames()
     return { QStringLiteral("steps"), QStringLiteral("overview"), QStringLiteral("issues"), QStringLiteral("matrix"),
         QStringLiteral("commduration"), QStringLiteral("links"), QStringLiteral("groups"), QStringLiteral("timeoverview"),
         QStringLiteral("timeline"), QStringLiteral("operators"), QStringLiteral("memory"),
-        QStringLiteral("memorydetail") };
+        QStringLiteral("memorydetail"), QStringLiteral("flops") };
 }
 
 QDockWidget* MainWindow::dockByName(const QString& name) const

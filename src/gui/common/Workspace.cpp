@@ -29,6 +29,7 @@ void Workspace::setDatabase(std::shared_ptr<model::Database> database, const QSt
     m_timeWindow.reset();
     m_groupHash.reset();
     m_commOp.reset();
+    m_operator.reset();
     const bool hadErrors = !m_viewErrors.empty();
     m_viewErrors.clear();
     emit databaseChanged();
@@ -37,6 +38,7 @@ void Workspace::setDatabase(std::shared_ptr<model::Database> database, const QSt
     emit timeWindowChanged();
     emit groupChanged();
     emit commOpChanged();
+    emit operatorChanged();
     if (hadErrors)
         emit errorReported();
 }
@@ -97,6 +99,14 @@ void Workspace::setGroupHash(std::optional<std::string> hash)
         return;
     m_groupHash = std::move(hash);
     emit groupChanged();
+}
+
+void Workspace::setSelectedOperator(std::optional<OperatorKey> op)
+{
+    if (op == m_operator)
+        return;
+    m_operator = std::move(op);
+    emit operatorChanged();
 }
 
 void Workspace::setCommOp(std::optional<std::string> opName)

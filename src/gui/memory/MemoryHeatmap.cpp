@@ -2,256 +2,77 @@
 #include "npuscope/gui/memory/MemoryHeatmap.h"
 
 #include <QDateTime>
-#include <QPaintEvent>
-#include <QPainter>
 
-#include <algorithm>
 #include <array>
-#include <cmath>
-#include <map>
-#include <set>
 
 namespace npuscope::gui {
 
 namespace {
 
-constexpr int kMargin = 8;
-constexpr int kRightMargin = 12;
-const QString kNoHost = QStringLiteral("\u2014");
-
 // A sequential blue ramp up to kHighRatio (light = little, dark = much): the eye orders it without a legend, and it
 // leaves red free for "nearly full".
-struct Stop {
-    double at;
-    QColor color;
-};
-const std::array<Stop, 4> kRamp { { { 0.0, QColor(0xf7, 0xfb, 0xff) }, { 0.3, QColor(0xc6, 0xdb, 0xef) },
-    { 0.6, QColor(0x42, 0x92, 0xc6) }, { MemoryHeatmap::kHighRatio, QColor(0x08, 0x30, 0x6b) } } };
+const std::array<DeviceHeatmap::ColorStop, 4> kRamp { { { 0.0, QColor(0xf7, 0xfb, 0xff) },
+    { 0.3, QColor(0xc6, 0xdb, 0xef) }, { 0.6, QColor(0x42, 0x92, 0xc6) },
+    { MemoryHeatmap::kHighRatio, QColor(0x08, 0x30, 0x6b) } } };
 const QColor kHigh(0xd6, 0x27, 0x28);
 const QColor kOver(0x8b, 0x00, 0x00);
 const QColor kNoData(0xbd, 0xbd, 0xbd);
 
-// 1, 2, 5, 10, ... the smallest that is >= needed.
-int niceEvery(int needed)
-{
-    for (int magnitude = 1;; magnitude *= 10) {
-        for (int f : { 1, 2, 5 }) {
-            if (f * magnitude >= needed)
-                return f * magnitude;
-        }
-    }
-}
-
-// Natural order, so "node2" sorts before "node10" (QCollator's numeric mode needs ICU, which a build may lack).
-bool naturalLess(const QString& a, const QString& b)
-{
-    qsizetype i = 0, j = 0;
-    while (i < a.size() && j < b.size()) {
-        if (a[i].isDigit() && b[j].isDigit()) {
-            const qsizetype si = i, sj = j;
-            while (i < a.size() && a[i].isDigit())
-                ++i;
-            while (j < b.size() && b[j].isDigit())
-                ++j;
-            // Compare the numbers without their leading zeros: more digits is larger, else digit by digit.
-            qsizetype za = si, zb = sj;
-            while (za + 1 < i && a[za] == QLatin1Char('0'))
-                ++za;
-            while (zb + 1 < j && b[zb] == QLatin1Char('0'))
-                ++zb;
-            const QStringView va = QStringView(a).mid(za, i - za), vb = QStringView(b).mid(zb, j - zb);
-            if (va.size() != vb.size())
-                return va.size() < vb.size();
-            if (const int c = va.compare(vb); c != 0)
-                return c < 0;
-            continue;
-        }
-        if (a[i] != b[j])
-            return a[i] < b[j];
-        ++i;
-        ++j;
-    }
-    return a.size() - i < b.size() - j;
-}
-
 QString megabytes(double mb) { return QStringLiteral("%1 MB (%2 GB)").arg(mb, 0, 'f', 1).arg(mb / 1024.0, 0, 'f', 2); }
-
-QString percent(double ratio) { return QStringLiteral("%1 %").arg(100.0 * ratio, 0, 'f', ratio < 0.1 ? 1 : 0); }
 
 } // namespace
 
 MemoryHeatmap::MemoryHeatmap(QWidget* parent)
-    : ChartWidget(parent)
+    : DeviceHeatmap(parent)
 {
     setObjectName(QStringLiteral("memoryHeatmap"));
-    setMouseTracking(true);
-    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
-    connect(this, &ChartWidget::itemClicked, this,
-        [this](int item) { emit rankClicked(m_cells[static_cast<size_t>(item)].peak.rank); });
 }
 
 QColor MemoryHeatmap::colorOf(std::optional<double> ratio)
 {
     if (!ratio)
         return kNoData;
-    const double r = *ratio;
-    if (r > 1.0)
+    if (*ratio > 1.0)
         return kOver;
-    if (r > kHighRatio)
+    if (*ratio > kHighRatio)
         return kHigh;
-    for (size_t i = 1; i < kRamp.size(); ++i) {
-        if (r <= kRamp[i].at) {
-            const double t = std::clamp((r - kRamp[i - 1].at) / (kRamp[i].at - kRamp[i - 1].at), 0.0, 1.0);
-            const QColor& a = kRamp[i - 1].color;
-            const QColor& b = kRamp[i].color;
-            return QColor::fromRgbF(static_cast<float>(a.redF() + t * (b.redF() - a.redF())),
-                static_cast<float>(a.greenF() + t * (b.greenF() - a.greenF())),
-                static_cast<float>(a.blueF() + t * (b.blueF() - a.blueF())));
-        }
-    }
-    return kRamp.back().color;
+    return rampColor(kRamp, *ratio);
 }
 
 void MemoryHeatmap::setPeaks(std::vector<query::RankMemoryPeak> peaks)
 {
+    std::vector<Place> places;
+    places.reserve(peaks.size());
+    for (const auto& p : peaks)
+        places.push_back({ p.rank, p.host, p.device });
     m_cells.clear();
-    m_rowLabels.clear();
-    m_columnLabels.clear();
-    m_columns = 0;
-    const bool anyHost = std::any_of(peaks.begin(), peaks.end(), [](const auto& p) { return p.host.has_value(); });
-
-    if (!anyHost) {
-        // Nothing says which devices share a server: rank order, a fixed row length, so rank r is at r / 16, r % 16.
-        m_columns = std::min<int>(kRanksPerRow, static_cast<int>(peaks.size()));
-        for (size_t i = 0; i < peaks.size(); ++i) {
-            const int row = static_cast<int>(i) / kRanksPerRow;
-            if (row == static_cast<int>(m_rowLabels.size())) {
-                const size_t last = std::min(peaks.size(), i + kRanksPerRow) - 1;
-                m_rowLabels.push_back(QStringLiteral("ranks %1\u2013%2").arg(peaks[i].rank).arg(peaks[last].rank));
-            }
-            m_cells.push_back({ peaks[i], kNoHost, row, static_cast<int>(i) % kRanksPerRow });
-        }
-        for (int c = 0; c < m_columns; ++c)
-            m_columnLabels.push_back(QStringLiteral("+%1").arg(c));
-    } else {
-        // Rows: hosts in natural order ("node2" before "node10"), ranks without a host last. Columns: device ids.
-        std::vector<QString> hosts;
-        std::set<int64_t> devices;
-        for (const auto& p : peaks) {
-            hosts.push_back(p.host ? QString::fromStdString(*p.host) : kNoHost);
-            if (p.device)
-                devices.insert(*p.device);
-        }
-        std::vector<QString> rows = hosts;
-        std::sort(rows.begin(), rows.end(), [&](const QString& a, const QString& b) {
-            if ((a == kNoHost) != (b == kNoHost))
-                return b == kNoHost;
-            return naturalLess(a, b);
-        });
-        rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
-        std::map<QString, int> rowOf;
-        for (size_t r = 0; r < rows.size(); ++r)
-            rowOf.emplace(rows[r], static_cast<int>(r));
-        std::map<int64_t, int> columnOf;
-        for (int64_t d : devices) {
-            columnOf.emplace(d, static_cast<int>(m_columnLabels.size()));
-            m_columnLabels.push_back(QStringLiteral("dev %1").arg(d));
-        }
-        // A rank without a device id, or a second rank on the same device of a host, goes after the device columns.
-        std::vector<std::set<int>> taken(rows.size());
-        for (size_t i = 0; i < peaks.size(); ++i) {
-            const int row = rowOf.at(hosts[i]);
-            int column = peaks[i].device ? columnOf.at(*peaks[i].device) : static_cast<int>(devices.size());
-            while (taken[static_cast<size_t>(row)].count(column))
-                column = std::max(column + 1, static_cast<int>(devices.size()));
-            taken[static_cast<size_t>(row)].insert(column);
-            m_cells.push_back({ peaks[i], hosts[i], row, column });
-            m_columns = std::max(m_columns, column + 1);
-        }
-        while (static_cast<int>(m_columnLabels.size()) < m_columns)
-            m_columnLabels.emplace_back();
-        m_rowLabels = std::move(rows);
-    }
-
-    m_cellAt.assign(static_cast<size_t>(rowCount()) * static_cast<size_t>(m_columns), -1);
-    for (size_t i = 0; i < m_cells.size(); ++i)
-        m_cellAt[static_cast<size_t>(m_cells[i].row) * static_cast<size_t>(m_columns)
-            + static_cast<size_t>(m_cells[i].column)]
-            = static_cast<int>(i);
-    setSelectedItem(-1);
-    resetHover();
-    setMinimumSize(minimumSizeHint());
-    updateGeometry();
-    update();
-}
-
-int MemoryHeatmap::cellOfRank(int64_t rank) const
-{
+    for (auto& p : peaks)
+        m_cells.push_back({ std::move(p), {}, 0, 0 });
+    setPlaces(places);
     for (size_t i = 0; i < m_cells.size(); ++i) {
-        if (m_cells[i].peak.rank == rank)
-            return static_cast<int>(i);
+        const Slot& slot = grid()[i];
+        m_cells[i].host = slot.host;
+        m_cells[i].row = slot.row;
+        m_cells[i].column = slot.column;
     }
-    return -1;
 }
 
-void MemoryHeatmap::setSelectedRank(std::optional<int64_t> rank) { setSelectedItem(rank ? cellOfRank(*rank) : -1); }
+QColor MemoryHeatmap::cellColor(int index) const { return colorOf(m_cells[static_cast<size_t>(index)].peak.ratio); }
 
-int MemoryHeatmap::labelWidth() const
+QString MemoryHeatmap::cellText(int index) const
 {
-    int widest = 0;
-    for (const auto& label : m_rowLabels)
-        widest = std::max(widest, fontMetrics().horizontalAdvance(label));
-    return kMargin + widest + 8;
+    const auto& ratio = m_cells[static_cast<size_t>(index)].peak.ratio;
+    return ratio ? percent(*ratio) : QStringLiteral("\u2014");
 }
 
-int MemoryHeatmap::legendHeight() const { return kMargin + 2 * fontMetrics().height() + 12; }
-
-MemoryHeatmap::Geometry MemoryHeatmap::geometry() const
+DeviceHeatmap::Legend MemoryHeatmap::legend() const
 {
-    Geometry g;
-    g.left = labelWidth();
-    g.top = legendHeight() + fontMetrics().height() + 4;
-    const int columns = std::max(1, m_columns);
-    const int rows = std::max(1, rowCount());
-    g.cellWidth = std::clamp((width() - g.left - kRightMargin) / columns, kMinCell, kMaxCellWidth);
-    g.cellHeight = std::clamp((height() - g.top - kMargin) / rows, kMinCell, kMaxCellHeight);
-    return g;
-}
-
-QSize MemoryHeatmap::minimumSizeHint() const
-{
-    const Geometry g = geometry();
-    return { std::max(g.left + std::max(1, m_columns) * kMinCell + kRightMargin, 360),
-        g.top + std::max(1, rowCount()) * kMinCell + kMargin };
-}
-
-QSize MemoryHeatmap::sizeHint() const
-{
-    const Geometry g = geometry();
-    return { g.left + std::max(1, m_columns) * 64 + kRightMargin, g.top + std::max(1, rowCount()) * 40 + kMargin };
-}
-
-QRect MemoryHeatmap::cellRect(int index) const
-{
-    if (index < 0 || index >= static_cast<int>(m_cells.size()))
-        return {};
-    const Geometry g = geometry();
-    const auto& c = m_cells[static_cast<size_t>(index)];
-    return { g.left + c.column * g.cellWidth, g.top + c.row * g.cellHeight, g.cellWidth, g.cellHeight };
-}
-
-int MemoryHeatmap::itemAt(const QPoint& pos) const
-{
-    if (m_cells.empty())
-        return -1;
-    const Geometry g = geometry();
-    if (pos.x() < g.left || pos.y() < g.top)
-        return -1;
-    const int column = (pos.x() - g.left) / g.cellWidth;
-    const int row = (pos.y() - g.top) / g.cellHeight;
-    if (column >= m_columns || row >= rowCount())
-        return -1;
-    return m_cellAt[static_cast<size_t>(row) * static_cast<size_t>(m_columns) + static_cast<size_t>(column)];
+    // 0 … 90 % the ramp, 90 … 100 % red; a separate swatch for over 100 % and one for no data. 90 % and 100 % are
+    // close: 90 % right-aligned to its tick, 100 % left-aligned.
+    return { tr("Peak reserved \u00f7 device memory"), [](double r) { return colorOf(r); },
+        { { 0.0, QStringLiteral("0 %") }, { 0.5, QStringLiteral("50 %") },
+            { kHighRatio, QStringLiteral("90 %"), Qt::AlignRight }, { 1.0, QStringLiteral("100 %"), Qt::AlignLeft } },
+        { { kOver, tr("over 100 %") }, { kNoData, tr("no memory records") } } };
 }
 
 QString MemoryHeatmap::itemToolTip(int item) const
@@ -262,137 +83,27 @@ QString MemoryHeatmap::itemToolTip(int item) const
     const auto& p = cell.peak;
     const QString dash = QStringLiteral("\u2014");
     QString html = QStringLiteral("<b>Rank %1</b><table>").arg(p.rank);
-    const auto line = [&html](const QString& name, const QString& value) {
-        html += QStringLiteral("<tr><td>%1</td><td>&nbsp;%2</td></tr>").arg(name, value.toHtmlEscaped());
-    };
-    line(tr("Host"), cell.host);
-    line(tr("Device"), p.device ? QString::number(*p.device) : dash);
+    addToolTipRow(html, tr("Host"), cell.host);
+    addToolTipRow(html, tr("Device"), p.device ? QString::number(*p.device) : dash);
     if (!p.peakReservedMb) {
         html += QStringLiteral("</table><i>%1</i>").arg(tr("no memory records"));
         return html;
     }
-    line(tr("Peak reserved"), megabytes(*p.peakReservedMb));
-    line(tr("Component"), p.component ? QString::fromStdString(*p.component) : dash);
+    addToolTipRow(html, tr("Peak reserved"), megabytes(*p.peakReservedMb));
+    addToolTipRow(html, tr("Component"), p.component ? QString::fromStdString(*p.component) : dash);
     if (p.peakTimeNs) {
         const auto time = QDateTime::fromMSecsSinceEpoch(*p.peakTimeNs / 1000000, Qt::UTC);
-        line(tr("Peak time"),
+        addToolTipRow(html, tr("Peak time"),
             time.toString(QStringLiteral("yyyy-MM-dd hh:mm:ss.zzz 'UTC'"))
                 + QStringLiteral(" (%1 ns)").arg(*p.peakTimeNs));
     } else {
-        line(tr("Peak time"), dash);
+        addToolTipRow(html, tr("Peak time"), dash);
     }
-    line(tr("Peak allocated"), p.peakAllocatedMb ? megabytes(*p.peakAllocatedMb) : dash);
-    line(tr("Capacity"), p.capacityMb ? megabytes(*p.capacityMb) : dash);
-    line(tr("Reserved \u00f7 capacity"), p.ratio ? percent(*p.ratio) : dash);
+    addToolTipRow(html, tr("Peak allocated"), p.peakAllocatedMb ? megabytes(*p.peakAllocatedMb) : dash);
+    addToolTipRow(html, tr("Capacity"), p.capacityMb ? megabytes(*p.capacityMb) : dash);
+    addToolTipRow(html, tr("Reserved \u00f7 capacity"), p.ratio ? percent(*p.ratio) : dash);
     html += QStringLiteral("</table>");
     return html;
-}
-
-void MemoryHeatmap::paintLegend(QPainter& p) const
-{
-    const QFontMetrics fm = fontMetrics();
-    const int barWidth = std::min(320, std::max(160, width() / 4));
-    const int x0 = labelWidth();
-    const int y0 = kMargin;
-    const int barHeight = fm.height();
-    p.setPen(palette().color(QPalette::WindowText));
-    const QString title = tr("Peak reserved \u00f7 device memory");
-    p.drawText(kMargin, y0, x0 - kMargin - 6 + barWidth, barHeight, Qt::AlignLeft | Qt::AlignVCenter, title);
-    const int barX = kMargin + fm.horizontalAdvance(title) + 12;
-    // 0 … 90 % the ramp, 90 … 100 % red; a separate swatch for over 100 % and one for no data.
-    for (int x = 0; x < barWidth; ++x)
-        p.fillRect(QRect(barX + x, y0, 1, barHeight), colorOf((x + 0.5) / barWidth));
-    p.setPen(QPen(palette().color(QPalette::Mid), 1));
-    p.drawRect(QRect(barX, y0, barWidth, barHeight).adjusted(0, 0, -1, -1));
-    p.setPen(palette().color(QPalette::WindowText));
-    for (double tick : { 0.0, 0.5, kHighRatio, 1.0 }) {
-        const int x = barX + static_cast<int>(std::lround(tick * barWidth));
-        p.drawLine(x, y0 + barHeight, x, y0 + barHeight + 3);
-        const QString label = QStringLiteral("%1 %").arg(static_cast<int>(std::lround(tick * 100)));
-        const int w = fm.horizontalAdvance(label);
-        // 90 % and 100 % are close: 90 % right-aligned to its tick, 100 % left-aligned.
-        const int tx = tick == kHighRatio ? x - w : (tick == 1.0 ? x : x - w / 2);
-        p.drawText(std::max(barX, tx), y0 + barHeight + 4 + fm.ascent(), label);
-    }
-    int sx = barX + barWidth + 28;
-    const auto swatch = [&](const QColor& color, const QString& text) {
-        p.fillRect(QRect(sx, y0, barHeight, barHeight), color);
-        p.setPen(QPen(palette().color(QPalette::Mid), 1));
-        p.drawRect(QRect(sx, y0, barHeight, barHeight).adjusted(0, 0, -1, -1));
-        p.setPen(palette().color(QPalette::WindowText));
-        p.drawText(sx + barHeight + 4, y0 + fm.ascent() + (barHeight - fm.height()) / 2, text);
-        sx += barHeight + 4 + fm.horizontalAdvance(text) + 18;
-    };
-    swatch(kOver, tr("over 100 %"));
-    swatch(kNoData, tr("no memory records"));
-}
-
-void MemoryHeatmap::paintEvent(QPaintEvent* event)
-{
-    QPainter p(this);
-    p.fillRect(event->rect(), palette().color(QPalette::Base));
-    if (m_cells.empty()) {
-        p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(rect(), Qt::AlignCenter, tr("No ranks loaded"));
-        return;
-    }
-    paintLegend(p);
-    const QFontMetrics fm = fontMetrics();
-    const Geometry g = geometry();
-    const int gap = std::min(g.cellWidth, g.cellHeight) >= 10 ? 2 : 1;
-
-    // Column labels over the grid, thinned out to the ones that fit.
-    int widestColumn = 1;
-    for (const auto& label : m_columnLabels)
-        widestColumn = std::max(widestColumn, fm.horizontalAdvance(label));
-    const int columnEvery = niceEvery((widestColumn + 6 + g.cellWidth - 1) / g.cellWidth);
-    p.setPen(palette().color(QPalette::WindowText));
-    for (int c = 0; c < m_columns; c += columnEvery) {
-        p.drawText(QRect(g.left + c * g.cellWidth - g.cellWidth, g.top - fm.height() - 2, 3 * g.cellWidth, fm.height()),
-            Qt::AlignCenter, m_columnLabels[static_cast<size_t>(c)]);
-    }
-    const int rowEvery = niceEvery((fm.height() + 1 + g.cellHeight - 1) / g.cellHeight);
-    for (int r = 0; r < rowCount(); r += rowEvery) {
-        p.drawText(QRect(kMargin, g.top + r * g.cellHeight + g.cellHeight / 2 - fm.height() / 2, g.left - kMargin - 8,
-                       fm.height()),
-            Qt::AlignRight | Qt::AlignVCenter, m_rowLabels[static_cast<size_t>(r)]);
-    }
-
-    const bool twoLines = g.cellHeight >= 2 * fm.height() + 4;
-    const bool oneLine
-        = g.cellHeight >= fm.height() + 2 && g.cellWidth >= fm.horizontalAdvance(QStringLiteral("100 %")) + 4;
-    for (size_t i = 0; i < m_cells.size(); ++i) {
-        const auto& cell = m_cells[i];
-        const QRect full = cellRect(static_cast<int>(i));
-        if (!full.intersects(event->rect()))
-            continue;
-        const QRect r = full.adjusted(0, 0, -gap, -gap);
-        const QColor fill = colorOf(cell.peak.ratio);
-        p.fillRect(r, fill);
-        const bool dark = fill.lightnessF() < 0.55f;
-        if (oneLine) {
-            p.setPen(dark ? Qt::white : Qt::black);
-            const QString value = cell.peak.ratio ? percent(*cell.peak.ratio) : QStringLiteral("\u2014");
-            const QString rank = QString::number(cell.peak.rank);
-            if (twoLines && r.width() >= fm.horizontalAdvance(QStringLiteral("r") + rank) + 4) {
-                p.drawText(r.adjusted(0, 2, 0, -r.height() / 2), Qt::AlignHCenter | Qt::AlignBottom,
-                    QStringLiteral("r") + rank);
-                p.drawText(r.adjusted(0, r.height() / 2, 0, -2), Qt::AlignHCenter | Qt::AlignTop, value);
-            } else {
-                p.drawText(r, Qt::AlignCenter, value);
-            }
-        }
-        if (static_cast<int>(i) == hoveredItem()) {
-            p.setPen(QPen(palette().color(QPalette::WindowText), 1));
-            p.drawRect(r.adjusted(0, 0, -1, -1));
-        }
-    }
-    if (const int selected = selectedItem(); selected >= 0) {
-        const QRect r = cellRect(selected).adjusted(-1, -1, -gap + 1, -gap + 1);
-        p.setPen(QPen(QColor(255, 190, 0), 3));
-        p.setBrush(Qt::NoBrush);
-        p.drawRect(r);
-    }
 }
 
 } // namespace npuscope::gui

@@ -48,10 +48,7 @@ MemoryHeatmapDock::MemoryHeatmapDock(Workspace* ws, QWidget* parent)
     bar->addWidget(m_summary);
     layout->addLayout(bar);
 
-    m_scroll = new QScrollArea(body);
-    m_scroll->setWidgetResizable(true);
-    m_scroll->setFrameShape(QFrame::NoFrame);
-    m_scroll->setWidget(m_heatmap);
+    m_scroll = m_heatmap->makeScrollArea(body);
     layout->addWidget(m_scroll, 1);
     setBody(body);
 

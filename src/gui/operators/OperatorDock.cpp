@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/operators/OperatorDock.h"
 
+#include "npuscope/gui/common/PieChart.h"
 #include "npuscope/gui/common/TableSetup.h"
 #include "npuscope/gui/common/TimeFormat.h"
 #include "npuscope/gui/common/Workspace.h"
@@ -13,12 +14,17 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSignalBlocker>
 #include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <array>
+#include <map>
 #include <variant>
 
 namespace npuscope::gui {
@@ -33,9 +39,77 @@ constexpr TableSetup::Options kTableOptions { .stretchLastSection = false,
     .sortOrder = Qt::DescendingOrder };
 
 constexpr int kMaxKeyWidth = 520; // px
+constexpr int kMaxTextWidth = 260; // px, the Shapes and Accelerator columns
+constexpr int kPieHeight = 230; // px, the pies' initial share of the splitter
 
-// What a table query returns: one rank's rows or a comparison.
-using TableRows = std::variant<std::vector<query::OperatorRow>, std::vector<query::OperatorCompareRow>>;
+// What a table query returns: one rank's (or every rank's) rows or a comparison, limited to the top N keys, and what
+// the pies show.
+struct Shown {
+    std::variant<std::vector<query::OperatorRow>, std::vector<query::OperatorCompareRow>> rows;
+    size_t keys = 0; // before the top-N limit
+    int64_t kernels = 0; // kernel rows behind the figures (base rank in compare mode)
+    int64_t extraNs = 0; // compare: Σ difference over every key
+    size_t ranksWithKernels = 0; // all ranks: ranks that have kernel rows
+    std::vector<query::OperatorRow> baseTypes, compareTypes; // grouped by type, for the type pie
+    std::array<int64_t, query::kCoreClassCount> baseCores {}, compareCores {};
+};
+
+QColor typeColor(size_t i)
+{
+    static const std::array<QColor, 12> kPalette { QColor(66, 133, 244), QColor(234, 67, 53), QColor(251, 188, 5),
+        QColor(52, 168, 83), QColor(255, 109, 1), QColor(70, 189, 198), QColor(171, 71, 188), QColor(124, 179, 66),
+        QColor(240, 98, 146), QColor(92, 107, 192), QColor(141, 110, 99), QColor(0, 137, 123) };
+    if (i < kPalette.size())
+        return kPalette[i];
+    // Beyond the palette: hues spread by the golden angle.
+    return QColor::fromHsv(static_cast<int>((i * 137) % 360), 150, 210);
+}
+
+QColor coreColor(query::CoreClass c)
+{
+    switch (c) {
+    case query::CoreClass::AiCore:
+        return { 66, 133, 244 };
+    case query::CoreClass::AiVector:
+        return { 52, 168, 83 };
+    case query::CoreClass::Mix:
+        return { 171, 71, 188 };
+    case query::CoreClass::AiCpu:
+        return { 255, 109, 1 };
+    case query::CoreClass::Communication:
+        return { 234, 67, 53 };
+    case query::CoreClass::Other:
+        break;
+    }
+    return { 158, 158, 158 };
+}
+
+const QColor kOtherColor(189, 189, 189);
+
+// A ring of the type pie: each label's total in rows, "other" the rest of rows' total.
+PieChart::Ring typeRing(
+    const QString& name, const std::vector<query::OperatorShare>& labels, const std::vector<query::OperatorRow>& rows)
+{
+    std::map<std::string, int64_t> byKey;
+    int64_t all = 0;
+    for (const auto& r : rows) {
+        byKey[r.key] += r.totalNs;
+        all += r.totalNs;
+    }
+    PieChart::Ring ring { name, {} };
+    int64_t listed = 0;
+    for (const auto& s : labels) {
+        if (&s == &labels.back() && s.label == "other" && !byKey.count("other")) {
+            ring.values.push_back(all - listed);
+            break;
+        }
+        const auto it = byKey.find(s.label);
+        const int64_t v = it == byKey.end() ? 0 : it->second;
+        ring.values.push_back(v);
+        listed += v;
+    }
+    return ring;
+}
 
 } // namespace
 
@@ -59,13 +133,22 @@ OperatorDock::OperatorDock(Workspace* ws, QWidget* parent)
     controls->addWidget(new QLabel(tr("Rank:"), body));
     m_rank = new QComboBox(body);
     m_rank->setObjectName(QStringLiteral("operatorRank"));
-    m_rank->setToolTip(tr("The rank shown; in compare mode the baseline rank R"));
+    m_rank->setToolTip(tr("The rank shown, or every loaded rank summed; in compare mode the baseline rank R"));
     controls->addWidget(m_rank);
     controls->addWidget(new QLabel(tr("Compare with:"), body));
     m_compare = new QComboBox(body);
     m_compare->setObjectName(QStringLiteral("operatorCompare"));
     m_compare->setToolTip(tr("The comparison rank R2: each key shows both totals and R2 \u2212 R, largest first"));
     controls->addWidget(m_compare);
+    controls->addWidget(new QLabel(tr("Top:"), body));
+    m_topN = new QSpinBox(body);
+    m_topN->setObjectName(QStringLiteral("operatorTopN"));
+    m_topN->setRange(0, 10000);
+    m_topN->setValue(kDefaultTopN);
+    m_topN->setSpecialValueText(tr("all"));
+    m_topN->setToolTip(tr("The table and the type pie show the N keys with the largest total (compare mode: the "
+                          "largest |difference|); 0 shows every key"));
+    controls->addWidget(m_topN);
     controls->addSpacing(12);
     m_filter = new QLineEdit(body);
     m_filter->setObjectName(QStringLiteral("operatorFilter"));
@@ -75,19 +158,51 @@ OperatorDock::OperatorDock(Workspace* ws, QWidget* parent)
     controls->addWidget(m_filter);
     controls->addStretch(1);
     layout->addLayout(controls);
+    auto* statusLine = new QHBoxLayout;
     m_status = new QLabel(body);
     m_status->setObjectName(QStringLiteral("operatorStatus"));
-    layout->addWidget(m_status);
+    m_status->setWordWrap(true);
+    statusLine->addWidget(m_status, 1);
+    m_loadAll = new QPushButton(body);
+    m_loadAll->setObjectName(QStringLiteral("operatorLoadAll"));
+    m_loadAll->setToolTip(tr("Imports every rank's kernel_details.csv (and trace_view.json) in the background"));
+    m_loadAll->hide();
+    statusLine->addWidget(m_loadAll);
+    layout->addLayout(statusLine);
+
+    auto* splitter = new QSplitter(Qt::Vertical, body);
+    auto* pies = new QWidget(splitter);
+    auto* pieLayout = new QHBoxLayout(pies);
+    pieLayout->setContentsMargins(0, 0, 0, 0);
+    m_typePie = new PieChart(pies);
+    m_typePie->setObjectName(QStringLiteral("operatorTypePie"));
+    m_corePie = new PieChart(pies);
+    m_corePie->setObjectName(QStringLiteral("operatorCorePie"));
+    pieLayout->addWidget(m_typePie, 1);
+    pieLayout->addWidget(m_corePie, 1);
     m_proxy->setFilterKeyColumn(OperatorTableModel::Key);
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    m_table = TableSetup::sortedTable(m_model, m_proxy, OperatorTableModel::ValueRole, kTableOptions, body);
+    m_table = TableSetup::sortedTable(m_model, m_proxy, OperatorTableModel::ValueRole, kTableOptions, splitter);
     m_table->setObjectName(QStringLiteral("operatorTable"));
-    layout->addWidget(m_table, 1);
+    m_table->setToolTip(tr("Double-click an operator: the timeline highlights its occurrences"));
+    splitter->addWidget(pies);
+    splitter->addWidget(m_table);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 3);
+    splitter->setSizes({ kPieHeight, 400 });
+    layout->addWidget(splitter, 1);
     setBody(body);
 
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
     for (QComboBox* combo : { m_groupBy, m_rank, m_compare })
         connect(combo, &QComboBox::currentIndexChanged, this, &OperatorDock::refresh);
+    connect(m_topN, &QSpinBox::valueChanged, this, &OperatorDock::refresh);
+    connect(
+        m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) { selectOperatorAt(index.row()); });
+    connect(m_loadAll, &QPushButton::clicked, this, [this] {
+        m_importAll = true;
+        refresh();
+    });
     reloadPartOn({ &Workspace::selectedRankChanged }, [this] { followSelectedRank(); });
     // Another view imported deferred files (the timeline, a rank it expands): loadTimeline returns at once for a rank
     // whose import another view started, so the kernel rows may arrive after this dock's own import finished.
@@ -102,6 +217,12 @@ void OperatorDock::showEvent(QShowEvent* event)
         refresh();
 }
 
+bool OperatorDock::allRanks() const
+{
+    const QVariant v = m_rank->currentData();
+    return v.isValid() && v.toLongLong() == query::kAllRanks;
+}
+
 std::optional<int64_t> OperatorDock::shownRank() const
 {
     const QVariant v = m_rank->currentData();
@@ -111,7 +232,40 @@ std::optional<int64_t> OperatorDock::shownRank() const
 std::optional<int64_t> OperatorDock::comparedRank() const
 {
     const QVariant v = m_compare->currentData();
-    return v.isValid() ? std::optional<int64_t>(v.toLongLong()) : std::nullopt;
+    return v.isValid() && !allRanks() ? std::optional<int64_t>(v.toLongLong()) : std::nullopt;
+}
+
+void OperatorDock::showAllRanks() { setRank(query::kAllRanks); }
+
+void OperatorDock::setRank(int64_t rank)
+{
+    const int i = m_rank->findData(QVariant::fromValue<qlonglong>(rank));
+    m_pendingRank = i < 0 ? std::optional<int64_t>(rank) : std::nullopt;
+    if (i >= 0)
+        m_rank->setCurrentIndex(i);
+}
+
+void OperatorDock::setCompareRank(std::optional<int64_t> rank)
+{
+    const int i = rank ? m_compare->findData(QVariant::fromValue<qlonglong>(*rank)) : 0;
+    m_pendingCompare = i < 0 ? rank : std::nullopt;
+    if (i >= 0)
+        m_compare->setCurrentIndex(i);
+}
+
+void OperatorDock::selectOperatorAt(int viewRow)
+{
+    const QModelIndex source = m_proxy->mapToSource(m_proxy->index(viewRow, OperatorTableModel::Key));
+    if (!source.isValid())
+        return;
+    const auto& row = m_model->rowAt(source.row());
+    Workspace::OperatorKey op;
+    op.by = static_cast<OperatorGroupBy>(m_groupBy->currentData().toInt());
+    op.key = row.base.key;
+    // One rank: its occurrences; all ranks or a comparison: the occurrences on every loaded rank.
+    if (!allRanks() && !comparedRank())
+        op.rank = shownRank();
+    workspace()->setSelectedOperator(op);
 }
 
 void OperatorDock::reload()
@@ -119,7 +273,12 @@ void OperatorDock::reload()
     m_importRunner->cancelPending();
     m_imported.clear();
     m_importing.clear();
+    m_queue.clear();
+    m_importAll = false;
+    m_ranks.clear();
     m_model->setRows({});
+    m_typePie->setData({}, {}, {});
+    m_corePie->setData({}, {}, {});
     m_status->setText(tr("Listing ranks\u2026"));
     const bool started = runner()->run(
         [](model::Database& db) {
@@ -129,6 +288,7 @@ void OperatorDock::reload()
             return ranks;
         },
         [this](std::vector<int64_t> ranks) {
+            m_ranks = ranks;
             {
                 const QSignalBlocker blockRank(m_rank);
                 const QSignalBlocker blockCompare(m_compare);
@@ -139,8 +299,17 @@ void OperatorDock::reload()
                     m_rank->addItem(QString::number(r), QVariant::fromValue<qlonglong>(r));
                     m_compare->addItem(QString::number(r), QVariant::fromValue<qlonglong>(r));
                 }
+                if (ranks.size() > 1)
+                    m_rank->addItem(tr("All ranks"), QVariant::fromValue<qlonglong>(query::kAllRanks));
                 if (const auto selected = workspace()->selectedRank())
                     m_rank->setCurrentIndex(std::max(0, m_rank->findData(QVariant::fromValue<qlonglong>(*selected))));
+                // A choice made before the ranks were listed (the screenshot's --rank all / --compare).
+                if (m_pendingRank)
+                    setRank(*m_pendingRank);
+                if (m_pendingCompare)
+                    setCompareRank(m_pendingCompare);
+                m_pendingRank.reset();
+                m_pendingCompare.reset();
             }
             refresh();
         });
@@ -151,33 +320,58 @@ void OperatorDock::reload()
 void OperatorDock::followSelectedRank()
 {
     const auto selected = workspace()->selectedRank();
-    if (!selected)
+    // "All ranks" stays: a rank picked elsewhere does not narrow the sum the user asked for.
+    if (!selected || allRanks())
         return;
     const int i = m_rank->findData(QVariant::fromValue<qlonglong>(*selected));
     if (i >= 0)
         m_rank->setCurrentIndex(i); // refreshes when it changes
 }
 
-void OperatorDock::importRank(int64_t rank)
+std::vector<int64_t> OperatorDock::neededRanks() const
 {
-    m_importing.insert(rank);
-    // Parsing runs without the model lock (Loader::loadTimeline merges under it).
-    const bool started = m_importRunner->runUnlocked(
-        [rank](const std::shared_ptr<model::Database>& db) { return load::Loader::loadTimeline(*db, rank); },
-        [this, rank](bool) {
+    if (allRanks()) {
+        std::vector<int64_t> ranks = m_ranks;
+        if (!m_importAll && ranks.size() > static_cast<size_t>(kAutoImportRanks))
+            ranks.resize(kAutoImportRanks);
+        return ranks;
+    }
+    std::vector<int64_t> needed;
+    if (const auto rank = shownRank())
+        needed.push_back(*rank);
+    if (const auto compare = comparedRank(); compare && needed.front() != *compare)
+        needed.push_back(*compare);
+    return needed;
+}
+
+void OperatorDock::startImports()
+{
+    while (static_cast<int>(m_importing.size()) < kParallelImports && !m_queue.empty()) {
+        const int64_t rank = m_queue.front();
+        m_queue.pop_front();
+        if (m_imported.count(rank) || m_importing.count(rank))
+            continue;
+        m_importing.insert(rank);
+        // Parsing runs without the model lock (Loader::loadTimeline merges under it).
+        const bool started = m_importRunner->runUnlocked(
+            [rank](const std::shared_ptr<model::Database>& db) { return load::Loader::loadTimeline(*db, rank); },
+            [this, rank](bool) {
+                m_importing.erase(rank);
+                m_imported.insert(rank);
+                startImports();
+                // Import problems were written to the model's parse_issue table; issuesAdded refreshes this dock.
+                workspace()->notifyIssuesAdded();
+            },
+            [this, rank](const QString& message) {
+                m_importing.erase(rank);
+                m_imported.insert(rank); // not retried until the model changes; the error line says why
+                showError(tr("rank %1: kernels not loaded: %2").arg(rank).arg(message));
+                startImports();
+                refresh();
+            });
+        if (!started)
             m_importing.erase(rank);
-            m_imported.insert(rank);
-            // Import problems were written to the model's parse_issue table; issuesAdded refreshes this dock.
-            workspace()->notifyIssuesAdded();
-        },
-        [this, rank](const QString& message) {
-            m_importing.erase(rank);
-            m_imported.insert(rank); // not retried until the model changes; the error line says why
-            showError(tr("rank %1: kernels not loaded: %2").arg(rank).arg(message));
-            refresh();
-        });
-    if (!started)
-        m_importing.erase(rank);
+    }
 }
 
 void OperatorDock::refresh()
@@ -188,77 +382,184 @@ void OperatorDock::refresh()
         m_status->setText(tr("No ranks loaded."));
         return;
     }
+    const bool all = allRanks();
+    m_compare->setEnabled(!all);
     const auto compare = comparedRank();
-    std::vector<int64_t> needed { *rank };
-    if (compare && *compare != *rank)
-        needed.push_back(*compare);
-    QStringList loading;
+    const auto needed = neededRanks();
+    std::vector<int64_t> missing;
+    for (int64_t r : needed) {
+        if (!m_imported.count(r))
+            missing.push_back(r);
+    }
     // Importing parses large files (trace_view.json too): only for a dock the user can see.
-    m_waitingForShow
-        = !isVisible() && std::any_of(needed.begin(), needed.end(), [this](int64_t r) { return !m_imported.count(r); });
+    m_waitingForShow = !isVisible() && !missing.empty();
     if (m_waitingForShow) {
-        m_status->setText(tr("The kernels of rank %1 are loaded when this view is shown.").arg(*rank));
+        m_status->setText(all ? tr("The kernels of the ranks are loaded when this view is shown.")
+                              : tr("The kernels of rank %1 are loaded when this view is shown.").arg(*rank));
         return;
     }
-    for (int64_t r : needed) {
-        if (m_imported.count(r))
-            continue;
-        if (!m_importing.count(r))
-            importRank(r);
-        loading << QString::number(r);
+    for (int64_t r : missing) {
+        if (!m_importing.count(r) && std::find(m_queue.begin(), m_queue.end(), r) == m_queue.end())
+            m_queue.push_back(r);
     }
-    if (!loading.isEmpty()) {
-        m_status->setText(tr("Loading kernels of rank %1\u2026").arg(loading.join(QStringLiteral(", "))));
+    startImports();
+    const size_t loaded = needed.size() - missing.size();
+    const bool capped = all && !m_importAll && m_ranks.size() > needed.size();
+    m_loadAll->setVisible(capped);
+    m_loadAll->setText(tr("Load all %1 ranks").arg(m_ranks.size()));
+    QString progress;
+    if (!missing.empty())
+        progress = tr("Loading kernels of %1 of %2 ranks\u2026").arg(loaded).arg(needed.size());
+    if (capped)
+        progress += (progress.isEmpty() ? QString() : QStringLiteral(" "))
+            + tr("\u26a0 %1 ranks: the sum covers the first %2 (importing a rank parses its trace_view.json too); "
+                 "\u201cLoad all\u201d imports the rest.")
+                  .arg(m_ranks.size())
+                  .arg(kAutoImportRanks);
+    // One rank (or a comparison) waits for its kernels; all ranks show the ranks loaded so far and update.
+    if (!all && !missing.empty()) {
+        m_status->setText(tr("Loading kernels of rank %1\u2026").arg([&] {
+            QStringList list;
+            for (int64_t r : missing)
+                list << QString::number(r);
+            return list.join(QStringLiteral(", "));
+        }()));
         return;
     }
 
     const auto by = static_cast<OperatorGroupBy>(m_groupBy->currentData().toInt());
+    const auto topN = static_cast<size_t>(m_topN->value());
     runner()->runInMemory(
-        [by, rank, compare](const std::shared_ptr<model::Database>& db) -> TableRows {
+        [by, rank, compare, all, topN](const std::shared_ptr<model::Database>& db) {
             const auto index = query::OperatorQuery::forDatabase(*db);
-            if (compare)
-                return index->compare(by, *rank, *compare);
-            return index->group(by, *rank);
+            Shown s;
+            if (compare) {
+                auto rows = index->compare(by, *rank, *compare);
+                s.keys = rows.size();
+                for (const auto& r : rows) {
+                    s.extraNs += r.diffNs();
+                    s.kernels += r.base.count;
+                }
+                s.rows = query::OperatorQuery::largest(std::move(rows), topN);
+                s.baseTypes = index->group(OperatorGroupBy::Type, *rank);
+                s.compareTypes = index->group(OperatorGroupBy::Type, *compare);
+                s.baseCores = index->coreTotals(*rank);
+                s.compareCores = index->coreTotals(*compare);
+                return s;
+            }
+            auto rows = all ? index->aggregate(by) : index->group(by, *rank);
+            s.keys = rows.size();
+            for (const auto& r : rows)
+                s.kernels += r.count;
+            s.rows = query::OperatorQuery::largest(std::move(rows), topN);
+            s.baseTypes = all ? index->aggregate(OperatorGroupBy::Type) : index->group(OperatorGroupBy::Type, *rank);
+            s.baseCores = index->coreTotals(all ? std::nullopt : rank);
+            s.ranksWithKernels = all ? index->ranks().size() : 1;
+            return s;
         },
-        [this, rank, compare](TableRows rows) {
+        [this, rank, compare, all, topN, progress](Shown s) {
             const bool comparing = compare.has_value();
+            const QString limit = topN > 0 && s.keys > topN ? tr(" (top %1 shown)").arg(topN) : QString();
+            QString text;
             if (comparing) {
-                auto& list = std::get<std::vector<query::OperatorCompareRow>>(rows);
-                int64_t extra = 0;
-                for (const auto& r : list)
-                    extra += r.diffNs();
-                m_status->setText(tr("<b>Rank %1 (baseline) vs rank %2</b>: %3 keys; rank %2 spends %4 more in "
-                                     "kernels (negative: less)")
-                                      .arg(*rank)
-                                      .arg(*compare)
-                                      .arg(list.size())
-                                      .arg(TimeFormat::withUnit(extra, TimeFormat::Unit::Microseconds)));
-                m_model->setCompareRows(std::move(list));
+                text = tr("<b>Rank %1 (baseline) vs rank %2</b>: %3 keys%4; rank %2 spends %5 more in kernels "
+                          "(negative: less)")
+                           .arg(*rank)
+                           .arg(*compare)
+                           .arg(s.keys)
+                           .arg(limit)
+                           .arg(TimeFormat::withUnit(s.extraNs, TimeFormat::Unit::Microseconds));
+                m_model->setCompareRows(std::move(std::get<std::vector<query::OperatorCompareRow>>(s.rows)));
             } else {
-                const auto& list = std::get<std::vector<query::OperatorRow>>(rows);
-                int64_t kernels = 0;
-                for (const auto& r : list)
-                    kernels += r.count;
-                m_status->setText(list.empty()
-                        ? tr("Rank %1 has no kernel rows (kernel_details.csv, op_summary or a db export's kernel "
-                             "tables).")
-                              .arg(*rank)
-                        : tr("<b>Rank %1</b>: %2 keys, %3 kernels over every loaded step")
-                              .arg(*rank)
-                              .arg(list.size())
-                              .arg(kernels));
+                const auto& list = std::get<std::vector<query::OperatorRow>>(s.rows);
+                if (s.keys == 0)
+                    text = all ? tr("No rank loaded so far has kernel rows.")
+                               : tr("Rank %1 has no kernel rows (kernel_details.csv, op_summary or a db export's "
+                                    "kernel tables).")
+                                     .arg(*rank);
+                else if (all)
+                    text = tr("<b>All ranks</b> (%1 with kernels): %2 keys%3, %4 kernels over every loaded step")
+                               .arg(s.ranksWithKernels)
+                               .arg(s.keys)
+                               .arg(limit)
+                               .arg(s.kernels);
+                else
+                    text = tr("<b>Rank %1</b>: %2 keys%3, %4 kernels over every loaded step")
+                               .arg(*rank)
+                               .arg(s.keys)
+                               .arg(limit)
+                               .arg(s.kernels);
                 m_model->setRows(list);
             }
+            m_status->setText(progress.isEmpty() ? text : text + QStringLiteral("<br>") + progress.toHtmlEscaped());
+
+            // The pies: by type (top N and other) and by accelerator core class.
+            const QString baseName = all ? tr("all ranks") : tr("rank %1").arg(*rank);
+            // The types ranked by their total over both ranks in compare mode, so both rings list the same parts.
+            std::map<std::string, int64_t> byKey;
+            for (const auto* list : { &s.baseTypes, &s.compareTypes }) {
+                for (const auto& r : *list)
+                    byKey[r.key] += r.totalNs;
+            }
+            std::vector<query::OperatorRow> summed;
+            for (const auto& [key, total] : byKey) {
+                query::OperatorRow r;
+                r.key = key;
+                r.totalNs = total;
+                summed.push_back(r);
+            }
+            const auto labels = query::OperatorQuery::topShares(summed, topN);
+            std::vector<PieChart::Part> typeParts;
+            for (size_t i = 0; i < labels.size(); ++i) {
+                const bool other = i + 1 == labels.size() && labels[i].label == "other" && !byKey.count("other");
+                typeParts.push_back({ other ? tr("other") : QString::fromStdString(labels[i].label),
+                    other ? kOtherColor : typeColor(i) });
+            }
+            std::vector<PieChart::Ring> typeRings;
+            std::vector<PieChart::Ring> coreRings;
+            std::vector<PieChart::Part> coreParts;
+            for (size_t c = 0; c < query::kCoreClassCount; ++c) {
+                const auto cls = static_cast<query::CoreClass>(c);
+                coreParts.push_back({ QString::fromUtf8(query::coreClassName(cls).data(),
+                                          static_cast<qsizetype>(query::coreClassName(cls).size())),
+                    coreColor(cls) });
+            }
+            const auto coreRing = [](const QString& name, const auto& totals) {
+                return PieChart::Ring { name, std::vector<int64_t>(totals.begin(), totals.end()) };
+            };
+            if (comparing) {
+                const QString compareName = tr("rank %1").arg(*compare);
+                typeRings = { typeRing(compareName, labels, s.compareTypes), typeRing(baseName, labels, s.baseTypes) };
+                coreRings = { coreRing(compareName, s.compareCores), coreRing(baseName, s.baseCores) };
+            } else {
+                typeRings = { typeRing(baseName, labels, s.baseTypes) };
+                coreRings = { coreRing(baseName, s.baseCores) };
+            }
+            const QString rings
+                = comparing ? tr(" \u2014 outer: rank %1, inner: rank %2").arg(*compare).arg(*rank) : QString();
+            m_typePie->setData(tr("Kernel time by op type") + rings, std::move(typeParts), std::move(typeRings));
+            m_corePie->setData(
+                tr("Kernel time by accelerator core") + rings, std::move(coreParts), std::move(coreRings));
+            const QString none = tr("No kernel rows");
+            m_typePie->setPlaceholder(none);
+            m_corePie->setPlaceholder(none);
+
             m_table->setColumnHidden(OperatorTableModel::Total, comparing);
             for (int c :
                 { OperatorTableModel::BaseTotal, OperatorTableModel::CompareTotal, OperatorTableModel::Difference })
                 m_table->setColumnHidden(c, !comparing);
+            m_table->setColumnHidden(OperatorTableModel::Shapes,
+                static_cast<OperatorGroupBy>(m_groupBy->currentData().toInt()) != OperatorGroupBy::Shape);
             m_table->sortByColumn(
                 comparing ? OperatorTableModel::Difference : OperatorTableModel::Total, Qt::DescendingOrder);
             m_table->resizeColumnsToContents();
-            // Name + shapes keys can be very long: the figures stay in view.
-            m_table->setColumnWidth(
-                OperatorTableModel::Key, std::min(m_table->columnWidth(OperatorTableModel::Key), kMaxKeyWidth));
+            // Name + shapes keys can be very long: the figures stay in view (the Shapes column repeats the shapes).
+            const bool byShape
+                = static_cast<OperatorGroupBy>(m_groupBy->currentData().toInt()) == OperatorGroupBy::Shape;
+            m_table->setColumnWidth(OperatorTableModel::Key,
+                std::min(m_table->columnWidth(OperatorTableModel::Key), byShape ? kMaxTextWidth + 100 : kMaxKeyWidth));
+            for (int c : { OperatorTableModel::Shapes, OperatorTableModel::Accelerator })
+                m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), kMaxTextWidth));
         });
 }
 

@@ -51,6 +51,26 @@ OperatorTableModel::OperatorTableModel(QObject* parent)
             tr("\u03a3 Wait Time of the key's kernels (µs); a kernel without Wait Time counts 0"),
             [](const OperatorCompareRow& r) { return longValue(r.base.waitNs); },
             [](const OperatorCompareRow& r) { return micros(r.base.waitNs); } },
+        { tr("Block dim"),
+            tr("Block Dim of the key's kernels: one value, or the smallest–largest when they differ; — when "
+               "the files have none"),
+            [](const OperatorCompareRow& r) {
+                return r.base.blockDimMax >= 0 ? longValue(r.base.blockDimMax) : QVariant();
+            },
+            [](const OperatorCompareRow& r) {
+                if (r.base.blockDimMax < 0)
+                    return TimeFormat::kAbsent;
+                return r.base.blockDimMin == r.base.blockDimMax
+                    ? QString::number(r.base.blockDimMax)
+                    : QStringLiteral("%1–%2").arg(r.base.blockDimMin).arg(r.base.blockDimMax);
+            } },
+        { tr("Shapes"), tr("The Input Shapes of the key (grouped by name + shapes)"),
+            [](const OperatorCompareRow& r) { return QVariant(QString::fromStdString(r.base.shapes)); }, {}, left },
+        { tr("Accelerator"),
+            tr("The Accelerator Core (op_summary: Task Type) values of the key's kernels: AI_CORE, AI_VECTOR_CORE, "
+               "MIX_AIC, MIX_AIV, AI_CPU, HCCL / COMMUNICATION, …"),
+            [](const OperatorCompareRow& r) { return QVariant(QString::fromStdString(r.base.accelerator)); }, {},
+            left },
         { TimeFormat::columnHeader(tr("Baseline total"), us),
             tr("\u03a3 Duration of the key's kernels on the baseline rank R (µs); 0 when R has none"),
             [](const OperatorCompareRow& r) { return longValue(r.base.totalNs); },

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/steps/StepSplitPie.h"
 
+#include "npuscope/gui/common/PieChart.h"
 #include "npuscope/gui/common/SplitParts.h"
 #include "npuscope/gui/common/TimeFormat.h"
 
@@ -30,7 +31,49 @@ void StepSplitPie::setSplit(const std::optional<query::StepSplit>& split, const 
 {
     m_split = split;
     m_title = title;
+    m_pieRect = {};
+    resetHover();
     update();
+}
+
+std::vector<int64_t> StepSplitPie::partValues() const
+{
+    std::vector<int64_t> values(SplitParts::PartCount, 0);
+    if (m_split) {
+        for (int part = 0; part < SplitParts::PartCount; ++part)
+            values[static_cast<size_t>(part)] = SplitParts::value(*m_split, part);
+    }
+    return values;
+}
+
+std::vector<QColor> StepSplitPie::partColors()
+{
+    std::vector<QColor> colors;
+    for (int part = 0; part < SplitParts::PartCount; ++part)
+        colors.push_back(SplitParts::color(part));
+    return colors;
+}
+
+int StepSplitPie::itemAt(const QPoint& pos) const
+{
+    if (!m_split || m_pieRect.isEmpty())
+        return -1;
+    const QPointF centre = QRectF(m_pieRect).center();
+    const double r = std::hypot(pos.x() - centre.x(), pos.y() - centre.y());
+    // The ring between the donut hole and the edge.
+    if (r > m_pieRect.width() / 2.0 || r < m_pieRect.width() * 0.28)
+        return -1;
+    return PieChart::sliceAt(partValues(), PieChart::clockAngle(centre, pos));
+}
+
+QString StepSplitPie::itemToolTip(int part) const
+{
+    if (!m_split || part < 0 || part >= SplitParts::PartCount || m_split->total() <= 0)
+        return {};
+    const int64_t v = SplitParts::value(*m_split, part);
+    return QStringLiteral("<b>%1</b><br>%2 \u00b7 %3 %")
+        .arg(SplitParts::name(part).toHtmlEscaped(), TimeFormat::withUnit(v, TimeFormat::Unit::Milliseconds))
+        .arg(100.0 * static_cast<double>(v) / static_cast<double>(m_split->total()), 0, 'f', 1);
 }
 
 QSize StepSplitPie::sizeHint() const { return { 560, 320 }; }
@@ -56,6 +99,7 @@ void StepSplitPie::paintEvent(QPaintEvent*)
     const QRect body = area.adjusted(0, titleHeight, 0, 0);
     const int64_t total = m_split ? m_split->total() : 0;
     if (!m_split || total <= 0) {
+        m_pieRect = {};
         p.setPen(palette().color(QPalette::PlaceholderText));
         p.drawText(body, Qt::AlignCenter, m_split ? tr("No step time recorded") : tr("No profile loaded"));
         return;
@@ -98,23 +142,8 @@ void StepSplitPie::paintEvent(QPaintEvent*)
         legendTopLeft = QPoint(body.left(), pieRect.bottom() + gap);
     }
 
-    // Slices start at 12 o'clock and run clockwise (negative span in Qt's convention).
-    int start = 90 * 16;
-    int64_t accumulated = 0;
-    for (int part = 0; part < SplitParts::PartCount; ++part) {
-        const int64_t v = std::max<int64_t>(0, SplitParts::value(*m_split, part));
-        if (v == 0)
-            continue;
-        // Angles from the running sum so rounding never leaves a gap at the end.
-        const int begin
-            = static_cast<int>(std::lround(5760.0 * static_cast<double>(accumulated) / static_cast<double>(total)));
-        accumulated += v;
-        const int end
-            = static_cast<int>(std::lround(5760.0 * static_cast<double>(accumulated) / static_cast<double>(total)));
-        p.setBrush(SplitParts::color(part));
-        p.setPen(QPen(palette().color(QPalette::Base), 1.5));
-        p.drawPie(pieRect, start - begin, -(end - begin));
-    }
+    m_pieRect = pieRect;
+    PieChart::paintSlices(p, pieRect, partValues(), partColors(), palette().color(QPalette::Base));
     // Donut hole with the wall time.
     const int hole = diameter * 56 / 100;
     const QRect holeRect(pieRect.center().x() - hole / 2 + 1, pieRect.center().y() - hole / 2 + 1, hole, hole);

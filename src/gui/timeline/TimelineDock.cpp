@@ -9,6 +9,7 @@
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/load/SourceDetails.h"
 #include "npuscope/load/Loader.h"
+#include "npuscope/query/OperatorOccurrences.h"
 
 #include <QCheckBox>
 #include <QFileDialog>
@@ -58,6 +59,7 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
     , m_statsRunner(addRunner())
     , m_searchRunner(addRunner())
     , m_detailsRunner(addRunner())
+    , m_operatorRunner(addRunner())
 {
     auto* root = new QWidget(this);
     auto* layout = new QVBoxLayout(root);
@@ -85,6 +87,12 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
     bar->addWidget(prev);
     bar->addWidget(next);
     bar->addWidget(m_searchLabel);
+    m_clearOperator = new QToolButton(root);
+    m_clearOperator->setObjectName(QStringLiteral("timelineClearOperator"));
+    m_clearOperator->setText(tr("\u2715 operator"));
+    m_clearOperator->setToolTip(tr("Stop highlighting the operator picked in the Operators view"));
+    m_clearOperator->hide();
+    bar->addWidget(m_clearOperator);
     bar->addSpacing(12);
     bar->addWidget(new QLabel(tr("All flows:"), root));
     for (const char* cat : kFlowCategories) {
@@ -265,6 +273,17 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
     connect(m_view, &TimelineView::rangeCleared, this, [this] { workspace()->setTimeWindow(std::nullopt); });
     connect(workspace(), &Workspace::timeWindowChanged, this, &TimelineDock::applyTimeWindow);
     connect(workspace(), &Workspace::stepChanged, this, &TimelineDock::applyStep);
+    connect(workspace(), &Workspace::operatorChanged, this, [this] {
+        // The operator's rank is loaded (if it is not yet) and shown; highlightOperator runs again once it is.
+        const auto op = workspace()->selectedOperator();
+        if (op && op->rank)
+            scrollToRank(*op->rank);
+        // The occurrences are the point of the double-click: bring the timeline to the front of its dock area.
+        if (op)
+            raise();
+        highlightOperator(true);
+    });
+    connect(m_clearOperator, &QToolButton::clicked, this, [this] { workspace()->setSelectedOperator(std::nullopt); });
     connect(workspace(), &Workspace::selectedRankChanged, this, [this] {
         if (const auto rank = workspace()->selectedRank())
             scrollToRank(*rank);
@@ -303,7 +322,9 @@ void TimelineDock::reload()
     m_loadRunner->cancelPending();
     m_statsRunner->cancelPending();
     m_searchRunner->cancelPending();
+    m_operatorRunner->cancelPending();
     auto& renderer = m_view->renderer();
+    renderer.setHighlights({});
     renderer.ranks().clear();
     renderer.resetRowState();
     renderer.setSelection(std::nullopt);
@@ -410,6 +431,8 @@ void TimelineDock::startLoad(int rankIndex)
         m_view->relayout();
         m_markerModel->setOrigin(m_view->renderer().axis().boundsBegin());
         applyStep();
+        if (workspace()->selectedOperator())
+            highlightOperator(m_view->renderer().highlights().empty());
     };
     entry.error.clear();
     entry.loading = m_loadRunner->runUnlocked(work, done, [this, rankIndex](const QString& message) {
@@ -812,30 +835,7 @@ void TimelineDock::search(const QString& text, bool caseSensitive)
     const auto done = [this](std::vector<query::SearchHit> hits) {
         m_hits = std::move(hits);
         m_hitIndex = -1;
-        const int shown = static_cast<int>(std::min<size_t>(m_hits.size(), 5000));
-        m_hitsTable->setRowCount(shown);
-        const int64_t origin = m_view->renderer().axis().boundsBegin();
-        const auto& ranksList = m_view->renderer().ranks();
-        for (int i = 0; i < shown; ++i) {
-            const auto& h = m_hits[static_cast<size_t>(i)];
-            const query::RankTimeline* tl = nullptr;
-            int64_t offset = 0;
-            for (const auto& e : ranksList) {
-                if (e.rank == h.rank && e.data) {
-                    tl = e.data.get();
-                    offset = e.offsetNs;
-                }
-            }
-            if (!tl)
-                continue;
-            const auto& track = tl->tracks[static_cast<size_t>(h.ref.track)];
-            const auto& level = track.levels[static_cast<size_t>(h.ref.depth)];
-            m_hitsTable->setItem(i, 0, new QTableWidgetItem(QString::number(h.rank)));
-            m_hitsTable->setItem(i, 1, new QTableWidgetItem(qs(track.name)));
-            m_hitsTable->setItem(i, 2, new QTableWidgetItem(qs(tl->nameOf(level.nameId[h.ref.index]))));
-            m_hitsTable->setItem(i, 3, new QTableWidgetItem(QStringLiteral("+") + us(h.start + offset - origin)));
-            m_hitsTable->setItem(i, 4, new QTableWidgetItem(us(h.end - h.start)));
-        }
+        fillHitsTable();
         m_searchLabel->setText(m_hits.empty() ? (m_searchEdit->text().isEmpty() ? QString() : tr("no match"))
                                               : tr("%1 matches").arg(m_hits.size()));
     };
@@ -844,6 +844,34 @@ void TimelineDock::search(const QString& text, bool caseSensitive)
             return query::TimelineQuery::search(ranks, needle, caseSensitive);
         },
         done, [this](const QString& message) { m_searchLabel->setText(tr("search failed: %1").arg(message)); });
+}
+
+void TimelineDock::fillHitsTable()
+{
+    const int shown = static_cast<int>(std::min<size_t>(m_hits.size(), 5000));
+    m_hitsTable->setRowCount(shown);
+    const int64_t origin = m_view->renderer().axis().boundsBegin();
+    const auto& ranksList = m_view->renderer().ranks();
+    for (int i = 0; i < shown; ++i) {
+        const auto& h = m_hits[static_cast<size_t>(i)];
+        const query::RankTimeline* tl = nullptr;
+        int64_t offset = 0;
+        for (const auto& e : ranksList) {
+            if (e.rank == h.rank && e.data) {
+                tl = e.data.get();
+                offset = e.offsetNs;
+            }
+        }
+        if (!tl)
+            continue;
+        const auto& track = tl->tracks[static_cast<size_t>(h.ref.track)];
+        const auto& level = track.levels[static_cast<size_t>(h.ref.depth)];
+        m_hitsTable->setItem(i, 0, new QTableWidgetItem(QString::number(h.rank)));
+        m_hitsTable->setItem(i, 1, new QTableWidgetItem(qs(track.name)));
+        m_hitsTable->setItem(i, 2, new QTableWidgetItem(qs(tl->nameOf(level.nameId[h.ref.index]))));
+        m_hitsTable->setItem(i, 3, new QTableWidgetItem(QStringLiteral("+") + us(h.start + offset - origin)));
+        m_hitsTable->setItem(i, 4, new QTableWidgetItem(us(h.end - h.start)));
+    }
 }
 
 void TimelineDock::goToHit(int index)
@@ -870,5 +898,105 @@ void TimelineDock::goToHit(int index)
 void TimelineDock::nextHit() { goToHit(m_hitIndex + 1); }
 
 void TimelineDock::previousHit() { goToHit(m_hitIndex < 0 ? -1 : m_hitIndex - 1); }
+
+size_t TimelineDock::highlightedCount() const
+{
+    size_t n = 0;
+    for (const auto& [key, indexes] : m_view->renderer().highlights())
+        n += indexes.size();
+    return n;
+}
+
+void TimelineDock::highlightOperator(bool zoom)
+{
+    const auto op = workspace()->selectedOperator();
+    m_clearOperator->setVisible(op.has_value());
+    if (!op) {
+        m_operatorRunner->cancelPending();
+        m_view->renderer().setHighlights({});
+        m_view->update();
+        return;
+    }
+    std::vector<query::RankTimelinePtr> ranks;
+    for (const auto& e : m_view->renderer().ranks()) {
+        if (e.data && (!op->rank || e.rank == *op->rank))
+            ranks.push_back(e.data);
+    }
+    const QString key = QString::fromStdString(op->key);
+    struct Found {
+        std::vector<query::SearchHit> hits;
+        int64_t kernels = 0;
+    };
+    m_operatorRunner->runInMemory(
+        [ranks, by = op->by, k = op->key, rank = op->rank](const std::shared_ptr<model::Database>& db) {
+            query::OperatorOccurrences::Kernels kernels;
+            {
+                auto guard = db->lock();
+                kernels = query::OperatorOccurrences::kernels(*db, by, k, rank);
+            }
+            return Found { query::OperatorOccurrences::find(kernels, ranks), kernels.count };
+        },
+        [this, zoom, key](Found found) {
+            auto& renderer = m_view->renderer();
+            std::map<TimelineRenderer::HighlightKey, std::vector<size_t>> highlights;
+            for (const auto& h : found.hits) {
+                for (size_t r = 0; r < renderer.ranks().size(); ++r) {
+                    if (renderer.ranks()[r].rank == h.rank)
+                        highlights[{ static_cast<int>(r), h.ref.track, h.ref.depth }].push_back(h.ref.index);
+                }
+            }
+            for (auto& [k, indexes] : highlights)
+                std::sort(indexes.begin(), indexes.end());
+            renderer.setHighlights(std::move(highlights));
+            // The occurrences become the search results: next / previous and the results tab step through them.
+            m_searchRunner->cancelPending();
+            m_hits = std::move(found.hits);
+            m_hitIndex = -1;
+            fillHitsTable();
+            m_searchLabel->setText(tr("%1: %2 occurrences (%3 kernels)")
+                                       .arg(QFontMetrics(font()).elidedText(key, Qt::ElideMiddle, 260))
+                                       .arg(m_hits.size())
+                                       .arg(found.kernels));
+            m_view->update();
+            if (!zoom || m_hits.empty())
+                return;
+            // The first occurrence in the selected step, else the first one.
+            int first = 0;
+            if (const auto step = workspace()->step()) {
+                const std::string stepName = "ProfilerStep#" + std::to_string(*step);
+                for (size_t i = 0; i < m_hits.size(); ++i) {
+                    const auto& h = m_hits[i];
+                    const auto tl = std::find_if(renderer.ranks().begin(), renderer.ranks().end(),
+                        [&](const auto& e) { return e.rank == h.rank && e.data; });
+                    const auto span = tl == renderer.ranks().end()
+                        ? std::nullopt
+                        : query::TimelineQuery::spanOfName({ tl->data }, stepName);
+                    if (span && h.start >= span->first && h.start < span->second) {
+                        first = static_cast<int>(i);
+                        break;
+                    }
+                }
+            }
+            goToHit(first);
+            const auto& h = m_hits[static_cast<size_t>(first)];
+            int64_t offset = 0;
+            int rankIndex = -1;
+            for (size_t r = 0; r < renderer.ranks().size(); ++r) {
+                if (renderer.ranks()[r].rank == h.rank) {
+                    offset = renderer.ranks()[r].offsetNs;
+                    rankIndex = static_cast<int>(r);
+                }
+            }
+            // The kernel's row at the top of the view (the dock may have been laid out anew since it was raised).
+            m_view->scrollToRow(renderer.rowOfTrack(rankIndex, h.ref.track));
+            // Wide enough to see the kernel's neighbours, narrow enough to see the kernel.
+            const int64_t pad = std::max<int64_t>(20'000, (h.end - h.start) * 10);
+            m_view->fitRange(h.start + offset - pad, h.end + offset + pad);
+            m_searchLabel->setText(tr("%1: %2 of %3")
+                                       .arg(QFontMetrics(font()).elidedText(key, Qt::ElideMiddle, 260))
+                                       .arg(first + 1)
+                                       .arg(m_hits.size()));
+        });
+}
 
 } // namespace npuscope::gui

@@ -24,6 +24,7 @@ const QColor kProcessHeader(236, 239, 245);
 const QColor kText(30, 34, 40);
 const QColor kFold(128, 134, 148);
 const QColor kSelection(255, 140, 0);
+const QColor kHighlight(220, 0, 200); // an operator's occurrences (Workspace::selectedOperator)
 const QColor kRange(60, 120, 220, 40);
 const QColor kMarker(200, 40, 150);
 const QColor kMarkerRange(200, 40, 150, 28);
@@ -705,6 +706,7 @@ void TimelineRenderer::paintTrack(QPainter& p, const Row& row, int top) const
                     fm.elidedText(qs(e.data->nameOf(nameId)), Qt::ElideRight, static_cast<int>(r.width()) - 5));
             }
         }
+        paintHighlights(p, row, d, axis, y);
     }
     // Hover and selection outlines on top of the boxes.
     auto outline = [&](int rank, const query::SliceRef& ref, const QColor& color, qreal penWidth) {
@@ -725,6 +727,31 @@ void TimelineRenderer::paintTrack(QPainter& p, const Row& row, int top) const
         outline(m_hover->rank, m_hover->ref, QColor(40, 40, 40), 1);
     if (m_selection)
         outline(m_selection->rank, m_selection->ref, kSelection, 2);
+}
+
+void TimelineRenderer::paintHighlights(
+    QPainter& p, const Row& row, size_t depth, const core::TimeAxis& axis, double y) const
+{
+    const auto it = m_highlights.find({ row.rank, row.item, static_cast<int>(depth) });
+    if (it == m_highlights.end())
+        return;
+    const query::SliceLevel& level
+        = m_ranks[static_cast<size_t>(row.rank)].data->tracks[static_cast<size_t>(row.item)].levels[depth];
+    const double width = m_axis.width();
+    const auto [first, last] = level.visible(axis.toNsFloor(0), axis.toNsCeil(width));
+    const auto& indexes = it->second;
+    p.setPen(QPen(kHighlight, 2));
+    p.setBrush(Qt::NoBrush);
+    int lastPx = std::numeric_limits<int>::min();
+    for (auto i = std::lower_bound(indexes.begin(), indexes.end(), first); i != indexes.end() && *i < last; ++i) {
+        const double x0 = std::max(-4.0, axis.toPx(level.start[*i]));
+        const double x1 = std::min(width + 4, std::max(axis.toPx(level.end[*i]), x0 + 2));
+        // Many occurrences inside one pixel column draw once.
+        if (static_cast<int>(x1) <= lastPx)
+            continue;
+        lastPx = static_cast<int>(x1);
+        p.drawRect(QRectF(kLabelWidth + x0, y, x1 - x0, kLevelHeight - 1));
+    }
 }
 
 void TimelineRenderer::paintCounter(QPainter& p, const Row& row, int top) const

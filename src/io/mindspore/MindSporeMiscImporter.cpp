@@ -19,6 +19,9 @@ bool MindSporeMiscImporter::runFlops(ImportContext& ctx)
     if (!readJsonFile(ctx, root))
         return false;
     for (auto it = root.begin(); it != root.end(); ++it) {
+        // The three figures FlopsQuery reads must be numbers; anything else would silently drop out of the heatmap.
+        if ((it.key() == "FLOPs" || it.key() == "FLOPS" || it.key() == "FLOPS_Utilization") && !it->is_number())
+            ctx.warning(std::nullopt, "flops_summary: " + it.key() + " is not a number: " + it->dump());
         if (it->is_primitive())
             ctx.writer().addRankInfo(
                 ctx.rankId(), "flops_summary." + it.key(), it->is_string() ? it->get<std::string>() : it->dump());

@@ -21,6 +21,7 @@ class CommMatrixDock;
 class GroupsDock;
 class LinksDock;
 class MemoryDetailDock;
+class FlopsHeatmapDock;
 class MemoryHeatmapDock;
 class TimeOverviewDock;
 class TimelineDock;
@@ -65,6 +66,7 @@ public:
     OperatorDock* operatorDock() const { return m_operatorDock; }
     MemoryHeatmapDock* memoryHeatmapDock() const { return m_memoryHeatmapDock; }
     MemoryDetailDock* memoryDetailDock() const { return m_memoryDetailDock; }
+    FlopsHeatmapDock* flopsHeatmapDock() const { return m_flopsHeatmapDock; }
     QList<QDockWidget*> docks() const;
     // A dock by short name (steps | overview | issues) or objectName, case-insensitive; nullptr if unknown.
     QDockWidget* dockByName(const QString& name) const;
@@ -126,6 +128,7 @@ private:
     OperatorDock* m_operatorDock = nullptr;
     MemoryHeatmapDock* m_memoryHeatmapDock = nullptr;
     MemoryDetailDock* m_memoryDetailDock = nullptr;
+    FlopsHeatmapDock* m_flopsHeatmapDock = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QLabel* m_summary = nullptr;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "npuscope/model/Database.h"
+#include "npuscope/query/OperatorQuery.h"
 #include "npuscope/query/RankQuery.h"
 
 #include <QObject>
@@ -28,6 +29,14 @@ public:
         int64_t begin = 0;
         int64_t end = 0;
         bool operator==(const TimeWindow&) const = default;
+    };
+    // An operator of the Operator dock: its key as grouped (a kernel Type, Name or "Name [Input Shapes]") and the rank
+    // it was picked on (nullopt: every rank).
+    struct OperatorKey {
+        query::OperatorGroupBy by = query::OperatorGroupBy::Name;
+        std::string key;
+        std::optional<int64_t> rank;
+        bool operator==(const OperatorKey&) const = default;
     };
 
     explicit Workspace(QObject* parent = nullptr);
@@ -64,6 +73,10 @@ public:
     std::optional<std::string> commOp() const { return m_commOp; }
     void setCommOp(std::optional<std::string> opName);
 
+    // The operator whose occurrences the timeline highlights (a double-click in the Operator dock); nullopt for none.
+    std::optional<OperatorKey> selectedOperator() const { return m_operator; }
+    void setSelectedOperator(std::optional<OperatorKey> op);
+
     // Hosts are named by their host_ips_mapping.txt id unless the user turns on real host IPs (View menu,
     // persisted by MainWindow). Default off.
     bool showHostIps() const { return m_showHostIps; }
@@ -92,6 +105,7 @@ signals:
     void timeWindowChanged();
     void groupChanged();
     void commOpChanged();
+    void operatorChanged();
     void hostDisplayChanged();
     void busyChanged(bool busy);
     void errorReported();
@@ -106,6 +120,7 @@ private:
     std::optional<TimeWindow> m_timeWindow;
     std::optional<std::string> m_groupHash;
     std::optional<std::string> m_commOp;
+    std::optional<OperatorKey> m_operator;
     bool m_showHostIps = false;
     int m_pendingQueries = 0;
     QThreadPool* m_inMemoryPool;

@@ -10,12 +10,28 @@ namespace npuscope::gui {
 
 // Operator rows of one rank (OperatorQuery::group) or of a baseline rank compared with another
 // (OperatorQuery::compare). A plain group row is held as a compare row without a comparison side, so one column set
-// serves both: the dock hides Total in compare mode and the compare columns otherwise. Times in ns (ValueRole),
+// serves both: the dock hides Total in compare mode and the compare columns otherwise, and Shapes unless grouped by
+// name + shapes. Times in ns (ValueRole),
 // shown in µs. GUI thread only; the rows come from OperatorQuery in a worker.
 class OperatorTableModel : public RowTableModel<query::OperatorCompareRow> {
     Q_OBJECT
 public:
-    enum Column { Key, Count, Total, Mean, Min, Max, Wait, BaseTotal, CompareTotal, Difference, ColumnCount };
+    enum Column {
+        Key,
+        Count,
+        Total,
+        Mean,
+        Min,
+        Max,
+        Wait,
+        BlockDim,
+        Shapes,
+        Accelerator,
+        BaseTotal,
+        CompareTotal,
+        Difference,
+        ColumnCount
+    };
 
     explicit OperatorTableModel(QObject* parent = nullptr);
 

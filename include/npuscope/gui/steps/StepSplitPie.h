@@ -5,13 +5,16 @@
 
 #include "npuscope/gui/common/ChartWidget.h"
 
+#include <QColor>
+
 #include <optional>
+#include <vector>
 
 namespace npuscope::gui {
 
 // A donut of one StepSplit (computing, overlapped, communication, free, preparing) with the step
-// wall time in the middle and a legend giving each part in ms and percent. Plain QPainter.
-// GUI thread only.
+// wall time in the middle and a legend giving each part in ms and percent; hovering a slice gives its value and share.
+// The slices are drawn and hit-tested by PieChart's shared geometry. GUI thread only.
 class StepSplitPie : public ChartWidget {
     Q_OBJECT
 public:
@@ -22,6 +25,10 @@ public:
     const std::optional<query::StepSplit>& split() const { return m_split; }
     QString title() const { return m_title; }
 
+    // Items are SplitParts::Part values.
+    int itemAt(const QPoint& pos) const override;
+    QString itemToolTip(int part) const override;
+
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
@@ -29,7 +36,12 @@ protected:
     void paintEvent(QPaintEvent* event) override;
 
 private:
+    std::vector<int64_t> partValues() const;
+    static std::vector<QColor> partColors();
+
     std::optional<query::StepSplit> m_split;
+    // Where the pie was last drawn (hit testing); empty when none is.
+    QRect m_pieRect;
     QString m_title;
 };
 

@@ -21,6 +21,7 @@ class QTabWidget;
 class QTableView;
 class QTableWidget;
 class QTextBrowser;
+class QToolButton;
 
 namespace npuscope::gui {
 
@@ -60,6 +61,8 @@ public:
     int currentHit() const { return m_hitIndex; }
     void nextHit();
     void previousHit();
+    // Slices highlighted as the occurrences of the Workspace's selected operator (0 when none is selected).
+    size_t highlightedCount() const;
 
     AreaStatsModel* statsModel() const { return m_statsModel; }
     bool exportStatsCsv(const QString& path) const;
@@ -104,6 +107,11 @@ private:
     void promptAlign();
     void rangeChanged(int64_t begin, int64_t end);
     void goToHit(int index);
+    // The results tab lists m_hits (the first 5,000).
+    void fillHitsTable();
+    // Finds the selected operator's kernels on the loaded ranks, highlights them and (zoom) goes to the first one in
+    // the selected step.
+    void highlightOperator(bool zoom);
     std::vector<query::RankTimelinePtr> loadedRanks(bool selectedOnly) const;
 
     // Rank timelines load independently (every result delivered); the others keep only the newest request.
@@ -111,10 +119,12 @@ private:
     QueryRunner* m_statsRunner;
     QueryRunner* m_searchRunner;
     QueryRunner* m_detailsRunner;
+    QueryRunner* m_operatorRunner;
     TimelineView* m_view;
     QLineEdit* m_searchEdit;
     QCheckBox* m_caseBox;
     QLabel* m_searchLabel;
+    QToolButton* m_clearOperator;
     QTabWidget* m_tabs;
     QTextBrowser* m_details;
     QLineEdit* m_filterEdit;

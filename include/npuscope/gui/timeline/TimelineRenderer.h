@@ -17,6 +17,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 class QPainter;
@@ -166,6 +167,12 @@ public:
     void setSelection(std::optional<SliceSelection> s) { m_selection = s; }
     std::optional<std::pair<int64_t, int64_t>> range() const { return m_range; }
     void setRange(std::optional<std::pair<int64_t, int64_t>> r) { m_range = r; }
+    // Slices outlined as highlighted (an operator's occurrences): key (rank index, track, depth) -> ascending slice
+    // indexes into that level. Painting binary-searches the visible part, so a frame costs the highlighted slices in
+    // view (at most one outline per pixel column), not all of them.
+    using HighlightKey = std::tuple<int, int, int>;
+    void setHighlights(std::map<HighlightKey, std::vector<size_t>> highlights) { m_highlights = std::move(highlights); }
+    const std::map<HighlightKey, std::vector<size_t>>& highlights() const { return m_highlights; }
     // Flow categories drawn for every slice in view (the selected slice's flows are always drawn).
     std::set<std::string>& allFlowCategories() { return m_allFlowCategories; }
     void setHover(std::optional<Hit> hit) { m_hover = hit; }
@@ -188,6 +195,7 @@ private:
     bool matchesFilter(const Row& row) const;
     void paintRow(QPainter& p, const Row& row, int top) const;
     void paintTrack(QPainter& p, const Row& row, int top) const;
+    void paintHighlights(QPainter& p, const Row& row, size_t depth, const core::TimeAxis& axis, double y) const;
     void paintCounter(QPainter& p, const Row& row, int top) const;
     void paintFlows(QPainter& p) const;
     void paintFlow(QPainter& p, int rank, const query::FlowRecord& f, const QColor& color) const;
@@ -211,6 +219,7 @@ private:
     std::optional<std::pair<int64_t, int64_t>> m_range;
     std::optional<Hit> m_hover;
     std::set<std::string> m_allFlowCategories;
+    std::map<HighlightKey, std::vector<size_t>> m_highlights;
     QFont m_font;
     QFont m_smallFont;
     mutable std::vector<query::LayoutBox> m_boxes;

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/flops/FlopsHeatmapDock.h"
+
+#include "npuscope/gui/common/Workspace.h"
+#include "npuscope/gui/flops/FlopsHeatmap.h"
+#include "npuscope/load/Loader.h"
+#include "npuscope/query/FlopsQuery.h"
+#include "npuscope/query/RankQuery.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QScrollArea>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace npuscope::gui {
+
+FlopsHeatmapDock::FlopsHeatmapDock(Workspace* ws, QWidget* parent)
+    : QueryDock(tr("FLOPs heatmap"), kObjectName, ws, parent)
+    , m_importRunner(addRunner(QueryRunner::Delivery::Every))
+    , m_flopsRunner(addRunner())
+    , m_heatmap(new FlopsHeatmap)
+    , m_redraw(new QTimer(this))
+{
+    auto* body = new QWidget(this);
+    auto* layout = new QVBoxLayout(body);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(0);
+
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(0, 0, 0, 4);
+    bar->addWidget(new QLabel(tr("Colour by:"), body));
+    m_measure = new QComboBox(body);
+    m_measure->setObjectName(QStringLiteral("flopsMeasure"));
+    m_measure->addItem(tr("FLOPs \u00f7 busiest device"), static_cast<int>(FlopsHeatmap::Measure::Flops));
+    m_measure->addItem(tr("FLOPS \u00f7 fastest device"), static_cast<int>(FlopsHeatmap::Measure::FlopsPerSecond));
+    m_measure->setToolTip(tr("FLOPs: the floating-point operations a device's kernels executed. FLOPS: those FLOPs "
+                             "\u00f7 the time of the kernels that carry them."));
+    bar->addWidget(m_measure);
+    bar->addSpacing(12);
+    m_allSteps = new QCheckBox(tr("All steps"), body);
+    m_allSteps->setObjectName(QStringLiteral("flopsAllSteps"));
+    m_allSteps->setToolTip(tr("Sum over every step instead of the selected one (with no step selected every step is "
+                              "summed anyway)"));
+    bar->addWidget(m_allSteps);
+    bar->addStretch(1);
+    m_status = new QLabel(body);
+    m_status->setObjectName(QStringLiteral("flopsStatus"));
+    bar->addWidget(m_status);
+    layout->addLayout(bar);
+
+    m_message = new QLabel(body);
+    m_message->setObjectName(QStringLiteral("flopsMessage"));
+    m_message->setWordWrap(true);
+    m_message->setAlignment(Qt::AlignCenter);
+    m_message->setMargin(24);
+    m_message->hide();
+    layout->addWidget(m_message, 1);
+
+    m_scroll = m_heatmap->makeScrollArea(body);
+    layout->addWidget(m_scroll, 1);
+    setBody(body);
+
+    m_redraw->setSingleShot(true);
+    m_redraw->setInterval(kRedrawIntervalMs);
+    connect(m_redraw, &QTimer::timeout, this, &FlopsHeatmapDock::refresh);
+    connect(m_measure, &QComboBox::currentIndexChanged, this,
+        [this] { m_heatmap->setMeasure(static_cast<FlopsHeatmap::Measure>(m_measure->currentData().toInt())); });
+    connect(m_allSteps, &QCheckBox::toggled, this, &FlopsHeatmapDock::refresh);
+    connect(m_heatmap, &DeviceHeatmap::rankClicked, this,
+        [this](qint64 rank) { workspace()->setSelectedRank(static_cast<int64_t>(rank)); });
+    connect(workspace(), &Workspace::selectedRankChanged, this, &FlopsHeatmapDock::syncSelection);
+    reloadOn({ &Workspace::hostDisplayChanged });
+    reloadPartOn({ &Workspace::stepChanged }, [this] { refresh(); });
+    // Another view imported deferred files (the timeline, the operator dock): their kernels count here too.
+    reloadPartOn({ &Workspace::issuesAdded }, [this] {
+        if (!isImporting())
+            refresh();
+    });
+    requestReload();
+}
+
+std::optional<int64_t> FlopsHeatmapDock::shownStep() const
+{
+    return m_allSteps->isChecked() ? std::nullopt : workspace()->step();
+}
+
+void FlopsHeatmapDock::showEvent(QShowEvent* event)
+{
+    QueryDock::showEvent(event);
+    startImports();
+}
+
+void FlopsHeatmapDock::reload()
+{
+    m_importRunner->cancelPending();
+    m_redraw->stop();
+    m_queue.clear();
+    m_pending.clear();
+    m_inFlight = 0;
+    m_loaded = 0;
+    m_places.clear();
+    const auto hostDisplay = workspace()->showHostIps() ? query::HostDisplay::RealIp : query::HostDisplay::MappingId;
+    const bool started = runner()->run(
+        [hostDisplay](model::Database& db) {
+            std::vector<DeviceHeatmap::Place> places;
+            for (const auto& info : query::RankQuery::ranks(db, hostDisplay))
+                places.push_back({ info.rank, info.host, info.device });
+            return places;
+        },
+        [this](std::vector<DeviceHeatmap::Place> places) {
+            m_places = std::move(places);
+            for (const auto& p : m_places) {
+                m_queue.push_back(p.rank);
+                m_pending.insert(p.rank);
+            }
+            startImports();
+            refresh();
+        });
+    if (!started) {
+        m_heatmap->setFlops({}, {});
+        m_message->hide();
+        m_scroll->show();
+        m_status->setText(tr("No profile loaded"));
+    }
+}
+
+void FlopsHeatmapDock::startImports()
+{
+    // Scanning the kernel files costs a pass over each: only for a dock the user can see.
+    if (!isVisible())
+        return;
+    while (m_inFlight < kParallelImports && !m_queue.empty()) {
+        const int64_t rank = m_queue.front();
+        m_queue.pop_front();
+        ++m_inFlight;
+        const auto finished = [this, rank] {
+            --m_inFlight;
+            ++m_loaded;
+            m_pending.erase(rank);
+            startImports();
+            if (isImporting()) {
+                if (!m_redraw->isActive())
+                    m_redraw->start();
+            } else {
+                m_redraw->stop();
+                refresh();
+                // Import problems were written to the model's parse_issue table: once, not per rank.
+                workspace()->notifyIssuesAdded();
+            }
+            updateStatus();
+        };
+        // Only the rank's kernel totals (one scan of its kernel file), not its timeline or kernel table;
+        // parsing runs without the model lock (Loader::loadKernelTotals merges under it).
+        const bool started = m_importRunner->runUnlocked(
+            [rank](const std::shared_ptr<model::Database>& db) { return load::Loader::loadKernelTotals(*db, rank); },
+            [finished](bool) { finished(); },
+            [this, rank, finished](const QString& message) {
+                showError(tr("rank %1: kernels not loaded: %2").arg(rank).arg(message));
+                finished();
+            });
+        if (!started) {
+            --m_inFlight;
+            m_queue.clear();
+            m_pending.clear();
+        }
+    }
+    updateStatus();
+}
+
+void FlopsHeatmapDock::updateStatus()
+{
+    const int total = static_cast<int>(m_places.size());
+    QString text = tr("kernels loaded for %1 of %2 ranks").arg(m_loaded).arg(total);
+    if (isImporting() && !isVisible())
+        text += tr(" (the rest load when this view is shown)");
+    const auto step = shownStep();
+    text += step ? tr(" \u00b7 step %1").arg(*step) : tr(" \u00b7 all steps");
+    if (m_wholeRunOnly)
+        text += tr(" (flops_summary_N.json figures are for the whole run)");
+    m_status->setText(text);
+}
+
+void FlopsHeatmapDock::refresh()
+{
+    // Until the ranks are listed there is no grid to fill; the listing refreshes.
+    if (m_places.empty()) {
+        updateStatus();
+        return;
+    }
+    const auto step = shownStep();
+    m_flopsRunner->run([step](model::Database& db) { return query::FlopsQuery::perRank(db, step); },
+        [this](query::FlopsSummary summary) {
+            const bool importing = isImporting();
+            m_wholeRunOnly = summary.wholeRunOnly;
+            if (!summary.recorded && !importing && !m_places.empty()) {
+                m_message->setText(tr("<b>No loaded kernel carries FLOPs.</b><br>%1.<br>Ranks checked: %2.")
+                                       .arg(QString::fromUtf8(query::FlopsQuery::kHowToRecord).toHtmlEscaped())
+                                       .arg(m_places.size()));
+                m_scroll->hide();
+                m_message->show();
+            } else {
+                m_message->hide();
+                m_scroll->show();
+            }
+            m_heatmap->setFlops(m_places, summary, m_pending);
+            syncSelection();
+            updateStatus();
+        });
+}
+
+void FlopsHeatmapDock::syncSelection() { m_heatmap->setSelectedRank(workspace()->selectedRank()); }
+
+} // namespace npuscope::gui
