@@ -33,6 +33,7 @@
 #include <chrono>
 #include <exception>
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -383,6 +384,57 @@ void unclaim(model::Database& db, int64_t rank, const std::vector<PlannedFile>& 
         table.setStatus(rank, fileKindName(f.kind), f.path, RankFileStatus::Skipped);
 }
 
+// Merges the cached per-rank entry at path into db (the caller holds db.lock()), after before() ran. A damaged entry
+// is never trusted: the merge rolled back; it is removed, a warning says so, and false tells the caller to parse.
+bool mergeCached(model::Database& db, int64_t rank, const ParseCache& cache, const std::string& key,
+    const std::string& path, const std::vector<PlannedFile>& files, ProgressSink& progress,
+    const std::function<void()>& before)
+{
+    try {
+        before();
+        load::ModelMerger::mergeFile(db, path);
+        for (const auto& f : files)
+            progress.bytes(f.size, f.path);
+        progress.cacheHit();
+        return true;
+    } catch (const model::DbError& e) {
+        cache.remove(key);
+        model::ModelWriter writer(db);
+        writer.addIssue({ model::Severity::Warning, rank, path, std::nullopt,
+            std::string("parse cache entry unusable (") + e.what() + "); removed it and parsed the files again" });
+        progress.cacheRejected();
+        return false;
+    }
+}
+
+// Parses files of one rank into a new worker model named name (merged by the caller) and, unless cancelled, stores
+// it in the cache under key. importer: nullptr = each file's own importer, with its rank_file row (a group import);
+// else that importer and no rank_file row (an aggregate pass such as the kernel totals).
+std::unique_ptr<model::Database> parseIntoWorker(const std::string& name, int64_t rank,
+    const std::vector<PlannedFile>& files, const ParseCache* cache, const std::string& key, ProgressSink& progress,
+    const std::atomic<bool>* cancel, ImporterFn importer)
+{
+    auto worker = model::Database::createModel(name);
+    {
+        model::ModelWriter writer(*worker);
+        writer.begin();
+        for (const auto& f : files) {
+            if (cancel && cancel->load())
+                break;
+            if (!importer)
+                writer.addRankFile(
+                    { rank, fileKindName(f.kind), f.path, static_cast<int64_t>(f.size), RankFileStatus::Planned });
+            importFile(writer, rank, f, progress, cancel, nullptr, !importer, importer);
+        }
+        writer.commit();
+    }
+    if (cache && !(cancel && cancel->load())) {
+        cache->store(*worker, key);
+        progress.cacheMiss();
+    }
+    return worker;
+}
+
 // Imports the claimed files of one group, through the cache entry of (rank, group) when given. Returns false when
 // cancelled (the files are released again).
 bool importGroup(model::Database& db, int64_t rank, DeferredGroup group, const std::vector<PlannedFile>& files,
@@ -393,23 +445,13 @@ bool importGroup(model::Database& db, int64_t rank, DeferredGroup group, const s
         : std::string();
     if (const auto cached = cache ? cache->lookup(key) : std::nullopt) {
         auto lock = db.lock();
-        try {
-            // The entry's own rank_file rows carry the final status (settleClaimed).
+        const bool merged = mergeCached(db, rank, *cache, key, *cached, files, progress, [&] {
             dropEarlierPassIssues(db, rank, files);
             dropSuperseded(db, rank, group);
-            load::ModelMerger::mergeFile(db, *cached);
-            settleClaimed(db, rank, files);
-            for (const auto& f : files)
-                progress.bytes(f.size, f.path);
-            progress.cacheHit();
+        });
+        if (merged) {
+            settleClaimed(db, rank, files); // the entry's own rank_file rows carry the final status
             return true;
-        } catch (const model::DbError& e) {
-            // A damaged entry is never trusted: the merge rolled back; drop it and parse again.
-            cache->remove(key);
-            model::ModelWriter writer(db);
-            writer.addIssue({ model::Severity::Warning, rank, *cached, std::nullopt,
-                std::string("parse cache entry unusable (") + e.what() + "); removed it and parsed the files again" });
-            progress.cacheRejected();
         }
     }
     if (direct) {
@@ -434,24 +476,8 @@ bool importGroup(model::Database& db, int64_t rank, DeferredGroup group, const s
         return !cancelled;
     }
     const std::string name = workerModelName();
-    auto worker = model::Database::createModel(name);
-    {
-        model::ModelWriter writer(*worker);
-        writer.begin();
-        for (const auto& f : files) {
-            if (cancel && cancel->load())
-                break;
-            writer.addRankFile(
-                { rank, fileKindName(f.kind), f.path, static_cast<int64_t>(f.size), RankFileStatus::Planned });
-            importFile(writer, rank, f, progress, cancel);
-        }
-        writer.commit();
-    }
+    auto worker = parseIntoWorker(name, rank, files, cache, key, progress, cancel, nullptr);
     const bool cancelled = cancel && cancel->load();
-    if (cache && !cancelled) {
-        cache->store(*worker, key);
-        progress.cacheMiss();
-    }
     auto lock = db.lock();
     if (cancelled) {
         unclaim(db, rank, files);
@@ -791,38 +817,13 @@ bool Loader::loadKernelTotals(model::Database& db, int64_t rank, const ProgressF
         auto lock = db.lock();
         if (!stillWanted())
             return false;
-        try {
-            load::ModelMerger::mergeFile(db, *cached);
-            for (const auto& f : files)
-                progress.bytes(f.size, f.path);
-            progress.cacheHit();
+        if (mergeCached(db, rank, *cache, key, *cached, files, progress, [] {}))
             return true;
-        } catch (const model::DbError& e) {
-            cache->remove(key);
-            model::ModelWriter writer(db);
-            writer.addIssue({ model::Severity::Warning, rank, *cached, std::nullopt,
-                std::string("parse cache entry unusable (") + e.what() + "); removed it and scanned the files again" });
-            progress.cacheRejected();
-        }
     }
     const std::string name = workerModelName();
-    auto worker = model::Database::createModel(name);
-    {
-        model::ModelWriter writer(*worker);
-        writer.begin();
-        for (const auto& f : files) {
-            if (cancel && cancel->load())
-                break;
-            importFile(writer, rank, f, progress, cancel, nullptr, false, &KernelDetailsImporter::runTotals);
-        }
-        writer.commit();
-    }
+    auto worker = parseIntoWorker(name, rank, files, cache, key, progress, cancel, &KernelDetailsImporter::runTotals);
     if (cancel && cancel->load())
         return false;
-    if (cache) {
-        cache->store(*worker, key);
-        progress.cacheMiss();
-    }
     auto lock = db.lock();
     if (!stillWanted())
         return false;
