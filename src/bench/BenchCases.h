@@ -42,6 +42,11 @@ int opsTable(const std::vector<std::string>& args);
 // synthetic samples against drawing every point unreduced, and the LTTB times (src/bench/MemoryBench.cpp).
 int memoryCurve(int argc, char** argv, const std::vector<std::string>& args);
 
+// lazy [--ranks 1024] [--work DIR] [--path CLUSTER]: memory peaks right after a warm summary open (memory_peak)
+// against the same query over every rank's memory_record rows, and the FLOPs kernel totals per rank cold and warm
+// against importing every rank's kernel table (src/bench/LazyBench.cpp).
+int lazyAggregates(const std::vector<std::string>& args);
+
 int ingestGenerated(const std::vector<std::string>& args, int (*ingest)(const std::string&, int));
 
 } // namespace npuscope::bench
