@@ -157,7 +157,9 @@ void FlopsHeatmapDock::startImports()
         // Only the rank's kernel totals (one scan of its kernel file), not its timeline or kernel table;
         // parsing runs without the model lock (Loader::loadKernelTotals merges under it).
         const bool started = m_importRunner->runUnlocked(
-            [rank](const std::shared_ptr<model::Database>& db) { return load::Loader::loadKernelTotals(*db, rank); },
+            [rank, cache = workspace()->parseCache()](const std::shared_ptr<model::Database>& db) {
+                return load::Loader::loadKernelTotals(*db, rank, {}, nullptr, cache.get());
+            },
             [finished](bool) { finished(); },
             [this, rank, finished](const QString& message) {
                 showError(tr("rank %1: kernels not loaded: %2").arg(rank).arg(message));

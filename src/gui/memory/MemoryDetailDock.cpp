@@ -131,7 +131,7 @@ void MemoryDetailDock::reload()
     // Unlocked: the rank's memory_record / operator_memory rows are deferred (the Memory group), imported here
     // without holding the model lock; Loader::loadDeferred merges them under it.
     const bool started = runner()->runUnlocked(
-        [selected](const std::shared_ptr<model::Database>& shared) {
+        [selected, cache = workspace()->parseCache()](const std::shared_ptr<model::Database>& shared) {
             model::Database& db = *shared;
             Shown s;
             s.rank = selected;
@@ -142,7 +142,7 @@ void MemoryDetailDock::reload()
                     s.rank = ranks.front().rank;
             }
             if (s.rank) {
-                load::Loader::loadDeferred(db, *s.rank, io::kMemoryGroup);
+                load::Loader::loadDeferred(db, *s.rank, io::kMemoryGroup, {}, nullptr, cache.get());
                 auto lock = db.lock();
                 s.detail = query::MemoryDetailQuery::detail(db, *s.rank);
                 s.series = MemoryCurveChart::prepare(s.detail.curves);
