@@ -316,6 +316,20 @@ LinkInst makeLink(const Cluster& c, const Group& g, int srcGlobal, int dstGlobal
     return l;
 }
 
+// An all-reduce's links from rank: its LOCAL share (dataMb / n) first, then 2 x dataMb / n to every peer of the group;
+// transit = the slowest peer link.
+void allReduceLinks(const Cluster& c, const Group& g, int rank, double dataMb, uint64_t salt, CommOp& op)
+{
+    const double n = static_cast<double>(g.ranks.size());
+    op.links.push_back(makeLink(c, g, rank, rank, dataMb / n, salt));
+    for (int peer : g.ranks) {
+        if (peer != rank)
+            op.links.push_back(makeLink(c, g, rank, peer, 2.0 * dataMb / n, salt));
+    }
+    for (size_t i = 1; i < op.links.size(); ++i)
+        op.transit = std::max(op.transit, op.links[i].timeNs);
+}
+
 int64_t groupMaxCompute(const Cluster& c, const Group& g, int step)
 {
     int64_t m = 0;
@@ -433,14 +447,7 @@ private:
         const double dataMb = kind == TpGroup
             ? 16.0 + 48.0 * unit(mix(g.hashValue, static_cast<uint64_t>(inStep)))
             : 96.0 + 160.0 * unit(mix(g.hashValue, 77u + static_cast<uint64_t>(inStep)));
-        const double n = static_cast<double>(g.ranks.size());
-        op.links.push_back(makeLink(m_c, g, m_rank, m_rank, dataMb / n, opSalt));
-        for (int peer : g.ranks) {
-            if (peer != m_rank)
-                op.links.push_back(makeLink(m_c, g, m_rank, peer, 2.0 * dataMb / n, opSalt));
-        }
-        for (size_t i = 1; i < op.links.size(); ++i)
-            op.transit = std::max(op.transit, op.links[i].timeNs);
+        allReduceLinks(m_c, g, m_rank, dataMb, opSalt, op);
         op.wait = m_rng.range(15 * kUs, 180 * kUs) + extraWait;
         op.sync = std::min(op.wait, m_rng.range(0, 40 * kUs));
         op.idle = m_rng.range(10 * kUs, 120 * kUs);
@@ -722,7 +729,6 @@ private:
         const int64_t latest = *std::max_element(arrive.begin(), arrive.end());
         const int64_t baseWait = groupDraw(opKeySalt, baseWaitLo, baseWaitHi);
         const int64_t baseIdle = groupDraw(opKeySalt + 1, 10 * kUs, 60 * kUs);
-        const double n = static_cast<double>(g.ranks.size());
         std::vector<CommOp> ops(ranks.size());
         int64_t slowest = 0;
         for (size_t i = 0; i < ranks.size(); ++i) {
@@ -732,13 +738,7 @@ private:
             op.type = "allReduce";
             op.group = gi;
             op.index = pr.opCounter[gi]++;
-            op.links.push_back(makeLink(m_c, g, r, r, dataMb / n, opKeySalt));
-            for (int peer : g.ranks) {
-                if (peer != r)
-                    op.links.push_back(makeLink(m_c, g, r, peer, 2.0 * dataMb / n, opKeySalt));
-            }
-            for (size_t l = 1; l < op.links.size(); ++l)
-                op.transit = std::max(op.transit, op.links[l].timeNs);
+            allReduceLinks(m_c, g, r, dataMb, opKeySalt, op);
             slowest = std::max(slowest, op.transit);
         }
         const int64_t end = latest + baseWait + slowest + baseIdle;
