@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace npuscope::query::advice {
 
@@ -19,7 +20,10 @@ std::optional<double> OutlierTest::dixonCritical95(size_t n)
     return kQ95[n - 3];
 }
 
-std::optional<double> OutlierTest::dixonQHigh(std::vector<double> values)
+namespace {
+
+// Dixon's r10 of the largest (high) or the smallest value.
+std::optional<double> dixonQ(std::vector<double> values, bool high)
 {
     if (values.size() < 3)
         return std::nullopt;
@@ -27,19 +31,14 @@ std::optional<double> OutlierTest::dixonQHigh(std::vector<double> values)
     const double range = values.back() - values.front();
     if (!(range > 0))
         return std::nullopt;
-    return (values.back() - values[values.size() - 2]) / range;
+    return (high ? values.back() - values[values.size() - 2] : values[1] - values.front()) / range;
 }
 
-std::optional<double> OutlierTest::dixonQLow(std::vector<double> values)
-{
-    if (values.size() < 3)
-        return std::nullopt;
-    std::sort(values.begin(), values.end());
-    const double range = values.back() - values.front();
-    if (!(range > 0))
-        return std::nullopt;
-    return (values[1] - values.front()) / range;
-}
+} // namespace
+
+std::optional<double> OutlierTest::dixonQHigh(std::vector<double> values) { return dixonQ(std::move(values), true); }
+
+std::optional<double> OutlierTest::dixonQLow(std::vector<double> values) { return dixonQ(std::move(values), false); }
 
 double OutlierTest::median(std::vector<double> values)
 {
