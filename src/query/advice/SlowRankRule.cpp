@@ -100,6 +100,24 @@ void slowRankRule(const AdviceContext& ctx, std::vector<Finding>& out)
         const double limit = steps != stepSumNs.end() ? median + T::kSlowRankMinDelayShare * steps->second : 2 * median;
         if (delays[top] <= limit)
             continue;
+        // Late on its own account, not passed on: Computing + Free above the comparable median.
+        const auto ownTime = [&ctx](int64_t r) -> std::optional<double> {
+            const auto* row = ctx.averagedRow(r);
+            if (!row || !row->value(StepColumn::Computing))
+                return std::nullopt;
+            return static_cast<double>(*row->value(StepColumn::Computing) + row->value(StepColumn::Free).value_or(0));
+        };
+        if (const auto own = ownTime(slow)) {
+            std::vector<double> peersOwn;
+            for (int64_t r : ranks) {
+                if (const auto o = ownTime(r))
+                    peersOwn.push_back(*o);
+            }
+            const auto* row = ctx.averagedRow(slow);
+            const double step = row && row->wallTime() ? static_cast<double>(*row->wallTime()) : 0.0;
+            if (*own - OutlierTest::median(peersOwn) < T::kSlowRankMinOwnShare * step)
+                continue;
+        }
         // The most waiting rank among those that waited for it: a high synchronisation ratio there confirms a slow
         // rank (CANN tuning suggestions); a low one points to the links.
         std::optional<RankDuration> waiting;

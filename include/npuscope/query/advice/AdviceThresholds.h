@@ -19,6 +19,10 @@ struct AdviceThresholds {
     // Slow rank: the delay the suspect causes must exceed its comparable ranks' median by this share of its summed
     // step time (below it the lateness is noise).
     static constexpr double kSlowRankMinDelayShare = 0.05;
+    // ... and its own time outside communication (Computing + Free per step) must exceed its comparable ranks' median
+    // by this share of its step time: a rank that arrives late only because it waited for a slow rank in another
+    // group (a pipeline passes a slow rank's delay on to its neighbours) is not slow itself (npuscope).
+    static constexpr double kSlowRankMinOwnShare = 0.02;
     // Robust z-score (0.6745 (x − median) ÷ MAD) limit for groups too large for the Dixon table (Iglewicz & Hoaglin).
     static constexpr double kRobustZ = 3.5;
     // CANN "Performance Tuning Suggestions": Synchronization Time Ratio Before Transit upper limit.
