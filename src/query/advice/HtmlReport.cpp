@@ -101,10 +101,12 @@ struct Part {
     const char* colour;
     int64_t StepSplit::*member;
 };
-constexpr std::array<Part, 5> kNewParts { { { "Computing (not overlapped)", "#4e79a7", &StepSplit::computingNotOverlapped },
-    { "Overlapped", "#76b7b2", &StepSplit::overlapped },
-    { "Communication (not overlapped)", "#e15759", &StepSplit::communicationNotOverlapped },
-    { "Free", "#bab0ac", &StepSplit::free }, { "Preparing", "#edc948", &StepSplit::preparing } } };
+constexpr std::array<Part, 5> kNewParts {
+    { { "Computing (not overlapped)", "#4e79a7", &StepSplit::computingNotOverlapped },
+        { "Overlapped", "#76b7b2", &StepSplit::overlapped },
+        { "Communication (not overlapped)", "#e15759", &StepSplit::communicationNotOverlapped },
+        { "Free", "#bab0ac", &StepSplit::free }, { "Preparing", "#edc948", &StepSplit::preparing } }
+};
 constexpr std::array<Part, 3> kOldParts { { { "Iteration interval", "#bab0ac", &StepSplit::iterationInterval },
     { "FP + BP", "#4e79a7", &StepSplit::fpBp }, { "Tail", "#e15759", &StepSplit::tail } } };
 
@@ -113,7 +115,8 @@ struct SplitRow {
     StepSplit split;
 };
 
-template <size_t N> void splitChart(std::ostringstream& out, const std::vector<SplitRow>& rows, const std::array<Part, N>& parts)
+template <size_t N>
+void splitChart(std::ostringstream& out, const std::vector<SplitRow>& rows, const std::array<Part, N>& parts)
 {
     out << "<div class=\"legend\">";
     for (const Part& p : parts)
@@ -128,16 +131,16 @@ template <size_t N> void splitChart(std::ostringstream& out, const std::vector<S
         << "\" role=\"img\" aria-label=\"step split per rank\">\n";
     for (size_t i = 0; i < rows.size(); ++i) {
         const int y = static_cast<int>(i) * (kRow + kGap);
-        out << "<text x=\"" << kLabel - 6 << "\" y=\"" << y + kRow - 3 << "\" text-anchor=\"end\">" << esc(rows[i].label)
-            << "</text>";
+        out << "<text x=\"" << kLabel - 6 << "\" y=\"" << y + kRow - 3 << "\" text-anchor=\"end\">"
+            << esc(rows[i].label) << "</text>";
         double x = kLabel;
         for (const Part& p : parts) {
             const double w = static_cast<double>(rows[i].split.*p.member) / static_cast<double>(longest) * kBarWidth;
             if (w <= 0)
                 continue;
-            out << "<rect x=\"" << fixed(x, 2) << "\" y=\"" << y << "\" width=\"" << fixed(w, 2)
-                << "\" height=\"" << kRow << "\" fill=\"" << p.colour << "\"><title>" << esc(rows[i].label) << ": "
-                << p.name << " " << ms(rows[i].split.*p.member) << " ms</title></rect>";
+            out << "<rect x=\"" << fixed(x, 2) << "\" y=\"" << y << "\" width=\"" << fixed(w, 2) << "\" height=\""
+                << kRow << "\" fill=\"" << p.colour << "\"><title>" << esc(rows[i].label) << ": " << p.name << " "
+                << ms(rows[i].split.*p.member) << " ms</title></rect>";
             x += w;
         }
         out << "\n";
@@ -169,9 +172,11 @@ void overview(std::ostringstream& out, model::Database& db, bool skipFirstStep)
             shown.resize(HtmlReport::kSlowestBars);
         else
             shown = averaged;
-        out << "<h3>Step split per rank (" << (skipFirstStep ? "mean over steps, first step left out" : "mean over steps")
-            << (all ? "" : "; the " + std::to_string(HtmlReport::kSlowestBars) + " slowest of "
-                        + std::to_string(averaged.size()) + " ranks and the cluster mean")
+        out << "<h3>Step split per rank ("
+            << (skipFirstStep ? "mean over steps, first step left out" : "mean over steps")
+            << (all ? ""
+                    : "; the " + std::to_string(HtmlReport::kSlowestBars) + " slowest of "
+                           + std::to_string(averaged.size()) + " ranks and the cluster mean")
             << ")</h3>\n";
         std::vector<SplitRow> rows;
         for (const auto& b : shown)
@@ -195,7 +200,8 @@ void overview(std::ostringstream& out, model::Database& db, bool skipFirstStep)
                 << cell(b.value(StepColumn::CommunicationNotOverlapped)) << "</td><td class=\"n\">"
                 << cell(b.value(StepColumn::Free)) << "</td><td class=\"n\">" << cell(b.value(StepColumn::Preparing))
                 << "</td><td class=\"n\">"
-                << (meanTotal > 0 ? (total >= meanTotal ? "+" : "") + fixed((static_cast<double>(total) / meanTotal - 1) * 100, 1) + " %"
+                << (meanTotal > 0 ? (total >= meanTotal ? "+" : "")
+                               + fixed((static_cast<double>(total) / meanTotal - 1) * 100, 1) + " %"
                                   : std::string("\u2014"))
                 << "</td></tr>\n";
         }
@@ -219,10 +225,10 @@ void overview(std::ostringstream& out, model::Database& db, bool skipFirstStep)
            "<th>Bandwidth (GB/s)</th></tr>\n";
     for (size_t i = 0; i < links.size() && i < 10; ++i) {
         const auto& l = links[i];
-        out << "<tr><td class=\"n\">" << l.src << "</td><td class=\"n\">" << l.dst << (l.localRanks ? " (group-local)" : "")
-            << "</td><td>" << esc(l.transport) << "</td><td>" << esc(l.opType) << "</td><td class=\"n\">"
-            << fixed(l.sizeMb, 2) << "</td><td class=\"n\">" << ms(l.timeNs) << "</td><td class=\"n\">"
-            << fixed(*l.bandwidthGbps, 3) << "</td></tr>\n";
+        out << "<tr><td class=\"n\">" << l.src << "</td><td class=\"n\">" << l.dst
+            << (l.localRanks ? " (group-local)" : "") << "</td><td>" << esc(l.transport) << "</td><td>" << esc(l.opType)
+            << "</td><td class=\"n\">" << fixed(l.sizeMb, 2) << "</td><td class=\"n\">" << ms(l.timeNs)
+            << "</td><td class=\"n\">" << fixed(*l.bandwidthGbps, 3) << "</td></tr>\n";
     }
     out << "</table>\n";
 }
@@ -240,10 +246,10 @@ void valueChart(std::ostringstream& out, const Finding& f)
         << "\" height=\"44\" role=\"img\" aria-label=\"value and threshold\">";
     auto bar = [&](int y, const char* label, double v, const char* colour) {
         const double w = std::max(1.0, v / top * kWidth);
-        out << "<text x=\"" << kLabel - 6 << "\" y=\"" << y + 12 << "\" text-anchor=\"end\">" << label << "</text><rect x=\""
-            << kLabel << "\" y=\"" << y << "\" width=\"" << fixed(w, 2) << "\" height=\"16\" fill=\"" << colour
-            << "\"/><text x=\"" << fixed(kLabel + w + 6, 2) << "\" y=\"" << y + 12 << "\">" << number(v) << " "
-            << esc(f.unit) << "</text>";
+        out << "<text x=\"" << kLabel - 6 << "\" y=\"" << y + 12 << "\" text-anchor=\"end\">" << label
+            << "</text><rect x=\"" << kLabel << "\" y=\"" << y << "\" width=\"" << fixed(w, 2)
+            << "\" height=\"16\" fill=\"" << colour << "\"/><text x=\"" << fixed(kLabel + w + 6, 2) << "\" y=\""
+            << y + 12 << "\">" << number(v) << " " << esc(f.unit) << "</text>";
     };
     bar(2, "value", f.value, severityColour(f.severity));
     bar(24, "threshold", f.threshold, "#9e9e9e");
@@ -252,15 +258,17 @@ void valueChart(std::ostringstream& out, const Finding& f)
 
 void finding(std::ostringstream& out, const Finding& f, size_t index)
 {
-    out << "<div class=\"finding\" id=\"finding-" << index << "\" style=\"border-left-color:" << severityColour(f.severity)
+    out << "<div class=\"finding\" id=\"finding-" << index
+        << "\" style=\"border-left-color:" << severityColour(f.severity)
         << "\">\n<h3><span class=\"badge\" style=\"background:" << severityColour(f.severity) << "\">"
         << severityName(f.severity) << "</span><span class=\"rule\">" << esc(f.id) << "</span><span class=\"cat\">"
         << esc(f.category) << "</span></h3>\n<p>" << esc(f.message) << "</p>\n";
     out << "<table class=\"kv\"><tr><td>Value</td><td>" << number(f.value) << " " << esc(f.unit)
-        << "</td></tr><tr><td>Threshold</td><td>" << number(f.threshold) << " " << esc(f.unit) << " (" << esc(f.thresholdText)
-        << ")</td></tr>";
+        << "</td></tr><tr><td>Threshold</td><td>" << number(f.threshold) << " " << esc(f.unit) << " ("
+        << esc(f.thresholdText) << ")</td></tr>";
     if (!f.ranks.empty())
-        out << "<tr><td>Ranks</td><td>" << esc(joined(f.ranks, [](int64_t r) { return std::to_string(r); })) << "</td></tr>";
+        out << "<tr><td>Ranks</td><td>" << esc(joined(f.ranks, [](int64_t r) { return std::to_string(r); }))
+            << "</td></tr>";
     if (!f.links.empty())
         out << "<tr><td>Links</td><td>" << esc(joined(f.links, linkText)) << "</td></tr>";
     if (!f.ops.empty())

@@ -23,6 +23,7 @@ class LinksDock;
 class MemoryDetailDock;
 class FlopsHeatmapDock;
 class ParallelStrategyDock;
+class AdviceDock;
 class MemoryHeatmapDock;
 class TimeOverviewDock;
 class TimelineDock;
@@ -69,6 +70,7 @@ public:
     MemoryDetailDock* memoryDetailDock() const { return m_memoryDetailDock; }
     FlopsHeatmapDock* flopsHeatmapDock() const { return m_flopsHeatmapDock; }
     ParallelStrategyDock* strategyDock() const { return m_strategyDock; }
+    AdviceDock* adviceDock() const { return m_adviceDock; }
     QList<QDockWidget*> docks() const;
     // A dock by short name (steps | overview | issues) or objectName, case-insensitive; nullptr if unknown.
     QDockWidget* dockByName(const QString& name) const;
@@ -90,6 +92,9 @@ public:
     // Gives one dock the whole window: the others are hidden (screenshots).
     void focusDock(QDockWidget* dock);
     void showIssues();
+    // Writes the HTML advice report (query::advice::HtmlReport) of the loaded model to path, as File > Export report
+    // does after asking for the path; false with error set when nothing is loaded or the file cannot be written.
+    bool exportReport(const QString& path, QString* error);
 
     QStringList recentEntries() const;
 
@@ -132,6 +137,7 @@ private:
     MemoryDetailDock* m_memoryDetailDock = nullptr;
     FlopsHeatmapDock* m_flopsHeatmapDock = nullptr;
     ParallelStrategyDock* m_strategyDock = nullptr;
+    AdviceDock* m_adviceDock = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QLabel* m_summary = nullptr;
