@@ -149,8 +149,11 @@ void splitChart(std::ostringstream& out, const std::vector<SplitRow>& rows, cons
     out << "<line x1=\"" << kLabel << "\" y1=\"" << axisY << "\" x2=\"" << kLabel + kBarWidth << "\" y2=\"" << axisY
         << "\" stroke=\"#999\"/>";
     for (int t = 0; t <= 4; ++t)
-        out << "<text x=\"" << kLabel + kBarWidth * t / 4 << "\" y=\"" << axisY + 13 << "\" text-anchor=\"middle\">"
-            << ms(longest * t / 4) << " ms</text>";
+        out << "<text x=\"" << kLabel + kBarWidth * t / 4 << "\" y=\"" << axisY + 13 << "\" text-anchor=\""
+            << (t == 0          ? "start"
+                       : t == 4 ? "end"
+                                : "middle")
+            << "\">" << ms(longest * t / 4) << " ms</text>";
     out << "</svg>\n";
 }
 
