@@ -9,24 +9,24 @@ namespace npuscope::query {
 
 namespace {
 
-    int64_t medianOf(std::vector<int64_t>& v)
-    {
-        if (v.empty())
-            return 0;
-        std::sort(v.begin(), v.end());
-        const size_t n = v.size();
-        return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-    }
+int64_t medianOf(std::vector<int64_t>& v)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
 
-    // The median of sorted without its i-th element (size ≥ 2).
-    int64_t medianWithout(const std::vector<int64_t>& sorted, size_t i)
-    {
-        const size_t m = sorted.size() - 1;
-        auto at = [&](size_t k) { return k < i ? sorted[k] : sorted[k + 1]; };
-        return m % 2 ? at(m / 2) : (at(m / 2 - 1) + at(m / 2)) / 2;
-    }
+// The median of sorted without its i-th element (size ≥ 2).
+int64_t medianWithout(const std::vector<int64_t>& sorted, size_t i)
+{
+    const size_t m = sorted.size() - 1;
+    auto at = [&](size_t k) { return k < i ? sorted[k] : sorted[k + 1]; };
+    return m % 2 ? at(m / 2) : (at(m / 2 - 1) + at(m / 2)) / 2;
+}
 
-    bool considered(MareyOpKind kind) { return kind == MareyOpKind::Compute || kind == MareyOpKind::Communication; }
+bool considered(MareyOpKind kind) { return kind == MareyOpKind::Compute || kind == MareyOpKind::Communication; }
 
 } // namespace
 
@@ -92,8 +92,9 @@ MareyFindingList MareyFindings::find(const MareyStep& step, const MareyThreshold
             int longCount = 0;
             for (const auto& x : seen) {
                 durs.push_back(x.dur);
-                const bool longHere = static_cast<double>(x.dur) >= t.stageRatio * static_cast<double>(nameMedian[name])
-                    || x.share >= t.stageStepShare;
+                const bool longHere = x.dur >= t.deviceMinNs
+                    && (static_cast<double>(x.dur) >= t.stageRatio * static_cast<double>(nameMedian[name])
+                        || x.share >= t.stageStepShare);
                 longCount += longHere ? 1 : 0;
             }
             std::vector<int64_t> sorted = durs;
@@ -116,7 +117,8 @@ MareyFindingList MareyFindings::find(const MareyStep& step, const MareyThreshold
             if (static_cast<int>(seen.size()) < t.minPeers + 1)
                 continue;
             for (const auto& x : seen) {
-                const size_t at = static_cast<size_t>(std::lower_bound(sorted.begin(), sorted.end(), x.dur) - sorted.begin());
+                const size_t at
+                    = static_cast<size_t>(std::lower_bound(sorted.begin(), sorted.end(), x.dur) - sorted.begin());
                 const int64_t peers = medianWithout(sorted, at);
                 // A slow device is judged on compute: its collectives are short (the others wait for it).
                 if (peers > 0 && kind == MareyOpKind::Compute) {
@@ -151,8 +153,8 @@ MareyFindingList MareyFindings::find(const MareyStep& step, const MareyThreshold
         for (auto& [device, dr] : perDevice) {
             if (static_cast<int>(dr.ratios.size()) < t.slowDeviceMinOps)
                 continue;
-            std::nth_element(dr.ratios.begin(), dr.ratios.begin() + static_cast<ptrdiff_t>(dr.ratios.size() / 2),
-                dr.ratios.end());
+            std::nth_element(
+                dr.ratios.begin(), dr.ratios.begin() + static_cast<ptrdiff_t>(dr.ratios.size() / 2), dr.ratios.end());
             const double median = dr.ratios[dr.ratios.size() / 2];
             if (median < t.slowDeviceRatio)
                 continue;

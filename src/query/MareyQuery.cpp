@@ -12,61 +12,61 @@ namespace npuscope::query {
 
 namespace {
 
-    bool contains(const std::string& text, const char* word)
-    {
-        auto it = std::search(text.begin(), text.end(), word, word + std::char_traits<char>::length(word),
-            [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
-        return it != text.end();
-    }
+bool contains(const std::string& text, const char* word)
+{
+    auto it = std::search(text.begin(), text.end(), word, word + std::char_traits<char>::length(word),
+        [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
+    return it != text.end();
+}
 
-    // Send / receive from a communication op's name or type (hcom_send__…, hcom_receive_, Send, Receive, recv).
-    MareyOpKind commKind(const std::string& name, const std::string& type)
-    {
-        for (const auto* s : { &name, &type }) {
-            if (contains(*s, "send"))
-                return MareyOpKind::Send;
-            if (contains(*s, "receive") || contains(*s, "recv"))
-                return MareyOpKind::Receive;
-        }
-        return MareyOpKind::Communication;
+// Send / receive from a communication op's name or type (hcom_send__…, hcom_receive_, Send, Receive, recv).
+MareyOpKind commKind(const std::string& name, const std::string& type)
+{
+    for (const auto* s : { &name, &type }) {
+        if (contains(*s, "send"))
+            return MareyOpKind::Send;
+        if (contains(*s, "receive") || contains(*s, "recv"))
+            return MareyOpKind::Receive;
     }
+    return MareyOpKind::Communication;
+}
 
-    std::string stringValue(model::Database& db, int64_t id)
+std::string stringValue(model::Database& db, int64_t id)
+{
+    auto st = db.prepare("SELECT value FROM string WHERE id = ?");
+    st.bind(1, id);
+    return st.step() ? st.text(0) : std::string();
+}
+
+// Interns names of the step's operators into MareyStep::names.
+class Names {
+public:
+    explicit Names(MareyStep& step)
+        : m_step(step)
     {
-        auto st = db.prepare("SELECT value FROM string WHERE id = ?");
-        st.bind(1, id);
-        return st.step() ? st.text(0) : std::string();
     }
-
-    // Interns names of the step's operators into MareyStep::names.
-    class Names {
-    public:
-        explicit Names(MareyStep& step)
-            : m_step(step)
-        {
-        }
-        uint32_t byText(const std::string& text)
-        {
-            auto [it, fresh] = m_byText.try_emplace(text, static_cast<uint32_t>(m_step.names.size()));
-            if (fresh)
-                m_step.names.push_back(text);
+    uint32_t byText(const std::string& text)
+    {
+        auto [it, fresh] = m_byText.try_emplace(text, static_cast<uint32_t>(m_step.names.size()));
+        if (fresh)
+            m_step.names.push_back(text);
+        return it->second;
+    }
+    uint32_t byId(model::Database& db, int64_t id)
+    {
+        auto it = m_byId.find(id);
+        if (it != m_byId.end())
             return it->second;
-        }
-        uint32_t byId(model::Database& db, int64_t id)
-        {
-            auto it = m_byId.find(id);
-            if (it != m_byId.end())
-                return it->second;
-            const uint32_t local = byText(stringValue(db, id));
-            m_byId.emplace(id, local);
-            return local;
-        }
+        const uint32_t local = byText(stringValue(db, id));
+        m_byId.emplace(id, local);
+        return local;
+    }
 
-    private:
-        MareyStep& m_step;
-        std::unordered_map<std::string, uint32_t> m_byText;
-        std::unordered_map<int64_t, uint32_t> m_byId;
-    };
+private:
+    MareyStep& m_step;
+    std::unordered_map<std::string, uint32_t> m_byText;
+    std::unordered_map<int64_t, uint32_t> m_byId;
+};
 
 } // namespace
 
@@ -89,10 +89,12 @@ MareyStep MareyQuery::step(model::Database& db, const ParallelLayout& layout, st
     auto commKindOf = [&](uint32_t name, std::optional<int64_t> typeId) {
         auto it = commKinds.find(name);
         if (it == commKinds.end())
-            it = commKinds.emplace(name, commKind(out.names[name], typeId ? stringValue(db, *typeId) : std::string())).first;
+            it = commKinds.emplace(name, commKind(out.names[name], typeId ? stringValue(db, *typeId) : std::string()))
+                     .first;
         return it->second;
     };
-    std::vector<int8_t> hcomName; // per local name: 1 when it starts with "hcom" (HCCL kernels of builds without a core)
+    std::vector<int8_t>
+        hcomName; // per local name: 1 when it starts with "hcom" (HCCL kernels of builds without a core)
 
     // The step's kernels of one rank; comm_op rows stand in for communication when the kernels have none.
     auto kernels = db.prepare("SELECT name_id, type_id, accelerator_core IN ('HCCL', 'COMMUNICATION'), ts, dur FROM "
@@ -184,9 +186,8 @@ void MareyQuery::match(MareyStep& step)
     step.unmatchedOps = 0;
     std::vector<uint32_t> seen(step.names.size(), 0);
     for (auto& dev : step.devices) {
-        std::sort(dev.ops.begin(), dev.ops.end(), [](const MareyOp& a, const MareyOp& b) {
-            return a.start != b.start ? a.start < b.start : a.end < b.end;
-        });
+        std::sort(dev.ops.begin(), dev.ops.end(),
+            [](const MareyOp& a, const MareyOp& b) { return a.start != b.start ? a.start < b.start : a.end < b.end; });
         std::fill(seen.begin(), seen.end(), 0);
         dev.stepStart = dev.ops.empty() ? 0 : dev.ops.front().start;
         dev.stepEnd = 0;

@@ -260,8 +260,9 @@ TEST_F(MareyGenerated, SlowRankIsTheOneDeviceOutlier)
         EXPECT_GE(f.durationNs, MareyThresholds {}.deviceMinNs);
         EXPECT_GE(static_cast<double>(f.durationNs), 1.2 * static_cast<double>(f.referenceNs));
     }
-    ASSERT_EQ(found.oneDeviceTotal, static_cast<int64_t>(std::count_if(found.findings.begin(), found.findings.end(),
-                                        [](const MareyFinding& f) { return f.kind == MareyFindingKind::OneDevice; })));
+    ASSERT_EQ(found.oneDeviceTotal,
+        static_cast<int64_t>(std::count_if(found.findings.begin(), found.findings.end(),
+            [](const MareyFinding& f) { return f.kind == MareyFindingKind::OneDevice; })));
     auto top = std::max_element(excess.begin(), excess.end(), [](auto& a, auto& b) { return a.second < b.second; });
     ASSERT_NE(top, excess.end());
     EXPECT_EQ(top->first, kSlowRank);

@@ -11,13 +11,14 @@ namespace npuscope::query {
 // The thresholds of the Marey findings (docs/metrics.md, "Marey view: findings", says why these values).
 struct MareyThresholds {
     // Long on every device of a stage: on ≥ stageDeviceFraction of the stage's devices, the op takes ≥ stageRatio ×
-    // the median duration of ops of its name across every stage, or ≥ stageStepShare of that device's step span.
+    // the median duration of ops of its name across every stage, or ≥ stageStepShare of that device's step span, and
+    // ≥ deviceMinNs.
     double stageRatio = 2.0;
     double stageStepShare = 0.10;
     double stageDeviceFraction = 0.9;
     // Long on one device: ≥ deviceRatio × the median of the same op on the stage's other devices and ≥ deviceMinNs.
     double deviceRatio = 1.2;
-    int64_t deviceMinNs = 20'000; // 20 µs
+    int64_t deviceMinNs = 20'000; // 20 µs (stage-wide findings too)
     int minPeers = 2; // the peers' median needs at least this many other devices with the op
     // A slow device: over its ops that have peers, the median of (duration ÷ the peers' median) ≥ slowDeviceRatio,
     // over at least slowDeviceMinOps compute ops (its collectives are short: the others wait for it). One op's ratio

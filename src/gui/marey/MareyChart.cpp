@@ -13,72 +13,72 @@ namespace npuscope::gui {
 
 namespace {
 
-    using query::MareyOpKind;
+using query::MareyOpKind;
 
-    // Bar (strong) and polygon (light) colours per operator kind.
-    QRgb strongColour(MareyOpKind kind)
-    {
-        switch (kind) {
-        case MareyOpKind::Compute:
-            return qRgb(0x3a, 0x6f, 0xb0);
-        case MareyOpKind::Communication:
-            return qRgb(0xd9, 0x82, 0x2b);
-        case MareyOpKind::Send:
-            return qRgb(0x2e, 0x9e, 0x5b);
-        case MareyOpKind::Receive:
-            return qRgb(0x8e, 0x5a, 0xb8);
-        }
-        return qRgb(0, 0, 0);
+// Bar (strong) and polygon (light) colours per operator kind.
+QRgb strongColour(MareyOpKind kind)
+{
+    switch (kind) {
+    case MareyOpKind::Compute:
+        return qRgb(0x3a, 0x6f, 0xb0);
+    case MareyOpKind::Communication:
+        return qRgb(0xd9, 0x82, 0x2b);
+    case MareyOpKind::Send:
+        return qRgb(0x2e, 0x9e, 0x5b);
+    case MareyOpKind::Receive:
+        return qRgb(0x8e, 0x5a, 0xb8);
     }
+    return qRgb(0, 0, 0);
+}
 
-    QRgb lightColour(MareyOpKind kind)
-    {
-        switch (kind) {
-        case MareyOpKind::Compute:
-            return qRgb(0xbc, 0xd0, 0xea);
-        case MareyOpKind::Communication:
-            return qRgb(0xf4, 0xd3, 0xae);
-        case MareyOpKind::Send:
-            return qRgb(0xbf, 0xe6, 0xcd);
-        case MareyOpKind::Receive:
-            return qRgb(0xdd, 0xcb, 0xec);
-        }
-        return qRgb(0xff, 0xff, 0xff);
+QRgb lightColour(MareyOpKind kind)
+{
+    switch (kind) {
+    case MareyOpKind::Compute:
+        return qRgb(0xbc, 0xd0, 0xea);
+    case MareyOpKind::Communication:
+        return qRgb(0xf4, 0xd3, 0xae);
+    case MareyOpKind::Send:
+        return qRgb(0xbf, 0xe6, 0xcd);
+    case MareyOpKind::Receive:
+        return qRgb(0xdd, 0xcb, 0xec);
     }
+    return qRgb(0xff, 0xff, 0xff);
+}
 
-    // A ratio in [0, 1] as a block colour: light to dark; grey when unknown.
-    QColor blockColour(const std::optional<double>& ratio, QColor dark)
-    {
-        if (!ratio)
-            return QColor(0xc8, 0xc8, 0xc8);
-        const double r = std::clamp(*ratio, 0.0, 1.0);
-        const QColor light(0xf2, 0xf5, 0xfa);
-        return QColor::fromRgbF(static_cast<float>(light.redF() + (dark.redF() - light.redF()) * r),
-            static_cast<float>(light.greenF() + (dark.greenF() - light.greenF()) * r),
-            static_cast<float>(light.blueF() + (dark.blueF() - light.blueF()) * r));
-    }
+// A ratio in [0, 1] as a block colour: light to dark; grey when unknown.
+QColor blockColour(const std::optional<double>& ratio, QColor dark)
+{
+    if (!ratio)
+        return QColor(0xc8, 0xc8, 0xc8);
+    const double r = std::clamp(*ratio, 0.0, 1.0);
+    const QColor light(0xf2, 0xf5, 0xfa);
+    return QColor::fromRgbF(static_cast<float>(light.redF() + (dark.redF() - light.redF()) * r),
+        static_cast<float>(light.greenF() + (dark.greenF() - light.greenF()) * r),
+        static_cast<float>(light.blueF() + (dark.blueF() - light.blueF()) * r));
+}
 
-    // Fills [x0, x1) of a scanline, at least one pixel: an operator narrower than a pixel still shows.
-    inline void fillSpan(QRgb* line, double x0, double x1, int left, int right, QRgb colour)
-    {
-        if (x1 < left || x0 >= right)
-            return;
-        int a = std::max(left, static_cast<int>(std::floor(x0)));
-        int b = std::min(right, std::max(a + 1, static_cast<int>(std::ceil(x1))));
-        std::fill(line + a, line + b, colour);
-    }
+// Fills [x0, x1) of a scanline, at least one pixel: an operator narrower than a pixel still shows.
+inline void fillSpan(QRgb* line, double x0, double x1, int left, int right, QRgb colour)
+{
+    if (x1 < left || x0 >= right)
+        return;
+    int a = std::max(left, static_cast<int>(std::floor(x0)));
+    int b = std::min(right, std::max(a + 1, static_cast<int>(std::ceil(x1))));
+    std::fill(line + a, line + b, colour);
+}
 
-    // 1, 2, 5 × 10^k ns: the axis tick step for about `ticks` ticks over windowNs.
-    double tickStep(double windowNs, int ticks)
-    {
-        const double raw = windowNs / std::max(1, ticks);
-        const double p = std::pow(10.0, std::floor(std::log10(std::max(1.0, raw))));
-        for (const double m : { 1.0, 2.0, 5.0, 10.0 }) {
-            if (m * p >= raw)
-                return m * p;
-        }
-        return 10 * p;
+// 1, 2, 5 × 10^k ns: the axis tick step for about `ticks` ticks over windowNs.
+double tickStep(double windowNs, int ticks)
+{
+    const double raw = windowNs / std::max(1, ticks);
+    const double p = std::pow(10.0, std::floor(std::log10(std::max(1.0, raw))));
+    for (const double m : { 1.0, 2.0, 5.0, 10.0 }) {
+        if (m * p >= raw)
+            return m * p;
     }
+    return 10 * p;
+}
 
 } // namespace
 
@@ -190,7 +190,7 @@ void MareyChart::layoutRows()
         m_stageLabelY.push_back(y);
         y += kStageGap;
         if (isStageCollapsed(s)) {
-            m_rows.push_back({ s, -1, y });
+            m_rows.push_back({ s, -1, y + m_pitch / 2 });
             for (int d = stage.firstDevice; d < stage.firstDevice + stage.deviceCount; ++d)
                 m_rowOfDevice[d] = static_cast<int>(m_rows.size()) - 1;
             y += m_pitch;
@@ -198,7 +198,7 @@ void MareyChart::layoutRows()
         }
         for (int d = stage.firstDevice; d < stage.firstDevice + stage.deviceCount; ++d) {
             m_rowOfDevice[d] = static_cast<int>(m_rows.size());
-            m_rows.push_back({ s, d, y });
+            m_rows.push_back({ s, d, y + m_pitch / 2 });
             y += m_pitch;
         }
     }
@@ -306,12 +306,13 @@ void MareyChart::rasterise(QImage& image)
         if (row.device < 0) {
             // A collapsed stage: its operators' unions on one thicker line.
             const int th = static_cast<int>(std::clamp(m_pitch * 0.6, 3.0, 10.0));
+            const int top = std::max(plotRect().top(), y - th / 2);
             for (const auto& op : collapsedOps(row.stage)) {
                 const QRgb c = strongColour(op.kind);
                 for (const auto& [a, b] : op.intervals) {
                     if (b < winBegin || a > winEnd)
                         continue;
-                    for (int yy = y; yy < std::min(bottom, y + th); ++yy)
+                    for (int yy = top; yy < std::min(bottom, top + th); ++yy)
                         fillSpan(scan(yy), px(a), px(b), left, right, c);
                 }
             }
@@ -328,8 +329,8 @@ void MareyChart::rasterise(QImage& image)
         for (int yy = y + 1; yy < std::min(bottom, y + th); ++yy)
             std::copy(line + left, line + right, scan(yy) + left);
         // The band to the next device of the stage: each matched operator's polygon, one scanline at a time.
-        const bool hasNext = r + 1 < m_rows.size() && m_rows[r + 1].device == row.device + 1
-            && m_rows[r + 1].stage == row.stage;
+        const bool hasNext
+            = r + 1 < m_rows.size() && m_rows[r + 1].device == row.device + 1 && m_rows[r + 1].stage == row.stage;
         if (!hasNext)
             continue;
         xsOf(m_step->devices[row.device + 1], next);
@@ -369,7 +370,9 @@ void MareyChart::drawOverlay(QPainter& painter)
             continue;
         lines.emplace_back(xa, deviceY(p.sendDevice) + 0.5, xb, deviceY(p.recvDevice) + 0.5);
     }
-    painter.setPen(QPen(QColor(0x1b, 0x6e, 0x3c, 170), 1));
+    // Many lines over densely packed devices would hide the operators: the more lines, the fainter.
+    const int alpha = lines.size() > 400 ? 45 : (lines.size() > 100 ? 90 : 170);
+    painter.setPen(QPen(QColor(0x1b, 0x6e, 0x3c, alpha), 1));
     painter.drawLines(lines.data(), static_cast<int>(lines.size()));
 
     if (m_selectedRank) {
@@ -412,13 +415,13 @@ void MareyChart::drawLabels(QPainter& painter)
     QFont small = font();
     small.setPointSizeF(std::max(6.0, small.pointSizeF() - 1.5));
     painter.setFont(small);
-    const int blockW = 9;
-    const int blocksX = kLabelWidth - 3 * (blockW + 2) - 4;
+    const int blockW = 10, blockGap = 5;
+    const int blocksX = kLabelWidth - 3 * (blockW + blockGap) - 2;
     const QColor darks[3] = { QColor(0x08, 0x45, 0x94), QColor(0x00, 0x6d, 0x5b), QColor(0xa5, 0x0f, 0x15) };
     painter.setPen(QColor(0x55, 0x55, 0x55));
     const char* heads[3] = { "F", "FS", "M" };
     for (int i = 0; i < 3; ++i)
-        painter.drawText(QRect(blocksX + i * (blockW + 2) - 3, 2, blockW + 6, kAxisHeight - 4), Qt::AlignCenter,
+        painter.drawText(QRect(blocksX + i * (blockW + blockGap) - 4, 2, blockW + 8, kAxisHeight - 4), Qt::AlignCenter,
             QString::fromLatin1(heads[i]));
     for (int s = 0; s < static_cast<int>(m_step->stages.size()); ++s) {
         const auto& stage = m_step->stages[s];
@@ -449,7 +452,8 @@ void MareyChart::drawLabels(QPainter& painter)
         const Blocks b = row.device < static_cast<int>(m_blocks.size()) ? m_blocks[row.device] : Blocks {};
         const std::optional<double> values[3] = { b.flops, b.flopsPerSecond, b.memory };
         for (int i = 0; i < 3; ++i)
-            painter.fillRect(QRectF(blocksX + i * (blockW + 2), y - (blockH > 2 ? blockH / 2 : 0), blockW, blockH),
+            painter.fillRect(
+                QRectF(blocksX + i * (blockW + blockGap), y - (blockH > 2 ? blockH / 2 : 0), blockW, blockH),
                 blockColour(values[i], darks[i]));
     }
     painter.setPen(QColor(0xaa, 0xaa, 0xaa));
@@ -460,6 +464,8 @@ void MareyChart::drawAxis(QPainter& painter)
 {
     const QRect plot = plotRect();
     painter.fillRect(QRect(plot.left(), 0, plot.width(), kAxisHeight - 2), Qt::white);
+    painter.save();
+    painter.setClipRect(QRect(plot.left(), 0, plot.width() + plotMargins().right(), kAxisHeight));
     const auto origin = m_time == query::MareyTime::Aligned ? int64_t(0) : m_step->range(m_time).first;
     const double step = tickStep(m_axis.windowNs(), std::max(2, plot.width() / 140));
     const double first = std::ceil(static_cast<double>(m_axis.start() - origin) / step) * step;
@@ -467,9 +473,13 @@ void MareyChart::drawAxis(QPainter& painter)
     for (double t = first; t <= static_cast<double>(m_axis.end() - origin); t += step) {
         const double x = plot.left() + m_axis.toPx(origin + static_cast<int64_t>(t));
         painter.drawLine(QPointF(x, kAxisHeight - 6), QPointF(x, kAxisHeight - 2));
-        painter.drawText(QRectF(x - 60, 2, 120, kAxisHeight - 8), Qt::AlignCenter, TimeFormat::adaptive(t));
+        // The first label starts at the plot's edge instead of being cut in half there.
+        const double lx = std::max(x - 60, static_cast<double>(plot.left()) + 2);
+        painter.drawText(QRectF(lx, 2, 120, kAxisHeight - 8),
+            lx > x - 60 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignCenter, TimeFormat::adaptive(t));
     }
     painter.drawLine(plot.left(), kAxisHeight - 2, plot.right(), kAxisHeight - 2);
+    painter.restore();
 }
 
 void MareyChart::paintNaive(QPainter& painter)
@@ -492,8 +502,9 @@ void MareyChart::paintNaive(QPainter& painter)
                 continue;
             const auto& nd = m_step->devices[row.device + 1];
             const auto& n = nd.ops[op.next];
-            const QPointF poly[4] = { { a, row.y + 2 }, { b, row.y + 2 },
-                { px(n.end - nd.offset(m_time)), m_rows[r + 1].y }, { px(n.start - nd.offset(m_time)), m_rows[r + 1].y } };
+            const QPointF poly[4]
+                = { { a, row.y + 2 }, { b, row.y + 2 }, { px(n.end - nd.offset(m_time)), m_rows[r + 1].y },
+                      { px(n.start - nd.offset(m_time)), m_rows[r + 1].y } };
             painter.setPen(Qt::NoPen);
             painter.setBrush(QColor(lightColour(op.kind)));
             painter.drawPolygon(poly, 4);

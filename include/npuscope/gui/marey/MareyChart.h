@@ -36,7 +36,7 @@ public:
     static constexpr int kLabelWidth = 118; // the left column: stage labels, device labels, blocks (px)
     static constexpr int kAxisHeight = 22; // the time axis above the plot (px)
     static constexpr int kStageGap = 16; // the stage label row between stages (px)
-    static constexpr int kMaxLinePitch = 36; // device lines never further apart than this (px)
+    static constexpr int kMaxLinePitch = 64; // device lines never further apart than this (px)
 
     explicit MareyChart(QWidget* parent = nullptr);
 
