@@ -42,6 +42,12 @@ int opsTable(const std::vector<std::string>& args);
 // synthetic samples against drawing every point unreduced, and the LTTB times (src/bench/MemoryBench.cpp).
 int memoryCurve(int argc, char** argv, const std::vector<std::string>& args);
 
+// marey [--devices 1024] [--ops 2000] [--frames 15] [--cluster DIR] [--work DIR] [--png DIR]: Marey frames (1920x1080,
+// offscreen) of a synthetic step against the naive per-operator paint; with --cluster, opening the view of that
+// cluster's first step (summary, kernels of every rank through a warm parse cache in --work, query, layout)
+// (src/bench/MareyBench.cpp).
+int mareyView(int argc, char** argv, const std::vector<std::string>& args);
+
 int ingestGenerated(const std::vector<std::string>& args, int (*ingest)(const std::string&, int));
 
 } // namespace npuscope::bench

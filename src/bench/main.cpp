@@ -38,6 +38,7 @@ int usage()
         "       npuscope-bench comm [--ranks 1024] [--work DIR]\n"
         "       npuscope-bench ops [--rows 1000000] [--ranks 8]\n"
         "       npuscope-bench memory [--points 5000000] [--frames 20]\n"
+        "       npuscope-bench marey [--devices 1024] [--ops 2000] [--cluster DIR] [--work DIR] [--png DIR]\n"
         "  ingest            trace_view.json throughput: plain scanner pass (floor), nlohmann SAX parse (floor_sax)\n"
         "                    vs import into the model\n"
         "  ingest-generated  the same on a generated trace_view.json of about --mb MB\n"
@@ -45,7 +46,9 @@ int usage()
         "  reopen            a generated trace opened twice through the parse cache\n"
         "  comm              generated cluster: step/group/op switch and matrix frame times\n"
         "  ops               operator table regroup / compare on --rows kernel rows vs an SQL GROUP BY\n"
-        "  memory            memory curve frames of --points samples vs drawing every point, and LTTB times\n");
+        "  memory            memory curve frames of --points samples vs drawing every point, and LTTB times\n"
+        "  marey             Marey frames of --devices x --ops (synthetic) vs a per-operator paint; with --cluster\n"
+        "                    the time to open the view of that cluster's step on a warm parse cache\n");
     return 2;
 }
 
@@ -257,6 +260,8 @@ int main(int argc, char** argv)
             return npuscope::bench::opsTable(rest);
         if (command == "memory")
             return npuscope::bench::memoryCurve(argc, argv, rest);
+        if (command == "marey")
+            return npuscope::bench::mareyView(argc, argv, rest);
         if (command == "ingest-generated")
             return npuscope::bench::ingestGenerated(rest, &ingest);
         if (command != "ingest" || argc < 3)

@@ -92,7 +92,13 @@ MareyChart::MareyChart(QWidget* parent)
 
 void MareyChart::setStep(std::shared_ptr<const query::MareyStep> step, std::vector<Blocks> blocks)
 {
+    // More ranks of the same step arriving keep the user's zoom; another step starts from the whole step.
+    const bool sameStep = m_step && step && m_step->step == step->step;
+    const std::pair<int64_t, int64_t> window { m_axis.start(), m_axis.end() };
+    const bool zoomed
+        = sameStep && m_axis.hasBounds() && (window.first > m_axis.boundsBegin() || window.second < m_axis.boundsEnd());
     m_step = std::move(step);
+    m_highlight.reset();
     m_blocks = std::move(blocks);
     m_collapsedOps.assign(m_step ? m_step->stages.size() : 0, {});
     m_collapsedBuilt.assign(m_collapsedOps.size(), false);
@@ -106,6 +112,8 @@ void MareyChart::setStep(std::shared_ptr<const query::MareyStep> step, std::vect
     m_collapsed = kept;
     layoutRows();
     resetAxis();
+    if (zoomed)
+        m_axis.fit(window.first, window.second);
     update();
 }
 
@@ -265,11 +273,12 @@ void MareyChart::resizeEvent(QResizeEvent* event)
 
 void MareyChart::paint(QPainter& painter)
 {
-    QImage frame(size(), QImage::Format_RGB32);
-    frame.fill(Qt::white);
+    if (m_frame.size() != size())
+        m_frame = QImage(size(), QImage::Format_RGB32);
+    m_frame.fill(Qt::white);
     if (m_step)
-        rasterise(frame);
-    painter.drawImage(0, 0, frame);
+        rasterise(m_frame);
+    painter.drawImage(0, 0, m_frame);
     if (!m_step) {
         painter.drawText(rect(), Qt::AlignCenter, tr("No operators for this step"));
         return;
@@ -286,8 +295,11 @@ void MareyChart::rasterise(QImage& image)
     const int bottom = std::min(image.height(), plot.bottom() + 1);
     const double thickness = std::clamp(m_pitch * 0.3, 1.0, 5.0);
     const int64_t winBegin = m_axis.start(), winEnd = m_axis.end();
-    const double x0 = left;
-    auto px = [&](int64_t ns) { return x0 + m_axis.toPx(ns); };
+    // ns → px inline (a multiply, not TimeAxis::toPx's divide): millions of endpoints per frame.
+    const int64_t axisStart = m_axis.start();
+    const double inv = 1.0 / m_axis.nsPerPx();
+    const double base = left - m_axis.startFraction() * inv;
+    auto px = [&](int64_t ns) { return base + static_cast<double>(ns - axisStart) * inv; };
     std::vector<double> cur, next; // x of each op's start and end on the device line being drawn / the next one
     auto xsOf = [&](const query::MareyDevice& dev, std::vector<double>& out) {
         out.resize(dev.ops.size() * 2);
@@ -322,10 +334,28 @@ void MareyChart::rasterise(QImage& image)
         if (r == 0 || m_rows[r - 1].device != row.device - 1 || m_rows[r - 1].stage != row.stage)
             xsOf(dev, cur);
         const int th = std::max(1, static_cast<int>(thickness));
-        // The device's bars (several devices sharing a pixel row overwrite each other: merged per pixel).
+        // The device's bars, merged into runs of one colour: ops narrower than a pixel cost a compare, not a fill.
+        // Several devices sharing a pixel row overwrite each other there (merged per pixel).
         QRgb* line = scan(y);
-        for (size_t i = 0; i < dev.ops.size(); ++i)
-            fillSpan(line, cur[2 * i], cur[2 * i + 1], left, right, strongColour(dev.ops[i].kind));
+        int runA = 0, runB = 0;
+        QRgb runColour = 0;
+        for (size_t i = 0; i < dev.ops.size(); ++i) {
+            const double x0 = cur[2 * i], x1 = cur[2 * i + 1];
+            if (x1 < left || x0 >= right)
+                continue;
+            const int a = std::max(left, static_cast<int>(x0));
+            const int b = std::min(right, std::max(a + 1, static_cast<int>(std::ceil(x1))));
+            const QRgb c = strongColour(dev.ops[i].kind);
+            if (c == runColour && a <= runB) {
+                runB = std::max(runB, b);
+                continue;
+            }
+            std::fill(line + runA, line + runB, runColour);
+            runA = a;
+            runB = b;
+            runColour = c;
+        }
+        std::fill(line + runA, line + runB, runColour);
         for (int yy = y + 1; yy < std::min(bottom, y + th); ++yy)
             std::copy(line + left, line + right, scan(yy) + left);
         // The band to the next device of the stage: each matched operator's polygon, one scanline at a time.

@@ -40,7 +40,8 @@ public:
 
     explicit MareyChart(QWidget* parent = nullptr);
 
-    // New data: the view zooms to the step's range. blocks: per device of step (may be shorter: unknown).
+    // New data: the view shows the whole step, or keeps its zoom when the data is the same step again (more ranks
+    // arrived); the highlight is cleared. blocks: per device of step (may be shorter: unknown).
     void setStep(std::shared_ptr<const query::MareyStep> step, std::vector<Blocks> blocks = {});
     const query::MareyStep* step() const { return m_step.get(); }
     void setBlocks(std::vector<Blocks> blocks);
@@ -119,6 +120,7 @@ private:
     std::vector<double> m_stageLabelY; // per stage
     double m_pitch = 0; // px between device lines
     mutable std::vector<Hit> m_hits; // hit items handed to ChartWidget (itemAt returns their index)
+    QImage m_frame; // the rasterised frame, kept between paints (its allocation is reused)
     std::optional<int> m_brushFrom; // x where a drag started
     int m_brushTo = 0;
 };
