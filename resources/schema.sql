@@ -264,6 +264,34 @@ CREATE TABLE memory_record (
   device TEXT               -- Device Type, e.g. NPU:0
 );
 
+-- Per rank and component, the memory peaks memory_query reads (docs/metrics.md, "Memory peak"), written while the
+-- summary is loaded so the cluster memory heatmap needs no memory_record row: memory_record.csv is streamed in a
+-- peaks-only pass (its rows are imported later, with the rank's Memory group), a db export's MEMORY_RECORD is
+-- aggregated while its rows are imported. Same rows and rule as over memory_record: a row counts when the value
+-- is not NULL; the earliest sample of the largest value.
+CREATE TABLE memory_peak (
+  rank_id INTEGER NOT NULL,  -- rank
+  component TEXT,            -- APP | PTA | GE | PTA+GE (memory_record.component)
+  peak_reserved_mb REAL,     -- MAX(reserved_mb); NULL when no sample has one
+  reserved_ts INTEGER,       -- epoch ns of the earliest sample with that value
+  peak_allocated_mb REAL,    -- MAX(allocated_mb); NULL when no sample has one
+  allocated_ts INTEGER,      -- epoch ns of the earliest sample with that value
+  samples INTEGER NOT NULL,  -- memory_record rows of this rank and component
+  device TEXT                -- the first "NPU:<n>" Device Type of the file (any component), for the rank's device
+);
+
+-- Per rank and step, kernel totals for the FLOPs heatmap (query::FlopsQuery) of a rank whose kernel table is not
+-- imported: one streaming pass over kernel_details.csv / op_summary reading only Step Id, Duration and the *_fops
+-- columns (load::Loader::loadKernelTotals, cached per rank). Equal to the same sums over the kernel table.
+CREATE TABLE kernel_total (
+  rank_id INTEGER NOT NULL,  -- rank
+  step INTEGER,              -- Step Id (NULL without a schedule)
+  kernels INTEGER NOT NULL,  -- kernel rows
+  flops_kernels INTEGER NOT NULL, -- rows with a FLOPs count (COUNT(kernel.flops))
+  flops REAL NOT NULL,       -- TOTAL(kernel.flops)
+  flops_dur_ns INTEGER NOT NULL -- Σ dur of the rows with a FLOPs count
+);
+
 -- operator_memory.csv
 CREATE TABLE operator_memory (
   rank_id INTEGER NOT NULL, -- rank

@@ -47,6 +47,10 @@ int memoryCurve(int argc, char** argv, const std::vector<std::string>& args);
 // cluster's first step (summary, kernels of every rank through a warm parse cache in --work, query, layout)
 // (src/bench/MareyBench.cpp).
 int mareyView(int argc, char** argv, const std::vector<std::string>& args);
+// lazy [--ranks 1024] [--work DIR] [--path CLUSTER]: memory peaks right after a warm summary open (memory_peak)
+// against the same query over every rank's memory_record rows, and the FLOPs kernel totals per rank cold and warm
+// against importing every rank's kernel table (src/bench/LazyBench.cpp).
+int lazyAggregates(const std::vector<std::string>& args);
 
 int ingestGenerated(const std::vector<std::string>& args, int (*ingest)(const std::string&, int));
 

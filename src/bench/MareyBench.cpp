@@ -7,6 +7,7 @@
 #include "BenchCases.h"
 
 #include "npuscope/gui/marey/MareyChart.h"
+#include "npuscope/gui/marey/MareyDock.h"
 #include "npuscope/io/detect/Detector.h"
 #include "npuscope/load/Loader.h"
 #include "npuscope/load/ParseCache.h"

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // npuscope-cli: headless front end over the same core the GUI uses.
 
-#include "npuscope/testgen/ClusterGenerator.h"
 #include "npuscope/io/detect/Detector.h"
 #include "npuscope/load/Loader.h"
 #include "npuscope/load/ParseCache.h"
@@ -12,6 +11,7 @@
 #include "npuscope/query/OperatorReport.h"
 #include "npuscope/query/RankQuery.h"
 #include "npuscope/query/SummaryReport.h"
+#include "npuscope/testgen/ClusterGenerator.h"
 
 #include <spdlog/spdlog.h>
 
@@ -37,8 +37,8 @@ commands:
       cluster_analysis_output folder, even one with only communication_group.json) and print ranks, step
       breakdown, pipeline stages (msprof-analyze stage rows), cluster statistics, communication groups (names
       from profiler_metadata.json or communication_group.json), slowest links and parse issues. --json prints
-      the npuscope.summary/1 document. The per-rank detail files (trace_view.json, kernel_details.csv)
-      are only imported with --with-timeline. What was parsed is kept in the parse cache
+      the npuscope.summary/1 document. The per-rank detail files (trace_view.json, kernel_details.csv,
+      memory_record.csv rows, operator_memory.csv) are only imported with --with-timeline. What was parsed is kept in the parse cache
       ($XDG_CACHE_HOME/npuscope/parse) and reused while the inputs are unchanged; --no-cache
       neither reads nor writes it. Hosts of a MindInsight cluster_profiler job are named by their
       host_ips_mapping.txt id; --show-host-ips prints the real host IPs instead.
@@ -66,10 +66,11 @@ commands:
       Each rank's memory peak from memory_record: peak reserved (the APP component, the whole process on the
       device, where recorded, else PTA+GE, else PTA), when and from which component, peak allocated (PTA+GE,
       else PTA), and with --capacity-gb (the device memory, e.g. 64; no profile records it) the share of it.
-      --json prints the npuscope.memory/1 document (docs/metrics.md). The parse cache is used as by summary.
+      --json prints the npuscope.memory/1 document (docs/metrics.md). The peaks are folded from memory_record
+      while the summary loads (no memory_record row is imported). The parse cache is used as by summary.
   ops [--json] [--rank R] [--compare R2] [--group-by type|name|shape] [--no-cache] PATH...
-      Operator (kernel) figures from kernel_details.csv / op_summary / the db exports' kernel tables, loaded
-      with the per-rank detail files: per rank and key over all loaded steps the count, total, mean, min,
+      Operator (kernel) figures from kernel_details.csv / op_summary / the db exports' kernel tables (of the
+      per-rank deferred files only the kernel files are imported, not the timelines or memory rows): per rank and key over all loaded steps the count, total, mean, min,
       max and summed wait time (µs), keyed by op type (default), op name, or op name and input shapes; one
       rank with --rank. --compare R2 (needs --rank R) matches R's keys with R2's and adds R2's total and the
       difference R2 − R, sorted by difference descending (the slower card's extra time on top). --json
@@ -87,12 +88,14 @@ int usageError(const std::string& command, const std::string& message)
     return 2;
 }
 
-// Loads a plan as the commands do: the deferred per-rank files only with timelines, through the parse cache unless
-// told not to. nullptr when cancelled.
-std::unique_ptr<npuscope::model::Database> loadPlan(const npuscope::io::LoadPlan& plan, bool timelines, bool useCache)
+// Loads a plan as the commands do: the summary, the deferred per-rank files of the groups a command reads
+// (io::DeferredGroup; none for kNoGroup), through the parse cache unless told not to. nullptr when cancelled.
+std::unique_ptr<npuscope::model::Database> loadPlan(
+    const npuscope::io::LoadPlan& plan, npuscope::io::DeferredGroups groups, bool useCache)
 {
     npuscope::load::LoadOptions options;
-    options.loadTimelines = timelines;
+    options.loadTimelines = groups != npuscope::io::kNoGroup;
+    options.deferredGroups = groups;
     const npuscope::load::ParseCache cache;
     if (useCache)
         options.cache = &cache;
@@ -101,10 +104,10 @@ std::unique_ptr<npuscope::model::Database> loadPlan(const npuscope::io::LoadPlan
 
 // Detects and loads paths for a command that needs at least one rank; nullptr, after saying so, when nothing loaded.
 std::unique_ptr<npuscope::model::Database> loadRanks(
-    const char* command, const std::vector<std::string>& paths, bool timelines, bool useCache)
+    const char* command, const std::vector<std::string>& paths, npuscope::io::DeferredGroups groups, bool useCache)
 {
     const auto plan = npuscope::io::Detector::detect(paths);
-    auto db = loadPlan(plan, timelines, useCache);
+    auto db = loadPlan(plan, groups, useCache);
     if (!db || plan.ranks.empty()) {
         std::cerr << "npuscope-cli " << command << ": nothing loaded\n";
         return nullptr;
@@ -136,7 +139,7 @@ int summary(const std::vector<std::string>& args)
     if (paths.empty())
         return usageError("summary", "no PATH given");
     const auto plan = npuscope::io::Detector::detect(paths);
-    auto db = loadPlan(plan, timeline, useCache);
+    auto db = loadPlan(plan, timeline ? npuscope::io::kAllGroups : npuscope::io::kNoGroup, useCache);
     if (!db) {
         std::cerr << "npuscope-cli: loading was cancelled\n";
         return 1;
@@ -191,7 +194,7 @@ int comm(const std::vector<std::string>& args)
     }
     if (paths.empty())
         return usage("no PATH given");
-    auto db = loadRanks("comm", paths, false, false);
+    auto db = loadRanks("comm", paths, npuscope::io::kNoGroup, false);
     if (!db)
         return 1;
     if (group) {
@@ -251,7 +254,8 @@ int memory(const std::vector<std::string>& args)
     }
     if (paths.empty())
         return usage("no PATH given");
-    auto db = loadRanks("memory", paths, false, useCache); // memory_record is a summary file
+    // The peaks were folded from memory_record at summary load (memory_peak): no memory_record row is imported.
+    auto db = loadRanks("memory", paths, npuscope::io::kNoGroup, useCache);
     if (!db)
         return 1;
     if (json)
@@ -295,8 +299,8 @@ int ops(const std::vector<std::string>& args)
         return usage("no PATH given");
     if (sel.compareRank && !sel.rank)
         return usage("--compare needs --rank (the baseline rank)");
-    // Kernel rows live in the deferred per-rank files: load them as summary --with-timeline does.
-    auto db = loadRanks("ops", paths, true, useCache);
+    // Kernel rows live in the deferred per-rank files: import their Kernels group only (no timeline, no memory).
+    auto db = loadRanks("ops", paths, npuscope::io::kKernelsGroup, useCache);
     if (!db)
         return 1;
     const auto loaded = npuscope::query::RankQuery::ranks(*db);

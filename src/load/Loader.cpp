@@ -1,31 +1,31 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/load/Loader.h"
 
-#include "npuscope/io/db/AnalysisDbImporter.h"
-#include "npuscope/io/torch_npu/ApiStatisticImporter.h"
 #include "npuscope/io/cann/CannProfImporter.h"
-#include "npuscope/io/msprof_analyze/ClusterAnalysisDbImporter.h"
-#include "npuscope/io/msprof_analyze/ClusterAnalysisImporter.h"
-#include "npuscope/io/torch_npu/CommunicationImporter.h"
+#include "npuscope/io/db/AnalysisDbImporter.h"
 #include "npuscope/io/db/DbTimelineImporter.h"
-#include "npuscope/io/torch_npu/KernelDetailsImporter.h"
-#include "npuscope/io/torch_npu/MemoryRecordImporter.h"
+#include "npuscope/io/db/ProfilerDbImporter.h"
 #include "npuscope/io/mindspore/MindSporeHcclRawImporter.h"
 #include "npuscope/io/mindspore/MindSporeMiscImporter.h"
 #include "npuscope/io/mindspore/MindSporeStepTraceImporter.h"
 #include "npuscope/io/mindspore/MindSporeTimelineImporter.h"
 #include "npuscope/io/mindspore/MsParallelStrategyImporter.h"
+#include "npuscope/io/msprof_analyze/ClusterAnalysisDbImporter.h"
+#include "npuscope/io/msprof_analyze/ClusterAnalysisImporter.h"
+#include "npuscope/io/torch_npu/ApiStatisticImporter.h"
+#include "npuscope/io/torch_npu/CommunicationImporter.h"
+#include "npuscope/io/torch_npu/KernelDetailsImporter.h"
+#include "npuscope/io/torch_npu/MemoryRecordImporter.h"
 #include "npuscope/io/torch_npu/NpuModuleMemImporter.h"
 #include "npuscope/io/torch_npu/OpStatisticImporter.h"
 #include "npuscope/io/torch_npu/OperatorMemoryImporter.h"
-#include "npuscope/io/db/ProfilerDbImporter.h"
 #include "npuscope/io/torch_npu/ProfilerInfoImporter.h"
 #include "npuscope/io/torch_npu/StepTraceImporter.h"
 #include "npuscope/io/torch_npu/TraceViewImporter.h"
 #include "npuscope/load/ModelMerger.h"
+#include "npuscope/load/PostLoad.h"
 #include "npuscope/model/ModelWriter.h"
 #include "npuscope/model/RankFileTable.h"
-#include "npuscope/load/PostLoad.h"
 
 #include <spdlog/spdlog.h>
 
@@ -33,6 +33,7 @@
 #include <chrono>
 #include <exception>
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -141,7 +142,6 @@ model::Severity severityOf(const std::string& s)
     return model::Severity::Warning;
 }
 
-
 double secondsBetween(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b)
 {
     return std::chrono::duration<double>(b - a).count();
@@ -219,7 +219,8 @@ private:
 // Imports one file with the right importer; one bad file never takes the others down. Sets the
 // file's rank_file status when setStatus (its row exists); returns whether it loaded.
 bool importFile(model::ModelWriter& writer, int64_t rank, const PlannedFile& file, ProgressSink& progress,
-    const std::atomic<bool>* cancel, const std::shared_ptr<RankState>& state = nullptr, bool setStatus = true)
+    const std::atomic<bool>* cancel, const std::shared_ptr<RankState>& state = nullptr, bool setStatus = true,
+    ImporterFn importerOverride = nullptr)
 {
     progress.bytes(0, file.path);
     progress.parsed(file.path);
@@ -235,7 +236,7 @@ bool importFile(model::ModelWriter& writer, int64_t rank, const PlannedFile& fil
     };
     bool ok = false;
     try {
-        const ImporterFn importer = importerFor(file.kind);
+        const ImporterFn importer = importerOverride ? importerOverride : importerFor(file.kind);
         if (importer)
             ok = importer(ctx);
         else
@@ -253,8 +254,8 @@ bool importFile(model::ModelWriter& writer, int64_t rank, const PlannedFile& fil
 }
 
 // Imports whole ranks into its own model; ranks are taken from a shared counter.
-void runWorker(model::Database& db, const LoadPlan& plan, std::atomic<size_t>& next,
-    ProgressSink& progress, const std::atomic<bool>* cancel)
+void runWorker(model::Database& db, const LoadPlan& plan, std::atomic<size_t>& next, ProgressSink& progress,
+    const std::atomic<bool>* cancel)
 {
     model::ModelWriter writer(db);
     writer.begin();
@@ -269,7 +270,7 @@ void runWorker(model::Database& db, const LoadPlan& plan, std::atomic<size_t>& n
         std::vector<RankFileStatus> status(rank.files.size(), RankFileStatus::Skipped);
         std::vector<size_t> files;
         for (size_t f = 0; f < rank.files.size(); ++f) {
-            if (!isDeferredKind(rank.files[f].kind))
+            if (isReadAtSummary(rank.files[f].kind))
                 files.push_back(f);
         }
         std::stable_sort(files.begin(), files.end(),
@@ -279,8 +280,13 @@ void runWorker(model::Database& db, const LoadPlan& plan, std::atomic<size_t>& n
         for (const size_t f : files) {
             if (cancel && cancel->load())
                 return;
-            const bool ok = importFile(writer, rank.rank, rank.files[f], progress, cancel, state, false);
-            status[f] = loadedOrFailed(ok);
+            const auto& file = rank.files[f];
+            if (isDeferredKind(file.kind)) {
+                // memory_record.csv: its memory_peak rows now, its rows with the Memory group; stays "skipped".
+                importFile(writer, rank.rank, file, progress, cancel, state, false, &MemoryRecordImporter::runPeaks);
+                continue;
+            }
+            status[f] = loadedOrFailed(importFile(writer, rank.rank, file, progress, cancel, state, false));
         }
         // The rank's rank_file rows once, with their final status: an UPDATE per file would scan
         // every row written so far (rank_file has no index while loading).
@@ -294,63 +300,120 @@ void runWorker(model::Database& db, const LoadPlan& plan, std::atomic<size_t>& n
     writer.commit();
 }
 
-// Imports a rank's deferred files ("skipped" rank_file rows) into db, through the cache when given.
-// direct: import straight into db (the caller is its only user, e.g. a one-rank open), which
-// avoids holding a second copy of a large timeline; no per-rank cache entry is written then.
-bool loadDeferred(model::Database& db, int64_t rank, const ParseCache* cache, ProgressSink& progress,
-    const std::atomic<bool>* cancel, bool direct = false)
+// A rank's deferred files of these groups with this status (the row's kind, not the file name: a db export is
+// planned twice, summary and timeline). Caller holds db.lock().
+std::vector<PlannedFile> deferredFiles(model::Database& db, int64_t rank, DeferredGroups groups, RankFileStatus status)
 {
     std::vector<PlannedFile> files;
-    {
-        auto lock = db.lock();
-        model::RankFileTable table(db);
-        for (auto& row : table.withStatus(rank, RankFileStatus::Skipped)) {
-            // The row's kind, not the file name: a db export is planned twice (summary and timeline).
-            FileKind kind;
-            if (!fileKindFromName(row.kind, kind) || !isDeferredKind(kind))
-                continue;
+    for (auto& row : model::RankFileTable(db).withStatus(rank, status)) {
+        FileKind kind;
+        if (fileKindFromName(row.kind, kind) && (deferredGroupOf(kind) & groups) != 0)
             files.push_back({ kind, std::move(row.path), static_cast<uint64_t>(row.sizeBytes.value_or(0)) });
-        }
-        if (files.empty())
-            return false;
-        // Claim them so a second request does not import them twice.
-        for (const auto& f : files)
-            table.setStatus(rank, fileKindName(f.kind), f.path, RankFileStatus::Loading);
     }
-    const std::string key = cache ? cache->keyFor("rank" + std::to_string(rank) + "-deferred", files) : std::string();
-    if (const auto cached = cache ? cache->lookup(key) : std::nullopt) {
-        auto lock = db.lock();
-        try {
-            // The entry's own rank_file rows carry the final status; drop the claimed ones after.
-            load::ModelMerger::mergeFile(db, *cached);
-            model::RankFileTable(db).removeWithStatus(rank, RankFileStatus::Loading);
-            for (const auto& f : files)
-                progress.bytes(f.size, f.path);
-            progress.cacheHit();
-            return true;
-        } catch (const model::DbError& e) {
-            // A damaged entry is never trusted: the merge rolled back; drop it and parse again.
-            cache->remove(key);
-            model::ModelWriter writer(db);
-            writer.addIssue({ model::Severity::Warning, rank, *cached, std::nullopt,
-                std::string("parse cache entry unusable (") + e.what() + "); removed it and parsed the files again" });
-            progress.cacheRejected();
-        }
-    }
-    if (direct) {
-        model::ModelWriter writer(db);
-        writer.begin();
-        for (const auto& f : files) {
-            if (cancel && cancel->load())
-                break;
-            importFile(writer, rank, f, progress, cancel); // updates the claimed row's status
+    return files;
+}
+
+// How long a caller sleeps between looks while another thread imports the files it asked for.
+constexpr auto kClaimPoll = std::chrono::milliseconds(10);
+
+// Waits while another thread imports (status "loading") a file of these groups of the rank. True when it waited,
+// i.e. the data arrived meanwhile; false at once when nothing was being imported, or on cancel.
+bool waitForOtherImports(model::Database& db, int64_t rank, DeferredGroups groups, const std::atomic<bool>* cancel)
+{
+    bool waited = false;
+    for (;;) {
+        {
+            auto lock = db.lock();
+            if (deferredFiles(db, rank, groups, RankFileStatus::Loading).empty())
+                return waited;
         }
         if (cancel && cancel->load())
-            model::RankFileTable(db).changeStatus(rank, RankFileStatus::Loading, RankFileStatus::Skipped);
-        writer.commit();
-        return !(cancel && cancel->load());
+            return false;
+        waited = true;
+        std::this_thread::sleep_for(kClaimPoll);
     }
-    const std::string name = workerModelName();
+}
+
+// Before a file's rows are merged: drop the parse issues a cheap earlier pass over the same file reported (the
+// summary's memory peaks, the kernel totals); the full import reports each of them again. Caller holds db.lock().
+void dropEarlierPassIssues(model::Database& db, int64_t rank, const std::vector<PlannedFile>& files)
+{
+    auto st = db.prepare("DELETE FROM parse_issue WHERE rank_id = ?1 AND file = ?2");
+    for (const auto& f : files) {
+        if (f.kind == FileKind::MemoryRecord || deferredGroupOf(f.kind) == kKernelsGroup)
+            st.bind(1, rank).bind(2, f.path).run();
+    }
+}
+
+// The rows a group's import makes redundant: kernel_total of a rank whose kernel table is now imported (FlopsQuery
+// reads one or the other). Caller holds db.lock().
+void dropSuperseded(model::Database& db, int64_t rank, DeferredGroup group)
+{
+    if (group == kKernelsGroup)
+        db.prepare("DELETE FROM kernel_total WHERE rank_id = ?1").bind(1, rank).run();
+}
+
+// After a merge brought the files' rank_file rows with their final status: the claimed row (the older one, in plan
+// order) takes that status and the merged copy goes, so the rank's file list keeps its order however it was loaded.
+// Caller holds db.lock().
+void settleClaimed(model::Database& db, int64_t rank, const std::vector<PlannedFile>& files)
+{
+    auto rows = db.prepare("SELECT rowid, status FROM rank_file WHERE rank_id = ?1 AND kind = ?2 AND path = ?3 "
+                           "ORDER BY rowid");
+    auto set = db.prepare("UPDATE rank_file SET status = ?2 WHERE rowid = ?1");
+    auto drop = db.prepare("DELETE FROM rank_file WHERE rowid = ?1");
+    for (const auto& f : files) {
+        rows.bind(1, rank).bind(2, fileKindName(f.kind)).bind(3, f.path);
+        std::vector<std::pair<int64_t, std::string>> found;
+        while (rows.step())
+            found.emplace_back(rows.int64(0), rows.text(1));
+        rows.reset();
+        if (found.size() < 2)
+            continue;
+        set.bind(1, found.front().first).bind(2, found.back().second).run();
+        for (size_t i = 1; i < found.size(); ++i)
+            drop.bind(1, found[i].first).run();
+    }
+}
+
+// Releases claimed files ("loading" -> "skipped") after a cancel. Caller holds db.lock().
+void unclaim(model::Database& db, int64_t rank, const std::vector<PlannedFile>& files)
+{
+    model::RankFileTable table(db);
+    for (const auto& f : files)
+        table.setStatus(rank, fileKindName(f.kind), f.path, RankFileStatus::Skipped);
+}
+
+// Merges the cached per-rank entry at path into db (the caller holds db.lock()), after before() ran. A damaged entry
+// is never trusted: the merge rolled back; it is removed, a warning says so, and false tells the caller to parse.
+bool mergeCached(model::Database& db, int64_t rank, const ParseCache& cache, const std::string& key,
+    const std::string& path, const std::vector<PlannedFile>& files, ProgressSink& progress,
+    const std::function<void()>& before)
+{
+    try {
+        before();
+        load::ModelMerger::mergeFile(db, path);
+        for (const auto& f : files)
+            progress.bytes(f.size, f.path);
+        progress.cacheHit();
+        return true;
+    } catch (const model::DbError& e) {
+        cache.remove(key);
+        model::ModelWriter writer(db);
+        writer.addIssue({ model::Severity::Warning, rank, path, std::nullopt,
+            std::string("parse cache entry unusable (") + e.what() + "); removed it and parsed the files again" });
+        progress.cacheRejected();
+        return false;
+    }
+}
+
+// Parses files of one rank into a new worker model named name (merged by the caller) and, unless cancelled, stores
+// it in the cache under key. importer: nullptr = each file's own importer, with its rank_file row (a group import);
+// else that importer and no rank_file row (an aggregate pass such as the kernel totals).
+std::unique_ptr<model::Database> parseIntoWorker(const std::string& name, int64_t rank,
+    const std::vector<PlannedFile>& files, const ParseCache* cache, const std::string& key, ProgressSink& progress,
+    const std::atomic<bool>* cancel, ImporterFn importer)
+{
     auto worker = model::Database::createModel(name);
     {
         model::ModelWriter writer(*worker);
@@ -358,26 +421,122 @@ bool loadDeferred(model::Database& db, int64_t rank, const ParseCache* cache, Pr
         for (const auto& f : files) {
             if (cancel && cancel->load())
                 break;
-            writer.addRankFile(
-                { rank, fileKindName(f.kind), f.path, static_cast<int64_t>(f.size), RankFileStatus::Planned });
-            importFile(writer, rank, f, progress, cancel);
+            if (!importer)
+                writer.addRankFile(
+                    { rank, fileKindName(f.kind), f.path, static_cast<int64_t>(f.size), RankFileStatus::Planned });
+            importFile(writer, rank, f, progress, cancel, nullptr, !importer, importer);
         }
         writer.commit();
     }
-    const bool cancelled = cancel && cancel->load();
-    if (cache && !cancelled) {
+    if (cache && !(cancel && cancel->load())) {
         cache->store(*worker, key);
         progress.cacheMiss();
     }
+    return worker;
+}
+
+// Imports the claimed files of one group, through the cache entry of (rank, group) when given. Returns false when
+// cancelled (the files are released again).
+bool importGroup(model::Database& db, int64_t rank, DeferredGroup group, const std::vector<PlannedFile>& files,
+    const ParseCache* cache, ProgressSink& progress, const std::atomic<bool>* cancel, bool direct)
+{
+    const std::string key = cache
+        ? cache->keyFor("rank" + std::to_string(rank) + "-deferred-" + deferredGroupName(group), files)
+        : std::string();
+    if (const auto cached = cache ? cache->lookup(key) : std::nullopt) {
+        auto lock = db.lock();
+        const bool merged = mergeCached(db, rank, *cache, key, *cached, files, progress, [&] {
+            dropEarlierPassIssues(db, rank, files);
+            dropSuperseded(db, rank, group);
+        });
+        if (merged) {
+            settleClaimed(db, rank, files); // the entry's own rank_file rows carry the final status
+            return true;
+        }
+    }
+    if (direct) {
+        {
+            auto lock = db.lock();
+            dropEarlierPassIssues(db, rank, files);
+            dropSuperseded(db, rank, group);
+        }
+        model::ModelWriter writer(db);
+        writer.begin();
+        std::vector<PlannedFile> left = files;
+        for (const auto& f : files) {
+            if (cancel && cancel->load())
+                break;
+            importFile(writer, rank, f, progress, cancel); // updates the claimed row's status
+            left.erase(left.begin());
+        }
+        const bool cancelled = cancel && cancel->load();
+        if (cancelled)
+            unclaim(db, rank, left);
+        writer.commit();
+        return !cancelled;
+    }
+    const std::string name = workerModelName();
+    auto worker = parseIntoWorker(name, rank, files, cache, key, progress, cancel, nullptr);
+    const bool cancelled = cancel && cancel->load();
     auto lock = db.lock();
-    model::RankFileTable table(db);
     if (cancelled) {
-        table.changeStatus(rank, RankFileStatus::Loading, RankFileStatus::Skipped);
+        unclaim(db, rank, files);
         return false;
     }
+    dropEarlierPassIssues(db, rank, files);
+    dropSuperseded(db, rank, group);
     load::ModelMerger::merge(db, name);
-    table.removeWithStatus(rank, RankFileStatus::Loading);
+    settleClaimed(db, rank, files);
     return true;
+}
+
+// Imports a rank's deferred files of these groups ("skipped" rank_file rows) into db, one group (and one cache
+// entry) at a time. Files another thread is importing are waited for, so the data is there when this returns true.
+// direct: import straight into db (the caller is its only user, e.g. a one-rank open), which avoids holding a
+// second copy of a large timeline; no per-rank cache entry is written then.
+bool importDeferred(model::Database& db, int64_t rank, DeferredGroups groups, const ParseCache* cache,
+    ProgressSink& progress, const std::atomic<bool>* cancel, bool direct = false)
+{
+    std::vector<PlannedFile> files;
+    {
+        auto lock = db.lock();
+        files = deferredFiles(db, rank, groups, RankFileStatus::Skipped);
+        // Claim them so a second request does not import them twice (it waits for them instead).
+        model::RankFileTable table(db);
+        for (const auto& f : files)
+            table.setStatus(rank, fileKindName(f.kind), f.path, RankFileStatus::Loading);
+    }
+    bool imported = false;
+    for (const DeferredGroup group : { kTimelineGroup, kKernelsGroup, kMemoryGroup }) {
+        std::vector<PlannedFile> part;
+        for (const auto& f : files) {
+            if (deferredGroupOf(f.kind) == group)
+                part.push_back(f);
+        }
+        if (part.empty())
+            continue;
+        if (cancel && cancel->load()) {
+            auto lock = db.lock();
+            unclaim(db, rank, part);
+            continue;
+        }
+        imported = importGroup(db, rank, group, part, cache, progress, cancel, direct) || imported;
+    }
+    if (cancel && cancel->load())
+        return false;
+    // Files another caller claimed first: their rows are there once it finishes (or back to "skipped" if it was
+    // cancelled, then imported here).
+    if (waitForOtherImports(db, rank, groups, cancel)) {
+        imported = true;
+        bool again = false;
+        {
+            auto lock = db.lock();
+            again = !deferredFiles(db, rank, groups, RankFileStatus::Skipped).empty();
+        }
+        if (again)
+            return importDeferred(db, rank, groups, cache, progress, cancel, direct) || imported;
+    }
+    return imported && !(cancel && cancel->load());
 }
 
 // Parses every rank's summary files on several threads and merges them into db. Returns what group
@@ -443,7 +602,7 @@ std::string summaryKey(const ParseCache& cache, const LoadPlan& plan)
     for (const auto& r : plan.ranks) {
         scope += ";" + std::to_string(r.rank) + "=" + r.path + "@" + r.rankSource;
         for (const auto& f : r.files) {
-            if (!isDeferredKind(f.kind))
+            if (isReadAtSummary(f.kind))
                 files.push_back(f);
             else
                 scope += "+" + f.path; // the rank_file rows of deferred files are part of the summary
@@ -485,7 +644,9 @@ std::unique_ptr<model::Database> Loader::load(
     uint64_t totalBytes = 0;
     for (const auto& r : plan.ranks) {
         for (const auto& f : r.files) {
-            if (options.loadTimelines || !isDeferredKind(f.kind))
+            if (isReadAtSummary(f.kind))
+                totalBytes += f.size;
+            if (options.loadTimelines && (deferredGroupOf(f.kind) & options.deferredGroups) != 0)
                 totalBytes += f.size;
         }
     }
@@ -497,7 +658,8 @@ std::unique_ptr<model::Database> Loader::load(
     std::unique_ptr<model::Database> db;
     std::optional<std::string> rejected; // a damaged entry, reported once the model exists
     // 0. Everything at once: the whole model of an earlier open with timelines, when nothing changed.
-    const std::string full = options.cache && options.loadTimelines ? fullKey(*options.cache, plan) : std::string();
+    const bool everything = options.loadTimelines && options.deferredGroups == kAllGroups;
+    const std::string full = options.cache && everything ? fullKey(*options.cache, plan) : std::string();
     if (const auto cached = full.empty() ? std::nullopt : options.cache->lookup(full)) {
         progress.message("reading the parse cache");
         try {
@@ -523,7 +685,7 @@ std::unique_ptr<model::Database> Loader::load(
             db = readCachedModel(*cached, plan);
             for (const auto& r : plan.ranks) {
                 for (const auto& f : r.files) {
-                    if (!isDeferredKind(f.kind))
+                    if (isReadAtSummary(f.kind))
                         progress.bytes(f.size, f.path);
                 }
                 progress.rankDone();
@@ -574,7 +736,8 @@ std::unique_ptr<model::Database> Loader::load(
             pool.emplace_back([&, i] {
                 try {
                     for (size_t r = next.fetch_add(1); r < plan.ranks.size(); r = next.fetch_add(1))
-                        loadDeferred(*db, plan.ranks[r].rank, options.cache, progress, cancel, direct);
+                        importDeferred(
+                            *db, plan.ranks[r].rank, options.deferredGroups, options.cache, progress, cancel, direct);
                 } catch (...) {
                     errors[static_cast<size_t>(i)] = std::current_exception();
                 }
@@ -611,13 +774,61 @@ std::unique_ptr<model::Database> Loader::load(
 bool Loader::loadTimeline(model::Database& db, int64_t rank, const ProgressFn& progressFn,
     const std::atomic<bool>* cancel, const ParseCache* cache, LoadReport* report)
 {
+    return loadDeferred(db, rank, kAllGroups, progressFn, cancel, cache, report);
+}
+
+bool Loader::loadDeferred(model::Database& db, int64_t rank, DeferredGroups groups, const ProgressFn& progressFn,
+    const std::atomic<bool>* cancel, const ParseCache* cache, LoadReport* report)
+{
     uint64_t totalBytes = 0;
     {
         auto lock = db.lock();
-        totalBytes = static_cast<uint64_t>(model::RankFileTable(db).bytesWithStatus(rank, RankFileStatus::Skipped));
+        for (const auto& f : deferredFiles(db, rank, groups, RankFileStatus::Skipped))
+            totalBytes += f.size;
     }
     ProgressSink progress(progressFn, totalBytes, 1, report);
-    return loadDeferred(db, rank, cache, progress, cancel);
+    return importDeferred(db, rank, groups, cache, progress, cancel);
+}
+
+bool Loader::loadKernelTotals(model::Database& db, int64_t rank, const ProgressFn& progressFn,
+    const std::atomic<bool>* cancel, const ParseCache* cache, LoadReport* report)
+{
+    std::vector<PlannedFile> files;
+    auto present
+        = [&] { return db.prepare("SELECT 1 FROM kernel_total WHERE rank_id = ?1 LIMIT 1").bind(1, rank).step(); };
+    {
+        auto lock = db.lock();
+        // Kernel files being imported or imported: the kernel table has (or will have) the rows.
+        files = deferredFiles(db, rank, kKernelsGroup, RankFileStatus::Skipped);
+        if (files.empty() || present())
+            return false;
+    }
+    uint64_t totalBytes = 0;
+    for (const auto& f : files)
+        totalBytes += f.size;
+    ProgressSink progress(progressFn, totalBytes, 1, report);
+    // A merge only while the rank's kernel files are still not imported and nobody else merged totals meanwhile.
+    auto stillWanted = [&] {
+        return !present() && deferredFiles(db, rank, kKernelsGroup, RankFileStatus::Skipped).size() == files.size();
+    };
+    const std::string key
+        = cache ? cache->keyFor("rank" + std::to_string(rank) + "-kernel-totals", files) : std::string();
+    if (const auto cached = cache ? cache->lookup(key) : std::nullopt) {
+        auto lock = db.lock();
+        if (!stillWanted())
+            return false;
+        if (mergeCached(db, rank, *cache, key, *cached, files, progress, [] {}))
+            return true;
+    }
+    const std::string name = workerModelName();
+    auto worker = parseIntoWorker(name, rank, files, cache, key, progress, cancel, &KernelDetailsImporter::runTotals);
+    if (cancel && cancel->load())
+        return false;
+    auto lock = db.lock();
+    if (!stillWanted())
+        return false;
+    load::ModelMerger::merge(db, name);
+    return true;
 }
 
 } // namespace npuscope::load

@@ -57,8 +57,8 @@ struct ModelWriter::Statements {
         , kernel(db, "kernel",
               { "rank_id", "device_id", "step", "model_id", "task_id", "stream_id", "name_id", "type_id", "op_state",
                   "accelerator_core", "ts", "dur", "wait_ns", "block_dim", "mix_block_dim", "input_shapes",
-                  "input_data_types", "output_shapes", "output_data_types", "pmu_json", "flops", "source_line", "pmu_file_id",
-                  "pmu_offset", "pmu_len" })
+                  "input_data_types", "output_shapes", "output_data_types", "pmu_json", "flops", "source_line",
+                  "pmu_file_id", "pmu_offset", "pmu_len" })
         , opStatistic(db, "op_statistic",
               { "rank_id", "device_id", "op_type", "core_type", "count", "total_ns", "min_ns", "avg_ns", "max_ns",
                   "ratio_pct" })
@@ -80,6 +80,10 @@ struct ModelWriter::Statements {
               { "rank_id", "name", "size_kb", "alloc_ts", "release_ts", "active_release_ts", "dur", "active_dur",
                   "alloc_allocated_mb", "alloc_reserved_mb", "alloc_active_mb", "release_allocated_mb",
                   "release_reserved_mb", "release_active_mb", "stream_ptr", "device" })
+        , memoryPeak(db, "memory_peak",
+              { "rank_id", "component", "peak_reserved_mb", "reserved_ts", "peak_allocated_mb", "allocated_ts",
+                  "samples", "device" })
+        , kernelTotal(db, "kernel_total", { "rank_id", "step", "kernels", "flops_kernels", "flops", "flops_dur_ns" })
         , npuModuleMem(db, "npu_module_mem", { "rank_id", "device_id", "component", "ts", "reserved_mb", "device" })
         , process(db, "process", { "rank_id", "pid", "name", "label", "sort_index" },
               " ON CONFLICT(rank_id, pid) DO UPDATE SET name=COALESCE(excluded.name, name), "
@@ -112,6 +116,8 @@ struct ModelWriter::Statements {
     TableInsert<16> commLink;
     TableInsert<8> memoryRecord;
     TableInsert<16> operatorMemory;
+    TableInsert<8> memoryPeak;
+    TableInsert<6> kernelTotal;
     TableInsert<6> npuModuleMem;
     TableInsert<5> process, thread;
     TableInsert<12> slice, sliceBatch;
@@ -219,8 +225,8 @@ void ModelWriter::addKernel(const KernelRow& r)
     // Name before type: string ids follow first appearance, and the timeline's colours follow the name ids.
     const int64_t nameId = intern(r.name);
     const OptInt typeId = r.type ? OptInt(intern(*r.type)) : std::nullopt;
-    m_st->kernel.insert(r.rankId, r.deviceId, r.step, r.modelId, r.taskId, r.streamId, nameId, typeId,
-        r.opState, r.acceleratorCore, r.ts, r.dur, r.waitNs, r.blockDim, r.mixBlockDim, r.inputShapes, r.inputDataTypes,
+    m_st->kernel.insert(r.rankId, r.deviceId, r.step, r.modelId, r.taskId, r.streamId, nameId, typeId, r.opState,
+        r.acceleratorCore, r.ts, r.dur, r.waitNs, r.blockDim, r.mixBlockDim, r.inputShapes, r.inputDataTypes,
         r.outputShapes, r.outputDataTypes, r.pmuJson, r.flops, r.sourceLine, r.pmuFileId, r.pmuOffset, r.pmuLen);
 }
 
@@ -272,6 +278,17 @@ void ModelWriter::addOperatorMemory(const OperatorMemoryRow& r)
     m_st->operatorMemory.insert(r.rankId, r.name, r.sizeKb, r.allocTs, r.releaseTs, r.activeReleaseTs, r.dur,
         r.activeDur, r.allocAllocatedMb, r.allocReservedMb, r.allocActiveMb, r.releaseAllocatedMb, r.releaseReservedMb,
         r.releaseActiveMb, r.streamPtr, r.device);
+}
+
+void ModelWriter::addMemoryPeak(const MemoryPeakRow& r)
+{
+    m_st->memoryPeak.insert(
+        r.rankId, r.component, r.peakReservedMb, r.reservedTs, r.peakAllocatedMb, r.allocatedTs, r.samples, r.device);
+}
+
+void ModelWriter::addKernelTotal(const KernelTotalRow& r)
+{
+    m_st->kernelTotal.insert(r.rankId, r.step, r.kernels, r.flopsKernels, r.flops, r.flopsDurNs);
 }
 
 void ModelWriter::addNpuModuleMem(const NpuModuleMemRow& r)

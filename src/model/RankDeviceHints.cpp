@@ -14,7 +14,8 @@ const char* sql(RankDeviceHints::Source source)
         return "SELECT rank_id, CAST(substr(device, 5) AS INTEGER) FROM npu_module_mem WHERE device LIKE 'NPU:%' "
                "ORDER BY rowid";
     case RankDeviceHints::Source::MemoryRecord:
-        return "SELECT rank_id, CAST(substr(device, 5) AS INTEGER) FROM memory_record WHERE device LIKE 'NPU:%' "
+        // memory_peak carries the file's first NPU device: memory_record rows are imported later (Memory group).
+        return "SELECT rank_id, CAST(substr(device, 5) AS INTEGER) FROM memory_peak WHERE device LIKE 'NPU:%' "
                "ORDER BY rowid";
     }
     throw DbError("RankDeviceHints: unknown source");

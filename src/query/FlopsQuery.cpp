@@ -15,8 +15,14 @@ namespace {
 std::vector<RankFlops> kernelTotals(model::Database& db, std::optional<int64_t> step)
 {
     std::vector<RankFlops> out;
-    auto st = db.prepare("SELECT rank_id, COUNT(flops), TOTAL(flops), TOTAL(CASE WHEN flops IS NOT NULL THEN dur END) "
-                         "FROM kernel WHERE ?1 IS NULL OR step = ?1 GROUP BY rank_id ORDER BY rank_id");
+    // A rank's kernel table when imported, else its kernel_total rows (Loader::loadKernelTotals; the loader drops
+    // them when the kernel table arrives, so no rank is counted twice). Same sums either way.
+    auto st = db.prepare(
+        "SELECT rank_id, SUM(n), TOTAL(f), TOTAL(d) FROM ("
+        "SELECT rank_id, COUNT(flops) AS n, TOTAL(flops) AS f, TOTAL(CASE WHEN flops IS NOT NULL THEN dur END) AS d "
+        "FROM kernel WHERE ?1 IS NULL OR step = ?1 GROUP BY rank_id "
+        "UNION ALL SELECT rank_id, SUM(flops_kernels), TOTAL(flops), TOTAL(flops_dur_ns) "
+        "FROM kernel_total WHERE ?1 IS NULL OR step = ?1 GROUP BY rank_id) GROUP BY rank_id ORDER BY rank_id");
     if (step)
         st.bind(1, *step);
     while (st.step()) {

@@ -14,12 +14,14 @@ struct Peak {
     int64_t ts = 0;
 };
 
-// The largest value of column per rank and component, the earliest sample of it on ties.
-std::map<std::pair<int64_t, std::string>, Peak> peaksOf(model::Database& db, const char* column)
+using Peaks = std::map<std::pair<int64_t, std::string>, Peak>;
+
+// The largest value of column per rank and component, the earliest sample of it on ties, over memory_record rows.
+Peaks peaksOfRecords(model::Database& db, const char* column)
 {
-    std::map<std::pair<int64_t, std::string>, Peak> out;
-    auto st = db.prepare(std::string("SELECT rank_id, component, ") + column + ", ts FROM memory_record WHERE "
-        + column + " IS NOT NULL AND component IN ('APP', 'PTA+GE', 'PTA') ORDER BY rank_id, component, ts");
+    Peaks out;
+    auto st = db.prepare(std::string("SELECT rank_id, component, ") + column + ", ts FROM memory_record WHERE " + column
+        + " IS NOT NULL AND component IN ('APP', 'PTA+GE', 'PTA') ORDER BY rank_id, component, ts");
     while (st.step()) {
         const auto key = std::make_pair(st.int64(0), st.text(1));
         const double mb = st.real(2);
@@ -32,12 +34,26 @@ std::map<std::pair<int64_t, std::string>, Peak> peaksOf(model::Database& db, con
     return out;
 }
 
+// The same from memory_peak, where the summary load folded them (io::MemoryPeakTracker, same rule).
+Peaks peaksOfAggregate(model::Database& db, const char* column, const char* tsColumn)
+{
+    Peaks out;
+    auto st = db.prepare(std::string("SELECT rank_id, component, ") + column + ", " + tsColumn
+        + " FROM memory_peak WHERE " + column + " IS NOT NULL AND component IN ('APP', 'PTA+GE', 'PTA')");
+    while (st.step())
+        out.emplace(std::make_pair(st.int64(0), st.text(1)), Peak { st.real(2), st.int64(3) });
+    return out;
+}
+
 } // namespace
 
-std::vector<RankMemoryPeak> MemoryQuery::peaks(model::Database& db, std::optional<double> capacityMb)
+std::vector<RankMemoryPeak> MemoryQuery::peaks(model::Database& db, std::optional<double> capacityMb, Source source)
 {
-    const auto reserved = peaksOf(db, "reserved_mb");
-    const auto allocated = peaksOf(db, "allocated_mb");
+    const bool rows = source == Source::Records;
+    const auto reserved
+        = rows ? peaksOfRecords(db, "reserved_mb") : peaksOfAggregate(db, "peak_reserved_mb", "reserved_ts");
+    const auto allocated
+        = rows ? peaksOfRecords(db, "allocated_mb") : peaksOfAggregate(db, "peak_allocated_mb", "allocated_ts");
     const auto hosts = RankQuery::hosts(db);
     std::vector<RankMemoryPeak> out;
     auto st = db.prepare("SELECT rank_id, device_id FROM rank ORDER BY rank_id");

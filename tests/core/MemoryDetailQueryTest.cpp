@@ -5,6 +5,7 @@
 #include "TestSupport.h"
 
 #include "npuscope/core/CsvReader.h"
+#include "npuscope/load/Loader.h"
 #include "npuscope/query/MemoryDetailQuery.h"
 
 #include <gtest/gtest.h>
@@ -65,11 +66,20 @@ const query::MemoryCurve* curveOf(
     return nullptr;
 }
 
+// The summary and both ranks' Memory group (memory_record and operator_memory rows are deferred).
+std::unique_ptr<model::Database> openWithMemory()
+{
+    auto db = openFolder(dataDir() / "torch_npu_2rank_level2");
+    for (int rank : { 0, 1 })
+        load::Loader::loadDeferred(*db, rank, io::kMemoryGroup);
+    return db;
+}
+
 } // namespace
 
 TEST(MemoryDetailQuery, CurvesEqualMemoryRecord)
 {
-    auto db = openFolder(dataDir() / "torch_npu_2rank_level2");
+    auto db = openWithMemory();
     ASSERT_TRUE(db);
     for (int rank : { 0, 1 }) {
         const auto file = readCsv(outputDir(rank) / "memory_record.csv");
@@ -119,7 +129,7 @@ TEST(MemoryDetailQuery, CurvesEqualMemoryRecord)
 
 TEST(MemoryDetailQuery, BlocksEqualOperatorMemoryAndFilterByWindow)
 {
-    auto db = openFolder(dataDir() / "torch_npu_2rank_level2");
+    auto db = openWithMemory();
     ASSERT_TRUE(db);
     const auto file = readCsv(outputDir(0) / "operator_memory.csv");
     ASSERT_EQ(file.size(), 184u);
@@ -214,7 +224,7 @@ TEST(MemoryDetailQuery, StepsFromTheTimeline)
 {
     // Without the timeline imported there are no step boundaries; with it, ProfilerStep#50 of trace_view.json
     // (ts 1736412474712651.500 µs, dur 148786.1 µs).
-    auto summary = openFolder(dataDir() / "torch_npu_2rank_level2");
+    auto summary = openWithMemory();
     ASSERT_TRUE(summary);
     const auto bare = query::MemoryDetailQuery::detail(*summary, 0);
     EXPECT_FALSE(bare.hasTimeline);

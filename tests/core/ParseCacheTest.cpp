@@ -12,8 +12,8 @@
 namespace fs = std::filesystem;
 using namespace npuscope;
 using npuscope::test::dataDir;
-using npuscope::test::ScratchDir;
 using npuscope::test::dump;
+using npuscope::test::ScratchDir;
 
 namespace {
 
@@ -48,13 +48,13 @@ TEST(ParseCache, SecondOpenComesFromTheCacheAndEqualsTheFirst)
     const auto plan = io::Detector::detect({ (dataDir() / "torch_npu_2rank_level1").string() });
     auto first = load::Loader::load(plan, options);
     ASSERT_TRUE(first);
-    // The summary, one deferred entry per rank and the whole model, all in the cache folder.
-    EXPECT_EQ(entries(cacheDir.path()), 4u);
+    // The summary, one deferred entry per rank and group (timeline, kernels, memory) and the whole model.
+    EXPECT_EQ(entries(cacheDir.path()), 8u);
     load::LoadReport report;
     options.report = &report;
     auto second = load::Loader::load(plan, options);
     ASSERT_TRUE(second);
-    EXPECT_EQ(entries(cacheDir.path()), 4u);
+    EXPECT_EQ(entries(cacheDir.path()), 8u);
     // The second open parsed no input file at all: the whole model came from one entry.
     EXPECT_TRUE(report.parsedFiles.empty()) << report.parsedFiles.front();
     EXPECT_EQ(report.cacheHits, 1);
@@ -71,7 +71,7 @@ TEST(ParseCache, SecondOpenComesFromTheCacheAndEqualsTheFirst)
     auto third = load::Loader::load(plan, options);
     ASSERT_TRUE(third);
     EXPECT_TRUE(partsReport.parsedFiles.empty());
-    EXPECT_EQ(partsReport.cacheHits, 3);
+    EXPECT_EQ(partsReport.cacheHits, 7);
     EXPECT_EQ(partsReport.cacheMisses, 1); // the whole model is stored again
     for (const char* sql : kChecks)
         EXPECT_EQ(dump(*first, sql), dump(*third, sql)) << sql;
@@ -86,8 +86,8 @@ TEST(ParseCache, ChangedInputIsParsedAgain)
     ScratchDir work;
     fs::copy(dataDir() / "torch_npu_2rank_level0", work.path() / "job", fs::copy_options::recursive);
     for (const auto& e : fs::recursive_directory_iterator(work.path()))
-        fs::permissions(e.path(), fs::perms::owner_read | fs::perms::owner_write | fs::perms::owner_exec,
-            fs::perm_options::add);
+        fs::permissions(
+            e.path(), fs::perms::owner_read | fs::perms::owner_write | fs::perms::owner_exec, fs::perm_options::add);
     load::ParseCache cache({ cacheDir.path().string(), 1ull << 30 });
     load::LoadOptions options;
     options.cache = &cache;
@@ -120,10 +120,10 @@ TEST(ParseCache, TimelineLoadedLaterUsesTheCache)
     const auto plan = io::Detector::detect({ (dataDir() / "torch_npu_2rank_level1").string() });
     auto a = load::Loader::load(plan, options);
     ASSERT_TRUE(load::Loader::loadTimeline(*a, 1, {}, nullptr, &cache));
-    EXPECT_EQ(entries(cacheDir.path()), 2u);
+    EXPECT_EQ(entries(cacheDir.path()), 4u); // the summary and rank 1's timeline, kernels and memory groups
     auto b = load::Loader::load(plan, options);
     ASSERT_TRUE(load::Loader::loadTimeline(*b, 1, {}, nullptr, &cache));
-    EXPECT_EQ(entries(cacheDir.path()), 2u);
+    EXPECT_EQ(entries(cacheDir.path()), 4u);
     for (const char* sql : kChecks)
         EXPECT_EQ(dump(*a, sql), dump(*b, sql)) << sql;
 }

@@ -16,19 +16,20 @@ namespace npuscope::load {
 // What a load did, for tests and benchmarks: which files were parsed and how the cache served.
 struct LoadReport {
     std::vector<std::string> parsedFiles; // every input file an importer read
-    int cacheHits = 0;                    // cache entries used (summary, per-rank deferred files)
-    int cacheMisses = 0;                  // entries parsed and stored
-    int cacheRejected = 0;                // damaged entries removed and parsed again
+    int cacheHits = 0; // cache entries used (summary, per-rank deferred files)
+    int cacheMisses = 0; // entries parsed and stored
+    int cacheRejected = 0; // damaged entries removed and parsed again
     // Wall-clock seconds of the summary stages of the last parse (0 when read from the cache).
-    double parseSeconds = 0;    // importers on the worker threads
-    double mergeSeconds = 0;    // worker models copied into the workspace model after parsing ended
+    double parseSeconds = 0; // importers on the worker threads
+    double mergeSeconds = 0; // worker models copied into the workspace model after parsing ended
     double postLoadSeconds = 0; // group resolution, devices
-    double indexSeconds = 0;    // secondary indexes
+    double indexSeconds = 0; // secondary indexes
 };
 
 struct LoadOptions {
-    bool loadTimelines = true; // import the deferred files too (trace_view.json, kernel_details.csv)
-    int threads = 0;           // parser threads; 0 = one per hardware thread (at most 16)
+    bool loadTimelines = true; // import the deferred files too: the groups below, of every rank
+    io::DeferredGroups deferredGroups = io::kAllGroups; // with loadTimelines, which groups (io::DeferredGroup)
+    int threads = 0; // parser threads; 0 = one per hardware thread (at most 16)
     // Parse cache to reuse and fill (the summary of the whole input, and each rank's deferred
     // files); nullptr = parse everything. Must outlive the load.
     const ParseCache* cache = nullptr;
@@ -37,7 +38,7 @@ struct LoadOptions {
 };
 
 struct LoadProgress {
-    double fraction = 0;     // 0..1 over the planned bytes
+    double fraction = 0; // 0..1 over the planned bytes
     std::string currentFile; // file being imported
     int ranksDone = 0;
     int ranksTotal = 0;
@@ -55,11 +56,26 @@ public:
     static std::unique_ptr<model::Database> load(const io::LoadPlan& plan, const LoadOptions& options = {},
         const ProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr);
 
-    // Imports one rank's deferred files (trace_view.json, kernel_details.csv: rank_file rows with
-    // status "skipped") into an already loaded model: parsed without holding the model, then
-    // merged under db.lock(). Returns false when the rank has no such file left, or the load was
-    // cancelled; import problems become parse_issue rows as usual.
+    // Imports one rank's deferred files of every group (Loader::loadDeferred with io::kAllGroups).
     static bool loadTimeline(model::Database& db, int64_t rank, const ProgressFn& progress = {},
+        const std::atomic<bool>* cancel = nullptr, const ParseCache* cache = nullptr, LoadReport* report = nullptr);
+
+    // Imports one rank's deferred files of the given groups (io::DeferredGroup flags: timeline, kernels, memory;
+    // rank_file rows with status "skipped") into an already loaded model: parsed without holding the model, then
+    // merged under db.lock(), one parse cache entry per (rank, group). Files of these groups another thread is
+    // importing (status "loading") are waited for. Returns true when rows of these groups arrived during the call
+    // (imported here or by the other thread); false when there was nothing left to import, or on cancel. Import
+    // problems become parse_issue rows as usual. Any thread except one holding db.lock().
+    static bool loadDeferred(model::Database& db, int64_t rank, io::DeferredGroups groups,
+        const ProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr, const ParseCache* cache = nullptr,
+        LoadReport* report = nullptr);
+
+    // The kernel_total rows (per step: kernel count and FLOPs sums, schema.sql) of a rank whose kernel files are not
+    // imported: one streaming pass over kernel_details.csv / op_summary reading only the cells the sums need,
+    // cached per rank. For the FLOPs heatmap of a cluster without importing every kernel table (query::FlopsQuery
+    // reads kernel_total for such ranks). Returns false when not needed (the kernel files are imported, being
+    // imported, absent, or the totals are already there) or on cancel. Any thread except one holding db.lock().
+    static bool loadKernelTotals(model::Database& db, int64_t rank, const ProgressFn& progress = {},
         const std::atomic<bool>* cancel = nullptr, const ParseCache* cache = nullptr, LoadReport* report = nullptr);
 };
 

@@ -50,6 +50,8 @@ public:
     void addCommLink(const CommLinkRow& r);
     void addMemoryRecord(const MemoryRecordRow& r);
     void addOperatorMemory(const OperatorMemoryRow& r);
+    void addMemoryPeak(const MemoryPeakRow& r);
+    void addKernelTotal(const KernelTotalRow& r);
     void addNpuModuleMem(const NpuModuleMemRow& r);
     void upsertProcess(const ProcessRow& r);
     void upsertThread(const ThreadRow& r);

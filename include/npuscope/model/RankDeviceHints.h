@@ -16,7 +16,7 @@ public:
     enum class Source {
         StepTrace, // step_trace.device_id
         NpuModuleMem, // npu_module_mem.device "NPU:<n>"
-        MemoryRecord, // memory_record.device "NPU:<n>"
+        MemoryRecord, // memory_peak.device "NPU:<n>" (the first of memory_record.csv / MEMORY_RECORD)
     };
 
     // Calls fn(rank_id, device id) for every row of the source that names a device, in row order.

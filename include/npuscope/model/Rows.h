@@ -133,6 +133,28 @@ struct MemoryRecordRow {
     OptText streamPtr, device;
 };
 
+// memory_peak: one rank's peaks of one component (schema.sql).
+struct MemoryPeakRow {
+    int64_t rankId = 0;
+    OptText component;
+    OptReal peakReservedMb;
+    OptInt reservedTs;
+    OptReal peakAllocatedMb;
+    OptInt allocatedTs;
+    int64_t samples = 0;
+    OptText device;
+};
+
+// kernel_total: one rank's kernel sums of one step (schema.sql).
+struct KernelTotalRow {
+    int64_t rankId = 0;
+    OptInt step;
+    int64_t kernels = 0;
+    int64_t flopsKernels = 0;
+    double flops = 0;
+    int64_t flopsDurNs = 0;
+};
+
 struct OperatorMemoryRow {
     int64_t rankId = 0;
     std::string name;

@@ -45,8 +45,9 @@ struct FlopsSummary {
     std::vector<RankFlops> ranks; // every rank with loaded kernels or a flops_summary, in rank order
 };
 
-// FLOPs from the kernel table (kernel_details.csv / op_summary / db exports, imported with a rank's detail files),
-// else, per rank, from the old MindSpore flops_summary_N.json. Caller holds the database lock (or owns the database).
+// FLOPs from the kernel table (kernel_details.csv / op_summary / db exports, imported with a rank's detail files), or
+// for a rank whose kernel table is not imported from its kernel_total rows (load::Loader::loadKernelTotals), else,
+// per rank, from the old MindSpore flops_summary_N.json. Caller holds the database lock (or owns the database).
 class FlopsQuery {
 public:
     // step: one step, or every step when nullopt (flops_summary figures are per run and ignore it).

@@ -86,8 +86,9 @@ struct MemoryDetail {
     bool hasTimeline = false; // the rank's timeline is imported (else steps are empty because it is not)
 };
 
-// The memory_record, operator_memory and npu_module_mem rows of one rank (and its step boundaries). Caller holds
-// the database lock (or owns the database); any thread.
+// The memory_record, operator_memory and npu_module_mem rows of one rank (and its step boundaries). memory_record and
+// operator_memory rows are deferred: import the rank's Memory group first (load::Loader::loadDeferred with
+// io::kMemoryGroup). Caller holds the database lock (or owns the database); any thread.
 class MemoryDetailQuery {
 public:
     static std::vector<MemoryCurve> curves(model::Database& db, int64_t rank);

@@ -30,9 +30,14 @@ struct RankMemoryPeak {
 // lock (or owns the database).
 class MemoryQuery {
 public:
+    // Where the peaks are read: memory_peak, folded at summary load so the cluster heatmap needs no memory_record row
+    // (the default), or the memory_record rows themselves (only once the ranks' Memory group is imported; the same
+    // figures, for tests and the benchmark's baseline).
+    enum class Source { Aggregate, Records };
     // Every rank in rank order, with nullopt figures for a rank without memory records. capacityMb applies to every
     // device whose capacity the data does not record (none of the known formats records it today).
-    static std::vector<RankMemoryPeak> peaks(model::Database& db, std::optional<double> capacityMb = std::nullopt);
+    static std::vector<RankMemoryPeak> peaks(
+        model::Database& db, std::optional<double> capacityMb = std::nullopt, Source source = Source::Aggregate);
 };
 
 } // namespace npuscope::query

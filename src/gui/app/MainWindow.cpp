@@ -85,6 +85,7 @@ struct MainWindow::LoadOutcome {
     int64_t ranks = 0;
     int64_t steps = 0;
     int64_t problems = 0;
+    bool usedCache = false; // the load read and filled the parse cache (the views' deferred imports do the same)
 };
 
 MainWindow::MainWindow(QWidget* parent)
@@ -391,6 +392,7 @@ void MainWindow::open(const QStringList& paths)
             const load::ParseCache cache;
             if (useCache)
                 options.cache = &cache;
+            out.usedCache = useCache;
             std::unique_ptr<model::Database> db = load::Loader::load(
                 plan, options,
                 [state](const load::LoadProgress& progress) {
@@ -502,6 +504,7 @@ void MainWindow::finishLoad(quint64 id, const LoadOutcome& outcome, const QStrin
         names << QFileInfo(p).fileName();
     setWindowTitle(QStringLiteral("%1 \u2014 npuscope").arg(names.join(QStringLiteral(", "))));
     addRecent(paths);
+    m_workspace->setParseCache(outcome.usedCache ? std::make_shared<const load::ParseCache>() : nullptr);
     m_workspace->setDatabase(outcome.database, paths);
     emit loadFinished(true, m_summary->text());
 }

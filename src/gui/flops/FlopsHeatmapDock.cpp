@@ -131,7 +131,7 @@ void FlopsHeatmapDock::reload()
 
 void FlopsHeatmapDock::startImports()
 {
-    // Importing parses large files (trace_view.json too): only for a dock the user can see.
+    // Scanning the kernel files costs a pass over each: only for a dock the user can see.
     if (!isVisible())
         return;
     while (m_inFlight < kParallelImports && !m_queue.empty()) {
@@ -154,9 +154,12 @@ void FlopsHeatmapDock::startImports()
             }
             updateStatus();
         };
-        // Parsing runs without the model lock (Loader::loadTimeline merges under it).
+        // Only the rank's kernel totals (one scan of its kernel file), not its timeline or kernel table;
+        // parsing runs without the model lock (Loader::loadKernelTotals merges under it).
         const bool started = m_importRunner->runUnlocked(
-            [rank](const std::shared_ptr<model::Database>& db) { return load::Loader::loadTimeline(*db, rank); },
+            [rank, cache = workspace()->parseCache()](const std::shared_ptr<model::Database>& db) {
+                return load::Loader::loadKernelTotals(*db, rank, {}, nullptr, cache.get());
+            },
             [finished](bool) { finished(); },
             [this, rank, finished](const QString& message) {
                 showError(tr("rank %1: kernels not loaded: %2").arg(rank).arg(message));

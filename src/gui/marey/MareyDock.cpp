@@ -128,7 +128,10 @@ MareyDock::MareyDock(Workspace* ws, QWidget* parent)
     requestReload();
 }
 
-bool MareyDock::importRankKernels(model::Database& db, int64_t rank) { return load::Loader::loadTimeline(db, rank); }
+bool MareyDock::importRankKernels(model::Database& db, int64_t rank, const load::ParseCache* cache)
+{
+    return load::Loader::loadDeferred(db, rank, io::kKernelsGroup, {}, nullptr, cache);
+}
 
 std::optional<query::ParallelSizes> MareyDock::rememberedSizes() const
 {
@@ -196,7 +199,8 @@ void MareyDock::startImports()
             updateStatus();
         };
         const bool started = m_importRunner->runUnlocked(
-            [rank](const std::shared_ptr<model::Database>& db) { return importRankKernels(*db, rank); },
+            [rank, cache = workspace()->parseCache()](
+                const std::shared_ptr<model::Database>& db) { return importRankKernels(*db, rank, cache.get()); },
             [finished](bool) { finished(); },
             [this, rank, finished](const QString& message) {
                 showError(tr("rank %1: kernels not loaded: %2").arg(rank).arg(message));

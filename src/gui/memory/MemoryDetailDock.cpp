@@ -6,6 +6,7 @@
 #include "npuscope/gui/memory/MemoryCurveChart.h"
 #include "npuscope/gui/memory/ModuleMemoryModel.h"
 #include "npuscope/gui/memory/OperatorMemoryModel.h"
+#include "npuscope/load/Loader.h"
 #include "npuscope/query/RankQuery.h"
 
 #include <QCheckBox>
@@ -127,16 +128,22 @@ MemoryDetailDock::MemoryDetailDock(Workspace* ws, QWidget* parent)
 void MemoryDetailDock::reload()
 {
     const auto selected = workspace()->selectedRank();
-    const bool started = runner()->run(
-        [selected](model::Database& db) {
+    // Unlocked: the rank's memory_record / operator_memory rows are deferred (the Memory group), imported here
+    // without holding the model lock; Loader::loadDeferred merges them under it.
+    const bool started = runner()->runUnlocked(
+        [selected, cache = workspace()->parseCache()](const std::shared_ptr<model::Database>& shared) {
+            model::Database& db = *shared;
             Shown s;
             s.rank = selected;
             if (!s.rank) {
+                auto lock = db.lock();
                 const auto ranks = query::RankQuery::ranks(db);
                 if (!ranks.empty())
                     s.rank = ranks.front().rank;
             }
             if (s.rank) {
+                load::Loader::loadDeferred(db, *s.rank, io::kMemoryGroup, {}, nullptr, cache.get());
+                auto lock = db.lock();
                 s.detail = query::MemoryDetailQuery::detail(db, *s.rank);
                 s.series = MemoryCurveChart::prepare(s.detail.curves);
                 s.detail.curves.clear(); // moved into series

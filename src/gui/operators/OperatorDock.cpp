@@ -165,7 +165,7 @@ OperatorDock::OperatorDock(Workspace* ws, QWidget* parent)
     statusLine->addWidget(m_status, 1);
     m_loadAll = new QPushButton(body);
     m_loadAll->setObjectName(QStringLiteral("operatorLoadAll"));
-    m_loadAll->setToolTip(tr("Imports every rank's kernel_details.csv (and trace_view.json) in the background"));
+    m_loadAll->setToolTip(tr("Imports every rank's kernel_details.csv in the background"));
     m_loadAll->hide();
     statusLine->addWidget(m_loadAll);
     layout->addLayout(statusLine);
@@ -352,9 +352,12 @@ void OperatorDock::startImports()
         if (m_imported.count(rank) || m_importing.count(rank))
             continue;
         m_importing.insert(rank);
-        // Parsing runs without the model lock (Loader::loadTimeline merges under it).
+        // Only the rank's kernel files (not its timeline); parsing runs without the model lock (the loader merges
+        // under it).
         const bool started = m_importRunner->runUnlocked(
-            [rank](const std::shared_ptr<model::Database>& db) { return load::Loader::loadTimeline(*db, rank); },
+            [rank, cache = workspace()->parseCache()](const std::shared_ptr<model::Database>& db) {
+                return load::Loader::loadDeferred(*db, rank, io::kKernelsGroup, {}, nullptr, cache.get());
+            },
             [this, rank](bool) {
                 m_importing.erase(rank);
                 m_imported.insert(rank);
@@ -391,7 +394,7 @@ void OperatorDock::refresh()
         if (!m_imported.count(r))
             missing.push_back(r);
     }
-    // Importing parses large files (trace_view.json too): only for a dock the user can see.
+    // Importing parses large files: only for a dock the user can see.
     m_waitingForShow = !isVisible() && !missing.empty();
     if (m_waitingForShow) {
         m_status->setText(all ? tr("The kernels of the ranks are loaded when this view is shown.")
@@ -412,7 +415,7 @@ void OperatorDock::refresh()
         progress = tr("Loading kernels of %1 of %2 ranks\u2026").arg(loaded).arg(needed.size());
     if (capped)
         progress += (progress.isEmpty() ? QString() : QStringLiteral(" "))
-            + tr("\u26a0 %1 ranks: the sum covers the first %2 (importing a rank parses its trace_view.json too); "
+            + tr("\u26a0 %1 ranks: the sum covers the first %2 (each rank's kernel table is held in memory); "
                  "\u201cLoad all\u201d imports the rest.")
                   .arg(m_ranks.size())
                   .arg(kAutoImportRanks);

@@ -398,8 +398,8 @@ void TimelineDock::startLoad(int rankIndex)
     const int64_t rank = entry.rank;
     // Parsing runs without the model lock (Loader::loadTimeline merges under it); the GUI keeps
     // painting the ranks it has.
-    const auto work = [rank](const std::shared_ptr<model::Database>& db) {
-        const bool imported = load::Loader::loadTimeline(*db, rank);
+    const auto work = [rank, cache = workspace()->parseCache()](const std::shared_ptr<model::Database>& db) {
+        const bool imported = load::Loader::loadTimeline(*db, rank, {}, nullptr, cache.get());
         auto guard = db->lock();
         RankLoad r;
         r.timeline = query::TimelineQuery::loadRank(*db, rank);

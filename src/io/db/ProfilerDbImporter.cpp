@@ -3,6 +3,7 @@
 
 #include "npuscope/core/Decimal.h"
 #include "npuscope/io/db/SqliteExport.h"
+#include "npuscope/io/parse/MemoryPeakTracker.h"
 #include "npuscope/model/ParallelGroupTable.h"
 
 #include <nlohmann/json.hpp>
@@ -292,6 +293,7 @@ std::string selectCol(SqliteExport& db, const char* table, std::initializer_list
 int64_t importMemoryRecords(ImportContext& ctx, SqliteExport& db)
 {
     int64_t n = 0;
+    MemoryPeakTracker peaks; // the summary's memory_peak rows, from the same rows
     const char* t = "MEMORY_RECORD";
     if (const std::string ts = db.column(t, { "timestamp", "timestampNs" }); !ts.empty()) {
         auto st = db.db().prepare("SELECT " + ts + selectCol(db, t, { "component" })
@@ -311,6 +313,7 @@ int64_t importMemoryRecords(ImportContext& ctx, SqliteExport& db)
             r.streamPtr = st.optText(5);
             r.device = npuDevice(st.optInt(6));
             ctx.writer().addMemoryRecord(r);
+            peaks.add(r);
             ++n;
         }
     }
@@ -332,9 +335,11 @@ int64_t importMemoryRecords(ImportContext& ctx, SqliteExport& db)
                 r.reservedMb = (ddr.value_or(0) + hbm.value_or(0)) / kBytesPerMb;
             r.device = npuDevice(st.optInt(4));
             ctx.writer().addMemoryRecord(r);
+            peaks.add(r);
             ++n;
         }
     }
+    peaks.write(ctx.writer(), ctx.rankId());
     return n;
 }
 

@@ -51,6 +51,20 @@ const char* fileKindName(FileKind kind)
     return "unknown";
 }
 
+const char* deferredGroupName(DeferredGroup group)
+{
+    switch (group) {
+    case kTimelineGroup:
+        return "timeline";
+    case kKernelsGroup:
+        return "kernels";
+    case kMemoryGroup:
+        return "memory";
+    default:
+        return "none";
+    }
+}
+
 bool fileKindFromName(const std::string& name, FileKind& kind)
 {
     for (const auto& [k, n] : kNames) {

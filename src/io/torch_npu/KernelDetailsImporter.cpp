@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/torch_npu/KernelDetailsImporter.h"
 
-#include "npuscope/core/Decimal.h"
 #include "npuscope/core/CsvReader.h"
+#include "npuscope/core/Decimal.h"
 #include "npuscope/io/parse/CsvImport.h"
 #include "npuscope/io/parse/SourceFile.h"
 
 #include <nlohmann/json.hpp>
 
 #include <charconv>
-#include <filesystem>
 #include <cstdint>
+#include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -126,11 +127,9 @@ struct KernelColumns {
     }
 };
 
-bool importRows(CsvImport& csv)
+// False, with the error reported, when a required column is missing.
+bool hasRequiredColumns(CsvImport& csv)
 {
-    if (!csv.open({}))
-        return false;
-
     std::string missing;
     requiredColumn(csv, { "Name", "Op Name" }, missing);
     requiredColumn(csv, { "Start Time(us)", "Task Start Time(us)" }, missing);
@@ -142,6 +141,52 @@ bool importRows(CsvImport& csv)
         csv.context().error(csv.line(), "missing required column " + missing + " (found: " + found + ")");
         return false;
     }
+    return true;
+}
+
+// Σ over the rows of one step, as FlopsQuery sums the kernel table.
+struct StepTotal {
+    int64_t kernels = 0, flopsKernels = 0, flopsDurNs = 0;
+    double flops = 0;
+};
+
+// The kernel_total rows of the file: the same records, checks and FLOPs sum as importRows, no kernel row.
+bool importTotals(CsvImport& csv)
+{
+    if (!csv.open({}) || !hasRequiredColumns(csv))
+        return false;
+    const KernelColumns c(csv.header());
+    std::map<std::optional<int64_t>, StepTotal> steps;
+    while (csv.next()) {
+        csv.text(c.name, true);
+        csv.usNs(c.start, true);
+        const int64_t dur = csv.usNs(c.dur, true).value_or(0);
+        if (csv.skipped())
+            continue;
+        auto& t = steps[csv.optInt(c.step)];
+        ++t.kernels;
+        std::optional<double> flops;
+        for (int col : c.fops) {
+            if (const auto v = csv.optReal(col))
+                flops = flops.value_or(0.0) + *v;
+        }
+        if (flops) {
+            ++t.flopsKernels;
+            t.flops += *flops;
+            t.flopsDurNs += dur;
+        }
+        csv.countImported();
+    }
+    auto& ctx = csv.context();
+    for (const auto& [step, t] : steps)
+        ctx.writer().addKernelTotal({ ctx.rankId(), step, t.kernels, t.flopsKernels, t.flops, t.flopsDurNs });
+    return csv.result();
+}
+
+bool importRows(CsvImport& csv)
+{
+    if (!csv.open({}) || !hasRequiredColumns(csv))
+        return false;
     const KernelColumns c(csv.header());
 
     // The PMU columns stay in the file: each row keeps its record's byte range (KernelDetailsImporter::pmuOf).
@@ -191,13 +236,16 @@ bool importRows(CsvImport& csv)
         csv.countImported();
     }
     if (pmuFile && SourceFile::stamp(ctx.file()) != stampBefore)
-        ctx.warning(std::nullopt, "file changed while it was imported: the PMU columns of its kernels cannot be read back");
+        ctx.warning(
+            std::nullopt, "file changed while it was imported: the PMU columns of its kernels cannot be read back");
     return csv.result();
 }
 
 } // namespace
 
 bool KernelDetailsImporter::run(ImportContext& ctx) { return CsvImport::run(ctx, importRows); }
+
+bool KernelDetailsImporter::runTotals(ImportContext& ctx) { return CsvImport::run(ctx, importTotals); }
 
 std::optional<nlohmann::ordered_json> KernelDetailsImporter::pmuOfRecord(
     const std::string& path, const FileStamp& stamp, int64_t offset, int64_t length, std::string* error)
@@ -218,7 +266,8 @@ std::optional<nlohmann::ordered_json> KernelDetailsImporter::pmuOfRecord(
     std::string openError;
     std::vector<std::string> header, fields;
     if (!reader.open(path, openError) || !reader.next(header))
-        return fail("PMU columns unavailable: cannot read the header of " + path + (openError.empty() ? "" : ": " + openError));
+        return fail(
+            "PMU columns unavailable: cannot read the header of " + path + (openError.empty() ? "" : ": " + openError));
     reader.openText(*record);
     if (!reader.next(fields))
         return fail("PMU columns unavailable: empty record");

@@ -2,6 +2,7 @@
 #include "npuscope/io/torch_npu/MemoryRecordImporter.h"
 
 #include "npuscope/io/parse/CsvImport.h"
+#include "npuscope/io/parse/MemoryPeakTracker.h"
 
 #include <string>
 
@@ -9,7 +10,8 @@ namespace npuscope::io {
 
 namespace {
 
-bool importRows(CsvImport& csv)
+// rows: write every memory_record row; else only the memory_peak rows of the file (same parsing, same skips).
+bool importRows(CsvImport& csv, bool rows)
 {
     if (!csv.open({ "Timestamp(us)" }))
         return false;
@@ -23,6 +25,7 @@ bool importRows(CsvImport& csv)
     const int deviceCol = csv.column({ "Device Type" });
 
     auto& ctx = csv.context();
+    MemoryPeakTracker peaks;
     while (csv.next()) {
         model::MemoryRecordRow r;
         r.rankId = ctx.rankId();
@@ -35,14 +38,27 @@ bool importRows(CsvImport& csv)
         r.device = csv.text(deviceCol);
         if (csv.skipped())
             continue;
-        ctx.writer().addMemoryRecord(r);
+        if (rows)
+            ctx.writer().addMemoryRecord(r);
+        else
+            peaks.add(r);
         csv.countImported();
     }
+    if (!rows)
+        peaks.write(ctx.writer(), ctx.rankId());
     return csv.result();
 }
 
 } // namespace
 
-bool MemoryRecordImporter::run(ImportContext& ctx) { return CsvImport::run(ctx, importRows); }
+bool MemoryRecordImporter::run(ImportContext& ctx)
+{
+    return CsvImport::run(ctx, [](CsvImport& csv) { return importRows(csv, true); });
+}
+
+bool MemoryRecordImporter::runPeaks(ImportContext& ctx)
+{
+    return CsvImport::run(ctx, [](CsvImport& csv) { return importRows(csv, false); });
+}
 
 } // namespace npuscope::io

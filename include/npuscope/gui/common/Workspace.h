@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "npuscope/load/ParseCache.h"
 #include "npuscope/model/Database.h"
 #include "npuscope/query/OperatorQuery.h"
 #include "npuscope/query/RankQuery.h"
@@ -48,6 +49,11 @@ public:
     QStringList sourcePaths() const { return m_sourcePaths; }
     // Replaces the model and clears the selection (step, ranks, window, group).
     void setDatabase(std::shared_ptr<model::Database> database, const QStringList& sourcePaths = {});
+
+    // The parse cache the views' deferred imports (a rank's kernels, memory rows, timeline, kernel totals) read and
+    // fill, or nullptr when caching is off (File > Use parse cache). Shared so a worker still importing keeps it.
+    std::shared_ptr<const load::ParseCache> parseCache() const { return m_parseCache; }
+    void setParseCache(std::shared_ptr<const load::ParseCache> cache) { m_parseCache = std::move(cache); }
 
     // The primary selected rank (first of selectedRanks()), nullopt when none.
     std::optional<int64_t> selectedRank() const;
@@ -114,6 +120,7 @@ signals:
 private:
     std::shared_ptr<model::Database> m_database;
     QStringList m_sourcePaths;
+    std::shared_ptr<const load::ParseCache> m_parseCache;
     std::vector<int64_t> m_selectedRanks;
     std::optional<int64_t> m_step;
     bool m_skipFirstStep = false;

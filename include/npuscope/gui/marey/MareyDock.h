@@ -20,14 +20,17 @@ class QTreeWidget;
 namespace npuscope::model {
 class Database;
 }
+namespace npuscope::load {
+class ParseCache;
+}
 
 namespace npuscope::gui {
 
 // The Marey view (docs/metrics.md, "Marey view"): the Workspace's step (the first step with kernels when none is
 // selected) as one line per device, devices grouped by pipeline stage (query::MareyQuery over the parallel layout,
 // with the sizes the Parallel strategy view remembers for the input set), and the findings beside it
-// (query::MareyFindings). Kernels are deferred per-rank files: while the dock is visible it imports the shown ranks in
-// the background (importRankKernels, kParallelImports at a time), says "kernels loaded for N of M ranks" and redraws
+// (query::MareyFindings). Kernels are deferred per-rank files: while the dock is visible it imports the shown ranks'
+// kernel files in the background (importRankKernels, kParallelImports at a time), says "kernels loaded for N of M ranks" and redraws
 // as they arrive. Clicking a device selects the rank; clicking a finding highlights it and selects its operator in
 // the Workspace (the timeline highlights its occurrences). GUI thread only.
 class MareyDock : public QueryDock {
@@ -39,9 +42,10 @@ public:
 
     explicit MareyDock(Workspace* workspace, QWidget* parent = nullptr);
 
-    // Imports one rank's kernels into db (the one place the dock loads deferred files; today the rank's whole
-    // deferred set through load::Loader::loadTimeline). Any thread; takes the database lock in parts.
-    static bool importRankKernels(model::Database& db, int64_t rank);
+    // Imports one rank's kernels into db: its Kernels group of deferred files only (load::Loader::loadDeferred with
+    // io::kKernelsGroup; kernel_details.csv / op_summary, not trace_view.json), through cache when set (the
+    // Workspace's parse cache). The one place the dock loads deferred files. Any thread except one holding the lock.
+    static bool importRankKernels(model::Database& db, int64_t rank, const load::ParseCache* cache);
 
     MareyChart* chart() const { return m_chart; }
     QComboBox* timeCombo() const { return m_time; }

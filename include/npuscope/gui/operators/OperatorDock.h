@@ -31,10 +31,11 @@ class PieChart;
 // largest keys. Double-clicking a row publishes it as the Workspace's selected operator (the timeline highlights its
 // occurrences).
 // Kernel rows live in the deferred per-rank files the cluster load skips: the dock imports them in the background
-// (load::Loader::loadTimeline, which also imports that rank's trace_view.json) for the ranks it shows, once per rank
+// (load::Loader::loadDeferred with the kernels group only, through the Workspace's parse cache) for the ranks it shows,
+// once per rank
 // and model, at most two at a time and only while the dock is visible, and says so ("kernels of N of M ranks").
-// "All ranks" imports at most kAutoImportRanks ranks by itself (each rank's timeline is parsed too: at 1,024 ranks
-// that is gigabytes); "Load all" imports the rest. The rank follows the Workspace's selected rank. GUI thread only.
+// "All ranks" imports at most kAutoImportRanks ranks by itself (a real rank's kernel table is up to millions of rows:
+// at 1,024 ranks that is gigabytes in memory); "Load all" imports the rest. The rank follows the Workspace's selected rank. GUI thread only.
 class OperatorDock : public QueryDock {
     Q_OBJECT
 public:

@@ -53,13 +53,41 @@ const char* fileKindName(FileKind kind);
 bool fileKindFromName(const std::string& name, FileKind& kind);
 // Kind of a file by its name inside ASCEND_PROFILER_OUTPUT or the rank folder; false if unknown.
 bool fileKindOf(const std::string& fileName, FileKind& kind);
-// Large per-rank files no cluster view needs: loaded with a rank's timeline, when it is first
-// needed (GUIDE §2: the cluster views come from the small summary files of every rank).
-inline bool isDeferredKind(FileKind k)
+// Large per-rank files no cluster view needs are "deferred": imported per rank when a view needs them (GUIDE §2:
+// the cluster views come from the small summary files of every rank), in groups so a view imports only what it
+// reads (load::Loader::loadDeferred). Bit flags.
+enum DeferredGroup : unsigned {
+    kNoGroup = 0,
+    kTimelineGroup = 1, // trace_view.json, MindSpore timeline, the db export's timeline
+    kKernelsGroup = 2, // kernel_details.csv, op_summary
+    kMemoryGroup = 4, // memory_record.csv rows, operator_memory.csv
+    kAllGroups = kTimelineGroup | kKernelsGroup | kMemoryGroup,
+};
+using DeferredGroups = unsigned;
+
+inline DeferredGroup deferredGroupOf(FileKind k)
 {
-    return k == FileKind::TraceView || k == FileKind::KernelDetails || k == FileKind::OpSummary
-        || k == FileKind::MsTimelineDisplay || k == FileKind::ProfilerDbTimeline;
+    switch (k) {
+    case FileKind::TraceView:
+    case FileKind::MsTimelineDisplay:
+    case FileKind::ProfilerDbTimeline:
+        return kTimelineGroup;
+    case FileKind::KernelDetails:
+    case FileKind::OpSummary:
+        return kKernelsGroup;
+    case FileKind::MemoryRecord:
+    case FileKind::OperatorMemory:
+        return kMemoryGroup;
+    default:
+        return kNoGroup;
+    }
 }
+inline bool isDeferredKind(FileKind k) { return deferredGroupOf(k) != kNoGroup; }
+// Deferred files the summary still reads, in a cheap pass that writes a few aggregate rows: memory_record.csv
+// (memory_peak). Their content is part of the summary's cache key.
+inline bool isReadAtSummary(FileKind k) { return !isDeferredKind(k) || k == FileKind::MemoryRecord; }
+// "timeline" | "kernels" | "memory" for one group (cache keys, messages).
+const char* deferredGroupName(DeferredGroup group);
 
 struct PlannedFile {
     FileKind kind;
@@ -70,7 +98,7 @@ struct PlannedFile {
 struct PlannedRank {
     int64_t rank = 0;
     std::string rankSource; // file_name | rank_id_field | folder_name | default
-    std::string path;       // rank folder
+    std::string path; // rank folder
     std::vector<PlannedFile> files;
     // Only on the rank carrying a cluster summary's files: summary ranks whose own per-rank folder has its own
     // summary files (step_trace_time, communication, analysis db, ...); the summary's rows of these ranks are skipped.

@@ -18,14 +18,18 @@ namespace npuscope::io {
 // Time(us)). Start/duration/wait times become ns; N/A and empty cells are NULL; the literal quotes around Input/Output
 // Shapes values are stripped. The columns without a kernel field (formats, Context ID, PMU counters: most of the
 // file's bytes) stay in the file: each row keeps its record's byte range (kernel.pmu_file_id / pmu_offset / pmu_len)
-// and pmuOfRecord() reads them back as an object {header: number|string} in header order, N/A cells left out. Required columns: Name, Start Time(us), Duration(us) (or their op_summary names); a row without a
-// valid value in one of them is skipped with a warning naming the line.
-// Streams the file; runs on the thread that owns ctx.writer(). Never throws: problems become parse_issue rows
-// with the CSV line, and ctx.finish() is called before returning.
+// and pmuOfRecord() reads them back as an object {header: number|string} in header order, N/A cells left out. Required
+// columns: Name, Start Time(us), Duration(us) (or their op_summary names); a row without a valid value in one of them
+// is skipped with a warning naming the line. Streams the file; runs on the thread that owns ctx.writer(). Never throws:
+// problems become parse_issue rows with the CSV line, and ctx.finish() is called before returning.
 class KernelDetailsImporter {
 public:
     // False when nothing could be imported (unreadable, empty, binary, missing required column, cancelled).
     static bool run(ImportContext& ctx);
+    // Only the kernel_total rows of the file (schema.sql): one row per Step Id with the kernel count and the FLOPs
+    // sums FlopsQuery takes from the kernel table, from the same records with the same checks (a row run() would skip
+    // is not counted), reading no other cell. Same parse issues as run().
+    static bool runTotals(ImportContext& ctx);
 
     // The PMU / extra columns of one CSV record (the byte range [offset, offset + length) of path, checked against
     // the file's stamp at import) as {header: number|string} in header order, N/A cells left out. nullopt, with the

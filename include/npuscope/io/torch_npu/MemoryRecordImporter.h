@@ -14,6 +14,10 @@ class MemoryRecordImporter {
 public:
     // False when nothing could be imported (unreadable, empty, binary, missing required column, cancelled).
     static bool run(ImportContext& ctx);
+    // The summary's pass: streams the same file with the same checks (and parse issues) but writes only its
+    // memory_peak rows (io::MemoryPeakTracker), a few rows however large the file; the rows come later with the
+    // rank's Memory group (load::Loader::loadDeferred).
+    static bool runPeaks(ImportContext& ctx);
 };
 
 } // namespace npuscope::io
