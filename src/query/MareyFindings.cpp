@@ -153,10 +153,8 @@ MareyFindingList MareyFindings::find(const MareyStep& step, const MareyThreshold
         for (auto& [device, dr] : perDevice) {
             if (static_cast<int>(dr.ratios.size()) < t.slowDeviceMinOps)
                 continue;
-            std::nth_element(
-                dr.ratios.begin(), dr.ratios.begin() + static_cast<ptrdiff_t>(dr.ratios.size() / 2), dr.ratios.end());
-            const double median = dr.ratios[dr.ratios.size() / 2];
-            if (median < t.slowDeviceRatio)
+            const double ratio = static_cast<double>(dr.dur) / static_cast<double>(std::max<int64_t>(1, dr.ref));
+            if (ratio < t.slowDeviceRatio)
                 continue;
             MareyFinding f;
             f.kind = MareyFindingKind::SlowDevice;
@@ -166,14 +164,14 @@ MareyFindingList MareyFindings::find(const MareyStep& step, const MareyThreshold
             f.occurrence = dr.worstOccurrence;
             f.durationNs = dr.dur;
             f.referenceNs = dr.ref;
-            f.medianRatio = median;
+            f.timeRatio = ratio;
             f.opsCompared = static_cast<int>(dr.ratios.size());
             f.opsLong = dr.longOps;
             all.push_back(f);
             ++out.slowDeviceTotal;
         }
     }
-    // Slow devices first (largest median ratio), then stage-wide findings, longest first (their reference may be
+    // Slow devices first (largest time ratio), then stage-wide findings, longest first (their reference may be
     // themselves when only one stage has the op), then one-device findings by excess over the peers. Each kind keeps
     // at most maxFindings.
     auto order = [](MareyFindingKind k) {
@@ -182,7 +180,7 @@ MareyFindingList MareyFindings::find(const MareyStep& step, const MareyThreshold
     auto rank = [](const MareyFinding& f) {
         switch (f.kind) {
         case MareyFindingKind::SlowDevice:
-            return f.medianRatio;
+            return f.timeRatio;
         case MareyFindingKind::StageWide:
             return static_cast<double>(f.durationNs);
         case MareyFindingKind::OneDevice:

@@ -20,9 +20,9 @@ struct MareyThresholds {
     double deviceRatio = 1.2;
     int64_t deviceMinNs = 20'000; // 20 µs (stage-wide findings too)
     int minPeers = 2; // the peers' median needs at least this many other devices with the op
-    // A slow device: over its ops that have peers, the median of (duration ÷ the peers' median) ≥ slowDeviceRatio,
-    // over at least slowDeviceMinOps compute ops (its collectives are short: the others wait for it). One op's ratio
-    // jitters; the median over a device's ops hardly does.
+    // A slow device: over its compute ops that have peers (at least slowDeviceMinOps; its collectives are short: the
+    // others wait for it), Σ duration ÷ Σ the peers' medians ≥ slowDeviceRatio. One op's ratio jitters; the device's
+    // compute time against its peers' hardly does.
     double slowDeviceRatio = 1.25;
     int slowDeviceMinOps = 10;
     size_t maxFindings = 500; // per kind, the list keeps the largest; the totals count every finding
@@ -46,9 +46,9 @@ struct MareyFinding {
     double stepShare = 0; // StageWide: durationNs ÷ the median step span of the stage's devices
     int devicesLong = 0; // StageWide: the stage's devices where the op is long
     int devicesWithOp = 0; // devices of the stage that have the op
-    // SlowDevice: the median of the device's ratios (duration ÷ peers' median), the ops compared and how many of them
-    // are long (≥ deviceRatio); durationNs and referenceNs are then sums over those ops.
-    double medianRatio = 0;
+    // SlowDevice: durationNs ÷ referenceNs, sums over the compared ops (its compute time against its peers'); the ops
+    // compared and how many of them are long (≥ deviceRatio).
+    double timeRatio = 0;
     int opsCompared = 0;
     int opsLong = 0;
     int64_t excessNs() const { return durationNs - referenceNs; }

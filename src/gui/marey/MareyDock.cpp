@@ -308,19 +308,20 @@ void MareyDock::fillFindings()
         return;
     }
     const query::MareyThresholds t;
-    m_findingsNote->setText(tr("<b>%1 slow device(s), %2 stage-wide, %3 one-device finding(s)</b><br>Slow device: "
-                               "median compute op \u2265 %4\u00d7 its stage peers'. Stage-wide: on \u2265 %5 % of a "
-                               "stage's devices \u2265 %6\u00d7 the name's median or \u2265 %7 % of the step. One "
-                               "device: \u2265 %8\u00d7 the peers' median and \u2265 %9 \u00b5s.")
-                                .arg(m_findingList.slowDeviceTotal)
-                                .arg(m_findingList.stageWideTotal)
-                                .arg(m_findingList.oneDeviceTotal)
-                                .arg(t.slowDeviceRatio)
-                                .arg(t.stageDeviceFraction * 100)
-                                .arg(t.stageRatio)
-                                .arg(t.stageStepShare * 100)
-                                .arg(t.deviceRatio)
-                                .arg(static_cast<double>(t.deviceMinNs) / 1000.0));
+    m_findingsNote->setText(
+        tr("<b>%1 slow device(s), %2 stage-wide, %3 one-device finding(s)</b><br>Slow device: "
+           "compute time \u2265 %4\u00d7 its stage peers' (same ops). Stage-wide: on \u2265 %5 % of a "
+           "stage's devices \u2265 %6\u00d7 the name's median or \u2265 %7 % of the step. One "
+           "device: \u2265 %8\u00d7 the peers' median and \u2265 %9 \u00b5s.")
+            .arg(m_findingList.slowDeviceTotal)
+            .arg(m_findingList.stageWideTotal)
+            .arg(m_findingList.oneDeviceTotal)
+            .arg(t.slowDeviceRatio)
+            .arg(t.stageDeviceFraction * 100)
+            .arg(t.stageRatio)
+            .arg(t.stageStepShare * 100)
+            .arg(t.deviceRatio)
+            .arg(static_cast<double>(t.deviceMinNs) / 1000.0));
     auto us = [](int64_t ns) { return TimeFormat::withUnit(ns, TimeFormat::Unit::Microseconds); };
     QList<QTreeWidgetItem*> items;
     for (int i = 0; i < static_cast<int>(m_findingList.findings.size()); ++i) {
@@ -329,7 +330,7 @@ void MareyDock::fillFindings()
         QString what, where;
         switch (f.kind) {
         case query::MareyFindingKind::SlowDevice:
-            what = tr("Slow device %1\u00d7").arg(f.medianRatio, 0, 'f', 2);
+            what = tr("Slow device %1\u00d7").arg(f.timeRatio, 0, 'f', 2);
             where = tr("rank %1").arg(m_step->devices[f.device].rank);
             break;
         case query::MareyFindingKind::StageWide:

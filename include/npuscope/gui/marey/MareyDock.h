@@ -30,9 +30,9 @@ namespace npuscope::gui {
 // selected) as one line per device, devices grouped by pipeline stage (query::MareyQuery over the parallel layout,
 // with the sizes the Parallel strategy view remembers for the input set), and the findings beside it
 // (query::MareyFindings). Kernels are deferred per-rank files: while the dock is visible it imports the shown ranks'
-// kernel files in the background (importRankKernels, kParallelImports at a time), says "kernels loaded for N of M ranks" and redraws
-// as they arrive. Clicking a device selects the rank; clicking a finding highlights it and selects its operator in
-// the Workspace (the timeline highlights its occurrences). GUI thread only.
+// kernel files in the background (importRankKernels, kParallelImports at a time), says "kernels loaded for N of M
+// ranks" and redraws as they arrive. Clicking a device selects the rank; clicking a finding highlights it and selects
+// its operator in the Workspace (the timeline highlights its occurrences). GUI thread only.
 class MareyDock : public QueryDock {
     Q_OBJECT
 public:
