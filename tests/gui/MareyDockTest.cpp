@@ -7,6 +7,7 @@
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/gui/marey/MareyChart.h"
 #include "npuscope/gui/marey/MareyDock.h"
+#include "npuscope/gui/strategy/ParallelStrategyDock.h"
 #include "npuscope/testgen/ClusterGenerator.h"
 
 #include <QComboBox>
@@ -170,5 +171,14 @@ TEST(MareyDock, RealTwoRankSampleRenders)
         const QString tip = chart->itemToolTip(item);
         EXPECT_TRUE(tip.contains(QStringLiteral("rank 0"))) << tip.toStdString();
         EXPECT_TRUE(tip.contains(QStringLiteral("duration"))) << tip.toStdString();
+
+        // Sizes applied in the Parallel strategy view lay the Marey stages out too: PP 2 puts each rank in a stage.
+        window->strategyDock()->applySizes(query::ParallelSizes { 2, 1, 1, 1, 1 });
+        window->focusDock(window->strategyDock());
+        EXPECT_TRUE(window->waitUntilIdle(60000));
+        dock = showMarey(*window);
+        ASSERT_NE(dock->chart()->step(), nullptr);
+        EXPECT_EQ(dock->chart()->step()->stages.size(), 2u);
+        window->strategyDock()->applySizes(std::nullopt);
     }
 }

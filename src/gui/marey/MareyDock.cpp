@@ -141,6 +141,9 @@ std::optional<query::ParallelSizes> MareyDock::rememberedSizes() const
 void MareyDock::showEvent(QShowEvent* event)
 {
     QueryDock::showEvent(event);
+    // Sizes applied in the Parallel strategy view while this dock was hidden lay the stages out anew.
+    if (!m_ranks.empty() && rememberedSizes() != m_sizesUsed)
+        requestReload();
     startImports();
 }
 
@@ -153,6 +156,7 @@ void MareyDock::reload()
     m_loaded = 0;
     m_ranks.clear();
     const auto sizes = rememberedSizes();
+    m_sizesUsed = sizes;
     const bool started = runner()->run(
         [sizes](model::Database& db) {
             std::vector<int64_t> ranks;

@@ -85,6 +85,7 @@ private:
     int m_inFlight = 0;
     int m_loaded = 0;
     std::optional<int64_t> m_shownStep;
+    std::optional<query::ParallelSizes> m_sizesUsed; // the strategy sizes the last reload laid the stages out with
     std::shared_ptr<const query::MareyStep> m_step;
     query::MareyFindingList m_findingList;
 };
