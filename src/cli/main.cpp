@@ -44,11 +44,19 @@ commands:
       host_ips_mapping.txt id; --show-host-ips prints the real host IPs instead.
   cache [--clear]
       Print the parse cache folder and its size; --clear removes every entry.
-  generate --out DIR --ranks N [--steps S] [--trace-mb M] [--pp P --tp T --dp D] [--slow-rank R]
-           [--slow-link A-B] [--memory-heavy-rank R] [--flops] [--flops-light-rank R] [--seed X] [--analysis-db]
+  generate --out DIR --ranks N [--steps S] [--trace-mb M] [--pp P --tp T --dp D] [--microbatches B]
+           [--slow-rank R] [--slow-link A-B] [--memory-heavy-rank R] [--flops] [--flops-light-rank R] [--seed X]
+           [--analysis-db]
       Write a deterministic torch_npu-style cluster (one rank{r}_{timestamp}_ascend_pt folder per rank,
       Level1 text export, trace_view.json of about M MB per rank; defaults S=3, M=1, pp=tp=1, dp=N/(pp*tp),
-      X=1). --slow-rank makes rank R compute 30 % longer; --slow-link gives the link between global ranks
+      X=1). Ranks are laid out Megatron-style (tp innermost, then dp, then pp). With P > 1 every step is a
+      1F1B pipeline schedule of B microbatches (default 2*P): stage s runs P-1-s warm-up forward passes, then
+      one forward and one backward in turn, then the cool-down backward passes; each pass is a run of
+      transformer-layer kernels (backward twice the forward) with tp all-reduces inside, hcom_send_ /
+      hcom_receive_ ops carry activations and gradients between neighbouring stages (a receive waits for the
+      neighbour's send, so the bubbles appear), then the dp gradient all-reduce, a pp-group gradient-norm
+      all-reduce and the optimizer. --slow-rank makes rank R compute 30 % longer (in a pipeline its tp peers
+      and the stages after it wait for it); --slow-link gives the link between global ranks
       A and B a tenth of its bandwidth. --memory-heavy-rank gives rank R 1.6 times the memory of the others.
       --flops writes kernel_details.csv with the FLOPs columns of an aic_metrics=ArithmeticUtilization run
       (aic/aiv_cube_fops, aic/aiv_vector_fops); --flops-light-rank (implies --flops) makes rank R do half the
@@ -358,6 +366,8 @@ int generate(const std::vector<std::string>& args)
                 o.tp = number(1, 1000000);
             else if (a == "--dp")
                 o.dp = number(1, 1000000);
+            else if (a == "--microbatches")
+                o.microbatches = number(1, 10000);
             else if (a == "--slow-rank")
                 o.slowRank = number(-1000000, 1000000);
             else if (a == "--memory-heavy-rank")

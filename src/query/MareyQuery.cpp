@@ -261,92 +261,82 @@ void MareyQuery::pairSendReceive(MareyStep& step, const ParallelLayout& layout, 
         return it == known.end() ? -1 : it->second;
     };
     // Devices with the same dp/cp/tp coordinate on the neighbouring stages: the peers when the data names none.
-    auto coordinateNeighbours = [&](int d) {
-        std::vector<int> out;
+    std::vector<std::vector<int>> neighbours(step.devices.size());
+    for (int d = 0; d < n; ++d) {
         const auto* c = layout.find(step.devices[d].rank);
         if (!c)
-            return out;
+            continue;
         for (const int pp : { c->pp - 1, c->pp + 1 }) {
             const auto rank = layout.rankAt(pp, c->dp, c->cp, c->tp);
             if (!rank)
                 continue;
             auto it = deviceOfRank.find(*rank);
             if (it != deviceOfRank.end())
-                out.push_back(it->second);
+                neighbours[d].push_back(it->second);
         }
-        return out;
-    };
-    int64_t unpaired = 0;
+    }
+    auto isNeighbour
+        = [&](int a, int b) { return std::find(neighbours[a].begin(), neighbours[a].end(), b) != neighbours[a].end(); };
+    // Each device's receives in start order, and how many at the front are joined already.
+    std::vector<std::vector<int>> receives(step.devices.size());
+    std::vector<std::vector<char>> used(step.devices.size());
+    std::vector<size_t> firstFree(step.devices.size(), 0);
+    std::vector<std::pair<int, int>> sends;
     for (int d = 0; d < n; ++d) {
-        const auto& sender = step.devices[d];
-        std::set<int> candidates;
-        for (int i = 0; i < static_cast<int>(sender.ops.size()); ++i) {
-            if (sender.ops[i].kind == MareyOpKind::Send && peerOf(d, i) >= 0)
-                candidates.insert(peerOf(d, i));
+        const auto& ops = step.devices[d].ops;
+        for (int i = 0; i < static_cast<int>(ops.size()); ++i) {
+            if (ops[i].kind == MareyOpKind::Receive)
+                receives[d].push_back(i);
+            else if (ops[i].kind == MareyOpKind::Send)
+                sends.emplace_back(d, i);
         }
-        const auto neighbours = coordinateNeighbours(d);
-        candidates.insert(neighbours.begin(), neighbours.end());
-        std::vector<bool> paired(sender.ops.size(), false);
+        used[d].assign(receives[d].size(), 0);
+    }
+    // Earlier sends choose first, so the k-th send of a pair of devices meets the k-th receive.
+    std::sort(sends.begin(), sends.end(), [&](const auto& a, const auto& b) {
+        return step.devices[a.first].ops[a.second].start < step.devices[b.first].ops[b.second].start;
+    });
+    int64_t unpaired = 0;
+    for (const auto& [d, i] : sends) {
+        const auto& send = step.devices[d].ops[i];
+        const int named = peerOf(d, i);
+        std::vector<int> candidates;
+        if (named >= 0)
+            candidates.push_back(named);
+        else if (named == -1)
+            candidates = neighbours[d];
+        // The receive a send feeds cannot end before the send starts: the first such free receive on each candidate
+        // device (per pair of devices the k-th send meets the k-th receive), and of the candidates the one whose end
+        // is nearest the send's end (both complete when the data has arrived).
+        int bestDevice = -1;
+        size_t bestSlot = 0;
+        int64_t bestGap = 0;
         for (const int p : candidates) {
-            if (p == d)
-                continue;
-            const auto& receiver = step.devices[p];
-            const bool neighbour = std::find(neighbours.begin(), neighbours.end(), p) != neighbours.end();
-            const bool receiverNeighbour = [&] {
-                const auto back = coordinateNeighbours(p);
-                return std::find(back.begin(), back.end(), d) != back.end();
-            }();
-            std::vector<int> sends, recvs;
-            bool allKnown = true;
-            for (int i = 0; i < static_cast<int>(sender.ops.size()); ++i) {
-                if (sender.ops[i].kind != MareyOpKind::Send || paired[i])
+            const auto& ops = step.devices[p].ops;
+            while (firstFree[p] < receives[p].size() && used[p][firstFree[p]])
+                ++firstFree[p];
+            for (size_t k = firstFree[p]; k < receives[p].size(); ++k) {
+                const int j = receives[p][k];
+                if (used[p][k] || ops[j].end < send.start)
                     continue;
-                const int peer = peerOf(d, i);
-                if (peer == p || (peer == -1 && neighbour)) {
-                    sends.push_back(i);
-                    allKnown = allKnown && peer == p;
-                }
-            }
-            for (int j = 0; j < static_cast<int>(receiver.ops.size()); ++j) {
-                if (receiver.ops[j].kind != MareyOpKind::Receive)
+                const int from = peerOf(p, j);
+                if (!(from == d || (from == -1 && (named == p || isNeighbour(p, d)))))
                     continue;
-                const int peer = peerOf(p, j);
-                if (peer == d || (peer == -1 && receiverNeighbour)) {
-                    recvs.push_back(j);
-                    allKnown = allKnown && peer == d;
+                const int64_t gap = std::abs(ops[j].end - send.end);
+                if (bestDevice < 0 || gap < bestGap) {
+                    bestDevice = p;
+                    bestSlot = k;
+                    bestGap = gap;
                 }
-            }
-            if (allKnown) {
-                // Both sides name each other: the k-th send to p feeds p's k-th receive from d.
-                for (size_t k = 0; k < std::min(sends.size(), recvs.size()); ++k) {
-                    step.p2p.push_back({ d, sends[k], p, recvs[k] });
-                    paired[sends[k]] = true;
-                }
-                continue;
-            }
-            // Without named peers a send of a middle stage may go either way: join it with the first receive it
-            // overlaps in time (a blocking send and its receive run together).
-            size_t r = 0;
-            std::vector<bool> used(recvs.size(), false);
-            for (const int i : sends) {
-                const auto& s = sender.ops[i];
-                while (r < recvs.size() && receiver.ops[recvs[r]].end < s.start)
-                    ++r;
-                for (size_t k = r; k < recvs.size(); ++k) {
-                    const auto& rv = receiver.ops[recvs[k]];
-                    if (rv.start > s.end)
-                        break;
-                    if (!used[k]) {
-                        used[k] = true;
-                        paired[i] = true;
-                        step.p2p.push_back({ d, i, p, recvs[k] });
-                        break;
-                    }
-                }
+                break;
             }
         }
-        for (size_t i = 0; i < sender.ops.size(); ++i)
-            unpaired += sender.ops[i].kind == MareyOpKind::Send && !paired[i] ? 1 : 0;
+        if (bestDevice < 0) {
+            ++unpaired;
+            continue;
+        }
+        used[bestDevice][bestSlot] = 1;
+        step.p2p.push_back({ d, i, bestDevice, receives[bestDevice][bestSlot] });
     }
     std::sort(step.p2p.begin(), step.p2p.end(), [](const MareyP2p& a, const MareyP2p& b) {
         return a.sendDevice != b.sendDevice ? a.sendDevice < b.sendDevice : a.sendOp < b.sendOp;

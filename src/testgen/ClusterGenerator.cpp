@@ -177,9 +177,27 @@ struct KernelType {
     const char* inTypes;
     const char* inFormats;
     const char* outShapes;
+    const char* fullName = nullptr; // torch_npu's aclnn<Api>_<Impl>_<Type> name (pipeline schedule kernels)
 };
 
-constexpr std::array<KernelType, 10> kKernelTypes { {
+// The first kRandomKernelTypes entries are the ones the flat (pp = 1) step draws at random; the rest only appear in
+// the pipeline schedule.
+constexpr size_t kRandomKernelTypes = 10;
+enum PipeKernelType {
+    kMatMulV2 = 0,
+    kFlashAttentionScore = 1,
+    kAdd = 2,
+    kMul = 3,
+    kCast = 4,
+    kLayerNormV3 = 10,
+    kFastGelu,
+    kFlashAttentionScoreGrad,
+    kLayerNormGradV3,
+    kFastGeluGrad,
+    kApplyAdamWV2,
+};
+
+constexpr std::array<KernelType, 16> kKernelTypes { {
     { "MatMulV2", "AI_CORE", 3.0, "4096,4096;4096,11008", "BF16;BF16", "ND;ND", "4096,11008" },
     { "FlashAttentionScore", "MIX_AIC", 4.0, "4096,1,4096;4096,1,4096;4096,1,4096", "BF16;BF16;BF16", "ND;ND;ND",
         "4096,1,4096" },
@@ -191,13 +209,31 @@ constexpr std::array<KernelType, 10> kKernelTypes { {
     { "SwiGlu", "AI_VECTOR_CORE", 0.7, "4096,1,22016", "BF16", "ND", "4096,1,11008" },
     { "TransData", "AI_VECTOR_CORE", 0.3, "32,3,224,224", "FLOAT", "NCHW", "32,1,224,224,16" },
     { "GroupedMatmul", "AI_CORE", 2.5, "4096,4096;8,4096,1408", "BF16;BF16", "ND;ND", "4096,1408" },
+    { "LayerNormV3", "AI_VECTOR_CORE", 0.5, "4096,1,4096;4096;4096", "BF16;BF16;BF16", "ND;ND;ND", "4096,1,4096",
+        "aclnnLayerNorm_LayerNormV3_LayerNormV3" },
+    { "FastGelu", "AI_VECTOR_CORE", 0.7, "4096,1,11008", "BF16", "ND", "4096,1,11008",
+        "aclnnFastGelu_FastGelu_FastGelu" },
+    { "FlashAttentionScoreGrad", "MIX_AIC", 8.0, "4096,1,4096;4096,1,4096;4096,1,4096;4096,1,4096",
+        "BF16;BF16;BF16;BF16", "ND;ND;ND;ND", "4096,1,4096",
+        "aclnnFlashAttentionScoreGrad_FlashAttentionScoreGrad_FlashAttentionScoreGrad" },
+    { "LayerNormGradV3", "AI_VECTOR_CORE", 1.0, "4096,1,4096;4096,1,4096;4096", "BF16;BF16;FLOAT", "ND;ND;ND",
+        "4096,1,4096", "aclnnLayerNormBackward_LayerNormGradV3_LayerNormGradV3" },
+    { "FastGeluGrad", "AI_VECTOR_CORE", 0.9, "4096,1,11008;4096,1,11008", "BF16;BF16", "ND;ND", "4096,1,11008",
+        "aclnnFastGeluBackward_FastGeluGrad_FastGeluGrad" },
+    { "ApplyAdamWV2", "AI_VECTOR_CORE", 3.0, "16777216;16777216;16777216;16777216", "FLOAT;FLOAT;FLOAT;FLOAT",
+        "ND;ND;ND;ND", "16777216", "aclnnApplyAdamWV2_ApplyAdamWV2_ApplyAdamWV2" },
 } };
+
+// Full names of the flat step's types when the pipeline schedule uses them.
+constexpr std::array<const char*, 5> kPipeBaseNames { "aclnnMatmul_MatMulCommon_MatMulV2",
+    "aclnnFlashAttentionScore_FlashAttentionScore_FlashAttentionScore", "aclnnAdd_AddAiCore_Add",
+    "aclnnMul_MulAiCore_Mul", "aclnnCast_CastAiCore_Cast" };
 
 struct Kernel {
     int64_t ts = 0, dur = 0, waitNs = 0;
     int type = 0;
     int taskId = 0;
-    int nameIndex = 0;
+    int nameIndex = 0; // < 0: the type's full aclnn name without a counter (pipeline schedule)
 };
 
 struct LinkInst {
@@ -229,7 +265,7 @@ struct StepPlan {
 };
 
 struct Cluster {
-    GeneratorOptions options;
+    GeneratorOptions options; // microbatches resolved (2 * pp when 0)
     Layout layout;
     int kernelsPerStep = 24;
     int64_t epochBase = 0;
@@ -280,12 +316,63 @@ LinkInst makeLink(const Cluster& c, const Group& g, int srcGlobal, int dstGlobal
     return l;
 }
 
+// An all-reduce's links from rank: its LOCAL share (dataMb / n) first, then 2 x dataMb / n to every peer of the group;
+// transit = the slowest peer link.
+void allReduceLinks(const Cluster& c, const Group& g, int rank, double dataMb, uint64_t salt, CommOp& op)
+{
+    const double n = static_cast<double>(g.ranks.size());
+    op.links.push_back(makeLink(c, g, rank, rank, dataMb / n, salt));
+    for (int peer : g.ranks) {
+        if (peer != rank)
+            op.links.push_back(makeLink(c, g, rank, peer, 2.0 * dataMb / n, salt));
+    }
+    for (size_t i = 1; i < op.links.size(); ++i)
+        op.transit = std::max(op.transit, op.links[i].timeNs);
+}
+
 int64_t groupMaxCompute(const Cluster& c, const Group& g, int step)
 {
     int64_t m = 0;
     for (int r : g.ranks)
         m = std::max(m, c.compute[static_cast<size_t>(r)][static_cast<size_t>(step)]);
     return m;
+}
+
+// Overlap analysis from the intervals, the way the profiler derives step_trace_time.csv.
+void finishStep(StepPlan& sp)
+{
+    std::sort(sp.ops.begin(), sp.ops.end(), [](const CommOp& a, const CommOp& b) { return a.ts < b.ts; });
+    // Preparing ends where the first device task starts.
+    int64_t first = sp.kernels.empty() ? sp.end : sp.kernels.front().ts;
+    if (!sp.ops.empty())
+        first = std::min(first, sp.ops.front().ts);
+    sp.prep = first - sp.start;
+    for (const auto& k : sp.kernels)
+        sp.computing += k.dur;
+    for (auto& op : sp.ops) {
+        const int64_t a = op.ts;
+        const int64_t b = op.ts + op.elapse();
+        int64_t cursor = a;
+        for (const auto& k : sp.kernels) {
+            const int64_t ka = std::max(a, k.ts);
+            const int64_t kb = std::min(b, k.ts + k.dur);
+            if (kb <= ka)
+                continue;
+            op.overlapped += kb - ka;
+            if (ka > cursor)
+                op.notOverlapped.emplace_back(cursor, ka);
+            cursor = kb;
+        }
+        if (cursor < b)
+            op.notOverlapped.emplace_back(cursor, b);
+        sp.comm += op.elapse();
+        sp.overlapped += op.overlapped;
+        if (op.type == "receive")
+            sp.receive += op.elapse() - op.overlapped;
+    }
+    sp.notOverlapped = sp.comm - sp.overlapped;
+    sp.bubble = sp.receive;
+    sp.free = (sp.end - sp.start - sp.prep) - sp.computing - sp.notOverlapped;
 }
 
 class RankPlanner {
@@ -319,7 +406,7 @@ private:
         std::vector<int> types;
         double sum = 0;
         for (int i = 0; i < count; ++i) {
-            const int type = static_cast<int>(m_rng.range(0, static_cast<int64_t>(kKernelTypes.size()) - 1));
+            const int type = static_cast<int>(m_rng.range(0, static_cast<int64_t>(kRandomKernelTypes) - 1));
             const double w = kKernelTypes[static_cast<size_t>(type)].weight * m_rng.uniform(0.5, 1.5);
             types.push_back(type);
             weights.push_back(w);
@@ -360,14 +447,7 @@ private:
         const double dataMb = kind == TpGroup
             ? 16.0 + 48.0 * unit(mix(g.hashValue, static_cast<uint64_t>(inStep)))
             : 96.0 + 160.0 * unit(mix(g.hashValue, 77u + static_cast<uint64_t>(inStep)));
-        const double n = static_cast<double>(g.ranks.size());
-        op.links.push_back(makeLink(m_c, g, m_rank, m_rank, dataMb / n, opSalt));
-        for (int peer : g.ranks) {
-            if (peer != m_rank)
-                op.links.push_back(makeLink(m_c, g, m_rank, peer, 2.0 * dataMb / n, opSalt));
-        }
-        for (size_t i = 1; i < op.links.size(); ++i)
-            op.transit = std::max(op.transit, op.links[i].timeNs);
+        allReduceLinks(m_c, g, m_rank, dataMb, opSalt, op);
         op.wait = m_rng.range(15 * kUs, 180 * kUs) + extraWait;
         op.sync = std::min(op.wait, m_rng.range(0, 40 * kUs));
         op.idle = m_rng.range(10 * kUs, 120 * kUs);
@@ -488,43 +568,6 @@ private:
         return sp;
     }
 
-    // Overlap analysis from the intervals, the way the profiler derives step_trace_time.csv.
-    static void finishStep(StepPlan& sp)
-    {
-        std::sort(sp.ops.begin(), sp.ops.end(), [](const CommOp& a, const CommOp& b) { return a.ts < b.ts; });
-        // Preparing ends where the first device task starts.
-        int64_t first = sp.kernels.empty() ? sp.end : sp.kernels.front().ts;
-        if (!sp.ops.empty())
-            first = std::min(first, sp.ops.front().ts);
-        sp.prep = first - sp.start;
-        for (const auto& k : sp.kernels)
-            sp.computing += k.dur;
-        for (auto& op : sp.ops) {
-            const int64_t a = op.ts;
-            const int64_t b = op.ts + op.elapse();
-            int64_t cursor = a;
-            for (const auto& k : sp.kernels) {
-                const int64_t ka = std::max(a, k.ts);
-                const int64_t kb = std::min(b, k.ts + k.dur);
-                if (kb <= ka)
-                    continue;
-                op.overlapped += kb - ka;
-                if (ka > cursor)
-                    op.notOverlapped.emplace_back(cursor, ka);
-                cursor = kb;
-            }
-            if (cursor < b)
-                op.notOverlapped.emplace_back(cursor, b);
-            sp.comm += op.elapse();
-            sp.overlapped += op.overlapped;
-            if (op.type == "receive")
-                sp.receive += op.elapse() - op.overlapped;
-        }
-        sp.notOverlapped = sp.comm - sp.overlapped;
-        sp.bubble = sp.receive;
-        sp.free = (sp.end - sp.start - sp.prep) - sp.computing - sp.notOverlapped;
-    }
-
     const Cluster& m_c;
     int m_rank;
     Random m_rng;
@@ -532,6 +575,412 @@ private:
     std::map<int, int> m_opCounter;
     int m_taskId = 1000;
     std::array<int, kKernelTypes.size()> m_nameCounter {};
+};
+
+// ---- pipeline schedule (pp > 1) ----
+
+struct PipeKernel {
+    int type;
+    double weight; // relative duration inside its block
+    bool tpSync; // the tp all-reduce of a row / column parallel linear follows this kernel
+};
+
+// One transformer layer of one microbatch, Megatron order: the row-parallel attention projection and fc2 end in a
+// tp all-reduce going forward; going backward the column-parallel qkv and fc1 input gradients do. Backward is about
+// twice the forward time (input and weight gradient per matmul).
+constexpr std::array<PipeKernel, 10> kForwardLayer { { { kLayerNormV3, 0.5, false }, { kMatMulV2, 3.0, false },
+    { kFlashAttentionScore, 4.0, false }, { kMatMulV2, 1.5, true }, { kAdd, 0.4, false }, { kLayerNormV3, 0.5, false },
+    { kMatMulV2, 3.0, false }, { kFastGelu, 0.7, false }, { kMatMulV2, 3.0, true }, { kAdd, 0.4, false } } };
+constexpr std::array<PipeKernel, 14> kBackwardLayer { { { kMatMulV2, 3.0, false }, { kMatMulV2, 3.0, false },
+    { kFastGeluGrad, 0.9, false }, { kMatMulV2, 3.0, false }, { kMatMulV2, 3.0, true },
+    { kLayerNormGradV3, 1.0, false }, { kAdd, 0.4, false }, { kMatMulV2, 1.5, false }, { kMatMulV2, 1.5, false },
+    { kFlashAttentionScoreGrad, 8.0, false }, { kMatMulV2, 3.0, false }, { kMatMulV2, 3.0, true },
+    { kLayerNormGradV3, 1.0, false }, { kAdd, 0.4, false } } };
+// The same layer in fewer kernels and one tp all-reduce per pass (no residual Adds, the second LayerNorm folded in,
+// one kernel per matmul pair going backward, the attention and MLP all-reduces fused), for trace budgets below one
+// full layer per pass: it keeps a default cluster's files near the flat step's size.
+constexpr std::array<PipeKernel, 7> kForwardCompact { { { kLayerNormV3, 1.0, false }, { kMatMulV2, 3.0, false },
+    { kFlashAttentionScore, 4.0, false }, { kMatMulV2, 1.5, false }, { kMatMulV2, 3.0, false },
+    { kFastGelu, 0.7, false }, { kMatMulV2, 3.0, true } } };
+constexpr std::array<PipeKernel, 7> kBackwardCompact { { { kMatMulV2, 6.0, false }, { kFastGeluGrad, 0.9, false },
+    { kMatMulV2, 6.0, false }, { kMatMulV2, 3.0, false }, { kFlashAttentionScoreGrad, 8.0, false },
+    { kMatMulV2, 6.0, true }, { kLayerNormGradV3, 2.0, false } } };
+// Gradient unscale / fp32 cast while the dp all-reduce runs, then the optimizer.
+constexpr std::array<PipeKernel, 3> kGradTail { { { kCast, 1.0, false }, { kMul, 1.0, false }, { kAdd, 0.5, false } } };
+constexpr std::array<PipeKernel, 4> kOptimizer { { { kApplyAdamWV2, 3.0, false }, { kMul, 1.0, false },
+    { kAdd, 1.0, false }, { kCast, 0.5, false } } };
+constexpr double kPipeForwardShare = 0.9 / 3.0; // of a rank's step compute: forward 30 %, backward 60 %
+constexpr double kPipeTailShare = 0.04;
+constexpr double kPipeOptimizerShare = 0.06;
+constexpr double kGradNormMb = 0.004; // a few fp32 partial norms
+constexpr double kTpDataPerStepMb = 160.0; // the flat step's 4 tp all-reduces of ~40 MB, spread over the schedule
+
+// One stage's 1F1B order: min(P - 1 - stage, M) warm-up forwards, then one forward and one backward in turn, then the
+// cool-down backwards. first = forward, second = microbatch.
+std::vector<std::pair<bool, int>> oneFOneB(int pp, int stage, int microbatches)
+{
+    std::vector<std::pair<bool, int>> order;
+    const int warmup = std::min(pp - 1 - stage, microbatches);
+    for (int m = 0; m < warmup; ++m)
+        order.emplace_back(true, m);
+    for (int i = 0; i < microbatches - warmup; ++i) {
+        order.emplace_back(true, warmup + i);
+        order.emplace_back(false, i);
+    }
+    for (int m = microbatches - warmup; m < microbatches; ++m)
+        order.emplace_back(false, m);
+    return order;
+}
+
+// Plans every rank's steps at once, since stages wait for each other: per step and dp replica the stages run their
+// 1F1B order (a receive waits for the neighbour's send, the tp ranks of a stage end every tp all-reduce together),
+// then the dp gradient all-reduce joins the replicas, a pp-group all-reduce joins the stages and the optimizer ends the
+// step. Random draws are hashes of (rank, that rank's draw counter) or (group, op), so the result does not depend on
+// the order ranks are visited in.
+class PipelinePlanner {
+public:
+    explicit PipelinePlanner(const Cluster& c)
+        : m_c(c)
+        , m_L(c.layout)
+        , m_m(c.options.microbatches)
+    {
+        // As many layers per pass as the trace budget's kernel count allows; below one full layer the compact one.
+        const double perLayerMb = static_cast<double>(m_m) * (kForwardLayer.size() + kBackwardLayer.size());
+        if (static_cast<double>(c.kernelsPerStep) < perLayerMb) {
+            m_forward.assign(kForwardCompact.begin(), kForwardCompact.end());
+            m_backward.assign(kBackwardCompact.begin(), kBackwardCompact.end());
+        } else {
+            m_forward.assign(kForwardLayer.begin(), kForwardLayer.end());
+            m_backward.assign(kBackwardLayer.begin(), kBackwardLayer.end());
+            m_layers = static_cast<int>(static_cast<double>(c.kernelsPerStep) / perLayerMb + 0.5);
+        }
+        m_ranks.resize(static_cast<size_t>(m_L.world));
+        for (int r = 0; r < m_L.world; ++r) {
+            auto& pr = m_ranks[static_cast<size_t>(r)];
+            pr.salt = mix(c.options.seed, 0x919e0000ull + static_cast<uint64_t>(r));
+            pr.groups = m_L.rankGroups[static_cast<size_t>(r)];
+        }
+    }
+
+    // [rank][step]
+    std::vector<std::vector<StepPlan>> plan()
+    {
+        const int ranks = m_L.world;
+        std::vector<std::vector<StepPlan>> out(static_cast<size_t>(ranks));
+        int64_t stepStart = m_c.epochBase;
+        for (int s = 0; s < m_c.options.steps; ++s) {
+            for (int r = 0; r < ranks; ++r) {
+                auto& pr = m_ranks[static_cast<size_t>(r)];
+                pr.sp = StepPlan {};
+                pr.sp.step = kFirstStep + s;
+                // Every rank starts the step within the folder skew (< 0.5 ms) of the others.
+                pr.sp.start = stepStart + (m_c.rankStart[static_cast<size_t>(r)] - m_c.epochBase);
+                pr.sp.prep = draw(pr, 1 * kMs, 4 * kMs);
+                pr.t = pr.sp.start + pr.sp.prep;
+            }
+            for (int d = 0; d < m_L.dp; ++d)
+                runReplica(s, d);
+            finishWithDataParallel(s);
+            int64_t last = 0;
+            for (int r = 0; r < ranks; ++r) {
+                auto& pr = m_ranks[static_cast<size_t>(r)];
+                finishStep(pr.sp);
+                last = std::max(last, pr.sp.end);
+                out[static_cast<size_t>(r)].push_back(std::move(pr.sp));
+            }
+            stepStart = last + 20 * kUs
+                + static_cast<int64_t>(mix(m_c.options.seed, 0x57e9ull + static_cast<uint64_t>(s)) % (40 * kUs));
+        }
+        return out;
+    }
+
+private:
+    struct RankState {
+        StepPlan sp;
+        int64_t t = 0; // compute / blocking-comm stream cursor
+        uint64_t salt = 0, draws = 0;
+        int taskId = 1000;
+        std::array<int, 3> groups {};
+        std::map<int, int> opCounter; // per group; p2p ops count under group + 1000000
+    };
+
+    int rankAt(int stage, int d, int t) const { return stage * m_L.tp * m_L.dp + d * m_L.tp + t; }
+    int64_t compute(int r, int s) const { return m_c.compute[static_cast<size_t>(r)][static_cast<size_t>(s)]; }
+
+    static int64_t draw(RankState& pr, int64_t lo, int64_t hi)
+    {
+        return lo + static_cast<int64_t>(mix(pr.salt, pr.draws++) % static_cast<uint64_t>(hi - lo + 1));
+    }
+    int64_t groupDraw(uint64_t key, int64_t lo, int64_t hi) const
+    {
+        return lo + static_cast<int64_t>(mix(m_c.options.seed, key) % static_cast<uint64_t>(hi - lo + 1));
+    }
+    static int64_t gap(RankState& pr) { return draw(pr, 800, 4 * kUs); }
+
+    // A collective of the group every rank in ranks belongs to, started when each arrives and ended together when the
+    // last has arrived and the slowest link has moved its share. start: each rank's arrival (its cursor by default).
+    void collective(int kind, const std::vector<int>& ranks, int s, double dataMb, const std::vector<int64_t>& arrive,
+        int64_t baseWaitLo, int64_t baseWaitHi, bool advanceCursor, std::vector<int64_t>& ends)
+    {
+        const int gi = m_ranks[static_cast<size_t>(ranks.front())].groups[static_cast<size_t>(kind)];
+        const Group& g = m_L.groups[static_cast<size_t>(gi)];
+        const int index = m_ranks[static_cast<size_t>(ranks.front())].opCounter[gi];
+        const uint64_t opKeySalt = mix(g.hashValue, static_cast<uint64_t>(s) * 1000003u + static_cast<uint64_t>(index));
+        const int64_t latest = *std::max_element(arrive.begin(), arrive.end());
+        const int64_t baseWait = groupDraw(opKeySalt, baseWaitLo, baseWaitHi);
+        const int64_t baseIdle = groupDraw(opKeySalt + 1, 10 * kUs, 60 * kUs);
+        std::vector<CommOp> ops(ranks.size());
+        int64_t slowest = 0;
+        for (size_t i = 0; i < ranks.size(); ++i) {
+            const int r = ranks[i];
+            auto& pr = m_ranks[static_cast<size_t>(r)];
+            CommOp& op = ops[i];
+            op.type = "allReduce";
+            op.group = gi;
+            op.index = pr.opCounter[gi]++;
+            allReduceLinks(m_c, g, r, dataMb, opKeySalt, op);
+            slowest = std::max(slowest, op.transit);
+        }
+        const int64_t end = latest + baseWait + slowest + baseIdle;
+        ends.assign(ranks.size(), end);
+        for (size_t i = 0; i < ranks.size(); ++i) {
+            auto& pr = m_ranks[static_cast<size_t>(ranks[i])];
+            CommOp& op = ops[i];
+            op.ts = arrive[i];
+            op.wait = latest - arrive[i] + baseWait;
+            op.sync = std::min(op.wait, draw(pr, 0, 40 * kUs));
+            op.idle = end - op.ts - op.wait - op.transit;
+            if (advanceCursor)
+                pr.t = end;
+            pr.sp.ops.push_back(std::move(op));
+        }
+    }
+
+    CommOp p2pOp(int r, int peer, bool send, int s, int mb, bool forward) const
+    {
+        const int gi = m_ranks[static_cast<size_t>(r)].groups[PpGroup];
+        const Group& g = m_L.groups[static_cast<size_t>(gi)];
+        CommOp op;
+        op.type = send ? "send" : "receive";
+        op.group = gi;
+        op.p2p = true;
+        // Both ends of a transfer derive the same link from the same salt.
+        const int a = std::min(r, peer);
+        const int b = std::max(r, peer);
+        const uint64_t opSalt = mix(g.hashValue,
+            (static_cast<uint64_t>(s) * 4096u + static_cast<uint64_t>(mb)) * 2u + (forward ? 0u : 1u)
+                + static_cast<uint64_t>(a) * 7919u * 65536u + static_cast<uint64_t>(b));
+        // One microbatch's activations (or their gradient) of a tp rank: seq 4096 x hidden 4096 x BF16 / tp.
+        const double dataMb
+            = (24.0 + 16.0 * unit(mix(g.hashValue, static_cast<uint64_t>(a + b)))) / static_cast<double>(m_L.tp);
+        const int src = send ? r : peer;
+        const int dst = send ? peer : r;
+        op.links.push_back(makeLink(m_c, g, src, dst, dataMb, opSalt));
+        op.transit = op.links.front().timeNs;
+        return op;
+    }
+
+    // A send or receive at the rank's cursor, waiting 10-60 µs and at least until readyAt (a receive: when the
+    // neighbour's data starts to move). Returns that moment for this op (start + wait).
+    int64_t placeP2p(int r, int peer, bool send, int s, int mb, bool forward, int64_t readyAt)
+    {
+        auto& pr = m_ranks[static_cast<size_t>(r)];
+        CommOp op = p2pOp(r, peer, send, s, mb, forward);
+        op.index = pr.opCounter[op.group + 1000000]++;
+        pr.t += gap(pr);
+        op.ts = pr.t;
+        op.wait = std::max(draw(pr, 10 * kUs, 60 * kUs), readyAt - op.ts);
+        op.sync = std::min(op.wait, draw(pr, 0, 20 * kUs));
+        op.idle = draw(pr, 5 * kUs, 40 * kUs);
+        const int64_t moving = op.ts + op.wait;
+        pr.t += op.elapse();
+        pr.sp.ops.push_back(std::move(op));
+        return moving;
+    }
+
+    void runOp(int s, int d, int stage, bool forward, int mb, std::vector<int64_t>& sendReady)
+    {
+        const int tp = m_L.tp;
+        const int pp = m_L.pp;
+        const int from = forward ? stage - 1 : stage + 1; // the stage whose output this op consumes
+        const int to = forward ? stage + 1 : stage - 1;
+        auto readyIndex = [&](int st, int t) {
+            return ((static_cast<size_t>(st) * static_cast<size_t>(tp) + static_cast<size_t>(t))
+                           * static_cast<size_t>(m_m)
+                       + static_cast<size_t>(mb))
+                * 2u
+                + (forward ? 0u : 1u);
+        };
+        std::vector<int> ranks;
+        for (int t = 0; t < tp; ++t)
+            ranks.push_back(rankAt(stage, d, t));
+        // Receive: posted when the rank gets here, done once the neighbour's data has crossed the link.
+        if (from >= 0 && from < pp) {
+            for (int t = 0; t < tp; ++t) {
+                placeP2p(ranks[static_cast<size_t>(t)], rankAt(from, d, t), false, s, mb, forward,
+                    sendReady[readyIndex(from, t)]);
+            }
+        }
+        // Compute, with the tp all-reduces ending together on every tp rank of the stage.
+        const auto& block = forward ? m_forward : m_backward;
+        double blockWeight = 0;
+        for (const auto& k : block)
+            blockWeight += k.weight;
+        const auto syncsPerLayer
+            = std::count_if(block.begin(), block.end(), [](const PipeKernel& k) { return k.tpSync; });
+        const double tpMb = kTpDataPerStepMb / (2.0 * static_cast<double>(syncsPerLayer) * m_m * m_layers);
+        for (int layer = 0; layer < m_layers; ++layer) {
+            size_t segStart = 0;
+            for (size_t i = 0; i < block.size(); ++i) {
+                if (!block[i].tpSync && i + 1 != block.size())
+                    continue;
+                for (int r : ranks) {
+                    auto& pr = m_ranks[static_cast<size_t>(r)];
+                    const double budget = static_cast<double>(compute(r, s)) * kPipeForwardShare * (forward ? 1.0 : 2.0)
+                        / static_cast<double>(m_m * m_layers);
+                    kernelRun(pr, block, segStart, i + 1, budget, blockWeight);
+                }
+                segStart = i + 1;
+                if (block[i].tpSync && tp > 1) {
+                    std::vector<int64_t> arrive;
+                    for (int r : ranks) {
+                        auto& pr = m_ranks[static_cast<size_t>(r)];
+                        arrive.push_back(pr.t + gap(pr));
+                    }
+                    std::vector<int64_t> ends;
+                    collective(TpGroup, ranks, s, tpMb, arrive, 10 * kUs, 60 * kUs, true, ends);
+                }
+            }
+        }
+        // Send: eager, done when the data has left; the receiver may still be busy.
+        if (to >= 0 && to < pp) {
+            for (int t = 0; t < tp; ++t) {
+                sendReady[readyIndex(stage, t)]
+                    = placeP2p(ranks[static_cast<size_t>(t)], rankAt(to, d, t), true, s, mb, forward, 0);
+            }
+        }
+    }
+
+    void kernelRun(
+        RankState& pr, const std::vector<PipeKernel>& block, size_t from, size_t to, double budget, double blockWeight)
+    {
+        for (size_t i = from; i < to; ++i) {
+            const double jitter = 0.97 + 0.06 * unit(mix(pr.salt, pr.draws++));
+            Kernel k;
+            k.type = block[i].type;
+            k.dur = std::max<int64_t>(1, static_cast<int64_t>(budget * block[i].weight / blockWeight * jitter));
+            const int64_t g = gap(pr);
+            pr.t += g;
+            k.ts = pr.t;
+            k.waitNs = g;
+            k.taskId = pr.taskId++;
+            k.nameIndex = -1;
+            pr.t += k.dur;
+            pr.sp.kernels.push_back(k);
+        }
+    }
+
+    // The stages of one dp replica: each runs its 1F1B order; an op waits until the op it receives from has been
+    // planned (forward m of the previous stage, backward m of the next), which 1F1B always allows.
+    void runReplica(int s, int d)
+    {
+        const int pp = m_L.pp;
+        std::vector<std::vector<std::pair<bool, int>>> orders;
+        for (int st = 0; st < pp; ++st)
+            orders.push_back(oneFOneB(pp, st, m_m));
+        std::vector<size_t> next(static_cast<size_t>(pp), 0);
+        std::vector<std::vector<std::array<bool, 2>>> done(
+            static_cast<size_t>(pp), std::vector<std::array<bool, 2>>(static_cast<size_t>(m_m), { false, false }));
+        std::vector<int64_t> sendReady(static_cast<size_t>(pp * m_L.tp * m_m * 2), 0);
+        bool progress = true;
+        while (progress) {
+            progress = false;
+            for (int st = 0; st < pp; ++st) {
+                auto& n = next[static_cast<size_t>(st)];
+                while (n < orders[static_cast<size_t>(st)].size()) {
+                    const auto [forward, mb] = orders[static_cast<size_t>(st)][n];
+                    const int from = forward ? st - 1 : st + 1;
+                    if (from >= 0 && from < pp
+                        && !done[static_cast<size_t>(from)][static_cast<size_t>(mb)][forward ? 0 : 1])
+                        break;
+                    runOp(s, d, st, forward, mb, sendReady);
+                    done[static_cast<size_t>(st)][static_cast<size_t>(mb)][forward ? 0 : 1] = true;
+                    ++n;
+                    progress = true;
+                }
+            }
+        }
+    }
+
+    // Gradient tail and dp all-reduce (on the HCCL stream, under the tail kernels), the pipeline-wide gradient-norm
+    // all-reduce, then the optimizer.
+    void finishWithDataParallel(int s)
+    {
+        const std::vector<PipeKernel> tail(kGradTail.begin(), kGradTail.end());
+        const std::vector<PipeKernel> optimizer(kOptimizer.begin(), kOptimizer.end());
+        auto weight = [](const std::vector<PipeKernel>& b) {
+            double w = 0;
+            for (const auto& k : b)
+                w += k.weight;
+            return w;
+        };
+        std::vector<int64_t> hccl(static_cast<size_t>(m_L.world));
+        for (int r = 0; r < m_L.world; ++r) {
+            auto& pr = m_ranks[static_cast<size_t>(r)];
+            hccl[static_cast<size_t>(r)] = pr.t + 5 * kUs + 1;
+            kernelRun(pr, tail, 0, tail.size(), static_cast<double>(compute(r, s)) * kPipeTailShare, weight(tail));
+        }
+        if (m_L.dp > 1) {
+            for (size_t gi = 0; gi < m_L.groups.size(); ++gi) {
+                const Group& g = m_L.groups[gi];
+                if (m_L.rankGroups[static_cast<size_t>(g.ranks.front())][DpGroup] != static_cast<int>(gi))
+                    continue;
+                for (int i = 0; i < kDpOps; ++i) {
+                    std::vector<int64_t> arrive;
+                    for (int r : g.ranks)
+                        arrive.push_back(hccl[static_cast<size_t>(r)]);
+                    const double dataMb = 96.0 + 160.0 * unit(mix(g.hashValue, 77u + static_cast<uint64_t>(i)));
+                    std::vector<int64_t> ends;
+                    collective(DpGroup, g.ranks, s, dataMb, arrive, 15 * kUs, 180 * kUs, false, ends);
+                    for (size_t k = 0; k < g.ranks.size(); ++k) {
+                        auto& pr = m_ranks[static_cast<size_t>(g.ranks[k])];
+                        hccl[static_cast<size_t>(g.ranks[k])] = ends[k] + gap(pr);
+                    }
+                }
+            }
+        }
+        for (int r = 0; r < m_L.world; ++r) {
+            auto& pr = m_ranks[static_cast<size_t>(r)];
+            pr.t = std::max(pr.t, hccl[static_cast<size_t>(r)]);
+        }
+        // The gradient-norm all-reduce of the optimizer spans the pipeline, so every stage leaves the step with the
+        // first one, the last to finish its backward passes.
+        for (size_t gi = 0; gi < m_L.groups.size(); ++gi) {
+            const Group& g = m_L.groups[gi];
+            if (m_L.rankGroups[static_cast<size_t>(g.ranks.front())][PpGroup] != static_cast<int>(gi))
+                continue;
+            std::vector<int64_t> arrive;
+            for (int r : g.ranks) {
+                auto& pr = m_ranks[static_cast<size_t>(r)];
+                arrive.push_back(pr.t + gap(pr));
+            }
+            std::vector<int64_t> ends;
+            collective(PpGroup, g.ranks, s, kGradNormMb, arrive, 10 * kUs, 40 * kUs, true, ends);
+        }
+        for (int r = 0; r < m_L.world; ++r) {
+            auto& pr = m_ranks[static_cast<size_t>(r)];
+            kernelRun(pr, optimizer, 0, optimizer.size(), static_cast<double>(compute(r, s)) * kPipeOptimizerShare,
+                weight(optimizer));
+            pr.sp.end = pr.t + gap(pr);
+        }
+    }
+
+    const Cluster& m_c;
+    const Layout& m_L;
+    int m_m = 1; // microbatches per step
+    int m_layers = 1; // transformer layers per microbatch on a stage
+    std::vector<PipeKernel> m_forward, m_backward; // one layer's kernels
+    std::vector<RankState> m_ranks;
 };
 
 // ---- file writers ----
@@ -709,7 +1158,10 @@ constexpr int kPmuColumnsFlops = 14; // ArithmeticUtilization columns after Cont
 
 std::string kernelName(const Kernel& k)
 {
-    return std::string(kKernelTypes[static_cast<size_t>(k.type)].type) + "_" + std::to_string(k.nameIndex);
+    const auto& kt = kKernelTypes[static_cast<size_t>(k.type)];
+    if (k.nameIndex < 0)
+        return kt.fullName ? kt.fullName : kPipeBaseNames[static_cast<size_t>(k.type)];
+    return std::string(kt.type) + "_" + std::to_string(k.nameIndex);
 }
 
 // 13 aic + 11 aiv PMU columns + cube_utilization, plausible for the core type.
@@ -805,7 +1257,8 @@ bool writeKernelDetails(
     }
     const GeneratorOptions& o = c.options;
     const bool flops = o.flops || o.flopsLightRank;
-    const double flopsFactor = o.flopsLightRank && *o.flopsLightRank == rank ? GeneratorOptions::kFlopsLightFactor : 1.0;
+    const double flopsFactor
+        = o.flopsLightRank && *o.flopsLightRank == rank ? GeneratorOptions::kFlopsLightFactor : 1.0;
     out << (flops ? kKernelHeaderFlops : kKernelHeader);
     // A communication row leaves Mix Block Dim .. Context ID (9 columns) and every PMU column N/A.
     std::string na;
@@ -1303,7 +1756,9 @@ private:
                 const int64_t cd = std::max<int64_t>(1, hd / 2);
                 const std::string api = it.kernel
                     ? "aclnn" + std::string(kKernelTypes[static_cast<size_t>(it.kernel->type)].type)
-                    : "HcclAllReduce";
+                    : it.op->type == "send"    ? "HcclSend"
+                    : it.op->type == "receive" ? "HcclRecv"
+                                               : "HcclAllReduce";
                 x("AscendCL@" + api, devicePid(7), m_cannTid, cs, cd, nullptr,
                     "{\"Thread Id\": " + std::to_string(m_cannTid)
                         + ", \"Mode\": \"ACL_OP\", \"level\": \"acl\", \"id\": \"" + api
@@ -1591,8 +2046,9 @@ bool writeAnalysisDb(const fs::path& path, const std::string& stepCsv, const std
                     }
                     for (const auto& [packet, countAndMs] : dist.items()) {
                         auto row = v;
-                        row.insert(row.end(), { std::stod(packet), countAndMs[0].get<int64_t>(),
-                                                  countAndMs[1].get<double>(), step, kind });
+                        row.insert(row.end(),
+                            { std::stod(packet), countAndMs[0].get<int64_t>(), countAndMs[1].get<double>(), step,
+                                kind });
                         db.insert(bwSt, row);
                     }
                 }
@@ -1625,10 +2081,9 @@ bool writeAnalysisDb(const fs::path& path, const std::string& stepCsv, const std
     return true;
 }
 
-bool generateRank(const Cluster& c, int rank, const fs::path& root, std::string& folder, std::string& error)
+bool generateRank(const Cluster& c, int rank, const std::vector<StepPlan>& steps, const fs::path& root,
+    std::string& folder, std::string& error)
 {
-    RankPlanner planner(c, rank);
-    const auto steps = planner.plan();
     folder
         = "rank" + std::to_string(rank) + "_" + folderTimestamp(c.rankStart[static_cast<size_t>(rank)]) + "_ascend_pt";
     const fs::path dir = root / folder;
@@ -1654,11 +2109,11 @@ bool generateRank(const Cluster& c, int rank, const fs::path& root, std::string&
         || !writeText(out / "op_statistic.csv", opStatisticCsv(steps), error)
         || !writeText(out / "communication.json", comm, error)
         || !writeText(out / "communication_matrix.json", matrix, error)
-        || !writeText(out / "memory_record.csv", memoryRecordCsv(device, steps, salt,
-                                c.options.memoryHeavyRank && *c.options.memoryHeavyRank == rank
-                                    ? GeneratorOptions::kMemoryHeavyFactor
-                                    : 1.0),
-                error)
+        || !writeText(out / "memory_record.csv",
+            memoryRecordCsv(device, steps, salt,
+                c.options.memoryHeavyRank && *c.options.memoryHeavyRank == rank ? GeneratorOptions::kMemoryHeavyFactor
+                                                                                : 1.0),
+            error)
         || !writeText(out / "npu_module_mem.csv", npuModuleMemCsv(device, steps), error))
         return false;
     Out trace(out / "trace_view.json");
@@ -1709,10 +2164,17 @@ bool ClusterGenerator::generate(const GeneratorOptions& input, std::string& erro
     for (const auto& [flag, rank] : { std::pair { "--memory-heavy-rank", o.memoryHeavyRank },
              std::pair { "--flops-light-rank", o.flopsLightRank } }) {
         if (rank && (*rank < 0 || *rank >= o.ranks)) {
-            error = std::string(flag) + " " + std::to_string(*rank) + " is out of range 0.." + std::to_string(o.ranks - 1);
+            error = std::string(flag) + " " + std::to_string(*rank) + " is out of range 0.."
+                + std::to_string(o.ranks - 1);
             return false;
         }
     }
+    if (o.microbatches < 0 || o.microbatches > 10000) {
+        error = "--microbatches must be between 1 and 10000";
+        return false;
+    }
+    if (o.microbatches == 0)
+        o.microbatches = 2 * o.pp;
     if (o.outDir.empty()) {
         error = "--out is required";
         return false;
@@ -1760,9 +2222,18 @@ bool ClusterGenerator::generate(const GeneratorOptions& input, std::string& erro
     if (!prepareOutDir(root, error))
         return false;
     std::string marker = "npuscope cluster generator output; the folders below are replaced by the next run\n";
+    // Pipeline stages wait for each other, so a pp > 1 cluster is planned whole; a flat one rank by rank.
+    std::vector<std::vector<StepPlan>> pipeline;
+    if (o.pp > 1)
+        pipeline = PipelinePlanner(c).plan();
     for (int r = 0; r < o.ranks; ++r) {
         std::string folder;
-        if (!generateRank(c, r, root, folder, error))
+        std::vector<StepPlan> steps;
+        if (o.pp > 1)
+            steps = std::move(pipeline[static_cast<size_t>(r)]);
+        else
+            steps = RankPlanner(c, r).plan();
+        if (!generateRank(c, r, steps, root, folder, error))
             return false;
         marker += folder + "\n";
         // Written after every rank so a failed run can still be regenerated over.

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "TestSupport.h"
 
-#include "npuscope/testgen/ClusterGenerator.h"
 #include "npuscope/io/detect/Detector.h"
 #include "npuscope/load/Loader.h"
 #include "npuscope/query/CommQuery.h"
 #include "npuscope/query/RankQuery.h"
 #include "npuscope/query/StepQuery.h"
+#include "npuscope/testgen/ClusterGenerator.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -128,15 +128,28 @@ TEST(ClusterGenerator, GeneratesALoadableClusterWithPlantedAnomalies)
     EXPECT_EQ(db->scalarInt("SELECT COUNT(*) FROM comm_link WHERE src IS NULL OR dst IS NULL").value_or(-1), 0);
     EXPECT_GT(db->scalarInt("SELECT COUNT(*) FROM comm_link").value_or(0), 0);
 
-    // Slow rank: highest Computing; its group peers wait longer than ranks outside its groups.
+    // Slow rank 5 (stage 1 of dp replica 0): highest Computing. In the pipeline it holds up its whole replica, and the
+    // dp and pipeline-wide all-reduces pass that on to every rank, so the total wait does not single out its peers;
+    // where a rank waits does. Its tp peer waits in the tp all-reduces, the slow rank itself least there (it arrives
+    // last).
     const auto stats = query::clusterStats(query::StepQuery::averaged(*db));
     EXPECT_EQ(stats[static_cast<size_t>(C::Computing)].maxRank, 5);
-    const int64_t peerWait = totalWait(*db, 4); // tp peer of 5
-    EXPECT_GT(peerWait, totalWait(*db, 2)); // shares no group with 5
-    EXPECT_GT(totalWait(*db, 7), totalWait(*db, 6)); // dp peer vs. non-peer
-    // The slow rank itself arrives last, so it waits least in the collectives it shares.
-    EXPECT_LT(totalWait(*db, 5), totalWait(*db, 4));
-    EXPECT_LT(totalWait(*db, 5), totalWait(*db, 7));
+    const auto groups = query::CommQuery::groups(*db);
+    auto waitIn = [&](int rank, const std::string& groupName, const char* kind) {
+        for (const auto& g : groups) {
+            if (g.name && *g.name == groupName && std::count(g.ranks.begin(), g.ranks.end(), rank))
+                return db
+                    ->scalarInt("SELECT COALESCE(SUM(wait_ns), 0) FROM comm_op WHERE is_total = 0 AND rank_id = "
+                        + std::to_string(rank) + " AND kind = '" + kind + "' AND group_hash = '" + g.hash + "'")
+                    .value_or(-1);
+        }
+        return int64_t { -1 };
+    };
+    const int64_t peerWait = waitIn(4, "tp", "collective"); // tp peer of 5
+    EXPECT_GT(peerWait, 3 * waitIn(6, "tp", "collective")); // same stage, other replica
+    EXPECT_GT(peerWait, 3 * waitIn(2, "tp", "collective")); // shares no group with 5
+    EXPECT_LT(waitIn(5, "tp", "collective"), waitIn(4, "tp", "collective"));
+    EXPECT_GT(totalWait(*db, 4), 0);
 
     // Slow link 0-1: the lowest bandwidth among non-LOCAL total links, in both directions.
     auto st

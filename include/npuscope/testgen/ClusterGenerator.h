@@ -16,6 +16,8 @@ struct GeneratorOptions {
     int steps = 3; // profiled steps per rank, >= 1
     double traceMb = 1.0; // approximate trace_view.json size per rank in MB (10^6 bytes); 0 = tiny
     int pp = 0, tp = 0, dp = 0; // parallel sizes; 0 = derive (pp = tp = 1, dp = ranks / (pp*tp))
+    // pp > 1: microbatches per step of the 1F1B pipeline schedule; 0 = 2 * pp. Unused when pp = 1.
+    int microbatches = 0;
     std::optional<int> slowRank; // this rank computes kSlowFactor longer
     std::optional<std::pair<int, int>> slowLink; // global ranks whose link has a fraction of the bandwidth
     std::optional<int> memoryHeavyRank; // this rank's memory_record peaks are kMemoryHeavyFactor higher

@@ -23,6 +23,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cstdlib>
 #include <array>
 #include <map>
 #include <variant>
@@ -465,13 +466,16 @@ void OperatorDock::refresh()
             const QString limit = topN > 0 && s.keys > topN ? tr(" (top %1 shown)").arg(topN) : QString();
             QString text;
             if (comparing) {
-                text = tr("<b>Rank %1 (baseline) vs rank %2</b>: %3 keys%4; rank %2 spends %5 more in kernels "
-                          "(negative: less)")
+                const QString amount = TimeFormat::withUnit(std::abs(s.extraNs), TimeFormat::Unit::Microseconds);
+                text = (s.extraNs >= 0 ? tr("<b>Rank %1 (baseline) vs rank %2</b>: %3 keys%4; rank %2 spends %5 more "
+                                            "in kernels than rank %1")
+                                       : tr("<b>Rank %1 (baseline) vs rank %2</b>: %3 keys%4; rank %2 spends %5 less "
+                                            "in kernels than rank %1"))
                            .arg(*rank)
                            .arg(*compare)
                            .arg(s.keys)
                            .arg(limit)
-                           .arg(TimeFormat::withUnit(s.extraNs, TimeFormat::Unit::Microseconds));
+                           .arg(amount);
                 m_model->setCompareRows(std::move(std::get<std::vector<query::OperatorCompareRow>>(s.rows)));
             } else {
                 const auto& list = std::get<std::vector<query::OperatorRow>>(s.rows);
