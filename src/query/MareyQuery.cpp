@@ -292,6 +292,13 @@ void MareyQuery::pairSendReceive(MareyStep& step, const ParallelLayout& layout, 
         }
         used[d].assign(receives[d].size(), 0);
     }
+    std::vector<char> allNamed(step.devices.size(), 1);
+    for (int d = 0; d < n; ++d) {
+        for (const int j : receives[d])
+            allNamed[d] = allNamed[d] && peerOf(d, j) >= 0;
+    }
+    for (const auto& [d, i] : sends)
+        allNamed[d] = allNamed[d] && peerOf(d, i) >= 0;
     // Earlier sends choose first, so the k-th send of a pair of devices meets the k-th receive.
     std::sort(sends.begin(), sends.end(), [&](const auto& a, const auto& b) {
         return step.devices[a.first].ops[a.second].start < step.devices[b.first].ops[b.second].start;
@@ -300,6 +307,18 @@ void MareyQuery::pairSendReceive(MareyStep& step, const ParallelLayout& layout, 
     for (const auto& [d, i] : sends) {
         const auto& send = step.devices[d].ops[i];
         const int named = peerOf(d, i);
+        // Every p2p op of both devices named: the k-th send of d to p meets the k-th receive of p from d, whatever the
+        // clocks say. (A matrix that names only its top / middle / bottom ops does not order the rest.)
+        if (named >= 0 && allNamed[d] && allNamed[named]) {
+            size_t k = firstFree[named];
+            while (k < receives[named].size() && (used[named][k] || peerOf(named, receives[named][k]) != d))
+                ++k;
+            if (k < receives[named].size()) {
+                used[named][k] = 1;
+                step.p2p.push_back({ d, i, named, receives[named][k] });
+                continue;
+            }
+        }
         std::vector<int> candidates;
         if (named >= 0)
             candidates.push_back(named);
