@@ -11,6 +11,8 @@
 #include "npuscope/query/OperatorReport.h"
 #include "npuscope/query/RankQuery.h"
 #include "npuscope/query/SummaryReport.h"
+#include "npuscope/query/advice/AdviceQuery.h"
+#include "npuscope/query/advice/AdviceReport.h"
 #include "npuscope/testgen/ClusterGenerator.h"
 
 #include <spdlog/spdlog.h>
@@ -83,6 +85,14 @@ commands:
       rank with --rank. --compare R2 (needs --rank R) matches R's keys with R2's and adds R2's total and the
       difference R2 − R, sorted by difference descending (the slower card's extra time on top). --json
       prints the npuscope.ops/1 document. The parse cache is used as by summary (--no-cache: not).
+  advise [--json] [--capacity-gb G] [--with-kernels] [--no-cache] PATH...
+      Expert advice (docs/metrics.md, "Advice rules"): every rule (problem delimitation and stage imbalance
+      over comparable ranks = same pipeline stage and TP position, slow rank, slow link, wait ratio, small
+      packets, RDMA retransmission, 512 B alignment, Preparing, step variance, pipeline bubble, FLOPs-light
+      ranks, memory peak with --capacity-gb G, long AI CPU kernels with --with-kernels) with its threshold,
+      the measured value, the ranks / links / ops / steps concerned, a suggestion and the view that shows the
+      evidence; critical first. --with-kernels also imports every rank's kernel rows (as ops does; costly on
+      large clusters). --json prints the npuscope.advice/1 document. The parse cache is used as by summary.
   help
       Show this text.
 
@@ -228,6 +238,21 @@ int comm(const std::vector<std::string>& args)
     return 0;
 }
 
+// --capacity-gb G: the device memory in MB (2^20 B); nullopt when G is not a positive number.
+std::optional<double> parseCapacityMb(const std::string& v)
+{
+    double gb = 0;
+    size_t used = 0;
+    try {
+        gb = std::stod(v, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != v.size() || !(gb > 0))
+        return std::nullopt;
+    return gb * 1024.0;
+}
+
 int memory(const std::vector<std::string>& args)
 {
     bool json = false;
@@ -244,17 +269,9 @@ int memory(const std::vector<std::string>& args)
         else if (a == "--capacity-gb") {
             if (i + 1 >= args.size())
                 return usage("--capacity-gb needs a value");
-            const std::string& v = args[++i];
-            double gb = 0;
-            size_t used = 0;
-            try {
-                gb = std::stod(v, &used);
-            } catch (const std::exception&) {
-                used = 0;
-            }
-            if (used != v.size() || !(gb > 0))
-                return usage("--capacity-gb expects a positive number, got \"" + v + "\"");
-            capacityMb = gb * 1024.0;
+            capacityMb = parseCapacityMb(args[++i]);
+            if (!capacityMb)
+                return usage("--capacity-gb expects a positive number, got \"" + args[i] + "\"");
         } else if (a.rfind("--", 0) == 0)
             return usage("unknown option " + a);
         else
@@ -323,6 +340,48 @@ int ops(const std::vector<std::string>& args)
         std::cout << npuscope::query::OperatorReport::json(*db, sel).dump(2) << "\n";
     else
         std::cout << npuscope::query::OperatorReport::text(*db, sel);
+    return 0;
+}
+
+int advise(const std::vector<std::string>& args)
+{
+    bool json = false;
+    bool useCache = true;
+    bool kernels = false;
+    npuscope::query::advice::AdviceOptions options;
+    std::vector<std::string> paths;
+    auto usage = [](const std::string& message) { return usageError("advise", message); };
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--json")
+            json = true;
+        else if (a == "--no-cache")
+            useCache = false;
+        else if (a == "--with-kernels")
+            kernels = true;
+        else if (a == "--capacity-gb") {
+            if (i + 1 >= args.size())
+                return usage("--capacity-gb needs a value");
+            options.capacityMb = parseCapacityMb(args[++i]);
+            if (!options.capacityMb)
+                return usage("--capacity-gb expects a positive number, got \"" + args[i] + "\"");
+        } else if (a.rfind("--", 0) == 0)
+            return usage("unknown option " + a);
+        else
+            paths.push_back(a);
+    }
+    if (paths.empty())
+        return usage("no PATH given");
+    // Every rule but aicpu_long reads what the summary load imports; the kernel rows (every rank's
+    // kernel_details.csv) only with --with-kernels.
+    auto db = loadRanks("advise", paths, kernels ? npuscope::io::kKernelsGroup : npuscope::io::kNoGroup, useCache);
+    if (!db)
+        return 1;
+    const auto findings = npuscope::query::advice::AdviceQuery::run(*db, options);
+    if (json)
+        std::cout << npuscope::query::advice::AdviceReport::json(findings).dump(2) << "\n";
+    else
+        std::cout << npuscope::query::advice::AdviceReport::text(findings);
     return 0;
 }
 
@@ -435,6 +494,8 @@ int main(int argc, char** argv)
             return memory(args);
         if (command == "ops")
             return ops(args);
+        if (command == "advise")
+            return advise(args);
         if (command == "help" || command == "--help" || command == "-h") {
             std::cout << kUsage;
             return 0;

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/model/Database.h"
+#include "npuscope/query/advice/Finding.h"
+
+#include <optional>
+#include <vector>
+
+namespace npuscope::query::advice {
+
+struct AdviceOptions {
+    // The device memory (MB, 2^20 B): memory_peak only runs with it (no profile records it).
+    std::optional<double> capacityMb;
+    // Leave each rank's first step out of the step figures when it has more than one (warm-up).
+    bool skipFirstStep = true;
+};
+
+// Runs every advice rule (docs/metrics.md, "Advice rules") over the loaded model, reading the existing queries
+// (StepQuery, CommAnalysisQuery, CommOpIndex, ParallelLayoutQuery, OperatorQuery, FlopsQuery, MemoryQuery); rules
+// whose data is not loaded (no communication, no kernels, no capacity) give nothing. Caller holds the database lock
+// or owns the database; any thread.
+class AdviceQuery {
+public:
+    // Findings sorted by sortFindings.
+    static std::vector<Finding> run(model::Database& db, const AdviceOptions& options = {});
+    // Critical first, then warning, then info; within a severity by rule id, then value descending (for slow_link,
+    // whose value is a bandwidth, ascending), then the first rank.
+    static void sortFindings(std::vector<Finding>& findings);
+};
+
+} // namespace npuscope::query::advice

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+namespace npuscope::query::advice {
+
+// Every threshold the advice rules use, in one place; docs/metrics.md ("Advice rules") gives each one's source.
+struct AdviceThresholds {
+    // Problem delimitation: (max − min) ÷ mean of a step_trace column over comparable ranks (same stage, same TP
+    // position). msprof-analyze advisor's slow rank analysis flags 0.05; npuscope warns from 0.10 (step to step noise
+    // of a healthy job reaches 5 %) and calls it critical from 0.25.
+    static constexpr double kDispersionWarning = 0.10;
+    static constexpr double kDispersionCritical = 0.25;
+    // A column whose max − min is below this share of the mean step time is noise, whatever its relative dispersion
+    // (Free of 0.07 ms varying by 10 %).
+    static constexpr double kDispersionMinShareOfStep = 0.02;
+    // Stage imbalance: (max − min) ÷ mean of the stages' mean Computing.
+    static constexpr double kStageImbalance = 0.10;
+
+    // Slow rank: the delay the suspect causes must exceed its comparable ranks' median by this share of its summed
+    // step time (below it the lateness is noise).
+    static constexpr double kSlowRankMinDelayShare = 0.05;
+    // ... and its own time outside communication (Computing + Free per step) must exceed its comparable ranks' median
+    // by this share of its step time: a rank that arrives late only because it waited for a slow rank in another
+    // group (a pipeline passes a slow rank's delay on to its neighbours) is not slow itself (npuscope).
+    static constexpr double kSlowRankMinOwnShare = 0.02;
+    // Robust z-score (0.6745 (x − median) ÷ MAD) limit for groups too large for the Dixon table (Iglewicz & Hoaglin).
+    static constexpr double kRobustZ = 3.5;
+    // CANN "Performance Tuning Suggestions": Synchronization Time Ratio Before Transit upper limit.
+    static constexpr double kSyncRatio = 0.2;
+
+    // Slow link: below this share of the transport's median bandwidth (msprof-analyze slow link / MindStudio
+    // Insight), or a robust z-score below −kRobustZ within (op type, transport, size class).
+    static constexpr double kLinkMedianShare = 0.8;
+    static constexpr double kLinkCriticalShare = 0.5;
+    // Links that moved less than this over the loaded steps are latency-bound: their bandwidth means nothing.
+    static constexpr double kLinkMinSizeMb = 1.0;
+    // Empirical peak bandwidths (GB/s) from the msprof-analyze / MindStudio Insight tutorials.
+    static constexpr double kPeakRdmaGbps = 12.5;
+    static constexpr double kPeakHccsGbps = 18.0;
+    static constexpr double kPeakPcieGbps = 20.0;
+
+    // CANN "Performance Tuning Suggestions": Wait Time Ratio upper limit.
+    static constexpr double kWaitRatio = 0.2;
+    // msprof-analyze advisor packet.yaml: min_sdma_size 16 MB, min_rdma_size 1 MB, ratios 0.2.
+    static constexpr double kSmallSdmaMb = 16.0;
+    static constexpr double kSmallRdmaMb = 1.0;
+    static constexpr double kSmallPacketShare = 0.2;
+    // msprof-analyze advisor rdma_analysis.yaml: min_retransmission_time 4000 ms.
+    static constexpr double kRetransmissionMs = 4000.0;
+    // Transfers whose size is not a multiple of 512 B; only packages of at least kAlignmentMinBytes count.
+    static constexpr double kAlignmentBytes = 512.0;
+    static constexpr double kAlignmentMinBytes = 1.0e6;
+    static constexpr double kAlignmentShare = 0.1;
+
+    // AI CPU kernels longer than 20 µs (msprof-analyze advisor AICPU issues).
+    static constexpr double kAiCpuUs = 20.0;
+    // Preparing (data loading before the step's first device task) above this share of the step.
+    static constexpr double kPreparingShare = 0.10;
+    // (max − min) ÷ mean of one rank's step time over its steps (the first left out when there are more than two).
+    static constexpr double kStepVariance = 0.20;
+    // Pipeline bubble ÷ step time, mean over a stage's ranks.
+    static constexpr double kBubbleShare = 0.20;
+    // Peak reserved ÷ device memory.
+    static constexpr double kMemoryPeak = 0.90;
+    static constexpr double kMemoryCritical = 0.97;
+    // A rank's FLOP/s below this share of its comparable ranks' median.
+    static constexpr double kFlopsLight = 0.8;
+};
+
+} // namespace npuscope::query::advice

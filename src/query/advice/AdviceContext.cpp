@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "AdviceContext.h"
+
+#include "npuscope/query/ParallelLayoutQuery.h"
+
+#include <cstdarg>
+#include <cstdio>
+
+namespace npuscope::query::advice {
+
+AdviceContext AdviceContext::build(model::Database& db, const AdviceOptions& options)
+{
+    AdviceContext ctx { db, options, ParallelLayoutQuery::layout(db), {}, {}, {} };
+    std::map<std::pair<int, int>, std::vector<int64_t>> sets;
+    for (const auto& c : ctx.layout.ranks) {
+        if (!c.loaded)
+            continue;
+        sets[{ c.pp, c.tp }].push_back(c.rank);
+        ctx.stageOf[c.rank] = c.pp;
+    }
+    for (auto& [key, ranks] : sets)
+        ctx.comparable.push_back(std::move(ranks));
+    ctx.averaged = StepQuery::averaged(db, options.skipFirstStep);
+    return ctx;
+}
+
+const StepBreakdown* AdviceContext::averagedRow(int64_t rank) const
+{
+    for (const auto& row : averaged) {
+        if (row.rank == rank)
+            return &row;
+    }
+    return nullptr;
+}
+
+std::string formatText(const char* format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    va_list copy;
+    va_copy(copy, args);
+    const int n = std::vsnprintf(nullptr, 0, format, copy);
+    va_end(copy);
+    std::string s(n > 0 ? static_cast<size_t>(n) : 0, '\0');
+    if (n > 0)
+        std::vsnprintf(s.data(), s.size() + 1, format, args);
+    va_end(args);
+    return s;
+}
+
+std::string rankList(const std::vector<int64_t>& ranks, size_t limit)
+{
+    std::string s;
+    for (size_t i = 0; i < ranks.size() && i < limit; ++i)
+        s += (i ? ", " : "") + std::to_string(ranks[i]);
+    if (ranks.size() > limit)
+        s += ", … (" + std::to_string(ranks.size()) + " ranks)";
+    return s;
+}
+
+} // namespace npuscope::query::advice

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/model/Database.h"
+#include "npuscope/query/ParallelLayout.h"
+#include "npuscope/query/StepQuery.h"
+#include "npuscope/query/advice/AdviceQuery.h"
+#include "npuscope/query/advice/Finding.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace npuscope::query::advice {
+
+// What every rule reads, computed once per AdviceQuery::run: the parallel layout and its comparable rank sets, and
+// each rank's step breakdown averaged over its steps. Internal to the advice rules.
+struct AdviceContext {
+    model::Database& db;
+    AdviceOptions options;
+    ParallelLayout layout;
+    // Loaded ranks doing the same work: same pipeline stage and same TP position (ascending ranks), by (pp, tp).
+    std::vector<std::vector<int64_t>> comparable;
+    std::map<int64_t, int> stageOf; // loaded rank -> pp index
+    std::vector<StepBreakdown> averaged; // StepQuery::averaged(db, options.skipFirstStep)
+
+    static AdviceContext build(model::Database& db, const AdviceOptions& options);
+    // The averaged row of a rank, nullptr when it has none.
+    const StepBreakdown* averagedRow(int64_t rank) const;
+};
+
+// printf into a std::string (the messages carry figures).
+std::string formatText(const char* format, ...) __attribute__((format(printf, 1, 2)));
+// "0, 3, 5" (at most limit ranks, then ", …").
+std::string rankList(const std::vector<int64_t>& ranks, size_t limit = 8);
+
+} // namespace npuscope::query::advice

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: Apache-2.0
+// Communication rules over communication.json: wait ratio, small packets, RDMA retransmission, 512 B alignment.
+#include "AdviceRules.h"
+
+#include "npuscope/query/CommAnalysisQuery.h"
+#include "npuscope/query/CommOpIndex.h"
+#include "npuscope/query/advice/AdviceThresholds.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace npuscope::query::advice {
+
+namespace {
+
+using T = AdviceThresholds;
+
+void waitRatio(const AdviceContext& ctx, std::vector<Finding>& out)
+{
+    std::vector<RankDuration> above;
+    for (auto& d : CommAnalysisQuery::durations(ctx.db, {})) {
+        if (d.waitRatio && *d.waitRatio > T::kWaitRatio)
+            above.push_back(std::move(d));
+    }
+    if (above.empty())
+        return;
+    std::sort(above.begin(), above.end(), [](const RankDuration& a, const RankDuration& b) {
+        return *a.waitRatio != *b.waitRatio ? *a.waitRatio > *b.waitRatio : a.rank < b.rank;
+    });
+    const auto& top = above.front();
+    Finding f;
+    f.id = "wait_ratio";
+    f.category = "communication";
+    f.severity = Severity::Warning;
+    f.threshold = T::kWaitRatio;
+    f.thresholdText = formatText("Σwait ÷ (Σwait + Σtransit) of a rank's communication ops > %.1f", T::kWaitRatio);
+    f.value = *top.waitRatio;
+    f.unit = "ratio";
+    for (const auto& d : above)
+        f.ranks.push_back(d.rank);
+    f.message = formatText("Rank %lld waits %.3f ms in its communication ops against %.3f ms of transfer (wait ratio "
+                           "%.3f, synchronisation ratio %s); ranks above %.1f: %zu.",
+        static_cast<long long>(top.rank), static_cast<double>(top.waitNs) / 1e6,
+        static_cast<double>(top.transitNs) / 1e6, *top.waitRatio,
+        top.syncRatio ? formatText("%.3f", *top.syncRatio).c_str() : "—", T::kWaitRatio, above.size());
+    f.suggestion = "The ranks wait for a peer that arrives late: find it (slow_rank, the Time overview) or the "
+                   "link that delays the transfer (slow_link). A synchronisation ratio above 0.2 on the waiting "
+                   "rank points to a slow rank, a lower one to the links.";
+    f.evidence.view = "commduration";
+    f.evidence.rank = top.rank;
+    out.push_back(std::move(f));
+}
+
+void packetRules(const AdviceContext& ctx, std::vector<Finding>& out)
+{
+    for (const auto& d : CommAnalysisQuery::packets(ctx.db, {})) {
+        const double limit = d.transport == "SDMA" ? T::kSmallSdmaMb : d.transport == "RDMA" ? T::kSmallRdmaMb : 0;
+        int64_t total = 0, small = 0, smallNs = 0, large = 0, misaligned = 0;
+        for (const auto& bin : d.bins) {
+            total += bin.count;
+            if (bin.packageMb < limit) {
+                small += bin.count;
+                smallNs += bin.totalNs;
+            }
+            const double bytes = std::round(bin.packageMb * 1e6);
+            if (bytes >= T::kAlignmentMinBytes) {
+                large += bin.count;
+                if (std::fmod(bytes, T::kAlignmentBytes) != 0)
+                    misaligned += bin.count;
+            }
+        }
+        if (limit > 0 && total > 0 && static_cast<double>(small) / static_cast<double>(total) > T::kSmallPacketShare) {
+            Finding f;
+            f.id = "small_packets";
+            f.category = "communication";
+            f.severity = Severity::Warning;
+            f.threshold = T::kSmallPacketShare;
+            f.thresholdText = formatText(
+                "share of %s transfers smaller than %.0f MB > %.1f", d.transport.c_str(), limit, T::kSmallPacketShare);
+            f.value = static_cast<double>(small) / static_cast<double>(total);
+            f.unit = "share";
+            f.message = formatText("%lld of %lld %s transfers (%.1f %%) are smaller than %.0f MB; they take %.3f ms "
+                                   "in total.",
+                static_cast<long long>(small), static_cast<long long>(total), d.transport.c_str(), f.value * 100, limit,
+                static_cast<double>(smallNs) / 1e6);
+            f.suggestion = "Many small transfers are bound by latency and host launches: fuse gradients into larger "
+                           "buckets, raise the batch size or gradient accumulation, prefer ZeRO-1/2 to ZeRO-3 "
+                           "where memory allows, use fused optimizers.";
+            f.evidence.view = "commduration";
+            f.evidence.transport = d.transport;
+            out.push_back(std::move(f));
+        }
+        if (large > 0 && static_cast<double>(misaligned) / static_cast<double>(large) > T::kAlignmentShare) {
+            Finding f;
+            f.id = "alignment";
+            f.category = "communication";
+            f.severity = Severity::Info;
+            f.threshold = T::kAlignmentShare;
+            f.thresholdText = formatText("share of %s transfers of at least 1 MB whose size is not a multiple of "
+                                         "%.0f B > %.1f",
+                d.transport.c_str(), T::kAlignmentBytes, T::kAlignmentShare);
+            f.value = static_cast<double>(misaligned) / static_cast<double>(large);
+            f.unit = "share";
+            f.message = formatText("%lld of %lld %s transfers of at least 1 MB are not a multiple of 512 B.",
+                static_cast<long long>(misaligned), static_cast<long long>(large), d.transport.c_str());
+            f.suggestion = "Unaligned transfers use the DMA engines less efficiently: pad tensors (hidden sizes, "
+                           "bucket sizes) to multiples of 512 B.";
+            f.evidence.view = "commduration";
+            f.evidence.transport = d.transport;
+            out.push_back(std::move(f));
+        }
+    }
+}
+
+void retransmission(const AdviceContext& ctx, std::vector<Finding>& out)
+{
+    const auto index = CommOpIndex::forDatabase(ctx.db);
+    const int32_t rdma = index->id("RDMA");
+    if (rdma < 0)
+        return;
+    std::set<int64_t> ranks, steps;
+    std::set<std::string> ops;
+    double worstMs = 0;
+    for (const auto& op : index->ops(std::nullopt)) {
+        for (const auto& bw : index->bandwidths(op)) {
+            const double ms = static_cast<double>(bw.transitNs) / 1e6;
+            if (bw.transport != rdma || ms <= T::kRetransmissionMs)
+                continue;
+            ranks.insert(op.rank);
+            if (op.hasStep)
+                steps.insert(op.step);
+            if (op.name >= 0)
+                ops.insert(index->text(op.name));
+            worstMs = std::max(worstMs, ms);
+        }
+    }
+    if (ranks.empty())
+        return;
+    Finding f;
+    f.id = "rdma_retransmission";
+    f.category = "communication";
+    f.severity = Severity::Critical;
+    f.threshold = T::kRetransmissionMs;
+    f.thresholdText = formatText("RDMA transit time of one op > %.0f ms", T::kRetransmissionMs);
+    f.value = worstMs;
+    f.unit = "ms";
+    f.ranks.assign(ranks.begin(), ranks.end());
+    f.steps.assign(steps.begin(), steps.end());
+    f.ops.assign(ops.begin(), ops.end());
+    f.message = formatText("RDMA transfers of %zu ops take up to %.1f ms on ranks %s: one transfer this long means "
+                           "the NIC retransmitted.",
+        ops.size(), worstMs, rankList(f.ranks).c_str());
+    f.suggestion = "Check the RDMA network: link flaps and error counters on the NICs and switches, PFC / ECN "
+                   "configuration, HCCL_RDMA_TIMEOUT / HCCL_RDMA_RETRY_CNT.";
+    f.evidence.view = "commduration";
+    f.evidence.rank = f.ranks.front();
+    f.evidence.transport = "RDMA";
+    out.push_back(std::move(f));
+}
+
+} // namespace
+
+void communicationRules(const AdviceContext& ctx, std::vector<Finding>& out)
+{
+    waitRatio(ctx, out);
+    packetRules(ctx, out);
+    retransmission(ctx, out);
+}
+
+} // namespace npuscope::query::advice

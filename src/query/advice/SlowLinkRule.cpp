@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: Apache-2.0
+// slow_link: links compared like with like (op type, transport, size class; and per transport) after leaving out
+// latency-bound transfers.
+#include "AdviceRules.h"
+
+#include "npuscope/query/CommAnalysisQuery.h"
+#include "npuscope/query/advice/AdviceThresholds.h"
+#include "npuscope/query/advice/OutlierTest.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <tuple>
+
+namespace npuscope::query::advice {
+
+namespace {
+
+using T = AdviceThresholds;
+
+std::optional<double> peakGbps(const std::string& transport)
+{
+    if (transport == "RDMA")
+        return T::kPeakRdmaGbps;
+    if (transport == "HCCS")
+        return T::kPeakHccsGbps;
+    if (transport == "PCIE")
+        return T::kPeakPcieGbps;
+    return std::nullopt;
+}
+
+// Factor-of-4 byte classes: transfers within one class move comparable amounts.
+int sizeClass(double sizeMb) { return static_cast<int>(std::floor(std::log2(sizeMb * 1e6) / 2)); }
+
+} // namespace
+
+void slowLinkRule(const AdviceContext& ctx, std::vector<Finding>& out)
+{
+    std::vector<LinkRow> links;
+    for (auto& l : CommAnalysisQuery::linkTable(ctx.db, {})) {
+        if (l.localRanks || l.src == l.dst || l.transport == "LOCAL" || !l.bandwidthGbps || l.timeNs <= 0
+            || l.sizeMb < T::kLinkMinSizeMb)
+            continue;
+        links.push_back(std::move(l));
+    }
+    std::map<std::string, std::vector<double>> byTransport;
+    std::map<std::tuple<std::string, std::string, int>, std::vector<double>> byGroup;
+    for (const auto& l : links) {
+        byTransport[l.transport].push_back(*l.bandwidthGbps);
+        byGroup[{ l.opType, l.transport, sizeClass(l.sizeMb) }].push_back(*l.bandwidthGbps);
+    }
+    std::map<std::string, double> transportMedian;
+    for (const auto& [t, v] : byTransport)
+        transportMedian[t] = OutlierTest::median(v);
+
+    // One finding per unordered rank pair and transport: both directions of a slow link are usually slow.
+    std::map<std::tuple<int64_t, int64_t, std::string>, Finding> found;
+    for (const auto& l : links) {
+        const auto& all = byTransport[l.transport];
+        const auto& group = byGroup[{ l.opType, l.transport, sizeClass(l.sizeMb) }];
+        const double bw = *l.bandwidthGbps;
+        const double median = transportMedian[l.transport];
+        const bool belowTransport = all.size() >= 3 && bw < T::kLinkMedianShare * median;
+        bool groupOutlier = false;
+        double groupMedian = 0;
+        if (group.size() >= 3) {
+            groupMedian = OutlierTest::median(group);
+            groupOutlier = OutlierTest::robustZ(bw, groupMedian, OutlierTest::mad(group)) < -T::kRobustZ
+                && bw < T::kLinkMedianShare * groupMedian;
+        }
+        const auto peak = peakGbps(l.transport);
+        if (!(belowTransport || groupOutlier) || (peak && bw >= *peak))
+            continue;
+        const auto key = std::make_tuple(std::min(l.src, l.dst), std::max(l.src, l.dst), l.transport);
+        auto [it, fresh] = found.try_emplace(key);
+        Finding& f = it->second;
+        const FindingLink link { l.src, l.dst, l.transport };
+        if (std::find(f.links.begin(), f.links.end(), link) == f.links.end())
+            f.links.push_back(link);
+        if (!l.slowestOp.empty() && std::find(f.ops.begin(), f.ops.end(), l.slowestOp) == f.ops.end())
+            f.ops.push_back(l.slowestOp);
+        if (!fresh && bw >= f.value)
+            continue;
+        f.id = "slow_link";
+        f.category = "communication";
+        f.severity = bw < T::kLinkCriticalShare * median ? Severity::Critical : Severity::Warning;
+        f.threshold = T::kLinkMedianShare * median;
+        f.thresholdText = formatText("bandwidth < %.1f × the %s median (%.3f GB/s) or a robust z-score < −%.1f among "
+                                     "links of the same op type, transport and size class; links under %.0f MB "
+                                     "ignored; and below the %s peak",
+            T::kLinkMedianShare, l.transport.c_str(), median, T::kRobustZ, T::kLinkMinSizeMb, l.transport.c_str());
+        f.value = bw;
+        f.unit = "GB/s";
+        f.ranks = { l.src, l.dst };
+        f.message = formatText("Link %lld → %lld (%s, %s) moves %.3f MB at %.3f GB/s: %.0f %% of the %s median "
+                               "%.3f GB/s over %zu links%s.",
+            static_cast<long long>(l.src), static_cast<long long>(l.dst), l.transport.c_str(), l.opType.c_str(),
+            l.sizeMb, bw, bw / median * 100, l.transport.c_str(), median, all.size(),
+            groupOutlier ? formatText("; median of its like links %.3f GB/s", groupMedian).c_str() : "");
+        f.suggestion = l.transport == "RDMA"
+            ? "Check the NICs, optics and switch ports of the two hosts (hccn_tool link status, error counters, "
+              "retransmissions) and the network topology / ECMP hashing."
+            : "Check the intra-node link between the two devices (HCCS / PCIe link status, npu-smi health); a "
+              "degraded link slows every collective that crosses it.";
+        f.evidence.view = "links";
+        f.evidence.link = link;
+        f.evidence.rank = l.src;
+    }
+    for (auto& [key, f] : found)
+        out.push_back(std::move(f));
+}
+
+} // namespace npuscope::query::advice

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: Apache-2.0
+// Step-level scheduling rules: Preparing share, step-to-step variance, pipeline bubble share.
+#include "AdviceRules.h"
+
+#include "npuscope/query/advice/AdviceThresholds.h"
+
+#include <algorithm>
+#include <map>
+
+namespace npuscope::query::advice {
+
+namespace {
+
+using T = AdviceThresholds;
+
+// (rank, value) pairs above a threshold, largest first.
+std::vector<std::pair<int64_t, double>> sortedDesc(std::vector<std::pair<int64_t, double>> v)
+{
+    std::sort(v.begin(), v.end(),
+        [](const auto& a, const auto& b) { return a.second != b.second ? a.second > b.second : a.first < b.first; });
+    return v;
+}
+
+std::vector<int64_t> ranksOf(const std::vector<std::pair<int64_t, double>>& v)
+{
+    std::vector<int64_t> ranks;
+    for (const auto& [r, x] : v)
+        ranks.push_back(r);
+    return ranks;
+}
+
+void preparing(const AdviceContext& ctx, std::vector<Finding>& out)
+{
+    std::vector<std::pair<int64_t, double>> above;
+    for (const auto& row : ctx.averaged) {
+        const auto prep = row.value(StepColumn::Preparing);
+        const auto wall = row.wallTime();
+        if (!prep || !wall || *wall <= 0)
+            continue;
+        const double share = static_cast<double>(*prep) / static_cast<double>(*wall);
+        if (share > T::kPreparingShare)
+            above.emplace_back(row.rank, share);
+    }
+    if (above.empty())
+        return;
+    above = sortedDesc(std::move(above));
+    Finding f;
+    f.id = "preparing";
+    f.category = "scheduling";
+    f.severity = Severity::Warning;
+    f.threshold = T::kPreparingShare;
+    f.thresholdText = formatText("Preparing ÷ step time > %.2f", T::kPreparingShare);
+    f.value = above.front().second;
+    f.unit = "ratio";
+    f.ranks = ranksOf(above);
+    f.message = formatText("Preparing (from the step start to the first device task: data loading) is %.1f %% of "
+                           "the step on rank %lld; ranks above %.0f %%: %zu.",
+        f.value * 100, static_cast<long long>(above.front().first), T::kPreparingShare * 100, above.size());
+    f.suggestion = "The input pipeline is too slow: more DataLoader workers, pin_memory, prefetching, or "
+                   "preprocessed / cached data; check the host CPU binding.";
+    f.evidence.view = "steps";
+    f.evidence.rank = above.front().first;
+    out.push_back(std::move(f));
+}
+
+void stepVariance(const AdviceContext& ctx, std::vector<Finding>& out)
+{
+    std::map<int64_t, std::vector<std::pair<int64_t, double>>> perRank; // rank -> (step, wall ns)
+    for (const auto& row : StepQuery::breakdown(ctx.db)) {
+        if (const auto w = row.wallTime(); w && row.step)
+            perRank[row.rank].emplace_back(*row.step, static_cast<double>(*w));
+    }
+    std::vector<std::pair<int64_t, double>> above;
+    std::map<int64_t, std::pair<int64_t, int64_t>> extremes; // rank -> (slowest step, fastest step)
+    for (auto& [rank, steps] : perRank) {
+        std::sort(steps.begin(), steps.end());
+        // The warm-up step (graph compilation, first allocations) is left out when two others remain.
+        if (ctx.options.skipFirstStep && steps.size() > 2)
+            steps.erase(steps.begin());
+        if (steps.size() < 2)
+            continue;
+        const auto [lo, hi] = std::minmax_element(
+            steps.begin(), steps.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+        double mean = 0;
+        for (const auto& s : steps)
+            mean += s.second / static_cast<double>(steps.size());
+        if (!(mean > 0))
+            continue;
+        const double spread = (hi->second - lo->second) / mean;
+        if (spread > T::kStepVariance) {
+            above.emplace_back(rank, spread);
+            extremes[rank] = { hi->first, lo->first };
+        }
+    }
+    if (above.empty())
+        return;
+    above = sortedDesc(std::move(above));
+    const int64_t rank = above.front().first;
+    Finding f;
+    f.id = "step_variance";
+    f.category = "scheduling";
+    f.severity = Severity::Warning;
+    f.threshold = T::kStepVariance;
+    f.thresholdText = formatText("(max − min) ÷ mean of a rank's step time over its steps > %.2f", T::kStepVariance);
+    f.value = above.front().second;
+    f.unit = "ratio";
+    f.ranks = ranksOf(above);
+    f.steps = { extremes[rank].first, extremes[rank].second };
+    f.message = formatText("Step time varies by %.1f %% of its mean on rank %lld (slowest step %lld, fastest %lld); "
+                           "ranks varying more than %.0f %%: %zu.",
+        f.value * 100, static_cast<long long>(rank), static_cast<long long>(extremes[rank].first),
+        static_cast<long long>(extremes[rank].second), T::kStepVariance * 100, above.size());
+    f.suggestion = "Compare the slowest and the fastest step of the rank: dynamic shapes (recompilation), "
+                   "garbage collection, checkpointing or evaluation inside the profiled steps, or host jitter.";
+    f.evidence.view = "timeoverview";
+    f.evidence.rank = rank;
+    f.evidence.step = extremes[rank].first;
+    out.push_back(std::move(f));
+}
+
+void bubbleShare(const AdviceContext& ctx, std::vector<Finding>& out)
+{
+    if (ctx.layout.stages.size() < 2)
+        return;
+    for (const auto& stage : ctx.layout.stages) {
+        double bubble = 0;
+        double wall = 0;
+        int n = 0;
+        for (int64_t r : stage.loadedRanks) {
+            const auto* row = ctx.averagedRow(r);
+            if (!row || !row->value(StepColumn::Bubble) || !row->wallTime())
+                continue;
+            bubble += static_cast<double>(*row->value(StepColumn::Bubble));
+            wall += static_cast<double>(*row->wallTime());
+            ++n;
+        }
+        if (n == 0 || !(wall > 0) || bubble / wall <= T::kBubbleShare)
+            continue;
+        Finding f;
+        f.id = "bubble_share";
+        f.category = "scheduling";
+        f.severity = Severity::Warning;
+        f.threshold = T::kBubbleShare;
+        f.thresholdText = formatText("Σ Bubble ÷ Σ step time over a stage's ranks > %.2f", T::kBubbleShare);
+        f.value = bubble / wall;
+        f.unit = "ratio";
+        f.ranks = stage.loadedRanks;
+        f.message = formatText("Pipeline stage %d spends %.1f %% of its step in the pipeline bubble (mean %.3f ms of "
+                               "%.3f ms over %d ranks).",
+            stage.index, f.value * 100, bubble / n / 1e6, wall / n / 1e6, n);
+        f.suggestion = "Raise the number of micro-batches per step (gradient accumulation), use an interleaved "
+                       "(virtual pipeline) schedule, or balance the stages (see stage_imbalance).";
+        f.evidence.view = "parallel";
+        f.evidence.stage = stage.index;
+        out.push_back(std::move(f));
+    }
+}
+
+} // namespace
+
+void stepRules(const AdviceContext& ctx, std::vector<Finding>& out)
+{
+    preparing(ctx, out);
+    stepVariance(ctx, out);
+    bubbleShare(ctx, out);
+}
+
+} // namespace npuscope::query::advice
