@@ -12,6 +12,7 @@
 #include "npuscope/gui/issues/ParseIssuesDock.h"
 #include "npuscope/gui/operators/OperatorDock.h"
 #include "npuscope/gui/memory/MemoryDetailDock.h"
+#include "npuscope/gui/marey/MareyDock.h"
 #include "npuscope/gui/strategy/ParallelStrategyDock.h"
 #include "npuscope/gui/memory/MemoryHeatmap.h"
 #include "npuscope/gui/memory/MemoryHeatmapDock.h"
@@ -141,6 +142,7 @@ void MainWindow::createDocks()
     m_memoryDetailDock = new MemoryDetailDock(m_workspace, this);
     m_flopsHeatmapDock = new FlopsHeatmapDock(m_workspace, this);
     m_strategyDock = new ParallelStrategyDock(m_workspace, this);
+    m_mareyDock = new MareyDock(m_workspace, this);
     m_timelineDock->setSessionPersistence(m_options.persistSettings);
 
     // No central widget: every view is a dock the user can move, and the docks share the window.
@@ -158,6 +160,7 @@ void MainWindow::createDocks()
     tabifyDockWidget(m_overviewDock, m_memoryDetailDock);
     tabifyDockWidget(m_overviewDock, m_flopsHeatmapDock);
     tabifyDockWidget(m_overviewDock, m_strategyDock);
+    tabifyDockWidget(m_stepsDock, m_mareyDock);
     // Clicking a device of the heatmap selects its rank (the heatmap dock does) and opens its memory detail.
     connect(m_memoryHeatmapDock->heatmap(), &MemoryHeatmap::rankClicked, this, [this] {
         m_memoryDetailDock->show();
@@ -172,7 +175,7 @@ QList<QDockWidget*> MainWindow::docks() const
 {
     return { m_stepsDock, m_overviewDock, m_issuesDock, m_commMatrixDock, m_commDurationDock, m_linksDock, m_groupsDock,
         m_timeOverviewDock, m_timelineDock, m_operatorDock, m_memoryHeatmapDock, m_memoryDetailDock,
-        m_flopsHeatmapDock, m_strategyDock };
+        m_flopsHeatmapDock, m_strategyDock, m_mareyDock };
 }
 
 QStringList MainWindow::dockShortNames()
@@ -180,7 +183,8 @@ QStringList MainWindow::dockShortNames()
     return { QStringLiteral("steps"), QStringLiteral("overview"), QStringLiteral("issues"), QStringLiteral("matrix"),
         QStringLiteral("commduration"), QStringLiteral("links"), QStringLiteral("groups"), QStringLiteral("timeoverview"),
         QStringLiteral("timeline"), QStringLiteral("operators"), QStringLiteral("memory"),
-        QStringLiteral("memorydetail"), QStringLiteral("flops"), QStringLiteral("strategy") };
+        QStringLiteral("memorydetail"), QStringLiteral("flops"), QStringLiteral("strategy"),
+        QStringLiteral("marey") };
 }
 
 QDockWidget* MainWindow::dockByName(const QString& name) const

@@ -23,6 +23,7 @@ class LinksDock;
 class MemoryDetailDock;
 class FlopsHeatmapDock;
 class ParallelStrategyDock;
+class MareyDock;
 class MemoryHeatmapDock;
 class TimeOverviewDock;
 class TimelineDock;
@@ -69,6 +70,7 @@ public:
     MemoryDetailDock* memoryDetailDock() const { return m_memoryDetailDock; }
     FlopsHeatmapDock* flopsHeatmapDock() const { return m_flopsHeatmapDock; }
     ParallelStrategyDock* strategyDock() const { return m_strategyDock; }
+    MareyDock* mareyDock() const { return m_mareyDock; }
     QList<QDockWidget*> docks() const;
     // A dock by short name (steps | overview | issues) or objectName, case-insensitive; nullptr if unknown.
     QDockWidget* dockByName(const QString& name) const;
@@ -132,6 +134,7 @@ private:
     MemoryDetailDock* m_memoryDetailDock = nullptr;
     FlopsHeatmapDock* m_flopsHeatmapDock = nullptr;
     ParallelStrategyDock* m_strategyDock = nullptr;
+    MareyDock* m_mareyDock = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QLabel* m_summary = nullptr;
