@@ -68,8 +68,8 @@ int main(int argc, char** argv)
         QStringLiteral("Load PATH, render the window to FILE.png and exit."), QStringLiteral("FILE.png"));
     const QCommandLineOption viewOption(QStringLiteral("view"),
         QStringLiteral("Dock to show in the screenshot: steps | overview | issues | matrix | commduration | links | "
-                       "groups | timeoverview | timeline | operators | memory | memorydetail | flops | strategy | advice | "
-                       "all."),
+                       "groups | timeoverview | timeline | operators | memory | memorydetail | flops | strategy | "
+                       "marey | advice | all."),
         QStringLiteral("NAME"),
         QStringLiteral("steps"));
     const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size, default 1600x1000."),

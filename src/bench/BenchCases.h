@@ -42,6 +42,11 @@ int opsTable(const std::vector<std::string>& args);
 // synthetic samples against drawing every point unreduced, and the LTTB times (src/bench/MemoryBench.cpp).
 int memoryCurve(int argc, char** argv, const std::vector<std::string>& args);
 
+// marey [--devices 1024] [--ops 2000] [--frames 15] [--cluster DIR] [--work DIR] [--png DIR]: Marey frames (1920x1080,
+// offscreen) of a synthetic step against the naive per-operator paint; with --cluster, opening the view of that
+// cluster's first step (summary, kernels of every rank through a warm parse cache in --work, query, layout)
+// (src/bench/MareyBench.cpp).
+int mareyView(int argc, char** argv, const std::vector<std::string>& args);
 // lazy [--ranks 1024] [--work DIR] [--path CLUSTER]: memory peaks right after a warm summary open (memory_peak)
 // against the same query over every rank's memory_record rows, and the FLOPs kernel totals per rank cold and warm
 // against importing every rank's kernel table (src/bench/LazyBench.cpp).

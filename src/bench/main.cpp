@@ -38,6 +38,7 @@ int usage()
         "       npuscope-bench comm [--ranks 1024] [--work DIR]\n"
         "       npuscope-bench ops [--rows 1000000] [--ranks 8]\n"
         "       npuscope-bench memory [--points 5000000] [--frames 20]\n"
+        "       npuscope-bench marey [--devices 1024] [--ops 2000] [--cluster DIR] [--work DIR] [--png DIR]\n"
         "       npuscope-bench lazy [--ranks 1024] [--work DIR] [--path CLUSTER]\n"
         "  ingest            trace_view.json throughput: plain scanner pass (floor), nlohmann SAX parse (floor_sax)\n"
         "                    vs import into the model\n"
@@ -47,6 +48,8 @@ int usage()
         "  comm              generated cluster: step/group/op switch and matrix frame times\n"
         "  ops               operator table regroup / compare on --rows kernel rows vs an SQL GROUP BY\n"
         "  memory            memory curve frames of --points samples vs drawing every point, and LTTB times\n"
+        "  marey             Marey frames of --devices x --ops (synthetic) vs a per-operator paint; with --cluster\n"
+        "                    the time to open the view of that cluster's step on a warm parse cache\n"
         "  lazy              memory peaks after a warm summary open vs from every memory_record row; kernel totals\n"
         "                    per rank cold / cached vs importing every kernel table\n");
     return 2;
@@ -260,6 +263,8 @@ int main(int argc, char** argv)
             return npuscope::bench::opsTable(rest);
         if (command == "memory")
             return npuscope::bench::memoryCurve(argc, argv, rest);
+        if (command == "marey")
+            return npuscope::bench::mareyView(argc, argv, rest);
         if (command == "lazy")
             return npuscope::bench::lazyAggregates(rest);
         if (command == "ingest-generated")

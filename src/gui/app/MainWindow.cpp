@@ -13,6 +13,7 @@
 #include "npuscope/gui/issues/ParseIssuesDock.h"
 #include "npuscope/gui/operators/OperatorDock.h"
 #include "npuscope/gui/memory/MemoryDetailDock.h"
+#include "npuscope/gui/marey/MareyDock.h"
 #include "npuscope/gui/strategy/ParallelStrategyDock.h"
 #include "npuscope/gui/memory/MemoryHeatmap.h"
 #include "npuscope/gui/memory/MemoryHeatmapDock.h"
@@ -143,6 +144,7 @@ void MainWindow::createDocks()
     m_memoryDetailDock = new MemoryDetailDock(m_workspace, this);
     m_flopsHeatmapDock = new FlopsHeatmapDock(m_workspace, this);
     m_strategyDock = new ParallelStrategyDock(m_workspace, this);
+    m_mareyDock = new MareyDock(m_workspace, this);
     m_adviceDock = new AdviceDock(m_workspace, this);
     m_timelineDock->setSessionPersistence(m_options.persistSettings);
 
@@ -161,6 +163,7 @@ void MainWindow::createDocks()
     tabifyDockWidget(m_overviewDock, m_memoryDetailDock);
     tabifyDockWidget(m_overviewDock, m_flopsHeatmapDock);
     tabifyDockWidget(m_overviewDock, m_strategyDock);
+    tabifyDockWidget(m_stepsDock, m_mareyDock);
     tabifyDockWidget(m_overviewDock, m_adviceDock);
     // An advice finding's "Show evidence" names the view that shows it; the advice says "parallel" for the strategy.
     connect(m_workspace, &Workspace::showViewRequested, this, [this](const QString& name) {
@@ -186,7 +189,7 @@ QList<QDockWidget*> MainWindow::docks() const
 {
     return { m_stepsDock, m_overviewDock, m_issuesDock, m_commMatrixDock, m_commDurationDock, m_linksDock, m_groupsDock,
         m_timeOverviewDock, m_timelineDock, m_operatorDock, m_memoryHeatmapDock, m_memoryDetailDock,
-        m_flopsHeatmapDock, m_strategyDock, m_adviceDock };
+        m_flopsHeatmapDock, m_strategyDock, m_mareyDock, m_adviceDock };
 }
 
 QStringList MainWindow::dockShortNames()
@@ -195,7 +198,7 @@ QStringList MainWindow::dockShortNames()
         QStringLiteral("commduration"), QStringLiteral("links"), QStringLiteral("groups"), QStringLiteral("timeoverview"),
         QStringLiteral("timeline"), QStringLiteral("operators"), QStringLiteral("memory"),
         QStringLiteral("memorydetail"), QStringLiteral("flops"), QStringLiteral("strategy"),
-        QStringLiteral("advice") };
+        QStringLiteral("marey"), QStringLiteral("advice") };
 }
 
 QDockWidget* MainWindow::dockByName(const QString& name) const

@@ -140,24 +140,31 @@ QString ParallelStrategyDock::settingsKey() const
     return key.isEmpty() ? QString() : QStringLiteral("%1/%2").arg(QLatin1String(kSizesSetting), key);
 }
 
-void ParallelStrategyDock::loadUserSizes()
+std::optional<query::ParallelSizes> ParallelStrategyDock::rememberedSizes(const QStringList& sourcePaths)
 {
-    m_userSizes.reset();
-    const QString key = settingsKey();
-    m_sizesKey = key;
+    const QString key = TimelineSession::keyFor(sourcePaths);
     if (key.isEmpty())
-        return;
-    const QStringList parts = QSettings().value(key).toString().split(QLatin1Char(','), Qt::SkipEmptyParts);
+        return std::nullopt;
+    const QStringList parts = QSettings()
+                                  .value(QStringLiteral("%1/%2").arg(QLatin1String(kSizesSetting), key))
+                                  .toString()
+                                  .split(QLatin1Char(','), Qt::SkipEmptyParts);
     if (parts.size() != 5)
-        return;
+        return std::nullopt;
     query::ParallelSizes s;
     for (int i = 0; i < 5; ++i) {
         bool ok = false;
         sizeAt(s, i) = parts[i].toInt(&ok);
         if (!ok)
-            return;
+            return std::nullopt;
     }
-    m_userSizes = s;
+    return s;
+}
+
+void ParallelStrategyDock::loadUserSizes()
+{
+    m_sizesKey = settingsKey();
+    m_userSizes = m_sizesKey.isEmpty() ? std::nullopt : rememberedSizes(workspace()->sourcePaths());
 }
 
 void ParallelStrategyDock::applySizes(std::optional<query::ParallelSizes> sizes)

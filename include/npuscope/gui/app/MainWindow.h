@@ -23,6 +23,7 @@ class LinksDock;
 class MemoryDetailDock;
 class FlopsHeatmapDock;
 class ParallelStrategyDock;
+class MareyDock;
 class AdviceDock;
 class MemoryHeatmapDock;
 class TimeOverviewDock;
@@ -70,6 +71,7 @@ public:
     MemoryDetailDock* memoryDetailDock() const { return m_memoryDetailDock; }
     FlopsHeatmapDock* flopsHeatmapDock() const { return m_flopsHeatmapDock; }
     ParallelStrategyDock* strategyDock() const { return m_strategyDock; }
+    MareyDock* mareyDock() const { return m_mareyDock; }
     AdviceDock* adviceDock() const { return m_adviceDock; }
     QList<QDockWidget*> docks() const;
     // A dock by short name (steps | overview | issues) or objectName, case-insensitive; nullptr if unknown.
@@ -137,6 +139,7 @@ private:
     MemoryDetailDock* m_memoryDetailDock = nullptr;
     FlopsHeatmapDock* m_flopsHeatmapDock = nullptr;
     ParallelStrategyDock* m_strategyDock = nullptr;
+    MareyDock* m_mareyDock = nullptr;
     AdviceDock* m_adviceDock = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;

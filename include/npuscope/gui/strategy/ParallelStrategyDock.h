@@ -44,6 +44,8 @@ public:
     std::optional<query::ParallelSizes> userSizes() const { return m_userSizes; }
     // Applies sizes as if entered and "Apply" pressed (remembered for the input set).
     void applySizes(std::optional<query::ParallelSizes> sizes);
+    // The sizes remembered for an input set (the Marey view lays its stages out with them too); nullopt for none.
+    static std::optional<query::ParallelSizes> rememberedSizes(const QStringList& sourcePaths);
 
 private:
     void reload() override;

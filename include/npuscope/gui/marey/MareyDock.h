@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/gui/common/QueryDock.h"
+#include "npuscope/gui/marey/MareyChart.h"
+#include "npuscope/query/MareyFindings.h"
+#include "npuscope/query/ParallelLayout.h"
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QComboBox;
+class QLabel;
+class QToolButton;
+class QTreeWidget;
+
+namespace npuscope::model {
+class Database;
+}
+namespace npuscope::load {
+class ParseCache;
+}
+
+namespace npuscope::gui {
+
+// The Marey view (docs/metrics.md, "Marey view"): the Workspace's step (the first step with kernels when none is
+// selected) as one line per device, devices grouped by pipeline stage (query::MareyQuery over the parallel layout,
+// with the sizes the Parallel strategy view remembers for the input set), and the findings beside it
+// (query::MareyFindings). Kernels are deferred per-rank files: while the dock is visible it imports the shown ranks'
+// kernel files in the background (importRankKernels, kParallelImports at a time), says "kernels loaded for N of M
+// ranks" and redraws as they arrive. Clicking a device selects the rank; clicking a finding highlights it and selects
+// its operator in the Workspace (the timeline highlights its occurrences). GUI thread only.
+class MareyDock : public QueryDock {
+    Q_OBJECT
+public:
+    static constexpr const char* kObjectName = "mareyDock";
+    static constexpr int kParallelImports = 2;
+    static constexpr int kRedrawIntervalMs = 500;
+
+    explicit MareyDock(Workspace* workspace, QWidget* parent = nullptr);
+
+    // Imports one rank's kernels into db: its Kernels group of deferred files only (load::Loader::loadDeferred with
+    // io::kKernelsGroup; kernel_details.csv / op_summary, not trace_view.json), through cache when set (the
+    // Workspace's parse cache). The one place the dock loads deferred files. Any thread except one holding the lock.
+    static bool importRankKernels(model::Database& db, int64_t rank, const load::ParseCache* cache);
+
+    MareyChart* chart() const { return m_chart; }
+    QComboBox* timeCombo() const { return m_time; }
+    QTreeWidget* findingsList() const { return m_findings; }
+    QLabel* statusLabel() const { return m_status; }
+    QToolButton* collapseButton() const { return m_collapse; }
+    bool isImporting() const { return !m_queue.empty() || m_inFlight > 0; }
+    // The step shown (nullopt before the first result, or when the profile has no kernel steps).
+    std::optional<int64_t> shownStep() const { return m_shownStep; }
+    const query::MareyFindingList& findings() const { return m_findingList; }
+    // Highlights finding i of findings().findings and publishes its operator (what a click in the list does).
+    void activateFinding(int index);
+
+protected:
+    void showEvent(QShowEvent* event) override;
+
+private:
+    void reload() override;
+    void refresh();
+    void startImports();
+    void updateStatus();
+    void fillFindings();
+    void rebuildCollapseMenu();
+    std::optional<query::ParallelSizes> rememberedSizes() const;
+
+    MareyChart* m_chart;
+    QComboBox* m_time;
+    QToolButton* m_collapse;
+    QTreeWidget* m_findings;
+    QLabel* m_status;
+    QLabel* m_findingsNote;
+    QTimer* m_redraw;
+    QueryRunner* m_importRunner;
+    QueryRunner* m_dataRunner;
+    std::vector<int64_t> m_ranks; // the layout's loaded ranks, stage order
+    std::deque<int64_t> m_queue;
+    int m_inFlight = 0;
+    int m_loaded = 0;
+    std::optional<int64_t> m_shownStep;
+    std::optional<query::ParallelSizes> m_sizesUsed; // the strategy sizes the last reload laid the stages out with
+    std::shared_ptr<const query::MareyStep> m_step;
+    query::MareyFindingList m_findingList;
+};
+
+} // namespace npuscope::gui

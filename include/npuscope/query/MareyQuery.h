@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/model/Database.h"
+#include "npuscope/query/MareyStep.h"
+#include "npuscope/query/ParallelLayout.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace npuscope::query {
+
+// The Marey view's data (docs/metrics.md, "Marey view"): per device of the layout's stages, its operators of one step
+// from the kernel table (communication ops from comm_op for a device whose kernels have none), matched across
+// consecutive devices of a stage, and sends joined with their receives on neighbouring stages. Caller holds the
+// database lock (or owns the database); any thread.
+class MareyQuery {
+public:
+    // step nullopt: every kernel. Devices are the layout's loaded ranks, stage by stage; a loaded rank without kernels
+    // in the step is a device without ops.
+    static MareyStep step(model::Database& db, const ParallelLayout& layout, std::optional<int64_t> step);
+    // Steps that have kernels, ascending (NULL steps left out).
+    static std::vector<int64_t> steps(model::Database& db);
+
+    // Matching and pairing on a MareyStep whose devices' ops are filled (names, kinds, times): sorts each device's ops
+    // by time, numbers occurrences, matches consecutive devices of each stage and counts unmatched ops. Exposed for
+    // the bench and tests, which build steps without a database.
+    static void match(MareyStep& step);
+    // Joins sends and receives (docs/metrics.md): peers per op from opPeers (device index, op index) → peer rank when
+    // known, else the device with the same dp/cp/tp coordinate on the neighbouring stages, by time overlap.
+    struct OpPeer {
+        int device = 0, op = 0;
+        int64_t peerRank = 0;
+    };
+    static void pairSendReceive(MareyStep& step, const ParallelLayout& layout, const std::vector<OpPeer>& opPeers);
+};
+
+} // namespace npuscope::query

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/marey/MareyDock.h"
+
+#include "npuscope/gui/common/TimeFormat.h"
+#include "npuscope/gui/common/Workspace.h"
+#include "npuscope/gui/memory/MemoryHeatmapDock.h"
+#include "npuscope/gui/strategy/ParallelStrategyDock.h"
+#include "npuscope/load/Loader.h"
+#include "npuscope/query/FlopsQuery.h"
+#include "npuscope/query/MareyQuery.h"
+#include "npuscope/query/MemoryQuery.h"
+#include "npuscope/query/ParallelLayoutQuery.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QSettings>
+#include <QSplitter>
+#include <QTimer>
+#include <QToolButton>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <map>
+
+namespace npuscope::gui {
+
+namespace {
+
+// One query's result: the step's devices and operators, the findings, the devices' blocks.
+struct MareyResult {
+    std::vector<int64_t> ranks; // the layout's loaded ranks, stage order
+    std::optional<int64_t> step;
+    std::shared_ptr<const query::MareyStep> marey;
+    query::MareyFindingList findings;
+    std::vector<MareyChart::Blocks> blocks;
+};
+
+} // namespace
+
+MareyDock::MareyDock(Workspace* ws, QWidget* parent)
+    : QueryDock(tr("Marey view"), kObjectName, ws, parent)
+    , m_chart(new MareyChart)
+    , m_redraw(new QTimer(this))
+    , m_importRunner(addRunner(QueryRunner::Delivery::Every))
+    , m_dataRunner(addRunner())
+{
+    auto* body = new QWidget(this);
+    auto* layout = new QVBoxLayout(body);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(2);
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Time:"), body));
+    m_time = new QComboBox(body);
+    m_time->setObjectName(QStringLiteral("mareyTime"));
+    m_time->addItem(tr("Absolute"), static_cast<int>(query::MareyTime::Absolute));
+    m_time->addItem(tr("Aligned at each device's step start"), static_cast<int>(query::MareyTime::Aligned));
+    m_time->setToolTip(tr("Absolute: times as recorded. Aligned: each device's times since its first operator of the "
+                          "step, so devices line up at 0."));
+    bar->addWidget(m_time);
+    m_collapse = new QToolButton(body);
+    m_collapse->setObjectName(QStringLiteral("mareyCollapse"));
+    m_collapse->setText(tr("Collapse stages"));
+    m_collapse->setPopupMode(QToolButton::InstantPopup);
+    m_collapse->setMenu(new QMenu(m_collapse));
+    m_collapse->setToolTip(tr("A collapsed stage is one line: per operator, the union of its devices' intervals "
+                              "(clicking a stage label does the same)"));
+    bar->addWidget(m_collapse);
+    auto* legend = new QLabel(
+        tr("<span style='color:#3a6fb0'>\u25a0</span> compute <span style='color:#d9822b'>\u25a0</span> "
+           "communication <span style='color:#2e9e5b'>\u25a0</span> send <span style='color:#8e5ab8'>\u25a0</span> "
+           "receive \u00b7 blocks: F = FLOPs \u00f7 max, FS = FLOPS \u00f7 max, M = peak memory \u00f7 capacity "
+           "(grey: unknown) \u00b7 drag to zoom, double-click to zoom out"),
+        body);
+    legend->setWordWrap(true);
+    bar->addWidget(legend, 1);
+    layout->addLayout(bar);
+    m_status = new QLabel(body);
+    m_status->setObjectName(QStringLiteral("mareyStatus"));
+    m_status->setWordWrap(true);
+    layout->addWidget(m_status);
+
+    auto* split = new QSplitter(Qt::Horizontal, body);
+    split->addWidget(m_chart);
+    auto* side = new QWidget(split);
+    auto* sideLayout = new QVBoxLayout(side);
+    sideLayout->setContentsMargins(0, 0, 0, 0);
+    m_findingsNote = new QLabel(side);
+    m_findingsNote->setWordWrap(true);
+    sideLayout->addWidget(m_findingsNote);
+    m_findings = new QTreeWidget(side);
+    m_findings->setObjectName(QStringLiteral("mareyFindings"));
+    m_findings->setRootIsDecorated(false);
+    m_findings->setUniformRowHeights(true);
+    m_findings->setHeaderLabels({ tr("Finding"), tr("Where"), tr("Operator"), tr("Duration"), tr("Reference") });
+    m_findings->headerItem()->setToolTip(
+        3, tr("Slow device: Σ of its compared ops. Stage-wide: the stage's median. One device: on the device."));
+    m_findings->headerItem()->setToolTip(4,
+        tr("Slow device: Σ of the peers' medians. Stage-wide: median of the name across all stages. One device: "
+           "median of the stage's other devices."));
+    sideLayout->addWidget(m_findings, 1);
+    split->addWidget(side);
+    side->setMinimumWidth(300);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    split->setSizes({ 1400, 520 });
+    layout->addWidget(split, 1);
+    setBody(body);
+
+    m_redraw->setSingleShot(true);
+    m_redraw->setInterval(kRedrawIntervalMs);
+    connect(m_redraw, &QTimer::timeout, this, &MareyDock::refresh);
+    connect(m_time, &QComboBox::currentIndexChanged, this,
+        [this] { m_chart->setTimeMode(static_cast<query::MareyTime>(m_time->currentData().toInt())); });
+    connect(m_chart, &MareyChart::rankClicked, this,
+        [this](qint64 rank) { workspace()->setSelectedRank(static_cast<int64_t>(rank)); });
+    connect(m_chart, &MareyChart::stageToggled, this, [this] { rebuildCollapseMenu(); });
+    connect(m_findings, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
+        if (item)
+            activateFinding(item->data(0, Qt::UserRole).toInt());
+    });
+    connect(workspace(), &Workspace::selectedRankChanged, this,
+        [this] { m_chart->setSelectedRank(workspace()->selectedRank()); });
+    reloadPartOn({ &Workspace::stepChanged }, [this] { refresh(); });
+    requestReload();
+}
+
+bool MareyDock::importRankKernels(model::Database& db, int64_t rank, const load::ParseCache* cache)
+{
+    return load::Loader::loadDeferred(db, rank, io::kKernelsGroup, {}, nullptr, cache);
+}
+
+std::optional<query::ParallelSizes> MareyDock::rememberedSizes() const
+{
+    return ParallelStrategyDock::rememberedSizes(workspace()->sourcePaths());
+}
+
+void MareyDock::showEvent(QShowEvent* event)
+{
+    QueryDock::showEvent(event);
+    // Sizes applied in the Parallel strategy view while this dock was hidden lay the stages out anew.
+    if (!m_ranks.empty() && rememberedSizes() != m_sizesUsed)
+        requestReload();
+    startImports();
+}
+
+void MareyDock::reload()
+{
+    m_importRunner->cancelPending();
+    m_redraw->stop();
+    m_queue.clear();
+    m_inFlight = 0;
+    m_loaded = 0;
+    m_ranks.clear();
+    const auto sizes = rememberedSizes();
+    m_sizesUsed = sizes;
+    const bool started = runner()->run(
+        [sizes](model::Database& db) {
+            std::vector<int64_t> ranks;
+            for (const auto& stage : query::ParallelLayoutQuery::layout(db, sizes).stages)
+                ranks.insert(ranks.end(), stage.loadedRanks.begin(), stage.loadedRanks.end());
+            return ranks;
+        },
+        [this](std::vector<int64_t> ranks) {
+            m_ranks = std::move(ranks);
+            m_queue.assign(m_ranks.begin(), m_ranks.end());
+            startImports();
+            refresh();
+        });
+    if (!started) {
+        m_step.reset();
+        m_findingList = {};
+        m_chart->setStep(nullptr);
+        fillFindings();
+        m_status->setText(tr("No profile loaded"));
+    }
+}
+
+void MareyDock::startImports()
+{
+    // Importing parses large files: only for a dock the user can see.
+    if (!isVisible())
+        return;
+    while (m_inFlight < kParallelImports && !m_queue.empty()) {
+        const int64_t rank = m_queue.front();
+        m_queue.pop_front();
+        ++m_inFlight;
+        const auto finished = [this] {
+            --m_inFlight;
+            ++m_loaded;
+            startImports();
+            if (isImporting()) {
+                if (!m_redraw->isActive())
+                    m_redraw->start();
+            } else {
+                m_redraw->stop();
+                refresh();
+                workspace()->notifyIssuesAdded();
+            }
+            updateStatus();
+        };
+        const bool started = m_importRunner->runUnlocked(
+            [rank, cache = workspace()->parseCache()](
+                const std::shared_ptr<model::Database>& db) { return importRankKernels(*db, rank, cache.get()); },
+            [finished](bool) { finished(); },
+            [this, rank, finished](const QString& message) {
+                showError(tr("rank %1: kernels not loaded: %2").arg(rank).arg(message));
+                finished();
+            });
+        if (!started) {
+            --m_inFlight;
+            m_queue.clear();
+        }
+    }
+    updateStatus();
+}
+
+void MareyDock::refresh()
+{
+    if (m_ranks.empty()) {
+        updateStatus();
+        return;
+    }
+    const auto sizes = rememberedSizes();
+    const auto wanted = workspace()->step();
+    const double capacityMb
+        = QSettings()
+              .value(QLatin1String(MemoryHeatmapDock::kCapacitySetting), MemoryHeatmapDock::kDefaultCapacityGb)
+              .toDouble()
+        * 1024.0;
+    m_dataRunner->run(
+        [sizes, wanted, capacityMb](model::Database& db) {
+            MareyResult r;
+            const auto layout = query::ParallelLayoutQuery::layout(db, sizes);
+            const auto steps = query::MareyQuery::steps(db);
+            r.step = wanted;
+            if (!r.step && !steps.empty())
+                r.step = steps.front();
+            auto marey = std::make_shared<query::MareyStep>(query::MareyQuery::step(db, layout, r.step));
+            r.findings = query::MareyFindings::find(*marey);
+            std::map<int64_t, MareyChart::Blocks> byRank;
+            const auto flops = query::FlopsQuery::perRank(db, r.step);
+            if (flops.recorded) {
+                for (const auto& f : flops.ranks) {
+                    byRank[f.rank].flops = f.relative;
+                    byRank[f.rank].flopsPerSecond = f.relativePerSecond;
+                }
+            }
+            for (const auto& m : query::MemoryQuery::peaks(db, capacityMb))
+                byRank[m.rank].memory = m.ratio;
+            for (const auto& d : marey->devices)
+                r.blocks.push_back(byRank.count(d.rank) ? byRank[d.rank] : MareyChart::Blocks {});
+            r.marey = std::move(marey);
+            return r;
+        },
+        [this](MareyResult r) {
+            m_shownStep = r.step;
+            m_step = r.marey;
+            m_findingList = std::move(r.findings);
+            m_chart->setStep(m_step, std::move(r.blocks));
+            m_chart->setSelectedRank(workspace()->selectedRank());
+            rebuildCollapseMenu();
+            fillFindings();
+            updateStatus();
+        });
+}
+
+void MareyDock::updateStatus()
+{
+    QString text = tr("kernels loaded for %1 of %2 ranks").arg(m_loaded).arg(m_ranks.size());
+    if (isImporting() && !isVisible())
+        text += tr(" (the rest load when this view is shown)");
+    if (m_step) {
+        text += m_shownStep ? tr(" \u00b7 step %1").arg(*m_shownStep) : tr(" \u00b7 all kernels (no step ids)");
+        text += tr(" \u00b7 %1 device(s) in %2 stage(s) \u00b7 %3 operators \u00b7 %4 unmatched \u00b7 %5 send/receive "
+                   "pair(s)")
+                    .arg(m_step->devices.size())
+                    .arg(m_step->stages.size())
+                    .arg(m_step->opCount)
+                    .arg(m_step->unmatchedOps)
+                    .arg(m_step->p2p.size());
+        for (const auto& note : m_step->notes)
+            text += QStringLiteral(" \u00b7 ") + QString::fromStdString(note);
+    }
+    m_status->setText(text);
+}
+
+void MareyDock::rebuildCollapseMenu()
+{
+    auto* menu = m_collapse->menu();
+    menu->clear();
+    if (!m_step)
+        return;
+    for (int s = 0; s < static_cast<int>(m_step->stages.size()); ++s) {
+        auto* action = menu->addAction(
+            tr("Stage %1 (%2 devices)").arg(m_step->stages[s].index).arg(m_step->stages[s].deviceCount));
+        action->setCheckable(true);
+        action->setChecked(m_chart->isStageCollapsed(s));
+        connect(action, &QAction::toggled, this, [this, s](bool on) { m_chart->setStageCollapsed(s, on); });
+    }
+}
+
+void MareyDock::fillFindings()
+{
+    const QSignalBlocker block(m_findings);
+    m_findings->clear();
+    if (!m_step) {
+        m_findingsNote->setText(tr("No findings"));
+        return;
+    }
+    const query::MareyThresholds t;
+    m_findingsNote->setText(
+        tr("<b>%1 slow device(s), %2 stage-wide, %3 one-device finding(s)</b><br>Slow device: "
+           "compute time \u2265 %4\u00d7 its stage peers' (same ops). Stage-wide: on \u2265 %5 % of a "
+           "stage's devices \u2265 %6\u00d7 the name's median or \u2265 %7 % of the step. One "
+           "device: \u2265 %8\u00d7 the peers' median and \u2265 %9 \u00b5s.")
+            .arg(m_findingList.slowDeviceTotal)
+            .arg(m_findingList.stageWideTotal)
+            .arg(m_findingList.oneDeviceTotal)
+            .arg(t.slowDeviceRatio)
+            .arg(t.stageDeviceFraction * 100)
+            .arg(t.stageRatio)
+            .arg(t.stageStepShare * 100)
+            .arg(t.deviceRatio)
+            .arg(static_cast<double>(t.deviceMinNs) / 1000.0));
+    auto us = [](int64_t ns) { return TimeFormat::withUnit(ns, TimeFormat::Unit::Microseconds); };
+    QList<QTreeWidgetItem*> items;
+    for (int i = 0; i < static_cast<int>(m_findingList.findings.size()); ++i) {
+        const auto& f = m_findingList.findings[i];
+        const auto& stage = m_step->stages[f.stage];
+        QString what, where;
+        switch (f.kind) {
+        case query::MareyFindingKind::SlowDevice:
+            what = tr("Slow device %1\u00d7").arg(f.timeRatio, 0, 'f', 2);
+            where = tr("rank %1").arg(m_step->devices[f.device].rank);
+            break;
+        case query::MareyFindingKind::StageWide:
+            what = tr("Stage-wide %1/%2").arg(f.devicesLong).arg(f.devicesWithOp);
+            where = tr("stage %1").arg(stage.index);
+            break;
+        case query::MareyFindingKind::OneDevice:
+            what
+                = tr("One device %1\u00d7")
+                      .arg(static_cast<double>(f.durationNs) / static_cast<double>(std::max<int64_t>(1, f.referenceNs)),
+                          0, 'f', 2);
+            where = tr("rank %1").arg(m_step->devices[f.device].rank);
+            break;
+        }
+        auto* item = new QTreeWidgetItem({ what, where,
+            QStringLiteral("%1 #%2").arg(QString::fromStdString(m_step->names[f.name])).arg(f.occurrence),
+            us(f.durationNs), us(f.referenceNs) });
+        item->setData(0, Qt::UserRole, i);
+        item->setToolTip(2, item->text(2));
+        items.append(item);
+    }
+    m_findings->addTopLevelItems(items);
+    for (int c = 0; c < m_findings->columnCount(); ++c)
+        m_findings->resizeColumnToContents(c);
+    // Long kernel names would push the figures out of sight; the full name is in the cell's tooltip.
+    m_findings->setColumnWidth(2, std::min(m_findings->columnWidth(2), 220));
+}
+
+void MareyDock::activateFinding(int index)
+{
+    if (!m_step || index < 0 || index >= static_cast<int>(m_findingList.findings.size()))
+        return;
+    const auto& f = m_findingList.findings[index];
+    m_chart->setHighlight(f);
+    // Zoom so the operator fills about a third of the view, on its device (or the stage's first device).
+    const auto& stage = m_step->stages[f.stage];
+    const int device = f.device >= 0 ? f.device : stage.firstDevice;
+    const auto& dev = m_step->devices[device];
+    for (const auto& op : dev.ops) {
+        if (op.name == f.name && op.occurrence == f.occurrence) {
+            const int64_t off = dev.offset(m_chart->timeMode());
+            const int64_t len = std::max<int64_t>(1000, op.end - op.start);
+            m_chart->zoomTo(op.start - off - len, op.end - off + len);
+            break;
+        }
+    }
+    Workspace::OperatorKey key;
+    key.by = query::OperatorGroupBy::Name;
+    key.key = m_step->names[f.name];
+    if (f.device >= 0)
+        key.rank = dev.rank;
+    workspace()->setSelectedOperator(key);
+    if (f.device >= 0)
+        workspace()->setSelectedRank(dev.rank);
+}
+
+} // namespace npuscope::gui

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/query/MareyFindings.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+namespace npuscope::query {
+
+namespace {
+
+int64_t medianOf(std::vector<int64_t>& v)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// The median of sorted without its i-th element (size ≥ 2).
+int64_t medianWithout(const std::vector<int64_t>& sorted, size_t i)
+{
+    const size_t m = sorted.size() - 1;
+    auto at = [&](size_t k) { return k < i ? sorted[k] : sorted[k + 1]; };
+    return m % 2 ? at(m / 2) : (at(m / 2 - 1) + at(m / 2)) / 2;
+}
+
+bool considered(MareyOpKind kind) { return kind == MareyOpKind::Compute || kind == MareyOpKind::Communication; }
+
+} // namespace
+
+MareyFindingList MareyFindings::find(const MareyStep& step, const MareyThresholds& t)
+{
+    MareyFindingList out;
+    std::vector<MareyFinding> all;
+
+    // Median duration per name across every device of every stage.
+    std::vector<std::vector<int64_t>> byName(step.names.size());
+    for (const auto& dev : step.devices) {
+        for (const auto& op : dev.ops) {
+            if (considered(op.kind))
+                byName[op.name].push_back(op.end - op.start);
+        }
+    }
+    std::vector<int64_t> nameMedian(step.names.size(), 0);
+    for (size_t n = 0; n < byName.size(); ++n)
+        nameMedian[n] = medianOf(byName[n]);
+
+    for (int s = 0; s < static_cast<int>(step.stages.size()); ++s) {
+        const auto& stage = step.stages[s];
+        std::vector<int64_t> spans;
+        // Per (name, occurrence): (device, duration, step share) of each device with the op.
+        struct Seen {
+            int device;
+            int64_t dur;
+            double share;
+            MareyOpKind kind;
+        };
+        std::map<uint64_t, std::vector<Seen>> ops;
+        for (int d = stage.firstDevice; d < stage.firstDevice + stage.deviceCount; ++d) {
+            const auto& dev = step.devices[d];
+            if (!dev.hasOps())
+                continue;
+            const int64_t span = std::max<int64_t>(1, dev.stepEnd - dev.stepStart);
+            spans.push_back(span);
+            for (const auto& op : dev.ops) {
+                if (!considered(op.kind))
+                    continue;
+                const int64_t dur = op.end - op.start;
+                ops[(uint64_t(op.name) << 32) | op.occurrence].push_back(
+                    { d, dur, static_cast<double>(dur) / static_cast<double>(span), op.kind });
+            }
+        }
+        const int withOps = static_cast<int>(spans.size());
+        // Per device of the stage: each compared op's duration ÷ its peers' median, and the sums.
+        struct DeviceRatios {
+            std::vector<double> ratios;
+            int64_t dur = 0, ref = 0;
+            int longOps = 0;
+            double worst = 0;
+            uint32_t worstName = 0, worstOccurrence = 0;
+        };
+        std::map<int, DeviceRatios> perDevice;
+        const int64_t medianSpan = std::max<int64_t>(1, medianOf(spans));
+        for (auto& [key, seen] : ops) {
+            const auto name = static_cast<uint32_t>(key >> 32);
+            const auto occurrence = static_cast<uint32_t>(key & 0xffffffffu);
+            const auto kind = seen.front().kind;
+            std::vector<int64_t> durs;
+            durs.reserve(seen.size());
+            int longCount = 0;
+            for (const auto& x : seen) {
+                durs.push_back(x.dur);
+                const bool longHere = x.dur >= t.deviceMinNs
+                    && (static_cast<double>(x.dur) >= t.stageRatio * static_cast<double>(nameMedian[name])
+                        || x.share >= t.stageStepShare);
+                longCount += longHere ? 1 : 0;
+            }
+            std::vector<int64_t> sorted = durs;
+            const int64_t stageMedian = medianOf(sorted);
+            if (withOps > 0 && longCount >= t.stageDeviceFraction * withOps) {
+                MareyFinding f;
+                f.kind = MareyFindingKind::StageWide;
+                f.stage = s;
+                f.name = name;
+                f.occurrence = occurrence;
+                f.opKind = kind;
+                f.durationNs = stageMedian;
+                f.referenceNs = nameMedian[name];
+                f.stepShare = static_cast<double>(stageMedian) / static_cast<double>(medianSpan);
+                f.devicesLong = longCount;
+                f.devicesWithOp = static_cast<int>(seen.size());
+                all.push_back(f);
+                ++out.stageWideTotal;
+            }
+            if (static_cast<int>(seen.size()) < t.minPeers + 1)
+                continue;
+            for (const auto& x : seen) {
+                const size_t at
+                    = static_cast<size_t>(std::lower_bound(sorted.begin(), sorted.end(), x.dur) - sorted.begin());
+                const int64_t peers = medianWithout(sorted, at);
+                // A slow device is judged on compute: its collectives are short (the others wait for it).
+                if (peers > 0 && kind == MareyOpKind::Compute) {
+                    auto& dr = perDevice[x.device];
+                    const double ratio = static_cast<double>(x.dur) / static_cast<double>(peers);
+                    dr.ratios.push_back(ratio);
+                    dr.dur += x.dur;
+                    dr.ref += peers;
+                    dr.longOps += ratio >= t.deviceRatio ? 1 : 0;
+                    if (ratio > dr.worst) {
+                        dr.worst = ratio;
+                        dr.worstName = name;
+                        dr.worstOccurrence = occurrence;
+                    }
+                }
+                if (x.dur < t.deviceMinNs || static_cast<double>(x.dur) < t.deviceRatio * static_cast<double>(peers))
+                    continue;
+                MareyFinding f;
+                f.kind = MareyFindingKind::OneDevice;
+                f.stage = s;
+                f.device = x.device;
+                f.name = name;
+                f.occurrence = occurrence;
+                f.opKind = kind;
+                f.durationNs = x.dur;
+                f.referenceNs = peers;
+                f.devicesWithOp = static_cast<int>(seen.size());
+                all.push_back(f);
+                ++out.oneDeviceTotal;
+            }
+        }
+        for (auto& [device, dr] : perDevice) {
+            if (static_cast<int>(dr.ratios.size()) < t.slowDeviceMinOps)
+                continue;
+            const double ratio = static_cast<double>(dr.dur) / static_cast<double>(std::max<int64_t>(1, dr.ref));
+            if (ratio < t.slowDeviceRatio)
+                continue;
+            MareyFinding f;
+            f.kind = MareyFindingKind::SlowDevice;
+            f.stage = s;
+            f.device = device;
+            f.name = dr.worstName;
+            f.occurrence = dr.worstOccurrence;
+            f.durationNs = dr.dur;
+            f.referenceNs = dr.ref;
+            f.timeRatio = ratio;
+            f.opsCompared = static_cast<int>(dr.ratios.size());
+            f.opsLong = dr.longOps;
+            all.push_back(f);
+            ++out.slowDeviceTotal;
+        }
+    }
+    // Slow devices first (largest time ratio), then stage-wide findings, longest first (their reference may be
+    // themselves when only one stage has the op), then one-device findings by excess over the peers. Each kind keeps
+    // at most maxFindings.
+    auto order = [](MareyFindingKind k) {
+        return k == MareyFindingKind::SlowDevice ? 0 : (k == MareyFindingKind::StageWide ? 1 : 2);
+    };
+    auto rank = [](const MareyFinding& f) {
+        switch (f.kind) {
+        case MareyFindingKind::SlowDevice:
+            return f.timeRatio;
+        case MareyFindingKind::StageWide:
+            return static_cast<double>(f.durationNs);
+        case MareyFindingKind::OneDevice:
+            break;
+        }
+        return static_cast<double>(f.excessNs());
+    };
+    std::stable_sort(all.begin(), all.end(), [&](const MareyFinding& a, const MareyFinding& b) {
+        if (a.kind != b.kind)
+            return order(a.kind) < order(b.kind);
+        if (rank(a) != rank(b))
+            return rank(a) > rank(b);
+        return a.device != b.device ? a.device < b.device : a.name < b.name;
+    });
+    size_t kept[3] = { 0, 0, 0 };
+    for (auto& f : all) {
+        auto& n = kept[order(f.kind)];
+        if (n++ < t.maxFindings)
+            out.findings.push_back(f);
+    }
+    return out;
+}
+
+} // namespace npuscope::query

@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/query/MareyQuery.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+#include <string>
+#include <unordered_map>
+
+namespace npuscope::query {
+
+namespace {
+
+bool contains(const std::string& text, const char* word)
+{
+    auto it = std::search(text.begin(), text.end(), word, word + std::char_traits<char>::length(word),
+        [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
+    return it != text.end();
+}
+
+// Send / receive from a communication op's name or type (hcom_send__…, hcom_receive_, Send, Receive, recv).
+MareyOpKind commKind(const std::string& name, const std::string& type)
+{
+    for (const auto* s : { &name, &type }) {
+        if (contains(*s, "send"))
+            return MareyOpKind::Send;
+        if (contains(*s, "receive") || contains(*s, "recv"))
+            return MareyOpKind::Receive;
+    }
+    return MareyOpKind::Communication;
+}
+
+std::string stringValue(model::Database& db, int64_t id)
+{
+    auto st = db.prepare("SELECT value FROM string WHERE id = ?");
+    st.bind(1, id);
+    return st.step() ? st.text(0) : std::string();
+}
+
+// Interns names of the step's operators into MareyStep::names.
+class Names {
+public:
+    explicit Names(MareyStep& step)
+        : m_step(step)
+    {
+    }
+    uint32_t byText(const std::string& text)
+    {
+        auto [it, fresh] = m_byText.try_emplace(text, static_cast<uint32_t>(m_step.names.size()));
+        if (fresh)
+            m_step.names.push_back(text);
+        return it->second;
+    }
+    uint32_t byId(model::Database& db, int64_t id)
+    {
+        auto it = m_byId.find(id);
+        if (it != m_byId.end())
+            return it->second;
+        const uint32_t local = byText(stringValue(db, id));
+        m_byId.emplace(id, local);
+        return local;
+    }
+
+private:
+    MareyStep& m_step;
+    std::unordered_map<std::string, uint32_t> m_byText;
+    std::unordered_map<int64_t, uint32_t> m_byId;
+};
+
+} // namespace
+
+std::vector<int64_t> MareyQuery::steps(model::Database& db)
+{
+    std::vector<int64_t> out;
+    auto st = db.prepare("SELECT DISTINCT step FROM kernel WHERE step IS NOT NULL ORDER BY step");
+    while (st.step())
+        out.push_back(st.int64(0));
+    return out;
+}
+
+MareyStep MareyQuery::step(model::Database& db, const ParallelLayout& layout, std::optional<int64_t> stepId)
+{
+    MareyStep out;
+    out.step = stepId;
+    Names names(out);
+    // Per local name: whether a kernel of that name is communication by its name (hcom_…), and its kind when it is.
+    std::unordered_map<uint32_t, MareyOpKind> commKinds;
+    auto commKindOf = [&](uint32_t name, std::optional<int64_t> typeId) {
+        auto it = commKinds.find(name);
+        if (it == commKinds.end())
+            it = commKinds.emplace(name, commKind(out.names[name], typeId ? stringValue(db, *typeId) : std::string()))
+                     .first;
+        return it->second;
+    };
+    std::vector<int8_t>
+        hcomName; // per local name: 1 when it starts with "hcom" (HCCL kernels of builds without a core)
+
+    // The step's kernels of one rank; comm_op rows stand in for communication when the kernels have none.
+    auto kernels = db.prepare("SELECT name_id, type_id, accelerator_core IN ('HCCL', 'COMMUNICATION'), ts, dur FROM "
+                              "kernel WHERE rank_id = ?1 AND (?2 IS NULL OR step = ?2) ORDER BY ts");
+    auto commOps = db.prepare("SELECT op_name, op_type, start_ns, COALESCE(elapse_ns, 0) FROM comm_op WHERE "
+                              "rank_id = ?1 AND is_total = 0 AND start_ns IS NOT NULL AND (?2 IS NULL OR step = ?2)");
+    for (const auto& stage : layout.stages) {
+        if (stage.loadedRanks.empty())
+            continue;
+        MareyStage s;
+        s.index = stage.index;
+        s.firstDevice = static_cast<int>(out.devices.size());
+        s.deviceCount = static_cast<int>(stage.loadedRanks.size());
+        for (const int64_t rank : stage.loadedRanks) {
+            MareyDevice dev;
+            dev.rank = rank;
+            dev.stage = static_cast<int>(out.stages.size());
+            bool hasComm = false;
+            kernels.reset();
+            kernels.bind(1, rank).bind(2, stepId);
+            while (kernels.step()) {
+                MareyOp op;
+                op.name = names.byId(db, kernels.int64(0));
+                while (hcomName.size() < out.names.size()) {
+                    const auto& text = out.names[hcomName.size()];
+                    hcomName.push_back(text.size() >= 4 && contains(text.substr(0, 4), "hcom") ? 1 : 0);
+                }
+                if (kernels.optInt(2).value_or(0) != 0 || hcomName[op.name]) {
+                    hasComm = true;
+                    op.kind = commKindOf(op.name, kernels.optInt(1));
+                }
+                op.start = kernels.int64(3);
+                op.end = op.start + std::max<int64_t>(0, kernels.int64(4));
+                dev.ops.push_back(op);
+            }
+            if (!hasComm) {
+                commOps.reset();
+                commOps.bind(1, rank).bind(2, stepId);
+                while (commOps.step()) {
+                    MareyOp op;
+                    const std::string name = commOps.text(0);
+                    op.name = names.byText(name);
+                    op.kind = commKind(name, commOps.optText(1).value_or(std::string()));
+                    op.start = commOps.int64(2);
+                    op.end = op.start + std::max<int64_t>(0, commOps.int64(3));
+                    dev.ops.push_back(op);
+                }
+            }
+            out.devices.push_back(std::move(dev));
+        }
+        out.stages.push_back(s);
+    }
+    match(out);
+
+    // Per-op peers of point-to-point ops: the communication matrix names the op of each p2p link.
+    std::map<std::pair<int64_t, std::string>, int64_t> peerOf;
+    auto links = db.prepare("SELECT DISTINCT rank_id, op_name, src, dst FROM comm_link WHERE kind = 'p2p' AND op_name "
+                            "IS NOT NULL AND src IS NOT NULL AND dst IS NOT NULL AND src <> dst AND (?1 IS NULL OR "
+                            "step = ?1)");
+    links.bind(1, stepId);
+    while (links.step()) {
+        const int64_t rank = links.int64(0), src = links.int64(2), dst = links.int64(3);
+        if (rank == src)
+            peerOf[{ rank, links.text(1) }] = dst;
+        else if (rank == dst)
+            peerOf[{ rank, links.text(1) }] = src;
+    }
+    std::vector<OpPeer> peers;
+    if (!peerOf.empty()) {
+        for (int d = 0; d < static_cast<int>(out.devices.size()); ++d) {
+            const auto& dev = out.devices[d];
+            for (int i = 0; i < static_cast<int>(dev.ops.size()); ++i) {
+                const auto& op = dev.ops[i];
+                if (op.kind != MareyOpKind::Send && op.kind != MareyOpKind::Receive)
+                    continue;
+                auto it = peerOf.find({ dev.rank, out.names[op.name] });
+                if (it != peerOf.end())
+                    peers.push_back({ d, i, it->second });
+            }
+        }
+    }
+    pairSendReceive(out, layout, peers);
+    return out;
+}
+
+void MareyQuery::match(MareyStep& step)
+{
+    step.opCount = 0;
+    step.unmatchedOps = 0;
+    std::vector<uint32_t> seen(step.names.size(), 0);
+    for (auto& dev : step.devices) {
+        std::sort(dev.ops.begin(), dev.ops.end(),
+            [](const MareyOp& a, const MareyOp& b) { return a.start != b.start ? a.start < b.start : a.end < b.end; });
+        std::fill(seen.begin(), seen.end(), 0);
+        dev.stepStart = dev.ops.empty() ? 0 : dev.ops.front().start;
+        dev.stepEnd = 0;
+        for (auto& op : dev.ops) {
+            op.occurrence = seen[op.name]++;
+            op.next = -1;
+            op.matched = false;
+            dev.stepEnd = std::max(dev.stepEnd, op.end);
+        }
+        step.opCount += static_cast<int64_t>(dev.ops.size());
+    }
+    // Each device's (name, occurrence) keys sorted, so consecutive devices join by a merge.
+    auto keysOf = [](const MareyDevice& dev) {
+        std::vector<std::pair<uint64_t, int32_t>> keys;
+        keys.reserve(dev.ops.size());
+        for (size_t i = 0; i < dev.ops.size(); ++i)
+            keys.emplace_back((uint64_t(dev.ops[i].name) << 32) | dev.ops[i].occurrence, static_cast<int32_t>(i));
+        std::sort(keys.begin(), keys.end());
+        return keys;
+    };
+    for (auto& stage : step.stages) {
+        std::vector<std::pair<uint64_t, int32_t>> prev, cur;
+        for (int d = stage.firstDevice; d < stage.firstDevice + stage.deviceCount; ++d) {
+            cur = keysOf(step.devices[d]);
+            if (d > stage.firstDevice) {
+                auto& a = step.devices[d - 1];
+                auto& b = step.devices[d];
+                size_t i = 0, j = 0;
+                while (i < prev.size() && j < cur.size()) {
+                    if (prev[i].first < cur[j].first) {
+                        ++i;
+                    } else if (cur[j].first < prev[i].first) {
+                        ++j;
+                    } else {
+                        a.ops[prev[i].second].next = cur[j].second;
+                        a.ops[prev[i].second].matched = true;
+                        b.ops[cur[j].second].matched = true;
+                        ++i;
+                        ++j;
+                    }
+                }
+            }
+            prev.swap(cur);
+        }
+        stage.unmatchedOps = 0;
+        if (stage.deviceCount > 1) {
+            for (int d = stage.firstDevice; d < stage.firstDevice + stage.deviceCount; ++d) {
+                for (const auto& op : step.devices[d].ops)
+                    stage.unmatchedOps += op.matched ? 0 : 1;
+            }
+        }
+        step.unmatchedOps += stage.unmatchedOps;
+    }
+}
+
+void MareyQuery::pairSendReceive(MareyStep& step, const ParallelLayout& layout, const std::vector<OpPeer>& opPeers)
+{
+    step.p2p.clear();
+    const int n = static_cast<int>(step.devices.size());
+    std::unordered_map<int64_t, int> deviceOfRank;
+    for (int d = 0; d < n; ++d)
+        deviceOfRank.emplace(step.devices[d].rank, d);
+    // Known peer per (device, op) as a device index; −2 = the peer rank is not shown, −1 = unknown.
+    std::map<std::pair<int, int>, int> known;
+    for (const auto& p : opPeers) {
+        auto it = deviceOfRank.find(p.peerRank);
+        known[{ p.device, p.op }] = it == deviceOfRank.end() ? -2 : it->second;
+    }
+    auto peerOf = [&](int d, int i) {
+        auto it = known.find({ d, i });
+        return it == known.end() ? -1 : it->second;
+    };
+    // Devices with the same dp/cp/tp coordinate on the neighbouring stages: the peers when the data names none.
+    std::vector<std::vector<int>> neighbours(step.devices.size());
+    for (int d = 0; d < n; ++d) {
+        const auto* c = layout.find(step.devices[d].rank);
+        if (!c)
+            continue;
+        for (const int pp : { c->pp - 1, c->pp + 1 }) {
+            const auto rank = layout.rankAt(pp, c->dp, c->cp, c->tp);
+            if (!rank)
+                continue;
+            auto it = deviceOfRank.find(*rank);
+            if (it != deviceOfRank.end())
+                neighbours[d].push_back(it->second);
+        }
+    }
+    auto isNeighbour
+        = [&](int a, int b) { return std::find(neighbours[a].begin(), neighbours[a].end(), b) != neighbours[a].end(); };
+    // Each device's receives in start order, and how many at the front are joined already.
+    std::vector<std::vector<int>> receives(step.devices.size());
+    std::vector<std::vector<char>> used(step.devices.size());
+    std::vector<size_t> firstFree(step.devices.size(), 0);
+    std::vector<std::pair<int, int>> sends;
+    for (int d = 0; d < n; ++d) {
+        const auto& ops = step.devices[d].ops;
+        for (int i = 0; i < static_cast<int>(ops.size()); ++i) {
+            if (ops[i].kind == MareyOpKind::Receive)
+                receives[d].push_back(i);
+            else if (ops[i].kind == MareyOpKind::Send)
+                sends.emplace_back(d, i);
+        }
+        used[d].assign(receives[d].size(), 0);
+    }
+    std::vector<char> allNamed(step.devices.size(), 1);
+    for (int d = 0; d < n; ++d) {
+        for (const int j : receives[d])
+            allNamed[d] = allNamed[d] && peerOf(d, j) >= 0;
+    }
+    for (const auto& [d, i] : sends)
+        allNamed[d] = allNamed[d] && peerOf(d, i) >= 0;
+    // Earlier sends choose first, so the k-th send of a pair of devices meets the k-th receive.
+    std::sort(sends.begin(), sends.end(), [&](const auto& a, const auto& b) {
+        return step.devices[a.first].ops[a.second].start < step.devices[b.first].ops[b.second].start;
+    });
+    int64_t unpaired = 0;
+    for (const auto& [d, i] : sends) {
+        const auto& send = step.devices[d].ops[i];
+        const int named = peerOf(d, i);
+        // Every p2p op of both devices named: the k-th send of d to p meets the k-th receive of p from d, whatever the
+        // clocks say. (A matrix that names only its top / middle / bottom ops does not order the rest.)
+        if (named >= 0 && allNamed[d] && allNamed[named]) {
+            size_t k = firstFree[named];
+            while (k < receives[named].size() && (used[named][k] || peerOf(named, receives[named][k]) != d))
+                ++k;
+            if (k < receives[named].size()) {
+                used[named][k] = 1;
+                step.p2p.push_back({ d, i, named, receives[named][k] });
+                continue;
+            }
+        }
+        std::vector<int> candidates;
+        if (named >= 0)
+            candidates.push_back(named);
+        else if (named == -1)
+            candidates = neighbours[d];
+        // The receive a send feeds cannot end before the send starts: the first such free receive on each candidate
+        // device (per pair of devices the k-th send meets the k-th receive), and of the candidates the one whose end
+        // is nearest the send's end (both complete when the data has arrived).
+        int bestDevice = -1;
+        size_t bestSlot = 0;
+        int64_t bestGap = 0;
+        for (const int p : candidates) {
+            const auto& ops = step.devices[p].ops;
+            while (firstFree[p] < receives[p].size() && used[p][firstFree[p]])
+                ++firstFree[p];
+            for (size_t k = firstFree[p]; k < receives[p].size(); ++k) {
+                const int j = receives[p][k];
+                if (used[p][k] || ops[j].end < send.start)
+                    continue;
+                const int from = peerOf(p, j);
+                if (!(from == d || (from == -1 && (named == p || isNeighbour(p, d)))))
+                    continue;
+                const int64_t gap = std::abs(ops[j].end - send.end);
+                if (bestDevice < 0 || gap < bestGap) {
+                    bestDevice = p;
+                    bestSlot = k;
+                    bestGap = gap;
+                }
+                break;
+            }
+        }
+        if (bestDevice < 0) {
+            ++unpaired;
+            continue;
+        }
+        used[bestDevice][bestSlot] = 1;
+        step.p2p.push_back({ d, i, bestDevice, receives[bestDevice][bestSlot] });
+    }
+    std::sort(step.p2p.begin(), step.p2p.end(), [](const MareyP2p& a, const MareyP2p& b) {
+        return a.sendDevice != b.sendDevice ? a.sendDevice < b.sendDevice : a.sendOp < b.sendOp;
+    });
+    if (unpaired > 0)
+        step.notes.push_back(std::to_string(unpaired) + " send(s) have no receive shown on a neighbouring stage");
+}
+
+} // namespace npuscope::query

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: Apache-2.0
+// The Marey dock offscreen: renders with content on a generated PP=4 × TP=8 cluster with a slow rank and on the real
+// 2-rank samples, a stage collapses to one line, clicking a device line selects the rank, a finding highlights and
+// publishes its operator, the Workspace step drives the view.
+#include "GuiTestSupport.h"
+
+#include "npuscope/gui/common/Workspace.h"
+#include "npuscope/gui/marey/MareyChart.h"
+#include "npuscope/gui/marey/MareyDock.h"
+#include "npuscope/gui/strategy/ParallelStrategyDock.h"
+#include "npuscope/testgen/ClusterGenerator.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+using namespace npuscope;
+using gui::MareyChart;
+using gui::MareyDock;
+
+namespace {
+
+MareyDock* showMarey(gui::MainWindow& window)
+{
+    MareyDock* dock = window.mareyDock();
+    window.focusDock(dock);
+    window.show();
+    EXPECT_TRUE(window.waitUntilIdle(120000));
+    EXPECT_TRUE(test::waitFor([dock] { return !dock->isImporting() && !dock->isBusy(); }, 120000));
+    EXPECT_TRUE(window.waitUntilIdle(120000));
+    return dock;
+}
+
+// Pixels of a colour in a horizontal strip of the image.
+int countColour(const QImage& image, QRgb colour, int y0, int y1)
+{
+    int n = 0;
+    for (int y = std::max(0, y0); y < std::min(image.height(), y1); ++y) {
+        for (int x = 0; x < image.width(); ++x)
+            n += image.pixel(x, y) == colour ? 1 : 0;
+    }
+    return n;
+}
+
+constexpr QRgb kCompute = 0xff3a6fb0; // MareyChart's compute bar colour
+constexpr QRgb kComputeBand = 0xffbcd0ea; // and its polygon colour
+
+} // namespace
+
+TEST(MareyDock, GeneratedPipelineRendersCollapsesAndSelects)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    testgen::GeneratorOptions o;
+    o.outDir = (dir.path() + QStringLiteral("/pp4")).toStdString();
+    o.ranks = 32;
+    o.pp = 4;
+    o.tp = 8;
+    o.steps = 2;
+    o.traceMb = 1;
+    o.slowRank = 9;
+    std::string error;
+    ASSERT_TRUE(testgen::ClusterGenerator::generate(o, error)) << error;
+    auto window = test::newWindow(QSize(1600, 1000));
+    ASSERT_TRUE(test::openAndWait(*window, { QString::fromStdString(o.outDir) }));
+    MareyDock* dock = showMarey(*window);
+    MareyChart* chart = dock->chart();
+    ASSERT_NE(chart->step(), nullptr);
+    EXPECT_TRUE(dock->statusLabel()->text().contains(QStringLiteral("kernels loaded for 32 of 32 ranks")))
+        << dock->statusLabel()->text().toStdString();
+    ASSERT_EQ(chart->step()->stages.size(), 4u);
+    ASSERT_EQ(chart->step()->devices.size(), 32u);
+    EXPECT_FALSE(chart->step()->p2p.empty());
+
+    QImage image = chart->toImage();
+    test::keepImage(image, QStringLiteral("marey-pp4.png"));
+    EXPECT_GT(test::distinctColours(image), 20);
+    // Rank 9's line carries compute bars; the band below it (to rank 10) polygons.
+    const int d9 = chart->step()->deviceOf(9);
+    const int y9 = chart->deviceY(d9);
+    ASSERT_GT(y9, 0);
+    EXPECT_GT(countColour(image, kCompute, y9, y9 + 1), 100);
+    EXPECT_GT(countColour(image, kComputeBand, y9 + 4, chart->deviceY(d9 + 1)), 100);
+
+    // The slow rank is the first finding; clicking it selects the rank and publishes the operator.
+    ASSERT_FALSE(dock->findings().findings.empty());
+    const auto& first = dock->findings().findings.front();
+    EXPECT_EQ(first.kind, query::MareyFindingKind::SlowDevice);
+    EXPECT_EQ(chart->step()->devices[first.device].rank, 9);
+    EXPECT_EQ(dock->findingsList()->topLevelItemCount(), static_cast<int>(dock->findings().findings.size()));
+    dock->findingsList()->setCurrentItem(dock->findingsList()->topLevelItem(0));
+    EXPECT_EQ(window->workspace()->selectedRank(), std::optional<int64_t>(9));
+    ASSERT_TRUE(window->workspace()->selectedOperator().has_value());
+    EXPECT_EQ(window->workspace()->selectedOperator()->key, chart->step()->names[first.name]);
+    EXPECT_EQ(window->workspace()->selectedOperator()->rank, std::optional<int64_t>(9));
+
+    // Collapse stage 1: one line of unions instead of 8 device lines; the other stages get more room.
+    const int y2Before = chart->stageLabelY(2);
+    chart->zoomOut();
+    window->workspace()->setSelectedRank(std::nullopt); // the selection tints its line
+    QTest::mouseClick(chart, Qt::LeftButton, {}, QPoint(20, chart->stageLabelY(1) + 5));
+    EXPECT_TRUE(chart->isStageCollapsed(1));
+    EXPECT_LT(chart->stageLabelY(2), y2Before);
+    const int yCollapsed = chart->deviceY(chart->step()->stages[1].firstDevice);
+    for (int d = chart->step()->stages[1].firstDevice; d < chart->step()->stages[1].firstDevice + 8; ++d)
+        EXPECT_EQ(chart->deviceY(d), yCollapsed);
+    image = chart->toImage();
+    test::keepImage(image, QStringLiteral("marey-pp4-collapsed.png"));
+    EXPECT_GT(countColour(image, kCompute, yCollapsed - 1, yCollapsed + 2), 100);
+    // No polygon band inside a collapsed stage.
+    EXPECT_EQ(countColour(image, kComputeBand, yCollapsed + 6, chart->stageLabelY(2)), 0);
+    QTest::mouseClick(chart, Qt::LeftButton, {}, QPoint(20, chart->stageLabelY(1) + 5));
+    EXPECT_FALSE(chart->isStageCollapsed(1));
+
+    // Clicking a device line (label column and plot) selects its rank.
+    const int d20 = chart->step()->deviceOf(20);
+    QTest::mouseClick(chart, Qt::LeftButton, {}, QPoint(30, chart->deviceY(d20)));
+    EXPECT_EQ(window->workspace()->selectedRank(), std::optional<int64_t>(20));
+    const int d3 = chart->step()->deviceOf(3);
+    QTest::mouseClick(chart, Qt::LeftButton, {}, QPoint(chart->plotRect().center().x(), chart->deviceY(d3)));
+    EXPECT_EQ(window->workspace()->selectedRank(), std::optional<int64_t>(3));
+
+    // Brushing zooms in, double-click zooms out.
+    const double before = chart->axis().windowNs();
+    const int x0 = chart->plotRect().left() + 100;
+    QTest::mousePress(chart, Qt::LeftButton, {}, QPoint(x0, chart->deviceY(d3)));
+    QMouseEvent move(QEvent::MouseMove, QPointF(x0 + 200, chart->deviceY(d3)), chart->mapToGlobal(QPointF(x0 + 200, 0)),
+        Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(chart, &move);
+    QTest::mouseRelease(chart, Qt::LeftButton, {}, QPoint(x0 + 200, chart->deviceY(d3)));
+    EXPECT_LT(chart->axis().windowNs(), before / 2);
+    QTest::mouseDClick(chart, Qt::LeftButton, {}, QPoint(x0, chart->deviceY(d3)));
+    EXPECT_NEAR(chart->axis().windowNs(), before, before * 0.01);
+
+    // Aligned time starts every device at 0.
+    dock->timeCombo()->setCurrentIndex(1);
+    EXPECT_EQ(chart->timeMode(), query::MareyTime::Aligned);
+    EXPECT_EQ(chart->axis().boundsBegin(), 0);
+
+    // The Workspace step drives the view.
+    window->workspace()->setStep(51);
+    EXPECT_TRUE(window->waitUntilIdle(60000));
+    EXPECT_EQ(dock->shownStep(), std::optional<int64_t>(51));
+    EXPECT_EQ(chart->step()->step, std::optional<int64_t>(51));
+}
+
+TEST(MareyDock, RealTwoRankSampleRenders)
+{
+    for (const char* sample : { "torch_npu_2rank_level1", "torch_npu_2rank_level0" }) {
+        SCOPED_TRACE(sample);
+        auto window = test::newWindow();
+        ASSERT_TRUE(test::openAndWait(*window, { test::dataPath(sample) }));
+        MareyDock* dock = showMarey(*window);
+        MareyChart* chart = dock->chart();
+        ASSERT_NE(chart->step(), nullptr);
+        EXPECT_EQ(dock->shownStep(), std::optional<int64_t>(50));
+        ASSERT_EQ(chart->step()->devices.size(), 2u);
+        EXPECT_EQ(chart->step()->devices[0].ops.size(), 191u);
+        const QImage image = chart->toImage();
+        test::keepImage(image, QStringLiteral("marey-%1.png").arg(QLatin1String(sample)));
+        const int y0 = chart->deviceY(0), y1 = chart->deviceY(1);
+        EXPECT_GT(countColour(image, kCompute, y0, y0 + 1), 20);
+        EXPECT_GT(countColour(image, kComputeBand, y0 + 4, y1), 100);
+        // Hovering an operator describes it.
+        const auto& op = chart->step()->devices[0].ops[0];
+        const int x = chart->plotRect().left() + static_cast<int>(chart->axis().toPx(op.start)) + 1;
+        const int item = chart->itemAt(QPoint(x, y0));
+        ASSERT_GE(item, 0);
+        const QString tip = chart->itemToolTip(item);
+        EXPECT_TRUE(tip.contains(QStringLiteral("rank 0"))) << tip.toStdString();
+        EXPECT_TRUE(tip.contains(QStringLiteral("duration"))) << tip.toStdString();
+
+        // Sizes applied in the Parallel strategy view lay the Marey stages out too: PP 2 puts each rank in a stage.
+        window->strategyDock()->applySizes(query::ParallelSizes { 2, 1, 1, 1, 1 });
+        window->focusDock(window->strategyDock());
+        EXPECT_TRUE(window->waitUntilIdle(60000));
+        dock = showMarey(*window);
+        ASSERT_NE(dock->chart()->step(), nullptr);
+        EXPECT_EQ(dock->chart()->step()->stages.size(), 2u);
+        window->strategyDock()->applySizes(std::nullopt);
+    }
+}
