@@ -13,6 +13,7 @@
 #include "npuscope/query/SummaryReport.h"
 #include "npuscope/query/advice/AdviceQuery.h"
 #include "npuscope/query/advice/AdviceReport.h"
+#include "npuscope/query/advice/HtmlReport.h"
 #include "npuscope/testgen/ClusterGenerator.h"
 
 #include <spdlog/spdlog.h>
@@ -20,6 +21,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -85,18 +87,21 @@ commands:
       rank with --rank. --compare R2 (needs --rank R) matches R's keys with R2's and adds R2's total and the
       difference R2 − R, sorted by difference descending (the slower card's extra time on top). --json
       prints the npuscope.ops/1 document. The parse cache is used as by summary (--no-cache: not).
-  advise [--json] [--capacity-gb G] [--with-kernels] [--no-cache] PATH...
+  advise [--json] [--html FILE] [--capacity-gb G] [--with-kernels] [--no-cache] PATH...
       Expert advice (docs/metrics.md, "Advice rules"): every rule (problem delimitation and stage imbalance
       over comparable ranks = same pipeline stage and TP position, slow rank, slow link, wait ratio, small
       packets, RDMA retransmission, 512 B alignment, Preparing, step variance, pipeline bubble, FLOPs-light
       ranks, memory peak with --capacity-gb G, long AI CPU kernels with --with-kernels) with its threshold,
       the measured value, the ranks / links / ops / steps concerned, a suggestion and the view that shows the
       evidence; critical first. --with-kernels also imports every rank's kernel rows (as ops does; costly on
-      large clusters). --json prints the npuscope.advice/1 document. The parse cache is used as by summary.
+      large clusters). --json prints the npuscope.advice/1 document. --html FILE also writes the
+      self-contained HTML report (inline CSS and SVG, no script, no network: overview, every finding with
+      its evidence, the input); stdout is unchanged. The parse cache is used as by summary.
   help
       Show this text.
 
-exit status: 0 on success, 1 when nothing could be loaded, 2 on a usage error.
+exit status: 0 on success, 1 when nothing could be loaded (or an output file could not be written), 2 on a
+usage error.
 )";
 
 // Prints the message and the usage text; the exit status of a usage error.
@@ -348,6 +353,7 @@ int advise(const std::vector<std::string>& args)
     bool json = false;
     bool useCache = true;
     bool kernels = false;
+    std::string htmlPath;
     npuscope::query::advice::AdviceOptions options;
     std::vector<std::string> paths;
     auto usage = [](const std::string& message) { return usageError("advise", message); };
@@ -359,7 +365,11 @@ int advise(const std::vector<std::string>& args)
             useCache = false;
         else if (a == "--with-kernels")
             kernels = true;
-        else if (a == "--capacity-gb") {
+        else if (a == "--html") {
+            if (i + 1 >= args.size())
+                return usage("--html needs a FILE");
+            htmlPath = args[++i];
+        } else if (a == "--capacity-gb") {
             if (i + 1 >= args.size())
                 return usage("--capacity-gb needs a value");
             options.capacityMb = parseCapacityMb(args[++i]);
@@ -378,6 +388,17 @@ int advise(const std::vector<std::string>& args)
     if (!db)
         return 1;
     const auto findings = npuscope::query::advice::AdviceQuery::run(*db, options);
+    if (!htmlPath.empty()) {
+        const std::string html = npuscope::query::advice::HtmlReport::build(
+            *db, findings, { .paths = paths, .generatedAt = {}, .skipFirstStep = options.skipFirstStep });
+        std::ofstream file(htmlPath, std::ios::binary);
+        file << html;
+        file.close();
+        if (!file) {
+            std::cerr << "npuscope-cli advise: cannot write " << htmlPath << "\n";
+            return 1;
+        }
+    }
     if (json)
         std::cout << npuscope::query::advice::AdviceReport::json(findings).dump(2) << "\n";
     else

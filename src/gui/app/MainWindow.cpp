@@ -2,6 +2,7 @@
 #include "npuscope/gui/app/MainWindow.h"
 
 #include "npuscope/gui/steps/ClusterStepsDock.h"
+#include "npuscope/gui/advice/AdviceDock.h"
 #include "npuscope/gui/comm/CommDurationDock.h"
 #include "npuscope/gui/comm/CommMatrixDock.h"
 #include "npuscope/gui/comm/GroupsDock.h"
@@ -23,6 +24,7 @@
 #include "npuscope/load/ParseCache.h"
 #include "npuscope/query/RankQuery.h"
 #include "npuscope/query/StepQuery.h"
+#include "npuscope/query/advice/HtmlReport.h"
 
 #include <QApplication>
 #include <QCloseEvent>
@@ -143,6 +145,7 @@ void MainWindow::createDocks()
     m_flopsHeatmapDock = new FlopsHeatmapDock(m_workspace, this);
     m_strategyDock = new ParallelStrategyDock(m_workspace, this);
     m_mareyDock = new MareyDock(m_workspace, this);
+    m_adviceDock = new AdviceDock(m_workspace, this);
     m_timelineDock->setSessionPersistence(m_options.persistSettings);
 
     // No central widget: every view is a dock the user can move, and the docks share the window.
@@ -161,6 +164,17 @@ void MainWindow::createDocks()
     tabifyDockWidget(m_overviewDock, m_flopsHeatmapDock);
     tabifyDockWidget(m_overviewDock, m_strategyDock);
     tabifyDockWidget(m_stepsDock, m_mareyDock);
+    tabifyDockWidget(m_overviewDock, m_adviceDock);
+    // An advice finding's "Show evidence" names the view that shows it; the advice says "parallel" for the strategy.
+    connect(m_workspace, &Workspace::showViewRequested, this, [this](const QString& name) {
+        QDockWidget* dock = dockByName(name == QLatin1String("parallel") ? QStringLiteral("strategy") : name);
+        if (!dock) {
+            statusBar()->showMessage(tr("No view named \u201c%1\u201d").arg(name), 5000);
+            return;
+        }
+        dock->show();
+        dock->raise();
+    });
     // Clicking a device of the heatmap selects its rank (the heatmap dock does) and opens its memory detail.
     connect(m_memoryHeatmapDock->heatmap(), &MemoryHeatmap::rankClicked, this, [this] {
         m_memoryDetailDock->show();
@@ -175,7 +189,7 @@ QList<QDockWidget*> MainWindow::docks() const
 {
     return { m_stepsDock, m_overviewDock, m_issuesDock, m_commMatrixDock, m_commDurationDock, m_linksDock, m_groupsDock,
         m_timeOverviewDock, m_timelineDock, m_operatorDock, m_memoryHeatmapDock, m_memoryDetailDock,
-        m_flopsHeatmapDock, m_strategyDock, m_mareyDock };
+        m_flopsHeatmapDock, m_strategyDock, m_mareyDock, m_adviceDock };
 }
 
 QStringList MainWindow::dockShortNames()
@@ -184,7 +198,7 @@ QStringList MainWindow::dockShortNames()
         QStringLiteral("commduration"), QStringLiteral("links"), QStringLiteral("groups"), QStringLiteral("timeoverview"),
         QStringLiteral("timeline"), QStringLiteral("operators"), QStringLiteral("memory"),
         QStringLiteral("memorydetail"), QStringLiteral("flops"), QStringLiteral("strategy"),
-        QStringLiteral("marey") };
+        QStringLiteral("marey"), QStringLiteral("advice") };
 }
 
 QDockWidget* MainWindow::dockByName(const QString& name) const
@@ -221,6 +235,18 @@ void MainWindow::createMenus()
         statusBar()->showMessage(tr("Parse cache cleared: %1 MB freed").arg(static_cast<double>(freed) / 1e6, 0, 'f', 1),
             5000);
     });
+    QAction* exportAction = file->addAction(tr("&Export report\u2026"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export advice report"), QStringLiteral("npuscope-report.html"), tr("HTML (*.html)"));
+        if (path.isEmpty())
+            return;
+        QString error;
+        if (exportReport(path, &error))
+            statusBar()->showMessage(tr("Report written to %1").arg(QDir::toNativeSeparators(path)), 5000);
+        else
+            QMessageBox::warning(this, tr("Export report"), error);
+    });
+    exportAction->setObjectName(QStringLiteral("exportReportAction"));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -275,6 +301,41 @@ void MainWindow::setBadge(int64_t problems, bool loaded)
     // Dynamic properties in style sheet selectors need a re-polish.
     m_badge->style()->unpolish(m_badge);
     m_badge->style()->polish(m_badge);
+}
+
+bool MainWindow::exportReport(const QString& path, QString* error)
+{
+    const auto db = m_workspace->database();
+    if (!db) {
+        *error = tr("No profile loaded");
+        return false;
+    }
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    std::string html;
+    QString failure;
+    try {
+        auto guard = db->lock();
+        const auto findings = query::advice::AdviceQuery::run(*db, AdviceDock::adviceOptions());
+        std::vector<std::string> paths;
+        for (const QString& p : m_workspace->sourcePaths())
+            paths.push_back(p.toStdString());
+        html = query::advice::HtmlReport::build(
+            *db, findings, { .paths = paths, .generatedAt = {}, .skipFirstStep = true });
+    } catch (const std::exception& e) {
+        failure = tr("The report could not be computed: %1").arg(QString::fromUtf8(e.what()));
+    }
+    QApplication::restoreOverrideCursor();
+    if (!failure.isEmpty()) {
+        *error = failure;
+        return false;
+    }
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)
+        || file.write(html.data(), static_cast<qint64>(html.size())) != static_cast<qint64>(html.size())) {
+        *error = tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
+        return false;
+    }
+    return true;
 }
 
 void MainWindow::showIssues()

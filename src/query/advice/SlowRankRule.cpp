@@ -143,11 +143,12 @@ void slowRankRule(const AdviceContext& ctx, std::vector<Finding>& out)
         f.value = delays[top] / 1e6;
         f.unit = "ms";
         f.ranks = { slow };
-        for (int32_t name : lastOps[slow]) {
-            if (f.ops.size() >= 5)
-                break;
-            f.ops.push_back(index->text(name));
-        }
+        // By name: the interned ids follow the (multi-threaded) parse order, which differs from run to run.
+        for (int32_t name : lastOps[slow])
+            f.ops.emplace_back(index->text(name));
+        std::sort(f.ops.begin(), f.ops.end());
+        if (f.ops.size() > 5)
+            f.ops.resize(5);
         f.message = formatText("Rank %lld arrives last in %lld of the %lld collectives it takes part in and holds "
                                "the others back by %.3f ms in total (median of comparable ranks %s: %.3f ms).",
             static_cast<long long>(slow), static_cast<long long>(votes[slow]), static_cast<long long>(taken[slow]),

@@ -24,6 +24,7 @@ class MemoryDetailDock;
 class FlopsHeatmapDock;
 class ParallelStrategyDock;
 class MareyDock;
+class AdviceDock;
 class MemoryHeatmapDock;
 class TimeOverviewDock;
 class TimelineDock;
@@ -71,6 +72,7 @@ public:
     FlopsHeatmapDock* flopsHeatmapDock() const { return m_flopsHeatmapDock; }
     ParallelStrategyDock* strategyDock() const { return m_strategyDock; }
     MareyDock* mareyDock() const { return m_mareyDock; }
+    AdviceDock* adviceDock() const { return m_adviceDock; }
     QList<QDockWidget*> docks() const;
     // A dock by short name (steps | overview | issues) or objectName, case-insensitive; nullptr if unknown.
     QDockWidget* dockByName(const QString& name) const;
@@ -92,6 +94,9 @@ public:
     // Gives one dock the whole window: the others are hidden (screenshots).
     void focusDock(QDockWidget* dock);
     void showIssues();
+    // Writes the HTML advice report (query::advice::HtmlReport) of the loaded model to path, as File > Export report
+    // does after asking for the path; false with error set when nothing is loaded or the file cannot be written.
+    bool exportReport(const QString& path, QString* error);
 
     QStringList recentEntries() const;
 
@@ -135,6 +140,7 @@ private:
     FlopsHeatmapDock* m_flopsHeatmapDock = nullptr;
     ParallelStrategyDock* m_strategyDock = nullptr;
     MareyDock* m_mareyDock = nullptr;
+    AdviceDock* m_adviceDock = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QLabel* m_summary = nullptr;

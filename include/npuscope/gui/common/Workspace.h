@@ -88,6 +88,10 @@ public:
     bool showHostIps() const { return m_showHostIps; }
     void setShowHostIps(bool on);
 
+    // Asks the window to show and raise the view named name (a MainWindow::dockShortNames() entry, or "parallel" for
+    // the Parallel strategy dock), e.g. to show the evidence of an advice finding. Emits showViewRequested.
+    void requestShowView(const QString& name) { emit showViewRequested(name); }
+
     // Background queries in flight (QueryRunner reports them); used to wait for quiet views.
     bool isBusy() const { return m_pendingQueries > 0; }
     void beginQuery();
@@ -116,6 +120,7 @@ signals:
     void busyChanged(bool busy);
     void errorReported();
     void issuesAdded();
+    void showViewRequested(const QString& name);
 
 private:
     std::shared_ptr<model::Database> m_database;

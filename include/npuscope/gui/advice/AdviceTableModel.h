@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/gui/common/RowTableModel.h"
+#include "npuscope/query/advice/Finding.h"
+
+namespace npuscope::gui {
+
+// The advice findings (query::advice::AdviceQuery), one row each, in the query's order (critical first): severity
+// (icon and colour), rule id, category, value with unit, threshold, ranks / links, message. GUI thread only.
+class AdviceTableModel : public RowTableModel<query::advice::Finding> {
+    Q_OBJECT
+public:
+    enum Column { Severity, Rule, Category, Value, Threshold, Where, Message, ColumnCount };
+
+    explicit AdviceTableModel(QObject* parent = nullptr);
+
+    void setFindings(std::vector<query::advice::Finding> findings);
+    // The ranks, else the links, of a finding in a short text ("9, 1", "16 → 17 HCCS", "0, 1, 2, … (16)").
+    static QString whereText(const query::advice::Finding& f);
+    static QString valueText(double value, const std::string& unit);
+
+protected:
+    std::optional<QVariant> cellData(const query::advice::Finding& row, int column, int role) const override;
+};
+
+} // namespace npuscope::gui

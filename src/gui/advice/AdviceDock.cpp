@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/advice/AdviceDock.h"
+
+#include "npuscope/gui/advice/AdviceTableModel.h"
+#include "npuscope/gui/common/TableSetup.h"
+#include "npuscope/gui/common/Workspace.h"
+#include "npuscope/gui/memory/MemoryHeatmapDock.h"
+#include "npuscope/query/advice/AdviceQuery.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QPushButton>
+#include <QSettings>
+#include <QSplitter>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+namespace npuscope::gui {
+
+using query::advice::Finding;
+using query::advice::Severity;
+
+namespace {
+
+QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+
+template <class T, class F> QString listText(const std::vector<T>& items, F text)
+{
+    QStringList parts;
+    for (const auto& item : items)
+        parts << text(item);
+    return parts.join(QStringLiteral(", ")).toHtmlEscaped();
+}
+
+// A communication op key as the advice names it may carry its group ("name@hash"); the Workspace keeps them apart.
+QString opWithoutGroup(const std::string& op)
+{
+    const QString s = QString::fromStdString(op);
+    const qsizetype at = s.indexOf(QLatin1Char('@'));
+    return at < 0 ? s : s.left(at);
+}
+
+} // namespace
+
+AdviceDock::AdviceDock(Workspace* ws, QWidget* parent)
+    : QueryDock(tr("Advice"), kObjectName, ws, parent)
+    , m_model(new AdviceTableModel(this))
+{
+    auto* body = new QWidget(this);
+    auto* layout = new QVBoxLayout(body);
+    layout->setContentsMargins(4, 4, 4, 4);
+    m_summary = new QLabel(body);
+    m_summary->setObjectName(QStringLiteral("adviceSummary"));
+    m_summary->setWordWrap(true);
+    layout->addWidget(m_summary);
+
+    auto* splitter = new QSplitter(Qt::Vertical, body);
+    m_table = new QTableView(splitter);
+    m_table->setObjectName(QStringLiteral("adviceTable"));
+    m_table->setModel(m_model);
+    TableSetup::install(m_table, { .singleSelection = true, .stretchLastSection = true, .sortable = true });
+    m_table->setToolTip(tr("Double-click a finding to show its evidence"));
+
+    auto* detailPane = new QWidget(splitter);
+    auto* detailLayout = new QVBoxLayout(detailPane);
+    detailLayout->setContentsMargins(0, 0, 0, 0);
+    m_detail = new QTextBrowser(detailPane);
+    m_detail->setObjectName(QStringLiteral("adviceDetail"));
+    m_detail->setOpenLinks(false);
+    detailLayout->addWidget(m_detail, 1);
+    auto* buttons = new QHBoxLayout;
+    m_evidence = new QPushButton(tr("Show evidence"), detailPane);
+    m_evidence->setObjectName(QStringLiteral("showEvidenceButton"));
+    m_evidence->setEnabled(false);
+    buttons->addWidget(m_evidence);
+    buttons->addStretch(1);
+    detailLayout->addLayout(buttons);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    layout->addWidget(splitter, 1);
+    setBody(body);
+
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &AdviceDock::showDetail);
+    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        if (index.isValid())
+            showEvidence(m_model->rowAt(index.row()));
+    });
+    connect(m_evidence, &QPushButton::clicked, this, [this] {
+        if (const Finding* f = currentFinding())
+            showEvidence(*f);
+    });
+    requestReload();
+}
+
+query::advice::AdviceOptions AdviceDock::adviceOptions()
+{
+    query::advice::AdviceOptions options;
+    options.capacityMb
+        = QSettings()
+              .value(QLatin1String(MemoryHeatmapDock::kCapacitySetting), MemoryHeatmapDock::kDefaultCapacityGb)
+              .toDouble()
+        * 1024.0;
+    return options;
+}
+
+const Finding* AdviceDock::currentFinding() const
+{
+    const QModelIndex index = m_table->currentIndex();
+    return index.isValid() ? &m_model->rowAt(index.row()) : nullptr;
+}
+
+void AdviceDock::reload()
+{
+    const query::advice::AdviceOptions options = adviceOptions();
+    const double capacityGb = options.capacityMb.value_or(0) / 1024.0;
+    const bool started = runner()->run(
+        [options](model::Database& db) { return query::advice::AdviceQuery::run(db, options); },
+        [this, capacityGb](std::vector<Finding> findings) {
+            int counts[3] = { 0, 0, 0 };
+            for (const auto& f : findings)
+                ++counts[static_cast<int>(f.severity)];
+            m_summary->setText(
+                (findings.empty()
+                        ? tr("No findings: no rule's threshold was crossed")
+                        : (findings.size() == 1 ? tr("1 finding: ") : tr("%1 findings: ").arg(findings.size()))
+                            + tr("%1 critical, %2 warning, %3 info").arg(counts[2]).arg(counts[1]).arg(counts[0]))
+                + tr(" \u00b7 device memory %1 GB (Memory heatmap setting) \u00b7 double-click a finding to show its "
+                     "evidence")
+                      .arg(capacityGb, 0, 'f', 0));
+            m_model->setFindings(std::move(findings));
+            m_table->resizeColumnsToContents();
+            // The message column stretches; the others keep their content width, capped so it stays visible.
+            for (int c = 0; c < AdviceTableModel::Message; ++c)
+                m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), 220));
+            if (m_model->rowCount() > 0)
+                m_table->setCurrentIndex(m_model->index(0, 0));
+            else
+                showDetail();
+        });
+    if (!started) {
+        m_model->setFindings({});
+        m_summary->setText(tr("No profile loaded"));
+        showDetail();
+    }
+}
+
+void AdviceDock::showDetail()
+{
+    const Finding* f = currentFinding();
+    m_evidence->setEnabled(f != nullptr);
+    if (!f) {
+        m_detail->clear();
+        return;
+    }
+    QString html
+        = QStringLiteral("<h3>%1 <span style=\"color:#666;font-weight:normal\">(%2, %3)</span></h3>")
+              .arg(esc(f->id), esc(f->category), QString::fromUtf8(query::advice::severityName(f->severity).data()));
+    html += QStringLiteral("<p>%1</p>").arg(esc(f->message));
+    html += QStringLiteral("<table cellspacing=\"0\" cellpadding=\"2\">");
+    auto row = [&html](const QString& key, const QString& valueHtml) {
+        if (!valueHtml.isEmpty())
+            html += QStringLiteral("<tr><td style=\"color:#555;padding-right:12px\">%1</td><td>%2</td></tr>")
+                        .arg(key, valueHtml);
+    };
+    row(tr("Measured"), AdviceTableModel::valueText(f->value, f->unit).toHtmlEscaped());
+    row(tr("Threshold"),
+        AdviceTableModel::valueText(f->threshold, f->unit).toHtmlEscaped() + QStringLiteral(" \u2014 ")
+            + esc(f->thresholdText));
+    row(tr("Ranks"), listText(f->ranks, [](int64_t r) { return QString::number(r); }));
+    row(tr("Links"), listText(f->links, [](const query::advice::FindingLink& l) {
+        return QStringLiteral("%1 \u2192 %2 %3").arg(l.src).arg(l.dst).arg(QString::fromStdString(l.transport));
+    }));
+    row(tr("Ops"), listText(f->ops, [](const std::string& s) { return QString::fromStdString(s); }));
+    row(tr("Steps"), listText(f->steps, [](int64_t s) { return QString::number(s); }));
+    row(tr("Evidence"), esc(f->evidence.view));
+    html += QStringLiteral("</table><p><b>%1</b> %2</p>").arg(tr("Suggestion:"), esc(f->suggestion));
+    m_detail->setHtml(html);
+}
+
+void AdviceDock::showEvidence(const Finding& f)
+{
+    Workspace* ws = workspace();
+    const auto& e = f.evidence;
+    if (e.rank)
+        ws->setSelectedRank(*e.rank);
+    else if (e.stage && !f.ranks.empty())
+        ws->setSelectedRanks(f.ranks); // a pipeline stage: its ranks
+    else if (!f.ranks.empty())
+        ws->setSelectedRank(f.ranks.front());
+    if (e.step)
+        ws->setStep(*e.step);
+    if (e.view == "operators" && e.op)
+        ws->setSelectedOperator(
+            Workspace::OperatorKey { query::OperatorGroupBy::Name, *e.op, e.rank ? e.rank : std::nullopt });
+    else if (e.op)
+        ws->setCommOp(opWithoutGroup(*e.op).toStdString());
+    ws->requestShowView(QString::fromStdString(e.view));
+}
+
+} // namespace npuscope::gui
