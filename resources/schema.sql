@@ -303,7 +303,8 @@ CREATE TABLE step_kernel (
   type_id INTEGER,           -- string.id of Type (op_summary: OP Type)
   accelerator_core TEXT,     -- Accelerator Core (op_summary: Task Type)
   ts INTEGER NOT NULL,       -- Start Time(us) as epoch ns
-  dur INTEGER NOT NULL       -- Duration(us) as ns
+  dur INTEGER NOT NULL,      -- Duration(us) as ns
+  flops REAL                 -- Σ of the *_fops cells as kernel.flops; NULL when the run recorded none
 );
 
 -- operator_memory.csv

@@ -7,6 +7,7 @@
 
 #include "npuscope/load/Loader.h"
 #include "npuscope/load/ParseCache.h"
+#include "npuscope/query/FlopsQuery.h"
 #include "npuscope/query/MareyQuery.h"
 #include "npuscope/query/ParallelLayoutQuery.h"
 #include "npuscope/testgen/ClusterGenerator.h"
@@ -36,6 +37,7 @@ std::string generatePp4(const ScratchDir& dir)
     o.steps = 2;
     o.traceMb = 1;
     o.slowRank = 9;
+    o.flops = true;
     std::string error;
     EXPECT_TRUE(testgen::ClusterGenerator::generate(o, error)) << error;
     return o.outDir;
@@ -109,6 +111,16 @@ TEST(StepKernels, GeneratedPp4EqualsTheKernelTableAndMareyStepIsTheSame)
     const auto layout = query::ParallelLayoutQuery::layout(*full);
     expectSameStep(query::MareyQuery::step(*lazy, query::ParallelLayoutQuery::layout(*lazy), step),
         query::MareyQuery::step(*full, layout, step));
+    // The Marey view's FLOPs blocks: the step's sums from step_kernel equal those over the kernel table.
+    const auto flopsFull = query::FlopsQuery::perRank(*full, step);
+    const auto flopsLazy = query::FlopsQuery::perRank(*lazy, step);
+    ASSERT_TRUE(flopsFull.recorded);
+    ASSERT_EQ(flopsLazy.ranks.size(), flopsFull.ranks.size());
+    for (size_t i = 0; i < flopsFull.ranks.size(); ++i) {
+        EXPECT_EQ(flopsLazy.ranks[i].rank, flopsFull.ranks[i].rank);
+        EXPECT_EQ(flopsLazy.ranks[i].flops, flopsFull.ranks[i].flops) << flopsFull.ranks[i].rank;
+        EXPECT_GT(flopsFull.ranks[i].flops, 0) << flopsFull.ranks[i].rank;
+    }
     // Loaded already: nothing to do.
     EXPECT_FALSE(load::Loader::loadStepKernels(*lazy, ranks, step));
 }

@@ -164,6 +164,7 @@ struct StepKernelRow {
     OptText acceleratorCore;
     int64_t ts = 0; // epoch ns
     int64_t dur = 0; // ns
+    OptReal flops; // Σ of the *_fops cells, as KernelRow::flops
 };
 
 struct OperatorMemoryRow {

@@ -181,7 +181,8 @@ void MareyDock::reload()
         },
         [this](Plan plan) {
             m_ranks = std::move(plan.ranks);
-            loadStep(plan.step);
+            // A step selected while the layout was computed wins (its stepChanged came before any rank was known).
+            loadStep(workspace()->step() ? workspace()->step() : plan.step);
             refresh();
         });
     if (!started) {

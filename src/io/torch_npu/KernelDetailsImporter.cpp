@@ -206,6 +206,11 @@ bool importStep(CsvImport& csv, std::optional<int64_t> step)
         r.name = std::move(name).value_or(std::string());
         r.type = csv.text(c.type);
         r.acceleratorCore = csv.text(c.core);
+        r.flops.reset();
+        for (int col : c.fops) {
+            if (const auto v = csv.optReal(col))
+                r.flops = r.flops.value_or(0.0) + *v;
+        }
         ctx.writer().addStepKernel(r);
     }
     return csv.result();
