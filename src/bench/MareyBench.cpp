@@ -136,8 +136,7 @@ OpenTimes openCluster(
     if (source == KernelSource::Step) {
         for (size_t i = 0; i < ranks.size(); i += gui::MareyDock::kRanksPerJob) {
             const std::vector<int64_t> chunk(ranks.begin() + static_cast<std::ptrdiff_t>(i),
-                ranks.begin()
-                    + static_cast<std::ptrdiff_t>(std::min(ranks.size(), i + gui::MareyDock::kRanksPerJob)));
+                ranks.begin() + static_cast<std::ptrdiff_t>(std::min(ranks.size(), i + gui::MareyDock::kRanksPerJob)));
             gui::MareyDock::importStepKernels(*db, chunk, stepId, &cache);
         }
     } else {

@@ -149,6 +149,29 @@ double secondsBetween(std::chrono::steady_clock::time_point a, std::chrono::stea
     return std::chrono::duration<double>(b - a).count();
 }
 
+// Runs body(i) for i in [0, count) on count threads and waits for them; the first exception (a model failure, not bad
+// input: importers report those as parse issues) is rethrown on the caller's thread.
+void runOnThreads(size_t count, const std::function<void(size_t)>& body)
+{
+    std::vector<std::exception_ptr> errors(count);
+    std::vector<std::thread> pool;
+    for (size_t i = 0; i < count; ++i) {
+        pool.emplace_back([&, i] {
+            try {
+                body(i);
+            } catch (...) {
+                errors[i] = std::current_exception();
+            }
+        });
+    }
+    for (auto& t : pool)
+        t.join();
+    for (const auto& e : errors) {
+        if (e)
+            std::rethrow_exception(e);
+    }
+}
+
 // Unique names for the workers' shared in-memory models.
 std::string workerModelName()
 {
@@ -562,28 +585,12 @@ load::GroupFacts loadSummary(model::Database& db, const LoadPlan& plan, int thre
     }
     std::vector<load::GroupFacts> facts(static_cast<size_t>(threads));
     std::atomic<size_t> next { 0 };
-    std::vector<std::exception_ptr> errors(static_cast<size_t>(threads));
-    {
-        std::vector<std::thread> pool;
-        for (size_t i = 0; i < names.size(); ++i) {
-            pool.emplace_back([&, i] {
-                try {
-                    model::Database& target = i == 0 ? db : *workerDbs[i];
-                    runWorker(target, plan, next, progress, cancel);
-                    if (!(cancel && cancel->load()))
-                        facts[i] = load::PostLoad::collectGroupFacts(target);
-                } catch (...) {
-                    errors[i] = std::current_exception();
-                }
-            });
-        }
-        for (auto& t : pool)
-            t.join();
-    }
-    for (const auto& e : errors) {
-        if (e)
-            std::rethrow_exception(e); // a model (SQL) failure, not bad input
-    }
+    runOnThreads(names.size(), [&](size_t i) {
+        model::Database& target = i == 0 ? db : *workerDbs[i];
+        runWorker(target, plan, next, progress, cancel);
+        if (!(cancel && cancel->load()))
+            facts[i] = load::PostLoad::collectGroupFacts(target);
+    });
     if (cancel && cancel->load())
         return {};
     const auto t1 = std::chrono::steady_clock::now();
@@ -736,25 +743,11 @@ std::unique_ptr<model::Database> Loader::load(
     if (options.loadTimelines && !fromFullEntry) {
         const bool direct = threads == 1;
         std::atomic<size_t> next { 0 };
-        std::vector<std::exception_ptr> errors(static_cast<size_t>(threads));
-        std::vector<std::thread> pool;
-        for (int i = 0; i < threads; ++i) {
-            pool.emplace_back([&, i] {
-                try {
-                    for (size_t r = next.fetch_add(1); r < plan.ranks.size(); r = next.fetch_add(1))
-                        importDeferred(
-                            *db, plan.ranks[r].rank, options.deferredGroups, options.cache, progress, cancel, direct);
-                } catch (...) {
-                    errors[static_cast<size_t>(i)] = std::current_exception();
-                }
-            });
-        }
-        for (auto& t : pool)
-            t.join();
-        for (const auto& e : errors) {
-            if (e)
-                std::rethrow_exception(e);
-        }
+        runOnThreads(static_cast<size_t>(threads), [&](size_t) {
+            for (size_t r = next.fetch_add(1); r < plan.ranks.size(); r = next.fetch_add(1))
+                importDeferred(
+                    *db, plan.ranks[r].rank, options.deferredGroups, options.cache, progress, cancel, direct);
+        });
     }
     if (cancel && cancel->load())
         return nullptr;
@@ -823,7 +816,8 @@ bool Loader::loadKernelTotals(model::Database& db, int64_t rank, const ProgressF
         auto lock = db.lock();
         if (!stillWanted())
             return false;
-        if (mergeCached(db, rank, *cache, key, *cached, files, progress, [&] { dropEarlierPassIssues(db, rank, files); }))
+        if (mergeCached(
+                db, rank, *cache, key, *cached, files, progress, [&] { dropEarlierPassIssues(db, rank, files); }))
             return true;
     }
     const std::string name = workerModelName();
@@ -849,8 +843,7 @@ bool Loader::loadStepKernels(model::Database& db, const std::vector<int64_t>& ra
     std::vector<Wanted> wanted;
     {
         auto lock = db.lock();
-        auto present
-            = db.prepare("SELECT 1 FROM step_kernel WHERE rank_id = ?1 AND (?2 IS NULL OR step = ?2) LIMIT 1");
+        auto present = db.prepare("SELECT 1 FROM step_kernel WHERE rank_id = ?1 AND (?2 IS NULL OR step = ?2) LIMIT 1");
         for (const int64_t rank : ranks) {
             // Kernel files being imported or imported: the kernel table has (or will have) the rows.
             auto files = deferredFiles(db, rank, kKernelsGroup, RankFileStatus::Skipped);
@@ -917,35 +910,19 @@ bool Loader::loadStepKernels(model::Database& db, const std::vector<int64_t>& ra
     }
     const ImporterOverride scan = [step](ImportContext& ctx) { return KernelDetailsImporter::runStep(ctx, step); };
     std::atomic<size_t> next { 0 };
-    std::vector<std::exception_ptr> errors(names.size());
-    {
-        std::vector<std::thread> pool;
-        for (size_t i = 0; i < names.size(); ++i) {
-            pool.emplace_back([&, i] {
-                try {
-                    model::ModelWriter writer(*models[i]);
-                    writer.begin();
-                    for (size_t r = next.fetch_add(1); r < wanted.size(); r = next.fetch_add(1)) {
-                        for (const auto& f : wanted[r].files) {
-                            if (cancel && cancel->load())
-                                break;
-                            importFile(writer, wanted[r].rank, f, progress, cancel, nullptr, false, scan);
-                        }
-                        progress.rankDone();
-                    }
-                    writer.commit();
-                } catch (...) {
-                    errors[i] = std::current_exception();
-                }
-            });
+    runOnThreads(names.size(), [&](size_t i) {
+        model::ModelWriter writer(*models[i]);
+        writer.begin();
+        for (size_t r = next.fetch_add(1); r < wanted.size(); r = next.fetch_add(1)) {
+            for (const auto& f : wanted[r].files) {
+                if (cancel && cancel->load())
+                    break;
+                importFile(writer, wanted[r].rank, f, progress, cancel, nullptr, false, scan);
+            }
+            progress.rankDone();
         }
-        for (auto& t : pool)
-            t.join();
-    }
-    for (const auto& e : errors) {
-        if (e)
-            std::rethrow_exception(e); // a model (SQL) failure, not bad input
-    }
+        writer.commit();
+    });
     if (cancel && cancel->load())
         return false;
     progress.message("merging ranks");

@@ -84,7 +84,8 @@ struct ModelWriter::Statements {
               { "rank_id", "component", "peak_reserved_mb", "reserved_ts", "peak_allocated_mb", "allocated_ts",
                   "samples", "device" })
         , kernelTotal(db, "kernel_total", { "rank_id", "step", "kernels", "flops_kernels", "flops", "flops_dur_ns" })
-        , stepKernel(db, "step_kernel", { "rank_id", "step", "name_id", "type_id", "accelerator_core", "ts", "dur", "flops" })
+        , stepKernel(
+              db, "step_kernel", { "rank_id", "step", "name_id", "type_id", "accelerator_core", "ts", "dur", "flops" })
         , npuModuleMem(db, "npu_module_mem", { "rank_id", "device_id", "component", "ts", "reserved_mb", "device" })
         , process(db, "process", { "rank_id", "pid", "name", "label", "sort_index" },
               " ON CONFLICT(rank_id, pid) DO UPDATE SET name=COALESCE(excluded.name, name), "

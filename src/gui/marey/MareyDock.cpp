@@ -229,8 +229,9 @@ void MareyDock::startImports()
             updateStatus();
         };
         const bool started = m_importRunner->runUnlocked(
-            [ranks, step = m_loadStep, cache = workspace()->parseCache()](
-                const std::shared_ptr<model::Database>& db) { return importStepKernels(*db, ranks, step, cache.get()); },
+            [ranks, step = m_loadStep, cache = workspace()->parseCache()](const std::shared_ptr<model::Database>& db) {
+                return importStepKernels(*db, ranks, step, cache.get());
+            },
             [finished](bool) { finished(); },
             [this, first = ranks.front(), last = ranks.back(), finished](const QString& message) {
                 showError(tr("ranks %1 to %2: kernels not loaded: %3").arg(first).arg(last).arg(message));

@@ -31,8 +31,9 @@ namespace npuscope::gui {
 // with the sizes the Parallel strategy view remembers for the input set), and the findings beside it
 // (query::MareyFindings). Kernels are deferred per-rank files: while the dock is visible it loads the shown step's
 // kernels of the shown ranks in the background, kRanksPerJob ranks per job (importStepKernels, kParallelImports jobs
-// at a time), says "kernels loaded for N of M ranks" and redraws as they arrive; another step loads its own rows. Clicking a device selects the rank; clicking a finding highlights it and selects
-// its operator in the Workspace (the timeline highlights its occurrences). GUI thread only.
+// at a time), says "kernels loaded for N of M ranks" and redraws as they arrive; another step loads its own rows.
+// Clicking a device selects the rank; clicking a finding highlights it and selects its operator in the Workspace (the
+// timeline highlights its occurrences). GUI thread only.
 class MareyDock : public QueryDock {
     Q_OBJECT
 public:
