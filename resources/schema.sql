@@ -292,6 +292,21 @@ CREATE TABLE kernel_total (
   flops_dur_ns INTEGER NOT NULL -- Σ dur of the rows with a FLOPs count
 );
 
+-- Per rank, the kernels of ONE step (the Marey view's operators) of a rank whose kernel table is not imported: one
+-- streaming pass over kernel_details.csv / op_summary with the same required cells and parse issues as the kernel
+-- import, keeping the rows of that step only (load::Loader::loadStepKernels, one parse cache entry per set of ranks
+-- and step). Rows in file order; dropped when the rank's Kernels group is imported (the kernel table has them then).
+CREATE TABLE step_kernel (
+  rank_id INTEGER NOT NULL,  -- rank
+  step INTEGER,              -- Step Id (NULL without a schedule: then every row of the file)
+  name_id INTEGER NOT NULL,  -- string.id of Name (op_summary: Op Name)
+  type_id INTEGER,           -- string.id of Type (op_summary: OP Type)
+  accelerator_core TEXT,     -- Accelerator Core (op_summary: Task Type)
+  ts INTEGER NOT NULL,       -- Start Time(us) as epoch ns
+  dur INTEGER NOT NULL,      -- Duration(us) as ns
+  flops REAL                 -- Σ of the *_fops cells as kernel.flops; NULL when the run recorded none
+);
+
 -- operator_memory.csv
 CREATE TABLE operator_memory (
   rank_id INTEGER NOT NULL, -- rank

@@ -47,6 +47,8 @@ using namespace model;
 namespace {
 
 using ImporterFn = bool (*)(ImportContext&);
+// An importer that is not a file kind's own (an aggregate or step-scoped pass); empty = the kind's importer.
+using ImporterOverride = std::function<bool(ImportContext&)>;
 
 ImporterFn importerFor(FileKind kind)
 {
@@ -147,6 +149,29 @@ double secondsBetween(std::chrono::steady_clock::time_point a, std::chrono::stea
     return std::chrono::duration<double>(b - a).count();
 }
 
+// Runs body(i) for i in [0, count) on count threads and waits for them; the first exception (a model failure, not bad
+// input: importers report those as parse issues) is rethrown on the caller's thread.
+void runOnThreads(size_t count, const std::function<void(size_t)>& body)
+{
+    std::vector<std::exception_ptr> errors(count);
+    std::vector<std::thread> pool;
+    for (size_t i = 0; i < count; ++i) {
+        pool.emplace_back([&, i] {
+            try {
+                body(i);
+            } catch (...) {
+                errors[i] = std::current_exception();
+            }
+        });
+    }
+    for (auto& t : pool)
+        t.join();
+    for (const auto& e : errors) {
+        if (e)
+            std::rethrow_exception(e);
+    }
+}
+
 // Unique names for the workers' shared in-memory models.
 std::string workerModelName()
 {
@@ -220,7 +245,7 @@ private:
 // file's rank_file status when setStatus (its row exists); returns whether it loaded.
 bool importFile(model::ModelWriter& writer, int64_t rank, const PlannedFile& file, ProgressSink& progress,
     const std::atomic<bool>* cancel, const std::shared_ptr<RankState>& state = nullptr, bool setStatus = true,
-    ImporterFn importerOverride = nullptr)
+    const ImporterOverride& importerOverride = {})
 {
     progress.bytes(0, file.path);
     progress.parsed(file.path);
@@ -236,8 +261,10 @@ bool importFile(model::ModelWriter& writer, int64_t rank, const PlannedFile& fil
     };
     bool ok = false;
     try {
-        const ImporterFn importer = importerOverride ? importerOverride : importerFor(file.kind);
-        if (importer)
+        const ImporterFn importer = importerFor(file.kind);
+        if (importerOverride)
+            ok = importerOverride(ctx);
+        else if (importer)
             ok = importer(ctx);
         else
             ctx.warning(std::nullopt, "no importer for this file kind in this build; skipped");
@@ -345,12 +372,14 @@ void dropEarlierPassIssues(model::Database& db, int64_t rank, const std::vector<
     }
 }
 
-// The rows a group's import makes redundant: kernel_total of a rank whose kernel table is now imported (FlopsQuery
-// reads one or the other). Caller holds db.lock().
+// The rows a group's import makes redundant: kernel_total and step_kernel of a rank whose kernel table is now
+// imported (FlopsQuery and MareyQuery read one or the other). Caller holds db.lock().
 void dropSuperseded(model::Database& db, int64_t rank, DeferredGroup group)
 {
-    if (group == kKernelsGroup)
+    if (group == kKernelsGroup) {
         db.prepare("DELETE FROM kernel_total WHERE rank_id = ?1").bind(1, rank).run();
+        db.prepare("DELETE FROM step_kernel WHERE rank_id = ?1").bind(1, rank).run(); // MareyQuery: same rule
+    }
 }
 
 // After a merge brought the files' rank_file rows with their final status: the claimed row (the older one, in plan
@@ -386,7 +415,7 @@ void unclaim(model::Database& db, int64_t rank, const std::vector<PlannedFile>& 
 
 // Merges the cached per-rank entry at path into db (the caller holds db.lock()), after before() ran. A damaged entry
 // is never trusted: the merge rolled back; it is removed, a warning says so, and false tells the caller to parse.
-bool mergeCached(model::Database& db, int64_t rank, const ParseCache& cache, const std::string& key,
+bool mergeCached(model::Database& db, model::OptInt rank, const ParseCache& cache, const std::string& key,
     const std::string& path, const std::vector<PlannedFile>& files, ProgressSink& progress,
     const std::function<void()>& before)
 {
@@ -408,11 +437,11 @@ bool mergeCached(model::Database& db, int64_t rank, const ParseCache& cache, con
 }
 
 // Parses files of one rank into a new worker model named name (merged by the caller) and, unless cancelled, stores
-// it in the cache under key. importer: nullptr = each file's own importer, with its rank_file row (a group import);
+// it in the cache under key. importer: empty = each file's own importer, with its rank_file row (a group import);
 // else that importer and no rank_file row (an aggregate pass such as the kernel totals).
 std::unique_ptr<model::Database> parseIntoWorker(const std::string& name, int64_t rank,
     const std::vector<PlannedFile>& files, const ParseCache* cache, const std::string& key, ProgressSink& progress,
-    const std::atomic<bool>* cancel, ImporterFn importer)
+    const std::atomic<bool>* cancel, const ImporterOverride& importer)
 {
     auto worker = model::Database::createModel(name);
     {
@@ -476,7 +505,7 @@ bool importGroup(model::Database& db, int64_t rank, DeferredGroup group, const s
         return !cancelled;
     }
     const std::string name = workerModelName();
-    auto worker = parseIntoWorker(name, rank, files, cache, key, progress, cancel, nullptr);
+    auto worker = parseIntoWorker(name, rank, files, cache, key, progress, cancel, {});
     const bool cancelled = cancel && cancel->load();
     auto lock = db.lock();
     if (cancelled) {
@@ -556,28 +585,12 @@ load::GroupFacts loadSummary(model::Database& db, const LoadPlan& plan, int thre
     }
     std::vector<load::GroupFacts> facts(static_cast<size_t>(threads));
     std::atomic<size_t> next { 0 };
-    std::vector<std::exception_ptr> errors(static_cast<size_t>(threads));
-    {
-        std::vector<std::thread> pool;
-        for (size_t i = 0; i < names.size(); ++i) {
-            pool.emplace_back([&, i] {
-                try {
-                    model::Database& target = i == 0 ? db : *workerDbs[i];
-                    runWorker(target, plan, next, progress, cancel);
-                    if (!(cancel && cancel->load()))
-                        facts[i] = load::PostLoad::collectGroupFacts(target);
-                } catch (...) {
-                    errors[i] = std::current_exception();
-                }
-            });
-        }
-        for (auto& t : pool)
-            t.join();
-    }
-    for (const auto& e : errors) {
-        if (e)
-            std::rethrow_exception(e); // a model (SQL) failure, not bad input
-    }
+    runOnThreads(names.size(), [&](size_t i) {
+        model::Database& target = i == 0 ? db : *workerDbs[i];
+        runWorker(target, plan, next, progress, cancel);
+        if (!(cancel && cancel->load()))
+            facts[i] = load::PostLoad::collectGroupFacts(target);
+    });
     if (cancel && cancel->load())
         return {};
     const auto t1 = std::chrono::steady_clock::now();
@@ -730,25 +743,11 @@ std::unique_ptr<model::Database> Loader::load(
     if (options.loadTimelines && !fromFullEntry) {
         const bool direct = threads == 1;
         std::atomic<size_t> next { 0 };
-        std::vector<std::exception_ptr> errors(static_cast<size_t>(threads));
-        std::vector<std::thread> pool;
-        for (int i = 0; i < threads; ++i) {
-            pool.emplace_back([&, i] {
-                try {
-                    for (size_t r = next.fetch_add(1); r < plan.ranks.size(); r = next.fetch_add(1))
-                        importDeferred(
-                            *db, plan.ranks[r].rank, options.deferredGroups, options.cache, progress, cancel, direct);
-                } catch (...) {
-                    errors[static_cast<size_t>(i)] = std::current_exception();
-                }
-            });
-        }
-        for (auto& t : pool)
-            t.join();
-        for (const auto& e : errors) {
-            if (e)
-                std::rethrow_exception(e);
-        }
+        runOnThreads(static_cast<size_t>(threads), [&](size_t) {
+            for (size_t r = next.fetch_add(1); r < plan.ranks.size(); r = next.fetch_add(1))
+                importDeferred(
+                    *db, plan.ranks[r].rank, options.deferredGroups, options.cache, progress, cancel, direct);
+        });
     }
     if (cancel && cancel->load())
         return nullptr;
@@ -817,7 +816,8 @@ bool Loader::loadKernelTotals(model::Database& db, int64_t rank, const ProgressF
         auto lock = db.lock();
         if (!stillWanted())
             return false;
-        if (mergeCached(db, rank, *cache, key, *cached, files, progress, [] {}))
+        if (mergeCached(
+                db, rank, *cache, key, *cached, files, progress, [&] { dropEarlierPassIssues(db, rank, files); }))
             return true;
     }
     const std::string name = workerModelName();
@@ -827,7 +827,117 @@ bool Loader::loadKernelTotals(model::Database& db, int64_t rank, const ProgressF
     auto lock = db.lock();
     if (!stillWanted())
         return false;
+    dropEarlierPassIssues(db, rank, files);
     load::ModelMerger::merge(db, name);
+    return true;
+}
+
+bool Loader::loadStepKernels(model::Database& db, const std::vector<int64_t>& ranks, std::optional<int64_t> step,
+    const ProgressFn& progressFn, const std::atomic<bool>* cancel, const ParseCache* cache, LoadReport* report,
+    int threads)
+{
+    struct Wanted {
+        int64_t rank;
+        std::vector<PlannedFile> files;
+    };
+    std::vector<Wanted> wanted;
+    {
+        auto lock = db.lock();
+        auto present = db.prepare("SELECT 1 FROM step_kernel WHERE rank_id = ?1 AND (?2 IS NULL OR step = ?2) LIMIT 1");
+        for (const int64_t rank : ranks) {
+            // Kernel files being imported or imported: the kernel table has (or will have) the rows.
+            auto files = deferredFiles(db, rank, kKernelsGroup, RankFileStatus::Skipped);
+            present.reset();
+            if (!files.empty() && !present.bind(1, rank).bind(2, step).step())
+                wanted.push_back({ rank, std::move(files) });
+        }
+    }
+    if (wanted.empty())
+        return false;
+    uint64_t totalBytes = 0;
+    std::vector<PlannedFile> allFiles;
+    std::string scope = "step" + (step ? std::to_string(*step) : std::string("all"));
+    for (const auto& w : wanted) {
+        scope += ";" + std::to_string(w.rank);
+        for (const auto& f : w.files) {
+            totalBytes += f.size;
+            allFiles.push_back(f);
+            scope += "+" + f.path;
+        }
+    }
+    ProgressSink progress(progressFn, totalBytes, static_cast<int>(wanted.size()), report);
+    // One entry for the whole set: the key covers every rank's kernel files and the step (hashed, so it stays short).
+    const std::string key = cache ? [&] {
+        const std::string full = cache->keyFor(scope, allFiles);
+        return "step-kernels-" + full.substr(full.rfind('-') + 1);
+    }()
+                                  : std::string();
+    // Replace, never add: rows of these ranks and step another caller merged meanwhile, and the parse issues of the
+    // files (the scan reports every record's problems again). Caller holds db.lock().
+    auto before = [&] {
+        auto drop = db.prepare("DELETE FROM step_kernel WHERE rank_id = ?1 AND (?2 IS NULL OR step = ?2)");
+        for (const auto& w : wanted) {
+            drop.bind(1, w.rank).bind(2, step).run();
+            dropEarlierPassIssues(db, w.rank, w.files);
+        }
+    };
+    // A rank whose Kernels group was imported (or claimed) meanwhile reads the kernel table: its rows go again.
+    // Caller holds db.lock().
+    auto after = [&] {
+        auto drop = db.prepare("DELETE FROM step_kernel WHERE rank_id = ?1");
+        for (const auto& w : wanted) {
+            if (deferredFiles(db, w.rank, kKernelsGroup, RankFileStatus::Skipped).size() != w.files.size())
+                drop.bind(1, w.rank).run();
+        }
+    };
+    if (const auto cached = cache ? cache->lookup(key) : std::nullopt) {
+        auto lock = db.lock();
+        if (mergeCached(db, std::nullopt, *cache, key, *cached, allFiles, progress, before)) {
+            after();
+            return true;
+        }
+    }
+    // Several ranks at a time, each thread into its own model; the models are then merged into the first one (the
+    // cache entry) and that into db.
+    int count = threads > 0 ? threads : static_cast<int>(std::thread::hardware_concurrency());
+    count = std::clamp(count, 1, 16);
+    count = std::min<int>(count, static_cast<int>(wanted.size()));
+    std::vector<std::string> names(static_cast<size_t>(count));
+    std::vector<std::unique_ptr<model::Database>> models(static_cast<size_t>(count));
+    for (size_t i = 0; i < names.size(); ++i) {
+        names[i] = workerModelName();
+        models[i] = model::Database::createModel(names[i]);
+    }
+    const ImporterOverride scan = [step](ImportContext& ctx) { return KernelDetailsImporter::runStep(ctx, step); };
+    std::atomic<size_t> next { 0 };
+    runOnThreads(names.size(), [&](size_t i) {
+        model::ModelWriter writer(*models[i]);
+        writer.begin();
+        for (size_t r = next.fetch_add(1); r < wanted.size(); r = next.fetch_add(1)) {
+            for (const auto& f : wanted[r].files) {
+                if (cancel && cancel->load())
+                    break;
+                importFile(writer, wanted[r].rank, f, progress, cancel, nullptr, false, scan);
+            }
+            progress.rankDone();
+        }
+        writer.commit();
+    });
+    if (cancel && cancel->load())
+        return false;
+    progress.message("merging ranks");
+    for (size_t i = 1; i < names.size(); ++i) {
+        load::ModelMerger::merge(*models[0], names[i]);
+        models[i].reset();
+    }
+    if (cache) {
+        cache->store(*models[0], key);
+        progress.cacheMiss();
+    }
+    auto lock = db.lock();
+    before();
+    load::ModelMerger::merge(db, names[0]);
+    after();
     return true;
 }
 

@@ -24,6 +24,7 @@ int openConnection(const std::string& uri, sqlite3** db, int flags)
 constexpr std::string_view kIndexSql = R"(
 CREATE INDEX IF NOT EXISTS idx_step_trace_rank ON step_trace(rank_id, step);
 CREATE INDEX IF NOT EXISTS idx_kernel_rank_ts ON kernel(rank_id, ts);
+CREATE INDEX IF NOT EXISTS idx_step_kernel_rank ON step_kernel(rank_id, ts);
 CREATE INDEX IF NOT EXISTS idx_comm_op_rank ON comm_op(rank_id, step, group_hash);
 CREATE INDEX IF NOT EXISTS idx_comm_op_group ON comm_op(group_hash, is_total);
 CREATE INDEX IF NOT EXISTS idx_comm_bw_op ON comm_bandwidth(comm_op_id);

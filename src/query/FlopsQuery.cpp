@@ -16,13 +16,17 @@ std::vector<RankFlops> kernelTotals(model::Database& db, std::optional<int64_t> 
 {
     std::vector<RankFlops> out;
     // A rank's kernel table when imported, else its kernel_total rows (Loader::loadKernelTotals; the loader drops
-    // them when the kernel table arrives, so no rank is counted twice). Same sums either way.
+    // them when the kernel table arrives, so no rank is counted twice), else, for one step, its step_kernel rows of
+    // that step (Loader::loadStepKernels, the Marey view). Same sums either way.
     auto st = db.prepare(
         "SELECT rank_id, SUM(n), TOTAL(f), TOTAL(d) FROM ("
         "SELECT rank_id, COUNT(flops) AS n, TOTAL(flops) AS f, TOTAL(CASE WHEN flops IS NOT NULL THEN dur END) AS d "
         "FROM kernel WHERE ?1 IS NULL OR step = ?1 GROUP BY rank_id "
         "UNION ALL SELECT rank_id, SUM(flops_kernels), TOTAL(flops), TOTAL(flops_dur_ns) "
-        "FROM kernel_total WHERE ?1 IS NULL OR step = ?1 GROUP BY rank_id) GROUP BY rank_id ORDER BY rank_id");
+        "FROM kernel_total WHERE ?1 IS NULL OR step = ?1 GROUP BY rank_id "
+        "UNION ALL SELECT rank_id, COUNT(flops), TOTAL(flops), TOTAL(CASE WHEN flops IS NOT NULL THEN dur END) "
+        "FROM step_kernel WHERE step = ?1 AND rank_id NOT IN (SELECT rank_id FROM kernel_total) GROUP BY rank_id) "
+        "GROUP BY rank_id ORDER BY rank_id");
     if (step)
         st.bind(1, *step);
     while (st.step()) {

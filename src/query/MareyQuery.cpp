@@ -73,7 +73,9 @@ private:
 std::vector<int64_t> MareyQuery::steps(model::Database& db)
 {
     std::vector<int64_t> out;
-    auto st = db.prepare("SELECT DISTINCT step FROM kernel WHERE step IS NOT NULL ORDER BY step");
+    // step_trace too: before any kernel of a cluster is loaded (step_kernel), its steps come from the summary.
+    auto st = db.prepare("SELECT step FROM kernel WHERE step IS NOT NULL UNION SELECT step FROM step_kernel WHERE step "
+                         "IS NOT NULL UNION SELECT step FROM step_trace WHERE step IS NOT NULL ORDER BY step");
     while (st.step())
         out.push_back(st.int64(0));
     return out;
@@ -96,9 +98,14 @@ MareyStep MareyQuery::step(model::Database& db, const ParallelLayout& layout, st
     std::vector<int8_t>
         hcomName; // per local name: 1 when it starts with "hcom" (HCCL kernels of builds without a core)
 
-    // The step's kernels of one rank; comm_op rows stand in for communication when the kernels have none.
-    auto kernels = db.prepare("SELECT name_id, type_id, accelerator_core IN ('HCCL', 'COMMUNICATION'), ts, dur FROM "
-                              "kernel WHERE rank_id = ?1 AND (?2 IS NULL OR step = ?2) ORDER BY ts");
+    // The step's kernels of one rank, from the kernel table when the rank's kernels are imported, else from the
+    // step-scoped step_kernel rows (load::Loader::loadStepKernels), in the same order (start, then file order);
+    // comm_op rows stand in for communication when the kernels have none.
+    auto kernels = db.prepare(
+        "SELECT name_id, type_id, accelerator_core IN ('HCCL', 'COMMUNICATION'), ts, dur, 0 AS src, rowid AS seq FROM "
+        "kernel WHERE rank_id = ?1 AND (?2 IS NULL OR step = ?2) UNION ALL SELECT name_id, type_id, accelerator_core "
+        "IN ('HCCL', 'COMMUNICATION'), ts, dur, 1, rowid FROM step_kernel WHERE rank_id = ?1 AND (?2 IS NULL OR step "
+        "= ?2) AND NOT EXISTS (SELECT 1 FROM kernel WHERE rank_id = ?1) ORDER BY ts, src, seq");
     auto commOps = db.prepare("SELECT op_name, op_type, start_ns, COALESCE(elapse_ns, 0) FROM comm_op WHERE "
                               "rank_id = ?1 AND is_total = 0 AND start_ns IS NOT NULL AND (?2 IS NULL OR step = ?2)");
     for (const auto& stage : layout.stages) {

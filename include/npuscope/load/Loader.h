@@ -8,6 +8,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,19 @@ public:
     // imported, absent, or the totals are already there) or on cancel. Any thread except one holding db.lock().
     static bool loadKernelTotals(model::Database& db, int64_t rank, const ProgressFn& progress = {},
         const std::atomic<bool>* cancel = nullptr, const ParseCache* cache = nullptr, LoadReport* report = nullptr);
+
+    // The step_kernel rows (schema.sql: name, type, accelerator core, start, duration) of the kernels of one step
+    // (nullopt: every kernel; for data without step ids) of each of ranks whose kernel files are not imported: a
+    // streaming pass over each rank's kernel_details.csv / op_summary with the import's checks and parse issues,
+    // keeping that step's rows; ranks parsed on several threads (threads: 0 = one per hardware thread, at most 16),
+    // one parse cache entry for the whole set of ranks and step. For the Marey view of a cluster without importing
+    // every kernel table (query::MareyQuery reads step_kernel for such ranks). Ranks whose kernel files are
+    // imported, being imported or absent, or that have rows of this step already, are skipped. Rows of a rank whose
+    // Kernels group is imported later are dropped then, so nothing counts twice. Returns false when no rank needed
+    // it, or on cancel. Any thread except one holding db.lock().
+    static bool loadStepKernels(model::Database& db, const std::vector<int64_t>& ranks, std::optional<int64_t> step,
+        const ProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr, const ParseCache* cache = nullptr,
+        LoadReport* report = nullptr, int threads = 0);
 };
 
 } // namespace npuscope::load

@@ -52,6 +52,7 @@ public:
     void addOperatorMemory(const OperatorMemoryRow& r);
     void addMemoryPeak(const MemoryPeakRow& r);
     void addKernelTotal(const KernelTotalRow& r);
+    void addStepKernel(const StepKernelRow& r);
     void addNpuModuleMem(const NpuModuleMemRow& r);
     void upsertProcess(const ProcessRow& r);
     void upsertThread(const ThreadRow& r);

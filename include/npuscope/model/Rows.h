@@ -155,6 +155,18 @@ struct KernelTotalRow {
     int64_t flopsDurNs = 0;
 };
 
+// step_kernel: one kernel of the step a step-scoped scan kept (schema.sql); name and type are interned.
+struct StepKernelRow {
+    int64_t rankId = 0;
+    OptInt step;
+    std::string name;
+    OptText type;
+    OptText acceleratorCore;
+    int64_t ts = 0; // epoch ns
+    int64_t dur = 0; // ns
+    OptReal flops; // Σ of the *_fops cells, as KernelRow::flops
+};
+
 struct OperatorMemoryRow {
     int64_t rankId = 0;
     std::string name;

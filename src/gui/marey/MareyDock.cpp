@@ -23,6 +23,7 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <map>
 
 namespace npuscope::gui {
@@ -124,13 +125,19 @@ MareyDock::MareyDock(Workspace* ws, QWidget* parent)
     });
     connect(workspace(), &Workspace::selectedRankChanged, this,
         [this] { m_chart->setSelectedRank(workspace()->selectedRank()); });
-    reloadPartOn({ &Workspace::stepChanged }, [this] { refresh(); });
+    reloadPartOn({ &Workspace::stepChanged }, [this] {
+        // Another step has its own rows to load (cached separately); the shown one redraws.
+        if (const auto step = workspace()->step(); step && step != m_loadStep && !m_ranks.empty())
+            loadStep(step);
+        refresh();
+    });
     requestReload();
 }
 
-bool MareyDock::importRankKernels(model::Database& db, int64_t rank, const load::ParseCache* cache)
+bool MareyDock::importStepKernels(
+    model::Database& db, const std::vector<int64_t>& ranks, std::optional<int64_t> step, const load::ParseCache* cache)
 {
-    return load::Loader::loadDeferred(db, rank, io::kKernelsGroup, {}, nullptr, cache);
+    return load::Loader::loadStepKernels(db, ranks, step, {}, nullptr, cache);
 }
 
 std::optional<query::ParallelSizes> MareyDock::rememberedSizes() const
@@ -157,17 +164,25 @@ void MareyDock::reload()
     m_ranks.clear();
     const auto sizes = rememberedSizes();
     m_sizesUsed = sizes;
+    const auto wanted = workspace()->step();
+    struct Plan {
+        std::vector<int64_t> ranks;
+        std::optional<int64_t> step;
+    };
     const bool started = runner()->run(
-        [sizes](model::Database& db) {
-            std::vector<int64_t> ranks;
+        [sizes, wanted](model::Database& db) {
+            Plan plan;
             for (const auto& stage : query::ParallelLayoutQuery::layout(db, sizes).stages)
-                ranks.insert(ranks.end(), stage.loadedRanks.begin(), stage.loadedRanks.end());
-            return ranks;
+                plan.ranks.insert(plan.ranks.end(), stage.loadedRanks.begin(), stage.loadedRanks.end());
+            plan.step = wanted;
+            if (const auto steps = query::MareyQuery::steps(db); !plan.step && !steps.empty())
+                plan.step = steps.front();
+            return plan;
         },
-        [this](std::vector<int64_t> ranks) {
-            m_ranks = std::move(ranks);
-            m_queue.assign(m_ranks.begin(), m_ranks.end());
-            startImports();
+        [this](Plan plan) {
+            m_ranks = std::move(plan.ranks);
+            // A step selected while the layout was computed wins (its stepChanged came before any rank was known).
+            loadStep(workspace()->step() ? workspace()->step() : plan.step);
             refresh();
         });
     if (!started) {
@@ -179,18 +194,29 @@ void MareyDock::reload()
     }
 }
 
+void MareyDock::loadStep(std::optional<int64_t> step)
+{
+    m_importRunner->cancelPending(); // the older step's jobs still finish, their callbacks are dropped
+    m_inFlight = 0;
+    m_loadStep = step;
+    m_loaded = 0;
+    m_queue.assign(m_ranks.begin(), m_ranks.end());
+    startImports();
+}
+
 void MareyDock::startImports()
 {
     // Importing parses large files: only for a dock the user can see.
     if (!isVisible())
         return;
     while (m_inFlight < kParallelImports && !m_queue.empty()) {
-        const int64_t rank = m_queue.front();
-        m_queue.pop_front();
+        const size_t n = std::min<size_t>(kRanksPerJob, m_queue.size());
+        std::vector<int64_t> ranks(m_queue.begin(), m_queue.begin() + static_cast<std::ptrdiff_t>(n));
+        m_queue.erase(m_queue.begin(), m_queue.begin() + static_cast<std::ptrdiff_t>(n));
         ++m_inFlight;
-        const auto finished = [this] {
+        const auto finished = [this, n] {
             --m_inFlight;
-            ++m_loaded;
+            m_loaded += static_cast<int>(n);
             startImports();
             if (isImporting()) {
                 if (!m_redraw->isActive())
@@ -203,11 +229,12 @@ void MareyDock::startImports()
             updateStatus();
         };
         const bool started = m_importRunner->runUnlocked(
-            [rank, cache = workspace()->parseCache()](
-                const std::shared_ptr<model::Database>& db) { return importRankKernels(*db, rank, cache.get()); },
+            [ranks, step = m_loadStep, cache = workspace()->parseCache()](const std::shared_ptr<model::Database>& db) {
+                return importStepKernels(*db, ranks, step, cache.get());
+            },
             [finished](bool) { finished(); },
-            [this, rank, finished](const QString& message) {
-                showError(tr("rank %1: kernels not loaded: %2").arg(rank).arg(message));
+            [this, first = ranks.front(), last = ranks.back(), finished](const QString& message) {
+                showError(tr("ranks %1 to %2: kernels not loaded: %3").arg(first).arg(last).arg(message));
                 finished();
             });
         if (!started) {

@@ -39,7 +39,7 @@ CsvImport::CsvImport(ImportContext& ctx)
 {
 }
 
-bool CsvImport::run(ImportContext& ctx, bool (*importRows)(CsvImport& csv))
+bool CsvImport::run(ImportContext& ctx, const std::function<bool(CsvImport& csv)>& importRows)
 {
     try {
         CsvImport csv(ctx);

@@ -183,6 +183,39 @@ bool importTotals(CsvImport& csv)
     return csv.result();
 }
 
+// The step_kernel rows of the file: the same records and checks as importRows (every record is checked, so the
+// parse issues are the same), only those of step kept (every record when step is nullopt).
+bool importStep(CsvImport& csv, std::optional<int64_t> step)
+{
+    if (!csv.open({}) || !hasRequiredColumns(csv))
+        return false;
+    const KernelColumns c(csv.header());
+    auto& ctx = csv.context();
+    model::StepKernelRow r;
+    r.rankId = ctx.rankId();
+    while (csv.next()) {
+        auto name = csv.text(c.name, true);
+        r.ts = csv.usNs(c.start, true).value_or(0);
+        r.dur = csv.usNs(c.dur, true).value_or(0);
+        if (csv.skipped())
+            continue;
+        csv.countImported();
+        r.step = csv.optInt(c.step);
+        if (step && r.step != step)
+            continue;
+        r.name = std::move(name).value_or(std::string());
+        r.type = csv.text(c.type);
+        r.acceleratorCore = csv.text(c.core);
+        r.flops.reset();
+        for (int col : c.fops) {
+            if (const auto v = csv.optReal(col))
+                r.flops = r.flops.value_or(0.0) + *v;
+        }
+        ctx.writer().addStepKernel(r);
+    }
+    return csv.result();
+}
+
 bool importRows(CsvImport& csv)
 {
     if (!csv.open({}) || !hasRequiredColumns(csv))
@@ -246,6 +279,11 @@ bool importRows(CsvImport& csv)
 bool KernelDetailsImporter::run(ImportContext& ctx) { return CsvImport::run(ctx, importRows); }
 
 bool KernelDetailsImporter::runTotals(ImportContext& ctx) { return CsvImport::run(ctx, importTotals); }
+
+bool KernelDetailsImporter::runStep(ImportContext& ctx, std::optional<int64_t> step)
+{
+    return CsvImport::run(ctx, [step](CsvImport& csv) { return importStep(csv, step); });
+}
 
 std::optional<nlohmann::ordered_json> KernelDetailsImporter::pmuOfRecord(
     const std::string& path, const FileStamp& stamp, int64_t offset, int64_t length, std::string* error)

@@ -29,23 +29,27 @@ namespace npuscope::gui {
 // The Marey view (docs/metrics.md, "Marey view"): the Workspace's step (the first step with kernels when none is
 // selected) as one line per device, devices grouped by pipeline stage (query::MareyQuery over the parallel layout,
 // with the sizes the Parallel strategy view remembers for the input set), and the findings beside it
-// (query::MareyFindings). Kernels are deferred per-rank files: while the dock is visible it imports the shown ranks'
-// kernel files in the background (importRankKernels, kParallelImports at a time), says "kernels loaded for N of M
-// ranks" and redraws as they arrive. Clicking a device selects the rank; clicking a finding highlights it and selects
-// its operator in the Workspace (the timeline highlights its occurrences). GUI thread only.
+// (query::MareyFindings). Kernels are deferred per-rank files: while the dock is visible it loads the shown step's
+// kernels of the shown ranks in the background, kRanksPerJob ranks per job (importStepKernels, kParallelImports jobs
+// at a time), says "kernels loaded for N of M ranks" and redraws as they arrive; another step loads its own rows.
+// Clicking a device selects the rank; clicking a finding highlights it and selects its operator in the Workspace (the
+// timeline highlights its occurrences). GUI thread only.
 class MareyDock : public QueryDock {
     Q_OBJECT
 public:
     static constexpr const char* kObjectName = "mareyDock";
     static constexpr int kParallelImports = 2;
+    static constexpr int kRanksPerJob = 64; // so progress shows and the first stage draws early
     static constexpr int kRedrawIntervalMs = 500;
 
     explicit MareyDock(Workspace* workspace, QWidget* parent = nullptr);
 
-    // Imports one rank's kernels into db: its Kernels group of deferred files only (load::Loader::loadDeferred with
-    // io::kKernelsGroup; kernel_details.csv / op_summary, not trace_view.json), through cache when set (the
-    // Workspace's parse cache). The one place the dock loads deferred files. Any thread except one holding the lock.
-    static bool importRankKernels(model::Database& db, int64_t rank, const load::ParseCache* cache);
+    // Loads the kernels of one step of ranks into db: step_kernel rows of the ranks whose kernel files are not
+    // imported (load::Loader::loadStepKernels; kernel_details.csv / op_summary, not trace_view.json), through cache
+    // when set (the Workspace's parse cache: one entry per set of ranks and step). The one place the dock loads
+    // kernels. Any thread except one holding the lock.
+    static bool importStepKernels(model::Database& db, const std::vector<int64_t>& ranks, std::optional<int64_t> step,
+        const load::ParseCache* cache);
 
     MareyChart* chart() const { return m_chart; }
     QComboBox* timeCombo() const { return m_time; }
@@ -66,6 +70,7 @@ private:
     void reload() override;
     void refresh();
     void startImports();
+    void loadStep(std::optional<int64_t> step);
     void updateStatus();
     void fillFindings();
     void rebuildCollapseMenu();
@@ -83,7 +88,8 @@ private:
     std::vector<int64_t> m_ranks; // the layout's loaded ranks, stage order
     std::deque<int64_t> m_queue;
     int m_inFlight = 0;
-    int m_loaded = 0;
+    int m_loaded = 0; // ranks of m_loadStep loaded
+    std::optional<int64_t> m_loadStep; // the step whose kernels the queue loads
     std::optional<int64_t> m_shownStep;
     std::optional<query::ParallelSizes> m_sizesUsed; // the strategy sizes the last reload laid the stages out with
     std::shared_ptr<const query::MareyStep> m_step;

@@ -5,6 +5,7 @@
 #include "npuscope/io/parse/ImportContext.h"
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -26,7 +27,7 @@ public:
     // Calls importRows with a CsvImport on ctx, then ctx.finish(). Only the model can throw in between (SQLite
     // failure, out of memory): that is recorded as an error, if the model still works, and gives false.
     // Never throws.
-    static bool run(ImportContext& ctx, bool (*importRows)(CsvImport& csv));
+    static bool run(ImportContext& ctx, const std::function<bool(CsvImport& csv)>& importRows);
 
     ImportContext& context() { return m_ctx; }
 

@@ -30,6 +30,10 @@ public:
     // sums FlopsQuery takes from the kernel table, from the same records with the same checks (a row run() would skip
     // is not counted), reading no other cell. Same parse issues as run().
     static bool runTotals(ImportContext& ctx);
+    // Only the step_kernel rows of the file (schema.sql): the kernels whose Step Id is step (every kernel when step
+    // is nullopt) with name, type, accelerator core, start and duration, from the same records with the same checks
+    // and parse issues as run() (every record is checked, whatever its step).
+    static bool runStep(ImportContext& ctx, std::optional<int64_t> step);
 
     // The PMU / extra columns of one CSV record (the byte range [offset, offset + length) of path, checked against
     // the file's stamp at import) as {header: number|string} in header order, N/A cells left out. nullopt, with the
