@@ -134,7 +134,10 @@ MareyFindingList MareyFindings::find(const MareyStep& step, const MareyThreshold
                         dr.worstOccurrence = occurrence;
                     }
                 }
-                if (x.dur < t.deviceMinNs || static_cast<double>(x.dur) < t.deviceRatio * static_cast<double>(peers))
+                // One-device findings on compute only: a collective that is long on one device is that device
+                // waiting for its peers, which names who waited, not who was slow.
+                if (kind != MareyOpKind::Compute || x.dur < t.deviceMinNs
+                    || static_cast<double>(x.dur) < t.deviceRatio * static_cast<double>(peers))
                     continue;
                 MareyFinding f;
                 f.kind = MareyFindingKind::OneDevice;
