@@ -33,6 +33,7 @@ struct Shown {
     std::optional<int64_t> rank;
     query::MemoryDetail detail;
     std::vector<MemoryCurveChart::Series> series;
+    bool imported = false; // this job imported the rank's memory files (their problems are new parse_issue rows)
 };
 
 QString noRecordsText(int64_t rank)
@@ -142,7 +143,7 @@ void MemoryDetailDock::reload()
                     s.rank = ranks.front().rank;
             }
             if (s.rank) {
-                load::Loader::loadDeferred(db, *s.rank, io::kMemoryGroup, {}, nullptr, cache.get());
+                s.imported = load::Loader::loadDeferred(db, *s.rank, io::kMemoryGroup, {}, nullptr, cache.get());
                 auto lock = db.lock();
                 s.detail = query::MemoryDetailQuery::detail(db, *s.rank);
                 s.series = MemoryCurveChart::prepare(s.detail.curves);
@@ -151,6 +152,10 @@ void MemoryDetailDock::reload()
             return s;
         },
         [this](Shown s) {
+            // Problems of the import show in Parse issues now. The reload this triggers finds nothing left to
+            // import, so it does not notify again.
+            if (s.imported)
+                workspace()->notifyIssuesAdded();
             m_rank = s.rank;
             const auto& d = s.detail;
             int64_t origin = std::numeric_limits<int64_t>::max();
