@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // npuscope-cli: headless front end over the same core the GUI uses.
 
+#include "CliSupport.h"
+
 #include "npuscope/io/detect/Detector.h"
 #include "npuscope/load/Loader.h"
 #include "npuscope/load/ParseCache.h"
@@ -32,10 +34,12 @@
 
 namespace {
 
-constexpr const char* kUsage = R"(usage: npuscope-cli <command> [options] PATH...
+using npuscope::cli::loadPlan;
+using npuscope::cli::loadRanks;
+using npuscope::cli::parseInt;
+using npuscope::cli::usageError;
 
-commands:
-  summary [--json] [--with-timeline] [--no-cache] [--show-host-ips] PATH...
+constexpr const char* kBuiltinUsage = R"(  summary [--json] [--with-timeline] [--no-cache] [--show-host-ips] PATH...
       Detect and import the profiler output under PATH (ASCEND_PROFILER_OUTPUT folders, *_ascend_pt /
       *_ascend_ms rank folders, or a folder holding many of them; also an msprof-analyze
       cluster_analysis_output folder, even one with only communication_group.json) and print ranks, step
@@ -97,46 +101,7 @@ commands:
       large clusters). --json prints the npuscope.advice/1 document. --html FILE also writes the
       self-contained HTML report (inline CSS and SVG, no script, no network: overview, every finding with
       its evidence, the input); stdout is unchanged. The parse cache is used as by summary.
-  help
-      Show this text.
-
-exit status: 0 on success, 1 when nothing could be loaded (or an output file could not be written), 2 on a
-usage error.
 )";
-
-// Prints the message and the usage text; the exit status of a usage error.
-int usageError(const std::string& command, const std::string& message)
-{
-    std::cerr << "npuscope-cli " << command << ": " << message << "\n" << kUsage;
-    return 2;
-}
-
-// Loads a plan as the commands do: the summary, the deferred per-rank files of the groups a command reads
-// (io::DeferredGroup; none for kNoGroup), through the parse cache unless told not to. nullptr when cancelled.
-std::unique_ptr<npuscope::model::Database> loadPlan(
-    const npuscope::io::LoadPlan& plan, npuscope::io::DeferredGroups groups, bool useCache)
-{
-    npuscope::load::LoadOptions options;
-    options.loadTimelines = groups != npuscope::io::kNoGroup;
-    options.deferredGroups = groups;
-    const npuscope::load::ParseCache cache;
-    if (useCache)
-        options.cache = &cache;
-    return npuscope::load::Loader::load(plan, options);
-}
-
-// Detects and loads paths for a command that needs at least one rank; nullptr, after saying so, when nothing loaded.
-std::unique_ptr<npuscope::model::Database> loadRanks(
-    const char* command, const std::vector<std::string>& paths, npuscope::io::DeferredGroups groups, bool useCache)
-{
-    const auto plan = npuscope::io::Detector::detect(paths);
-    auto db = loadPlan(plan, groups, useCache);
-    if (!db || plan.ranks.empty()) {
-        std::cerr << "npuscope-cli " << command << ": nothing loaded\n";
-        return nullptr;
-    }
-    return db;
-}
 
 int summary(const std::vector<std::string>& args)
 {
@@ -177,17 +142,6 @@ int summary(const std::vector<std::string>& args)
         return 1;
     }
     return 0;
-}
-
-bool parseInt(const std::string& text, long long lo, long long hi, long long& out)
-{
-    try {
-        size_t used = 0;
-        out = std::stoll(text, &used);
-        return used == text.size() && out >= lo && out <= hi;
-    } catch (const std::exception&) {
-        return false;
-    }
 }
 
 int comm(const std::vector<std::string>& args)
@@ -490,8 +444,9 @@ int generate(const std::vector<std::string>& args)
 int main(int argc, char** argv)
 {
     spdlog::set_level(spdlog::level::warn);
+    npuscope::cli::setBuiltinUsage(kBuiltinUsage);
     if (argc < 2) {
-        std::cerr << kUsage;
+        std::cerr << npuscope::cli::usageText();
         return 2;
     }
     const std::string command = argv[1];
@@ -518,13 +473,16 @@ int main(int argc, char** argv)
         if (command == "advise")
             return advise(args);
         if (command == "help" || command == "--help" || command == "-h") {
-            std::cout << kUsage;
+            std::cout << npuscope::cli::usageText();
             return 0;
         }
+        for (const auto& c : npuscope::cli::registeredCommands())
+            if (command == c.name)
+                return c.run(args);
     } catch (const std::exception& e) {
         std::cerr << "npuscope-cli: " << e.what() << "\n";
         return 1;
     }
-    std::cerr << "npuscope-cli: unknown command " << command << "\n" << kUsage;
+    std::cerr << "npuscope-cli: unknown command " << command << "\n" << npuscope::cli::usageText();
     return 2;
 }
