@@ -15,9 +15,10 @@ void print(const std::string& name, double value, const char* unit);
 // The p-quantile (0..1, nearest rank) of v; 0 for an empty v.
 double percentile(std::vector<double> v, double p);
 
-// cluster-open [--ranks 64,256,1024] [--work DIR] [--threads N]: generated clusters, time from start to
-// "cluster views ready" (detect + summary files of every rank + the cluster views' queries), each
-// open in a fresh child process so its peak RSS is its own.
+// cluster-open [--ranks 64,256,1024] [--flat-dp 1024] [--work DIR] [--threads N]: generated clusters, time from
+// start to "cluster views ready" (detect + summary files of every rank + the cluster views' queries), each
+// open in a fresh child process so its peak RSS is its own; then a flat data-parallel cluster of --flat-dp ranks
+// with every-pair links (--all-to-all-groups; 0 skips it): peak RSS / summary bytes and MB/s of the summary files.
 int clusterOpen(const std::vector<std::string>& args);
 // internal: one open measured in this process (used by clusterOpen through a child process).
 int clusterOpenChild(const std::vector<std::string>& args);
@@ -51,6 +52,11 @@ int mareyView(int argc, char** argv, const std::vector<std::string>& args);
 // against the same query over every rank's memory_record rows, and the FLOPs kernel totals per rank cold and warm
 // against importing every rank's kernel table (src/bench/LazyBench.cpp).
 int lazyAggregates(const std::vector<std::string>& args);
+
+// cli-json [--ranks 1024] [--trace-mb 1] [--work DIR] [--path CLUSTER] [--cli EXE]: `npuscope-cli summary --json
+// --no-cache` against the text form on a generated tp 8 / pp 4 cluster (or CLUSTER), each a child process measured
+// with wait4: wall time and peak RSS of both and their ratios (src/bench/CliJsonBench.cpp).
+int cliJson(const std::vector<std::string>& args);
 
 int ingestGenerated(const std::vector<std::string>& args, int (*ingest)(const std::string&, int));
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "BenchCases.h"
 
-#include "npuscope/testgen/ClusterGenerator.h"
 #include "npuscope/io/detect/Detector.h"
 #include "npuscope/load/Loader.h"
 #include "npuscope/load/ParseCache.h"
 #include "npuscope/query/CommQuery.h"
 #include "npuscope/query/RankQuery.h"
 #include "npuscope/query/StepQuery.h"
+#include "npuscope/testgen/ClusterGenerator.h"
 
 #include <algorithm>
 #include <chrono>
@@ -129,7 +129,8 @@ int clusterOpenChild(const std::vector<std::string>& args)
     const auto averaged = query::StepQuery::averaged(*db);
     const auto stats = query::clusterStats(averaged);
     const auto steps = query::StepQuery::steps(*db);
-    const auto breakdown = query::StepQuery::breakdown(*db, steps.empty() ? std::nullopt : std::optional(steps.front()));
+    const auto breakdown
+        = query::StepQuery::breakdown(*db, steps.empty() ? std::nullopt : std::optional(steps.front()));
     const auto groups = query::CommQuery::groups(*db);
     const auto issues = query::IssueQuery::problemCount(*db);
     const double readyS = secondsSince(t0);
@@ -151,11 +152,14 @@ int clusterOpenChild(const std::vector<std::string>& args)
 int clusterOpen(const std::vector<std::string>& args)
 {
     std::vector<int> sizes { 64, 256, 1024 };
+    int flatDp = 1024;
     std::string work = (fs::temp_directory_path() / "npuscope-bench").string();
     std::string threads = "0";
     for (size_t i = 0; i + 1 < args.size(); i += 2) {
         if (args[i] == "--ranks")
             sizes = parseList(args[i + 1]);
+        else if (args[i] == "--flat-dp")
+            flatDp = std::atoi(args[i + 1].c_str());
         else if (args[i] == "--work")
             work = args[i + 1];
         else if (args[i] == "--threads")
@@ -163,14 +167,27 @@ int clusterOpen(const std::vector<std::string>& args)
         else
             return 2;
     }
-    for (int n : sizes) {
+    struct Case {
+        int ranks;
+        bool flat;
+    };
+    std::vector<Case> cases;
+    for (int n : sizes)
+        cases.push_back({ n, false });
+    if (flatDp > 0)
+        cases.push_back({ flatDp, true });
+    for (const auto& [n, flat] : cases) {
         testgen::GeneratorOptions g;
-        g.outDir = (fs::path(work) / ("cluster" + std::to_string(n))).string();
+        const std::string name = (flat ? "flat-dp" : "cluster") + std::to_string(n);
+        g.outDir = (fs::path(work) / name).string();
         g.ranks = n;
         g.steps = 3;
         g.traceMb = 0.01; // timelines are not part of the cluster open
-        g.tp = n >= 8 ? 8 : 1;
-        g.pp = n >= 64 ? 4 : 1;
+        // The flat case is one data-parallel group of every rank, linked every pair to every pair (a 1,024-way
+        // all-to-all: the largest communication_matrix.json a cluster can have).
+        g.tp = n >= 8 && !flat ? 8 : 1;
+        g.pp = n >= 64 && !flat ? 4 : 1;
+        g.allToAllGroups = flat;
         g.seed = 42;
         std::string error;
         const auto t0 = Clock::now();
@@ -178,7 +195,7 @@ int clusterOpen(const std::vector<std::string>& args)
             std::fprintf(stderr, "npuscope-bench: generate %d ranks: %s\n", n, error.c_str());
             return 1;
         }
-        const std::string prefix = "cluster-open." + std::to_string(n);
+        const std::string prefix = "cluster-open." + name.substr(flat ? 0 : 7);
         print(prefix + ".generate_s", secondsSince(t0), "s");
         // Warm the page cache once so every figure measures parsing, not the disk.
         runChild(selfExe() + " internal-open '" + g.outDir + "' " + threads + " - 0");
@@ -196,16 +213,19 @@ int clusterOpen(const std::vector<std::string>& args)
         }
         print(prefix + ".ranks", r.at("ranks"), "ranks");
         print(prefix + ".input_mb", r.at("input_mb"), "MB");
-        print("rss.cluster-" + std::to_string(n) + ".peak_mb", r.at("rss_mb"), "MB");
-        print("rss.cluster-" + std::to_string(n) + ".ratio", r.at("rss_mb") / std::max(1e-9, r.at("input_mb")),
-            "x input");
+        const std::string rss = "rss." + (flat ? name : "cluster-" + std::to_string(n));
+        print(rss + ".peak_mb", r.at("rss_mb"), "MB");
+        print(rss + ".ratio", r.at("rss_mb") / std::max(1e-9, r.at("input_mb")), "x input");
+        if (flat)
+            print(prefix + ".mb_per_s", r.at("input_mb") / std::max(1e-9, r.at("load_s")), "MB/s");
     }
     return 0;
 }
 
 // Parses [--mb M] [--work DIR] and generates one rank with a trace_view.json of about M MB into
 // DIR/single. Returns the exit status to use, 0 when the rank is ready.
-int generateSingleRank(const std::vector<std::string>& args, double& mb, std::string& work, testgen::GeneratorOptions& g)
+int generateSingleRank(
+    const std::vector<std::string>& args, double& mb, std::string& work, testgen::GeneratorOptions& g)
 {
     mb = 500;
     work = (fs::temp_directory_path() / "npuscope-bench").string();

@@ -32,7 +32,8 @@ int usage()
     std::fprintf(stderr,
         "usage: npuscope-bench ingest FILE [--repeat N] [--model-only]\n"
         "       npuscope-bench ingest-generated [--mb 500] [--work DIR]\n"
-        "       npuscope-bench cluster-open [--ranks 64,256,1024] [--work DIR] [--threads N]\n"
+        "       npuscope-bench cluster-open [--ranks 64,256,1024] [--flat-dp 1024] [--work DIR] [--threads N]\n"
+        "       npuscope-bench cli-json [--ranks 1024] [--trace-mb 1] [--work DIR] [--path CLUSTER] [--cli EXE]\n"
         "       npuscope-bench reopen [--mb 500] [--work DIR]\n"
         "       npuscope-bench timeline [SLICES]\n"
         "       npuscope-bench comm [--ranks 1024] [--work DIR]\n"
@@ -43,7 +44,9 @@ int usage()
         "  ingest            trace_view.json throughput: plain scanner pass (floor), nlohmann SAX parse (floor_sax)\n"
         "                    vs import into the model\n"
         "  ingest-generated  the same on a generated trace_view.json of about --mb MB\n"
-        "  cluster-open      generated clusters: time to cluster views ready and peak RSS per size\n"
+        "  cluster-open      generated clusters: time to cluster views ready and peak RSS per size; a flat DP\n"
+        "                    cluster with every-pair links: peak RSS / summary bytes and MB/s\n"
+        "  cli-json          npuscope-cli summary --json vs the text form: time and peak RSS (child processes)\n"
         "  reopen            a generated trace opened twice through the parse cache\n"
         "  comm              generated cluster: step/group/op switch and matrix frame times\n"
         "  ops               operator table regroup / compare on --rows kernel rows vs an SQL GROUP BY\n"
@@ -253,6 +256,8 @@ int main(int argc, char** argv)
             return npuscope::bench::clusterOpen(rest);
         if (command == "internal-open")
             return npuscope::bench::clusterOpenChild(rest);
+        if (command == "cli-json")
+            return npuscope::bench::cliJson(rest);
         if (command == "reopen")
             return npuscope::bench::reopen(rest);
         if (command == "timeline")

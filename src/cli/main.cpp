@@ -54,7 +54,7 @@ constexpr const char* kBuiltinUsage = R"(  summary [--json] [--with-timeline] [-
       Print the parse cache folder and its size; --clear removes every entry.
   generate --out DIR --ranks N [--steps S] [--trace-mb M] [--pp P --tp T --dp D] [--microbatches B]
            [--slow-rank R] [--slow-link A-B] [--memory-heavy-rank R] [--flops] [--flops-light-rank R] [--seed X]
-           [--analysis-db]
+           [--analysis-db] [--all-to-all-groups]
       Write a deterministic torch_npu-style cluster (one rank{r}_{timestamp}_ascend_pt folder per rank,
       Level1 text export, trace_view.json of about M MB per rank; defaults S=3, M=1, pp=tp=1, dp=N/(pp*tp),
       X=1). Ranks are laid out Megatron-style (tp innermost, then dp, then pp). With P > 1 every step is a
@@ -69,8 +69,11 @@ constexpr const char* kBuiltinUsage = R"(  summary [--json] [--with-timeline] [-
       --flops writes kernel_details.csv with the FLOPs columns of an aic_metrics=ArithmeticUtilization run
       (aic/aiv_cube_fops, aic/aiv_vector_fops); --flops-light-rank (implies --flops) makes rank R do half the
       FLOPs in the same time. --analysis-db also writes each rank's analysis.db (the db export of
-      the same step trace and communication data; loading takes those from it). An existing non-empty DIR is only
-      replaced if the generator wrote it.
+      the same step trace and communication data; loading takes those from it). The communication matrix links
+      each all-reduce as HCCL does: a full mesh among the group's ranks on one server (8 devices), a ring across
+      servers between the ranks at the same place on theirs; --all-to-all-groups links every rank of a group to
+      every other instead (1,024-way matrices for stress tests). An existing non-empty DIR is only replaced if the
+      generator wrote it.
   comm [--json] [--step N] [--group G] PATH...
       Per-rank communication figures (Elapsed, Transit, Wait, Sync, Idle, Wait/Sync Ratio, SDMA/RDMA
       bandwidth = Σsize/Σtime over the ops) and the slowest links for one step (default all) and one group
@@ -132,9 +135,10 @@ int summary(const std::vector<std::string>& args)
         std::cerr << "npuscope-cli: loading was cancelled\n";
         return 1;
     }
-    if (json)
-        std::cout << npuscope::query::SummaryReport::json(*db, hosts).dump(2) << "\n";
-    else
+    if (json) {
+        npuscope::query::SummaryReport::write(std::cout, *db, hosts);
+        std::cout << "\n";
+    } else
         std::cout << "Layout: " << plan.layoutName() << "\n" << npuscope::query::SummaryReport::text(*db, hosts);
     if (plan.ranks.empty()) {
         for (const auto& issue : plan.issues)
@@ -190,9 +194,10 @@ int comm(const std::vector<std::string>& args)
         }
         sel.groupHash = matches.front();
     }
-    if (json)
-        std::cout << npuscope::query::CommReport::json(*db, sel).dump(2) << "\n";
-    else
+    if (json) {
+        npuscope::query::CommReport::write(std::cout, *db, sel);
+        std::cout << "\n";
+    } else
         std::cout << npuscope::query::CommReport::text(*db, sel);
     return 0;
 }
@@ -375,6 +380,10 @@ int generate(const std::vector<std::string>& args)
         }
         if (a == "--flops") {
             o.flops = true;
+            continue;
+        }
+        if (a == "--all-to-all-groups") {
+            o.allToAllGroups = true;
             continue;
         }
         if (i + 1 >= args.size())

@@ -68,16 +68,16 @@ std::vector<CommOp> CommQuery::ops(model::Database& db, const CommFilter& filter
     return out;
 }
 
-std::vector<Link> CommQuery::links(model::Database& db, const CommFilter& filter)
+void CommQuery::forEachLink(
+    model::Database& db, const CommFilter& filter, const std::function<void(const Link&)>& visit)
 {
     auto st = db.prepare("SELECT rank_id, step, kind, matrix_op, op_type, slot, group_hash, local_src, local_dst, src, "
                          "dst, transport, size_mb, time_ns, bandwidth_gbps, op_name FROM comm_link"
         + whereFor(filter, "(slot IS NULL OR slot <> 'total') AND matrix_op <> 'Total Op Info'")
         + " ORDER BY step, group_hash, matrix_op, src, dst, rank_id");
     bindFilter(st, filter);
-    std::vector<Link> out;
+    Link l;
     while (st.step()) {
-        Link l;
         l.reportedBy = st.int64(0);
         l.step = st.optInt(1);
         l.kind = st.text(2);
@@ -94,8 +94,14 @@ std::vector<Link> CommQuery::links(model::Database& db, const CommFilter& filter
         l.timeNs = st.optInt(13);
         l.bandwidthGbps = st.optReal(14);
         l.opName = st.optText(15);
-        out.push_back(std::move(l));
+        visit(l);
     }
+}
+
+std::vector<Link> CommQuery::links(model::Database& db, const CommFilter& filter)
+{
+    std::vector<Link> out;
+    forEachLink(db, filter, [&out](const Link& l) { out.push_back(l); });
     return out;
 }
 

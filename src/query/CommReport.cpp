@@ -2,6 +2,7 @@
 #include "npuscope/query/CommReport.h"
 
 #include "npuscope/query/CommQuery.h"
+#include "npuscope/query/JsonStreamWriter.h"
 
 #include <cstdio>
 #include <sstream>
@@ -74,15 +75,17 @@ std::string groupLabel(const std::vector<Group>& groups, const std::optional<std
 
 } // namespace
 
-nlohmann::ordered_json CommReport::json(model::Database& db, const CommSelection& sel)
+void CommReport::write(std::ostream& out, model::Database& db, const CommSelection& sel)
 {
-    ojson root;
-    root["schema"] = "npuscope.comm/1";
-    root["step"] = orNull(sel.step);
-    root["group"] = orNull(sel.groupHash);
-    ojson ranks = ojson::array();
+    JsonStreamWriter w(out);
+    w.beginObject();
+    w.member("schema", "npuscope.comm/1");
+    w.member("step", sel.step);
+    w.member("group", sel.groupHash);
+    w.key("ranks");
+    w.beginArray();
     for (const auto& d : CommAnalysisQuery::durations(db, sel)) {
-        ranks.push_back({ { "rank", d.rank }, { "ops", d.opCount }, { "elapse_ms", ms(d.elapseNs) },
+        w.value(ojson { { "rank", d.rank }, { "ops", d.opCount }, { "elapse_ms", ms(d.elapseNs) },
             { "transit_ms", orNull(msIf(d.hasTransit, d.transitNs)) }, { "wait_ms", orNull(msIf(d.hasWait, d.waitNs)) },
             { "sync_ms", orNull(msIf(d.hasSync, d.syncNs)) }, { "idle_ms", orNull(msIf(d.hasIdle, d.idleNs)) },
             { "wait_ratio", orNull(d.waitRatio) }, { "sync_ratio", orNull(d.syncRatio) },
@@ -90,19 +93,28 @@ nlohmann::ordered_json CommReport::json(model::Database& db, const CommSelection
             { "sdma_bandwidth_gbps", orNull(d.sdmaBandwidthGbps) }, { "rdma_size_mb", d.rdmaSizeMb },
             { "rdma_time_ms", ms(d.rdmaTimeNs) }, { "rdma_bandwidth_gbps", orNull(d.rdmaBandwidthGbps) } });
     }
-    root["ranks"] = ranks;
+    w.endArray();
     // Groups whose links carry group-local ranks (global ranks unknown); "" = links without a group.
-    root["local_rank_groups"] = CommQuery::localRankGroups(db);
-    ojson links = ojson::array();
+    w.member("local_rank_groups", ojson(CommQuery::localRankGroups(db)));
+    w.key("slowest_links");
+    w.beginArray();
     for (const auto& l : slowestLinks(db, sel)) {
-        links.push_back(
-            { { "step", orNull(l.step) }, { "group", orNull(l.groupHash) }, { "op_type", l.opType }, { "src", l.src },
-                { "dst", l.dst }, { "ranks", l.localRanks ? "local" : "global" }, { "transport", l.transport },
-                { "size_mb", l.sizeMb }, { "time_ms", ms(l.timeNs) }, { "bandwidth_gbps", orNull(l.bandwidthGbps) },
-                { "slowest_op", l.slowestOp.empty() ? ojson(nullptr) : ojson(l.slowestOp) } });
+        w.value(ojson { { "step", orNull(l.step) }, { "group", orNull(l.groupHash) }, { "op_type", l.opType },
+            { "src", l.src }, { "dst", l.dst }, { "ranks", l.localRanks ? "local" : "global" },
+            { "transport", l.transport }, { "size_mb", l.sizeMb }, { "time_ms", ms(l.timeNs) },
+            { "bandwidth_gbps", orNull(l.bandwidthGbps) },
+            { "slowest_op", l.slowestOp.empty() ? ojson(nullptr) : ojson(l.slowestOp) } });
     }
-    root["slowest_links"] = links;
-    return root;
+    w.endArray();
+    w.endObject();
+    w.finish();
+}
+
+nlohmann::ordered_json CommReport::json(model::Database& db, const CommSelection& sel)
+{
+    std::ostringstream out;
+    write(out, db, sel);
+    return ojson::parse(out.str());
 }
 
 std::string CommReport::text(model::Database& db, const CommSelection& sel)

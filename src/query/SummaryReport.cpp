@@ -3,6 +3,7 @@
 
 #include "npuscope/query/ClusterMean.h"
 #include "npuscope/query/CommQuery.h"
+#include "npuscope/query/JsonStreamWriter.h"
 #include "npuscope/query/RankQuery.h"
 #include "npuscope/query/StepQuery.h"
 
@@ -64,22 +65,25 @@ std::string rankRanges(const std::vector<int64_t>& ranks)
 
 } // namespace
 
-nlohmann::ordered_json SummaryReport::json(model::Database& db, HostDisplay hosts)
+void SummaryReport::write(std::ostream& out, model::Database& db, HostDisplay hosts)
 {
-    ojson root;
-    root["schema"] = "npuscope.summary/1";
-    ojson ranks = ojson::array();
+    JsonStreamWriter w(out);
+    w.beginObject();
+    w.member("schema", "npuscope.summary/1");
+    w.key("ranks");
+    w.beginArray();
     for (const auto& r : RankQuery::ranks(db, hosts)) {
         ojson files = ojson::array();
         for (const auto& f : r.files)
             files.push_back(std::filesystem::path(f.path).filename().string());
-        ranks.push_back(
-            { { "rank", r.rank }, { "device", orNull(r.device) }, { "path", r.path }, { "rank_source", r.rankSource },
-                { "profiler_level", orNull(r.profilerLevel) }, { "files", files }, { "host", orNull(r.host) } });
+        w.value(ojson { { "rank", r.rank }, { "device", orNull(r.device) }, { "path", r.path },
+            { "rank_source", r.rankSource }, { "profiler_level", orNull(r.profilerLevel) }, { "files", files },
+            { "host", orNull(r.host) } });
     }
-    root["ranks"] = ranks;
+    w.endArray();
 
-    ojson steps = ojson::array();
+    w.key("steps");
+    w.beginArray();
     for (const auto& b : StepQuery::breakdown(db)) {
         ojson s;
         s["rank"] = b.rank;
@@ -89,12 +93,13 @@ nlohmann::ordered_json SummaryReport::json(model::Database& db, HostDisplay host
             s[stepColumnJsonKey(col)] = usOrNull(b.value(col));
         }
         s["device"] = orNull(b.device);
-        steps.push_back(s);
+        w.value(s);
     }
-    root["steps"] = steps;
+    w.endArray();
 
     // msprof-analyze pipeline stage rows (max over the stage's ranks); [] when the input has none.
-    ojson stages = ojson::array();
+    w.key("stages");
+    w.beginArray();
     for (const auto& b : StepQuery::stages(db)) {
         ojson s;
         s["stage"] = b.stage;
@@ -105,47 +110,71 @@ nlohmann::ordered_json SummaryReport::json(model::Database& db, HostDisplay host
             if (!isIterationTraceColumn(col))
                 s[stepColumnJsonKey(col)] = usOrNull(b.value(col));
         }
-        stages.push_back(s);
+        w.value(s);
     }
-    root["stages"] = stages;
+    w.endArray();
 
-    ojson groups = ojson::array();
+    w.key("groups");
+    w.beginArray();
     for (const auto& g : CommQuery::groups(db)) {
-        groups.push_back({ { "hash", g.hash }, { "name", orNull(g.name) }, { "ranks", g.ranks },
+        w.value(ojson { { "hash", g.hash }, { "name", orNull(g.name) }, { "ranks", g.ranks },
             { "raw_name", orNull(g.rawName) }, { "ranks_source", g.ranksSource }, { "op_count", g.opCount } });
     }
-    root["groups"] = groups;
+    w.endArray();
 
     // communication_group.json rank sets that carry no hash (and match no group above).
-    ojson listed = ojson::array();
+    w.key("listed_groups");
+    w.beginArray();
     for (const auto& g : CommQuery::listedGroups(db))
-        listed.push_back({ { "kind", orNull(g.kind) }, { "ranks", g.ranks }, { "ranks_source", g.ranksSource } });
-    root["listed_groups"] = listed;
+        w.value(ojson { { "kind", orNull(g.kind) }, { "ranks", g.ranks }, { "ranks_source", g.ranksSource } });
+    w.endArray();
 
-    ojson links = ojson::array();
     // "ranks": which pair the views show: "global" = src/dst, "local" = local_src/local_dst (the group's global
     // ranks are unknown, CommQuery::localRankGroups; src/dst then hold only what could be resolved, or null).
     const auto localGroups = CommQuery::localRankGroups(db);
-    root["local_rank_groups"] = localGroups;
-    for (const auto& l : CommQuery::links(db)) {
+    w.member("local_rank_groups", ojson(localGroups));
+    // The links are written as they are read: the largest part of a big cluster's document is never held.
+    w.key("links");
+    w.beginArray();
+    CommQuery::forEachLink(db, {}, [&w, &localGroups](const Link& l) {
         const bool local = std::binary_search(localGroups.begin(), localGroups.end(), l.groupHash.value_or(""));
-        links.push_back({ { "step", orNull(l.step) }, { "group", orNull(l.groupHash) }, { "op", l.matrixOp },
-            { "src", orNull(l.src) }, { "dst", orNull(l.dst) }, { "ranks", local ? "local" : "global" },
-            { "transport", orNull(l.transport) }, { "size_mb", orNull(l.sizeMb) },
-            { "time_ms", l.timeNs ? ojson(static_cast<double>(*l.timeNs) / 1.0e6) : ojson() },
-            { "bandwidth_gbps", orNull(l.bandwidthGbps) }, { "op_name", orNull(l.opName) },
-            { "local_src", orNull(l.localSrc) }, { "local_dst", orNull(l.localDst) }, { "reported_by", l.reportedBy },
-            { "kind", l.kind } });
-    }
-    root["links"] = links;
+        w.beginObject();
+        w.member("step", l.step);
+        w.member("group", l.groupHash);
+        w.member("op", l.matrixOp);
+        w.member("src", l.src);
+        w.member("dst", l.dst);
+        w.member("ranks", local ? "local" : "global");
+        w.member("transport", l.transport);
+        w.member("size_mb", l.sizeMb);
+        w.member("time_ms",
+            l.timeNs ? std::optional<double>(static_cast<double>(*l.timeNs) / 1.0e6) : std::optional<double>());
+        w.member("bandwidth_gbps", l.bandwidthGbps);
+        w.member("op_name", l.opName);
+        w.member("local_src", l.localSrc);
+        w.member("local_dst", l.localDst);
+        w.member("reported_by", l.reportedBy);
+        w.member("kind", l.kind);
+        w.endObject();
+    });
+    w.endArray();
 
-    ojson issues = ojson::array();
+    w.key("issues");
+    w.beginArray();
     for (const auto& i : IssueQuery::issues(db)) {
-        issues.push_back({ { "severity", i.severity }, { "rank", orNull(i.rank) }, { "file", orNull(i.file) },
+        w.value(ojson { { "severity", i.severity }, { "rank", orNull(i.rank) }, { "file", orNull(i.file) },
             { "line", orNull(i.line) }, { "message", i.message } });
     }
-    root["issues"] = issues;
-    return root;
+    w.endArray();
+    w.endObject();
+    w.finish();
+}
+
+nlohmann::ordered_json SummaryReport::json(model::Database& db, HostDisplay hosts)
+{
+    std::ostringstream out;
+    write(out, db, hosts);
+    return nlohmann::ordered_json::parse(out.str());
 }
 
 std::string SummaryReport::text(model::Database& db, HostDisplay hosts)

@@ -96,9 +96,10 @@ struct Group {
     uint64_t hashValue = 0;
     int code3 = 100;
     std::vector<int> ranks; // ascending global ranks; local rank = index
-    int localOf(int global) const
+    int localOf(int global) const // ranks.size() when global is not in the group
     {
-        return static_cast<int>(std::find(ranks.begin(), ranks.end(), global) - ranks.begin());
+        const auto it = std::lower_bound(ranks.begin(), ranks.end(), global);
+        return static_cast<int>((it != ranks.end() && *it == global ? it : ranks.end()) - ranks.begin());
     }
 };
 
@@ -287,6 +288,33 @@ std::string lowerType(const std::string& t)
     return s;
 }
 
+// Bandwidth (GB/s) and transport of the link between two global ranks for one op: both ends compute the same.
+double linkBandwidth(const Cluster& c, int srcGlobal, int dstGlobal, uint64_t opSalt, std::string* transport)
+{
+    if (srcGlobal == dstGlobal) {
+        if (transport)
+            *transport = "LOCAL";
+        return 380.0 + 120.0 * unit(mix(opSalt, static_cast<uint64_t>(srcGlobal) * 7919u));
+    }
+    const bool sameServer = srcGlobal / kRanksPerServer == dstGlobal / kRanksPerServer;
+    if (transport)
+        *transport = sameServer ? "HCCS" : "RDMA";
+    const int a = std::min(srcGlobal, dstGlobal);
+    const int b = std::max(srcGlobal, dstGlobal);
+    const uint64_t pair = static_cast<uint64_t>(a) * 1000003u + static_cast<uint64_t>(b);
+    double bw = (sameServer ? 17.0 : 11.5) * (0.92 + 0.12 * unit(mix(opSalt, pair)));
+    const auto& slow = c.options.slowLink;
+    if (slow && std::min(slow->first, slow->second) == a && std::max(slow->first, slow->second) == b)
+        bw *= GeneratorOptions::kSlowLinkFactor;
+    return bw;
+}
+
+// MB / (GB/s) = ms.
+int64_t transferNs(double sizeMb, double bandwidthGbps)
+{
+    return std::max<int64_t>(1, static_cast<int64_t>(sizeMb / bandwidthGbps * 1e6 + 0.5));
+}
+
 // Link between two global ranks for one op of a group: both ends compute the same numbers.
 LinkInst makeLink(const Cluster& c, const Group& g, int srcGlobal, int dstGlobal, double sizeMb, uint64_t opSalt)
 {
@@ -296,38 +324,69 @@ LinkInst makeLink(const Cluster& c, const Group& g, int srcGlobal, int dstGlobal
     l.srcLocal = g.localOf(srcGlobal);
     l.dstLocal = g.localOf(dstGlobal);
     l.sizeMb = sizeMb;
-    double bw = 0;
-    if (srcGlobal == dstGlobal) {
-        l.transport = "LOCAL";
-        bw = 380.0 + 120.0 * unit(mix(opSalt, static_cast<uint64_t>(srcGlobal) * 7919u));
-    } else {
-        const bool sameServer = srcGlobal / kRanksPerServer == dstGlobal / kRanksPerServer;
-        l.transport = sameServer ? "HCCS" : "RDMA";
-        const int a = std::min(srcGlobal, dstGlobal);
-        const int b = std::max(srcGlobal, dstGlobal);
-        const uint64_t pair = static_cast<uint64_t>(a) * 1000003u + static_cast<uint64_t>(b);
-        bw = (sameServer ? 17.0 : 11.5) * (0.92 + 0.12 * unit(mix(opSalt, pair)));
-        const auto& slow = c.options.slowLink;
-        if (slow && std::min(slow->first, slow->second) == a && std::max(slow->first, slow->second) == b)
-            bw *= GeneratorOptions::kSlowLinkFactor;
-    }
-    // MB / (GB/s) = ms.
-    l.timeNs = std::max<int64_t>(1, static_cast<int64_t>(sizeMb / bw * 1e6 + 0.5));
+    l.timeNs = transferNs(sizeMb, linkBandwidth(c, srcGlobal, dstGlobal, opSalt, &l.transport));
     return l;
 }
 
-// An all-reduce's links from rank: its LOCAL share (dataMb / n) first, then 2 x dataMb / n to every peer of the group;
-// transit = the slowest peer link.
+// The peers an all-reduce of group g sends to from rank, with each link's share of the data, as HCCL's hierarchical
+// algorithm moves it (docs/metrics.md, "Generated links"): a full mesh among the group's ranks on the rank's server
+// (reduce-scatter then all-gather: 2 x data / m to each of the m - 1 peers), and when the group spans S > 1 servers
+// a ring across them between the ranks at the same place on their server (2 (S - 1) / S x data / m to the next
+// server's rank). A group on one server is a plain mesh, as before; allToAll keeps every pair (2 x data / n each).
+std::vector<std::pair<int, double>> allReducePeers(const Group& g, int rank, double dataMb, bool allToAll)
+{
+    std::vector<std::pair<int, double>> out;
+    const double n = static_cast<double>(g.ranks.size());
+    const int myServer = rank / kRanksPerServer;
+    std::vector<int> servers; // the group's servers, ascending (its ranks are)
+    std::vector<int> mine; // the group's ranks on the rank's server
+    for (int r : g.ranks) {
+        if (servers.empty() || servers[servers.size() - 1] != r / kRanksPerServer)
+            servers.push_back(r / kRanksPerServer);
+        if (r / kRanksPerServer == myServer)
+            mine.push_back(r);
+    }
+    if (allToAll || servers.size() == 1) {
+        for (int peer : g.ranks) {
+            if (peer != rank)
+                out.emplace_back(peer, 2.0 * dataMb / n);
+        }
+        return out;
+    }
+    const double m = static_cast<double>(mine.size());
+    size_t place = 0;
+    for (size_t i = 0; i < mine.size(); ++i) {
+        if (mine[i] == rank)
+            place = i;
+        else
+            out.emplace_back(mine[i], 2.0 * dataMb / m);
+    }
+    const size_t at = static_cast<size_t>(std::find(servers.begin(), servers.end(), myServer) - servers.begin());
+    const int nextServer = servers[(at + 1) % servers.size()];
+    std::vector<int> next;
+    for (int r : g.ranks) {
+        if (r / kRanksPerServer == nextServer)
+            next.push_back(r);
+    }
+    const double s = static_cast<double>(servers.size());
+    out.emplace_back(next[place % next.size()], 2.0 * (s - 1.0) / s * dataMb / m);
+    return out;
+}
+
+// An all-reduce's links from rank: its LOCAL share (dataMb / n) first, then the links of allReducePeers. transit =
+// the slowest 2 x dataMb / n share to any peer of the group, the generator's op-time model (kept when the links
+// became HCCL's, so step figures did not change).
 void allReduceLinks(const Cluster& c, const Group& g, int rank, double dataMb, uint64_t salt, CommOp& op)
 {
     const double n = static_cast<double>(g.ranks.size());
     op.links.push_back(makeLink(c, g, rank, rank, dataMb / n, salt));
     for (int peer : g.ranks) {
         if (peer != rank)
-            op.links.push_back(makeLink(c, g, rank, peer, 2.0 * dataMb / n, salt));
+            op.transit
+                = std::max(op.transit, transferNs(2.0 * dataMb / n, linkBandwidth(c, rank, peer, salt, nullptr)));
     }
-    for (size_t i = 1; i < op.links.size(); ++i)
-        op.transit = std::max(op.transit, op.links[i].timeNs);
+    for (const auto& [peer, sizeMb] : allReducePeers(g, rank, dataMb, c.options.allToAllGroups))
+        op.links.push_back(makeLink(c, g, rank, peer, sizeMb, salt));
 }
 
 int64_t groupMaxCompute(const Cluster& c, const Group& g, int step)

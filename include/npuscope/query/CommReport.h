@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <ostream>
 #include <string>
 
 namespace npuscope::query {
@@ -15,6 +16,9 @@ namespace npuscope::query {
 class CommReport {
 public:
     static constexpr size_t kSlowestLinks = 10;
+    // Writes the document to out piece by piece (dump(2) formatting, no trailing newline).
+    static void write(std::ostream& out, model::Database& db, const CommSelection& sel);
+    // The same document, parsed back from write().
     static nlohmann::ordered_json json(model::Database& db, const CommSelection& sel);
     static std::string text(model::Database& db, const CommSelection& sel);
 };

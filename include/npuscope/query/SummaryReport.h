@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <ostream>
 #include <string>
 
 namespace npuscope::query {
@@ -19,6 +20,10 @@ namespace npuscope::query {
 // sets without a hash ({kind, ranks, ranks_source}; [] when none).
 class SummaryReport {
 public:
+    // Writes the document to out as it is read from db (dump(2) formatting, no trailing newline): memory stays that of
+    // one link, however many links there are. Throws what nlohmann throws for a string that is not UTF-8.
+    static void write(std::ostream& out, model::Database& db, HostDisplay hosts = HostDisplay::MappingId);
+    // The same document, parsed back from write() (for callers that inspect it; costly on a big cluster).
     static nlohmann::ordered_json json(model::Database& db, HostDisplay hosts = HostDisplay::MappingId);
     // Human-readable tables: ranks, steps, cluster statistics, groups, slowest links, issues. The host column and
     // the iteration trace columns appear only when the data has them.

@@ -26,6 +26,9 @@ struct GeneratorOptions {
     bool flops = false;
     std::optional<int> flopsLightRank; // this rank's kernels do kFlopsLightFactor of the FLOPs in the same time
     uint64_t seed = 1; // everything is a pure function of the options
+    // Every all-reduce links each rank to every other rank of its group (a stress test: 1,024-way all-to-all
+    // matrices) instead of HCCL's mesh inside a server and ring across servers.
+    bool allToAllGroups = false;
     // Also write ASCEND_PROFILER_OUTPUT/analysis.db, the db export of the same step trace and communication data
     // (the loader takes step trace and communication from it, the rest from the text files): the same run in both forms.
     bool analysisDb = false;

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: Apache-2.0
+// summary --json / comm --json are written piece by piece (JsonStreamWriter): on every tests/data sample the stream
+// is exactly nlohmann's dump(2) of the document it holds (same bytes), and it carries the links CommQuery reads.
+// Equality with the previous in-memory builder is checked by the snapshot (scripts/snapshot.sh) against main.
+#include "TestSupport.h"
+
+#include "npuscope/query/CommQuery.h"
+#include "npuscope/query/CommReport.h"
+#include "npuscope/query/JsonStreamWriter.h"
+#include "npuscope/query/SummaryReport.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <sstream>
+#include <string>
+
+namespace fs = std::filesystem;
+using namespace npuscope;
+using ojson = nlohmann::ordered_json;
+
+TEST(StreamedReport, WriterPrintsAsDump)
+{
+    // Empty and nested containers, escapes, non-ASCII text, doubles nlohmann prints in its own way.
+    const ojson doc = ojson::parse(R"({"a": [], "b": {}, "c": [1, -2, 0.1, 1e-07, 3.0, 1.5e+300, null, true],
+        "d": {"e": "tab\t \"q\" \\ é —", "f": [{"g": []}, [[]]]}, "h": "\u0001"})");
+    std::ostringstream out;
+    query::JsonStreamWriter w(out);
+    w.beginObject();
+    w.key("a");
+    w.beginArray();
+    w.endArray();
+    w.key("b");
+    w.beginObject();
+    w.endObject();
+    w.key("c");
+    w.beginArray();
+    w.value(int64_t { 1 });
+    w.value(-2);
+    w.value(0.1);
+    w.value(1e-07);
+    w.value(3.0);
+    w.value(1.5e+300);
+    w.null();
+    w.value(true);
+    w.endArray();
+    w.key("d");
+    w.beginObject();
+    w.member("e", std::string("tab\t \"q\" \\ é —"));
+    w.member("f", doc["d"]["f"]);
+    w.endObject();
+    w.member("h", std::optional<std::string>("\x01"));
+    w.endObject();
+    w.finish();
+    EXPECT_EQ(out.str(), doc.dump(2));
+}
+
+TEST(StreamedReport, SummaryAndCommAreDumpOfTheirDocumentOnEverySample)
+{
+    size_t samples = 0;
+    size_t linksSeen = 0;
+    for (const auto& entry : fs::directory_iterator(test::dataDir())) {
+        if (!entry.is_directory())
+            continue;
+        SCOPED_TRACE(entry.path().filename().string());
+        const auto db = test::openFolder(entry.path());
+        ASSERT_TRUE(db);
+        std::ostringstream summary;
+        query::SummaryReport::write(summary, *db);
+        const auto doc = ojson::parse(summary.str());
+        EXPECT_EQ(summary.str(), doc.dump(2));
+        EXPECT_EQ(doc["schema"], "npuscope.summary/1");
+        // The streamed links are CommQuery's, in its order.
+        const auto links = query::CommQuery::links(*db);
+        ASSERT_EQ(doc["links"].size(), links.size());
+        for (size_t i = 0; i < links.size(); ++i) {
+            const auto& j = doc["links"][i];
+            EXPECT_EQ(j["op"], links[i].matrixOp);
+            EXPECT_EQ(j["reported_by"], links[i].reportedBy);
+            EXPECT_EQ(j["src"].is_null(), !links[i].src);
+            if (links[i].sizeMb) {
+                EXPECT_EQ(j["size_mb"].get<double>(), *links[i].sizeMb);
+            }
+        }
+        linksSeen += links.size();
+        std::ostringstream comm;
+        query::CommReport::write(comm, *db, {});
+        EXPECT_EQ(comm.str(), ojson::parse(comm.str()).dump(2));
+        EXPECT_EQ(query::CommReport::json(*db, {}).dump(2), comm.str());
+        ++samples;
+    }
+    EXPECT_GE(samples, 20u);
+    EXPECT_GT(linksSeen, 0u);
+}
+
+TEST(StreamedReport, SpotValuesOfTwoRankLevel1)
+{
+    const auto db = test::openFolder(test::dataDir() / "torch_npu_2rank_level1");
+    ASSERT_TRUE(db);
+    const auto doc = query::SummaryReport::json(*db);
+    ASSERT_EQ(doc["ranks"].size(), 2u);
+    EXPECT_EQ(doc["ranks"][0]["rank"], 0);
+    // Every comm_link row (summary --json keeps the "total" slots and Total Op Info rows).
+    EXPECT_EQ(static_cast<int64_t>(doc["links"].size()), test::count(*db, "SELECT COUNT(*) FROM comm_link"));
+    EXPECT_EQ(doc["links"].size(), 96u);
+    const auto& first = doc["links"][0];
+    EXPECT_EQ(first["ranks"], "global");
+    EXPECT_EQ(first["kind"],
+        test::text(*db,
+            "SELECT kind FROM comm_link ORDER BY step, group_hash, matrix_op, src, dst, rank_id "
+            "LIMIT 1"));
+    EXPECT_EQ(first["size_mb"].get<double>(),
+        test::real(
+            *db, "SELECT size_mb FROM comm_link ORDER BY step, group_hash, matrix_op, src, dst, rank_id LIMIT 1"));
+}
