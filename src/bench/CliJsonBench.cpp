@@ -107,13 +107,14 @@ int cliJson(const std::vector<std::string>& args)
         }
         path = g.outDir;
     }
+    std::error_code ec;
+    fs::create_directories(work, ec);
     const std::string out = (fs::path(work) / "cli-json.out").string();
     const std::vector<std::string> text { cli, "summary", "--no-cache", path };
     const std::vector<std::string> json { cli, "summary", "--json", "--no-cache", path };
     runMeasured(text, out); // warm the page cache
     const auto t = runMeasured(text, out);
     const auto j = runMeasured(json, out);
-    std::error_code ec;
     fs::remove(out, ec);
     if (!t.ok || !j.ok) {
         std::fprintf(stderr, "npuscope-bench: %s summary failed on %s\n", cli.c_str(), path.c_str());
