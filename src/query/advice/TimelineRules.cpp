@@ -9,6 +9,7 @@
 #include "npuscope/query/advice/OutlierTest.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 
 namespace npuscope::query::advice {
@@ -79,8 +80,10 @@ void labelGap(const TimelineDigest& d, Gap& gap)
         return;
     }
     gap.cause = "host launched late";
-    gap.detail = formatText("%s ended %.3f ms into the gap, %.3f ms before %s started", launch->event.name.c_str(),
-        ms(delay), ms(gap.span.end - launch->event.end), gap.next->name.c_str());
+    // A CANN launch may end a little after its task started (real level1 profiles: ~0.02 ms).
+    const int64_t lead = gap.span.end - launch->event.end;
+    gap.detail = formatText("%s ended %.3f ms into the gap, %.3f ms %s %s started", launch->event.name.c_str(),
+        ms(delay), ms(std::abs(lead)), lead >= 0 ? "before" : "after", gap.next->name.c_str());
 }
 
 void idleGaps(const std::vector<TimelineDigest>& digests, std::vector<Finding>& out)
