@@ -25,6 +25,15 @@ std::vector<Span> unite(std::vector<Span> spans)
     return out;
 }
 
+// The length of the union of spans.
+int64_t coveredLength(std::vector<Span> spans)
+{
+    int64_t covered = 0;
+    for (const Span& s : unite(std::move(spans)))
+        covered += s.length();
+    return covered;
+}
+
 TimelineTask taskAt(const RankTimeline& tl, const SliceRef& ref)
 {
     const SliceLevel& level = tl.tracks[static_cast<size_t>(ref.track)].levels[static_cast<size_t>(ref.depth)];
@@ -173,10 +182,7 @@ int64_t TimelineDigest::hostCoverage(int track, int64_t from, int64_t to, int64_
                 spans.push_back({ a, b });
         }
     }
-    int64_t covered = 0;
-    for (const Span& s : unite(std::move(spans)))
-        covered += s.length();
-    return covered;
+    return coveredLength(std::move(spans));
 }
 
 int64_t TimelineDigest::busyWithin(int64_t from, int64_t to) const
@@ -226,10 +232,7 @@ int64_t TimelineDigest::deviceWorkWithin(int64_t from, int64_t to) const
         if (b > a)
             spans.push_back({ a, b });
     }
-    int64_t covered = 0;
-    for (const Span& s : unite(std::move(spans)))
-        covered += s.length();
-    return covered;
+    return coveredLength(std::move(spans));
 }
 
 } // namespace npuscope::query::advice
