@@ -21,7 +21,9 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -53,8 +55,8 @@ constexpr const char* kBuiltinUsage = R"(  summary [--json] [--with-timeline] [-
   cache [--clear]
       Print the parse cache folder and its size; --clear removes every entry.
   generate --out DIR --ranks N [--steps S] [--trace-mb M] [--pp P --tp T --dp D] [--microbatches B]
-           [--slow-rank R] [--slow-link A-B] [--memory-heavy-rank R] [--flops] [--flops-light-rank R] [--seed X]
-           [--analysis-db] [--all-to-all-groups]
+           [--slow-rank R] [--slow-link A-B] [--memory-heavy-rank R] [--flops] [--flops-light-rank R]
+           [--late-launch-rank R] [--seed X] [--analysis-db] [--all-to-all-groups]
       Write a deterministic torch_npu-style cluster (one rank{r}_{timestamp}_ascend_pt folder per rank,
       Level1 text export, trace_view.json of about M MB per rank; defaults S=3, M=1, pp=tp=1, dp=N/(pp*tp),
       X=1). Ranks are laid out Megatron-style (tp innermost, then dp, then pp). With P > 1 every step is a
@@ -68,12 +70,13 @@ constexpr const char* kBuiltinUsage = R"(  summary [--json] [--with-timeline] [-
       A and B a tenth of its bandwidth. --memory-heavy-rank gives rank R 1.6 times the memory of the others.
       --flops writes kernel_details.csv with the FLOPs columns of an aic_metrics=ArithmeticUtilization run
       (aic/aiv_cube_fops, aic/aiv_vector_fops); --flops-light-rank (implies --flops) makes rank R do half the
-      FLOPs in the same time. --analysis-db also writes each rank's analysis.db (the db export of
-      the same step trace and communication data; loading takes those from it). The communication matrix links
-      each all-reduce as HCCL does: a full mesh among the group's ranks on one server (8 devices), a ring across
-      servers between the ranks at the same place on theirs; --all-to-all-groups links every rank of a group to
-      every other instead (1,024-way matrices for stress tests). An existing non-empty DIR is only replaced if the
-      generator wrote it.
+      FLOPs in the same time. --late-launch-rank makes rank R's host launch every 40th kernel of a step (from
+      the 5th) late: the device idles 2 ms before it while the launch runs. --analysis-db also writes each
+      rank's analysis.db (the db export of the same step trace and communication data; loading takes those
+      from it). The communication matrix links each all-reduce as HCCL does: a full mesh among the group's ranks
+      on one server (8 devices), a ring across servers between the ranks at the same place on theirs;
+      --all-to-all-groups links every rank of a group to every other instead (1,024-way matrices for stress
+      tests). An existing non-empty DIR is only replaced if the generator wrote it.
   comm [--json] [--step N] [--group G] PATH...
       Per-rank communication figures (Elapsed, Transit, Wait, Sync, Idle, Wait/Sync Ratio, SDMA/RDMA
       bandwidth = Σsize/Σtime over the ops) and the slowest links for one step (default all) and one group
@@ -94,16 +97,22 @@ constexpr const char* kBuiltinUsage = R"(  summary [--json] [--with-timeline] [-
       rank with --rank. --compare R2 (needs --rank R) matches R's keys with R2's and adds R2's total and the
       difference R2 − R, sorted by difference descending (the slower card's extra time on top). --json
       prints the npuscope.ops/1 document. The parse cache is used as by summary (--no-cache: not).
-  advise [--json] [--html FILE] [--capacity-gb G] [--with-kernels] [--no-cache] PATH...
-      Expert advice (docs/metrics.md, "Advice rules"): every rule (problem delimitation and stage imbalance
-      over comparable ranks = same pipeline stage and TP position, slow rank, slow link, wait ratio, small
-      packets, RDMA retransmission, 512 B alignment, Preparing, step variance, pipeline bubble, FLOPs-light
-      ranks, memory peak with --capacity-gb G, long AI CPU kernels with --with-kernels) with its threshold,
-      the measured value, the ranks / links / ops / steps concerned, a suggestion and the view that shows the
-      evidence; critical first. --with-kernels also imports every rank's kernel rows (as ops does; costly on
-      large clusters). --json prints the npuscope.advice/1 document. --html FILE also writes the
-      self-contained HTML report (inline CSS and SVG, no script, no network: overview, every finding with
-      its evidence, the input); stdout is unchanged. The parse cache is used as by summary.
+  advise [--json] [--html FILE] [--capacity-gb G] [--peak-tflops P] [--with-kernels] [--with-timeline]
+         [--no-cache] PATH...
+      Expert advice (docs/metrics.md, "Advice rules"): every rule with its threshold, the measured value, the
+      ranks / links / ops / steps concerned, a suggestion and the view that shows the evidence; critical
+      first. Rule ids: stage_imbalance, computation_dispersion, scheduling_dispersion, communication_dispersion
+      (over comparable ranks = same pipeline stage and TP position), slow_rank, slow_link, wait_ratio,
+      small_packets, rdma_retransmission, alignment, preparing, step_variance, bubble_share, flops_light,
+      mfu (model FLOPs utilisation; needs --peak-tflops P, the chip's peak in TFLOP/s, else info), memory_peak
+      (with --capacity-gb G), aicpu_long (with --with-kernels); with --with-timeline, for every rank:
+      idle_gap (the longest device idle gaps and their cause: host launched late, long gap on the host side,
+      other device work), collective_bound (host- or device-bound slow collectives), sdma_contention (SDMA
+      below 14.4 GB/s while a MatMul runs) and dispatch_chain (aten op -> launch -> device task times).
+      --with-kernels also imports every rank's kernel rows (as ops does), --with-timeline every rank's
+      timeline (trace_view.json; both costly on large clusters). --json prints the npuscope.advice/1
+      document. --html FILE also writes the self-contained HTML report (inline CSS and SVG, no script, no
+      network: overview, every finding with its evidence, the input); stdout is unchanged. The parse cache is used as by summary.
 )";
 
 int summary(const std::vector<std::string>& args)
@@ -312,6 +321,7 @@ int advise(const std::vector<std::string>& args)
     bool json = false;
     bool useCache = true;
     bool kernels = false;
+    bool timeline = false;
     std::string htmlPath;
     npuscope::query::advice::AdviceOptions options;
     std::vector<std::string> paths;
@@ -324,6 +334,17 @@ int advise(const std::vector<std::string>& args)
             useCache = false;
         else if (a == "--with-kernels")
             kernels = true;
+        else if (a == "--with-timeline")
+            timeline = true;
+        else if (a == "--peak-tflops") {
+            if (i + 1 >= args.size())
+                return usage("--peak-tflops needs a value");
+            char* end = nullptr;
+            const double v = std::strtod(args[++i].c_str(), &end);
+            if (end == args[i].c_str() || *end || !(v > 0) || !std::isfinite(v))
+                return usage("--peak-tflops expects a positive number, got \"" + args[i] + "\"");
+            options.peakTflops = v;
+        }
         else if (a == "--html") {
             if (i + 1 >= args.size())
                 return usage("--html needs a FILE");
@@ -341,9 +362,11 @@ int advise(const std::vector<std::string>& args)
     }
     if (paths.empty())
         return usage("no PATH given");
-    // Every rule but aicpu_long reads what the summary load imports; the kernel rows (every rank's
-    // kernel_details.csv) only with --with-kernels.
-    auto db = loadRanks("advise", paths, kernels ? npuscope::io::kKernelsGroup : npuscope::io::kNoGroup, useCache);
+    // Every rule but aicpu_long and the timeline rules reads what the summary load imports; the kernel rows (every
+    // rank's kernel_details.csv) only with --with-kernels, the timelines only with --with-timeline.
+    const npuscope::io::DeferredGroups groups = (kernels ? npuscope::io::kKernelsGroup : npuscope::io::kNoGroup)
+        | (timeline ? npuscope::io::kTimelineGroup : npuscope::io::kNoGroup);
+    auto db = loadRanks("advise", paths, groups, useCache);
     if (!db)
         return 1;
     const auto findings = npuscope::query::advice::AdviceQuery::run(*db, options);
@@ -417,6 +440,8 @@ int generate(const std::vector<std::string>& args)
                 o.memoryHeavyRank = number(-1000000, 1000000);
             else if (a == "--flops-light-rank")
                 o.flopsLightRank = number(-1000000, 1000000);
+            else if (a == "--late-launch-rank")
+                o.lateLaunchRank = number(-1000000, 1000000);
             else if (a == "--seed") {
                 if (!parseInt(v, 0, std::numeric_limits<long long>::max(), n))
                     return fail("--seed expects a non-negative integer, got \"" + v + "\"");

@@ -11,6 +11,7 @@
 #include <array>
 #include <cctype>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -235,7 +236,31 @@ struct Kernel {
     int type = 0;
     int taskId = 0;
     int nameIndex = 0; // < 0: the type's full aclnn name without a counter (pipeline schedule)
+    bool lateLaunch = false; // --late-launch-rank: the host launched it late (see lateLaunchDelay)
 };
+
+// --late-launch-rank keeps the rank's timing (its collectives stay in step with its peers'): the idle time a late
+// launch adds is taken back from the durations of the kernel and those after it in the run, each giving up to half.
+struct LateLaunchDebt {
+    int64_t owed = 0;
+    int64_t pay(int64_t late, int64_t dur)
+    {
+        owed += late;
+        const int64_t paid = std::min(owed, dur / 2);
+        owed -= paid;
+        return dur - paid;
+    }
+};
+
+// --late-launch-rank: the extra device idle time (ns) before the index-th kernel of a step of rank, 0 when none.
+int64_t lateLaunchDelay(const GeneratorOptions& o, int rank, size_t index)
+{
+    if (!o.lateLaunchRank || *o.lateLaunchRank != rank || index < GeneratorOptions::kLateLaunchFirst)
+        return 0;
+    return (index - GeneratorOptions::kLateLaunchFirst) % GeneratorOptions::kLateLaunchEvery == 0
+        ? int64_t { GeneratorOptions::kLateLaunchDelayUs } * 1000
+        : 0;
+}
 
 struct LinkInst {
     int srcLocal = 0, dstLocal = 0, srcGlobal = 0, dstGlobal = 0;
@@ -323,7 +348,8 @@ LinkInst makeLink(const Cluster& c, const Group& g, int srcGlobal, int dstGlobal
     l.dstGlobal = dstGlobal;
     l.srcLocal = g.localOf(srcGlobal);
     l.dstLocal = g.localOf(dstGlobal);
-    l.sizeMb = sizeMb;
+    // Whole multiples of 512 B, as tensors of real hidden sizes are (the advice alignment rule finds no issue).
+    l.sizeMb = std::round(sizeMb * 1e6 / 512.0) * 512.0 / 1e6;
     l.timeNs = transferNs(sizeMb, linkBandwidth(c, srcGlobal, dstGlobal, opSalt, &l.transport));
     return l;
 }
@@ -473,6 +499,7 @@ private:
         }
         int64_t used = 0;
         double acc = 0;
+        LateLaunchDebt debt;
         for (int i = 0; i < count; ++i) {
             acc += weights[static_cast<size_t>(i)];
             const int64_t upto
@@ -481,10 +508,13 @@ private:
             k.type = types[static_cast<size_t>(i)];
             k.dur = std::max<int64_t>(1, upto - used);
             used += k.dur;
-            const int64_t g = gap();
+            const int64_t late = lateLaunchDelay(m_c.options, m_rank, sp.kernels.size());
+            k.dur = debt.pay(late, k.dur);
+            const int64_t g = gap() + late;
             t += g;
             k.ts = t;
             k.waitNs = g;
+            k.lateLaunch = late > 0;
             k.taskId = m_taskId++;
             k.nameIndex = m_nameCounter[static_cast<size_t>(k.type)]++;
             t += k.dur;
@@ -923,15 +953,20 @@ private:
     void kernelRun(
         RankState& pr, const std::vector<PipeKernel>& block, size_t from, size_t to, double budget, double blockWeight)
     {
+        LateLaunchDebt debt;
         for (size_t i = from; i < to; ++i) {
             const double jitter = 0.97 + 0.06 * unit(mix(pr.salt, pr.draws++));
             Kernel k;
             k.type = block[i].type;
             k.dur = std::max<int64_t>(1, static_cast<int64_t>(budget * block[i].weight / blockWeight * jitter));
-            const int64_t g = gap(pr);
+            const int64_t late
+                = lateLaunchDelay(m_c.options, static_cast<int>(&pr - m_ranks.data()), pr.sp.kernels.size());
+            k.dur = debt.pay(late, k.dur);
+            const int64_t g = gap(pr) + late;
             pr.t += g;
             k.ts = pr.t;
             k.waitNs = g;
+            k.lateLaunch = late > 0;
             k.taskId = pr.taskId++;
             k.nameIndex = -1;
             pr.t += k.dur;
@@ -1757,6 +1792,7 @@ private:
         std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.ts < b.ts; });
 
         int64_t prev = sp.start;
+        int64_t idleFrom = sp.start; // end of the device work so far
         for (const auto& it : items) {
             std::string deviceName;
             int64_t devPid = hw;
@@ -1802,8 +1838,10 @@ private:
             if (it.ts > prev + 10) {
                 const int64_t lag = (it.ts - prev) / 2;
                 const int64_t lead = std::min<int64_t>(lag, 200 * kUs);
-                const int64_t hs = it.ts - lead;
-                const int64_t hd = std::max<int64_t>(1, std::min<int64_t>(lead * 6 / 10, 25 * kUs));
+                int64_t hs = it.ts - lead;
+                int64_t hd = std::max<int64_t>(1, std::min<int64_t>(lead * 6 / 10, 25 * kUs));
+                if (it.kernel && it.kernel->lateLaunch)
+                    lateLaunchHost(it.ts, idleFrom, hs, hd);
                 const std::string hostName = it.kernel
                     ? "aten::" + lowerType(kKernelTypes[static_cast<size_t>(it.kernel->type)].type)
                     : "Hccl" + it.op->type;
@@ -1811,8 +1849,9 @@ private:
                 flow('s', "torch_to_npu", "async_npu", std::to_string(it.ts), m_hostPid, m_hostPid, hs, true);
                 flow('f', "torch_to_npu", "async_npu", std::to_string(it.ts), devPid, devTid, it.ts, true);
                 const std::string id = hostToDeviceId();
-                const int64_t cs = hs + hd / 4;
                 const int64_t cd = std::max<int64_t>(1, hd / 2);
+                // A late launch's CANN API is its last part, ending right before the kernel starts.
+                const int64_t cs = it.kernel && it.kernel->lateLaunch ? hs + hd - cd - 1 : hs + hd / 4;
                 const std::string api = it.kernel
                     ? "aclnn" + std::string(kKernelTypes[static_cast<size_t>(it.kernel->type)].type)
                     : it.op->type == "send"    ? "HcclSend"
@@ -1828,6 +1867,7 @@ private:
                 m_hostOps.push_back({ prev, hs, hs + hd, it.ts });
             }
             prev = it.ts;
+            idleFrom = std::max(idleFrom, it.ts + it.dur);
         }
         // Free: gaps in the union of device activity after Preparing.
         std::vector<std::pair<int64_t, int64_t>> spans;
@@ -1842,6 +1882,14 @@ private:
         }
         if (sp.end > cursor)
             x("Free", ov, 3, cursor, sp.end - cursor, nullptr, std::string());
+    }
+
+    // --late-launch-rank: the host starts launching the kernel at deviceTs only once the device has gone idle
+    // (idleFrom) and needs until just before deviceTs: the aten op [hs, hs + hd) covers the device's idle time.
+    static void lateLaunchHost(int64_t deviceTs, int64_t idleFrom, int64_t& hs, int64_t& hd)
+    {
+        hs = std::min(idleFrom + 5 * kUs, deviceTs - 20 * kUs);
+        hd = deviceTs - 2 * kUs - hs;
     }
 
     // Python frames around each host launch until the file reaches the requested size.
@@ -2221,7 +2269,8 @@ bool ClusterGenerator::generate(const GeneratorOptions& input, std::string& erro
         return false;
     }
     for (const auto& [flag, rank] : { std::pair { "--memory-heavy-rank", o.memoryHeavyRank },
-             std::pair { "--flops-light-rank", o.flopsLightRank } }) {
+             std::pair { "--flops-light-rank", o.flopsLightRank },
+             std::pair { "--late-launch-rank", o.lateLaunchRank } }) {
         if (rank && (*rank < 0 || *rank >= o.ranks)) {
             error = std::string(flag) + " " + std::to_string(*rank) + " is out of range 0.."
                 + std::to_string(o.ranks - 1);

@@ -25,6 +25,10 @@ struct GeneratorOptions {
     // PipeUtilization's; implied by flopsLightRank.
     bool flops = false;
     std::optional<int> flopsLightRank; // this rank's kernels do kFlopsLightFactor of the FLOPs in the same time
+    // This rank's host launches every kLateLaunchEvery-th kernel of a step (from the kLateLaunchFirst-th) late: the
+    // launch (aten op + CANN API) spans the device's idle time and ends just before the kernel, which starts
+    // kLateLaunchDelayUs later than it would have.
+    std::optional<int> lateLaunchRank;
     uint64_t seed = 1; // everything is a pure function of the options
     // Every all-reduce links each rank to every other rank of its group (a stress test: 1,024-way all-to-all
     // matrices) instead of HCCL's mesh inside a server and ring across servers.
@@ -37,6 +41,9 @@ struct GeneratorOptions {
     static constexpr double kSlowLinkFactor = 0.1; // bandwidth multiplier of the slow link
     static constexpr double kMemoryHeavyFactor = 1.6; // allocated / reserved memory multiplier of the heavy rank
     static constexpr double kFlopsLightFactor = 0.5; // FLOPs multiplier of the FLOPs-light rank
+    static constexpr int kLateLaunchFirst = 5;
+    static constexpr int kLateLaunchEvery = 40;
+    static constexpr int kLateLaunchDelayUs = 2000;
 };
 
 // Writes a deterministic, realistic torch_npu 2025-01 style cluster (one

@@ -76,6 +76,13 @@ AdviceDock::AdviceDock(Workspace* ws, QWidget* parent)
     m_evidence->setObjectName(QStringLiteral("showEvidenceButton"));
     m_evidence->setEnabled(false);
     buttons->addWidget(m_evidence);
+    // The timeline rules read the ranks whose timeline is loaded, which the Timeline view changes: run again.
+    auto* rerun = new QPushButton(tr("Run again"), detailPane);
+    rerun->setObjectName(QStringLiteral("adviceRerunButton"));
+    rerun->setToolTip(tr("Run the rules again, e.g. after loading more timelines (the timeline rules examine the ranks "
+                         "whose timeline is loaded)"));
+    connect(rerun, &QPushButton::clicked, this, [this] { requestReload(); });
+    buttons->addWidget(rerun);
     buttons->addStretch(1);
     detailLayout->addLayout(buttons);
     splitter->setStretchFactor(0, 3);
@@ -184,7 +191,10 @@ void AdviceDock::showEvidence(const Finding& f)
 {
     Workspace* ws = workspace();
     const auto& e = f.evidence;
-    if (e.rank)
+    // The Workspace has no link selection: a link selects its two ranks, the source first.
+    if (e.link && e.link->src != e.link->dst)
+        ws->setSelectedRanks({ e.link->src, e.link->dst });
+    else if (e.rank)
         ws->setSelectedRank(*e.rank);
     else if (e.stage && !f.ranks.empty())
         ws->setSelectedRanks(f.ranks); // a pipeline stage: its ranks

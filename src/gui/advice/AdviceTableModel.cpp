@@ -32,6 +32,8 @@ constexpr size_t kWhereItems = 6;
 QString AdviceTableModel::valueText(double value, const std::string& unit)
 {
     const QString u = QString::fromStdString(unit);
+    if (u == QLatin1String("share"))
+        return QString::number(value * 100, 'g', 4) + QStringLiteral(" %");
     return QString::number(value, 'g', 4)
         + (u.isEmpty() || u == QLatin1String("ratio") ? QString() : QLatin1Char(' ') + u);
 }

@@ -238,13 +238,8 @@ void MainWindow::createMenus()
     QAction* exportAction = file->addAction(tr("&Export report\u2026"), this, [this] {
         const QString path = QFileDialog::getSaveFileName(
             this, tr("Export advice report"), QStringLiteral("npuscope-report.html"), tr("HTML (*.html)"));
-        if (path.isEmpty())
-            return;
-        QString error;
-        if (exportReport(path, &error))
-            statusBar()->showMessage(tr("Report written to %1").arg(QDir::toNativeSeparators(path)), 5000);
-        else
-            QMessageBox::warning(this, tr("Export report"), error);
+        if (!path.isEmpty())
+            startExportReport(path);
     });
     exportAction->setObjectName(QStringLiteral("exportReportAction"));
     file->addSeparator();
@@ -303,39 +298,63 @@ void MainWindow::setBadge(int64_t problems, bool loaded)
     m_badge->style()->polish(m_badge);
 }
 
-bool MainWindow::exportReport(const QString& path, QString* error)
+namespace {
+
+// Computes the findings and writes the report; runs on a worker (the advice over a large model takes seconds). Empty
+// on success, else what failed.
+QString writeReport(const std::shared_ptr<model::Database>& db, const std::vector<std::string>& paths,
+    const query::advice::AdviceOptions& options, const QString& path)
 {
-    const auto db = m_workspace->database();
-    if (!db) {
-        *error = tr("No profile loaded");
-        return false;
-    }
-    QApplication::setOverrideCursor(Qt::WaitCursor);
     std::string html;
-    QString failure;
     try {
         auto guard = db->lock();
-        const auto findings = query::advice::AdviceQuery::run(*db, AdviceDock::adviceOptions());
-        std::vector<std::string> paths;
-        for (const QString& p : m_workspace->sourcePaths())
-            paths.push_back(p.toStdString());
+        const auto findings = query::advice::AdviceQuery::run(*db, options);
         html = query::advice::HtmlReport::build(
-            *db, findings, { .paths = paths, .generatedAt = {}, .skipFirstStep = true });
+            *db, findings, { .paths = paths, .generatedAt = {}, .skipFirstStep = options.skipFirstStep });
     } catch (const std::exception& e) {
-        failure = tr("The report could not be computed: %1").arg(QString::fromUtf8(e.what()));
-    }
-    QApplication::restoreOverrideCursor();
-    if (!failure.isEmpty()) {
-        *error = failure;
-        return false;
+        return QObject::tr("The report could not be computed: %1").arg(QString::fromUtf8(e.what()));
     }
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)
-        || file.write(html.data(), static_cast<qint64>(html.size())) != static_cast<qint64>(html.size())) {
-        *error = tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
-        return false;
-    }
-    return true;
+        || file.write(html.data(), static_cast<qint64>(html.size())) != static_cast<qint64>(html.size()))
+        return QObject::tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
+    return {};
+}
+
+} // namespace
+
+QFuture<QString> MainWindow::exportReportAsync(const QString& path)
+{
+    const auto db = m_workspace->database();
+    if (!db)
+        return QtConcurrent::run([message = tr("No profile loaded")] { return message; });
+    std::vector<std::string> paths;
+    for (const QString& p : m_workspace->sourcePaths())
+        paths.push_back(p.toStdString());
+    return QtConcurrent::run(writeReport, db, paths, AdviceDock::adviceOptions(), path);
+}
+
+bool MainWindow::exportReport(const QString& path, QString* error)
+{
+    *error = exportReportAsync(path).result();
+    return error->isEmpty();
+}
+
+void MainWindow::startExportReport(const QString& path)
+{
+    statusBar()->showMessage(tr("Writing the report to %1\u2026").arg(QDir::toNativeSeparators(path)));
+    auto* watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path] {
+        const QString error = watcher->result();
+        watcher->deleteLater();
+        if (error.isEmpty()) {
+            statusBar()->showMessage(tr("Report written to %1").arg(QDir::toNativeSeparators(path)), 5000);
+        } else {
+            statusBar()->clearMessage();
+            QMessageBox::warning(this, tr("Export report"), error);
+        }
+    });
+    watcher->setFuture(exportReportAsync(path));
 }
 
 void MainWindow::showIssues()

@@ -31,6 +31,7 @@ std::vector<Finding> AdviceQuery::run(model::Database& db, const AdviceOptions& 
     communicationRules(ctx, findings);
     stepRules(ctx, findings);
     resourceRules(ctx, findings);
+    timelineRules(ctx, findings);
     sortFindings(findings);
     return findings;
 }

@@ -14,6 +14,8 @@ void slowLinkRule(const AdviceContext& ctx, std::vector<Finding>& out); // slow_
 void communicationRules(const AdviceContext& ctx, std::vector<Finding>& out); // wait_ratio, small_packets,
                                                                               // rdma_retransmission, alignment
 void stepRules(const AdviceContext& ctx, std::vector<Finding>& out); // preparing, step_variance, bubble_share
-void resourceRules(const AdviceContext& ctx, std::vector<Finding>& out); // memory_peak, flops_light, aicpu_long
+void resourceRules(const AdviceContext& ctx, std::vector<Finding>& out); // memory_peak, flops_light, aicpu_long, mfu
+// Ranks whose timeline is imported: idle_gap, collective_bound, sdma_contention, dispatch_chain.
+void timelineRules(const AdviceContext& ctx, std::vector<Finding>& out);
 
 } // namespace npuscope::query::advice

@@ -4,10 +4,12 @@
 
 #include "npuscope/query/CommAnalysisQuery.h"
 #include "npuscope/query/CommOpIndex.h"
+#include "npuscope/query/StepQuery.h"
 #include "npuscope/query/advice/AdviceThresholds.h"
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 namespace npuscope::query::advice {
@@ -29,10 +31,18 @@ void waitRatio(const AdviceContext& ctx, std::vector<Finding>& out)
         return *a.waitRatio != *b.waitRatio ? *a.waitRatio > *b.waitRatio : a.rank < b.rank;
     });
     const auto& top = above.front();
+    std::map<int64_t, int64_t> stepNs; // Σ step wall time over every step, as the durations
+    for (const auto& row : StepQuery::breakdown(ctx.db))
+        stepNs[row.rank] += row.wallTime().value_or(0);
+    const auto it = stepNs.find(top.rank);
+    const double waitShare = it != stepNs.end() && it->second > 0
+        ? static_cast<double>(top.waitNs) / static_cast<double>(it->second)
+        : 1.0;
     Finding f;
     f.id = "wait_ratio";
     f.category = "communication";
-    f.severity = Severity::Warning;
+    // Waiting a few per cent of the step is the jitter of healthy ranks, whatever the ratio.
+    f.severity = waitShare >= T::kWaitMinShareOfStep ? Severity::Warning : Severity::Info;
     f.threshold = T::kWaitRatio;
     f.thresholdText = formatText("Σwait ÷ (Σwait + Σtransit) of a rank's communication ops > %.1f", T::kWaitRatio);
     f.value = *top.waitRatio;
@@ -40,10 +50,11 @@ void waitRatio(const AdviceContext& ctx, std::vector<Finding>& out)
     for (const auto& d : above)
         f.ranks.push_back(d.rank);
     f.message = formatText("Rank %lld waits %.3f ms in its communication ops against %.3f ms of transfer (wait ratio "
-                           "%.3f, synchronisation ratio %s); ranks above %.1f: %zu.",
+                           "%.3f, synchronisation ratio %s; the wait is %.1f %% of its step time); ranks above %.1f: "
+                           "%zu.",
         static_cast<long long>(top.rank), static_cast<double>(top.waitNs) / 1e6,
         static_cast<double>(top.transitNs) / 1e6, *top.waitRatio,
-        top.syncRatio ? formatText("%.3f", *top.syncRatio).c_str() : "—", T::kWaitRatio, above.size());
+        top.syncRatio ? formatText("%.3f", *top.syncRatio).c_str() : "—", waitShare * 100, T::kWaitRatio, above.size());
     f.suggestion = "The ranks wait for a peer that arrives late: find it (slow_rank, the Time overview) or the "
                    "link that delays the transfer (slow_link). A synchronisation ratio above 0.2 on the waiting "
                    "rank points to a slow rank, a lower one to the links.";

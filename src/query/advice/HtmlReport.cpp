@@ -32,6 +32,14 @@ std::string number(double v)
     return buf;
 }
 
+// A figure with its unit; a share as a percentage.
+std::string measured(double v, const std::string& unit)
+{
+    if (unit == "share")
+        return number(v * 100) + " %";
+    return unit.empty() ? number(v) : number(v) + " " + esc(unit);
+}
+
 std::string fixed(double v, int decimals)
 {
     char buf[64];
@@ -252,7 +260,7 @@ void valueChart(std::ostringstream& out, const Finding& f)
         out << "<text x=\"" << kLabel - 6 << "\" y=\"" << y + 12 << "\" text-anchor=\"end\">" << label
             << "</text><rect x=\"" << kLabel << "\" y=\"" << y << "\" width=\"" << fixed(w, 2)
             << "\" height=\"16\" fill=\"" << colour << "\"/><text x=\"" << fixed(kLabel + w + 6, 2) << "\" y=\""
-            << y + 12 << "\">" << number(v) << " " << esc(f.unit) << "</text>";
+            << y + 12 << "\">" << measured(v, f.unit) << "</text>";
     };
     bar(2, "value", f.value, severityColour(f.severity));
     bar(24, "threshold", f.threshold, "#9e9e9e");
@@ -266,8 +274,8 @@ void finding(std::ostringstream& out, const Finding& f, size_t index)
         << "\">\n<h3><span class=\"badge\" style=\"background:" << severityColour(f.severity) << "\">"
         << severityName(f.severity) << "</span><span class=\"rule\">" << esc(f.id) << "</span><span class=\"cat\">"
         << esc(f.category) << "</span></h3>\n<p>" << esc(f.message) << "</p>\n";
-    out << "<table class=\"kv\"><tr><td>Value</td><td>" << number(f.value) << " " << esc(f.unit)
-        << "</td></tr><tr><td>Threshold</td><td>" << number(f.threshold) << " " << esc(f.unit) << " ("
+    out << "<table class=\"kv\"><tr><td>Value</td><td>" << measured(f.value, f.unit)
+        << "</td></tr><tr><td>Threshold</td><td>" << measured(f.threshold, f.unit) << " ("
         << esc(f.thresholdText) << ")</td></tr>";
     if (!f.ranks.empty())
         out << "<tr><td>Ranks</td><td>" << esc(joined(f.ranks, [](int64_t r) { return std::to_string(r); }))
@@ -380,8 +388,8 @@ std::string HtmlReport::build(model::Database& db, const std::vector<Finding>& f
                 ranks = ranks.substr(0, ranks.rfind(", ", 60)) + ", \u2026";
             out << "<tr><td><span class=\"badge\" style=\"background:" << severityColour(f.severity) << "\">"
                 << severityName(f.severity) << "</span></td><td><a href=\"#finding-" << i << "\">" << esc(f.id)
-                << "</a></td><td>" << esc(f.category) << "</td><td class=\"n\">" << number(f.value) << " "
-                << esc(f.unit) << "</td><td class=\"n\">" << number(f.threshold) << "</td><td>" << esc(ranks)
+                << "</a></td><td>" << esc(f.category) << "</td><td class=\"n\">" << measured(f.value, f.unit)
+                << "</td><td class=\"n\">" << measured(f.threshold, f.unit) << "</td><td>" << esc(ranks)
                 << "</td></tr>\n";
         }
         out << "</table>\n";

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// Memory peak, FLOPs-light ranks and long AI CPU kernels.
+// Memory peak, FLOPs-light ranks, model FLOPs utilisation and long AI CPU kernels.
 #include "AdviceRules.h"
 
 #include "npuscope/query/FlopsQuery.h"
 #include "npuscope/query/MemoryQuery.h"
 #include "npuscope/query/OperatorQuery.h"
+#include "npuscope/query/StepQuery.h"
 #include "npuscope/query/advice/AdviceThresholds.h"
 #include "npuscope/query/advice/OutlierTest.h"
 
@@ -98,6 +99,67 @@ void flopsLight(const AdviceContext& ctx, std::vector<Finding>& out)
     }
 }
 
+// Model FLOPs utilisation: Σ FLOPs ÷ Σ step wall time ÷ the chip's peak, per rank over every loaded step.
+void modelFlopsUtilisation(const AdviceContext& ctx, std::vector<Finding>& out)
+{
+    const auto summary = FlopsQuery::perRank(ctx.db);
+    if (!summary.recorded)
+        return;
+    std::map<int64_t, int64_t> wallNs;
+    for (const auto& row : StepQuery::breakdown(ctx.db))
+        wallNs[row.rank] += row.wallTime().value_or(0);
+    std::vector<std::pair<double, int64_t>> rates; // FLOP/s over the wall time, rank
+    for (const auto& r : summary.ranks) {
+        const auto it = wallNs.find(r.rank);
+        if (r.source == FlopsSource::Kernels && r.flops > 0 && it != wallNs.end() && it->second > 0)
+            rates.emplace_back(r.flops / (static_cast<double>(it->second) * 1e-9), r.rank);
+    }
+    if (rates.empty())
+        return;
+    std::sort(rates.begin(), rates.end());
+    std::vector<double> values;
+    for (const auto& [rate, rank] : rates)
+        values.push_back(rate);
+    const double median = OutlierTest::median(values);
+    const auto& lowest = rates.front();
+    Finding f;
+    f.id = "mfu";
+    f.category = "computation";
+    f.ranks.push_back(lowest.second);
+    f.evidence.view = "flops";
+    f.evidence.rank = lowest.second;
+    if (!ctx.options.peakTflops) {
+        f.severity = Severity::Info;
+        f.threshold = T::kMfuLow;
+        f.thresholdText = "model FLOPs utilisation needs the chip's peak (--peak-tflops); the chip is unknown";
+        f.value = median / 1e12;
+        f.unit = "TFLOP/s";
+        f.message = formatText("Achieved %.3f TFLOP/s per rank (median over %zu ranks, FLOPs ÷ step wall time; the "
+                               "lowest %.3f on rank %lld). The profiles do not name the chip: give its peak to get "
+                               "the utilisation.",
+            f.value, rates.size(), lowest.first / 1e12, static_cast<long long>(lowest.second));
+        f.suggestion = "Run `npuscope-cli advise --peak-tflops P` with the chip's dense peak for the data type "
+                       "trained (its data sheet).";
+        out.push_back(std::move(f));
+        return;
+    }
+    const double peak = *ctx.options.peakTflops * 1e12;
+    f.value = median / peak;
+    f.severity = f.value < T::kMfuLow ? Severity::Warning : Severity::Info;
+    f.threshold = T::kMfuLow;
+    f.thresholdText
+        = formatText("FLOPs ÷ step wall time ÷ peak (%.1f TFLOP/s) < %.2f", *ctx.options.peakTflops, T::kMfuLow);
+    f.unit = "ratio";
+    f.message = formatText("Model FLOPs utilisation %.1f %% (median over %zu ranks: %.3f TFLOP/s of %.1f); the lowest "
+                           "%.1f %% on rank %lld.",
+        f.value * 100, rates.size(), median / 1e12, *ctx.options.peakTflops, lowest.first / peak * 100,
+        static_cast<long long>(lowest.second));
+    f.suggestion = "Low utilisation: the step spends its time outside large matrix kernels (communication, idle "
+                   "gaps, small or vector operators); follow the other findings, raise the micro-batch size or "
+                   "fuse operators.";
+    out.push_back(std::move(f));
+}
+
 void aicpuLong(const AdviceContext& ctx, std::vector<Finding>& out)
 {
     const auto ops = OperatorQuery::forDatabase(ctx.db);
@@ -150,6 +212,7 @@ void resourceRules(const AdviceContext& ctx, std::vector<Finding>& out)
 {
     memoryPeak(ctx, out);
     flopsLight(ctx, out);
+    modelFlopsUtilisation(ctx, out);
     aicpuLong(ctx, out);
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <QFuture>
 #include <QMainWindow>
 #include <QStringList>
 
@@ -94,8 +95,12 @@ public:
     // Gives one dock the whole window: the others are hidden (screenshots).
     void focusDock(QDockWidget* dock);
     void showIssues();
-    // Writes the HTML advice report (query::advice::HtmlReport) of the loaded model to path, as File > Export report
-    // does after asking for the path; false with error set when nothing is loaded or the file cannot be written.
+    // Writes the HTML advice report (query::advice::HtmlReport) of the loaded model to path on a worker thread (the
+    // database lock is taken there, never on the GUI thread); the future holds the error, empty on success ("No
+    // profile loaded", a computation failure, a write failure). File > Export report runs it after asking for the
+    // path and reports the outcome in the status bar or a message box.
+    QFuture<QString> exportReportAsync(const QString& path);
+    // exportReportAsync waited for (tests); false with error set on failure.
     bool exportReport(const QString& path, QString* error);
 
     QStringList recentEntries() const;
@@ -114,6 +119,8 @@ private:
     struct LoadState;
 
     void createDocks();
+    // Runs exportReportAsync and reports its outcome (status bar, or a message box on failure).
+    void startExportReport(const QString& path);
     void createMenus();
     void createStatusBar();
     void chooseFolder();

@@ -14,11 +14,15 @@ struct AdviceOptions {
     std::optional<double> capacityMb;
     // Leave each rank's first step out of the step figures when it has more than one (warm-up).
     bool skipFirstStep = true;
+    // The chip's peak (TFLOP/s, 10^12) for model FLOPs utilisation; without it the rule reports the achieved rate
+    // at info severity (no profile records the chip model).
+    std::optional<double> peakTflops;
 };
 
 // Runs every advice rule (docs/metrics.md, "Advice rules") over the loaded model, reading the existing queries
-// (StepQuery, CommAnalysisQuery, CommOpIndex, ParallelLayoutQuery, OperatorQuery, FlopsQuery, MemoryQuery); rules
-// whose data is not loaded (no communication, no kernels, no capacity) give nothing. Caller holds the database lock
+// (StepQuery, CommAnalysisQuery, CommOpIndex, ParallelLayoutQuery, OperatorQuery, FlopsQuery, MemoryQuery, and the
+// timelines of the ranks whose timeline is imported); rules whose data is not loaded (no communication, no kernels,
+// no timeline, no capacity) give nothing. Caller holds the database lock
 // or owns the database; any thread.
 class AdviceQuery {
 public:

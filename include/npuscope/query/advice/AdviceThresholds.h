@@ -41,6 +41,8 @@ struct AdviceThresholds {
 
     // CANN "Performance Tuning Suggestions": Wait Time Ratio upper limit.
     static constexpr double kWaitRatio = 0.2;
+    // ... a warning only when the wait is at least this share of the rank's step time, else info (npuscope).
+    static constexpr double kWaitMinShareOfStep = 0.05;
     // msprof-analyze advisor packet.yaml: min_sdma_size 16 MB, min_rdma_size 1 MB, ratios 0.2.
     static constexpr double kSmallSdmaMb = 16.0;
     static constexpr double kSmallRdmaMb = 1.0;
@@ -65,6 +67,25 @@ struct AdviceThresholds {
     static constexpr double kMemoryCritical = 0.97;
     // A rank's FLOP/s below this share of its comparable ranks' median.
     static constexpr double kFlopsLight = 0.8;
+
+    // Timeline rules (only ranks whose timeline is loaded).
+    // Idle gaps: device time outside compute and communication longer than this (ms), the longest kIdleGapTop per
+    // rank; warning when those gaps add up to kIdleGapShare of the rank's device span (npuscope).
+    static constexpr double kIdleGapMs = 1.0;
+    static constexpr int kIdleGapTop = 3;
+    static constexpr double kIdleGapShare = 0.02;
+    // A gap's cause covers at least this share of it (npuscope).
+    static constexpr double kGapCauseShare = 0.5;
+    // msprof-analyze advisor bandwidth contention analysis: SDMA below 0.8 × the 18 GB/s HCCS baseline while a
+    // MatMul runs.
+    static constexpr double kContentionSdmaGbps = 14.4;
+    // Host- or device-bound collectives: the kCollectiveTop collectives whose start spread over the examined ranks
+    // is the largest, from this spread (ms) on.
+    static constexpr int kCollectiveTop = 3;
+    static constexpr double kCollectiveSpreadMs = 1.0;
+    // Model FLOPs utilisation below this share of the chip's peak is a warning (large-model training reaches 0.4 to
+    // 0.55: PaLM, Megatron-LM reports).
+    static constexpr double kMfuLow = 0.3;
 };
 
 } // namespace npuscope::query::advice

@@ -24,7 +24,7 @@ struct FindingLink {
 
 // Which view shows the data a finding rests on, and what to select there. view is one of the GUI's view names:
 // "steps" (Cluster steps / step breakdown), "timeoverview" (Time overview), "commduration" (Communication duration:
-// per-rank wait / sync, packet sizes), "links" (Links / matrix), "operators", "memory", "flops", "parallel"
+// per-rank wait / sync, packet sizes), "links" (Links / matrix), "operators", "memory", "flops", "timeline", "parallel"
 // (Parallel strategy: stages). Unset fields select nothing of that kind.
 struct Evidence {
     std::string view;
