@@ -522,13 +522,10 @@ void MainWindow::rebuildRecentMenu()
     m_recentMenu->clear();
     const QStringList entries = recentEntries();
     for (const QString& entry : entries) {
-        const QStringList paths = entry.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        const QStringList paths = WelcomePage::entryPaths(entry);
         if (paths.isEmpty())
             continue;
-        QString text = QDir::toNativeSeparators(paths.first());
-        if (paths.size() > 1)
-            text += tr(" (+%1 more)").arg(paths.size() - 1);
-        m_recentMenu->addAction(text, this, [this, paths] { open(paths); });
+        m_recentMenu->addAction(WelcomePage::entryText(paths), this, [this, paths] { open(paths); });
     }
     if (entries.isEmpty()) {
         m_recentMenu->addAction(tr("(none)"))->setEnabled(false);

@@ -73,12 +73,10 @@ void WelcomePage::setRecent(const QStringList& entries)
     constexpr int kShown = 5;
     int shown = 0;
     for (const QString& entry : entries) {
-        const QStringList paths = entry.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        const QStringList paths = entryPaths(entry);
         if (paths.isEmpty())
             continue;
-        QString text = QDir::toNativeSeparators(paths.first());
-        if (paths.size() > 1)
-            text += tr(" (+%1 more)").arg(paths.size() - 1);
+        const QString text = entryText(paths);
         auto* link = new QLabel(QStringLiteral("<a href=\"open\">%1</a>").arg(text.toHtmlEscaped()), this);
         link->setToolTip(paths.join(QLatin1Char('\n')));
         connect(link, &QLabel::linkActivated, this, [this, paths] { emit openRequested(paths); });
@@ -87,6 +85,18 @@ void WelcomePage::setRecent(const QStringList& entries)
             break;
     }
     m_recentTitle->setVisible(shown > 0);
+}
+
+QStringList WelcomePage::entryPaths(const QString& entry) { return entry.split(QLatin1Char('\n'), Qt::SkipEmptyParts); }
+
+QString WelcomePage::entryText(const QStringList& paths)
+{
+    if (paths.isEmpty())
+        return {};
+    QString text = QDir::toNativeSeparators(paths.first());
+    if (paths.size() > 1)
+        text += tr(" (+%1 more)").arg(paths.size() - 1);
+    return text;
 }
 
 void WelcomePage::setDemoPath(const QString& path)

@@ -19,6 +19,9 @@ public:
 
     // Recent entries as MainWindow keeps them (one entry per open; several folders of one open joined by '\n').
     void setRecent(const QStringList& entries);
+    // One recent entry's folders, and how menus and this page name them ("/data/run1 (+2 more)").
+    static QStringList entryPaths(const QString& entry);
+    static QString entryText(const QStringList& paths);
     // The demo folder, or empty to hide the demo button (not shipped with this build).
     void setDemoPath(const QString& path);
     QString demoPath() const { return m_demoPath; }
