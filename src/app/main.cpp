@@ -69,7 +69,7 @@ int main(int argc, char** argv)
     const QCommandLineOption viewOption(QStringLiteral("view"),
         QStringLiteral("Dock to show in the screenshot: steps | overview | issues | matrix | commduration | links | "
                        "groups | timeoverview | timeline | operators | memory | memorydetail | flops | strategy | "
-                       "marey | advice | all."),
+                       "marey | advice | all, or welcome (the first-run page, no PATH)."),
         QStringLiteral("NAME"),
         QStringLiteral("steps"));
     const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size, default 1600x1000."),
@@ -108,8 +108,9 @@ int main(int argc, char** argv)
     }
 
     const QString output = parser.value(screenshotOption);
-    if (paths.isEmpty())
-        return fail(2, QStringLiteral("--screenshot needs a PATH to load"));
+    const bool welcome = parser.value(viewOption).compare(QStringLiteral("welcome"), Qt::CaseInsensitive) == 0;
+    if (paths.isEmpty() && !welcome)
+        return fail(2, QStringLiteral("--screenshot needs a PATH to load (or --view welcome)"));
 
     npuscope::gui::MainWindow::Options options;
     options.persistSettings = false;
@@ -118,6 +119,17 @@ int main(int argc, char** argv)
     // "all" keeps the default layout with every dock.
     const bool allDocks = parser.value(viewOption).compare(QStringLiteral("all"), Qt::CaseInsensitive) == 0;
     QDockWidget* dock = allDocks ? nullptr : window.dockByName(parser.value(viewOption));
+    if (welcome) {
+        // The first-run page: nothing is loaded.
+        window.resize(windowSize);
+        window.show();
+        QCoreApplication::processEvents();
+        const QImage image = window.grab().toImage();
+        if (image.isNull() || !image.save(output, "PNG"))
+            return fail(3, QStringLiteral("cannot write '%1'").arg(output));
+        std::fprintf(stdout, "%s: view welcome, %dx%d\n", qPrintable(output), image.width(), image.height());
+        return 0;
+    }
     if (!dock && !allDocks)
         return fail(2,
             QStringLiteral("unknown view '%1' (expected one of: %2)")

@@ -908,20 +908,16 @@ TimeOverview CommAnalysisQuery::timeOverview(model::Database& db)
 {
     TimeOverview t;
     std::map<int64_t, std::vector<std::pair<int64_t, int64_t>>> perStep; // step -> (time, rank)
-    std::map<int64_t, int64_t> rankTotal;
     std::map<std::pair<int64_t, int64_t>, int64_t> wall;
-    for (const auto& b : StepQuery::breakdown(db)) {
+    const auto rows = StepQuery::breakdown(db);
+    for (const auto& b : rows) {
         const auto w = b.wallTime();
         if (!b.step || !w)
             continue;
         perStep[*b.step].emplace_back(*w, b.rank);
-        rankTotal[b.rank] += *w;
         wall[{ b.rank, *b.step }] = *w;
     }
-    for (const auto& [r, total] : rankTotal) {
-        if (!t.slowestRank || total > rankTotal[*t.slowestRank])
-            t.slowestRank = r;
-    }
+    t.slowestRank = StepQuery::slowestRank(rows);
     std::map<int64_t, std::pair<double, double>> commSum;
     std::map<int64_t, int> commRanks;
     auto st = db.prepare("SELECT step, rank_id, SUM(COALESCE(elapse_ns, 0)), SUM(COALESCE(wait_ns, 0)) FROM comm_op "

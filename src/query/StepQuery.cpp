@@ -288,4 +288,20 @@ std::array<ColumnStats, kStepColumnCount> clusterStats(const std::vector<StepBre
     return stats;
 }
 
+std::optional<int64_t> StepQuery::slowestRank(const std::vector<StepBreakdown>& rows)
+{
+    std::map<int64_t, int64_t> total;
+    for (const auto& row : rows) {
+        const auto wall = row.wallTime();
+        if (row.step && wall)
+            total[row.rank] += *wall;
+    }
+    std::optional<int64_t> slowest;
+    for (const auto& [rank, ns] : total) {
+        if (!slowest || ns > total[*slowest])
+            slowest = rank;
+    }
+    return slowest;
+}
+
 } // namespace npuscope::query

@@ -111,6 +111,11 @@ public:
     static std::vector<StageBreakdown> stages(model::Database& db, std::optional<int64_t> step = std::nullopt);
     // One row per stage: the mean of each column over its steps (step = nullopt), like averaged().
     static std::vector<StageBreakdown> averagedStages(model::Database& db, bool skipFirst = false);
+    // The "slowest rank" of every view (docs/metrics.md, MetricDefinitions "Slowest rank"): the rank whose step wall
+    // time summed over the given rows is largest (the lowest rank on a tie; rows without a step number are left out);
+    // nullopt when no row has a wall time.
+    // Pass breakdown(db) for the whole run, breakdown(db, step) for one step.
+    static std::optional<int64_t> slowestRank(const std::vector<StepBreakdown>& rows);
 };
 
 // min / max / mean of one column over ranks, and which rank holds min and max.

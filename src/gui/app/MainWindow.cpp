@@ -18,6 +18,10 @@
 #include "npuscope/gui/memory/MemoryHeatmap.h"
 #include "npuscope/gui/memory/MemoryHeatmapDock.h"
 #include "npuscope/gui/flops/FlopsHeatmapDock.h"
+#include "npuscope/gui/app/HelpDialogs.h"
+#include "npuscope/gui/app/WelcomePage.h"
+#include "npuscope/gui/common/QueryRunner.h"
+#include "npuscope/gui/common/WidgetImage.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/io/detect/Detector.h"
 #include "npuscope/load/Loader.h"
@@ -43,9 +47,12 @@
 #include <QMimeData>
 #include <QMouseEvent>
 #include <QProgressDialog>
+#include <QScreen>
+#include <QShortcut>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTabBar>
 #include <QThread>
 #include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
@@ -64,6 +71,7 @@ constexpr int kStateVersion = 1;
 const char* const kRecentKey = "recent";
 const char* const kGeometryKey = "window/geometry";
 const char* const kStateKey = "window/state";
+const char* const kSavedLayoutKey = "layout/saved";
 
 QString plural(int64_t n, const QString& one, const QString& many)
 {
@@ -115,11 +123,15 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     createStatusBar();
     m_defaultState = saveState(kStateVersion);
 
+    bool placed = false;
     if (m_options.persistSettings) {
         QSettings settings;
-        restoreGeometry(settings.value(kGeometryKey).toByteArray());
+        placed = restoreGeometry(settings.value(kGeometryKey).toByteArray());
         restoreState(settings.value(kStateKey).toByteArray(), kStateVersion);
     }
+    if (!placed)
+        resize(defaultSize());
+    createWelcome();
 
     m_progressTimer = new QTimer(this);
     m_progressTimer->setInterval(100);
@@ -148,12 +160,14 @@ void MainWindow::createDocks()
     m_adviceDock = new AdviceDock(m_workspace, this);
     m_timelineDock->setSessionPersistence(m_options.persistSettings);
 
-    // No central widget: every view is a dock the user can move, and the docks share the window.
+    // Every view is a dock the user can move; the central widget is the welcome page, hidden once a model is loaded.
+    // First layout: the cluster views as tabs on top, the timeline under them with most of the height. (Side by side,
+    // Cluster steps and Overview need about 1,800 px: wider than a laptop screen.)
     addDockWidget(Qt::TopDockWidgetArea, m_stepsDock);
-    addDockWidget(Qt::BottomDockWidgetArea, m_overviewDock);
+    addDockWidget(Qt::BottomDockWidgetArea, m_timelineDock);
+    tabifyDockWidget(m_stepsDock, m_overviewDock);
     tabifyDockWidget(m_overviewDock, m_issuesDock);
     tabifyDockWidget(m_stepsDock, m_timeOverviewDock);
-    tabifyDockWidget(m_stepsDock, m_timelineDock);
     tabifyDockWidget(m_overviewDock, m_commMatrixDock);
     tabifyDockWidget(m_overviewDock, m_commDurationDock);
     tabifyDockWidget(m_overviewDock, m_linksDock);
@@ -180,9 +194,11 @@ void MainWindow::createDocks()
         m_memoryDetailDock->show();
         m_memoryDetailDock->raise();
     });
+    // The window's dock tab bars scroll instead of eliding every title to "Ove…" when a group has many views.
+    for (QDockWidget* dock : docks())
+        connect(dock, &QDockWidget::visibilityChanged, this, &MainWindow::fitTabBars, Qt::QueuedConnection);
     m_stepsDock->raise();
-    m_overviewDock->raise();
-    resizeDocks({ m_stepsDock, m_overviewDock }, { 2, 3 }, Qt::Vertical);
+    resizeDocks({ m_stepsDock, m_timelineDock }, { 35, 65 }, Qt::Vertical);
 }
 
 QList<QDockWidget*> MainWindow::docks() const
@@ -214,6 +230,69 @@ QDockWidget* MainWindow::dockByName(const QString& name) const
     return nullptr;
 }
 
+QSize MainWindow::defaultSize() const
+{
+    // 1600×1000 where it fits, else 90 % of the screen's free area (a 1366×768 laptop gets 1229×691 or so).
+    const QScreen* s = screen() ? screen() : QGuiApplication::primaryScreen();
+    const QSize preferred(1600, 1000);
+    if (!s)
+        return preferred;
+    const QSize available = s->availableGeometry().size() * 0.9;
+    return preferred.boundedTo(available).expandedTo(QSize(800, 560));
+}
+
+void MainWindow::fitTabBars()
+{
+    for (QTabBar* bar : findChildren<QTabBar*>(Qt::FindDirectChildrenOnly)) {
+        bar->setElideMode(Qt::ElideNone);
+        bar->setUsesScrollButtons(true);
+    }
+}
+
+void MainWindow::createWelcome()
+{
+    m_welcome = new WelcomePage(this);
+    const QString demo = qEnvironmentVariableIsSet("NPUSCOPE_DEMO") ? qEnvironmentVariable("NPUSCOPE_DEMO")
+                                                                    : QStringLiteral(NPUSCOPE_DEMO_DIR);
+    m_welcome->setDemoPath(QFileInfo(demo).isDir() ? demo : QString());
+    m_welcome->setRecent(recentEntries());
+    connect(m_welcome, &WelcomePage::openFolderRequested, this, &MainWindow::chooseFolder);
+    connect(m_welcome, &WelcomePage::openRequested, this, &MainWindow::open);
+    connect(m_welcome, &WelcomePage::formatsRequested, this, [this] { HelpDialogs::showFormats(this); });
+    setCentralWidget(m_welcome);
+    // The welcome page has the window to itself; the docks come back, as they were, with the first model.
+    m_stateBehindWelcome = saveState(kStateVersion);
+    for (QDockWidget* dock : docks())
+        dock->hide();
+}
+
+void MainWindow::hideWelcome()
+{
+    if (!m_welcome || m_welcome->isHidden())
+        return;
+    m_welcome->hide();
+    restoreState(m_stateBehindWelcome, kStateVersion);
+}
+
+void MainWindow::createHelp()
+{
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* shortcuts
+        = help->addAction(tr("&Shortcuts and metrics"), this, [this] { HelpDialogs::showShortcuts(this); });
+    shortcuts->setObjectName(QStringLiteral("shortcutsAction"));
+    shortcuts->setShortcuts({ QKeySequence(Qt::Key_F1), QKeySequence(QStringLiteral("?")) });
+    help->addAction(tr("&What can I open?"), this, [this] { HelpDialogs::showFormats(this); });
+    help->addSeparator();
+    help->addAction(tr("&About npuscope"), this, [this] { HelpDialogs::showAbout(this); })
+        ->setObjectName(QStringLiteral("aboutAction"));
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+
+    // Esc anywhere clears the selected rank; a view that uses Esc itself (the timeline) takes it first.
+    auto* clear = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    clear->setObjectName(QStringLiteral("clearSelectionShortcut"));
+    connect(clear, &QShortcut::activated, this, [this] { m_workspace->setSelectedRank(std::nullopt); });
+}
+
 void MainWindow::createMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -242,6 +321,37 @@ void MainWindow::createMenus()
             startExportReport(path);
     });
     exportAction->setObjectName(QStringLiteral("exportReportAction"));
+    // Any view as PNG or SVG (the charts' own context menus save just the chart).
+    QMenu* images = file->addMenu(tr("Save view &image"));
+    connect(images, &QMenu::aboutToShow, this, [this, images] {
+        images->clear();
+        const QList<QDockWidget*> all = docks();
+        const QStringList names = dockShortNames();
+        for (int i = 0; i < all.size(); ++i) {
+            QDockWidget* dock = all[i];
+            if (!dock->isVisible() || dock->visibleRegion().isEmpty())
+                continue;
+            const QString name = names[i];
+            images->addAction(dock->windowTitle(), this,
+                [dock, name] { WidgetImage::saveWithDialog(dock, QStringLiteral("npuscope-") + name); });
+        }
+        if (images->isEmpty())
+            images->addAction(tr("(no view shown)"))->setEnabled(false);
+    });
+    file->addSeparator();
+    file->addAction(tr("Save &layout"), this, [this] {
+        QSettings().setValue(kSavedLayoutKey, saveState(kStateVersion));
+        statusBar()->showMessage(tr("Layout saved; File \u2192 Restore layout brings it back"), 5000);
+    });
+    file->addAction(tr("Restore la&yout"), this, [this] {
+        const QByteArray state = QSettings().value(kSavedLayoutKey).toByteArray();
+        if (state.isEmpty()) {
+            statusBar()->showMessage(tr("No saved layout yet (File \u2192 Save layout)"), 5000);
+            return;
+        }
+        hideWelcome();
+        restoreState(state, kStateVersion);
+    });
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -266,8 +376,10 @@ void MainWindow::createMenus()
     m_viewMenu->addAction(tr("Reset layout"), this, [this] {
         for (QDockWidget* dock : docks())
             dock->setFloating(false);
+        hideWelcome();
         restoreState(m_defaultState, kStateVersion);
     });
+    createHelp();
 }
 
 void MainWindow::createStatusBar()
@@ -282,6 +394,23 @@ void MainWindow::createStatusBar()
     m_badge->installEventFilter(this);
     m_badge->hide();
     statusBar()->addPermanentWidget(m_badge);
+
+    // Problems found after the load (a rank's timeline or memory files imported later, a failed view query) update
+    // the badge at once, whether or not Parse issues is shown.
+    m_issueCounter = new QueryRunner(m_workspace, tr("Status bar"), this);
+    connect(m_workspace, &Workspace::issuesAdded, this, &MainWindow::recountProblems);
+    connect(m_workspace, &Workspace::errorReported, this, &MainWindow::recountProblems);
+}
+
+void MainWindow::recountProblems()
+{
+    if (!m_workspace->database())
+        return;
+    m_issueCounter->run([](model::Database& db) { return query::IssueQuery::problemCount(db); },
+        [this](int64_t problems) {
+            const auto viewErrors = static_cast<int64_t>(m_workspace->viewErrors().size());
+            setBadge(problems + viewErrors, true);
+        });
 }
 
 QString MainWindow::summaryText() const { return m_summary->text(); }
@@ -292,6 +421,10 @@ void MainWindow::setBadge(int64_t problems, bool loaded)
     m_badge->setVisible(loaded);
     m_badge->setText(problems == 0 ? tr("\u2713 no problems")
                                    : QStringLiteral("\u26a0 ") + plural(problems, tr("problem"), tr("problems")));
+    m_badge->setToolTip(problems == 0 ? tr("No warnings or errors while importing")
+                                      : tr("%1 warnings and errors (Parse issues lists them with the info rows); "
+                                           "click to show them")
+                                            .arg(problems));
     m_badge->setProperty("clean", problems == 0);
     // Dynamic properties in style sheet selectors need a re-polish.
     m_badge->style()->unpolish(m_badge);
@@ -400,6 +533,7 @@ void MainWindow::addRecent(const QStringList& paths)
     while (list.size() > kMaxRecent)
         list.removeLast();
     QSettings().setValue(kRecentKey, list);
+    m_welcome->setRecent(list);
 }
 
 void MainWindow::rebuildRecentMenu()
@@ -407,13 +541,10 @@ void MainWindow::rebuildRecentMenu()
     m_recentMenu->clear();
     const QStringList entries = recentEntries();
     for (const QString& entry : entries) {
-        const QStringList paths = entry.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        const QStringList paths = WelcomePage::entryPaths(entry);
         if (paths.isEmpty())
             continue;
-        QString text = QDir::toNativeSeparators(paths.first());
-        if (paths.size() > 1)
-            text += tr(" (+%1 more)").arg(paths.size() - 1);
-        m_recentMenu->addAction(text, this, [this, paths] { open(paths); });
+        m_recentMenu->addAction(WelcomePage::entryText(paths), this, [this, paths] { open(paths); });
     }
     if (entries.isEmpty()) {
         m_recentMenu->addAction(tr("(none)"))->setEnabled(false);
@@ -460,7 +591,7 @@ void MainWindow::open(const QStringList& paths)
         try {
             const io::LoadPlan plan = io::Detector::detect(inputs);
             if (plan.ranks.empty()) {
-                out.error = QStringLiteral("No Ascend profiling data (no rank folders) found in %1")
+                out.error = QStringLiteral("No Ascend profiling data found in %1.")
                                 .arg(QString::fromStdString(plan.inputs.empty() ? std::string() : plan.inputs.front()));
                 for (const auto& issue : plan.issues)
                     out.error += QStringLiteral("\n%1: %2")
@@ -542,10 +673,15 @@ void MainWindow::cancelLoading()
     m_loading = false;
     if (m_progressTimer)
         m_progressTimer->stop();
-    if (m_progress) {
-        m_progress->deleteLater();
-        m_progress = nullptr;
-    }
+    closeProgress();
+}
+
+void MainWindow::closeProgress()
+{
+    // Deleted now, not later: a deferred delete waits for a nested event loop (a message box) to end, and the
+    // dialog's minimum-duration timer could still pop it up in front of that message box.
+    delete m_progress;
+    m_progress = nullptr;
 }
 
 void MainWindow::finishLoad(quint64 id, const LoadOutcome& outcome, const QStringList& paths)
@@ -555,10 +691,7 @@ void MainWindow::finishLoad(quint64 id, const LoadOutcome& outcome, const QStrin
     m_loading = false;
     m_loadState.reset();
     m_progressTimer->stop();
-    if (m_progress) {
-        m_progress->deleteLater();
-        m_progress = nullptr;
-    }
+    closeProgress();
     statusBar()->clearMessage();
 
     if (!outcome.database) {
@@ -569,10 +702,11 @@ void MainWindow::finishLoad(quint64 id, const LoadOutcome& outcome, const QStrin
         else
             statusBar()->showMessage(message.section(QLatin1Char('\n'), 0, 0), 8000);
         if (m_options.interactive && !outcome.cancelled && isVisible())
-            QMessageBox::warning(this, tr("Nothing loaded"), message);
+            showNothingLoaded(message);
         emit loadFinished(false, message);
         return;
     }
+    hideWelcome();
 
     m_rankCount = outcome.ranks;
     m_stepCount = outcome.steps;
@@ -587,6 +721,24 @@ void MainWindow::finishLoad(quint64 id, const LoadOutcome& outcome, const QStrin
     m_workspace->setParseCache(outcome.usedCache ? std::make_shared<const load::ParseCache>() : nullptr);
     m_workspace->setDatabase(outcome.database, paths);
     emit loadFinished(true, m_summary->text());
+}
+
+void MainWindow::showNothingLoaded(const QString& message)
+{
+    // One sentence and a link; the detector's per-file notes stay behind "Show Details".
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Nothing loaded"), QString(), QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("nothingLoadedBox"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setTextFormat(Qt::RichText);
+    box->setText(message.section(QLatin1Char('\n'), 0, 0).toHtmlEscaped()
+        + QStringLiteral("<br><a href=\"formats\">%1</a>").arg(tr("What can I open?")));
+    const QString details = message.section(QLatin1Char('\n'), 1);
+    if (!details.isEmpty())
+        box->setDetailedText(details);
+    box->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    for (QLabel* label : box->findChildren<QLabel*>())
+        connect(label, &QLabel::linkActivated, this, [this] { HelpDialogs::showFormats(this); });
+    box->open();
 }
 
 bool MainWindow::waitUntilIdle(int timeoutMs)
@@ -611,6 +763,7 @@ void MainWindow::focusDock(QDockWidget* dock)
 {
     if (!dock)
         return;
+    hideWelcome();
     for (QDockWidget* other : docks()) {
         if (other != dock)
             other->hide();
@@ -626,7 +779,8 @@ void MainWindow::closeEvent(QCloseEvent* event)
     if (m_options.persistSettings) {
         QSettings settings;
         settings.setValue(kGeometryKey, saveGeometry());
-        settings.setValue(kStateKey, saveState(kStateVersion));
+        const bool welcome = m_welcome && !m_welcome->isHidden();
+        settings.setValue(kStateKey, welcome ? m_stateBehindWelcome : saveState(kStateVersion));
     }
     QMainWindow::closeEvent(event);
 }

@@ -17,6 +17,7 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <set>
@@ -78,6 +79,19 @@ LinksDock::LinksDock(Workspace* ws, QWidget* parent)
     m_clusterTitle->setObjectName(QStringLiteral("clusterLinksTitle"));
     filters->addWidget(m_clusterTitle);
     filters->addStretch(1);
+    // The step and group other views chose filter these links too; each shows as a chip whose ✕ drops it.
+    m_stepChip = new QToolButton(clusterBox);
+    m_stepChip->setObjectName(QStringLiteral("linkStepChip"));
+    m_stepChip->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_stepChip->setToolTip(tr("Filtered by the step chosen in Cluster steps; click to show every step"));
+    connect(m_stepChip, &QToolButton::clicked, this, [this] { workspace()->setStep(std::nullopt); });
+    filters->addWidget(m_stepChip);
+    m_groupChip = new QToolButton(clusterBox);
+    m_groupChip->setObjectName(QStringLiteral("linkGroupChip"));
+    m_groupChip->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_groupChip->setToolTip(tr("Filtered by the group chosen in another view; click to show every group"));
+    connect(m_groupChip, &QToolButton::clicked, this, [this] { workspace()->setGroupHash(std::nullopt); });
+    filters->addWidget(m_groupChip);
     filters->addWidget(new QLabel(tr("Src:"), clusterBox));
     m_src = new QLineEdit(clusterBox);
     m_src->setObjectName(QStringLiteral("linkSrcFilter"));
@@ -120,8 +134,9 @@ LinksDock::LinksDock(Workspace* ws, QWidget* parent)
                     index.sibling(index.row(), LinkTableModel::Src).data(LinkTableModel::RawValueRole).toLongLong());
         });
     }
-    connect(m_src, &QLineEdit::editingFinished, this, &LinksDock::reloadCluster);
-    connect(m_dst, &QLineEdit::editingFinished, this, &LinksDock::reloadCluster);
+    // Live: every keystroke re-filters (the in-memory index answers in milliseconds; only the newest result shows).
+    connect(m_src, &QLineEdit::textChanged, this, &LinksDock::reloadCluster);
+    connect(m_dst, &QLineEdit::textChanged, this, &LinksDock::reloadCluster);
     connect(m_transport, &QComboBox::currentIndexChanged, this, &LinksDock::reloadCluster);
     reloadOn({ &Workspace::stepChanged, &Workspace::groupChanged });
     reloadPartOn({ &Workspace::selectedRankChanged }, [this] { reloadRank(); });
@@ -165,6 +180,12 @@ void LinksDock::reloadCluster()
     query::LinkFilter f;
     f.step = workspace()->step();
     f.groupHash = workspace()->groupHash();
+    m_stepChip->setVisible(f.step.has_value());
+    if (f.step)
+        m_stepChip->setText(tr("step %1 \u2715").arg(*f.step));
+    m_groupChip->setVisible(f.groupHash.has_value());
+    if (f.groupHash)
+        m_groupChip->setText(tr("group %1 \u2715").arg(QString::fromStdString(*f.groupHash)));
     if (!m_src->text().isEmpty())
         f.src = m_src->text().toLongLong();
     if (!m_dst->text().isEmpty())
@@ -213,8 +234,8 @@ void LinksDock::reloadCluster()
             }
             m_clusterTitle->setText(title);
             m_clusterModel->setGroupNames(std::move(result.names));
+            // The proxy keeps the user's sort column and order over the new rows.
             m_clusterModel->setRows(std::move(result.rows));
-            m_clusterTable->sortByColumn(LinkTableModel::Bandwidth, Qt::AscendingOrder);
             m_clusterTable->resizeColumnsToContents();
         });
     if (!started) {

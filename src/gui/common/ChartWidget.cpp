@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/common/ChartWidget.h"
+#include "npuscope/gui/common/WidgetImage.h"
 
 #include <QContextMenuEvent>
-#include <QFileDialog>
 #include <QHelpEvent>
 #include <QMenu>
-#include <QMessageBox>
 #include <QMouseEvent>
 #include <QPixmap>
 #include <QToolTip>
@@ -44,13 +43,7 @@ QImage ChartWidget::toImage() const
 
 bool ChartWidget::saveImage(const QString& path, QString* error) const
 {
-    const QImage image = toImage();
-    if (image.isNull() || !image.save(path, "PNG")) {
-        if (error)
-            *error = tr("Cannot write the image to %1").arg(path);
-        return false;
-    }
-    return true;
+    return WidgetImage::save(const_cast<ChartWidget*>(this), path, error);
 }
 
 bool ChartWidget::event(QEvent* event)
@@ -104,16 +97,8 @@ void ChartWidget::hoverChanged(int) { update(); }
 void ChartWidget::contextMenuEvent(QContextMenuEvent* event)
 {
     QMenu menu(this);
-    menu.addAction(tr("Save image\u2026"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save chart image"),
-            (objectName().isEmpty() ? QStringLiteral("chart") : objectName()) + QStringLiteral(".png"),
-            tr("PNG images (*.png)"));
-        if (path.isEmpty())
-            return;
-        QString error;
-        if (!saveImage(path, &error))
-            QMessageBox::warning(this, tr("Save image"), error);
-    });
+    menu.addAction(tr("Save image\u2026"), this,
+        [this] { WidgetImage::saveWithDialog(this, objectName().isEmpty() ? QStringLiteral("chart") : objectName()); });
     menu.exec(event->globalPos());
 }
 

@@ -98,6 +98,43 @@ int RankBarChart::labelEvery() const
     }
 }
 
+QRect RankBarChart::labelRect(int barIndex) const
+{
+    const int height = fontMetrics().height();
+    const int y = topMargin() + barIndex * m_rowHeight + m_rowHeight / 2 - height / 2;
+    return QRect(0, y, labelWidth() - 6, height);
+}
+
+bool RankBarChart::labelShown(int barIndex, int every) const
+{
+    if (barIndex < 0 || barIndex >= static_cast<int>(m_bars.size()))
+        return false;
+    int selected = -1;
+    if (m_selectedRank) {
+        for (size_t i = 0; i < m_bars.size(); ++i) {
+            if (m_bars[i].rank == *m_selectedRank)
+                selected = static_cast<int>(i);
+        }
+    }
+    if (barIndex == selected)
+        return true;
+    if (barIndex % every != 0)
+        return false;
+    // A scale label that the selected rank's label would cover gives way to it.
+    return selected < 0 || !labelRect(barIndex).intersects(labelRect(selected));
+}
+
+std::vector<QRect> RankBarChart::labelRects() const
+{
+    std::vector<QRect> out;
+    const int every = labelEvery();
+    for (int i = 0; i < static_cast<int>(m_bars.size()); ++i) {
+        if (labelShown(i, every))
+            out.push_back(labelRect(i));
+    }
+    return out;
+}
+
 int RankBarChart::barAt(int y) const
 {
     if (m_bars.empty() || y < topMargin())
@@ -222,14 +259,12 @@ void RankBarChart::paintEvent(QPaintEvent* event)
                 p.fillRect(QRect(x0, y + gap / 2, x1 - x0, m_rowHeight - gap), SplitParts::color(part));
             x += w;
         }
-        if (i % every == 0 || selected) {
+        if (labelShown(i, every)) {
             QFont f = font();
             f.setBold(selected);
             p.setFont(f);
             p.setPen(palette().color(QPalette::WindowText));
-            const int textY = y + m_rowHeight / 2 - fm.height() / 2;
-            p.drawText(QRect(0, textY, left - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
-                QStringLiteral("rank %1").arg(bar.rank));
+            p.drawText(labelRect(i), Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("rank %1").arg(bar.rank));
             if (m_rowHeight < fm.height()) {
                 p.setPen(QPen(palette().color(QPalette::Mid), 1));
                 p.drawLine(left - 4, y + m_rowHeight / 2, left - 1, y + m_rowHeight / 2);

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/steps/ClusterStepsDock.h"
 #include "npuscope/gui/common/TableSetup.h"
+#include "npuscope/query/MetricDefinitions.h"
 
+#include "npuscope/gui/common/Workspace.h"
 #include "npuscope/gui/steps/StageTableModel.h"
 #include "npuscope/gui/steps/StepStatsModel.h"
 #include "npuscope/gui/steps/StepTableModel.h"
-#include "npuscope/gui/common/Workspace.h"
 #include "npuscope/query/RankQuery.h"
 #include "npuscope/query/StepQuery.h"
 
@@ -30,6 +31,8 @@ struct TableResult {
     std::array<query::ColumnStats, query::kStepColumnCount> stats {};
     std::map<int64_t, std::string> hosts;
     std::vector<query::StageBreakdown> stages;
+    int64_t loadedRanks = 0;
+    std::optional<int64_t> slowestRank; // StepQuery::slowestRank over the step shown, or over every step
 };
 
 } // namespace
@@ -75,6 +78,8 @@ ClusterStepsDock::ClusterStepsDock(Workspace* ws, QWidget* parent)
     m_footer = new QTableView(body);
     m_footer->setObjectName(QStringLiteral("stepsFooter"));
     m_footer->setModel(m_statsModel);
+    // Export CSV / Copy like every table (its look is set below: no headers, no selection).
+    TableSetup::install(m_footer, {});
     m_footer->horizontalHeader()->hide();
     m_footer->verticalHeader()->hide();
     m_footer->verticalHeader()->setDefaultSectionSize(m_table->verticalHeader()->defaultSectionSize());
@@ -109,9 +114,10 @@ ClusterStepsDock::ClusterStepsDock(Workspace* ws, QWidget* parent)
     connect(m_table->horizontalScrollBar(), &QScrollBar::valueChanged, m_footer->horizontalScrollBar(),
         &QScrollBar::setValue);
 
-    connect(m_table, &QTableView::doubleClicked, this, &ClusterStepsDock::onActivated);
+    // A single click selects the rank everywhere (the selection row and the bold "current" row are the same).
+    connect(m_table, &QTableView::clicked, this, &ClusterStepsDock::onActivated);
     connect(m_table, &QTableView::activated, this, &ClusterStepsDock::onActivated);
-    connect(m_footer, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+    connect(m_footer, &QTableView::clicked, this, [this](const QModelIndex& index) {
         const QVariant rank = index.data(StepStatsModel::RankIdRole);
         if (rank.isValid())
             workspace()->setSelectedRank(rank.toLongLong());
@@ -199,6 +205,8 @@ void ClusterStepsDock::reloadTable()
             r.stats = query::ClusterMean::of(r.rows).stats;
             r.hosts = query::RankQuery::hosts(db, hosts);
             r.stages = step ? query::StepQuery::stages(db, step) : query::StepQuery::averagedStages(db, skipFirst);
+            r.loadedRanks = query::RankQuery::rankCount(db);
+            r.slowestRank = query::StepQuery::slowestRank(step ? r.rows : query::StepQuery::breakdown(db));
             return r;
         },
         [this](TableResult r) {
@@ -210,7 +218,15 @@ void ClusterStepsDock::reloadTable()
             m_model->setRows(std::move(r.rows), r.stats);
             m_statsModel->setStats(r.stats);
             setStages(std::move(r.stages));
-            m_summary->setText(count == 1 ? tr("1 rank") : tr("%1 ranks").arg(count));
+            // The same rank count as the status bar: ranks without step times are said, not dropped silently.
+            QString text = static_cast<int64_t>(count) == r.loadedRanks || r.loadedRanks == 0
+                ? (count == 1 ? tr("1 rank") : tr("%1 ranks").arg(count))
+                : tr("%1 of %2 ranks have step times").arg(count).arg(r.loadedRanks);
+            if (r.slowestRank)
+                text += tr(" \u00b7 slowest rank %1").arg(*r.slowestRank);
+            m_summary->setText(text);
+            m_summary->setToolTip(
+                tr("Slowest rank: %1").arg(QString::fromUtf8(query::MetricDefinitions::of("Slowest rank").data())));
             applyColumnVisibility();
             fitColumns();
             syncSelection();

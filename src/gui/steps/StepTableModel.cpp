@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/steps/StepTableModel.h"
+#include "npuscope/query/MetricDefinitions.h"
 
 #include <QBrush>
 #include <QColor>
@@ -18,14 +19,17 @@ StepTableModel::StepTableModel(QObject* parent)
     // Titles and the sort value; the cells' text, tint and tooltips are in cellData.
     std::vector<RowColumn<query::StepBreakdown>> columns;
     for (int c = 0; c < ColumnCount; ++c) {
-        columns.push_back({ columnTitle(c), {}, [this, c](const query::StepBreakdown& row) {
-                               if (c == Host) {
-                                   const auto host = m_hosts.find(row.rank);
-                                   return host == m_hosts.end() ? QVariant() : QVariant(host->second);
-                               }
-                               const auto v = rawValue(row, c);
-                               return v ? QVariant::fromValue<qlonglong>(*v) : QVariant();
-                           } });
+        const std::string_view definition = query::MetricDefinitions::of(columnTitle(c).toStdString());
+        columns.push_back(
+            { columnTitle(c), QString::fromUtf8(definition.data(), static_cast<qsizetype>(definition.size())),
+                [this, c](const query::StepBreakdown& row) {
+                    if (c == Host) {
+                        const auto host = m_hosts.find(row.rank);
+                        return host == m_hosts.end() ? QVariant() : QVariant(host->second);
+                    }
+                    const auto v = rawValue(row, c);
+                    return v ? QVariant::fromValue<qlonglong>(*v) : QVariant();
+                } });
     }
     setColumns(std::move(columns));
 }
@@ -217,8 +221,11 @@ QVariant StepTableModel::headerData(int section, Qt::Orientation orientation, in
             return QStringLiteral("fp_and_bp: forward start → backward end");
         case Tail:
             return QStringLiteral("tail: backward end → iteration end (gradient all-reduce, optimizer)");
-        default:
-            return columnTitle(section);
+        default: {
+            // The metric's definition (query::MetricDefinitions, as docs/metrics.md words it), else its title.
+            const QVariant definition = RowTableModel::headerData(section, orientation, role);
+            return definition.isValid() ? definition : QVariant(columnTitle(section));
+        }
         }
     }
     return {};

@@ -145,7 +145,8 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
     m_spanLabel->hide();
     layout->addWidget(m_spanLabel);
 
-    auto* splitter = new QSplitter(Qt::Vertical, root);
+    // Details beside the tracks, not under them: the tracks keep the dock's height.
+    auto* splitter = new QSplitter(Qt::Horizontal, root);
     m_view = new TimelineView(splitter);
     m_tabs = new QTabWidget(splitter);
     m_details = new QTextBrowser(m_tabs);
@@ -177,8 +178,8 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
     m_hitsTable = new QTableWidget(0, 5, m_tabs);
     m_hitsTable->setObjectName(QStringLiteral("timelineSearchResults"));
     m_hitsTable->setHorizontalHeaderLabels({ tr("Rank"), tr("Row"), tr("Name"), tr("Start"), tr("Duration") });
-    m_hitsTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_hitsTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    // Copy / Export CSV and one line per hit (no wrapped Start column), like every table.
+    TableSetup::install(m_hitsTable, {});
     m_hitsTable->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
     m_hitsTable->verticalHeader()->hide();
     m_tabs->addTab(m_hitsTable, tr("Search results"));
@@ -229,9 +230,9 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
     connect(m_view, &TimelineView::rowMenuRequested, this, &TimelineDock::addRankActions);
     splitter->addWidget(m_view);
     splitter->addWidget(m_tabs);
-    splitter->setStretchFactor(0, 4);
+    splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
-    splitter->setSizes({ 860, 140 });
+    splitter->setSizes({ 900, 300 });
     layout->addWidget(splitter, 1);
     setWidget(root);
 

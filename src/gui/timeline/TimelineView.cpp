@@ -442,6 +442,12 @@ void TimelineView::leaveEvent(QEvent*)
 
 bool TimelineView::event(QEvent* event)
 {
+    // Esc clears the timeline's own selection here before the window's Esc (clear the selected rank) gets it.
+    if (event->type() == QEvent::ShortcutOverride && static_cast<QKeyEvent*>(event)->key() == Qt::Key_Escape
+        && (m_renderer.selection() || m_renderer.range())) {
+        event->accept();
+        return true;
+    }
     if (event->type() != QEvent::ToolTip)
         return QWidget::event(event);
     auto* help = static_cast<QHelpEvent*>(event);

@@ -12,6 +12,7 @@
 class QLabel;
 class QMenu;
 class QProgressDialog;
+class QSize;
 class QTimer;
 
 namespace npuscope::gui {
@@ -32,11 +33,13 @@ class TimelineDock;
 class OperatorDock;
 class OverviewDock;
 class ParseIssuesDock;
+class QueryRunner;
+class WelcomePage;
 class Workspace;
 
-// The application window: every view is a QDockWidget (layout saved in QSettings), File / View
-// menus, drag and drop of folders, background loading with progress and cancel, and a status bar
-// with the cluster size and a warnings badge. GUI thread only.
+// The application window: every view is a QDockWidget (layout saved in QSettings), a welcome page while nothing is
+// loaded, File / View / Help menus, drag and drop of folders, background loading with progress and cancel, and a status
+// bar with the cluster size and a warnings badge. GUI thread only.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -91,6 +94,10 @@ public:
     QString summaryText() const;
     int64_t problemCount() const { return m_problemCount; }
     QLabel* warningsBadge() const { return m_badge; }
+    // The central page shown while nothing is loaded (hidden once a model is).
+    WelcomePage* welcomePage() const { return m_welcome; }
+    // The first window size: 1600×1000, or 90 % of the screen's free area where that is smaller.
+    QSize defaultSize() const;
 
     // Gives one dock the whole window: the others are hidden (screenshots).
     void focusDock(QDockWidget* dock);
@@ -129,6 +136,13 @@ private:
     void finishLoad(quint64 id, const LoadOutcome& outcome, const QStringList& paths);
     void updateProgress();
     void setBadge(int64_t problems, bool loaded);
+    void recountProblems();
+    void closeProgress();
+    void showNothingLoaded(const QString& message);
+    void createWelcome();
+    void hideWelcome();
+    void createHelp();
+    void fitTabBars();
 
     Options m_options;
     Workspace* m_workspace;
@@ -161,6 +175,9 @@ private:
     int64_t m_stepCount = 0;
     int64_t m_problemCount = 0;
     QByteArray m_defaultState;
+    WelcomePage* m_welcome = nullptr;
+    QByteArray m_stateBehindWelcome;
+    QueryRunner* m_issueCounter = nullptr;
 };
 
 } // namespace npuscope::gui

@@ -4,6 +4,7 @@
 #include "npuscope/gui/common/QueryDock.h"
 
 class QComboBox;
+class QToolButton;
 class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
@@ -33,6 +34,9 @@ public:
     QLineEdit* srcFilter() const { return m_src; }
     QLineEdit* dstFilter() const { return m_dst; }
     QComboBox* transportFilter() const { return m_transport; }
+    // The inherited step / group filters as removable chips (hidden when not filtering).
+    QToolButton* stepChip() const { return m_stepChip; }
+    QToolButton* groupChip() const { return m_groupChip; }
 
 private:
     // Both tables.
@@ -52,6 +56,8 @@ private:
     QLineEdit* m_src;
     QLineEdit* m_dst;
     QComboBox* m_transport;
+    QToolButton* m_stepChip = nullptr;
+    QToolButton* m_groupChip = nullptr;
 };
 
 } // namespace npuscope::gui

@@ -9,7 +9,7 @@ namespace npuscope::gui {
 
 // Base of the custom-painted charts: a chart draws itself and answers "which item is at this point" and "what does
 // this item say"; the base turns that into hover tracking, tooltips, clicks, a selected item, and image export
-// (context menu "Save image…", PNG). Items are the chart's own indexes (a bar, a cell, an op), -1 for none.
+// (context menu "Save image…", PNG or SVG). Items are the chart's own indexes (a bar, a cell, an op), -1 for none.
 // GUI thread only.
 class ChartWidget : public QWidget {
     Q_OBJECT
@@ -34,7 +34,7 @@ public:
 
     // The chart as drawn at its current size (device-independent pixels).
     QImage toImage() const;
-    // Writes toImage() as PNG; false with `error` set when it cannot.
+    // Writes the chart as PNG (toImage()) or, for a path ending in .svg, as SVG; false with `error` set when it cannot.
     bool saveImage(const QString& path, QString* error) const;
 
 signals:

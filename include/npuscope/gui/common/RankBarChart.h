@@ -30,12 +30,16 @@ public:
     void setBars(std::vector<Bar> bars);
     const std::vector<Bar>& bars() const { return m_bars; }
     void setSelectedRank(std::optional<int64_t> rank);
+    std::optional<int64_t> selectedRank() const { return m_selectedRank; }
     // Height of the scroll area viewport; rows are sized to fill it when possible.
     void setAvailableHeight(int height);
 
     int rowHeight() const { return m_rowHeight; }
-    // Labels are drawn on every labelEvery()-th row.
+    // Labels are drawn on every labelEvery()-th row, and on the selected rank's row (a scale label it would cover is
+    // left out).
     int labelEvery() const;
+    // The rectangles of every rank label the chart draws (widget px, top to bottom); they never intersect.
+    std::vector<QRect> labelRects() const;
     // Index into bars() at a widget y coordinate, -1 outside the bars.
     int barAt(int y) const;
     QString toolTipFor(int barIndex) const;
@@ -54,6 +58,8 @@ private:
     void relayout();
     int labelWidth() const;
     int topMargin() const;
+    QRect labelRect(int barIndex) const;
+    bool labelShown(int barIndex, int every) const;
     double axisStep(double maxValue, int pixels) const;
     static QString axisLabel(double ns, double step);
 

@@ -75,6 +75,7 @@ public:
     TimeFormat::Unit unit() const { return m_unit; }
     // Drawn bold; nullopt for none.
     void setHighlightedRank(std::optional<int64_t> rank);
+    std::optional<int64_t> highlightedRank() const { return m_highlightedRank; }
     // Row of a rank, -1 if absent.
     int rowOfRank(int64_t rank) const;
 
