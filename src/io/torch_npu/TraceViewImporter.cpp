@@ -1705,20 +1705,8 @@ struct NlohmannError {
 
 std::optional<NlohmannError> nlohmannError(const char* data, std::size_t size)
 {
-    struct Capture : nlohmann::json_sax<nlohmann::json> {
+    struct Capture : AcceptAllSax {
         std::optional<NlohmannError> error;
-        bool null() override { return true; }
-        bool boolean(bool) override { return true; }
-        bool number_integer(number_integer_t) override { return true; }
-        bool number_unsigned(number_unsigned_t) override { return true; }
-        bool number_float(number_float_t, const string_t&) override { return true; }
-        bool string(string_t&) override { return true; }
-        bool binary(binary_t&) override { return true; }
-        bool start_object(std::size_t) override { return true; }
-        bool key(string_t&) override { return true; }
-        bool end_object() override { return true; }
-        bool start_array(std::size_t) override { return true; }
-        bool end_array() override { return true; }
         bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) override
         {
             std::string what = e.what();
