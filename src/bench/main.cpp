@@ -9,7 +9,6 @@
 #include "npuscope/model/Database.h"
 #include "npuscope/model/ModelWriter.h"
 
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/load/Loader.h"
 
+#include "npuscope/core/RunOnThreads.h"
 #include "npuscope/io/cann/CannProfImporter.h"
 #include "npuscope/io/db/AnalysisDbImporter.h"
 #include "npuscope/io/db/DbTimelineImporter.h"
@@ -21,7 +22,6 @@
 #include "npuscope/io/torch_npu/OperatorMemoryImporter.h"
 #include "npuscope/io/torch_npu/ProfilerInfoImporter.h"
 #include "npuscope/io/torch_npu/StepTraceImporter.h"
-#include "npuscope/core/RunOnThreads.h"
 #include "npuscope/io/torch_npu/TraceViewImporter.h"
 #include "npuscope/load/ModelMerger.h"
 #include "npuscope/load/PostLoad.h"

@@ -13,12 +13,12 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cmath>
-#include <cstdlib>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <exception>
@@ -585,7 +585,6 @@ public:
     // member holds them); throws simdjson_error on a syntax error, Cancelled when cancelled.
     void walkDocument();
 
-
 private:
     using Arg = std::pair<std::string, RawValue>;
 
@@ -916,8 +915,7 @@ void BlockBuilder::endEvent()
             kind = ph.text.substr(0, 16);
         else
             kind = "(" + std::string(kindName(ph.kind)) + ")";
-        auto it = std::find_if(
-            m_r.ignored.begin(), m_r.ignored.end(), [&](const auto& p) { return p.first == kind; });
+        auto it = std::find_if(m_r.ignored.begin(), m_r.ignored.end(), [&](const auto& p) { return p.first == kind; });
         if (it == m_r.ignored.end())
             m_r.ignored.emplace_back(std::move(kind), 1);
         else
@@ -989,9 +987,9 @@ void BlockBuilder::onCounter()
         const auto& [key, value] = m_argList[i];
         if (!value.isNumber())
             continue;
-        m_r.counters.push_back({ *pid, *ts + m_options.tsOffsetNs, value.number(),
-            static_cast<uint32_t>(m_r.counterText.size()), static_cast<uint32_t>(nameText.size()),
-            static_cast<uint32_t>(key.size()) });
+        m_r.counters.push_back(
+            { *pid, *ts + m_options.tsOffsetNs, value.number(), static_cast<uint32_t>(m_r.counterText.size()),
+                static_cast<uint32_t>(nameText.size()), static_cast<uint32_t>(key.size()) });
         m_r.counterText.append(nameText);
         m_r.counterText.append(key);
     }
@@ -1081,7 +1079,6 @@ void BlockBuilder::onMetadata()
         }
     }
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // The file's collected data: blocks are merged into it in file order (merge()), and finish()
@@ -1232,7 +1229,6 @@ void Importer::merge(BlockResult& block)
     m_slicesWithArgs += block.slicesWithArgs;
     m_nonObjectEvents += block.nonObjectEvents;
 }
-
 
 // The deepest slice of the track with ts <= point < ts + dur (or point == ts for zero-length
 // slices). Slices are sorted by (ts, dur desc), so the last one starting at or before the point is
@@ -1498,7 +1494,6 @@ bool Importer::finish(const std::optional<FileStamp>& stamp, const std::optional
     return true;
 }
 
-
 std::string errnoText(int err) { return err ? std::string(std::strerror(err)) : std::string("unknown error"); }
 
 // ---------------------------------------------------------------------------------------------
@@ -1673,8 +1668,8 @@ struct BlockOutcome {
 };
 
 // Parses text into out.result.
-void parseText(od::parser& parser, const BlockText& text, ImportContext& ctx,
-    const TraceViewImporter::Options& options, BlockOutcome& out)
+void parseText(od::parser& parser, const BlockText& text, ImportContext& ctx, const TraceViewImporter::Options& options,
+    BlockOutcome& out)
 {
     od::document doc;
     try {
@@ -1805,7 +1800,7 @@ bool runImpl(ImportContext& ctx, const TraceViewImporter::Options& options)
     }
     const int fd = ::fileno(file.get());
     const auto stamp = SourceFile::stamp(file.get());
-    struct stat st {};
+    struct stat st { };
     if (::fstat(fd, &st) != 0) {
         ctx.error(std::nullopt, "cannot read trace file: " + errnoText(errno));
         return false;
@@ -1840,8 +1835,7 @@ bool runImpl(ImportContext& ctx, const TraceViewImporter::Options& options)
         // A syntax error, or a wrong cut. nlohmann over the block tells them apart and words the error.
         BlockText text;
         if (!text.load(fd, layout, spans, f)) {
-            ctx.error(std::nullopt,
-                "read error at byte " + std::to_string(spans[f].begin) + ": " + errnoText(errno));
+            ctx.error(std::nullopt, "read error at byte " + std::to_string(spans[f].begin) + ": " + errnoText(errno));
             break;
         }
         const bool last = f + 1 == spans.size();
@@ -1892,8 +1886,8 @@ bool runImpl(ImportContext& ctx, const TraceViewImporter::Options& options)
         }
         const auto [line, column] = lineColumn(fd, offset);
         if (line)
-            message = "parse error at line " + std::to_string(line) + ", column " + std::to_string(column) + ": "
-                + message;
+            message
+                = "parse error at line " + std::to_string(line) + ", column " + std::to_string(column) + ": " + message;
         if (message.size() > 300)
             message = message.substr(0, 300) + "...";
         ctx.error(std::nullopt,
