@@ -5,7 +5,7 @@ set -euo pipefail
 
 PACKAGES=(build-essential cmake ninja-build ccache pkg-config
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev libgl-dev libxkbcommon-dev
-  libsqlite3-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libgtest-dev libgmock-dev)
+  libsqlite3-dev nlohmann-json3-dev libsimdjson-dev libspdlog-dev libfmt-dev libgtest-dev libgmock-dev)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/load/Loader.h"
 
+#include "npuscope/core/RunOnThreads.h"
 #include "npuscope/io/cann/CannProfImporter.h"
 #include "npuscope/io/db/AnalysisDbImporter.h"
 #include "npuscope/io/db/DbTimelineImporter.h"
@@ -147,29 +148,6 @@ model::Severity severityOf(const std::string& s)
 double secondsBetween(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b)
 {
     return std::chrono::duration<double>(b - a).count();
-}
-
-// Runs body(i) for i in [0, count) on count threads and waits for them; the first exception (a model failure, not bad
-// input: importers report those as parse issues) is rethrown on the caller's thread.
-void runOnThreads(size_t count, const std::function<void(size_t)>& body)
-{
-    std::vector<std::exception_ptr> errors(count);
-    std::vector<std::thread> pool;
-    for (size_t i = 0; i < count; ++i) {
-        pool.emplace_back([&, i] {
-            try {
-                body(i);
-            } catch (...) {
-                errors[i] = std::current_exception();
-            }
-        });
-    }
-    for (auto& t : pool)
-        t.join();
-    for (const auto& e : errors) {
-        if (e)
-            std::rethrow_exception(e);
-    }
 }
 
 // Unique names for the workers' shared in-memory models.

@@ -1,279 +1,142 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/parse/FastJsonSax.h"
 
+#include "npuscope/io/parse/SimdjsonSupport.h"
+
 #include <charconv>
 #include <cmath>
-#include <cstdint>
+#include <cstdlib>
 #include <string>
-#include <vector>
+#include <system_error>
 
 namespace npuscope::io {
 
 namespace {
 
+namespace od = simdjson::ondemand;
 using Json = nlohmann::json;
 
-bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
-
-// One pass over text: kEmit = false only checks that the fast path can take the text; kEmit =
-// true sends the events (the text was checked). Returns false when the text is not for the fast
-// path (check pass) or when the handler stopped (emit pass).
-template <bool kEmit> class Pass {
+// Sends the events of a document simdjson validated, as nlohmann's parser sends them. Returns false
+// when the handler stopped the parse.
+class EventWalk {
 public:
-    Pass(std::string_view text, nlohmann::json_sax<Json>* sax)
-        : m_p(text.data())
-        , m_end(text.data() + text.size())
-        , m_sax(sax)
+    explicit EventWalk(nlohmann::json_sax<Json>* sax)
+        : m_sax(sax)
     {
     }
 
-    bool run()
+    template <class V> bool value(V& v)
     {
-        // Iterative (a deeply nested file must not exhaust the stack): containers are tracked on
-        // m_stack ('o' object, 'a' array); value() opens a container and reads up to its first value.
-        skipSpace();
-        if (m_p == m_end)
-            return false;
-        bool needValue = true;
-        for (;;) {
-            if (needValue) {
-                skipSpace();
-                if (!value())
-                    return false;
-                needValue = m_opened;
-                continue;
-            }
-            if (m_stack.empty())
-                break;
-            skipSpace();
-            if (m_p == m_end)
+        switch (v.type().value()) {
+        case od::json_type::object: {
+            if (!m_sax->start_object(static_cast<std::size_t>(-1)))
                 return false;
-            const char top = m_stack.back();
-            if (*m_p == ',') {
-                ++m_p;
-                skipSpace();
-                if (top == 'o' && !key())
+            for (auto field : v.get_object()) {
+                std::string_view key = field.unescaped_key();
+                m_text.assign(key);
+                if (!m_sax->key(m_text))
                     return false;
-                needValue = true;
-                continue;
+                od::value member = field.value();
+                if (!value(member))
+                    return false;
             }
-            if ((top == 'o' && *m_p == '}') || (top == 'a' && *m_p == ']')) {
-                ++m_p;
-                m_stack.pop_back();
-                if constexpr (kEmit) {
-                    if (!(top == 'o' ? m_sax->end_object() : m_sax->end_array()))
-                        return false;
-                }
-                continue;
-            }
-            return false;
+            return m_sax->end_object();
         }
-        skipSpace();
-        return m_p == m_end;
+        case od::json_type::array: {
+            if (!m_sax->start_array(static_cast<std::size_t>(-1)))
+                return false;
+            for (auto element : v.get_array()) {
+                od::value item = element.value();
+                if (!value(item))
+                    return false;
+            }
+            return m_sax->end_array();
+        }
+        case od::json_type::string: {
+            std::string_view s = v.get_string();
+            m_text.assign(s);
+            return m_sax->string(m_text);
+        }
+        case od::json_type::boolean:
+            return m_sax->boolean(v.get_bool().value());
+        case od::json_type::null:
+            return m_sax->null();
+        case od::json_type::number:
+            break;
+        }
+        return number(trimToken(v.raw_json_token()));
     }
 
 private:
-    void skipSpace()
+    // nlohmann's split: a non-negative integer that fits uint64 is unsigned, a negative one that fits
+    // int64 is an integer, anything else a float with its own text.
+    bool number(std::string_view text)
     {
-        while (m_p < m_end && isSpace(*m_p))
-            ++m_p;
+        const char* begin = text.data();
+        const char* end = begin + text.size();
+        bool integral = false, exponent = false;
+        isJsonNumber(text, integral, exponent); // validated before the walk
+        if (integral) {
+            if (*begin == '-') {
+                int64_t i = 0;
+                if (const auto r = std::from_chars(begin, end, i); r.ec == std::errc() && r.ptr == end)
+                    return m_sax->number_integer(i);
+            } else {
+                uint64_t u = 0;
+                if (const auto r = std::from_chars(begin, end, u); r.ec == std::errc() && r.ptr == end)
+                    return m_sax->number_unsigned(u);
+            }
+        }
+        double d = 0;
+        if (std::from_chars(begin, end, d).ec != std::errc()) {
+            // Out of range: infinity for an overflow (the range check rejects it), zero for an underflow.
+            d = std::strtod(std::string(text).c_str(), nullptr);
+            if (!std::isinf(d))
+                d = *begin == '-' ? -0.0 : 0.0;
+        }
+        m_text.assign(text);
+        return m_sax->number_float(d, m_text);
     }
 
-    // At '"': a string of printable ASCII without escapes.
-    bool string(std::string_view& out)
-    {
-        if (m_p == m_end || *m_p != '"')
-            return false;
-        const char* start = ++m_p;
-        while (m_p < m_end) {
-            const auto c = static_cast<unsigned char>(*m_p);
-            if (c == '"') {
-                out = std::string_view(start, static_cast<size_t>(m_p - start));
-                ++m_p;
-                return true;
-            }
-            if (c < 0x20 || c > 0x7e || c == '\\')
-                return false;
-            ++m_p;
-        }
+    nlohmann::json_sax<Json>* m_sax;
+    std::string m_text;
+};
+
+// True when simdjson accepts text as nlohmann would: every value checked, numbers within a double.
+bool accepted(od::parser& parser, const simdjson::padded_string& text)
+{
+    try {
+        od::document doc = parser.iterate(text);
+        validateDocument(doc);
+        // Number ranges: nlohmann rejects a float beyond a double; so does this.
+        od::document again = parser.iterate(text);
+        struct RangeCheck : AcceptAllSax {
+            bool number_float(number_float_t v, const string_t&) override { return v - v == 0; }
+        } check;
+        EventWalk walk(&check);
+        return walk.value(again);
+    } catch (const simdjson::simdjson_error&) {
         return false;
     }
-
-    bool key()
-    {
-        std::string_view k;
-        if (!string(k))
-            return false;
-        skipSpace();
-        if (m_p == m_end || *m_p != ':')
-            return false;
-        ++m_p;
-        skipSpace();
-        if constexpr (kEmit) {
-            m_text.assign(k);
-            if (!m_sax->key(m_text))
-                return false;
-        }
-        return true;
-    }
-
-    bool literal(std::string_view word)
-    {
-        if (static_cast<size_t>(m_end - m_p) < word.size() || std::string_view(m_p, word.size()) != word)
-            return false;
-        m_p += word.size();
-        return true;
-    }
-
-    // JSON number grammar; integers up to 18 digits (always an int64), others as doubles.
-    bool number()
-    {
-        const char* start = m_p;
-        bool negative = false;
-        if (*m_p == '-') {
-            negative = true;
-            ++m_p;
-        }
-        const char* digits = m_p;
-        if (m_p == m_end || *m_p < '0' || *m_p > '9')
-            return false;
-        if (*m_p == '0')
-            ++m_p;
-        else {
-            while (m_p < m_end && *m_p >= '0' && *m_p <= '9')
-                ++m_p;
-        }
-        const size_t intDigits = static_cast<size_t>(m_p - digits);
-        bool integral = true;
-        if (m_p < m_end && *m_p == '.') {
-            integral = false;
-            ++m_p;
-            if (m_p == m_end || *m_p < '0' || *m_p > '9')
-                return false;
-            while (m_p < m_end && *m_p >= '0' && *m_p <= '9')
-                ++m_p;
-        }
-        if (m_p < m_end && (*m_p == 'e' || *m_p == 'E')) {
-            integral = false;
-            ++m_p;
-            if (m_p < m_end && (*m_p == '+' || *m_p == '-'))
-                ++m_p;
-            if (m_p == m_end || *m_p < '0' || *m_p > '9')
-                return false;
-            while (m_p < m_end && *m_p >= '0' && *m_p <= '9')
-                ++m_p;
-        }
-        if (integral) {
-            if (intDigits > 18)
-                return false; // may not fit: nlohmann's own rules decide
-            if constexpr (kEmit) {
-                int64_t v = 0;
-                std::from_chars(start, m_p, v);
-                return negative ? m_sax->number_integer(v) : m_sax->number_unsigned(static_cast<uint64_t>(v));
-            }
-            return true;
-        }
-        double v = 0;
-        const auto [end, ec] = std::from_chars(start, m_p, v);
-        if (ec != std::errc() || end != m_p || !std::isfinite(v))
-            return false; // out of range: nlohmann reports it
-        if constexpr (kEmit) {
-            m_text.assign(start, m_p);
-            return m_sax->number_float(v, m_text);
-        }
-        return true;
-    }
-
-    // One value at m_p (whitespace skipped). m_opened: a non-empty container was opened (and an
-    // object's first key read), so its first value comes next.
-    bool value()
-    {
-        m_opened = false;
-        if (m_p == m_end)
-            return false;
-        switch (*m_p) {
-        case '{':
-            ++m_p;
-            if constexpr (kEmit) {
-                if (!m_sax->start_object(static_cast<std::size_t>(-1)))
-                    return false;
-            }
-            skipSpace();
-            if (m_p < m_end && *m_p == '}') {
-                ++m_p;
-                if constexpr (kEmit)
-                    return m_sax->end_object();
-                return true;
-            }
-            m_stack.push_back('o');
-            m_opened = true;
-            return key();
-        case '[':
-            ++m_p;
-            if constexpr (kEmit) {
-                if (!m_sax->start_array(static_cast<std::size_t>(-1)))
-                    return false;
-            }
-            skipSpace();
-            if (m_p < m_end && *m_p == ']') {
-                ++m_p;
-                if constexpr (kEmit)
-                    return m_sax->end_array();
-                return true;
-            }
-            m_stack.push_back('a');
-            m_opened = true;
-            return true;
-        case '"': {
-            std::string_view s;
-            if (!string(s))
-                return false;
-            if constexpr (kEmit) {
-                m_text.assign(s);
-                return m_sax->string(m_text);
-            }
-            return true;
-        }
-        case 't':
-            if (!literal("true"))
-                return false;
-            if constexpr (kEmit)
-                return m_sax->boolean(true);
-            return true;
-        case 'f':
-            if (!literal("false"))
-                return false;
-            if constexpr (kEmit)
-                return m_sax->boolean(false);
-            return true;
-        case 'n':
-            if (!literal("null"))
-                return false;
-            if constexpr (kEmit)
-                return m_sax->null();
-            return true;
-        default:
-            if (*m_p == '-' || (*m_p >= '0' && *m_p <= '9'))
-                return number();
-            return false;
-        }
-    }
-
-    const char* m_p;
-    const char* m_end;
-    nlohmann::json_sax<Json>* m_sax;
-    std::vector<char> m_stack;
-    std::string m_text;
-    bool m_opened = false;
-};
+}
 
 } // namespace
 
 bool saxParse(std::string_view text, nlohmann::json_sax<Json>* sax)
 {
-    if (Pass<false>(text, nullptr).run())
-        return Pass<true>(text, sax).run();
-    return Json::sax_parse(text.begin(), text.end(), sax);
+    // simdjson leaves a UTF-8 BOM to the caller; nlohmann skips it. Such rare files go to nlohmann.
+    if (!text.starts_with("\xef\xbb\xbf")) {
+        const simdjson::padded_string padded(text.data(), text.size());
+        od::parser parser;
+        if (accepted(parser, padded)) {
+            od::document doc = parser.iterate(padded);
+            EventWalk walk(sax);
+            return walk.value(doc);
+        }
+    }
+    // Errors (and what simdjson cannot take, such as nesting deeper than 1024) get nlohmann's own
+    // events and diagnostics.
+    return Json::sax_parse(text, sax);
 }
 
 } // namespace npuscope::io

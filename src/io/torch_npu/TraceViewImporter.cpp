@@ -2,16 +2,23 @@
 #include "npuscope/io/torch_npu/TraceViewImporter.h"
 
 #include "npuscope/core/Decimal.h"
+#include "npuscope/core/RunOnThreads.h"
 #include "npuscope/io/parse/FlowTracker.h"
-#include "npuscope/io/parse/JsonScanner.h"
+#include "npuscope/io/parse/SimdjsonSupport.h"
 #include "npuscope/io/parse/SliceTracker.h"
 #include "npuscope/io/parse/SourceFile.h"
 
+#include <nlohmann/json.hpp>
+#include <simdjson.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <exception>
@@ -28,6 +35,7 @@
 #include <utility>
 #include <vector>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace npuscope::io {
@@ -74,6 +82,7 @@ public:
         return index;
     }
     const std::string& text(uint32_t index) const { return *m_text[index]; }
+    uint32_t size() const { return static_cast<uint32_t>(m_text.size()); }
     int64_t dbId(uint32_t index, model::ModelWriter& writer)
     {
         auto& id = m_dbId[index];
@@ -524,81 +533,91 @@ private:
 };
 
 // ---------------------------------------------------------------------------------------------
-// The importer: walks the document with a JsonScanner (parseDocument), fills the fields of the
-// current event and records the byte range of its args object in the file (args are kept by
-// reference, never copied); a finished event is dispatched by endEvent(), and finish() writes what
-// was collected.
+// ---------------------------------------------------------------------------------------------
+// One block of the events array, parsed on a worker thread with simdjson On Demand. Everything it
+// produces uses block-local string and track indices; Importer::merge() maps them to the file's, in
+// file order, so the merged result is what one pass over the whole file would give.
 
-class Importer {
+struct CounterRecord {
+    int64_t pid, ts;
+    double value;
+    uint32_t textOffset, nameLen, seriesLen;
+};
+
+struct BlockResult {
+    StringTable strings;
+    Arena arena; // flow ids
+    std::vector<Track> tracks;
+    std::map<int64_t, ProcessInfo> processes;
+    std::vector<FlowPoint> flows;
+    std::vector<CounterRecord> counters;
+    std::string counterText;
+    std::vector<std::pair<std::string, uint64_t>> ignored; // ph -> count
+    std::vector<std::string> warnings;
+    uint64_t moreWarnings = 0;
+    uint64_t slicesWithArgs = 0;
+    uint64_t nonObjectEvents = 0;
+    bool sawEvents = false;
+};
+
+// Why a block parse stopped early.
+enum class BlockStop { None, Syntax, Cancelled };
+
+namespace od = simdjson::ondemand;
+
+class BlockBuilder {
 public:
-    Importer(ImportContext& ctx, std::FILE* file, const TraceViewImporter::Options& options)
-        : m_ctx(ctx)
+    // Thrown out of the walk when the import is cancelled.
+    struct Cancelled { };
+
+    BlockBuilder(BlockResult& out, ImportContext& ctx, const TraceViewImporter::Options& options, od::document& doc,
+        const char* base, int64_t delta)
+        : m_r(out)
+        , m_ctx(ctx)
         , m_options(options)
-        , m_writer(ctx.writer())
-        , m_file(file)
-        , m_counters(ctx.writer(), ctx.rankId())
+        , m_doc(doc)
+        , m_base(base)
+        , m_delta(delta)
     {
     }
 
-    // Walks the whole document with the scanner. False on a syntax error (the scanner has it) or
-    // when cancelled.
-    bool parseDocument(JsonScanner& sc);
-
-    // --- after parsing ---
-    bool cancelled() const { return m_cancelled; }
-    bool sawEvents() const { return m_eventsDone || m_inEvents; }
-
-    // Waits for the counter thread and records the deferred warnings. Call before anything else
-    // touches the writer after parsing.
-    void endParse()
-    {
-        m_counters.close();
-        for (auto& w : m_warnings)
-            m_ctx.warning(std::nullopt, std::move(w));
-        m_warnings.clear();
-        // Beyond the listing limit ImportContext only counts; keep its count right.
-        for (; m_moreWarnings > 0; --m_moreWarnings)
-            m_ctx.warning(std::nullopt, std::string());
-    }
-
-    // Writes processes, threads, slices (with depth) and flows. Returns false when cancelled.
-    // stamp: the file's size and mtime when it was opened; slice args point into the file only when
-    // it is still the same after parsing (else they are dropped with a warning).
-    bool finish(const std::optional<FileStamp>& stamp, const std::optional<FileStamp>& stampAfter);
+    // Walks the whole document (a bare array of events, or an object whose first "traceEvents" array
+    // member holds them); throws simdjson_error on a syntax error, Cancelled when cancelled.
+    void walkDocument();
 
 private:
     using Arg = std::pair<std::string, RawValue>;
 
-    bool parseEvents(JsonScanner& sc);
-    bool parseEvent(JsonScanner& sc);
-    bool readArgs(JsonScanner& sc);
-    bool readArgsObject(JsonScanner& sc);
-    bool readValue(JsonScanner& sc, RawValue& v, bool wantDouble);
+    void events(od::array array);
+    void event(od::value v);
+    void readArgs(od::value v);
+    void readArgsObject(od::object object);
+    static void readValue(od::value v, RawValue& out, bool wantDouble);
     bool phaseIsX() const
     {
         const RawValue& ph = m_fields[FPh];
         return ph.kind == Kind::String && ph.text.size() == 1 && ph.text[0] == 'X';
     }
+    uint64_t fileOffset(const char* p) const { return static_cast<uint64_t>(p - m_base + m_delta); }
     void rereadSkippedArgs();
 
-    bool endEvent();
+    void endEvent();
     void onSlice();
     void onCounter();
     void onFlow(char phase);
     void onMetadata();
 
-    // Warnings wait until the counter thread is done with the writer (see endParse()).
     void warn(const char* what)
     {
-        if (m_warnings.size() >= static_cast<std::size_t>(ImportContext::kMaxIssuesPerFile)) {
-            ++m_moreWarnings;
+        if (m_r.warnings.size() >= static_cast<std::size_t>(ImportContext::kMaxIssuesPerFile)) {
+            ++m_r.moreWarnings;
             return;
         }
         std::string msg = "event at byte ";
         msg += std::to_string(m_eventOffset);
         msg += ": ";
         msg += what;
-        m_warnings.push_back(std::move(msg));
+        m_r.warnings.push_back(std::move(msg));
     }
     void warnField(const char* ph, const char* field, const RawValue& v)
     {
@@ -626,7 +645,7 @@ private:
     void touchProcess(int64_t pid)
     {
         if (pid != m_lastProcess || !m_haveLastProcess) {
-            m_processes.try_emplace(pid);
+            m_r.processes.try_emplace(pid);
             m_lastProcess = pid;
             m_haveLastProcess = true;
         }
@@ -639,63 +658,43 @@ private:
         return nullptr;
     }
 
-    int64_t bindPoint(const Track& track, int64_t point) const;
-
+    BlockResult& m_r;
     ImportContext& m_ctx;
     const TraceViewImporter::Options& m_options;
-    model::ModelWriter& m_writer;
-    std::FILE* m_file; // the input, to read skipped args back (rereadSkippedArgs)
+    od::document& m_doc;
+    const char* m_base; // the parsed buffer
+    int64_t m_delta; // file offset = buffer offset + m_delta
 
-    // Document position.
-    bool m_inEvents = false; // inside the events array
-    bool m_eventsDone = false; // the events array was read to its end
-
-    // Current event.
+    bool m_eventsDone = false;
     RawValue m_fields[FieldCount];
     bool m_hasArgs = false;
     uint64_t m_argsOffset = 0; // of the current event's args '{'
     uint64_t m_argsLen = 0; // '{' to '}' inclusive
+    const char* m_argsText = nullptr;
     std::vector<Arg> m_argList;
     std::size_t m_argCount = 0;
     uint64_t m_eventOffset = 0;
     bool m_argsSkipped = false; // the args object was only validated (ph was "X" when it was read)
+    uint64_t m_events = 0;
     std::string m_scratch;
-    std::string m_key;
-    std::string m_reread;
 
-    // Collected.
-    StringTable m_strings;
-    Arena m_arena;
-    std::vector<Track> m_tracks;
     std::unordered_map<std::pair<int64_t, int64_t>, uint32_t, TrackKeyHash> m_trackIndex;
     int64_t m_lastPid = 0, m_lastTid = 0;
     uint32_t m_lastTrack = std::numeric_limits<uint32_t>::max();
-    std::map<int64_t, ProcessInfo> m_processes;
     int64_t m_lastProcess = 0;
     bool m_haveLastProcess = false;
-    std::vector<FlowPoint> m_flows;
-    std::vector<std::pair<std::string, uint64_t>> m_ignored; // ph -> count
-    uint64_t m_events = 0;
-    uint64_t m_slicesWithArgs = 0;
-    uint64_t m_nonObjectEvents = 0;
-    CounterSink m_counters;
-    std::vector<std::string> m_warnings;
-    uint64_t m_moreWarnings = 0;
-
-    // Outcome.
-    bool m_cancelled = false;
 };
 
-uint32_t Importer::trackIndex(int64_t pid, int64_t tid)
+uint32_t BlockBuilder::trackIndex(int64_t pid, int64_t tid)
 {
     if (m_lastTrack != std::numeric_limits<uint32_t>::max() && pid == m_lastPid && tid == m_lastTid)
         return m_lastTrack;
-    auto [it, inserted] = m_trackIndex.try_emplace({ pid, tid }, static_cast<uint32_t>(m_tracks.size()));
+    auto [it, inserted] = m_trackIndex.try_emplace({ pid, tid }, static_cast<uint32_t>(m_r.tracks.size()));
     if (inserted) {
         Track t;
         t.pid = pid;
         t.tid = tid;
-        m_tracks.push_back(std::move(t));
+        m_r.tracks.push_back(std::move(t));
         touchProcess(pid);
     }
     m_lastPid = pid;
@@ -704,255 +703,193 @@ uint32_t Importer::trackIndex(int64_t pid, int64_t tid)
     return m_lastTrack;
 }
 
-// ---------------------------------------------------------------------------------------------
-// The document walk. Accepted shapes as before: a bare array of events, or an object whose first
-// "traceEvents" member is an array. Every byte is validated by the scanner; only the fields an
-// event needs are materialised. The args of an "X" event are only skipped (validated, their byte
-// range kept): they are most of a trace's bytes, and a slice keeps them by reference.
-
-bool Importer::parseDocument(JsonScanner& sc)
+void BlockBuilder::walkDocument()
 {
-    if (!sc.skipBom())
-        return false;
-    int c = sc.peek();
-    if (c == '[') {
-        sc.advance();
-        if (!parseEvents(sc))
-            return false;
-    } else if (c == '{') {
-        sc.advance();
-        c = sc.peek();
-        if (c == '}') {
-            sc.advance();
-        } else {
-            for (;;) {
-                if (c != '"')
-                    return sc.unexpected("string literal");
-                if (!sc.readString(m_key) || !sc.colon())
-                    return false;
-                if (m_key == "traceEvents" && !m_eventsDone && sc.peek() == '[') {
-                    sc.advance();
-                    if (!parseEvents(sc))
-                        return false;
-                } else if (!sc.skipValue()) {
-                    return false;
-                }
-                const auto next = sc.afterItem('}');
-                if (next == JsonScanner::Next::Error)
-                    return false;
-                if (next == JsonScanner::Next::End)
-                    break;
-                c = sc.peek();
-            }
+    const od::json_type type = m_doc.type();
+    if (type == od::json_type::array) {
+        events(m_doc.get_array());
+    } else if (type == od::json_type::object) {
+        for (auto field : m_doc.get_object()) {
+            std::string_view key = field.unescaped_key();
+            od::value v = field.value();
+            if (key == "traceEvents" && !m_eventsDone && v.type().value() == od::json_type::array)
+                events(v.get_array());
+            else
+                validateValue(v);
         }
-    } else if (!sc.skipValue()) {
-        return false;
-    }
-    return sc.expectEnd();
-}
-
-bool Importer::parseEvents(JsonScanner& sc)
-{
-    m_inEvents = true;
-    int c = sc.peek();
-    if (c == ']') {
-        sc.advance();
     } else {
-        for (;;) {
-            if (c == '{') {
-                if (!parseEvent(sc))
-                    return false;
-            } else if (c == '[') {
-                if (!sc.skipValue())
-                    return false;
-            } else {
-                if (!sc.skipValue())
-                    return false;
-                ++m_nonObjectEvents;
-            }
-            const auto next = sc.afterItem(']');
-            if (next == JsonScanner::Next::Error)
-                return false;
-            if (next == JsonScanner::Next::End)
-                break;
-            c = sc.peek();
-        }
+        validateDocument(m_doc);
+        return;
     }
-    m_inEvents = false;
-    m_eventsDone = true;
-    return true;
+    requireEnd(m_doc);
 }
 
-bool Importer::parseEvent(JsonScanner& sc)
+void BlockBuilder::events(od::array array)
 {
-    sc.advance();
-    m_eventOffset = sc.offset();
+    m_r.sawEvents = true;
+    for (auto element : array) {
+        od::value v = element.value();
+        const od::json_type type = v.type();
+        if (type == od::json_type::object) {
+            event(v);
+        } else {
+            if (type != od::json_type::array)
+                ++m_r.nonObjectEvents;
+            validateValue(v);
+        }
+    }
+    m_eventsDone = true;
+}
+
+void BlockBuilder::event(od::value v)
+{
+    m_eventOffset = fileOffset(v.current_location().value()) + 1;
     for (auto& f : m_fields)
         f.kind = Kind::None;
     m_hasArgs = false;
     m_argsSkipped = false;
     m_argCount = 0;
-    int c = sc.peek();
-    if (c == '}') {
-        sc.advance();
-        return endEvent();
+    for (auto field : v.get_object()) {
+        std::string_view key = field.unescaped_key();
+        const Field f = fieldOf(key);
+        od::value value = field.value();
+        if (f == FArgs)
+            readArgs(value);
+        else if (f == FUnknown)
+            validateValue(value);
+        else
+            readValue(value, m_fields[f], false);
     }
-    for (;;) {
-        if (c != '"')
-            return sc.unexpected("string literal");
-        std::string_view key;
-        if (!sc.readStringView(key, m_key))
-            return false;
-        const Field field = fieldOf(key); // before colon(): a refill there can move the bytes key points to
-        if (!sc.colon())
-            return false;
-        if (field == FArgs) {
-            if (!readArgs(sc))
-                return false;
-        } else if (field == FUnknown) {
-            if (!sc.skipValue())
-                return false;
-        } else if (!readValue(sc, m_fields[field], false)) {
-            return false;
-        }
-        const auto next = sc.afterItem('}');
-        if (next == JsonScanner::Next::Error)
-            return false;
-        if (next == JsonScanner::Next::End)
-            break;
-        c = sc.peek();
-    }
-    return endEvent();
+    endEvent();
 }
 
-bool Importer::readArgs(JsonScanner& sc)
+void BlockBuilder::readArgs(od::value v)
 {
-    if (sc.peek() != '{')
-        return sc.skipValue(); // not an object: ignored, an earlier args object stays
-    const uint64_t start = sc.offset();
+    if (v.type().value() != od::json_type::object)
+        return validateValue(v); // not an object: ignored, an earlier args object stays
+    const char* start = v.current_location();
     m_hasArgs = true;
     m_argCount = 0;
     m_argsSkipped = phaseIsX();
-    if (!(m_argsSkipped ? sc.skipValue() : readArgsObject(sc)))
-        return false;
-    m_argsOffset = start;
-    m_argsLen = sc.offset() - start;
-    return true;
+    if (m_argsSkipped)
+        validateValue(v);
+    else
+        readArgsObject(v.get_object());
+    // The document's iterator now stands at the token after the closing '}'.
+    const char* end = m_doc.current_location().value();
+    while (end > start && end[-1] != '}')
+        --end;
+    m_argsText = start;
+    m_argsOffset = fileOffset(start);
+    m_argsLen = static_cast<uint64_t>(end - start);
 }
 
-// The top-level members of an args object (at its '{'): key and scalar value; nested values are
-// only marked Compound.
-bool Importer::readArgsObject(JsonScanner& sc)
+// The top-level members of an args object: key and scalar value; nested values are only marked Compound.
+void BlockBuilder::readArgsObject(od::object object)
 {
-    sc.advance();
-    int c = sc.peek();
-    if (c == '}') {
-        sc.advance();
-        return true;
-    }
-    for (;;) {
-        if (c != '"')
-            return sc.unexpected("string literal");
+    for (auto field : object) {
         if (m_argCount == m_argList.size())
             m_argList.emplace_back();
         auto& a = m_argList[m_argCount++];
         a.second.kind = Kind::None;
-        if (!sc.readString(a.first) || !sc.colon() || !readValue(sc, a.second, true))
-            return false;
-        const auto next = sc.afterItem('}');
-        if (next != JsonScanner::Next::Item)
-            return next == JsonScanner::Next::End;
-        c = sc.peek();
+        std::string_view key = field.unescaped_key();
+        a.first.assign(key);
+        readValue(field.value(), a.second, true);
     }
 }
 
-// One value into v, as nlohmann delivers it: integers that fit int64 (negative) or uint64
+// One value into out, as nlohmann delivers it: integers that fit int64 (negative) or uint64
 // (otherwise) are Int/Uint, every other number is Float with its exact text.
-bool Importer::readValue(JsonScanner& sc, RawValue& v, bool wantDouble)
+void BlockBuilder::readValue(od::value v, RawValue& out, bool wantDouble)
 {
-    const int c = sc.peek();
-    switch (c) {
-    case '"':
-        v.kind = Kind::String;
-        return sc.readString(v.text);
-    case '{':
-    case '[':
-        v.kind = Kind::Compound;
-        return sc.skipValue();
-    case 't':
-    case 'f':
-    case 'n': {
-        bool ignored = false;
-        if (!sc.readLiteral(ignored))
-            return false;
-        v.kind = c == 'n' ? Kind::Null : Kind::Bool;
-        return true;
+    switch (v.type().value()) {
+    case od::json_type::string: {
+        std::string_view s = v.get_string();
+        out.kind = Kind::String;
+        out.text.assign(s);
+        return;
     }
-    default:
+    case od::json_type::object:
+    case od::json_type::array:
+        out.kind = Kind::Compound;
+        return validateValue(v);
+    case od::json_type::boolean: {
+        bool b = v.get_bool();
+        (void)b;
+        out.kind = Kind::Bool;
+        return;
+    }
+    case od::json_type::null:
+        if (!v.is_null().value())
+            throw simdjson::simdjson_error(simdjson::N_ATOM_ERROR);
+        out.kind = Kind::Null;
+        return;
+    case od::json_type::number:
         break;
     }
-    if (c != '-' && (c < '0' || c > '9'))
-        return sc.unexpected("'[', '{', or a literal");
-    bool integral = false;
-    if (!sc.readNumber(v.text, integral))
-        return false;
-    const char* begin = v.text.data();
-    const char* end = begin + v.text.size();
-    if (integral && v.text.size() <= 19 && *begin != '-') {
+    const std::string_view text = trimToken(v.raw_json_token());
+    bool integral = false, exponent = false;
+    if (!isJsonNumber(text, integral, exponent))
+        throw simdjson::simdjson_error(simdjson::NUMBER_ERROR);
+    const char* begin = text.data();
+    const char* end = begin + text.size();
+    if (integral && text.size() <= 19 && *begin != '-') {
         // Up to 19 digits always fit uint64: no overflow check needed (JSON has no leading zeros).
         uint64_t u = 0;
         for (const char* p = begin; p < end; ++p)
             u = u * 10 + static_cast<uint64_t>(*p - '0');
-        v.kind = Kind::Uint;
-        v.u = u;
-        return true;
+        out.kind = Kind::Uint;
+        out.u = u;
+        return;
     }
     if (integral) {
         if (*begin == '-') {
-            const auto r = std::from_chars(begin, end, v.i);
+            const auto r = std::from_chars(begin, end, out.i);
             if (r.ec == std::errc() && r.ptr == end) {
-                v.kind = Kind::Int;
-                return true;
+                out.kind = Kind::Int;
+                return;
             }
         } else {
-            const auto r = std::from_chars(begin, end, v.u);
+            const auto r = std::from_chars(begin, end, out.u);
             if (r.ec == std::errc() && r.ptr == end) {
-                v.kind = Kind::Uint;
-                return true;
+                out.kind = Kind::Uint;
+                return;
             }
         }
     }
-    v.kind = Kind::Float;
-    v.d = 0;
-    if (wantDouble && std::from_chars(begin, end, v.d).ec != std::errc())
-        v.d = *begin == '-' ? -0.0 : 0.0; // out of range here is underflow (overflow is a syntax error)
-    return true;
+    out.kind = Kind::Float;
+    out.text.assign(text);
+    out.d = 0;
+    // A value beyond a double's range is a syntax error (as nlohmann has it); only an exponent or
+    // more than 308 integer digits can get there. Underflow reads as zero.
+    if (wantDouble || exponent || text.size() > 308) {
+        if (std::from_chars(begin, end, out.d).ec != std::errc()) {
+            if (std::isinf(std::strtod(out.text.c_str(), nullptr)))
+                throw simdjson::simdjson_error(simdjson::NUMBER_ERROR);
+            out.d = *begin == '-' ? -0.0 : 0.0;
+        }
+    }
 }
 
 // An event whose args were skipped because ph was "X" turned out otherwise (a later duplicate "ph"):
-// read its args back from the file.
-void Importer::rereadSkippedArgs()
+// read its args back from the block.
+void BlockBuilder::rereadSkippedArgs()
 {
     m_argsSkipped = false;
     m_argCount = 0;
-    if (!m_file || m_argsLen == 0)
+    if (!m_argsText || m_argsLen == 0)
         return;
-    m_reread.resize(static_cast<std::size_t>(m_argsLen));
-    const auto n = ::pread(::fileno(m_file), m_reread.data(), m_reread.size(), static_cast<off_t>(m_argsOffset));
-    if (n != static_cast<ssize_t>(m_reread.size()))
-        return;
-    JsonScanner mem(m_reread.data(), m_reread.size(), m_argsOffset);
-    if (!readArgsObject(mem))
-        m_argCount = 0;
+    const simdjson::padded_string text(m_argsText, static_cast<std::size_t>(m_argsLen));
+    od::parser parser;
+    od::document doc = parser.iterate(text);
+    readArgsObject(doc.get_object());
 }
 
-bool Importer::endEvent()
+void BlockBuilder::endEvent()
 {
     ++m_events;
-    if ((m_events & 4095) == 0 && m_ctx.cancelled()) {
-        m_cancelled = true;
-        return false;
-    }
+    if ((m_events & 4095) == 0 && m_ctx.cancelled())
+        throw Cancelled {};
     const RawValue& ph = m_fields[FPh];
     const char phase = (ph.kind == Kind::String && ph.text.size() == 1) ? ph.text[0] : '\0';
     if (m_argsSkipped && phase != 'X')
@@ -978,18 +915,17 @@ bool Importer::endEvent()
             kind = ph.text.substr(0, 16);
         else
             kind = "(" + std::string(kindName(ph.kind)) + ")";
-        auto it = std::find_if(m_ignored.begin(), m_ignored.end(), [&](const auto& p) { return p.first == kind; });
-        if (it == m_ignored.end())
-            m_ignored.emplace_back(std::move(kind), 1);
+        auto it = std::find_if(m_r.ignored.begin(), m_r.ignored.end(), [&](const auto& p) { return p.first == kind; });
+        if (it == m_r.ignored.end())
+            m_r.ignored.emplace_back(std::move(kind), 1);
         else
             ++it->second;
         break;
     }
     }
-    return true;
 }
 
-void Importer::onSlice()
+void BlockBuilder::onSlice()
 {
     const auto ts = toNs(m_fields[FTs]);
     if (!ts)
@@ -1005,35 +941,35 @@ void Importer::onSlice()
     if (!okTid)
         return warnField("X", "tid", m_fields[FTid]);
     const uint32_t track = trackIndex(*pid, *tid);
-    if (m_fields[FTid].kind == Kind::String && !m_tracks[track].textTid && !parseInt(m_fields[FTid].text))
-        m_tracks[track].textTid = m_fields[FTid].text;
+    if (m_fields[FTid].kind == Kind::String && !m_r.tracks[track].textTid && !parseInt(m_fields[FTid].text))
+        m_r.tracks[track].textTid = m_fields[FTid].text;
 
     Slice s;
     s.ts = *ts + m_options.tsOffsetNs;
     s.dur = *dur;
     const RawValue& name = m_fields[FName];
     if (name.kind == Kind::String)
-        s.name = m_strings.get(name.text);
+        s.name = m_r.strings.get(name.text);
     else if (scalarText(name, m_scratch))
-        s.name = m_strings.get(m_scratch);
+        s.name = m_r.strings.get(m_scratch);
     else
-        s.name = m_strings.get("");
+        s.name = m_r.strings.get("");
     const RawValue& cat = m_fields[FCat];
     if (cat.kind == Kind::String)
-        s.cat = m_strings.get(cat.text);
+        s.cat = m_r.strings.get(cat.text);
     if (m_hasArgs && m_argsLen > 0) {
         if (m_argsLen > Slice::kMaxArgsLen || m_argsOffset > Slice::kMaxArgsOffset) {
             warn("args object larger than 16 MiB (or beyond 1 TiB into the file) dropped");
         } else {
             s.argsOffset = m_argsOffset;
             s.argsLen = m_argsLen;
-            ++m_slicesWithArgs;
+            ++m_r.slicesWithArgs;
         }
     }
-    m_tracks[track].slices.push_back(s);
+    m_r.tracks[track].slices.push_back(s);
 }
 
-void Importer::onCounter()
+void BlockBuilder::onCounter()
 {
     const auto ts = toNs(m_fields[FTs]);
     if (!ts)
@@ -1049,12 +985,17 @@ void Importer::onCounter()
         nameText = m_scratch;
     for (std::size_t i = 0; i < m_argCount; ++i) {
         const auto& [key, value] = m_argList[i];
-        if (value.isNumber())
-            m_counters.add(*pid, *ts + m_options.tsOffsetNs, nameText, key, value.number());
+        if (!value.isNumber())
+            continue;
+        m_r.counters.push_back(
+            { *pid, *ts + m_options.tsOffsetNs, value.number(), static_cast<uint32_t>(m_r.counterText.size()),
+                static_cast<uint32_t>(nameText.size()), static_cast<uint32_t>(key.size()) });
+        m_r.counterText.append(nameText);
+        m_r.counterText.append(key);
     }
 }
 
-void Importer::onFlow(char phase)
+void BlockBuilder::onFlow(char phase)
 {
     const char ph[2] = { phase, '\0' };
     const auto ts = toNs(m_fields[FTs]);
@@ -1071,24 +1012,24 @@ void Importer::onFlow(char phase)
         return warnField(ph, "tid", m_fields[FTid]);
     FlowPoint p;
     p.ts = *ts + m_options.tsOffsetNs;
-    p.id = m_arena.store(m_scratch);
+    p.id = m_r.arena.store(m_scratch);
     p.phase = phase;
     p.track = trackIndex(*pid, *tid);
-    p.seq = static_cast<uint32_t>(m_flows.size());
+    p.seq = static_cast<uint32_t>(m_r.flows.size());
     const RawValue& cat = m_fields[FCat];
-    p.cat = m_strings.get(cat.kind == Kind::String ? std::string_view(cat.text) : std::string_view());
+    p.cat = m_r.strings.get(cat.kind == Kind::String ? std::string_view(cat.text) : std::string_view());
     const RawValue& name = m_fields[FName];
     const std::string_view nameText = name.kind == Kind::String ? std::string_view(name.text) : std::string_view();
-    const std::string& catText = m_strings.text(p.cat);
+    const std::string& catText = m_r.strings.text(p.cat);
     if (!catText.empty() && nameText.size() == catText.size() + p.id.size() && nameText.starts_with(catText)
         && nameText.ends_with(p.id))
         p.name = FlowPoint::kNameIsCatId;
     else
-        p.name = m_strings.get(nameText);
-    m_flows.push_back(p);
+        p.name = m_r.strings.get(nameText);
+    m_r.flows.push_back(p);
 }
 
-void Importer::onMetadata()
+void BlockBuilder::onMetadata()
 {
     const RawValue& name = m_fields[FName];
     if (name.kind != Kind::String)
@@ -1110,7 +1051,7 @@ void Importer::onMetadata()
     };
     if (what.starts_with("process_")) {
         touchProcess(*pid);
-        auto& p = m_processes[*pid];
+        auto& p = m_r.processes[*pid];
         if (what == "process_name") {
             if (auto v = textArg("name"))
                 p.name = std::move(v);
@@ -1128,7 +1069,7 @@ void Importer::onMetadata()
         const auto tid = idValue(m_fields[FTid], okTid);
         if (!okTid)
             return warnField("M", "tid", m_fields[FTid]);
-        auto& t = m_tracks[trackIndex(*pid, *tid)];
+        auto& t = m_r.tracks[trackIndex(*pid, *tid)];
         if (what == "thread_name") {
             if (auto v = textArg("name"))
                 t.name = std::move(v);
@@ -1137,6 +1078,156 @@ void Importer::onMetadata()
                 t.sortIndex = v;
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The file's collected data: blocks are merged into it in file order (merge()), and finish()
+// writes it.
+
+class Importer {
+public:
+    Importer(ImportContext& ctx, const TraceViewImporter::Options& options)
+        : m_ctx(ctx)
+        , m_options(options)
+        , m_writer(ctx.writer())
+        , m_counters(ctx.writer(), ctx.rankId())
+    {
+    }
+
+    // Adds one block's events after those of the blocks merged before it. Callers serialise calls.
+    void merge(BlockResult& block);
+
+    bool sawEvents() const { return m_sawEvents; }
+
+    // Waits for the counter thread and records the deferred warnings. Call before anything else
+    // touches the writer after parsing.
+    void endParse()
+    {
+        m_counters.close();
+        for (auto& w : m_warnings)
+            m_ctx.warning(std::nullopt, std::move(w));
+        m_warnings.clear();
+        // Beyond the listing limit ImportContext only counts; keep its count right.
+        for (; m_moreWarnings > 0; --m_moreWarnings)
+            m_ctx.warning(std::nullopt, std::string());
+    }
+
+    // Writes processes, threads, slices (with depth) and flows. Returns false when cancelled.
+    // stamp: the file's size and mtime when it was opened; slice args point into the file only when
+    // it is still the same after parsing (else they are dropped with a warning).
+    bool finish(const std::optional<FileStamp>& stamp, const std::optional<FileStamp>& stampAfter);
+
+private:
+    uint32_t trackIndex(int64_t pid, int64_t tid)
+    {
+        auto [it, inserted] = m_trackIndex.try_emplace({ pid, tid }, static_cast<uint32_t>(m_tracks.size()));
+        if (inserted) {
+            Track t;
+            t.pid = pid;
+            t.tid = tid;
+            m_tracks.push_back(std::move(t));
+        }
+        return it->second;
+    }
+    int64_t bindPoint(const Track& track, int64_t point) const;
+
+    ImportContext& m_ctx;
+    const TraceViewImporter::Options& m_options;
+    model::ModelWriter& m_writer;
+
+    StringTable m_strings;
+    std::vector<Arena> m_arenas;
+    std::vector<Track> m_tracks;
+    std::unordered_map<std::pair<int64_t, int64_t>, uint32_t, TrackKeyHash> m_trackIndex;
+    std::map<int64_t, ProcessInfo> m_processes;
+    std::vector<FlowPoint> m_flows;
+    std::vector<std::pair<std::string, uint64_t>> m_ignored; // ph -> count
+    uint64_t m_slicesWithArgs = 0;
+    uint64_t m_nonObjectEvents = 0;
+    bool m_sawEvents = false;
+    CounterSink m_counters;
+    std::vector<std::string> m_warnings;
+    uint64_t m_moreWarnings = 0;
+    std::vector<uint32_t> m_stringMap, m_trackMap; // block index -> file index, reused
+
+    bool m_cancelled = false;
+};
+
+void Importer::merge(BlockResult& block)
+{
+    m_sawEvents = m_sawEvents || block.sawEvents;
+    // Block strings in their first-appearance order: the file's table gets the order one pass would give.
+    m_stringMap.resize(block.strings.size());
+    for (uint32_t i = 0; i < m_stringMap.size(); ++i)
+        m_stringMap[i] = m_strings.get(block.strings.text(i));
+    for (auto& [pid, p] : block.processes) {
+        auto& to = m_processes[pid];
+        if (p.name)
+            to.name = std::move(p.name);
+        if (p.label)
+            to.label = std::move(p.label);
+        if (p.sortIndex)
+            to.sortIndex = p.sortIndex;
+    }
+    m_trackMap.resize(block.tracks.size());
+    for (uint32_t i = 0; i < m_trackMap.size(); ++i) {
+        Track& from = block.tracks[i];
+        const uint32_t index = trackIndex(from.pid, from.tid);
+        m_trackMap[i] = index;
+        Track& to = m_tracks[index];
+        if (from.name)
+            to.name = std::move(from.name);
+        if (from.sortIndex)
+            to.sortIndex = from.sortIndex;
+        if (from.textTid && !to.textTid)
+            to.textTid = std::move(from.textTid);
+        if (to.slices.empty()) {
+            to.slices = std::move(from.slices);
+            for (Slice& s : to.slices) {
+                s.name = m_stringMap[s.name];
+                if (s.cat != Slice::kNoCat)
+                    s.cat = m_stringMap[s.cat];
+            }
+        } else {
+            to.slices.reserve(to.slices.size() + from.slices.size());
+            for (Slice s : from.slices) {
+                s.name = m_stringMap[s.name];
+                if (s.cat != Slice::kNoCat)
+                    s.cat = m_stringMap[s.cat];
+                to.slices.push_back(s);
+            }
+        }
+    }
+    m_flows.reserve(m_flows.size() + block.flows.size());
+    for (FlowPoint p : block.flows) {
+        p.seq = static_cast<uint32_t>(m_flows.size());
+        p.track = m_trackMap[p.track];
+        p.cat = m_stringMap[p.cat];
+        if (p.name != FlowPoint::kNameIsCatId)
+            p.name = m_stringMap[p.name];
+        m_flows.push_back(p);
+    }
+    m_arenas.push_back(std::move(block.arena)); // the flow ids stay where they are
+    for (const CounterRecord& c : block.counters) {
+        const std::string_view text(block.counterText.data() + c.textOffset, c.nameLen + c.seriesLen);
+        m_counters.add(c.pid, c.ts, text.substr(0, c.nameLen), text.substr(c.nameLen), c.value);
+    }
+    for (auto& [kind, count] : block.ignored) {
+        auto it = std::find_if(m_ignored.begin(), m_ignored.end(), [&](const auto& p) { return p.first == kind; });
+        if (it == m_ignored.end())
+            m_ignored.emplace_back(std::move(kind), count);
+        else
+            it->second += count;
+    }
+    for (auto& w : block.warnings) {
+        if (m_warnings.size() < static_cast<std::size_t>(ImportContext::kMaxIssuesPerFile))
+            m_warnings.push_back(std::move(w));
+        else
+            ++m_moreWarnings;
+    }
+    m_moreWarnings += block.moreWarnings;
+    m_slicesWithArgs += block.slicesWithArgs;
+    m_nonObjectEvents += block.nonObjectEvents;
 }
 
 // The deepest slice of the track with ts <= point < ts + dur (or point == ts for zero-length
@@ -1405,6 +1496,300 @@ bool Importer::finish(const std::optional<FileStamp>& stamp, const std::optional
 
 std::string errnoText(int err) { return err ? std::string(std::strerror(err)) : std::string("unknown error"); }
 
+// ---------------------------------------------------------------------------------------------
+// Splitting the file. The events array is cut into blocks of about kBlockBytes at element
+// boundaries; each block is parsed as a document of its own: the first block is the file's start
+// closed with "]" (or "]}"), a middle block is "[" + its elements + "]", the last one is "[" (or
+// {"traceEvents":[) + the file's end. A cut is guessed from the text ('}' , '{'), without the state
+// before it; a wrong guess (inside a string or a nested object) makes the block before it fail to
+// parse, and the two blocks are then parsed as one. A block that parses is complete elements, so
+// the next cut is a true boundary.
+
+struct Layout {
+    uint64_t size = 0;
+    uint64_t bom = 0; // 3 when the file starts with a UTF-8 BOM (simdjson wants it left out)
+    uint64_t eventsStart = 0; // first byte after the events array's '['
+    std::string open = "[", close; // text that opens / closes the events of a cut block
+    bool splittable = false;
+};
+
+struct Span {
+    uint64_t begin = 0, end = 0; // file bytes of the block
+};
+
+bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+// Reads len bytes at offset; false with errno set on a read error or a short file.
+bool readAt(int fd, uint64_t offset, char* dst, std::size_t len)
+{
+    while (len > 0) {
+        const ssize_t n = ::pread(fd, dst, len, static_cast<off_t>(offset));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            if (n == 0)
+                errno = EIO;
+            return false;
+        }
+        dst += n;
+        offset += static_cast<uint64_t>(n);
+        len -= static_cast<std::size_t>(n);
+    }
+    return true;
+}
+
+// Recognises the two shapes that can be split: [ events ] and {"traceEvents": [ events ] ...}.
+Layout detectLayout(int fd, uint64_t size)
+{
+    Layout l;
+    l.size = size;
+    std::string head(static_cast<std::size_t>(std::min<uint64_t>(size, 4096)), '\0');
+    if (!readAt(fd, 0, head.data(), head.size()))
+        return l;
+    std::size_t i = 0;
+    if (head.starts_with("\xef\xbb\xbf"))
+        i = l.bom = 3;
+    auto skipSpace = [&] {
+        while (i < head.size() && isSpace(head[i]))
+            ++i;
+    };
+    skipSpace();
+    if (i < head.size() && head[i] == '[') {
+        l.eventsStart = i + 1;
+        l.close = "]";
+        l.splittable = true;
+        return l;
+    }
+    if (i >= head.size() || head[i] != '{')
+        return l;
+    ++i;
+    skipSpace();
+    constexpr std::string_view kKey = "\"traceEvents\"";
+    if (head.compare(i, kKey.size(), kKey) != 0)
+        return l;
+    i += kKey.size();
+    skipSpace();
+    if (i >= head.size() || head[i] != ':')
+        return l;
+    ++i;
+    skipSpace();
+    if (i >= head.size() || head[i] != '[')
+        return l;
+    l.eventsStart = i + 1;
+    l.open = "{\"traceEvents\":[";
+    l.close = "]}";
+    l.splittable = true;
+    return l;
+}
+
+// Block spans: one for the whole file unless it is large and splittable.
+std::vector<Span> splitBlocks(int fd, const Layout& l, std::size_t blockBytes)
+{
+    std::vector<Span> spans { { l.bom, l.size } };
+    if (!l.splittable)
+        return spans;
+    constexpr std::size_t kWindow = 1 << 16;
+    std::string window(kWindow, '\0');
+    blockBytes = std::max<std::size_t>(blockBytes, 64);
+    for (uint64_t nominal = l.eventsStart + blockBytes; nominal + blockBytes / 4 < l.size; nominal += blockBytes) {
+        if (nominal <= spans.back().begin)
+            continue;
+        const auto len = static_cast<std::size_t>(std::min<uint64_t>(kWindow, l.size - nominal));
+        if (!readAt(fd, nominal, window.data(), len))
+            break; // the parse reports the read error
+        for (std::size_t i = 0; i < len; ++i) {
+            if (window[i] != '}')
+                continue;
+            std::size_t j = i + 1;
+            while (j < len && isSpace(window[j]))
+                ++j;
+            if (j >= len || window[j] != ',')
+                continue;
+            ++j;
+            while (j < len && isSpace(window[j]))
+                ++j;
+            if (j >= len || window[j] != '{')
+                continue;
+            spans.back().end = nominal + i + 1;
+            spans.push_back({ nominal + j, l.size });
+            break;
+        }
+    }
+    return spans;
+}
+
+// One block's text in a padded buffer, ready for simdjson.
+class BlockText {
+public:
+    // Loads block k of spans; false with errno set on a read error. cut: parse only the block's bytes
+    // before this file offset (and close the events there).
+    bool load(int fd, const Layout& l, const std::vector<Span>& spans, std::size_t k,
+        std::optional<uint64_t> cut = std::nullopt)
+    {
+        const Span& s = spans[k];
+        const bool last = k + 1 == spans.size() && !cut;
+        const std::string_view prefix = k == 0 ? std::string_view() : last ? std::string_view(l.open) : "[";
+        const std::string_view suffix = last ? std::string_view() : k == 0 ? std::string_view(l.close) : "]";
+        const uint64_t end = cut ? *cut : s.end;
+        const auto bytes = static_cast<std::size_t>(end - s.begin);
+        m_size = prefix.size() + bytes + suffix.size();
+        if (m_capacity < m_size + simdjson::SIMDJSON_PADDING) {
+            m_capacity = m_size + simdjson::SIMDJSON_PADDING;
+            m_buffer.reset(new char[m_capacity]);
+        }
+        std::memcpy(m_buffer.get(), prefix.data(), prefix.size());
+        if (!readAt(fd, s.begin, m_buffer.get() + prefix.size(), bytes))
+            return false;
+        std::memcpy(m_buffer.get() + prefix.size() + bytes, suffix.data(), suffix.size());
+        std::memset(m_buffer.get() + m_size, 0, simdjson::SIMDJSON_PADDING);
+        m_delta = static_cast<int64_t>(s.begin) - static_cast<int64_t>(prefix.size());
+        m_realEnd = prefix.size() + bytes;
+        return true;
+    }
+    const char* data() const { return m_buffer.get(); }
+    std::size_t size() const { return m_size; }
+    std::size_t capacity() const { return m_capacity; }
+    int64_t delta() const { return m_delta; } // file offset = text offset + delta
+    std::size_t realEnd() const { return m_realEnd; } // text offset where the synthetic close starts
+
+private:
+    std::unique_ptr<char[]> m_buffer;
+    std::size_t m_capacity = 0, m_size = 0, m_realEnd = 0;
+    int64_t m_delta = 0;
+};
+
+struct BlockOutcome {
+    BlockResult result;
+    BlockStop stop = BlockStop::None;
+    bool readError = false;
+    int readErrno = 0;
+    simdjson::error_code code = simdjson::SUCCESS;
+    std::optional<uint64_t> errorOffset; // where simdjson stopped, when it knows
+};
+
+// Parses text into out.result.
+void parseText(od::parser& parser, const BlockText& text, ImportContext& ctx, const TraceViewImporter::Options& options,
+    BlockOutcome& out)
+{
+    od::document doc;
+    try {
+        if (const auto error = parser.iterate(text.data(), text.size(), text.capacity()).get(doc)) {
+            out.stop = BlockStop::Syntax;
+            out.code = error;
+            return;
+        }
+        BlockBuilder builder(out.result, ctx, options, doc, text.data(), text.delta());
+        builder.walkDocument();
+    } catch (const simdjson::simdjson_error& e) {
+        out.stop = BlockStop::Syntax;
+        out.code = e.error();
+        const char* at = nullptr;
+        if (!doc.current_location().get(at) && at >= text.data() && at <= text.data() + text.size())
+            out.errorOffset = static_cast<uint64_t>(at - text.data() + text.delta());
+    } catch (const BlockBuilder::Cancelled&) {
+        out.stop = BlockStop::Cancelled;
+    }
+}
+
+// nlohmann's verdict on a text, for exact error offsets and wording: the parser the project always
+// reported errors with.
+struct NlohmannError {
+    uint64_t offset = 0; // in the text
+    std::string message;
+};
+
+std::optional<NlohmannError> nlohmannError(const char* data, std::size_t size)
+{
+    struct Capture : AcceptAllSax {
+        std::optional<NlohmannError> error;
+        bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) override
+        {
+            std::string what = e.what();
+            // "[json.exception.parse_error.101] parse error at line 1, column 5: <message>": the line
+            // and column are the text's, not the file's; they are computed again from the offset.
+            if (const auto column = what.find(", column "); column != std::string::npos)
+                if (const auto colon = what.find(": ", column); colon != std::string::npos)
+                    what = what.substr(colon + 2);
+            error = NlohmannError { position > 0 ? position - 1 : 0, std::move(what) };
+            return false;
+        }
+    } capture;
+    nlohmann::json::sax_parse(data, data + size, &capture);
+    return capture.error;
+}
+
+// 1-based line and column of a file offset (the byte at offset counted, as nlohmann counts).
+std::pair<uint64_t, uint64_t> lineColumn(int fd, uint64_t offset)
+{
+    uint64_t line = 1, lineStart = 0;
+    std::vector<char> chunk(std::size_t(1) << 20);
+    for (uint64_t at = 0; at < offset;) {
+        const auto n = static_cast<std::size_t>(std::min<uint64_t>(chunk.size(), offset - at));
+        if (!readAt(fd, at, chunk.data(), n))
+            return { 0, 0 };
+        for (std::size_t i = 0; i < n; ++i) {
+            if (chunk[i] == '\n') {
+                ++line;
+                lineStart = at + i + 1;
+            }
+        }
+        at += n;
+    }
+    return { line, offset - lineStart + 1 };
+}
+
+// Parses spans [from, end) on every core and merges them into importer in file order. Returns the
+// index of the first block that did not parse (its outcome in failed), or spans.size().
+std::size_t parseBlocks(int fd, const Layout& layout, const std::vector<Span>& spans, std::size_t from,
+    ImportContext& ctx, const TraceViewImporter::Options& options, Importer& importer, BlockOutcome& failed)
+{
+    const std::size_t count = spans.size() - from;
+    std::vector<std::unique_ptr<BlockOutcome>> done(count);
+    std::mutex mutex;
+    std::size_t nextMerge = 0;
+    std::size_t stoppedAt = spans.size();
+    std::atomic<std::size_t> next { 0 };
+    std::atomic<bool> stop { false };
+    runOnThreads(std::min(count, options.threads ? options.threads : hardwareThreads()), [&](std::size_t) {
+        od::parser parser;
+        BlockText text;
+        for (;;) {
+            const std::size_t i = next.fetch_add(1);
+            if (i >= count || stop.load())
+                return;
+            auto outcome = std::make_unique<BlockOutcome>();
+            if (!text.load(fd, layout, spans, from + i)) {
+                outcome->readError = true;
+                outcome->readErrno = errno;
+                outcome->errorOffset = spans[from + i].begin;
+            } else if (ctx.cancelled()) {
+                outcome->stop = BlockStop::Cancelled;
+            } else {
+                parseText(parser, text, ctx, options, *outcome);
+            }
+            std::lock_guard lock(mutex);
+            done[i] = std::move(outcome);
+            while (nextMerge < count && done[nextMerge] && stoppedAt == spans.size()) {
+                BlockOutcome& o = *done[nextMerge];
+                if (o.readError || o.stop != BlockStop::None) {
+                    if (o.stop == BlockStop::Cancelled && ctx.onBytes)
+                        ctx.onBytes(spans[from + nextMerge].end); // read, as a progress bar expects
+                    stoppedAt = from + nextMerge;
+                    failed = std::move(o);
+                    stop = true;
+                    break;
+                }
+                importer.merge(o.result);
+                done[nextMerge].reset();
+                if (ctx.onBytes)
+                    ctx.onBytes(spans[from + nextMerge].end);
+                ++nextMerge;
+            }
+        }
+    });
+    return stoppedAt;
+}
+
 bool runImpl(ImportContext& ctx, const TraceViewImporter::Options& options)
 {
     errno = 0;
@@ -1413,45 +1798,109 @@ bool runImpl(ImportContext& ctx, const TraceViewImporter::Options& options)
         ctx.error(std::nullopt, "cannot open trace file: " + errnoText(errno));
         return false;
     }
+    const int fd = ::fileno(file.get());
     const auto stamp = SourceFile::stamp(file.get());
-    auto onChunk = [&ctx](uint64_t bytes) {
-        if (ctx.onBytes)
-            ctx.onBytes(bytes);
-        return !ctx.cancelled();
-    };
-    Importer importer(ctx, file.get(), options);
-    JsonScanner scanner(file.get(), TraceViewImporter::kChunkBytes);
-    scanner.onChunk = onChunk;
-    const bool parsed = importer.parseDocument(scanner);
-    importer.endParse();
-
-    if (scanner.stopped() || importer.cancelled()) {
-        ctx.info(std::nullopt, "import cancelled");
+    struct stat st { };
+    if (::fstat(fd, &st) != 0) {
+        ctx.error(std::nullopt, "cannot read trace file: " + errnoText(errno));
         return false;
     }
-    bool ok = true;
-    if (scanner.readError()) {
-        ctx.error(std::nullopt,
-            "read error at byte " + std::to_string(scanner.totalRead()) + ": " + errnoText(scanner.readErrno()));
-        ok = false;
-    } else if (scanner.totalRead() == 0) {
+    const auto size = static_cast<uint64_t>(st.st_size);
+    if (size == 0) {
         ctx.error(std::nullopt, "file is empty");
         return false;
-    } else if (!parsed) {
-        // As nlohmann::json words it: the byte offset, then line and column (1-based, the failing byte
-        // counted).
-        const auto [line, column] = scanner.errorLineColumn();
-        std::string message = scanner.errorMessage();
+    }
+    const Layout layout = detectLayout(fd, size);
+    std::vector<Span> spans = splitBlocks(fd, layout, options.blockBytes);
+
+    Importer importer(ctx, options);
+    bool ok = true;
+    bool cancelled = false;
+    for (std::size_t from = 0;;) {
+        BlockOutcome failed;
+        const std::size_t f = parseBlocks(fd, layout, spans, from, ctx, options, importer, failed);
+        if (f == spans.size())
+            break;
+        if (failed.stop == BlockStop::Cancelled) {
+            cancelled = true;
+            break;
+        }
+        ok = false;
+        if (failed.readError) {
+            ctx.error(std::nullopt,
+                "read error at byte " + std::to_string(failed.errorOffset.value_or(0)) + ": "
+                    + errnoText(failed.readErrno));
+            break;
+        }
+        // A syntax error, or a wrong cut. nlohmann over the block tells them apart and words the error.
+        BlockText text;
+        if (!text.load(fd, layout, spans, f)) {
+            ctx.error(std::nullopt, "read error at byte " + std::to_string(spans[f].begin) + ": " + errnoText(errno));
+            break;
+        }
+        const bool last = f + 1 == spans.size();
+        const auto located = nlohmannError(text.data(), text.size());
+        if (!located || (!last && located->offset >= text.realEnd())) {
+            if (!last) {
+                spans[f].end = spans[f + 1].end;
+                spans.erase(spans.begin() + static_cast<std::ptrdiff_t>(f) + 1);
+                from = f;
+                ok = true;
+                continue;
+            }
+        }
+        uint64_t offset = failed.errorOffset.value_or(spans[f].begin);
+        std::string message = std::string("simdjson: ") + simdjson::error_message(failed.code);
+        if (located) {
+            offset = static_cast<uint64_t>(static_cast<int64_t>(located->offset) + text.delta());
+            message = located->message;
+        }
+        // The events before the error are kept: the block is parsed again up to the last element that
+        // ends before it ('}' then ','; a guess that does not parse tries the one before).
+        const auto before = static_cast<std::size_t>(
+            std::clamp<int64_t>(static_cast<int64_t>(offset) - text.delta(), 0, static_cast<int64_t>(text.realEnd())));
+        const std::string_view head(text.data(), before);
+        od::parser parser;
+        BlockText part;
+        int tries = 0;
+        for (std::size_t at = head.size(); at > 0 && tries < 64; --at) {
+            if (head[at - 1] != '}')
+                continue;
+            std::size_t j = at;
+            while (j < head.size() && isSpace(head[j]))
+                ++j;
+            if (j >= head.size() || head[j] != ',')
+                continue;
+            const auto cut = static_cast<uint64_t>(static_cast<int64_t>(at) + text.delta());
+            if (cut <= spans[f].begin)
+                break;
+            ++tries;
+            BlockOutcome outcome;
+            if (!part.load(fd, layout, spans, f, cut))
+                break;
+            parseText(parser, part, ctx, options, outcome);
+            if (outcome.stop == BlockStop::None) {
+                importer.merge(outcome.result);
+                break;
+            }
+        }
+        const auto [line, column] = lineColumn(fd, offset);
         if (line)
             message
                 = "parse error at line " + std::to_string(line) + ", column " + std::to_string(column) + ": " + message;
         if (message.size() > 300)
             message = message.substr(0, 300) + "...";
         ctx.error(std::nullopt,
-            "syntax error at byte " + std::to_string(scanner.errorOffset()) + ": " + message
+            "syntax error at byte " + std::to_string(offset) + ": " + message
                 + " (events before this point were imported)");
-        ok = false;
-    } else if (!importer.sawEvents()) {
+        break;
+    }
+    importer.endParse();
+    if (cancelled) {
+        ctx.info(std::nullopt, "import cancelled");
+        return false;
+    }
+    if (ok && !importer.sawEvents()) {
         ctx.error(std::nullopt, "no trace events: expected a JSON array of events or {\"traceEvents\": [...]}");
         ok = false;
     }
@@ -1497,13 +1946,21 @@ bool TraceViewImporter::run(ImportContext& ctx, const Options& options)
 
 std::optional<uint64_t> TraceViewImporter::parseOnly(const std::string& path)
 {
-    FilePtr file(std::fopen(path.c_str(), "rb"));
-    if (!file)
+    simdjson::padded_string text;
+    if (simdjson::padded_string::load(path).get(text))
         return std::nullopt;
-    JsonScanner scanner(file.get(), kChunkBytes);
-    if (!scanner.skipBom() || !scanner.skipValue() || !scanner.expectEnd() || scanner.readError())
+    std::string_view body(text.data(), text.size());
+    if (body.starts_with("\xef\xbb\xbf"))
+        body.remove_prefix(3);
+    od::parser parser;
+    try {
+        // The BOM is left out; the padding after the text stays.
+        od::document doc = parser.iterate(body.data(), body.size(), body.size() + simdjson::SIMDJSON_PADDING);
+        validateDocument(doc);
+    } catch (const simdjson::simdjson_error&) {
         return std::nullopt;
-    return scanner.totalRead();
+    }
+    return text.size();
 }
 
 } // namespace npuscope::io
