@@ -52,6 +52,13 @@ int mareyView(int argc, char** argv, const std::vector<std::string>& args);
 // against importing every rank's kernel table (src/bench/LazyBench.cpp).
 int lazyAggregates(const std::vector<std::string>& args);
 
+// imported-open [--ranks 1024] [--work DIR] [--path CLUSTER] [--repeat 3]: the cluster's warm parse-cache summary
+// reopen against opening a folder of its `npuscope-cli import` rank files with no cache, and with a warm one.
+// slim [--ranks 256] [--trace-mb 2] [--work DIR]: bytes `npuscope-cli slim --keep summary` keeps of a generated
+// cluster (src/bench/ClusterImportBench.cpp).
+int importedOpen(const std::vector<std::string>& args);
+int slimRatio(const std::vector<std::string>& args);
+
 int ingestGenerated(const std::vector<std::string>& args, int (*ingest)(const std::string&, int));
 
 } // namespace npuscope::bench
