@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // `npuscope-bench imported-open` and `npuscope-bench slim`: the cluster transfer commands of docs/cluster.md.
 // imported-open: a folder of per-rank files written by `npuscope-cli import` (load::RankImport) opened without any
-// parse cache, against the warm parse-cache reopen of the same raw cluster, both timed in this run.
+// parse cache, merged and then joined (`import --join`), against the warm parse-cache reopen of the same raw
+// cluster, all timed in this run.
 // slim: the bytes `npuscope-cli slim --keep summary` copies of a generated cluster with large traces.
 
 #include "BenchCases.h"
@@ -47,8 +48,10 @@ std::string generated(const std::string& work, const std::string& name, int rank
     return g.outDir;
 }
 
-// Median seconds of n summary opens of paths (cache: nullptr = none); rank count in ranksOut.
-double medianOpen(const std::vector<std::string>& paths, const load::ParseCache* cache, int n, int64_t& ranksOut)
+// Median seconds of n summary opens of paths (cache: nullptr = none); rank count in ranksOut, the last open's stages
+// in report.
+double medianOpen(const std::vector<std::string>& paths, const load::ParseCache* cache, int n, int64_t& ranksOut,
+    load::LoadReport* report = nullptr)
 {
     std::vector<double> times;
     for (int i = 0; i < n; ++i) {
@@ -57,9 +60,13 @@ double medianOpen(const std::vector<std::string>& paths, const load::ParseCache*
         load::LoadOptions options;
         options.loadTimelines = false;
         options.cache = cache;
+        load::LoadReport stages;
+        options.report = &stages;
         auto db = load::Loader::load(plan, options);
         times.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
         ranksOut = db ? db->rankCount() : -1;
+        if (report)
+            *report = stages;
     }
     return percentile(times, 0.5);
 }
@@ -120,7 +127,18 @@ int importedOpen(const std::vector<std::string>& args)
         importedBytes += w.bytes;
 
     int64_t importedRanks = 0;
-    const double imported = medianOpen({ importDir.string() }, nullptr, repeat, importedRanks);
+    load::LoadReport stages;
+    const auto d0 = Clock::now();
+    io::Detector::detect({ importDir.string() });
+    const double detectSeconds = std::chrono::duration<double>(Clock::now() - d0).count();
+    const double imported = medianOpen({ importDir.string() }, nullptr, repeat, importedRanks, &stages);
+    const auto j0 = Clock::now();
+    const auto joinError = load::RankImport::join(importDir.string());
+    const double joinSeconds = std::chrono::duration<double>(Clock::now() - j0).count();
+    if (!joinError.empty())
+        std::fprintf(stderr, "npuscope-bench imported-open: join: %s\n", joinError.c_str());
+    int64_t joinedRanks = 0;
+    const double joined = medianOpen({ importDir.string() }, nullptr, repeat, joinedRanks);
     fs::remove_all(cacheDir, ec);
     fs::create_directories(cacheDir, ec);
     medianOpen({ importDir.string() }, &cache, 1, importedRanks);
@@ -133,10 +151,18 @@ int importedOpen(const std::vector<std::string>& args)
     print("imported_open.import_s", importSeconds, "s");
     print("imported_open.import_mb", static_cast<double>(importedBytes) / 1e6, "MB");
     print("imported_open.imported_s", imported, "s");
+    print("imported_open.imported_detect_s", detectSeconds, "s");
+    print("imported_open.imported_merge_files_s", stages.parseSeconds, "s");
+    print("imported_open.imported_merge_workers_s", stages.mergeSeconds, "s");
+    print("imported_open.imported_post_load_s", stages.postLoadSeconds, "s");
+    print("imported_open.imported_index_s", stages.indexSeconds, "s");
     print("imported_open.imported_warm_cache_s", importedWarm, "s");
     print("imported_open.ratio", warm > 0 ? imported / warm : 0, "x warm cache");
+    print("imported_open.join_s", joinSeconds, "s");
+    print("imported_open.joined_s", joined, "s");
+    print("imported_open.joined_ratio", warm > 0 ? joined / warm : 0, "x warm cache");
     print("rss.peak_mb", peakRssMb(), "MB");
-    return importedRanks == rawRanks && result.errors.empty() ? 0 : 1;
+    return importedRanks == rawRanks && joinedRanks == rawRanks && result.errors.empty() && joinError.empty() ? 0 : 1;
 }
 
 int slimRatio(const std::vector<std::string>& args)

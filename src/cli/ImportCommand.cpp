@@ -17,10 +17,23 @@ constexpr const char* kUsage = R"(  import [--quiet] RANKDIR... --out DIR
       npuscope-cli open DIR like any profile, without parsing; a file made by another npuscope version is named
       in the parse issues. The timeline, kernel and memory rows are not in the files: a view that needs them
       reads the original files named in them. --quiet prints only errors.
+  import --join DIR
+      Once every rank is imported (e.g. a job depending on the import array job): write DIR/cluster.npjoined, the
+      summary model of all of DIR's rank files, so opening DIR reads one file instead of merging them (as fast as a
+      warm parse cache). Used only while DIR holds exactly the rank files it was made from.
 )";
 
 int run(const std::vector<std::string>& args)
 {
+    if (args.size() == 2 && args[0] == "--join") {
+        const auto error = npuscope::load::RankImport::join(args[1]);
+        if (!error.empty()) {
+            std::cerr << "npuscope-cli import --join: " << error << "\n";
+            return 1;
+        }
+        std::cout << "joined " << args[1] << "/" << npuscope::load::RankImport::kJoinedName << "\n";
+        return 0;
+    }
     std::vector<std::string> dirs;
     std::string out;
     bool quiet = false;

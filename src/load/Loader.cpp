@@ -285,8 +285,8 @@ bool importFile(model::ModelWriter& writer, int64_t rank, const PlannedFile& fil
 
 // Imports one rank's summary files (deferred ones only as their cheap summary pass) and writes its rank row and
 // rank_file rows; the writer's transaction is open.
-void importRankFiles(model::ModelWriter& writer, const PlannedRank& rank, ProgressSink& progress,
-    const std::atomic<bool>* cancel)
+void importRankFiles(
+    model::ModelWriter& writer, const PlannedRank& rank, ProgressSink& progress, const std::atomic<bool>* cancel)
 {
     model::RankRow row;
     row.rankId = rank.rank;
@@ -327,8 +327,7 @@ void importRankFiles(model::ModelWriter& writer, const PlannedRank& rank, Progre
 // A rank planned from an `npuscope-cli import` file: the file's model is merged as it is (it holds the rank row,
 // its original files' rank_file rows and parse issues). A file this build cannot read leaves the rank with its row
 // and an error saying why. The writer's transaction is open and open again on return (a merge ATTACHes outside it).
-void mergeImportedRank(model::Database& db, model::ModelWriter& writer, const PlannedRank& rank,
-    ProgressSink& progress)
+void mergeImportedRank(model::Database& db, model::ModelWriter& writer, const PlannedRank& rank, ProgressSink& progress)
 {
     const PlannedFile& file = rank.files.front();
     progress.parsed(file.path);
@@ -349,8 +348,8 @@ void mergeImportedRank(model::Database& db, model::ModelWriter& writer, const Pl
         row.path = file.path;
         row.rankSource = rank.rankSource;
         writer.addRank(row);
-        writer.addRankFile({ rank.rank, fileKindName(file.kind), file.path, static_cast<int64_t>(file.size),
-            RankFileStatus::Failed });
+        writer.addRankFile(
+            { rank.rank, fileKindName(file.kind), file.path, static_cast<int64_t>(file.size), RankFileStatus::Failed });
     }
     if (!inspection.problem.empty())
         writer.addIssue({ inspection.usable ? model::Severity::Warning : model::Severity::Error, rank.rank, file.path,
@@ -765,6 +764,18 @@ std::unique_ptr<model::Database> Loader::load(
             options.cache->remove(key);
             rejected = "parse cache entry " + *cached + " unusable (" + e.what() + "); removed it and parsed again";
             progress.cacheRejected();
+            db.reset();
+        }
+    }
+    // An imported folder joined on the cluster (npuscope-cli import --join): its whole summary model in one file.
+    if (const auto joined = db ? std::nullopt : RankImport::joinedFor(plan)) {
+        progress.message("reading the joined imported ranks");
+        try {
+            db = readCachedModel(*joined, plan);
+            db->exec("DROP TABLE IF EXISTS npuscope_join"); // its description; merges copy every table of the model
+            progress.bytes(totalBytes, *joined);
+        } catch (const model::DbError& e) {
+            rejected = "joined model " + *joined + " unusable (" + e.what() + "); merged the rank files instead";
             db.reset();
         }
     }

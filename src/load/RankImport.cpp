@@ -10,8 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
+#include <tuple>
 
 namespace fs = std::filesystem;
 
@@ -147,6 +149,84 @@ RankImport::Result RankImport::importRanks(const std::vector<std::string>& rankD
         }
     }
     return result;
+}
+
+namespace {
+
+// Name, size and mtime of each imported rank file of a plan, sorted; nullopt unless every rank is one such file of one
+// folder (that folder in dir).
+std::optional<std::vector<std::tuple<std::string, int64_t, int64_t>>> rankFilesOf(
+    const io::LoadPlan& plan, fs::path& dir)
+{
+    std::vector<std::tuple<std::string, int64_t, int64_t>> files;
+    for (const auto& r : plan.ranks) {
+        if (r.files.size() != 1 || r.files.front().kind != io::FileKind::ImportedRank)
+            return std::nullopt;
+        const fs::path p(r.files.front().path);
+        if (files.empty())
+            dir = p.parent_path();
+        else if (p.parent_path() != dir)
+            return std::nullopt;
+        std::error_code ec;
+        const auto size = fs::file_size(p, ec);
+        files.emplace_back(p.filename().string(), ec ? -1 : static_cast<int64_t>(size), mtimeNs(p.string()));
+    }
+    if (files.empty())
+        return std::nullopt;
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+} // namespace
+
+std::string RankImport::join(const std::string& dir)
+{
+    auto plan = io::Detector::detect({ dir });
+    fs::path folder;
+    const auto files = rankFilesOf(plan, folder);
+    if (!files)
+        return dir + " is not a folder of imported rank files only";
+    // Detection's issues are added by every open; the joined model holds what the files hold.
+    plan.issues.clear();
+    LoadOptions options;
+    options.loadTimelines = false;
+    auto db = Loader::load(plan, options);
+    if (!db)
+        return "cancelled";
+    db->exec("CREATE TABLE npuscope_join(name TEXT NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL)");
+    db->exec("BEGIN");
+    auto insert = db->prepare("INSERT INTO npuscope_join VALUES (?1, ?2, ?3)");
+    for (const auto& [name, size, mtime] : *files) {
+        insert.bind(1, name).bind(2, size).bind(3, mtime).run();
+        insert.reset();
+    }
+    db->exec("COMMIT");
+    return writeAtomically(*db, folder, kJoinedName);
+}
+
+std::optional<std::string> RankImport::joinedFor(const io::LoadPlan& plan)
+{
+    fs::path dir;
+    const auto files = rankFilesOf(plan, dir);
+    if (!files)
+        return std::nullopt;
+    const fs::path joined = dir / kJoinedName;
+    std::error_code ec;
+    if (!fs::is_regular_file(joined, ec))
+        return std::nullopt;
+    try {
+        auto db = model::Database::openReadOnly(joined.string());
+        std::vector<std::tuple<std::string, int64_t, int64_t>> recorded;
+        auto st = db->prepare("SELECT name, size, mtime_ns FROM npuscope_join ORDER BY name");
+        while (st.step())
+            recorded.emplace_back(st.text(0), st.int64(1), st.int64(2));
+        std::sort(recorded.begin(), recorded.end());
+        if (recorded != *files)
+            return std::nullopt;
+    } catch (const model::DbError&) {
+        return std::nullopt; // not a joined model this build reads: the rank files are merged instead
+    }
+    return joined.string();
 }
 
 RankImport::Inspection RankImport::inspect(const std::string& path)

@@ -169,6 +169,13 @@ std::string generate(const fs::path& out, int ranks, double traceMb)
     return o.outDir;
 }
 
+// collect with dir/hosts, the test sshd's client config and RUN.
+std::string collectArgs(const fs::path& dir, const TestSshd& sshd, const fs::path& run)
+{
+    return "collect --hosts " + shellArg(dir / "hosts") + " --ssh-config " + shellArg(sshd.config()) + " --out "
+        + shellArg(run);
+}
+
 } // namespace
 
 // One good host, one whose key is refused, one nobody listens on: the good one is copied (slimmed) and verified,
@@ -182,8 +189,7 @@ TEST(Collect, CopiesReachableHostsAndExplainsTheOthers)
     const auto remote = generate(dir.path() / "remote prof", 4, 0.05);
     std::ofstream(dir.path() / "hosts") << "# test hosts\ngoodhost\nbadkeyhost\n\ndeadhost  # down\n";
     const fs::path run = dir.path() / "run";
-    const std::string base = "collect --hosts " + shellArg(dir.path() / "hosts") + " --ssh-config "
-        + shellArg(sshd.config()) + " --out " + shellArg(run) + " --jobs 3";
+    const std::string base = collectArgs(dir.path(), sshd, run) + " --jobs 3";
     const auto r = runCli(base + " --remote-dir " + shellArg(remote) + " --slim summary", true);
     EXPECT_EQ(r.status, 1) << r.out;
     const auto original = contents(remote);
@@ -233,8 +239,7 @@ TEST(Collect, ResumesAfterAKilledTransfer)
     const auto remote = generate(dir.path() / "prof", 2, 1.5);
     std::ofstream(dir.path() / "hosts") << "goodhost\n";
     const fs::path run = dir.path() / "run";
-    const std::string base = "collect --hosts " + shellArg(dir.path() / "hosts") + " --ssh-config "
-        + shellArg(sshd.config()) + " --out " + shellArg(run) + " --remote-dir " + shellArg(remote);
+    const std::string base = collectArgs(dir.path(), sshd, run) + " --remote-dir " + shellArg(remote);
     // 300 KB/s for about 3.5 MB: killed once some 300 KB arrived, well before the end.
     const std::string killedRun = "exec " + std::string(NPUSCOPE_CLI) + " " + base + " --bwlimit 300 >"
         + shellArg(dir.path() / "killed.log") + " 2>&1";

@@ -81,6 +81,11 @@ TEST(RankImport, XargsImportOpensLikeTheRawCluster)
     ASSERT_EQ(imported.status, 0);
     EXPECT_GT(direct.out.size(), 100000u);
     EXPECT_TRUE(direct.out == imported.out) << "summary JSON differs";
+    // Joined on the cluster (import --join): one model file, the same summary.
+    ASSERT_EQ(runCli("import --join '" + out.string() + "'").status, 0);
+    ASSERT_TRUE(load::RankImport::joinedFor(io::Detector::detect({ out.string() })));
+    const auto joined = runCli("summary --json --no-cache '" + out.string() + "'");
+    EXPECT_TRUE(direct.out == joined.out) << "summary JSON of the joined model differs";
 
     // Rank 5's timeline: from its original trace_view.json, named by the imported file's rank_file rows.
     auto a = openFolder(raw);
@@ -112,6 +117,9 @@ TEST(RankImport, FilesDescribeThemselvesAndOtherVersionsAreReported)
     ASSERT_TRUE(result.errors.empty());
     ASSERT_EQ(result.written.size(), 4u);
 
+    ASSERT_EQ(load::RankImport::join(out.string()), "");
+    EXPECT_TRUE(load::RankImport::joinedFor(io::Detector::detect({ out.string() })));
+
     auto file = model::Database::createModelFromFile((out / "rank_2.nprank").string());
     EXPECT_EQ(npuscope::test::text(*file, "SELECT value FROM npuscope_import WHERE key = 'rank'"), "2");
     EXPECT_EQ(npuscope::test::text(*file, "SELECT value FROM npuscope_import WHERE key = 'schema'"),
@@ -128,6 +136,8 @@ TEST(RankImport, FilesDescribeThemselvesAndOtherVersionsAreReported)
     file->saveTo((out / ".edit").string());
     fs::rename(out / ".edit", out / "rank_3.nprank");
 
+    // The joined model no longer matches the rank files: they are merged again, and their problems reported.
+    EXPECT_FALSE(load::RankImport::joinedFor(io::Detector::detect({ out.string() })));
     auto db = openFolder(out);
     ASSERT_TRUE(db);
     EXPECT_EQ(count(*db, "SELECT count(*) FROM rank"), 4);

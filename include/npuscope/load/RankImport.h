@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,16 @@ public:
     // Any thread.
     static Result importRanks(const std::vector<std::string>& rankDirs, const std::string& outDir,
         const LogFn& log = {}, const std::atomic<bool>* cancel = nullptr);
+
+    // The joined model of an imported folder: the summary model of all its rank files, written once after every
+    // rank is imported (`npuscope-cli import --join DIR`, e.g. a job depending on the import array job), so opening
+    // the folder reads one file instead of merging them. Described by table npuscope_join(name, size, mtime_ns): the
+    // rank files it was made from; used only while they are exactly those.
+    static constexpr const char* kJoinedName = "cluster.npjoined";
+    // Writes dir/kJoinedName (temporary file + rename); the error, or "" on success. Any thread.
+    static std::string join(const std::string& dir);
+    // The joined model matching a plan whose ranks are all imported files of one folder, else nullopt. Any thread.
+    static std::optional<std::string> joinedFor(const io::LoadPlan& plan);
 
     struct Inspection {
         bool usable = false; // this build can merge the file

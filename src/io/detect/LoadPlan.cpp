@@ -80,7 +80,8 @@ std::optional<int64_t> importedRankOf(const std::string& fileName)
     if (name.size() <= kImportedPrefix.size() + kImportedSuffix.size() || !name.starts_with(kImportedPrefix)
         || !name.ends_with(kImportedSuffix))
         return std::nullopt;
-    const auto digits = name.substr(kImportedPrefix.size(), name.size() - kImportedPrefix.size() - kImportedSuffix.size());
+    const auto digits
+        = name.substr(kImportedPrefix.size(), name.size() - kImportedPrefix.size() - kImportedSuffix.size());
     if (digits.size() > 18 || digits.find_first_not_of("0123456789") != std::string_view::npos)
         return std::nullopt;
     return std::stoll(std::string(digits));
