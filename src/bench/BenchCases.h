@@ -57,6 +57,12 @@ int lazyAggregates(const std::vector<std::string>& args);
 // --no-cache` against the text form on a generated tp 8 / pp 4 cluster (or CLUSTER), each a child process measured
 // with wait4: wall time and peak RSS of both and their ratios (src/bench/CliJsonBench.cpp).
 int cliJson(const std::vector<std::string>& args);
+// imported-open [--ranks 1024] [--work DIR] [--path CLUSTER] [--repeat 3]: the cluster's warm parse-cache summary
+// reopen against opening a folder of its `npuscope-cli import` rank files with no cache, and with a warm one.
+// slim [--ranks 256] [--trace-mb 2] [--work DIR]: bytes `npuscope-cli slim --keep summary` keeps of a generated
+// cluster (src/bench/ClusterImportBench.cpp).
+int importedOpen(const std::vector<std::string>& args);
+int slimRatio(const std::vector<std::string>& args);
 
 int ingestGenerated(const std::vector<std::string>& args, int (*ingest)(const std::string&, int));
 

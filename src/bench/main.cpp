@@ -39,7 +39,9 @@ int usage()
         "       npuscope-bench memory [--points 5000000] [--frames 20]\n"
         "       npuscope-bench marey [--devices 1024] [--ops 2000] [--cluster DIR] [--work DIR] [--png DIR]\n"
         "       npuscope-bench lazy [--ranks 1024] [--work DIR] [--path CLUSTER]\n"
-        "  ingest            trace_view.json throughput: import into the model (on every core) vs a single-thread\n"
+        "       npuscope-bench imported-open [--ranks 1024] [--work DIR] [--path CLUSTER] [--repeat 3]\n"
+        "       npuscope-bench slim [--ranks 256] [--trace-mb 2] [--work DIR]\n"
+                "  ingest            trace_view.json throughput: import into the model (on every core) vs a single-thread\n"
         "                    simdjson On Demand pass touching every field (floor), and their ratio\n"
         "  ingest-generated  the same on a generated trace_view.json of about --mb MB\n"
         "  cluster-open      generated clusters: time to cluster views ready and peak RSS per size; a flat DP\n"
@@ -52,7 +54,9 @@ int usage()
         "  marey             Marey frames of --devices x --ops (synthetic) vs a per-operator paint; with --cluster\n"
         "                    the time to open the view of that cluster's step on a warm parse cache\n"
         "  lazy              memory peaks after a warm summary open vs from every memory_record row; kernel totals\n"
-        "                    per rank cold / cached vs importing every kernel table\n");
+        "                    per rank cold / cached vs importing every kernel table\n"
+        "  imported-open     a folder of imported rank files opened vs the warm parse-cache reopen of the cluster\n"
+        "  slim              bytes slim --keep summary keeps of a generated cluster with --trace-mb traces\n");
     return 2;
 }
 
@@ -181,6 +185,10 @@ int main(int argc, char** argv)
             return npuscope::bench::mareyView(argc, argv, rest);
         if (command == "lazy")
             return npuscope::bench::lazyAggregates(rest);
+        if (command == "imported-open")
+            return npuscope::bench::importedOpen(rest);
+        if (command == "slim")
+            return npuscope::bench::slimRatio(rest);
         if (command == "ingest-generated")
             return npuscope::bench::ingestGenerated(rest, &ingest);
         if (command != "ingest" || argc < 3)

@@ -25,6 +25,7 @@
 #include "npuscope/io/torch_npu/TraceViewImporter.h"
 #include "npuscope/load/ModelMerger.h"
 #include "npuscope/load/PostLoad.h"
+#include "npuscope/load/RankImport.h"
 #include "npuscope/model/ModelWriter.h"
 #include "npuscope/model/RankFileTable.h"
 
@@ -113,6 +114,8 @@ ImporterFn importerFor(FileKind kind)
         return &DbTimelineImporter::run;
     case FileKind::MsParallelStrategy:
         return &MsParallelStrategyImporter::run;
+    case FileKind::ImportedRank: // merged as a model (mergeImportedRank), never parsed
+        return nullptr;
     }
     return nullptr;
 }
@@ -258,6 +261,87 @@ bool importFile(model::ModelWriter& writer, int64_t rank, const PlannedFile& fil
     return ok;
 }
 
+// Imports one rank's summary files (deferred ones only as their cheap summary pass) and writes its rank row and
+// rank_file rows; the writer's transaction is open.
+void importRankFiles(
+    model::ModelWriter& writer, const PlannedRank& rank, ProgressSink& progress, const std::atomic<bool>* cancel)
+{
+    model::RankRow row;
+    row.rankId = rank.rank;
+    row.path = rank.path;
+    row.rankSource = rank.rankSource;
+    writer.addRank(row);
+    // Deferred files are imported after the summary (Loader::load) or on demand (loadTimeline).
+    std::vector<RankFileStatus> status(rank.files.size(), RankFileStatus::Skipped);
+    std::vector<size_t> files;
+    for (size_t f = 0; f < rank.files.size(); ++f) {
+        if (isReadAtSummary(rank.files[f].kind))
+            files.push_back(f);
+    }
+    std::stable_sort(files.begin(), files.end(),
+        [&](size_t a, size_t b) { return importOrder(rank.files[a].kind) < importOrder(rank.files[b].kind); });
+    const auto state = std::make_shared<RankState>();
+    state->summaryReplaced = rank.summaryReplaced;
+    for (const size_t f : files) {
+        if (cancel && cancel->load())
+            return;
+        const auto& file = rank.files[f];
+        if (isDeferredKind(file.kind)) {
+            // memory_record.csv: its memory_peak rows now, its rows with the Memory group; stays "skipped".
+            importFile(writer, rank.rank, file, progress, cancel, state, false, &MemoryRecordImporter::runPeaks);
+            continue;
+        }
+        status[f] = loadedOrFailed(importFile(writer, rank.rank, file, progress, cancel, state, false));
+    }
+    // The rank's rank_file rows once, with their final status: an UPDATE per file would scan
+    // every row written so far (rank_file has no index while loading).
+    for (size_t f = 0; f < rank.files.size(); ++f) {
+        const auto& file = rank.files[f];
+        writer.addRankFile(
+            { rank.rank, fileKindName(file.kind), file.path, static_cast<int64_t>(file.size), status[f] });
+    }
+}
+
+// A rank planned from an `npuscope-cli import` file: the file's model is merged as it is (it holds the rank row,
+// its original files' rank_file rows and parse issues). A file this build cannot read leaves the rank with its row
+// and an error saying why. The writer's transaction is open and open again on return (a merge ATTACHes outside it).
+void mergeImportedRank(model::Database& db, model::ModelWriter& writer, const PlannedRank& rank, ProgressSink& progress)
+{
+    const PlannedFile& file = rank.files.front();
+    progress.parsed(file.path);
+    writer.commit();
+    auto inspection = RankImport::inspect(file.path);
+    if (inspection.usable) {
+        try {
+            load::ModelMerger::mergeFile(db, file.path);
+        } catch (const model::DbError& e) {
+            inspection.usable = false;
+            inspection.problem = std::string("imported rank file unreadable: ") + e.what();
+        }
+    }
+    writer.begin();
+    if (!inspection.usable) {
+        model::RankRow row;
+        row.rankId = rank.rank;
+        row.path = file.path;
+        row.rankSource = rank.rankSource;
+        writer.addRank(row);
+        writer.addRankFile(
+            { rank.rank, fileKindName(file.kind), file.path, static_cast<int64_t>(file.size), RankFileStatus::Failed });
+    }
+    if (!inspection.problem.empty())
+        writer.addIssue({ inspection.usable ? model::Severity::Warning : model::Severity::Error, rank.rank, file.path,
+            std::nullopt, inspection.problem });
+    for (const auto& issue : inspection.issues)
+        writer.addIssue({ severityOf(issue.severity), std::nullopt, issue.path, std::nullopt, issue.message });
+    progress.bytes(file.size, file.path);
+}
+
+bool isImportedRank(const PlannedRank& rank)
+{
+    return rank.files.size() == 1 && rank.files.front().kind == FileKind::ImportedRank;
+}
+
 // Imports whole ranks into its own model; ranks are taken from a shared counter.
 void runWorker(model::Database& db, const LoadPlan& plan, std::atomic<size_t>& next, ProgressSink& progress,
     const std::atomic<bool>* cancel)
@@ -265,41 +349,12 @@ void runWorker(model::Database& db, const LoadPlan& plan, std::atomic<size_t>& n
     model::ModelWriter writer(db);
     writer.begin();
     for (size_t i = next.fetch_add(1); i < plan.ranks.size(); i = next.fetch_add(1)) {
-        const auto& rank = plan.ranks[i];
-        model::RankRow row;
-        row.rankId = rank.rank;
-        row.path = rank.path;
-        row.rankSource = rank.rankSource;
-        writer.addRank(row);
-        // Deferred files are imported after the summary (Loader::load) or on demand (loadTimeline).
-        std::vector<RankFileStatus> status(rank.files.size(), RankFileStatus::Skipped);
-        std::vector<size_t> files;
-        for (size_t f = 0; f < rank.files.size(); ++f) {
-            if (isReadAtSummary(rank.files[f].kind))
-                files.push_back(f);
-        }
-        std::stable_sort(files.begin(), files.end(),
-            [&](size_t a, size_t b) { return importOrder(rank.files[a].kind) < importOrder(rank.files[b].kind); });
-        const auto state = std::make_shared<RankState>();
-        state->summaryReplaced = rank.summaryReplaced;
-        for (const size_t f : files) {
-            if (cancel && cancel->load())
-                return;
-            const auto& file = rank.files[f];
-            if (isDeferredKind(file.kind)) {
-                // memory_record.csv: its memory_peak rows now, its rows with the Memory group; stays "skipped".
-                importFile(writer, rank.rank, file, progress, cancel, state, false, &MemoryRecordImporter::runPeaks);
-                continue;
-            }
-            status[f] = loadedOrFailed(importFile(writer, rank.rank, file, progress, cancel, state, false));
-        }
-        // The rank's rank_file rows once, with their final status: an UPDATE per file would scan
-        // every row written so far (rank_file has no index while loading).
-        for (size_t f = 0; f < rank.files.size(); ++f) {
-            const auto& file = rank.files[f];
-            writer.addRankFile(
-                { rank.rank, fileKindName(file.kind), file.path, static_cast<int64_t>(file.size), status[f] });
-        }
+        if (cancel && cancel->load())
+            return;
+        if (isImportedRank(plan.ranks[i]))
+            mergeImportedRank(db, writer, plan.ranks[i], progress);
+        else
+            importRankFiles(writer, plan.ranks[i], progress, cancel);
         progress.rankDone();
     }
     writer.commit();
@@ -690,6 +745,18 @@ std::unique_ptr<model::Database> Loader::load(
             db.reset();
         }
     }
+    // An imported folder joined on the cluster (npuscope-cli import --join): its whole summary model in one file.
+    if (const auto joined = db ? std::nullopt : RankImport::joinedFor(plan)) {
+        progress.message("reading the joined imported ranks");
+        try {
+            db = readCachedModel(*joined, plan);
+            db->exec("DROP TABLE IF EXISTS npuscope_join"); // its description; merges copy every table of the model
+            progress.bytes(totalBytes, *joined);
+        } catch (const model::DbError& e) {
+            rejected = "joined model " + *joined + " unusable (" + e.what() + "); merged the rank files instead";
+            db.reset();
+        }
+    }
     if (!db) {
         db = model::Database::createModel();
         const auto facts = loadSummary(*db, plan, threads, progress, cancel, options.report);
@@ -746,6 +813,16 @@ std::unique_ptr<model::Database> Loader::load(
     }
     progress.message("");
     return db;
+}
+
+void Loader::importRankSummary(model::Database& target, const io::PlannedRank& rank, const std::atomic<bool>* cancel)
+{
+    const ProgressFn none;
+    ProgressSink progress(none, 0, 1);
+    model::ModelWriter writer(target);
+    writer.begin();
+    importRankFiles(writer, rank, progress, cancel);
+    writer.commit();
 }
 
 bool Loader::loadTimeline(model::Database& db, int64_t rank, const ProgressFn& progressFn,

@@ -76,6 +76,10 @@ std::string ParseCache::defaultDir()
     return (fs::temp_directory_path() / "npuscope-cache" / "parse").string();
 }
 
+std::string ParseCache::schemaHash() { return hex(fnv1a(1469598103934665603ull, model::kSchemaSql)); }
+
+int ParseCache::importerVersion() { return kImportVersion; }
+
 std::string ParseCache::keyFor(const std::string& scope, const std::vector<PlannedFile>& files) const
 {
     uint64_t h = 1469598103934665603ull;

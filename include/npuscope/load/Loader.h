@@ -57,6 +57,13 @@ public:
     static std::unique_ptr<model::Database> load(const io::LoadPlan& plan, const LoadOptions& options = {},
         const ProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr);
 
+    // Writes one rank's summary rows into target as a load's worker does (rank row, summary files, the memory peaks
+    // pass, rank_file rows of every planned file with deferred ones "skipped"), without group resolution or indexes:
+    // the content of an imported rank file (load::RankImport). Bad input becomes parse_issue rows. Any thread that
+    // is target's only user.
+    static void importRankSummary(
+        model::Database& target, const io::PlannedRank& rank, const std::atomic<bool>* cancel = nullptr);
+
     // Imports one rank's deferred files of every group (Loader::loadDeferred with io::kAllGroups).
     static bool loadTimeline(model::Database& db, int64_t rank, const ProgressFn& progress = {},
         const std::atomic<bool>* cancel = nullptr, const ParseCache* cache = nullptr, LoadReport* report = nullptr);

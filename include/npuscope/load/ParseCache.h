@@ -29,6 +29,11 @@ public:
     // $XDG_CACHE_HOME/npuscope/parse, else $HOME/.cache/npuscope/parse.
     static std::string defaultDir();
 
+    // What makes an entry (or an imported rank file) readable by this build: a hash of the model schema and the
+    // importer version. Two builds with equal values write identical models from identical inputs.
+    static std::string schemaHash();
+    static int importerVersion();
+
     // Key of an entry holding what `scope` (e.g. "timeline") imported from files.
     std::string keyFor(const std::string& scope, const std::vector<io::PlannedFile>& files) const;
 

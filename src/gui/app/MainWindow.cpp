@@ -655,7 +655,9 @@ void MainWindow::updateProgress()
     }
     const QString file = QFileInfo(QString::fromStdString(progress.currentFile)).fileName();
     QString text = file.isEmpty() ? tr("Detecting\u2026") : tr("Loading %1").arg(file);
-    if (progress.ranksTotal > 0)
+    if (file.endsWith(QLatin1String(".nprank"))) // a folder of `npuscope-cli import` files: merged, not parsed
+        text = tr("Reading imported ranks\n%1 of %2 ranks imported").arg(progress.ranksDone).arg(progress.ranksTotal);
+    else if (progress.ranksTotal > 0)
         text += tr("\nrank %1 of %2").arg(progress.ranksDone).arg(progress.ranksTotal);
     if (m_progress) {
         m_progress->setLabelText(text);

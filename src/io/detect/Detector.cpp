@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <regex>
@@ -946,6 +947,33 @@ void planSummary(LoadPlan& plan, std::vector<ClusterSummary>& summaries, const s
     }
 }
 
+// The rank_<id>.nprank files (npuscope-cli import) of an input: the file itself, or those directly inside a
+// folder. Empty for any other input, which is walked as usual.
+std::vector<PlannedRank> importedRanksOf(const std::string& input)
+{
+    std::vector<PlannedRank> ranks;
+    const fs::path p(input);
+    auto add = [&](const fs::path& f) {
+        const auto rank = importedRankOf(f.filename().string());
+        std::error_code ec;
+        if (!rank || !fs::is_regular_file(f, ec))
+            return;
+        PlannedRank r;
+        r.rank = *rank;
+        r.rankSource = "imported";
+        r.path = pathText(fs::absolute(f));
+        r.files.push_back({ FileKind::ImportedRank, r.path, static_cast<uint64_t>(fs::file_size(f, ec)) });
+        ranks.push_back(std::move(r));
+    };
+    if (!isDir(p)) {
+        add(p);
+        return ranks;
+    }
+    for (const auto& f : filesIn(p))
+        add(f);
+    return ranks;
+}
+
 } // namespace
 
 LoadPlan Detector::detect(const std::vector<std::string>& paths)
@@ -953,8 +981,13 @@ LoadPlan Detector::detect(const std::vector<std::string>& paths)
     LoadPlan plan;
     plan.inputs = paths;
     Walker walker(plan);
-    for (const auto& p : paths)
-        walker.input(p);
+    std::vector<PlannedRank> imported;
+    for (const auto& p : paths) {
+        auto ranks = importedRanksOf(p);
+        if (ranks.empty())
+            walker.input(p);
+        std::move(ranks.begin(), ranks.end(), std::back_inserter(imported));
+    }
     auto& candidates = walker.candidates();
     // Per-rank files next to a summary that is not imported (only the first summary found is) go with it.
     auto& summaries = walker.summaries();
@@ -1025,6 +1058,20 @@ LoadPlan Detector::detect(const std::vector<std::string>& paths)
         kept.push_back(keep);
     }
     planSummary(plan, summaries, kept);
+    // Imported ranks (already one model file each) beside the parsed ones; a rank id that is there already keeps
+    // the first found.
+    std::set<int64_t> present;
+    for (const auto& r : plan.ranks)
+        present.insert(r.rank);
+    for (auto& r : imported) {
+        if (!present.insert(r.rank).second) {
+            plan.issues.push_back({ "warning", r.path,
+                "rank " + std::to_string(r.rank) + " found more than once; this imported file is ignored" });
+            severalRuns = true;
+            continue;
+        }
+        plan.ranks.push_back(std::move(r));
+    }
     std::stable_sort(plan.ranks.begin(), plan.ranks.end(),
         [](const PlannedRank& a, const PlannedRank& b) { return a.rank < b.rank; });
 

@@ -2,13 +2,14 @@
 #include "npuscope/io/detect/LoadPlan.h"
 
 #include <array>
+#include <string_view>
 #include <tuple>
 #include <utility>
 
 namespace npuscope::io {
 
 namespace {
-constexpr std::array<std::pair<FileKind, const char*>, 30> kNames { {
+constexpr std::array<std::pair<FileKind, const char*>, 31> kNames { {
     { FileKind::ProfilerInfo, "profiler_info" },
     { FileKind::ProfilerMetadata, "profiler_metadata" },
     { FileKind::StepTraceTime, "step_trace_time" },
@@ -39,7 +40,10 @@ constexpr std::array<std::pair<FileKind, const char*>, 30> kNames { {
     { FileKind::ProfilerDbTimeline, "profiler_db_timeline" },
     { FileKind::MsParallelStrategy, "parallel_strategy" },
     { FileKind::OpSummary, "op_summary" },
+    { FileKind::ImportedRank, "imported_rank" },
 } };
+constexpr std::string_view kImportedPrefix = "rank_";
+constexpr std::string_view kImportedSuffix = ".nprank";
 } // namespace
 
 const char* fileKindName(FileKind kind)
@@ -63,6 +67,24 @@ const char* deferredGroupName(DeferredGroup group)
     default:
         return "none";
     }
+}
+
+std::string importedRankFileName(int64_t rank)
+{
+    return std::string(kImportedPrefix) + std::to_string(rank) + std::string(kImportedSuffix);
+}
+
+std::optional<int64_t> importedRankOf(const std::string& fileName)
+{
+    const std::string_view name(fileName);
+    if (name.size() <= kImportedPrefix.size() + kImportedSuffix.size() || !name.starts_with(kImportedPrefix)
+        || !name.ends_with(kImportedSuffix))
+        return std::nullopt;
+    const auto digits
+        = name.substr(kImportedPrefix.size(), name.size() - kImportedPrefix.size() - kImportedSuffix.size());
+    if (digits.size() > 18 || digits.find_first_not_of("0123456789") != std::string_view::npos)
+        return std::nullopt;
+    return std::stoll(std::string(digits));
 }
 
 bool fileKindFromName(const std::string& name, FileKind& kind)

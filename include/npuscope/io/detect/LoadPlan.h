@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -45,12 +46,17 @@ enum class FileKind {
     MsParallelStrategy, // MindSpore parallel_strategy_{rank}.json (auto-parallel strategy: config facts, node count)
     OpSummary, // CANN msprof op_summary_*.csv (mindstudio_profiler_output/op_summary_{timestamp}.csv, older
                // device_<n>/summary/op_summary_{dev}_{model}_{iter}.csv): the kernel table, as kernel_details.csv
+    ImportedRank, // rank_<id>.nprank written by `npuscope-cli import` (load::RankImport): one rank's summary model
 };
 
 // Stable name used in rank_file.kind and the summary ("step_trace_time", ...).
 const char* fileKindName(FileKind kind);
 // Reverse of fileKindName; false for an unknown name.
 bool fileKindFromName(const std::string& name, FileKind& kind);
+// Name of the per-rank model file `npuscope-cli import` writes for a rank: "rank_<id>.nprank".
+std::string importedRankFileName(int64_t rank);
+// The rank id of such a file name; nullopt for any other name (temporary files of an import under way included).
+std::optional<int64_t> importedRankOf(const std::string& fileName);
 // Kind of a file by its name inside ASCEND_PROFILER_OUTPUT or the rank folder; false if unknown.
 bool fileKindOf(const std::string& fileName, FileKind& kind);
 // Large per-rank files no cluster view needs are "deferred": imported per rank when a view needs them (GUIDE §2:

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "npuscope/io/detect/LoadPlan.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace npuscope::load {
+
+// Per-rank model files made where the profiles are (`npuscope-cli import`) and opened anywhere: each file
+// (io::importedRankFileName, "rank_<id>.nprank") is the SQLite model a load's worker writes for one rank (rank row,
+// summary rows, the memory peaks, rank_file rows naming the original files, parse issues), before group resolution,
+// plus three tables describing itself:
+//   npuscope_import(key, value): format, schema (ParseCache::schemaHash), importer_version, tool, rank, rank_dir
+//   npuscope_import_input(path, kind, size, mtime_ns): every input file as it was when imported
+//   npuscope_import_issue(severity, path, message): what detection said about the rank folder
+// A folder of such files is an input of its own (io::Detector); Loader merges them instead of parsing. The deferred
+// groups (timeline, kernels, memory) are not in the file: they are read from the original files, which the
+// rank_file rows name, when a view needs them.
+class RankImport {
+public:
+    static constexpr int kFormat = 1;
+
+    struct Written {
+        int64_t rank = 0;
+        std::string input; // the rank folder given
+        std::string path; // the file written
+        uint64_t bytes = 0;
+    };
+    struct Result {
+        std::vector<Written> written;
+        std::vector<std::string> errors; // one line per input or rank that could not be imported
+    };
+    using LogFn = std::function<void(const Written&)>;
+
+    // Detects each of rankDirs on its own (one process per rank folder or per host needs nothing from the others)
+    // and writes one file per rank it plans into outDir (created when missing). Each file is written to a temporary
+    // name in outDir and renamed, so a reader never sees half a file and processes writing other ranks into the same
+    // outDir never collide; a rank imported twice keeps the last file. Refuses an outDir inside (or equal to) an
+    // input folder, and never writes anywhere else. log is called once per file written (from the calling thread).
+    // Any thread.
+    static Result importRanks(const std::vector<std::string>& rankDirs, const std::string& outDir,
+        const LogFn& log = {}, const std::atomic<bool>* cancel = nullptr);
+
+    // The joined model of an imported folder: the summary model of all its rank files, written once after every
+    // rank is imported (`npuscope-cli import --join DIR`, e.g. a job depending on the import array job), so opening
+    // the folder reads one file instead of merging them. Described by table npuscope_join(name, size, mtime_ns): the
+    // rank files it was made from; used only while they are exactly those.
+    static constexpr const char* kJoinedName = "cluster.npjoined";
+    // Writes dir/kJoinedName (temporary file + rename); the error, or "" on success. Any thread.
+    static std::string join(const std::string& dir);
+    // The joined model matching a plan whose ranks are all imported files of one folder, else nullopt. Any thread.
+    static std::optional<std::string> joinedFor(const io::LoadPlan& plan);
+
+    struct Inspection {
+        bool usable = false; // this build can merge the file
+        std::string problem; // why not, or (when usable) a warning such as another importer version
+        std::vector<io::PlanIssue> issues; // the import's detection issues
+    };
+    // Reads a file's description (not its rows). Never throws. Any thread.
+    static Inspection inspect(const std::string& path);
+};
+
+} // namespace npuscope::load

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: Apache-2.0
+// npuscope-cli import: per-rank model files made where the profiles are, opened anywhere (load::RankImport).
+#include "CliSupport.h"
+
+#include "npuscope/load/RankImport.h"
+
+#include <iostream>
+
+namespace {
+
+constexpr const char* kUsage = R"(  import [--quiet] RANKDIR... --out DIR
+      Parse each RANKDIR (a rank folder, or any folder npuscope opens) on its own and write one file per rank,
+      DIR/rank_<id>.nprank: the rank's summary model in the parse cache's format, describing itself (input paths,
+      sizes, modification times, importer version and schema). Files are written under a temporary name and
+      renamed, so many processes (one per rank or per host, e.g. a Slurm array job, docs/cluster.md) may import
+      into one DIR at once; nothing is written into a RANKDIR (DIR inside one is refused). npuscope and
+      npuscope-cli open DIR like any profile, without parsing; a file made by another npuscope version is named
+      in the parse issues. The timeline, kernel and memory rows are not in the files: a view that needs them
+      reads the original files named in them. --quiet prints only errors.
+  import --join DIR
+      Once every rank is imported (e.g. a job depending on the import array job): write DIR/cluster.npjoined, the
+      summary model of all of DIR's rank files, so opening DIR reads one file instead of merging them (as fast as a
+      warm parse cache). Used only while DIR holds exactly the rank files it was made from.
+)";
+
+int run(const std::vector<std::string>& args)
+{
+    if (args.size() == 2 && args[0] == "--join") {
+        const auto error = npuscope::load::RankImport::join(args[1]);
+        if (!error.empty()) {
+            std::cerr << "npuscope-cli import --join: " << error << "\n";
+            return 1;
+        }
+        std::cout << "joined " << args[1] << "/" << npuscope::load::RankImport::kJoinedName << "\n";
+        return 0;
+    }
+    std::vector<std::string> dirs;
+    std::string out;
+    bool quiet = false;
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--out" && i + 1 < args.size())
+            out = args[++i];
+        else if (args[i] == "--quiet")
+            quiet = true;
+        else if (args[i].rfind("--", 0) == 0)
+            return npuscope::cli::usageError("import", "unknown option " + args[i]);
+        else
+            dirs.push_back(args[i]);
+    }
+    if (out.empty() || dirs.empty())
+        return npuscope::cli::usageError("import", "needs RANKDIR... and --out DIR");
+    const auto result = npuscope::load::RankImport::importRanks(dirs, out, [&](const auto& w) {
+        if (!quiet)
+            std::cout << "rank " << w.rank << ": " << w.input << " -> " << w.path << " (" << w.bytes << " bytes)\n";
+    });
+    for (const auto& e : result.errors)
+        std::cerr << "npuscope-cli import: " << e << "\n";
+    return result.errors.empty() && !result.written.empty() ? 0 : 1;
+}
+
+const bool kRegistered = npuscope::cli::registerCommand({ "import", kUsage, &run });
+
+} // namespace

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0
+// npuscope-cli slim: a copy of a profile with only the files the chosen views read (load::ProfileSlim).
+#include "CliSupport.h"
+
+#include "npuscope/load/ProfileSlim.h"
+
+#include <iostream>
+#include <set>
+#include <sstream>
+
+namespace {
+
+constexpr const char* kUsage = R"(  slim SRC DST [--keep summary|timeline|all] [--ranks LIST]
+      Copy into DST (missing or empty; not inside SRC, nor SRC inside it) only the files npuscope reads from SRC,
+      keeping the folder layout and modification times: with summary (default) the files of the cluster views
+      (step trace, communication, statistics, metadata, memory_record.csv for the memory peaks, db exports);
+      with timeline also trace_view.json (or the rank's timeline db) of the ranks in LIST; with all also their
+      kernel and memory files. LIST is comma-separated rank ids and ranges (0,3,8-15); default every rank. SRC is
+      never written. Prints the sizes before and after.
+)";
+
+// "0,3,8-15" -> {0, 3, 8, ..., 15}; false on anything else.
+bool parseRanks(const std::string& text, std::set<int64_t>& out)
+{
+    std::stringstream in(text);
+    std::string part;
+    while (std::getline(in, part, ',')) {
+        const auto dash = part.find('-', 1);
+        long long lo = 0;
+        long long hi = 0;
+        constexpr long long kMax = 1LL << 40;
+        if (dash == std::string::npos) {
+            if (!npuscope::cli::parseInt(part, 0, kMax, lo))
+                return false;
+            hi = lo;
+        } else if (!npuscope::cli::parseInt(part.substr(0, dash), 0, kMax, lo)
+            || !npuscope::cli::parseInt(part.substr(dash + 1), lo, lo + 1'000'000, hi)) {
+            return false;
+        }
+        for (long long r = lo; r <= hi; ++r)
+            out.insert(r);
+    }
+    return !out.empty();
+}
+
+std::string megabytes(uint64_t bytes)
+{
+    std::ostringstream s;
+    s.setf(std::ios::fixed);
+    s.precision(1);
+    s << static_cast<double>(bytes) / 1e6 << " MB";
+    return s.str();
+}
+
+int run(const std::vector<std::string>& args)
+{
+    npuscope::load::ProfileSlim::Options options;
+    std::vector<std::string> paths;
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--keep" && i + 1 < args.size()) {
+            if (!npuscope::load::ProfileSlim::keepFromName(args[++i], options.keep))
+                return npuscope::cli::usageError("slim", "--keep takes summary, timeline or all");
+        } else if (args[i] == "--ranks" && i + 1 < args.size()) {
+            std::set<int64_t> ranks;
+            if (!parseRanks(args[++i], ranks))
+                return npuscope::cli::usageError("slim", "--ranks takes rank ids and ranges such as 0,3,8-15");
+            options.ranks = std::move(ranks);
+        } else if (args[i].rfind("--", 0) == 0) {
+            return npuscope::cli::usageError("slim", "unknown option " + args[i]);
+        } else {
+            paths.push_back(args[i]);
+        }
+    }
+    if (paths.size() != 2)
+        return npuscope::cli::usageError("slim", "needs SRC and DST");
+    options.source = paths[0];
+    options.destination = paths[1];
+    const auto result = npuscope::load::ProfileSlim::run(options);
+    for (const auto& w : result.warnings)
+        std::cerr << "npuscope-cli slim: " << w << "\n";
+    if (!result.error.empty()) {
+        std::cerr << "npuscope-cli slim: " << result.error << "\n";
+        return 1;
+    }
+    const double ratio
+        = result.sourceBytes ? static_cast<double>(result.copiedBytes) / static_cast<double>(result.sourceBytes) : 0;
+    std::cout << "before: " << result.sourceFiles << " files, " << megabytes(result.sourceBytes) << "\n"
+              << "after:  " << result.copiedFiles << " files, " << megabytes(result.copiedBytes) << " ("
+              << static_cast<int>(ratio * 1000 + 0.5) / 10.0 << " % of the bytes)\n";
+    return 0;
+}
+
+const bool kRegistered = npuscope::cli::registerCommand({ "slim", kUsage, &run });
+
+} // namespace

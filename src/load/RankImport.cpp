@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/load/RankImport.h"
+
+#include "npuscope/io/detect/Detector.h"
+#include "npuscope/load/FolderRules.h"
+#include "npuscope/load/Loader.h"
+#include "npuscope/load/ParseCache.h"
+#include "npuscope/model/Database.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <tuple>
+
+namespace fs = std::filesystem;
+
+namespace npuscope::load {
+
+namespace {
+
+constexpr const char* kTool = "npuscope-cli import";
+
+// Modification time in ns since the Unix epoch (the file clock's epoch is not portable); 0 when unknown.
+int64_t mtimeNs(const std::string& path)
+{
+    struct stat st { };
+    if (::stat(path.c_str(), &st) != 0)
+        return 0;
+    return static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+}
+
+void describe(model::Database& db, const io::PlannedRank& rank, const std::string& rankDir,
+    const std::vector<io::PlanIssue>& issues)
+{
+    db.exec("CREATE TABLE npuscope_import(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+            "CREATE TABLE npuscope_import_input(path TEXT NOT NULL, kind TEXT NOT NULL, size INTEGER, "
+            "mtime_ns INTEGER);"
+            "CREATE TABLE npuscope_import_issue(severity TEXT NOT NULL, path TEXT, message TEXT NOT NULL);");
+    db.exec("BEGIN");
+    auto meta = db.prepare("INSERT INTO npuscope_import VALUES (?1, ?2)");
+    const std::map<std::string, std::string> facts { { "format", std::to_string(RankImport::kFormat) },
+        { "schema", ParseCache::schemaHash() }, { "importer_version", std::to_string(ParseCache::importerVersion()) },
+        { "tool", kTool }, { "rank", std::to_string(rank.rank) }, { "rank_dir", rankDir } };
+    for (const auto& [k, v] : facts) {
+        meta.bind(1, k).bind(2, v).run();
+        meta.reset();
+    }
+    auto input = db.prepare("INSERT INTO npuscope_import_input VALUES (?1, ?2, ?3, ?4)");
+    for (const auto& f : rank.files) {
+        std::error_code ec;
+        const auto size = fs::file_size(f.path, ec);
+        input.bind(1, f.path).bind(2, io::fileKindName(f.kind)).bind(3, static_cast<int64_t>(ec ? 0 : size));
+        input.bind(4, mtimeNs(f.path)).run();
+        input.reset();
+    }
+    auto issue = db.prepare("INSERT INTO npuscope_import_issue VALUES (?1, ?2, ?3)");
+    for (const auto& i : issues) {
+        issue.bind(1, i.severity).bind(2, i.path).bind(3, i.message).run();
+        issue.reset();
+    }
+    db.exec("COMMIT");
+}
+
+// Writes model to dir/name through a temporary file in dir and a rename (atomic within one file system).
+std::string writeAtomically(model::Database& model, const fs::path& dir, const std::string& name)
+{
+    static std::atomic<uint64_t> counter { 0 };
+    const fs::path target = dir / name;
+    const fs::path temp
+        = dir / ("." + name + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1)));
+    std::error_code ec;
+    try {
+        model.saveTo(temp.string());
+    } catch (const model::DbError& e) {
+        fs::remove(temp, ec);
+        return std::string("cannot write ") + temp.string() + ": " + e.what();
+    }
+    fs::rename(temp, target, ec);
+    if (ec) {
+        const std::string message = "cannot rename " + temp.string() + " to " + target.string() + ": " + ec.message();
+        fs::remove(temp, ec);
+        return message;
+    }
+    return {};
+}
+
+} // namespace
+
+RankImport::Result RankImport::importRanks(const std::vector<std::string>& rankDirs, const std::string& outDir,
+    const LogFn& log, const std::atomic<bool>* cancel)
+{
+    Result result;
+    const fs::path out = resolvedPath(outDir);
+    for (const auto& d : rankDirs) {
+        if (isInsideFolder(out, resolvedPath(d))) {
+            result.errors.push_back("refusing to write into an input folder: " + out.string() + " is inside " + d);
+            return result;
+        }
+    }
+    std::error_code ec;
+    fs::create_directories(out, ec);
+    if (ec || !fs::is_directory(out)) {
+        result.errors.push_back("cannot create " + out.string() + ": " + ec.message());
+        return result;
+    }
+    for (const auto& dir : rankDirs) {
+        if (cancel && cancel->load())
+            break;
+        const auto plan = io::Detector::detect({ dir });
+        if (plan.ranks.empty()) {
+            std::string why;
+            for (const auto& i : plan.issues)
+                why += (why.empty() ? "" : "; ") + i.message;
+            result.errors.push_back(dir + ": nothing to import" + (why.empty() ? "" : " (" + why + ")"));
+            continue;
+        }
+        for (const auto& rank : plan.ranks) {
+            // Detection issues go with the rank whose folder they name; the others with every rank of the input.
+            std::vector<io::PlanIssue> issues;
+            for (const auto& i : plan.issues) {
+                bool other = false;
+                for (const auto& r : plan.ranks)
+                    other = other || (&r != &rank && isInsideFolder(fs::path(i.path), fs::path(r.path)));
+                if (!other)
+                    issues.push_back(i);
+            }
+            try {
+                auto model = model::Database::createModel();
+                Loader::importRankSummary(*model, rank, cancel);
+                if (cancel && cancel->load())
+                    break;
+                describe(*model, rank, fs::absolute(dir).lexically_normal().string(), issues);
+                const std::string name = io::importedRankFileName(rank.rank);
+                if (auto error = writeAtomically(*model, out, name); !error.empty()) {
+                    result.errors.push_back(dir + ": rank " + std::to_string(rank.rank) + ": " + error);
+                    continue;
+                }
+                Written w { rank.rank, dir, (out / name).string(), 0 };
+                w.bytes = fs::file_size(w.path, ec);
+                result.written.push_back(w);
+                if (log)
+                    log(w);
+            } catch (const model::DbError& e) {
+                result.errors.push_back(dir + ": rank " + std::to_string(rank.rank) + ": " + e.what());
+            }
+        }
+    }
+    return result;
+}
+
+namespace {
+
+// Name, size and mtime of each imported rank file of a plan, sorted; nullopt unless every rank is one such file of one
+// folder (that folder in dir).
+std::optional<std::vector<std::tuple<std::string, int64_t, int64_t>>> rankFilesOf(
+    const io::LoadPlan& plan, fs::path& dir)
+{
+    std::vector<std::tuple<std::string, int64_t, int64_t>> files;
+    for (const auto& r : plan.ranks) {
+        if (r.files.size() != 1 || r.files.front().kind != io::FileKind::ImportedRank)
+            return std::nullopt;
+        const fs::path p(r.files.front().path);
+        if (files.empty())
+            dir = p.parent_path();
+        else if (p.parent_path() != dir)
+            return std::nullopt;
+        std::error_code ec;
+        const auto size = fs::file_size(p, ec);
+        files.emplace_back(p.filename().string(), ec ? -1 : static_cast<int64_t>(size), mtimeNs(p.string()));
+    }
+    if (files.empty())
+        return std::nullopt;
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+} // namespace
+
+std::string RankImport::join(const std::string& dir)
+{
+    auto plan = io::Detector::detect({ dir });
+    fs::path folder;
+    const auto files = rankFilesOf(plan, folder);
+    if (!files)
+        return dir + " is not a folder of imported rank files only";
+    // Detection's issues are added by every open; the joined model holds what the files hold.
+    plan.issues.clear();
+    LoadOptions options;
+    options.loadTimelines = false;
+    auto db = Loader::load(plan, options);
+    if (!db)
+        return "cancelled";
+    db->exec("CREATE TABLE npuscope_join(name TEXT NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL)");
+    db->exec("BEGIN");
+    auto insert = db->prepare("INSERT INTO npuscope_join VALUES (?1, ?2, ?3)");
+    for (const auto& [name, size, mtime] : *files) {
+        insert.bind(1, name).bind(2, size).bind(3, mtime).run();
+        insert.reset();
+    }
+    db->exec("COMMIT");
+    return writeAtomically(*db, folder, kJoinedName);
+}
+
+std::optional<std::string> RankImport::joinedFor(const io::LoadPlan& plan)
+{
+    fs::path dir;
+    const auto files = rankFilesOf(plan, dir);
+    if (!files)
+        return std::nullopt;
+    const fs::path joined = dir / kJoinedName;
+    std::error_code ec;
+    if (!fs::is_regular_file(joined, ec))
+        return std::nullopt;
+    try {
+        auto db = model::Database::openReadOnly(joined.string());
+        std::vector<std::tuple<std::string, int64_t, int64_t>> recorded;
+        auto st = db->prepare("SELECT name, size, mtime_ns FROM npuscope_join ORDER BY name");
+        while (st.step())
+            recorded.emplace_back(st.text(0), st.int64(1), st.int64(2));
+        std::sort(recorded.begin(), recorded.end());
+        if (recorded != *files)
+            return std::nullopt;
+    } catch (const model::DbError&) {
+        return std::nullopt; // not a joined model this build reads: the rank files are merged instead
+    }
+    return joined.string();
+}
+
+RankImport::Inspection RankImport::inspect(const std::string& path)
+{
+    Inspection result;
+    try {
+        auto db = model::Database::openReadOnly(path);
+        if (!db->scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'npuscope_import'").value_or(0)) {
+            result.problem = "not a file of npuscope-cli import (no npuscope_import table)";
+            return result;
+        }
+        std::map<std::string, std::string> facts;
+        auto st = db->prepare("SELECT key, value FROM npuscope_import");
+        while (st.step())
+            facts[st.text(0)] = st.text(1);
+        const std::string version = "import format " + facts["format"] + ", schema " + facts["schema"]
+            + ", importer version " + facts["importer_version"];
+        const std::string ours = "this build: import format " + std::to_string(kFormat) + ", schema "
+            + ParseCache::schemaHash() + ", importer version " + std::to_string(ParseCache::importerVersion());
+        if (facts["format"] != std::to_string(kFormat) || facts["schema"] != ParseCache::schemaHash()) {
+            result.problem = "made by another npuscope version (" + version + "; " + ours
+                + "); not read: run npuscope-cli import on " + facts["rank_dir"] + " again with this build";
+            return result;
+        }
+        if (facts["importer_version"] != std::to_string(ParseCache::importerVersion()))
+            result.problem = "made by another npuscope version (" + version + "; " + ours
+                + "); read as it is, but a new import of " + facts["rank_dir"] + " may give other rows";
+        auto issues = db->prepare("SELECT severity, path, message FROM npuscope_import_issue ORDER BY rowid");
+        while (issues.step())
+            result.issues.push_back({ issues.text(0), issues.optText(1).value_or(""), issues.text(2) });
+        result.usable = true;
+    } catch (const model::DbError& e) {
+        result.problem = std::string("imported rank file unreadable: ") + e.what();
+    }
+    return result;
+}
+
+} // namespace npuscope::load
