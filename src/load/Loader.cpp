@@ -5,6 +5,7 @@
 #include "npuscope/io/db/AnalysisDbImporter.h"
 #include "npuscope/io/db/DbTimelineImporter.h"
 #include "npuscope/io/db/ProfilerDbImporter.h"
+#include "npuscope/io/kineto/KinetoTraceImporter.h"
 #include "npuscope/io/mindspore/MindSporeHcclRawImporter.h"
 #include "npuscope/io/mindspore/MindSporeMiscImporter.h"
 #include "npuscope/io/mindspore/MindSporeStepTraceImporter.h"
@@ -112,6 +113,8 @@ ImporterFn importerFor(FileKind kind)
         return &DbTimelineImporter::run;
     case FileKind::MsParallelStrategy:
         return &MsParallelStrategyImporter::run;
+    case FileKind::KinetoTrace:
+        return &KinetoTraceImporter::run;
     }
     return nullptr;
 }
@@ -127,6 +130,7 @@ int importOrder(FileKind k)
     case FileKind::TraceView:
     case FileKind::MsTimelineDisplay:
     case FileKind::ProfilerDbTimeline:
+    case FileKind::KinetoTrace:
         return 3;
     default:
         return 2;

@@ -8,7 +8,7 @@
 namespace npuscope::io {
 
 namespace {
-constexpr std::array<std::pair<FileKind, const char*>, 30> kNames { {
+constexpr std::array<std::pair<FileKind, const char*>, 31> kNames { {
     { FileKind::ProfilerInfo, "profiler_info" },
     { FileKind::ProfilerMetadata, "profiler_metadata" },
     { FileKind::StepTraceTime, "step_trace_time" },
@@ -39,6 +39,7 @@ constexpr std::array<std::pair<FileKind, const char*>, 30> kNames { {
     { FileKind::ProfilerDbTimeline, "profiler_db_timeline" },
     { FileKind::MsParallelStrategy, "parallel_strategy" },
     { FileKind::OpSummary, "op_summary" },
+    { FileKind::KinetoTrace, "kineto_trace" },
 } };
 } // namespace
 
