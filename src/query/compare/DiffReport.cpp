@@ -207,18 +207,15 @@ nlohmann::ordered_json DiffReport::json(
         Json o = Json::object();
         o["op_type"] = c.opType;
         o["group"] = c.group;
-        o["base_count"] = c.baseCount;
-        o["new_count"] = c.newCount;
-        o["delta_count"] = c.newCount - c.baseCount;
-        o["base_elapse_ms"] = c.baseElapseMs;
-        o["new_elapse_ms"] = c.newElapseMs;
-        o["delta_elapse_ms"] = c.newElapseMs - c.baseElapseMs;
-        o["base_transit_ms"] = c.baseTransitMs;
-        o["new_transit_ms"] = c.newTransitMs;
-        o["delta_transit_ms"] = c.newTransitMs - c.baseTransitMs;
-        o["base_wait_ms"] = c.baseWaitMs;
-        o["new_wait_ms"] = c.newWaitMs;
-        o["delta_wait_ms"] = c.newWaitMs - c.baseWaitMs;
+        auto triple = [&](const std::string& name, double base, double neu) {
+            o["base_" + name] = base;
+            o["new_" + name] = neu;
+            o["delta_" + name] = neu - base;
+        };
+        triple("count", c.baseCount, c.newCount);
+        triple("elapse_ms", c.baseElapseMs, c.newElapseMs);
+        triple("transit_ms", c.baseTransitMs, c.newTransitMs);
+        triple("wait_ms", c.baseWaitMs, c.newWaitMs);
         o["base_bandwidth_gbps"] = value(c.baseBandwidthGbps);
         o["new_bandwidth_gbps"] = value(c.newBandwidthGbps);
         o["delta_bandwidth_gbps"] = c.baseBandwidthGbps && c.newBandwidthGbps
