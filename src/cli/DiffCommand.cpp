@@ -48,8 +48,8 @@ int run(const std::vector<std::string>& args)
             long long n = 0;
             const long long lo = a == "--top" ? 0 : std::numeric_limits<int64_t>::min();
             if (!npuscope::cli::parseInt(args[++i], lo, std::numeric_limits<int32_t>::max(), n))
-                return usage(a + " expects " + (a == "--top" ? "a count >= 0" : "a step number") + ", got \""
-                    + args[i] + "\"");
+                return usage(
+                    a + " expects " + (a == "--top" ? "a count >= 0" : "a step number") + ", got \"" + args[i] + "\"");
             if (a == "--top")
                 top = n;
             else
@@ -70,8 +70,8 @@ int run(const std::vector<std::string>& args)
     if (!neu)
         return 1;
     const auto diff = npuscope::query::RunComparison::compare(*base, *neu, options);
-    for (const auto& [step, side, name] : { std::tuple { options.stepBase, &diff.base, "base" },
-             std::tuple { options.stepNew, &diff.neu, "new" } }) {
+    for (const auto& [step, side, name] :
+        { std::tuple { options.stepBase, &diff.base, "base" }, std::tuple { options.stepNew, &diff.neu, "new" } }) {
         if (step && side->ranks.empty())
             std::cerr << "npuscope-cli diff: no rank of the " << name << " input has step " << *step << "\n";
     }

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // PyTorch profiler (Kineto) GPU traces: detection by content, and what the importer writes (counts and spot values
 // read from the HTA sample files).
+#include "TestSupport.h"
 #include "npuscope/io/detect/FileSniffer.h"
 #include "npuscope/io/kineto/KinetoKernelClass.h"
 #include "npuscope/query/OperatorQuery.h"
-#include "TestSupport.h"
 
 #include <gtest/gtest.h>
 
@@ -68,8 +68,9 @@ TEST(KinetoImport, KernelsStepsCollectivesAndFlows)
                   "(SELECT MAX(ts + dur) - MIN(ts) FROM kernel WHERE step = 1009) FROM step_trace WHERE step = 1009"),
         0);
     // One launch arrow per GPU activity whose runtime call is in the trace.
-    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM flow WHERE cat = 'ac2g' AND src_slice_id IS NOT NULL AND "
-                         "dst_slice_id IS NOT NULL"),
+    EXPECT_EQ(count(*db,
+                  "SELECT COUNT(*) FROM flow WHERE cat = 'ac2g' AND src_slice_id IS NOT NULL AND "
+                  "dst_slice_id IS NOT NULL"),
         count(*db, "SELECT COUNT(*) FROM flow"));
     EXPECT_GT(count(*db, "SELECT COUNT(*) FROM flow"), 9000);
     EXPECT_GT(count(*db, "SELECT COUNT(*) FROM slice"), 70000);

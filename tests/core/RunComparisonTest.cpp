@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // The run comparison (query::RunComparison, npuscope.diff/1): an input against itself, a planted slow rank, and the
 // real Kineto control/test pair against figures computed here from the two JSON files.
-#include "npuscope/query/compare/DiffReport.h"
 #include "npuscope/query/compare/RunComparison.h"
-#include "npuscope/testgen/ClusterGenerator.h"
 #include "TestSupport.h"
+#include "npuscope/query/compare/DiffReport.h"
+#include "npuscope/testgen/ClusterGenerator.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -116,8 +116,8 @@ KinetoFigures figuresOf(const std::filesystem::path& file)
         const auto launch = launchTs.find(e["args"]["correlation"].get<int64_t>());
         if (launch == launchTs.end())
             continue;
-        const auto step = std::find_if(
-            steps.begin(), steps.end(), [&](const Range& r) { return launch->second >= r.ts && launch->second < r.end; });
+        const auto step = std::find_if(steps.begin(), steps.end(),
+            [&](const Range& r) { return launch->second >= r.ts && launch->second < r.end; });
         if (step == steps.end())
             continue;
         const std::string name = e.value("name", std::string());
@@ -147,7 +147,8 @@ KinetoFigures figuresOf(const std::filesystem::path& file)
         sums[3] += overlapped;
         sums[4] += free;
     }
-    auto mean = [&](int64_t sum) { return static_cast<double>(std::llround(static_cast<double>(sum) / f.steps)) / 1e6; };
+    auto mean
+        = [&](int64_t sum) { return static_cast<double>(std::llround(static_cast<double>(sum) / f.steps)) / 1e6; };
     f.computingMs = mean(sums[1]);
     f.commNotOverlappedMs = mean(sums[2]);
     f.overlappedMs = mean(sums[3]);

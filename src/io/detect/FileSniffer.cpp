@@ -119,7 +119,8 @@ std::optional<FileSniffer::Result> sniffSqlite(const fs::path& file, std::vector
         // Cluster tables first: a cluster db also holds per-rank-looking names in other versions.
         for (const char* t : { "ClusterStepTraceTime", "ClusterCommAnalyzerTime" }) {
             if (db.hasTable(t))
-                return FileSniffer::Result { FileKind::ClusterAnalysisDb, std::string("SQLite file with ") + t, std::nullopt };
+                return FileSniffer::Result {
+                    FileKind::ClusterAnalysisDb, std::string("SQLite file with ") + t, std::nullopt };
         }
         for (const char* t : { "StepTraceTime", "CommAnalyzerTime", "CommAnalyzerBandwidth", "CommAnalyzerMatrix" }) {
             if (db.hasTable(t))

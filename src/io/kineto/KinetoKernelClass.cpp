@@ -21,8 +21,8 @@ template <std::size_t N> bool hasAny(const std::string& lower, const std::array<
 std::string_view KinetoKernelClass::ofKernel(std::string_view name)
 {
     std::string lower(name);
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-        [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(
+        lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     static constexpr std::array<std::string_view, 1> kNcclWords { "nccl" };
     static constexpr std::array<std::string_view, 3> kAttentionWords { "flash", "fmha", "attention" };
     static constexpr std::array<std::string_view, 5> kConvWords { "conv", "fprop", "dgrad", "wgrad", "winograd" };

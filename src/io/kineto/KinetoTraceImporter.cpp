@@ -291,8 +291,8 @@ std::string opTypeOf(std::string op)
 bool isP2p(const std::string& opType)
 {
     std::string lower = opType;
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-        [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(
+        lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return lower.find("send") != std::string::npos || lower.find("recv") != std::string::npos;
 }
 
@@ -509,8 +509,8 @@ private:
     // The step whose ProfilerStep range holds ts; nullopt outside every range.
     std::optional<int64_t> stepAt(int64_t ts) const
     {
-        auto it = std::upper_bound(
-            m_steps.begin(), m_steps.end(), ts, [](int64_t t, const Step& s) { return t < s.ts; });
+        auto it
+            = std::upper_bound(m_steps.begin(), m_steps.end(), ts, [](int64_t t, const Step& s) { return t < s.ts; });
         while (it != m_steps.begin()) {
             --it;
             if (ts < it->end || (it->end == it->ts && ts == it->ts))
@@ -556,8 +556,8 @@ private:
                     ++(runtime ? outside : unlaunched);
             }
             const std::string_view core = ev.kind == Kind::Memcpy ? KinetoKernelClass::kMemcpy
-                : ev.kind == Kind::Memset                        ? KinetoKernelClass::kMemset
-                                                                 : KinetoKernelClass::ofKernel(ev.name);
+                : ev.kind == Kind::Memset                         ? KinetoKernelClass::kMemset
+                                                                  : KinetoKernelClass::ofKernel(ev.name);
             model::KernelRow k;
             k.rankId = m_ctx.rankId();
             k.deviceId = ev.device;

@@ -151,8 +151,8 @@ std::string DiffReport::headline(const RunDiff& diff)
         if (auto d = diffDelta(diff.clusterBase, diff.clusterNew, c); d && *d != 0)
             moved.emplace_back(*d, c);
     }
-    std::sort(moved.begin(), moved.end(),
-        [](const auto& a, const auto& b) { return std::abs(a.first) > std::abs(b.first); });
+    std::sort(
+        moved.begin(), moved.end(), [](const auto& a, const auto& b) { return std::abs(a.first) > std::abs(b.first); });
     const double largest = moved.empty() ? 0 : std::abs(moved.front().first);
     std::string parts;
     for (std::size_t i = 0; i < moved.size() && i < 3; ++i) {
@@ -243,10 +243,10 @@ std::string DiffReport::text(
     std::string out = headline(diff) + "\n";
     auto sideLine = [](const char* label, const DiffSide& s, const std::string& path) {
         std::string line = std::string(label) + ": " + path + " — " + std::to_string(s.ranks.size()) + " ranks, ";
-        line += s.step ? "step " + std::to_string(*s.step)
-            : s.stepCount > 1 ? "mean of " + std::to_string(s.stepCount) + " steps"
+        line += s.step         ? "step " + std::to_string(*s.step)
+            : s.stepCount > 1  ? "mean of " + std::to_string(s.stepCount) + " steps"
             : s.stepCount == 1 ? std::string("its one step")
-                              : std::string("whole range (no step numbers)");
+                               : std::string("whole range (no step numbers)");
         return line + "\n";
     };
     out += sideLine("base", diff.base, basePath);
@@ -255,15 +255,16 @@ std::string DiffReport::text(
         out += "unmatched ranks: base only " + std::to_string(diff.unmatchedBase.size()) + ", new only "
             + std::to_string(diff.unmatchedNew.size()) + "\n";
 
-    out += "\nCluster (mean over matched ranks, ms)\n  component                           base        new      delta   delta %\n";
+    out += "\nCluster (mean over matched ranks, ms)\n  component                           base        new      delta  "
+           " delta %\n";
     for (auto c : kComponents) {
         char name[40];
         std::snprintf(name, sizeof name, "  %-30s", diffComponentTitle(c));
         out += name + cell(diff.clusterBase.value(c)) + " " + cell(diff.clusterNew.value(c)) + " "
             + cell(diffDelta(diff.clusterBase, diff.clusterNew, c), 10, 3, true) + " "
             + (diffDeltaPct(diff.clusterBase, diff.clusterNew, c)
-                   ? num(*diffDeltaPct(diff.clusterBase, diff.clusterNew, c), 8, 1, true) + "%"
-                   : std::string("        —"))
+                    ? num(*diffDeltaPct(diff.clusterBase, diff.clusterNew, c), 8, 1, true) + "%"
+                    : std::string("        —"))
             + "\n";
     }
 
@@ -294,8 +295,7 @@ std::string DiffReport::text(
         for (std::size_t i = 0; i < rows.size() && (limit == 0 || i < limit); ++i) {
             const auto& d = rows[i];
             std::string name = d.key.size() > 90 ? d.key.substr(0, 89) + "…" : d.key;
-            out += num(d.baseMs, 12, 3) + num(d.newMs, 12, 3) + num(d.deltaMs(), 12, 3, true) + "  " + name
-                + "\n";
+            out += num(d.baseMs, 12, 3) + num(d.newMs, 12, 3) + num(d.deltaMs(), 12, 3, true) + "  " + name + "\n";
         }
     };
     table("Categories", diff.categories, 0);

@@ -196,8 +196,8 @@ Side readSide(model::Database& db, std::optional<int64_t> step)
     return side;
 }
 
-std::vector<OperatorDiff> joined(const std::map<std::string, Side::Sum>& base,
-    const std::map<std::string, Side::Sum>& neu)
+std::vector<OperatorDiff> joined(
+    const std::map<std::string, Side::Sum>& base, const std::map<std::string, Side::Sum>& neu)
 {
     std::map<std::string, OperatorDiff> byKey;
     for (const auto& [k, s] : base)
@@ -211,9 +211,8 @@ std::vector<OperatorDiff> joined(const std::map<std::string, Side::Sum>& base,
     out.reserve(byKey.size());
     for (auto& [k, d] : byKey)
         out.push_back(std::move(d));
-    std::stable_sort(out.begin(), out.end(), [](const OperatorDiff& a, const OperatorDiff& b) {
-        return std::abs(a.deltaMs()) > std::abs(b.deltaMs());
-    });
+    std::stable_sort(out.begin(), out.end(),
+        [](const OperatorDiff& a, const OperatorDiff& b) { return std::abs(a.deltaMs()) > std::abs(b.deltaMs()); });
     return out;
 }
 
