@@ -172,6 +172,19 @@ std::string DiffReport::headline(const RunDiff& diff)
             part += " on " + rankList(ranks, diff.ranks.size());
         parts += (parts.empty() ? "" : "; ") + part;
     }
+    // A few ranks that computed much longer barely move the cluster mean (their peers wait in communication
+    // instead), so they are named when one rank's computing change is at least a tenth of the step change.
+    const bool computingNamed = parts.find(diffComponentTitle(DiffComponent::Computing)) != std::string::npos;
+    double largestRank = 0;
+    for (const auto& r : diff.ranks) {
+        if (auto d = diffDelta(r.base, r.neu, DiffComponent::Computing); d && std::abs(*d) > std::abs(largestRank))
+            largestRank = *d;
+    }
+    if (!computingNamed && diff.ranks.size() > 1 && largestRank != 0
+        && std::abs(largestRank) >= std::abs(*stepDelta) / 10) {
+        parts += std::string(parts.empty() ? "" : "; ") + "computing " + signedMs(largestRank) + " on "
+            + rankList(ranksDriving(diff, DiffComponent::Computing, largestRank), diff.ranks.size());
+    }
     if (!parts.empty())
         out += ": " + parts;
     return out;
