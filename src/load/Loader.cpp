@@ -6,6 +6,7 @@
 #include "npuscope/io/db/AnalysisDbImporter.h"
 #include "npuscope/io/db/DbTimelineImporter.h"
 #include "npuscope/io/db/ProfilerDbImporter.h"
+#include "npuscope/io/kineto/KinetoTraceImporter.h"
 #include "npuscope/io/mindspore/MindSporeHcclRawImporter.h"
 #include "npuscope/io/mindspore/MindSporeMiscImporter.h"
 #include "npuscope/io/mindspore/MindSporeStepTraceImporter.h"
@@ -116,6 +117,8 @@ ImporterFn importerFor(FileKind kind)
         return &MsParallelStrategyImporter::run;
     case FileKind::ImportedRank: // merged as a model (mergeImportedRank), never parsed
         return nullptr;
+    case FileKind::KinetoTrace:
+        return &KinetoTraceImporter::run;
     }
     return nullptr;
 }
@@ -131,6 +134,7 @@ int importOrder(FileKind k)
     case FileKind::TraceView:
     case FileKind::MsTimelineDisplay:
     case FileKind::ProfilerDbTimeline:
+    case FileKind::KinetoTrace:
         return 3;
     default:
         return 2;

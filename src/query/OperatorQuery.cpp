@@ -44,15 +44,16 @@ std::optional<OperatorGroupBy> groupByFromName(std::string_view name)
 
 CoreClass coreClassOf(std::string_view core)
 {
-    if (core == "AI_CORE")
+    // GPU_* and NCCL: the classes of PyTorch Kineto GPU kernels (io::KinetoKernelClass, docs/metrics.md).
+    if (core == "AI_CORE" || core == "GPU_GEMM" || core == "GPU_CONV")
         return CoreClass::AiCore;
-    if (core == "AI_VECTOR_CORE")
+    if (core == "AI_VECTOR_CORE" || core == "GPU_VECTOR")
         return CoreClass::AiVector;
-    if (core == "MIX_AIC" || core == "MIX_AIV")
+    if (core == "MIX_AIC" || core == "MIX_AIV" || core == "GPU_FLASH_ATTENTION")
         return CoreClass::Mix;
     if (core == "AI_CPU")
         return CoreClass::AiCpu;
-    if (core == "HCCL" || core == "COMMUNICATION")
+    if (core == "HCCL" || core == "COMMUNICATION" || core == "NCCL")
         return CoreClass::Communication;
     return CoreClass::Other;
 }

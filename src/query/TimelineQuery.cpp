@@ -50,12 +50,15 @@ int64_t childrenClipped(const SliceLevel* children, int64_t s, int64_t e, int64_
 std::vector<TimelineRankInfo> TimelineQuery::ranks(model::Database& db)
 {
     std::vector<TimelineRankInfo> out;
-    // Timeline file kinds: trace_view.json, old MindSpore timeline display json, CANN PROF timeline json, a db export.
+    // Timeline file kinds: trace_view.json, old MindSpore timeline display json, CANN PROF timeline json, a db export,
+    // a Kineto trace (imported whole at summary time).
     auto st = db.prepare("SELECT r.rank_id,"
                          " (SELECT count(*) FROM rank_file f WHERE f.rank_id = r.rank_id AND f.kind IN"
-                         "  ('trace_view', 'ms_timeline_display', 'cann_timeline', 'profiler_db_timeline')),"
+                         "  ('trace_view', 'ms_timeline_display', 'cann_timeline', 'profiler_db_timeline',"
+                         "   'kineto_trace')),"
                          " (SELECT count(*) FROM rank_file f WHERE f.rank_id = r.rank_id AND f.kind IN"
-                         "  ('trace_view', 'ms_timeline_display', 'cann_timeline', 'profiler_db_timeline') AND f.status = 'loaded')"
+                         "  ('trace_view', 'ms_timeline_display', 'cann_timeline', 'profiler_db_timeline',"
+                         "   'kineto_trace') AND f.status = 'loaded')"
                          " FROM rank r ORDER BY r.rank_id");
     while (st.step())
         out.push_back({ st.int64(0), st.int64(1) > 0, st.int64(2) > 0 });

@@ -23,7 +23,9 @@ std::optional<OperatorGroupBy> groupByFromName(std::string_view name);
 
 // The accelerator core classes of the operator pie, from kernel.accelerator_core (kernel_details.csv "Accelerator
 // Core", op_summary "Task Type", the db exports' task type): AI_CORE; AI_VECTOR_CORE; MIX_AIC and MIX_AIV; AI_CPU;
-// HCCL and COMMUNICATION; anything else (DSA_SQE, N/A, absent) is Other.
+// HCCL and COMMUNICATION; anything else (DSA_SQE, N/A, absent) is Other. PyTorch Kineto GPU kernels map onto the
+// same classes (docs/metrics.md, "GPU kernels"): GPU_GEMM and GPU_CONV -> AI Core (cube), GPU_VECTOR -> AI Vector,
+// GPU_FLASH_ATTENTION -> MIX, NCCL -> communication; GPU_UNMAPPED, GPU_MEMCPY and GPU_MEMSET -> Other.
 enum class CoreClass { AiCore, AiVector, Mix, AiCpu, Communication, Other };
 constexpr size_t kCoreClassCount = 6;
 CoreClass coreClassOf(std::string_view acceleratorCore);

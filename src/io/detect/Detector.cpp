@@ -35,7 +35,8 @@ constexpr const char* kLookedFor
       "communication_group.json, cluster_analysis.db), old MindSpore profiler/ files "
       "(step_trace_raw_*_detail_time.csv, "
       "hccl_raw_*.csv), a MindInsight cluster_profiler job, CANN PROF_* folders with device_* subfolders, and by "
-      "content under any other name: SQLite files (classified by their tables) and Chrome-trace *.json";
+      "content under any other name: SQLite files (classified by their tables), Chrome-trace *.json and PyTorch "
+      "profiler (Kineto) traces *.json / *.json.gz";
 
 struct Candidate {
     PlannedRank rank;
@@ -659,6 +660,41 @@ private:
                 addFile(f, k);
             }
         }
+        // Kineto traces are one file per rank: several in one folder are several ranks.
+        std::optional<int64_t> rankFromKineto;
+        std::vector<fs::path> kinetoFiles;
+        for (const auto& f : unknown) {
+            if (const auto& s = sniffed(f); s && s->kind == FileKind::KinetoTrace)
+                kinetoFiles.push_back(f);
+        }
+        if (kinetoFiles.size() > 1) {
+            for (const auto& f : kinetoFiles) {
+                Candidate k;
+                k.besideSummary = besideSummary;
+                k.rank.path = pathText(fs::absolute(f));
+                k.rank.files.push_back(planned(f, FileKind::KinetoTrace));
+                if (const auto& s = sniffed(f); s->rank) {
+                    k.rank.rank = *s->rank;
+                    k.rank.rankSource = "rank_id_field";
+                    k.rankKnown = true;
+                }
+                std::error_code timeEc;
+                k.mtime = fs::last_write_time(f, timeEc);
+                m_candidates.push_back(std::move(k));
+            }
+            issue("info", c.rank.path,
+                std::to_string(kinetoFiles.size())
+                    + " PyTorch profiler (Kineto) traces in one folder: one rank each (distributedInfo.rank)");
+            unknown.erase(std::remove_if(unknown.begin(), unknown.end(),
+                              [&](const fs::path& f) {
+                                  return std::find(kinetoFiles.begin(), kinetoFiles.end(), f) != kinetoFiles.end();
+                              }),
+                unknown.end());
+            if (unknown.empty() && c.rank.files.empty())
+                return;
+        } else if (kinetoFiles.size() == 1) {
+            rankFromKineto = sniffed(kinetoFiles.front())->rank;
+        }
         for (const auto& f : unknown) {
             const auto& s = sniffed(f);
             if (!s || s->kind == FileKind::ClusterAnalysisDb)
@@ -707,6 +743,10 @@ private:
             c.rankKnown = true;
         } else if (auto fromMetadata = metadataFile ? rankFromMetadataFile(*metadataFile) : std::nullopt) {
             c.rank.rank = *fromMetadata;
+            c.rank.rankSource = "rank_id_field";
+            c.rankKnown = true;
+        } else if (rankFromKineto && hasKind(FileKind::KinetoTrace)) {
+            c.rank.rank = *rankFromKineto;
             c.rank.rankSource = "rank_id_field";
             c.rankKnown = true;
         } else {

@@ -3,6 +3,7 @@
 
 #include "npuscope/core/Decimal.h"
 #include "npuscope/io/db/SqliteExport.h"
+#include "npuscope/io/kineto/KinetoTraceImporter.h"
 
 #include <nlohmann/json.hpp>
 
@@ -118,15 +119,16 @@ std::optional<FileSniffer::Result> sniffSqlite(const fs::path& file, std::vector
         // Cluster tables first: a cluster db also holds per-rank-looking names in other versions.
         for (const char* t : { "ClusterStepTraceTime", "ClusterCommAnalyzerTime" }) {
             if (db.hasTable(t))
-                return FileSniffer::Result { FileKind::ClusterAnalysisDb, std::string("SQLite file with ") + t };
+                return FileSniffer::Result {
+                    FileKind::ClusterAnalysisDb, std::string("SQLite file with ") + t, std::nullopt };
         }
         for (const char* t : { "StepTraceTime", "CommAnalyzerTime", "CommAnalyzerBandwidth", "CommAnalyzerMatrix" }) {
             if (db.hasTable(t))
-                return FileSniffer::Result { FileKind::AnalysisDb, std::string("SQLite file with ") + t };
+                return FileSniffer::Result { FileKind::AnalysisDb, std::string("SQLite file with ") + t, std::nullopt };
         }
         for (const char* t : { "TASK", "STRING_IDS", "CANN_API", "API" }) {
             if (db.hasTable(t))
-                return FileSniffer::Result { FileKind::ProfilerDb, std::string("SQLite file with ") + t };
+                return FileSniffer::Result { FileKind::ProfilerDb, std::string("SQLite file with ") + t, std::nullopt };
         }
         issues.push_back({ "info", path,
             "SQLite file with none of the tables npuscope imports (StepTraceTime, CommAnalyzer*, TASK, STRING_IDS, "
@@ -225,6 +227,15 @@ std::optional<FileSniffer::Result> FileSniffer::sniff(const fs::path& file, std:
                 + " bytes of the 16-byte SQLite header (truncated SQLite file?); ignored" });
         return std::nullopt;
     }
+    // PyTorch profiler (Kineto) traces, often gzipped: a JSON object with Kineto's header keys.
+    if (endsWith(name, ".json") || endsWith(name, ".json.gz")) {
+        const std::string path = fs::absolute(file).lexically_normal().string();
+        if (auto header = KinetoTraceImporter::sniff(path, kJsonPrefixBytes))
+            return Result { FileKind::KinetoTrace,
+                "PyTorch profiler (Kineto) trace: a JSON object with schemaVersion / deviceProperties / "
+                "distributedInfo",
+                header->rank };
+    }
     if (file.extension() != ".json")
         return std::nullopt;
     const std::string prefix = readPrefix(file, kJsonPrefixBytes);
@@ -234,7 +245,8 @@ std::optional<FileSniffer::Result> FileSniffer::sniff(const fs::path& file, std:
         return std::nullopt;
     return Result { FileKind::TraceView,
         shape.isArray() ? "Chrome trace JSON (an array of events with ph, pid, name)"
-                        : "Chrome trace JSON (an object with traceEvents)" };
+                        : "Chrome trace JSON (an object with traceEvents)",
+        std::nullopt };
 }
 
 std::vector<int64_t> FileSniffer::analysisDbDevices(const std::string& path)

@@ -9,7 +9,7 @@
 namespace npuscope::io {
 
 namespace {
-constexpr std::array<std::pair<FileKind, const char*>, 31> kNames { {
+constexpr std::array<std::pair<FileKind, const char*>, 32> kNames { {
     { FileKind::ProfilerInfo, "profiler_info" },
     { FileKind::ProfilerMetadata, "profiler_metadata" },
     { FileKind::StepTraceTime, "step_trace_time" },
@@ -41,6 +41,7 @@ constexpr std::array<std::pair<FileKind, const char*>, 31> kNames { {
     { FileKind::MsParallelStrategy, "parallel_strategy" },
     { FileKind::OpSummary, "op_summary" },
     { FileKind::ImportedRank, "imported_rank" },
+    { FileKind::KinetoTrace, "kineto_trace" },
 } };
 constexpr std::string_view kImportedPrefix = "rank_";
 constexpr std::string_view kImportedSuffix = ".nprank";

@@ -14,7 +14,7 @@ namespace npuscope::io {
 // Classifies a file whose name the name rules (fileKindOf) do not know, from its content, for the Detector.
 // Cheap by design: at most the first 16 bytes of any file are read; a file starting with the SQLite header is
 // then opened read-only and immutable and only its table list (sqlite_master, PRAGMA table_info) is read; a
-// *.json file is read up to its first kJsonPrefixBytes. Nothing is ever written. Called by the Detector's thread.
+// *.json or *.json.gz file is read up to its first kJsonPrefixBytes (decompressed). Nothing is ever written. Called by the Detector's thread.
 class FileSniffer {
 public:
     static constexpr std::size_t kJsonPrefixBytes = 16 * 1024;
@@ -22,6 +22,7 @@ public:
     struct Result {
         FileKind kind;
         std::string why; // "SQLite file with StepTraceTime", "Chrome trace JSON array", ...
+        std::optional<int64_t> rank; // KinetoTrace: distributedInfo.rank when the file's header has it
     };
 
     // The kind of file by content, or nullopt when it is none npuscope imports. A file that starts like SQLite but

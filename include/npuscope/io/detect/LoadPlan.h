@@ -47,6 +47,8 @@ enum class FileKind {
     OpSummary, // CANN msprof op_summary_*.csv (mindstudio_profiler_output/op_summary_{timestamp}.csv, older
                // device_<n>/summary/op_summary_{dev}_{model}_{iter}.csv): the kernel table, as kernel_details.csv
     ImportedRank, // rank_<id>.nprank written by `npuscope-cli import` (load::RankImport): one rank's summary model
+    KinetoTrace, // PyTorch profiler (Kineto) GPU trace, *.pt.trace.json[.gz] or any JSON with Kineto's top-level
+                 // keys: one file per rank, imported whole at summary time (steps, kernels, collectives, timeline)
 };
 
 // Stable name used in rank_file.kind and the summary ("step_trace_time", ...).

@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/query/compare/RunComparison.h"
+
+#include "npuscope/query/MemoryQuery.h"
+#include "npuscope/query/OperatorQuery.h"
+#include "npuscope/query/StepQuery.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <tuple>
+#include <unordered_map>
+
+namespace npuscope::query {
+
+namespace {
+
+constexpr double kNsPerMs = 1e6;
+constexpr const char* kUnmappedCore = "GPU_UNMAPPED";
+constexpr const char* kUnmappedCategory = "unmapped GPU kernel";
+constexpr const char* kNoType = "(no type)";
+
+std::optional<double> ms(std::optional<int64_t> ns)
+{
+    if (!ns)
+        return std::nullopt;
+    return static_cast<double>(*ns) / kNsPerMs;
+}
+
+DiffBreakdown breakdownOf(const StepBreakdown& b)
+{
+    DiffBreakdown d;
+    auto set = [&](DiffComponent c, std::optional<int64_t> ns) { d.ms[static_cast<std::size_t>(c)] = ms(ns); };
+    set(DiffComponent::Step, b.wallTime());
+    set(DiffComponent::Computing, b.value(StepColumn::Computing));
+    set(DiffComponent::CommunicationNotOverlapped, b.value(StepColumn::CommunicationNotOverlapped));
+    set(DiffComponent::Overlapped, b.value(StepColumn::Overlapped));
+    set(DiffComponent::Free, b.value(StepColumn::Free));
+    set(DiffComponent::Bubble, b.value(StepColumn::Bubble));
+    set(DiffComponent::Preparing, b.value(StepColumn::Preparing));
+    return d;
+}
+
+// Mean of each component over the rows that have it.
+DiffBreakdown meanOf(const std::vector<const DiffBreakdown*>& rows)
+{
+    DiffBreakdown out;
+    for (std::size_t c = 0; c < kDiffComponentCount; ++c) {
+        double sum = 0;
+        int n = 0;
+        for (const auto* r : rows) {
+            if (r->ms[c]) {
+                sum += *r->ms[c];
+                ++n;
+            }
+        }
+        if (n > 0)
+            out.ms[c] = sum / n;
+    }
+    return out;
+}
+
+std::string categoryOf(const std::optional<std::string>& core)
+{
+    if (core && *core == kUnmappedCore)
+        return kUnmappedCategory;
+    return std::string(coreClassName(coreClassOf(core.value_or(std::string()))));
+}
+
+// One side's figures before matching.
+struct Side {
+    std::map<int64_t, DiffBreakdown> ranks;
+    DiffSide info;
+    // Per key: Σ count and Σ ns over the chosen steps of every rank, divided later.
+    struct Sum {
+        std::string category;
+        double count = 0, ns = 0;
+    };
+    std::map<std::string, Sum> categories, types, kernels, unmapped;
+    struct CommSum {
+        double count = 0, elapse = 0, transit = 0, wait = 0, sizeMb = 0, bwTransit = 0;
+        std::set<int64_t> ranks;
+    };
+    std::map<std::pair<std::string, std::string>, CommSum> comm;
+    std::map<int64_t, std::optional<double>> memory;
+};
+
+// The SQL condition keeping rows of the chosen steps ("" when every row counts).
+std::string stepFilter(const std::vector<int64_t>& steps)
+{
+    if (steps.empty())
+        return "";
+    std::string sql = "step IN (";
+    for (std::size_t i = 0; i < steps.size(); ++i)
+        sql += (i ? "," : "") + std::to_string(steps[i]);
+    return sql + ")";
+}
+
+Side readSide(model::Database& db, std::optional<int64_t> step)
+{
+    auto guard = db.lock();
+    Side side;
+    side.info.step = step;
+    const auto rows = step ? StepQuery::breakdown(db, step) : StepQuery::averaged(db);
+    for (const auto& r : rows) {
+        side.ranks[r.rank] = breakdownOf(r);
+        side.info.ranks.push_back(r.rank);
+    }
+    std::vector<int64_t> steps;
+    if (step)
+        steps.push_back(*step);
+    else
+        steps = StepQuery::steps(db);
+    side.info.stepCount = static_cast<int64_t>(steps.size());
+    const std::string filter = stepFilter(steps);
+
+    // Kernels: one pass over the rows, strings resolved once per distinct id.
+    struct Key {
+        int64_t name;
+        std::optional<int64_t> type;
+        std::optional<std::string> core;
+    };
+    std::map<std::tuple<int64_t, int64_t, std::string>, std::pair<Key, std::pair<int64_t, int64_t>>> byKey;
+    std::set<int64_t> kernelRanks;
+    {
+        auto st = db.prepare("SELECT rank_id, name_id, type_id, accelerator_core, dur FROM kernel"
+            + (filter.empty() ? std::string() : " WHERE " + filter));
+        while (st.step()) {
+            const auto type = st.optInt(2);
+            const auto core = st.optText(3);
+            auto& [key, sums] = byKey[{ st.int64(1), type.value_or(-1), core.value_or(std::string("\x01")) }];
+            key = Key { st.int64(1), type, core };
+            sums.first += 1;
+            sums.second += st.int64(4);
+            kernelRanks.insert(st.int64(0));
+            ++side.info.kernelRows;
+        }
+    }
+    side.info.kernelRanks = static_cast<int64_t>(kernelRanks.size());
+    std::unordered_map<int64_t, std::string> strings;
+    {
+        auto st = db.prepare("SELECT id, value FROM string");
+        while (st.step())
+            strings.emplace(st.int64(0), st.text(1));
+    }
+    const double perStep = static_cast<double>(std::max<int64_t>(1, side.info.stepCount))
+        * static_cast<double>(std::max<int64_t>(1, side.info.kernelRanks));
+    auto add = [&](std::map<std::string, Side::Sum>& map, const std::string& k, const std::string& category,
+                   int64_t count, int64_t ns) {
+        auto [it, added] = map.try_emplace(k);
+        if (added)
+            it->second.category = category;
+        it->second.count += static_cast<double>(count) / perStep;
+        it->second.ns += static_cast<double>(ns) / perStep;
+    };
+    for (const auto& [id, entry] : byKey) {
+        const auto& [key, sums] = entry;
+        const std::string category = categoryOf(key.core);
+        const std::string name = strings.count(key.name) ? strings[key.name] : std::string();
+        const std::string type = key.type && strings.count(*key.type) ? strings[*key.type] : std::string(kNoType);
+        add(side.categories, category, category, sums.first, sums.second);
+        add(side.types, type, category, sums.first, sums.second);
+        add(side.kernels, name, category, sums.first, sums.second);
+        if (key.core && *key.core == kUnmappedCore)
+            add(side.unmapped, name, category, sums.first, sums.second);
+    }
+
+    // Communication ops (not the "Total Op Info" rows) and their bandwidth rows.
+    {
+        auto st = db.prepare("SELECT COALESCE(op_type, ''), COALESCE(group_hash, ''), rank_id, COUNT(*), "
+                             "TOTAL(elapse_ns), TOTAL(transit_ns), TOTAL(wait_ns) FROM comm_op WHERE is_total = 0"
+            + (filter.empty() ? std::string() : " AND " + filter) + " GROUP BY 1, 2, 3");
+        while (st.step()) {
+            auto& c = side.comm[{ st.text(0), st.text(1) }];
+            c.count += static_cast<double>(st.int64(3));
+            c.elapse += st.real(4);
+            c.transit += st.real(5);
+            c.wait += st.real(6);
+            c.ranks.insert(st.int64(2));
+        }
+        auto bw = db.prepare("SELECT COALESCE(c.op_type, ''), COALESCE(c.group_hash, ''), TOTAL(b.size_mb), "
+                             "TOTAL(b.transit_ns) FROM comm_bandwidth b JOIN comm_op c ON c.id = b.comm_op_id "
+                             "WHERE c.is_total = 0 AND b.bandwidth_gbps IS NOT NULL"
+            + (filter.empty() ? std::string() : " AND c." + filter) + " GROUP BY 1, 2");
+        while (bw.step()) {
+            auto it = side.comm.find({ bw.text(0), bw.text(1) });
+            if (it == side.comm.end())
+                continue;
+            it->second.sizeMb += bw.real(2);
+            it->second.bwTransit += bw.real(3);
+        }
+    }
+    for (const auto& p : MemoryQuery::peaks(db))
+        side.memory[p.rank] = p.peakReservedMb;
+    return side;
+}
+
+std::vector<OperatorDiff> joined(
+    const std::map<std::string, Side::Sum>& base, const std::map<std::string, Side::Sum>& neu)
+{
+    std::map<std::string, OperatorDiff> byKey;
+    for (const auto& [k, s] : base)
+        byKey[k] = { k, s.category, s.ns / kNsPerMs, 0, s.count, 0 };
+    for (const auto& [k, s] : neu) {
+        auto it = byKey.try_emplace(k, OperatorDiff { k, s.category, 0, 0, 0, 0 }).first;
+        it->second.newMs = s.ns / kNsPerMs;
+        it->second.newCount = s.count;
+    }
+    std::vector<OperatorDiff> out;
+    out.reserve(byKey.size());
+    for (auto& [k, d] : byKey)
+        out.push_back(std::move(d));
+    std::stable_sort(out.begin(), out.end(),
+        [](const OperatorDiff& a, const OperatorDiff& b) { return std::abs(a.deltaMs()) > std::abs(b.deltaMs()); });
+    return out;
+}
+
+} // namespace
+
+const char* diffComponentKey(DiffComponent c)
+{
+    switch (c) {
+    case DiffComponent::Step:
+        return "step_ms";
+    case DiffComponent::Computing:
+        return "computing_ms";
+    case DiffComponent::CommunicationNotOverlapped:
+        return "communication_not_overlapped_ms";
+    case DiffComponent::Overlapped:
+        return "overlapped_ms";
+    case DiffComponent::Free:
+        return "free_ms";
+    case DiffComponent::Bubble:
+        return "bubble_ms";
+    case DiffComponent::Preparing:
+        return "preparing_ms";
+    }
+    return "step_ms";
+}
+
+const char* diffComponentTitle(DiffComponent c)
+{
+    switch (c) {
+    case DiffComponent::Step:
+        return "step";
+    case DiffComponent::Computing:
+        return "computing";
+    case DiffComponent::CommunicationNotOverlapped:
+        return "communication not overlapped";
+    case DiffComponent::Overlapped:
+        return "overlapped";
+    case DiffComponent::Free:
+        return "free";
+    case DiffComponent::Bubble:
+        return "bubble";
+    case DiffComponent::Preparing:
+        return "preparing";
+    }
+    return "step";
+}
+
+std::optional<double> diffDelta(const DiffBreakdown& base, const DiffBreakdown& neu, DiffComponent c)
+{
+    const auto b = base.value(c), n = neu.value(c);
+    if (!b || !n)
+        return std::nullopt;
+    return *n - *b;
+}
+
+std::optional<double> diffDeltaPct(const DiffBreakdown& base, const DiffBreakdown& neu, DiffComponent c)
+{
+    const auto b = base.value(c), n = neu.value(c);
+    if (!b || !n || *b == 0)
+        return std::nullopt;
+    return (*n - *b) / *b * 100.0;
+}
+
+RunDiff RunComparison::compare(model::Database& base, model::Database& neu, const Options& options)
+{
+    const Side b = readSide(base, options.stepBase);
+    const Side n = readSide(neu, options.stepNew);
+    RunDiff out;
+    out.base = b.info;
+    out.neu = n.info;
+
+    // Ranks by id; two single-rank inputs are compared whatever their ids (a GPU baseline is often another rank).
+    std::vector<std::pair<int64_t, int64_t>> pairs;
+    if (b.ranks.size() == 1 && n.ranks.size() == 1) {
+        pairs.emplace_back(b.ranks.begin()->first, n.ranks.begin()->first);
+    } else {
+        for (const auto& [rank, row] : b.ranks) {
+            if (n.ranks.count(rank))
+                pairs.emplace_back(rank, rank);
+            else
+                out.unmatchedBase.push_back(rank);
+        }
+        for (const auto& [rank, row] : n.ranks) {
+            if (!b.ranks.count(rank))
+                out.unmatchedNew.push_back(rank);
+        }
+    }
+    std::vector<const DiffBreakdown*> baseRows, newRows;
+    for (const auto& [br, nr] : pairs) {
+        out.ranks.push_back({ br, nr, b.ranks.at(br), n.ranks.at(nr) });
+        baseRows.push_back(&b.ranks.at(br));
+        newRows.push_back(&n.ranks.at(nr));
+        const auto bm = b.memory.find(br);
+        const auto nm = n.memory.find(nr);
+        const std::optional<double> bp = bm == b.memory.end() ? std::nullopt : bm->second;
+        const std::optional<double> np = nm == n.memory.end() ? std::nullopt : nm->second;
+        if (bp || np)
+            out.memory.push_back({ br, bp, np });
+    }
+    out.clusterBase = meanOf(baseRows);
+    out.clusterNew = meanOf(newRows);
+
+    out.categories = joined(b.categories, n.categories);
+    out.types = joined(b.types, n.types);
+    out.kernels = joined(b.kernels, n.kernels);
+    out.unmapped = joined(b.unmapped, n.unmapped);
+
+    const double baseSteps = static_cast<double>(std::max<int64_t>(1, b.info.stepCount));
+    const double newSteps = static_cast<double>(std::max<int64_t>(1, n.info.stepCount));
+    std::set<std::pair<std::string, std::string>> keys;
+    for (const auto& [k, v] : b.comm)
+        keys.insert(k);
+    for (const auto& [k, v] : n.comm)
+        keys.insert(k);
+    for (const auto& key : keys) {
+        CommDiff d;
+        d.opType = key.first;
+        d.group = key.second;
+        auto fill = [&](const std::map<std::pair<std::string, std::string>, Side::CommSum>& map, double steps,
+                        double& count, double& elapse, double& transit, double& wait, std::optional<double>& bw) {
+            const auto it = map.find(key);
+            if (it == map.end())
+                return;
+            const double per = steps * static_cast<double>(std::max<std::size_t>(1, it->second.ranks.size()));
+            count = it->second.count / per;
+            elapse = it->second.elapse / per / kNsPerMs;
+            transit = it->second.transit / per / kNsPerMs;
+            wait = it->second.wait / per / kNsPerMs;
+            if (it->second.bwTransit > 0)
+                bw = it->second.sizeMb / 1e3 / (it->second.bwTransit / 1e9);
+        };
+        fill(b.comm, baseSteps, d.baseCount, d.baseElapseMs, d.baseTransitMs, d.baseWaitMs, d.baseBandwidthGbps);
+        fill(n.comm, newSteps, d.newCount, d.newElapseMs, d.newTransitMs, d.newWaitMs, d.newBandwidthGbps);
+        out.communication.push_back(std::move(d));
+    }
+    std::stable_sort(out.communication.begin(), out.communication.end(), [](const CommDiff& x, const CommDiff& y) {
+        return std::abs(x.newElapseMs - x.baseElapseMs) > std::abs(y.newElapseMs - y.baseElapseMs);
+    });
+    return out;
+}
+
+} // namespace npuscope::query
