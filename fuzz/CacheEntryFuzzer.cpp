@@ -62,6 +62,13 @@ CacheEntryFuzzer::CacheEntryFuzzer()
         throw std::runtime_error("cache-entry fuzzer: the load stored no cache entry");
 }
 
+void CacheEntryFuzzer::writeSeeds(const fs::path& dir) const
+{
+    fs::create_directories(dir);
+    for (const auto& entry : m_entries)
+        fs::copy_file(entry, dir / entry.filename(), fs::copy_options::overwrite_existing);
+}
+
 void CacheEntryFuzzer::run(const uint8_t* data, size_t size)
 {
     for (const auto& entry : m_entries) {

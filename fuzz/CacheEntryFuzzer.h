@@ -20,6 +20,8 @@ class CacheEntryFuzzer {
 public:
     static CacheEntryFuzzer& instance();
     void run(const uint8_t* data, size_t size);
+    // Copies the valid entries the first load stored into dir (seeds for the corpus).
+    void writeSeeds(const std::filesystem::path& dir) const;
 
 private:
     CacheEntryFuzzer();

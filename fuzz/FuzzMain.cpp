@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // The libFuzzer driver: one executable for every target, chosen by NPUSCOPE_FUZZ_TARGET (scripts/fuzz.sh).
-// NPUSCOPE_FUZZ_LIST=1 prints "name<TAB>max_len<TAB>seed globs" per target and exits (how fuzz.sh finds them).
+// NPUSCOPE_FUZZ_LIST=1 prints "name<TAB>max_len<TAB>seed globs" per target and exits (how fuzz.sh finds them);
+// NPUSCOPE_FUZZ_WRITE_SEEDS=<dir> with the parse_cache target writes valid cache entries there and exits.
+#include "CacheEntryFuzzer.h"
 #include "FuzzTarget.h"
 
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
 
 namespace {
 const npuscope::fuzz::FuzzTarget* g_target = nullptr;
@@ -28,6 +31,10 @@ extern "C" int LLVMFuzzerInitialize(int*, char***)
             std::fprintf(stderr, " %s", t.name);
         std::fprintf(stderr, "\n");
         std::exit(2);
+    }
+    if (const char* dir = std::getenv("NPUSCOPE_FUZZ_WRITE_SEEDS"); dir && std::string_view(name) == "parse_cache") {
+        CacheEntryFuzzer::instance().writeSeeds(dir);
+        std::exit(0);
     }
     // Importers log what they skip; at fuzzing speed that is only noise.
     spdlog::set_level(spdlog::level::off);

@@ -6,6 +6,8 @@ set -euo pipefail
 PACKAGES=(build-essential cmake ninja-build ccache pkg-config
   qt6-base-dev qt6-base-dev-tools libgl-dev libxkbcommon-dev
   libsqlite3-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libgtest-dev libgmock-dev)
+# The sanitizer build and the fuzz smoke run of scripts/test.sh (clang with libFuzzer and its sanitizer runtimes).
+PACKAGES+=(clang-14 libclang-rt-14-dev)
 
 missing=()
 for p in "${PACKAGES[@]}"; do
