@@ -71,7 +71,7 @@ TEST(FaultInjection, ReadEndsInTheMiddleOfAFile)
 
 TEST(FaultInjection, UnreadableFileLeavesTheOthersLoaded)
 {
-    // kernel_details.csv replaced by a folder (read fails with EISDIR): an error for that file, the rest loads.
+    // kernel_details.csv replaced by a folder (a read fails with EISDIR): no kernel rows for that rank, the rest loads.
     ScratchDir scratch;
     const fs::path job = copyOfTwoRanks(scratch);
     const fs::path kernels = job / "test_rank_0/ASCEND_PROFILER_OUTPUT/kernel_details.csv";
