@@ -8,7 +8,7 @@
 # repository); crashes and hangs are written to $FUZZ_BUILD/artifacts/<target>-*. Prints one summary line per
 # target: executions, coverage (libFuzzer cov: and ft:), corpus size and findings. Exit status 1 when a target
 # found something: reproduce with  NPUSCOPE_FUZZ_TARGET=<target> $FUZZ_BUILD/fuzz/npuscope-fuzz <artifact>,
-# fix the bug and copy the artifact to tests/data/fuzz-regressions/<target>-<what>.
+# fix the bug and copy the artifact to tests/data/fuzz-regressions/<target>-<what>.input.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 target="${1:-all}"
