@@ -12,6 +12,8 @@ PACKAGES=(build-essential cmake ninja-build ccache pkg-config
 if [ "${1:-}" = "--test-extras" ]; then
   PACKAGES+=(openssh-client openssh-server rsync)
 fi
+# The sanitizer build and the fuzz smoke run of scripts/test.sh (clang with libFuzzer and its sanitizer runtimes).
+PACKAGES+=(clang-14 libclang-rt-14-dev)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

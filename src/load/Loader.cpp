@@ -14,6 +14,7 @@
 #include "npuscope/io/mindspore/MsParallelStrategyImporter.h"
 #include "npuscope/io/msprof_analyze/ClusterAnalysisDbImporter.h"
 #include "npuscope/io/msprof_analyze/ClusterAnalysisImporter.h"
+#include "npuscope/io/parse/SourceFile.h"
 #include "npuscope/io/torch_npu/ApiStatisticImporter.h"
 #include "npuscope/io/torch_npu/CommunicationImporter.h"
 #include "npuscope/io/torch_npu/KernelDetailsImporter.h"
@@ -24,6 +25,7 @@
 #include "npuscope/io/torch_npu/ProfilerInfoImporter.h"
 #include "npuscope/io/torch_npu/StepTraceImporter.h"
 #include "npuscope/io/torch_npu/TraceViewImporter.h"
+#include "npuscope/load/MemoryGuard.h"
 #include "npuscope/load/ModelMerger.h"
 #include "npuscope/load/PostLoad.h"
 #include "npuscope/load/RankImport.h"
@@ -226,12 +228,27 @@ private:
     LoadProgress m_state;
 };
 
+// Stores model in the cache under key. A cache that cannot be written (read-only, full, not a folder) never fails
+// the load: the model the user sees gets an info issue saying why, and the files are parsed again next time.
+void storeInCache(const ParseCache& cache, model::Database& model, const std::string& key)
+{
+    if (cache.store(model, key))
+        return;
+    model::ModelWriter writer(model);
+    writer.begin();
+    writer.addIssue({ model::Severity::Info, std::nullopt, cache.dir(), std::nullopt,
+        "parse cache not written (the folder cannot be written: read-only, full or not a folder); loaded without "
+        "it, so these files are parsed again next time" });
+    writer.commit();
+}
+
 // Imports one file with the right importer; one bad file never takes the others down. Sets the
 // file's rank_file status when setStatus (its row exists); returns whether it loaded.
 bool importFile(model::ModelWriter& writer, int64_t rank, const PlannedFile& file, ProgressSink& progress,
     const std::atomic<bool>* cancel, const std::shared_ptr<RankState>& state = nullptr, bool setStatus = true,
     const ImporterOverride& importerOverride = {})
 {
+    const auto before = SourceFile::stamp(file.path);
     progress.bytes(0, file.path);
     progress.parsed(file.path);
     ImportContext ctx(writer, rank, file.path, cancel);
@@ -257,6 +274,13 @@ bool importFile(model::ModelWriter& writer, int64_t rank, const PlannedFile& fil
         ctx.error(std::nullopt, std::string("import failed: ") + e.what());
         spdlog::error("import of {} failed: {}", file.path, e.what());
     }
+    // A file rewritten while it was read (a job still writing its profile) gives rows of two versions: said, so
+    // the user reopens the folder once the job is done (the parse cache keys on size and mtime, so that reparses).
+    if (const auto after = SourceFile::stamp(file.path); before && after && *after != *before)
+        ctx.warning(std::nullopt,
+            "the file changed while it was read (" + std::to_string(before->sizeBytes) + " -> "
+                + std::to_string(after->sizeBytes) + " bytes" + (after->mtimeNs != before->mtimeNs ? ", modified" : "")
+                + "); what was read may mix two versions: reopen the folder to read it again");
     ctx.finish();
     if (setStatus)
         writer.setRankFileStatus(rank, fileKindName(file.kind), file.path, loadedOrFailed(ok));
@@ -495,7 +519,7 @@ std::unique_ptr<model::Database> parseIntoWorker(const std::string& name, int64_
         writer.commit();
     }
     if (cache && !(cancel && cancel->load())) {
-        cache->store(*worker, key);
+        storeInCache(*cache, *worker, key);
         progress.cacheMiss();
     }
     return worker;
@@ -676,11 +700,22 @@ std::string fullKey(const ParseCache& cache, const LoadPlan& plan)
     return "full-" + full.substr(full.rfind('-') + 1);
 }
 
-// A cached model copied into memory, checked before it is trusted; throws DbError when damaged.
+// Every table's name and definition, to compare a cached model with this build's schema.
+std::string tableSchema(model::Database& db)
+{
+    auto st = db.prepare("SELECT group_concat(name || ':' || sql, ';') FROM (SELECT name, sql FROM sqlite_master "
+                         "WHERE type = 'table' ORDER BY name)");
+    return st.step() ? st.text(0) : std::string();
+}
+
+// A cached model copied into memory, checked before it is trusted; throws DbError when damaged or when its tables
+// are not this build's (an entry written by another version or edited: the key alone cannot tell).
 std::unique_ptr<model::Database> readCachedModel(const std::string& path, const LoadPlan& plan)
 {
     auto db = model::Database::createModelFromFile(path);
     db->quickCheck();
+    if (tableSchema(*db) != tableSchema(*model::Database::createModel()))
+        throw model::DbError("its tables differ from this version's schema");
     if (db->rankCount() != static_cast<int64_t>(plan.ranks.size()))
         throw model::DbError("rank count differs from the plan");
     return db;
@@ -704,6 +739,11 @@ std::unique_ptr<model::Database> Loader::load(
     int threads = options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
     threads = std::clamp(threads, 1, 16);
     threads = std::min<int>(threads, std::max<int>(1, static_cast<int>(plan.ranks.size())));
+
+    // Memory guard: a load expected to need more memory than the process may use is said before it starts, so the
+    // user knows why the system swaps (or the load is killed). A leaner mode (aggregated links, no slice args, no
+    // deferred files) switches on here when memory.tooHigh().
+    const auto memory = MemoryGuard::check(plan, options.loadTimelines, options.deferredGroups);
 
     std::unique_ptr<model::Database> db;
     std::optional<std::string> rejected; // a damaged entry, reported once the model exists
@@ -782,7 +822,7 @@ std::unique_ptr<model::Database> Loader::load(
             options.report->indexSeconds = secondsBetween(t1, std::chrono::steady_clock::now());
         }
         if (options.cache) {
-            options.cache->store(*db, key);
+            storeInCache(*options.cache, *db, key);
             progress.cacheMiss();
         }
     }
@@ -801,7 +841,7 @@ std::unique_ptr<model::Database> Loader::load(
     if (cancel && cancel->load())
         return nullptr;
     if (!full.empty() && !fromFullEntry) {
-        options.cache->store(*db, full);
+        storeInCache(*options.cache, *db, full);
         progress.cacheMiss();
     }
 
@@ -813,6 +853,8 @@ std::unique_ptr<model::Database> Loader::load(
             writer.addIssue({ severityOf(issue.severity), std::nullopt, issue.path, std::nullopt, issue.message });
         if (rejected)
             writer.addIssue({ model::Severity::Warning, std::nullopt, std::nullopt, std::nullopt, *rejected });
+        if (memory.tooHigh())
+            writer.addIssue({ model::Severity::Warning, std::nullopt, std::nullopt, std::nullopt, memory.message() });
         writer.commit();
     }
     progress.message("");
@@ -990,7 +1032,7 @@ bool Loader::loadStepKernels(model::Database& db, const std::vector<int64_t>& ra
         models[i].reset();
     }
     if (cache) {
-        cache->store(*models[0], key);
+        storeInCache(*cache, *models[0], key);
         progress.cacheMiss();
     }
     auto lock = db.lock();

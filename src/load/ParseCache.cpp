@@ -95,7 +95,8 @@ std::string ParseCache::keyFor(const std::string& scope, const std::vector<Plann
         const auto size = fs::file_size(f->path, ec);
         const auto mtime = fs::last_write_time(f->path, ec);
         h = fnv1a(h, f->path);
-        h = fnv1a(h, std::string(1, '\0') + std::to_string(ec ? 0 : size) + ":"
+        h = fnv1a(h,
+            std::string(1, '\0') + std::to_string(ec ? 0 : size) + ":"
                 + std::to_string(ec ? 0 : mtime.time_since_epoch().count()) + ":" + fileKindName(f->kind));
     }
     return scope + "-" + hex(h);
@@ -113,24 +114,30 @@ std::optional<std::string> ParseCache::lookup(const std::string& key) const
 
 bool ParseCache::store(model::Database& model, const std::string& key) const
 {
+    const auto fail = [&](const std::string& why) {
+        spdlog::warn("parse cache: {}", why);
+        return false;
+    };
     std::error_code ec;
-    fs::create_directories(m_options.dir, ec);
+    if (fs::create_directories(m_options.dir, ec))
+        fs::permissions(m_options.dir, fs::perms::owner_all, fs::perm_options::replace, ec);
     const fs::path target = fs::path(m_options.dir) / (key + kExtension);
-    const fs::path temp = fs::path(m_options.dir) / (key + ".tmp-" + std::to_string(::getpid()) + "-"
-                              + std::to_string(std::hash<std::string> {}(target.string() + std::to_string(
-                                  std::chrono::steady_clock::now().time_since_epoch().count()))));
+    const fs::path temp = fs::path(m_options.dir)
+        / (key + ".tmp-" + std::to_string(::getpid()) + "-"
+            + std::to_string(std::hash<std::string> {}(
+                target.string() + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()))));
     try {
         model.saveTo(temp.string());
     } catch (const model::DbError& e) {
-        spdlog::warn("parse cache: cannot write {}: {}", temp.string(), e.what());
         fs::remove(temp, ec);
-        return false;
+        return fail("cannot write " + temp.string() + ": " + e.what());
     }
+    fs::permissions(temp, fs::perms::owner_read | fs::perms::owner_write, fs::perm_options::replace, ec);
     fs::rename(temp, target, ec);
     if (ec) {
-        spdlog::warn("parse cache: cannot rename {}: {}", temp.string(), ec.message());
+        const std::string why = "cannot rename " + temp.string() + ": " + ec.message();
         fs::remove(temp, ec);
-        return false;
+        return fail(why);
     }
     evict();
     return true;

@@ -137,8 +137,9 @@ void PostLoad::resolveGroups(Database& db, ModelWriter& writer, const GroupFacts
         const bool identity = std::all_of(
             g.localToGlobal.begin(), g.localToGlobal.end(), [](const auto& kv) { return kv.first == kv.second; });
         const auto& seen = localsSeen[hash];
-        const bool complete
-            = std::all_of(seen.begin(), seen.end(), [&](int64_t l) { return g.localToGlobal.count(l); });
+        // clang 14 (the fuzz and sanitizer builds) cannot capture a structured binding: capture its map instead.
+        const auto& mapped = g.localToGlobal;
+        const bool complete = std::all_of(seen.begin(), seen.end(), [&](int64_t l) { return mapped.count(l); });
         if (complete)
             continue;
         // Identity is only assumed when at least two loaded ranks confirm it: a single rank at local 0

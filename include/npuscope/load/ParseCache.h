@@ -40,8 +40,10 @@ public:
     // Path of the entry for key when it exists (and marks it used), else nullopt.
     std::optional<std::string> lookup(const std::string& key) const;
 
-    // Saves model under key (written to a temporary file, then renamed), then enforces the cap.
-    // Returns false (and leaves no partial file) when the folder cannot be written.
+    // Saves model under key (written to a temporary file, then renamed), then enforces the cap. The folder is
+    // created readable by the user only (0700) and so is each entry (0600): entries hold paths and names of the
+    // user's profiles. Returns false (and leaves no partial file) when the folder cannot be written (read-only,
+    // full, not a folder); the reason is logged.
     bool store(model::Database& model, const std::string& key) const;
 
     // Removes one entry (a damaged one the loader refused).

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/load/MemoryGuard.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace npuscope::load {
+
+using namespace io;
+
+namespace {
+
+// Bytes of memory per input byte while a file of this kind is imported and its rows held in the model. The
+// communication matrix is the outlier: every link becomes rows with interned keys (a flat 1,024-rank every-pair
+// cluster, 1.9 GB of matrices, grew to 24 GB: about 12 per byte). Timelines keep compact slice records until
+// their track is sorted.
+double bytesPerInputByte(FileKind kind)
+{
+    switch (kind) {
+    case FileKind::CommunicationMatrix:
+    case FileKind::ClusterCommunicationMatrix:
+        return 12.0;
+    case FileKind::Communication:
+    case FileKind::ClusterCommunication:
+    case FileKind::MsHcclRaw:
+        return 4.0;
+    case FileKind::TraceView:
+    case FileKind::MsTimelineDisplay:
+    case FileKind::CannTimeline:
+        return 3.0;
+    default:
+        return 2.0;
+    }
+}
+
+std::optional<uint64_t> readNumber(const char* path)
+{
+    std::ifstream in(path);
+    std::string text;
+    if (!(in >> text) || text == "max")
+        return std::nullopt;
+    try {
+        return std::stoull(text);
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+std::optional<uint64_t> memAvailable()
+{
+    std::ifstream in("/proc/meminfo");
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind("MemAvailable:", 0) == 0) {
+            std::istringstream fields(line.substr(13));
+            uint64_t kib = 0;
+            if (fields >> kib)
+                return kib * 1024;
+        }
+    }
+    return std::nullopt;
+}
+
+std::string gib(uint64_t bytes)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
+    return buf;
+}
+
+} // namespace
+
+uint64_t MemoryGuard::estimate(const LoadPlan& plan, bool timelines, DeferredGroups groups)
+{
+    double bytes = 0;
+    for (const auto& r : plan.ranks) {
+        for (const auto& f : r.files) {
+            if (isReadAtSummary(f.kind) || (timelines && (deferredGroupOf(f.kind) & groups) != 0))
+                bytes += static_cast<double>(f.size) * bytesPerInputByte(f.kind);
+        }
+    }
+    return static_cast<uint64_t>(bytes);
+}
+
+std::optional<uint64_t> MemoryGuard::available(std::string* source)
+{
+    if (const char* forced = std::getenv("NPUSCOPE_MEMORY_AVAILABLE"); forced && *forced) {
+        if (source)
+            *source = "NPUSCOPE_MEMORY_AVAILABLE";
+        return std::strtoull(forced, nullptr, 10);
+    }
+    std::optional<uint64_t> limit;
+    std::string from;
+    // A limit above 2^60 is the cgroup v1 way of saying "none".
+    if (const auto max = readNumber("/sys/fs/cgroup/memory.max")) {
+        const auto used = readNumber("/sys/fs/cgroup/memory.current").value_or(0);
+        limit = *max > used ? *max - used : 0;
+        from = "cgroup v2 memory.max";
+    } else if (const auto v1 = readNumber("/sys/fs/cgroup/memory/memory.limit_in_bytes"); v1 && *v1 < (1ull << 60)) {
+        const auto used = readNumber("/sys/fs/cgroup/memory/memory.usage_in_bytes").value_or(0);
+        limit = *v1 > used ? *v1 - used : 0;
+        from = "cgroup v1 limit";
+    }
+    if (const auto avail = memAvailable(); avail && (!limit || *avail < *limit)) {
+        limit = avail;
+        from = "MemAvailable";
+    }
+    if (!limit)
+        return std::nullopt;
+    if (source)
+        *source = from;
+    return static_cast<uint64_t>(static_cast<double>(*limit) * (1.0 - kMarginFraction));
+}
+
+MemoryGuard::Check MemoryGuard::check(const LoadPlan& plan, bool timelines, DeferredGroups groups)
+{
+    Check c;
+    c.estimateBytes = estimate(plan, timelines, groups);
+    c.availableBytes = available(&c.availableSource).value_or(0);
+    return c;
+}
+
+std::string MemoryGuard::Check::message() const
+{
+    return "this load may need about " + gib(estimateBytes) + " of memory but only about " + gib(availableBytes)
+        + " is available (" + availableSource
+        + (availableSource == "NPUSCOPE_MEMORY_AVAILABLE"
+                ? ""
+                : ", less a " + std::to_string(static_cast<int>(kMarginFraction * 100)) + " % margin")
+        + "); open fewer ranks, or load without timelines, if the system starts to swap";
+}
+
+} // namespace npuscope::load
