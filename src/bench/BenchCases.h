@@ -52,6 +52,10 @@ int mareyView(int argc, char** argv, const std::vector<std::string>& args);
 // against importing every rank's kernel table (src/bench/LazyBench.cpp).
 int lazyAggregates(const std::vector<std::string>& args);
 
+// blame [--ranks 1024] [--work DIR] [--path CLUSTER]: a generated PP 4 x TP 8 cluster (slow rank 37, clocks skewed
+// 500 µs); summary load + blame analysis from a warm parse cache against the summary load alone (BlameBench.cpp).
+int blameCluster(const std::vector<std::string>& args);
+
 int ingestGenerated(const std::vector<std::string>& args, int (*ingest)(const std::string&, int));
 
 } // namespace npuscope::bench

@@ -40,6 +40,7 @@ int usage()
         "       npuscope-bench memory [--points 5000000] [--frames 20]\n"
         "       npuscope-bench marey [--devices 1024] [--ops 2000] [--cluster DIR] [--work DIR] [--png DIR]\n"
         "       npuscope-bench lazy [--ranks 1024] [--work DIR] [--path CLUSTER]\n"
+        "       npuscope-bench blame [--ranks 1024] [--work DIR] [--path CLUSTER]\n"
         "  ingest            trace_view.json throughput: plain scanner pass (floor), nlohmann SAX parse (floor_sax)\n"
         "                    vs import into the model\n"
         "  ingest-generated  the same on a generated trace_view.json of about --mb MB\n"
@@ -51,7 +52,8 @@ int usage()
         "  marey             Marey frames of --devices x --ops (synthetic) vs a per-operator paint; with --cluster\n"
         "                    the time to open the view of that cluster's step on a warm parse cache\n"
         "  lazy              memory peaks after a warm summary open vs from every memory_record row; kernel totals\n"
-        "                    per rank cold / cached vs importing every kernel table\n");
+        "                    per rank cold / cached vs importing every kernel table\n"
+        "  blame             PP 4 x TP 8 cluster: summary load + blame (blame.cluster_s) vs the summary load\n");
     return 2;
 }
 
@@ -267,6 +269,8 @@ int main(int argc, char** argv)
             return npuscope::bench::mareyView(argc, argv, rest);
         if (command == "lazy")
             return npuscope::bench::lazyAggregates(rest);
+        if (command == "blame")
+            return npuscope::bench::blameCluster(rest);
         if (command == "ingest-generated")
             return npuscope::bench::ingestGenerated(rest, &ingest);
         if (command != "ingest" || argc < 3)
