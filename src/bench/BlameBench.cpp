@@ -6,7 +6,6 @@
 #include "BenchCases.h"
 
 #include "npuscope/io/detect/Detector.h"
-#include "npuscope/load/Loader.h"
 #include "npuscope/load/ParseCache.h"
 #include "npuscope/query/BlameAnalysis.h"
 #include "npuscope/testgen/ClusterGenerator.h"
@@ -28,14 +27,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-std::unique_ptr<model::Database> openSummary(const io::LoadPlan& plan, const load::ParseCache& cache)
-{
-    load::LoadOptions options;
-    options.loadTimelines = false;
-    options.cache = &cache;
-    return load::Loader::load(plan, options);
-}
 
 } // namespace
 
