@@ -251,7 +251,7 @@ struct CommOp {
     int index = 0; // op counter inside the group (key "_<index>_1")
     int64_t ts = 0, wait = 0, transit = 0, sync = 0, idle = 0;
     int64_t elapse() const { return wait + transit + idle; }
-    std::vector<LinkInst> links; // first entry is the LOCAL self link for collectives
+    std::vector<LinkInst> links; // first entry is the LOCAL self link (pipeline p2p ops too)
     int64_t overlapped = 0;
     std::vector<std::pair<int64_t, int64_t>> notOverlapped; // [start, end) segments
 };
@@ -787,11 +787,12 @@ private:
             = (24.0 + 16.0 * unit(mix(g.hashValue, static_cast<uint64_t>(a + b)))) / static_cast<double>(m_L.tp);
         const int src = send ? r : peer;
         const int dst = send ? peer : r;
-        op.links.push_back(makeLink(m_c, g, src, dst, dataMb, opSalt));
-        op.transit = op.links.front().timeNs;
         // Each side's matrix also carries its own link ("0-0" beside "0-1"), as torch_npu writes it: msprof-analyze
-        // maps a file's local ranks to global ones through that self link.
+        // maps a file's local ranks to global ones through that self link. First, as in a collective, so links[1] is
+        // the transfer wherever the peer link is read.
         op.links.push_back(makeLink(m_c, g, r, r, dataMb, opSalt));
+        op.links.push_back(makeLink(m_c, g, src, dst, dataMb, opSalt));
+        op.transit = op.links[1].timeNs;
         return op;
     }
 

@@ -64,6 +64,11 @@ TEST(BlameDock, GeneratedSlowRankIsTheFirstRoot)
     EXPECT_EQ(dock->stepBox()->count(), 2);
     EXPECT_EQ(dock->model()->rowAt(0).rank, 9);
     EXPECT_EQ(dock->model()->rowAt(0).cause, query::BlameCause::Compute);
+    // Showing the first root leaves the selection alone; choosing a root selects its rank.
+    EXPECT_EQ(window->workspace()->selectedRank(), std::nullopt);
+    EXPECT_FALSE(dock->chainView()->toPlainText().isEmpty());
+    dock->tableView()->setCurrentIndex(QModelIndex());
+    dock->tableView()->setCurrentIndex(dock->model()->index(0, 0));
     EXPECT_EQ(window->workspace()->selectedRank(), 9);
     EXPECT_FALSE(dock->chainView()->toPlainText().isEmpty());
 }

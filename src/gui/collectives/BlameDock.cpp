@@ -99,9 +99,12 @@ void BlameDock::showStep()
                            .arg(ms(s.unattributedNs)));
     m_model->setRoots(s.roots);
     m_table->resizeColumnsToContents();
-    if (m_model->rowCount() > 0)
+    if (m_model->rowCount() > 0) {
+        // Shows the first root's chain without selecting its rank: only the user's choice changes the selection.
+        m_quiet = true;
         m_table->setCurrentIndex(m_model->index(0, 0));
-    else
+        m_quiet = false;
+    } else
         m_chain->setHtml(tr("<p>No rank or link stands out in this step.</p>"));
 }
 
@@ -125,6 +128,8 @@ void BlameDock::showRoot()
     }
     html += QStringLiteral("</ol>");
     m_chain->setHtml(html);
+    if (m_quiet)
+        return;
     const QVariant step = m_step->currentData();
     if (step.isValid())
         workspace()->setStep(step.toLongLong());

@@ -17,7 +17,8 @@ class BlameTableModel;
 
 // Per step, who held the cluster up (query::BlameAnalysis): the roots by induced wait with cause, share and evidence,
 // and the selected root's chain of ops. A handful of roots per step whatever the rank count, so it reads the same at
-// 1,024 ranks. Selecting a root selects its rank (a link: both ranks) and the step. GUI thread only.
+// 1,024 ranks. Selecting a root selects its rank (a link: both ranks) and the step; the first root is shown when a
+// step is chosen without touching the selection. GUI thread only.
 class BlameDock : public QueryDock {
     Q_OBJECT
 public:
@@ -42,6 +43,7 @@ private:
     QLabel* m_summary;
     QTableView* m_table;
     QTextBrowser* m_chain;
+    bool m_quiet = false; // the current row changes by itself: leave the Workspace selection alone
 };
 
 } // namespace npuscope::gui
