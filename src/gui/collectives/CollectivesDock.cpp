@@ -73,8 +73,10 @@ CollectivesDock::CollectivesDock(Workspace* ws, QWidget* parent)
     layout->addWidget(m_table, 1);
     setBody(body);
 
-    for (QComboBox* box : { m_step, m_group, m_type })
+    for (QComboBox* box : { m_step, m_group, m_type }) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
         connect(box, &QComboBox::currentIndexChanged, this, &CollectivesDock::applyFilters);
+    }
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &CollectivesDock::selectCurrent);
     requestReload();
 }
@@ -187,8 +189,9 @@ void CollectivesDock::applyFilters()
                            .arg(static_cast<double>(offsetMax) / 1e3, 0, 'f', 1));
     m_model->setInstances(std::move(rows));
     m_table->resizeColumnsToContents();
+    // Capped so the root column stays in view at 1366 px.
     for (int c = 0; c < CollectivesTableModel::Root; ++c)
-        m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), 260));
+        m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), 170));
 }
 
 void CollectivesDock::selectCurrent()
