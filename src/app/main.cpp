@@ -69,7 +69,7 @@ int main(int argc, char** argv)
     const QCommandLineOption viewOption(QStringLiteral("view"),
         QStringLiteral("Dock to show in the screenshot: steps | overview | issues | matrix | commduration | links | "
                        "groups | timeoverview | timeline | operators | memory | memorydetail | flops | strategy | "
-                       "marey | advice | all, or welcome (the first-run page, no PATH)."),
+                       "marey | advice | collectives | blame | all, or welcome (the first-run page, no PATH)."),
         QStringLiteral("NAME"),
         QStringLiteral("steps"));
     const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size, default 1600x1000."),

@@ -4,10 +4,24 @@
 // The npuscope-bench cases beyond `ingest`. Each prints `name value unit` lines and returns an
 // exit status; none of them is a pass/fail test.
 
+#include <memory>
 #include <string>
 #include <vector>
 
+namespace npuscope::io {
+struct LoadPlan;
+}
+namespace npuscope::load {
+class ParseCache;
+}
+namespace npuscope::model {
+class Database;
+}
+
 namespace npuscope::bench {
+
+// A summary open of plan (no timelines) through cache, as the GUI opens a cluster (LazyBench.cpp).
+std::unique_ptr<model::Database> openSummary(const io::LoadPlan& plan, const load::ParseCache& cache);
 
 // Peak resident set size of this process in MB (VmHWM), or -1 when /proc is unavailable.
 double peakRssMb();
@@ -63,6 +77,9 @@ int cliJson(const std::vector<std::string>& args);
 // cluster (src/bench/ClusterImportBench.cpp).
 int importedOpen(const std::vector<std::string>& args);
 int slimRatio(const std::vector<std::string>& args);
+// blame [--ranks 1024] [--work DIR] [--path CLUSTER]: a generated PP 4 x TP 8 cluster (slow rank 37, clocks skewed
+// 500 µs); summary load + blame analysis from a warm parse cache against the summary load alone (BlameBench.cpp).
+int blameCluster(const std::vector<std::string>& args);
 
 int ingestGenerated(const std::vector<std::string>& args, int (*ingest)(const std::string&, int));
 

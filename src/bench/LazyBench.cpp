@@ -38,6 +38,8 @@ double secondsOf(const std::function<void()>& fn)
     return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
+} // namespace
+
 std::unique_ptr<model::Database> openSummary(const io::LoadPlan& plan, const load::ParseCache& cache)
 {
     load::LoadOptions options;
@@ -45,8 +47,6 @@ std::unique_ptr<model::Database> openSummary(const io::LoadPlan& plan, const loa
     options.cache = &cache;
     return load::Loader::load(plan, options);
 }
-
-} // namespace
 
 int lazyAggregates(const std::vector<std::string>& args)
 {

@@ -41,7 +41,8 @@ int usage()
         "       npuscope-bench lazy [--ranks 1024] [--work DIR] [--path CLUSTER]\n"
         "       npuscope-bench imported-open [--ranks 1024] [--work DIR] [--path CLUSTER] [--repeat 3]\n"
         "       npuscope-bench slim [--ranks 256] [--trace-mb 2] [--work DIR]\n"
-                "  ingest            trace_view.json throughput: import into the model (on every core) vs a single-thread\n"
+        "       npuscope-bench blame [--ranks 1024] [--work DIR] [--path CLUSTER]\n"
+        "  ingest            trace_view.json throughput: import into the model (on every core) vs a single-thread\n"
         "                    simdjson On Demand pass touching every field (floor), and their ratio\n"
         "  ingest-generated  the same on a generated trace_view.json of about --mb MB\n"
         "  cluster-open      generated clusters: time to cluster views ready and peak RSS per size; a flat DP\n"
@@ -56,7 +57,8 @@ int usage()
         "  lazy              memory peaks after a warm summary open vs from every memory_record row; kernel totals\n"
         "                    per rank cold / cached vs importing every kernel table\n"
         "  imported-open     a folder of imported rank files opened vs the warm parse-cache reopen of the cluster\n"
-        "  slim              bytes slim --keep summary keeps of a generated cluster with --trace-mb traces\n");
+        "  slim              bytes slim --keep summary keeps of a generated cluster with --trace-mb traces\n"
+        "  blame             PP 4 x TP 8 cluster: summary load + blame (blame.cluster_s) vs the summary load\n");
     return 2;
 }
 
@@ -189,6 +191,8 @@ int main(int argc, char** argv)
             return npuscope::bench::importedOpen(rest);
         if (command == "slim")
             return npuscope::bench::slimRatio(rest);
+        if (command == "blame")
+            return npuscope::bench::blameCluster(rest);
         if (command == "ingest-generated")
             return npuscope::bench::ingestGenerated(rest, &ingest);
         if (command != "ingest" || argc < 3)

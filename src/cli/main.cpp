@@ -55,8 +55,8 @@ constexpr const char* kBuiltinUsage = R"(  summary [--json] [--with-timeline] [-
   cache [--clear]
       Print the parse cache folder and its size; --clear removes every entry.
   generate --out DIR --ranks N [--steps S] [--trace-mb M] [--pp P --tp T --dp D] [--microbatches B]
-           [--slow-rank R] [--slow-link A-B] [--memory-heavy-rank R] [--flops] [--flops-light-rank R]
-           [--late-launch-rank R] [--seed X] [--analysis-db] [--all-to-all-groups]
+           [--slow-rank R] [--slow-link A-B] [--slow-host R] [--clock-skew-us U] [--memory-heavy-rank R] [--flops]
+           [--flops-light-rank R] [--late-launch-rank R] [--seed X] [--analysis-db] [--all-to-all-groups]
       Write a deterministic torch_npu-style cluster (one rank{r}_{timestamp}_ascend_pt folder per rank,
       Level1 text export, trace_view.json of about M MB per rank; defaults S=3, M=1, pp=tp=1, dp=N/(pp*tp),
       X=1). Ranks are laid out Megatron-style (tp innermost, then dp, then pp). With P > 1 every step is a
@@ -67,7 +67,9 @@ constexpr const char* kBuiltinUsage = R"(  summary [--json] [--with-timeline] [-
       neighbour's send, so the bubbles appear), then the dp gradient all-reduce, a pp-group gradient-norm
       all-reduce and the optimizer. --slow-rank makes rank R compute 30 % longer (in a pipeline its tp peers
       and the stages after it wait for it); --slow-link gives the link between global ranks
-      A and B a tenth of its bandwidth. --memory-heavy-rank gives rank R 1.6 times the memory of the others.
+      A and B a tenth of its bandwidth; --slow-host makes rank R host-bound (40-120 us between the device tasks
+      it launches instead of 0.8-4 us); --clock-skew-us shifts each server's clock (8 ranks) by up to U us
+      (server 0 unshifted). --memory-heavy-rank gives rank R 1.6 times the memory of the others.
       --flops writes kernel_details.csv with the FLOPs columns of an aic_metrics=ArithmeticUtilization run
       (aic/aiv_cube_fops, aic/aiv_vector_fops); --flops-light-rank (implies --flops) makes rank R do half the
       FLOPs in the same time. --late-launch-rank makes rank R's host launch every 40th kernel of a step (from
@@ -436,6 +438,10 @@ int generate(const std::vector<std::string>& args)
                 o.microbatches = number(1, 10000);
             else if (a == "--slow-rank")
                 o.slowRank = number(-1000000, 1000000);
+            else if (a == "--slow-host")
+                o.slowHost = number(-1000000, 1000000);
+            else if (a == "--clock-skew-us")
+                o.clockSkewUs = number(0, 1000000000);
             else if (a == "--memory-heavy-rank")
                 o.memoryHeavyRank = number(-1000000, 1000000);
             else if (a == "--flops-light-rank")

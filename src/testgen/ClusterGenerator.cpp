@@ -277,7 +277,7 @@ struct CommOp {
     int index = 0; // op counter inside the group (key "_<index>_1")
     int64_t ts = 0, wait = 0, transit = 0, sync = 0, idle = 0;
     int64_t elapse() const { return wait + transit + idle; }
-    std::vector<LinkInst> links; // first entry is the LOCAL self link for collectives
+    std::vector<LinkInst> links; // first entry is the LOCAL self link (pipeline p2p ops too)
     int64_t overlapped = 0;
     std::vector<std::pair<int64_t, int64_t>> notOverlapped; // [start, end) segments
 };
@@ -466,6 +466,7 @@ public:
         : m_c(c)
         , m_rank(rank)
         , m_rng(mix(c.options.seed, 0x5eed0000ull + static_cast<uint64_t>(rank)))
+        , m_slowHost(c.options.slowHost && *c.options.slowHost == rank)
     {
         m_groups = c.layout.rankGroups[static_cast<size_t>(rank)];
     }
@@ -482,7 +483,11 @@ public:
     }
 
 private:
-    int64_t gap() { return m_rng.range(800, 4 * kUs); }
+    int64_t gap()
+    {
+        return m_slowHost ? m_rng.range(GeneratorOptions::kSlowHostGapLoNs, GeneratorOptions::kSlowHostGapHiNs)
+                          : m_rng.range(800, 4 * kUs);
+    }
 
     void addChunk(StepPlan& sp, int64_t& t, int64_t computeNs, int count)
     {
@@ -660,6 +665,7 @@ private:
     const Cluster& m_c;
     int m_rank;
     Random m_rng;
+    bool m_slowHost = false; // host-bound: launches its device tasks far apart
     std::array<int, 3> m_groups {};
     std::map<int, int> m_opCounter;
     int m_taskId = 1000;
@@ -748,6 +754,7 @@ public:
             auto& pr = m_ranks[static_cast<size_t>(r)];
             pr.salt = mix(c.options.seed, 0x919e0000ull + static_cast<uint64_t>(r));
             pr.groups = m_L.rankGroups[static_cast<size_t>(r)];
+            pr.slowHost = c.options.slowHost && *c.options.slowHost == r;
         }
     }
 
@@ -791,6 +798,7 @@ private:
         int taskId = 1000;
         std::array<int, 3> groups {};
         std::map<int, int> opCounter; // per group; p2p ops count under group + 1000000
+        bool slowHost = false; // host-bound: launches its device tasks far apart
     };
 
     int rankAt(int stage, int d, int t) const { return stage * m_L.tp * m_L.dp + d * m_L.tp + t; }
@@ -804,7 +812,11 @@ private:
     {
         return lo + static_cast<int64_t>(mix(m_c.options.seed, key) % static_cast<uint64_t>(hi - lo + 1));
     }
-    static int64_t gap(RankState& pr) { return draw(pr, 800, 4 * kUs); }
+    static int64_t gap(RankState& pr)
+    {
+        return pr.slowHost ? draw(pr, GeneratorOptions::kSlowHostGapLoNs, GeneratorOptions::kSlowHostGapHiNs)
+                           : draw(pr, 800, 4 * kUs);
+    }
 
     // A collective of the group every rank in ranks belongs to, started when each arrives and ended together when the
     // last has arrived and the slowest link has moved its share. start: each rank's arrival (its cursor by default).
@@ -864,8 +876,12 @@ private:
             = (24.0 + 16.0 * unit(mix(g.hashValue, static_cast<uint64_t>(a + b)))) / static_cast<double>(m_L.tp);
         const int src = send ? r : peer;
         const int dst = send ? peer : r;
+        // Each side's matrix also carries its own link ("0-0" beside "0-1"), as torch_npu writes it: msprof-analyze
+        // maps a file's local ranks to global ones through that self link. First, as in a collective, so links[1] is
+        // the transfer wherever the peer link is read.
+        op.links.push_back(makeLink(m_c, g, r, r, dataMb, opSalt));
         op.links.push_back(makeLink(m_c, g, src, dst, dataMb, opSalt));
-        op.transit = op.links.front().timeNs;
+        op.transit = op.links[1].timeNs;
         return op;
     }
 
@@ -2188,6 +2204,36 @@ bool writeAnalysisDb(const fs::path& path, const std::string& stepCsv, const std
     return true;
 }
 
+// The clock offset of a rank's server: 0 for server 0, else up to clockSkewUs µs, a pure function of seed and server.
+int64_t clockOffsetNs(const Cluster& c, int rank)
+{
+    const int server = rank / kRanksPerServer;
+    if (c.options.clockSkewUs <= 0 || server == 0)
+        return 0;
+    const auto span = static_cast<uint64_t>(c.options.clockSkewUs) * kUs + 1;
+    return static_cast<int64_t>(mix(c.options.seed, 0xc10c0000ull + static_cast<uint64_t>(server)) % span);
+}
+
+// Moves every timestamp of a rank's plan by its clock offset (what the rank's own clock read); durations stay.
+void shiftClock(std::vector<StepPlan>& steps, int64_t offsetNs)
+{
+    if (offsetNs == 0)
+        return;
+    for (auto& sp : steps) {
+        sp.start += offsetNs;
+        sp.end += offsetNs;
+        for (auto& k : sp.kernels)
+            k.ts += offsetNs;
+        for (auto& op : sp.ops) {
+            op.ts += offsetNs;
+            for (auto& seg : op.notOverlapped) {
+                seg.first += offsetNs;
+                seg.second += offsetNs;
+            }
+        }
+    }
+}
+
 bool generateRank(const Cluster& c, int rank, const std::vector<StepPlan>& steps, const fs::path& root,
     std::string& folder, std::string& error)
 {
@@ -2269,13 +2315,17 @@ bool ClusterGenerator::generate(const GeneratorOptions& input, std::string& erro
         return false;
     }
     for (const auto& [flag, rank] : { std::pair { "--memory-heavy-rank", o.memoryHeavyRank },
-             std::pair { "--flops-light-rank", o.flopsLightRank },
-             std::pair { "--late-launch-rank", o.lateLaunchRank } }) {
+             std::pair { "--flops-light-rank", o.flopsLightRank }, std::pair { "--late-launch-rank", o.lateLaunchRank },
+             std::pair { "--slow-host", o.slowHost } }) {
         if (rank && (*rank < 0 || *rank >= o.ranks)) {
             error = std::string(flag) + " " + std::to_string(*rank) + " is out of range 0.."
                 + std::to_string(o.ranks - 1);
             return false;
         }
+    }
+    if (o.clockSkewUs < 0 || o.clockSkewUs > 1000000000) {
+        error = "--clock-skew-us must be between 0 and 1000000000";
+        return false;
     }
     if (o.microbatches < 0 || o.microbatches > 10000) {
         error = "--microbatches must be between 1 and 10000";
@@ -2341,6 +2391,7 @@ bool ClusterGenerator::generate(const GeneratorOptions& input, std::string& erro
             steps = std::move(pipeline[static_cast<size_t>(r)]);
         else
             steps = RankPlanner(c, r).plan();
+        shiftClock(steps, clockOffsetNs(c, r));
         if (!generateRank(c, r, steps, root, folder, error))
             return false;
         marker += folder + "\n";

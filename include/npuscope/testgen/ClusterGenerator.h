@@ -20,6 +20,12 @@ struct GeneratorOptions {
     int microbatches = 0;
     std::optional<int> slowRank; // this rank computes kSlowFactor longer
     std::optional<std::pair<int, int>> slowLink; // global ranks whose link has a fraction of the bandwidth
+    // This rank is host-bound: its device tasks are launched kSlowHostGapLoNs..kSlowHostGapHiNs apart instead of
+    // 0.8-4 µs, so its device idles between them.
+    std::optional<int> slowHost;
+    // Each server's (kRanksPerServer ranks') clock runs this many µs ahead at most (server 0 not at all): every
+    // timestamp a rank writes is shifted by its server's offset; durations are unchanged.
+    int64_t clockSkewUs = 0;
     std::optional<int> memoryHeavyRank; // this rank's memory_record peaks are kMemoryHeavyFactor higher
     // Write the PMU columns of an aic_metrics=ArithmeticUtilization run (cube / vector FLOPs per kernel) instead of
     // PipeUtilization's; implied by flopsLightRank.
@@ -39,6 +45,7 @@ struct GeneratorOptions {
 
     static constexpr double kSlowFactor = 1.3; // compute time multiplier of the slow rank
     static constexpr double kSlowLinkFactor = 0.1; // bandwidth multiplier of the slow link
+    static constexpr int64_t kSlowHostGapLoNs = 40000, kSlowHostGapHiNs = 120000;
     static constexpr double kMemoryHeavyFactor = 1.6; // allocated / reserved memory multiplier of the heavy rank
     static constexpr double kFlopsLightFactor = 0.5; // FLOPs multiplier of the FLOPs-light rank
     static constexpr int kLateLaunchFirst = 5;

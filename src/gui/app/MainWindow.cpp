@@ -3,6 +3,8 @@
 
 #include "npuscope/gui/steps/ClusterStepsDock.h"
 #include "npuscope/gui/advice/AdviceDock.h"
+#include "npuscope/gui/collectives/BlameDock.h"
+#include "npuscope/gui/collectives/CollectivesDock.h"
 #include "npuscope/gui/comm/CommDurationDock.h"
 #include "npuscope/gui/comm/CommMatrixDock.h"
 #include "npuscope/gui/comm/GroupsDock.h"
@@ -158,6 +160,8 @@ void MainWindow::createDocks()
     m_strategyDock = new ParallelStrategyDock(m_workspace, this);
     m_mareyDock = new MareyDock(m_workspace, this);
     m_adviceDock = new AdviceDock(m_workspace, this);
+    m_collectivesDock = new CollectivesDock(m_workspace, this);
+    m_blameDock = new BlameDock(m_workspace, this);
     m_timelineDock->setSessionPersistence(m_options.persistSettings);
 
     // Every view is a dock the user can move; the central widget is the welcome page, hidden once a model is loaded.
@@ -179,6 +183,8 @@ void MainWindow::createDocks()
     tabifyDockWidget(m_overviewDock, m_strategyDock);
     tabifyDockWidget(m_stepsDock, m_mareyDock);
     tabifyDockWidget(m_overviewDock, m_adviceDock);
+    tabifyDockWidget(m_overviewDock, m_collectivesDock);
+    tabifyDockWidget(m_overviewDock, m_blameDock);
     // An advice finding's "Show evidence" names the view that shows it; the advice says "parallel" for the strategy.
     connect(m_workspace, &Workspace::showViewRequested, this, [this](const QString& name) {
         QDockWidget* dock = dockByName(name == QLatin1String("parallel") ? QStringLiteral("strategy") : name);
@@ -205,7 +211,7 @@ QList<QDockWidget*> MainWindow::docks() const
 {
     return { m_stepsDock, m_overviewDock, m_issuesDock, m_commMatrixDock, m_commDurationDock, m_linksDock, m_groupsDock,
         m_timeOverviewDock, m_timelineDock, m_operatorDock, m_memoryHeatmapDock, m_memoryDetailDock,
-        m_flopsHeatmapDock, m_strategyDock, m_mareyDock, m_adviceDock };
+        m_flopsHeatmapDock, m_strategyDock, m_mareyDock, m_adviceDock, m_collectivesDock, m_blameDock };
 }
 
 QStringList MainWindow::dockShortNames()
@@ -214,7 +220,7 @@ QStringList MainWindow::dockShortNames()
         QStringLiteral("commduration"), QStringLiteral("links"), QStringLiteral("groups"), QStringLiteral("timeoverview"),
         QStringLiteral("timeline"), QStringLiteral("operators"), QStringLiteral("memory"),
         QStringLiteral("memorydetail"), QStringLiteral("flops"), QStringLiteral("strategy"),
-        QStringLiteral("marey"), QStringLiteral("advice") };
+        QStringLiteral("marey"), QStringLiteral("advice"), QStringLiteral("collectives"), QStringLiteral("blame") };
 }
 
 QDockWidget* MainWindow::dockByName(const QString& name) const

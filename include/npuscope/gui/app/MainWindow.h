@@ -27,6 +27,8 @@ class FlopsHeatmapDock;
 class ParallelStrategyDock;
 class MareyDock;
 class AdviceDock;
+class BlameDock;
+class CollectivesDock;
 class MemoryHeatmapDock;
 class TimeOverviewDock;
 class TimelineDock;
@@ -77,6 +79,8 @@ public:
     ParallelStrategyDock* strategyDock() const { return m_strategyDock; }
     MareyDock* mareyDock() const { return m_mareyDock; }
     AdviceDock* adviceDock() const { return m_adviceDock; }
+    CollectivesDock* collectivesDock() const { return m_collectivesDock; }
+    BlameDock* blameDock() const { return m_blameDock; }
     QList<QDockWidget*> docks() const;
     // A dock by short name (steps | overview | issues) or objectName, case-insensitive; nullptr if unknown.
     QDockWidget* dockByName(const QString& name) const;
@@ -162,6 +166,8 @@ private:
     ParallelStrategyDock* m_strategyDock = nullptr;
     MareyDock* m_mareyDock = nullptr;
     AdviceDock* m_adviceDock = nullptr;
+    CollectivesDock* m_collectivesDock = nullptr;
+    BlameDock* m_blameDock = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QLabel* m_summary = nullptr;

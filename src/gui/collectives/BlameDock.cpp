@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/collectives/BlameDock.h"
+
+#include "npuscope/gui/collectives/BlameTableModel.h"
+#include "npuscope/gui/common/TableSetup.h"
+#include "npuscope/gui/common/Workspace.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QSplitter>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+namespace npuscope::gui {
+
+namespace {
+
+QString ms(int64_t ns) { return QString::number(static_cast<double>(ns) / 1e6, 'f', 3); }
+
+} // namespace
+
+BlameDock::BlameDock(Workspace* ws, QWidget* parent)
+    : QueryDock(tr("Blame"), kObjectName, ws, parent)
+    , m_model(new BlameTableModel(this))
+{
+    auto* body = new QWidget(this);
+    auto* layout = new QVBoxLayout(body);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto* bar = new QHBoxLayout;
+    m_step = new QComboBox(body);
+    m_step->setObjectName(QStringLiteral("blameStep"));
+    bar->addWidget(new QLabel(tr("Step"), body));
+    bar->addWidget(m_step);
+    m_summary = new QLabel(body);
+    m_summary->setObjectName(QStringLiteral("blameSummary"));
+    m_summary->setWordWrap(true);
+    bar->addWidget(m_summary, 1);
+    layout->addLayout(bar);
+    auto* splitter = new QSplitter(Qt::Vertical, body);
+    m_table = new QTableView(splitter);
+    m_table->setObjectName(QStringLiteral("blameTable"));
+    m_table->setModel(m_model);
+    TableSetup::install(m_table, { .singleSelection = true, .stretchLastSection = true, .sortable = true });
+    m_chain = new QTextBrowser(splitter);
+    m_chain->setObjectName(QStringLiteral("blameChain"));
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    layout->addWidget(splitter, 1);
+    setBody(body);
+
+    connect(m_step, &QComboBox::currentIndexChanged, this, &BlameDock::showStep);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &BlameDock::showRoot);
+    requestReload();
+}
+
+void BlameDock::reload()
+{
+    const bool started = runner()->run([](model::Database& db) { return query::BlameAnalysis::forDatabase(db); },
+        [this](std::shared_ptr<const query::BlameResult> result) {
+            m_result = std::move(result);
+            const QSignalBlocker block(m_step);
+            m_step->clear();
+            for (const auto& s : m_result->steps)
+                m_step->addItem(QString::number(s.step), QVariant::fromValue(static_cast<qlonglong>(s.step)));
+            if (auto s = workspace()->step()) {
+                const int i = m_step->findData(QVariant::fromValue(static_cast<qlonglong>(*s)));
+                if (i >= 0)
+                    m_step->setCurrentIndex(i);
+            }
+            showStep();
+        });
+    if (!started) {
+        m_result.reset();
+        m_model->setRoots({});
+        m_summary->setText(tr("No profile loaded"));
+        m_chain->clear();
+    }
+}
+
+void BlameDock::showStep()
+{
+    const int i = m_step->currentIndex();
+    if (!m_result || i < 0 || i >= static_cast<int>(m_result->steps.size())) {
+        m_model->setRoots({});
+        m_summary->setText(m_result ? tr("No delayed communication") : QString());
+        m_chain->clear();
+        return;
+    }
+    const auto& s = m_result->steps[static_cast<size_t>(i)];
+    m_summary->setText(tr("%1 ms of waiting above normal in %2 delayed ops: %3 ms traced to %4 root(s), %5 ms within "
+                          "the normal spread between ranks")
+                           .arg(ms(s.delayNs))
+                           .arg(s.delayedInstances)
+                           .arg(ms(s.inducedWaitNs))
+                           .arg(s.roots.size())
+                           .arg(ms(s.unattributedNs)));
+    m_model->setRoots(s.roots);
+    m_table->resizeColumnsToContents();
+    if (m_model->rowCount() > 0) {
+        // Shows the first root's chain without selecting its rank: only the user's choice changes the selection.
+        m_quiet = true;
+        m_table->setCurrentIndex(m_model->index(0, 0));
+        m_quiet = false;
+    } else
+        m_chain->setHtml(tr("<p>No rank or link stands out in this step.</p>"));
+}
+
+void BlameDock::showRoot()
+{
+    const QModelIndex index = m_table->currentIndex();
+    if (!index.isValid() || !m_result)
+        return;
+    const query::BlameRoot& root = m_model->rowAt(index.row());
+    QString html = QStringLiteral("<p><b>%1</b> \u2014 %2: %3</p><ol>")
+                       .arg(BlameTableModel::rootText(root).toHtmlEscaped(),
+                           QString::fromUtf8(query::blameCauseName(root.cause)),
+                           BlameTableModel::evidenceText(root).toHtmlEscaped());
+    for (const auto& hop : root.chain) {
+        const auto& in = m_result->set.instances[hop.instance];
+        html += QStringLiteral("<li>rank %1 %2 in %3 (%4, last arriver %5)</li>")
+                    .arg(hop.rank)
+                    .arg(hop.relation == "late" ? tr("arrived late") : tr("waited"))
+                    .arg(QString::fromStdString(in.opKey).toHtmlEscaped(), QString::fromStdString(in.opType))
+                    .arg(in.members[in.lastArriver].rank);
+    }
+    html += QStringLiteral("</ol>");
+    m_chain->setHtml(html);
+    if (m_quiet)
+        return;
+    const QVariant step = m_step->currentData();
+    if (step.isValid())
+        workspace()->setStep(step.toLongLong());
+    if (root.link)
+        workspace()->setSelectedRanks({ root.link->first, root.link->second });
+    else if (root.rank)
+        workspace()->setSelectedRank(*root.rank);
+}
+
+} // namespace npuscope::gui

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/collectives/CollectivesDock.h"
+
+#include "npuscope/gui/collectives/CollectivesTableModel.h"
+#include "npuscope/gui/common/TableSetup.h"
+#include "npuscope/gui/common/Workspace.h"
+#include "npuscope/query/CommQuery.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace npuscope::gui {
+
+namespace {
+
+struct Loaded {
+    std::shared_ptr<const query::BlameResult> result;
+    std::map<std::string, std::string> groupNames; // hash -> name
+};
+
+QString rootText(const query::BlameResult& r, size_t i)
+{
+    const auto [s, k] = r.rootOf[i];
+    if (s < 0)
+        return {};
+    const auto& root = r.steps[static_cast<size_t>(s)].roots[static_cast<size_t>(k)];
+    const QString who = root.link ? QStringLiteral("link %1-%2").arg(root.link->first).arg(root.link->second)
+                                  : QStringLiteral("rank %1").arg(root.rank.value_or(-1));
+    return QStringLiteral("%1 (%2)").arg(who, QString::fromUtf8(query::blameCauseName(root.cause)));
+}
+
+} // namespace
+
+CollectivesDock::CollectivesDock(Workspace* ws, QWidget* parent)
+    : QueryDock(tr("Collectives"), kObjectName, ws, parent)
+    , m_model(new CollectivesTableModel(this))
+{
+    auto* body = new QWidget(this);
+    auto* layout = new QVBoxLayout(body);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto* bar = new QHBoxLayout;
+    m_step = new QComboBox(body);
+    m_step->setObjectName(QStringLiteral("collectivesStep"));
+    m_group = new QComboBox(body);
+    m_group->setObjectName(QStringLiteral("collectivesGroup"));
+    m_type = new QComboBox(body);
+    m_type->setObjectName(QStringLiteral("collectivesType"));
+    bar->addWidget(new QLabel(tr("Step"), body));
+    bar->addWidget(m_step);
+    bar->addWidget(new QLabel(tr("Group"), body));
+    bar->addWidget(m_group);
+    bar->addWidget(new QLabel(tr("Type"), body));
+    bar->addWidget(m_type);
+    bar->addStretch(1);
+    layout->addLayout(bar);
+    m_summary = new QLabel(body);
+    m_summary->setObjectName(QStringLiteral("collectivesSummary"));
+    m_summary->setWordWrap(true);
+    layout->addWidget(m_summary);
+    m_table = new QTableView(body);
+    m_table->setObjectName(QStringLiteral("collectivesTable"));
+    m_table->setModel(m_model);
+    TableSetup::install(m_table, { .singleSelection = true, .stretchLastSection = true, .sortable = true });
+    m_table->setToolTip(tr("Select an instance to select its member ranks and its step"));
+    layout->addWidget(m_table, 1);
+    setBody(body);
+
+    for (QComboBox* box : { m_step, m_group, m_type }) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        connect(box, &QComboBox::currentIndexChanged, this, &CollectivesDock::applyFilters);
+    }
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &CollectivesDock::selectCurrent);
+    requestReload();
+}
+
+void CollectivesDock::reload()
+{
+    const bool started = runner()->run(
+        [](model::Database& db) {
+            Loaded l;
+            l.result = query::BlameAnalysis::forDatabase(db);
+            for (const auto& g : query::CommQuery::groups(db)) {
+                if (g.name)
+                    l.groupNames[g.hash] = *g.name;
+            }
+            return l;
+        },
+        [this](Loaded l) {
+            m_result = std::move(l.result);
+            fillFilters();
+            // Group entries: the name when known (several groups share a name: "tp"), the hash as data.
+            const QSignalBlocker block(m_group);
+            for (int i = 1; i < m_group->count(); ++i) {
+                const auto it = l.groupNames.find(m_group->itemData(i).toString().toStdString());
+                if (it != l.groupNames.end())
+                    m_group->setItemText(i,
+                        QStringLiteral("%1 (%2)").arg(
+                            QString::fromStdString(it->second), m_group->itemData(i).toString()));
+            }
+            applyFilters();
+        });
+    if (!started) {
+        m_result.reset();
+        m_model->setInstances({});
+        m_summary->setText(tr("No profile loaded"));
+    }
+}
+
+void CollectivesDock::fillFilters()
+{
+    std::set<int64_t> steps;
+    std::set<std::string> groups, types;
+    for (const auto& in : m_result->set.instances) {
+        steps.insert(in.step);
+        groups.insert(in.groupHash);
+        types.insert(in.opType);
+    }
+    const QSignalBlocker b1(m_step), b2(m_group), b3(m_type);
+    m_step->clear();
+    m_step->addItem(tr("All steps"));
+    for (int64_t s : steps)
+        m_step->addItem(QString::number(s), QVariant::fromValue(static_cast<qlonglong>(s)));
+    m_group->clear();
+    m_group->addItem(tr("All groups"));
+    for (const auto& g : groups)
+        m_group->addItem(QString::fromStdString(g), QString::fromStdString(g));
+    m_type->clear();
+    m_type->addItem(tr("All types"));
+    for (const auto& t : types)
+        m_type->addItem(QString::fromStdString(t), QString::fromStdString(t));
+    // The Workspace's step, when it has one, is where the user is looking.
+    if (auto s = workspace()->step()) {
+        const int i = m_step->findData(QVariant::fromValue(static_cast<qlonglong>(*s)));
+        if (i > 0)
+            m_step->setCurrentIndex(i);
+    }
+}
+
+void CollectivesDock::applyFilters()
+{
+    if (!m_result)
+        return;
+    const QVariant step = m_step->currentData();
+    const QVariant group = m_group->currentData();
+    const QVariant type = m_type->currentData();
+    std::vector<CollectiveRow> rows;
+    const auto& insts = m_result->set.instances;
+    for (size_t i = 0; i < insts.size(); ++i) {
+        const auto& in = insts[i];
+        if ((step.isValid() && in.step != step.toLongLong())
+            || (group.isValid() && QString::fromStdString(in.groupHash) != group.toString())
+            || (type.isValid() && QString::fromStdString(in.opType) != type.toString()))
+            continue;
+        CollectiveRow r;
+        r.instance = i;
+        r.step = in.step;
+        r.opKey = QString::fromStdString(in.opKey);
+        r.opType = QString::fromStdString(in.opType);
+        r.kind = in.p2p ? QStringLiteral("p2p") : QStringLiteral("collective");
+        const int g = m_group->findData(QString::fromStdString(in.groupHash));
+        r.group = g > 0 ? m_group->itemText(g) : QString::fromStdString(in.groupHash);
+        for (const auto& m : in.members)
+            r.ranks.push_back(m.rank);
+        r.lastArriver = in.members[in.lastArriver].rank;
+        r.spreadMs = static_cast<double>(in.spreadNs) / 1e6;
+        r.waitCostMs = static_cast<double>(in.waitCostNs) / 1e6;
+        r.delayMs = static_cast<double>(m_result->delayNs[i]) / 1e6;
+        r.root = rootText(*m_result, i);
+        rows.push_back(std::move(r));
+    }
+    std::stable_sort(rows.begin(), rows.end(),
+        [](const CollectiveRow& a, const CollectiveRow& b) { return a.waitCostMs > b.waitCostMs; });
+    int64_t offsetMax = 0;
+    for (const auto& o : m_result->set.offsets)
+        offsetMax = std::max<int64_t>(offsetMax, std::llabs(o.offsetNs));
+    m_summary->setText(tr("%1 of %2 instances, by wait cost \u00b7 %3 unmatched send / receive \u00b7 clock offsets up "
+                          "to %4 \u00b5s (estimated from collective ends, applied to the spread)")
+                           .arg(rows.size())
+                           .arg(insts.size())
+                           .arg(m_result->set.unmatched.size())
+                           .arg(static_cast<double>(offsetMax) / 1e3, 0, 'f', 1));
+    m_model->setInstances(std::move(rows));
+    m_table->resizeColumnsToContents();
+    // Capped so the root column stays in view at 1366 px.
+    for (int c = 0; c < CollectivesTableModel::Root; ++c)
+        m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), 170));
+}
+
+void CollectivesDock::selectCurrent()
+{
+    const QModelIndex index = m_table->currentIndex();
+    if (!index.isValid())
+        return;
+    const CollectiveRow& r = m_model->rowAt(index.row());
+    workspace()->setStep(r.step);
+    workspace()->setSelectedRanks(r.ranks);
+}
+
+} // namespace npuscope::gui

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/collectives/CollectivesTableModel.h"
+
+#include <QStringList>
+
+namespace npuscope::gui {
+
+namespace {
+
+QString ranksText(const std::vector<int64_t>& ranks)
+{
+    constexpr size_t kShown = 8;
+    QStringList parts;
+    for (size_t i = 0; i < ranks.size() && i < kShown; ++i)
+        parts << QString::number(ranks[i]);
+    if (ranks.size() > kShown)
+        parts << QStringLiteral("\u2026 (%1)").arg(ranks.size());
+    return parts.join(QStringLiteral(", "));
+}
+
+} // namespace
+
+CollectivesTableModel::CollectivesTableModel(QObject* parent)
+    : RowTableModel(parent)
+{
+    const auto left = Qt::AlignLeft | Qt::AlignVCenter;
+    auto ms = [](double v) { return QString::number(v, 'f', 3); };
+    setColumns({
+        { tr("Step"), tr("The step the op ran in"),
+            [](const CollectiveRow& r) { return static_cast<qlonglong>(r.step); } },
+        { tr("Op"), tr("The op key (name@group hash); a send / receive pair: the send's"),
+            [](const CollectiveRow& r) { return r.opKey; }, {}, left },
+        { tr("Type"), tr("allReduce, send, ..."), [](const CollectiveRow& r) { return r.opType; }, {}, left },
+        { tr("Kind"), tr("collective, or p2p (a send matched with its receive)"),
+            [](const CollectiveRow& r) { return r.kind; }, {}, left },
+        { tr("Group"), tr("The group's name when known, else its hash"), [](const CollectiveRow& r) { return r.group; },
+            {}, left },
+        { tr("Members"), tr("The ranks that took part"),
+            [](const CollectiveRow& r) { return static_cast<qlonglong>(r.ranks.size()); },
+            [](const CollectiveRow& r) { return ranksText(r.ranks); }, left },
+        { tr("Last arriver"), tr("The member that waited least (docs/metrics.md, \u201cCollective instances\u201d)"),
+            [](const CollectiveRow& r) { return static_cast<qlonglong>(r.lastArriver); } },
+        { tr("Spread (ms)"), tr("Latest − earliest start, after the per-host clock offsets"),
+            [](const CollectiveRow& r) { return r.spreadMs; },
+            [ms](const CollectiveRow& r) { return ms(r.spreadMs); } },
+        { tr("Wait cost (ms)"), tr("Σ (member wait − the last arriver's wait)"),
+            [](const CollectiveRow& r) { return r.waitCostMs; },
+            [ms](const CollectiveRow& r) { return ms(r.waitCostMs); } },
+        { tr("Delay (ms)"), tr("Σ member wait above its role's least wait: what blame explains"),
+            [](const CollectiveRow& r) { return r.delayMs; }, [ms](const CollectiveRow& r) { return ms(r.delayMs); } },
+        { tr("Root"), tr("Where blame traced this instance's delay to (empty: on time or within the normal spread)"),
+            [](const CollectiveRow& r) { return r.root; }, {}, left },
+    });
+}
+
+} // namespace npuscope::gui

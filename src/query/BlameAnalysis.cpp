@@ -1,0 +1,565 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/query/BlameAnalysis.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+namespace npuscope::query {
+
+const char* blameCauseName(BlameCause cause)
+{
+    switch (cause) {
+    case BlameCause::Compute:
+        return "compute";
+    case BlameCause::Host:
+        return "host";
+    case BlameCause::Link:
+        return "link";
+    case BlameCause::Unknown:
+        break;
+    }
+    return "unknown";
+}
+
+namespace {
+
+int64_t median(std::vector<int64_t> v)
+{
+    if (v.empty())
+        return 0;
+    const size_t mid = v.size() / 2;
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
+    return v[mid];
+}
+
+// A member's place in its rank's op sequence.
+struct Slot {
+    size_t inst = 0, member = 0;
+    int64_t startNs = 0;
+    int role = -1; // index into roles
+    std::optional<int64_t> gapNs; // start minus the end of the rank's previous op (its own clock)
+};
+
+// Ranks doing the same thing: the same ordinal op of a step, of the same type and kind.
+struct Role {
+    std::vector<int64_t> waits, gaps, ranks;
+    int64_t minWait = 0, medianGap = 0;
+    bool hasGap = false;
+};
+
+// Who a delay is charged to: a rank (kind 0) or a link between two ranks (kind 1, a < b).
+struct RootKey {
+    int kind = 0;
+    int64_t a = 0, b = 0;
+    auto operator<=>(const RootKey&) const = default;
+};
+
+struct Part {
+    RootKey key;
+    BlameCause cause = BlameCause::Unknown;
+    double weight = 0;
+};
+
+// Why an instance's last arriver was late, its largest reason: its own work (at instance `inst`), a slow transfer
+// (at `inst`), a wait in an earlier instance (`inst`, whose own reasons follow), or nothing found.
+struct Reason {
+    enum Kind { Own, Link, Inherit, None } kind = None;
+    size_t inst = 0;
+    int64_t rank = 0;
+};
+
+constexpr size_t kMaxParts = 8; // a delay's distribution keeps its largest roots
+// Where a delay goes when no significant reason explains it (the normal spread between ranks): no root.
+constexpr RootKey kUnattributed { 2, 0, 0 };
+
+class Blamer {
+public:
+    Blamer(model::Database& db, CollectiveSet set)
+        : m_set(std::move(set))
+    {
+        auto guard = db.lock();
+        auto st = db.prepare("SELECT rank_id, step, computing_ns, free_ns FROM step_trace WHERE step IS NOT NULL");
+        while (st.step())
+            m_stepTrace[{ st.int64(0), st.int64(1) }] = { st.optInt(2), st.optInt(3) };
+    }
+
+    BlameResult run()
+    {
+        indexSlots();
+        BlameResult out;
+        const auto& insts = m_set.instances;
+        out.delayNs.assign(insts.size(), 0);
+        out.rootOf.assign(insts.size(), { -1, -1 });
+        m_dist.assign(insts.size(), {});
+        m_reason.assign(insts.size(), {});
+        m_done.assign(insts.size(), false);
+        // Instances are ordered by their last arriver's start, so every earlier op a last arriver waited in comes
+        // first.
+        for (size_t i = 0; i < insts.size(); ++i)
+            distribute(i);
+
+        struct Acc {
+            int64_t induced = 0, instances = 0, costliest = 0;
+            size_t costliestInst = 0;
+            std::map<BlameCause, int64_t> causes;
+        };
+        std::map<int64_t, std::map<RootKey, Acc>> roots;
+        std::map<int64_t, std::pair<int64_t, int64_t>> stepTotals; // step -> (Σ delay, delayed instances)
+        std::vector<RootKey> topKey(insts.size());
+        std::map<int64_t, int64_t> unattributed; // step -> Σ delay no significant reason explains
+        for (size_t i = 0; i < insts.size(); ++i) {
+            int64_t maxExcess = 0;
+            const int64_t delay = delayOf(i, maxExcess);
+            if (delay <= 0 || maxExcess < BlameAnalysis::kMinDelayNs)
+                continue;
+            out.delayNs[i] = delay;
+            auto& tot = stepTotals[insts[i].step];
+            tot.first += delay;
+            tot.second += 1;
+            const auto& dist = m_dist[i];
+            const Part* top = nullptr;
+            for (const auto& part : dist) {
+                const auto share = static_cast<int64_t>(std::llround(static_cast<double>(delay) * part.weight));
+                if (part.key == kUnattributed) {
+                    unattributed[insts[i].step] += share;
+                    continue;
+                }
+                Acc& acc = roots[insts[i].step][part.key];
+                acc.induced += share;
+                acc.causes[part.cause] += share;
+                if (share > acc.costliest) {
+                    acc.costliest = share;
+                    acc.costliestInst = i;
+                }
+                if (!top || part.weight > top->weight)
+                    top = &part;
+            }
+            if (top) {
+                roots[insts[i].step][top->key].instances += 1;
+                topKey[i] = top->key;
+            } else {
+                topKey[i] = kUnattributed;
+            }
+        }
+        std::map<std::pair<int64_t, RootKey>, std::pair<size_t, size_t>> where;
+        for (const auto& [step, tot] : stepTotals) {
+            // A root explaining less than kMinRootShare of the step's delay is part of the normal spread too.
+            auto& byKey = roots[step]; // a step with delays but no root still gets its row
+            for (auto it = byKey.begin(); it != byKey.end();) {
+                if (static_cast<double>(it->second.induced)
+                    < BlameAnalysis::kMinRootShare * static_cast<double>(tot.first)) {
+                    unattributed[step] += it->second.induced;
+                    it = byKey.erase(it);
+                } else {
+                    ++it;
+                }
+            }
+        }
+        for (auto& [step, byKey] : roots) {
+            BlameStep bs;
+            bs.step = step;
+            bs.delayNs = stepTotals[step].first;
+            bs.delayedInstances = stepTotals[step].second;
+            bs.unattributedNs = unattributed[step];
+            bs.inducedWaitNs = bs.delayNs - bs.unattributedNs;
+            for (auto& [key, acc] : byKey) {
+                BlameRoot root;
+                if (key.kind == 1)
+                    root.link = std::make_pair(key.a, key.b);
+                else
+                    root.rank = key.a;
+                root.cause = std::max_element(acc.causes.begin(), acc.causes.end(), [](const auto& x, const auto& y) {
+                    return x.second < y.second;
+                })->first;
+                root.inducedWaitNs = acc.induced;
+                root.instances = acc.instances;
+                root.share = bs.inducedWaitNs > 0
+                    ? static_cast<double>(acc.induced) / static_cast<double>(bs.inducedWaitNs)
+                    : 0.0;
+                root.chain = chainOf(acc.costliestInst);
+                evidence(root, step);
+                bs.roots.push_back(std::move(root));
+            }
+            std::stable_sort(bs.roots.begin(), bs.roots.end(),
+                [](const BlameRoot& x, const BlameRoot& y) { return x.inducedWaitNs > y.inducedWaitNs; });
+            for (size_t r = 0; r < bs.roots.size(); ++r) {
+                const auto& br = bs.roots[r];
+                const RootKey key
+                    = br.link ? RootKey { 1, br.link->first, br.link->second } : RootKey { 0, *br.rank, 0 };
+                where[{ step, key }] = { out.steps.size(), r };
+            }
+            out.steps.push_back(std::move(bs));
+        }
+        for (size_t i = 0; i < insts.size(); ++i) {
+            auto it = where.find({ insts[i].step, topKey[i] });
+            if (out.delayNs[i] == 0 || it == where.end())
+                continue;
+            const auto [si, ri] = it->second;
+            out.rootOf[i] = { static_cast<int>(si), static_cast<int>(ri) };
+        }
+        out.set = std::move(m_set);
+        return out;
+    }
+
+private:
+    void indexSlots()
+    {
+        const auto& insts = m_set.instances;
+        std::map<int64_t, std::vector<Slot>> perRank;
+        for (size_t i = 0; i < insts.size(); ++i) {
+            for (size_t m = 0; m < insts[i].members.size(); ++m)
+                perRank[insts[i].members[m].rank].push_back({ i, m, insts[i].members[m].startNs, -1, std::nullopt });
+        }
+        m_slotOf.resize(insts.size());
+        for (size_t i = 0; i < insts.size(); ++i)
+            m_slotOf[i].assign(insts[i].members.size(), { 0, 0 });
+        std::map<std::tuple<int64_t, size_t, std::string, bool>, int> roleIds;
+        for (auto& [rank, slots] : perRank) {
+            std::stable_sort(
+                slots.begin(), slots.end(), [](const Slot& a, const Slot& b) { return a.startNs < b.startNs; });
+            int64_t step = 0;
+            size_t ordinal = 0;
+            for (size_t k = 0; k < slots.size(); ++k) {
+                Slot& s = slots[k];
+                const auto& inst = insts[s.inst];
+                const auto& mem = inst.members[s.member];
+                if (k == 0 || inst.step != step) {
+                    step = inst.step;
+                    ordinal = 0;
+                }
+                // The first op of a step has no previous sync point inside it: the step boundary (dataloader,
+                // Preparing) is no work a peer did too.
+                if (k > 0 && insts[slots[k - 1].inst].step == inst.step) {
+                    const auto& prev = insts[slots[k - 1].inst].members[slots[k - 1].member];
+                    s.gapNs = mem.startNs - prev.endNs();
+                }
+                auto [it, inserted] = roleIds.emplace(
+                    std::make_tuple(inst.step, ordinal++, mem.opType, inst.p2p), static_cast<int>(m_roles.size()));
+                if (inserted)
+                    m_roles.emplace_back();
+                s.role = it->second;
+                Role& role = m_roles[static_cast<size_t>(s.role)];
+                role.waits.push_back(mem.waitNs);
+                role.ranks.push_back(rank);
+                if (s.gapNs)
+                    role.gaps.push_back(*s.gapNs);
+            }
+        }
+        for (auto& role : m_roles) {
+            role.minWait = *std::min_element(role.waits.begin(), role.waits.end());
+            role.hasGap = role.gaps.size() >= 3;
+            if (role.hasGap)
+                role.medianGap = median(role.gaps);
+        }
+        for (auto& [rank, slots] : perRank) {
+            for (size_t k = 0; k < slots.size(); ++k)
+                m_slotOf[slots[k].inst][slots[k].member] = { rank, k };
+        }
+        m_perRank = std::move(perRank);
+    }
+
+    const Slot& slot(size_t inst, size_t member) const
+    {
+        const auto& [rank, k] = m_slotOf[inst][member];
+        return m_perRank.at(rank)[k];
+    }
+
+    // A member's wait above the least wait of its role (several ranks), else above the instance's least wait.
+    int64_t excessWait(size_t inst, size_t member) const
+    {
+        const auto& in = m_set.instances[inst];
+        const Role& role = m_roles[static_cast<size_t>(slot(inst, member).role)];
+        const int64_t base = role.waits.size() >= 3 ? role.minWait : in.members[in.lastArriver].waitNs;
+        return std::max<int64_t>(0, in.members[member].waitNs - base);
+    }
+
+    int64_t delayOf(size_t inst, int64_t& maxExcess) const
+    {
+        const auto& in = m_set.instances[inst];
+        int64_t sum = 0;
+        maxExcess = 0;
+        for (size_t m = 0; m < in.members.size(); ++m) {
+            const int64_t e = excessWait(inst, m);
+            sum += e;
+            if (m != in.lastArriver)
+                maxExcess = std::max(maxExcess, e);
+        }
+        return sum;
+    }
+
+    // How much longer the member worked since its previous op than the ranks of its role (or the instance's other
+    // members when the role has too few ranks); nullopt without a previous op.
+    // Significant only above BlameAnalysis::kOwnTolerance of that time and kMinDelayNs: a rank a few per cent slower
+    // than its peers is the normal spread, not a cause.
+    std::optional<int64_t> ownExcess(size_t inst, size_t member) const
+    {
+        const Slot& s = slot(inst, member);
+        if (!s.gapNs)
+            return std::nullopt;
+        const Role& role = m_roles[static_cast<size_t>(s.role)];
+        auto significant = [&](int64_t base) -> std::optional<int64_t> {
+            const int64_t e = *s.gapNs - base;
+            if (e < BlameAnalysis::kMinDelayNs
+                || static_cast<double>(e)
+                    < BlameAnalysis::kOwnTolerance * static_cast<double>(std::max<int64_t>(base, 0)))
+                return std::nullopt;
+            return e;
+        };
+        // The other members of a collective did the same work since their previous op (they left the one before
+        // together); a pair's two sides did not, so it compares with the ranks of the same role.
+        std::vector<int64_t> others;
+        const auto& in = m_set.instances[inst];
+        for (size_t m = 0; m < in.members.size(); ++m) {
+            if (m != member && slot(inst, m).gapNs)
+                others.push_back(*slot(inst, m).gapNs);
+        }
+        if (in.p2p || others.size() < 2) {
+            if (role.hasGap)
+                return significant(role.medianGap);
+            if (others.empty())
+                return std::nullopt;
+        }
+        return significant(median(std::move(others)));
+    }
+
+    // What the member's transit takes elsewhere: the median transit per MB of the step's ops of the same type, times
+    // its size (the median transit of the type when sizes are unknown).
+    int64_t expectedTransit(size_t inst, size_t member)
+    {
+        const auto& in = m_set.instances[inst];
+        const auto& mem = in.members[member];
+        if (!in.p2p && in.members.size() >= 3) {
+            // The members of one collective move the same size: its own other members are the peers.
+            std::vector<int64_t> others;
+            for (size_t m = 0; m < in.members.size(); ++m) {
+                if (m != member)
+                    others.push_back(in.members[m].transitNs);
+            }
+            return median(std::move(others));
+        }
+        const auto key = std::make_pair(in.step, mem.opType);
+        auto it = m_rates.find(key);
+        if (it == m_rates.end()) {
+            std::vector<int64_t> perMb, plain;
+            for (const auto& other : m_set.instances) {
+                if (other.step != in.step)
+                    continue;
+                for (const auto& om : other.members) {
+                    if (om.opType != mem.opType)
+                        continue;
+                    plain.push_back(om.transitNs);
+                    if (om.sizeMb > 0)
+                        perMb.push_back(static_cast<int64_t>(static_cast<double>(om.transitNs) / om.sizeMb));
+                }
+            }
+            it = m_rates.emplace(key, std::make_pair(median(std::move(perMb)), median(std::move(plain)))).first;
+        }
+        return mem.sizeMb > 0 && it->second.first > 0
+            ? static_cast<int64_t>(static_cast<double>(it->second.first) * mem.sizeMb)
+            : it->second.second;
+    }
+
+    // The reasons the instance's last arriver L was late, weighted by size: L's own excess work before this op and
+    // before each earlier op of the step, slow transfers of those ops, and the waits above its role's in earlier ops
+    // someone else was last to (charged on as those ops' own distributions). Nothing found: L, unknown.
+    void distribute(size_t i)
+    {
+        const auto& in = m_set.instances[i];
+        const size_t lm = in.lastArriver;
+        const auto& [rank, k] = m_slotOf[i][lm];
+        const auto& slots = m_perRank.at(rank);
+        std::vector<std::pair<double, Reason>> reasons;
+        std::vector<Part> parts;
+        double best = 0;
+        auto add = [&](double w, Reason why, const std::vector<Part>& from) {
+            for (const auto& p : from)
+                parts.push_back({ p.key, p.cause, p.weight * w });
+            if (w > best) {
+                best = w;
+                m_reason[i] = why;
+            }
+        };
+        auto own = [&](size_t inst, size_t member) {
+            const auto e = ownExcess(inst, member);
+            if (e && *e > 0) {
+                const BlameCause cause = classify(rank, in.step, inst, member);
+                auto& mx = m_ownMax[{ rank, in.step }];
+                mx = std::max(mx, *e);
+                add(static_cast<double>(*e), { Reason::Own, inst, rank }, { { { 0, rank, 0 }, cause, 1.0 } });
+            }
+        };
+        own(i, lm);
+        // Back through L's earlier ops of the step while L was the last to arrive at them (so its lateness there
+        // carried on); the first op where L waited for someone else absorbed everything before it, and its own
+        // distribution explains the rest.
+        for (size_t j = k; j-- > 0;) {
+            const Slot& ps = slots[j];
+            const auto& pin = m_set.instances[ps.inst];
+            if (pin.step != in.step)
+                break;
+            const auto& pm = pin.members[ps.member];
+            const int64_t expected = expectedTransit(ps.inst, ps.member);
+            if (expected > 0
+                && static_cast<double>(pm.transitNs) >= BlameAnalysis::kLinkFactor * static_cast<double>(expected)) {
+                RootKey key { 0, rank, 0 };
+                if (pin.p2p && pin.members.size() == 2) {
+                    const int64_t a = pin.members[0].rank, b = pin.members[1].rank;
+                    key = { 1, std::min(a, b), std::max(a, b) };
+                }
+                auto& ev = m_linkEvidence[{ in.step, key }];
+                if (pm.transitNs - expected > ev.first - ev.second)
+                    ev = { pm.transitNs, expected };
+                add(static_cast<double>(pm.transitNs - expected), { Reason::Link, ps.inst, rank },
+                    { { key, BlameCause::Link, 1.0 } });
+            }
+            if (pin.members[pin.lastArriver].rank != rank) {
+                const int64_t w = excessWait(ps.inst, ps.member);
+                if (w > 0) {
+                    if (m_done[ps.inst])
+                        add(static_cast<double>(w), { Reason::Inherit, ps.inst, rank }, m_dist[ps.inst]);
+                    else // not ordered before this one (clock error): nothing to follow
+                        add(static_cast<double>(w), { Reason::None, i, rank },
+                            { { kUnattributed, BlameCause::Unknown, 1.0 } });
+                }
+                break;
+            }
+            own(ps.inst, ps.member);
+        }
+        if (parts.empty()) {
+            parts.push_back({ kUnattributed, BlameCause::Unknown, 1.0 });
+            m_reason[i] = { Reason::None, i, rank };
+        }
+        // Merge, keep the largest, normalise.
+        std::sort(parts.begin(), parts.end(),
+            [](const Part& a, const Part& b) { return std::tie(a.key, a.cause) < std::tie(b.key, b.cause); });
+        std::vector<Part> merged;
+        for (const auto& p : parts) {
+            if (!merged.empty() && merged.back().key == p.key && merged.back().cause == p.cause)
+                merged.back().weight += p.weight;
+            else
+                merged.push_back(p);
+        }
+        std::stable_sort(
+            merged.begin(), merged.end(), [](const Part& a, const Part& b) { return a.weight > b.weight; });
+        if (merged.size() > kMaxParts)
+            merged.resize(kMaxParts);
+        double total = 0;
+        for (const auto& p : merged)
+            total += p.weight;
+        for (auto& p : merged)
+            p.weight /= total;
+        m_dist[i] = std::move(merged);
+        m_done[i] = true;
+    }
+
+    // The largest reasons from an instance back to where they began.
+    std::vector<BlameHop> chainOf(size_t i) const
+    {
+        std::vector<BlameHop> hops;
+        std::vector<bool> seen(m_set.instances.size(), false);
+        for (int depth = 0; depth < 512 && !seen[i]; ++depth) {
+            seen[i] = true;
+            const auto& in = m_set.instances[i];
+            const Reason& why = m_reason[i];
+            hops.push_back({ i, in.members[in.lastArriver].rank, "late" });
+            if (why.kind == Reason::Inherit) {
+                hops.push_back({ why.inst, why.rank, "waited" });
+                i = why.inst;
+                continue;
+            }
+            if ((why.kind == Reason::Own || why.kind == Reason::Link) && why.inst != i)
+                hops.push_back({ why.inst, why.rank, "late" });
+            break;
+        }
+        return hops;
+    }
+
+    // Compute when the rank's step computing time exceeds its role peers' median more than its free (idle) time does,
+    // host when the free time does; unknown without step_trace rows or when neither exceeds. Once per rank and step,
+    // against the peers of the first op it was found late on its own account.
+    BlameCause classify(int64_t rank, int64_t step, size_t inst, size_t member)
+    {
+        auto [it, inserted] = m_causes.try_emplace({ rank, step });
+        if (!inserted)
+            return it->second.first;
+        PeerFigures& fig = it->second.second;
+        const Role& role = m_roles[static_cast<size_t>(slot(inst, member).role)];
+        std::vector<int64_t> comp, free;
+        for (int64_t peer : role.ranks) {
+            auto st = m_stepTrace.find({ peer, step });
+            if (peer == rank || st == m_stepTrace.end())
+                continue;
+            if (st->second.first)
+                comp.push_back(*st->second.first);
+            if (st->second.second)
+                free.push_back(*st->second.second);
+        }
+        auto mine = m_stepTrace.find({ rank, step });
+        it->second.first = BlameCause::Unknown;
+        if (mine == m_stepTrace.end() || comp.empty())
+            return BlameCause::Unknown;
+        fig = { mine->second.first, median(comp), mine->second.second,
+            free.empty() ? std::nullopt : std::optional(median(free)) };
+        const int64_t compEx = mine->second.first.value_or(0) - *fig.peerComputing;
+        const int64_t freeEx = fig.peerFree ? mine->second.second.value_or(0) - *fig.peerFree : 0;
+        if (compEx > 0 || freeEx > 0)
+            it->second.first = compEx >= freeEx ? BlameCause::Compute : BlameCause::Host;
+        return it->second.first;
+    }
+
+    void evidence(BlameRoot& root, int64_t step) const
+    {
+        if (root.link || root.cause == BlameCause::Link) {
+            const RootKey key
+                = root.link ? RootKey { 1, root.link->first, root.link->second } : RootKey { 0, *root.rank, 0 };
+            if (auto it = m_linkEvidence.find({ step, key }); it != m_linkEvidence.end()) {
+                root.transitNs = it->second.first;
+                root.expectedTransitNs = it->second.second;
+            }
+        }
+        if (!root.rank)
+            return;
+        if (auto it = m_ownMax.find({ *root.rank, step }); it != m_ownMax.end())
+            root.ownExcessNs = it->second;
+        if (auto it = m_causes.find({ *root.rank, step }); it != m_causes.end()) {
+            const PeerFigures& f = it->second.second;
+            root.computingNs = f.computing;
+            root.peerComputingNs = f.peerComputing;
+            root.freeNs = f.free;
+            root.peerFreeNs = f.peerFree;
+        }
+    }
+
+    struct PeerFigures {
+        std::optional<int64_t> computing, peerComputing, free, peerFree;
+    };
+
+    CollectiveSet m_set;
+    std::map<std::pair<int64_t, int64_t>, std::pair<std::optional<int64_t>, std::optional<int64_t>>> m_stepTrace;
+    std::map<int64_t, std::vector<Slot>> m_perRank;
+    std::vector<std::vector<std::pair<int64_t, size_t>>> m_slotOf; // [inst][member] -> (rank, index in m_perRank)
+    std::vector<Role> m_roles;
+    std::map<std::pair<int64_t, std::string>, std::pair<int64_t, int64_t>> m_rates; // (step, type) -> (ns/MB, ns)
+    std::vector<std::vector<Part>> m_dist; // per instance: its delay's roots, weights summing to 1
+    std::vector<Reason> m_reason; // per instance: the largest reason
+    std::vector<bool> m_done;
+    std::map<std::pair<int64_t, int64_t>, std::pair<BlameCause, PeerFigures>> m_causes; // (rank, step)
+    std::map<std::pair<int64_t, int64_t>, int64_t> m_ownMax; // (rank, step) -> largest own excess
+    std::map<std::pair<int64_t, RootKey>, std::pair<int64_t, int64_t>> m_linkEvidence; // -> (transit, expected)
+};
+
+} // namespace
+
+BlameResult BlameAnalysis::run(model::Database& db) { return run(db, CollectiveInstances::build(db)); }
+
+BlameResult BlameAnalysis::run(model::Database& db, CollectiveSet set) { return Blamer(db, std::move(set)).run(); }
+
+std::shared_ptr<const BlameResult> BlameAnalysis::forDatabase(model::Database& db)
+{
+    return db.cached<BlameResult>(
+        [](model::Database& d) { return std::make_shared<const BlameResult>(BlameAnalysis::run(d)); });
+}
+
+} // namespace npuscope::query
