@@ -709,11 +709,15 @@ std::string tableSchema(model::Database& db)
 }
 
 // A cached model copied into memory, checked before it is trusted; throws DbError when damaged or when its tables
-// are not this build's (an entry written by another version or edited: the key alone cannot tell).
-std::unique_ptr<model::Database> readCachedModel(const std::string& path, const LoadPlan& plan)
+// are not this build's (an entry written by another version or edited: the key alone cannot tell). extraTable, when
+// given, is a description table the file may carry besides the model's (dropped before the comparison).
+std::unique_ptr<model::Database> readCachedModel(
+    const std::string& path, const LoadPlan& plan, const char* extraTable = nullptr)
 {
     auto db = model::Database::createModelFromFile(path);
     db->quickCheck();
+    if (extraTable)
+        db->exec(std::string("DROP TABLE IF EXISTS ") + extraTable);
     if (tableSchema(*db) != tableSchema(*model::Database::createModel()))
         throw model::DbError("its tables differ from this version's schema");
     if (db->rankCount() != static_cast<int64_t>(plan.ranks.size()))
@@ -793,8 +797,8 @@ std::unique_ptr<model::Database> Loader::load(
     if (const auto joined = db ? std::nullopt : RankImport::joinedFor(plan)) {
         progress.message("reading the joined imported ranks");
         try {
-            db = readCachedModel(*joined, plan);
-            db->exec("DROP TABLE IF EXISTS npuscope_join"); // its description; merges copy every table of the model
+            // npuscope_join is the file's description; merges copy every table of the model, so it goes.
+            db = readCachedModel(*joined, plan, "npuscope_join");
             progress.bytes(totalBytes, *joined);
         } catch (const model::DbError& e) {
             rejected = "joined model " + *joined + " unusable (" + e.what() + "); merged the rank files instead";
