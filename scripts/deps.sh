@@ -6,7 +6,9 @@ set -euo pipefail
 PACKAGES=(build-essential cmake ninja-build ccache pkg-config
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev libgl-dev libxkbcommon-dev
   libsqlite3-dev nlohmann-json3-dev libsimdjson-dev libspdlog-dev libfmt-dev libgtest-dev libgmock-dev
-  zlib1g-dev)
+  zlib1g-dev qt6-l10n-tools qt6-tools-dev)
+# GUI: CJK glyphs for the Chinese interface (without them Chinese text shows as boxes).
+PACKAGES+=(fonts-noto-cjk)
 # Optional, with --test-extras: what tests/core/CollectTest.cpp needs (it starts its own sshd on 127.0.0.1 and is
 # skipped without them). npuscope-cli collect itself needs only the ssh client and rsync.
 if [ "${1:-}" = "--test-extras" ]; then

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/app/Appearance.h"
 #include "npuscope/gui/app/MainWindow.h"
+#include "npuscope/gui/common/Workspace.h"
 #include "npuscope/gui/operators/OperatorDock.h"
 #include "npuscope/gui/timeline/TimelineDock.h"
-#include "npuscope/gui/common/Workspace.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -70,8 +71,7 @@ int main(int argc, char** argv)
         QStringLiteral("Dock to show in the screenshot: steps | overview | issues | matrix | commduration | links | "
                        "groups | timeoverview | timeline | operators | memory | memorydetail | flops | strategy | "
                        "marey | advice | collectives | blame | all, or welcome (the first-run page, no PATH)."),
-        QStringLiteral("NAME"),
-        QStringLiteral("steps"));
+        QStringLiteral("NAME"), QStringLiteral("steps"));
     const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size, default 1600x1000."),
         QStringLiteral("WxH"), QStringLiteral("1600x1000"));
     parser.addOption(screenshotOption);
@@ -87,7 +87,41 @@ int main(int argc, char** argv)
     parser.addOption(compareOption);
     parser.addOption(viewOption);
     parser.addOption(sizeOption);
+    const QCommandLineOption langOption(QStringLiteral("lang"),
+        QStringLiteral(
+            "Language of this run: en or zh_CN (default: Settings, else the locale, e.g. LANG=zh_CN.UTF-8)."),
+        QStringLiteral("LANG"));
+    parser.addOption(langOption);
+    const QCommandLineOption themeOption(QStringLiteral("theme"),
+        QStringLiteral("Theme of this run: system, light or dark (default: Settings)."), QStringLiteral("THEME"));
+    parser.addOption(themeOption);
     parser.process(app);
+
+    // A screenshot does not read the user's settings (it shows the defaults unless --lang / --theme say otherwise).
+    npuscope::gui::Appearance::Choices appearance
+        = screenshot ? npuscope::gui::Appearance::Choices {} : npuscope::gui::Appearance::load();
+    if (parser.isSet(langOption)) {
+        const QString lang = parser.value(langOption);
+        if (lang != QLatin1String("en") && lang != QLatin1String("zh_CN") && lang != QLatin1String("system"))
+            return fail(2, QStringLiteral("invalid --lang '%1' (expected en, zh_CN or system)").arg(lang));
+        appearance.language = lang;
+    }
+    if (parser.isSet(themeOption)) {
+        const QString theme = parser.value(themeOption).toLower();
+        if (theme == QLatin1String("dark"))
+            appearance.theme = npuscope::gui::Appearance::Theme::Dark;
+        else if (theme == QLatin1String("light"))
+            appearance.theme = npuscope::gui::Appearance::Theme::Light;
+        else if (theme == QLatin1String("system"))
+            appearance.theme = npuscope::gui::Appearance::Theme::System;
+        else
+            return fail(2, QStringLiteral("invalid --theme '%1' (expected system, light or dark)").arg(theme));
+    }
+    const QString language = npuscope::gui::Appearance::resolvedLanguage(appearance.language);
+    if (!npuscope::gui::Appearance::installTranslation(language))
+        std::fprintf(stderr, "npuscope: no %s translation in this build; the interface stays in English\n",
+            qPrintable(language));
+    npuscope::gui::Appearance::apply(appearance);
 
     const QStringList paths = parser.positionalArguments();
     const QRegularExpressionMatch size

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/app/MainWindow.h"
+#include "npuscope/gui/app/Appearance.h"
+#include "npuscope/gui/app/SettingsDialog.h"
 
 #include "npuscope/gui/steps/ClusterStepsDock.h"
 #include "npuscope/gui/advice/AdviceDock.h"
@@ -23,6 +25,7 @@
 #include "npuscope/gui/app/HelpDialogs.h"
 #include "npuscope/gui/app/WelcomePage.h"
 #include "npuscope/gui/common/QueryRunner.h"
+#include "npuscope/gui/common/TimeFormat.h"
 #include "npuscope/gui/common/WidgetImage.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/io/detect/Detector.h"
@@ -114,9 +117,7 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(QStringLiteral("npuscope"));
     setWindowIcon(QIcon(QStringLiteral(":/npuscope/npuscope.svg")));
-    QFile qss(QStringLiteral(":/npuscope/style.qss"));
-    if (qss.open(QIODevice::ReadOnly))
-        setStyleSheet(QString::fromUtf8(qss.readAll()));
+    applyStyleSheet();
     setAcceptDrops(true);
     setDockNestingEnabled(true);
 
@@ -163,6 +164,8 @@ void MainWindow::createDocks()
     m_collectivesDock = new CollectivesDock(m_workspace, this);
     m_blameDock = new BlameDock(m_workspace, this);
     m_timelineDock->setSessionPersistence(m_options.persistSettings);
+    if (m_options.persistSettings && Appearance::load().timeUnit == Appearance::TimeUnit::Milliseconds)
+        m_stepsDock->setTimeUnit(TimeFormat::Unit::Milliseconds);
 
     // Every view is a dock the user can move; the central widget is the welcome page, hidden once a model is loaded.
     // First layout: the cluster views as tabs on top, the timeline under them with most of the height. (Side by side,
@@ -385,7 +388,37 @@ void MainWindow::createMenus()
         hideWelcome();
         restoreState(m_defaultState, kStateVersion);
     });
+    m_viewMenu->addSeparator();
+    QAction* settings = m_viewMenu->addAction(tr("&Settings\u2026"), this, &MainWindow::showSettings);
+    settings->setObjectName(QStringLiteral("settingsAction"));
+    settings->setShortcut(QKeySequence::Preferences);
     createHelp();
+}
+
+void MainWindow::applyStyleSheet()
+{
+    QString sheet;
+    QFile qss(QStringLiteral(":/npuscope/style.qss"));
+    if (qss.open(QIODevice::ReadOnly))
+        sheet = QString::fromUtf8(qss.readAll());
+    // ui/style.qss draws dock titles and grid lines in light colours; a dark palette overrides them.
+    setStyleSheet(sheet + Appearance::styleSheetFor(QApplication::palette()));
+}
+
+void MainWindow::showSettings()
+{
+    const Appearance::Choices before = Appearance::load();
+    SettingsDialog dialog(before, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const Appearance::Choices chosen = dialog.choices();
+    Appearance::save(chosen);
+    Appearance::apply(chosen);
+    applyStyleSheet();
+    m_stepsDock->setTimeUnit(chosen.timeUnit == Appearance::TimeUnit::Milliseconds ? TimeFormat::Unit::Milliseconds
+                                                                                   : TimeFormat::Unit::Microseconds);
+    if (Appearance::resolvedLanguage(chosen.language) != Appearance::resolvedLanguage(before.language))
+        statusBar()->showMessage(tr("The new language applies when npuscope is started again"), 8000);
 }
 
 void MainWindow::createStatusBar()

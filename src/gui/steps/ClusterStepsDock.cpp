@@ -290,4 +290,9 @@ void ClusterStepsDock::onActivated(const QModelIndex& proxyIndex)
     workspace()->setSelectedRank(proxyIndex.data(StepTableModel::RankIdRole).toLongLong());
 }
 
+void ClusterStepsDock::setTimeUnit(TimeFormat::Unit unit)
+{
+    m_unitCombo->setCurrentIndex(std::max(0, m_unitCombo->findData(static_cast<int>(unit))));
+}
+
 } // namespace npuscope::gui

@@ -106,6 +106,25 @@ std::optional<StepColumn> StepTableModel::stepColumn(int column)
     return kTimeColumns[static_cast<size_t>(column - Computing)];
 }
 
+// The titles of columnTitle() and query::stepColumnTitle(), for lupdate: the header translates them.
+[[maybe_unused]] constexpr const char* kTranslatedTitles[]
+    = { QT_TRANSLATE_NOOP("npuscope::gui::StepTableModel", "Rank"),
+          QT_TRANSLATE_NOOP("npuscope::gui::StepTableModel", "Device"),
+          QT_TRANSLATE_NOOP("npuscope::gui::StepTableModel", "Host"),
+          QT_TRANSLATE_NOOP("npuscope::gui::StepTableModel", "Computing"),
+          QT_TRANSLATE_NOOP("npuscope::gui::StepTableModel", "Communication(Not Overlapped)"),
+          QT_TRANSLATE_NOOP("npuscope::gui::StepTableModel", "Overlapped"),
+          QT_TRANSLATE_NOOP("npuscope::gui::StepTableModel", "Communication"),
+          QT_TRANSLATE_NOOP("npuscope::gui::StepTableModel", "Free"),
+          QT_TRANSLATE_NOOP("npuscope::gui::StepTableModel", "Stage"),
+          QT_TRANSLATE_NOOP("npuscope::gui::StepTableModel", "Bubble"),
+          QT_TRANSLATE_NOOP("npuscope::gui::StepTableModel", "Communication(Not Overlapped and Exclude Receive)"),
+          QT_TRANSLATE_NOOP("npuscope::gui::StepTableModel", "Preparing"),
+          QT_TRANSLATE_NOOP("npuscope::gui::StepTableModel", "Total"),
+          QT_TRANSLATE_NOOP("npuscope::gui::StepTableModel", "Iteration interval"),
+          QT_TRANSLATE_NOOP("npuscope::gui::StepTableModel", "FP+BP"),
+          QT_TRANSLATE_NOOP("npuscope::gui::StepTableModel", "Tail") };
+
 QString StepTableModel::columnTitle(int column)
 {
     if (column == Rank)
@@ -206,8 +225,11 @@ QVariant StepTableModel::headerData(int section, Qt::Orientation orientation, in
 {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return RowTableModel::headerData(section, orientation, role);
-    if (role == Qt::DisplayRole)
-        return stepColumn(section) ? TimeFormat::columnHeader(columnTitle(section), m_unit) : columnTitle(section);
+    if (role == Qt::DisplayRole) {
+        // The English title stays the key of the metric definitions; the header shows its translation.
+        const QString title = tr(columnTitle(section).toUtf8().constData());
+        return stepColumn(section) ? TimeFormat::columnHeader(title, m_unit) : title;
+    }
     if (role == Qt::ToolTipRole) {
         switch (section) {
         case Host:

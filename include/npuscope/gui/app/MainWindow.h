@@ -146,6 +146,9 @@ private:
     void createWelcome();
     void hideWelcome();
     void createHelp();
+    // ui/style.qss plus the dark palette's overrides when the application palette is dark.
+    void applyStyleSheet();
+    void showSettings();
     void fitTabBars();
 
     Options m_options;

@@ -4,6 +4,7 @@
 #include "npuscope/query/StepQuery.h"
 
 #include "npuscope/gui/common/QueryDock.h"
+#include "npuscope/gui/common/TimeFormat.h"
 
 #include <vector>
 
@@ -38,6 +39,8 @@ public:
     QComboBox* stepCombo() const { return m_stepCombo; }
     StageTableModel* stageModel() const { return m_stageModel; }
     QTableView* stageTableView() const { return m_stageTable; }
+    // The unit of the tables (Settings → Time unit sets the initial one; the Unit box changes it after).
+    void setTimeUnit(TimeFormat::Unit unit);
 
 private:
     // The step list, then the table.

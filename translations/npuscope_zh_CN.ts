@@ -1,0 +1,3555 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>npuscope::gui::AdviceDock</name>
+    <message>
+        <source>Advice</source>
+        <translation>专家建议</translation>
+    </message>
+    <message>
+        <source>Double-click a finding to show its evidence</source>
+        <translation>双击一条结论查看其依据</translation>
+    </message>
+    <message>
+        <source>Show evidence</source>
+        <translation>查看依据</translation>
+    </message>
+    <message>
+        <source>Run again</source>
+        <translation>重新运行</translation>
+    </message>
+    <message>
+        <source>Run the rules again, e.g. after loading more timelines (the timeline rules examine the ranks whose timeline is loaded)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>No findings: no rule's threshold was crossed</source>
+        <translation>无结论：没有规则超过阈值</translation>
+    </message>
+    <message>
+        <source>1 finding: </source>
+        <translation>1 条结论：</translation>
+    </message>
+    <message>
+        <source>%1 findings: </source>
+        <translation>%1 条结论：</translation>
+    </message>
+    <message>
+        <source>%1 critical, %2 warning, %3 info</source>
+        <translation>%1 严重、%2 警告、%3 提示</translation>
+    </message>
+    <message>
+        <source> · device memory %1 GB (Memory heatmap setting) · double-click a finding to show its evidence</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>No profile loaded</source>
+        <translation>未加载性能数据</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>测量值</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>阈值</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>卡</translation>
+    </message>
+    <message>
+        <source>Links</source>
+        <translation>链路</translation>
+    </message>
+    <message>
+        <source>Ops</source>
+        <translation>算子数</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>Evidence</source>
+        <translation>依据</translation>
+    </message>
+    <message>
+        <source>Suggestion:</source>
+        <translation>建议：</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::AdviceTableModel</name>
+    <message>
+        <source>ranks </source>
+        <translation>卡 </translation>
+    </message>
+    <message>
+        <source>Severity</source>
+        <translation>严重程度</translation>
+    </message>
+    <message>
+        <source>critical, warning or info (docs/metrics.md, Ჭvice rules”)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>The rule id (npuscope.advice/1 “id”)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>delimitation, slow_rank, communication, computation, scheduling or memory</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>数值</translation>
+    </message>
+    <message>
+        <source>The measured figure, in the unit shown</source>
+        <translation>测量值，单位如所示</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>阈值</translation>
+    </message>
+    <message>
+        <source>The figure the value was compared with</source>
+        <translation>与该值比较的阈值</translation>
+    </message>
+    <message>
+        <source>Ranks / links</source>
+        <translation>卡 / 链路</translation>
+    </message>
+    <message>
+        <source>The ranks concerned (the most affected first), else the links</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>信息</translation>
+    </message>
+    <message>
+        <source>What was measured</source>
+        <translation>测量内容</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::AreaStatsModel</name>
+    <message>
+        <source>, over the slices of this name in the selected time range and rows</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Slice name</source>
+        <translation>切片名称</translation>
+    </message>
+    <message>
+        <source>Count</source>
+        <translation>次数</translation>
+    </message>
+    <message>
+        <source>Number of slices</source>
+        <translation>切片数量</translation>
+    </message>
+    <message>
+        <source>Total wall</source>
+        <translation>总耗时</translation>
+    </message>
+    <message>
+        <source>Σ duration (wall time)</source>
+        <translation>Σ 时长（墙钟时间）</translation>
+    </message>
+    <message>
+        <source>Total self</source>
+        <translation>总自身耗时</translation>
+    </message>
+    <message>
+        <source>Σ self time (duration minus the time of nested slices)</source>
+        <translation>Σ 自身时间（时长减去嵌套切片的时间）</translation>
+    </message>
+    <message>
+        <source>Average</source>
+        <translation>平均</translation>
+    </message>
+    <message>
+        <source>Total wall / Count</source>
+        <translation>总耗时 / 次数</translation>
+    </message>
+    <message>
+        <source>Min</source>
+        <translation>最小</translation>
+    </message>
+    <message>
+        <source>Shortest duration</source>
+        <translation>最短时长</translation>
+    </message>
+    <message>
+        <source>Max</source>
+        <translation>最大</translation>
+    </message>
+    <message>
+        <source>Longest duration</source>
+        <translation>最长时长</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::BlameDock</name>
+    <message>
+        <source>Blame</source>
+        <translation>归因分析</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>No profile loaded</source>
+        <translation>未加载性能数据</translation>
+    </message>
+    <message>
+        <source>No delayed communication</source>
+        <translation>无延迟的通信</translation>
+    </message>
+    <message>
+        <source>%1 ms of waiting above normal in %2 delayed ops: %3 ms traced to %4 root(s), %5 ms within the normal spread between ranks</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&lt;p&gt;No rank or link stands out in this step.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;该迭代中没有明显异常的卡或链路。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>arrived late</source>
+        <translation>到达较晚</translation>
+    </message>
+    <message>
+        <source>waited</source>
+        <translation>等待</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::BlameTableModel</name>
+    <message>
+        <source>transit %1 ms where the same size takes %2 ms</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>%1 ms more work than its peers before an op</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>; computing %1 ms (peers %2)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>; free %1 ms (peers %2)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Root</source>
+        <translation>根因</translation>
+    </message>
+    <message>
+        <source>The rank, or the link, the waiting started from</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Cause</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>compute, host (device idle: dispatch-bound), link or unknown (docs/metrics.md, ǋlame”)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Induced wait (ms)</source>
+        <translation>引发的等待 (ms)</translation>
+    </message>
+    <message>
+        <source>The wait of other ranks traced back to this root in the step</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>占比</translation>
+    </message>
+    <message>
+        <source>Of the step's induced wait (its roots' sum)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Instances</source>
+        <translation>实例数</translation>
+    </message>
+    <message>
+        <source>Delayed instances this root is the largest cause of</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Evidence</source>
+        <translation>依据</translation>
+    </message>
+    <message>
+        <source>What makes this root the cause; the chain is in the tooltip</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>chain of %1 hops from its costliest instance</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::ChartWidget</name>
+    <message>
+        <source>Save image…</source>
+        <translation>保存图片…</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::ClusterStepsDock</name>
+    <message>
+        <source>Cluster steps</source>
+        <translation>集群迭代</translation>
+    </message>
+    <message>
+        <source>Step:</source>
+        <translation>迭代：</translation>
+    </message>
+    <message>
+        <source>Unit:</source>
+        <translation>单位：</translation>
+    </message>
+    <message>
+        <source>Pipeline stages (msprof-analyze: each value is the max over the stage's ranks)</source>
+        <translation>流水线阶段（msprof-analyze：每个值为该阶段各卡的最大值）</translation>
+    </message>
+    <message>
+        <source>All steps (mean)</source>
+        <translation>所有迭代（均值）</translation>
+    </message>
+    <message>
+        <source>All steps but the first (mean)</source>
+        <translation>除首个迭代外的所有迭代（均值）</translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation>迭代 %1</translation>
+    </message>
+    <message>
+        <source>1 rank</source>
+        <translation>1 张卡</translation>
+    </message>
+    <message>
+        <source>%1 ranks</source>
+        <translation>%1 张卡</translation>
+    </message>
+    <message>
+        <source>%1 of %2 ranks have step times</source>
+        <translation>%2 张卡中有 %1 张有迭代时间</translation>
+    </message>
+    <message>
+        <source> · slowest rank %1</source>
+        <translation> · 最慢卡 %1</translation>
+    </message>
+    <message>
+        <source>Slowest rank: %1</source>
+        <translation>最慢卡：%1</translation>
+    </message>
+    <message>
+        <source>No profile loaded</source>
+        <translation>未加载性能数据</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::CollectivesDock</name>
+    <message>
+        <source>Collectives</source>
+        <translation>集合通信</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>Group</source>
+        <translation>通信域</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Select an instance to select its member ranks and its step</source>
+        <translation>选中一个实例以选中其成员卡和所在迭代</translation>
+    </message>
+    <message>
+        <source>No profile loaded</source>
+        <translation>未加载性能数据</translation>
+    </message>
+    <message>
+        <source>All steps</source>
+        <translation>所有迭代</translation>
+    </message>
+    <message>
+        <source>All groups</source>
+        <translation>所有通信域</translation>
+    </message>
+    <message>
+        <source>All types</source>
+        <translation>所有类型</translation>
+    </message>
+    <message>
+        <source>%1 of %2 instances, by wait cost · %3 unmatched send / receive · clock offsets up to %4 µs (estimated from collective ends, applied to the spread)</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::CollectivesTableModel</name>
+    <message>
+        <source>Step</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>The step the op ran in</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Op</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>The op key (name@group hash); a send / receive pair: the send's</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>allReduce, send, ...</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>种类</translation>
+    </message>
+    <message>
+        <source>collective, or p2p (a send matched with its receive)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Group</source>
+        <translation>通信域</translation>
+    </message>
+    <message>
+        <source>The group's name when known, else its hash</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Members</source>
+        <translation>成员</translation>
+    </message>
+    <message>
+        <source>The ranks that took part</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Last arriver</source>
+        <translation>最晚到达者</translation>
+    </message>
+    <message>
+        <source>The member that waited least (docs/metrics.md, ǌollective instances”)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Spread (ms)</source>
+        <translation>到达偏差 (ms)</translation>
+    </message>
+    <message>
+        <source>Latest − earliest start, after the per-host clock offsets</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Wait cost (ms)</source>
+        <translation>等待代价 (ms)</translation>
+    </message>
+    <message>
+        <source>Σ (member wait − the last arriver's wait)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Delay (ms)</source>
+        <translation>延迟 (ms)</translation>
+    </message>
+    <message>
+        <source>Σ member wait above its role's least wait: what blame explains</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Root</source>
+        <translation>根因</translation>
+    </message>
+    <message>
+        <source>Where blame traced this instance's delay to (empty: on time or within the normal spread)</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::CommDurationDock</name>
+    <message>
+        <source>Communication duration</source>
+        <translation>通信耗时</translation>
+    </message>
+    <message>
+        <source>Packet sizes per transport (packet count per size range)</source>
+        <translation>各传输类型的数据包大小（各大小区间的包数）</translation>
+    </message>
+    <message>
+        <source>Ops over the step per rank (click: timeline)</source>
+        <translation>各卡迭代内的通信算子（单击：时间线）</translation>
+    </message>
+    <message>
+        <source>%1 ranks</source>
+        <translation>%1 张卡</translation>
+    </message>
+    <message>
+        <source>No communication ops in this selection</source>
+        <translation>当前选择中无通信算子</translation>
+    </message>
+    <message>
+        <source>No profile loaded</source>
+        <translation>未加载性能数据</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::CommDurationModel</name>
+    <message>
+        <source>%1 MB in %2 ms</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>, summed over the rank's selected ops (ms)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Σ Transit Size (MB) / Σ Transit Time (ms) of the %1 rows of the rank's selected ops (GB/s)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>卡</translation>
+    </message>
+    <message>
+        <source>Global rank</source>
+        <translation>全局卡号</translation>
+    </message>
+    <message>
+        <source>Ops</source>
+        <translation>算子数</translation>
+    </message>
+    <message>
+        <source>Number of the rank's communication ops in the selection</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Elapsed (ms)</source>
+        <translation>耗时 (ms)</translation>
+    </message>
+    <message>
+        <source>Elapse Time</source>
+        <translation>耗时</translation>
+    </message>
+    <message>
+        <source>Transit (ms)</source>
+        <translation>传输 (ms)</translation>
+    </message>
+    <message>
+        <source>Transit Time</source>
+        <translation>传输时间</translation>
+    </message>
+    <message>
+        <source>Wait (ms)</source>
+        <translation>等待 (ms)</translation>
+    </message>
+    <message>
+        <source>Wait Time</source>
+        <translation>等待时间</translation>
+    </message>
+    <message>
+        <source>Sync (ms)</source>
+        <translation>同步 (ms)</translation>
+    </message>
+    <message>
+        <source>Synchronization Time</source>
+        <translation>同步时间</translation>
+    </message>
+    <message>
+        <source>Idle (ms)</source>
+        <translation>空闲 (ms)</translation>
+    </message>
+    <message>
+        <source>Idle Time</source>
+        <translation>空闲时间</translation>
+    </message>
+    <message>
+        <source>Wait Ratio</source>
+        <translation>等待比例</translation>
+    </message>
+    <message>
+        <source>Wait / (Wait + Transit)
+Wait Ratio = ΣWait / (ΣWait + ΣTransit) over the rank's selected ops</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Sync Ratio</source>
+        <translation>同步比例</translation>
+    </message>
+    <message>
+        <source>Synchronization / (Synchronization + Transit)
+Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank's selected ops</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>SDMA (GB/s)</source>
+        <translation>SDMA (GB/s)</translation>
+    </message>
+    <message>
+        <source>RDMA (GB/s)</source>
+        <translation>RDMA (GB/s)</translation>
+    </message>
+    <message>
+        <source>Not in these files: this generation (e.g. MindSpore hccl_raw) records communication and wait cost only</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::CommMatrixDock</name>
+    <message>
+        <source>Communication matrix</source>
+        <translation>通信矩阵</translation>
+    </message>
+    <message>
+        <source>With Ǌll ops”: the total over every op type, or one op type's slot</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Metric:</source>
+        <translation>指标：</translation>
+    </message>
+    <message>
+        <source>Bandwidth (GB/s)</source>
+        <translation>带宽 (GB/s)</translation>
+    </message>
+    <message>
+        <source>Transit size (MB)</source>
+        <translation>传输大小 (MB)</translation>
+    </message>
+    <message>
+        <source>Transit time (ms)</source>
+        <translation>传输时间 (ms)</translation>
+    </message>
+    <message>
+        <source>Transport type</source>
+        <translation>传输类型</translation>
+    </message>
+    <message>
+        <source>Order:</source>
+        <translation>排序：</translation>
+    </message>
+    <message>
+        <source>Group blocks (auto)</source>
+        <translation>按通信域分块（自动）</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>卡</translation>
+    </message>
+    <message>
+        <source>%1 blocks</source>
+        <translation>%1 块</translation>
+    </message>
+    <message>
+        <source>Hide diagonal (LOCAL)</source>
+        <translation>隐藏对角线 (LOCAL)</translation>
+    </message>
+    <message>
+        <source>Total (all op types)</source>
+        <translation>总计（所有算子类型）</translation>
+    </message>
+    <message>
+        <source>No profile loaded</source>
+        <translation>未加载性能数据</translation>
+    </message>
+    <message>
+        <source>(links without a group)</source>
+        <translation>（无通信域的链路）</translation>
+    </message>
+    <message>
+        <source>%1 ranks · %2 src᤭st links</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source> (+%1 diagonal/LOCAL, hidden)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source> + %1 diagonal/LOCAL</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source> · slowest link %1 → %2: %3 GB/s (%4)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source> · %1 ranks wrote links (rows of the others are empty)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source> · from the file's “Total Op Info” rows (no per-type totals)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&lt;b&gt;group-local ranks&lt;/b&gt;: global ranks unknown for group %1</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>not shown: links of %1 (global ranks unknown; select the group to see them in its group-local ranks)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source> · wheel: zoom, drag: pan, double-click: fit</source>
+        <translation> · 滚轮：缩放，拖动：平移，双击：适配</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::CommMatrixView</name>
+    <message>
+        <source> (group-local ranks)</source>
+        <translation>（通信域内卡号）</translation>
+    </message>
+    <message>
+        <source>Transport</source>
+        <translation>传输类型</translation>
+    </message>
+    <message>
+        <source>Transit size</source>
+        <translation>传输大小</translation>
+    </message>
+    <message>
+        <source>Transit time</source>
+        <translation>传输时间</translation>
+    </message>
+    <message>
+        <source>Bandwidth</source>
+        <translation>带宽</translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>total of %1 link(s)</source>
+        <translation>共 %1 条链路</translation>
+    </message>
+    <message>
+        <source>No communication links for this selection</source>
+        <translation>当前选择没有通信链路</translation>
+    </message>
+    <message>
+        <source>dst →   (rows: src; %1 %2%3%4)</source>
+        <translation>目的卡 →   （行：源卡；%1 %2%3%4）</translation>
+    </message>
+    <message>
+        <source>group-local ranks, global ranks unknown</source>
+        <translation>通信域内卡号，全局卡号未知</translation>
+    </message>
+    <message>
+        <source>ranks</source>
+        <translation>张卡</translation>
+    </message>
+    <message>
+        <source>, blocks: %1</source>
+        <translation>，分块：%1</translation>
+    </message>
+    <message>
+        <source>, zoom %1×</source>
+        <translation>，缩放 %1×</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::CommRankChart</name>
+    <message>
+        <source>Per rank: communication cost (Elapsed) and wait cost (MindSpore hccl_raw: separate figures, wait is not part of elapsed)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Per rank: Transit + Wait + Idle = Elapsed</source>
+        <translation>各卡：传输 + 等待 + 空闲 = 耗时</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Rank %1&lt;/b&gt; (%2 ops)&lt;br&gt;Elapsed %3&lt;br&gt;Transit %4&lt;br&gt;Wait %5 (ratio %6)&lt;br&gt;Sync %7&lt;br&gt;Idle %8</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>No communication ops</source>
+        <translation>无通信算子</translation>
+    </message>
+    <message>
+        <source>Elapsed (communication cost)</source>
+        <translation>耗时（通信开销）</translation>
+    </message>
+    <message>
+        <source>Wait (wait cost)</source>
+        <translation>等待（等待开销）</translation>
+    </message>
+    <message>
+        <source>Transit</source>
+        <translation>传输</translation>
+    </message>
+    <message>
+        <source>Wait</source>
+        <translation>等待</translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation>空闲</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::CommSelectionBar</name>
+    <message>
+        <source>Communication selection</source>
+        <translation>通信选择</translation>
+    </message>
+    <message>
+        <source>Step:</source>
+        <translation>迭代：</translation>
+    </message>
+    <message>
+        <source>Group:</source>
+        <translation>通信域：</translation>
+    </message>
+    <message>
+        <source>Op:</source>
+        <translation>算子：</translation>
+    </message>
+    <message>
+        <source>All steps</source>
+        <translation>所有迭代</translation>
+    </message>
+    <message>
+        <source>All groups</source>
+        <translation>所有通信域</translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation>迭代 %1</translation>
+    </message>
+    <message>
+        <source>%1 · %2 ranks · …%3</source>
+        <translation>%1 · %2 张卡 · …%3</translation>
+    </message>
+    <message>
+        <source>%1 · %2 ranks</source>
+        <translation>%1 · %2 张卡</translation>
+    </message>
+    <message>
+        <source>All ops</source>
+        <translation>所有算子</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::DeviceHeatmap</name>
+    <message>
+        <source>No ranks loaded</source>
+        <translation>未加载任何卡</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::FlopsHeatmap</name>
+    <message>
+        <source>FLOPs ÷ busiest device (low = alarm)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>FLOPS ÷ fastest device (low = alarm)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>no FLOPs (kernels not loaded or not recorded)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>kernels not loaded yet</source>
+        <translation>kernel 尚未加载</translation>
+    </message>
+    <message>
+        <source>no kernel carries FLOPs</source>
+        <translation>没有 kernel 记录 FLOPs</translation>
+    </message>
+    <message>
+        <source>no kernel rows</source>
+        <translation>无 kernel 数据</translation>
+    </message>
+    <message>
+        <source>FLOPs</source>
+        <translation>FLOPs</translation>
+    </message>
+    <message>
+        <source>Compute time</source>
+        <translation>计算时间</translation>
+    </message>
+    <message>
+        <source>FLOPS</source>
+        <translation>FLOPS</translation>
+    </message>
+    <message>
+        <source>FLOPS (mean per op)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Utilisation (mean per op)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>FLOPs ÷ busiest</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>FLOPS ÷ fastest</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Kernels counted</source>
+        <translation>统计的 kernel 数</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>flops_summary_N.json (whole run)</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::FlopsHeatmapDock</name>
+    <message>
+        <source>FLOPs heatmap</source>
+        <translation>FLOPs 热力图</translation>
+    </message>
+    <message>
+        <source>Colour by:</source>
+        <translation>着色依据：</translation>
+    </message>
+    <message>
+        <source>FLOPs ÷ busiest device</source>
+        <translation>FLOPs ÷ 最忙设备</translation>
+    </message>
+    <message>
+        <source>FLOPS ÷ fastest device</source>
+        <translation>FLOPS ÷ 最快设备</translation>
+    </message>
+    <message>
+        <source>FLOPs: the floating-point operations a device's kernels executed. FLOPS: those FLOPs ÷ the time of the kernels that carry them.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>All steps</source>
+        <translation>所有迭代</translation>
+    </message>
+    <message>
+        <source>Sum over every step instead of the selected one (with no step selected every step is summed anyway)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>No profile loaded</source>
+        <translation>未加载性能数据</translation>
+    </message>
+    <message>
+        <source>rank %1: kernels not loaded: %2</source>
+        <translation>卡 %1：kernel 未加载：%2</translation>
+    </message>
+    <message>
+        <source>kernels loaded for %1 of %2 ranks</source>
+        <translation>已加载 %2 张卡中 %1 张的 kernel</translation>
+    </message>
+    <message>
+        <source> (the rest load when this view is shown)</source>
+        <translation>（其余在显示本视图时加载）</translation>
+    </message>
+    <message>
+        <source> · step %1</source>
+        <translation> · 迭代 %1</translation>
+    </message>
+    <message>
+        <source> · all steps</source>
+        <translation> · 所有迭代</translation>
+    </message>
+    <message>
+        <source> (flops_summary_N.json figures are for the whole run)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&lt;b&gt;No loaded kernel carries FLOPs.&lt;/b&gt;&lt;br&gt;%1.&lt;br&gt;Ranks checked: %2.</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::GroupTableModel</name>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Group name: tp, pp, dp … from profiler_metadata.json or communication_group.json, else the hash</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Hash</source>
+        <translation>哈希</translation>
+    </message>
+    <message>
+        <source>The group hash ops and links are tagged with (the @ suffix of an op name)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Number of ranks in the group</source>
+        <translation>通信域中的卡数</translation>
+    </message>
+    <message>
+        <source>Ops</source>
+        <translation>算子数</translation>
+    </message>
+    <message>
+        <source>Number of communication ops of the group, over all ranks and steps</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Membership from</source>
+        <translation>成员来源</translation>
+    </message>
+    <message>
+        <source>Where the group's global ranks come from</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Global ranks</source>
+        <translation>全局卡号</translation>
+    </message>
+    <message>
+        <source>The group's global ranks</source>
+        <translation>通信域的全局卡号</translation>
+    </message>
+    <message>
+        <source>raw HCCL group id: %1</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>No communication ops are loaded (no communication.json or communication tables)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>%1 group listed in communication_group.json without a group hash: no op or link names it</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::GroupsDock</name>
+    <message>
+        <source>Communication groups</source>
+        <translation>通信域</translation>
+    </message>
+    <message>
+        <source>All groups</source>
+        <translation>所有通信域</translation>
+    </message>
+    <message>
+        <source>1 group</source>
+        <translation>1 个通信域</translation>
+    </message>
+    <message>
+        <source>%1 groups</source>
+        <translation>%1 个通信域</translation>
+    </message>
+    <message>
+        <source> · click one to filter the communication views</source>
+        <translation> · 单击一个以筛选通信视图</translation>
+    </message>
+    <message>
+        <source> · </source>
+        <translation> · </translation>
+    </message>
+    <message>
+        <source>No profile loaded</source>
+        <translation>未加载性能数据</translation>
+    </message>
+</context>
+<context>
+    <name>HelpDialogs</name>
+    <message>
+        <source>Everywhere</source>
+        <translation>全局</translation>
+    </message>
+    <message>
+        <source>Ctrl+O</source>
+        <translation>Ctrl+O</translation>
+    </message>
+    <message>
+        <source>Open a profiling folder (or drop folders on the window)</source>
+        <translation>打开性能数据文件夹（或将文件夹拖到窗口）</translation>
+    </message>
+    <message>
+        <source>F1, ?</source>
+        <translation>F1, ?</translation>
+    </message>
+    <message>
+        <source>This sheet</source>
+        <translation>本帮助</translation>
+    </message>
+    <message>
+        <source>Click</source>
+        <translation>单击</translation>
+    </message>
+    <message>
+        <source>Select a rank (or step, group, op): every view follows it</source>
+        <translation>选中一张卡（或迭代、通信域、算子）：所有视图同步跟随</translation>
+    </message>
+    <message>
+        <source>Esc</source>
+        <translation>Esc</translation>
+    </message>
+    <message>
+        <source>Clear the selected rank</source>
+        <translation>清除所选卡</translation>
+    </message>
+    <message>
+        <source>Ctrl+C</source>
+        <translation>Ctrl+C</translation>
+    </message>
+    <message>
+        <source>Copy the selected table rows (tab-separated, with the header)</source>
+        <translation>复制表格中选中的行（制表符分隔，含表头）</translation>
+    </message>
+    <message>
+        <source>Right click</source>
+        <translation>右键</translation>
+    </message>
+    <message>
+        <source>Tables: Copy rows, Export CSV…; charts: Save image… (PNG or SVG)</source>
+        <translation>表格：复制行、导出 CSV…；图表：保存图片…（PNG 或 SVG）</translation>
+    </message>
+    <message>
+        <source>Ctrl+Q</source>
+        <translation>Ctrl+Q</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>W / S</source>
+        <translation>W / S</translation>
+    </message>
+    <message>
+        <source>Zoom in / out at the mouse</source>
+        <translation>以鼠标位置为中心放大 / 缩小</translation>
+    </message>
+    <message>
+        <source>A / D</source>
+        <translation>A / D</translation>
+    </message>
+    <message>
+        <source>Pan left / right</source>
+        <translation>向左 / 向右平移</translation>
+    </message>
+    <message>
+        <source>Ctrl+wheel</source>
+        <translation>Ctrl+滚轮</translation>
+    </message>
+    <message>
+        <source>Zoom at the mouse</source>
+        <translation>以鼠标位置为中心缩放</translation>
+    </message>
+    <message>
+        <source>Shift+wheel</source>
+        <translation>Shift+滚轮</translation>
+    </message>
+    <message>
+        <source>Pan</source>
+        <translation>平移</translation>
+    </message>
+    <message>
+        <source>Drag</source>
+        <translation>拖动</translation>
+    </message>
+    <message>
+        <source>Shift+drag</source>
+        <translation>Shift+拖动</translation>
+    </message>
+    <message>
+        <source>Select a time range (its statistics show in Area statistics)</source>
+        <translation>选择时间范围（统计结果显示在“区域统计”中）</translation>
+    </message>
+    <message>
+        <source>F</source>
+        <translation>F</translation>
+    </message>
+    <message>
+        <source>Fit the range, else the selected slice, else everything</source>
+        <translation>适配所选范围，否则适配所选切片，否则显示全部</translation>
+    </message>
+    <message>
+        <source>0</source>
+        <translation>0</translation>
+    </message>
+    <message>
+        <source>Fit everything</source>
+        <translation>显示全部</translation>
+    </message>
+    <message>
+        <source>Backspace</source>
+        <translation>Backspace</translation>
+    </message>
+    <message>
+        <source>Undo the last zoom</source>
+        <translation>撤销上一次缩放</translation>
+    </message>
+    <message>
+        <source>M</source>
+        <translation>M</translation>
+    </message>
+    <message>
+        <source>Put a marker at the mouse</source>
+        <translation>在鼠标位置添加标记</translation>
+    </message>
+    <message>
+        <source>Clear the selected slice and range</source>
+        <translation>清除所选切片和范围</translation>
+    </message>
+    <message>
+        <source>Metrics (as docs/metrics.md defines them)</source>
+        <translation>指标（定义见 docs/metrics.md）</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;What can I open?&lt;/h3&gt;&lt;p&gt;A folder written by an Ascend profiler, or a folder that holds several of them (one per rank):&lt;/p&gt;&lt;ul&gt;&lt;li&gt;torch_npu: &lt;code&gt;*_ascend_pt&lt;/code&gt; folders with &lt;code&gt;ASCEND_PROFILER_OUTPUT&lt;/code&gt; (CSV/JSON or &lt;code&gt;ascend_pytorch_profiler*.db&lt;/code&gt;)&lt;/li&gt;&lt;li&gt;MindSpore: &lt;code&gt;*_ascend_ms&lt;/code&gt; folders, or a &lt;code&gt;profiler&lt;/code&gt; folder with &lt;code&gt;step_trace_raw_*&lt;/code&gt; files&lt;/li&gt;&lt;li&gt;CANN msprof: &lt;code&gt;PROF_*&lt;/code&gt; folders (&lt;code&gt;mindstudio_profiler_output&lt;/code&gt; or &lt;code&gt;msprof_*.db&lt;/code&gt;)&lt;/li&gt;&lt;li&gt;msprof-analyze: &lt;code&gt;cluster_analysis_output&lt;/code&gt;&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;Drop the folder on the window or use File → Open folder. The demo on the welcome page is two ranks of a real torch_npu job.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;可以打开哪些数据？&lt;/h3&gt;&lt;p&gt;昇腾性能采集工具输出的文件夹，或包含多个此类文件夹（每张卡一个）的目录：&lt;/p&gt;&lt;ul&gt;&lt;li&gt;torch_npu：含 &lt;code&gt;ASCEND_PROFILER_OUTPUT&lt;/code&gt; 的 &lt;code&gt;*_ascend_pt&lt;/code&gt; 文件夹（CSV/JSON 或 &lt;code&gt;ascend_pytorch_profiler*.db&lt;/code&gt;）&lt;/li&gt;&lt;li&gt;MindSpore：&lt;code&gt;*_ascend_ms&lt;/code&gt; 文件夹，或含 &lt;code&gt;step_trace_raw_*&lt;/code&gt; 文件的 &lt;code&gt;profiler&lt;/code&gt; 文件夹&lt;/li&gt;&lt;li&gt;CANN msprof：&lt;code&gt;PROF_*&lt;/code&gt; 文件夹（&lt;code&gt;mindstudio_profiler_output&lt;/code&gt; 或 &lt;code&gt;msprof_*.db&lt;/code&gt;）&lt;/li&gt;&lt;li&gt;msprof-analyze：&lt;code&gt;cluster_analysis_output&lt;/code&gt;&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;将文件夹拖到窗口，或使用 文件 → 打开文件夹。欢迎页上的示例是一个真实 torch_npu 任务中的两张卡。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;npuscope %1&lt;/h3&gt;&lt;p&gt;A viewer for Huawei Ascend NPU training profiles, from one rank to thousands.&lt;/p&gt;&lt;p&gt;Qt %2 (built with %3) · SQLite %4&lt;/p&gt;&lt;p&gt;npuscope is licensed under the Apache License 2.0. It uses Qt (LGPL v3), SQLite (public domain), nlohmann/json (MIT), spdlog and fmt (MIT).&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;npuscope %1&lt;/h3&gt;&lt;p&gt;华为昇腾 NPU 训练性能数据查看工具，支持单卡到数千卡。&lt;/p&gt;&lt;p&gt;Qt %2（构建于 %3）· SQLite %4&lt;/p&gt;&lt;p&gt;npuscope 采用 Apache License 2.0 许可。使用了 Qt（LGPL v3）、SQLite（公有领域）、nlohmann/json（MIT）、spdlog 和 fmt（MIT）。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Shortcuts and metrics</source>
+        <translation>快捷键与指标</translation>
+    </message>
+    <message>
+        <source>What can I open?</source>
+        <translation>可以打开哪些数据？</translation>
+    </message>
+    <message>
+        <source>About npuscope</source>
+        <translation>关于 npuscope</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::IssueTableModel</name>
+    <message>
+        <source>Severity</source>
+        <translation>严重程度</translation>
+    </message>
+    <message>
+        <source>Severity of the issue: error, warning or info</source>
+        <translation>问题的严重程度：错误、警告或提示</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>卡</translation>
+    </message>
+    <message>
+        <source>The rank whose files the issue is about; empty when it concerns the whole load</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>The file (folder and name; the full path is in the cell's tooltip)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Line</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <source>Line in the file (1-based), when known</source>
+        <translation>文件中的行号（从 1 开始，已知时）</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>信息</translation>
+    </message>
+    <message>
+        <source>What went wrong while importing</source>
+        <translation>导入时出现的问题</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::LinkTableModel</name>
+    <message>
+        <source>Src</source>
+        <translation>源卡</translation>
+    </message>
+    <message>
+        <source>Sending rank (global; L&lt;n&gt;: rank local to the group)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Dst</source>
+        <translation>目的卡</translation>
+    </message>
+    <message>
+        <source>Receiving rank (global; L&lt;n&gt;: rank local to the group)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Transport</source>
+        <translation>传输类型</translation>
+    </message>
+    <message>
+        <source>Transport type of the link (HCCS, PCIE, RDMA, SDMA, SIO, LOCAL)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Time (ms)</source>
+        <translation>时间 (ms)</translation>
+    </message>
+    <message>
+        <source>Σ Transit Time of the link over its ops (ms)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Size (MB)</source>
+        <translation>大小 (MB)</translation>
+    </message>
+    <message>
+        <source>Σ Transit Size of the link over its ops (MB, 10^6 B)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Bandwidth (GB/s)</source>
+        <translation>带宽 (GB/s)</translation>
+    </message>
+    <message>
+        <source>Σ transit size / Σ transit time of the link's ops (total slot)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Op</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Communication op type of the link's ops</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Group</source>
+        <translation>通信域</translation>
+    </message>
+    <message>
+        <source>Communication group of the link (tp, dp, … or its hash)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>Step of the link's ops; all: summed over every step</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>Slowest op</source>
+        <translation>最慢算子</translation>
+    </message>
+    <message>
+        <source>The op with the longest transit time on this link</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Group-local rank as written in communication_matrix.json: the global ranks of group %1 are unknown</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::LinksDock</name>
+    <message>
+        <source>Links</source>
+        <translation>链路</translation>
+    </message>
+    <message>
+        <source>Filtered by the step chosen in Cluster steps; click to show every step</source>
+        <translation>按集群迭代中选择的迭代筛选；单击显示所有迭代</translation>
+    </message>
+    <message>
+        <source>Filtered by the group chosen in another view; click to show every group</source>
+        <translation>按其他视图中选择的通信域筛选；单击显示所有通信域</translation>
+    </message>
+    <message>
+        <source>Src:</source>
+        <translation>源卡：</translation>
+    </message>
+    <message>
+        <source>any</source>
+        <translation>任意</translation>
+    </message>
+    <message>
+        <source>Dst:</source>
+        <translation>目的卡：</translation>
+    </message>
+    <message>
+        <source>Transport:</source>
+        <translation>传输类型：</translation>
+    </message>
+    <message>
+        <source>all but LOCAL</source>
+        <translation>除 LOCAL 外全部</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Links of the selected rank&lt;/b&gt; — select a rank in any view</source>
+        <translation>&lt;b&gt;所选卡的链路&lt;/b&gt; — 在任一视图中选择一张卡</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Links of rank %1&lt;/b&gt; (as src or dst): %2</source>
+        <translation>&lt;b&gt;卡 %1 的链路&lt;/b&gt;（作为源或目的）：%2</translation>
+    </message>
+    <message>
+        <source>step %1 ✕</source>
+        <translation>迭代 %1 ✕</translation>
+    </message>
+    <message>
+        <source>group %1 ✕</source>
+        <translation>通信域 %1 ✕</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Cluster links&lt;/b&gt; (slowest first): %1 of %2 shown — filter to narrow</source>
+        <translation>&lt;b&gt;集群链路&lt;/b&gt;（最慢在前）：显示 %2 条中的 %1 条 — 可筛选缩小范围</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Cluster links&lt;/b&gt; (slowest first): %1</source>
+        <translation>&lt;b&gt;集群链路&lt;/b&gt;（最慢在前）：%1</translation>
+    </message>
+    <message>
+        <source>(no group)</source>
+        <translation>（无通信域）</translation>
+    </message>
+    <message>
+        <source> · &lt;b&gt;group-local ranks&lt;/b&gt; (L&lt;i&gt;n&lt;/i&gt;): global ranks unknown for group %1</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&lt;b&gt;Cluster links&lt;/b&gt;</source>
+        <translation>&lt;b&gt;集群链路&lt;/b&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::MainWindow</name>
+    <message>
+        <source>No view named “%1”</source>
+        <translation>没有名为“%1”的视图</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Shortcuts and metrics</source>
+        <translation>快捷键与指标(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;What can I open?</source>
+        <translation>可以打开哪些数据(&amp;W)？</translation>
+    </message>
+    <message>
+        <source>&amp;About npuscope</source>
+        <translation>关于 npuscope(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>关于 &amp;Qt</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Open folder…</source>
+        <translation>打开文件夹(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Use parse &amp;cache</source>
+        <translation>使用解析缓存(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Keep what was parsed in %1 and reuse it while the input files are unchanged</source>
+        <translation>将解析结果保存在 %1，输入文件未变化时直接复用</translation>
+    </message>
+    <message>
+        <source>C&amp;lear parse cache</source>
+        <translation>清除解析缓存(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Parse cache cleared: %1 MB freed</source>
+        <translation>解析缓存已清除：释放 %1 MB</translation>
+    </message>
+    <message>
+        <source>&amp;Export report…</source>
+        <translation>导出报告(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Export advice report</source>
+        <translation>导出专家建议报告</translation>
+    </message>
+    <message>
+        <source>HTML (*.html)</source>
+        <translation>HTML 文件 (*.html)</translation>
+    </message>
+    <message>
+        <source>Save view &amp;image</source>
+        <translation>保存视图图片(&amp;I)</translation>
+    </message>
+    <message>
+        <source>(no view shown)</source>
+        <translation>（未显示视图）</translation>
+    </message>
+    <message>
+        <source>Save &amp;layout</source>
+        <translation>保存布局(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Layout saved; File → Restore layout brings it back</source>
+        <translation>布局已保存；文件 → 恢复布局 可还原</translation>
+    </message>
+    <message>
+        <source>Restore la&amp;yout</source>
+        <translation>恢复布局(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>No saved layout yet (File → Save layout)</source>
+        <translation>尚未保存布局（文件 → 保存布局）</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Show host &amp;IPs</source>
+        <translation>显示主机 &amp;IP</translation>
+    </message>
+    <message>
+        <source>Name hosts by their real IP from host_ips_mapping.txt instead of the mapping id</source>
+        <translation>按 host_ips_mapping.txt 中的真实 IP 而非映射编号显示主机</translation>
+    </message>
+    <message>
+        <source>Reset layout</source>
+        <translation>重置布局</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>The new language applies when npuscope is started again</source>
+        <translation>新语言将在重新启动 npuscope 后生效</translation>
+    </message>
+    <message>
+        <source>Drop a profiling folder here, or use File → Open folder</source>
+        <translation>将性能数据文件夹拖到此处，或使用 文件 → 打开文件夹</translation>
+    </message>
+    <message>
+        <source>Problems found while importing; click to show them</source>
+        <translation>导入时发现的问题；点击查看</translation>
+    </message>
+    <message>
+        <source>Status bar</source>
+        <translation>状态栏</translation>
+    </message>
+    <message>
+        <source>✓ no problems</source>
+        <translation>✓ 无问题</translation>
+    </message>
+    <message>
+        <source>problem</source>
+        <translation>个问题</translation>
+    </message>
+    <message>
+        <source>problems</source>
+        <translation>个问题</translation>
+    </message>
+    <message>
+        <source>No warnings or errors while importing</source>
+        <translation>导入时没有警告或错误</translation>
+    </message>
+    <message>
+        <source>%1 warnings and errors (Parse issues lists them with the info rows); click to show them</source>
+        <translation>%1 个警告和错误（解析问题视图列出它们及提示信息）；点击查看</translation>
+    </message>
+    <message>
+        <source>No profile loaded</source>
+        <translation>未加载性能数据</translation>
+    </message>
+    <message>
+        <source>Writing the report to %1…</source>
+        <translation>正在写入报告到 %1…</translation>
+    </message>
+    <message>
+        <source>Report written to %1</source>
+        <translation>报告已写入 %1</translation>
+    </message>
+    <message>
+        <source>Export report</source>
+        <translation>导出报告</translation>
+    </message>
+    <message>
+        <source>Open profiling folder</source>
+        <translation>打开性能数据文件夹</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>Clear list</source>
+        <translation>清空列表</translation>
+    </message>
+    <message>
+        <source>No path given</source>
+        <translation>未指定路径</translation>
+    </message>
+    <message>
+        <source>Loading %1…</source>
+        <translation>正在加载 %1…</translation>
+    </message>
+    <message>
+        <source>Detecting…</source>
+        <translation>正在识别…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Opening profile</source>
+        <translation>正在打开性能数据</translation>
+    </message>
+    <message>
+        <source>Loading %1</source>
+        <translation>正在加载 %1</translation>
+    </message>
+    <message>
+        <source>Reading imported ranks
+%1 of %2 ranks imported</source>
+        <translation>正在读取已导入的卡
+已导入 %1 / %2 张卡</translation>
+    </message>
+    <message>
+        <source>
+rank %1 of %2</source>
+        <translation>
+第 %1 / %2 张卡</translation>
+    </message>
+    <message>
+        <source>Loading cancelled</source>
+        <translation>加载已取消</translation>
+    </message>
+    <message>
+        <source>rank</source>
+        <translation>张卡</translation>
+    </message>
+    <message>
+        <source>ranks</source>
+        <translation>张卡</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>个迭代</translation>
+    </message>
+    <message>
+        <source>steps</source>
+        <translation>个迭代</translation>
+    </message>
+    <message>
+        <source>Nothing loaded</source>
+        <translation>未加载任何数据</translation>
+    </message>
+    <message>
+        <source>What can I open?</source>
+        <translation>可以打开哪些数据？</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::MareyChart</name>
+    <message>
+        <source>No operators for this step</source>
+        <translation>该迭代无算子</translation>
+    </message>
+    <message>
+        <source>Stage %1 · %2 device(s)</source>
+        <translation>阶段 %1 · %2 个设备</translation>
+    </message>
+    <message>
+        <source> · collapsed: union per operator</source>
+        <translation> · 已折叠：按算子取并集</translation>
+    </message>
+    <message>
+        <source> · %1 unmatched op(s)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>卡 %1</translation>
+    </message>
+    <message>
+        <source> (no ops)</source>
+        <translation>（无算子）</translation>
+    </message>
+    <message>
+        <source>since the device's step start</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>since the step's first operator</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&lt;b&gt;Stage %1&lt;/b&gt; (collapsed, %2 devices)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;b&gt;%1&lt;/b&gt; #%2 (%3)&lt;br&gt;union from %4 to %5 (%6)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&lt;b&gt;rank %1&lt;/b&gt; · stage %2</source>
+        <translation>&lt;b&gt;卡 %1&lt;/b&gt; · 阶段 %2</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;%1 operator(s) in the step</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&lt;br&gt;FLOPs ÷ max: %1&lt;br&gt;FLOPS ÷ max: %2&lt;br&gt;peak memory ÷ capacity: %3</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;b&gt;%1&lt;/b&gt; #%2 (%3)&lt;br&gt;start %4, end %5 (%6)&lt;br&gt;duration %7</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&lt;br&gt;unmatched: no neighbouring device of the stage has this operator</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::MareyDock</name>
+    <message>
+        <source>Marey view</source>
+        <translation>Marey 图</translation>
+    </message>
+    <message>
+        <source>Time:</source>
+        <translation>时间：</translation>
+    </message>
+    <message>
+        <source>Absolute</source>
+        <translation>绝对时间</translation>
+    </message>
+    <message>
+        <source>Aligned at each device's step start</source>
+        <translation>按各设备迭代开始对齐</translation>
+    </message>
+    <message>
+        <source>Absolute: times as recorded. Aligned: each device's times since its first operator of the step, so devices line up at 0.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Collapse stages</source>
+        <translation>折叠阶段</translation>
+    </message>
+    <message>
+        <source>A collapsed stage is one line: per operator, the union of its devices' intervals (clicking a stage label does the same)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&lt;span style='color:#3a6fb0'&gt;■&lt;/span&gt; compute &lt;span style='color:#d9822b'&gt;■&lt;/span&gt; communication &lt;span style='color:#2e9e5b'&gt;■&lt;/span&gt; send &lt;span style='color:#8e5ab8'&gt;■&lt;/span&gt; receive · blocks: F = FLOPs ÷ max, FS = FLOPS ÷ max, M = peak memory ÷ capacity (grey: unknown) · drag to zoom, double-click to zoom out</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Finding</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>Reference</source>
+        <translation>参考值</translation>
+    </message>
+    <message>
+        <source>Slow device: Σ of its compared ops. Stage-wide: the stage's median. One device: on the device.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Slow device: Σ of the peers' medians. Stage-wide: median of the name across all stages. One device: median of the stage's other devices.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>No profile loaded</source>
+        <translation>未加载性能数据</translation>
+    </message>
+    <message>
+        <source>ranks %1 to %2: kernels not loaded: %3</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>kernels loaded for %1 of %2 ranks</source>
+        <translation>已加载 %2 张卡中 %1 张的 kernel</translation>
+    </message>
+    <message>
+        <source> (the rest load when this view is shown)</source>
+        <translation>（其余在显示本视图时加载）</translation>
+    </message>
+    <message>
+        <source> · step %1</source>
+        <translation> · 迭代 %1</translation>
+    </message>
+    <message>
+        <source> · all kernels (no step ids)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source> · %1 device(s) in %2 stage(s) · %3 operators · %4 unmatched · %5 send/receive pair(s)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Stage %1 (%2 devices)</source>
+        <translation>阶段 %1（%2 个设备）</translation>
+    </message>
+    <message>
+        <source>No findings</source>
+        <translation>无结论</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1 slow device(s), %2 stage-wide, %3 one-device finding(s)&lt;/b&gt;&lt;br&gt;Slow device: compute time ≥ %4× its stage peers' (same ops). Stage-wide: on ≥ %5 % of a stage's devices ≥ %6× the name's median or ≥ %7 % of the step. One device: ≥ %8× the peers' median and ≥ %9 µs.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Slow device %1×</source>
+        <translation>慢设备 %1×</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>卡 %1</translation>
+    </message>
+    <message>
+        <source>Stage-wide %1/%2</source>
+        <translation>全阶段 %1/%2</translation>
+    </message>
+    <message>
+        <source>stage %1</source>
+        <translation>阶段 %1</translation>
+    </message>
+    <message>
+        <source>One device %1×</source>
+        <translation>单设备 %1×</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::MemoryCurveChart</name>
+    <message>
+        <source>%1: %2 samples (click to %3)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>hide</source>
+        <translation>隐藏</translation>
+    </message>
+    <message>
+        <source>show</source>
+        <translation>显示</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; after the first sample</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&lt;br&gt;%1 µs (epoch)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&lt;br&gt;step %1</source>
+        <translation>&lt;br&gt;迭代 %1</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::MemoryDetailDock</name>
+    <message>
+        <source>Memory detail</source>
+        <translation>内存详情</translation>
+    </message>
+    <message>
+        <source>Filter names</source>
+        <translation>筛选名称</translation>
+    </message>
+    <message>
+        <source>Only blocks allocated or released in the selected window</source>
+        <translation>仅显示在所选时间窗口内分配或释放的内存块</translation>
+    </message>
+    <message>
+        <source>The window is the Workspace's: drag on the chart above or select a range in the timeline</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Clear window</source>
+        <translation>清除时间窗口</translation>
+    </message>
+    <message>
+        <source>Forget the selected time window (every view)</source>
+        <translation>清除所选时间窗口（所有视图）</translation>
+    </message>
+    <message>
+        <source>No ranks loaded.</source>
+        <translation>未加载任何卡。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Rank %1&lt;/b&gt;: %2 memory samples in %3 series, %4 operator blocks, %5 CANN modules</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>; the timeline has no ProfilerStep slices</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>; step boundaries appear once the rank's timeline is loaded (Timeline view)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Rank %1 has no memory_record samples.</source>
+        <translation>卡 %1 没有 memory_record 采样。</translation>
+    </message>
+    <message>
+        <source>Open a profile to see its memory.</source>
+        <translation>打开性能数据以查看内存。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 blocks, %3 flagged</source>
+        <translation>%2 个内存块中 %1 个，%3 个被标记</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::MemoryHeatmap</name>
+    <message>
+        <source>Peak reserved ÷ device memory</source>
+        <translation>峰值预留 ÷ 设备内存</translation>
+    </message>
+    <message>
+        <source>over 100 %</source>
+        <translation>超过 100 %</translation>
+    </message>
+    <message>
+        <source>no memory records</source>
+        <translation>无内存记录</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Peak reserved</source>
+        <translation>峰值预留</translation>
+    </message>
+    <message>
+        <source>Component</source>
+        <translation>组件</translation>
+    </message>
+    <message>
+        <source>Peak time</source>
+        <translation>峰值时刻</translation>
+    </message>
+    <message>
+        <source>Peak allocated</source>
+        <translation>峰值分配</translation>
+    </message>
+    <message>
+        <source>Capacity</source>
+        <translation>容量</translation>
+    </message>
+    <message>
+        <source>Reserved ÷ capacity</source>
+        <translation>预留 ÷ 容量</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::MemoryHeatmapDock</name>
+    <message>
+        <source>Memory heatmap</source>
+        <translation>内存热力图</translation>
+    </message>
+    <message>
+        <source>Device memory (GB):</source>
+        <translation>设备内存 (GB)：</translation>
+    </message>
+    <message>
+        <source>No profile records the device's memory size: the ratio is peak reserved ÷ this (GB = 2^30 bytes). 64 GB: Atlas 800T A2 / 910B class.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>1 rank</source>
+        <translation>1 张卡</translation>
+    </message>
+    <message>
+        <source>%1 ranks</source>
+        <translation>%1 张卡</translation>
+    </message>
+    <message>
+        <source>, none with memory records</source>
+        <translation>，均无内存记录</translation>
+    </message>
+    <message>
+        <source>, highest %1 % (rank %2)</source>
+        <translation>，最高 %1 %（卡 %2）</translation>
+    </message>
+    <message>
+        <source>No profile loaded</source>
+        <translation>未加载性能数据</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::ModuleMemoryModel</name>
+    <message>
+        <source>Module</source>
+        <translation>模块</translation>
+    </message>
+    <message>
+        <source>CANN module (Component of npu_module_mem.csv: SLOG, HCCL, RUNTIME, ...)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Peak
+[MB]</source>
+        <translation>峰值
+[MB]</translation>
+    </message>
+    <message>
+        <source>The largest Total Reserved(MB) of the module</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Last
+[MB]</source>
+        <translation>末值
+[MB]</translation>
+    </message>
+    <message>
+        <source>Total Reserved(MB) of the module's last sample</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Samples</source>
+        <translation>采样数</translation>
+    </message>
+    <message>
+        <source>Rows of the module</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::OpStripView</name>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;rank %2, starts +%3&lt;br&gt;Elapsed %4 · Transit %5 · Wait %6&lt;br&gt;&lt;i&gt;click: show in the timeline&lt;/i&gt;</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>No communication ops with start times</source>
+        <translation>没有带开始时间的通信算子</translation>
+    </message>
+    <message>
+        <source>%1 ops on %2 ranks · same colour = same op</source>
+        <translation>%2 张卡上的 %1 个算子 · 同色 = 同一算子</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::OperatorDock</name>
+    <message>
+        <source>Operators</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Group by:</source>
+        <translation>分组方式：</translation>
+    </message>
+    <message>
+        <source>type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>name + shapes</source>
+        <translation>名称 + shape</translation>
+    </message>
+    <message>
+        <source>Rank:</source>
+        <translation>卡：</translation>
+    </message>
+    <message>
+        <source>The rank shown, or every loaded rank summed; in compare mode the baseline rank R</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Compare with:</source>
+        <translation>对比卡：</translation>
+    </message>
+    <message>
+        <source>The comparison rank R2: each key shows both totals and R2 − R, largest first</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Top:</source>
+        <translation>前：</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>The table and the type pie show the N keys with the largest total (compare mode: the largest |difference|); 0 shows every key</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Filter keys</source>
+        <translation>筛选</translation>
+    </message>
+    <message>
+        <source>Imports every rank's kernel_details.csv in the background</source>
+        <translation>在后台导入每张卡的 kernel_details.csv</translation>
+    </message>
+    <message>
+        <source>Double-click an operator: the timeline highlights its occurrences</source>
+        <translation>双击算子：时间线高亮其所有出现</translation>
+    </message>
+    <message>
+        <source>Listing ranks…</source>
+        <translation>正在列出卡…</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>All ranks</source>
+        <translation>所有卡</translation>
+    </message>
+    <message>
+        <source>Open a profile to see its operators.</source>
+        <translation>打开性能数据以查看算子。</translation>
+    </message>
+    <message>
+        <source>rank %1: kernels not loaded: %2</source>
+        <translation>卡 %1：kernel 未加载：%2</translation>
+    </message>
+    <message>
+        <source>No ranks loaded.</source>
+        <translation>未加载任何卡。</translation>
+    </message>
+    <message>
+        <source>The kernels of the ranks are loaded when this view is shown.</source>
+        <translation>显示本视图时加载各卡的 kernel。</translation>
+    </message>
+    <message>
+        <source>The kernels of rank %1 are loaded when this view is shown.</source>
+        <translation>显示本视图时加载卡 %1 的 kernel。</translation>
+    </message>
+    <message>
+        <source>Load all %1 ranks</source>
+        <translation>加载全部 %1 张卡</translation>
+    </message>
+    <message>
+        <source>Loading kernels of %1 of %2 ranks…</source>
+        <translation>正在加载 %2 张卡中 %1 张的 kernel…</translation>
+    </message>
+    <message>
+        <source>⚠ %1 ranks: the sum covers the first %2 (each rank's kernel table is held in memory); “Load all” imports the rest.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Loading kernels of rank %1…</source>
+        <translation>正在加载卡 %1 的 kernel…</translation>
+    </message>
+    <message>
+        <source> (top %1 shown)</source>
+        <translation>（显示前 %1 个）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Rank %1 (baseline) vs rank %2&lt;/b&gt;: %3 keys%4; rank %2 spends %5 more in kernels than rank %1</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&lt;b&gt;Rank %1 (baseline) vs rank %2&lt;/b&gt;: %3 keys%4; rank %2 spends %5 less in kernels than rank %1</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>No rank loaded so far has kernel rows.</source>
+        <translation>已加载的卡均无 kernel 数据。</translation>
+    </message>
+    <message>
+        <source>Rank %1 has no kernel rows (kernel_details.csv, op_summary or a db export's kernel tables).</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&lt;b&gt;All ranks&lt;/b&gt; (%1 with kernels): %2 keys%3, %4 kernels over every loaded step</source>
+        <translation>&lt;b&gt;所有卡&lt;/b&gt;（%1 张有 kernel）：%2 个键%3，所有已加载迭代共 %4 个 kernel</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Rank %1&lt;/b&gt;: %2 keys%3, %4 kernels over every loaded step</source>
+        <translation>&lt;b&gt;卡 %1&lt;/b&gt;：%2 个键%3，所有已加载迭代共 %4 个 kernel</translation>
+    </message>
+    <message>
+        <source>all ranks</source>
+        <translation>所有卡</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>卡 %1</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source> — outer: rank %1, inner: rank %2</source>
+        <translation> — 外圈：卡 %1，内圈：卡 %2</translation>
+    </message>
+    <message>
+        <source>Kernel time by op type</source>
+        <translation>按算子类型的 kernel 耗时</translation>
+    </message>
+    <message>
+        <source>Kernel time by accelerator core</source>
+        <translation>按加速核的 kernel 耗时</translation>
+    </message>
+    <message>
+        <source>No kernel rows</source>
+        <translation>无 kernel 数据</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::OperatorMemoryModel</name>
+    <message>
+        <source>Flags</source>
+        <translation>标记</translation>
+    </message>
+    <message>
+        <source>Inefficient blocks (docs/metrics.md): late return = back to the pool ≥ 1 ms and ≥ 25 % of its lifetime after the tensor was freed; held to end = ≥ 1 MB allocated in the profile and never freed in it</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Name: the operator that allocated the block ("cann::" rows: CANN / GE memory)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Size
+[KB]</source>
+        <translation>大小
+[KB]</translation>
+    </message>
+    <message>
+        <source>Size(KB) of the block</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Allocation</source>
+        <translation>分配</translation>
+    </message>
+    <message>
+        <source>Allocation Time, ms after the rank's first memory sample</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Release</source>
+        <translation>释放</translation>
+    </message>
+    <message>
+        <source>Release Time: the tensor was freed (ms after the first memory sample); empty when not inside the profile</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Active release</source>
+        <translation>实际释放</translation>
+    </message>
+    <message>
+        <source>Active Release Time: the block went back to the allocator's pool (ms after the first memory sample)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>Duration = Release − Allocation (ms)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Active duration</source>
+        <translation>实际持续时间</translation>
+    </message>
+    <message>
+        <source>Active Duration = Active release − Allocation (ms)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Component</source>
+        <translation>组件</translation>
+    </message>
+    <message>
+        <source>GE for "cann::" rows (CANN / GE memory), else PTA (torch_npu's caching allocator)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Device Type</source>
+        <translation>设备类型</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::OperatorTableModel</name>
+    <message>
+        <source>Key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>The kernel's Type, its Name, or its Name and Input Shapes ("Name [Input Shapes]"), as chosen in Group by</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Count</source>
+        <translation>次数</translation>
+    </message>
+    <message>
+        <source>Kernels of the rank with this key (in compare mode: of the baseline rank)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>总计</translation>
+    </message>
+    <message>
+        <source>Σ Duration of the key's kernels over every loaded step (µs)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>平均</translation>
+    </message>
+    <message>
+        <source>Total ÷ count, rounded to the nearest ns (µs)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Min</source>
+        <translation>最小</translation>
+    </message>
+    <message>
+        <source>The shortest single kernel Duration (µs)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Max</source>
+        <translation>最大</translation>
+    </message>
+    <message>
+        <source>The longest single kernel Duration (µs)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Wait</source>
+        <translation>等待</translation>
+    </message>
+    <message>
+        <source>Σ Wait Time of the key's kernels (µs); a kernel without Wait Time counts 0</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Block dim</source>
+        <translation>Block Dim</translation>
+    </message>
+    <message>
+        <source>Block Dim of the key's kernels: one value, or the smallest–largest when they differ; — when the files have none</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Shapes</source>
+        <translation>Shape</translation>
+    </message>
+    <message>
+        <source>The Input Shapes of the key (grouped by name + shapes)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Accelerator</source>
+        <translation>加速核</translation>
+    </message>
+    <message>
+        <source>The Accelerator Core (op_summary: Task Type) values of the key's kernels: AI_CORE, AI_VECTOR_CORE, MIX_AIC, MIX_AIV, AI_CPU, HCCL / COMMUNICATION, …</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Baseline total</source>
+        <translation>基线总计</translation>
+    </message>
+    <message>
+        <source>Σ Duration of the key's kernels on the baseline rank R (µs); 0 when R has none</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Comparison total</source>
+        <translation>对比总计</translation>
+    </message>
+    <message>
+        <source>Σ Duration of the key's kernels on the comparison rank R2 (µs); 0 when R2 has none</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Difference</source>
+        <translation>差值</translation>
+    </message>
+    <message>
+        <source>Comparison total − baseline total (µs): the extra time R2 spends on this key; positive first</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::OverviewDock</name>
+    <message>
+        <source>1 rank</source>
+        <translation>1 张卡</translation>
+    </message>
+    <message>
+        <source>%1 ranks</source>
+        <translation>%1 张卡</translation>
+    </message>
+    <message>
+        <source>Overview</source>
+        <translation>概览</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>迭代 %1</translation>
+    </message>
+    <message>
+        <source>mean over steps but the first</source>
+        <translation>除首个迭代外的均值</translation>
+    </message>
+    <message>
+        <source>mean over steps</source>
+        <translation>各迭代均值</translation>
+    </message>
+    <message>
+        <source>Per-rank split · %1 · %2 (step trace and old iteration trace ranks mixed: each bar in its own generation's parts)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Per-rank iteration split (interval · FP+BP · tail) · %1 · %2</source>
+        <translation>各卡迭代拆分（间隙 · FP+BP · 拖尾）· %1 · %2</translation>
+    </message>
+    <message>
+        <source>Per-rank step split · %1 · %2</source>
+        <translation>各卡迭代拆分 · %1 · %2</translation>
+    </message>
+    <message>
+        <source>Per-rank step split</source>
+        <translation>各卡迭代拆分</translation>
+    </message>
+    <message>
+        <source>Rank %1 · %2</source>
+        <translation>卡 %1 · %2</translation>
+    </message>
+    <message>
+        <source>Step split</source>
+        <translation>迭代拆分</translation>
+    </message>
+    <message>
+        <source>%1 of %2 ranks</source>
+        <translation>%1 / %2 张卡</translation>
+    </message>
+    <message>
+        <source>Cluster mean of %1 · %2</source>
+        <translation>集群 %1 均值 · %2</translation>
+    </message>
+    <message>
+        <source>%1 with the other file generation's split (old iteration trace vs step_trace_time) are not in this mean; their bars are on the right.</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::PacketChart</name>
+    <message>
+        <source>No packet size distribution</source>
+        <translation>无数据包大小分布</translation>
+    </message>
+    <message>
+        <source>%1 packets · large %2</source>
+        <translation>%1 个数据包 · 大包 %2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; packets of %2 – %3 (%4 – %5 MB): &lt;b&gt;%6&lt;/b&gt;&lt;br&gt;total %7</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::ParallelStrategyDock</name>
+    <message>
+        <source>Parallel strategy</source>
+        <translation>并行策略</translation>
+    </message>
+    <message>
+        <source>Colour by:</source>
+        <translation>着色依据：</translation>
+    </message>
+    <message>
+        <source>Per-rank figure of the selected step (or the mean over steps); docs/metrics.md</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Range:</source>
+        <translation>范围：</translation>
+    </message>
+    <message>
+        <source>Cells outside the range are drawn faded (ms for times, % for ratios)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>no minimum</source>
+        <translation>无下限</translation>
+    </message>
+    <message>
+        <source>no maximum</source>
+        <translation>无上限</translation>
+    </message>
+    <message>
+        <source>Sizes:</source>
+        <translation>并行规模：</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <source>Lay the ranks out with these sizes in Megatron order (rank = tp + TP·(cp + CP·(dp + DP·pp))), remembered for these inputs</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>From data</source>
+        <translation>根据数据</translation>
+    </message>
+    <message>
+        <source>Forget the entered sizes and use the layout the data gives</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>%1 ranks: PP %2 × DP %3 × CP %4 × TP %5</source>
+        <translation>%1 张卡：PP %2 × DP %3 × CP %4 × TP %5</translation>
+    </message>
+    <message>
+        <source>, EP %1</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source> (%1 loaded)</source>
+        <translation>（已加载 %1）</translation>
+    </message>
+    <message>
+        <source> — from %1: %2</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source> ⚠ %1</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>No profile loaded</source>
+        <translation>未加载性能数据</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::ParseIssuesDock</name>
+    <message>
+        <source>Parse issues</source>
+        <translation>解析问题</translation>
+    </message>
+    <message>
+        <source>Filter by file, message, rank…</source>
+        <translation>按文件、信息、卡筛选…</translation>
+    </message>
+    <message>
+        <source>All severities</source>
+        <translation>所有严重程度</translation>
+    </message>
+    <message>
+        <source>Errors</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Warnings</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>Info</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <source>issue</source>
+        <translation>个问题</translation>
+    </message>
+    <message>
+        <source>issues</source>
+        <translation>个问题</translation>
+    </message>
+    <message>
+        <source>%1 of %2 %3</source>
+        <translation>%1 / %2 %3</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::PieChart</name>
+    <message>
+        <source>No data</source>
+        <translation>无数据</translation>
+    </message>
+    <message>
+        <source>… %1 more (hover the pie)</source>
+        <translation>… 另有 %1 项（悬停饼图查看）</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <source>The report could not be computed: %1</source>
+        <translation>无法生成报告：%1</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Rank %1 has no memory records. They come from memory_record.csv, operator_memory.csv and npu_module_mem.csv in ASCEND_PROFILER_OUTPUT (or the MEMORY_RECORD, OP_MEMORY and NPU_MODULE_MEM tables of a db export), which torch_npu writes when the profiler runs with profile_memory=True (MindSpore: profile_memory=True as well).</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Rank %1</source>
+        <translation>卡 %1</translation>
+    </message>
+    <message>
+        <source>Counters</source>
+        <translation>计数器</translation>
+    </message>
+    <message>
+        <source>  · loading timeline…</source>
+        <translation>  · 正在加载时间线…</translation>
+    </message>
+    <message>
+        <source>  · ⚠ timeline not loaded: %1</source>
+        <translation>  · ⚠ 时间线未加载：%1</translation>
+    </message>
+    <message>
+        <source>  · no trace_view.json</source>
+        <translation>  · 无 trace_view.json</translation>
+    </message>
+    <message>
+        <source>  · click to load the timeline</source>
+        <translation>  · 单击加载时间线</translation>
+    </message>
+    <message>
+        <source>  · %1 slices</source>
+        <translation>  · %1 个切片</translation>
+    </message>
+    <message>
+        <source>  · offset %1%2</source>
+        <translation>  · 偏移 %1%2</translation>
+    </message>
+    <message>
+        <source>  · pinned</source>
+        <translation>  · 已置顶</translation>
+    </message>
+    <message>
+        <source>  · 1 row</source>
+        <translation>  · 1 行</translation>
+    </message>
+    <message>
+        <source>  · %1 rows</source>
+        <translation>  · %1 行</translation>
+    </message>
+    <message>
+        <source>  · rank %1 · pinned</source>
+        <translation>  · 卡 %1 · 已置顶</translation>
+    </message>
+    <message>
+        <source>%1 Counters  · %2 processes, %3 series</source>
+        <translation>%1 计数器  · %2 个进程，%3 个序列</translation>
+    </message>
+    <message>
+        <source>▸ +%1 levels (%2 deep)</source>
+        <translation>▸ +%1 层（共 %2 层）</translation>
+    </message>
+    <message>
+        <source>▾ show %1 levels</source>
+        <translation>▾ 显示 %1 层</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::QueryDock</name>
+    <message>
+        <source>⚠ %1 (listed in Parse issues)</source>
+        <translation>⚠ %1（已列入解析问题）</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::RankBarChart</name>
+    <message>
+        <source>No per-rank step data</source>
+        <translation>无各卡迭代数据</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>System (%1)</source>
+        <translation>跟随系统（%1）</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>The unit of the Cluster steps tables (other views choose their unit per figure)</source>
+        <translation>集群迭代表格的时间单位（其他视图按数值自行选择单位）</translation>
+    </message>
+    <message>
+        <source>Default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <source> pt</source>
+        <translation> 磅</translation>
+    </message>
+    <message>
+        <source>Language:</source>
+        <translation>语言：</translation>
+    </message>
+    <message>
+        <source>A new language applies when npuscope is started again.</source>
+        <translation>更改语言后需重新启动 npuscope 才生效。</translation>
+    </message>
+    <message>
+        <source>Theme:</source>
+        <translation>主题：</translation>
+    </message>
+    <message>
+        <source>Time unit:</source>
+        <translation>时间单位：</translation>
+    </message>
+    <message>
+        <source>Font size:</source>
+        <translation>字体大小：</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::StageTableModel</name>
+    <message>
+        <source>msprof-analyze pipeline stage row: each value is the maximum over the stage's ranks</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Stage #</source>
+        <translation>阶段 #</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>卡</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::StepSplitPie</name>
+    <message>
+        <source>No step time recorded</source>
+        <translation>未记录迭代时间</translation>
+    </message>
+    <message>
+        <source>No profile loaded</source>
+        <translation>未加载性能数据</translation>
+    </message>
+    <message>
+        <source>not in this generation</source>
+        <translation>此版本数据中没有</translation>
+    </message>
+    <message>
+        <source>iteration</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>step time</source>
+        <translation>迭代时间</translation>
+    </message>
+    <message>
+        <source>Iteration total</source>
+        <translation>迭代总计</translation>
+    </message>
+    <message>
+        <source>Step wall time</source>
+        <translation>迭代墙钟时间</translation>
+    </message>
+    <message>
+        <source>computation (cluster_analyse)</source>
+        <translation>计算（cluster_analyse）</translation>
+    </message>
+    <message>
+        <source>comm. alone (cluster_analyse)</source>
+        <translation>纯通信（cluster_analyse）</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::StrategyChart</name>
+    <message>
+        <source> (not loaded)</source>
+        <translation>（未加载）</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;%1 point-to-point link(s)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>no rank has this figure</source>
+        <translation>没有卡有该数值</translation>
+    </message>
+    <message>
+        <source>no figure</source>
+        <translation>无数值</translation>
+    </message>
+    <message>
+        <source>not loaded</source>
+        <translation>未加载</translation>
+    </message>
+    <message>
+        <source>outside range</source>
+        <translation>超出范围</translation>
+    </message>
+    <message>
+        <source>point-to-point link</source>
+        <translation>点对点链路</translation>
+    </message>
+    <message>
+        <source>No ranks loaded</source>
+        <translation>未加载任何卡</translation>
+    </message>
+    <message>
+        <source>Stage %1 · %2 ranks</source>
+        <translation>阶段 %1 · %2 张卡</translation>
+    </message>
+    <message>
+        <source>%1 ranks</source>
+        <translation>%1 张卡</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::TableSetup</name>
+    <message>
+        <source>Copy rows</source>
+        <translation>复制行</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Export table as CSV</source>
+        <translation>将表格导出为 CSV</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export CSV</source>
+        <translation>导出 CSV</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::TimeOverviewChart</name>
+    <message>
+        <source>&lt;b&gt;Step %1&lt;/b&gt; (%2 ranks)&lt;table&gt;</source>
+        <translation>&lt;b&gt;迭代 %1&lt;/b&gt;（%2 张卡）&lt;table&gt;</translation>
+    </message>
+    <message>
+        <source>Step time max (rank %1)</source>
+        <translation>迭代时间最大值（卡 %1）</translation>
+    </message>
+    <message>
+        <source>Step time median</source>
+        <translation>迭代时间中位数</translation>
+    </message>
+    <message>
+        <source>Step time min (rank %1)</source>
+        <translation>迭代时间最小值（卡 %1）</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>迭代时间</translation>
+    </message>
+    <message>
+        <source>no step trace row for this step</source>
+        <translation>该迭代无 step trace 记录</translation>
+    </message>
+    <message>
+        <source>Slowest rank %1</source>
+        <translation>最慢卡 %1</translation>
+    </message>
+    <message>
+        <source>Mean communication</source>
+        <translation>平均通信</translation>
+    </message>
+    <message>
+        <source>Mean wait</source>
+        <translation>平均等待</translation>
+    </message>
+    <message>
+        <source>&lt;/table&gt;&lt;i&gt;click: select this step&lt;/i&gt;</source>
+        <translation>&lt;/table&gt;&lt;i&gt;单击：选中该迭代&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>No steps</source>
+        <translation>无迭代</translation>
+    </message>
+    <message>
+        <source>step time</source>
+        <translation>迭代时间</translation>
+    </message>
+    <message>
+        <source>comm / wait</source>
+        <translation>通信 / 等待</translation>
+    </message>
+    <message>
+        <source>comm</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>wait</source>
+        <translation>等待</translation>
+    </message>
+    <message>
+        <source>slowest rank %1</source>
+        <translation>最慢卡 %1</translation>
+    </message>
+    <message>
+        <source>slowest rank</source>
+        <translation>最慢卡</translation>
+    </message>
+    <message>
+        <source>min–max over ranks</source>
+        <translation>各卡最小–最大</translation>
+    </message>
+    <message>
+        <source>median</source>
+        <translation>中位数</translation>
+    </message>
+    <message>
+        <source>mean communication (right)</source>
+        <translation>平均通信（右轴）</translation>
+    </message>
+    <message>
+        <source>mean wait (right)</source>
+        <translation>平均等待（右轴）</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::TimeOverviewDock</name>
+    <message>
+        <source>Time overview</source>
+        <translation>时间概览</translation>
+    </message>
+    <message>
+        <source>1 step</source>
+        <translation>1 个迭代</translation>
+    </message>
+    <message>
+        <source>%1 steps</source>
+        <translation>%1 个迭代</translation>
+    </message>
+    <message>
+        <source> · click a step to select it (again: all steps) · hover for values</source>
+        <translation> · 单击选中迭代（再次单击：所有迭代）· 悬停查看数值</translation>
+    </message>
+    <message>
+        <source>No profile loaded</source>
+        <translation>未加载性能数据</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::TimelineDock</name>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>Search slice names (Enter: next)</source>
+        <translation>搜索切片名称（回车：下一个）</translation>
+    </message>
+    <message>
+        <source>Aa</source>
+        <translation>Aa</translation>
+    </message>
+    <message>
+        <source>Case sensitive</source>
+        <translation>区分大小写</translation>
+    </message>
+    <message>
+        <source>Previous match</source>
+        <translation>上一个匹配</translation>
+    </message>
+    <message>
+        <source>Next match</source>
+        <translation>下一个匹配</translation>
+    </message>
+    <message>
+        <source>✕ operator</source>
+        <translation>✕ 算子</translation>
+    </message>
+    <message>
+        <source>Stop highlighting the operator picked in the Operators view</source>
+        <translation>停止高亮在算子视图中选中的算子</translation>
+    </message>
+    <message>
+        <source>All flows:</source>
+        <translation>所有连线：</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适配</translation>
+    </message>
+    <message>
+        <source>Show everything (0); W/S zoom, A/D pan, Shift+drag selects a range, F fits it, Backspace undoes</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Filter rows by name</source>
+        <translation>按名称筛选行</translation>
+    </message>
+    <message>
+        <source>Nesting levels a thread row shows; click a row's “+k levels” to see all</source>
+        <translation>线程行显示的嵌套层数；单击行的“+k 层”查看全部</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>卡</translation>
+    </message>
+    <message>
+        <source>Align ranks on the start of step…</source>
+        <translation>按迭代开始对齐各卡…</translation>
+    </message>
+    <message>
+        <source>Reset time offsets</source>
+        <translation>重置时间偏移</translation>
+    </message>
+    <message>
+        <source>Expand all ranks</source>
+        <translation>展开所有卡</translation>
+    </message>
+    <message>
+        <source>Rows:</source>
+        <translation>行：</translation>
+    </message>
+    <message>
+        <source>Levels</source>
+        <translation>层级</translation>
+    </message>
+    <message>
+        <source>Right-click a row name to pin, hide or move it; M adds a marker</source>
+        <translation>右键单击行名可置顶、隐藏或移动；M 添加标记</translation>
+    </message>
+    <message>
+        <source>Click a slice to see its args, parent chain and flows.</source>
+        <translation>单击切片查看其参数、父调用链和连线。</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>Shift+drag over the timeline to select a time range and rows.</source>
+        <translation>在时间线上 Shift+拖动以选择时间范围和行。</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Area statistics</source>
+        <translation>区域统计</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>卡</translation>
+    </message>
+    <message>
+        <source>Row</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>Search results</source>
+        <translation>搜索结果</translation>
+    </message>
+    <message>
+        <source>Add at cursor (M)</source>
+        <translation>在光标处添加（M）</translation>
+    </message>
+    <message>
+        <source>Add from selected range</source>
+        <translation>根据所选范围添加</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Markers</source>
+        <translation>标记</translation>
+    </message>
+    <message>
+        <source>Export statistics</source>
+        <translation>导出统计</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>the timeline has no events</source>
+        <translation>时间线中没有事件</translation>
+    </message>
+    <message>
+        <source>rank %1: timeline not loaded: %2</source>
+        <translation>卡 %1：时间线未加载：%2</translation>
+    </message>
+    <message>
+        <source>⚠ the loaded data spans %1 days (different runs, or clocks that disagree): zoom in or align ranks on a step</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Set time offset…</source>
+        <translation>设置时间偏移…</translation>
+    </message>
+    <message>
+        <source>Time offset</source>
+        <translation>时间偏移</translation>
+    </message>
+    <message>
+        <source>Offset of rank %1 in ns (added to its times):</source>
+        <translation>卡 %1 的偏移（ns，加到其时间上）：</translation>
+    </message>
+    <message>
+        <source>Align ranks</source>
+        <translation>对齐各卡</translation>
+    </message>
+    <message>
+        <source>Align every rank on the start of step:</source>
+        <translation>将所有卡对齐到以下迭代的开始：</translation>
+    </message>
+    <message>
+        <source>Rank offset</source>
+        <translation>卡时间偏移</translation>
+    </message>
+    <message>
+        <source>Depth</source>
+        <translation>深度</translation>
+    </message>
+    <message>
+        <source>Slice id</source>
+        <translation>切片 ID</translation>
+    </message>
+    <message>
+        <source>Parent chain</source>
+        <translation>父调用链</translation>
+    </message>
+    <message>
+        <source>(top level)</source>
+        <translation>（顶层）</translation>
+    </message>
+    <message>
+        <source>Flows</source>
+        <translation>连线</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>unbound</source>
+        <translation>未绑定</translation>
+    </message>
+    <message>
+        <source>Args</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>loading…</source>
+        <translation>加载中…</translation>
+    </message>
+    <message>
+        <source>(not in the model)</source>
+        <translation>（不在模型中）</translation>
+    </message>
+    <message>
+        <source>Computing…</source>
+        <translation>计算中…</translation>
+    </message>
+    <message>
+        <source>%1 – %2 (%3) over %4 rows: %5 names</source>
+        <translation>%1 – %2（%3），%4 行：%5 个名称</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <source>no match</source>
+        <translation>无匹配</translation>
+    </message>
+    <message>
+        <source>%1 matches</source>
+        <translation>%1 个匹配</translation>
+    </message>
+    <message>
+        <source>search failed: %1</source>
+        <translation>搜索失败：%1</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1: %2 occurrences (%3 kernels)</source>
+        <translation>%1：%2 次出现（%3 个 kernel）</translation>
+    </message>
+    <message>
+        <source>%1: %2 of %3</source>
+        <translation>%1：%2 / %3</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::TimelineMarkerModel</name>
+    <message>
+        <source>Marker</source>
+        <translation>标记</translation>
+    </message>
+    <message>
+        <source>Marker name (editable)</source>
+        <translation>标记名称（可编辑）</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Start of the marker, from the start of the loaded data</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>End − start of a range marker; point for a point marker</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>point</source>
+        <translation>点</translation>
+    </message>
+    <message>
+        <source>Range %1</source>
+        <translation>范围 %1</translation>
+    </message>
+    <message>
+        <source>Marker %1</source>
+        <translation>标记 %1</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::TimelineView</name>
+    <message>
+        <source>No profile loaded</source>
+        <translation>未加载性能数据</translation>
+    </message>
+    <message>
+        <source>Unpin</source>
+        <translation>取消置顶</translation>
+    </message>
+    <message>
+        <source>Pin to top</source>
+        <translation>置顶</translation>
+    </message>
+    <message>
+        <source>Hide row</source>
+        <translation>隐藏行</translation>
+    </message>
+    <message>
+        <source>Move up</source>
+        <translation>上移</translation>
+    </message>
+    <message>
+        <source>Move down</source>
+        <translation>下移</translation>
+    </message>
+    <message>
+        <source>Show all %1 levels</source>
+        <translation>显示全部 %1 层</translation>
+    </message>
+    <message>
+        <source>Collapse to %1 levels</source>
+        <translation>折叠到 %1 层</translation>
+    </message>
+    <message>
+        <source>Show %1 hidden rows</source>
+        <translation>显示 %1 个隐藏行</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1 slices&lt;/b&gt; folded (each narrower than 2 px)&lt;br&gt;%2 – %3&lt;br&gt;click to zoom in</source>
+        <translation>&lt;b&gt;%1 个切片&lt;/b&gt;已折叠（每个窄于 2 像素）&lt;br&gt;%2 – %3&lt;br&gt;单击放大</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;start +%2&lt;br&gt;duration %3&lt;br&gt;rank %4 · %5 · depth %6</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;开始 +%2&lt;br&gt;时长 %3&lt;br&gt;卡 %4 · %5 · 深度 %6</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::WelcomePage</name>
+    <message>
+        <source>&lt;h1&gt;npuscope&lt;/h1&gt;</source>
+        <translation>&lt;h1&gt;npuscope&lt;/h1&gt;</translation>
+    </message>
+    <message>
+        <source>npuscope shows where the time of an Ascend NPU training job goes: the step time of every rank split into computing, communication and idle time, the communication between ranks, memory, operators and a timeline of every device, for one rank or thousands. Open the folder the profiler (torch_npu, MindSpore, msprof) wrote.</source>
+        <translation>npuscope 展示昇腾 NPU 训练任务的时间花在哪里：每张卡的迭代时间拆分为计算、通信与空闲时间，以及卡间通信、内存、算子和每个设备的时间线，适用于单卡到数千卡。请打开性能采集工具（torch_npu、MindSpore、msprof）输出的文件夹。</translation>
+    </message>
+    <message>
+        <source>Open folder…</source>
+        <translation>打开文件夹…</translation>
+    </message>
+    <message>
+        <source>A profiler output folder, or a folder of them</source>
+        <translation>性能数据输出文件夹，或包含多个此类文件夹的目录</translation>
+    </message>
+    <message>
+        <source>Open the demo</source>
+        <translation>打开示例</translation>
+    </message>
+    <message>
+        <source>Two real ranks of an 8-rank torch_npu job</source>
+        <translation>一个 8 卡 torch_npu 任务中的两张真实卡的数据</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Open recent&lt;/b&gt;</source>
+        <translation>&lt;b&gt;最近打开&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Or drop folders on this window. &lt;a href="formats"&gt;What can I open?&lt;/a&gt; · F1: shortcuts</source>
+        <translation>也可将文件夹拖到本窗口。&lt;a href="formats"&gt;可以打开哪些数据？&lt;/a&gt; · F1：快捷键</translation>
+    </message>
+    <message>
+        <source> (+%1 more)</source>
+        <translation>（另有 %1 个）</translation>
+    </message>
+</context>
+<context>
+    <name>WidgetImage</name>
+    <message>
+        <source>Cannot write the image to %1</source>
+        <translation>无法将图片写入 %1</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG 图片 (*.png)</translation>
+    </message>
+    <message>
+        <source>Save image</source>
+        <translation>保存图片</translation>
+    </message>
+    <message>
+        <source>SVG image (*.svg)</source>
+        <translation>SVG 图片 (*.svg)</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::StepTableModel</name>
+    <message>
+        <source>Rank</source>
+        <translation>卡</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>Computing</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Communication(Not Overlapped)</source>
+        <translation>通信(未被掩盖)</translation>
+    </message>
+    <message>
+        <source>Overlapped</source>
+        <translation>计算通信重叠</translation>
+    </message>
+    <message>
+        <source>Communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>Free</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Bubble</source>
+        <translation>空泡</translation>
+    </message>
+    <message>
+        <source>Communication(Not Overlapped and Exclude Receive)</source>
+        <translation>通信(未被掩盖且不含接收)</translation>
+    </message>
+    <message>
+        <source>Preparing</source>
+        <translation>准备</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>总计</translation>
+    </message>
+    <message>
+        <source>Iteration interval</source>
+        <translation>迭代间隙</translation>
+    </message>
+    <message>
+        <source>FP+BP</source>
+        <translation>前反向(FP+BP)</translation>
+    </message>
+    <message>
+        <source>Tail</source>
+        <translation>迭代拖尾</translation>
+    </message>
+</context>
+</TS>
