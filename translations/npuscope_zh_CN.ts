@@ -21,10 +21,10 @@
     </message>
     <message>
         <source>Run the rules again, e.g. after loading more timelines (the timeline rules examine the ranks whose timeline is loaded)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>No findings: no rule's threshold was crossed</source>
+        <source>No findings: no rule&apos;s threshold was crossed</source>
         <translation>无结论：没有规则超过阈值</translation>
     </message>
     <message>
@@ -41,7 +41,7 @@
     </message>
     <message>
         <source> · device memory %1 GB (Memory heatmap setting) · double-click a finding to show its evidence</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>No profile loaded</source>
@@ -92,7 +92,7 @@
     </message>
     <message>
         <source>critical, warning or info (docs/metrics.md, Ჭvice rules”)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Rule</source>
@@ -100,7 +100,7 @@
     </message>
     <message>
         <source>The rule id (npuscope.advice/1 “id”)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Category</source>
@@ -108,7 +108,7 @@
     </message>
     <message>
         <source>delimitation, slow_rank, communication, computation, scheduling or memory</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Value</source>
@@ -132,7 +132,7 @@
     </message>
     <message>
         <source>The ranks concerned (the most affected first), else the links</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Message</source>
@@ -147,7 +147,7 @@
     <name>npuscope::gui::AreaStatsModel</name>
     <message>
         <source>, over the slices of this name in the selected time range and rows</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Name</source>
@@ -226,7 +226,7 @@
     </message>
     <message>
         <source>%1 ms of waiting above normal in %2 delayed ops: %3 ms traced to %4 root(s), %5 ms within the normal spread between ranks</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>&lt;p&gt;No rank or link stands out in this step.&lt;/p&gt;</source>
@@ -245,19 +245,19 @@
     <name>npuscope::gui::BlameTableModel</name>
     <message>
         <source>transit %1 ms where the same size takes %2 ms</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>%1 ms more work than its peers before an op</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>; computing %1 ms (peers %2)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>; free %1 ms (peers %2)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Root</source>
@@ -265,7 +265,7 @@
     </message>
     <message>
         <source>The rank, or the link, the waiting started from</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Cause</source>
@@ -273,7 +273,7 @@
     </message>
     <message>
         <source>compute, host (device idle: dispatch-bound), link or unknown (docs/metrics.md, ǋlame”)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Induced wait (ms)</source>
@@ -281,15 +281,15 @@
     </message>
     <message>
         <source>The wait of other ranks traced back to this root in the step</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <source>Of the step's induced wait (its roots' sum)</source>
-        <translation type="unfinished" />
+        <source>Of the step&apos;s induced wait (its roots&apos; sum)</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Instances</source>
@@ -297,7 +297,7 @@
     </message>
     <message>
         <source>Delayed instances this root is the largest cause of</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Evidence</source>
@@ -305,11 +305,11 @@
     </message>
     <message>
         <source>What makes this root the cause; the chain is in the tooltip</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>chain of %1 hops from its costliest instance</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -334,7 +334,7 @@
         <translation>单位：</translation>
     </message>
     <message>
-        <source>Pipeline stages (msprof-analyze: each value is the max over the stage's ranks)</source>
+        <source>Pipeline stages (msprof-analyze: each value is the max over the stage&apos;s ranks)</source>
         <translation>流水线阶段（msprof-analyze：每个值为该阶段各卡的最大值）</translation>
     </message>
     <message>
@@ -414,7 +414,7 @@
     </message>
     <message>
         <source>%1 of %2 instances, by wait cost · %3 unmatched send / receive · clock offsets up to %4 µs (estimated from collective ends, applied to the spread)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -425,15 +425,15 @@
     </message>
     <message>
         <source>The step the op ran in</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Op</source>
         <translation>算子</translation>
     </message>
     <message>
-        <source>The op key (name@group hash); a send / receive pair: the send's</source>
-        <translation type="unfinished" />
+        <source>The op key (name@group hash); a send / receive pair: the send&apos;s</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Type</source>
@@ -441,7 +441,7 @@
     </message>
     <message>
         <source>allReduce, send, ...</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Kind</source>
@@ -449,15 +449,15 @@
     </message>
     <message>
         <source>collective, or p2p (a send matched with its receive)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Group</source>
         <translation>通信域</translation>
     </message>
     <message>
-        <source>The group's name when known, else its hash</source>
-        <translation type="unfinished" />
+        <source>The group&apos;s name when known, else its hash</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Members</source>
@@ -465,7 +465,7 @@
     </message>
     <message>
         <source>The ranks that took part</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Last arriver</source>
@@ -473,7 +473,7 @@
     </message>
     <message>
         <source>The member that waited least (docs/metrics.md, ǌollective instances”)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Spread (ms)</source>
@@ -481,31 +481,31 @@
     </message>
     <message>
         <source>Latest − earliest start, after the per-host clock offsets</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Wait cost (ms)</source>
         <translation>等待代价 (ms)</translation>
     </message>
     <message>
-        <source>Σ (member wait − the last arriver's wait)</source>
-        <translation type="unfinished" />
+        <source>Σ (member wait − the last arriver&apos;s wait)</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Delay (ms)</source>
         <translation>延迟 (ms)</translation>
     </message>
     <message>
-        <source>Σ member wait above its role's least wait: what blame explains</source>
-        <translation type="unfinished" />
+        <source>Σ member wait above its role&apos;s least wait: what blame explains</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Root</source>
         <translation>根因</translation>
     </message>
     <message>
-        <source>Where blame traced this instance's delay to (empty: on time or within the normal spread)</source>
-        <translation type="unfinished" />
+        <source>Where blame traced this instance&apos;s delay to (empty: on time or within the normal spread)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -539,15 +539,15 @@
     <name>npuscope::gui::CommDurationModel</name>
     <message>
         <source>%1 MB in %2 ms</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>, summed over the rank's selected ops (ms)</source>
-        <translation type="unfinished" />
+        <source>, summed over the rank&apos;s selected ops (ms)</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Σ Transit Size (MB) / Σ Transit Time (ms) of the %1 rows of the rank's selected ops (GB/s)</source>
-        <translation type="unfinished" />
+        <source>Σ Transit Size (MB) / Σ Transit Time (ms) of the %1 rows of the rank&apos;s selected ops (GB/s)</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Rank</source>
@@ -562,8 +562,8 @@
         <translation>算子数</translation>
     </message>
     <message>
-        <source>Number of the rank's communication ops in the selection</source>
-        <translation type="unfinished" />
+        <source>Number of the rank&apos;s communication ops in the selection</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Elapsed (ms)</source>
@@ -611,8 +611,8 @@
     </message>
     <message>
         <source>Wait / (Wait + Transit)
-Wait Ratio = ΣWait / (ΣWait + ΣTransit) over the rank's selected ops</source>
-        <translation type="unfinished" />
+Wait Ratio = ΣWait / (ΣWait + ΣTransit) over the rank&apos;s selected ops</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Sync Ratio</source>
@@ -620,8 +620,8 @@ Wait Ratio = ΣWait / (ΣWait + ΣTransit) over the rank's selected ops</source>
     </message>
     <message>
         <source>Synchronization / (Synchronization + Transit)
-Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank's selected ops</source>
-        <translation type="unfinished" />
+Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>SDMA (GB/s)</source>
@@ -633,7 +633,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank's selected ops</source>
     </message>
     <message>
         <source>Not in these files: this generation (e.g. MindSpore hccl_raw) records communication and wait cost only</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -643,8 +643,8 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank's selected ops</source>
         <translation>通信矩阵</translation>
     </message>
     <message>
-        <source>With Ǌll ops”: the total over every op type, or one op type's slot</source>
-        <translation type="unfinished" />
+        <source>With Ǌll ops”: the total over every op type, or one op type&apos;s slot</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Metric:</source>
@@ -700,35 +700,35 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank's selected ops</source>
     </message>
     <message>
         <source>%1 ranks · %2 src᤭st links</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source> (+%1 diagonal/LOCAL, hidden)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source> + %1 diagonal/LOCAL</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source> · slowest link %1 → %2: %3 GB/s (%4)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source> · %1 ranks wrote links (rows of the others are empty)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <source> · from the file's “Total Op Info” rows (no per-type totals)</source>
-        <translation type="unfinished" />
+        <source> · from the file&apos;s “Total Op Info” rows (no per-type totals)</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>&lt;b&gt;group-local ranks&lt;/b&gt;: global ranks unknown for group %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>not shown: links of %1 (global ranks unknown; select the group to see them in its group-local ranks)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source> · wheel: zoom, drag: pan, double-click: fit</source>
@@ -794,7 +794,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank's selected ops</source>
     <name>npuscope::gui::CommRankChart</name>
     <message>
         <source>Per rank: communication cost (Elapsed) and wait cost (MindSpore hccl_raw: separate figures, wait is not part of elapsed)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Per rank: Transit + Wait + Idle = Elapsed</source>
@@ -802,7 +802,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank's selected ops</source>
     </message>
     <message>
         <source>&lt;b&gt;Rank %1&lt;/b&gt; (%2 ops)&lt;br&gt;Elapsed %3&lt;br&gt;Transit %4&lt;br&gt;Wait %5 (ratio %6)&lt;br&gt;Sync %7&lt;br&gt;Idle %8</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>No communication ops</source>
@@ -883,15 +883,15 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank's selected ops</source>
     <name>npuscope::gui::FlopsHeatmap</name>
     <message>
         <source>FLOPs ÷ busiest device (low = alarm)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>FLOPS ÷ fastest device (low = alarm)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>no FLOPs (kernels not loaded or not recorded)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Host</source>
@@ -927,19 +927,19 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank's selected ops</source>
     </message>
     <message>
         <source>FLOPS (mean per op)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Utilisation (mean per op)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>FLOPs ÷ busiest</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>FLOPS ÷ fastest</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Kernels counted</source>
@@ -951,7 +951,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank's selected ops</source>
     </message>
     <message>
         <source>flops_summary_N.json (whole run)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -973,8 +973,8 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank's selected ops</source>
         <translation>FLOPS ÷ 最快设备</translation>
     </message>
     <message>
-        <source>FLOPs: the floating-point operations a device's kernels executed. FLOPS: those FLOPs ÷ the time of the kernels that carry them.</source>
-        <translation type="unfinished" />
+        <source>FLOPs: the floating-point operations a device&apos;s kernels executed. FLOPS: those FLOPs ÷ the time of the kernels that carry them.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>All steps</source>
@@ -982,7 +982,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank's selected ops</source>
     </message>
     <message>
         <source>Sum over every step instead of the selected one (with no step selected every step is summed anyway)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>No profile loaded</source>
@@ -1010,11 +1010,11 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank's selected ops</source>
     </message>
     <message>
         <source> (flops_summary_N.json figures are for the whole run)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>&lt;b&gt;No loaded kernel carries FLOPs.&lt;/b&gt;&lt;br&gt;%1.&lt;br&gt;Ranks checked: %2.</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1025,7 +1025,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank's selected ops</source>
     </message>
     <message>
         <source>Group name: tp, pp, dp … from profiler_metadata.json or communication_group.json, else the hash</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Hash</source>
@@ -1033,7 +1033,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank's selected ops</source>
     </message>
     <message>
         <source>The group hash ops and links are tagged with (the @ suffix of an op name)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Size</source>
@@ -1049,35 +1049,35 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank's selected ops</source>
     </message>
     <message>
         <source>Number of communication ops of the group, over all ranks and steps</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Membership from</source>
         <translation>成员来源</translation>
     </message>
     <message>
-        <source>Where the group's global ranks come from</source>
-        <translation type="unfinished" />
+        <source>Where the group&apos;s global ranks come from</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Global ranks</source>
         <translation>全局卡号</translation>
     </message>
     <message>
-        <source>The group's global ranks</source>
+        <source>The group&apos;s global ranks</source>
         <translation>通信域的全局卡号</translation>
     </message>
     <message>
         <source>raw HCCL group id: %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>No communication ops are loaded (no communication.json or communication tables)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>%1 group listed in communication_group.json without a group hash: no op or link names it</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1298,15 +1298,15 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank's selected ops</source>
     </message>
     <message>
         <source>The rank whose files the issue is about; empty when it concerns the whole load</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <source>The file (folder and name; the full path is in the cell's tooltip)</source>
-        <translation type="unfinished" />
+        <source>The file (folder and name; the full path is in the cell&apos;s tooltip)</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Line</source>
@@ -1333,7 +1333,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank's selected ops</source>
     </message>
     <message>
         <source>Sending rank (global; L&lt;n&gt;: rank local to the group)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Dst</source>
@@ -1341,7 +1341,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank's selected ops</source>
     </message>
     <message>
         <source>Receiving rank (global; L&lt;n&gt;: rank local to the group)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Transport</source>
@@ -1349,7 +1349,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank's selected ops</source>
     </message>
     <message>
         <source>Transport type of the link (HCCS, PCIE, RDMA, SDMA, SIO, LOCAL)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Time (ms)</source>
@@ -1357,7 +1357,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank's selected ops</source>
     </message>
     <message>
         <source>Σ Transit Time of the link over its ops (ms)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Size (MB)</source>
@@ -1365,23 +1365,23 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank's selected ops</source>
     </message>
     <message>
         <source>Σ Transit Size of the link over its ops (MB, 10^6 B)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Bandwidth (GB/s)</source>
         <translation>带宽 (GB/s)</translation>
     </message>
     <message>
-        <source>Σ transit size / Σ transit time of the link's ops (total slot)</source>
-        <translation type="unfinished" />
+        <source>Σ transit size / Σ transit time of the link&apos;s ops (total slot)</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Op</source>
         <translation>算子</translation>
     </message>
     <message>
-        <source>Communication op type of the link's ops</source>
-        <translation type="unfinished" />
+        <source>Communication op type of the link&apos;s ops</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Group</source>
@@ -1389,15 +1389,15 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank's selected ops</source>
     </message>
     <message>
         <source>Communication group of the link (tp, dp, … or its hash)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Step</source>
         <translation>迭代</translation>
     </message>
     <message>
-        <source>Step of the link's ops; all: summed over every step</source>
-        <translation type="unfinished" />
+        <source>Step of the link&apos;s ops; all: summed over every step</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>all</source>
@@ -1409,11 +1409,11 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank's selected ops</source>
     </message>
     <message>
         <source>The op with the longest transit time on this link</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Group-local rank as written in communication_matrix.json: the global ranks of group %1 are unknown</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1484,7 +1484,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank's selected ops</source>
     </message>
     <message>
         <source> · &lt;b&gt;group-local ranks&lt;/b&gt; (L&lt;i&gt;n&lt;/i&gt;): global ranks unknown for group %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>&lt;b&gt;Cluster links&lt;/b&gt;</source>
@@ -1750,7 +1750,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source> · %1 unmatched op(s)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>rank %1</source>
@@ -1761,20 +1761,20 @@ rank %1 of %2</source>
         <translation>（无算子）</translation>
     </message>
     <message>
-        <source>since the device's step start</source>
-        <translation type="unfinished" />
+        <source>since the device&apos;s step start</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>since the step's first operator</source>
-        <translation type="unfinished" />
+        <source>since the step&apos;s first operator</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>&lt;b&gt;Stage %1&lt;/b&gt; (collapsed, %2 devices)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>&lt;br&gt;&lt;b&gt;%1&lt;/b&gt; #%2 (%3)&lt;br&gt;union from %4 to %5 (%6)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>&lt;b&gt;rank %1&lt;/b&gt; · stage %2</source>
@@ -1782,19 +1782,19 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>&lt;br&gt;%1 operator(s) in the step</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>&lt;br&gt;FLOPs ÷ max: %1&lt;br&gt;FLOPS ÷ max: %2&lt;br&gt;peak memory ÷ capacity: %3</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>&lt;br&gt;&lt;b&gt;%1&lt;/b&gt; #%2 (%3)&lt;br&gt;start %4, end %5 (%6)&lt;br&gt;duration %7</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>&lt;br&gt;unmatched: no neighbouring device of the stage has this operator</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1812,24 +1812,24 @@ rank %1 of %2</source>
         <translation>绝对时间</translation>
     </message>
     <message>
-        <source>Aligned at each device's step start</source>
+        <source>Aligned at each device&apos;s step start</source>
         <translation>按各设备迭代开始对齐</translation>
     </message>
     <message>
-        <source>Absolute: times as recorded. Aligned: each device's times since its first operator of the step, so devices line up at 0.</source>
-        <translation type="unfinished" />
+        <source>Absolute: times as recorded. Aligned: each device&apos;s times since its first operator of the step, so devices line up at 0.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Collapse stages</source>
         <translation>折叠阶段</translation>
     </message>
     <message>
-        <source>A collapsed stage is one line: per operator, the union of its devices' intervals (clicking a stage label does the same)</source>
-        <translation type="unfinished" />
+        <source>A collapsed stage is one line: per operator, the union of its devices&apos; intervals (clicking a stage label does the same)</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&lt;span style='color:#3a6fb0'&gt;■&lt;/span&gt; compute &lt;span style='color:#d9822b'&gt;■&lt;/span&gt; communication &lt;span style='color:#2e9e5b'&gt;■&lt;/span&gt; send &lt;span style='color:#8e5ab8'&gt;■&lt;/span&gt; receive · blocks: F = FLOPs ÷ max, FS = FLOPS ÷ max, M = peak memory ÷ capacity (grey: unknown) · drag to zoom, double-click to zoom out</source>
-        <translation type="unfinished" />
+        <source>&lt;span style=&apos;color:#3a6fb0&apos;&gt;■&lt;/span&gt; compute &lt;span style=&apos;color:#d9822b&apos;&gt;■&lt;/span&gt; communication &lt;span style=&apos;color:#2e9e5b&apos;&gt;■&lt;/span&gt; send &lt;span style=&apos;color:#8e5ab8&apos;&gt;■&lt;/span&gt; receive · blocks: F = FLOPs ÷ max, FS = FLOPS ÷ max, M = peak memory ÷ capacity (grey: unknown) · drag to zoom, double-click to zoom out</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Finding</source>
@@ -1852,12 +1852,12 @@ rank %1 of %2</source>
         <translation>参考值</translation>
     </message>
     <message>
-        <source>Slow device: Σ of its compared ops. Stage-wide: the stage's median. One device: on the device.</source>
-        <translation type="unfinished" />
+        <source>Slow device: Σ of its compared ops. Stage-wide: the stage&apos;s median. One device: on the device.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Slow device: Σ of the peers' medians. Stage-wide: median of the name across all stages. One device: median of the stage's other devices.</source>
-        <translation type="unfinished" />
+        <source>Slow device: Σ of the peers&apos; medians. Stage-wide: median of the name across all stages. One device: median of the stage&apos;s other devices.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>No profile loaded</source>
@@ -1865,7 +1865,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>ranks %1 to %2: kernels not loaded: %3</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>kernels loaded for %1 of %2 ranks</source>
@@ -1881,11 +1881,11 @@ rank %1 of %2</source>
     </message>
     <message>
         <source> · all kernels (no step ids)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source> · %1 device(s) in %2 stage(s) · %3 operators · %4 unmatched · %5 send/receive pair(s)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Stage %1 (%2 devices)</source>
@@ -1896,8 +1896,8 @@ rank %1 of %2</source>
         <translation>无结论</translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1 slow device(s), %2 stage-wide, %3 one-device finding(s)&lt;/b&gt;&lt;br&gt;Slow device: compute time ≥ %4× its stage peers' (same ops). Stage-wide: on ≥ %5 % of a stage's devices ≥ %6× the name's median or ≥ %7 % of the step. One device: ≥ %8× the peers' median and ≥ %9 µs.</source>
-        <translation type="unfinished" />
+        <source>&lt;b&gt;%1 slow device(s), %2 stage-wide, %3 one-device finding(s)&lt;/b&gt;&lt;br&gt;Slow device: compute time ≥ %4× its stage peers&apos; (same ops). Stage-wide: on ≥ %5 % of a stage&apos;s devices ≥ %6× the name&apos;s median or ≥ %7 % of the step. One device: ≥ %8× the peers&apos; median and ≥ %9 µs.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Slow device %1×</source>
@@ -1924,7 +1924,7 @@ rank %1 of %2</source>
     <name>npuscope::gui::MemoryCurveChart</name>
     <message>
         <source>%1: %2 samples (click to %3)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>hide</source>
@@ -1936,11 +1936,11 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt; after the first sample</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>&lt;br&gt;%1 µs (epoch)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>&lt;br&gt;step %1</source>
@@ -1962,8 +1962,8 @@ rank %1 of %2</source>
         <translation>仅显示在所选时间窗口内分配或释放的内存块</translation>
     </message>
     <message>
-        <source>The window is the Workspace's: drag on the chart above or select a range in the timeline</source>
-        <translation type="unfinished" />
+        <source>The window is the Workspace&apos;s: drag on the chart above or select a range in the timeline</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Clear window</source>
@@ -1979,15 +1979,15 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>&lt;b&gt;Rank %1&lt;/b&gt;: %2 memory samples in %3 series, %4 operator blocks, %5 CANN modules</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>; the timeline has no ProfilerStep slices</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>; step boundaries appear once the rank's timeline is loaded (Timeline view)</source>
-        <translation type="unfinished" />
+        <source>; step boundaries appear once the rank&apos;s timeline is loaded (Timeline view)</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Rank %1 has no memory_record samples.</source>
@@ -2060,8 +2060,8 @@ rank %1 of %2</source>
         <translation>设备内存 (GB)：</translation>
     </message>
     <message>
-        <source>No profile records the device's memory size: the ratio is peak reserved ÷ this (GB = 2^30 bytes). 64 GB: Atlas 800T A2 / 910B class.</source>
-        <translation type="unfinished" />
+        <source>No profile records the device&apos;s memory size: the ratio is peak reserved ÷ this (GB = 2^30 bytes). 64 GB: Atlas 800T A2 / 910B class.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>1 rank</source>
@@ -2092,7 +2092,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>CANN module (Component of npu_module_mem.csv: SLOG, HCCL, RUNTIME, ...)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Peak
@@ -2102,7 +2102,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>The largest Total Reserved(MB) of the module</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Last
@@ -2111,8 +2111,8 @@ rank %1 of %2</source>
 [MB]</translation>
     </message>
     <message>
-        <source>Total Reserved(MB) of the module's last sample</source>
-        <translation type="unfinished" />
+        <source>Total Reserved(MB) of the module&apos;s last sample</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Samples</source>
@@ -2120,14 +2120,14 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Rows of the module</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>npuscope::gui::OpStripView</name>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;rank %2, starts +%3&lt;br&gt;Elapsed %4 · Transit %5 · Wait %6&lt;br&gt;&lt;i&gt;click: show in the timeline&lt;/i&gt;</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>No communication ops with start times</source>
@@ -2166,7 +2166,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>The rank shown, or every loaded rank summed; in compare mode the baseline rank R</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Compare with:</source>
@@ -2174,7 +2174,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>The comparison rank R2: each key shows both totals and R2 − R, largest first</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Top:</source>
@@ -2186,14 +2186,14 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>The table and the type pie show the N keys with the largest total (compare mode: the largest |difference|); 0 shows every key</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Filter keys</source>
         <translation>筛选</translation>
     </message>
     <message>
-        <source>Imports every rank's kernel_details.csv in the background</source>
+        <source>Imports every rank&apos;s kernel_details.csv in the background</source>
         <translation>在后台导入每张卡的 kernel_details.csv</translation>
     </message>
     <message>
@@ -2241,8 +2241,8 @@ rank %1 of %2</source>
         <translation>正在加载 %2 张卡中 %1 张的 kernel…</translation>
     </message>
     <message>
-        <source>⚠ %1 ranks: the sum covers the first %2 (each rank's kernel table is held in memory); “Load all” imports the rest.</source>
-        <translation type="unfinished" />
+        <source>⚠ %1 ranks: the sum covers the first %2 (each rank&apos;s kernel table is held in memory); “Load all” imports the rest.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Loading kernels of rank %1…</source>
@@ -2254,19 +2254,19 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>&lt;b&gt;Rank %1 (baseline) vs rank %2&lt;/b&gt;: %3 keys%4; rank %2 spends %5 more in kernels than rank %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>&lt;b&gt;Rank %1 (baseline) vs rank %2&lt;/b&gt;: %3 keys%4; rank %2 spends %5 less in kernels than rank %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>No rank loaded so far has kernel rows.</source>
         <translation>已加载的卡均无 kernel 数据。</translation>
     </message>
     <message>
-        <source>Rank %1 has no kernel rows (kernel_details.csv, op_summary or a db export's kernel tables).</source>
-        <translation type="unfinished" />
+        <source>Rank %1 has no kernel rows (kernel_details.csv, op_summary or a db export&apos;s kernel tables).</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>&lt;b&gt;All ranks&lt;/b&gt; (%1 with kernels): %2 keys%3, %4 kernels over every loaded step</source>
@@ -2313,15 +2313,15 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Inefficient blocks (docs/metrics.md): late return = back to the pool ≥ 1 ms and ≥ 25 % of its lifetime after the tensor was freed; held to end = ≥ 1 MB allocated in the profile and never freed in it</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <source>Name: the operator that allocated the block ("cann::" rows: CANN / GE memory)</source>
-        <translation type="unfinished" />
+        <source>Name: the operator that allocated the block (&quot;cann::&quot; rows: CANN / GE memory)</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Size
@@ -2331,15 +2331,15 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Size(KB) of the block</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Allocation</source>
         <translation>分配</translation>
     </message>
     <message>
-        <source>Allocation Time, ms after the rank's first memory sample</source>
-        <translation type="unfinished" />
+        <source>Allocation Time, ms after the rank&apos;s first memory sample</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Release</source>
@@ -2347,15 +2347,15 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Release Time: the tensor was freed (ms after the first memory sample); empty when not inside the profile</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Active release</source>
         <translation>实际释放</translation>
     </message>
     <message>
-        <source>Active Release Time: the block went back to the allocator's pool (ms after the first memory sample)</source>
-        <translation type="unfinished" />
+        <source>Active Release Time: the block went back to the allocator&apos;s pool (ms after the first memory sample)</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Duration</source>
@@ -2363,7 +2363,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Duration = Release − Allocation (ms)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Active duration</source>
@@ -2371,15 +2371,15 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Active Duration = Active release − Allocation (ms)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Component</source>
         <translation>组件</translation>
     </message>
     <message>
-        <source>GE for "cann::" rows (CANN / GE memory), else PTA (torch_npu's caching allocator)</source>
-        <translation type="unfinished" />
+        <source>GE for &quot;cann::&quot; rows (CANN / GE memory), else PTA (torch_npu&apos;s caching allocator)</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Device</source>
@@ -2397,8 +2397,8 @@ rank %1 of %2</source>
         <translation>键</translation>
     </message>
     <message>
-        <source>The kernel's Type, its Name, or its Name and Input Shapes ("Name [Input Shapes]"), as chosen in Group by</source>
-        <translation type="unfinished" />
+        <source>The kernel&apos;s Type, its Name, or its Name and Input Shapes (&quot;Name [Input Shapes]&quot;), as chosen in Group by</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Count</source>
@@ -2406,15 +2406,15 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Kernels of the rank with this key (in compare mode: of the baseline rank)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Total</source>
         <translation>总计</translation>
     </message>
     <message>
-        <source>Σ Duration of the key's kernels over every loaded step (µs)</source>
-        <translation type="unfinished" />
+        <source>Σ Duration of the key&apos;s kernels over every loaded step (µs)</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Mean</source>
@@ -2422,7 +2422,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Total ÷ count, rounded to the nearest ns (µs)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Min</source>
@@ -2430,7 +2430,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>The shortest single kernel Duration (µs)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Max</source>
@@ -2438,23 +2438,23 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>The longest single kernel Duration (µs)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <source>Σ Wait Time of the key's kernels (µs); a kernel without Wait Time counts 0</source>
-        <translation type="unfinished" />
+        <source>Σ Wait Time of the key&apos;s kernels (µs); a kernel without Wait Time counts 0</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Block dim</source>
         <translation>Block Dim</translation>
     </message>
     <message>
-        <source>Block Dim of the key's kernels: one value, or the smallest–largest when they differ; — when the files have none</source>
-        <translation type="unfinished" />
+        <source>Block Dim of the key&apos;s kernels: one value, or the smallest–largest when they differ; — when the files have none</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Shapes</source>
@@ -2462,31 +2462,31 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>The Input Shapes of the key (grouped by name + shapes)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Accelerator</source>
         <translation>加速核</translation>
     </message>
     <message>
-        <source>The Accelerator Core (op_summary: Task Type) values of the key's kernels: AI_CORE, AI_VECTOR_CORE, MIX_AIC, MIX_AIV, AI_CPU, HCCL / COMMUNICATION, …</source>
-        <translation type="unfinished" />
+        <source>The Accelerator Core (op_summary: Task Type) values of the key&apos;s kernels: AI_CORE, AI_VECTOR_CORE, MIX_AIC, MIX_AIV, AI_CPU, HCCL / COMMUNICATION, …</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Baseline total</source>
         <translation>基线总计</translation>
     </message>
     <message>
-        <source>Σ Duration of the key's kernels on the baseline rank R (µs); 0 when R has none</source>
-        <translation type="unfinished" />
+        <source>Σ Duration of the key&apos;s kernels on the baseline rank R (µs); 0 when R has none</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Comparison total</source>
         <translation>对比总计</translation>
     </message>
     <message>
-        <source>Σ Duration of the key's kernels on the comparison rank R2 (µs); 0 when R2 has none</source>
-        <translation type="unfinished" />
+        <source>Σ Duration of the key&apos;s kernels on the comparison rank R2 (µs); 0 when R2 has none</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Difference</source>
@@ -2494,7 +2494,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Comparison total − baseline total (µs): the extra time R2 spends on this key; positive first</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2524,8 +2524,8 @@ rank %1 of %2</source>
         <translation>各迭代均值</translation>
     </message>
     <message>
-        <source>Per-rank split · %1 · %2 (step trace and old iteration trace ranks mixed: each bar in its own generation's parts)</source>
-        <translation type="unfinished" />
+        <source>Per-rank split · %1 · %2 (step trace and old iteration trace ranks mixed: each bar in its own generation&apos;s parts)</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Per-rank iteration split (interval · FP+BP · tail) · %1 · %2</source>
@@ -2556,8 +2556,8 @@ rank %1 of %2</source>
         <translation>集群 %1 均值 · %2</translation>
     </message>
     <message>
-        <source>%1 with the other file generation's split (old iteration trace vs step_trace_time) are not in this mean; their bars are on the right.</source>
-        <translation type="unfinished" />
+        <source>%1 with the other file generation&apos;s split (old iteration trace vs step_trace_time) are not in this mean; their bars are on the right.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2572,7 +2572,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt; packets of %2 – %3 (%4 – %5 MB): &lt;b&gt;%6&lt;/b&gt;&lt;br&gt;total %7</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2587,7 +2587,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Per-rank figure of the selected step (or the mean over steps); docs/metrics.md</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Range:</source>
@@ -2595,7 +2595,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Cells outside the range are drawn faded (ms for times, % for ratios)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>no minimum</source>
@@ -2615,7 +2615,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Lay the ranks out with these sizes in Megatron order (rank = tp + TP·(cp + CP·(dp + DP·pp))), remembered for these inputs</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>From data</source>
@@ -2623,7 +2623,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Forget the entered sizes and use the layout the data gives</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>%1 ranks: PP %2 × DP %3 × CP %4 × TP %5</source>
@@ -2631,7 +2631,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>, EP %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source> (%1 loaded)</source>
@@ -2639,11 +2639,11 @@ rank %1 of %2</source>
     </message>
     <message>
         <source> — from %1: %2</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source> ⚠ %1</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>No profile loaded</source>
@@ -2712,7 +2712,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Rank %1 has no memory records. They come from memory_record.csv, operator_memory.csv and npu_module_mem.csv in ASCEND_PROFILER_OUTPUT (or the MEMORY_RECORD, OP_MEMORY and NPU_MODULE_MEM tables of a db export), which torch_npu writes when the profiler runs with profile_memory=True (MindSpore: profile_memory=True as well).</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Rank %1</source>
@@ -2847,8 +2847,8 @@ rank %1 of %2</source>
 <context>
     <name>npuscope::gui::StageTableModel</name>
     <message>
-        <source>msprof-analyze pipeline stage row: each value is the maximum over the stage's ranks</source>
-        <translation type="unfinished" />
+        <source>msprof-analyze pipeline stage row: each value is the maximum over the stage&apos;s ranks</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Stage #</source>
@@ -2899,6 +2899,73 @@ rank %1 of %2</source>
     </message>
 </context>
 <context>
+    <name>npuscope::gui::StepTableModel</name>
+    <message>
+        <source>Rank</source>
+        <translation>卡</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>Computing</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Communication(Not Overlapped)</source>
+        <translation>通信(未被掩盖)</translation>
+    </message>
+    <message>
+        <source>Overlapped</source>
+        <translation>计算通信重叠</translation>
+    </message>
+    <message>
+        <source>Communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>Free</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Bubble</source>
+        <translation>空泡</translation>
+    </message>
+    <message>
+        <source>Communication(Not Overlapped and Exclude Receive)</source>
+        <translation>通信(未被掩盖且不含接收)</translation>
+    </message>
+    <message>
+        <source>Preparing</source>
+        <translation>准备</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>总计</translation>
+    </message>
+    <message>
+        <source>Iteration interval</source>
+        <translation>迭代间隙</translation>
+    </message>
+    <message>
+        <source>FP+BP</source>
+        <translation>前反向(FP+BP)</translation>
+    </message>
+    <message>
+        <source>Tail</source>
+        <translation>迭代拖尾</translation>
+    </message>
+</context>
+<context>
     <name>npuscope::gui::StrategyChart</name>
     <message>
         <source> (not loaded)</source>
@@ -2906,7 +2973,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>&lt;br&gt;%1 point-to-point link(s)</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>no rank has this figure</source>
@@ -3122,14 +3189,14 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Show everything (0); W/S zoom, A/D pan, Shift+drag selects a range, F fits it, Backspace undoes</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Filter rows by name</source>
         <translation>按名称筛选行</translation>
     </message>
     <message>
-        <source>Nesting levels a thread row shows; click a row's “+k levels” to see all</source>
+        <source>Nesting levels a thread row shows; click a row&apos;s “+k levels” to see all</source>
         <translation>线程行显示的嵌套层数；单击行的“+k 层”查看全部</translation>
     </message>
     <message>
@@ -3238,7 +3305,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>⚠ the loaded data spans %1 days (different runs, or clocks that disagree): zoom in or align ranks on a step</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Set time offset…</source>
@@ -3357,7 +3424,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Start of the marker, from the start of the loaded data</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Duration</source>
@@ -3365,7 +3432,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>End − start of a range marker; point for a point marker</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>point</source>
@@ -3458,8 +3525,8 @@ rank %1 of %2</source>
         <translation>&lt;b&gt;最近打开&lt;/b&gt;</translation>
     </message>
     <message>
-        <source>Or drop folders on this window. &lt;a href="formats"&gt;What can I open?&lt;/a&gt; · F1: shortcuts</source>
-        <translation>也可将文件夹拖到本窗口。&lt;a href="formats"&gt;可以打开哪些数据？&lt;/a&gt; · F1：快捷键</translation>
+        <source>Or drop folders on this window. &lt;a href=&quot;formats&quot;&gt;What can I open?&lt;/a&gt; · F1: shortcuts</source>
+        <translation>也可将文件夹拖到本窗口。&lt;a href=&quot;formats&quot;&gt;可以打开哪些数据？&lt;/a&gt; · F1：快捷键</translation>
     </message>
     <message>
         <source> (+%1 more)</source>
@@ -3483,73 +3550,6 @@ rank %1 of %2</source>
     <message>
         <source>SVG image (*.svg)</source>
         <translation>SVG 图片 (*.svg)</translation>
-    </message>
-</context>
-<context>
-    <name>npuscope::gui::StepTableModel</name>
-    <message>
-        <source>Rank</source>
-        <translation>卡</translation>
-    </message>
-    <message>
-        <source>Device</source>
-        <translation>设备</translation>
-    </message>
-    <message>
-        <source>Host</source>
-        <translation>主机</translation>
-    </message>
-    <message>
-        <source>Computing</source>
-        <translation>计算</translation>
-    </message>
-    <message>
-        <source>Communication(Not Overlapped)</source>
-        <translation>通信(未被掩盖)</translation>
-    </message>
-    <message>
-        <source>Overlapped</source>
-        <translation>计算通信重叠</translation>
-    </message>
-    <message>
-        <source>Communication</source>
-        <translation>通信</translation>
-    </message>
-    <message>
-        <source>Free</source>
-        <translation>空闲</translation>
-    </message>
-    <message>
-        <source>Stage</source>
-        <translation>阶段</translation>
-    </message>
-    <message>
-        <source>Bubble</source>
-        <translation>空泡</translation>
-    </message>
-    <message>
-        <source>Communication(Not Overlapped and Exclude Receive)</source>
-        <translation>通信(未被掩盖且不含接收)</translation>
-    </message>
-    <message>
-        <source>Preparing</source>
-        <translation>准备</translation>
-    </message>
-    <message>
-        <source>Total</source>
-        <translation>总计</translation>
-    </message>
-    <message>
-        <source>Iteration interval</source>
-        <translation>迭代间隙</translation>
-    </message>
-    <message>
-        <source>FP+BP</source>
-        <translation>前反向(FP+BP)</translation>
-    </message>
-    <message>
-        <source>Tail</source>
-        <translation>迭代拖尾</translation>
     </message>
 </context>
 </TS>

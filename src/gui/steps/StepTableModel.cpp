@@ -106,24 +106,19 @@ std::optional<StepColumn> StepTableModel::stepColumn(int column)
     return kTimeColumns[static_cast<size_t>(column - Computing)];
 }
 
-// The titles of columnTitle() and query::stepColumnTitle(), for lupdate: the header translates them.
+// The titles of columnTitle() and query::stepColumnTitle(), for lupdate: the header translates them (tr() looks them
+// up in "npuscope::gui::StepTableModel"; scripts/update-translations.sh adds the namespace lupdate does not see).
 [[maybe_unused]] constexpr const char* kTranslatedTitles[]
-    = { QT_TRANSLATE_NOOP("npuscope::gui::StepTableModel", "Rank"),
-          QT_TRANSLATE_NOOP("npuscope::gui::StepTableModel", "Device"),
-          QT_TRANSLATE_NOOP("npuscope::gui::StepTableModel", "Host"),
-          QT_TRANSLATE_NOOP("npuscope::gui::StepTableModel", "Computing"),
-          QT_TRANSLATE_NOOP("npuscope::gui::StepTableModel", "Communication(Not Overlapped)"),
-          QT_TRANSLATE_NOOP("npuscope::gui::StepTableModel", "Overlapped"),
-          QT_TRANSLATE_NOOP("npuscope::gui::StepTableModel", "Communication"),
-          QT_TRANSLATE_NOOP("npuscope::gui::StepTableModel", "Free"),
-          QT_TRANSLATE_NOOP("npuscope::gui::StepTableModel", "Stage"),
-          QT_TRANSLATE_NOOP("npuscope::gui::StepTableModel", "Bubble"),
-          QT_TRANSLATE_NOOP("npuscope::gui::StepTableModel", "Communication(Not Overlapped and Exclude Receive)"),
-          QT_TRANSLATE_NOOP("npuscope::gui::StepTableModel", "Preparing"),
-          QT_TRANSLATE_NOOP("npuscope::gui::StepTableModel", "Total"),
-          QT_TRANSLATE_NOOP("npuscope::gui::StepTableModel", "Iteration interval"),
-          QT_TRANSLATE_NOOP("npuscope::gui::StepTableModel", "FP+BP"),
-          QT_TRANSLATE_NOOP("npuscope::gui::StepTableModel", "Tail") };
+    = { QT_TRANSLATE_NOOP("StepTableModel", "Rank"), QT_TRANSLATE_NOOP("StepTableModel", "Device"),
+          QT_TRANSLATE_NOOP("StepTableModel", "Host"), QT_TRANSLATE_NOOP("StepTableModel", "Computing"),
+          QT_TRANSLATE_NOOP("StepTableModel", "Communication(Not Overlapped)"),
+          QT_TRANSLATE_NOOP("StepTableModel", "Overlapped"), QT_TRANSLATE_NOOP("StepTableModel", "Communication"),
+          QT_TRANSLATE_NOOP("StepTableModel", "Free"), QT_TRANSLATE_NOOP("StepTableModel", "Stage"),
+          QT_TRANSLATE_NOOP("StepTableModel", "Bubble"),
+          QT_TRANSLATE_NOOP("StepTableModel", "Communication(Not Overlapped and Exclude Receive)"),
+          QT_TRANSLATE_NOOP("StepTableModel", "Preparing"), QT_TRANSLATE_NOOP("StepTableModel", "Total"),
+          QT_TRANSLATE_NOOP("StepTableModel", "Iteration interval"), QT_TRANSLATE_NOOP("StepTableModel", "FP+BP"),
+          QT_TRANSLATE_NOOP("StepTableModel", "Tail") };
 
 QString StepTableModel::columnTitle(int column)
 {
