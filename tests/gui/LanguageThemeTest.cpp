@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Languages and themes (issue 16): the embedded zh_CN translation covers every menu, menu entry and dock title of the
 // main window; the dark theme gives docks, tables and charts the dark palette's background and text.
+// Settings and its storage keep every choice.
 #include "npuscope/gui/app/Appearance.h"
 #include "npuscope/gui/app/MainWindow.h"
+#include "npuscope/gui/app/SettingsDialog.h"
 #include "npuscope/gui/common/RankBarChart.h"
 #include "npuscope/gui/steps/ClusterStepsDock.h"
 #include "npuscope/gui/steps/StepTableModel.h"
@@ -133,4 +135,28 @@ TEST(LanguageTheme, DarkThemeColoursDocksTablesAndCharts)
 
     Appearance::apply(Appearance::Choices {});
     EXPECT_FALSE(Appearance::isDark(QApplication::palette()));
+}
+
+TEST(LanguageTheme, SettingsDialogAndStorageKeepTheChoices)
+{
+    Appearance::Choices chosen;
+    chosen.language = QStringLiteral("zh_CN");
+    chosen.theme = Appearance::Theme::Dark;
+    chosen.timeUnit = Appearance::TimeUnit::Milliseconds;
+    chosen.fontPointSize = 11;
+    const SettingsDialog dialog(chosen);
+    const Appearance::Choices shown = dialog.choices();
+    EXPECT_EQ(shown.language, QStringLiteral("zh_CN"));
+    EXPECT_EQ(shown.theme, Appearance::Theme::Dark);
+    EXPECT_EQ(shown.timeUnit, Appearance::TimeUnit::Milliseconds);
+    EXPECT_EQ(shown.fontPointSize, 11);
+
+    const Appearance::Choices saved = Appearance::load();
+    Appearance::save(chosen);
+    const Appearance::Choices loaded = Appearance::load();
+    Appearance::save(saved);
+    EXPECT_EQ(loaded.language, QStringLiteral("zh_CN"));
+    EXPECT_EQ(loaded.theme, Appearance::Theme::Dark);
+    EXPECT_EQ(loaded.timeUnit, Appearance::TimeUnit::Milliseconds);
+    EXPECT_EQ(loaded.fontPointSize, 11);
 }
