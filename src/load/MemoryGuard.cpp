@@ -14,15 +14,16 @@ using namespace io;
 namespace {
 
 // Bytes of memory per input byte while a file of this kind is imported and its rows held in the model. The
-// communication matrix is the outlier: every link becomes rows with interned keys (a flat 1,024-rank every-pair
-// cluster, 1.9 GB of matrices, grew to 24 GB: about 12 per byte). Timelines keep compact slice records until
-// their track is sorted.
+// communication matrix: every link becomes a row; a flat 1,024-rank every-pair cluster (2.0 GB of summary files,
+// 1.94 GB of them matrices) peaks at 1.49 per byte since workers merge in batches and the text summary streams its
+// links (it grew to 24 GB when the whole document and every link were held). Timelines keep compact slice records
+// until their track is sorted.
 double bytesPerInputByte(FileKind kind)
 {
     switch (kind) {
     case FileKind::CommunicationMatrix:
     case FileKind::ClusterCommunicationMatrix:
-        return 12.0;
+        return 2.0;
     case FileKind::Communication:
     case FileKind::ClusterCommunication:
     case FileKind::MsHcclRaw:

@@ -300,20 +300,39 @@ std::string SummaryReport::text(model::Database& db, HostDisplay hosts)
         }
     }
 
-    auto links = CommQuery::links(db);
-    links.erase(std::remove_if(links.begin(), links.end(),
-                    [](const Link& l) {
-                        // One row per link and op: the "total" slot of newer builds or the real op keys of
-                        // 2023 builds; links whose global ranks are unknown cannot be named.
-                        const bool perOp = l.slot ? *l.slot == "total" && l.groupHash : true;
-                        return !l.bandwidthGbps || !l.src || !l.dst || l.transport.value_or("") == "LOCAL" || !perOp;
-                    }),
-        links.end());
-    std::sort(
-        links.begin(), links.end(), [](const Link& a, const Link& b) { return *a.bandwidthGbps < *b.bandwidthGbps; });
-    out << "\nSlowest links (per op or total slot, global ranks known, excluding LOCAL): " << links.size() << "\n";
-    for (size_t i = 0; i < links.size() && i < 10; ++i) {
-        const auto& l = links[i];
+    // The ten slowest of possibly millions of links (12.6M on a flat 1,024-way all-to-all cluster): a bounded
+    // max-heap, ties in link order (as a stable sort of the whole list would give), never the whole list.
+    constexpr size_t kSlowest = 10;
+    struct Ranked {
+        double bandwidth;
+        size_t order;
+        Link link;
+    };
+    const auto slower = [](const Ranked& a, const Ranked& b) {
+        return a.bandwidth != b.bandwidth ? a.bandwidth < b.bandwidth : a.order < b.order;
+    };
+    std::vector<Ranked> slowest;
+    size_t linkCount = 0;
+    CommQuery::forEachLink(db, {}, [&](const Link& l) {
+        // One row per link and op: the "total" slot of newer builds or the real op keys of 2023 builds; links
+        // whose global ranks are unknown cannot be named.
+        const bool perOp = l.slot ? *l.slot == "total" && l.groupHash : true;
+        if (!l.bandwidthGbps || !l.src || !l.dst || l.transport.value_or("") == "LOCAL" || !perOp)
+            return;
+        const size_t order = linkCount++;
+        if (slowest.size() == kSlowest && !slower({ *l.bandwidthGbps, order, {} }, slowest.front()))
+            return;
+        if (slowest.size() == kSlowest) {
+            std::pop_heap(slowest.begin(), slowest.end(), slower);
+            slowest.pop_back();
+        }
+        slowest.push_back({ *l.bandwidthGbps, order, l });
+        std::push_heap(slowest.begin(), slowest.end(), slower);
+    });
+    std::sort_heap(slowest.begin(), slowest.end(), slower);
+    out << "\nSlowest links (per op or total slot, global ranks known, excluding LOCAL): " << linkCount << "\n";
+    for (const auto& ranked : slowest) {
+        const auto& l = ranked.link;
         auto rank = [](const std::optional<int64_t>& r) { return r ? std::to_string(*r) : std::string("?"); };
         out << "  step " << (l.step ? std::to_string(*l.step) : "—") << "  " << pad(l.matrixOp, 18, false) << " "
             << pad(rank(l.src) + " -> " + rank(l.dst), 10, false) << " " << pad(l.transport.value_or("?"), 6, false)

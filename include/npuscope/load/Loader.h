@@ -22,7 +22,7 @@ struct LoadReport {
     int cacheRejected = 0; // damaged entries removed and parsed again
     // Wall-clock seconds of the summary stages of the last parse (0 when read from the cache).
     double parseSeconds = 0; // importers on the worker threads
-    double mergeSeconds = 0; // worker models copied into the workspace model after parsing ended
+    double mergeSeconds = 0; // worker batch models copied into the workspace model (part of parseSeconds)
     double postLoadSeconds = 0; // group resolution, devices
     double indexSeconds = 0; // secondary indexes
 };
