@@ -23,6 +23,7 @@
 
 using namespace npuscope;
 using namespace npuscope::query::advice;
+using npuscope::test::generate;
 using npuscope::test::openFolder;
 using npuscope::test::rankFile;
 using npuscope::test::readAll;
@@ -31,15 +32,6 @@ using npuscope::test::withId;
 using Json = nlohmann::json;
 
 namespace {
-
-std::string generate(const ScratchDir& dir, testgen::GeneratorOptions o)
-{
-    o.outDir = (dir.path() / "gen").string();
-    o.traceMb = 0;
-    std::string error;
-    EXPECT_TRUE(testgen::ClusterGenerator::generate(o, error)) << error;
-    return o.outDir;
-}
 
 // One CSV line split into cells; a quoted cell may hold commas and doubled quotes.
 std::vector<std::string> csvCells(const std::string& line)

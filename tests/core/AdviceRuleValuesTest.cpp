@@ -25,6 +25,7 @@
 
 using namespace npuscope;
 using namespace npuscope::query::advice;
+using npuscope::test::generate;
 using npuscope::test::openFolder;
 using npuscope::test::rankFile;
 using npuscope::test::readAll;
@@ -32,15 +33,6 @@ using npuscope::test::ScratchDir;
 using npuscope::test::withId;
 
 namespace {
-
-std::string generate(const ScratchDir& dir, testgen::GeneratorOptions o)
-{
-    o.outDir = (dir.path() / "gen").string();
-    o.traceMb = 0;
-    std::string error;
-    EXPECT_TRUE(testgen::ClusterGenerator::generate(o, error)) << error;
-    return o.outDir;
-}
 
 std::vector<std::string> split(const std::string& line)
 {

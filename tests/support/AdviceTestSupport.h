@@ -2,7 +2,12 @@
 // Helpers of the advice tests.
 #pragma once
 
+#include "TestSupport.h"
+
 #include "npuscope/query/advice/Finding.h"
+#include "npuscope/testgen/ClusterGenerator.h"
+
+#include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
@@ -22,6 +27,16 @@ inline std::vector<query::advice::Finding> withId(
             out.push_back(f);
     }
     return out;
+}
+
+// Generates o into dir/gen with tiny traces (traceMb 0); returns the folder.
+inline std::string generate(const ScratchDir& dir, testgen::GeneratorOptions o)
+{
+    o.outDir = (dir.path() / "gen").string();
+    o.traceMb = 0;
+    std::string error;
+    EXPECT_TRUE(testgen::ClusterGenerator::generate(o, error)) << error;
+    return o.outDir;
 }
 
 // The file named name in a generated rank's folder (rank<r>_..._ascend_pt/ASCEND_PROFILER_OUTPUT/name); empty when
