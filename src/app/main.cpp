@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/advice/AdviceDock.h"
 #include "npuscope/gui/app/Appearance.h"
 #include "npuscope/gui/app/MainWindow.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/gui/operators/OperatorDock.h"
 #include "npuscope/gui/timeline/TimelineDock.h"
+#include "npuscope/load/Loader.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -16,6 +18,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
 namespace {
 
@@ -70,7 +73,8 @@ int main(int argc, char** argv)
     const QCommandLineOption viewOption(QStringLiteral("view"),
         QStringLiteral("Dock to show in the screenshot: steps | overview | issues | matrix | commduration | links | "
                        "groups | timeoverview | timeline | operators | memory | memorydetail | flops | strategy | "
-                       "marey | advice | collectives | blame | all, or welcome (the first-run page, no PATH)."),
+                       "marey | advice | collectives | blame | all, or welcome (the first-run page, no PATH). advice "
+                       "loads the timelines of a job of up to 8 ranks first, for the timeline rules."),
         QStringLiteral("NAME"), QStringLiteral("steps"));
     const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size, default 1600x1000."),
         QStringLiteral("WxH"), QStringLiteral("1600x1000"));
@@ -214,6 +218,26 @@ int main(int argc, char** argv)
     // The timeline shows the ranks of the screenshot: load (in the background) and expand them all.
     if (dock == window.timelineDock())
         window.timelineDock()->expandAllRanks();
+    // The advice's timeline rules examine the ranks whose timeline is loaded: of a small job, load them all first
+    // (a large one would take minutes; the dock then says which ranks were examined).
+    if (dock == window.adviceDock()) {
+        constexpr size_t kAdviceTimelineRanks = 8;
+        const auto db = window.workspace()->database();
+        std::vector<int64_t> ranks;
+        {
+            auto lock = db->lock();
+            auto st = db->prepare("SELECT rank_id FROM rank ORDER BY rank_id");
+            while (st.step())
+                ranks.push_back(st.int64(0));
+        }
+        if (ranks.size() <= kAdviceTimelineRanks) {
+            if (!window.waitUntilIdle())
+                return fail(1, QStringLiteral("timed out waiting for the views"));
+            for (const int64_t rank : ranks)
+                npuscope::load::Loader::loadTimeline(*db, rank);
+            window.adviceDock()->runAgain();
+        }
+    }
     window.show();
     if (!window.waitUntilIdle())
         return fail(1, QStringLiteral("timed out waiting for the views"));

@@ -2,6 +2,7 @@
 // The advice rules (docs/metrics.md, "Advice rules") on generated clusters with planted anomalies, on clusters
 // that must not give a slow-rank or slow-link finding (balanced; unequal pipeline stages), and on a real 2-rank
 // sample whose finding values are recomputed here from the files.
+#include "AdviceTestSupport.h"
 #include "TestSupport.h"
 
 #include "npuscope/query/advice/AdviceQuery.h"
@@ -20,35 +21,18 @@
 
 using namespace npuscope;
 using namespace npuscope::query::advice;
+using npuscope::test::generate;
 using npuscope::test::openFolder;
 using npuscope::test::ScratchDir;
+using npuscope::test::withId;
 
 namespace {
-
-std::string generate(const ScratchDir& dir, testgen::GeneratorOptions o)
-{
-    o.outDir = (dir.path() / "gen").string();
-    o.traceMb = 0;
-    std::string error;
-    EXPECT_TRUE(testgen::ClusterGenerator::generate(o, error)) << error;
-    return o.outDir;
-}
 
 std::vector<Finding> advise(const std::string& folder, const AdviceOptions& options = {})
 {
     auto db = openFolder(folder);
     EXPECT_TRUE(db);
     return db ? AdviceQuery::run(*db, options) : std::vector<Finding> {};
-}
-
-std::vector<Finding> withId(const std::vector<Finding>& findings, const std::string& id)
-{
-    std::vector<Finding> out;
-    for (const auto& f : findings) {
-        if (f.id == id)
-            out.push_back(f);
-    }
-    return out;
 }
 
 // Every file named name under root.

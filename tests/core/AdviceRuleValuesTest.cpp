@@ -25,39 +25,14 @@
 
 using namespace npuscope;
 using namespace npuscope::query::advice;
+using npuscope::test::generate;
 using npuscope::test::openFolder;
+using npuscope::test::rankFile;
+using npuscope::test::readAll;
 using npuscope::test::ScratchDir;
 using npuscope::test::withId;
 
 namespace {
-
-std::string generate(const ScratchDir& dir, testgen::GeneratorOptions o)
-{
-    o.outDir = (dir.path() / "gen").string();
-    o.traceMb = 0;
-    std::string error;
-    EXPECT_TRUE(testgen::ClusterGenerator::generate(o, error)) << error;
-    return o.outDir;
-}
-
-// The file named name in rank's folder (rank<r>_..._ascend_pt/ASCEND_PROFILER_OUTPUT/name).
-std::filesystem::path rankFile(const std::string& root, int rank, const std::string& name)
-{
-    const std::string prefix = "rank" + std::to_string(rank) + "_";
-    for (const auto& e : std::filesystem::directory_iterator(root)) {
-        if (e.is_directory() && e.path().filename().string().starts_with(prefix))
-            return e.path() / "ASCEND_PROFILER_OUTPUT" / name;
-    }
-    return {};
-}
-
-std::string readAll(const std::filesystem::path& p)
-{
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 std::vector<std::string> split(const std::string& line)
 {

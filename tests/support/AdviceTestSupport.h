@@ -2,8 +2,16 @@
 // Helpers of the advice tests.
 #pragma once
 
-#include "npuscope/query/advice/Finding.h"
+#include "TestSupport.h"
 
+#include "npuscope/query/advice/Finding.h"
+#include "npuscope/testgen/ClusterGenerator.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -19,6 +27,36 @@ inline std::vector<query::advice::Finding> withId(
             out.push_back(f);
     }
     return out;
+}
+
+// Generates o into dir/gen with tiny traces (traceMb 0); returns the folder.
+inline std::string generate(const ScratchDir& dir, testgen::GeneratorOptions o)
+{
+    o.outDir = (dir.path() / "gen").string();
+    o.traceMb = 0;
+    std::string error;
+    EXPECT_TRUE(testgen::ClusterGenerator::generate(o, error)) << error;
+    return o.outDir;
+}
+
+// The file named name in a generated rank's folder (rank<r>_..._ascend_pt/ASCEND_PROFILER_OUTPUT/name); empty when
+// the rank has no folder.
+inline std::filesystem::path rankFile(const std::string& root, int rank, const std::string& name)
+{
+    const std::string prefix = "rank" + std::to_string(rank) + "_";
+    for (const auto& e : std::filesystem::directory_iterator(root)) {
+        if (e.is_directory() && e.path().filename().string().starts_with(prefix))
+            return e.path() / "ASCEND_PROFILER_OUTPUT" / name;
+    }
+    return {};
+}
+
+inline std::string readAll(const std::filesystem::path& p)
+{
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
 }
 
 } // namespace npuscope::test

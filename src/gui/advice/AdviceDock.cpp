@@ -81,7 +81,7 @@ AdviceDock::AdviceDock(Workspace* ws, QWidget* parent)
     rerun->setObjectName(QStringLiteral("adviceRerunButton"));
     rerun->setToolTip(tr("Run the rules again, e.g. after loading more timelines (the timeline rules examine the ranks "
                          "whose timeline is loaded)"));
-    connect(rerun, &QPushButton::clicked, this, [this] { requestReload(); });
+    connect(rerun, &QPushButton::clicked, this, &AdviceDock::runAgain);
     buttons->addWidget(rerun);
     buttons->addStretch(1);
     detailLayout->addLayout(buttons);

@@ -1212,12 +1212,14 @@ void Importer::merge(BlockResult& block)
         const std::string_view text(block.counterText.data() + c.textOffset, c.nameLen + c.seriesLen);
         m_counters.add(c.pid, c.ts, text.substr(0, c.nameLen), text.substr(c.nameLen), c.value);
     }
-    for (auto& [kind, count] : block.ignored) {
+    // Not a structured binding: clang 14 (the sanitizer build) cannot capture one in a lambda.
+    for (auto& entry : block.ignored) {
+        const std::string& kind = entry.first;
         auto it = std::find_if(m_ignored.begin(), m_ignored.end(), [&](const auto& p) { return p.first == kind; });
         if (it == m_ignored.end())
-            m_ignored.emplace_back(std::move(kind), count);
+            m_ignored.emplace_back(std::move(entry.first), entry.second);
         else
-            it->second += count;
+            it->second += entry.second;
     }
     for (auto& w : block.warnings) {
         if (m_warnings.size() < static_cast<std::size_t>(ImportContext::kMaxIssuesPerFile))

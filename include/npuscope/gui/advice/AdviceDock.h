@@ -38,6 +38,9 @@ public:
     const query::advice::Finding* currentFinding() const;
     // Sets the Workspace selection the finding's evidence names and requests its view.
     void showEvidence(const query::advice::Finding& finding);
+    // Runs the rules again (the "Run again" button): the timeline rules examine the ranks whose timeline is loaded
+    // now.
+    void runAgain() { requestReload(); }
 
 private:
     void reload() override;

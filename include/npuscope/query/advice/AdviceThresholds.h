@@ -41,8 +41,10 @@ struct AdviceThresholds {
 
     // CANN "Performance Tuning Suggestions": Wait Time Ratio upper limit.
     static constexpr double kWaitRatio = 0.2;
-    // ... a warning only when the wait is at least this share of the rank's step time, else info (npuscope).
-    static constexpr double kWaitMinShareOfStep = 0.05;
+    // ... a warning only when the wait is at least this share of the rank's step time, else info (npuscope). The
+    // healthy real 2-rank torch_npu runs wait up to 6.0 % of their step (level2 rank 1; level1 rank 0 3.8 %), the
+    // rank that waits most changing from run to run; a balanced generated cluster waits 5.3 %.
+    static constexpr double kWaitMinShareOfStep = 0.10;
     // msprof-analyze advisor packet.yaml: min_sdma_size 16 MB, min_rdma_size 1 MB, ratios 0.2.
     static constexpr double kSmallSdmaMb = 16.0;
     static constexpr double kSmallRdmaMb = 1.0;
