@@ -2,13 +2,13 @@
 #include "npuscope/gui/timeline/TimelineDock.h"
 #include "npuscope/gui/common/TableSetup.h"
 
-#include "npuscope/gui/common/TimeFormat.h"
-#include "npuscope/gui/common/Workspace.h"
 #include "npuscope/gui/timeline/AreaStatsModel.h"
+#include "npuscope/gui/common/TimeFormat.h"
 #include "npuscope/gui/timeline/TimelineMarkerModel.h"
 #include "npuscope/gui/timeline/TimelineView.h"
-#include "npuscope/load/Loader.h"
+#include "npuscope/gui/common/Workspace.h"
 #include "npuscope/load/SourceDetails.h"
+#include "npuscope/load/Loader.h"
 #include "npuscope/query/OperatorOccurrences.h"
 
 #include <QCheckBox>
@@ -170,9 +170,7 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
     m_statsView->setObjectName(QStringLiteral("timelineStats"));
     m_statsView->setModel(m_statsModel);
     TableSetup::install(m_statsView,
-        { .compactRows = false,
-            .sortable = true,
-            .sortColumn = AreaStatsModel::TotalWall,
+        { .compactRows = false, .sortable = true, .sortColumn = AreaStatsModel::TotalWall,
             .sortOrder = Qt::DescendingOrder });
     m_statsView->horizontalHeader()->setSectionResizeMode(AreaStatsModel::Name, QHeaderView::Stretch);
     statsLayout->addWidget(m_statsView, 1);
@@ -354,34 +352,34 @@ void TimelineDock::reload()
     m_restoring = false;
     runner()->run([](model::Database& db) { return query::TimelineQuery::ranks(db); },
         [this](std::vector<query::TimelineRankInfo> infos) {
-            auto& ranks = m_view->renderer().ranks();
-            for (const auto& info : infos) {
-                TimelineRenderer::RankEntry entry;
-                entry.rank = info.rank;
-                entry.hasFile = info.hasTimelineFile;
-                if (const auto it = m_session.offsets.find(info.rank); it != m_session.offsets.end())
-                    entry.offsetNs = it->second;
-                ranks.push_back(entry);
-            }
-            // The rest of what this set of inputs had last time: markers, pinned and hidden rank rows.
-            m_restoring = true;
-            for (const auto& m : m_session.markers)
-                m_markerModel->addMarker(m.begin, m.end, m.name);
-            for (size_t i = 0; i < ranks.size(); ++i)
-                m_session.applyRows(m_view->renderer(), static_cast<int>(i));
-            m_restoring = false;
-            // Ranks whose timeline is already in the model are read into arrays now (cheap, no parsing).
-            for (size_t i = 0; i < infos.size(); ++i) {
-                if (infos[i].loaded)
-                    startLoad(static_cast<int>(i));
-            }
-            if (m_expandAllPending) {
-                m_expandAllPending = false;
-                expandAllRanks();
-            }
-            m_view->relayout();
-            applyCollectiveFocus();
-        });
+        auto& ranks = m_view->renderer().ranks();
+        for (const auto& info : infos) {
+            TimelineRenderer::RankEntry entry;
+            entry.rank = info.rank;
+            entry.hasFile = info.hasTimelineFile;
+            if (const auto it = m_session.offsets.find(info.rank); it != m_session.offsets.end())
+                entry.offsetNs = it->second;
+            ranks.push_back(entry);
+        }
+        // The rest of what this set of inputs had last time: markers, pinned and hidden rank rows.
+        m_restoring = true;
+        for (const auto& m : m_session.markers)
+            m_markerModel->addMarker(m.begin, m.end, m.name);
+        for (size_t i = 0; i < ranks.size(); ++i)
+            m_session.applyRows(m_view->renderer(), static_cast<int>(i));
+        m_restoring = false;
+        // Ranks whose timeline is already in the model are read into arrays now (cheap, no parsing).
+        for (size_t i = 0; i < infos.size(); ++i) {
+            if (infos[i].loaded)
+                startLoad(static_cast<int>(i));
+        }
+        if (m_expandAllPending) {
+            m_expandAllPending = false;
+            expandAllRanks();
+        }
+        m_view->relayout();
+        applyCollectiveFocus();
+    });
 }
 
 void TimelineDock::expandAllRanks()
@@ -919,8 +917,9 @@ void TimelineDock::computeStats(int64_t b, int64_t e)
     };
     const auto failed = [this](const QString& message) { m_statsLabel->setText(tr("Failed: %1").arg(message)); };
     m_statsRunner->runInMemory(
-        [tracks, b, e](
-            const std::shared_ptr<model::Database>&) { return query::TimelineQuery::areaStats(tracks, b, e); },
+        [tracks, b, e](const std::shared_ptr<model::Database>&) {
+            return query::TimelineQuery::areaStats(tracks, b, e);
+        },
         done, failed);
 }
 
