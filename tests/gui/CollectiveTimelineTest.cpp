@@ -48,12 +48,9 @@ std::map<int64_t, OpTimes> readOp(model::Database& db, int64_t step, const std::
     return out;
 }
 
-} // namespace
-
-TEST(CollectiveTimeline, InstanceMarksMembersAndAligns)
+// A generated 16-rank PP 2 x TP 4 cluster, 2 steps, rank 5 computing longer, opened; nullptr when that failed.
+std::unique_ptr<gui::MainWindow> openSlowRank5(const QTemporaryDir& dir)
 {
-    QTemporaryDir dir;
-    ASSERT_TRUE(dir.isValid());
     testgen::GeneratorOptions o;
     o.outDir = (dir.path() + QStringLiteral("/pp2")).toStdString();
     o.ranks = 16;
@@ -63,9 +60,23 @@ TEST(CollectiveTimeline, InstanceMarksMembersAndAligns)
     o.traceMb = 0;
     o.slowRank = 5;
     std::string error;
-    ASSERT_TRUE(testgen::ClusterGenerator::generate(o, error)) << error;
+    if (!dir.isValid() || !testgen::ClusterGenerator::generate(o, error)) {
+        ADD_FAILURE() << "generate: " << error;
+        return nullptr;
+    }
     auto window = test::newWindow();
-    ASSERT_TRUE(test::openAndWait(*window, { QString::fromStdString(o.outDir) }));
+    if (!test::openAndWait(*window, { QString::fromStdString(o.outDir) }))
+        return nullptr;
+    return window;
+}
+
+} // namespace
+
+TEST(CollectiveTimeline, InstanceMarksMembersAndAligns)
+{
+    QTemporaryDir dir;
+    auto window = openSlowRank5(dir);
+    ASSERT_NE(window, nullptr);
     gui::CollectivesDock* dock = window->collectivesDock();
     gui::TimelineDock* timeline = window->timelineDock();
     window->focusDock(dock);
@@ -201,19 +212,8 @@ TEST(CollectiveTimeline, InstanceMarksMembersAndAligns)
 TEST(CollectiveTimeline, BlameRootDrawsItsChain)
 {
     QTemporaryDir dir;
-    ASSERT_TRUE(dir.isValid());
-    testgen::GeneratorOptions o;
-    o.outDir = (dir.path() + QStringLiteral("/pp2")).toStdString();
-    o.ranks = 16;
-    o.pp = 2;
-    o.tp = 4;
-    o.steps = 2;
-    o.traceMb = 0;
-    o.slowRank = 5;
-    std::string error;
-    ASSERT_TRUE(testgen::ClusterGenerator::generate(o, error)) << error;
-    auto window = test::newWindow();
-    ASSERT_TRUE(test::openAndWait(*window, { QString::fromStdString(o.outDir) }));
+    auto window = openSlowRank5(dir);
+    ASSERT_NE(window, nullptr);
     gui::BlameDock* dock = window->blameDock();
     gui::TimelineDock* timeline = window->timelineDock();
     window->focusDock(dock);
