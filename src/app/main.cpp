@@ -2,6 +2,8 @@
 #include "npuscope/gui/advice/AdviceDock.h"
 #include "npuscope/gui/app/Appearance.h"
 #include "npuscope/gui/app/MainWindow.h"
+#include "npuscope/gui/collectives/CollectivesDock.h"
+#include "npuscope/gui/collectives/CollectivesTableModel.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/gui/operators/OperatorDock.h"
 #include "npuscope/gui/timeline/TimelineDock.h"
@@ -14,6 +16,7 @@
 #include <QImage>
 #include <QPixmap>
 #include <QRegularExpression>
+#include <QTableView>
 #include <QTimer>
 
 #include <cstdio>
@@ -89,6 +92,11 @@ int main(int argc, char** argv)
     const QCommandLineOption compareOption(QStringLiteral("compare"),
         QStringLiteral("Comparison rank of the Operators view in the screenshot."), QStringLiteral("R2"));
     parser.addOption(compareOption);
+    const QCommandLineOption collectiveOption(QStringLiteral("collective"),
+        QStringLiteral("Instance of the Collectives view to select before the screenshot (0 = the costliest); the "
+                       "timeline marks it."),
+        QStringLiteral("K"));
+    parser.addOption(collectiveOption);
     parser.addOption(viewOption);
     parser.addOption(sizeOption);
     const QCommandLineOption langOption(QStringLiteral("lang"),
@@ -215,8 +223,26 @@ int main(int argc, char** argv)
             return fail(2, QStringLiteral("--compare needs a rank number, not '%1'").arg(parser.value(compareOption)));
         window.operatorDock()->setCompareRank(rank);
     }
-    // The timeline shows the ranks of the screenshot: load (in the background) and expand them all.
-    if (dock == window.timelineDock())
+    if (parser.isSet(collectiveOption)) {
+        bool isNumber = false;
+        const int k = parser.value(collectiveOption).toInt(&isNumber);
+        auto* collectives = window.collectivesDock();
+        window.focusDock(collectives); // it loads once shown
+        window.show();
+        if (!window.waitUntilIdle())
+            return fail(1, QStringLiteral("timed out waiting for the views"));
+        if (!isNumber || k < 0 || k >= collectives->model()->rowCount())
+            return fail(2,
+                QStringLiteral("--collective needs an instance index below %1, not '%2'")
+                    .arg(collectives->model()->rowCount())
+                    .arg(parser.value(collectiveOption)));
+        collectives->tableView()->setCurrentIndex(collectives->model()->index(k, 0));
+        if (dock)
+            window.focusDock(dock);
+    }
+    // The timeline shows the ranks of the screenshot: load (in the background) and expand them all (with a collective
+    // selected: its members).
+    if (dock == window.timelineDock() && !parser.isSet(collectiveOption))
         window.timelineDock()->expandAllRanks();
     // The advice's timeline rules examine the ranks whose timeline is loaded: of a small job, load them all first
     // (a large one would take minutes; the dock then says which ranks were examined).

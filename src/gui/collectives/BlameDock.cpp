@@ -131,12 +131,28 @@ void BlameDock::showRoot()
     if (m_quiet)
         return;
     const QVariant step = m_step->currentData();
+    // The chain's ops, drawn in the timeline: each hop's op on the rank followed there.
+    Workspace::CollectiveFocus focus;
+    focus.label = BlameTableModel::rootText(root);
+    focus.chain = true;
+    for (const auto& hop : root.chain) {
+        const auto& in = m_result->set.instances[hop.instance];
+        for (const auto& member : in.members) {
+            if (member.rank == hop.rank) {
+                focus.spans.push_back({ member.rank, member.startNs, member.endNs(), hop.relation == "late" });
+                break;
+            }
+        }
+    }
+    if (!root.chain.empty())
+        focus.step = m_result->set.instances[root.chain.front().instance].step;
     if (step.isValid())
         workspace()->setStep(step.toLongLong());
     if (root.link)
         workspace()->setSelectedRanks({ root.link->first, root.link->second });
     else if (root.rank)
         workspace()->setSelectedRank(*root.rank);
+    workspace()->setCollectiveFocus(focus.spans.empty() ? std::nullopt : std::optional(std::move(focus)));
 }
 
 } // namespace npuscope::gui

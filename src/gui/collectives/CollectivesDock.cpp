@@ -10,7 +10,9 @@
 #include <QHBoxLayout>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QPushButton>
 #include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -59,7 +61,22 @@ CollectivesDock::CollectivesDock(Workspace* ws, QWidget* parent)
     bar->addWidget(m_group);
     bar->addWidget(new QLabel(tr("Type"), body));
     bar->addWidget(m_type);
+    m_memberChip = new QToolButton(body);
+    m_memberChip->setObjectName(QStringLiteral("collectivesMemberChip"));
+    m_memberChip->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_memberChip->setToolTip(tr("Only the instances these ranks take part in; click to show every instance"));
+    m_memberChip->hide();
+    bar->addWidget(m_memberChip);
     bar->addStretch(1);
+    m_align = new QPushButton(tr("Align ranks on this collective"), body);
+    m_align->setObjectName(QStringLiteral("collectivesAlign"));
+    m_align->setToolTip(tr("Shift each member rank's timeline so that the selected instance ends at the same time"));
+    m_align->setEnabled(false);
+    m_resetAlign = new QPushButton(tr("Reset alignment"), body);
+    m_resetAlign->setObjectName(QStringLiteral("collectivesResetAlign"));
+    m_resetAlign->setToolTip(tr("Put every rank's timeline offset back to 0"));
+    bar->addWidget(m_align);
+    bar->addWidget(m_resetAlign);
     layout->addLayout(bar);
     m_summary = new QLabel(body);
     m_summary->setObjectName(QStringLiteral("collectivesSummary"));
@@ -69,7 +86,8 @@ CollectivesDock::CollectivesDock(Workspace* ws, QWidget* parent)
     m_table->setObjectName(QStringLiteral("collectivesTable"));
     m_table->setModel(m_model);
     TableSetup::install(m_table, { .singleSelection = true, .stretchLastSection = true, .sortable = true });
-    m_table->setToolTip(tr("Select an instance to select its member ranks and its step"));
+    m_table->setToolTip(tr("Select an instance to select its member ranks and its step and mark their arrivals in the "
+                           "timeline"));
     layout->addWidget(m_table, 1);
     setBody(body);
 
@@ -78,6 +96,11 @@ CollectivesDock::CollectivesDock(Workspace* ws, QWidget* parent)
         connect(box, &QComboBox::currentIndexChanged, this, &CollectivesDock::applyFilters);
     }
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &CollectivesDock::selectCurrent);
+    connect(m_memberChip, &QToolButton::clicked, this, [this] { setMemberFilter({}); });
+    connect(ws, &Workspace::collectivesOfRequested, this,
+        [this](const QList<qint64>& ranks) { setMemberFilter(std::vector<int64_t>(ranks.begin(), ranks.end())); });
+    connect(m_align, &QPushButton::clicked, this, [this] { workspace()->requestAlignCollective(true); });
+    connect(m_resetAlign, &QPushButton::clicked, this, [this] { workspace()->requestAlignCollective(false); });
     requestReload();
 }
 
@@ -110,6 +133,7 @@ void CollectivesDock::reload()
     if (!started) {
         m_result.reset();
         m_model->setInstances({});
+        m_align->setEnabled(false);
         m_summary->setText(tr("No profile loaded"));
     }
 }
@@ -159,6 +183,11 @@ void CollectivesDock::applyFilters()
             || (group.isValid() && QString::fromStdString(in.groupHash) != group.toString())
             || (type.isValid() && QString::fromStdString(in.opType) != type.toString()))
             continue;
+        const bool hasMembers = std::all_of(m_members.begin(), m_members.end(), [&in](int64_t rank) {
+            return std::any_of(in.members.begin(), in.members.end(), [rank](const auto& m) { return m.rank == rank; });
+        });
+        if (!hasMembers)
+            continue;
         CollectiveRow r;
         r.instance = i;
         r.step = in.step;
@@ -194,14 +223,37 @@ void CollectivesDock::applyFilters()
         m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), 170));
 }
 
+void CollectivesDock::setMemberFilter(std::vector<int64_t> ranks)
+{
+    m_members = std::move(ranks);
+    QStringList names;
+    for (int64_t r : m_members)
+        names << QString::number(r);
+    m_memberChip->setText(m_members.size() == 2 ? tr("link %1 ✕").arg(names.join(QStringLiteral("–")))
+                                                : tr("rank %1 ✕").arg(names.join(QStringLiteral(", "))));
+    m_memberChip->setVisible(!m_members.empty());
+    applyFilters();
+}
+
 void CollectivesDock::selectCurrent()
 {
     const QModelIndex index = m_table->currentIndex();
     if (!index.isValid())
         return;
     const CollectiveRow& r = m_model->rowAt(index.row());
+    const query::CollectiveInstance& in = m_result->set.instances[r.instance];
+    Workspace::CollectiveFocus focus;
+    focus.step = in.step;
+    focus.label = tr("%1 %2 (step %3)").arg(r.opType, r.opKey).arg(r.step);
+    for (size_t m = 0; m < in.members.size(); ++m) {
+        const auto& member = in.members[m];
+        focus.spans.push_back({ member.rank, member.startNs, member.endNs(), m == in.lastArriver });
+    }
     workspace()->setStep(r.step);
     workspace()->setSelectedRanks(r.ranks);
+    // After the ranks: the timeline then scrolls to the members brought together rather than to the first rank.
+    workspace()->setCollectiveFocus(std::move(focus));
+    m_align->setEnabled(true);
 }
 
 } // namespace npuscope::gui

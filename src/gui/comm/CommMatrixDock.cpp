@@ -98,6 +98,9 @@ CommMatrixDock::CommMatrixDock(Workspace* ws, QWidget* parent)
             reloadMatrix();
     });
     connect(m_view, &CommMatrixView::rankClicked, this, [this](qint64 rank) { workspace()->setSelectedRank(rank); });
+    connect(m_view, &CommMatrixView::collectivesRequested, this, [this](qint64 src, qint64 dst) {
+        workspace()->requestCollectivesOf({ src, dst });
+    });
     connect(workspace(), &Workspace::commOpChanged, this, [this] { m_slot->setEnabled(!workspace()->commOp()); });
     reloadOn({ &Workspace::stepChanged, &Workspace::groupChanged, &Workspace::commOpChanged });
     requestReload();

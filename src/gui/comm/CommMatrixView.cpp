@@ -4,6 +4,7 @@
 #include "npuscope/gui/common/TimeFormat.h"
 
 #include <QHelpEvent>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPaintEvent>
 #include <QPainter>
@@ -212,6 +213,16 @@ void CommMatrixView::resetView()
     m_zoom = 1.0;
     m_offset = {};
     update();
+}
+
+void CommMatrixView::addContextActions(QMenu& menu, const QPoint& pos)
+{
+    const query::MatrixCell* cell = cellAt(pos);
+    if (!cell || cell->src == cell->dst)
+        return;
+    const qint64 src = cell->src, dst = cell->dst;
+    menu.addAction(tr("Costliest collectives of link %1–%2").arg(src).arg(dst), this,
+        [this, src, dst] { emit collectivesRequested(src, dst); });
 }
 
 const query::MatrixCell* CommMatrixView::cellAt(const QPoint& pos) const

@@ -8,6 +8,7 @@
 #include "npuscope/query/CommLinkIndex.h"
 #include "npuscope/query/CommQuery.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -128,6 +129,18 @@ LinksDock::LinksDock(Workspace* ws, QWidget* parent)
     setBody(body);
 
     for (QTableView* table : { m_rankTable, m_clusterTable }) {
+        auto* costliest = new QAction(tr("Costliest collectives of this link"), table);
+        costliest->setObjectName(QStringLiteral("linksCostliestCollectives"));
+        connect(costliest, &QAction::triggered, this, [this, table] {
+            const QModelIndex index = table->currentIndex();
+            if (!index.isValid())
+                return;
+            const auto end = [&index](int column) {
+                return index.sibling(index.row(), column).data(LinkTableModel::RawValueRole).toLongLong();
+            };
+            workspace()->requestCollectivesOf({ end(LinkTableModel::Src), end(LinkTableModel::Dst) });
+        });
+        table->addAction(costliest);
         connect(table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
             if (index.isValid())
                 workspace()->setSelectedRank(

@@ -94,9 +94,14 @@ void ChartWidget::setHovered(int item)
 
 void ChartWidget::hoverChanged(int) { update(); }
 
+void ChartWidget::addContextActions(QMenu&, const QPoint&) { }
+
 void ChartWidget::contextMenuEvent(QContextMenuEvent* event)
 {
     QMenu menu(this);
+    addContextActions(menu, event->pos());
+    if (!menu.isEmpty())
+        menu.addSeparator();
     menu.addAction(tr("Save image\u2026"), this,
         [this] { WidgetImage::saveWithDialog(this, objectName().isEmpty() ? QStringLiteral("chart") : objectName()); });
     menu.exec(event->globalPos());

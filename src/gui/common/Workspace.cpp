@@ -30,6 +30,7 @@ void Workspace::setDatabase(std::shared_ptr<model::Database> database, const QSt
     m_groupHash.reset();
     m_commOp.reset();
     m_operator.reset();
+    m_collectiveFocus.reset();
     const bool hadErrors = !m_viewErrors.empty();
     m_viewErrors.clear();
     emit databaseChanged();
@@ -107,6 +108,14 @@ void Workspace::setSelectedOperator(std::optional<OperatorKey> op)
         return;
     m_operator = std::move(op);
     emit operatorChanged();
+}
+
+void Workspace::setCollectiveFocus(std::optional<CollectiveFocus> focus)
+{
+    if (focus == m_collectiveFocus)
+        return;
+    m_collectiveFocus = std::move(focus);
+    emit collectiveFocusChanged();
 }
 
 void Workspace::setCommOp(std::optional<std::string> opName)

@@ -10,6 +10,7 @@
 #include "npuscope/query/RankQuery.h"
 #include "npuscope/query/StepQuery.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -74,6 +75,14 @@ ClusterStepsDock::ClusterStepsDock(Workspace* ws, QWidget* parent)
         body);
     m_table->setObjectName(QStringLiteral("stepsTable"));
     layout->addWidget(m_table, 1);
+    auto* costliest = new QAction(tr("Costliest collectives of this rank"), m_table);
+    costliest->setObjectName(QStringLiteral("stepsCostliestCollectives"));
+    connect(costliest, &QAction::triggered, this, [this] {
+        const QModelIndex index = m_table->currentIndex();
+        if (index.isValid())
+            workspace()->requestCollectivesOf({ index.data(StepTableModel::RankIdRole).toLongLong() });
+    });
+    m_table->addAction(costliest);
 
     m_footer = new QTableView(body);
     m_footer->setObjectName(QStringLiteral("stepsFooter"));

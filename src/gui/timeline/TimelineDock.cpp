@@ -129,6 +129,7 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
     auto* ranksMenu = new QMenu(ranksButton);
     ranksMenu->addAction(tr("Align ranks on the start of step\u2026"), this, &TimelineDock::promptAlign);
     ranksMenu->addAction(tr("Reset time offsets"), this, &TimelineDock::resetOffsets);
+    ranksMenu->addAction(tr("Align ranks on the selected collective"), this, &TimelineDock::alignRanksOnCollective);
     ranksMenu->addAction(tr("Expand all ranks"), this, &TimelineDock::expandAllRanks);
     ranksButton->setMenu(ranksMenu);
     rowBar->addWidget(new QLabel(tr("Rows:"), root));
@@ -290,6 +291,14 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
             scrollToRank(*rank);
         applyStep();
     });
+    connect(workspace(), &Workspace::collectiveFocusChanged, this, &TimelineDock::applyCollectiveFocus);
+    connect(workspace(), &Workspace::alignCollectiveRequested, this, [this](bool align) {
+        if (align)
+            alignRanksOnCollective();
+        else
+            resetOffsets();
+        raise();
+    });
     requestReload();
 }
 
@@ -326,6 +335,7 @@ void TimelineDock::reload()
     m_operatorRunner->cancelPending();
     auto& renderer = m_view->renderer();
     renderer.setHighlights({});
+    renderer.setFocus({}, false);
     renderer.ranks().clear();
     renderer.resetRowState();
     renderer.setSelection(std::nullopt);
@@ -368,6 +378,7 @@ void TimelineDock::reload()
             expandAllRanks();
         }
         m_view->relayout();
+        applyCollectiveFocus();
     });
 }
 
@@ -468,6 +479,10 @@ std::vector<query::RankTimelinePtr> TimelineDock::loadedRanks(bool selectedOnly)
 void TimelineDock::applyStep()
 {
     const auto step = workspace()->step();
+    // A collective of the step in focus is what the user is looking at, not the whole step.
+    const auto focus = workspace()->collectiveFocus();
+    if (focus && (!step || *step == focus->step) && fitCollectiveFocus())
+        return;
     if (!step)
         return;
     const std::string name = "ProfilerStep#" + std::to_string(*step);
@@ -549,16 +564,21 @@ void TimelineDock::updateSpanNote()
     m_spanLabel->show();
 }
 
+void TimelineDock::offsetsChanged()
+{
+    m_view->relayout();
+    m_markerModel->setOrigin(m_view->renderer().axis().boundsBegin());
+    saveSession();
+    updateSpanNote();
+}
+
 void TimelineDock::setRankOffset(int rankIndex, int64_t offsetNs)
 {
     auto& ranks = m_view->renderer().ranks();
     if (rankIndex < 0 || static_cast<size_t>(rankIndex) >= ranks.size())
         return;
     ranks[static_cast<size_t>(rankIndex)].offsetNs = offsetNs;
-    m_view->relayout();
-    m_markerModel->setOrigin(m_view->renderer().axis().boundsBegin());
-    saveSession();
-    updateSpanNote();
+    offsetsChanged();
 }
 
 int TimelineDock::alignRanksOnStep(int64_t step)
@@ -584,10 +604,7 @@ int TimelineDock::alignRanksOnStep(int64_t step)
             ++aligned;
         }
     }
-    m_view->relayout();
-    m_markerModel->setOrigin(m_view->renderer().axis().boundsBegin());
-    saveSession();
-    updateSpanNote();
+    offsetsChanged();
     return aligned;
 }
 
@@ -595,10 +612,93 @@ void TimelineDock::resetOffsets()
 {
     for (auto& e : m_view->renderer().ranks())
         e.offsetNs = 0;
+    offsetsChanged();
+    fitCollectiveFocus();
+}
+
+int TimelineDock::alignRanksOnCollective()
+{
+    const auto focus = workspace()->collectiveFocus();
+    if (!focus || focus->chain || focus->spans.empty())
+        return 0;
+    auto& ranks = m_view->renderer().ranks();
+    std::optional<int64_t> reference; // display time of the first member's end
+    int aligned = 0;
+    for (const auto& s : focus->spans) {
+        const int index = rankIndexOf(s.rank);
+        if (index < 0)
+            continue;
+        auto& e = ranks[static_cast<size_t>(index)];
+        if (!reference)
+            reference = s.endNs + e.offsetNs;
+        e.offsetNs = *reference - s.endNs;
+        ++aligned;
+    }
+    offsetsChanged();
+    fitCollectiveFocus();
+    return aligned;
+}
+
+int TimelineDock::rankIndexOf(int64_t rank) const
+{
+    const auto& ranks = m_view->renderer().ranks();
+    for (size_t i = 0; i < ranks.size(); ++i) {
+        if (ranks[i].rank == rank)
+            return static_cast<int>(i);
+    }
+    return -1;
+}
+
+void TimelineDock::applyCollectiveFocus()
+{
+    constexpr size_t kFocusLoads = 16;
+    auto& renderer = m_view->renderer();
+    const auto focus = workspace()->collectiveFocus();
+    std::vector<TimelineRenderer::FocusSpan> spans;
+    std::vector<int> late, others;
+    if (focus) {
+        for (const auto& s : focus->spans) {
+            const int index = rankIndexOf(s.rank);
+            if (index < 0)
+                continue;
+            spans.push_back({ index, s.beginNs, s.endNs, s.late });
+            (s.late ? late : others).push_back(index);
+            // Members are loaded (the marks sit on their header rows, loaded or not); the last arriver is opened as
+            // well, being the rank whose work before the op explains the wait. A data-parallel group of a large
+            // cluster has dozens of members: only the first few are loaded by themselves.
+            if (s.late)
+                setRankExpanded(index, true);
+            else if (renderer.ranks()[static_cast<size_t>(index)].hasFile && others.size() <= kFocusLoads)
+                startLoad(index);
+        }
+        late.insert(late.end(), others.begin(), others.end());
+        renderer.bringRanksToTop(late);
+    }
+    renderer.setFocus(std::move(spans), focus && focus->chain);
     m_view->relayout();
-    m_markerModel->setOrigin(m_view->renderer().axis().boundsBegin());
-    saveSession();
-    updateSpanNote();
+    if (focus) {
+        fitCollectiveFocus();
+        m_view->scrollToRow(0);
+    }
+    m_view->update();
+}
+
+bool TimelineDock::fitCollectiveFocus()
+{
+    const auto& renderer = m_view->renderer();
+    std::optional<std::pair<int64_t, int64_t>> span;
+    for (const auto& f : renderer.focus()) {
+        const int64_t offset = renderer.ranks()[static_cast<size_t>(f.rank)].offsetNs;
+        const std::pair<int64_t, int64_t> shifted { f.begin + offset, f.end + offset };
+        span = span ? std::pair { std::min(span->first, shifted.first), std::max(span->second, shifted.second) }
+                    : shifted;
+    }
+    if (!span)
+        return false;
+    // Room on both sides for the work that led to the arrivals.
+    const int64_t pad = std::max<int64_t>(1000, (span->second - span->first) / 4);
+    m_view->fitRange(span->first - pad, span->second + pad);
+    return true;
 }
 
 void TimelineDock::scrollToRank(int64_t rank)

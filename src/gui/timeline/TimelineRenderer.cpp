@@ -28,6 +28,8 @@ const QColor kHighlight(220, 0, 200); // an operator's occurrences (Workspace::s
 const QColor kRange(60, 120, 220, 40);
 const QColor kMarker(200, 40, 150);
 const QColor kMarkerRange(200, 40, 150, 28);
+const QColor kArrival(30, 140, 70); // a collective member's arrival (start of its op)
+const QColor kLastArrival(215, 30, 30); // the instance's last arriver
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
@@ -147,6 +149,22 @@ bool TimelineRenderer::moveRow(const Row& row, int delta)
         m_order[parent] = siblings;
     }
     return true;
+}
+
+void TimelineRenderer::bringRanksToTop(const std::vector<int>& rankIndexes)
+{
+    const RowKey root { RowKind::Rank, -1, 0 };
+    std::vector<RowKey> order;
+    std::set<RowKey> first;
+    for (int r : rankIndexes) {
+        if (r >= 0 && static_cast<size_t>(r) < m_ranks.size() && first.insert({ RowKind::Rank, r, 0 }).second)
+            order.push_back({ RowKind::Rank, r, 0 });
+    }
+    for (const RowKey& key : children(root)) {
+        if (!first.count(key))
+            order.push_back(key);
+    }
+    m_order[root] = std::move(order);
 }
 
 void TimelineRenderer::applyDefaultCollapse(int rank)
@@ -496,6 +514,10 @@ void TimelineRenderer::paint(QPainter& p) const
     }
     paintFlows(p);
     p.restore();
+    p.save();
+    p.setClipRect(QRect(kLabelWidth, scrollTop(), m_size.width() - kLabelWidth, bottom - scrollTop()));
+    paintFocus(p);
+    p.restore();
     paintRuler(p);
 }
 
@@ -513,6 +535,71 @@ void TimelineRenderer::paintMarkers(QPainter& p) const
         p.drawLine(QPointF(x0, kRulerHeight), QPointF(x0, bottom));
         if (m.isRange())
             p.drawLine(QPointF(x1, kRulerHeight), QPointF(x1, bottom));
+    }
+}
+
+void TimelineRenderer::paintFocus(QPainter& p) const
+{
+    if (m_focus.empty())
+        return;
+    // Each focused rank's block of scrolled rows: its header row and the rows below it.
+    std::map<int, std::pair<int, int>> blocks; // rank index -> (header top, block bottom), widget y
+    for (const FocusSpan& f : m_focus)
+        blocks.emplace(f.rank, std::pair { -1, -1 });
+    for (const Row& row : m_rows) {
+        const auto it = blocks.find(row.rank);
+        if (row.pinned || it == blocks.end())
+            continue;
+        const int top = rowTop(row);
+        if (row.kind == RowKind::Rank)
+            it->second.first = top;
+        it->second.second = std::max(it->second.second, top + row.height);
+    }
+    std::optional<QPointF> previous;
+    for (const FocusSpan& f : m_focus) {
+        const auto [top, bottom] = blocks[f.rank];
+        if (top < 0) {
+            previous.reset();
+            continue;
+        }
+        const core::TimeAxis axis = axisFor(f.rank);
+        const double x0 = kLabelWidth + std::max(-10.0, axis.toPx(f.begin));
+        const double x1 = kLabelWidth + std::min(axis.width() + 10, axis.toPx(f.end));
+        const QColor colour = f.late ? kLastArrival : kArrival;
+        QColor band = colour;
+        band.setAlpha(m_focusChain ? 40 : 70);
+        const QRectF header(x0, top + 2, std::max(2.0, x1 - x0), kHeaderHeight - 4);
+        p.fillRect(header, band);
+        p.setPen(QPen(colour, m_focusChain ? 2 : 1));
+        p.setBrush(Qt::NoBrush);
+        if (m_focusChain)
+            p.drawRect(header);
+        else
+            p.drawLine(QPointF(x0, top), QPointF(x0, bottom));
+        // Arrival: a triangle on the header row, larger for the last arriver.
+        const double size = f.late ? 6 : 4;
+        QPolygonF tip;
+        tip << QPointF(x0 - size, top + 1) << QPointF(x0 + size, top + 1) << QPointF(x0, top + 1 + size * 1.5);
+        p.setBrush(colour);
+        p.drawPolygon(tip);
+        p.setBrush(Qt::NoBrush);
+        // A chain goes from the delayed instance back to its root: each hop points at the one that explains it.
+        const QPointF here(x0, top + kHeaderHeight / 2.0);
+        if (m_focusChain && previous) {
+            p.setPen(QPen(kLastArrival, 1.5));
+            p.drawLine(*previous, here);
+            const QPointF d = here - *previous;
+            const double len = std::hypot(d.x(), d.y());
+            if (len > 8) {
+                const QPointF u = d / len, n(-u.y(), u.x());
+                QPolygonF head;
+                head << here << here - u * 8 + n * 4 << here - u * 8 - n * 4;
+                p.setBrush(kLastArrival);
+                p.drawPolygon(head);
+                p.setBrush(Qt::NoBrush);
+            }
+        }
+        previous = here;
     }
 }
 

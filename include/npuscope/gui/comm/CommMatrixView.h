@@ -49,8 +49,11 @@ public:
 signals:
     // A cell was clicked: the src rank.
     void rankClicked(qint64 rank);
+    // "Costliest collectives" was chosen on a cell's context menu: its src and dst ranks.
+    void collectivesRequested(qint64 src, qint64 dst);
 
 protected:
+    void addContextActions(QMenu& menu, const QPoint& pos) override;
     bool event(QEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;

@@ -5,6 +5,8 @@
 #include <QMargins>
 #include <QWidget>
 
+class QMenu;
+
 namespace npuscope::gui {
 
 // Base of the custom-painted charts: a chart draws itself and answers "which item is at this point" and "what does
@@ -52,6 +54,8 @@ protected:
     void resetHover() { m_hovered = -1; }
     // Called when the hovered item changed; the default repaints.
     virtual void hoverChanged(int item);
+    // Lets a chart put its own actions for the point pos (widget coordinates) above "Save image" in its context menu.
+    virtual void addContextActions(QMenu& menu, const QPoint& pos);
 
 private:
     void setHovered(int item);

@@ -39,6 +39,22 @@ public:
         std::optional<int64_t> rank;
         bool operator==(const OperatorKey&) const = default;
     };
+    // Communication ops the timeline marks across ranks: a collective instance's members (each one's arrival and
+    // end) or the hops of a blame chain. Times are ns on each rank's own clock (comm_op start and start + elapse).
+    struct CollectiveFocus {
+        struct Span {
+            int64_t rank = 0;
+            int64_t beginNs = 0;
+            int64_t endNs = 0;
+            bool late = false; // the instance's last arriver (drawn in a distinct colour)
+            bool operator==(const Span&) const = default;
+        };
+        int64_t step = 0;
+        QString label; // e.g. "allReduce hcom_allReduce__586_0_1@123 (step 13)"
+        std::vector<Span> spans; // an instance: one per member, ascending rank; a chain: one per hop
+        bool chain = false; // the spans are a blame chain's hops (linked in order), not one instance's members
+        bool operator==(const CollectiveFocus&) const = default;
+    };
 
     explicit Workspace(QObject* parent = nullptr);
     ~Workspace() override;
@@ -83,6 +99,20 @@ public:
     std::optional<OperatorKey> selectedOperator() const { return m_operator; }
     void setSelectedOperator(std::optional<OperatorKey> op);
 
+    // The collective instance or blame chain the timeline marks (Collectives and Blame docks); nullopt for none.
+    std::optional<CollectiveFocus> collectiveFocus() const { return m_collectiveFocus; }
+    void setCollectiveFocus(std::optional<CollectiveFocus> focus);
+    // Asks the timeline to shift the focused instance's member ranks so that their ends line up (align) or to put
+    // every rank's offset back to 0. Emits alignCollectiveRequested.
+    void requestAlignCollective(bool align) { emit alignCollectiveRequested(align); }
+    // Asks the Collectives view to show the instances these ranks all take part in (a rank, or a link's two ends),
+    // costliest first, and shows it. Emits collectivesOfRequested.
+    void requestCollectivesOf(const QList<qint64>& ranks)
+    {
+        emit collectivesOfRequested(ranks);
+        emit showViewRequested(QStringLiteral("collectives"));
+    }
+
     // Hosts are named by their host_ips_mapping.txt id unless the user turns on real host IPs (View menu,
     // persisted by MainWindow). Default off.
     bool showHostIps() const { return m_showHostIps; }
@@ -116,6 +146,9 @@ signals:
     void groupChanged();
     void commOpChanged();
     void operatorChanged();
+    void collectiveFocusChanged();
+    void alignCollectiveRequested(bool align);
+    void collectivesOfRequested(const QList<qint64>& ranks);
     void hostDisplayChanged();
     void busyChanged(bool busy);
     void errorReported();
@@ -133,6 +166,7 @@ private:
     std::optional<std::string> m_groupHash;
     std::optional<std::string> m_commOp;
     std::optional<OperatorKey> m_operator;
+    std::optional<CollectiveFocus> m_collectiveFocus;
     bool m_showHostIps = false;
     int m_pendingQueries = 0;
     QThreadPool* m_inMemoryPool;

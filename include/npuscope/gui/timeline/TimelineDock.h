@@ -34,7 +34,8 @@ class TimelineView;
 // (args, parent chain, flows with jumps), search with next/previous, and statistics of a
 // Shift+dragged area exportable to CSV, point / range markers, and row tools: a level cap per thread
 // row, pin / hide / move rows (row header menu), a row filter, per-rank time offsets and "align ranks
-// on step N". Follows the Workspace step (zooms to ProfilerStep#N) and selected rank (scrolls to it);
+// on step N". Follows the Workspace step (zooms to ProfilerStep#N), selected rank (scrolls to it) and collective focus
+// (brings the member ranks to the top, marks their arrivals and zooms to the op; aligns them on request);
 // publishes a selected range as the Workspace time window. Painting never runs SQL: rank data is
 // loaded once into immutable arrays. A rank whose timeline cannot be loaded says why in its row header, in the
 // dock's error line and in Parse issues. GUI thread only.
@@ -77,6 +78,10 @@ public:
     // returns how many ranks have that step (the others keep their offset).
     int alignRanksOnStep(int64_t step);
     void resetOffsets();
+    // Shifts the member ranks of the Workspace's collective focus (an instance) so that their ops end together: the
+    // first member keeps its offset, every other member gets first's end + offset − its end. Returns how many ranks
+    // were aligned (0 without an instance in focus).
+    int alignRanksOnCollective();
     // Expands a rank (by rank id) and scrolls its header to the top.
     void scrollToRank(int64_t rank);
 
@@ -101,6 +106,12 @@ private:
     void showSelection(int rank, const query::SliceRef& ref);
     void computeStats(int64_t begin, int64_t end);
     void applyStep();
+    // Marks the Workspace's collective focus: loads the member ranks, puts them first, zooms to the ops.
+    void applyCollectiveFocus();
+    // Zooms to the focused ops (display time), false when there is none to show.
+    bool fitCollectiveFocus();
+    int rankIndexOf(int64_t rank) const;
+    void offsetsChanged();
     void updateSpanNote();
     void applyTimeWindow();
     void addRankActions(QMenu* menu, int row);

@@ -173,6 +173,24 @@ public:
     using HighlightKey = std::tuple<int, int, int>;
     void setHighlights(std::map<HighlightKey, std::vector<size_t>> highlights) { m_highlights = std::move(highlights); }
     const std::map<HighlightKey, std::vector<size_t>>& highlights() const { return m_highlights; }
+    // Communication ops marked across ranks (a collective instance's members or a blame chain's hops): rank is an index
+    // into ranks(), begin / end the op on the rank's own clock (ns). An instance's spans are drawn as the op's extent
+    // on its rank's header row and its arrival as a line over the rank's rows, the last arriver's in red; a chain's
+    // spans are outlined and linked by arrows in order.
+    struct FocusSpan {
+        int rank = 0;
+        int64_t begin = 0;
+        int64_t end = 0;
+        bool late = false;
+    };
+    void setFocus(std::vector<FocusSpan> spans, bool chain)
+    {
+        m_focus = std::move(spans);
+        m_focusChain = chain;
+    }
+    const std::vector<FocusSpan>& focus() const { return m_focus; }
+    // Puts these ranks (indexes into ranks()) first among the ranks, in this order; the others keep their order.
+    void bringRanksToTop(const std::vector<int>& rankIndexes);
     // Flow categories drawn for every slice in view (the selected slice's flows are always drawn).
     std::set<std::string>& allFlowCategories() { return m_allFlowCategories; }
     void setHover(std::optional<Hit> hit) { m_hover = hit; }
@@ -198,6 +216,7 @@ private:
     void paintHighlights(QPainter& p, const Row& row, size_t depth, const core::TimeAxis& axis, double y) const;
     void paintCounter(QPainter& p, const Row& row, int top) const;
     void paintFlows(QPainter& p) const;
+    void paintFocus(QPainter& p) const;
     void paintFlow(QPainter& p, int rank, const query::FlowRecord& f, const QColor& color) const;
 
     std::vector<RankEntry> m_ranks;
@@ -220,6 +239,8 @@ private:
     std::optional<Hit> m_hover;
     std::set<std::string> m_allFlowCategories;
     std::map<HighlightKey, std::vector<size_t>> m_highlights;
+    std::vector<FocusSpan> m_focus;
+    bool m_focusChain = false;
     QFont m_font;
     QFont m_smallFont;
     mutable std::vector<query::LayoutBox> m_boxes;
