@@ -22,6 +22,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentMap>
 
 namespace npuscope::gui {
 
@@ -161,8 +162,10 @@ void CompareDock::reload()
                 for (const auto& r : query::RankQuery::ranks(*db))
                     ranks.push_back(r.rank);
             }
-            for (int64_t rank : ranks)
+            // Ranks parse in parallel (the loader merges each under the model lock).
+            QtConcurrent::blockingMap(ranks, [&db, &cache](int64_t rank) {
                 load::Loader::loadDeferred(*db, rank, io::kKernelsGroup, {}, nullptr, cache.get());
+            });
             return std::make_shared<const query::RunDiff>(query::RunComparison::compare(*base, *db, {}));
         },
         [this](std::shared_ptr<const query::RunDiff> diff) { showDiff(std::move(diff)); });
