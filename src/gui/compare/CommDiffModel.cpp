@@ -29,8 +29,8 @@ CommDiffModel::CommDiffModel(QObject* parent)
         [deltaWait](const CommDiff& r) { return signedFixed(deltaWait(r)); } };
     dWait.foreground = [deltaWait](const CommDiff& r) { return DeltaColors::foreground(deltaWait(r)); };
     setColumns({
-        { tr("Op type"), tr("Communication op type"), [](const CommDiff& r) { return QString::fromStdString(r.opType); },
-            {}, left },
+        { tr("Op type"), tr("Communication op type"),
+            [](const CommDiff& r) { return QString::fromStdString(r.opType); }, {}, left },
         { tr("Group"), tr("The '@' group hash (Ascend) or process group name (Kineto)"),
             [](const CommDiff& r) { return QString::fromStdString(r.group); }, {}, left },
         { tr("Base count"), tr("Ops per rank and step in the baseline"), [](const CommDiff& r) { return r.baseCount; },
@@ -38,9 +38,11 @@ CommDiffModel::CommDiffModel(QObject* parent)
         { tr("New count"), tr("Ops per rank and step in the opened run"), [](const CommDiff& r) { return r.newCount; },
             [](const CommDiff& r) { return fixed(r.newCount, 1); } },
         { tr("Base elapse ms"), tr("Elapse per rank and step in the baseline"),
-            [](const CommDiff& r) { return r.baseElapseMs; }, [](const CommDiff& r) { return fixed(r.baseElapseMs, 3); } },
+            [](const CommDiff& r) { return r.baseElapseMs; },
+            [](const CommDiff& r) { return fixed(r.baseElapseMs, 3); } },
         { tr("New elapse ms"), tr("Elapse per rank and step in the opened run"),
-            [](const CommDiff& r) { return r.newElapseMs; }, [](const CommDiff& r) { return fixed(r.newElapseMs, 3); } },
+            [](const CommDiff& r) { return r.newElapseMs; },
+            [](const CommDiff& r) { return fixed(r.newElapseMs, 3); } },
         dElapse,
         dWait,
         { tr("Base GB/s"), tr("\u03a3 transit size \u00f7 \u03a3 transit time of the bandwidth rows (10^3-based)"),

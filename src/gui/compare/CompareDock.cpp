@@ -176,8 +176,9 @@ void CompareDock::showDiff(std::shared_ptr<const query::RunDiff> diff)
     m_diff = std::move(diff);
     const query::RunDiff& d = *m_diff;
     m_headline->setText(QString::fromStdString(query::DiffReport::headline(d)));
-    QString sides = tr("Base: %1 \u2192 new: %2")
-                        .arg(sideText(workspace()->baselinePaths(), d.base), sideText(workspace()->sourcePaths(), d.neu));
+    QString sides
+        = tr("Base: %1 \u2192 new: %2")
+              .arg(sideText(workspace()->baselinePaths(), d.base), sideText(workspace()->sourcePaths(), d.neu));
     if (!d.unmatchedBase.empty() || !d.unmatchedNew.empty())
         sides += tr(" \u00b7 unmatched ranks: %1 only in base, %2 only in new")
                      .arg(d.unmatchedBase.size())

@@ -27,18 +27,22 @@ OperatorDiffModel::OperatorDiffModel(const QString& keyTitle, QObject* parent)
         } };
     pct.foreground = delta.foreground;
     setColumns({
-        { keyTitle, tr("The operator key compared"), [](const OperatorDiff& r) { return QString::fromStdString(r.key); },
-            {}, left },
+        { keyTitle, tr("The operator key compared"),
+            [](const OperatorDiff& r) { return QString::fromStdString(r.key); }, {}, left },
         { tr("Category"), tr("The operators view's category (GPU kernels mapped onto it, docs/metrics.md)"),
             [](const OperatorDiff& r) { return QString::fromStdString(r.category); }, {}, left },
         { tr("Base count"), tr("Calls per rank and step in the baseline"),
-            [](const OperatorDiff& r) { return r.baseCount; }, [fixed](const OperatorDiff& r) { return fixed(r.baseCount, 1); } },
+            [](const OperatorDiff& r) { return r.baseCount; },
+            [fixed](const OperatorDiff& r) { return fixed(r.baseCount, 1); } },
         { tr("New count"), tr("Calls per rank and step in the opened run"),
-            [](const OperatorDiff& r) { return r.newCount; }, [fixed](const OperatorDiff& r) { return fixed(r.newCount, 1); } },
+            [](const OperatorDiff& r) { return r.newCount; },
+            [fixed](const OperatorDiff& r) { return fixed(r.newCount, 1); } },
         { tr("Base ms"), tr("Total duration per rank and step in the baseline"),
-            [](const OperatorDiff& r) { return r.baseMs; }, [fixed](const OperatorDiff& r) { return fixed(r.baseMs, 3); } },
+            [](const OperatorDiff& r) { return r.baseMs; },
+            [fixed](const OperatorDiff& r) { return fixed(r.baseMs, 3); } },
         { tr("New ms"), tr("Total duration per rank and step in the opened run"),
-            [](const OperatorDiff& r) { return r.newMs; }, [fixed](const OperatorDiff& r) { return fixed(r.newMs, 3); } },
+            [](const OperatorDiff& r) { return r.newMs; },
+            [fixed](const OperatorDiff& r) { return fixed(r.newMs, 3); } },
         delta,
         pct,
     });

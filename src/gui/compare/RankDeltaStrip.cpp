@@ -163,8 +163,8 @@ void RankDeltaStrip::paintEvent(QPaintEvent*)
     painter.setPen(palette().color(QPalette::Mid));
     painter.drawLine(bars.left(), static_cast<int>(zero), bars.right(), static_cast<int>(zero));
     painter.setPen(palette().color(QPalette::Text));
-    painter.drawText(QRect(0, strip.top(), p.left() - 4, strip.height()), Qt::AlignRight | Qt::AlignVCenter,
-        tr("\u0394"));
+    painter.drawText(
+        QRect(0, strip.top(), p.left() - 4, strip.height()), Qt::AlignRight | Qt::AlignVCenter, tr("\u0394"));
     painter.drawText(QRect(0, bars.top(), p.left() - 4, fm.height()), Qt::AlignRight | Qt::AlignTop,
         QStringLiteral("+%1").arg(m_scale, 0, 'f', m_scale >= 10 ? 1 : 3));
     painter.drawText(QRect(0, bars.bottom() - fm.height(), p.left() - 4, fm.height()), Qt::AlignRight | Qt::AlignBottom,

@@ -43,7 +43,11 @@ void WaterfallChart::setDiff(const query::RunDiff& diff)
         const auto d = delta(c);
         if (!d)
             continue;
-        m_bars.push_back({ QString::fromUtf8(query::diffComponentTitle(c)), total, total + *d, Bar::Delta });
+        // The long title does not fit a bar's slot at 1366 px; the tooltip keeps the full words.
+        const QString label = c == DiffComponent::CommunicationNotOverlapped
+            ? tr("comm. not overlapped")
+            : QString::fromUtf8(query::diffComponentTitle(c));
+        m_bars.push_back({ label, total, total + *d, Bar::Delta });
         total += *d;
         if (c == DiffComponent::CommunicationNotOverlapped) {
             if (const auto b = delta(DiffComponent::Bubble); b && *b != 0)
@@ -164,8 +168,8 @@ void WaterfallChart::paintEvent(QPaintEvent*)
         const QString value = b.kind == Bar::Total ? QString::number(b.to, 'f', 2) : signedMs(d);
         painter.drawText(QRect(r.left() - 20, r.top() - fm.height() - 1, r.width() + 40, fm.height()),
             Qt::AlignHCenter | Qt::AlignBottom, value);
-        const QRect labelRect(static_cast<int>(p.left() + slot * i), p.bottom() + 3, static_cast<int>(slot),
-            fm.height() * 2);
+        const QRect labelRect(
+            static_cast<int>(p.left() + slot * i), p.bottom() + 3, static_cast<int>(slot), fm.height() * 2);
         painter.drawText(labelRect, Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap,
             fm.elidedText(b.label, Qt::ElideRight, static_cast<int>(slot) * 2 - 4));
     }

@@ -41,10 +41,7 @@ private:
     struct Entry {
         int64_t rank = 0;
         std::optional<double> base, neu;
-        std::optional<double> delta() const
-        {
-            return base && neu ? std::optional<double>(*neu - *base) : std::nullopt;
-        }
+        std::optional<double> delta() const { return base && neu ? std::optional<double>(*neu - *base) : std::nullopt; }
     };
     void rebuild();
     // Pixel columns of the plot and the ranks per column (≥ 1); columns share ranks evenly.
