@@ -76,7 +76,7 @@ int main(int argc, char** argv)
     const QCommandLineOption viewOption(QStringLiteral("view"),
         QStringLiteral("Dock to show in the screenshot: steps | overview | issues | matrix | commduration | links | "
                        "groups | timeoverview | timeline | operators | memory | memorydetail | flops | strategy | "
-                       "marey | advice | collectives | blame | all, or welcome (the first-run page, no PATH). advice "
+                       "marey | advice | collectives | blame | compare | all, or welcome (the first-run page, no PATH). advice "
                        "loads the timelines of a job of up to 8 ranks first, for the timeline rules."),
         QStringLiteral("NAME"), QStringLiteral("steps"));
     const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size, default 1600x1000."),
@@ -97,6 +97,11 @@ int main(int argc, char** argv)
                        "timeline marks it."),
         QStringLiteral("K"));
     parser.addOption(collectiveOption);
+    const QCommandLineOption baselineOption(QStringLiteral("baseline"),
+        QStringLiteral("Compare mode: load BASE (anything npuscope opens) as the baseline the opened PATH is compared "
+                       "with (the Compare view)."),
+        QStringLiteral("BASE"));
+    parser.addOption(baselineOption);
     parser.addOption(viewOption);
     parser.addOption(sizeOption);
     const QCommandLineOption langOption(QStringLiteral("lang"),
@@ -148,8 +153,13 @@ int main(int argc, char** argv)
         if (parser.isSet(sizeOption))
             window.resize(windowSize);
         window.show();
+        const QString baseline = parser.value(baselineOption);
         if (!paths.isEmpty())
-            QTimer::singleShot(0, &window, [&window, paths] { window.open(paths); });
+            QTimer::singleShot(0, &window, [&window, paths, baseline] {
+                window.open(paths);
+                if (!baseline.isEmpty())
+                    window.openBaseline({ baseline });
+            });
         return app.exec();
     }
 
@@ -196,6 +206,8 @@ int main(int argc, char** argv)
     if (!ok)
         return fail(1, message.isEmpty() ? QStringLiteral("nothing loaded") : message);
 
+    if (parser.isSet(baselineOption))
+        window.openBaseline({ parser.value(baselineOption) });
     if (dock)
         window.focusDock(dock);
     if (parser.isSet(stepOption)) {

@@ -4,6 +4,7 @@
 // The npuscope-bench cases beyond `ingest`. Each prints `name value unit` lines and returns an
 // exit status; none of them is a pass/fail test.
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,6 +27,18 @@ std::unique_ptr<model::Database> openSummary(const io::LoadPlan& plan, const loa
 // Peak resident set size of this process in MB (VmHWM), or -1 when /proc is unavailable.
 double peakRssMb();
 void print(const std::string& name, double value, const char* unit);
+// A child process run by runMeasured.
+struct ChildRun {
+    bool ok = false;
+    double seconds = 0;
+    double peakRssMb = 0; // the child's ru_maxrss
+    uint64_t outBytes = 0;
+};
+// Runs argv with stdout to outFile (stderr discarded); wall time and the child's own peak RSS (wait4's rusage).
+ChildRun runMeasured(const std::vector<std::string>& argv, const std::string& outFile);
+// The npuscope-cli next to this executable.
+std::string cliExe();
+
 // The p-quantile (0..1, nearest rank) of v; 0 for an empty v.
 double percentile(std::vector<double> v, double p);
 
@@ -80,6 +93,11 @@ int slimRatio(const std::vector<std::string>& args);
 // blame [--ranks 1024] [--work DIR] [--path CLUSTER]: a generated PP 4 x TP 8 cluster (slow rank 37, clocks skewed
 // 500 µs); summary load + blame analysis from a warm parse cache against the summary load alone (BlameBench.cpp).
 int blameCluster(const std::vector<std::string>& args);
+
+// diff [--ranks 1024] [--work DIR] [--cli EXE]: two generated PP 4 x TP 8 clusters of the same seed (the second with
+// --slow-rank 5); `npuscope-cli diff --json A B` against `npuscope-cli summary --json B`, each a child process with a
+// warm parse cache: wall time and peak RSS of both and their ratios (issue 20: within 2x) (src/bench/DiffBench.cpp).
+int diffRuns(const std::vector<std::string>& args);
 
 int ingestGenerated(const std::vector<std::string>& args, int (*ingest)(const std::string&, int));
 

@@ -18,16 +18,6 @@ namespace fs = std::filesystem;
 
 namespace npuscope::bench {
 
-namespace {
-
-struct ChildRun {
-    bool ok = false;
-    double seconds = 0;
-    double peakRssMb = 0; // the child's ru_maxrss
-    uint64_t outBytes = 0;
-};
-
-// Runs argv with stdout to outFile (stderr discarded); wall time and the child's own peak RSS (wait4's rusage).
 ChildRun runMeasured(const std::vector<std::string>& argv, const std::string& outFile)
 {
     ChildRun r;
@@ -67,8 +57,6 @@ std::string cliExe()
     const auto self = fs::read_symlink("/proc/self/exe", ec);
     return ec ? std::string("npuscope-cli") : (self.parent_path() / "npuscope-cli").string();
 }
-
-} // namespace
 
 int cliJson(const std::vector<std::string>& args)
 {

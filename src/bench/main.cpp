@@ -42,6 +42,7 @@ int usage()
         "       npuscope-bench imported-open [--ranks 1024] [--work DIR] [--path CLUSTER] [--repeat 3]\n"
         "       npuscope-bench slim [--ranks 256] [--trace-mb 2] [--work DIR]\n"
         "       npuscope-bench blame [--ranks 1024] [--work DIR] [--path CLUSTER]\n"
+        "       npuscope-bench diff [--ranks 1024] [--work DIR] [--cli EXE]\n"
         "  ingest            trace_view.json throughput: import into the model (on every core) vs a single-thread\n"
         "                    simdjson On Demand pass touching every field (floor), and their ratio\n"
         "  ingest-generated  the same on a generated trace_view.json of about --mb MB\n"
@@ -58,7 +59,8 @@ int usage()
         "                    per rank cold / cached vs importing every kernel table\n"
         "  imported-open     a folder of imported rank files opened vs the warm parse-cache reopen of the cluster\n"
         "  slim              bytes slim --keep summary keeps of a generated cluster with --trace-mb traces\n"
-        "  blame             PP 4 x TP 8 cluster: summary load + blame (blame.cluster_s) vs the summary load\n");
+        "  blame             PP 4 x TP 8 cluster: summary load + blame (blame.cluster_s) vs the summary load\n"
+        "  diff              two PP 4 x TP 8 clusters (slow rank 5): cli diff --json vs summary --json, time and RSS\n");
     return 2;
 }
 
@@ -193,6 +195,8 @@ int main(int argc, char** argv)
             return npuscope::bench::slimRatio(rest);
         if (command == "blame")
             return npuscope::bench::blameCluster(rest);
+        if (command == "diff")
+            return npuscope::bench::diffRuns(rest);
         if (command == "ingest-generated")
             return npuscope::bench::ingestGenerated(rest, &ingest);
         if (command != "ingest" || argc < 3)

@@ -8,6 +8,8 @@
 #include "npuscope/gui/collectives/BlameDock.h"
 #include "npuscope/gui/collectives/CollectivesDock.h"
 #include "npuscope/gui/comm/CommDurationDock.h"
+#include "npuscope/gui/compare/BaselineLoader.h"
+#include "npuscope/gui/compare/CompareDock.h"
 #include "npuscope/gui/comm/CommMatrixDock.h"
 #include "npuscope/gui/comm/GroupsDock.h"
 #include "npuscope/gui/comm/LinksDock.h"
@@ -163,6 +165,15 @@ void MainWindow::createDocks()
     m_adviceDock = new AdviceDock(m_workspace, this);
     m_collectivesDock = new CollectivesDock(m_workspace, this);
     m_blameDock = new BlameDock(m_workspace, this);
+    m_compareDock = new CompareDock(m_workspace, this);
+    m_baselineLoader = new BaselineLoader(m_workspace, this);
+    connect(m_baselineLoader, &BaselineLoader::finished, this, [this](bool ok, const QString& message) {
+        statusBar()->showMessage(ok ? tr("Baseline loaded: %1").arg(message) : message, 8000);
+        if (ok) {
+            m_compareDock->show();
+            m_compareDock->raise();
+        }
+    });
     m_timelineDock->setSessionPersistence(m_options.persistSettings);
     if (m_options.persistSettings && Appearance::load().timeUnit == Appearance::TimeUnit::Milliseconds)
         m_stepsDock->setTimeUnit(TimeFormat::Unit::Milliseconds);
@@ -188,6 +199,7 @@ void MainWindow::createDocks()
     tabifyDockWidget(m_overviewDock, m_adviceDock);
     tabifyDockWidget(m_overviewDock, m_collectivesDock);
     tabifyDockWidget(m_overviewDock, m_blameDock);
+    tabifyDockWidget(m_overviewDock, m_compareDock);
     // An advice finding's "Show evidence" names the view that shows it; the advice says "parallel" for the strategy.
     connect(m_workspace, &Workspace::showViewRequested, this, [this](const QString& name) {
         QDockWidget* dock = dockByName(name == QLatin1String("parallel") ? QStringLiteral("strategy") : name);
@@ -214,7 +226,7 @@ QList<QDockWidget*> MainWindow::docks() const
 {
     return { m_stepsDock, m_overviewDock, m_issuesDock, m_commMatrixDock, m_commDurationDock, m_linksDock, m_groupsDock,
         m_timeOverviewDock, m_timelineDock, m_operatorDock, m_memoryHeatmapDock, m_memoryDetailDock,
-        m_flopsHeatmapDock, m_strategyDock, m_mareyDock, m_adviceDock, m_collectivesDock, m_blameDock };
+        m_flopsHeatmapDock, m_strategyDock, m_mareyDock, m_adviceDock, m_collectivesDock, m_blameDock, m_compareDock };
 }
 
 QStringList MainWindow::dockShortNames()
@@ -223,7 +235,8 @@ QStringList MainWindow::dockShortNames()
         QStringLiteral("commduration"), QStringLiteral("links"), QStringLiteral("groups"), QStringLiteral("timeoverview"),
         QStringLiteral("timeline"), QStringLiteral("operators"), QStringLiteral("memory"),
         QStringLiteral("memorydetail"), QStringLiteral("flops"), QStringLiteral("strategy"),
-        QStringLiteral("marey"), QStringLiteral("advice"), QStringLiteral("collectives"), QStringLiteral("blame") };
+        QStringLiteral("marey"), QStringLiteral("advice"), QStringLiteral("collectives"), QStringLiteral("blame"),
+        QStringLiteral("compare") };
 }
 
 QDockWidget* MainWindow::dockByName(const QString& name) const
@@ -310,6 +323,17 @@ void MainWindow::createMenus()
     m_recentMenu = file->addMenu(tr("Open &recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
     rebuildRecentMenu();
+    // Compare mode: the opened profile against a baseline (a folder, or a single trace file such as a GPU trace).
+    file->addAction(tr("Co&mpare with\u2026"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Choose the baseline folder"));
+        if (!dir.isEmpty())
+            openBaseline({ dir });
+    })->setObjectName(QStringLiteral("compareWithAction"));
+    file->addAction(tr("Compare with &trace file\u2026"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Choose the baseline trace file"));
+        if (!path.isEmpty())
+            openBaseline({ path });
+    });
     file->addSeparator();
     QAction* useCache = file->addAction(tr("Use parse &cache"));
     useCache->setCheckable(true);
@@ -601,6 +625,9 @@ void MainWindow::open(const QStringList& paths)
             absolute << QFileInfo(p).absoluteFilePath();
     }
     cancelLoading();
+    // A baseline belongs to the model it was compared with.
+    m_baselineLoader->cancel();
+    m_workspace->setBaseline(nullptr);
     if (absolute.isEmpty()) {
         emit loadFinished(false, tr("No path given"));
         return;
@@ -850,7 +877,21 @@ void MainWindow::dropEvent(QDropEvent* event)
     if (paths.isEmpty())
         return;
     event->acceptProposedAction();
-    open(paths);
+    // With Ctrl or Shift held the drop is the baseline to compare the opened profile with.
+    if (m_workspace->database() && (event->modifiers() & (Qt::ControlModifier | Qt::ShiftModifier)))
+        openBaseline(paths);
+    else
+        open(paths);
+}
+
+void MainWindow::openBaseline(const QStringList& paths)
+{
+    if (paths.isEmpty())
+        return;
+    statusBar()->showMessage(
+        tr("Loading the baseline %1\u2026").arg(QDir::toNativeSeparators(paths.join(QStringLiteral(", ")))));
+    m_baselineLoader->load(paths,
+        m_options.useParseCache && QSettings().value(QStringLiteral("parseCache/enabled"), true).toBool());
 }
 
 } // namespace npuscope::gui

@@ -44,6 +44,15 @@ void Workspace::setDatabase(std::shared_ptr<model::Database> database, const QSt
         emit errorReported();
 }
 
+void Workspace::setBaseline(std::shared_ptr<model::Database> baseline, const QStringList& paths)
+{
+    if (baseline == m_baseline && paths == m_baselinePaths)
+        return;
+    m_baseline = std::move(baseline);
+    m_baselinePaths = m_baseline ? paths : QStringList();
+    emit baselineChanged();
+}
+
 std::optional<int64_t> Workspace::selectedRank() const
 {
     if (m_selectedRanks.empty())

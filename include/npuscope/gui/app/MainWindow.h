@@ -28,6 +28,8 @@ class ParallelStrategyDock;
 class MareyDock;
 class AdviceDock;
 class BlameDock;
+class BaselineLoader;
+class CompareDock;
 class CollectivesDock;
 class MemoryHeatmapDock;
 class TimeOverviewDock;
@@ -81,6 +83,7 @@ public:
     AdviceDock* adviceDock() const { return m_adviceDock; }
     CollectivesDock* collectivesDock() const { return m_collectivesDock; }
     BlameDock* blameDock() const { return m_blameDock; }
+    CompareDock* compareDock() const { return m_compareDock; }
     QList<QDockWidget*> docks() const;
     // A dock by short name (steps | overview | issues) or objectName, case-insensitive; nullptr if unknown.
     QDockWidget* dockByName(const QString& name) const;
@@ -90,6 +93,9 @@ public:
     // loadFinished reports the outcome.
     void open(const QStringList& paths);
     bool isLoading() const { return m_loading; }
+    // Loads paths in the background as the baseline of compare mode (Workspace::baseline, the Compare dock); a new
+    // open() drops it. The status bar says the outcome; waitUntilIdle() waits for it.
+    void openBaseline(const QStringList& paths);
     void cancelLoading();
     // Spins the event loop until no load and no dock query is running; false on timeout.
     bool waitUntilIdle(int timeoutMs = 120000);
@@ -171,6 +177,8 @@ private:
     AdviceDock* m_adviceDock = nullptr;
     CollectivesDock* m_collectivesDock = nullptr;
     BlameDock* m_blameDock = nullptr;
+    CompareDock* m_compareDock = nullptr;
+    BaselineLoader* m_baselineLoader = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QLabel* m_summary = nullptr;

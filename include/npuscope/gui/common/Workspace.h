@@ -66,6 +66,13 @@ public:
     // Replaces the model and clears the selection (step, ranks, window, group).
     void setDatabase(std::shared_ptr<model::Database> database, const QStringList& sourcePaths = {});
 
+    // The baseline a Compare view compares the model against (loaded with its Kernels group), and the paths it was
+    // loaded from; nullptr when none. Kept across setDatabase() (MainWindow clears it on a new open). Emits
+    // baselineChanged.
+    std::shared_ptr<model::Database> baseline() const { return m_baseline; }
+    QStringList baselinePaths() const { return m_baselinePaths; }
+    void setBaseline(std::shared_ptr<model::Database> baseline, const QStringList& paths = {});
+
     // The parse cache the views' deferred imports (a rank's kernels, memory rows, timeline, kernel totals) read and
     // fill, or nullptr when caching is off (File > Use parse cache). Shared so a worker still importing keeps it.
     std::shared_ptr<const load::ParseCache> parseCache() const { return m_parseCache; }
@@ -140,6 +147,7 @@ public:
 
 signals:
     void databaseChanged();
+    void baselineChanged();
     void selectedRankChanged();
     void stepChanged();
     void timeWindowChanged();
@@ -158,6 +166,8 @@ signals:
 private:
     std::shared_ptr<model::Database> m_database;
     QStringList m_sourcePaths;
+    std::shared_ptr<model::Database> m_baseline;
+    QStringList m_baselinePaths;
     std::shared_ptr<const load::ParseCache> m_parseCache;
     std::vector<int64_t> m_selectedRanks;
     std::optional<int64_t> m_step;

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/compare/BaselineLoader.h"
+
+#include "npuscope/gui/common/Workspace.h"
+#include "npuscope/io/detect/Detector.h"
+#include "npuscope/load/Loader.h"
+#include "npuscope/load/ParseCache.h"
+#include "npuscope/query/RankQuery.h"
+
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace npuscope::gui {
+
+namespace {
+
+struct Outcome {
+    std::shared_ptr<model::Database> database;
+    QString message;
+};
+
+Outcome loadBaseline(const std::vector<std::string>& inputs, bool useCache, const std::atomic<bool>* cancel)
+{
+    Outcome out;
+    try {
+        const io::LoadPlan plan = io::Detector::detect(inputs);
+        if (plan.ranks.empty()) {
+            out.message = QObject::tr("No profiling data found in %1")
+                              .arg(QString::fromStdString(inputs.empty() ? std::string() : inputs.front()));
+            return out;
+        }
+        load::LoadOptions options;
+        options.loadTimelines = true;
+        options.deferredGroups = io::kKernelsGroup; // the operator level of the comparison
+        const load::ParseCache cache;
+        if (useCache)
+            options.cache = &cache;
+        std::unique_ptr<model::Database> db = load::Loader::load(plan, options, {}, cancel);
+        if (!db) {
+            out.message = QObject::tr("Loading the baseline was cancelled");
+            return out;
+        }
+        const int64_t ranks = query::RankQuery::rankCount(*db);
+        if (ranks == 0) {
+            out.message = QObject::tr("No ranks could be loaded from the baseline");
+            return out;
+        }
+        out.message = ranks == 1 ? QObject::tr("1 rank") : QObject::tr("%1 ranks").arg(ranks);
+        out.database = std::move(db);
+    } catch (const std::exception& e) {
+        out.message = QObject::tr("The baseline could not be loaded: %1").arg(QString::fromUtf8(e.what()));
+    }
+    return out;
+}
+
+} // namespace
+
+BaselineLoader::BaselineLoader(Workspace* workspace, QObject* parent)
+    : QObject(parent)
+    , m_workspace(workspace)
+{
+}
+
+BaselineLoader::~BaselineLoader() { cancel(); }
+
+void BaselineLoader::cancel()
+{
+    if (m_cancel)
+        *m_cancel = true;
+    m_cancel.reset();
+}
+
+void BaselineLoader::load(const QStringList& paths, bool useCache)
+{
+    cancel();
+    QStringList absolute;
+    std::vector<std::string> inputs;
+    for (const QString& p : paths) {
+        absolute << QFileInfo(p).absoluteFilePath();
+        inputs.push_back(absolute.back().toStdString());
+    }
+    auto flag = std::make_shared<std::atomic<bool>>(false);
+    m_cancel = flag;
+    m_workspace->beginQuery();
+    auto* watcher = new QFutureWatcher<Outcome>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, flag, absolute] {
+        const Outcome outcome = watcher->result();
+        watcher->deleteLater();
+        m_workspace->endQuery();
+        if (*flag) // cancelled or superseded: a newer load or a new model owns the baseline now
+            return;
+        m_cancel.reset();
+        if (outcome.database)
+            m_workspace->setBaseline(outcome.database, absolute);
+        emit finished(outcome.database != nullptr, outcome.message);
+    });
+    watcher->setFuture(
+        QtConcurrent::run([inputs, useCache, flag] { return loadBaseline(inputs, useCache, flag.get()); }));
+}
+
+} // namespace npuscope::gui

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/compare/CompareDock.h"
+
+#include "npuscope/gui/common/TableSetup.h"
+#include "npuscope/gui/common/Workspace.h"
+#include "npuscope/gui/compare/CommDiffModel.h"
+#include "npuscope/gui/compare/OperatorDiffModel.h"
+#include "npuscope/gui/compare/RankDeltaStrip.h"
+#include "npuscope/gui/compare/WaterfallChart.h"
+#include "npuscope/io/detect/LoadPlan.h"
+#include "npuscope/load/Loader.h"
+#include "npuscope/query/RankQuery.h"
+#include "npuscope/query/compare/DiffReport.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentMap>
+
+namespace npuscope::gui {
+
+namespace {
+
+QTableView* diffTable(QAbstractItemModel* model, QWidget* parent)
+{
+    auto* view = new QTableView(parent);
+    view->setModel(model);
+    TableSetup::install(view, { .singleSelection = true, .stretchLastSection = false, .sortable = true });
+    return view;
+}
+
+QString sideText(const QStringList& paths, const query::DiffSide& side)
+{
+    QStringList names;
+    for (const QString& p : paths)
+        names << QFileInfo(p).fileName();
+    const QString steps = side.step ? QObject::tr("step %1").arg(*side.step)
+        : side.stepCount > 0        ? QObject::tr("mean of %1 steps").arg(side.stepCount)
+                                    : QObject::tr("whole range as one step");
+    return QObject::tr("%1 (%2 ranks, %3)").arg(names.join(QStringLiteral(", "))).arg(side.ranks.size()).arg(steps);
+}
+
+} // namespace
+
+CompareDock::CompareDock(Workspace* ws, QWidget* parent)
+    : QueryDock(tr("Compare"), kObjectName, ws, parent)
+    , m_categories(new OperatorDiffModel(tr("Category"), this))
+    , m_types(new OperatorDiffModel(tr("Op type"), this))
+    , m_kernels(new OperatorDiffModel(tr("Kernel"), this))
+    , m_comm(new CommDiffModel(this))
+{
+    m_pages = new QStackedWidget(this);
+    m_message = new QLabel(m_pages);
+    m_message->setObjectName(QStringLiteral("compareMessage"));
+    m_message->setAlignment(Qt::AlignCenter);
+    m_message->setWordWrap(true);
+    m_pages->addWidget(m_message);
+
+    auto* body = new QWidget(m_pages);
+    auto* layout = new QVBoxLayout(body);
+    layout->setContentsMargins(4, 4, 4, 4);
+    m_headline = new QLabel(body);
+    m_headline->setObjectName(QStringLiteral("compareHeadline"));
+    m_headline->setWordWrap(true);
+    m_headline->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont bold = m_headline->font();
+    bold.setBold(true);
+    m_headline->setFont(bold);
+    layout->addWidget(m_headline);
+    m_sides = new QLabel(body);
+    m_sides->setObjectName(QStringLiteral("compareSides"));
+    m_sides->setWordWrap(true);
+    layout->addWidget(m_sides);
+
+    auto* splitter = new QSplitter(Qt::Vertical, body);
+    auto* charts = new QSplitter(Qt::Horizontal, splitter);
+    m_waterfall = new WaterfallChart(charts);
+    auto* stripBox = new QWidget(charts);
+    auto* stripLayout = new QVBoxLayout(stripBox);
+    stripLayout->setContentsMargins(0, 0, 0, 0);
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("\u0394 per rank of"), stripBox));
+    m_component = new QComboBox(stripBox);
+    m_component->setObjectName(QStringLiteral("compareComponent"));
+    using query::DiffComponent;
+    for (DiffComponent c : { DiffComponent::Computing, DiffComponent::Step, DiffComponent::CommunicationNotOverlapped,
+             DiffComponent::Overlapped, DiffComponent::Free, DiffComponent::Bubble, DiffComponent::Preparing })
+        m_component->addItem(QString::fromUtf8(query::diffComponentTitle(c)), static_cast<int>(c));
+    bar->addWidget(m_component);
+    bar->addStretch(1);
+    stripLayout->addLayout(bar);
+    m_strip = new RankDeltaStrip(stripBox);
+    stripLayout->addWidget(m_strip, 1);
+    charts->addWidget(m_waterfall);
+    charts->addWidget(stripBox);
+    charts->setStretchFactor(0, 2);
+    charts->setStretchFactor(1, 3);
+
+    m_tabs = new QTabWidget(splitter);
+    m_tabs->setObjectName(QStringLiteral("compareTables"));
+    QTableView* categories = diffTable(m_categories, m_tabs);
+    categories->setColumnHidden(OperatorDiffModel::Category, true); // the key is the category
+    m_tabs->addTab(categories, tr("Categories"));
+    m_tabs->addTab(diffTable(m_types, m_tabs), tr("Op types"));
+    m_tabs->addTab(diffTable(m_kernels, m_tabs), tr("Kernels"));
+    m_tabs->addTab(diffTable(m_comm, m_tabs), tr("Communication"));
+    splitter->addWidget(charts);
+    splitter->addWidget(m_tabs);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 3);
+    layout->addWidget(splitter, 1);
+    m_pages->addWidget(body);
+    setBody(m_pages);
+
+    connect(m_component, &QComboBox::currentIndexChanged, this,
+        [this] { m_strip->setComponent(static_cast<query::DiffComponent>(m_component->currentData().toInt())); });
+    connect(m_strip, &ChartWidget::itemClicked, this, [this](int item) {
+        if (const auto rank = m_strip->rankOf(item))
+            workspace()->setSelectedRank(*rank);
+    });
+    connect(ws, &Workspace::selectedRankChanged, this, [this] { m_strip->setMarkedRank(workspace()->selectedRank()); });
+    reloadOn({ &Workspace::baselineChanged });
+    requestReload();
+}
+
+void CompareDock::showMessage(const QString& text)
+{
+    m_diff.reset();
+    m_message->setText(text);
+    m_pages->setCurrentWidget(m_message);
+}
+
+void CompareDock::reload()
+{
+    const auto base = workspace()->baseline();
+    if (!workspace()->database()) {
+        showMessage(tr("No profile loaded."));
+        return;
+    }
+    if (!base) {
+        showMessage(tr("No baseline to compare with.\n\nChoose one with File \u2192 Compare with\u2026, drop a folder "
+                       "on the window with Ctrl (or Shift) held, or start npuscope --baseline BASE PATH.\nThe opened "
+                       "profile is the new run; the baseline may be any input npuscope opens, a GPU trace too."));
+        return;
+    }
+    if (!m_diff)
+        showMessage(tr("Comparing with the baseline\u2026"));
+    // Kernel rows are in each rank's deferred Kernels group: import them (parsed without the model lock), then
+    // compare; RunComparison takes each model's lock itself.
+    runner()->runUnlocked(
+        [base, cache = workspace()->parseCache()](const std::shared_ptr<model::Database>& db) {
+            std::vector<int64_t> ranks;
+            {
+                auto guard = db->lock();
+                for (const auto& r : query::RankQuery::ranks(*db))
+                    ranks.push_back(r.rank);
+            }
+            // Ranks parse in parallel (the loader merges each under the model lock).
+            QtConcurrent::blockingMap(ranks, [&db, &cache](int64_t rank) {
+                load::Loader::loadDeferred(*db, rank, io::kKernelsGroup, {}, nullptr, cache.get());
+            });
+            return std::make_shared<const query::RunDiff>(query::RunComparison::compare(*base, *db, {}));
+        },
+        [this](std::shared_ptr<const query::RunDiff> diff) { showDiff(std::move(diff)); });
+}
+
+void CompareDock::showDiff(std::shared_ptr<const query::RunDiff> diff)
+{
+    m_diff = std::move(diff);
+    const query::RunDiff& d = *m_diff;
+    m_headline->setText(QString::fromStdString(query::DiffReport::headline(d)));
+    QString sides
+        = tr("Base: %1 \u2192 new: %2")
+              .arg(sideText(workspace()->baselinePaths(), d.base), sideText(workspace()->sourcePaths(), d.neu));
+    if (!d.unmatchedBase.empty() || !d.unmatchedNew.empty())
+        sides += tr(" \u00b7 unmatched ranks: %1 only in base, %2 only in new")
+                     .arg(d.unmatchedBase.size())
+                     .arg(d.unmatchedNew.size());
+    if (!d.unmapped.empty())
+        sides += tr(" \u00b7 %1 GPU kernels without a category (Categories tab: \u201cunmapped GPU kernel\u201d)")
+                     .arg(d.unmapped.size());
+    m_sides->setText(sides);
+    m_waterfall->setDiff(d);
+    m_strip->setDiff(d);
+    m_strip->setMarkedRank(workspace()->selectedRank());
+    m_categories->setRows(d.categories);
+    m_types->setRows(d.types);
+    m_kernels->setRows(d.kernels);
+    m_comm->setRows(d.communication);
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        if (auto* view = qobject_cast<QTableView*>(m_tabs->widget(i)))
+            view->resizeColumnsToContents();
+    }
+    m_pages->setCurrentIndex(1);
+}
+
+} // namespace npuscope::gui
