@@ -313,6 +313,13 @@
     </message>
 </context>
 <context>
+    <name>npuscope::gui::CompareDock</name>
+    <message>
+        <source>Compare</source>
+        <translation>性能比对</translation>
+    </message>
+</context>
+<context>
     <name>npuscope::gui::ChartWidget</name>
     <message>
         <source>Save image…</source>
@@ -1493,6 +1500,14 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
 </context>
 <context>
     <name>npuscope::gui::MainWindow</name>
+    <message>
+        <source>Co&amp;mpare with…</source>
+        <translation>与基线比较(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Compare with &amp;trace file…</source>
+        <translation>与 trace 文件比较(&amp;T)…</translation>
+    </message>
     <message>
         <source>No view named “%1”</source>
         <translation>没有名为“%1”的视图</translation>
