@@ -11,8 +11,9 @@ ctest --test-dir "$root/build/ci" --output-on-failure -j2 --timeout 600
 
 # The core tests and the fuzz-regression replay under AddressSanitizer + UndefinedBehaviorSanitizer (clang, one
 # build that also holds the libFuzzer executable), then a fuzz smoke run of a few seconds per target
-# (docs/robustness.md). NPUSCOPE_SANITIZERS=0 skips this part.
-if [[ "${NPUSCOPE_SANITIZERS:-1}" != 0 ]]; then
+# (docs/robustness.md). Opt-in for now (NPUSCOPE_SANITIZERS=1): the whole step has not yet completed once on a clean
+# clone (clang 14 rejected code gcc accepts), so it does not gate CI until it has (issue 15).
+if [[ "${NPUSCOPE_SANITIZERS:-0}" != 0 ]]; then
   start=$SECONDS
   cmake -S "$root" -B "$root/build/asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 \
     -DNPUSCOPE_FUZZ=ON -DNPUSCOPE_WERROR=ON >/dev/null

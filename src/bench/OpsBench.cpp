@@ -94,8 +94,10 @@ int opsTable(const std::vector<std::string>& args)
 
     constexpr int kRepeat = 9;
     size_t sink = 0;
-    for (const auto& [by, name] : { std::pair { query::OperatorGroupBy::Type, "type" },
+    for (const auto& grouping : { std::pair { query::OperatorGroupBy::Type, "type" },
              std::pair { query::OperatorGroupBy::Name, "name" }, std::pair { query::OperatorGroupBy::Shape, "shape" } }) {
+        const auto by = grouping.first; // not a structured binding: clang 14 cannot capture one in a lambda
+        const auto* name = grouping.second;
         const auto all = timed(kRepeat, [&] { sink += index->group(by).size(); });
         print(std::string("ops.regroup.") + name + ".median_ms", percentile(all, 0.5), "ms");
         const auto one = timed(kRepeat, [&] { sink += index->group(by, 0).size(); });

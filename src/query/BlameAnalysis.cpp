@@ -368,7 +368,10 @@ private:
     {
         const auto& in = m_set.instances[i];
         const size_t lm = in.lastArriver;
-        const auto& [rank, k] = m_slotOf[i][lm];
+        // Not a structured binding: clang 14 cannot capture one in the lambdas below.
+        const auto& slot = m_slotOf[i][lm];
+        const auto& rank = slot.first;
+        const auto& k = slot.second;
         const auto& slots = m_perRank.at(rank);
         std::vector<std::pair<double, Reason>> reasons;
         std::vector<Part> parts;

@@ -248,7 +248,10 @@ CollectiveSet CollectiveInstances::build(model::Database& db)
     // Send -> receive pairs: per (step, group) the receives of every rank in start order; a send takes the first
     // unmatched receive of its size on a linked peer (per-pair order is FIFO), the nearest in aligned time when
     // several peers qualify.
-    for (const auto& [sg, idx] : pairRows) {
+    for (const auto& pairRow : pairRows) {
+        // Not a structured binding: clang 14 cannot capture one in a lambda.
+        const auto& sg = pairRow.first;
+        const auto& idx = pairRow.second;
         std::map<int64_t, std::vector<size_t>> recvs; // rank -> rows
         std::vector<size_t> sends;
         std::set<int64_t> members;

@@ -156,7 +156,8 @@ std::string DiffReport::headline(const RunDiff& diff)
     const double largest = moved.empty() ? 0 : std::abs(moved.front().first);
     std::string parts;
     for (std::size_t i = 0; i < moved.size() && i < 3; ++i) {
-        const auto [d, c] = moved[i];
+        const double d = moved[i].first; // not a structured binding: clang 14 cannot capture one in a lambda
+        const auto c = moved[i].second;
         if (std::abs(d) < largest / 10 || std::abs(d) < 0.05)
             break;
         std::string part = std::string(diffComponentTitle(c)) + " " + signedMs(d);
