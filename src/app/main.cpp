@@ -8,6 +8,7 @@
 #include "npuscope/gui/operators/OperatorDock.h"
 #include "npuscope/gui/timeline/TimelineDock.h"
 #include "npuscope/load/Loader.h"
+#include "npuscope/query/RankQuery.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -261,18 +262,16 @@ int main(int argc, char** argv)
     if (dock == window.adviceDock()) {
         constexpr size_t kAdviceTimelineRanks = 8;
         const auto db = window.workspace()->database();
-        std::vector<int64_t> ranks;
+        std::vector<npuscope::query::RankInfo> ranks;
         {
             auto lock = db->lock();
-            auto st = db->prepare("SELECT rank_id FROM rank ORDER BY rank_id");
-            while (st.step())
-                ranks.push_back(st.int64(0));
+            ranks = npuscope::query::RankQuery::ranks(*db);
         }
         if (ranks.size() <= kAdviceTimelineRanks) {
             if (!window.waitUntilIdle())
                 return fail(1, QStringLiteral("timed out waiting for the views"));
-            for (const int64_t rank : ranks)
-                npuscope::load::Loader::loadTimeline(*db, rank);
+            for (const auto& r : ranks)
+                npuscope::load::Loader::loadTimeline(*db, r.rank);
             window.adviceDock()->runAgain();
         }
     }
