@@ -21,7 +21,7 @@
     </message>
     <message>
         <source>Run the rules again, e.g. after loading more timelines (the timeline rules examine the ranks whose timeline is loaded)</source>
-        <translation type="unfinished"></translation>
+        <translation>重新运行规则，例如加载更多时间线之后（时间线规则只检查已加载时间线的卡）</translation>
     </message>
     <message>
         <source>No findings: no rule&apos;s threshold was crossed</source>
@@ -41,7 +41,7 @@
     </message>
     <message>
         <source> · device memory %1 GB (Memory heatmap setting) · double-click a finding to show its evidence</source>
-        <translation type="unfinished"></translation>
+        <translation> · 设备内存 %1 GB（内存热力图设置）· 双击某条发现以查看其依据</translation>
     </message>
     <message>
         <source>No profile loaded</source>
@@ -91,16 +91,12 @@
         <translation>严重程度</translation>
     </message>
     <message>
-        <source>critical, warning or info (docs/metrics.md, Ჭvice rules”)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Rule</source>
         <translation>规则</translation>
     </message>
     <message>
         <source>The rule id (npuscope.advice/1 “id”)</source>
-        <translation type="unfinished"></translation>
+        <translation>规则 ID（npuscope.advice/1 的 “id”）</translation>
     </message>
     <message>
         <source>Category</source>
@@ -108,7 +104,7 @@
     </message>
     <message>
         <source>delimitation, slow_rank, communication, computation, scheduling or memory</source>
-        <translation type="unfinished"></translation>
+        <translation>delimitation（定界）、slow_rank（慢卡）、communication（通信）、computation（计算）、scheduling（调度）或 memory（内存）</translation>
     </message>
     <message>
         <source>Value</source>
@@ -132,7 +128,7 @@
     </message>
     <message>
         <source>The ranks concerned (the most affected first), else the links</source>
-        <translation type="unfinished"></translation>
+        <translation>相关的卡（受影响最大的在前），否则为链路</translation>
     </message>
     <message>
         <source>Message</source>
@@ -142,12 +138,16 @@
         <source>What was measured</source>
         <translation>测量内容</translation>
     </message>
+    <message>
+        <source>critical, warning or info (docs/metrics.md, “Advice rules”)</source>
+        <translation>critical（严重）、warning（警告）或 info（提示）（见 docs/metrics.md“Advice rules”）</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::AreaStatsModel</name>
     <message>
         <source>, over the slices of this name in the selected time range and rows</source>
-        <translation type="unfinished"></translation>
+        <translation>，统计所选时间范围和行中该名称的切片</translation>
     </message>
     <message>
         <source>Name</source>
@@ -226,7 +226,7 @@
     </message>
     <message>
         <source>%1 ms of waiting above normal in %2 delayed ops: %3 ms traced to %4 root(s), %5 ms within the normal spread between ranks</source>
-        <translation type="unfinished"></translation>
+        <translation>%2 个延迟算子中高于正常水平的等待共 %1 ms：其中 %3 ms 追溯到 %4 个根因，%5 ms 属于卡间正常波动</translation>
     </message>
     <message>
         <source>&lt;p&gt;No rank or link stands out in this step.&lt;/p&gt;</source>
@@ -245,19 +245,19 @@
     <name>npuscope::gui::BlameTableModel</name>
     <message>
         <source>transit %1 ms where the same size takes %2 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>传输 %1 ms，而相同大小通常只需 %2 ms</translation>
     </message>
     <message>
         <source>%1 ms more work than its peers before an op</source>
-        <translation type="unfinished"></translation>
+        <translation>在算子之前比同组卡多做 %1 ms 的工作</translation>
     </message>
     <message>
         <source>; computing %1 ms (peers %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>；计算 %1 ms（同组 %2）</translation>
     </message>
     <message>
         <source>; free %1 ms (peers %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>；空闲 %1 ms（同组 %2）</translation>
     </message>
     <message>
         <source>Root</source>
@@ -265,15 +265,11 @@
     </message>
     <message>
         <source>The rank, or the link, the waiting started from</source>
-        <translation type="unfinished"></translation>
+        <translation>等待起源的卡或链路</translation>
     </message>
     <message>
         <source>Cause</source>
         <translation>原因</translation>
-    </message>
-    <message>
-        <source>compute, host (device idle: dispatch-bound), link or unknown (docs/metrics.md, ǋlame”)</source>
-        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Induced wait (ms)</source>
@@ -281,7 +277,7 @@
     </message>
     <message>
         <source>The wait of other ranks traced back to this root in the step</source>
-        <translation type="unfinished"></translation>
+        <translation>该迭代中追溯到此根因的其他卡的等待时间</translation>
     </message>
     <message>
         <source>Share</source>
@@ -289,7 +285,7 @@
     </message>
     <message>
         <source>Of the step&apos;s induced wait (its roots&apos; sum)</source>
-        <translation type="unfinished"></translation>
+        <translation>占该迭代诱发等待（其所有根因之和）的比例</translation>
     </message>
     <message>
         <source>Instances</source>
@@ -297,7 +293,7 @@
     </message>
     <message>
         <source>Delayed instances this root is the largest cause of</source>
-        <translation type="unfinished"></translation>
+        <translation>以此根因为最大原因的延迟实例数</translation>
     </message>
     <message>
         <source>Evidence</source>
@@ -305,18 +301,15 @@
     </message>
     <message>
         <source>What makes this root the cause; the chain is in the tooltip</source>
-        <translation type="unfinished"></translation>
+        <translation>此根因成为原因的依据；完整链路见提示</translation>
     </message>
     <message>
         <source>chain of %1 hops from its costliest instance</source>
-        <translation type="unfinished"></translation>
+        <translation>从代价最大的实例起共 %1 跳的链路</translation>
     </message>
-</context>
-<context>
-    <name>npuscope::gui::CompareDock</name>
     <message>
-        <source>Compare</source>
-        <translation>性能比对</translation>
+        <source>compute, host (device idle: dispatch-bound), link or unknown (docs/metrics.md, “Blame”)</source>
+        <translation>compute（计算）、host（设备空闲：下发瓶颈）、link（链路）或 unknown（未知）（见 docs/metrics.md“Blame”）</translation>
     </message>
 </context>
 <context>
@@ -380,6 +373,10 @@
         <source>No profile loaded</source>
         <translation>未加载性能数据</translation>
     </message>
+    <message>
+        <source>Costliest collectives of this rank</source>
+        <translation>该卡代价最大的集合通信</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::CollectivesDock</name>
@@ -400,10 +397,6 @@
         <translation>类型</translation>
     </message>
     <message>
-        <source>Select an instance to select its member ranks and its step</source>
-        <translation>选中一个实例以选中其成员卡和所在迭代</translation>
-    </message>
-    <message>
         <source>No profile loaded</source>
         <translation>未加载性能数据</translation>
     </message>
@@ -421,7 +414,43 @@
     </message>
     <message>
         <source>%1 of %2 instances, by wait cost · %3 unmatched send / receive · clock offsets up to %4 µs (estimated from collective ends, applied to the spread)</source>
-        <translation type="unfinished"></translation>
+        <translation>%2 个实例中的 %1 个，按等待代价排序 · %3 个未配对的发送 / 接收 · 时钟偏差最多 %4 µs（由集合通信结束时间估计，已用于到达差）</translation>
+    </message>
+    <message>
+        <source>Only the instances these ranks take part in; click to show every instance</source>
+        <translation>仅显示这些卡参与的实例；单击以显示全部实例</translation>
+    </message>
+    <message>
+        <source>Align ranks on this collective</source>
+        <translation>按此集合通信对齐各卡</translation>
+    </message>
+    <message>
+        <source>Shift each member rank&apos;s timeline so that the selected instance ends at the same time</source>
+        <translation>平移各成员卡的时间线，使所选实例在同一时刻结束</translation>
+    </message>
+    <message>
+        <source>Reset alignment</source>
+        <translation>重置对齐</translation>
+    </message>
+    <message>
+        <source>Put every rank&apos;s timeline offset back to 0</source>
+        <translation>将所有卡的时间线偏移恢复为 0</translation>
+    </message>
+    <message>
+        <source>Select an instance to select its member ranks and its step and mark their arrivals in the timeline</source>
+        <translation>选择一个实例即选中其成员卡和所在迭代，并在时间线中标出各卡的到达时刻</translation>
+    </message>
+    <message>
+        <source>link %1 ✕</source>
+        <translation>链路 %1 ✕</translation>
+    </message>
+    <message>
+        <source>rank %1 ✕</source>
+        <translation>卡 %1 ✕</translation>
+    </message>
+    <message>
+        <source>%1 %2 (step %3)</source>
+        <translation>%1 %2（迭代 %3）</translation>
     </message>
 </context>
 <context>
@@ -432,7 +461,7 @@
     </message>
     <message>
         <source>The step the op ran in</source>
-        <translation type="unfinished"></translation>
+        <translation>算子所在的迭代</translation>
     </message>
     <message>
         <source>Op</source>
@@ -440,7 +469,7 @@
     </message>
     <message>
         <source>The op key (name@group hash); a send / receive pair: the send&apos;s</source>
-        <translation type="unfinished"></translation>
+        <translation>算子键（名称@通信域哈希）；发送 / 接收对：取发送方的</translation>
     </message>
     <message>
         <source>Type</source>
@@ -448,7 +477,7 @@
     </message>
     <message>
         <source>allReduce, send, ...</source>
-        <translation type="unfinished"></translation>
+        <translation>allReduce、send 等</translation>
     </message>
     <message>
         <source>Kind</source>
@@ -456,7 +485,7 @@
     </message>
     <message>
         <source>collective, or p2p (a send matched with its receive)</source>
-        <translation type="unfinished"></translation>
+        <translation>集合通信（collective），或点对点（p2p：与接收配对的发送）</translation>
     </message>
     <message>
         <source>Group</source>
@@ -464,7 +493,7 @@
     </message>
     <message>
         <source>The group&apos;s name when known, else its hash</source>
-        <translation type="unfinished"></translation>
+        <translation>已知时为通信域名称，否则为其哈希</translation>
     </message>
     <message>
         <source>Members</source>
@@ -472,15 +501,11 @@
     </message>
     <message>
         <source>The ranks that took part</source>
-        <translation type="unfinished"></translation>
+        <translation>参与的卡</translation>
     </message>
     <message>
         <source>Last arriver</source>
         <translation>最晚到达者</translation>
-    </message>
-    <message>
-        <source>The member that waited least (docs/metrics.md, ǌollective instances”)</source>
-        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Spread (ms)</source>
@@ -488,7 +513,7 @@
     </message>
     <message>
         <source>Latest − earliest start, after the per-host clock offsets</source>
-        <translation type="unfinished"></translation>
+        <translation>最晚开始 − 最早开始（已校正各主机的时钟偏差）</translation>
     </message>
     <message>
         <source>Wait cost (ms)</source>
@@ -496,7 +521,7 @@
     </message>
     <message>
         <source>Σ (member wait − the last arriver&apos;s wait)</source>
-        <translation type="unfinished"></translation>
+        <translation>Σ（成员等待 − 最晚到达者的等待）</translation>
     </message>
     <message>
         <source>Delay (ms)</source>
@@ -504,7 +529,7 @@
     </message>
     <message>
         <source>Σ member wait above its role&apos;s least wait: what blame explains</source>
-        <translation type="unfinished"></translation>
+        <translation>Σ 成员等待中高于同角色最小等待的部分：归因分析所解释的部分</translation>
     </message>
     <message>
         <source>Root</source>
@@ -512,7 +537,90 @@
     </message>
     <message>
         <source>Where blame traced this instance&apos;s delay to (empty: on time or within the normal spread)</source>
-        <translation type="unfinished"></translation>
+        <translation>归因分析将该实例的延迟追溯到的位置（空：准时或在正常波动内）</translation>
+    </message>
+    <message>
+        <source>The member that waited least (docs/metrics.md, “Collective instances”)</source>
+        <translation>等待最少的成员（见 docs/metrics.md“Collective instances”）</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::CommDiffModel</name>
+    <message>
+        <source>Δ elapse ms</source>
+        <translation>Δ 耗时 ms</translation>
+    </message>
+    <message>
+        <source>New − base elapse, ms per rank and step</source>
+        <translation>新 − 基线 耗时，每卡每迭代 ms</translation>
+    </message>
+    <message>
+        <source>Δ wait ms</source>
+        <translation>Δ 等待 ms</translation>
+    </message>
+    <message>
+        <source>New − base wait, ms per rank and step</source>
+        <translation>新 − 基线 等待，每卡每迭代 ms</translation>
+    </message>
+    <message>
+        <source>Op type</source>
+        <translation>算子类型</translation>
+    </message>
+    <message>
+        <source>Communication op type</source>
+        <translation>通信算子类型</translation>
+    </message>
+    <message>
+        <source>Group</source>
+        <translation>通信域</translation>
+    </message>
+    <message>
+        <source>The &apos;@&apos; group hash (Ascend) or process group name (Kineto)</source>
+        <translation>“@”后的通信域哈希（昇腾）或进程组名称（Kineto）</translation>
+    </message>
+    <message>
+        <source>Base count</source>
+        <translation>基线次数</translation>
+    </message>
+    <message>
+        <source>Ops per rank and step in the baseline</source>
+        <translation>基线中每卡每迭代的算子数</translation>
+    </message>
+    <message>
+        <source>New count</source>
+        <translation>新次数</translation>
+    </message>
+    <message>
+        <source>Ops per rank and step in the opened run</source>
+        <translation>当前打开的运行中每卡每迭代的算子数</translation>
+    </message>
+    <message>
+        <source>Base elapse ms</source>
+        <translation>基线耗时 ms</translation>
+    </message>
+    <message>
+        <source>Elapse per rank and step in the baseline</source>
+        <translation>基线中每卡每迭代的耗时</translation>
+    </message>
+    <message>
+        <source>New elapse ms</source>
+        <translation>新耗时 ms</translation>
+    </message>
+    <message>
+        <source>Elapse per rank and step in the opened run</source>
+        <translation>当前打开的运行中每卡每迭代的耗时</translation>
+    </message>
+    <message>
+        <source>Base GB/s</source>
+        <translation>基线 GB/s</translation>
+    </message>
+    <message>
+        <source>Σ transit size ÷ Σ transit time of the bandwidth rows (10^3-based)</source>
+        <translation>带宽行的 Σ 传输大小 ÷ Σ 传输时间（按 10^3 进制）</translation>
+    </message>
+    <message>
+        <source>New GB/s</source>
+        <translation>新 GB/s</translation>
     </message>
 </context>
 <context>
@@ -546,15 +654,15 @@
     <name>npuscope::gui::CommDurationModel</name>
     <message>
         <source>%1 MB in %2 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>%2 ms 内 %1 MB</translation>
     </message>
     <message>
         <source>, summed over the rank&apos;s selected ops (ms)</source>
-        <translation type="unfinished"></translation>
+        <translation>，对该卡所选算子求和 (ms)</translation>
     </message>
     <message>
         <source>Σ Transit Size (MB) / Σ Transit Time (ms) of the %1 rows of the rank&apos;s selected ops (GB/s)</source>
-        <translation type="unfinished"></translation>
+        <translation>该卡所选算子 %1 行的 Σ 传输大小 (MB) / Σ 传输时间 (ms) (GB/s)</translation>
     </message>
     <message>
         <source>Rank</source>
@@ -570,7 +678,7 @@
     </message>
     <message>
         <source>Number of the rank&apos;s communication ops in the selection</source>
-        <translation type="unfinished"></translation>
+        <translation>所选范围内该卡的通信算子数</translation>
     </message>
     <message>
         <source>Elapsed (ms)</source>
@@ -619,7 +727,8 @@
     <message>
         <source>Wait / (Wait + Transit)
 Wait Ratio = ΣWait / (ΣWait + ΣTransit) over the rank&apos;s selected ops</source>
-        <translation type="unfinished"></translation>
+        <translation>等待 / (等待 + 传输)
+等待比 = Σ等待 / (Σ等待 + Σ传输)，对该卡所选算子计算</translation>
     </message>
     <message>
         <source>Sync Ratio</source>
@@ -628,7 +737,8 @@ Wait Ratio = ΣWait / (ΣWait + ΣTransit) over the rank&apos;s selected ops</so
     <message>
         <source>Synchronization / (Synchronization + Transit)
 Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</source>
-        <translation type="unfinished"></translation>
+        <translation>同步 / (同步 + 传输)
+同步比 = Σ同步 / (Σ同步 + Σ传输)，对该卡所选算子计算</translation>
     </message>
     <message>
         <source>SDMA (GB/s)</source>
@@ -640,7 +750,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     </message>
     <message>
         <source>Not in these files: this generation (e.g. MindSpore hccl_raw) records communication and wait cost only</source>
-        <translation type="unfinished"></translation>
+        <translation>这些文件中没有：该代格式（如 MindSpore hccl_raw）只记录通信代价和等待代价</translation>
     </message>
 </context>
 <context>
@@ -648,10 +758,6 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     <message>
         <source>Communication matrix</source>
         <translation>通信矩阵</translation>
-    </message>
-    <message>
-        <source>With Ǌll ops”: the total over every op type, or one op type&apos;s slot</source>
-        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Metric:</source>
@@ -706,40 +812,44 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
         <translation>（无通信域的链路）</translation>
     </message>
     <message>
-        <source>%1 ranks · %2 src᤭st links</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source> (+%1 diagonal/LOCAL, hidden)</source>
-        <translation type="unfinished"></translation>
+        <translation>（另有 %1 条对角线/LOCAL，已隐藏）</translation>
     </message>
     <message>
         <source> + %1 diagonal/LOCAL</source>
-        <translation type="unfinished"></translation>
+        <translation> + %1 条对角线/LOCAL</translation>
     </message>
     <message>
         <source> · slowest link %1 → %2: %3 GB/s (%4)</source>
-        <translation type="unfinished"></translation>
+        <translation> · 最慢链路 %1 → %2：%3 GB/s（%4）</translation>
     </message>
     <message>
         <source> · %1 ranks wrote links (rows of the others are empty)</source>
-        <translation type="unfinished"></translation>
+        <translation> · %1 张卡写出了链路（其余卡的行为空）</translation>
     </message>
     <message>
         <source> · from the file&apos;s “Total Op Info” rows (no per-type totals)</source>
-        <translation type="unfinished"></translation>
+        <translation> · 来自文件的“Total Op Info”行（无按类型的汇总）</translation>
     </message>
     <message>
         <source>&lt;b&gt;group-local ranks&lt;/b&gt;: global ranks unknown for group %1</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;通信域内卡号&lt;/b&gt;：通信域 %1 的全局卡号未知</translation>
     </message>
     <message>
         <source>not shown: links of %1 (global ranks unknown; select the group to see them in its group-local ranks)</source>
-        <translation type="unfinished"></translation>
+        <translation>未显示：%1 的链路（全局卡号未知；选择该通信域可按通信域内卡号查看）</translation>
     </message>
     <message>
         <source> · wheel: zoom, drag: pan, double-click: fit</source>
         <translation> · 滚轮：缩放，拖动：平移，双击：适配</translation>
+    </message>
+    <message>
+        <source>With “All ops”: the total over every op type, or one op type&apos;s slot</source>
+        <translation>选“所有算子”时：所有算子类型的总计，或某一算子类型的数据</translation>
+    </message>
+    <message>
+        <source>%1 ranks · %2 src→dst links</source>
+        <translation>%1 张卡 · %2 条 源→目的 链路</translation>
     </message>
 </context>
 <context>
@@ -796,12 +906,16 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
         <source>, zoom %1×</source>
         <translation>，缩放 %1×</translation>
     </message>
+    <message>
+        <source>Costliest collectives of link %1–%2</source>
+        <translation>链路 %1–%2 代价最大的集合通信</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::CommRankChart</name>
     <message>
         <source>Per rank: communication cost (Elapsed) and wait cost (MindSpore hccl_raw: separate figures, wait is not part of elapsed)</source>
-        <translation type="unfinished"></translation>
+        <translation>各卡：通信代价（耗时）和等待代价（MindSpore hccl_raw：两个独立数值，等待不含在耗时中）</translation>
     </message>
     <message>
         <source>Per rank: Transit + Wait + Idle = Elapsed</source>
@@ -809,7 +923,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     </message>
     <message>
         <source>&lt;b&gt;Rank %1&lt;/b&gt; (%2 ops)&lt;br&gt;Elapsed %3&lt;br&gt;Transit %4&lt;br&gt;Wait %5 (ratio %6)&lt;br&gt;Sync %7&lt;br&gt;Idle %8</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;卡 %1&lt;/b&gt;（%2 个算子）&lt;br&gt;耗时 %3&lt;br&gt;传输 %4&lt;br&gt;等待 %5（比例 %6）&lt;br&gt;同步 %7&lt;br&gt;空闲 %8</translation>
     </message>
     <message>
         <source>No communication ops</source>
@@ -880,6 +994,75 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     </message>
 </context>
 <context>
+    <name>npuscope::gui::CompareDock</name>
+    <message>
+        <source>Compare</source>
+        <translation>性能比对</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Op type</source>
+        <translation>算子类型</translation>
+    </message>
+    <message>
+        <source>Kernel</source>
+        <translation>Kernel</translation>
+    </message>
+    <message>
+        <source>Δ per rank of</source>
+        <translation>每卡 Δ：</translation>
+    </message>
+    <message>
+        <source>Categories</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Op types</source>
+        <translation>算子类型</translation>
+    </message>
+    <message>
+        <source>Kernels</source>
+        <translation>Kernel</translation>
+    </message>
+    <message>
+        <source>Communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>No profile loaded.</source>
+        <translation>未加载性能数据。</translation>
+    </message>
+    <message>
+        <source>No baseline to compare with.
+
+Choose one with File → Compare with…, drop a folder on the window with Ctrl (or Shift) held, or start npuscope --baseline BASE PATH.
+The opened profile is the new run; the baseline may be any input npuscope opens, a GPU trace too.</source>
+        <translation>没有可比较的基线。
+
+可通过“文件 → 与…比较”选择，按住 Ctrl（或 Shift）将文件夹拖到窗口上，或以 npuscope --baseline BASE PATH 启动。
+当前打开的数据为新运行；基线可以是 npuscope 能打开的任何输入，包括 GPU trace。</translation>
+    </message>
+    <message>
+        <source>Comparing with the baseline…</source>
+        <translation>正在与基线比较…</translation>
+    </message>
+    <message>
+        <source>Base: %1 → new: %2</source>
+        <translation>基线：%1 → 新：%2</translation>
+    </message>
+    <message>
+        <source> · unmatched ranks: %1 only in base, %2 only in new</source>
+        <translation> · 未匹配的卡：%1 张仅在基线中，%2 张仅在新运行中</translation>
+    </message>
+    <message>
+        <source> · %1 GPU kernels without a category (Categories tab: “unmapped GPU kernel”)</source>
+        <translation> · %1 个 GPU kernel 无类别（类别页：“unmapped GPU kernel”）</translation>
+    </message>
+</context>
+<context>
     <name>npuscope::gui::DeviceHeatmap</name>
     <message>
         <source>No ranks loaded</source>
@@ -890,15 +1073,15 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     <name>npuscope::gui::FlopsHeatmap</name>
     <message>
         <source>FLOPs ÷ busiest device (low = alarm)</source>
-        <translation type="unfinished"></translation>
+        <translation>FLOPs ÷ 最忙设备（低 = 告警）</translation>
     </message>
     <message>
         <source>FLOPS ÷ fastest device (low = alarm)</source>
-        <translation type="unfinished"></translation>
+        <translation>FLOPS ÷ 最快设备（低 = 告警）</translation>
     </message>
     <message>
         <source>no FLOPs (kernels not loaded or not recorded)</source>
-        <translation type="unfinished"></translation>
+        <translation>无 FLOPs（kernel 未加载或未记录）</translation>
     </message>
     <message>
         <source>Host</source>
@@ -934,19 +1117,19 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     </message>
     <message>
         <source>FLOPS (mean per op)</source>
-        <translation type="unfinished"></translation>
+        <translation>FLOPS（每算子均值）</translation>
     </message>
     <message>
         <source>Utilisation (mean per op)</source>
-        <translation type="unfinished"></translation>
+        <translation>利用率（每算子均值）</translation>
     </message>
     <message>
         <source>FLOPs ÷ busiest</source>
-        <translation type="unfinished"></translation>
+        <translation>FLOPs ÷ 最忙</translation>
     </message>
     <message>
         <source>FLOPS ÷ fastest</source>
-        <translation type="unfinished"></translation>
+        <translation>FLOPS ÷ 最快</translation>
     </message>
     <message>
         <source>Kernels counted</source>
@@ -958,7 +1141,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     </message>
     <message>
         <source>flops_summary_N.json (whole run)</source>
-        <translation type="unfinished"></translation>
+        <translation>flops_summary_N.json（整个运行）</translation>
     </message>
 </context>
 <context>
@@ -981,7 +1164,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     </message>
     <message>
         <source>FLOPs: the floating-point operations a device&apos;s kernels executed. FLOPS: those FLOPs ÷ the time of the kernels that carry them.</source>
-        <translation type="unfinished"></translation>
+        <translation>FLOPs：设备上 kernel 执行的浮点运算次数。FLOPS：这些 FLOPs ÷ 记录它们的 kernel 的耗时。</translation>
     </message>
     <message>
         <source>All steps</source>
@@ -989,7 +1172,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     </message>
     <message>
         <source>Sum over every step instead of the selected one (with no step selected every step is summed anyway)</source>
-        <translation type="unfinished"></translation>
+        <translation>对所有迭代求和，而不只是所选迭代（未选迭代时本来就对所有迭代求和）</translation>
     </message>
     <message>
         <source>No profile loaded</source>
@@ -1017,11 +1200,11 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     </message>
     <message>
         <source> (flops_summary_N.json figures are for the whole run)</source>
-        <translation type="unfinished"></translation>
+        <translation>（flops_summary_N.json 的数值针对整个运行）</translation>
     </message>
     <message>
         <source>&lt;b&gt;No loaded kernel carries FLOPs.&lt;/b&gt;&lt;br&gt;%1.&lt;br&gt;Ranks checked: %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;已加载的 kernel 都没有 FLOPs。&lt;/b&gt;&lt;br&gt;%1。&lt;br&gt;已检查的卡：%2。</translation>
     </message>
 </context>
 <context>
@@ -1032,7 +1215,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     </message>
     <message>
         <source>Group name: tp, pp, dp … from profiler_metadata.json or communication_group.json, else the hash</source>
-        <translation type="unfinished"></translation>
+        <translation>通信域名称：tp、pp、dp …，来自 profiler_metadata.json 或 communication_group.json，否则为哈希</translation>
     </message>
     <message>
         <source>Hash</source>
@@ -1040,7 +1223,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     </message>
     <message>
         <source>The group hash ops and links are tagged with (the @ suffix of an op name)</source>
-        <translation type="unfinished"></translation>
+        <translation>算子和链路所标记的通信域哈希（算子名的 @ 后缀）</translation>
     </message>
     <message>
         <source>Size</source>
@@ -1056,7 +1239,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     </message>
     <message>
         <source>Number of communication ops of the group, over all ranks and steps</source>
-        <translation type="unfinished"></translation>
+        <translation>该通信域在所有卡和迭代上的通信算子数</translation>
     </message>
     <message>
         <source>Membership from</source>
@@ -1064,7 +1247,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     </message>
     <message>
         <source>Where the group&apos;s global ranks come from</source>
-        <translation type="unfinished"></translation>
+        <translation>该通信域全局卡号的来源</translation>
     </message>
     <message>
         <source>Global ranks</source>
@@ -1076,15 +1259,15 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     </message>
     <message>
         <source>raw HCCL group id: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>原始 HCCL 通信域 ID：%1</translation>
     </message>
     <message>
         <source>No communication ops are loaded (no communication.json or communication tables)</source>
-        <translation type="unfinished"></translation>
+        <translation>未加载通信算子（没有 communication.json 或通信表）</translation>
     </message>
     <message>
         <source>%1 group listed in communication_group.json without a group hash: no op or link names it</source>
-        <translation type="unfinished"></translation>
+        <translation>communication_group.json 中列出的 %1 通信域没有哈希：没有算子或链路引用它</translation>
     </message>
 </context>
 <context>
@@ -1305,7 +1488,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     </message>
     <message>
         <source>The rank whose files the issue is about; empty when it concerns the whole load</source>
-        <translation type="unfinished"></translation>
+        <translation>问题所涉及文件所属的卡；涉及整个加载时为空</translation>
     </message>
     <message>
         <source>File</source>
@@ -1313,7 +1496,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     </message>
     <message>
         <source>The file (folder and name; the full path is in the cell&apos;s tooltip)</source>
-        <translation type="unfinished"></translation>
+        <translation>文件（文件夹和名称；完整路径见单元格提示）</translation>
     </message>
     <message>
         <source>Line</source>
@@ -1340,7 +1523,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     </message>
     <message>
         <source>Sending rank (global; L&lt;n&gt;: rank local to the group)</source>
-        <translation type="unfinished"></translation>
+        <translation>发送卡（全局卡号；L&lt;n&gt;：通信域内卡号）</translation>
     </message>
     <message>
         <source>Dst</source>
@@ -1348,7 +1531,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     </message>
     <message>
         <source>Receiving rank (global; L&lt;n&gt;: rank local to the group)</source>
-        <translation type="unfinished"></translation>
+        <translation>接收卡（全局卡号；L&lt;n&gt;：通信域内卡号）</translation>
     </message>
     <message>
         <source>Transport</source>
@@ -1356,7 +1539,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     </message>
     <message>
         <source>Transport type of the link (HCCS, PCIE, RDMA, SDMA, SIO, LOCAL)</source>
-        <translation type="unfinished"></translation>
+        <translation>链路的传输类型（HCCS、PCIE、RDMA、SDMA、SIO、LOCAL）</translation>
     </message>
     <message>
         <source>Time (ms)</source>
@@ -1364,7 +1547,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     </message>
     <message>
         <source>Σ Transit Time of the link over its ops (ms)</source>
-        <translation type="unfinished"></translation>
+        <translation>该链路所有算子的 Σ 传输时间 (ms)</translation>
     </message>
     <message>
         <source>Size (MB)</source>
@@ -1372,7 +1555,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     </message>
     <message>
         <source>Σ Transit Size of the link over its ops (MB, 10^6 B)</source>
-        <translation type="unfinished"></translation>
+        <translation>该链路所有算子的 Σ 传输大小 (MB，10^6 B)</translation>
     </message>
     <message>
         <source>Bandwidth (GB/s)</source>
@@ -1380,7 +1563,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     </message>
     <message>
         <source>Σ transit size / Σ transit time of the link&apos;s ops (total slot)</source>
-        <translation type="unfinished"></translation>
+        <translation>该链路算子的 Σ 传输大小 / Σ 传输时间（总计）</translation>
     </message>
     <message>
         <source>Op</source>
@@ -1388,7 +1571,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     </message>
     <message>
         <source>Communication op type of the link&apos;s ops</source>
-        <translation type="unfinished"></translation>
+        <translation>该链路算子的通信算子类型</translation>
     </message>
     <message>
         <source>Group</source>
@@ -1396,7 +1579,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     </message>
     <message>
         <source>Communication group of the link (tp, dp, … or its hash)</source>
-        <translation type="unfinished"></translation>
+        <translation>链路所属通信域（tp、dp … 或其哈希）</translation>
     </message>
     <message>
         <source>Step</source>
@@ -1404,7 +1587,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     </message>
     <message>
         <source>Step of the link&apos;s ops; all: summed over every step</source>
-        <translation type="unfinished"></translation>
+        <translation>链路算子所在迭代；all：对所有迭代求和</translation>
     </message>
     <message>
         <source>all</source>
@@ -1416,11 +1599,11 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     </message>
     <message>
         <source>The op with the longest transit time on this link</source>
-        <translation type="unfinished"></translation>
+        <translation>该链路上传输时间最长的算子</translation>
     </message>
     <message>
         <source>Group-local rank as written in communication_matrix.json: the global ranks of group %1 are unknown</source>
-        <translation type="unfinished"></translation>
+        <translation>communication_matrix.json 中的通信域内卡号：通信域 %1 的全局卡号未知</translation>
     </message>
 </context>
 <context>
@@ -1491,11 +1674,15 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     </message>
     <message>
         <source> · &lt;b&gt;group-local ranks&lt;/b&gt; (L&lt;i&gt;n&lt;/i&gt;): global ranks unknown for group %1</source>
-        <translation type="unfinished"></translation>
+        <translation> · &lt;b&gt;通信域内卡号&lt;/b&gt;（L&lt;i&gt;n&lt;/i&gt;）：通信域 %1 的全局卡号未知</translation>
     </message>
     <message>
         <source>&lt;b&gt;Cluster links&lt;/b&gt;</source>
         <translation>&lt;b&gt;集群链路&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Costliest collectives of this link</source>
+        <translation>该链路代价最大的集合通信</translation>
     </message>
 </context>
 <context>
@@ -1748,6 +1935,22 @@ rank %1 of %2</source>
         <source>What can I open?</source>
         <translation>可以打开哪些数据？</translation>
     </message>
+    <message>
+        <source>Baseline loaded: %1</source>
+        <translation>已加载基线：%1</translation>
+    </message>
+    <message>
+        <source>Choose the baseline folder</source>
+        <translation>选择基线文件夹</translation>
+    </message>
+    <message>
+        <source>Choose the baseline trace file</source>
+        <translation>选择基线 trace 文件</translation>
+    </message>
+    <message>
+        <source>Loading the baseline %1…</source>
+        <translation>正在加载基线 %1…</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::MareyChart</name>
@@ -1765,7 +1968,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source> · %1 unmatched op(s)</source>
-        <translation type="unfinished"></translation>
+        <translation> · %1 个未匹配算子</translation>
     </message>
     <message>
         <source>rank %1</source>
@@ -1777,19 +1980,19 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>since the device&apos;s step start</source>
-        <translation type="unfinished"></translation>
+        <translation>自该设备迭代开始</translation>
     </message>
     <message>
         <source>since the step&apos;s first operator</source>
-        <translation type="unfinished"></translation>
+        <translation>自迭代的第一个算子</translation>
     </message>
     <message>
         <source>&lt;b&gt;Stage %1&lt;/b&gt; (collapsed, %2 devices)</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;阶段 %1&lt;/b&gt;（已折叠，%2 个设备）</translation>
     </message>
     <message>
         <source>&lt;br&gt;&lt;b&gt;%1&lt;/b&gt; #%2 (%3)&lt;br&gt;union from %4 to %5 (%6)</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;br&gt;&lt;b&gt;%1&lt;/b&gt; #%2（%3）&lt;br&gt;并集从 %4 到 %5（%6）</translation>
     </message>
     <message>
         <source>&lt;b&gt;rank %1&lt;/b&gt; · stage %2</source>
@@ -1797,19 +2000,19 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>&lt;br&gt;%1 operator(s) in the step</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;br&gt;迭代中有 %1 个算子</translation>
     </message>
     <message>
         <source>&lt;br&gt;FLOPs ÷ max: %1&lt;br&gt;FLOPS ÷ max: %2&lt;br&gt;peak memory ÷ capacity: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;br&gt;FLOPs ÷ 最大值：%1&lt;br&gt;FLOPS ÷ 最大值：%2&lt;br&gt;峰值内存 ÷ 容量：%3</translation>
     </message>
     <message>
         <source>&lt;br&gt;&lt;b&gt;%1&lt;/b&gt; #%2 (%3)&lt;br&gt;start %4, end %5 (%6)&lt;br&gt;duration %7</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;br&gt;&lt;b&gt;%1&lt;/b&gt; #%2（%3）&lt;br&gt;开始 %4，结束 %5（%6）&lt;br&gt;时长 %7</translation>
     </message>
     <message>
         <source>&lt;br&gt;unmatched: no neighbouring device of the stage has this operator</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;br&gt;未匹配：该阶段相邻设备都没有这个算子</translation>
     </message>
 </context>
 <context>
@@ -1832,7 +2035,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Absolute: times as recorded. Aligned: each device&apos;s times since its first operator of the step, so devices line up at 0.</source>
-        <translation type="unfinished"></translation>
+        <translation>绝对：按记录的时间。对齐：各设备从其本迭代第一个算子起计时，使所有设备在 0 处对齐。</translation>
     </message>
     <message>
         <source>Collapse stages</source>
@@ -1840,11 +2043,11 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>A collapsed stage is one line: per operator, the union of its devices&apos; intervals (clicking a stage label does the same)</source>
-        <translation type="unfinished"></translation>
+        <translation>折叠后的阶段显示为一行：每个算子取其各设备区间的并集（单击阶段标签效果相同）</translation>
     </message>
     <message>
         <source>&lt;span style=&apos;color:#3a6fb0&apos;&gt;■&lt;/span&gt; compute &lt;span style=&apos;color:#d9822b&apos;&gt;■&lt;/span&gt; communication &lt;span style=&apos;color:#2e9e5b&apos;&gt;■&lt;/span&gt; send &lt;span style=&apos;color:#8e5ab8&apos;&gt;■&lt;/span&gt; receive · blocks: F = FLOPs ÷ max, FS = FLOPS ÷ max, M = peak memory ÷ capacity (grey: unknown) · drag to zoom, double-click to zoom out</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;span style=&apos;color:#3a6fb0&apos;&gt;■&lt;/span&gt; 计算 &lt;span style=&apos;color:#d9822b&apos;&gt;■&lt;/span&gt; 通信 &lt;span style=&apos;color:#2e9e5b&apos;&gt;■&lt;/span&gt; 发送 &lt;span style=&apos;color:#8e5ab8&apos;&gt;■&lt;/span&gt; 接收 · 色块：F = FLOPs ÷ 最大值，FS = FLOPS ÷ 最大值，M = 峰值内存 ÷ 容量（灰色：未知）· 拖动缩放，双击缩小</translation>
     </message>
     <message>
         <source>Finding</source>
@@ -1868,11 +2071,11 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Slow device: Σ of its compared ops. Stage-wide: the stage&apos;s median. One device: on the device.</source>
-        <translation type="unfinished"></translation>
+        <translation>慢设备：其比较算子之和。全阶段：该阶段的中位数。单设备：该设备上的值。</translation>
     </message>
     <message>
         <source>Slow device: Σ of the peers&apos; medians. Stage-wide: median of the name across all stages. One device: median of the stage&apos;s other devices.</source>
-        <translation type="unfinished"></translation>
+        <translation>慢设备：同组设备中位数之和。全阶段：该名称在所有阶段的中位数。单设备：该阶段其他设备的中位数。</translation>
     </message>
     <message>
         <source>No profile loaded</source>
@@ -1880,7 +2083,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>ranks %1 to %2: kernels not loaded: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>卡 %1 到 %2：kernel 未加载：%3</translation>
     </message>
     <message>
         <source>kernels loaded for %1 of %2 ranks</source>
@@ -1896,11 +2099,11 @@ rank %1 of %2</source>
     </message>
     <message>
         <source> · all kernels (no step ids)</source>
-        <translation type="unfinished"></translation>
+        <translation> · 全部 kernel（无迭代 ID）</translation>
     </message>
     <message>
         <source> · %1 device(s) in %2 stage(s) · %3 operators · %4 unmatched · %5 send/receive pair(s)</source>
-        <translation type="unfinished"></translation>
+        <translation> · %2 个阶段中的 %1 个设备 · %3 个算子 · %4 个未匹配 · %5 对发送/接收</translation>
     </message>
     <message>
         <source>Stage %1 (%2 devices)</source>
@@ -1912,7 +2115,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>&lt;b&gt;%1 slow device(s), %2 stage-wide, %3 one-device finding(s)&lt;/b&gt;&lt;br&gt;Slow device: compute time ≥ %4× its stage peers&apos; (same ops). Stage-wide: on ≥ %5 % of a stage&apos;s devices ≥ %6× the name&apos;s median or ≥ %7 % of the step. One device: ≥ %8× the peers&apos; median and ≥ %9 µs.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;%1 个慢设备，%2 个全阶段发现，%3 个单设备发现&lt;/b&gt;&lt;br&gt;慢设备：计算时间 ≥ 同阶段同组设备（相同算子）的 %4 倍。全阶段：在某阶段 ≥ %5 % 的设备上 ≥ 该名称中位数的 %6 倍或 ≥ 迭代的 %7 %。单设备：≥ 同组中位数的 %8 倍且 ≥ %9 µs。</translation>
     </message>
     <message>
         <source>Slow device %1×</source>
@@ -1939,7 +2142,7 @@ rank %1 of %2</source>
     <name>npuscope::gui::MemoryCurveChart</name>
     <message>
         <source>%1: %2 samples (click to %3)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：%2 个采样（单击以%3）</translation>
     </message>
     <message>
         <source>hide</source>
@@ -1951,11 +2154,11 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt; after the first sample</source>
-        <translation type="unfinished"></translation>
+        <translation>第一个采样之后 &lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
         <source>&lt;br&gt;%1 µs (epoch)</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;br&gt;%1 µs（epoch）</translation>
     </message>
     <message>
         <source>&lt;br&gt;step %1</source>
@@ -1978,7 +2181,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>The window is the Workspace&apos;s: drag on the chart above or select a range in the timeline</source>
-        <translation type="unfinished"></translation>
+        <translation>窗口为工作区的时间窗口：在上方图表中拖动，或在时间线中选择范围</translation>
     </message>
     <message>
         <source>Clear window</source>
@@ -1994,15 +2197,15 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>&lt;b&gt;Rank %1&lt;/b&gt;: %2 memory samples in %3 series, %4 operator blocks, %5 CANN modules</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;卡 %1&lt;/b&gt;：%3 个序列中的 %2 个内存采样，%4 个算子内存块，%5 个 CANN 模块</translation>
     </message>
     <message>
         <source>; the timeline has no ProfilerStep slices</source>
-        <translation type="unfinished"></translation>
+        <translation>；时间线中没有 ProfilerStep 切片</translation>
     </message>
     <message>
         <source>; step boundaries appear once the rank&apos;s timeline is loaded (Timeline view)</source>
-        <translation type="unfinished"></translation>
+        <translation>；加载该卡的时间线后会显示迭代边界（时间线视图）</translation>
     </message>
     <message>
         <source>Rank %1 has no memory_record samples.</source>
@@ -2076,7 +2279,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>No profile records the device&apos;s memory size: the ratio is peak reserved ÷ this (GB = 2^30 bytes). 64 GB: Atlas 800T A2 / 910B class.</source>
-        <translation type="unfinished"></translation>
+        <translation>性能数据中没有记录设备内存大小：比例为峰值预留 ÷ 此值（GB = 2^30 字节）。64 GB：Atlas 800T A2 / 910B 系列。</translation>
     </message>
     <message>
         <source>1 rank</source>
@@ -2107,7 +2310,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>CANN module (Component of npu_module_mem.csv: SLOG, HCCL, RUNTIME, ...)</source>
-        <translation type="unfinished"></translation>
+        <translation>CANN 模块（npu_module_mem.csv 的 Component：SLOG、HCCL、RUNTIME 等）</translation>
     </message>
     <message>
         <source>Peak
@@ -2117,7 +2320,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>The largest Total Reserved(MB) of the module</source>
-        <translation type="unfinished"></translation>
+        <translation>该模块最大的 Total Reserved(MB)</translation>
     </message>
     <message>
         <source>Last
@@ -2127,7 +2330,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Total Reserved(MB) of the module&apos;s last sample</source>
-        <translation type="unfinished"></translation>
+        <translation>该模块最后一个采样的 Total Reserved(MB)</translation>
     </message>
     <message>
         <source>Samples</source>
@@ -2135,14 +2338,14 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Rows of the module</source>
-        <translation type="unfinished"></translation>
+        <translation>该模块的行数</translation>
     </message>
 </context>
 <context>
     <name>npuscope::gui::OpStripView</name>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;rank %2, starts +%3&lt;br&gt;Elapsed %4 · Transit %5 · Wait %6&lt;br&gt;&lt;i&gt;click: show in the timeline&lt;/i&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;卡 %2，开始于 +%3&lt;br&gt;耗时 %4 · 传输 %5 · 等待 %6&lt;br&gt;&lt;i&gt;单击：在时间线中显示&lt;/i&gt;</translation>
     </message>
     <message>
         <source>No communication ops with start times</source>
@@ -2151,6 +2354,69 @@ rank %1 of %2</source>
     <message>
         <source>%1 ops on %2 ranks · same colour = same op</source>
         <translation>%2 张卡上的 %1 个算子 · 同色 = 同一算子</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::OperatorDiffModel</name>
+    <message>
+        <source>Δ ms</source>
+        <translation>Δ ms</translation>
+    </message>
+    <message>
+        <source>New − base, ms per rank and step</source>
+        <translation>新 − 基线，每卡每迭代 ms</translation>
+    </message>
+    <message>
+        <source>Δ %</source>
+        <translation>Δ %</translation>
+    </message>
+    <message>
+        <source>(new − base) ÷ base × 100; — when base is 0</source>
+        <translation>(新 − 基线) ÷ 基线 × 100；基线为 0 时为 —</translation>
+    </message>
+    <message>
+        <source>The operator key compared</source>
+        <translation>比较的算子键</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>The operators view&apos;s category (GPU kernels mapped onto it, docs/metrics.md)</source>
+        <translation>算子视图的类别（GPU kernel 映射到该类别，见 docs/metrics.md）</translation>
+    </message>
+    <message>
+        <source>Base count</source>
+        <translation>基线次数</translation>
+    </message>
+    <message>
+        <source>Calls per rank and step in the baseline</source>
+        <translation>基线中每卡每迭代的调用次数</translation>
+    </message>
+    <message>
+        <source>New count</source>
+        <translation>新次数</translation>
+    </message>
+    <message>
+        <source>Calls per rank and step in the opened run</source>
+        <translation>当前打开的运行中每卡每迭代的调用次数</translation>
+    </message>
+    <message>
+        <source>Base ms</source>
+        <translation>基线 ms</translation>
+    </message>
+    <message>
+        <source>Total duration per rank and step in the baseline</source>
+        <translation>基线中每卡每迭代的总时长</translation>
+    </message>
+    <message>
+        <source>New ms</source>
+        <translation>新 ms</translation>
+    </message>
+    <message>
+        <source>Total duration per rank and step in the opened run</source>
+        <translation>当前打开的运行中每卡每迭代的总时长</translation>
     </message>
 </context>
 <context>
@@ -2181,7 +2447,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>The rank shown, or every loaded rank summed; in compare mode the baseline rank R</source>
-        <translation type="unfinished"></translation>
+        <translation>显示的卡，或所有已加载卡之和；比较模式下为基准卡 R</translation>
     </message>
     <message>
         <source>Compare with:</source>
@@ -2189,7 +2455,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>The comparison rank R2: each key shows both totals and R2 − R, largest first</source>
-        <translation type="unfinished"></translation>
+        <translation>比较卡 R2：每个键显示两边的总计和 R2 − R，最大的在前</translation>
     </message>
     <message>
         <source>Top:</source>
@@ -2201,7 +2467,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>The table and the type pie show the N keys with the largest total (compare mode: the largest |difference|); 0 shows every key</source>
-        <translation type="unfinished"></translation>
+        <translation>表格和类型饼图显示总计最大的 N 个键（比较模式：|差值| 最大的）；0 表示显示全部</translation>
     </message>
     <message>
         <source>Filter keys</source>
@@ -2210,10 +2476,6 @@ rank %1 of %2</source>
     <message>
         <source>Imports every rank&apos;s kernel_details.csv in the background</source>
         <translation>在后台导入每张卡的 kernel_details.csv</translation>
-    </message>
-    <message>
-        <source>Double-click an operator: the timeline highlights its occurrences</source>
-        <translation>双击算子：时间线高亮其所有出现</translation>
     </message>
     <message>
         <source>Listing ranks…</source>
@@ -2257,7 +2519,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>⚠ %1 ranks: the sum covers the first %2 (each rank&apos;s kernel table is held in memory); “Load all” imports the rest.</source>
-        <translation type="unfinished"></translation>
+        <translation>⚠ %1 张卡：求和只覆盖前 %2 张（每张卡的 kernel 表都保存在内存中）；“全部加载”可导入其余卡。</translation>
     </message>
     <message>
         <source>Loading kernels of rank %1…</source>
@@ -2269,11 +2531,11 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>&lt;b&gt;Rank %1 (baseline) vs rank %2&lt;/b&gt;: %3 keys%4; rank %2 spends %5 more in kernels than rank %1</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;卡 %1（基准）对比卡 %2&lt;/b&gt;：%3 个键%4；卡 %2 在 kernel 上比卡 %1 多用 %5</translation>
     </message>
     <message>
         <source>&lt;b&gt;Rank %1 (baseline) vs rank %2&lt;/b&gt;: %3 keys%4; rank %2 spends %5 less in kernels than rank %1</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;卡 %1（基准）对比卡 %2&lt;/b&gt;：%3 个键%4；卡 %2 在 kernel 上比卡 %1 少用 %5</translation>
     </message>
     <message>
         <source>No rank loaded so far has kernel rows.</source>
@@ -2281,7 +2543,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Rank %1 has no kernel rows (kernel_details.csv, op_summary or a db export&apos;s kernel tables).</source>
-        <translation type="unfinished"></translation>
+        <translation>卡 %1 没有 kernel 数据（kernel_details.csv、op_summary 或 db 导出的 kernel 表）。</translation>
     </message>
     <message>
         <source>&lt;b&gt;All ranks&lt;/b&gt; (%1 with kernels): %2 keys%3, %4 kernels over every loaded step</source>
@@ -2319,6 +2581,10 @@ rank %1 of %2</source>
         <source>No kernel rows</source>
         <translation>无 kernel 数据</translation>
     </message>
+    <message>
+        <source>Click an operator: the timeline highlights its occurrences (double-click: also show the timeline)</source>
+        <translation>单击算子：时间线高亮其所有出现位置（双击：同时显示时间线）</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::OperatorMemoryModel</name>
@@ -2328,7 +2594,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Inefficient blocks (docs/metrics.md): late return = back to the pool ≥ 1 ms and ≥ 25 % of its lifetime after the tensor was freed; held to end = ≥ 1 MB allocated in the profile and never freed in it</source>
-        <translation type="unfinished"></translation>
+        <translation>低效内存块（见 docs/metrics.md）：延迟归还 = 张量释放后 ≥ 1 ms 且 ≥ 其生命周期 25 % 才归还内存池；持有到结束 = 采集期间分配 ≥ 1 MB 且一直未释放</translation>
     </message>
     <message>
         <source>Name</source>
@@ -2336,7 +2602,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Name: the operator that allocated the block (&quot;cann::&quot; rows: CANN / GE memory)</source>
-        <translation type="unfinished"></translation>
+        <translation>名称：分配该内存块的算子（“cann::”行：CANN / GE 内存）</translation>
     </message>
     <message>
         <source>Size
@@ -2346,7 +2612,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Size(KB) of the block</source>
-        <translation type="unfinished"></translation>
+        <translation>内存块的 Size(KB)</translation>
     </message>
     <message>
         <source>Allocation</source>
@@ -2354,7 +2620,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Allocation Time, ms after the rank&apos;s first memory sample</source>
-        <translation type="unfinished"></translation>
+        <translation>Allocation Time，自该卡第一个内存采样起的 ms</translation>
     </message>
     <message>
         <source>Release</source>
@@ -2362,7 +2628,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Release Time: the tensor was freed (ms after the first memory sample); empty when not inside the profile</source>
-        <translation type="unfinished"></translation>
+        <translation>Release Time：张量被释放的时刻（自第一个内存采样起的 ms）；不在采集范围内时为空</translation>
     </message>
     <message>
         <source>Active release</source>
@@ -2370,7 +2636,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Active Release Time: the block went back to the allocator&apos;s pool (ms after the first memory sample)</source>
-        <translation type="unfinished"></translation>
+        <translation>Active Release Time：内存块归还分配器内存池的时刻（自第一个内存采样起的 ms）</translation>
     </message>
     <message>
         <source>Duration</source>
@@ -2378,7 +2644,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Duration = Release − Allocation (ms)</source>
-        <translation type="unfinished"></translation>
+        <translation>Duration = 释放 − 分配 (ms)</translation>
     </message>
     <message>
         <source>Active duration</source>
@@ -2386,7 +2652,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Active Duration = Active release − Allocation (ms)</source>
-        <translation type="unfinished"></translation>
+        <translation>Active Duration = 实际归还 − 分配 (ms)</translation>
     </message>
     <message>
         <source>Component</source>
@@ -2394,7 +2660,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>GE for &quot;cann::&quot; rows (CANN / GE memory), else PTA (torch_npu&apos;s caching allocator)</source>
-        <translation type="unfinished"></translation>
+        <translation>“cann::”行为 GE（CANN / GE 内存），否则为 PTA（torch_npu 的缓存分配器）</translation>
     </message>
     <message>
         <source>Device</source>
@@ -2413,7 +2679,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>The kernel&apos;s Type, its Name, or its Name and Input Shapes (&quot;Name [Input Shapes]&quot;), as chosen in Group by</source>
-        <translation type="unfinished"></translation>
+        <translation>kernel 的类型、名称，或名称加输入形状（“Name [Input Shapes]”），由“分组”中的选择决定</translation>
     </message>
     <message>
         <source>Count</source>
@@ -2421,7 +2687,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Kernels of the rank with this key (in compare mode: of the baseline rank)</source>
-        <translation type="unfinished"></translation>
+        <translation>该卡中具有此键的 kernel 数（比较模式：基准卡的）</translation>
     </message>
     <message>
         <source>Total</source>
@@ -2429,7 +2695,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Σ Duration of the key&apos;s kernels over every loaded step (µs)</source>
-        <translation type="unfinished"></translation>
+        <translation>该键的 kernel 在所有已加载迭代上的 Σ Duration (µs)</translation>
     </message>
     <message>
         <source>Mean</source>
@@ -2437,7 +2703,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Total ÷ count, rounded to the nearest ns (µs)</source>
-        <translation type="unfinished"></translation>
+        <translation>总计 ÷ 次数，四舍五入到 ns (µs)</translation>
     </message>
     <message>
         <source>Min</source>
@@ -2445,7 +2711,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>The shortest single kernel Duration (µs)</source>
-        <translation type="unfinished"></translation>
+        <translation>单个 kernel 的最短 Duration (µs)</translation>
     </message>
     <message>
         <source>Max</source>
@@ -2453,7 +2719,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>The longest single kernel Duration (µs)</source>
-        <translation type="unfinished"></translation>
+        <translation>单个 kernel 的最长 Duration (µs)</translation>
     </message>
     <message>
         <source>Wait</source>
@@ -2461,7 +2727,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Σ Wait Time of the key&apos;s kernels (µs); a kernel without Wait Time counts 0</source>
-        <translation type="unfinished"></translation>
+        <translation>该键 kernel 的 Σ Wait Time (µs)；没有 Wait Time 的 kernel 计为 0</translation>
     </message>
     <message>
         <source>Block dim</source>
@@ -2469,7 +2735,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Block Dim of the key&apos;s kernels: one value, or the smallest–largest when they differ; — when the files have none</source>
-        <translation type="unfinished"></translation>
+        <translation>该键 kernel 的 Block Dim：一个值，或不同时为最小–最大；文件中没有时为 —</translation>
     </message>
     <message>
         <source>Shapes</source>
@@ -2477,7 +2743,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>The Input Shapes of the key (grouped by name + shapes)</source>
-        <translation type="unfinished"></translation>
+        <translation>该键的 Input Shapes（按名称 + 形状分组时）</translation>
     </message>
     <message>
         <source>Accelerator</source>
@@ -2485,7 +2751,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>The Accelerator Core (op_summary: Task Type) values of the key&apos;s kernels: AI_CORE, AI_VECTOR_CORE, MIX_AIC, MIX_AIV, AI_CPU, HCCL / COMMUNICATION, …</source>
-        <translation type="unfinished"></translation>
+        <translation>该键 kernel 的 Accelerator Core（op_summary：Task Type）取值：AI_CORE、AI_VECTOR_CORE、MIX_AIC、MIX_AIV、AI_CPU、HCCL / COMMUNICATION 等</translation>
     </message>
     <message>
         <source>Baseline total</source>
@@ -2493,7 +2759,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Σ Duration of the key&apos;s kernels on the baseline rank R (µs); 0 when R has none</source>
-        <translation type="unfinished"></translation>
+        <translation>基准卡 R 上该键 kernel 的 Σ Duration (µs)；R 上没有时为 0</translation>
     </message>
     <message>
         <source>Comparison total</source>
@@ -2501,7 +2767,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Σ Duration of the key&apos;s kernels on the comparison rank R2 (µs); 0 when R2 has none</source>
-        <translation type="unfinished"></translation>
+        <translation>比较卡 R2 上该键 kernel 的 Σ Duration (µs)；R2 上没有时为 0</translation>
     </message>
     <message>
         <source>Difference</source>
@@ -2509,7 +2775,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Comparison total − baseline total (µs): the extra time R2 spends on this key; positive first</source>
-        <translation type="unfinished"></translation>
+        <translation>比较总计 − 基准总计 (µs)：R2 在该键上多花的时间；正值在前</translation>
     </message>
 </context>
 <context>
@@ -2540,7 +2806,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Per-rank split · %1 · %2 (step trace and old iteration trace ranks mixed: each bar in its own generation&apos;s parts)</source>
-        <translation type="unfinished"></translation>
+        <translation>各卡拆分 · %1 · %2（step trace 与旧版 iteration trace 的卡混合：每个柱按其自身格式代的组成部分显示）</translation>
     </message>
     <message>
         <source>Per-rank iteration split (interval · FP+BP · tail) · %1 · %2</source>
@@ -2572,7 +2838,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>%1 with the other file generation&apos;s split (old iteration trace vs step_trace_time) are not in this mean; their bars are on the right.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 采用另一代文件格式的拆分（旧版 iteration trace 与 step_trace_time），未计入此均值；其柱形在右侧。</translation>
     </message>
 </context>
 <context>
@@ -2587,7 +2853,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt; packets of %2 – %3 (%4 – %5 MB): &lt;b&gt;%6&lt;/b&gt;&lt;br&gt;total %7</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;%1&lt;/b&gt; 个 %2 – %3（%4 – %5 MB）的数据包：&lt;b&gt;%6&lt;/b&gt;&lt;br&gt;总计 %7</translation>
     </message>
 </context>
 <context>
@@ -2602,7 +2868,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Per-rank figure of the selected step (or the mean over steps); docs/metrics.md</source>
-        <translation type="unfinished"></translation>
+        <translation>所选迭代（或各迭代均值）的每卡数值；见 docs/metrics.md</translation>
     </message>
     <message>
         <source>Range:</source>
@@ -2610,7 +2876,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Cells outside the range are drawn faded (ms for times, % for ratios)</source>
-        <translation type="unfinished"></translation>
+        <translation>超出范围的单元格淡化显示（时间为 ms，比例为 %）</translation>
     </message>
     <message>
         <source>no minimum</source>
@@ -2630,7 +2896,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Lay the ranks out with these sizes in Megatron order (rank = tp + TP·(cp + CP·(dp + DP·pp))), remembered for these inputs</source>
-        <translation type="unfinished"></translation>
+        <translation>按 Megatron 顺序以这些大小排布各卡（rank = tp + TP·(cp + CP·(dp + DP·pp))），针对这些输入记住设置</translation>
     </message>
     <message>
         <source>From data</source>
@@ -2638,7 +2904,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Forget the entered sizes and use the layout the data gives</source>
-        <translation type="unfinished"></translation>
+        <translation>忽略输入的大小，使用数据给出的布局</translation>
     </message>
     <message>
         <source>%1 ranks: PP %2 × DP %3 × CP %4 × TP %5</source>
@@ -2646,7 +2912,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>, EP %1</source>
-        <translation type="unfinished"></translation>
+        <translation>，EP %1</translation>
     </message>
     <message>
         <source> (%1 loaded)</source>
@@ -2654,11 +2920,11 @@ rank %1 of %2</source>
     </message>
     <message>
         <source> — from %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation> — 来自 %1：%2</translation>
     </message>
     <message>
         <source> ⚠ %1</source>
-        <translation type="unfinished"></translation>
+        <translation> ⚠ %1</translation>
     </message>
     <message>
         <source>No profile loaded</source>
@@ -2727,7 +2993,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Rank %1 has no memory records. They come from memory_record.csv, operator_memory.csv and npu_module_mem.csv in ASCEND_PROFILER_OUTPUT (or the MEMORY_RECORD, OP_MEMORY and NPU_MODULE_MEM tables of a db export), which torch_npu writes when the profiler runs with profile_memory=True (MindSpore: profile_memory=True as well).</source>
-        <translation type="unfinished"></translation>
+        <translation>卡 %1 没有内存记录。内存记录来自 ASCEND_PROFILER_OUTPUT 中的 memory_record.csv、operator_memory.csv 和 npu_module_mem.csv（或 db 导出中的 MEMORY_RECORD、OP_MEMORY 和 NPU_MODULE_MEM 表），torch_npu 在以 profile_memory=True 采集时写出这些文件（MindSpore 同样需要 profile_memory=True）。</translation>
     </message>
     <message>
         <source>Rank %1</source>
@@ -2789,6 +3055,46 @@ rank %1 of %2</source>
         <source>▾ show %1 levels</source>
         <translation>▾ 显示 %1 层</translation>
     </message>
+    <message>
+        <source>No profiling data found in %1</source>
+        <translation>在 %1 中未找到性能数据</translation>
+    </message>
+    <message>
+        <source>Loading the baseline was cancelled</source>
+        <translation>已取消加载基线</translation>
+    </message>
+    <message>
+        <source>No ranks could be loaded from the baseline</source>
+        <translation>无法从基线加载任何卡</translation>
+    </message>
+    <message>
+        <source>1 rank</source>
+        <translation>1 张卡</translation>
+    </message>
+    <message>
+        <source>%1 ranks</source>
+        <translation>%1 张卡</translation>
+    </message>
+    <message>
+        <source>The baseline could not be loaded: %1</source>
+        <translation>无法加载基线：%1</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>迭代 %1</translation>
+    </message>
+    <message>
+        <source>mean of %1 steps</source>
+        <translation>%1 个迭代的均值</translation>
+    </message>
+    <message>
+        <source>whole range as one step</source>
+        <translation>整个范围作为一个迭代</translation>
+    </message>
+    <message>
+        <source>%1 (%2 ranks, %3)</source>
+        <translation>%1（%2 张卡，%3）</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::QueryDock</name>
@@ -2802,6 +3108,53 @@ rank %1 of %2</source>
     <message>
         <source>No per-rank step data</source>
         <translation>无各卡迭代数据</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::RankDeltaStrip</name>
+    <message>
+        <source>rank %1 · %2: base %3 ms, new %4 ms</source>
+        <translation>卡 %1 · %2：基线 %3 ms，新 %4 ms</translation>
+    </message>
+    <message>
+        <source>, Δ %1 ms</source>
+        <translation>，Δ %1 ms</translation>
+    </message>
+    <message>
+        <source>
+(the largest |Δ| of the ranks in this pixel column)</source>
+        <translation>
+（该像素列中各卡的最大 |Δ|）</translation>
+    </message>
+    <message>
+        <source>
+click: select the rank</source>
+        <translation>
+单击：选择该卡</translation>
+    </message>
+    <message>
+        <source>No matched ranks</source>
+        <translation>没有匹配的卡</translation>
+    </message>
+    <message>
+        <source>Δ</source>
+        <translation>Δ</translation>
+    </message>
+    <message>
+        <source>rank %1 %2 ms</source>
+        <translation>卡 %1 %2 ms</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>卡 %1</translation>
+    </message>
+    <message>
+        <source>rank %1 · %2 ranks%3</source>
+        <translation>卡 %1 · %2 张卡%3</translation>
+    </message>
+    <message>
+        <source>, %1 per pixel column</source>
+        <translation>，每像素列 %1</translation>
     </message>
 </context>
 <context>
@@ -2863,7 +3216,7 @@ rank %1 of %2</source>
     <name>npuscope::gui::StageTableModel</name>
     <message>
         <source>msprof-analyze pipeline stage row: each value is the maximum over the stage&apos;s ranks</source>
-        <translation type="unfinished"></translation>
+        <translation>msprof-analyze 流水线阶段行：每个值为该阶段各卡的最大值</translation>
     </message>
     <message>
         <source>Stage #</source>
@@ -2988,7 +3341,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>&lt;br&gt;%1 point-to-point link(s)</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;br&gt;%1 条点对点链路</translation>
     </message>
     <message>
         <source>no rank has this figure</source>
@@ -3048,6 +3401,24 @@ rank %1 of %2</source>
     <message>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Copy the selected rows (Ctrl+C), tab-separated</source>
+        <translation>复制所选行（Ctrl+C），以制表符分隔</translation>
+    </message>
+    <message>
+        <source>Save every row as a CSV file</source>
+        <translation>将所有行保存为 CSV 文件</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n row(s)</source>
+        <translation>
+            <numerusform>%n 行</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3204,7 +3575,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Show everything (0); W/S zoom, A/D pan, Shift+drag selects a range, F fits it, Backspace undoes</source>
-        <translation type="unfinished"></translation>
+        <translation>显示全部 (0)；W/S 缩放，A/D 平移，Shift+拖动选择范围，F 适配范围，Backspace 撤销</translation>
     </message>
     <message>
         <source>Filter rows by name</source>
@@ -3253,10 +3624,6 @@ rank %1 of %2</source>
     <message>
         <source>Shift+drag over the timeline to select a time range and rows.</source>
         <translation>在时间线上 Shift+拖动以选择时间范围和行。</translation>
-    </message>
-    <message>
-        <source>Export CSV…</source>
-        <translation>导出 CSV…</translation>
     </message>
     <message>
         <source>Area statistics</source>
@@ -3320,7 +3687,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>⚠ the loaded data spans %1 days (different runs, or clocks that disagree): zoom in or align ranks on a step</source>
-        <translation type="unfinished"></translation>
+        <translation>⚠ 加载的数据跨越 %1 天（来自不同的运行，或时钟不一致）：请放大，或按迭代对齐各卡</translation>
     </message>
     <message>
         <source>Set time offset…</source>
@@ -3422,6 +3789,14 @@ rank %1 of %2</source>
         <source>%1: %2 of %3</source>
         <translation>%1：%2 / %3</translation>
     </message>
+    <message>
+        <source>Align ranks on the selected collective</source>
+        <translation>按所选集合通信对齐各卡</translation>
+    </message>
+    <message>
+        <source>Export raw CSV (ns)…</source>
+        <translation>导出原始 CSV (ns)…</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::TimelineMarkerModel</name>
@@ -3439,7 +3814,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Start of the marker, from the start of the loaded data</source>
-        <translation type="unfinished"></translation>
+        <translation>标记的开始时间，从加载数据的起点算起</translation>
     </message>
     <message>
         <source>Duration</source>
@@ -3447,7 +3822,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>End − start of a range marker; point for a point marker</source>
-        <translation type="unfinished"></translation>
+        <translation>范围标记的结束 − 开始；点标记为“点”</translation>
     </message>
     <message>
         <source>point</source>
@@ -3507,6 +3882,49 @@ rank %1 of %2</source>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;start +%2&lt;br&gt;duration %3&lt;br&gt;rank %4 · %5 · depth %6</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;开始 +%2&lt;br&gt;时长 %3&lt;br&gt;卡 %4 · %5 · 深度 %6</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::WaterfallChart</name>
+    <message>
+        <source>base step</source>
+        <translation>基线迭代</translation>
+    </message>
+    <message>
+        <source>comm. not overlapped</source>
+        <translation>未被掩盖的通信</translation>
+    </message>
+    <message>
+        <source>of which bubble</source>
+        <translation>其中气泡</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>new step</source>
+        <translation>新迭代</translation>
+    </message>
+    <message>
+        <source>%1: %2 ms (cluster mean over the matched ranks)</source>
+        <translation>%1：%2 ms（匹配卡的集群均值）</translation>
+    </message>
+    <message>
+        <source>bubble Δ %1 ms, inside communication not overlapped (does not add to the step)</source>
+        <translation>气泡 Δ %1 ms，包含在未被掩盖的通信中（不额外计入迭代）</translation>
+    </message>
+    <message>
+        <source>%1 Δ %2 ms (running total %3 → %4 ms)</source>
+        <translation>%1 Δ %2 ms（累计 %3 → %4 ms）</translation>
+    </message>
+    <message>
+        <source>No matched ranks with step figures</source>
+        <translation>没有带迭代数据的匹配卡</translation>
+    </message>
+    <message>
+        <source>ms per step</source>
+        <translation>每迭代 ms</translation>
     </message>
 </context>
 <context>

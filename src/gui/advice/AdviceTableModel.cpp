@@ -62,7 +62,7 @@ AdviceTableModel::AdviceTableModel(QObject* parent)
     const auto left = Qt::AlignLeft | Qt::AlignVCenter;
     auto str = [](const std::string& s) { return QString::fromStdString(s); };
     setColumns({
-        { tr("Severity"), tr("critical, warning or info (docs/metrics.md, \u201cAdvice rules\u201d)"),
+        { tr("Severity"), tr("critical, warning or info (docs/metrics.md, “Advice rules”)"),
             [](const Finding& f) { return static_cast<int>(f.severity); },
             [](const Finding& f) { return QString::fromUtf8(query::advice::severityName(f.severity).data()); }, left },
         { tr("Rule"), tr("The rule id (npuscope.advice/1 \u201cid\u201d)"),

@@ -36,7 +36,7 @@ BlameTableModel::BlameTableModel(QObject* parent)
         { tr("Root"), tr("The rank, or the link, the waiting started from"),
             [](const BlameRoot& r) { return rootText(r); }, {}, left },
         { tr("Cause"),
-            tr("compute, host (device idle: dispatch-bound), link or unknown (docs/metrics.md, \u201cBlame\u201d)"),
+            tr("compute, host (device idle: dispatch-bound), link or unknown (docs/metrics.md, “Blame”)"),
             [](const BlameRoot& r) { return QString::fromUtf8(query::blameCauseName(r.cause)); }, {}, left },
         { tr("Induced wait (ms)"), tr("The wait of other ranks traced back to this root in the step"),
             [](const BlameRoot& r) { return static_cast<double>(r.inducedWaitNs) / 1e6; },

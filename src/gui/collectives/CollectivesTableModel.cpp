@@ -38,7 +38,7 @@ CollectivesTableModel::CollectivesTableModel(QObject* parent)
         { tr("Members"), tr("The ranks that took part"),
             [](const CollectiveRow& r) { return static_cast<qlonglong>(r.ranks.size()); },
             [](const CollectiveRow& r) { return ranksText(r.ranks); }, left },
-        { tr("Last arriver"), tr("The member that waited least (docs/metrics.md, \u201cCollective instances\u201d)"),
+        { tr("Last arriver"), tr("The member that waited least (docs/metrics.md, “Collective instances”)"),
             [](const CollectiveRow& r) { return static_cast<qlonglong>(r.lastArriver); } },
         { tr("Spread (ms)"), tr("Latest − earliest start, after the per-host clock offsets"),
             [](const CollectiveRow& r) { return r.spreadMs; },

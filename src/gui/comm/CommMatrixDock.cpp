@@ -51,7 +51,7 @@ CommMatrixDock::CommMatrixDock(Workspace* ws, QWidget* parent)
     m_slot = new QComboBox(body);
     m_slot->setObjectName(QStringLiteral("matrixSlotCombo"));
     m_slot->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_slot->setToolTip(tr("With \u201cAll ops\u201d: the total over every op type, or one op type's slot"));
+    m_slot->setToolTip(tr("With “All ops”: the total over every op type, or one op type's slot"));
     bar->addWidget(m_slot);
     bar->addSpacing(8);
     bar->addWidget(new QLabel(tr("Metric:"), body));
@@ -191,7 +191,7 @@ void CommMatrixDock::updateStatus()
     // (the Links dock lists one row per group and op type, "all but LOCAL" by default).
     const size_t offDiagonal = m.offDiagonalCells();
     const size_t diagonal = m.cells.size() - offDiagonal;
-    QString text = tr("%1 ranks \u00b7 %2 src\u2192dst links").arg(m.ranks.size()).arg(offDiagonal);
+    QString text = tr("%1 ranks \u00b7 %2 src→dst links").arg(m.ranks.size()).arg(offDiagonal);
     if (diagonal > 0)
         text += m_view->hideLocal() ? tr(" (+%1 diagonal/LOCAL, hidden)").arg(diagonal)
                                     : tr(" + %1 diagonal/LOCAL").arg(diagonal);
