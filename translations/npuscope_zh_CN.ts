@@ -1336,10 +1336,6 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
         <translation>Esc</translation>
     </message>
     <message>
-        <source>Clear the selected rank</source>
-        <translation>清除所选卡</translation>
-    </message>
-    <message>
         <source>Ctrl+C</source>
         <translation>Ctrl+C</translation>
     </message>
@@ -1350,10 +1346,6 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
     <message>
         <source>Right click</source>
         <translation>右键</translation>
-    </message>
-    <message>
-        <source>Tables: Copy rows, Export CSV…; charts: Save image… (PNG or SVG)</source>
-        <translation>表格：复制行、导出 CSV…；图表：保存图片…（PNG 或 SVG）</translation>
     </message>
     <message>
         <source>Ctrl+Q</source>
@@ -1470,6 +1462,14 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
     <message>
         <source>About npuscope</source>
         <translation>关于 npuscope</translation>
+    </message>
+    <message>
+        <source>Clear the selected ranks, operator and collective instance</source>
+        <translation>清除所选的卡、算子和集合通信实例</translation>
+    </message>
+    <message>
+        <source>Tables: Copy rows, Export CSV… (also on the toolbar above each table); charts: Save image… (PNG or SVG)</source>
+        <translation>表格：复制行、导出 CSV…（也在每个表格上方的工具栏中）；图表：保存图片…（PNG 或 SVG）</translation>
     </message>
 </context>
 <context>
@@ -1951,6 +1951,10 @@ rank %1 of %2</source>
         <source>Loading the baseline %1…</source>
         <translation>正在加载基线 %1…</translation>
     </message>
+    <message>
+        <source>Nothing usable found in %1 (see Parse issues)</source>
+        <translation>在 %1 中没有找到可用的数据（见解析问题）</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::MareyChart</name>
@@ -2300,6 +2304,216 @@ rank %1 of %2</source>
     <message>
         <source>No profile loaded</source>
         <translation>未加载性能数据</translation>
+    </message>
+</context>
+<context>
+    <name>MetricDefinitions</name>
+    <message>
+        <source>Computing</source>
+        <translation>Computing</translation>
+    </message>
+    <message>
+        <source>time the device runs compute kernels (AI Core, AI Vector, AI CPU, …) in the step</source>
+        <translation>迭代中设备运行计算 kernel（AI Core、AI Vector、AI CPU 等）的时间</translation>
+    </message>
+    <message>
+        <source>Communication(Not Overlapped)</source>
+        <translation>Communication(Not Overlapped)</translation>
+    </message>
+    <message>
+        <source>communication time not hidden by computing</source>
+        <translation>未被计算掩盖的通信时间</translation>
+    </message>
+    <message>
+        <source>Overlapped</source>
+        <translation>Overlapped</translation>
+    </message>
+    <message>
+        <source>computing time that overlaps communication</source>
+        <translation>与通信重叠的计算时间</translation>
+    </message>
+    <message>
+        <source>Communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>all communication time; `Communication = Communication(Not Overlapped) + Overlapped`</source>
+        <translation>全部通信时间；`Communication = Communication(Not Overlapped) + Overlapped`</translation>
+    </message>
+    <message>
+        <source>Free</source>
+        <translation>Free</translation>
+    </message>
+    <message>
+        <source>device idle time (neither computing nor communicating)</source>
+        <translation>设备空闲时间（既不计算也不通信）</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>Stage</translation>
+    </message>
+    <message>
+        <source>step time without Bubble for pipeline stages</source>
+        <translation>流水线阶段去除 Bubble 后的迭代时间</translation>
+    </message>
+    <message>
+        <source>Bubble</source>
+        <translation>Bubble</translation>
+    </message>
+    <message>
+        <source>pipeline bubble: time spent waiting in PP receive ops</source>
+        <translation>流水线气泡：在 PP 接收算子中等待的时间</translation>
+    </message>
+    <message>
+        <source>Communication(Not Overlapped and Exclude Receive)</source>
+        <translation>Communication(Not Overlapped and Exclude Receive)</translation>
+    </message>
+    <message>
+        <source>Communication(Not Overlapped) minus receive waiting</source>
+        <translation>Communication(Not Overlapped) 减去接收等待</translation>
+    </message>
+    <message>
+        <source>Preparing</source>
+        <translation>Preparing</translation>
+    </message>
+    <message>
+        <source>time from the step start to the first device task (absent before 2024 builds → NULL)</source>
+        <translation>从迭代开始到第一个设备任务的时间（2024 年之前的版本没有 → NULL）</translation>
+    </message>
+    <message>
+        <source>Step wall time</source>
+        <translation>迭代总时间</translation>
+    </message>
+    <message>
+        <source>Computing + Communication(Not Overlapped) + Free + Preparing</source>
+        <translation>Computing + Communication(Not Overlapped) + Free + Preparing</translation>
+    </message>
+    <message>
+        <source>Slowest rank</source>
+        <translation>最慢卡</translation>
+    </message>
+    <message>
+        <source>the rank with the largest step wall time summed over all its steps (in one step: that step&apos;s wall time)</source>
+        <translation>所有迭代的迭代总时间之和最大的卡（单个迭代时：该迭代的总时间）</translation>
+    </message>
+    <message>
+        <source>Elapse Time</source>
+        <translation>耗时</translation>
+    </message>
+    <message>
+        <source>the op&apos;s duration on the rank: Transit + Wait + Idle</source>
+        <translation>算子在该卡上的持续时间：传输 + 等待 + 空闲</translation>
+    </message>
+    <message>
+        <source>Transit Time</source>
+        <translation>传输时间</translation>
+    </message>
+    <message>
+        <source>time the op moves data over its links</source>
+        <translation>算子在链路上传输数据的时间</translation>
+    </message>
+    <message>
+        <source>Wait Time</source>
+        <translation>等待时间</translation>
+    </message>
+    <message>
+        <source>time the rank waits inside the op for its peers (Synchronization included)</source>
+        <translation>该卡在算子内等待其他卡的时间（含同步）</translation>
+    </message>
+    <message>
+        <source>Synchronization Time</source>
+        <translation>同步时间</translation>
+    </message>
+    <message>
+        <source>the part of Wait before the first data moves: waiting for the peers to arrive</source>
+        <translation>等待中第一次数据传输之前的部分：等待其他卡到达</translation>
+    </message>
+    <message>
+        <source>Idle Time</source>
+        <translation>空闲时间</translation>
+    </message>
+    <message>
+        <source>Elapse − Transit − Wait: time inside the op spent neither moving data nor waiting</source>
+        <translation>耗时 − 传输 − 等待：算子内既不传输数据也不等待的时间</translation>
+    </message>
+    <message>
+        <source>Wait Ratio</source>
+        <translation>等待比</translation>
+    </message>
+    <message>
+        <source>Wait / (Wait + Transit)</source>
+        <translation>等待 / (等待 + 传输)</translation>
+    </message>
+    <message>
+        <source>Synchronization Ratio</source>
+        <translation>同步比</translation>
+    </message>
+    <message>
+        <source>Sync / (Sync + Transit)</source>
+        <translation>同步 / (同步 + 传输)</translation>
+    </message>
+    <message>
+        <source>Transit Size</source>
+        <translation>传输大小</translation>
+    </message>
+    <message>
+        <source>data the op moves over a link or transport (MB = 10^6 B)</source>
+        <translation>算子在链路或传输类型上传输的数据量（MB = 10^6 B）</translation>
+    </message>
+    <message>
+        <source>Bandwidth</source>
+        <translation>带宽</translation>
+    </message>
+    <message>
+        <source>Σ size / Σ time of the ops or links summed (GB/s); never a mean of per-op bandwidths</source>
+        <translation>所汇总算子或链路的 Σ 大小 / Σ 时间 (GB/s)；绝不是各算子带宽的平均值</translation>
+    </message>
+    <message>
+        <source>Kernel count</source>
+        <translation>Kernel 次数</translation>
+    </message>
+    <message>
+        <source>kernels of the rank with that key</source>
+        <translation>该卡中具有该键的 kernel 数</translation>
+    </message>
+    <message>
+        <source>Kernel total</source>
+        <translation>Kernel 总计</translation>
+    </message>
+    <message>
+        <source>Σ Duration(us) (op_summary: Task Duration(us))</source>
+        <translation>Σ Duration(us)（op_summary：Task Duration(us)）</translation>
+    </message>
+    <message>
+        <source>Kernel mean</source>
+        <translation>Kernel 均值</translation>
+    </message>
+    <message>
+        <source>total ÷ count, rounded to the nearest ns (half away from zero)</source>
+        <translation>总计 ÷ 次数，四舍五入到 ns（远离零取整）</translation>
+    </message>
+    <message>
+        <source>Kernel min / max</source>
+        <translation>Kernel 最小 / 最大</translation>
+    </message>
+    <message>
+        <source>the shortest / longest single Duration</source>
+        <translation>单个 Duration 的最短 / 最长值</translation>
+    </message>
+    <message>
+        <source>Kernel wait</source>
+        <translation>Kernel 等待</translation>
+    </message>
+    <message>
+        <source>Σ Wait Time(us) (op_summary: Task Wait Time(us)); a kernel without it counts 0</source>
+        <translation>Σ Wait Time(us)（op_summary：Task Wait Time(us)）；没有该值的 kernel 计为 0</translation>
+    </message>
+</context>
+<context>
+    <name>MetricText</name>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
     </message>
 </context>
 <context>

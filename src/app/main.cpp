@@ -78,7 +78,9 @@ int main(int argc, char** argv)
         QStringLiteral("Dock to show in the screenshot: steps | overview | issues | matrix | commduration | links | "
                        "groups | timeoverview | timeline | operators | memory | memorydetail | flops | strategy | "
                        "marey | advice | collectives | blame | compare | all, or welcome (the first-run page, no PATH). advice "
-                       "loads the timelines of a job of up to 8 ranks first, for the timeline rules."),
+                       "loads the timelines of a job of up to 8 ranks first, for the timeline rules. Several views "
+                       "separated by commas load PATH once and write one image each: FILE must then hold {view}, "
+                       "which each image's view name replaces."),
         QStringLiteral("NAME"), QStringLiteral("steps"));
     const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size, default 1600x1000."),
         QStringLiteral("WxH"), QStringLiteral("1600x1000"));
@@ -164,8 +166,19 @@ int main(int argc, char** argv)
         return app.exec();
     }
 
-    const QString output = parser.value(screenshotOption);
-    const bool welcome = parser.value(viewOption).compare(QStringLiteral("welcome"), Qt::CaseInsensitive) == 0;
+    const QString outputPattern = parser.value(screenshotOption);
+    const QStringList views = parser.value(viewOption).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    if (views.isEmpty())
+        return fail(2, QStringLiteral("--view needs a view name"));
+    if (views.size() > 1 && !outputPattern.contains(QStringLiteral("{view}")))
+        return fail(2, QStringLiteral("several views need {view} in the --screenshot file name"));
+    const auto outputOf = [&outputPattern](const QString& view) {
+        return QString(outputPattern).replace(QStringLiteral("{view}"), view);
+    };
+    const auto isView = [](const QString& view, const char* name) {
+        return view.compare(QLatin1String(name), Qt::CaseInsensitive) == 0;
+    };
+    const bool welcome = views.size() == 1 && isView(views.front(), "welcome");
     if (paths.isEmpty() && !welcome)
         return fail(2, QStringLiteral("--screenshot needs a PATH to load (or --view welcome)"));
 
@@ -173,11 +186,9 @@ int main(int argc, char** argv)
     options.persistSettings = false;
     options.interactive = false;
     npuscope::gui::MainWindow window(options);
-    // "all" keeps the default layout with every dock.
-    const bool allDocks = parser.value(viewOption).compare(QStringLiteral("all"), Qt::CaseInsensitive) == 0;
-    QDockWidget* dock = allDocks ? nullptr : window.dockByName(parser.value(viewOption));
     if (welcome) {
         // The first-run page: nothing is loaded.
+        const QString output = outputOf(views.front());
         window.resize(windowSize);
         window.show();
         QCoreApplication::processEvents();
@@ -187,10 +198,17 @@ int main(int argc, char** argv)
         std::fprintf(stdout, "%s: view welcome, %dx%d\n", qPrintable(output), image.width(), image.height());
         return 0;
     }
-    if (!dock && !allDocks)
-        return fail(2,
-            QStringLiteral("unknown view '%1' (expected one of: %2)")
-                .arg(parser.value(viewOption), npuscope::gui::MainWindow::dockShortNames().join(QStringLiteral(", "))));
+    // "all" keeps the default layout with every dock.
+    std::vector<QDockWidget*> docks;
+    for (const QString& view : views) {
+        QDockWidget* d = isView(view, "all") ? nullptr : window.dockByName(view);
+        if (!d && !isView(view, "all"))
+            return fail(2,
+                QStringLiteral("unknown view '%1' (expected one of: %2)")
+                    .arg(view, npuscope::gui::MainWindow::dockShortNames().join(QStringLiteral(", "))));
+        docks.push_back(d);
+    }
+    QDockWidget* dock = docks.front();
     window.resize(windowSize);
 
     bool ok = false;
@@ -253,37 +271,60 @@ int main(int argc, char** argv)
         if (dock)
             window.focusDock(dock);
     }
-    // The timeline shows the ranks of the screenshot: load (in the background) and expand them all (with a collective
-    // selected: its members).
-    if (dock == window.timelineDock() && !parser.isSet(collectiveOption))
-        window.timelineDock()->expandAllRanks();
-    // The advice's timeline rules examine the ranks whose timeline is loaded: of a small job, load them all first
-    // (a large one would take minutes; the dock then says which ranks were examined).
-    if (dock == window.adviceDock()) {
-        constexpr size_t kAdviceTimelineRanks = 8;
-        const auto db = window.workspace()->database();
-        std::vector<npuscope::query::RankInfo> ranks;
-        {
-            auto lock = db->lock();
-            ranks = npuscope::query::RankQuery::ranks(*db);
+    const QByteArray defaultState = window.saveState();
+    for (size_t v = 0; v < docks.size(); ++v) {
+        dock = docks[v];
+        if (v > 0) {
+            // The next view of a list: the default layout again, then that dock in front.
+            window.restoreState(defaultState);
+            if (dock)
+                window.focusDock(dock);
         }
-        if (ranks.size() <= kAdviceTimelineRanks) {
-            if (!window.waitUntilIdle())
-                return fail(1, QStringLiteral("timed out waiting for the views"));
-            for (const auto& r : ranks)
-                npuscope::load::Loader::loadTimeline(*db, r.rank);
-            window.adviceDock()->runAgain();
+        // The timeline shows the ranks of the screenshot: load (in the background) and expand them all (with a
+        // collective selected: its members). Of a large cluster (their timelines would take minutes) only the
+        // selected rank, or the first, is loaded and shown.
+        if (dock == window.timelineDock() && !parser.isSet(collectiveOption)) {
+            constexpr int64_t kExpandAllRanks = 16;
+            const auto db = window.workspace()->database();
+            std::vector<npuscope::query::RankInfo> ranks;
+            {
+                auto lock = db->lock();
+                ranks = npuscope::query::RankQuery::ranks(*db);
+            }
+            if (static_cast<int64_t>(ranks.size()) <= kExpandAllRanks)
+                window.timelineDock()->expandAllRanks();
+            else if (!window.workspace()->selectedRank() && !ranks.empty())
+                window.workspace()->setSelectedRank(ranks.front().rank);
         }
-    }
-    window.show();
-    if (!window.waitUntilIdle())
-        return fail(1, QStringLiteral("timed out waiting for the views"));
-    QCoreApplication::processEvents();
+        // The advice's timeline rules examine the ranks whose timeline is loaded: of a small job, load them all first
+        // (a large one would take minutes; the dock then says which ranks were examined).
+        if (dock == window.adviceDock()) {
+            constexpr size_t kAdviceTimelineRanks = 8;
+            const auto db = window.workspace()->database();
+            std::vector<npuscope::query::RankInfo> ranks;
+            {
+                auto lock = db->lock();
+                ranks = npuscope::query::RankQuery::ranks(*db);
+            }
+            if (ranks.size() <= kAdviceTimelineRanks) {
+                if (!window.waitUntilIdle())
+                    return fail(1, QStringLiteral("timed out waiting for the views"));
+                for (const auto& r : ranks)
+                    npuscope::load::Loader::loadTimeline(*db, r.rank);
+                window.adviceDock()->runAgain();
+            }
+        }
+        window.show();
+        if (!window.waitUntilIdle())
+            return fail(1, QStringLiteral("timed out waiting for the views"));
+        QCoreApplication::processEvents();
 
-    const QImage image = window.grab().toImage();
-    if (image.isNull() || !image.save(output, "PNG"))
-        return fail(3, QStringLiteral("cannot write '%1'").arg(output));
-    std::fprintf(stdout, "%s: %s, view %s, %dx%d\n", qPrintable(output), qPrintable(message),
-        qPrintable(dock ? dock->objectName() : QStringLiteral("all")), image.width(), image.height());
+        const QString output = outputOf(views[static_cast<qsizetype>(v)]);
+        const QImage image = window.grab().toImage();
+        if (image.isNull() || !image.save(output, "PNG"))
+            return fail(3, QStringLiteral("cannot write '%1'").arg(output));
+        std::fprintf(stdout, "%s: %s, view %s, %dx%d\n", qPrintable(output), qPrintable(message),
+            qPrintable(dock ? dock->objectName() : QStringLiteral("all")), image.width(), image.height());
+    }
     return 0;
 }

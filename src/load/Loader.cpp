@@ -25,6 +25,7 @@
 #include "npuscope/io/torch_npu/ProfilerInfoImporter.h"
 #include "npuscope/io/torch_npu/StepTraceImporter.h"
 #include "npuscope/io/torch_npu/TraceViewImporter.h"
+#include "npuscope/load/DeferredSniff.h"
 #include "npuscope/load/MemoryGuard.h"
 #include "npuscope/load/ModelMerger.h"
 #include "npuscope/load/PostLoad.h"
@@ -320,6 +321,17 @@ void importRankFiles(
             continue;
         }
         status[f] = loadedOrFailed(importFile(writer, rank.rank, file, progress, cancel, state, false));
+    }
+    // A deferred file that is plainly not its kind (garbage named trace_view.json) is an error now, not when a view
+    // first loads it; it stays unread ("failed").
+    for (size_t f = 0; f < rank.files.size(); ++f) {
+        if (status[f] != RankFileStatus::Skipped)
+            continue;
+        if (auto problem = DeferredSniff::problem(rank.files[f])) {
+            writer.addIssue(
+                { model::Severity::Error, rank.rank, rank.files[f].path, std::nullopt, std::move(*problem) });
+            status[f] = RankFileStatus::Failed;
+        }
     }
     // The rank's rank_file rows once, with their final status: an UPDATE per file would scan
     // every row written so far (rank_file has no index while loading).

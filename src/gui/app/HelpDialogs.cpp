@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/app/HelpDialogs.h"
 
+#include "npuscope/gui/common/MetricText.h"
 #include "npuscope/query/MetricDefinitions.h"
 
 #include <QDialog>
@@ -16,8 +17,6 @@
 namespace npuscope::gui {
 
 namespace {
-
-QString fromView(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
 QString table(const QString& title, const std::vector<std::pair<QString, QString>>& rows)
 {
@@ -36,9 +35,11 @@ QString HelpDialogs::shortcutsHtml()
             { tr("Ctrl+O"), tr("Open a profiling folder (or drop folders on the window)") },
             { tr("F1, ?"), tr("This sheet") },
             { tr("Click"), tr("Select a rank (or step, group, op): every view follows it") },
-            { tr("Esc"), tr("Clear the selected rank") },
+            { tr("Esc"), tr("Clear the selected ranks, operator and collective instance") },
             { tr("Ctrl+C"), tr("Copy the selected table rows (tab-separated, with the header)") },
-            { tr("Right click"), tr("Tables: Copy rows, Export CSV\u2026; charts: Save image\u2026 (PNG or SVG)") },
+            { tr("Right click"),
+                tr("Tables: Copy rows, Export CSV\u2026 (also on the toolbar above each table); charts: Save "
+                   "image\u2026 (PNG or SVG)") },
             { tr("Ctrl+Q"), tr("Quit") },
         });
     html += table(tr("Timeline"),
@@ -62,7 +63,7 @@ QString HelpDialogs::metricsHtml()
 {
     std::vector<std::pair<QString, QString>> rows;
     for (const auto& d : query::MetricDefinitions::all())
-        rows.emplace_back(fromView(d.name), fromView(d.definition));
+        rows.emplace_back(MetricText::name(d.name), MetricText::definition(d.name));
     return table(tr("Metrics (as docs/metrics.md defines them)"), rows);
 }
 

@@ -103,7 +103,32 @@ struct MainWindow::LoadOutcome {
     int64_t steps = 0;
     int64_t problems = 0;
     bool usedCache = false; // the load read and filled the parse cache (the views' deferred imports do the same)
+    // Ranks were found but none of their files gave anything (every file failed, no step): the model is kept so
+    // Parse issues lists why, and the user is told in one sentence.
+    bool nothingUsable = false;
 };
+
+namespace {
+
+// Whether a loaded model has something to show: a step, a file still to be read on demand (a timeline), or a loaded
+// file other than a step table (a step table that loaded without a step gave nothing).
+bool hasUsableData(const std::vector<query::RankInfo>& ranks, int64_t steps)
+{
+    if (steps > 0)
+        return true;
+    for (const auto& rank : ranks) {
+        for (const auto& file : rank.files) {
+            if (file.status == "skipped")
+                return true;
+            if (file.status == "loaded" && file.kind != "step_trace_time" && file.kind != "cluster_step_trace_time"
+                && file.kind != "step_trace_raw" && file.kind != "cann_step_trace")
+                return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : MainWindow(Options {}, parent)
@@ -309,10 +334,15 @@ void MainWindow::createHelp()
         ->setObjectName(QStringLiteral("aboutAction"));
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 
-    // Esc anywhere clears the selected rank; a view that uses Esc itself (the timeline) takes it first.
+    // Esc anywhere clears what a click selected (ranks, operator, collective instance); the step, group and time
+    // range are filters with their own controls. A view that uses Esc itself (the timeline) takes it first.
     auto* clear = new QShortcut(QKeySequence(Qt::Key_Escape), this);
     clear->setObjectName(QStringLiteral("clearSelectionShortcut"));
-    connect(clear, &QShortcut::activated, this, [this] { m_workspace->setSelectedRank(std::nullopt); });
+    connect(clear, &QShortcut::activated, this, [this] {
+        m_workspace->setSelectedRank(std::nullopt);
+        m_workspace->setSelectedOperator(std::nullopt);
+        m_workspace->setCollectiveFocus(std::nullopt);
+    });
 }
 
 void MainWindow::createMenus()
@@ -689,6 +719,7 @@ void MainWindow::open(const QStringList& paths)
                 out.error = QStringLiteral("No ranks could be loaded");
                 return out;
             }
+            out.nothingUsable = !hasUsableData(query::RankQuery::ranks(*db), out.steps);
             out.database = std::move(db);
         } catch (const std::exception& e) {
             out.error = QString::fromUtf8(e.what());
@@ -780,6 +811,9 @@ void MainWindow::finishLoad(quint64 id, const LoadOutcome& outcome, const QStrin
     m_stepCount = outcome.steps;
     m_summary->setText(plural(outcome.ranks, tr("rank"), tr("ranks")) + QStringLiteral(" \u00b7 ")
         + plural(outcome.steps, tr("step"), tr("steps")));
+    if (outcome.nothingUsable)
+        m_summary->setText(tr("Nothing usable found in %1 (see Parse issues)")
+                               .arg(QDir::toNativeSeparators(paths.join(QStringLiteral(", ")))));
     setBadge(outcome.problems, true);
     QStringList names;
     for (const QString& p : paths)
@@ -788,6 +822,12 @@ void MainWindow::finishLoad(quint64 id, const LoadOutcome& outcome, const QStrin
     addRecent(paths);
     m_workspace->setParseCache(outcome.usedCache ? std::make_shared<const load::ParseCache>() : nullptr);
     m_workspace->setDatabase(outcome.database, paths);
+    if (outcome.nothingUsable) {
+        // The files were there but gave nothing: say so in one sentence and show why (Parse issues).
+        showIssues();
+        if (m_options.interactive && isVisible())
+            showNothingLoaded(m_summary->text());
+    }
     emit loadFinished(true, m_summary->text());
 }
 

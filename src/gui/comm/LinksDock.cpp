@@ -141,7 +141,8 @@ LinksDock::LinksDock(Workspace* ws, QWidget* parent)
             workspace()->requestCollectivesOf({ end(LinkTableModel::Src), end(LinkTableModel::Dst) });
         });
         table->addAction(costliest);
-        connect(table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        // A single click selects the link's source rank everywhere, as a click on a rank does in every dock.
+        connect(table, &QTableView::clicked, this, [this](const QModelIndex& index) {
             if (index.isValid())
                 workspace()->setSelectedRank(
                     index.sibling(index.row(), LinkTableModel::Src).data(LinkTableModel::RawValueRole).toLongLong());

@@ -2,6 +2,7 @@
 #include "npuscope/gui/common/QueryDock.h"
 
 #include "npuscope/gui/common/DeferredReload.h"
+#include "npuscope/gui/common/TableSetup.h"
 #include "npuscope/gui/common/Workspace.h"
 
 #include <QLabel>
@@ -44,6 +45,8 @@ void QueryDock::setBody(QWidget* body)
     layout->addWidget(m_errorLabel);
     body->setParent(frame);
     layout->addWidget(body, 1);
+    // Every table of the dock gets its Copy / Export CSV toolbar here, once the tables sit in their layouts.
+    TableSetup::addToolbars(body);
     setWidget(frame);
 }
 

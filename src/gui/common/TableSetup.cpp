@@ -5,14 +5,24 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QBoxLayout>
 #include <QClipboard>
 #include <QFile>
 #include <QFileDialog>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QLabel>
+#include <QLayout>
 #include <QMessageBox>
+#include <QPointer>
 #include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTabWidget>
 #include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
 
 #include <algorithm>
 #include <numeric>
@@ -28,6 +38,8 @@ TableSetup::TableSetup(QTableView* view)
 TableSetup* TableSetup::install(QTableView* view, const Options& options)
 {
     auto* setup = new TableSetup(view);
+    setup->setObjectName(QStringLiteral("tableSetup"));
+    setup->m_toolbar = options.toolbar;
     view->setSortingEnabled(options.sortable);
     if (options.sortable)
         view->sortByColumn(options.sortColumn, options.sortOrder);
@@ -70,6 +82,189 @@ QTableView* TableSetup::sortedTable(
     view->setModel(proxy);
     install(view, options);
     return view;
+}
+
+TableSetup* TableSetup::of(const QTableView* view)
+{
+    return view ? view->findChild<TableSetup*>(QStringLiteral("tableSetup"), Qt::FindDirectChildrenOnly) : nullptr;
+}
+
+namespace {
+
+    // A row of small buttons: the row count on the left, Copy and Export CSV on the right.
+    class TableToolbar : public QWidget {
+    public:
+        explicit TableToolbar(QWidget* parent)
+            : QWidget(parent)
+        {
+            setObjectName(QStringLiteral("tableToolbar"));
+            auto* layout = new QHBoxLayout(this);
+            layout->setContentsMargins(4, 0, 2, 0);
+            layout->setSpacing(2);
+            m_rows = new QLabel(this);
+            m_rows->setObjectName(QStringLiteral("tableRowCount"));
+            m_rows->setEnabled(false); // the palette's disabled text: quiet, readable in both themes
+            layout->addWidget(m_rows);
+            layout->addStretch(1);
+            m_copy = button(TableSetup::tr("Copy"), TableSetup::tr("Copy the selected rows (Ctrl+C), tab-separated"));
+            m_copy->setObjectName(QStringLiteral("tableCopyButton"));
+            m_export = button(TableSetup::tr("Export CSV\u2026"), TableSetup::tr("Save every row as a CSV file"));
+            m_export->setObjectName(QStringLiteral("tableExportButton"));
+            layout->addWidget(m_copy);
+            layout->addWidget(m_export);
+        }
+
+        // Acts on setup's table from now on (nullptr: disabled).
+        void follow(TableSetup* setup)
+        {
+            for (const auto& c : m_connections)
+                disconnect(c);
+            m_connections.clear();
+            m_setup = setup;
+            m_copy->setEnabled(setup != nullptr);
+            m_export->setEnabled(setup != nullptr);
+            if (!setup) {
+                m_rows->clear();
+                return;
+            }
+            m_connections.push_back(connect(m_copy, &QToolButton::clicked, setup->copyAction(), &QAction::trigger));
+            m_connections.push_back(connect(m_export, &QToolButton::clicked, setup->exportAction(), &QAction::trigger));
+            if (QAbstractItemModel* model = setup->view()->model()) {
+                const auto update = [this] { updateCount(); };
+                m_connections.push_back(connect(model, &QAbstractItemModel::modelReset, this, update));
+                m_connections.push_back(connect(model, &QAbstractItemModel::layoutChanged, this, update));
+                m_connections.push_back(connect(model, &QAbstractItemModel::rowsInserted, this, update));
+                m_connections.push_back(connect(model, &QAbstractItemModel::rowsRemoved, this, update));
+            }
+            updateCount();
+        }
+
+    private:
+        QToolButton* button(const QString& text, const QString& tip)
+        {
+            auto* b = new QToolButton(this);
+            b->setText(text);
+            b->setToolTip(tip);
+            b->setAutoRaise(true);
+            b->setToolButtonStyle(Qt::ToolButtonTextOnly);
+            return b;
+        }
+        void updateCount()
+        {
+            const QAbstractItemModel* model = m_setup ? m_setup->view()->model() : nullptr;
+            m_rows->setText(model ? TableSetup::tr("%n row(s)", nullptr, model->rowCount()) : QString());
+        }
+
+        QPointer<TableSetup> m_setup;
+        QLabel* m_rows;
+        QToolButton* m_copy;
+        QToolButton* m_export;
+        std::vector<QMetaObject::Connection> m_connections;
+    };
+
+    // The table and its toolbar; shown and hidden with the table (a dock hides a table it has nothing for).
+    class TableFrame : public QWidget {
+    public:
+        TableFrame(QTableView* view, QWidget* parent)
+            : QWidget(parent)
+            , m_view(view)
+        {
+            setObjectName(view->objectName() + QStringLiteral("Frame"));
+        }
+        void adopt(TableSetup* setup, bool hidden)
+        {
+            auto* layout = new QVBoxLayout(this);
+            layout->setContentsMargins(0, 0, 0, 0);
+            layout->setSpacing(0);
+            auto* bar = new TableToolbar(this);
+            layout->addWidget(bar);
+            m_view->setParent(this);
+            layout->addWidget(m_view, 1);
+            // A table the dock hid stays hidden (and so does its frame) until the dock shows it.
+            if (!hidden)
+                m_view->show();
+            setSizePolicy(m_view->sizePolicy());
+            bar->follow(setup);
+            setHidden(hidden);
+            m_view->installEventFilter(this);
+        }
+
+    protected:
+        bool eventFilter(QObject* watched, QEvent* event) override
+        {
+            if (watched == m_view && event->type() == QEvent::ShowToParent)
+                show();
+            else if (watched == m_view && event->type() == QEvent::HideToParent)
+                hide();
+            return QWidget::eventFilter(watched, event);
+        }
+
+    private:
+        QTableView* m_view;
+    };
+
+    // Puts frame where widget is in its parent (a splitter or a layout); false when neither holds it.
+    bool replaceInParent(QWidget* widget, QWidget* frame)
+    {
+        QWidget* parent = widget->parentWidget();
+        if (!parent)
+            return false;
+        if (auto* splitter = qobject_cast<QSplitter*>(parent)) {
+            const int index = splitter->indexOf(widget);
+            if (index < 0)
+                return false;
+            splitter->replaceWidget(index, frame);
+            return true;
+        }
+        if (!parent->layout())
+            return false;
+        // replaceWidget searches nested layouts too and keeps the item's stretch.
+        QLayoutItem* old = parent->layout()->replaceWidget(widget, frame);
+        if (!old)
+            return false;
+        delete old;
+        return true;
+    }
+
+} // namespace
+
+void TableSetup::addToolbars(QWidget* root)
+{
+    for (QTableView* view : root->findChildren<QTableView*>()) {
+        TableSetup* setup = of(view);
+        if (!setup || !setup->m_toolbar || setup->m_hasToolbar)
+            continue;
+        auto* stack = qobject_cast<QStackedWidget*>(view->parentWidget());
+        auto* tabs = stack ? qobject_cast<QTabWidget*>(stack->parentWidget()) : nullptr;
+        if (tabs) {
+            // One toolbar in the corner of the tab bar, following the current page's table.
+            // TableToolbar has no meta-object of its own: found by its name (only it has this one).
+            auto* bar = static_cast<TableToolbar*>(
+                tabs->findChild<QWidget*>(QStringLiteral("tableToolbar"), Qt::FindDirectChildrenOnly));
+            if (!bar) {
+                bar = new TableToolbar(tabs);
+                tabs->setCornerWidget(bar, Qt::TopRightCorner);
+                auto follow = [tabs, bar] {
+                    auto* page = qobject_cast<QTableView*>(tabs->currentWidget());
+                    TableSetup* s = of(page);
+                    bar->follow(s && s->m_toolbar ? s : nullptr);
+                    bar->setVisible(s && s->m_toolbar);
+                };
+                connect(tabs, &QTabWidget::currentChanged, bar, follow);
+                follow();
+            }
+            setup->m_hasToolbar = true;
+            continue;
+        }
+        const bool hidden = view->isHidden();
+        auto* frame = new TableFrame(view, nullptr); // parented by the splitter or layout that takes it
+        if (!replaceInParent(view, frame)) {
+            delete frame;
+            continue;
+        }
+        frame->adopt(setup, hidden);
+        setup->m_hasToolbar = true;
+    }
 }
 
 void TableSetup::selectSourceRow(QTableView* view, const QSortFilterProxyModel* proxy, int sourceRow)

@@ -185,7 +185,8 @@ OperatorDock::OperatorDock(Workspace* ws, QWidget* parent)
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_table = TableSetup::sortedTable(m_model, m_proxy, OperatorTableModel::ValueRole, kTableOptions, splitter);
     m_table->setObjectName(QStringLiteral("operatorTable"));
-    m_table->setToolTip(tr("Double-click an operator: the timeline highlights its occurrences"));
+    m_table->setToolTip(
+        tr("Click an operator: the timeline highlights its occurrences (double-click: also show the timeline)"));
     splitter->addWidget(pies);
     splitter->addWidget(m_table);
     splitter->setStretchFactor(0, 2);
@@ -195,11 +196,20 @@ OperatorDock::OperatorDock(Workspace* ws, QWidget* parent)
     setBody(body);
 
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
+    // Esc (or the timeline's clear button) clears the selected operator: its row is no longer highlighted.
+    connect(ws, &Workspace::operatorChanged, this, [this] {
+        if (!workspace()->selectedOperator())
+            m_table->clearSelection();
+    });
     for (QComboBox* combo : { m_groupBy, m_rank, m_compare })
         connect(combo, &QComboBox::currentIndexChanged, this, &OperatorDock::refresh);
     connect(m_topN, &QSpinBox::valueChanged, this, &OperatorDock::refresh);
-    connect(
-        m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) { selectOperatorAt(index.row()); });
+    // A single click selects the operator (the timeline marks its occurrences); a double-click also shows the timeline.
+    connect(m_table, &QTableView::clicked, this, [this](const QModelIndex& index) { selectOperatorAt(index.row()); });
+    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        selectOperatorAt(index.row());
+        workspace()->requestShowView(QStringLiteral("timeline"));
+    });
     connect(m_loadAll, &QPushButton::clicked, this, [this] {
         m_importAll = true;
         refresh();

@@ -87,8 +87,9 @@ ClusterStepsDock::ClusterStepsDock(Workspace* ws, QWidget* parent)
     m_footer = new QTableView(body);
     m_footer->setObjectName(QStringLiteral("stepsFooter"));
     m_footer->setModel(m_statsModel);
-    // Export CSV / Copy like every table (its look is set below: no headers, no selection).
-    TableSetup::install(m_footer, {});
+    // Export CSV / Copy like every table in its context menu (its look is set below: no headers, no selection); no
+    // toolbar of its own: it continues the table above.
+    TableSetup::install(m_footer, { .toolbar = false });
     m_footer->horizontalHeader()->hide();
     m_footer->verticalHeader()->hide();
     m_footer->verticalHeader()->setDefaultSectionSize(m_table->verticalHeader()->defaultSectionSize());

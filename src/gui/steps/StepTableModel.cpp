@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/steps/StepTableModel.h"
-#include "npuscope/query/MetricDefinitions.h"
+#include "npuscope/gui/common/MetricText.h"
 
 #include <QBrush>
 #include <QColor>
@@ -19,9 +19,8 @@ StepTableModel::StepTableModel(QObject* parent)
     // Titles and the sort value; the cells' text, tint and tooltips are in cellData.
     std::vector<RowColumn<query::StepBreakdown>> columns;
     for (int c = 0; c < ColumnCount; ++c) {
-        const std::string_view definition = query::MetricDefinitions::of(columnTitle(c).toStdString());
-        columns.push_back(
-            { columnTitle(c), QString::fromUtf8(definition.data(), static_cast<qsizetype>(definition.size())),
+        // The definition of query::MetricDefinitions, translated (MetricText).
+        columns.push_back({ columnTitle(c), MetricText::definition(columnTitle(c).toStdString()),
                 [this, c](const query::StepBreakdown& row) {
                     if (c == Host) {
                         const auto host = m_hosts.find(row.rank);

@@ -161,7 +161,8 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
     statsLayout->setContentsMargins(0, 0, 0, 0);
     auto* statsBar = new QHBoxLayout;
     m_statsLabel = new QLabel(tr("Shift+drag over the timeline to select a time range and rows."), statsPage);
-    auto* exportButton = new QPushButton(tr("Export CSV\u2026"), statsPage);
+    // The table's toolbar exports what it shows; this button the raw figures (ns).
+    auto* exportButton = new QPushButton(tr("Export raw CSV (ns)\u2026"), statsPage);
     statsBar->addWidget(m_statsLabel, 1);
     statsBar->addWidget(exportButton);
     statsLayout->addLayout(statsBar);
@@ -280,9 +281,6 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
         const auto op = workspace()->selectedOperator();
         if (op && op->rank)
             scrollToRank(*op->rank);
-        // The occurrences are the point of the double-click: bring the timeline to the front of its dock area.
-        if (op)
-            raise();
         highlightOperator(true);
     });
     connect(m_clearOperator, &QToolButton::clicked, this, [this] { workspace()->setSelectedOperator(std::nullopt); });

@@ -16,20 +16,27 @@ namespace npuscope::gui {
 
 namespace {
 
-const QColor kBackground(255, 255, 255);
-const QColor kLabelBackground(244, 245, 247);
-const QColor kGrid(232, 234, 238);
-const QColor kRankHeader(222, 228, 240);
-const QColor kProcessHeader(236, 239, 245);
-const QColor kText(30, 34, 40);
-const QColor kFold(128, 134, 148);
+// The canvas colours of one theme. The slices keep one pastel palette in both themes (their text stays dark).
+struct CanvasColors {
+    QColor background, labelBackground, grid, rankHeader, processHeader, text, secondaryText, link, fold, rulerLine,
+        rulerText, divider, hover, marker, markerRange, flow;
+};
+const CanvasColors kLight { QColor(255, 255, 255), QColor(244, 245, 247), QColor(232, 234, 238), QColor(222, 228, 240),
+    QColor(236, 239, 245), QColor(30, 34, 40), QColor(110, 116, 126), QColor(40, 90, 190), QColor(128, 134, 148),
+    QColor(200, 204, 210), QColor(140, 146, 156), QColor(150, 156, 170), QColor(40, 40, 40), QColor(200, 40, 150),
+    QColor(200, 40, 150, 28), QColor(90, 110, 160, 150) };
+const CanvasColors kDark { QColor(30, 32, 36), QColor(41, 44, 50), QColor(50, 54, 61), QColor(44, 56, 80),
+    QColor(37, 42, 51), QColor(222, 225, 230), QColor(156, 162, 172), QColor(120, 170, 245), QColor(104, 110, 124),
+    QColor(72, 76, 86), QColor(156, 162, 172), QColor(96, 102, 116), QColor(235, 235, 235), QColor(240, 100, 200),
+    QColor(240, 100, 200, 40), QColor(150, 170, 220, 170) };
+const QColor kSliceText(30, 34, 40);
 const QColor kSelection(255, 140, 0);
 const QColor kHighlight(220, 0, 200); // an operator's occurrences (Workspace::selectedOperator)
 const QColor kRange(60, 120, 220, 40);
-const QColor kMarker(200, 40, 150);
-const QColor kMarkerRange(200, 40, 150, 28);
 const QColor kArrival(30, 140, 70); // a collective member's arrival (start of its op)
 const QColor kLastArrival(215, 30, 30); // the instance's last arriver
+
+const CanvasColors& canvas(bool dark) { return dark ? kDark : kLight; }
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
@@ -489,13 +496,13 @@ void TimelineRenderer::paintRows(QPainter& p, size_t first, size_t last, int cli
 
 void TimelineRenderer::paint(QPainter& p) const
 {
-    p.fillRect(QRect(QPoint(0, 0), m_size), kBackground);
+    p.fillRect(QRect(QPoint(0, 0), m_size), canvas(m_dark).background);
     p.setFont(m_font);
     const int bottom = m_size.height();
     paintRows(p, m_pinnedCount, m_rows.size(), scrollTop(), bottom);
     paintRows(p, 0, m_pinnedCount, kRulerHeight, scrollTop());
     if (m_pinnedHeight > 0) {
-        p.setPen(QColor(150, 156, 170));
+        p.setPen(canvas(m_dark).divider);
         p.drawLine(0, scrollTop() - 1, m_size.width(), scrollTop() - 1);
     }
     p.save();
@@ -530,8 +537,9 @@ void TimelineRenderer::paintMarkers(QPainter& p) const
         if (x1 < kLabelWidth - 1 || x0 > m_size.width() + 1)
             continue;
         if (m.isRange())
-            p.fillRect(QRectF(x0, kRulerHeight, std::max(1.0, x1 - x0), bottom - kRulerHeight), kMarkerRange);
-        p.setPen(QPen(kMarker, 1, Qt::DashLine));
+            p.fillRect(QRectF(x0, kRulerHeight, std::max(1.0, x1 - x0), bottom - kRulerHeight),
+                canvas(m_dark).markerRange);
+        p.setPen(QPen(canvas(m_dark).marker, 1, Qt::DashLine));
         p.drawLine(QPointF(x0, kRulerHeight), QPointF(x0, bottom));
         if (m.isRange())
             p.drawLine(QPointF(x1, kRulerHeight), QPointF(x1, bottom));
@@ -606,13 +614,13 @@ void TimelineRenderer::paintFocus(QPainter& p) const
 void TimelineRenderer::paintRuler(QPainter& p) const
 {
     const int w = m_size.width();
-    p.fillRect(QRect(0, 0, w, kRulerHeight), kLabelBackground);
-    p.setPen(QColor(200, 204, 210));
+    p.fillRect(QRect(0, 0, w, kRulerHeight), canvas(m_dark).labelBackground);
+    p.setPen(canvas(m_dark).rulerLine);
     p.drawLine(0, kRulerHeight - 1, w, kRulerHeight - 1);
     if (!m_axis.hasBounds())
         return;
     p.setFont(m_smallFont);
-    p.setPen(kText);
+    p.setPen(canvas(m_dark).text);
     p.drawText(QRect(6, 0, kLabelWidth - 12, kRulerHeight), Qt::AlignVCenter | Qt::AlignLeft,
         QStringLiteral("window ") + TimeFormat::adaptive(m_axis.windowNs()));
     // 1-2-5 steps at least ~90 px apart.
@@ -638,9 +646,9 @@ void TimelineRenderer::paintRuler(QPainter& p) const
     p.setClipRect(QRect(kLabelWidth, 0, w - kLabelWidth, kRulerHeight));
     for (int guard = 0; guard < 200 && tick <= m_axis.end(); ++guard, tick += stepNs) {
         const double x = kLabelWidth + m_axis.toPx(tick);
-        p.setPen(QColor(140, 146, 156));
+        p.setPen(canvas(m_dark).rulerText);
         p.drawLine(QPointF(x, kRulerHeight - 8), QPointF(x, kRulerHeight - 1));
-        p.setPen(kText);
+        p.setPen(canvas(m_dark).text);
         p.drawText(QPointF(x + 3, kRulerHeight - 10), rulerLabel(tick - origin, step));
     }
     // Marker flags with their names.
@@ -651,8 +659,8 @@ void TimelineRenderer::paintRuler(QPainter& p) const
         QPolygonF flag;
         flag << QPointF(x, kRulerHeight - 1) << QPointF(x, kRulerHeight - 12) << QPointF(x + 7, kRulerHeight - 9)
              << QPointF(x, kRulerHeight - 6);
-        p.setPen(kMarker);
-        p.setBrush(kMarker);
+        p.setPen(canvas(m_dark).marker);
+        p.setBrush(canvas(m_dark).marker);
         p.drawPolygon(flag);
         p.setBrush(Qt::NoBrush);
         p.drawText(QPointF(x + 9, 10), m.name);
@@ -666,8 +674,8 @@ void TimelineRenderer::paintRow(QPainter& p, const Row& row, int top) const
     const int w = m_size.width();
     switch (row.kind) {
     case RowKind::Rank: {
-        p.fillRect(QRect(0, top, w, row.height), kRankHeader);
-        p.setPen(kText);
+        p.fillRect(QRect(0, top, w, row.height), canvas(m_dark).rankHeader);
+        p.setPen(canvas(m_dark).text);
         QFont bold = m_font;
         bold.setBold(true);
         p.setFont(bold);
@@ -696,8 +704,8 @@ void TimelineRenderer::paintRow(QPainter& p, const Row& row, int top) const
     }
     case RowKind::Process: {
         const query::TimelineProcess& proc = e.data->processes[static_cast<size_t>(row.process)];
-        p.fillRect(QRect(0, top, w, row.height), kProcessHeader);
-        p.setPen(kText);
+        p.fillRect(QRect(0, top, w, row.height), canvas(m_dark).processHeader);
+        p.setPen(canvas(m_dark).text);
         const bool collapsed = e.collapsedPids.count(proc.pid) > 0;
         QString text = QStringLiteral("%1 %2").arg(
                            collapsed ? QStringLiteral("\u25b8") : QStringLiteral("\u25be"), qs(proc.name))
@@ -712,8 +720,8 @@ void TimelineRenderer::paintRow(QPainter& p, const Row& row, int top) const
         return;
     }
     case RowKind::Group: {
-        p.fillRect(QRect(0, top, w, row.height), kProcessHeader);
-        p.setPen(kText);
+        p.fillRect(QRect(0, top, w, row.height), canvas(m_dark).processHeader);
+        p.setPen(canvas(m_dark).text);
         int processes = 0;
         size_t series = 0;
         for (const query::TimelineProcess& proc : e.data->processes) {
@@ -736,7 +744,7 @@ void TimelineRenderer::paintRow(QPainter& p, const Row& row, int top) const
         paintCounter(p, row, top);
         break;
     }
-    p.setPen(kGrid);
+    p.setPen(canvas(m_dark).grid);
     p.drawLine(0, top + row.height - 1, w, top + row.height - 1);
 }
 
@@ -744,8 +752,8 @@ void TimelineRenderer::paintTrack(QPainter& p, const Row& row, int top) const
 {
     const RankEntry& e = m_ranks[static_cast<size_t>(row.rank)];
     const query::SliceTrack& track = e.data->tracks[static_cast<size_t>(row.item)];
-    p.fillRect(QRect(0, top, kLabelWidth, row.height), kLabelBackground);
-    p.setPen(kText);
+    p.fillRect(QRect(0, top, kLabelWidth, row.height), canvas(m_dark).labelBackground);
+    p.setPen(canvas(m_dark).text);
     p.setFont(m_font);
     const QString name = row.pinned ? QStringLiteral("%1 \u00b7 r%2").arg(qs(track.name)).arg(e.rank) : qs(track.name);
     p.drawText(QRect(28, top, kLabelWidth - 32, kLevelHeight + 4), Qt::AlignVCenter | Qt::AlignLeft,
@@ -754,7 +762,7 @@ void TimelineRenderer::paintTrack(QPainter& p, const Row& row, int top) const
     if (row.hiddenLevels > 0 || depth > m_maxLevels) {
         // The expand / collapse button of the row (a click in the label column toggles it).
         p.setFont(m_smallFont);
-        p.setPen(QColor(40, 90, 190));
+        p.setPen(canvas(m_dark).link);
         p.drawText(QRect(28, top + kLevelHeight, kLabelWidth - 32, kLevelHeight), Qt::AlignVCenter | Qt::AlignLeft,
             row.hiddenLevels > 0 ? QObject::tr("\u25b8 +%1 levels (%2 deep)").arg(row.hiddenLevels).arg(depth)
                                  : QObject::tr("\u25be show %1 levels").arg(m_maxLevels));
@@ -777,7 +785,7 @@ void TimelineRenderer::paintTrack(QPainter& p, const Row& row, int top) const
             const double x1 = std::min(width + 2, std::max(b.x1, b.x0 + 1.0));
             const QRectF r(kLabelWidth + x0, y, std::max(1.0, x1 - x0), h);
             if (b.folded()) {
-                p.fillRect(r, kFold);
+                p.fillRect(r, canvas(m_dark).fold);
                 if (r.width() > textMin) {
                     p.setPen(Qt::white);
                     p.drawText(r.adjusted(2, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
@@ -788,7 +796,7 @@ void TimelineRenderer::paintTrack(QPainter& p, const Row& row, int top) const
             const int64_t nameId = level.nameId[b.first];
             p.fillRect(r, colorOf(nameId));
             if (r.width() > textMin) {
-                p.setPen(kText);
+                p.setPen(kSliceText);
                 p.drawText(r.adjusted(3, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
                     fm.elidedText(qs(e.data->nameOf(nameId)), Qt::ElideRight, static_cast<int>(r.width()) - 5));
             }
@@ -811,7 +819,7 @@ void TimelineRenderer::paintTrack(QPainter& p, const Row& row, int top) const
         p.drawRect(QRectF(kLabelWidth + x0, y, x1 - x0, kLevelHeight - 1));
     };
     if (m_hover && m_hover->box.count == 1)
-        outline(m_hover->rank, m_hover->ref, QColor(40, 40, 40), 1);
+        outline(m_hover->rank, m_hover->ref, canvas(m_dark).hover, 1);
     if (m_selection)
         outline(m_selection->rank, m_selection->ref, kSelection, 2);
 }
@@ -845,14 +853,14 @@ void TimelineRenderer::paintCounter(QPainter& p, const Row& row, int top) const
 {
     const RankEntry& e = m_ranks[static_cast<size_t>(row.rank)];
     const query::CounterTrack& c = e.data->counters[static_cast<size_t>(row.item)];
-    p.fillRect(QRect(0, top, kLabelWidth, row.height), kLabelBackground);
-    p.setPen(kText);
+    p.fillRect(QRect(0, top, kLabelWidth, row.height), canvas(m_dark).labelBackground);
+    p.setPen(canvas(m_dark).text);
     p.setFont(m_font);
     const QString label = rowName(row);
     p.drawText(QRect(28, top + 2, kLabelWidth - 32, 16), Qt::AlignVCenter | Qt::AlignLeft,
         QFontMetrics(m_font).elidedText(label, Qt::ElideRight, kLabelWidth - 32));
     p.setFont(m_smallFont);
-    p.setPen(QColor(110, 116, 126));
+    p.setPen(canvas(m_dark).secondaryText);
     p.drawText(QRect(28, top + 18, kLabelWidth - 32, 16), Qt::AlignVCenter | Qt::AlignLeft,
         QStringLiteral("max %1").arg(c.maxValue, 0, 'g', 6));
 
@@ -934,7 +942,7 @@ void TimelineRenderer::paintFlows(QPainter& p) const
                     continue;
                 if (std::max(f.srcTs, f.dstTs) < s || std::min(f.srcTs, f.dstTs) > e)
                     continue;
-                paintFlow(p, static_cast<int>(r), f, QColor(90, 110, 160, 150));
+                paintFlow(p, static_cast<int>(r), f, canvas(m_dark).flow);
             }
         }
     }

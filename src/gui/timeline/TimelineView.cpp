@@ -152,6 +152,8 @@ void TimelineView::setRangeSelection(int64_t begin, int64_t end, std::vector<std
 void TimelineView::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
+    // The canvas follows the theme: a dark window palette gets the dark canvas colours.
+    m_renderer.setDark(palette().color(QPalette::Window).lightness() < 128);
     m_renderer.paint(p);
     if (m_renderer.ranks().empty()) {
         p.setPen(QColor(120, 120, 120));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "npuscope/gui/common/MetricText.h"
 #include "npuscope/gui/common/RowColumn.h"
 #include "npuscope/gui/common/RowTableModelBase.h"
 #include "npuscope/gui/common/TimeFormat.h"
@@ -13,9 +14,10 @@
 namespace npuscope::gui {
 
 // A table over a std::vector<Row>: one RowColumn<Row> per column says the header (title, the metric's definition as
-// tooltip), the raw value (ValueRole, the sort key), the display text, the alignment and per-cell tooltip, foreground
-// and font. Sorting (sort(), or a QSortFilterProxyModel with sortRole ValueRole), copying and CSV come with it; a
-// model adds its own roles in cellData(). GUI thread only.
+// tooltip, led by query::MetricDefinitions' definition when MetricText maps the column to one), the raw value
+// (ValueRole, the sort key), the display text, the alignment and per-cell tooltip, foreground and font. Sorting
+// (sort(), or a QSortFilterProxyModel with sortRole ValueRole), copying and CSV come with it; a model adds its own
+// roles in cellData(). GUI thread only.
 template <class Row> class RowTableModel : public RowTableModelBase {
 public:
     explicit RowTableModel(QObject* parent = nullptr)
@@ -69,8 +71,12 @@ public:
         const RowColumn<Row>& column = m_columns[static_cast<size_t>(section)];
         if (role == Qt::DisplayRole)
             return column.title;
-        if (role == Qt::ToolTipRole && !column.definition.isEmpty())
-            return column.definition;
+        if (role == Qt::ToolTipRole) {
+            // The metric's definition from query::MetricDefinitions (docs/metrics.md) when the column shows one, then
+            // the column's own note.
+            const QString tip = MetricText::headerTip(*this, column.title, column.definition);
+            return tip.isEmpty() ? QVariant() : QVariant(tip);
+        }
         return {};
     }
 

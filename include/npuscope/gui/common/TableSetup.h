@@ -15,9 +15,10 @@ namespace npuscope::gui {
 
 // Sets up a dock's QTableView the way every dock shows a table (whole rows selected, no vertical header, compact
 // rows, no word wrap, read-only) and gives it "Copy rows" (Ctrl+C: the selected rows, tab-separated with a header)
-// and "Export CSV…" (every row in view order, RFC 4180) in its context menu. Works through sort / filter proxies:
-// the text is what the view shows, in its order, over its visible columns. The object is a child of the view.
-// GUI thread only.
+// and "Export CSV…" (every row in view order, RFC 4180) in its context menu and, once addToolbars() has run over
+// the dock (QueryDock::setBody does), on a small toolbar above the table (a tab page's table: in the tab bar's
+// corner). Works through sort / filter proxies: the text is what the view shows, in its order, over its visible
+// columns. The object is a child of the view. GUI thread only.
 class TableSetup : public QObject {
     Q_OBJECT
 public:
@@ -31,6 +32,8 @@ public:
         bool sortable = false;
         int sortColumn = -1; // with sortable: the initial sort column, -1 for the model's order
         Qt::SortOrder sortOrder = Qt::AscendingOrder;
+        // Copy / Export CSV on a toolbar above the table (off for a table that continues another, e.g. a footer).
+        bool toolbar = true;
     };
 
     // The view keeps its model; call after setModel.
@@ -42,6 +45,15 @@ public:
     // Selects the view row that shows sourceRow of the proxy's source model and scrolls to it; sourceRow < 0 clears
     // the selection.
     static void selectSourceRow(QTableView* view, const QSortFilterProxyModel* proxy, int sourceRow);
+
+    // Puts a toolbar (row count, Copy, Export CSV) above every table under root that has a TableSetup with the
+    // toolbar option and none yet: the table is moved into a frame that takes its place in its layout or splitter;
+    // the tables that are pages of a QTabWidget share one toolbar in the tab bar's corner that acts on the current
+    // page. Call once the tables sit in their layouts.
+    static void addToolbars(QWidget* root);
+    // The TableSetup installed on view, nullptr when none.
+    static TableSetup* of(const QTableView* view);
+    QTableView* view() const { return m_view; }
 
     // Selected rows in view order (Ctrl+C); empty when nothing is selected.
     QString selectedRowsText() const;
@@ -59,6 +71,8 @@ private:
     void exportWithDialog();
 
     QTableView* m_view;
+    bool m_toolbar = true;
+    bool m_hasToolbar = false;
     QAction* m_copy = nullptr;
     QAction* m_export = nullptr;
 };

@@ -202,6 +202,11 @@ public:
     // Time relative to the start of the loaded data, with a unit suited to the step (ruler labels).
     static QString rulerLabel(int64_t offsetNs, double stepNs);
 
+    // Dark canvas colours (the window's dark theme); the slices keep their palette. TimelineView sets it from its
+    // palette before each paint.
+    void setDark(bool dark) { m_dark = dark; }
+    bool isDark() const { return m_dark; }
+
 private:
     void paintRuler(QPainter& p) const;
     void paintMarkers(QPainter& p) const;
@@ -242,6 +247,7 @@ private:
     std::vector<FocusSpan> m_focus;
     bool m_focusChain = false;
     QFont m_font;
+    bool m_dark = false;
     QFont m_smallFont;
     mutable std::vector<query::LayoutBox> m_boxes;
     mutable std::vector<query::CounterPoint> m_points;
