@@ -129,7 +129,8 @@ namespace {
             }
             m_connections.push_back(connect(m_copy, &QToolButton::clicked, setup->copyAction(), &QAction::trigger));
             m_connections.push_back(connect(m_export, &QToolButton::clicked, setup->exportAction(), &QAction::trigger));
-            if (QAbstractItemModel* model = setup->view()->model()) {
+            const QTableView* view = setup->view();
+            if (QAbstractItemModel* model = view ? view->model() : nullptr) {
                 const auto update = [this] { updateCount(); };
                 m_connections.push_back(connect(model, &QAbstractItemModel::modelReset, this, update));
                 m_connections.push_back(connect(model, &QAbstractItemModel::layoutChanged, this, update));
@@ -151,7 +152,9 @@ namespace {
         }
         void updateCount()
         {
-            const QAbstractItemModel* model = m_setup ? m_setup->view()->model() : nullptr;
+            const TableSetup* setup = m_setup.data();
+            const QTableView* view = setup ? setup->view() : nullptr;
+            const QAbstractItemModel* model = view ? view->model() : nullptr;
             m_rows->setText(model ? TableSetup::tr("%n row(s)", nullptr, model->rowCount()) : QString());
         }
 
