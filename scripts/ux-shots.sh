@@ -19,7 +19,7 @@ views="${VIEWS:-all,steps,overview,timeline,timeoverview,matrix,commduration,lin
 mkdir -p "$out"
 export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}"
 if [[ " $inputs " == *" g1024 "* && ! -d "$g1024" ]]; then
-  "$build/npuscope-cli" generate "$g1024" --ranks 1024 --pp 4 --tp 8 >/dev/null
+  "$build/npuscope-cli" generate --out "$g1024" --ranks 1024 --pp 4 --tp 8 >/dev/null
 fi
 for size in $sizes; do
   for lang in $langs; do
