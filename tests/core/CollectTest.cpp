@@ -319,8 +319,9 @@ TEST(Collect, RanksChooseWhoseTimelinesAreCopied)
     for (const auto& [rel, text] : contents(dir.path() / "run" / "host0")) {
         if (fs::path(rel).filename() == "kernel_details.csv")
             kernels.insert(rel.substr(0, rel.find('/')));
-        if (fs::path(rel).filename() == "trace_view.json" || fs::path(rel).filename() == "kernel_details.csv")
+        if (fs::path(rel).filename() == "trace_view.json" || fs::path(rel).filename() == "kernel_details.csv") {
             EXPECT_TRUE(rel.find("rank1_") != std::string::npos || rel.find("rank2_") != std::string::npos) << rel;
+        }
     }
     EXPECT_EQ(kernels.size(), 1u);
     EXPECT_EQ(runCli(base + " --slim summary --ranks 1", true).status, 2);
