@@ -536,7 +536,7 @@ bool mergeImportedGroup(model::Database& db, int64_t rank, const std::string& pa
 {
     try {
         before();
-        load::ModelMerger::mergeFile(db, path);
+        load::ModelMerger::mergeFile(db, path, {}, true); // its tables without rows are left out
     } catch (const model::DbError& e) {
         model::ModelWriter writer(db);
         writer.addIssue({ model::Severity::Warning, rank, path, std::nullopt,

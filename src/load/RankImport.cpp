@@ -173,6 +173,7 @@ std::string writeGroups(const io::PlannedRank& rank, const fs::path& out, bool w
         }
         if (cancel && cancel->load())
             return {};
+        dropEmptyTables(*model); // merged as a partial model too (Loader: mergeImportedGroup)
         describeGroup(*model, rank.rank, scope, files);
         if (auto error = writeAtomically(*model, out, target.filename().string()); !error.empty())
             return error;
