@@ -1728,6 +1728,18 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
+        <source>Open &amp;imported folder…</source>
+        <translation>打开已导入的文件夹(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Choose a folder of imported ranks (npuscope-cli import --out)</source>
+        <translation>选择已导入各卡的文件夹（npuscope-cli import --out）</translation>
+    </message>
+    <message>
+        <source>Rank files written by npuscope-cli import on the cluster: opened without parsing</source>
+        <translation>在集群上由 npuscope-cli import 写出的各卡文件：打开时无需解析</translation>
+    </message>
+    <message>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>

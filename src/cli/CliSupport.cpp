@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <sstream>
 #include <stdexcept>
 
 namespace npuscope::cli {
@@ -47,6 +48,29 @@ bool parseInt(const std::string& text, long long lo, long long hi, long long& ou
     } catch (const std::exception&) {
         return false;
     }
+}
+
+bool parseRankList(const std::string& text, std::set<int64_t>& out)
+{
+    std::stringstream in(text);
+    std::string part;
+    while (std::getline(in, part, ',')) {
+        const auto dash = part.find('-', 1);
+        long long lo = 0;
+        long long hi = 0;
+        constexpr long long kMax = 1LL << 40;
+        if (dash == std::string::npos) {
+            if (!parseInt(part, 0, kMax, lo))
+                return false;
+            hi = lo;
+        } else if (!parseInt(part.substr(0, dash), 0, kMax, lo)
+            || !parseInt(part.substr(dash + 1), lo, lo + 1'000'000, hi)) {
+            return false;
+        }
+        for (long long r = lo; r <= hi; ++r)
+            out.insert(r);
+    }
+    return !out.empty();
 }
 
 std::unique_ptr<model::Database> loadPlan(const io::LoadPlan& plan, io::DeferredGroups groups, bool useCache)

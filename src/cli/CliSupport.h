@@ -6,7 +6,9 @@
 #include "npuscope/io/detect/LoadPlan.h"
 #include "npuscope/model/Database.h"
 
+#include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,10 @@ int usageError(const std::string& command, const std::string& message);
 
 // Parses a whole decimal integer within [lo, hi]; false when text is not one.
 bool parseInt(const std::string& text, long long lo, long long hi, long long& out);
+
+// Parses a rank list such as "0,3,8-15" (comma-separated rank ids and ranges) into out; false on anything else or
+// an empty list. Shared by --ranks of slim, collect and import.
+bool parseRankList(const std::string& text, std::set<int64_t>& out);
 
 // Loads a plan: the summary, the deferred per-rank files of the groups a command reads (io::kNoGroup for none),
 // through the parse cache unless useCache is false. nullptr when cancelled.

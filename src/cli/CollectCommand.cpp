@@ -5,6 +5,8 @@
 // remote shell and rsync gets it with --protect-args.
 #include "CliSupport.h"
 
+#include "npuscope/io/detect/Detector.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -23,6 +25,8 @@
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <optional>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -31,19 +35,24 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kUsage
-    = R"(  collect --hosts FILE --remote-dir DIR --out RUN [--jobs N] [--slim summary|timeline|all] [--ssh-config F]
-          [--bwlimit KBPS] [--show-host-ips]
+    = R"(  collect --hosts FILE --remote-dir DIR --out RUN [--jobs N] [--slim summary|timeline|all] [--ranks LIST]
+          [--ssh-config F] [--bwlimit KBPS] [--show-host-ips]
       Copy DIR (the profiler output folder, the same path on every host) from each host of FILE (one ssh
       destination per line, [user@]host or an alias of your ssh config; # starts a comment) into RUN/host<k>, k
       the host's line number from 0, with the system's ssh and rsync: your keys or ssh-agent only (BatchMode, no
       password prompt; never put a password in a file), N hosts at a time (default 8), with progress. A killed or
-      failed copy resumes where it stopped when the same command runs again (rsync --partial); every file's size is
-      verified after the copy. --slim summary leaves out the per-rank timeline, kernel and operator-memory files
-      (trace_view.json, kernel_details.csv, op_summary*.csv, operator_memory.csv, MindSpore timeline_display
-      files), --slim timeline only the kernel and operator-memory files (rsync name rules: the hosts need no
-      npuscope). RUN/collect_hosts.tsv (readable by you only) maps host<k> to the host; messages name hosts by
-      host<k> only, unless --show-host-ips. Unreachable hosts, refused keys, missing folders and a full disk are
-      reported per host; the others are still copied (exit status 1 if any host failed).
+      failed copy resumes where it stopped when the same command runs again; a file cut off keeps its part in a
+      .npuscope-partial folder beside it, never under its own name, until it is complete (rsync --partial-dir);
+      every file's size is verified after the copy. --slim summary leaves out the per-rank timeline, kernel and
+      operator-memory files (trace_view.json, kernel_details.csv, op_summary*.csv, operator_memory.csv, MindSpore
+      timeline_display files, and an imported folder's rank_<id>.<group>.npgroup files but the kernel totals),
+      --slim timeline only the kernel and operator-memory files (rsync name rules: the hosts need no npuscope).
+      --ranks LIST (rank ids and ranges, 0,3,8-15) keeps what --slim keeps (default all) for those ranks only;
+      the other ranks get their summary files: the summary files are copied first, the folders of the listed
+      ranks found in the copy (as npuscope detects them), then their files. RUN/collect_hosts.tsv (readable by
+      you only) maps host<k> to the host; messages name hosts by host<k> only, unless --show-host-ips.
+      Unreachable hosts, refused keys, missing folders and a full disk are reported per host; the others are
+      still copied (exit status 1 if any host failed).
 )";
 
 std::atomic<bool> g_stop { false };
@@ -59,6 +68,7 @@ struct Options {
     std::string sshConfig;
     long long bwlimit = 0;
     bool showHosts = false;
+    std::optional<std::set<int64_t>> ranks; // --ranks: only their per-rank files by --slim, the others' summary
 };
 
 struct Host {
@@ -71,7 +81,12 @@ struct Outcome {
     std::string message;
     uint64_t files = 0;
     uint64_t bytes = 0;
+    std::set<int64_t> listedRanks; // ranks of --ranks found in this host's copy
 };
+
+// rsync keeps a file cut off by an interruption here (relative: one such folder beside the file), so an unfinished
+// file never has its real name, which the viewer would read as a whole file; the next run resumes from it.
+constexpr const char* kPartialDir = ".npuscope-partial";
 
 struct Process {
     int status = -1; // exit status; 128 + signal when killed
@@ -232,15 +247,73 @@ std::string explain(const Process& p, const Options& o, const std::string& what)
 std::vector<std::string> excludes(const std::string& slim)
 {
     std::vector<std::string> names;
+    // (rank_<id>.<group>.npgroup: the group files of an imported folder, npuscope-cli import --keep)
     if (slim == "summary")
-        names = { "trace_view.json", "ascend_timeline_display_*.json", "timeline_display_*.json" };
+        names = { "trace_view.json", "ascend_timeline_display_*.json", "timeline_display_*.json",
+            "rank_*.timeline.npgroup" };
     if (slim == "summary" || slim == "timeline") {
-        names.insert(names.end(), { "kernel_details.csv", "op_summary*.csv", "operator_memory.csv" });
+        names.insert(names.end(),
+            { "kernel_details.csv", "op_summary*.csv", "operator_memory.csv", "rank_*.kernels.npgroup",
+                "rank_*.memory.npgroup" });
     }
     std::vector<std::string> args;
     for (const auto& n : names)
         args.push_back("--exclude=" + n);
     return args;
+}
+
+// text as a literal part of an rsync filter pattern (wildcard characters escaped).
+std::string rsyncLiteral(const std::string& text)
+{
+    std::string out;
+    for (char c : text) {
+        if (c == '*' || c == '?' || c == '[' || c == '\\')
+            out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+// The filter rules of a copy with --ranks: the --slim level's exclusions for every file, then the listed ranks' own
+// files (includes), then the summary level's exclusions for the rest. rsync takes the first rule that matches a name.
+std::vector<std::string> rankFilters(const Options& o, const std::vector<std::string>& includes)
+{
+    auto rules = excludes(o.slim);
+    rules.insert(rules.begin(), std::string("--exclude=") + kPartialDir + "/"); // never inside the listed folders
+    for (const auto& pattern : includes)
+        rules.push_back("--include=" + pattern);
+    for (const auto& e : excludes("summary"))
+        rules.push_back(e);
+    return rules;
+}
+
+// rsync include patterns (anchored at the copy's root) for the files of the ranks of o.ranks that detection finds in
+// local: everything under a rank's folder, or an imported rank's group files; their ids into found.
+std::vector<std::string> listedRankIncludes(const Options& o, const fs::path& local, std::set<int64_t>& found)
+{
+    std::vector<std::string> patterns;
+    const auto plan = npuscope::io::Detector::detect({ local.string() });
+    const fs::path root = fs::absolute(local).lexically_normal();
+    for (const auto& r : plan.ranks) {
+        if (!o.ranks->count(r.rank))
+            continue;
+        const bool imported = r.files.size() == 1 && r.files.front().kind == npuscope::io::FileKind::ImportedRank;
+        const fs::path folder = imported ? fs::path(r.path).parent_path() : fs::path(r.path);
+        std::string rel = folder.lexically_normal().lexically_relative(root).generic_string();
+        if (rel == ".")
+            rel.clear();
+        if (rel.rfind("..", 0) == 0)
+            continue; // not under the copy (cannot happen for a plan of local)
+        while (!rel.empty() && rel.back() == '/')
+            rel.pop_back();
+        found.insert(r.rank);
+        const std::string prefix = rel.empty() ? std::string("/") : "/" + rsyncLiteral(rel) + "/";
+        const std::string pattern = imported ? prefix + "rank_" + std::to_string(r.rank) + ".*.npgroup"
+                                             : (rel.empty() ? "***" : prefix + "***");
+        if (std::find(patterns.begin(), patterns.end(), pattern) == patterns.end())
+            patterns.push_back(pattern);
+    }
+    return patterns;
 }
 
 class Progress {
@@ -313,21 +386,34 @@ Outcome collectHost(const Host& host, const Options& o, Progress& progress)
         return r;
     }
     const std::string source = host.destination + ":" + o.remoteDir + "/";
-    std::vector<std::string> common { "rsync", "-a", "--protect-args", "-e", rsyncShell(o) };
-    for (const auto& e : excludes(o.slim))
-        common.push_back(e);
-    // 2. Copy; --partial keeps a file cut off by an interruption, so the next run sends only the rest.
-    auto copy = common;
-    copy.insert(copy.end(), { "--partial", "--info=progress2", "--no-inc-recursive" });
-    if (o.bwlimit > 0)
-        copy.push_back("--bwlimit=" + std::to_string(o.bwlimit));
-    copy.insert(copy.end(), { source, local.string() + "/" });
-    const auto c = runProgram(copy,
-        [&](const std::string& chunk) { parsePercent(chunk, [&](int value) { progress.percent(host.id, value); }); });
+    const std::vector<std::string> base { "rsync", "-a", "--protect-args", "-e", rsyncShell(o) };
+    // 2. Copy; a file cut off by an interruption waits in kPartialDir, so the next run sends only the rest. With
+    // --ranks, the summary files first, then (rules by the rank folders detection finds in them) the listed ranks'.
+    auto copyWith = [&](const std::vector<std::string>& rules) {
+        auto copy = base;
+        copy.insert(copy.end(), rules.begin(), rules.end());
+        copy.insert(
+            copy.end(), { std::string("--partial-dir=") + kPartialDir, "--info=progress2", "--no-inc-recursive" });
+        if (o.bwlimit > 0)
+            copy.push_back("--bwlimit=" + std::to_string(o.bwlimit));
+        copy.insert(copy.end(), { source, local.string() + "/" });
+        return runProgram(copy, [&](const std::string& chunk) {
+            parsePercent(chunk, [&](int value) { progress.percent(host.id, value); });
+        });
+    };
+    auto rules = excludes(o.ranks ? std::string("summary") : o.slim);
+    rules.insert(rules.begin(), std::string("--exclude=") + kPartialDir + "/");
+    auto c = copyWith(rules);
+    if (c.status == 0 && o.ranks) {
+        rules = rankFilters(o, listedRankIncludes(o, local, r.listedRanks));
+        c = copyWith(rules);
+    }
     if (c.status != 0) {
         r.message = explain(c, o, "rsync");
         return r;
     }
+    auto common = base;
+    common.insert(common.end(), rules.begin(), rules.end());
     // 3. Verify: a dry run comparing sizes lists every file still missing or of another size.
     auto verify = common;
     verify.insert(verify.end(), { "--dry-run", "--size-only", "--out-format=%n", source, local.string() + "/" });
@@ -378,6 +464,11 @@ int run(const std::vector<std::string>& args)
         } else if (args[i] == "--bwlimit" && value && npuscope::cli::parseInt(args[i + 1], 1, 1LL << 40, n)) {
             o.bwlimit = n;
             ++i;
+        } else if (args[i] == "--ranks" && value) {
+            std::set<int64_t> ranks;
+            if (!npuscope::cli::parseRankList(args[++i], ranks))
+                return npuscope::cli::usageError("collect", "--ranks takes rank ids and ranges such as 0,3,8-15");
+            o.ranks = std::move(ranks);
         } else if (args[i] == "--slim" && value
             && (args[i + 1] == "summary" || args[i + 1] == "timeline" || args[i + 1] == "all"))
             o.slim = args[++i];
@@ -388,6 +479,8 @@ int run(const std::vector<std::string>& args)
     }
     if (o.hostsFile.empty() || o.remoteDir.empty() || o.out.empty())
         return npuscope::cli::usageError("collect", "needs --hosts FILE, --remote-dir DIR and --out RUN");
+    if (o.ranks && o.slim == "summary")
+        return npuscope::cli::usageError("collect", "--ranks chooses the ranks --slim timeline or all keeps");
     std::ifstream in(o.hostsFile);
     if (!in) {
         std::cerr << "npuscope-cli collect: cannot read " << o.hostsFile << "\n";
@@ -461,6 +554,22 @@ int run(const std::vector<std::string>& args)
         ::close(fd);
     }
     const auto failed = std::count_if(outcomes.begin(), outcomes.end(), [](const Outcome& r) { return !r.ok; });
+    if (o.ranks) {
+        std::set<int64_t> missing = *o.ranks;
+        for (const auto& r : outcomes) {
+            for (const int64_t rank : r.listedRanks)
+                missing.erase(rank);
+        }
+        if (!missing.empty() && !failed) {
+            std::string list;
+            size_t shown = 0;
+            for (auto it = missing.begin(); it != missing.end() && shown < 20; ++it, ++shown)
+                list += (list.empty() ? "" : ",") + std::to_string(*it);
+            if (missing.size() > shown)
+                list += ", ... (" + std::to_string(missing.size()) + " ranks)";
+            std::cerr << "collect: ranks of --ranks found on no host: " << list << "\n";
+        }
+    }
     std::cerr << "collect: " << hosts.size() - static_cast<size_t>(failed) << " of " << hosts.size()
               << " hosts copied into " << o.out << " (host<k> -> host: " << table.string() << ")\n";
     if (g_stop)

@@ -5,18 +5,23 @@
 #include "npuscope/load/RankImport.h"
 
 #include <iostream>
+#include <set>
 
 namespace {
 
-constexpr const char* kUsage = R"(  import [--quiet] RANKDIR... --out DIR
+constexpr const char* kUsage = R"(  import [--quiet] [--keep summary|timeline|all] [--ranks LIST] RANKDIR... --out DIR
       Parse each RANKDIR (a rank folder, or any folder npuscope opens) on its own and write one file per rank,
       DIR/rank_<id>.nprank: the rank's summary model in the parse cache's format, describing itself (input paths,
       sizes, modification times, importer version and schema). Files are written under a temporary name and
       renamed, so many processes (one per rank or per host, e.g. a Slurm array job, docs/cluster.md) may import
       into one DIR at once; nothing is written into a RANKDIR (DIR inside one is refused). npuscope and
       npuscope-cli open DIR like any profile, without parsing; a file made by another npuscope version is named
-      in the parse issues. The timeline, kernel and memory rows are not in the files: a view that needs them
-      reads the original files named in them. --quiet prints only errors.
+      in the parse issues. The timeline, kernel and memory rows are not in the rank files; with --keep timeline
+      the timeline rows, with --keep all also the kernel and memory rows, of the ranks in LIST (comma-separated
+      ids and ranges, 0,3,8-15; default every rank) go beside them in rank_<id>.<group>.npgroup files, and a view
+      that needs them reads them there; otherwise (summary, the default) from the original files the rank files
+      name. The kernel totals of the FLOPs heatmap are always written (rank_<id>.kernel-totals.npgroup).
+      --quiet prints only errors.
   import --join DIR
       Once every rank is imported (e.g. a job depending on the import array job): write DIR/cluster.npjoined, the
       summary model of all of DIR's rank files, so opening DIR reads one file instead of merging them (as fast as a
@@ -37,10 +42,26 @@ int run(const std::vector<std::string>& args)
     std::vector<std::string> dirs;
     std::string out;
     bool quiet = false;
+    npuscope::load::RankImport::Options options;
     for (size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--out" && i + 1 < args.size())
             out = args[++i];
-        else if (args[i] == "--quiet")
+        else if (args[i] == "--keep" && i + 1 < args.size()) {
+            const std::string keep = args[++i];
+            if (keep == "summary")
+                options.groups = npuscope::io::kNoGroup;
+            else if (keep == "timeline")
+                options.groups = npuscope::io::kTimelineGroup;
+            else if (keep == "all")
+                options.groups = npuscope::io::kAllGroups;
+            else
+                return npuscope::cli::usageError("import", "--keep takes summary, timeline or all");
+        } else if (args[i] == "--ranks" && i + 1 < args.size()) {
+            std::set<int64_t> ranks;
+            if (!npuscope::cli::parseRankList(args[++i], ranks))
+                return npuscope::cli::usageError("import", "--ranks takes rank ids and ranges such as 0,3,8-15");
+            options.groupRanks = std::move(ranks);
+        } else if (args[i] == "--quiet")
             quiet = true;
         else if (args[i].rfind("--", 0) == 0)
             return npuscope::cli::usageError("import", "unknown option " + args[i]);
@@ -49,10 +70,17 @@ int run(const std::vector<std::string>& args)
     }
     if (out.empty() || dirs.empty())
         return npuscope::cli::usageError("import", "needs RANKDIR... and --out DIR");
-    const auto result = npuscope::load::RankImport::importRanks(dirs, out, [&](const auto& w) {
-        if (!quiet)
-            std::cout << "rank " << w.rank << ": " << w.input << " -> " << w.path << " (" << w.bytes << " bytes)\n";
-    });
+    const auto result = npuscope::load::RankImport::importRanks(
+        dirs, out,
+        [&](const auto& w) {
+            if (quiet)
+                return;
+            std::cout << "rank " << w.rank << ": " << w.input << " -> " << w.path << " (" << w.bytes << " bytes";
+            for (size_t g = 0; g < w.groups.size(); ++g)
+                std::cout << (g ? ", " : "; with ") << w.groups[g];
+            std::cout << ")\n";
+        },
+        nullptr, options);
     for (const auto& e : result.errors)
         std::cerr << "npuscope-cli import: " << e << "\n";
     return result.errors.empty() && !result.written.empty() ? 0 : 1;

@@ -19,30 +19,6 @@ constexpr const char* kUsage = R"(  slim SRC DST [--keep summary|timeline|all] [
       never written. Prints the sizes before and after.
 )";
 
-// "0,3,8-15" -> {0, 3, 8, ..., 15}; false on anything else.
-bool parseRanks(const std::string& text, std::set<int64_t>& out)
-{
-    std::stringstream in(text);
-    std::string part;
-    while (std::getline(in, part, ',')) {
-        const auto dash = part.find('-', 1);
-        long long lo = 0;
-        long long hi = 0;
-        constexpr long long kMax = 1LL << 40;
-        if (dash == std::string::npos) {
-            if (!npuscope::cli::parseInt(part, 0, kMax, lo))
-                return false;
-            hi = lo;
-        } else if (!npuscope::cli::parseInt(part.substr(0, dash), 0, kMax, lo)
-            || !npuscope::cli::parseInt(part.substr(dash + 1), lo, lo + 1'000'000, hi)) {
-            return false;
-        }
-        for (long long r = lo; r <= hi; ++r)
-            out.insert(r);
-    }
-    return !out.empty();
-}
-
 std::string megabytes(uint64_t bytes)
 {
     std::ostringstream s;
@@ -62,7 +38,7 @@ int run(const std::vector<std::string>& args)
                 return npuscope::cli::usageError("slim", "--keep takes summary, timeline or all");
         } else if (args[i] == "--ranks" && i + 1 < args.size()) {
             std::set<int64_t> ranks;
-            if (!parseRanks(args[++i], ranks))
+            if (!npuscope::cli::parseRankList(args[++i], ranks))
                 return npuscope::cli::usageError("slim", "--ranks takes rank ids and ranges such as 0,3,8-15");
             options.ranks = std::move(ranks);
         } else if (args[i].rfind("--", 0) == 0) {

@@ -350,11 +350,21 @@ void mergeImportedRank(model::Database& db, model::ModelWriter& writer, const Pl
     const PlannedFile& file = rank.files.front();
     progress.parsed(file.path);
     writer.commit();
-    auto inspection = RankImport::inspect(file.path);
-    if (inspection.usable) {
-        try {
-            load::ModelMerger::mergeFile(db, file.path);
-        } catch (const model::DbError& e) {
+    // One open of the file: its description is read while it is attached for the merge.
+    RankImport::Inspection inspection;
+    bool inspected = false;
+    try {
+        load::ModelMerger::mergeFile(
+            db, file.path,
+            [&](model::Database& main) {
+                inspection = RankImport::inspectAttached(main, "w");
+                inspected = true;
+                if (!inspection.usable)
+                    throw model::DbError(inspection.problem);
+            },
+            true);
+    } catch (const model::DbError& e) {
+        if (!inspected || inspection.usable) {
             inspection.usable = false;
             inspection.problem = std::string("imported rank file unreadable: ") + e.what();
         }
@@ -503,6 +513,53 @@ void unclaim(model::Database& db, int64_t rank, const std::vector<PlannedFile>& 
         table.setStatus(rank, fileKindName(f.kind), f.path, RankFileStatus::Skipped);
 }
 
+// The ranks of db that came from imported rank files (npuscope-cli import) and those files: a table of db's
+// connection only (TEMP: never saved with the model or into the parse cache), filled by Loader::load from the plan,
+// so deferred loads find the group files beside them (RankImport::groupFileFor).
+void noteImportedRanks(model::Database& db, const LoadPlan& plan)
+{
+    db.exec("CREATE TEMP TABLE IF NOT EXISTS imported_rank_file(rank_id INTEGER PRIMARY KEY, path TEXT NOT NULL)");
+    auto insert = db.prepare("INSERT OR REPLACE INTO temp.imported_rank_file VALUES (?1, ?2)");
+    for (const auto& r : plan.ranks) {
+        if (r.files.size() == 1 && r.files.front().kind == FileKind::ImportedRank) {
+            insert.bind(1, r.rank).bind(2, r.files.front().path).run();
+            insert.reset();
+        }
+    }
+}
+
+// The group file (scope: a deferred group's name or the kernel totals) an imported rank carries for exactly files,
+// else nullopt. Caller holds db.lock().
+std::optional<std::string> importedGroupFile(
+    model::Database& db, int64_t rank, const std::string& scope, const std::vector<PlannedFile>& files)
+{
+    if (!db.scalarInt("SELECT count(*) FROM sqlite_temp_master WHERE name = 'imported_rank_file'").value_or(0))
+        return std::nullopt;
+    auto st = db.prepare("SELECT path FROM temp.imported_rank_file WHERE rank_id = ?1");
+    if (!st.bind(1, rank).step())
+        return std::nullopt;
+    return RankImport::groupFileFor(st.text(0), rank, scope, files);
+}
+
+// Merges an imported rank's group file into db (the caller holds db.lock()), after before() ran; false (and a
+// warning) when it cannot be read, then the caller reads the original files.
+bool mergeImportedGroup(model::Database& db, int64_t rank, const std::string& path,
+    const std::vector<PlannedFile>& files, ProgressSink& progress, const std::function<void()>& before)
+{
+    try {
+        before();
+        load::ModelMerger::mergeFile(db, path, {}, true); // its tables without rows are left out
+    } catch (const model::DbError& e) {
+        model::ModelWriter writer(db);
+        writer.addIssue({ model::Severity::Warning, rank, path, std::nullopt,
+            std::string("imported group file unusable (") + e.what() + "); read the original files instead" });
+        return false;
+    }
+    for (const auto& f : files)
+        progress.bytes(f.size, f.path);
+    return true;
+}
+
 // Merges the cached per-rank entry at path into db (the caller holds db.lock()), after before() ran. A damaged entry
 // is never trusted: the merge rolled back; it is removed, a warning says so, and false tells the caller to parse.
 bool mergeCached(model::Database& db, model::OptInt rank, const ParseCache& cache, const std::string& key,
@@ -559,15 +616,26 @@ std::unique_ptr<model::Database> parseIntoWorker(const std::string& name, int64_
 bool importGroup(model::Database& db, int64_t rank, DeferredGroup group, const std::vector<PlannedFile>& files,
     const ParseCache* cache, ProgressSink& progress, const std::atomic<bool>* cancel, bool direct)
 {
+    const auto beforeMerge = [&] {
+        dropEarlierPassIssues(db, rank, files);
+        dropSuperseded(db, rank, group);
+    };
+    // An imported rank's group file: the rows as its import parsed them where the data was.
+    std::optional<std::string> imported;
+    {
+        auto lock = db.lock();
+        imported = importedGroupFile(db, rank, deferredGroupName(group), files);
+        if (imported && mergeImportedGroup(db, rank, *imported, files, progress, beforeMerge)) {
+            settleClaimed(db, rank, files); // the file's own rank_file rows carry the final status
+            return true;
+        }
+    }
     const std::string key = cache
         ? cache->keyFor("rank" + std::to_string(rank) + "-deferred-" + deferredGroupName(group), files)
         : std::string();
     if (const auto cached = cache ? cache->lookup(key) : std::nullopt) {
         auto lock = db.lock();
-        const bool merged = mergeCached(db, rank, *cache, key, *cached, files, progress, [&] {
-            dropEarlierPassIssues(db, rank, files);
-            dropSuperseded(db, rank, group);
-        });
+        const bool merged = mergeCached(db, rank, *cache, key, *cached, files, progress, beforeMerge);
         if (merged) {
             settleClaimed(db, rank, files); // the entry's own rank_file rows carry the final status
             return true;
@@ -664,6 +732,30 @@ load::GroupFacts loadSummary(model::Database& db, const LoadPlan& plan, int thre
     const std::atomic<bool>* cancel, LoadReport* report)
 {
     const auto t0 = std::chrono::steady_clock::now();
+    // A folder of imported rank files only: nothing to parse, every file is one copy in SQL, straight into db on this
+    // thread. Workers would copy each row twice (file -> worker model -> db), and their shared-cache models copy
+    // slower than db's private one; with two cores that took longer than the single copy.
+    if (!plan.ranks.empty() && std::all_of(plan.ranks.begin(), plan.ranks.end(), isImportedRank)) {
+        {
+            model::ModelWriter writer(db);
+            writer.begin();
+            for (const auto& rank : plan.ranks) {
+                if (cancel && cancel->load())
+                    break;
+                mergeImportedRank(db, writer, rank, progress);
+                progress.rankDone();
+            }
+            writer.commit();
+        }
+        if (cancel && cancel->load())
+            return {};
+        auto facts = load::PostLoad::collectGroupFacts(db);
+        if (report) {
+            report->parseSeconds = secondsBetween(t0, std::chrono::steady_clock::now());
+            report->mergeSeconds = report->parseSeconds;
+        }
+        return facts;
+    }
     // Each worker parses whole ranks into a model of its own (own connection, no lock contention) and merges it into
     // db after every kBatchBytes of files, then starts a new one: the load never holds a worker's whole share twice
     // (its model and its copy in db; 1.2 GB each on a flat 1,024-way all-to-all cluster), only a batch. Merges take
@@ -865,6 +957,8 @@ std::unique_ptr<model::Database> Loader::load(
         }
     }
 
+    noteImportedRanks(*db, plan);
+
     // 2. Deferred files (timelines, kernel details) when asked for, several ranks at a time; one
     // rank at a time straight into the model when there is one thread (no second copy in memory).
     if (options.loadTimelines && !fromFullEntry) {
@@ -909,6 +1003,45 @@ void Loader::importRankSummary(model::Database& target, const io::PlannedRank& r
     writer.commit();
 }
 
+namespace {
+
+std::vector<PlannedFile> groupFiles(const PlannedRank& rank, DeferredGroup group)
+{
+    std::vector<PlannedFile> files;
+    for (const auto& f : rank.files) {
+        if (deferredGroupOf(f.kind) == group)
+            files.push_back(f);
+    }
+    return files;
+}
+
+} // namespace
+
+std::unique_ptr<model::Database> Loader::importRankGroup(
+    const io::PlannedRank& rank, io::DeferredGroup group, const std::atomic<bool>* cancel)
+{
+    const auto files = groupFiles(rank, group);
+    if (files.empty())
+        return nullptr;
+    const ProgressFn none;
+    ProgressSink progress(none, 0, 1);
+    auto model = parseIntoWorker(workerModelName(), rank.rank, files, nullptr, {}, progress, cancel, {});
+    return cancel && cancel->load() ? nullptr : std::move(model);
+}
+
+std::unique_ptr<model::Database> Loader::importRankKernelTotals(
+    const io::PlannedRank& rank, const std::atomic<bool>* cancel)
+{
+    const auto files = groupFiles(rank, kKernelsGroup);
+    if (files.empty())
+        return nullptr;
+    const ProgressFn none;
+    ProgressSink progress(none, 0, 1);
+    auto model = parseIntoWorker(
+        workerModelName(), rank.rank, files, nullptr, {}, progress, cancel, &KernelDetailsImporter::runTotals);
+    return cancel && cancel->load() ? nullptr : std::move(model);
+}
+
 bool Loader::loadTimeline(model::Database& db, int64_t rank, const ProgressFn& progressFn,
     const std::atomic<bool>* cancel, const ParseCache* cache, LoadReport* report)
 {
@@ -949,6 +1082,14 @@ bool Loader::loadKernelTotals(model::Database& db, int64_t rank, const ProgressF
     auto stillWanted = [&] {
         return !present() && deferredFiles(db, rank, kKernelsGroup, RankFileStatus::Skipped).size() == files.size();
     };
+    {
+        auto lock = db.lock();
+        const auto imported = importedGroupFile(db, rank, RankImport::kKernelTotalsScope, files);
+        if (imported && stillWanted() && mergeImportedGroup(db, rank, *imported, files, progress, [&] {
+                dropEarlierPassIssues(db, rank, files);
+            }))
+            return true;
+    }
     const std::string key
         = cache ? cache->keyFor("rank" + std::to_string(rank) + "-kernel-totals", files) : std::string();
     if (const auto cached = cache ? cache->lookup(key) : std::nullopt) {
@@ -979,6 +1120,21 @@ bool Loader::loadStepKernels(model::Database& db, const std::vector<int64_t>& ra
         int64_t rank;
         std::vector<PlannedFile> files;
     };
+    // Imported ranks carrying their kernels group file: that group is merged (a cheap copy; the Marey view then reads
+    // their kernel table), as their original kernel files may not be here.
+    std::vector<int64_t> carried;
+    {
+        auto lock = db.lock();
+        for (const int64_t rank : ranks) {
+            const auto files = deferredFiles(db, rank, kKernelsGroup, RankFileStatus::Skipped);
+            if (!files.empty() && importedGroupFile(db, rank, deferredGroupName(kKernelsGroup), files))
+                carried.push_back(rank);
+        }
+    }
+    for (const int64_t rank : carried) {
+        ProgressSink carriedProgress(progressFn, 0, 1, report);
+        importDeferred(db, rank, kKernelsGroup, cache, carriedProgress, cancel);
+    }
     std::vector<Wanted> wanted;
     {
         auto lock = db.lock();
@@ -992,7 +1148,7 @@ bool Loader::loadStepKernels(model::Database& db, const std::vector<int64_t>& ra
         }
     }
     if (wanted.empty())
-        return false;
+        return !carried.empty() && !(cancel && cancel->load());
     uint64_t totalBytes = 0;
     std::vector<PlannedFile> allFiles;
     std::string scope = "step" + (step ? std::to_string(*step) : std::string("all"));

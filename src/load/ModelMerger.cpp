@@ -50,13 +50,15 @@ void ModelMerger::merge(Database& main, const std::string& workerName)
     mergeUri(main, "file:" + workerName + "?mode=memory&cache=shared");
 }
 
-void ModelMerger::mergeFile(Database& main, const std::string& path)
+void ModelMerger::mergeFile(
+    Database& main, const std::string& path, const std::function<void(model::Database&)>& check, bool partial)
 {
     // Quotes are doubled for the SQL literal by mergeUri.
-    mergeUri(main, Database::fileUri(path) + "?mode=ro");
+    mergeUri(main, Database::fileUri(path) + "?mode=ro", check, partial);
 }
 
-void ModelMerger::mergeUri(Database& main, const std::string& uri)
+void ModelMerger::mergeUri(
+    Database& main, const std::string& uri, const std::function<void(model::Database&)>& check, bool partial)
 {
     std::string literal;
     for (char c : uri) {
@@ -65,19 +67,47 @@ void ModelMerger::mergeUri(Database& main, const std::string& uri)
             literal += '\'';
     }
     main.exec("ATTACH DATABASE '" + literal + "' AS w");
+    bool inTransaction = false;
     try {
+        if (check)
+            check(main);
+        // The tables the file has (all of a worker's or cache entry's model; an imported rank file's non-empty ones).
+        std::set<std::string> present;
+        if (partial) {
+            auto st = main.prepare("SELECT name FROM w.sqlite_master WHERE type = 'table'");
+            while (st.step())
+                present.insert(st.text(0));
+        }
         main.exec("BEGIN");
-        main.exec("CREATE INDEX IF NOT EXISTS main.idx_string_value ON string(value);"
-                  "INSERT INTO main.string(value) SELECT value FROM w.string ws "
-                  "  WHERE NOT EXISTS (SELECT 1 FROM main.string m WHERE m.value = ws.value);"
-                  "DROP TABLE IF EXISTS temp.string_map;"
-                  "CREATE TEMP TABLE string_map(old_id INTEGER PRIMARY KEY, new_id INTEGER);"
-                  "INSERT INTO temp.string_map SELECT ws.id, m.id FROM w.string ws JOIN main.string m "
-                  "  ON m.value = ws.value;");
-        const int64_t opOffset = main.scalarInt("SELECT COALESCE(MAX(id), 0) FROM main.comm_op").value_or(0);
-        const int64_t bwOffset = main.scalarInt("SELECT COALESCE(MAX(id), 0) FROM main.comm_bandwidth").value_or(0);
-        const int64_t sliceOffset = main.scalarInt("SELECT COALESCE(MAX(id), 0) FROM main.slice").value_or(0);
-        const int64_t fileOffset = main.scalarInt("SELECT COALESCE(MAX(id), 0) FROM main.source_file").value_or(0);
+        inTransaction = true;
+        // Interned strings by value; a file without a string table has no rows referring to one (the mapped
+        // columns below then fail to prepare, which refuses the file).
+        const bool strings = !partial || present.count("string") != 0;
+        if (strings)
+            main.exec("CREATE INDEX IF NOT EXISTS main.idx_string_value ON string(value);"
+                      "INSERT INTO main.string(value) SELECT value FROM w.string ws "
+                      "  WHERE NOT EXISTS (SELECT 1 FROM main.string m WHERE m.value = ws.value);"
+                      "DROP TABLE IF EXISTS temp.string_map;"
+                      "CREATE TEMP TABLE string_map(old_id INTEGER PRIMARY KEY, new_id INTEGER);"
+                      "INSERT INTO temp.string_map SELECT ws.id, m.id FROM w.string ws JOIN main.string m "
+                      "  ON m.value = ws.value;");
+        // One statement for the four offsets: a merge of many small files costs per statement.
+        int64_t opOffset = 0;
+        int64_t bwOffset = 0;
+        int64_t sliceOffset = 0;
+        int64_t fileOffset = 0;
+        {
+            auto st = main.prepare("SELECT (SELECT COALESCE(MAX(id), 0) FROM main.comm_op), "
+                                   "(SELECT COALESCE(MAX(id), 0) FROM main.comm_bandwidth), "
+                                   "(SELECT COALESCE(MAX(id), 0) FROM main.slice), "
+                                   "(SELECT COALESCE(MAX(id), 0) FROM main.source_file)");
+            if (st.step()) {
+                opOffset = st.int64(0);
+                bwOffset = st.int64(1);
+                sliceOffset = st.int64(2);
+                fileOffset = st.int64(3);
+            }
+        }
         auto shifted = [](const std::string& column, int64_t offset) {
             return "(" + column + " + " + std::to_string(offset) + ")";
         };
@@ -108,6 +138,8 @@ void ModelMerger::mergeUri(Database& main, const std::string& uri)
                 throw DbError("model merge: no table " + table + " to copy with remapped ids");
         }
         for (const auto& table : tables) {
+            if (partial && !present.count(table))
+                continue;
             const auto ov = overrides.find(table);
             if (ov == overrides.end()) {
                 // A plain copy: SQLite's transfer optimisation copies the stored records as they are
@@ -134,10 +166,12 @@ void ModelMerger::mergeUri(Database& main, const std::string& uri)
             main.exec("INSERT INTO main." + table + "(" + names + ") SELECT " + exprs + " FROM w." + table
                 + " ORDER BY rowid");
         }
-        main.exec("DROP TABLE temp.string_map");
+        if (strings)
+            main.exec("DROP TABLE temp.string_map");
         main.exec("COMMIT");
     } catch (...) {
-        main.exec("ROLLBACK");
+        if (inTransaction)
+            main.exec("ROLLBACK");
         main.exec("DETACH DATABASE w");
         throw;
     }

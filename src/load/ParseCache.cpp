@@ -76,7 +76,12 @@ std::string ParseCache::defaultDir()
     return (fs::temp_directory_path() / "npuscope-cache" / "parse").string();
 }
 
-std::string ParseCache::schemaHash() { return hex(fnv1a(1469598103934665603ull, model::kSchemaSql)); }
+std::string ParseCache::schemaHash()
+{
+    // Once: opening a folder of imported rank files checks it for every file.
+    static const std::string hash = hex(fnv1a(1469598103934665603ull, model::kSchemaSql));
+    return hash;
+}
 
 int ParseCache::importerVersion() { return kImportVersion; }
 

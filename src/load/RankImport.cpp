@@ -64,6 +64,24 @@ void describe(model::Database& db, const io::PlannedRank& rank, const std::strin
     db.exec("COMMIT");
 }
 
+// Leaves the model's tables without rows out of a rank file (format 2): opening a folder of rank files parses each
+// file's schema, which costs per table, and most of the model's tables (the deferred groups') are empty there. The
+// description tables stay.
+void dropEmptyTables(model::Database& db)
+{
+    std::vector<std::string> tables;
+    {
+        auto st = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+                             "AND name NOT LIKE 'npuscope_import%'");
+        while (st.step())
+            tables.push_back(st.text(0));
+    }
+    for (const auto& t : tables) {
+        if (!db.prepare("SELECT 1 FROM \"" + t + "\" LIMIT 1").step())
+            db.exec("DROP TABLE \"" + t + "\"");
+    }
+}
+
 // Writes model to dir/name through a temporary file in dir and a rename (atomic within one file system).
 std::string writeAtomically(model::Database& model, const fs::path& dir, const std::string& name)
 {
@@ -87,10 +105,129 @@ std::string writeAtomically(model::Database& model, const fs::path& dir, const s
     return {};
 }
 
+// The description of a group file: what it is and exactly which input files it was parsed from (the plan's sizes,
+// which the rank file's rank_file rows hold too).
+void describeGroup(
+    model::Database& db, int64_t rank, const std::string& scope, const std::vector<io::PlannedFile>& files)
+{
+    db.exec("CREATE TABLE npuscope_import_group(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+            "CREATE TABLE npuscope_import_input(path TEXT NOT NULL, kind TEXT NOT NULL, size INTEGER, "
+            "mtime_ns INTEGER);");
+    db.exec("BEGIN");
+    auto meta = db.prepare("INSERT INTO npuscope_import_group VALUES (?1, ?2)");
+    const std::map<std::string, std::string> facts { { "format", std::to_string(RankImport::kFormat) },
+        { "schema", ParseCache::schemaHash() }, { "importer_version", std::to_string(ParseCache::importerVersion()) },
+        { "tool", kTool }, { "rank", std::to_string(rank) }, { "scope", scope } };
+    for (const auto& [k, v] : facts) {
+        meta.bind(1, k).bind(2, v).run();
+        meta.reset();
+    }
+    auto input = db.prepare("INSERT INTO npuscope_import_input VALUES (?1, ?2, ?3, ?4)");
+    for (const auto& f : files) {
+        input.bind(1, f.path).bind(2, io::fileKindName(f.kind)).bind(3, static_cast<int64_t>(f.size));
+        input.bind(4, mtimeNs(f.path)).run();
+        input.reset();
+    }
+    db.exec("COMMIT");
+}
+
+std::vector<std::tuple<std::string, std::string, int64_t>> fileKeys(const std::vector<io::PlannedFile>& files)
+{
+    std::vector<std::tuple<std::string, std::string, int64_t>> keys;
+    for (const auto& f : files)
+        keys.emplace_back(f.path, io::fileKindName(f.kind), static_cast<int64_t>(f.size));
+    std::sort(keys.begin(), keys.end());
+    return keys;
+}
+
+// Writes the group files of one rank into out (before its rank file) and removes those of an earlier import this one
+// does not write; the scopes written into written.groups, their bytes added. The first error, or "".
+std::string writeGroups(const io::PlannedRank& rank, const fs::path& out, bool withGroups,
+    const RankImport::Options& options, RankImport::Written& written, const std::atomic<bool>* cancel)
+{
+    std::vector<std::string> scopes;
+    for (const io::DeferredGroup group : { io::kTimelineGroup, io::kKernelsGroup, io::kMemoryGroup })
+        scopes.push_back(io::deferredGroupName(group));
+    scopes.push_back(RankImport::kKernelTotalsScope);
+    for (const auto& scope : scopes) {
+        if (cancel && cancel->load())
+            return {};
+        std::vector<io::PlannedFile> files;
+        io::DeferredGroup group = io::kKernelsGroup; // the kernel totals' files
+        for (const io::DeferredGroup g : { io::kTimelineGroup, io::kKernelsGroup, io::kMemoryGroup })
+            group = scope == io::deferredGroupName(g) ? g : group;
+        for (const auto& f : rank.files) {
+            if (io::deferredGroupOf(f.kind) == group)
+                files.push_back(f);
+        }
+        std::unique_ptr<model::Database> model;
+        const fs::path target = out / RankImport::groupFileName(rank.rank, scope);
+        if (scope == RankImport::kKernelTotalsScope)
+            model = files.empty() ? nullptr : Loader::importRankKernelTotals(rank, cancel);
+        else if (withGroups && (options.groups & group) != 0 && !files.empty())
+            model = Loader::importRankGroup(rank, group, cancel);
+        if (!model) {
+            std::error_code ec;
+            fs::remove(target, ec); // an earlier import's: it would no longer match this rank file's import
+            continue;
+        }
+        if (cancel && cancel->load())
+            return {};
+        dropEmptyTables(*model); // merged as a partial model too (Loader: mergeImportedGroup)
+        describeGroup(*model, rank.rank, scope, files);
+        if (auto error = writeAtomically(*model, out, target.filename().string()); !error.empty())
+            return error;
+        std::error_code ec;
+        written.bytes += fs::file_size(target, ec);
+        written.groups.push_back(scope);
+    }
+    return {};
+}
+
 } // namespace
+
+std::string RankImport::groupFileName(int64_t rank, const std::string& scope)
+{
+    return "rank_" + std::to_string(rank) + "." + scope + ".npgroup";
+}
+
+std::optional<std::string> RankImport::groupFileFor(
+    const std::string& rankFile, int64_t rank, const std::string& scope, const std::vector<io::PlannedFile>& files)
+{
+    const fs::path path = fs::path(rankFile).parent_path() / groupFileName(rank, scope);
+    std::error_code ec;
+    if (files.empty() || !fs::is_regular_file(path, ec))
+        return std::nullopt;
+    try {
+        auto db = model::Database::openReadOnly(path.string());
+        std::map<std::string, std::string> facts;
+        auto st = db->prepare("SELECT key, value FROM npuscope_import_group");
+        while (st.step())
+            facts[st.text(0)] = st.text(1);
+        if (facts["format"] != std::to_string(kFormat) || facts["schema"] != ParseCache::schemaHash()
+            || facts["rank"] != std::to_string(rank) || facts["scope"] != scope)
+            return std::nullopt;
+        std::vector<std::tuple<std::string, std::string, int64_t>> recorded;
+        auto inputs = db->prepare("SELECT path, kind, size FROM npuscope_import_input");
+        while (inputs.step())
+            recorded.emplace_back(inputs.text(0), inputs.text(1), inputs.int64(2));
+        std::sort(recorded.begin(), recorded.end());
+        if (recorded != fileKeys(files))
+            return std::nullopt;
+    } catch (const model::DbError&) {
+        return std::nullopt; // not a group file this build reads: the original files are read instead
+    }
+    return path.string();
+}
 
 RankImport::Result RankImport::importRanks(const std::vector<std::string>& rankDirs, const std::string& outDir,
     const LogFn& log, const std::atomic<bool>* cancel)
+{
+    return importRanks(rankDirs, outDir, log, cancel, Options {});
+}
+
+RankImport::Result RankImport::importRanks(const std::vector<std::string>& rankDirs, const std::string& outDir,
+    const LogFn& log, const std::atomic<bool>* cancel, const Options& options)
 {
     Result result;
     const fs::path out = resolvedPath(outDir);
@@ -133,13 +270,20 @@ RankImport::Result RankImport::importRanks(const std::vector<std::string>& rankD
                 if (cancel && cancel->load())
                     break;
                 describe(*model, rank, fs::absolute(dir).lexically_normal().string(), issues);
+                dropEmptyTables(*model);
                 const std::string name = io::importedRankFileName(rank.rank);
-                if (auto error = writeAtomically(*model, out, name); !error.empty()) {
+                Written w { rank.rank, dir, (out / name).string(), 0, {} };
+                const bool withGroups = !options.groupRanks || options.groupRanks->count(rank.rank) != 0;
+                auto error = writeGroups(rank, out, withGroups, options, w, cancel);
+                if (cancel && cancel->load())
+                    break;
+                if (error.empty())
+                    error = writeAtomically(*model, out, name);
+                if (!error.empty()) {
                     result.errors.push_back(dir + ": rank " + std::to_string(rank.rank) + ": " + error);
                     continue;
                 }
-                Written w { rank.rank, dir, (out / name).string(), 0 };
-                w.bytes = fs::file_size(w.path, ec);
+                w.bytes += fs::file_size(w.path, ec);
                 result.written.push_back(w);
                 if (log)
                     log(w);
@@ -231,22 +375,35 @@ std::optional<std::string> RankImport::joinedFor(const io::LoadPlan& plan)
 
 RankImport::Inspection RankImport::inspect(const std::string& path)
 {
-    Inspection result;
     try {
         auto db = model::Database::openReadOnly(path);
-        if (!db->scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'npuscope_import'").value_or(0)) {
+        return inspectAttached(*db, "main");
+    } catch (const model::DbError& e) {
+        Inspection result;
+        result.problem = std::string("imported rank file unreadable: ") + e.what();
+        return result;
+    }
+}
+
+RankImport::Inspection RankImport::inspectAttached(model::Database& db, const std::string& schema)
+{
+    Inspection result;
+    try {
+        if (!db.scalarInt("SELECT count(*) FROM " + schema + ".sqlite_master WHERE name = 'npuscope_import'")
+                 .value_or(0)) {
             result.problem = "not a file of npuscope-cli import (no npuscope_import table)";
             return result;
         }
         std::map<std::string, std::string> facts;
-        auto st = db->prepare("SELECT key, value FROM npuscope_import");
+        auto st = db.prepare("SELECT key, value FROM " + schema + ".npuscope_import");
         while (st.step())
             facts[st.text(0)] = st.text(1);
         const std::string version = "import format " + facts["format"] + ", schema " + facts["schema"]
             + ", importer version " + facts["importer_version"];
         const std::string ours = "this build: import format " + std::to_string(kFormat) + ", schema "
             + ParseCache::schemaHash() + ", importer version " + std::to_string(ParseCache::importerVersion());
-        if (facts["format"] != std::to_string(kFormat) || facts["schema"] != ParseCache::schemaHash()) {
+        const bool knownFormat = facts["format"] == std::to_string(kFormat) || facts["format"] == "1";
+        if (!knownFormat || facts["schema"] != ParseCache::schemaHash()) {
             result.problem = "made by another npuscope version (" + version + "; " + ours
                 + "); not read: run npuscope-cli import on " + facts["rank_dir"] + " again with this build";
             return result;
@@ -254,7 +411,8 @@ RankImport::Inspection RankImport::inspect(const std::string& path)
         if (facts["importer_version"] != std::to_string(ParseCache::importerVersion()))
             result.problem = "made by another npuscope version (" + version + "; " + ours
                 + "); read as it is, but a new import of " + facts["rank_dir"] + " may give other rows";
-        auto issues = db->prepare("SELECT severity, path, message FROM npuscope_import_issue ORDER BY rowid");
+        auto issues
+            = db.prepare("SELECT severity, path, message FROM " + schema + ".npuscope_import_issue ORDER BY rowid");
         while (issues.step())
             result.issues.push_back({ issues.text(0), issues.optText(1).value_or(""), issues.text(2) });
         result.usable = true;

@@ -17,8 +17,10 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <random>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -266,8 +268,61 @@ TEST(Collect, ResumesAfterAKilledTransfer)
     const uintmax_t partial = fs::exists(run / "host0") ? bytesUnder(run / "host0") : 0;
     EXPECT_LT(partial, total) << killedOut;
     EXPECT_GT(partial, 0u) << killedOut;
+    // A file cut off waits in a .npuscope-partial folder: every file under its real name is complete.
+    size_t partFiles = 0;
+    for (const auto& e : fs::recursive_directory_iterator(run / "host0")) {
+        if (!e.is_regular_file())
+            continue;
+        const auto rel = fs::relative(e.path(), run / "host0");
+        if (rel.parent_path().filename() == ".npuscope-partial") {
+            ++partFiles;
+            continue;
+        }
+        EXPECT_EQ(e.file_size(), fs::file_size(fs::path(remote) / rel)) << rel << " has its real name, half copied";
+    }
+    std::cout << "killed transfer: " << partial << " of " << total << " bytes, " << partFiles
+              << " file(s) waiting in .npuscope-partial\n";
     const auto resumed = runCli(base, true);
     ASSERT_EQ(resumed.status, 0) << resumed.out;
     EXPECT_NE(resumed.out.find("sizes verified"), std::string::npos) << resumed.out;
-    EXPECT_TRUE(contents(remote) == contents(run / "host0"));
+    EXPECT_TRUE(contents(remote) == contents(run / "host0")); // no .npuscope-partial folder left either
+}
+
+// --ranks: the listed ranks' files by --slim, the other ranks' summary files only.
+TEST(Collect, RanksChooseWhoseTimelinesAreCopied)
+{
+    ScratchDir dir;
+    TestSshd sshd(dir.path());
+    if (!sshd.problem().empty())
+        GTEST_SKIP() << "collect test skipped: " << sshd.problem();
+    const auto remote = generate(dir.path() / "prof", 4, 0.05);
+    std::ofstream(dir.path() / "hosts") << "goodhost\n";
+    const std::string base = collectArgs(dir.path(), sshd, dir.path() / "run") + " --remote-dir " + shellArg(remote);
+    const auto r = runCli(base + " --slim timeline --ranks 1,7", true);
+    ASSERT_EQ(r.status, 0) << r.out;
+    EXPECT_NE(r.out.find("found on no host: 7"), std::string::npos) << r.out;
+    const auto copied = contents(dir.path() / "run" / "host0");
+    size_t traces = 0;
+    for (const auto& [rel, text] : copied) {
+        const std::string name = fs::path(rel).filename().string();
+        EXPECT_NE(name, "kernel_details.csv") << rel;
+        if (name == "trace_view.json") {
+            ++traces;
+            EXPECT_NE(rel.find("rank1_"), std::string::npos) << rel;
+        }
+    }
+    EXPECT_EQ(traces, 1u);
+    // Rank 2 with every file (the default --slim all); rank 1's trace stays.
+    const auto all = runCli(base + " --ranks 2", true);
+    ASSERT_EQ(all.status, 0) << all.out;
+    std::set<std::string> kernels;
+    for (const auto& [rel, text] : contents(dir.path() / "run" / "host0")) {
+        if (fs::path(rel).filename() == "kernel_details.csv")
+            kernels.insert(rel.substr(0, rel.find('/')));
+        if (fs::path(rel).filename() == "trace_view.json" || fs::path(rel).filename() == "kernel_details.csv") {
+            EXPECT_TRUE(rel.find("rank1_") != std::string::npos || rel.find("rank2_") != std::string::npos) << rel;
+        }
+    }
+    EXPECT_EQ(kernels.size(), 1u);
+    EXPECT_EQ(runCli(base + " --slim summary --ranks 1", true).status, 2);
 }

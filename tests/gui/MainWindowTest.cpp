@@ -10,6 +10,9 @@
 #include "npuscope/gui/issues/ParseIssuesDock.h"
 #include "npuscope/gui/steps/OverviewDock.h"
 #include "npuscope/gui/steps/StepSplitPie.h"
+#include "npuscope/load/Loader.h"
+#include "npuscope/load/RankImport.h"
+#include "npuscope/testgen/ClusterGenerator.h"
 
 #include <QComboBox>
 #include <QDockWidget>
@@ -17,11 +20,15 @@
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
 #include <QPixmap>
 #include <QProcess>
 #include <QTemporaryDir>
 
 #include <gtest/gtest.h>
+
+#include <filesystem>
 
 using namespace npuscope;
 using namespace npuscope::gui;
@@ -126,4 +133,46 @@ TEST(AppScreenshot, ScreenshotFailsCleanly)
     ASSERT_TRUE(noRanks.waitForFinished(60000));
     EXPECT_NE(noRanks.exitCode(), 0);
     EXPECT_FALSE(QFileInfo(png).exists());
+}
+
+// A folder of `npuscope-cli import` rank files opens like any folder (File → Open imported folder… is there for it);
+// the progress dialog counts the ranks read.
+TEST(MainWindowLoad, OpensAnImportedFolder)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const std::filesystem::path root(dir.path().toStdString());
+    testgen::GeneratorOptions g;
+    g.outDir = (root / "raw").string();
+    g.ranks = 4;
+    g.traceMb = 0;
+    std::string error;
+    ASSERT_TRUE(testgen::ClusterGenerator::generate(g, error)) << error;
+    std::vector<std::string> rankDirs;
+    for (const auto& e : std::filesystem::directory_iterator(g.outDir)) {
+        if (e.is_directory())
+            rankDirs.push_back(e.path().string());
+    }
+    const auto imported = load::RankImport::importRanks(rankDirs, (root / "imported").string());
+    ASSERT_TRUE(imported.errors.empty());
+    MainWindow window(test::testOptions());
+    bool found = false;
+    for (QAction* menu : window.menuBar()->actions()) {
+        if (!menu->menu())
+            continue;
+        for (QAction* a : menu->menu()->actions())
+            found = found || a->objectName() == QStringLiteral("openImportedAction");
+    }
+    EXPECT_TRUE(found);
+    QString message;
+    ASSERT_TRUE(test::openAndWait(window, { QString::fromStdString((root / "imported").string()) }, &message))
+        << message.toStdString();
+    EXPECT_TRUE(window.summaryText().contains(QStringLiteral("4 ranks"))) << window.summaryText().toStdString();
+
+    load::LoadProgress progress;
+    progress.currentFile = (root / "imported" / "rank_2.nprank").string();
+    progress.ranksDone = 3;
+    progress.ranksTotal = 4;
+    EXPECT_TRUE(MainWindow::progressText(progress).contains(QStringLiteral("3 of 4 ranks imported")))
+        << MainWindow::progressText(progress).toStdString();
 }

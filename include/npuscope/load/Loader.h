@@ -64,6 +64,15 @@ public:
     static void importRankSummary(
         model::Database& target, const io::PlannedRank& rank, const std::atomic<bool>* cancel = nullptr);
 
+    // The model a deferred load of one group of one rank merges (its parse cache entry: the files' rank_file rows
+    // with their final status, the group's rows, parse issues), parsed from rank's files of that group; nullptr when
+    // the rank has none, or on cancel. For the group files of `npuscope-cli import` (load::RankImport). Any thread.
+    static std::unique_ptr<model::Database> importRankGroup(
+        const io::PlannedRank& rank, io::DeferredGroup group, const std::atomic<bool>* cancel = nullptr);
+    // The same for the kernel totals of loadKernelTotals (no rank_file rows); nullptr without kernel files.
+    static std::unique_ptr<model::Database> importRankKernelTotals(
+        const io::PlannedRank& rank, const std::atomic<bool>* cancel = nullptr);
+
     // Imports one rank's deferred files of every group (Loader::loadDeferred with io::kAllGroups).
     static bool loadTimeline(model::Database& db, int64_t rank, const ProgressFn& progress = {},
         const std::atomic<bool>* cancel = nullptr, const ParseCache* cache = nullptr, LoadReport* report = nullptr);

@@ -3,6 +3,7 @@
 
 #include "npuscope/model/Database.h"
 
+#include <functional>
 #include <string>
 
 namespace npuscope::load {
@@ -17,11 +18,17 @@ class ModelMerger {
 public:
     // worker must have been created with Database::createModel(name) (a shared in-memory database).
     static void merge(model::Database& main, const std::string& workerName);
-    // Same from a model saved in a SQLite file (the parse cache), opened read-only.
-    static void mergeFile(model::Database& main, const std::string& path);
+    // Same from a model saved in a SQLite file (the parse cache), opened read-only. With partial, the file may leave
+    // out tables it has no rows for (an imported rank file does: each table costs its open a schema parse) and only
+    // the tables it has are copied; otherwise a missing table refuses the file. check, when given, runs first with
+    // the file attached as schema "w" (e.g. reading a description table) and may throw model::DbError to refuse the
+    // file: nothing is merged then.
+    static void mergeFile(model::Database& main, const std::string& path,
+        const std::function<void(model::Database&)>& check = {}, bool partial = false);
 
 private:
-    static void mergeUri(model::Database& main, const std::string& uri);
+    static void mergeUri(model::Database& main, const std::string& uri,
+        const std::function<void(model::Database&)>& check = {}, bool partial = false);
 };
 
 } // namespace npuscope::load

@@ -2,11 +2,13 @@
 #pragma once
 
 #include "npuscope/io/detect/LoadPlan.h"
+#include "npuscope/model/Database.h"
 
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,18 +21,30 @@ namespace npuscope::load {
 //   npuscope_import(key, value): format, schema (ParseCache::schemaHash), importer_version, tool, rank, rank_dir
 //   npuscope_import_input(path, kind, size, mtime_ns): every input file as it was when imported
 //   npuscope_import_issue(severity, path, message): what detection said about the rank folder
-// A folder of such files is an input of its own (io::Detector); Loader merges them instead of parsing. The deferred
-// groups (timeline, kernels, memory) are not in the file: they are read from the original files, which the
-// rank_file rows name, when a view needs them.
+// A folder of such files is an input of its own (io::Detector); Loader merges them instead of parsing.
+// The deferred groups (io::DeferredGroup: timeline, kernels, memory) are not merged at open; a rank file's group rows
+// travel beside it, in "rank_<id>.<scope>.npgroup" (groupFileName), when the import was asked for them
+// (Options::groups, Options::groupRanks), and the kernel totals of the FLOPs heatmap (scope "kernel-totals",
+// Loader::loadKernelTotals) always: each is the model a deferred load would merge (its parse cache entry's content)
+// plus npuscope_import_group(key, value) (format, schema, importer_version, rank, scope) and npuscope_import_input
+// (the group's input files). Loader reads a group from there when its files match the rank's rank_file rows, else
+// from the original files the rank_file rows name.
 class RankImport {
 public:
-    static constexpr int kFormat = 1;
+    // 2: tables without rows are left out of the rank files (an open parses the schema of each file; 1 had all).
+    // Files of format 1 are read as well.
+    static constexpr int kFormat = 2;
 
     struct Written {
         int64_t rank = 0;
         std::string input; // the rank folder given
         std::string path; // the file written
-        uint64_t bytes = 0;
+        uint64_t bytes = 0; // the rank file and its group files
+        std::vector<std::string> groups; // scopes of the group files written
+    };
+    struct Options {
+        io::DeferredGroups groups = io::kNoGroup; // deferred groups written beside the rank files
+        std::optional<std::set<int64_t>> groupRanks; // ranks whose groups are written; nullopt = every rank
     };
     struct Result {
         std::vector<Written> written;
@@ -44,8 +58,22 @@ public:
     // outDir never collide; a rank imported twice keeps the last file. Refuses an outDir inside (or equal to) an
     // input folder, and never writes anywhere else. log is called once per file written (from the calling thread).
     // Any thread.
+    // Each file is written completely before the rank file, and a group file of an earlier import of the rank that
+    // this one does not write is removed.
+    static Result importRanks(const std::vector<std::string>& rankDirs, const std::string& outDir,
+        const LogFn& log, const std::atomic<bool>* cancel, const Options& options);
+    // The same without group files (Options{}).
     static Result importRanks(const std::vector<std::string>& rankDirs, const std::string& outDir,
         const LogFn& log = {}, const std::atomic<bool>* cancel = nullptr);
+
+    // "rank_<id>.<scope>.npgroup", scope a deferred group's name (io::deferredGroupName) or "kernel-totals".
+    static std::string groupFileName(int64_t rank, const std::string& scope);
+    static constexpr const char* kKernelTotalsScope = "kernel-totals";
+    // The group file beside the imported rank file rankFile for scope, when it was written by this build's import
+    // format and schema for exactly files (kind, path, size: the rank's rank_file rows of the group); else nullopt.
+    // Never throws. Any thread.
+    static std::optional<std::string> groupFileFor(
+        const std::string& rankFile, int64_t rank, const std::string& scope, const std::vector<io::PlannedFile>& files);
 
     // The joined model of an imported folder: the summary model of all its rank files, written once after every
     // rank is imported (`npuscope-cli import --join DIR`, e.g. a job depending on the import array job), so opening
@@ -64,6 +92,8 @@ public:
     };
     // Reads a file's description (not its rows). Never throws. Any thread.
     static Inspection inspect(const std::string& path);
+    // The same for a file attached to db as schema (e.g. "w" during a merge). Never throws. db's thread.
+    static Inspection inspectAttached(model::Database& db, const std::string& schema);
 };
 
 } // namespace npuscope::load

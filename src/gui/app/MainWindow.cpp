@@ -350,6 +350,15 @@ void MainWindow::createMenus()
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* openAction = file->addAction(tr("&Open folder\u2026"), this, &MainWindow::chooseFolder);
     openAction->setShortcut(QKeySequence::Open);
+    // A folder of `npuscope-cli import` rank files (docs/cluster.md) opens like any folder; this entry says so.
+    QAction* openImported = file->addAction(tr("Open &imported folder\u2026"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(
+            this, tr("Choose a folder of imported ranks (npuscope-cli import --out)"));
+        if (!dir.isEmpty())
+            open({ dir });
+    });
+    openImported->setObjectName(QStringLiteral("openImportedAction"));
+    openImported->setToolTip(tr("Rank files written by npuscope-cli import on the cluster: opened without parsing"));
     m_recentMenu = file->addMenu(tr("Open &recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
     rebuildRecentMenu();
@@ -741,6 +750,17 @@ void MainWindow::open(const QStringList& paths)
     m_progressTimer->start();
 }
 
+QString MainWindow::progressText(const load::LoadProgress& progress)
+{
+    const QString file = QFileInfo(QString::fromStdString(progress.currentFile)).fileName();
+    QString text = file.isEmpty() ? tr("Detecting\u2026") : tr("Loading %1").arg(file);
+    if (file.endsWith(QLatin1String(".nprank"))) // a folder of `npuscope-cli import` files: merged, not parsed
+        text = tr("Reading imported ranks\n%1 of %2 ranks imported").arg(progress.ranksDone).arg(progress.ranksTotal);
+    else if (progress.ranksTotal > 0)
+        text += tr("\nrank %1 of %2").arg(progress.ranksDone).arg(progress.ranksTotal);
+    return text;
+}
+
 void MainWindow::updateProgress()
 {
     if (!m_loadState)
@@ -750,12 +770,7 @@ void MainWindow::updateProgress()
         std::lock_guard lock(m_loadState->mutex);
         progress = m_loadState->progress;
     }
-    const QString file = QFileInfo(QString::fromStdString(progress.currentFile)).fileName();
-    QString text = file.isEmpty() ? tr("Detecting\u2026") : tr("Loading %1").arg(file);
-    if (file.endsWith(QLatin1String(".nprank"))) // a folder of `npuscope-cli import` files: merged, not parsed
-        text = tr("Reading imported ranks\n%1 of %2 ranks imported").arg(progress.ranksDone).arg(progress.ranksTotal);
-    else if (progress.ranksTotal > 0)
-        text += tr("\nrank %1 of %2").arg(progress.ranksDone).arg(progress.ranksTotal);
+    QString text = progressText(progress);
     if (m_progress) {
         m_progress->setLabelText(text);
         m_progress->setValue(static_cast<int>(progress.fraction * 1000.0));

@@ -15,6 +15,10 @@ class QProgressDialog;
 class QSize;
 class QTimer;
 
+namespace npuscope::load {
+struct LoadProgress;
+}
+
 namespace npuscope::gui {
 
 class ClusterStepsDock;
@@ -121,6 +125,10 @@ public:
     bool exportReport(const QString& path, QString* error);
 
     QStringList recentEntries() const;
+
+    // The progress dialog's text for a load's progress: the file being read and "rank N of M", or, for a folder of
+    // imported rank files (npuscope-cli import), "N of M ranks imported". GUI thread only.
+    static QString progressText(const load::LoadProgress& progress);
 
 signals:
     void loadFinished(bool ok, const QString& message);
