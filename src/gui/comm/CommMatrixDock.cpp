@@ -76,6 +76,9 @@ CommMatrixDock::CommMatrixDock(Workspace* ws, QWidget* parent)
     m_hideLocal->setChecked(true);
     bar->addWidget(m_hideLocal);
     bar->addStretch(1);
+    // The combos may shrink below their contents (elided) so the dock fits a 960 px wide window (1920 px at scale 2).
+    for (QComboBox* combo : { m_slot, m_metric, m_order })
+        combo->setMinimumWidth(60);
     layout->addLayout(bar);
 
     m_status = new QLabel(body);

@@ -289,7 +289,8 @@ CommMatrixView::Level CommMatrixView::buildLevel(int k) const
         const int col = m_position[static_cast<size_t>(c.dst)];
         if (row < 0 || col < 0)
             continue;
-        keyed.emplace_back(static_cast<uint32_t>(row / k) * static_cast<uint32_t>(side) + static_cast<uint32_t>(col / k),
+        keyed.emplace_back(
+            static_cast<uint32_t>(row / k) * static_cast<uint32_t>(side) + static_cast<uint32_t>(col / k),
             static_cast<int32_t>(i));
     }
     if (k > 1)
@@ -400,7 +401,8 @@ QString CommMatrixView::blockToolTip(const query::AxisBlock& block) const
         m_matrix.ranks.begin() + static_cast<std::ptrdiff_t>(end));
     std::sort(ranks.begin(), ranks.end());
     const bool named = !block.label.empty() && block.label != block.hash;
-    QString html = QStringLiteral("<b>%1</b>").arg(named ? QString::fromStdString(block.label).toHtmlEscaped() : tr("group"));
+    QString html
+        = QStringLiteral("<b>%1</b>").arg(named ? QString::fromStdString(block.label).toHtmlEscaped() : tr("group"));
     html += QStringLiteral("<br>") + tr("%1 ranks: %2").arg(ranks.size()).arg(GroupTableModel::rankList(ranks));
     if (!block.hash.empty())
         html += QStringLiteral("<br>") + tr("hash %1").arg(QString::fromStdString(block.hash));
@@ -484,8 +486,8 @@ void CommMatrixView::setZoom(double zoom, QPointF anchorCell)
         anchorCell = m_window.center();
     // Keep the anchor cell under the same fraction of the view.
     const double visible = n / std::clamp(zoom, 1.0, std::max(1.0, std::min(kMaxZoom, n)));
-    const QPointF frac((anchorCell.x() - m_window.x()) / m_window.width(),
-        (anchorCell.y() - m_window.y()) / m_window.height());
+    const QPointF frac(
+        (anchorCell.x() - m_window.x()) / m_window.width(), (anchorCell.y() - m_window.y()) / m_window.height());
     m_window = QRectF(anchorCell.x() - frac.x() * visible, anchorCell.y() - frac.y() * visible, visible, visible);
     clampWindow();
     update();
@@ -600,21 +602,20 @@ QString CommMatrixView::toolTipAt(const QPoint& pos) const
         };
         row(tr("Links"), QString::number(b->links));
         row(tr("Transport"), b->transport);
-        const QString value = !b->value ? TimeFormat::kAbsent
+        const QString value = !b->value     ? TimeFormat::kAbsent
             : m_metric == Metric::Bandwidth ? number(*b->value) + QStringLiteral(" GB/s")
             : m_metric == Metric::Size      ? number(*b->value) + QStringLiteral(" MB")
                                             : number(*b->value) + QStringLiteral(" ms");
         if (m_metric != Metric::Transport)
-            row(m_metric == Metric::Bandwidth ? tr("Lowest bandwidth")
+            row(m_metric == Metric::Bandwidth  ? tr("Lowest bandwidth")
                     : m_metric == Metric::Size ? tr("Summed size")
                                                : tr("Longest time"),
                 value);
         html += QStringLiteral("</table>") + tr("Cell colour: %1.").arg(statisticText());
         if (b->representative >= 0) {
             const auto& c = m_matrix.cells[static_cast<size_t>(b->representative)];
-            html += QStringLiteral("<br>") + tr("Click selects link %1 \u2192 %2; zoom in for single ranks.")
-                                                 .arg(c.src)
-                                                 .arg(c.dst);
+            html += QStringLiteral("<br>")
+                + tr("Click selects link %1 \u2192 %2; zoom in for single ranks.").arg(c.src).arg(c.dst);
         }
         return html;
     }
@@ -656,8 +657,8 @@ void CommMatrixView::paintEvent(QPaintEvent*)
 
     p.save();
     p.setClipRect(plot);
-    // Whole image pixels (blocks) around the visible window, so nearest-neighbour scaling keeps every cell's edges where
-    // cellRect() says they are; the clip cuts the partly visible ones.
+    // Whole image pixels (blocks) around the visible window, so nearest-neighbour scaling keeps every cell's edges
+    // where cellRect() says they are; the clip cuts the partly visible ones.
     const int bx0 = static_cast<int>(std::floor(m_window.left() / k));
     const int by0 = static_cast<int>(std::floor(m_window.top() / k));
     const int bx1 = std::min(lv.side, static_cast<int>(std::ceil(m_window.right() / k)));
@@ -827,60 +828,70 @@ void CommMatrixView::paintBlocks(QPainter& p, const Layout& l)
     const QColor shade = palette().color(QPalette::AlternateBase);
     const QColor text = palette().color(QPalette::WindowText);
     QRect previousRow, previousCol;
-    for (size_t bi = 0; bi < m_matrix.blocks.size(); ++bi) {
-        const auto& b = m_matrix.blocks[bi];
-        const QString& label = m_blockLabels[bi];
-        // Rows: the block's extent shaded on every other block, the label centred on it (elided to the band).
-        const double y0 = std::max<double>(plot.top(), plot.top() + (static_cast<double>(b.begin) - m_window.top()) * px.y());
-        const double y1
-            = std::min<double>(plot.bottom() + 1, plot.top() + (static_cast<double>(b.end) - m_window.top()) * px.y());
-        if (y1 > y0) {
-            const QRect extent(l.rowBlocks.left(), static_cast<int>(y0), l.rowBlocks.width(),
-                std::max(1, static_cast<int>(y1) - static_cast<int>(y0)));
-            if (bi % 2 == 1)
-                p.fillRect(extent, shade);
-            m_blockLabelHits.emplace_back(extent, bi);
-            const QString shown = fm.elidedText(label, Qt::ElideRight, l.rowBlocks.width() - 4);
-            QRect r(l.rowBlocks.left() + 2, static_cast<int>(std::lround((y0 + y1 - fm.height()) / 2.0)),
-                fm.horizontalAdvance(shown), fm.height());
-            if (r.top() < plot.top())
-                r.moveTop(plot.top());
-            if (r.bottom() > plot.bottom())
-                r.moveBottom(plot.bottom());
-            if (!shown.isEmpty() && (previousRow.isNull() || r.top() > previousRow.bottom() + 1)) {
-                p.setPen(text);
-                p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, shown);
-                m_labelRects.push_back(r);
-                previousRow = r;
+    // Shading first, then the labels: a column label may reach over the next blocks' shading.
+    for (int pass = 0; pass < 2; ++pass) {
+        const bool labels = pass == 1;
+        for (size_t bi = 0; bi < m_matrix.blocks.size(); ++bi) {
+            const auto& b = m_matrix.blocks[bi];
+            const QString& label = m_blockLabels[bi];
+            // Rows: the block's extent shaded on every other block, the label centred on it (elided to the band).
+            const double y0
+                = std::max<double>(plot.top(), plot.top() + (static_cast<double>(b.begin) - m_window.top()) * px.y());
+            const double y1 = std::min<double>(
+                plot.bottom() + 1, plot.top() + (static_cast<double>(b.end) - m_window.top()) * px.y());
+            if (y1 > y0) {
+                const QRect extent(l.rowBlocks.left(), static_cast<int>(y0), l.rowBlocks.width(),
+                    std::max(1, static_cast<int>(y1) - static_cast<int>(y0)));
+                if (!labels) {
+                    if (bi % 2 == 1)
+                        p.fillRect(extent, shade);
+                    m_blockLabelHits.emplace_back(extent, bi);
+                }
+                const QString shown = fm.elidedText(label, Qt::ElideRight, l.rowBlocks.width() - 4);
+                QRect r(l.rowBlocks.left() + 2, static_cast<int>(std::lround((y0 + y1 - fm.height()) / 2.0)),
+                    fm.horizontalAdvance(shown), fm.height());
+                if (r.top() < plot.top())
+                    r.moveTop(plot.top());
+                if (r.bottom() > plot.bottom())
+                    r.moveBottom(plot.bottom());
+                if (labels && !shown.isEmpty() && (previousRow.isNull() || r.top() > previousRow.bottom() + 1)) {
+                    p.setPen(text);
+                    p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, shown);
+                    m_labelRects.push_back(r);
+                    previousRow = r;
+                }
             }
-        }
-        // Columns: centred over the block when it fits, else from the block's start over the next ones.
-        const double x0
-            = std::max<double>(plot.left(), plot.left() + (static_cast<double>(b.begin) - m_window.left()) * px.x());
-        const double x1
-            = std::min<double>(plot.right() + 1, plot.left() + (static_cast<double>(b.end) - m_window.left()) * px.x());
-        if (x1 > x0) {
-            const QRect extent(static_cast<int>(x0), l.colBlocks.top(),
-                std::max(1, static_cast<int>(x1) - static_cast<int>(x0)), l.colBlocks.height());
-            if (bi % 2 == 1)
-                p.fillRect(extent, shade);
-            m_blockLabelHits.emplace_back(extent, bi);
-            const int full = fm.horizontalAdvance(label);
-            QString shown = label;
-            QRect r;
-            if (full <= x1 - x0 - 4) {
-                r = QRect(static_cast<int>(std::lround((x0 + x1 - full) / 2.0)), l.colBlocks.top(), full, fm.height());
-            } else {
-                shown = fm.elidedText(label, Qt::ElideRight, std::min(full, 160));
-                r = QRect(static_cast<int>(x0) + 2, l.colBlocks.top(), fm.horizontalAdvance(shown), fm.height());
-            }
-            if (r.right() > width() - 1)
-                r.moveRight(width() - 1);
-            if (!shown.isEmpty() && (previousCol.isNull() || r.left() > previousCol.right() + 6)) {
-                p.setPen(text);
-                p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, shown);
-                m_labelRects.push_back(r);
-                previousCol = r;
+            // Columns: centred over the block when it fits, else from the block's start over the next ones.
+            const double x0 = std::max<double>(
+                plot.left(), plot.left() + (static_cast<double>(b.begin) - m_window.left()) * px.x());
+            const double x1 = std::min<double>(
+                plot.right() + 1, plot.left() + (static_cast<double>(b.end) - m_window.left()) * px.x());
+            if (x1 > x0) {
+                const QRect extent(static_cast<int>(x0), l.colBlocks.top(),
+                    std::max(1, static_cast<int>(x1) - static_cast<int>(x0)), l.colBlocks.height());
+                if (!labels) {
+                    if (bi % 2 == 1)
+                        p.fillRect(extent, shade);
+                    m_blockLabelHits.emplace_back(extent, bi);
+                }
+                const int full = fm.horizontalAdvance(label);
+                QString shown = label;
+                QRect r;
+                if (full <= x1 - x0 - 4) {
+                    r = QRect(
+                        static_cast<int>(std::lround((x0 + x1 - full) / 2.0)), l.colBlocks.top(), full, fm.height());
+                } else {
+                    shown = fm.elidedText(label, Qt::ElideRight, std::min(full, 160));
+                    r = QRect(static_cast<int>(x0) + 2, l.colBlocks.top(), fm.horizontalAdvance(shown), fm.height());
+                }
+                if (r.right() > width() - 1)
+                    r.moveRight(width() - 1);
+                if (labels && !shown.isEmpty() && (previousCol.isNull() || r.left() > previousCol.right() + 6)) {
+                    p.setPen(text);
+                    p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, shown);
+                    m_labelRects.push_back(r);
+                    previousCol = r;
+                }
             }
         }
     }
@@ -1023,8 +1034,8 @@ void CommMatrixView::mouseMoveEvent(QMouseEvent* event)
     const QPoint pos = event->position().toPoint();
     if (m_panning) {
         const QPointF px = cellPixels(plotRect());
-        const QPointF delta(static_cast<double>(pos.x() - m_press->x()) / px.x(),
-            static_cast<double>(pos.y() - m_press->y()) / px.y());
+        const QPointF delta(
+            static_cast<double>(pos.x() - m_press->x()) / px.x(), static_cast<double>(pos.y() - m_press->y()) / px.y());
         m_window.moveTopLeft(m_pressWindow - delta);
         clampWindow();
         update();

@@ -3,8 +3,8 @@
 
 #include "npuscope/query/CommAnalysisQuery.h"
 
-#include <QImage>
 #include "npuscope/gui/common/ChartWidget.h"
+#include <QImage>
 
 #include <map>
 #include <optional>
