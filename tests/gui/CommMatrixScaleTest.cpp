@@ -206,6 +206,7 @@ TEST(CommMatrixScale, AggregatesBlocksAt1024RanksAndZoomRevealsSingleRanks)
     EXPECT_EQ(clicked[0], (std::pair<qint64, qint64>(3, 4)));
 
     // Repaints at one zoom reuse the cached image.
+    view.grab();
     const int built = view.imagesBuilt();
     for (int i = 0; i < 5; ++i)
         view.grab();
@@ -224,7 +225,7 @@ TEST(CommMatrixScale, AggregatesBlocksAt1024RanksAndZoomRevealsSingleRanks)
     // Drag a rectangle around a few ranks: single ranks, and a click there selects exactly that link.
     view.resetView();
     EXPECT_EQ(view.blockSize(), k);
-    const QPoint from = view.cellRect(0, 0).topLeft().toPoint() + QPoint(1, 1);
+    const QPoint from = view.plotRect().topLeft();
     const QPoint to = view.cellRect(16, 16).topLeft().toPoint();
     send(&view, QEvent::MouseButtonPress, from, Qt::LeftButton, Qt::LeftButton);
     send(&view, QEvent::MouseMove, (from + to) / 2, Qt::NoButton, Qt::LeftButton);
