@@ -232,7 +232,7 @@ TEST(CommMatrixScale, AggregatesBlocksAt1024RanksAndZoomRevealsSingleRanks)
     send(&view, QEvent::MouseMove, to, Qt::NoButton, Qt::LeftButton);
     send(&view, QEvent::MouseButtonRelease, to, Qt::LeftButton, Qt::NoButton);
     EXPECT_EQ(view.blockSize(), 1);
-    EXPECT_LE(view.visibleCells().width(), 17.0);
+    EXPECT_LE(view.visibleCells().width(), 20.0); // 16 ranks, give or take the pixels of a drag (~1.3 ranks each)
     EXPECT_LT(view.visibleCells().left(), 1.0);
     const QPoint link(view.cellRect(1, 2).center().toPoint());
     ASSERT_NE(view.cellAt(link), nullptr);

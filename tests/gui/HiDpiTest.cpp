@@ -99,11 +99,11 @@ void checkDock(MainWindow& window, QDockWidget* dock, const std::string& how, QS
 
 } // namespace
 
-// Disabled: it documents the open HiDPI gap (run it with --gtest_also_run_disabled_tests). At scale 2 the default layout
-// needs a 703 px high window where the screen gives 540, so the main window's layout overlaps the dock tab bars and the
-// status bar (the docks' minimum heights add up: Timeline, Overview, Time overview, Cluster steps...); alone, the
-// Communication duration dock's packet chart leaves the dock; the tab-bar image comparison also flags the tab bars a
-// lone dock leaves behind, which needs refining.
+// Disabled: it documents the open HiDPI gap (run it with --gtest_also_run_disabled_tests). At scale 2 the default
+// layout needs a 703 px high window where the screen gives 540, so the main window's layout overlaps the dock tab bars
+// and the status bar (the docks' minimum heights add up: Timeline, Overview, Time overview, Cluster steps...); alone,
+// the Communication duration dock's packet chart leaves the dock; the tab-bar image comparison also flags the tab bars
+// a lone dock leaves behind, which needs refining.
 TEST(HiDpi, DISABLED_EveryDockStaysInsideItself)
 {
     const double dpr = QGuiApplication::primaryScreen()->devicePixelRatio();
