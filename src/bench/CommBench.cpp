@@ -21,6 +21,7 @@
 #include <QDeadlineTimer>
 #include <QElapsedTimer>
 #include <QImage>
+#include <QPainter>
 
 #include <algorithm>
 #include <cstdio>
@@ -229,15 +230,32 @@ int commViews(int argc, char** argv, const std::vector<std::string>& args)
     window.waitUntilIdle(60000);
     gui::CommMatrixView* view = matrix->view();
     QImage target(view->size(), QImage::Format_ARGB32_Premultiplied);
+    const int imagesBefore = view->imagesBuilt();
+    view->resetView();
+    const int fitBlock = view->blockSize();
     std::vector<double> frames;
     for (int i = 0; i < 40; ++i) {
         view->setZoom(1.0 + (i % 10));
         frames.push_back(msOf([&] { view->render(&target); }));
     }
     view->resetView();
+    // Baseline in the same run: drawing one widget-sized image, about the least a frame can cost.
+    const QImage frame = target.copy();
+    std::vector<double> baseline;
+    for (int i = 0; i < 40; ++i) {
+        baseline.push_back(msOf([&] {
+            QPainter p(&target);
+            p.drawImage(0, 0, frame);
+        }));
+    }
     print("comm.matrix_ranks", static_cast<double>(view->matrix().ranks.size()), "ranks");
     print("comm.matrix_cells", static_cast<double>(view->matrix().cells.size()), "cells");
+    print("comm.matrix_fit_block_ranks", fitBlock, "ranks");
+    // Cell images are built once per block size (zoom 1-10 needs a few), not per frame.
+    print("comm.matrix_images_built", view->imagesBuilt() - imagesBefore, "images");
     printStats("comm.matrix_frame", frames);
+    printStats("comm.matrix_frame_baseline_blit", baseline);
+    print("comm.matrix_frame_ratio", percentile(frames, 0.5) / std::max(1e-6, percentile(baseline, 0.5)), "x");
     print("comm.machine_load1_end", loadAverage(), "load");
     print("rss.comm.peak_mb", peakRssMb(), "MB");
     return 0;

@@ -710,7 +710,7 @@ void finishMatrix(CommMatrix& m, const std::vector<Group>& groups, const CommSel
         for (const auto& g : groups) {
             if (g.hash == *sel.groupHash) {
                 m.ranks = g.ranks;
-                m.blocks.push_back({ 0, g.ranks.size(), g.name.value_or(g.hash) });
+                m.blocks.push_back({ 0, g.ranks.size(), g.name.value_or(g.hash), g.hash });
                 m.orderedBy = g.name.value_or(g.hash);
             }
         }
@@ -775,7 +775,7 @@ void finishMatrix(CommMatrix& m, const std::vector<Group>& groups, const CommSel
                     m.ranks.push_back(r);
             }
             if (m.ranks.size() > begin)
-                m.blocks.push_back({ begin, m.ranks.size(), name });
+                m.blocks.push_back({ begin, m.ranks.size(), name, g->hash });
         }
     }
     for (int64_t r : present) {

@@ -145,9 +145,13 @@ TEST_F(CommViews, MatrixFollowsTheWorkspaceAndHovers)
     m_window->focusDock(m_window->commMatrixDock());
     m_window->show();
     ASSERT_TRUE(idle());
+    // 8 ranks fill the plot: single-rank cells, the whole plot wide and high (cells need not be square).
+    EXPECT_EQ(view->blockSize(), 1);
     const QRect plot = view->plotRect();
-    const double px = plot.width() / 8.0;
-    const QPoint cell01(plot.left() + static_cast<int>(1.5 * px), plot.top() + static_cast<int>(0.5 * px));
+    EXPECT_NEAR(view->cellRect(7, 7).right(), plot.left() + plot.width(), 1.0);
+    EXPECT_NEAR(view->cellRect(7, 7).bottom(), plot.top() + plot.height(), 1.0);
+    const QPoint cell01 = view->cellRect(0, 1).center().toPoint();
+    const QPoint cell00 = view->cellRect(0, 0).center().toPoint();
     const auto* c = view->cellAt(cell01);
     ASSERT_NE(c, nullptr);
     EXPECT_EQ(c->src, 0);
@@ -156,15 +160,14 @@ TEST_F(CommViews, MatrixFollowsTheWorkspaceAndHovers)
     for (const char* word : { "HCCS", "MB", "ms", "GB/s", "hcom_allReduce" })
         EXPECT_TRUE(tip.contains(QString::fromLatin1(word))) << word << " " << tip.toStdString();
     // Diagonal hidden by default; shown on request.
-    EXPECT_EQ(view->cellAt(QPoint(plot.left() + static_cast<int>(0.5 * px), plot.top() + static_cast<int>(0.5 * px))),
-        nullptr);
+    EXPECT_EQ(view->cellAt(cell00), nullptr);
     m_window->commMatrixDock()->hideLocalBox()->setChecked(false);
-    EXPECT_NE(view->cellAt(QPoint(plot.left() + static_cast<int>(0.5 * px), plot.top() + static_cast<int>(0.5 * px))),
-        nullptr);
+    EXPECT_NE(view->cellAt(cell00), nullptr);
 
-    // A click selects the src rank, and the links dock shows that rank's links.
+    // A click selects the link's two ranks (src first), and the links dock shows the src rank's links.
     QTest::mouseClick(view, Qt::LeftButton, {}, cell01);
     EXPECT_EQ(ws().selectedRank(), 0);
+    EXPECT_EQ(ws().selectedRanks(), (std::vector<int64_t> { 0, 1 }));
     // The links dock was hidden (it defers its queries) and catches up when shown.
     m_window->focusDock(m_window->linksDock());
     ASSERT_TRUE(idle());

@@ -44,6 +44,7 @@ struct MatrixCell {
 struct AxisBlock {
     size_t begin = 0, end = 0; // [begin, end) into CommMatrix::ranks
     std::string label; // group name or hash
+    std::string hash {}; // the group's hash ("" when unknown)
 };
 
 struct CommMatrix {

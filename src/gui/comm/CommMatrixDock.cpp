@@ -76,11 +76,16 @@ CommMatrixDock::CommMatrixDock(Workspace* ws, QWidget* parent)
     m_hideLocal->setChecked(true);
     bar->addWidget(m_hideLocal);
     bar->addStretch(1);
+    // The combos may shrink below their contents (elided) so the dock fits a 960 px wide window (1920 px at scale 2).
+    for (QComboBox* combo : { m_slot, m_metric, m_order })
+        combo->setMinimumWidth(60);
     layout->addLayout(bar);
 
     m_status = new QLabel(body);
     m_status->setObjectName(QStringLiteral("matrixStatus"));
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Wrapped: a long status line must not make the dock wider than the window (it would overlap its neighbours).
+    m_status->setWordWrap(true);
     layout->addWidget(m_status);
     m_view = new CommMatrixView(body);
     layout->addWidget(m_view, 1);
@@ -97,7 +102,9 @@ CommMatrixDock::CommMatrixDock(Workspace* ws, QWidget* parent)
         if (!m_updating)
             reloadMatrix();
     });
-    connect(m_view, &CommMatrixView::rankClicked, this, [this](qint64 rank) { workspace()->setSelectedRank(rank); });
+    // A cell selects its link's two ranks (src first: the primary selected rank).
+    connect(m_view, &CommMatrixView::linkClicked, this,
+        [this](qint64 src, qint64 dst) { workspace()->setSelectedRanks({ src, dst }); });
     connect(m_view, &CommMatrixView::collectivesRequested, this, [this](qint64 src, qint64 dst) {
         workspace()->requestCollectivesOf({ src, dst });
     });
@@ -221,7 +228,7 @@ void CommMatrixDock::updateStatus()
                     "ranks)")
                      .arg(names.join(QStringLiteral(", ")));
     }
-    text += tr(" \u00b7 wheel: zoom, drag: pan, double-click: fit");
+    text += tr(" \u00b7 wheel or drag a rectangle: zoom, Shift+drag: pan, double-click: fit");
     if (!notes.isEmpty())
         text = notes.join(QStringLiteral(" \u00b7 ")) + QStringLiteral("<br>") + text.toHtmlEscaped();
     m_status->setTextFormat(notes.isEmpty() ? Qt::PlainText : Qt::RichText);

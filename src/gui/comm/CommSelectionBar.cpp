@@ -49,8 +49,11 @@ CommSelectionBar::CommSelectionBar(Workspace* workspace, QWidget* parent)
     m_step->setObjectName(QStringLiteral("commStepCombo"));
     m_group->setObjectName(QStringLiteral("commGroupCombo"));
     m_op->setObjectName(QStringLiteral("commOpCombo"));
-    for (QComboBox* c : { m_step, m_group, m_op })
+    // Sized to their contents, but they may shrink (elided) when the dock is narrow (a 960 px window at scale 2).
+    for (QComboBox* c : { m_step, m_group, m_op }) {
         c->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        c->setMinimumWidth(60);
+    }
     m_op->setMaximumWidth(320);
     layout->addWidget(new QLabel(tr("Step:"), this));
     layout->addWidget(m_step);

@@ -3,22 +3,44 @@
 
 #include "npuscope/query/CommAnalysisQuery.h"
 
-#include <QImage>
 #include "npuscope/gui/common/ChartWidget.h"
+#include <QImage>
 
+#include <map>
 #include <optional>
 #include <vector>
 
 namespace npuscope::gui {
 
-// Heatmap of src (rows) × dst (columns) global ranks. The cells are rendered once into an image
-// with one pixel per cell; a paint only scales the visible part of it, so a frame costs the widget's
-// pixels, not the number of ranks (1,024² cells stay interactive). Wheel zooms around the cursor,
-// drag pans, double-click resets. Hover shows the cell. GUI thread only.
+// Heatmap of src (rows) × dst (columns) ranks in the matrix's axis order, filling the widget (cells need not be
+// square). The cells are rendered once into an image with one pixel per cell; a paint only scales the visible part of
+// it, so a frame costs the widget's pixels, not the number of ranks.
+//
+// Aggregated mode: when a single rank's cell would be below kMinCellPx on either axis, each cell summarises a block of
+// k × k axis positions (k a power of two, the same on both axes so the diagonal stays the diagonal) with one
+// statistic per metric (statisticText(): the minimum bandwidth, the summed size, the longest time of the block's
+// links, or the transport they share), drawn from a cached image per k. Zooming in (wheel, dragging a rectangle)
+// lowers k until single ranks show; double-click fits the whole matrix again; Shift+drag or middle-drag pans.
+//
+// Axis labels: rank numbers on a 1-2-5 scale when the axis is in ascending rank order (monotonic, evenly spaced), every
+// rank when each cell has room for its label, and the group blocks of the order ("tp 0–7"; the hash in the tooltip) on
+// a band outside the ticks. Labels never overlap (labelRects()). Clicking a cell selects its link (src and dst; an
+// aggregated cell: the link its statistic comes from). GUI thread only.
 class CommMatrixView : public ChartWidget {
     Q_OBJECT
 public:
     enum class Metric { Bandwidth, Size, Time, Transport };
+    // Below this many pixels per rank (on either axis) cells summarise blocks of ranks.
+    static constexpr double kMinCellPx = 3.0;
+
+    // One drawn cell: a single rank pair, or in aggregated mode a block of axis positions.
+    struct Block {
+        int row0 = 0, row1 = 0, col0 = 0, col1 = 0; // [row0, row1) × [col0, col1) in axis positions
+        int links = 0; // shown links in the block
+        std::optional<double> value; // the metric's statistic (Transport: nullopt)
+        QString transport; // shared transport, "mixed", or empty when no link
+        int32_t representative = -1; // the cell the statistic comes from (index into matrix().cells), -1 none
+    };
 
     explicit CommMatrixView(QWidget* parent = nullptr);
 
@@ -28,27 +50,51 @@ public:
     Metric metric() const { return m_metric; }
     // Hides the diagonal and LOCAL cells (and leaves them out of the colour range).
     void setHideLocal(bool hide);
+    bool hideLocal() const { return m_hideLocal; }
 
-    // Colour range of the current metric over the shown cells; nullopt without cells.
+    // Colour range of the current metric over the shown single-rank cells; nullopt without cells.
     std::optional<std::pair<double, double>> valueRange() const { return m_range; }
     std::optional<double> cellValue(const query::MatrixCell& cell) const;
-    // Cell under a widget position, nullptr outside or on an empty cell.
+    // The link under a widget position: the single cell, or an aggregated cell's representative; nullptr outside or
+    // on an empty cell.
     const query::MatrixCell* cellAt(const QPoint& pos) const;
+    // The drawn cell under a widget position (a single rank pair or a block), nullopt outside the plot.
+    std::optional<Block> blockAt(const QPoint& pos) const;
     QString toolTipFor(const query::MatrixCell& cell) const;
-    // Zoom factor (1 = whole matrix fits) and the top-left visible cell.
-    double zoom() const { return m_zoom; }
+    // What the tooltip says at a widget position (a cell, a block, a group label); empty for nothing.
+    QString toolTipAt(const QPoint& pos) const;
+
+    // Zoom factor (1 = the whole matrix fits) over the columns, and the visible axis positions (fractional).
+    double zoom() const;
+    QRectF visibleCells() const { return m_window; }
+    // Zooms both axes to zoom around anchorCell (axis positions; default: the centre of the view).
     void setZoom(double zoom, QPointF anchorCell = { -1, -1 });
+    // Shows the axis positions of cells (columns × rows), at least one position each way.
+    void zoomToCells(const QRectF& cells);
     void resetView();
+    // Axis positions per drawn cell at the current zoom: 1 = single ranks, k > 1 = aggregated k × k blocks.
+    int blockSize() const;
     // Widget rectangle of the plot area.
     QRect plotRect() const;
+    // Widget rectangle of the axis position (row, col) at the current zoom.
+    QRectF cellRect(int row, int col) const;
+    // What an aggregated cell shows for the current metric ("minimum bandwidth of the block's links", ...).
+    QString statisticText() const;
     static QColor transportColor(const std::string& transport);
     // Where the last paint outlined the slowest cell (inside plotRect()); null when it drew none.
     QRectF slowestRing() const { return m_slowestRing; }
-    bool hideLocal() const { return m_hideLocal; }
+    // Every text rectangle the last paint drew (caption, ticks, group labels, legend), widget coordinates.
+    const std::vector<QRect>& labelRects() const { return m_labelRects; }
+    // The group label of each matrix block ("tp 0–7": name and first ranks; the hash is in the label's tooltip).
+    const std::vector<QString>& blockLabels() const { return m_blockLabels; }
+    // Ranks the last paint labelled on the column axis, left to right.
+    const std::vector<int64_t>& columnTicks() const { return m_columnTicks; }
+    // Cell images rendered so far (one per matrix / metric / block size change; benchmarks, tests).
+    int imagesBuilt() const { return m_imagesBuilt; }
 
 signals:
-    // A cell was clicked: the src rank.
-    void rankClicked(qint64 rank);
+    // A cell was clicked: its link's src and dst ranks (an aggregated cell: its representative link).
+    void linkClicked(qint64 src, qint64 dst);
     // "Costliest collectives" was chosen on a cell's context menu: its src and dst ranks.
     void collectivesRequested(qint64 src, qint64 dst);
 
@@ -56,6 +102,7 @@ protected:
     void addContextActions(QMenu& menu, const QPoint& pos) override;
     bool event(QEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
+    void changeEvent(QEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
@@ -63,24 +110,56 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent* event) override;
 
 private:
-    void rebuildImage();
-    QColor colorFor(double value) const;
-    double cellPixels() const;
-    void clampOffset();
+    // The cells of one block size: an image with a pixel per block, the representative cell of each block and the
+    // colour range of the block values.
+    struct Level {
+        QImage image;
+        int side = 0; // blocks per axis
+        std::vector<int32_t> representative; // block row * side + col -> cell index, -1 empty
+        std::optional<std::pair<double, double>> range;
+    };
+    struct Layout {
+        QRect caption, plot, legend;
+        QRect rowBlocks, colBlocks; // group label bands (empty without blocks)
+        QString captionText;
+    };
+
+    void invalidateLevels();
+    const Level& level(int k) const;
+    Level buildLevel(int k) const;
+    Layout layout() const;
+    QString captionText() const;
+    QString blockLabelOf(const query::AxisBlock& block) const;
+    QString blockToolTip(const query::AxisBlock& block) const;
+    Block blockOf(int row0, int row1, int col0, int col1) const;
+    QColor colorFor(double value, const std::optional<std::pair<double, double>>& range) const;
+    QPointF cellPixels(const QRect& plot) const; // px per axis position (x: columns, y: rows)
+    QPointF toCells(const QPointF& pos) const; // widget position -> fractional axis position (col, row)
+    void clampWindow();
     bool shown(const query::MatrixCell& c) const;
+    void paintTicks(QPainter& p, const Layout& l);
+    void paintBlocks(QPainter& p, const Layout& l);
+    void paintLegend(QPainter& p, const Layout& l, const Level& lv, int k);
 
     query::CommMatrix m_matrix;
     std::vector<int> m_position; // rank -> axis position (dense by rank id)
     std::vector<int32_t> m_cellAt; // axis row * n + col -> cell index, -1 empty
-    QImage m_image;
+    bool m_ascending = true; // the axis lists ranks in ascending order
+    std::vector<QString> m_blockLabels; // per matrix block: "tp 0–7"
+    mutable std::map<int, Level> m_levels; // block size -> cached cells
+    mutable int m_imagesBuilt = 0;
     Metric m_metric = Metric::Bandwidth;
     bool m_hideLocal = true;
     std::optional<std::pair<double, double>> m_range;
-    double m_zoom = 1.0;
-    QPointF m_offset; // top-left visible cell (fractional)
-    std::optional<QPoint> m_drag; // last drag position
+    QRectF m_window; // visible axis positions: x columns, y rows
+    std::optional<QPoint> m_press; // where the left (or pan) button went down
+    bool m_panning = false;
+    QPointF m_pressWindow; // m_window.topLeft() at the press
+    QRect m_rubberBand; // the rectangle being dragged (widget coordinates), null when none
     QRectF m_slowestRing;
-    QPointF m_dragOffset;
+    std::vector<QRect> m_labelRects;
+    std::vector<int64_t> m_columnTicks;
+    std::vector<std::pair<QRect, size_t>> m_blockLabelHits; // label rectangle -> block index
 };
 
 } // namespace npuscope::gui
