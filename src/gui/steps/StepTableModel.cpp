@@ -226,6 +226,10 @@ QVariant StepTableModel::headerData(int section, Qt::Orientation orientation, in
     }
     if (role == Qt::ToolTipRole) {
         switch (section) {
+        case Rank:
+            return tr("Rank: the global rank id (from the profile's metadata or its folder name)");
+        case Device:
+            return tr("Device: the NPU device id on its host (the rank's local card)");
         case Host:
             return QStringLiteral("Host by its host_ips_mapping.txt id (View ▸ Show host IPs for the real IP)");
         case Total:

@@ -180,6 +180,11 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
     m_hitsTable = new QTableWidget(0, 5, m_tabs);
     m_hitsTable->setObjectName(QStringLiteral("timelineSearchResults"));
     m_hitsTable->setHorizontalHeaderLabels({ tr("Rank"), tr("Row"), tr("Name"), tr("Start"), tr("Duration") });
+    const QStringList hitTips { tr("Rank: the rank whose timeline holds the match"),
+        tr("Row: the timeline row (thread, stream or counter) of the match"), tr("Name: the slice's name"),
+        tr("Start: the slice's start on the common time axis"), tr("Duration: the slice's wall time") };
+    for (int c = 0; c < hitTips.size(); ++c)
+        m_hitsTable->horizontalHeaderItem(c)->setToolTip(hitTips[c]);
     // Copy / Export CSV and one line per hit (no wrapped Start column), like every table.
     TableSetup::install(m_hitsTable, {});
     m_hitsTable->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
@@ -236,6 +241,8 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
     splitter->setStretchFactor(1, 1);
     splitter->setSizes({ 900, 300 });
     layout->addWidget(splitter, 1);
+    // Copy / Export CSV for the tables of the side tabs, like every dock built through setBody.
+    TableSetup::addToolbars(root);
     setWidget(root);
 
     connect(fit, &QPushButton::clicked, m_view, &TimelineView::fitAll);
