@@ -71,7 +71,10 @@ std::optional<uint64_t> memAvailable()
 std::string gib(uint64_t bytes)
 {
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
+    if (bytes < (1ull << 30))
+        std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+    else
+        std::snprintf(buf, sizeof buf, "%.1f GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
     return buf;
 }
 
