@@ -292,8 +292,8 @@ bool importFile(model::ModelWriter& writer, int64_t rank, const PlannedFile& fil
 
 // Imports one rank's summary files (deferred ones only as their cheap summary pass) and writes its rank row and
 // rank_file rows; the writer's transaction is open.
-void importRankFiles(
-    model::ModelWriter& writer, const PlannedRank& rank, ProgressSink& progress, const std::atomic<bool>* cancel)
+void importRankFiles(model::ModelWriter& writer, const PlannedRank& rank, ProgressSink& progress,
+    const std::atomic<bool>* cancel, const std::atomic<bool>* lean = nullptr)
 {
     model::RankRow row;
     row.rankId = rank.rank;
@@ -320,7 +320,10 @@ void importRankFiles(
             importFile(writer, rank.rank, file, progress, cancel, state, false, &MemoryRecordImporter::runPeaks);
             continue;
         }
-        status[f] = loadedOrFailed(importFile(writer, rank.rank, file, progress, cancel, state, false));
+        // Lean mode (MemoryGuard::Watch): the matrix without the per-op slots its total slot aggregates.
+        const bool leanMatrix = lean && lean->load() && file.kind == FileKind::CommunicationMatrix;
+        status[f] = loadedOrFailed(importFile(writer, rank.rank, file, progress, cancel, state, false,
+            leanMatrix ? ImporterOverride(&CommunicationMatrixImporter::runLean) : ImporterOverride()));
     }
     // A deferred file that is plainly not its kind (garbage named trace_view.json) is an error now, not when a view
     // first loads it; it stays unread ("failed").
@@ -404,7 +407,7 @@ uint64_t summaryBytes(const PlannedRank& rank)
 // Imports whole ranks into its own model; ranks are taken from a shared counter. Stops taking ranks once it read
 // batchBytes of files: true when it stopped so (ranks are left), false when none are left or on cancel.
 bool runWorker(model::Database& db, const LoadPlan& plan, std::atomic<size_t>& next, ProgressSink& progress,
-    const std::atomic<bool>* cancel, uint64_t batchBytes)
+    const std::atomic<bool>* cancel, uint64_t batchBytes, MemoryGuard::Watch& watch)
 {
     model::ModelWriter writer(db);
     writer.begin();
@@ -412,10 +415,22 @@ bool runWorker(model::Database& db, const LoadPlan& plan, std::atomic<size_t>& n
     for (size_t i = next.fetch_add(1); i < plan.ranks.size(); i = next.fetch_add(1)) {
         if (cancel && cancel->load())
             return false;
+        if (watch.stop.load()) {
+            // Memory ran short even in lean mode: the rank is listed, its files are not read (Loader::load says so).
+            model::RankRow row;
+            row.rankId = plan.ranks[i].rank;
+            row.path = plan.ranks[i].path;
+            row.rankSource = plan.ranks[i].rankSource;
+            writer.addRank(row);
+            ++watch.ranksLeftOut;
+            progress.rankDone();
+            continue;
+        }
         if (isImportedRank(plan.ranks[i]))
             mergeImportedRank(db, writer, plan.ranks[i], progress);
         else
-            importRankFiles(writer, plan.ranks[i], progress, cancel);
+            importRankFiles(writer, plan.ranks[i], progress, cancel, &watch.lean);
+        watch.afterRank();
         progress.rankDone();
         read += summaryBytes(plan.ranks[i]);
         if (read >= batchBytes) {
@@ -729,7 +744,7 @@ bool importDeferred(model::Database& db, int64_t rank, DeferredGroups groups, co
 // Parses every rank's summary files on several threads and merges them into db. Returns what group
 // resolution needs to know about the merged links (collected on the worker threads).
 load::GroupFacts loadSummary(model::Database& db, const LoadPlan& plan, int threads, ProgressSink& progress,
-    const std::atomic<bool>* cancel, LoadReport* report)
+    const std::atomic<bool>* cancel, LoadReport* report, MemoryGuard::Watch& watch)
 {
     const auto t0 = std::chrono::steady_clock::now();
     // A folder of imported rank files only: nothing to parse, every file is one copy in SQL, straight into db on this
@@ -769,7 +784,7 @@ load::GroupFacts loadSummary(model::Database& db, const LoadPlan& plan, int thre
         for (bool more = true; more;) {
             const std::string name = workerModelName();
             auto model = model::Database::createModel(name);
-            more = runWorker(*model, plan, next, progress, cancel, kBatchBytes);
+            more = runWorker(*model, plan, next, progress, cancel, kBatchBytes, watch);
             if (cancel && cancel->load())
                 return;
             auto batchFacts = load::PostLoad::collectGroupFacts(*model);
@@ -870,10 +885,15 @@ std::unique_ptr<model::Database> Loader::load(
     threads = std::clamp(threads, 1, 16);
     threads = std::min<int>(threads, std::max<int>(1, static_cast<int>(plan.ranks.size())));
 
-    // Memory guard: a load expected to need more memory than the process may use is said before it starts, so the
-    // user knows why the system swaps (or the load is killed). A leaner mode (aggregated links, no slice args, no
-    // deferred files) switches on here when memory.tooHigh().
+    // Memory guard (docs/robustness.md): a load expected to need more memory than the process may use runs in lean
+    // mode from the start (no per-op matrix slots, no deferred files); one that grows to kLeanFraction of it while
+    // parsing switches then; one that grows to all of it even so leaves its remaining ranks out. Never killed.
     const auto memory = MemoryGuard::check(plan, options.loadTimelines, options.deferredGroups);
+    MemoryGuard::Watch watch;
+    watch.budget = memory.availableBytes;
+    watch.start = memory.start;
+    watch.addressSpace = memory.addressSpace();
+    watch.lean = memory.tooHigh();
 
     std::unique_ptr<model::Database> db;
     std::optional<std::string> rejected; // a damaged entry, reported once the model exists
@@ -933,7 +953,7 @@ std::unique_ptr<model::Database> Loader::load(
     }
     if (!db) {
         db = model::Database::createModel();
-        const auto facts = loadSummary(*db, plan, threads, progress, cancel, options.report);
+        const auto facts = loadSummary(*db, plan, threads, progress, cancel, options.report, watch);
         if (cancel && cancel->load())
             return nullptr;
         const auto t0 = std::chrono::steady_clock::now();
@@ -951,17 +971,19 @@ std::unique_ptr<model::Database> Loader::load(
             options.report->postLoadSeconds = secondsBetween(t0, t1);
             options.report->indexSeconds = secondsBetween(t1, std::chrono::steady_clock::now());
         }
-        if (options.cache) {
+        // A lean model is not the model of these files: never cached.
+        if (options.cache && !watch.lean.load()) {
             storeInCache(*options.cache, *db, key);
             progress.cacheMiss();
         }
     }
+    const bool lean = watch.lean.load();
 
     noteImportedRanks(*db, plan);
 
     // 2. Deferred files (timelines, kernel details) when asked for, several ranks at a time; one
     // rank at a time straight into the model when there is one thread (no second copy in memory).
-    if (options.loadTimelines && !fromFullEntry) {
+    if (options.loadTimelines && !fromFullEntry && !lean) {
         const bool direct = threads == 1;
         std::atomic<size_t> next { 0 };
         runOnThreads(static_cast<size_t>(threads), [&](size_t) {
@@ -972,7 +994,7 @@ std::unique_ptr<model::Database> Loader::load(
     }
     if (cancel && cancel->load())
         return nullptr;
-    if (!full.empty() && !fromFullEntry) {
+    if (!full.empty() && !fromFullEntry && !lean) {
         storeInCache(*options.cache, *db, full);
         progress.cacheMiss();
     }
@@ -987,6 +1009,17 @@ std::unique_ptr<model::Database> Loader::load(
             writer.addIssue({ model::Severity::Warning, std::nullopt, std::nullopt, std::nullopt, *rejected });
         if (memory.tooHigh())
             writer.addIssue({ model::Severity::Warning, std::nullopt, std::nullopt, std::nullopt, memory.message() });
+        else if (watch.switchedDuringLoad.load())
+            writer.addIssue({ model::Severity::Warning, std::nullopt, std::nullopt, std::nullopt,
+                "memory: the load grew to " + std::to_string(static_cast<int>(MemoryGuard::kLeanFraction * 100))
+                    + " % of the memory it may use (" + memory.availableSource + "); the ranks read after that in "
+                    + "lean mode: " + MemoryGuard::leanText() });
+        if (watch.ranksLeftOut.load() > 0)
+            writer.addIssue({ model::Severity::Error, std::nullopt, std::nullopt, std::nullopt,
+                "memory: the load used all the memory it may use (" + memory.availableSource + ") even in lean "
+                    + "mode; " + std::to_string(watch.ranksLeftOut.load()) + " of " + std::to_string(plan.ranks.size())
+                    + " ranks were left out (listed, files not read) so the process is not killed: open fewer "
+                      "ranks" });
         writer.commit();
     }
     progress.message("");

@@ -7,6 +7,9 @@
 #include <fstream>
 #include <sstream>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 namespace npuscope::load {
 
 using namespace io;
@@ -68,7 +71,10 @@ std::optional<uint64_t> memAvailable()
 std::string gib(uint64_t bytes)
 {
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
+    if (bytes < (1ull << 30))
+        std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+    else
+        std::snprintf(buf, sizeof buf, "%.1f GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
     return buf;
 }
 
@@ -109,6 +115,15 @@ std::optional<uint64_t> MemoryGuard::available(std::string* source)
         limit = avail;
         from = "MemAvailable";
     }
+    // An address-space limit (ulimit -v): what is left of it, since every mapping counts, resident or not.
+    if (rlimit rl {}; getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+        const uint64_t vm = usage().virtualBytes;
+        const uint64_t left = rl.rlim_cur > vm ? rl.rlim_cur - vm : 0;
+        if (!limit || left < *limit) {
+            limit = left;
+            from = "address-space limit (ulimit -v)";
+        }
+    }
     if (!limit)
         return std::nullopt;
     if (source)
@@ -116,11 +131,33 @@ std::optional<uint64_t> MemoryGuard::available(std::string* source)
     return static_cast<uint64_t>(static_cast<double>(*limit) * (1.0 - kMarginFraction));
 }
 
+MemoryGuard::Usage MemoryGuard::usage()
+{
+    // /proc/self/statm: total program size and resident set, in pages.
+    Usage u;
+    std::ifstream in("/proc/self/statm");
+    uint64_t size = 0, resident = 0;
+    if (in >> size >> resident) {
+        const auto page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+        u.virtualBytes = size * page;
+        u.residentBytes = resident * page;
+    }
+    return u;
+}
+
+uint64_t MemoryGuard::Usage::grownSince(const Usage& start, bool addressSpace) const
+{
+    const uint64_t now = addressSpace ? virtualBytes : residentBytes;
+    const uint64_t then = addressSpace ? start.virtualBytes : start.residentBytes;
+    return now > then ? now - then : 0;
+}
+
 MemoryGuard::Check MemoryGuard::check(const LoadPlan& plan, bool timelines, DeferredGroups groups)
 {
     Check c;
     c.estimateBytes = estimate(plan, timelines, groups);
     c.availableBytes = available(&c.availableSource).value_or(0);
+    c.start = usage();
     return c;
 }
 
@@ -131,7 +168,29 @@ std::string MemoryGuard::Check::message() const
         + (availableSource == "NPUSCOPE_MEMORY_AVAILABLE"
                 ? ""
                 : ", less a " + std::to_string(static_cast<int>(kMarginFraction * 100)) + " % margin")
-        + "); open fewer ranks, or load without timelines, if the system starts to swap";
+        + "); loaded in lean mode: " + leanText();
+}
+
+std::string MemoryGuard::leanText()
+{
+    return "the communication matrices' per-op slots (top1, middle, bottom..) are left out (their \"total\" slot "
+           "and the real-op links of older builds stay, so the summary figures are unchanged, but summary --json and "
+           "the link views have fewer links), and no timelines or other deferred files are read; open fewer ranks "
+           "for every link";
+}
+
+bool MemoryGuard::Watch::afterRank()
+{
+    if (budget == 0)
+        return true;
+    const uint64_t grown = usage().grownSince(start, addressSpace);
+    if (!lean.load() && static_cast<double>(grown) >= kLeanFraction * static_cast<double>(budget)) {
+        lean = true;
+        switchedDuringLoad = true;
+    }
+    if (lean.load() && grown >= budget)
+        stop = true;
+    return !stop.load();
 }
 
 } // namespace npuscope::load

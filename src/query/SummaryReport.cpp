@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <sstream>
+#include <tuple>
 
 namespace npuscope::query {
 
@@ -62,6 +63,20 @@ std::string rankRanges(const std::vector<int64_t>& ranks)
     }
     return out;
 }
+
+// A link's place in CommQuery::forEachLink's order (ORDER BY step, group_hash, matrix_op, src, dst, rank_id; NULL
+// first, text by bytes as SQLite's BINARY collation), then its rowid.
+struct LinkOrder {
+    std::optional<int64_t> step;
+    std::optional<std::string> group;
+    std::string matrixOp;
+    int64_t src = 0, dst = 0, rank = 0, rowid = 0;
+    bool operator<(const LinkOrder& o) const
+    {
+        return std::tie(step, group, matrixOp, src, dst, rank, rowid)
+            < std::tie(o.step, o.group, o.matrixOp, o.src, o.dst, o.rank, o.rowid);
+    }
+};
 
 } // namespace
 
@@ -300,12 +315,15 @@ std::string SummaryReport::text(model::Database& db, HostDisplay hosts)
         }
     }
 
-    // The ten slowest of possibly millions of links (12.6M on a flat 1,024-way all-to-all cluster): a bounded
-    // max-heap, ties in link order (as a stable sort of the whole list would give), never the whole list.
+    // The ten slowest of possibly millions of links (12.6M on a flat 1,024-way all-to-all cluster): one pass over the
+    // table in storage order with the filter in SQL (no index walk, no sort of every link), a bounded max-heap, ties
+    // in the order summary --json lists the links (CommQuery::forEachLink), never the whole list. Kept: one row per
+    // link and op, the "total" slot of newer builds or the real op keys of 2023 builds; links whose global ranks are
+    // unknown cannot be named.
     constexpr size_t kSlowest = 10;
     struct Ranked {
         double bandwidth;
-        size_t order;
+        LinkOrder order;
         Link link;
     };
     const auto slower = [](const Ranked& a, const Ranked& b) {
@@ -313,22 +331,35 @@ std::string SummaryReport::text(model::Database& db, HostDisplay hosts)
     };
     std::vector<Ranked> slowest;
     size_t linkCount = 0;
-    CommQuery::forEachLink(db, {}, [&](const Link& l) {
-        // One row per link and op: the "total" slot of newer builds or the real op keys of 2023 builds; links
-        // whose global ranks are unknown cannot be named.
-        const bool perOp = l.slot ? *l.slot == "total" && l.groupHash : true;
-        if (!l.bandwidthGbps || !l.src || !l.dst || l.transport.value_or("") == "LOCAL" || !perOp)
-            return;
-        const size_t order = linkCount++;
-        if (slowest.size() == kSlowest && !slower({ *l.bandwidthGbps, order, {} }, slowest.front()))
-            return;
+    auto links = db.prepare("SELECT rowid, rank_id, step, group_hash, matrix_op, src, dst, transport, size_mb, "
+                            "time_ns, bandwidth_gbps FROM comm_link WHERE bandwidth_gbps IS NOT NULL AND src IS NOT "
+                            "NULL AND dst IS NOT NULL AND (transport IS NULL OR transport <> 'LOCAL') AND (slot IS "
+                            "NULL OR (slot = 'total' AND group_hash IS NOT NULL))");
+    while (links.step()) {
+        ++linkCount;
+        const double bandwidth = links.real(10);
+        if (slowest.size() == kSlowest && bandwidth > slowest.front().bandwidth)
+            continue;
+        Ranked r { bandwidth, {}, {} };
+        r.order = { links.optInt(2), links.optText(3), links.text(4), links.int64(5), links.int64(6), links.int64(1),
+            links.int64(0) };
+        if (slowest.size() == kSlowest && !slower(r, slowest.front()))
+            continue;
+        r.link.step = r.order.step;
+        r.link.matrixOp = r.order.matrixOp;
+        r.link.src = r.order.src;
+        r.link.dst = r.order.dst;
+        r.link.transport = links.optText(7);
+        r.link.sizeMb = links.optReal(8);
+        r.link.timeNs = links.optInt(9);
+        r.link.bandwidthGbps = bandwidth;
         if (slowest.size() == kSlowest) {
             std::pop_heap(slowest.begin(), slowest.end(), slower);
             slowest.pop_back();
         }
-        slowest.push_back({ *l.bandwidthGbps, order, l });
+        slowest.push_back(std::move(r));
         std::push_heap(slowest.begin(), slowest.end(), slower);
-    });
+    }
     std::sort_heap(slowest.begin(), slowest.end(), slower);
     out << "\nSlowest links (per op or total slot, global ranks known, excluding LOCAL): " << linkCount << "\n";
     for (const auto& ranked : slowest) {

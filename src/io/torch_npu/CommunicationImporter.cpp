@@ -5,9 +5,11 @@
 #include "npuscope/io/parse/CommOpInfoWriter.h"
 #include "npuscope/io/parse/FastJsonSax.h"
 #include "npuscope/io/parse/JsonFile.h"
+#include "npuscope/io/parse/SimdjsonSupport.h"
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <map>
 
 namespace npuscope::io {
@@ -275,13 +277,81 @@ bool CommunicationImporter::run(ImportContext& ctx)
 
 namespace {
 
+// The op's fields of a matrix link row (step, kind, op key parsed); the link's own fields are left to
+// startMatrixLink. Returns the group's global ranks when this rank's profiler_metadata.json lists them.
+const std::vector<int64_t>* startMatrixOp(ImportContext& ctx, model::CommLinkRow& op, std::optional<int64_t> step,
+    const std::string& kind, const std::string& opKey)
+{
+    const OpKey parsed = parseOpKey(opKey);
+    op = {};
+    op.rankId = ctx.rankId();
+    op.step = step;
+    op.kind = kind;
+    op.matrixOp = parsed.name;
+    op.groupHash = parsed.groupHash;
+    if (parsed.type) {
+        // 2023 builds key the matrix by the real op name.
+        op.opType = *parsed.type;
+        std::transform(op.opType->begin(), op.opType->end(), op.opType->begin(),
+            [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    } else if (const auto dash = parsed.name.rfind('-'); dash != std::string::npos) {
+        op.opType = parsed.name.substr(0, dash);
+        op.slot = parsed.name.substr(dash + 1);
+    } else if (opKey == kTotalOp) {
+        op.slot = "total";
+    }
+    if (op.groupHash) {
+        const auto& groups = ctx.rankState().groupRanks;
+        if (auto g = groups.find(*op.groupHash); g != groups.end())
+            return &g->second;
+    }
+    return nullptr;
+}
+
+// Resets the link's own fields of row and reads its "src-dst" key; false when the key is not one.
+bool startMatrixLink(model::CommLinkRow& row, std::string_view linkKey, const std::vector<int64_t>* members)
+{
+    row.localSrc = row.localDst = row.src = row.dst = row.timeNs = std::nullopt;
+    row.transport = row.opName = std::nullopt;
+    row.sizeMb = row.bandwidthGbps = std::nullopt;
+    const auto sep = linkKey.find_first_of("-_");
+    row.localSrc = sep == std::string_view::npos ? std::nullopt : parseInt(linkKey.substr(0, sep));
+    row.localDst = sep == std::string_view::npos ? std::nullopt : parseInt(linkKey.substr(sep + 1));
+    if (!row.localSrc || !row.localDst)
+        return false;
+    // Global ranks from this rank's own profiler_metadata.json when it describes the group
+    // (PostLoad fills the rest from other ranks' metadata or self-links).
+    if (members) {
+        if (*row.localSrc >= 0 && static_cast<size_t>(*row.localSrc) < members->size())
+            row.src = (*members)[static_cast<size_t>(*row.localSrc)];
+        if (*row.localDst >= 0 && static_cast<size_t>(*row.localDst) < members->size())
+            row.dst = (*members)[static_cast<size_t>(*row.localDst)];
+    }
+    return true;
+}
+
+// A link row that lean mode (CommunicationMatrixImporter::runLean) leaves out.
+bool leanDrops(const model::CommLinkRow& op) { return op.slot && *op.slot != "total"; }
+
+// A link's numeric field (MatrixSax::number).
+void setMatrixNumber(model::CommLinkRow& row, std::string_view field, double v)
+{
+    if (field == "Transit Size(MB)")
+        row.sizeMb = v;
+    else if (field == "Transit Time(ms)")
+        row.timeNs = doubleToNs(v, 1.0e6);
+    else if (field == "Bandwidth(GB/s)")
+        row.bandwidthGbps = v;
+}
+
 // Streams communication_matrix.json: step -> kind -> op -> "src-dst" -> link fields. The file is
 // the largest per-rank summary file of a cluster (tens to hundreds of KB), so links are written as
 // they are read instead of going through a DOM.
 class MatrixSax : public nlohmann::json_sax<nlohmann::json> {
 public:
-    explicit MatrixSax(ImportContext& ctx)
+    MatrixSax(ImportContext& ctx, bool lean)
         : m_ctx(ctx)
+        , m_lean(lean)
     {
     }
 
@@ -314,7 +384,7 @@ public:
             --m_skip;
             return true;
         }
-        if (m_depth == 5 && m_linkValid)
+        if (m_depth == 5 && m_linkValid && !(m_lean && leanDrops(m_row)))
             m_ctx.writer().addCommLink(m_row);
         --m_depth;
         return !m_ctx.cancelled();
@@ -403,12 +473,7 @@ private:
             return true;
         if (!inLink())
             return scalar();
-        if (m_field == "Transit Size(MB)")
-            m_row.sizeMb = v;
-        else if (m_field == "Transit Time(ms)")
-            m_row.timeNs = doubleToNs(v, 1.0e6);
-        else if (m_field == "Bandwidth(GB/s)")
-            m_row.bandwidthGbps = v;
+        setMatrixNumber(m_row, m_field, v);
         return true;
     }
     void warnNotObject()
@@ -429,59 +494,17 @@ private:
         }
     }
 
-    void startOp()
-    {
-        const OpKey parsed = parseOpKey(m_opKey);
-        auto& op = m_row; // the op's fields; startLink resets only the link's own fields
-        op = {};
-        op.rankId = m_ctx.rankId();
-        op.step = m_step;
-        op.kind = m_kind;
-        op.matrixOp = parsed.name;
-        op.groupHash = parsed.groupHash;
-        if (parsed.type) {
-            // 2023 builds key the matrix by the real op name.
-            op.opType = *parsed.type;
-            std::transform(op.opType->begin(), op.opType->end(), op.opType->begin(),
-                [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-        } else if (const auto dash = parsed.name.rfind('-'); dash != std::string::npos) {
-            op.opType = parsed.name.substr(0, dash);
-            op.slot = parsed.name.substr(dash + 1);
-        } else if (m_opKey == kTotalOp) {
-            op.slot = "total";
-        }
-        m_members = nullptr;
-        if (op.groupHash) {
-            const auto& groups = m_ctx.rankState().groupRanks;
-            if (auto g = groups.find(*op.groupHash); g != groups.end())
-                m_members = &g->second;
-        }
-    }
+    void startOp() { m_members = startMatrixOp(m_ctx, m_row, m_step, m_kind, m_opKey); }
 
     void startLink()
     {
-        m_row.localSrc = m_row.localDst = m_row.src = m_row.dst = m_row.timeNs = std::nullopt;
-        m_row.transport = m_row.opName = std::nullopt;
-        m_row.sizeMb = m_row.bandwidthGbps = std::nullopt;
-        const auto sep = m_linkKey.find_first_of("-_");
-        m_row.localSrc = sep == std::string::npos ? std::nullopt : parseInt(m_linkKey.substr(0, sep));
-        m_row.localDst = sep == std::string::npos ? std::nullopt : parseInt(m_linkKey.substr(sep + 1));
-        m_linkValid = m_row.localSrc && m_row.localDst;
-        if (!m_linkValid) {
+        m_linkValid = startMatrixLink(m_row, m_linkKey, m_members);
+        if (!m_linkValid)
             m_ctx.warning(std::nullopt, "op \"" + m_opKey + "\": link key \"" + m_linkKey + "\" is not \"src-dst\"");
-            return;
-        }
-        // Global ranks from this rank's own profiler_metadata.json when it describes the group
-        // (PostLoad fills the rest from other ranks' metadata or self-links).
-        if (m_members) {
-            if (*m_row.localSrc >= 0 && static_cast<size_t>(*m_row.localSrc) < m_members->size())
-                m_row.src = (*m_members)[static_cast<size_t>(*m_row.localSrc)];
-            if (*m_row.localDst >= 0 && static_cast<size_t>(*m_row.localDst) < m_members->size())
-                m_row.dst = (*m_members)[static_cast<size_t>(*m_row.localDst)];
-        }
     }
 
     ImportContext& m_ctx;
+    bool m_lean;
     int m_depth = 0;
     int m_skip = 0;
     bool m_sawRoot = false;
@@ -494,14 +517,169 @@ private:
     size_t m_errorByte = 0;
 };
 
+namespace od = simdjson::ondemand;
+
+// One simdjson pass over a communication_matrix.json of the usual shape: objects down to the links, scalar
+// link fields, "src-dst" link keys, numbers within a double. Fills links (op fields then link fields, in file
+// order) and returns true; returns false, with links unusable, for anything else (a syntax error, another
+// shape, a BOM, cancel): MatrixSax then reads the file with its warnings and diagnostics, so the rows are those
+// it would write.
+class FastMatrix {
+public:
+    FastMatrix(ImportContext& ctx, bool lean)
+        : m_ctx(ctx)
+        , m_lean(lean)
+    {
+    }
+
+    bool read(const std::string& text, std::vector<model::CommLinkRow>& links)
+    {
+        if (text.starts_with("\xef\xbb\xbf"))
+            return false;
+        try {
+            const simdjson::padded_string padded(text.data(), text.size());
+            od::parser parser;
+            od::document doc = parser.iterate(padded);
+            od::object root;
+            if (doc.get_object().get(root) != simdjson::SUCCESS)
+                return false;
+            for (auto stepField : root) {
+                const std::string stepKey(stepField.unescaped_key().value());
+                const auto step = stepFromKey(stepKey);
+                od::object kinds;
+                if (stepField.value().get_object().get(kinds) != simdjson::SUCCESS)
+                    return false;
+                for (auto kindField : kinds) {
+                    const std::string kind(kindField.unescaped_key().value());
+                    od::object ops;
+                    if (kindField.value().get_object().get(ops) != simdjson::SUCCESS)
+                        return false;
+                    for (auto opField : ops) {
+                        const std::string opKey(opField.unescaped_key().value());
+                        od::object opLinks;
+                        if (opField.value().get_object().get(opLinks) != simdjson::SUCCESS)
+                            return false;
+                        if (!readOp(step, kind, opKey, opLinks, links))
+                            return false;
+                    }
+                }
+            }
+            requireEnd(doc);
+        } catch (const simdjson::simdjson_error&) {
+            return false;
+        }
+        return true;
+    }
+
+private:
+    bool readOp(std::optional<int64_t> step, const std::string& kind, const std::string& opKey, od::object& opLinks,
+        std::vector<model::CommLinkRow>& links)
+    {
+        model::CommLinkRow row;
+        const auto* members = startMatrixOp(m_ctx, row, step, kind, opKey);
+        const bool dropped = m_lean && leanDrops(row);
+        for (auto linkField : opLinks) {
+            if (m_ctx.cancelled())
+                return false;
+            const std::string_view linkKey = linkField.unescaped_key().value();
+            if (!startMatrixLink(row, linkKey, members))
+                return false;
+            od::object fields;
+            if (linkField.value().get_object().get(fields) != simdjson::SUCCESS)
+                return false;
+            for (auto field : fields) {
+                const std::string_view name = field.unescaped_key().value();
+                od::value v = field.value();
+                switch (v.type().value()) {
+                case od::json_type::string: {
+                    const std::string_view s = v.get_string().value();
+                    if (name == "Transport Type")
+                        row.transport = std::string(s);
+                    else if (name == "Op Name" || name == "op_name")
+                        row.opName = std::string(s);
+                    else if (const auto d = parseDouble(s))
+                        setMatrixNumber(row, name, *d);
+                    break;
+                }
+                case od::json_type::number: {
+                    const auto d = number(v);
+                    if (!d)
+                        return false;
+                    setMatrixNumber(row, name, *d);
+                    break;
+                }
+                case od::json_type::boolean:
+                    if (v.get_bool().error() != simdjson::SUCCESS)
+                        return false;
+                    break;
+                case od::json_type::null: {
+                    bool isNull = false;
+                    if (v.is_null().get(isNull) != simdjson::SUCCESS || !isNull)
+                        return false;
+                    break;
+                }
+                default: // an object or array inside a link
+                    return false;
+                }
+            }
+            if (!dropped)
+                links.push_back(row);
+        }
+        return true;
+    }
+
+    // A number token as the SAX path gives it to MatrixSax: integers through int64 / uint64, the rest by
+    // from_chars; nullopt (the SAX path then decides) beyond those.
+    static std::optional<double> number(od::value& v)
+    {
+        const std::string_view text = trimToken(v.raw_json_token());
+        bool integral = false, exponent = false;
+        if (!isJsonNumber(text, integral, exponent))
+            return std::nullopt;
+        const char* begin = text.data();
+        const char* end = begin + text.size();
+        if (integral) {
+            if (*begin == '-') {
+                int64_t i = 0;
+                if (const auto r = std::from_chars(begin, end, i); r.ec == std::errc() && r.ptr == end)
+                    return static_cast<double>(i);
+            } else {
+                uint64_t u = 0;
+                if (const auto r = std::from_chars(begin, end, u); r.ec == std::errc() && r.ptr == end)
+                    return static_cast<double>(u);
+            }
+        }
+        double d = 0;
+        if (const auto r = std::from_chars(begin, end, d); r.ec != std::errc() || r.ptr != end)
+            return std::nullopt;
+        return d;
+    }
+
+    ImportContext& m_ctx;
+    bool m_lean;
+};
+
 } // namespace
 
-bool CommunicationMatrixImporter::run(ImportContext& ctx)
+bool CommunicationMatrixImporter::run(ImportContext& ctx) { return read(ctx, false); }
+
+bool CommunicationMatrixImporter::runLean(ImportContext& ctx) { return read(ctx, true); }
+
+bool CommunicationMatrixImporter::read(ImportContext& ctx, bool lean)
 {
     std::string text;
     if (!readTextFile(ctx, text))
         return false;
-    MatrixSax sax(ctx);
+    {
+        std::vector<model::CommLinkRow> links;
+        if (FastMatrix(ctx, lean).read(text, links)) {
+            for (const auto& l : links)
+                ctx.writer().addCommLink(l);
+            ctx.finish();
+            return true;
+        }
+    }
+    MatrixSax sax(ctx, lean);
     const bool ok = saxParse(text, &sax);
     if (!ok && sax.error()) {
         reportJsonError(ctx, text, sax.errorByte(), *sax.error());

@@ -28,6 +28,13 @@ public:
 class CommunicationMatrixImporter {
 public:
     static bool run(ImportContext& ctx);
+    // Lean mode (load::MemoryGuard): the per-op slots (top1, middle, bottom..) are left out, since the op type's
+    // "total" slot of the same group aggregates them; totals, "Total Op Info" and real-op keys (2023 builds, which
+    // have no total slot) are kept, so every figure of the text summary stays.
+    static bool runLean(ImportContext& ctx);
+
+private:
+    static bool read(ImportContext& ctx, bool lean);
 };
 
 } // namespace npuscope::io
