@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "FuzzScratch.h"
 
+#include <cstdlib>
 #include <fstream>
 #include <stdexcept>
 #include <unistd.h>
@@ -15,8 +16,24 @@ FuzzScratch& FuzzScratch::instance()
     return scratch;
 }
 
+namespace {
+
+// A RAM folder when there is one (every input is written to a file, several per input for the folder targets):
+// NPUSCOPE_FUZZ_SCRATCH, else /dev/shm, else the system temp folder.
+fs::path scratchBase()
+{
+    if (const char* dir = std::getenv("NPUSCOPE_FUZZ_SCRATCH"); dir && *dir)
+        return dir;
+    std::error_code ec;
+    if (fs::is_directory("/dev/shm", ec) && ::access("/dev/shm", W_OK) == 0)
+        return "/dev/shm";
+    return fs::temp_directory_path();
+}
+
+} // namespace
+
 FuzzScratch::FuzzScratch()
-    : m_root(fs::temp_directory_path() / ("npuscope-fuzz-" + std::to_string(::getpid())))
+    : m_root(scratchBase() / ("npuscope-fuzz-" + std::to_string(::getpid())))
 {
     std::error_code ec;
     fs::remove_all(m_root, ec);

@@ -8,7 +8,8 @@
 
 namespace npuscope::fuzz {
 
-// The folder a fuzz run writes its inputs to: one per process under the system temp dir (TMPDIR), removed at exit.
+// The folder a fuzz run writes its inputs to: one per process in a RAM folder (NPUSCOPE_FUZZ_SCRATCH, else /dev/shm,
+// else the system temp folder), removed at exit.
 // The importers read files by path, so each input is written to a file with the name the real file has.
 // One thread at a time.
 class FuzzScratch {

@@ -32,6 +32,8 @@
 #include "npuscope/model/Database.h"
 #include "npuscope/model/ModelWriter.h"
 
+#include <sqlite3.h>
+
 #include <exception>
 #include <functional>
 #include <string>
@@ -40,32 +42,50 @@ namespace npuscope::fuzz {
 
 namespace {
 
-constexpr size_t kTextMaxLen = 64 * 1024;
+// Small inputs: each exec costs about its size (the comparison tracing of libFuzzer on every byte loop), and the
+// bugs of a parser show on a few KB; 64 KB gave 40-160 execs per CPU second, 8 KB several times more.
+constexpr size_t kTextMaxLen = 8 * 1024;
+constexpr size_t kFolderMaxLen = 16 * 1024;
 constexpr size_t kDbMaxLen = 1024 * 1024;
 
 using Importer = std::function<bool(io::ImportContext&)>;
 
-// Runs importers over data written as fileName, into a fresh model, the way the loader does: an exception is
-// caught and reported (Loader's importFile does the same), so only crashes, sanitizer reports and hangs are
-// findings. The importers of one call share the rank's state, as a rank's importers do.
+// The model every importing target writes into: created once per process (the schema costs more than most inputs),
+// and each input's rows are rolled back, so every input starts from the same empty model a fresh one would give.
+model::Database& scratchModel()
+{
+    static const auto db = model::Database::createModel();
+    return *db;
+}
+
+// Runs importers over data written as fileName, into the empty scratch model, the way the loader does: an exception
+// is caught and reported (Loader's importFile does the same), so only crashes, sanitizer reports and hangs are
+// findings. The importers of one call share the rank's state, as a rank's importers do. The transaction is this
+// function's (the writer never begins one) and is rolled back at the end, whatever happened.
 void importAs(const std::string& fileName, const uint8_t* data, size_t size, std::initializer_list<Importer> importers)
 {
     const std::string path = FuzzScratch::instance().write(fileName, data, size);
-    auto db = model::Database::createModel();
-    model::ModelWriter writer(*db);
-    writer.begin();
-    const auto state = std::make_shared<io::RankState>();
-    for (const auto& importer : importers) {
-        io::ImportContext ctx(writer, 0, path);
-        ctx.setRankState(state);
-        try {
-            importer(ctx);
-        } catch (const std::exception& e) {
-            ctx.error(std::nullopt, std::string("import failed: ") + e.what());
+    auto& db = scratchModel();
+    db.exec("BEGIN");
+    // Rolled back however the import ends (SQLite may have rolled back already after an error of its own).
+    const std::unique_ptr<model::Database, void (*)(model::Database*)> rollback(&db, [](model::Database* d) {
+        if (!sqlite3_get_autocommit(d->handle()))
+            d->exec("ROLLBACK");
+    });
+    {
+        model::ModelWriter writer(db);
+        const auto state = std::make_shared<io::RankState>();
+        for (const auto& importer : importers) {
+            io::ImportContext ctx(writer, 0, path);
+            ctx.setRankState(state);
+            try {
+                importer(ctx);
+            } catch (const std::exception& e) {
+                ctx.error(std::nullopt, std::string("import failed: ") + e.what());
+            }
+            ctx.finish();
         }
-        ctx.finish();
     }
-    writer.commit();
 }
 
 void csvReader(const uint8_t* data, size_t size)
@@ -218,8 +238,8 @@ const std::vector<FuzzTarget> kTargets = {
     { "analysis_db", IMPORT("analysis.db", &io::AnalysisDbImporter::run), "analysis.db", kDbMaxLen },
     { "cluster_analysis_db", IMPORT("cluster_analysis.db", &io::ClusterAnalysisDbImporter::run), "cluster_analysis.db",
         kDbMaxLen },
-    { "detect", &detect, "@folders", kTextMaxLen },
-    { "load_folder", &loadFolder, "@folders", kTextMaxLen },
+    { "detect", &detect, "@folders", kFolderMaxLen },
+    { "load_folder", &loadFolder, "@folders", kFolderMaxLen },
     { "parse_cache", &parseCache, "@cache", kDbMaxLen },
 };
 #undef IMPORT

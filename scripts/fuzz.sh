@@ -1,27 +1,27 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Builds the libFuzzer executable (clang, ASan + UBSan, build/fuzz) and fuzzes one target or every target in turn.
+# Builds the libFuzzer executable (clang, ASan + UBSan, in the sanitizer tree build/asan that scripts/test.sh uses
+# too) and fuzzes one target or every target in turn, one at a time.
 #   scripts/fuzz.sh [TARGET|all] [SECONDS]        (default: all, 60 s each)
-# Environment: FUZZ_BUILD (build folder, default build/fuzz), FUZZ_JOBS (build jobs, default 2), FUZZ_RSS_MB
-# (memory limit per input, default 2048), FUZZ_NO_BUILD=1 (use the executable as it is).
-# The corpus of each target grows in $FUZZ_BUILD/corpus/<target> (seeded from tests/data, never written to the
-# repository); crashes and hangs are written to $FUZZ_BUILD/artifacts/<target>-*. Prints one summary line per
-# target: executions, coverage (libFuzzer cov: and ft:), corpus size and findings. Exit status 1 when a target
-# found something: reproduce with  NPUSCOPE_FUZZ_TARGET=<target> $FUZZ_BUILD/fuzz/npuscope-fuzz <artifact>,
+# Environment: FUZZ_BUILD (build folder, default build/asan), FUZZ_JOBS (build jobs, default 2), FUZZ_RSS_MB
+# (memory limit per input, default 2048), FUZZ_NO_BUILD=1 (use the executable as it is), FUZZ_NICE (default 19),
+# FUZZ_CORPUS (where the corpora live and grow, one folder per target; default $FUZZ_BUILD/corpus; keep it outside
+# the repository and outside build trees to accumulate over runs: docs/robustness.md).
+# Every run appends a line to $FUZZ_CORPUS/runs.tsv (date, target, seconds, execs, exec/s, cov, ft, corpus,
+# findings, commit); the summary line printed per target gives this run and the total over runs.tsv. Crashes and
+# hangs are written to $FUZZ_BUILD/artifacts/<target>-*. Exit status 1 when a target found something: reproduce with
+#   NPUSCOPE_FUZZ_TARGET=<target> $FUZZ_BUILD/fuzz/npuscope-fuzz <artifact>,
 # fix the bug and copy the artifact to tests/data/fuzz-regressions/<target>-<what>.input.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 target="${1:-all}"
 seconds="${2:-60}"
-build="${FUZZ_BUILD:-$root/build/fuzz}"
+build="${FUZZ_BUILD:-$root/build/asan}"
+corpora="${FUZZ_CORPUS:-$build/corpus}"
 exe="$build/fuzz/npuscope-fuzz"
 
 if [[ "${FUZZ_NO_BUILD:-0}" != 1 ]]; then
-    cxx="$(command -v clang++ || command -v clang++-14 || true)"
-    [[ -n "$cxx" ]] || { echo "fuzz.sh: clang++ is needed (apt-get install clang libclang-rt-dev)" >&2; exit 2; }
-    export CCACHE_BASEDIR="$root"
-    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$cxx" \
-        -DNPUSCOPE_FUZZ=ON -DNPUSCOPE_BUILD_TESTS=OFF -DNPUSCOPE_WERROR=ON >/dev/null
+    "$root/scripts/asan-configure.sh" "$build"
     nice cmake --build "$build" -j"${FUZZ_JOBS:-2}" --target npuscope-fuzz
 fi
 
@@ -80,27 +80,36 @@ dict_for() {
 
 status=0
 found=0
+commit="$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+mkdir -p "$corpora"
+ledger="$corpora/runs.tsv"
+[[ -f "$ledger" ]] || printf 'date\ttarget\tseconds\texecs\texec_per_s\tcov\tft\tcorpus\tfindings\tcommit\n' >"$ledger"
 while IFS=$'\t' read -r name maxlen globs; do
     [[ "$target" == all || "$target" == "$name" ]] || continue
     found=1
-    corpus="$build/corpus/$name" seeds="$build/seeds/$name" artifacts="$build/artifacts"
+    corpus="$corpora/$name" seeds="$build/seeds/$name" artifacts="$build/artifacts"
     mkdir -p "$corpus" "$artifacts"
     make_seeds "$name" "$globs" "$seeds"
     dict="$(dict_for "$globs")"
     log="$build/logs/$name.log"
     mkdir -p "$(dirname "$log")"
     before=$(find "$artifacts" -name "$name-*" | wc -l)
-    NPUSCOPE_FUZZ_TARGET="$name" nice -n 10 "$exe" "$corpus" "$seeds" -max_total_time="$seconds" -max_len="$maxlen" \
-        -timeout=20 -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -print_final_stats=1 -artifact_prefix="$artifacts/$name-" \
-        ${dict:+-dict="$dict"} >"$log" 2>&1 || true
+    NPUSCOPE_FUZZ_TARGET="$name" nice -n "${FUZZ_NICE:-19}" "$exe" "$corpus" "$seeds" -max_total_time="$seconds" \
+        -max_len="$maxlen" -timeout=20 -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -print_final_stats=1 \
+        -artifact_prefix="$artifacts/$name-" ${dict:+-dict="$dict"} >"$log" 2>&1 || true
     after=$(find "$artifacts" -name "$name-*" | wc -l)
     execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1 || true)
+    rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1 || true)
     cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*' || true)
     ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*' || true)
     [[ -n "$execs" ]] || { status=1; tail -3 "$log"; }
-    printf '%-30s execs %-9s cov %-6s ft %-6s corpus %-5s findings %s\n' "$name" "${execs:-?}" "${cov:-?}" \
-        "${ft:-?}" "$(find "$corpus" -type f | wc -l)" "$((after - before))"
-    if ((after > before)) || grep -q 'ERROR: AddressSanitizer\|runtime error:\|ERROR: libFuzzer' "$log"; then
+    size=$(find "$corpus" -type f | wc -l)
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$name" "$seconds" "${execs:-0}" \
+        "${rate:-0}" "${cov:-}" "${ft:-}" "$size" "$((after - before))" "$commit" >>"$ledger"
+    total=$(awk -F'\t' -v t="$name" '$2 == t { s += $4 } END { print s + 0 }' "$ledger")
+    printf '%-30s execs %-9s exec/s %-6s cov %-6s ft %-6s corpus %-6s findings %s  (total execs %s)\n' "$name" \
+        "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$size" "$((after - before))" "$total"
+    if ((after > before)) || grep -q 'ERROR: AddressSanitizer\|ERROR: LeakSanitizer\|runtime error:\|ERROR: libFuzzer' "$log"; then
         status=1
         grep -m3 'ERROR\|runtime error\|SUMMARY' "$log" || true
     fi

@@ -1666,7 +1666,6 @@ public:
     TraceWriter(Out& out, const Cluster& c, int rank)
         : m_out(out)
         , m_c(c)
-        , m_rank(rank)
     {
         m_hostPid = 2100000 + static_cast<int64_t>(mix(c.options.seed, static_cast<uint64_t>(rank)) % 900000u);
         m_device = rank % kRanksPerServer;
@@ -1955,7 +1954,6 @@ private:
 
     Out& m_out;
     const Cluster& m_c;
-    int m_rank;
     int64_t m_hostPid = 0;
     int m_device = 0;
     int64_t m_cannTid = 0;

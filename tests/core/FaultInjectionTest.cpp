@@ -12,9 +12,11 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <atomic>
+#include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <thread>
@@ -105,6 +107,51 @@ TEST(FaultInjection, CacheFolderThatCannotBeWrittenLoadsWithoutIt)
         count(*db, "SELECT COUNT(*) FROM parse_issue WHERE severity = 'info' AND file = '" + options.dir + "'"), 1);
 }
 
+TEST(FaultInjection, CacheOnAFullDiskLoadsWithoutIt)
+{
+    // A real write failure in the middle of the cache entry: the file size limit (RLIMIT_FSIZE, with SIGXFSZ
+    // ignored) makes every write past 8 KiB fail with EFBIG, as a full disk fails with ENOSPC, while SQLite is
+    // writing the entry. The load succeeds, says it once, and leaves no partial file in the cache folder.
+    ScratchDir scratch;
+    load::ParseCache::Options options;
+    options.dir = (scratch.path() / "cache").string();
+    const load::ParseCache cache(options);
+    const auto plan = io::Detector::detect({ kTwoRanks.string() });
+    load::LoadOptions load;
+    load.cache = &cache;
+    load.loadTimelines = false;
+    load::LoadReport report;
+    load.report = &report;
+    rlimit saved {};
+    ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &saved), 0);
+    const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
+    rlimit tiny = saved;
+    tiny.rlim_cur = 8 * 1024;
+    ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &tiny), 0);
+    auto db = load::Loader::load(plan, load);
+    ::setrlimit(RLIMIT_FSIZE, &saved);
+    std::signal(SIGXFSZ, oldHandler);
+    ASSERT_TRUE(db);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM rank"), 2);
+    EXPECT_GT(count(*db, "SELECT COUNT(*) FROM step_trace"), 0);
+    EXPECT_EQ(issues(*db, "info", "parse cache not written"), 1);
+    EXPECT_EQ(report.cacheHits, 0);
+    // No entry and no temporary file left: the next open parses again (and can store the entry).
+    size_t left = 0;
+    for (const auto& e : fs::directory_iterator(options.dir)) {
+        ADD_FAILURE() << "left in the cache folder: " << e.path();
+        ++left;
+    }
+    EXPECT_EQ(left, 0u);
+    load::LoadReport again;
+    load.report = &again;
+    auto second = load::Loader::load(plan, load);
+    ASSERT_TRUE(second);
+    EXPECT_EQ(issues(*second, "info", "parse cache not written"), 0);
+    EXPECT_EQ(again.cacheHits, 0);
+    EXPECT_EQ(again.cacheMisses, 1);
+}
+
 TEST(FaultInjection, CacheEntryOfAnotherSchemaIsNotTrusted)
 {
     // An entry under the right key whose tables differ (written by a newer or older npuscope, or edited): it is
@@ -164,6 +211,44 @@ TEST(FaultInjection, FileChangedWhileReadIsSaid)
                       + steps.string() + "' AND message LIKE '%changed while it was read%reopen the folder%'"),
         1);
     EXPECT_EQ(issues(*db, "warning", "changed while it was read"), 1);
+}
+
+TEST(FaultInjection, FileChangedWhileReadIsReadAgainOnReopen)
+{
+    // The parse cache keys on the size and mtime seen before the read: the entry the changed load stored is never
+    // found again, so reopening parses the file as it is now, without the warning.
+    ScratchDir scratch;
+    const fs::path job = copyOfTwoRanks(scratch);
+    const fs::path steps = job / "test_rank_1/ASCEND_PROFILER_OUTPUT/step_trace_time.csv";
+    load::ParseCache::Options cacheOptions;
+    cacheOptions.dir = (scratch.path() / "cache").string();
+    const load::ParseCache cache(cacheOptions);
+    const auto plan = io::Detector::detect({ job.string() });
+    bool appended = false;
+    load::LoadOptions options;
+    options.loadTimelines = false;
+    options.threads = 1;
+    options.cache = &cache;
+    auto first = load::Loader::load(plan, options, [&](const load::LoadProgress& p) {
+        if (!appended && p.currentFile == steps.string()) {
+            std::ofstream(steps, std::ios::app) << "99,1,1,1,1,1,1,1,1\n";
+            appended = true;
+        }
+    });
+    ASSERT_TRUE(first && appended);
+    EXPECT_EQ(issues(*first, "warning", "changed while it was read"), 1);
+    load::LoadReport report;
+    options.report = &report;
+    auto second = load::Loader::load(io::Detector::detect({ job.string() }), options);
+    ASSERT_TRUE(second);
+    EXPECT_EQ(report.cacheHits, 0);
+    EXPECT_EQ(report.cacheMisses, 1);
+    EXPECT_EQ(issues(*second, "warning", "changed while it was read"), 0);
+    // A third open, nothing changed since: from the cache.
+    load::LoadReport third;
+    options.report = &third;
+    ASSERT_TRUE(load::Loader::load(io::Detector::detect({ job.string() }), options));
+    EXPECT_EQ(third.cacheHits, 1);
 }
 
 TEST(FaultInjection, CancelAtEveryStageOfALoad)

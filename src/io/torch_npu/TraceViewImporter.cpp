@@ -1639,10 +1639,14 @@ public:
             m_capacity = m_size + simdjson::SIMDJSON_PADDING;
             m_buffer.reset(new char[m_capacity]);
         }
-        std::memcpy(m_buffer.get(), prefix.data(), prefix.size());
+        // An empty prefix or suffix is a view with no data (nullptr): memcpy from a null pointer is undefined even
+        // for 0 bytes (UBSan, fuzz target trace_view).
+        if (!prefix.empty())
+            std::memcpy(m_buffer.get(), prefix.data(), prefix.size());
         if (!readAt(fd, s.begin, m_buffer.get() + prefix.size(), bytes))
             return false;
-        std::memcpy(m_buffer.get() + prefix.size() + bytes, suffix.data(), suffix.size());
+        if (!suffix.empty())
+            std::memcpy(m_buffer.get() + prefix.size() + bytes, suffix.data(), suffix.size());
         std::memset(m_buffer.get() + m_size, 0, simdjson::SIMDJSON_PADDING);
         m_delta = static_cast<int64_t>(s.begin) - static_cast<int64_t>(prefix.size());
         m_realEnd = prefix.size() + bytes;
