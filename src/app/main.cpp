@@ -225,8 +225,12 @@ int main(int argc, char** argv)
     if (!ok)
         return fail(1, message.isEmpty() ? QStringLiteral("nothing loaded") : message);
 
-    if (parser.isSet(baselineOption))
+    if (parser.isSet(baselineOption)) {
         window.openBaseline({ parser.value(baselineOption) });
+        // A loaded baseline raises the Compare view: wait for it, so that the requested view is the one shown.
+        if (dock && !window.waitUntilIdle())
+            return fail(1, QStringLiteral("timed out waiting for the baseline"));
+    }
     if (dock)
         window.focusDock(dock);
     if (parser.isSet(stepOption)) {

@@ -95,8 +95,9 @@ int slimRatio(const std::vector<std::string>& args);
 int blameCluster(const std::vector<std::string>& args);
 
 // diff [--ranks 1024] [--work DIR] [--cli EXE]: two generated PP 4 x TP 8 clusters of the same seed (the second with
-// --slow-rank 5); `npuscope-cli diff --json A B` against `npuscope-cli summary --json B`, each a child process with a
-// warm parse cache: wall time and peak RSS of both and their ratios (issue 20: within 2x) (src/bench/DiffBench.cpp).
+// --slow-rank 5); `npuscope-cli diff --json A B` against `npuscope-cli summary --json B`, each a child process, cold
+// (its own empty parse cache, filled by the run), warm (reading it) and --no-cache: wall time and peak RSS of both and
+// their ratios (issue 20: within 2x) (src/bench/DiffBench.cpp).
 int diffRuns(const std::vector<std::string>& args);
 
 int ingestGenerated(const std::vector<std::string>& args, int (*ingest)(const std::string&, int));

@@ -543,6 +543,13 @@ void noteImportedRanks(model::Database& db, const LoadPlan& plan)
     }
 }
 
+// True when the load reads imported ranks (their group files are merged, which needs a transaction of its own).
+bool hasImportedRanks(model::Database& db)
+{
+    auto lock = db.lock();
+    return db.scalarInt("SELECT count(*) FROM sqlite_temp_master WHERE name = 'imported_rank_file'").value_or(0) > 0;
+}
+
 // The group file (scope: a deferred group's name or the kernel totals) an imported rank carries for exactly files,
 // else nullopt. Caller holds db.lock().
 std::optional<std::string> importedGroupFile(
@@ -629,8 +636,18 @@ std::unique_ptr<model::Database> parseIntoWorker(const std::string& name, int64_
 // Imports the claimed files of one group, through the cache entry of (rank, group) when given. Returns false when
 // cancelled (the files are released again).
 bool importGroup(model::Database& db, int64_t rank, DeferredGroup group, const std::vector<PlannedFile>& files,
-    const ParseCache* cache, ProgressSink& progress, const std::atomic<bool>* cancel, bool direct)
+    const ParseCache* cache, ProgressSink& progress, const std::atomic<bool>* cancel, bool direct,
+    model::ModelWriter* shared = nullptr)
 {
+    if (direct && shared) {
+        // The caller's writer and transaction (a load importing every rank in one pass): no cache lookup, whose merge
+        // would open a transaction of its own; direct imports store no cache entry either.
+        dropEarlierPassIssues(db, rank, files);
+        dropSuperseded(db, rank, group);
+        for (const auto& f : files)
+            importFile(*shared, rank, f, progress, cancel); // updates the claimed row's status
+        return !(cancel && cancel->load());
+    }
     const auto beforeMerge = [&] {
         dropEarlierPassIssues(db, rank, files);
         dropSuperseded(db, rank, group);
@@ -696,8 +713,10 @@ bool importGroup(model::Database& db, int64_t rank, DeferredGroup group, const s
 // entry) at a time. Files another thread is importing are waited for, so the data is there when this returns true.
 // direct: import straight into db (the caller is its only user, e.g. a one-rank open), which avoids holding a
 // second copy of a large timeline; no per-rank cache entry is written then.
+// shared (with direct): the writer of the caller's open transaction, used for every rank of a load, so the
+// model's strings are read into a writer once rather than once per rank.
 bool importDeferred(model::Database& db, int64_t rank, DeferredGroups groups, const ParseCache* cache,
-    ProgressSink& progress, const std::atomic<bool>* cancel, bool direct = false)
+    ProgressSink& progress, const std::atomic<bool>* cancel, bool direct = false, model::ModelWriter* shared = nullptr)
 {
     std::vector<PlannedFile> files;
     {
@@ -722,7 +741,7 @@ bool importDeferred(model::Database& db, int64_t rank, DeferredGroups groups, co
             unclaim(db, rank, part);
             continue;
         }
-        imported = importGroup(db, rank, group, part, cache, progress, cancel, direct) || imported;
+        imported = importGroup(db, rank, group, part, cache, progress, cancel, direct, shared) || imported;
     }
     if (cancel && cancel->load())
         return false;
@@ -736,7 +755,7 @@ bool importDeferred(model::Database& db, int64_t rank, DeferredGroups groups, co
             again = !deferredFiles(db, rank, groups, RankFileStatus::Skipped).empty();
         }
         if (again)
-            return importDeferred(db, rank, groups, cache, progress, cancel, direct) || imported;
+            return importDeferred(db, rank, groups, cache, progress, cancel, direct, shared) || imported;
     }
     return imported && !(cancel && cancel->load());
 }
@@ -983,7 +1002,21 @@ std::unique_ptr<model::Database> Loader::load(
 
     // 2. Deferred files (timelines, kernel details) when asked for, several ranks at a time; one
     // rank at a time straight into the model when there is one thread (no second copy in memory).
-    if (options.loadTimelines && !fromFullEntry && !lean) {
+    if (options.loadTimelines && !fromFullEntry && !lean && threads == 1 && plan.ranks.size() > 1
+        && !hasImportedRanks(*db)) {
+        // Several ranks on one thread: one writer and transaction for every rank (a writer per rank would read the
+        // model's whole string table each time, quadratic over a cluster's ranks). Straight into the model, without
+        // per-rank cache entries (their merges cost more than parsing the small per-rank files of a cluster again;
+        // npuscope-cli diff loads this way). One rank keeps the path below, which reuses its cache entries.
+        model::ModelWriter writer(*db);
+        writer.begin();
+        for (const auto& r : plan.ranks) {
+            if (cancel && cancel->load())
+                break;
+            importDeferred(*db, r.rank, options.deferredGroups, options.cache, progress, cancel, true, &writer);
+        }
+        writer.commit();
+    } else if (options.loadTimelines && !fromFullEntry && !lean) {
         const bool direct = threads == 1;
         std::atomic<size_t> next { 0 };
         runOnThreads(static_cast<size_t>(threads), [&](size_t) {

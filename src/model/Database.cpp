@@ -34,6 +34,7 @@ CREATE INDEX IF NOT EXISTS idx_slice_track ON slice(rank_id, pid, tid, ts);
 CREATE INDEX IF NOT EXISTS idx_counter_track ON counter(rank_id, pid, name_id, ts);
 CREATE INDEX IF NOT EXISTS idx_flow_rank ON flow(rank_id, cat);
 CREATE INDEX IF NOT EXISTS idx_parse_issue_rank ON parse_issue(rank_id);
+CREATE INDEX IF NOT EXISTS idx_rank_file_rank ON rank_file(rank_id, status);
 )";
 } // namespace
 

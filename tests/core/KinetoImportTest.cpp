@@ -2,6 +2,7 @@
 // PyTorch profiler (Kineto) GPU traces: detection by content, and what the importer writes (counts and spot values
 // read from the HTA sample files).
 #include "TestSupport.h"
+#include "npuscope/core/GroupHash.h"
 #include "npuscope/io/detect/FileSniffer.h"
 #include "npuscope/io/kineto/KinetoKernelClass.h"
 #include "npuscope/query/OperatorQuery.h"
@@ -102,4 +103,29 @@ TEST(KinetoImport, KernelClassesMapOntoTheOperatorCategories)
     EXPECT_EQ(query::coreClassOf(K::kVector), query::CoreClass::AiVector);
     EXPECT_EQ(query::coreClassOf(K::kNccl), query::CoreClass::Communication);
     EXPECT_EQ(query::coreClassOf(K::kUnmapped), query::CoreClass::Other);
+}
+
+// The 2-rank NCCL trace's distributedInfo.pg_config (pg_name "0", pg_desc "default_pg", ranks [0, 1]) becomes the
+// group of its NCCL ops: a parallel_group row, the ops tagged with the double hash of the pg_name as Ascend ops are,
+// and comm_group / comm_group_rank resolved from it. The control trace has no pg_config and no group args.
+TEST(KinetoImport, ProcessGroupsFromPgConfig)
+{
+    auto db = openFolder(dataDir() / "kineto_nccl_2rank");
+    ASSERT_TRUE(db);
+    EXPECT_EQ(rows(*db, "SELECT raw_name, name, global_ranks FROM parallel_group"),
+        (std::vector<std::string> { "0|default_pg|0,1" }));
+    const std::string hash = groupDoubleHashText("0");
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM comm_op WHERE group_hash = '" + hash + "'"),
+        count(*db, "SELECT COUNT(*) FROM comm_op WHERE group_hash IS NOT NULL"));
+    EXPECT_GT(count(*db, "SELECT COUNT(*) FROM comm_op WHERE group_hash = '" + hash + "'"), 0);
+    EXPECT_EQ(rows(*db, "SELECT name, ranks_source FROM comm_group WHERE group_hash = '" + hash + "'"),
+        (std::vector<std::string> { "default_pg|metadata" }));
+    EXPECT_EQ(rows(*db,
+                  "SELECT local_rank || ':' || global_rank FROM comm_group_rank WHERE group_hash = '" + hash
+                      + "' ORDER BY local_rank"),
+        (std::vector<std::string> { "0:0", "1:1" }));
+
+    auto control = openFolder(dataDir() / "kineto_trace_diff" / "control");
+    ASSERT_TRUE(control);
+    EXPECT_EQ(count(*control, "SELECT COUNT(*) FROM parallel_group"), 0);
 }

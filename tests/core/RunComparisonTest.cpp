@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <map>
+#include <set>
 
 using namespace npuscope;
 using namespace npuscope::test;
@@ -46,7 +47,7 @@ std::unique_ptr<model::Database> openWithKernels(const std::filesystem::path& pa
 {
     load::LoadOptions options;
     options.loadTimelines = true;
-    options.deferredGroups = io::kKernelsGroup;
+    options.deferredGroups = io::kKernelsGroup | io::kMemoryGroup;
     return load::Loader::load(io::Detector::detect({ path.string() }), options);
 }
 
@@ -351,6 +352,57 @@ TEST(RunComparison, CliDiffJsonContract)
     for (const char* key : { "category", "base_ms", "new_ms", "delta_ms" })
         EXPECT_TRUE(doc["categories"][0].contains(key)) << key;
     EXPECT_TRUE(doc["unmatched_ranks"]["base"].empty());
+    // Added with the memory operators: the top K of every rank's operator_memory names, all Δ 0 here.
+    ASSERT_FALSE(doc["memory_operators"].empty());
+    EXPECT_LE(doc["memory_operators"].size(), 5u);
+    for (const char* key : { "rank", "name", "base_mb", "new_mb", "delta_mb", "base_count", "new_count" })
+        EXPECT_TRUE(doc["memory_operators"][0].contains(key)) << key;
+    EXPECT_EQ(doc["memory_operators"][0]["delta_mb"], 0.0);
     EXPECT_EQ(runCli("diff " + path).status, 2);
     EXPECT_EQ(runCli("diff --step-base x " + path + " " + path).status, 2);
+}
+
+// Memory level (d): per matched rank and operator_memory name, Σ Size (MB) and the row count of each side, against a
+// separate SQL reading of the two models; the list is ordered by |Δ MB|.
+TEST(RunComparison, MemoryOperatorsWhoseAllocationChangedMost)
+{
+    auto base = openWithKernels(dataDir() / "torch_npu_2rank_level0");
+    auto neu = openWithKernels(dataDir() / "torch_npu_2rank_level1");
+    ASSERT_TRUE(base && neu);
+    const auto diff = query::RunComparison::compare(*base, *neu, {});
+    ASSERT_FALSE(diff.memoryOperators.empty());
+    auto sums = [](model::Database& db) {
+        std::map<std::pair<int64_t, std::string>, std::pair<double, int64_t>> out;
+        auto st = db.prepare("SELECT rank_id, name, size_kb FROM operator_memory");
+        while (st.step()) {
+            auto& s = out[{ st.int64(0), st.text(1) }];
+            s.first += st.isNull(2) ? 0.0 : st.real(2) / 1024.0;
+            ++s.second;
+        }
+        return out;
+    };
+    const auto b = sums(*base);
+    const auto n = sums(*neu);
+    std::set<std::pair<int64_t, std::string>> keys;
+    for (const auto& [k, v] : b)
+        keys.insert(k);
+    for (const auto& [k, v] : n)
+        keys.insert(k);
+    EXPECT_EQ(diff.memoryOperators.size(), keys.size());
+    double previous = INFINITY;
+    bool changed = false;
+    for (const auto& m : diff.memoryOperators) {
+        const auto bi = b.find({ m.rank, m.name });
+        const auto ni = n.find({ m.rank, m.name });
+        EXPECT_NEAR(m.baseMb, bi == b.end() ? 0.0 : bi->second.first, 1e-9) << m.name;
+        EXPECT_NEAR(m.newMb, ni == n.end() ? 0.0 : ni->second.first, 1e-9) << m.name;
+        EXPECT_EQ(m.baseCount, bi == b.end() ? 0 : bi->second.second) << m.name;
+        EXPECT_EQ(m.newCount, ni == n.end() ? 0 : ni->second.second) << m.name;
+        EXPECT_LE(std::abs(m.deltaMb()), previous);
+        previous = std::abs(m.deltaMb());
+        changed = changed || m.deltaMb() != 0;
+    }
+    EXPECT_TRUE(changed);
+    const std::string text = query::DiffReport::text(diff, "a", "b", 5);
+    EXPECT_NE(text.find("Operators whose allocation changed most"), std::string::npos);
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/comm/GroupTableModel.h"
 
+#include "npuscope/query/compare/RunComparison.h"
+
 #include <algorithm>
 
 namespace npuscope::gui {
@@ -45,7 +47,35 @@ GroupTableModel::GroupTableModel(QObject* parent)
             ? QVariant()
             : QVariant(tr("No communication ops are loaded (no communication.json or communication tables)"));
     };
+    m_ownColumns = columns;
     setColumns(std::move(columns));
+}
+
+void GroupTableModel::setComparison(std::shared_ptr<const query::RunDiff> diff)
+{
+    if (diff == m_diff)
+        return;
+    beginResetModel();
+    m_diff = std::move(diff);
+    m_groupFigures.clear();
+    std::vector<RowColumn<Group>> columns = m_ownColumns;
+    if (m_diff) {
+        for (const auto& c : m_diff->communication) {
+            auto& f = m_groupFigures[c.group];
+            f.base = f.base.value_or(0) + c.baseElapseMs;
+            f.neu = f.neu.value_or(0) + c.newElapseMs;
+        }
+        auto more = CompareColumns::make<Group>(
+            tr("elapse"), tr("ms/step"), 3, [this](const Group& g) -> std::optional<CompareFigures> {
+                const auto it = m_groupFigures.find(g.hash);
+                if (g.hash.empty() || it == m_groupFigures.end())
+                    return std::nullopt;
+                return it->second;
+            });
+        columns.insert(columns.end(), more.begin(), more.end());
+    }
+    setColumns(std::move(columns));
+    endResetModel();
 }
 
 void GroupTableModel::setGroups(std::vector<query::Group> groups, bool commLoaded)
@@ -80,10 +110,12 @@ QString GroupTableModel::rankList(const std::vector<int64_t>& ranks)
     return parts.join(QLatin1Char(','));
 }
 
-std::optional<QVariant> GroupTableModel::cellData(const query::Group& group, int, int role) const
+std::optional<QVariant> GroupTableModel::cellData(const query::Group& group, int column, int role) const
 {
     if (role == GroupHashRole)
         return QVariant(QString::fromStdString(group.hash));
+    if (column >= ColumnCount)
+        return std::nullopt;
     // A group listed without a hash names no op or link; every cell says so.
     if (role == Qt::ToolTipRole && group.hash.empty())
         return QVariant(tr("%1 group listed in communication_group.json without a group hash: no op or link names it")

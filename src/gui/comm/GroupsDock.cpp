@@ -4,6 +4,7 @@
 
 #include "npuscope/gui/comm/GroupTableModel.h"
 #include "npuscope/gui/common/Workspace.h"
+#include "npuscope/gui/compare/BaselineComparison.h"
 #include "npuscope/query/CommAnalysisQuery.h"
 
 #include <QHBoxLayout>
@@ -15,6 +16,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <iterator>
 
 namespace npuscope::gui {
@@ -52,6 +54,8 @@ GroupsDock::GroupsDock(Workspace* ws, QWidget* parent)
     });
     connect(m_all, &QPushButton::clicked, this, [this] { workspace()->setGroupHash(std::nullopt); });
     connect(workspace(), &Workspace::groupChanged, this, &GroupsDock::syncSelection);
+    connect(BaselineComparison::of(ws), &BaselineComparison::comparisonChanged, this, &GroupsDock::applyComparison);
+    applyComparison();
     requestReload();
 }
 
@@ -70,13 +74,37 @@ void GroupsDock::reload()
                 + (noComm.empty() ? tr(" \u00b7 click one to filter the communication views")
                                   : tr(" \u00b7 ") + QString::fromStdString(noComm)));
             m_model->setGroups(std::move(groups), noComm.empty());
-            m_table->resizeColumnsToContents();
+            fitColumns();
             syncSelection();
         });
     if (!started) {
         m_model->setGroups({});
         m_summary->setText(tr("No profile loaded"));
     }
+}
+
+void GroupsDock::applyComparison()
+{
+    const auto diff = BaselineComparison::of(workspace())->comparison();
+    if (diff == m_model->comparison())
+        return;
+    const bool was = m_model->compareDeltaColumn() >= 0;
+    m_model->setComparison(diff);
+    // Compare mode sorts by the elapse |Δ|, largest first; leaving it goes back to the name order.
+    if (m_model->compareDeltaColumn() >= 0)
+        m_table->sortByColumn(m_model->compareDeltaColumn(), Qt::DescendingOrder);
+    else if (was)
+        m_table->sortByColumn(GroupTableModel::Name, Qt::AscendingOrder);
+    fitColumns();
+    syncSelection();
+}
+
+void GroupsDock::fitColumns()
+{
+    m_table->resizeColumnsToContents();
+    // The rank list of a large group is long: in compare mode the Δ columns after it stay in view.
+    if (m_model->compareDeltaColumn() >= 0)
+        m_table->setColumnWidth(GroupTableModel::Ranks, std::min(m_table->columnWidth(GroupTableModel::Ranks), 220));
 }
 
 void GroupsDock::syncSelection()

@@ -32,7 +32,8 @@ Outcome loadBaseline(const std::vector<std::string>& inputs, bool useCache, cons
         }
         load::LoadOptions options;
         options.loadTimelines = true;
-        options.deferredGroups = io::kKernelsGroup; // the operator level of the comparison
+        options.deferredGroups
+            = io::kKernelsGroup | io::kMemoryGroup; // the operator and memory levels of the comparison
         const load::ParseCache cache;
         if (useCache)
             options.cache = &cache;

@@ -3,13 +3,11 @@
 
 #include "npuscope/gui/common/TableSetup.h"
 #include "npuscope/gui/common/Workspace.h"
+#include "npuscope/gui/compare/BaselineComparison.h"
 #include "npuscope/gui/compare/CommDiffModel.h"
 #include "npuscope/gui/compare/OperatorDiffModel.h"
 #include "npuscope/gui/compare/RankDeltaStrip.h"
 #include "npuscope/gui/compare/WaterfallChart.h"
-#include "npuscope/io/detect/LoadPlan.h"
-#include "npuscope/load/Loader.h"
-#include "npuscope/query/RankQuery.h"
 #include "npuscope/query/compare/DiffReport.h"
 
 #include <QComboBox>
@@ -22,7 +20,6 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentMap>
 
 namespace npuscope::gui {
 
@@ -127,6 +124,7 @@ CompareDock::CompareDock(Workspace* ws, QWidget* parent)
     });
     connect(ws, &Workspace::selectedRankChanged, this, [this] { m_strip->setMarkedRank(workspace()->selectedRank()); });
     reloadOn({ &Workspace::baselineChanged });
+    connect(BaselineComparison::of(ws), &BaselineComparison::comparisonChanged, this, &CompareDock::requestReload);
     requestReload();
 }
 
@@ -150,25 +148,13 @@ void CompareDock::reload()
                        "profile is the new run; the baseline may be any input npuscope opens, a GPU trace too."));
         return;
     }
-    if (!m_diff)
-        showMessage(tr("Comparing with the baseline\u2026"));
-    // Kernel rows are in each rank's deferred Kernels group: import them (parsed without the model lock), then
-    // compare; RunComparison takes each model's lock itself.
-    runner()->runUnlocked(
-        [base, cache = workspace()->parseCache()](const std::shared_ptr<model::Database>& db) {
-            std::vector<int64_t> ranks;
-            {
-                auto guard = db->lock();
-                for (const auto& r : query::RankQuery::ranks(*db))
-                    ranks.push_back(r.rank);
-            }
-            // Ranks parse in parallel (the loader merges each under the model lock).
-            QtConcurrent::blockingMap(ranks, [&db, &cache](int64_t rank) {
-                load::Loader::loadDeferred(*db, rank, io::kKernelsGroup, {}, nullptr, cache.get());
-            });
-            return std::make_shared<const query::RunDiff>(query::RunComparison::compare(*base, *db, {}));
-        },
-        [this](std::shared_ptr<const query::RunDiff> diff) { showDiff(std::move(diff)); });
+    // BaselineComparison computes the one comparison every compare view shows.
+    if (const auto diff = BaselineComparison::of(workspace())->comparison()) {
+        if (diff != m_diff)
+            showDiff(diff);
+        return;
+    }
+    showMessage(tr("Comparing with the baseline\u2026"));
 }
 
 void CompareDock::showDiff(std::shared_ptr<const query::RunDiff> diff)

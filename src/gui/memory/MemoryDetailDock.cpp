@@ -3,6 +3,8 @@
 
 #include "npuscope/gui/common/TableSetup.h"
 #include "npuscope/gui/common/Workspace.h"
+#include "npuscope/gui/compare/BaselineComparison.h"
+#include "npuscope/gui/compare/MemoryOperatorDiffModel.h"
 #include "npuscope/gui/memory/MemoryCurveChart.h"
 #include "npuscope/gui/memory/ModuleMemoryModel.h"
 #include "npuscope/gui/memory/OperatorMemoryModel.h"
@@ -103,10 +105,29 @@ MemoryDetailDock::MemoryDetailDock(Workspace* ws, QWidget* parent)
             .sortOrder = Qt::DescendingOrder },
         tables);
     m_moduleTable->setObjectName(QStringLiteral("memoryModuleTable"));
+    // Compare mode: the selected rank's allocation changes against the baseline, beside the blocks.
+    m_compareBox = new QWidget(tables);
+    m_compareBox->setObjectName(QStringLiteral("memoryCompareBox"));
+    auto* compareLayout = new QVBoxLayout(m_compareBox);
+    compareLayout->setContentsMargins(0, 0, 0, 0);
+    m_compareTitle = new QLabel(m_compareBox);
+    m_compareTitle->setObjectName(QStringLiteral("memoryCompareTitle"));
+    m_compareTitle->setWordWrap(true);
+    compareLayout->addWidget(m_compareTitle);
+    m_compareModel = new MemoryOperatorDiffModel(this);
+    auto* compareProxy = new QSortFilterProxyModel(this);
+    m_compareTable = TableSetup::sortedTable(m_compareModel, compareProxy, MemoryOperatorDiffModel::ValueRole,
+        { .sortable = true, .sortColumn = MemoryOperatorDiffModel::DeltaMb, .sortOrder = Qt::DescendingOrder },
+        m_compareBox);
+    m_compareTable->setObjectName(QStringLiteral("memoryCompareTable"));
+    compareLayout->addWidget(m_compareTable, 1);
+    m_compareBox->hide();
     tables->addWidget(m_blockTable);
+    tables->addWidget(m_compareBox);
     tables->addWidget(m_moduleTable);
     tables->setStretchFactor(0, 3);
-    tables->setStretchFactor(1, 1);
+    tables->setStretchFactor(1, 2);
+    tables->setStretchFactor(2, 1);
     lowerLayout->addWidget(tables, 1);
     split->addWidget(lower);
     split->setStretchFactor(0, 3);
@@ -121,9 +142,50 @@ MemoryDetailDock::MemoryDetailDock(Workspace* ws, QWidget* parent)
         workspace()->setTimeWindow(Workspace::TimeWindow { begin, end });
     });
     connect(workspace(), &Workspace::timeWindowChanged, this, &MemoryDetailDock::applyWindow);
+    connect(
+        BaselineComparison::of(ws), &BaselineComparison::comparisonChanged, this, &MemoryDetailDock::showComparison);
+    connect(workspace(), &Workspace::selectedRankChanged, this, &MemoryDetailDock::showComparison);
     // A rank's timeline imported by another view brings its step boundaries.
     reloadOn({ &Workspace::selectedRankChanged, &Workspace::issuesAdded });
+    showComparison();
     requestReload();
+}
+
+void MemoryDetailDock::showComparison()
+{
+    const auto diff = BaselineComparison::of(workspace())->comparison();
+    const auto rank = workspace()->selectedRank();
+    m_compareBox->setVisible(diff != nullptr);
+    if (!diff) {
+        m_compareModel->setRows({});
+        return;
+    }
+    if (!rank) {
+        m_compareModel->setRows({});
+        m_compareTitle->setText(tr("Compared with the baseline: select a rank to see its operators whose "
+                                   "allocation changed most."));
+        return;
+    }
+    m_compareModel->setRows(MemoryOperatorDiffModel::rowsOfRank(*diff, *rank));
+    QString title = tr("Rank %1 against the baseline: operators whose allocation changed most (\u03a3 Size over "
+                       "the profiled window)")
+                        .arg(*rank);
+    for (const auto& m : diff->memory) {
+        const auto matched
+            = std::find_if(diff->ranks.begin(), diff->ranks.end(), [&m](const auto& r) { return r.rank == m.rank; });
+        if (matched == diff->ranks.end() || matched->newRank != *rank)
+            continue;
+        auto mb = [](std::optional<double> v) {
+            return v ? QString::number(*v, 'f', 1) + QStringLiteral(" MB") : QStringLiteral("\u2014");
+        };
+        title += tr("; peak reserved %1 \u2192 %2").arg(mb(m.basePeakMb), mb(m.newPeakMb));
+    }
+    if (m_compareModel->rowCount() == 0)
+        title += tr(" \u2014 neither run has operator_memory rows for this rank.");
+    m_compareTitle->setText(title);
+    m_compareTable->resizeColumnsToContents();
+    m_compareTable->setColumnWidth(MemoryOperatorDiffModel::Name,
+        std::min(m_compareTable->columnWidth(MemoryOperatorDiffModel::Name), kMaxNameWidth));
 }
 
 void MemoryDetailDock::reload()

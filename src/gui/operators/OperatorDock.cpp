@@ -5,6 +5,7 @@
 #include "npuscope/gui/common/TableSetup.h"
 #include "npuscope/gui/common/TimeFormat.h"
 #include "npuscope/gui/common/Workspace.h"
+#include "npuscope/gui/compare/BaselineComparison.h"
 #include "npuscope/gui/operators/OperatorTableModel.h"
 #include "npuscope/load/Loader.h"
 #include "npuscope/query/OperatorQuery.h"
@@ -210,6 +211,7 @@ OperatorDock::OperatorDock(Workspace* ws, QWidget* parent)
         selectOperatorAt(index.row());
         workspace()->requestShowView(QStringLiteral("timeline"));
     });
+    connect(BaselineComparison::of(ws), &BaselineComparison::comparisonChanged, this, &OperatorDock::applyComparison);
     connect(m_loadAll, &QPushButton::clicked, this, [this] {
         m_importAll = true;
         refresh();
@@ -561,23 +563,38 @@ void OperatorDock::refresh()
             m_typePie->setPlaceholder(none);
             m_corePie->setPlaceholder(none);
 
-            m_table->setColumnHidden(OperatorTableModel::Total, comparing);
-            for (int c :
-                { OperatorTableModel::BaseTotal, OperatorTableModel::CompareTotal, OperatorTableModel::Difference })
-                m_table->setColumnHidden(c, !comparing);
-            m_table->setColumnHidden(OperatorTableModel::Shapes,
-                static_cast<OperatorGroupBy>(m_groupBy->currentData().toInt()) != OperatorGroupBy::Shape);
-            m_table->sortByColumn(
-                comparing ? OperatorTableModel::Difference : OperatorTableModel::Total, Qt::DescendingOrder);
-            m_table->resizeColumnsToContents();
-            // Name + shapes keys can be very long: the figures stay in view (the Shapes column repeats the shapes).
-            const bool byShape
-                = static_cast<OperatorGroupBy>(m_groupBy->currentData().toInt()) == OperatorGroupBy::Shape;
-            m_table->setColumnWidth(OperatorTableModel::Key,
-                std::min(m_table->columnWidth(OperatorTableModel::Key), byShape ? kMaxTextWidth + 100 : kMaxKeyWidth));
-            for (int c : { OperatorTableModel::Shapes, OperatorTableModel::Accelerator })
-                m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), kMaxTextWidth));
+            applyComparison();
         });
+}
+
+void OperatorDock::applyComparison()
+{
+    m_model->setComparison(BaselineComparison::of(workspace())->comparison(),
+        static_cast<OperatorGroupBy>(m_groupBy->currentData().toInt()));
+    layoutColumns();
+}
+
+void OperatorDock::layoutColumns()
+{
+    const bool comparing = m_model->isCompare();
+    m_table->setColumnHidden(OperatorTableModel::Total, comparing);
+    for (int c : { OperatorTableModel::BaseTotal, OperatorTableModel::CompareTotal, OperatorTableModel::Difference })
+        m_table->setColumnHidden(c, !comparing);
+    m_table->setColumnHidden(OperatorTableModel::Shapes,
+        static_cast<OperatorGroupBy>(m_groupBy->currentData().toInt()) != OperatorGroupBy::Shape);
+    // Against a baseline run the rows sort by the |Δ| of the run comparison (largest change first).
+    const int runDelta = m_model->runDeltaColumn();
+    m_table->sortByColumn(comparing ? OperatorTableModel::Difference
+            : runDelta >= 0         ? runDelta
+                                    : OperatorTableModel::Total,
+        Qt::DescendingOrder);
+    m_table->resizeColumnsToContents();
+    // Name + shapes keys can be very long: the figures stay in view (the Shapes column repeats the shapes).
+    const bool byShape = static_cast<OperatorGroupBy>(m_groupBy->currentData().toInt()) == OperatorGroupBy::Shape;
+    m_table->setColumnWidth(OperatorTableModel::Key,
+        std::min(m_table->columnWidth(OperatorTableModel::Key), byShape ? kMaxTextWidth + 100 : kMaxKeyWidth));
+    for (int c : { OperatorTableModel::Shapes, OperatorTableModel::Accelerator })
+        m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), kMaxTextWidth));
 }
 
 } // namespace npuscope::gui

@@ -2,6 +2,8 @@
 #include "npuscope/gui/operators/OperatorTableModel.h"
 
 #include "npuscope/gui/common/TimeFormat.h"
+#include "npuscope/gui/compare/CompareColumns.h"
+#include "npuscope/query/compare/RunComparison.h"
 
 namespace npuscope::gui {
 
@@ -30,7 +32,7 @@ OperatorTableModel::OperatorTableModel(QObject* parent)
 {
     constexpr Qt::Alignment left = Qt::AlignLeft | Qt::AlignVCenter;
     const auto us = TimeFormat::Unit::Microseconds;
-    setColumns({
+    m_ownColumns = {
         { tr("Key"),
             tr("The kernel's Type, its Name, or its Name and Input Shapes (\"Name [Input Shapes]\"), as chosen in "
                "Group by"),
@@ -83,7 +85,35 @@ OperatorTableModel::OperatorTableModel(QObject* parent)
             tr("Comparison total \u2212 baseline total (µs): the extra time R2 spends on this key; positive first"),
             [](const OperatorCompareRow& r) { return longValue(r.diffNs()); },
             [](const OperatorCompareRow& r) { return micros(r.diffNs()); } },
-    });
+    };
+    setColumns(m_ownColumns);
+}
+
+void OperatorTableModel::setComparison(std::shared_ptr<const query::RunDiff> diff, query::OperatorGroupBy by)
+{
+    if (diff == m_diff && (!diff || by == m_diffBy))
+        return;
+    beginResetModel();
+    m_diff = std::move(diff);
+    m_diffBy = by;
+    m_diffRows.clear();
+    std::vector<RowColumn<OperatorCompareRow>> columns = m_ownColumns;
+    if (m_diff) {
+        if (by != query::OperatorGroupBy::Shape) {
+            for (const auto& d : by == query::OperatorGroupBy::Type ? m_diff->types : m_diff->kernels)
+                m_diffRows.emplace(d.key, &d);
+        }
+        auto more = CompareColumns::make<OperatorCompareRow>(
+            QString(), tr("ms/step"), 3, [this](const OperatorCompareRow& r) -> std::optional<CompareFigures> {
+                const auto it = m_diffRows.find(r.base.key);
+                if (it == m_diffRows.end())
+                    return std::nullopt;
+                return CompareFigures { it->second->baseMs, it->second->newMs };
+            });
+        columns.insert(columns.end(), more.begin(), more.end());
+    }
+    setColumns(std::move(columns));
+    endResetModel();
 }
 
 void OperatorTableModel::setRows(const std::vector<query::OperatorRow>& rows)

@@ -4,6 +4,7 @@
 #include "npuscope/query/MetricDefinitions.h"
 
 #include "npuscope/gui/common/Workspace.h"
+#include "npuscope/gui/compare/BaselineComparison.h"
 #include "npuscope/gui/steps/StageTableModel.h"
 #include "npuscope/gui/steps/StepStatsModel.h"
 #include "npuscope/gui/steps/StepTableModel.h"
@@ -153,8 +154,11 @@ ClusterStepsDock::ClusterStepsDock(Workspace* ws, QWidget* parent)
     connect(workspace(), &Workspace::stepChanged, this, &ClusterStepsDock::syncStepCombo);
     reloadPartOn({ &Workspace::hostDisplayChanged, &Workspace::stepChanged }, [this] { reloadTable(); });
     connect(workspace(), &Workspace::selectedRankChanged, this, &ClusterStepsDock::syncSelection);
+    connect(
+        BaselineComparison::of(ws), &BaselineComparison::comparisonChanged, this, &ClusterStepsDock::applyComparison);
 
     syncStepCombo();
+    applyComparison();
     requestReload();
 }
 
@@ -251,6 +255,23 @@ void ClusterStepsDock::reloadTable()
     }
 }
 
+void ClusterStepsDock::applyComparison()
+{
+    const auto diff = BaselineComparison::of(workspace())->comparison();
+    if (diff == m_model->comparison())
+        return;
+    const bool wasComparing = m_model->isComparing();
+    m_model->setComparison(diff);
+    applyColumnVisibility();
+    fitColumns();
+    // Compare mode sorts by the step's |Δ|, largest first; leaving it goes back to the rank order.
+    if (m_model->isComparing())
+        m_table->sortByColumn(m_model->compareDeltaColumn(), Qt::DescendingOrder);
+    else if (wasComparing)
+        m_table->sortByColumn(StepTableModel::Rank, Qt::AscendingOrder);
+    syncSelection();
+}
+
 void ClusterStepsDock::setStages(std::vector<query::StageBreakdown> stages)
 {
     const bool any = !stages.empty();
@@ -269,7 +290,7 @@ void ClusterStepsDock::setStages(std::vector<query::StageBreakdown> stages)
 void ClusterStepsDock::fitColumns()
 {
     m_table->resizeColumnsToContents();
-    for (int c = 0; c < StepTableModel::ColumnCount; ++c) {
+    for (int c = 0; c < m_model->columnCount(); ++c) {
         const int width
             = std::max(m_table->columnWidth(c), static_cast<QAbstractItemView*>(m_footer)->sizeHintForColumn(c));
         m_table->setColumnWidth(c, width);

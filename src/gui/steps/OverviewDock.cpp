@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/steps/OverviewDock.h"
 
-#include "npuscope/query/ClusterMean.h"
-#include "npuscope/gui/steps/StepSplitPie.h"
 #include "npuscope/gui/common/Workspace.h"
+#include "npuscope/gui/compare/BaselineComparison.h"
+#include "npuscope/gui/steps/StepSplitPie.h"
+#include "npuscope/query/ClusterMean.h"
+#include "npuscope/query/compare/RunComparison.h"
 
 #include <QEvent>
 #include <QLabel>
@@ -35,6 +37,11 @@ OverviewDock::OverviewDock(Workspace* ws, QWidget* parent)
 
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->setChildrenCollapsible(false);
+    m_basePie = new StepSplitPie(splitter);
+    m_basePie->setObjectName(QStringLiteral("overviewBasePie"));
+    m_basePie->setAutoFillBackground(true);
+    m_basePie->setBackgroundRole(QPalette::Base);
+    m_basePie->hide();
     m_pie = new StepSplitPie(splitter);
     m_pie->setAutoFillBackground(true);
     m_pie->setBackgroundRole(QPalette::Base);
@@ -62,15 +69,18 @@ OverviewDock::OverviewDock(Workspace* ws, QWidget* parent)
     m_scroll->viewport()->installEventFilter(this);
     rightLayout->addWidget(m_scroll, 1);
 
+    splitter->addWidget(m_basePie);
     splitter->addWidget(m_pie);
     splitter->addWidget(right);
     splitter->setStretchFactor(0, 2);
-    splitter->setStretchFactor(1, 3);
+    splitter->setStretchFactor(1, 2);
+    splitter->setStretchFactor(2, 3);
     setBody(splitter);
 
     connect(m_chart, &RankBarChart::rankClicked, this, [this](qint64 rank) { workspace()->setSelectedRank(rank); });
     reloadOn({ &Workspace::stepChanged });
     connect(workspace(), &Workspace::selectedRankChanged, this, &OverviewDock::showSelection);
+    connect(BaselineComparison::of(ws), &BaselineComparison::comparisonChanged, this, &OverviewDock::showSelection);
     requestReload();
 }
 
@@ -134,8 +144,46 @@ void OverviewDock::reload()
     }
 }
 
+void OverviewDock::showBaseline()
+{
+    const auto diff = BaselineComparison::of(workspace())->comparison();
+    m_basePie->setVisible(diff != nullptr);
+    if (!diff)
+        return;
+    const auto selected = workspace()->selectedRank();
+    const QString steps = diff->base.step ? tr("step %1").arg(*diff->base.step) : tr("mean over steps");
+    auto stepDelta = [](const query::DiffBreakdown& b, const query::DiffBreakdown& n) {
+        const auto d = query::diffDelta(b, n, query::DiffComponent::Step);
+        const auto p = query::diffDeltaPct(b, n, query::DiffComponent::Step);
+        if (!d)
+            return QString();
+        QString text = tr(" \u00b7 new %1%2 ms").arg(*d > 0 ? QStringLiteral("+") : QString()).arg(*d, 0, 'f', 3);
+        if (p)
+            text += QStringLiteral(" (%1%2 %)").arg(*p > 0 ? QStringLiteral("+") : QString()).arg(*p, 0, 'f', 1);
+        return text;
+    };
+    if (selected) {
+        for (const auto& r : diff->ranks) {
+            if (r.newRank == *selected) {
+                m_basePie->setSplit(query::splitOfDiff(r.base),
+                    tr("Baseline rank %1 \u00b7 %2%3").arg(r.rank).arg(steps, stepDelta(r.base, r.neu)));
+                return;
+            }
+        }
+        m_basePie->setSplit(std::nullopt, tr("Baseline: rank %1 not in the baseline").arg(*selected));
+        return;
+    }
+    m_basePie->setSplit(query::splitOfDiff(diff->clusterBase),
+        tr("Baseline cluster mean of %1 \u00b7 %2%3")
+            .arg(ranksText(static_cast<int>(diff->ranks.size())), steps,
+                stepDelta(diff->clusterBase, diff->clusterNew)));
+}
+
 void OverviewDock::showSelection()
 {
+    showBaseline();
+    // In compare mode the two donuts say which run each is.
+    const QString run = BaselineComparison::of(workspace())->comparison() ? tr("New run \u00b7 ") : QString();
     const auto selected = workspace()->selectedRank();
     m_chart->setSelectedRank(selected);
     const auto step = workspace()->step();
@@ -145,7 +193,7 @@ void OverviewDock::showSelection()
         for (const auto& bar : m_chart->bars()) {
             if (bar.rank == *selected) {
                 m_shownRank = selected;
-                m_pie->setSplit(bar.split, tr("Rank %1 \u00b7 %2").arg(*selected).arg(stepText));
+                m_pie->setSplit(bar.split, run + tr("Rank %1 \u00b7 %2").arg(*selected).arg(stepText));
                 return;
             }
         }
@@ -159,7 +207,7 @@ void OverviewDock::showSelection()
     const QString ranks = m_otherGenerationRanks > 0
         ? tr("%1 of %2 ranks").arg(m_meanRanks).arg(m_meanRanks + m_otherGenerationRanks)
         : ranksText(m_meanRanks);
-    m_pie->setSplit(m_meanSplit, tr("Cluster mean of %1 \u00b7 %2").arg(ranks, stepText));
+    m_pie->setSplit(m_meanSplit, run + tr("Cluster mean of %1 \u00b7 %2").arg(ranks, stepText));
     m_pie->setToolTip(m_otherGenerationRanks > 0
             ? tr("%1 with the other file generation's split (old iteration trace vs step_trace_time) are not in "
                  "this mean; their bars are on the right.")

@@ -2,6 +2,9 @@
 #include "npuscope/gui/steps/StepTableModel.h"
 #include "npuscope/gui/common/MetricText.h"
 
+#include "npuscope/gui/compare/CompareColumns.h"
+#include "npuscope/query/compare/RunComparison.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QFont>
@@ -30,7 +33,44 @@ StepTableModel::StepTableModel(QObject* parent)
                     return v ? QVariant::fromValue<qlonglong>(*v) : QVariant();
                 } });
     }
+    m_ownColumns = columns;
     setColumns(std::move(columns));
+}
+
+void StepTableModel::setComparison(std::shared_ptr<const query::RunDiff> diff)
+{
+    if (diff == m_diff)
+        return;
+    beginResetModel();
+    m_diff = std::move(diff);
+    m_rankDiffs.clear();
+    std::vector<RowColumn<query::StepBreakdown>> columns = m_ownColumns;
+    if (m_diff) {
+        for (const auto& r : m_diff->ranks)
+            m_rankDiffs[r.newRank] = &r;
+        auto figures = [this](query::DiffComponent c) {
+            return [this, c](const query::StepBreakdown& row) -> std::optional<CompareFigures> {
+                const auto it = m_rankDiffs.find(row.rank);
+                if (it == m_rankDiffs.end())
+                    return std::nullopt;
+                return CompareFigures { it->second->base.value(c), it->second->neu.value(c) };
+            };
+        };
+        using query::DiffComponent;
+        const QString ms = QStringLiteral("ms");
+        auto add = [&columns](std::vector<RowColumn<query::StepBreakdown>> more) {
+            columns.insert(columns.end(), more.begin(), more.end());
+        };
+        add(CompareColumns::make<query::StepBreakdown>(tr("step"), ms, 3, figures(DiffComponent::Step)));
+        add(CompareColumns::make<query::StepBreakdown>(
+            tr("computing"), ms, 3, figures(DiffComponent::Computing), { CompareColumns::Delta }));
+        add(CompareColumns::make<query::StepBreakdown>(tr("comm. not overlapped"), ms, 3,
+            figures(DiffComponent::CommunicationNotOverlapped), { CompareColumns::Delta }));
+        add(CompareColumns::make<query::StepBreakdown>(
+            tr("free"), ms, 3, figures(DiffComponent::Free), { CompareColumns::Delta }));
+    }
+    setColumns(std::move(columns));
+    endResetModel();
 }
 
 void StepTableModel::setRows(
@@ -88,7 +128,7 @@ void StepTableModel::setHighlightedRank(std::optional<int64_t> rank)
     const int newRow = rank ? rowOfRank(*rank) : -1;
     for (int row : { oldRow, newRow }) {
         if (row >= 0)
-            emit dataChanged(index(row, 0), index(row, ColumnCount - 1), { Qt::FontRole });
+            emit dataChanged(index(row, 0), index(row, columnCount() - 1), { Qt::FontRole });
     }
 }
 
@@ -152,6 +192,16 @@ std::optional<double> StepTableModel::deviation(const query::StepBreakdown& row,
 // Every role of a cell is answered here: the tint and tooltips need the column statistics.
 std::optional<QVariant> StepTableModel::cellData(const query::StepBreakdown& row, int column, int role) const
 {
+    if (column >= ColumnCount) { // compare mode's columns: their descriptors, and the rank id for selection
+        if (role == RankIdRole)
+            return QVariant::fromValue<qlonglong>(row.rank);
+        if (role == Qt::FontRole && m_highlightedRank && row.rank == *m_highlightedRank) {
+            QFont f;
+            f.setBold(true);
+            return f;
+        }
+        return std::nullopt;
+    }
     if (column == Host) {
         const auto host = m_hosts.find(row.rank);
         if (role == Qt::DisplayRole)

@@ -2,6 +2,7 @@
 #include "npuscope/io/kineto/KinetoTraceImporter.h"
 
 #include "npuscope/core/Decimal.h"
+#include "npuscope/core/GroupHash.h"
 #include "npuscope/io/kineto/GzipStreamBuf.h"
 #include "npuscope/io/kineto/KinetoKernelClass.h"
 #include "npuscope/io/parse/SliceTracker.h"
@@ -9,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <istream>
 #include <map>
@@ -240,6 +242,37 @@ std::optional<std::string> textOf(const Json& object, const char* key)
     return std::nullopt;
 }
 
+// A process group's ranks as the NCCL kernels' "Process Group Ranks" arg writes them ("[0, 1]"), or pg_config's
+// "ranks" array: the integers, ascending.
+std::vector<int64_t> groupRanksOf(const Json& v)
+{
+    std::vector<int64_t> out;
+    if (v.is_array()) {
+        for (const auto& r : v) {
+            if (auto n = intOf(r))
+                out.push_back(*n);
+        }
+    } else if (v.is_string()) {
+        const std::string& text = v.get_ref<const std::string&>();
+        std::size_t i = 0;
+        while (i < text.size()) {
+            if (std::isdigit(static_cast<unsigned char>(text[i]))) {
+                std::size_t j = i;
+                while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j])))
+                    ++j;
+                if (auto n = parseInt(std::string_view(text).substr(i, j - i)))
+                    out.push_back(*n);
+                i = j;
+            } else {
+                ++i;
+            }
+        }
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
 Kind kindOf(const std::string& cat)
 {
     if (cat == "cpu_op")
@@ -410,6 +443,14 @@ private:
                 ev.stream = intOf(*s);
             ev.collective = textOf(a, "Collective name");
             ev.group = textOf(a, "Process Group Name");
+            if (ev.group && !m_groups.count(*ev.group)) {
+                // The kernel's group membership, for traces without distributedInfo.pg_config.
+                ProcessGroup g;
+                g.desc = textOf(a, "Process Group Description");
+                if (auto r = a.find("Process Group Ranks"); r != a.end())
+                    g.ranks = groupRanksOf(*r);
+                m_groups.emplace(*ev.group, std::move(g));
+            }
             ev.args = a.dump();
         }
         if (ev.kind == Kind::Other && ev.cat == "user_annotation" && ev.name.rfind("ProfilerStep#", 0) == 0) {
@@ -652,8 +693,11 @@ private:
         c.opType = opTypeOf(op);
         c.kind = isP2p(*c.opType) ? "p2p" : "collective";
         c.opName = "nccl_" + *c.opType + "_" + std::to_string(ev.correlation);
-        c.groupHash = ev.group;
-        c.opKey = ev.group ? c.opName + "@" + *ev.group : c.opName;
+        // The group is named as Ascend ops name theirs: the double hash of the raw group name (here the process
+        // group's pg_name), so that its membership (parallel_group rows, written with the rank) resolves to it.
+        if (ev.group)
+            c.groupHash = groupDoubleHashText(*ev.group);
+        c.opKey = c.groupHash ? c.opName + "@" + *c.groupHash : c.opName;
         c.startNs = ev.ts;
         c.elapseNs = ev.dur;
         m_w.addCommOp(c);
@@ -679,6 +723,31 @@ private:
                 m_w.addRankInfo(m_ctx.rankId(), "kineto.backend", *v);
             if (auto v = textOf(*d, "nccl_version"))
                 m_w.addRankInfo(m_ctx.rankId(), "kineto.nccl_version", *v);
+            // Process groups (newer PyTorch): pg_name, pg_desc and the global ranks; they win over the kernels' args.
+            if (auto pgs = d->find("pg_config"); pgs != d->end() && pgs->is_array()) {
+                for (const auto& pg : *pgs) {
+                    if (!pg.is_object())
+                        continue;
+                    const auto name = textOf(pg, "pg_name");
+                    if (!name)
+                        continue;
+                    ProcessGroup g;
+                    g.desc = textOf(pg, "pg_desc");
+                    if (auto r = pg.find("ranks"); r != pg.end())
+                        g.ranks = groupRanksOf(*r);
+                    m_groups[*name] = std::move(g);
+                }
+            }
+        }
+        for (const auto& [name, g] : m_groups) {
+            model::ParallelGroupRow pg;
+            pg.rankId = m_ctx.rankId();
+            pg.rawName = name;
+            // "undefined" is what PyTorch writes for a group created without a description.
+            if (g.desc && !g.desc->empty() && *g.desc != "undefined")
+                pg.name = g.desc;
+            pg.globalRanks = g.ranks;
+            m_w.addParallelGroup(pg);
         }
         if (auto v = textOf(top, "schemaVersion"))
             m_w.addRankInfo(m_ctx.rankId(), "kineto.schema_version", *v);
@@ -702,6 +771,11 @@ private:
     model::ModelWriter& m_w;
     std::vector<Event> m_events;
     std::vector<Step> m_steps;
+    struct ProcessGroup {
+        std::optional<std::string> desc; // pg_desc / Process Group Description
+        std::vector<int64_t> ranks; // global ranks, ascending
+    };
+    std::map<std::string, ProcessGroup> m_groups; // by pg_name / Process Group Name
     std::map<int64_t, model::ProcessRow> m_processes;
     std::map<std::pair<int64_t, int64_t>, model::ThreadRow> m_threads;
     int64_t m_skipped = 0;

@@ -248,6 +248,20 @@ nlohmann::ordered_json DiffReport::json(
         memory.push_back(std::move(o));
     }
     root["memory"] = std::move(memory);
+    Json memoryOperators = Json::array();
+    for (std::size_t i = 0; i < diff.memoryOperators.size() && (top == 0 || i < top); ++i) {
+        const auto& m = diff.memoryOperators[i];
+        Json o = Json::object();
+        o["rank"] = m.rank;
+        o["name"] = m.name;
+        o["base_mb"] = m.baseMb;
+        o["new_mb"] = m.newMb;
+        o["delta_mb"] = m.deltaMb();
+        o["base_count"] = m.baseCount;
+        o["new_count"] = m.newCount;
+        memoryOperators.push_back(std::move(o));
+    }
+    root["memory_operators"] = std::move(memoryOperators);
     return root;
 }
 
@@ -343,6 +357,22 @@ std::string DiffReport::text(
                 + cell(m->basePeakMb && m->newPeakMb ? std::optional<double>(*m->newPeakMb - *m->basePeakMb)
                                                      : std::nullopt,
                     12, 1, true)
+                + "\n";
+        }
+    }
+    if (!diff.memoryOperators.empty()) {
+        out += "\nOperators whose allocation changed most (operator_memory, MB over the profiled window)\n  rank       "
+               " "
+               "base         new       delta  count base/new  name\n";
+        for (std::size_t i = 0; i < diff.memoryOperators.size() && (top == 0 || i < top); ++i) {
+            const auto& m = diff.memoryOperators[i];
+            char line[64];
+            std::snprintf(line, sizeof line, "  %5lld", static_cast<long long>(m.rank));
+            char counts[48];
+            std::snprintf(counts, sizeof counts, "  %6lld/%-6lld  ", static_cast<long long>(m.baseCount),
+                static_cast<long long>(m.newCount));
+            const std::string name = m.name.size() > 90 ? m.name.substr(0, 89) + "…" : m.name;
+            out += line + num(m.baseMb, 12, 1) + num(m.newMb, 12, 1) + num(m.deltaMb(), 12, 1, true) + counts + name
                 + "\n";
         }
     }

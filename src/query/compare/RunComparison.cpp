@@ -84,6 +84,11 @@ struct Side {
     };
     std::map<std::pair<std::string, std::string>, CommSum> comm;
     std::map<int64_t, std::optional<double>> memory;
+    struct MemorySum {
+        double mb = 0;
+        int64_t count = 0;
+    };
+    std::map<int64_t, std::map<std::string, MemorySum>> memoryOperators; // rank -> operator name -> allocations
 };
 
 // The SQL condition keeping rows of the chosen steps ("" when every row counts).
@@ -193,6 +198,11 @@ Side readSide(model::Database& db, std::optional<int64_t> step)
     }
     for (const auto& p : MemoryQuery::peaks(db))
         side.memory[p.rank] = p.peakReservedMb;
+    {
+        auto st = db.prepare("SELECT rank_id, name, COUNT(*), TOTAL(size_kb) FROM operator_memory GROUP BY 1, 2");
+        while (st.step())
+            side.memoryOperators[st.int64(0)][st.text(1)] = { st.real(3) / 1024.0, st.int64(2) };
+    }
     return side;
 }
 
@@ -276,6 +286,19 @@ std::optional<double> diffDeltaPct(const DiffBreakdown& base, const DiffBreakdow
     return (*n - *b) / *b * 100.0;
 }
 
+StepSplit splitOfDiff(const DiffBreakdown& b)
+{
+    auto ns = [&b](DiffComponent c) { return static_cast<int64_t>(std::llround(b.value(c).value_or(0) * kNsPerMs)); };
+    StepSplit s;
+    s.overlapped = ns(DiffComponent::Overlapped);
+    s.computingNotOverlapped = std::max<int64_t>(0, ns(DiffComponent::Computing) - s.overlapped);
+    s.communicationNotOverlapped = ns(DiffComponent::CommunicationNotOverlapped);
+    s.free = ns(DiffComponent::Free);
+    s.preparing = ns(DiffComponent::Preparing);
+    s.hasPreparing = b.value(DiffComponent::Preparing).has_value();
+    return s;
+}
+
 RunDiff RunComparison::compare(model::Database& base, model::Database& neu, const Options& options)
 {
     const Side b = readSide(base, options.stepBase);
@@ -312,6 +335,28 @@ RunDiff RunComparison::compare(model::Database& base, model::Database& neu, cons
         if (bp || np)
             out.memory.push_back({ br, bp, np });
     }
+    for (const auto& [br, nr] : pairs) {
+        const auto bm = b.memoryOperators.find(br);
+        const auto nm = n.memoryOperators.find(nr);
+        std::map<std::string, MemoryOperatorDiff> byName;
+        if (bm != b.memoryOperators.end()) {
+            for (const auto& [name, sum] : bm->second)
+                byName[name] = { br, name, sum.mb, 0, sum.count, 0 };
+        }
+        if (nm != n.memoryOperators.end()) {
+            for (const auto& [name, sum] : nm->second) {
+                auto& d = byName.try_emplace(name, MemoryOperatorDiff { br, name, 0, 0, 0, 0 }).first->second;
+                d.newMb = sum.mb;
+                d.newCount = sum.count;
+            }
+        }
+        for (auto& entry : byName)
+            out.memoryOperators.push_back(std::move(entry.second));
+    }
+    std::stable_sort(out.memoryOperators.begin(), out.memoryOperators.end(),
+        [](const MemoryOperatorDiff& x, const MemoryOperatorDiff& y) {
+            return std::abs(x.deltaMb()) > std::abs(y.deltaMb());
+        });
     out.clusterBase = meanOf(baseRows);
     out.clusterNew = meanOf(newRows);
 

@@ -4,8 +4,15 @@
 #include "npuscope/query/CommQuery.h"
 
 #include "npuscope/gui/common/RowTableModel.h"
+#include "npuscope/gui/compare/CompareColumns.h"
 
+#include <map>
+#include <memory>
 #include <vector>
+
+namespace npuscope::query {
+struct RunDiff;
+}
 
 namespace npuscope::gui {
 
@@ -29,6 +36,13 @@ public:
     bool commLoaded() const { return m_commLoaded; }
     const std::vector<query::Group>& groups() const { return rows(); }
     int rowOfHash(const std::string& hash) const;
+    // Compare mode against a baseline run (BaselineComparison): Base / New / Δ / Δ % of the group's communication
+    // elapse (ms per rank and step, summed over its op types; query::CommDiff by group), appended after ColumnCount;
+    // nullptr removes them. A model reset.
+    void setComparison(std::shared_ptr<const query::RunDiff> diff);
+    const std::shared_ptr<const query::RunDiff>& comparison() const { return m_diff; }
+    // The Δ column in compare mode, -1 otherwise.
+    int compareDeltaColumn() const { return m_diff ? ColumnCount + 2 : -1; }
     // "0-7" style compact rank list ("0,8,16-23").
     static QString rankList(const std::vector<int64_t>& ranks);
 
@@ -37,6 +51,9 @@ protected:
 
 private:
     bool m_commLoaded = true;
+    std::vector<RowColumn<query::Group>> m_ownColumns;
+    std::shared_ptr<const query::RunDiff> m_diff;
+    std::map<std::string, CompareFigures> m_groupFigures; // by group hash
 };
 
 } // namespace npuscope::gui

@@ -28,6 +28,9 @@ public:
 private:
     void reload() override;
     void syncSelection();
+    // Compare mode: the table gains the Workspace comparison's Base / New / Δ elapse columns.
+    void applyComparison();
+    void fitColumns();
 
     GroupTableModel* m_model;
     QSortFilterProxyModel* m_proxy;

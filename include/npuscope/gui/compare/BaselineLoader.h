@@ -12,9 +12,9 @@ namespace npuscope::gui {
 class Workspace;
 
 // Loads the baseline of compare mode off the GUI thread through the same Loader as the main model (summary and every
-// rank's Kernels group, through the parse cache when useCache) and hands it to Workspace::setBaseline. Counts as a
-// Workspace query while it runs, so "wait until idle" covers it. A newer load() or cancel() drops a load in flight.
-// GUI thread only.
+// rank's Kernels and Memory groups, through the parse cache when useCache) and hands it to Workspace::setBaseline.
+// Counts as a Workspace query while it runs, so "wait until idle" covers it. A newer load() or cancel() drops a load in
+// flight. GUI thread only.
 class BaselineLoader : public QObject {
     Q_OBJECT
 public:

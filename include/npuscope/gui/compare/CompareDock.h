@@ -22,8 +22,8 @@ class WaterfallChart;
 // Compare mode: the opened model (new) against the Workspace baseline (base), by query::RunComparison (mean per step
 // of every step on each side). The headline (DiffReport), the cluster step as a waterfall, a per-rank Δ strip of a
 // chosen component (a click selects the rank), and category / op type / kernel and communication Δ tables. The
-// query imports the Kernels group of the opened model's ranks first (the baseline is loaded with it). Without a
-// baseline the dock says how to choose one. GUI thread only.
+// comparison is BaselineComparison's, the one the other docks' compare columns show. Without a baseline the dock says
+// how to choose one. GUI thread only.
 class CompareDock : public QueryDock {
     Q_OBJECT
 public:

@@ -16,6 +16,8 @@ class QTableView;
 
 namespace npuscope::gui {
 
+class MemoryOperatorDiffModel;
+
 class MemoryCurveChart;
 class ModuleMemoryModel;
 class OperatorMemoryModel;
@@ -35,6 +37,8 @@ public:
     MemoryCurveChart* chart() const { return m_chart; }
     OperatorMemoryModel* blockModel() const { return m_blocks; }
     QSortFilterProxyModel* blockProxy() const { return m_blockProxy; }
+    // Compare mode's table of the selected rank's allocation changes.
+    MemoryOperatorDiffModel* compareModel() const { return m_compareModel; }
     QTableView* blockTable() const { return m_blockTable; }
     ModuleMemoryModel* moduleModel() const { return m_modules; }
     QCheckBox* windowOnlyCheck() const { return m_windowOnly; }
@@ -48,6 +52,9 @@ private:
     // The Workspace's window changed: the band and, when asked, the block table.
     void applyWindow();
     void showBlocks();
+    // Compare mode: the selected rank's operators whose allocation changed most and its peak in both runs
+    // (BaselineComparison); hidden without a baseline.
+    void showComparison();
 
     MemoryCurveChart* m_chart;
     OperatorMemoryModel* m_blocks;
@@ -59,6 +66,10 @@ private:
     QLineEdit* m_filter;
     QLabel* m_status;
     QLabel* m_blockCount;
+    QWidget* m_compareBox;
+    QLabel* m_compareTitle;
+    MemoryOperatorDiffModel* m_compareModel;
+    QTableView* m_compareTable;
     std::optional<int64_t> m_rank;
     std::vector<query::OperatorMemoryRow> m_allBlocks;
     int64_t m_origin = 0;

@@ -81,6 +81,12 @@ private:
     // Imports what the shown ranks still lack, else queries the table.
     void refresh();
     void followSelectedRank();
+    // Compare mode: the table's Base / New / Δ columns of the run comparison (OperatorTableModel::setComparison for
+    // the current grouping), then layoutColumns().
+    void applyComparison();
+    // Which columns show (rank compare or not, shapes), the sort (the run comparison's |Δ| when comparing with a
+    // baseline) and the widths.
+    void layoutColumns();
     // Starts queued imports while fewer than kParallelImports run.
     void startImports();
     std::optional<int64_t> shownRank() const;

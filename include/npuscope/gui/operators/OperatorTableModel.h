@@ -4,7 +4,15 @@
 #include "npuscope/gui/common/RowTableModel.h"
 #include "npuscope/query/OperatorQuery.h"
 
+#include <map>
+#include <memory>
+#include <string>
 #include <vector>
+
+namespace npuscope::query {
+struct OperatorDiff;
+struct RunDiff;
+}
 
 namespace npuscope::gui {
 
@@ -41,8 +49,19 @@ public:
     void setCompareRows(std::vector<query::OperatorCompareRow> rows);
     bool isCompare() const { return m_compare; }
 
+    // Compare mode against a baseline run (BaselineComparison): Base / New / Δ / Δ % of the key's ms per rank and step
+    // from the run comparison (its op types when grouped by type, its kernel names when grouped by name; not by name +
+    // shapes, where the cells say "—"), appended after ColumnCount; nullptr removes them. A model reset.
+    void setComparison(std::shared_ptr<const query::RunDiff> diff, query::OperatorGroupBy by);
+    // The run comparison's Δ column, -1 without one.
+    int runDeltaColumn() const { return m_diff ? ColumnCount + 2 : -1; }
+
 private:
     bool m_compare = false;
+    std::vector<RowColumn<query::OperatorCompareRow>> m_ownColumns;
+    std::shared_ptr<const query::RunDiff> m_diff;
+    query::OperatorGroupBy m_diffBy = query::OperatorGroupBy::Type;
+    std::map<std::string, const query::OperatorDiff*> m_diffRows;
 };
 
 } // namespace npuscope::gui

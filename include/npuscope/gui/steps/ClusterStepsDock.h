@@ -50,6 +50,8 @@ private:
     void syncStepCombo();
     void syncSelection();
     void fitColumns();
+    // Compare mode: the table gains the Workspace comparison's Base / New / Δ columns (StepTableModel::setComparison).
+    void applyComparison();
     // Fills the stage table and shows it (with its title) only when there are stage rows.
     void setStages(std::vector<query::StageBreakdown> stages);
     // Hides the columns the loaded data does not have (StepTableModel::isColumnShown), in table and footer.

@@ -31,6 +31,9 @@ public:
     std::optional<int64_t> shownRank() const { return m_shownRank; }
     std::optional<query::StepSplit> shownSplit() const;
     StepSplitPie* pie() const { return m_pie; }
+    // Compare mode: the baseline's donut left of the opened run's (BaselineComparison: the selected rank's, else
+    // the cluster mean, each the mean per step); hidden without a baseline.
+    StepSplitPie* basePie() const { return m_basePie; }
     RankBarChart* chart() const { return m_chart; }
 
 protected:
@@ -39,8 +42,10 @@ protected:
 private:
     void reload() override;
     void showSelection();
+    void showBaseline();
 
     StepSplitPie* m_pie;
+    StepSplitPie* m_basePie;
     RankBarChart* m_chart;
     QScrollArea* m_scroll;
     QLabel* m_chartTitle;

@@ -9,8 +9,14 @@
 
 #include <array>
 #include <map>
+#include <memory>
 #include <optional>
 #include <vector>
+
+namespace npuscope::query {
+struct RankDiff;
+struct RunDiff;
+}
 
 namespace npuscope::gui {
 
@@ -79,6 +85,15 @@ public:
     // Row of a rank, -1 if absent.
     int rowOfRank(int64_t rank) const;
 
+    // Compare mode: Base / New / Δ / Δ % of the step (wall time) and the Δ of computing, communication not overlapped
+    // and free per rank (query::RankDiff of the rank, ms per step), appended after ColumnCount; nullptr removes them
+    // and the table is as without baseline. A model reset.
+    void setComparison(std::shared_ptr<const query::RunDiff> diff);
+    bool isComparing() const { return m_diff != nullptr; }
+    const std::shared_ptr<const query::RunDiff>& comparison() const { return m_diff; }
+    // The column of the step's Δ in compare mode (-1 otherwise): the default sort, by |Δ| descending.
+    int compareDeltaColumn() const { return m_diff ? ColumnCount + 2 : -1; }
+
     // The StepColumn behind a time column, nullopt for Rank/Device/Host.
     static std::optional<query::StepColumn> stepColumn(int column);
     static QString columnTitle(int column);
@@ -96,6 +111,9 @@ private:
     TimeFormat::Unit m_unit = TimeFormat::Unit::Microseconds;
     std::optional<int64_t> m_highlightedRank;
     std::map<int64_t, QString> m_hosts;
+    std::vector<RowColumn<query::StepBreakdown>> m_ownColumns;
+    std::shared_ptr<const query::RunDiff> m_diff;
+    std::map<int64_t, const query::RankDiff*> m_rankDiffs; // by the new run's rank id
 };
 
 } // namespace npuscope::gui

@@ -18,7 +18,8 @@ namespace npuscope::query {
 // new_count}; "types[]" and "kernels[]" {name, category, base_ms, new_ms, delta_ms, base_count, new_count} (the top
 // K by |delta_ms|; top 0 = all); "unmapped_kernels[]" the same, every GPU kernel no category rule matched;
 // "communication[]" {op_type, group, base_/new_/delta_ count, elapse_ms, transit_ms, wait_ms, bandwidth_gbps};
-// "memory[]" {rank, base_peak_mb, new_peak_mb, delta_mb}. Pure functions, any thread.
+// "memory[]" {rank, base_peak_mb, new_peak_mb, delta_mb}; "memory_operators[]" {rank, name, base_mb, new_mb, delta_mb,
+// base_count, new_count}, the top K (MemoryOperatorDiff) by |delta_mb|. Pure functions, any thread.
 class DiffReport {
 public:
     static nlohmann::ordered_json json(

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "npuscope/model/Database.h"
+#include "npuscope/query/StepQuery.h"
 
 #include <array>
 #include <cstddef>
@@ -31,6 +32,10 @@ struct DiffBreakdown {
 std::optional<double> diffDelta(const DiffBreakdown& base, const DiffBreakdown& neu, DiffComponent c);
 // (new − base) ÷ base × 100; nullopt when either side lacks the value or base is 0.
 std::optional<double> diffDeltaPct(const DiffBreakdown& base, const DiffBreakdown& neu, DiffComponent c);
+
+// The step split (StepSplit parts, ns) of one side's figures, as the overview's donut draws it: computing not
+// overlapped = computing − overlapped (at least 0), absent parts 0.
+StepSplit splitOfDiff(const DiffBreakdown& b);
 
 struct RankDiff {
     int64_t rank = 0; // the base rank id (= the new rank id unless two single-rank inputs were paired)
@@ -65,6 +70,16 @@ struct MemoryDiff {
     std::optional<double> basePeakMb, newPeakMb; // query::MemoryQuery peak reserved
 };
 
+// The allocations of one operator name on one rank (operator_memory rows: Σ Size and the row count) over each side's
+// whole profiled window (operator_memory rows carry no step), MB = 2^20 bytes; 0 on a side without rows of the name.
+struct MemoryOperatorDiff {
+    int64_t rank = 0; // the base rank id
+    std::string name;
+    double baseMb = 0, newMb = 0;
+    int64_t baseCount = 0, newCount = 0;
+    double deltaMb() const { return newMb - baseMb; }
+};
+
 // What was compared on one side.
 struct DiffSide {
     std::vector<int64_t> ranks; // ranks with step rows, ascending
@@ -84,12 +99,16 @@ struct RunDiff {
     std::vector<OperatorDiff> unmapped; // GPU kernels no category rule matched (GPU_UNMAPPED), either side
     std::vector<CommDiff> communication; // by |Δ elapse| descending
     std::vector<MemoryDiff> memory; // matched ranks with a peak on either side
+    // Every (matched rank, operator name) with operator_memory rows on either side, by |Δ MB| descending, then rank and
+    // name: the operators whose allocation changed most come first.
+    std::vector<MemoryOperatorDiff> memoryOperators;
 };
 
-// Compares a base and a new input, each already loaded (summary and, for the operator level, the Kernels group) in
-// its own database. Ranks are matched by rank id; when each side has exactly one rank the two are compared whatever
-// their ids. Without a step each side is the mean per step over all its numbered steps. Both databases are read
-// under their own lock (taken here); call from any thread but the GUI thread (it runs SQL).
+// Compares a base and a new input, each already loaded (summary and, for the operator level, the Kernels group; for
+// the memory operators, the Memory group) in its own database. Ranks are matched by rank id; when each side has exactly
+// one rank the two are compared whatever their ids. Without a step each side is the mean per step over all its numbered
+// steps. Both databases are read under their own lock (taken here); call from any thread but the GUI thread (it runs
+// SQL).
 class RunComparison {
 public:
     struct Options {

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/compare/BaselineComparison.h"
+
+#include "npuscope/gui/common/QueryRunner.h"
+#include "npuscope/gui/common/Workspace.h"
+#include "npuscope/io/detect/LoadPlan.h"
+#include "npuscope/load/Loader.h"
+#include "npuscope/query/RankQuery.h"
+#include "npuscope/query/compare/RunComparison.h"
+
+#include <QtConcurrent/QtConcurrentMap>
+
+namespace npuscope::gui {
+
+BaselineComparison* BaselineComparison::of(Workspace* workspace)
+{
+    if (auto* existing = workspace->findChild<BaselineComparison*>(QString(), Qt::FindDirectChildrenOnly))
+        return existing;
+    return new BaselineComparison(workspace);
+}
+
+BaselineComparison::BaselineComparison(Workspace* workspace)
+    : QObject(workspace)
+    , m_workspace(workspace)
+    , m_runner(new QueryRunner(workspace, QStringLiteral("Compare"), this))
+{
+    connect(workspace, &Workspace::baselineChanged, this, &BaselineComparison::recompute);
+    // A new model drops the comparison (MainWindow drops the baseline too: it belonged to the old model).
+    connect(workspace, &Workspace::databaseChanged, this, [this] {
+        m_runner->cancelPending();
+        setComparison(nullptr);
+    });
+    recompute();
+}
+
+bool BaselineComparison::isBusy() const { return m_runner->isBusy(); }
+
+void BaselineComparison::setComparison(std::shared_ptr<const query::RunDiff> comparison)
+{
+    if (comparison == m_comparison)
+        return;
+    m_comparison = std::move(comparison);
+    emit comparisonChanged();
+}
+
+void BaselineComparison::recompute()
+{
+    m_runner->cancelPending();
+    setComparison(nullptr);
+    const auto base = m_workspace->baseline();
+    if (!base || !m_workspace->database())
+        return;
+    // Kernel and operator_memory rows are in each rank's deferred groups: import them (parsed without the model
+    // lock), then compare; RunComparison takes each model's lock itself.
+    m_runner->runUnlocked(
+        [base, cache = m_workspace->parseCache()](const std::shared_ptr<model::Database>& db) {
+            std::vector<int64_t> ranks;
+            {
+                auto guard = db->lock();
+                for (const auto& r : query::RankQuery::ranks(*db))
+                    ranks.push_back(r.rank);
+            }
+            // Ranks parse in parallel (the loader merges each under the model lock).
+            QtConcurrent::blockingMap(ranks, [&db, &cache](int64_t rank) {
+                load::Loader::loadDeferred(*db, rank, io::kKernelsGroup | io::kMemoryGroup, {}, nullptr, cache.get());
+            });
+            return std::make_shared<const query::RunDiff>(query::RunComparison::compare(*base, *db, {}));
+        },
+        [this, base](std::shared_ptr<const query::RunDiff> diff) {
+            if (m_workspace->baseline() == base)
+                setComparison(std::move(diff));
+        });
+}
+
+} // namespace npuscope::gui
