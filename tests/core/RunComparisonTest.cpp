@@ -363,11 +363,26 @@ TEST(RunComparison, CliDiffJsonContract)
 }
 
 // Memory level (d): per matched rank and operator_memory name, Σ Size (MB) and the row count of each side, against a
-// separate SQL reading of the two models; the list is ordered by |Δ MB|.
+// separate SQL reading of the two models; the list is ordered by |Δ MB|. The 2-rank samples of every level allocate
+// exactly the same sizes per operator (only the times differ), so the new side is a copy of level0 in which rank 1's
+// first aten::empty_strided allocation grew by 1 GiB: that operator must head the list with Δ = +1024 MB.
 TEST(RunComparison, MemoryOperatorsWhoseAllocationChangedMost)
 {
+    ScratchDir dir;
+    const auto copy = dir.path() / "grown";
+    std::filesystem::copy(dataDir() / "torch_npu_2rank_level0", copy, std::filesystem::copy_options::recursive);
+    const auto csv = copy / "rank1_ascend_pt" / "ASCEND_PROFILER_OUTPUT" / "operator_memory.csv";
+    std::string text = readFile(csv);
+    const auto row = text.find("\naten::empty_strided,");
+    ASSERT_NE(row, std::string::npos);
+    const auto sizeAt = row + std::string("\naten::empty_strided,").size();
+    const auto sizeEnd = text.find(',', sizeAt);
+    const double oldKb = std::stod(text.substr(sizeAt, sizeEnd - sizeAt));
+    text.replace(sizeAt, sizeEnd - sizeAt, std::to_string(oldKb + 1024.0 * 1024.0));
+    std::filesystem::permissions(csv, std::filesystem::perms::owner_write, std::filesystem::perm_options::add);
+    writeFile(csv, text);
     auto base = openWithKernels(dataDir() / "torch_npu_2rank_level0");
-    auto neu = openWithKernels(dataDir() / "torch_npu_2rank_level1");
+    auto neu = openWithKernels(copy);
     ASSERT_TRUE(base && neu);
     const auto diff = query::RunComparison::compare(*base, *neu, {});
     ASSERT_FALSE(diff.memoryOperators.empty());
@@ -403,6 +418,9 @@ TEST(RunComparison, MemoryOperatorsWhoseAllocationChangedMost)
         changed = changed || m.deltaMb() != 0;
     }
     EXPECT_TRUE(changed);
-    const std::string text = query::DiffReport::text(diff, "a", "b", 5);
-    EXPECT_NE(text.find("Operators whose allocation changed most"), std::string::npos);
+    EXPECT_EQ(diff.memoryOperators.front().rank, 1);
+    EXPECT_EQ(diff.memoryOperators.front().name, "aten::empty_strided");
+    EXPECT_NEAR(diff.memoryOperators.front().deltaMb(), 1024.0, 1e-6);
+    const std::string report = query::DiffReport::text(diff, "a", "b", 5);
+    EXPECT_NE(report.find("Operators whose allocation changed most"), std::string::npos);
 }
