@@ -231,15 +231,24 @@ CREATE TABLE comm_packet (
   total_ns   INTEGER                  -- total duration of those packets
 );
 
--- communication_matrix.json links, with group-local ranks mapped to global ranks.
-CREATE TABLE comm_link (
-  rank_id   INTEGER NOT NULL, -- rank whose file holds the link
+-- communication_matrix.json ops: what the links of one op key of one rank's file share (comm_link_row holds the
+-- links, the view comm_link joins both).
+CREATE TABLE comm_link_op (
+  id        INTEGER PRIMARY KEY, -- referenced by comm_link_row.op_id
+  rank_id   INTEGER NOT NULL, -- rank whose file holds the links
   step      INTEGER,          -- N of "step<N>"
   kind      TEXT NOT NULL,    -- p2p | collective
   matrix_op TEXT NOT NULL,    -- op key without @hash: "allreduce-top1", "allreduce-total", or a real op name (2023 builds), "Total Op Info"
   op_type   TEXT,             -- allreduce, allgather, ... (lower case) when known
   slot      TEXT,             -- top1 | middle | bottom1.. | total, NULL for real-op keys
-  group_hash TEXT,            -- number after '@', NULL when absent
+  group_hash TEXT             -- number after '@', NULL when absent
+);
+
+-- communication_matrix.json links, with group-local ranks mapped to global ranks: one narrow row per link, keyed by
+-- its op and its place in the file (no rowid, no repeated strings).
+CREATE TABLE comm_link_row (
+  op_id     INTEGER NOT NULL, -- comm_link_op.id
+  seq       INTEGER NOT NULL, -- order of the link in its import (with op_id the key, in file order)
   local_src INTEGER,          -- src as written (local rank in the group)
   local_dst INTEGER,          -- dst as written
   src       INTEGER,          -- global src rank, NULL when the group membership is unknown
@@ -248,8 +257,17 @@ CREATE TABLE comm_link (
   size_mb   REAL,             -- Transit Size(MB)
   time_ns   INTEGER,          -- Transit Time(ms)
   bandwidth_gbps REAL,        -- Bandwidth(GB/s)
-  op_name   TEXT              -- Op Name (concrete op for non-total slots), NULL when absent
-);
+  op_name_id INTEGER,         -- string.id of Op Name (concrete op for non-total slots), NULL when absent
+  PRIMARY KEY (op_id, seq)
+) WITHOUT ROWID;
+
+-- The links as one relation (what every query reads): comm_link_row joined to its op and op name; link_op and
+-- link_seq give the file order (what a table's rowid gave).
+CREATE VIEW comm_link AS
+  SELECT o.rank_id, o.step, o.kind, o.matrix_op, o.op_type, o.slot, o.group_hash, r.local_src, r.local_dst, r.src,
+         r.dst, r.transport, r.size_mb, r.time_ns, r.bandwidth_gbps, s.value AS op_name, r.op_id AS link_op,
+         r.seq AS link_seq
+  FROM comm_link_row r JOIN comm_link_op o ON o.id = r.op_id LEFT JOIN string s ON s.id = r.op_name_id;
 
 -- memory_record.csv. Db exports: MEMORY_RECORD (bytes -> MB) plus the NPU_MEM "app" samples as APP rows
 -- (reserved_mb = DDR + HBM), as the CSV has them.

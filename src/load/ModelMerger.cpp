@@ -83,16 +83,17 @@ void ModelMerger::mergeUri(
         // Interned strings by value; a file without a string table has no rows referring to one (the mapped
         // columns below then fail to prepare, which refuses the file).
         const bool strings = !partial || present.count("string") != 0;
+        main.exec("DROP TABLE IF EXISTS temp.string_map;"
+                  "CREATE TEMP TABLE string_map(old_id INTEGER PRIMARY KEY, new_id INTEGER);");
         if (strings)
             main.exec("CREATE INDEX IF NOT EXISTS main.idx_string_value ON string(value);"
                       "INSERT INTO main.string(value) SELECT value FROM w.string ws "
                       "  WHERE NOT EXISTS (SELECT 1 FROM main.string m WHERE m.value = ws.value);"
-                      "DROP TABLE IF EXISTS temp.string_map;"
-                      "CREATE TEMP TABLE string_map(old_id INTEGER PRIMARY KEY, new_id INTEGER);"
                       "INSERT INTO temp.string_map SELECT ws.id, m.id FROM w.string ws JOIN main.string m "
                       "  ON m.value = ws.value;");
-        // One statement for the four offsets: a merge of many small files costs per statement.
+        // One statement for the five offsets: a merge of many small files costs per statement.
         int64_t opOffset = 0;
+        int64_t linkOpOffset = 0;
         int64_t bwOffset = 0;
         int64_t sliceOffset = 0;
         int64_t fileOffset = 0;
@@ -100,12 +101,14 @@ void ModelMerger::mergeUri(
             auto st = main.prepare("SELECT (SELECT COALESCE(MAX(id), 0) FROM main.comm_op), "
                                    "(SELECT COALESCE(MAX(id), 0) FROM main.comm_bandwidth), "
                                    "(SELECT COALESCE(MAX(id), 0) FROM main.slice), "
-                                   "(SELECT COALESCE(MAX(id), 0) FROM main.source_file)");
+                                   "(SELECT COALESCE(MAX(id), 0) FROM main.source_file), "
+                                   "(SELECT COALESCE(MAX(id), 0) FROM main.comm_link_op)");
             if (st.step()) {
                 opOffset = st.int64(0);
                 bwOffset = st.int64(1);
                 sliceOffset = st.int64(2);
                 fileOffset = st.int64(3);
+                linkOpOffset = st.int64(4);
             }
         }
         auto shifted = [](const std::string& column, int64_t offset) {
@@ -121,6 +124,9 @@ void ModelMerger::mergeUri(
             { "comm_bandwidth",
                 { { "id", shifted("id", bwOffset) }, { "comm_op_id", shifted("comm_op_id", opOffset) } } },
             { "comm_packet", { { "comm_bandwidth_id", shifted("comm_bandwidth_id", bwOffset) } } },
+            { "comm_link_op", { { "id", shifted("id", linkOpOffset) } } },
+            { "comm_link_row",
+                { { "op_id", shifted("op_id", linkOpOffset) }, { "op_name_id", mapped("op_name_id") } } },
             { "slice",
                 { { "id", shifted("id", sliceOffset) }, { "name_id", mapped("name_id") },
                     { "cat_id", mapped("cat_id") }, { "args_file_id", shifted("args_file_id", fileOffset) } } },
@@ -163,12 +169,13 @@ void ModelMerger::mergeUri(
                 }
                 exprs += c;
             }
-            main.exec("INSERT INTO main." + table + "(" + names + ") SELECT " + exprs + " FROM w." + table
-                + " ORDER BY rowid");
+            // comm_link_row has no rowid: its key is the file order.
+            const char* order = table == "comm_link_row" ? " ORDER BY op_id, seq" : " ORDER BY rowid";
+            main.exec("INSERT INTO main." + table + "(" + names + ") SELECT " + exprs + " FROM w." + table + order);
         }
-        if (strings)
-            main.exec("DROP TABLE temp.string_map");
+        main.exec("DROP TABLE temp.string_map");
         main.exec("COMMIT");
+        main.clearCaches(); // comm_link_row is WITHOUT ROWID: SQLite's update hook did not see its rows
     } catch (...) {
         if (inTransaction)
             main.exec("ROLLBACK");

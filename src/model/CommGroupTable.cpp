@@ -21,12 +21,15 @@ void CommGroupTable::indexMembers(Database& db)
 
 void CommGroupTable::fillLinkRanks(Database& db)
 {
-    db.exec("UPDATE comm_link SET "
-            "src = (SELECT global_rank FROM comm_group_rank g WHERE g.group_hash = comm_link.group_hash "
-            "       AND g.local_rank = comm_link.local_src), "
-            "dst = (SELECT global_rank FROM comm_group_rank g WHERE g.group_hash = comm_link.group_hash "
-            "       AND g.local_rank = comm_link.local_dst) "
-            "WHERE group_hash IS NOT NULL AND (src IS NULL OR dst IS NULL)");
+    // comm_link is a view: the link rows take the global ranks of their op's group.
+    db.exec("UPDATE comm_link_row SET "
+            "src = (SELECT g.global_rank FROM comm_link_op o JOIN comm_group_rank g ON g.group_hash = o.group_hash "
+            "       AND g.local_rank = comm_link_row.local_src WHERE o.id = comm_link_row.op_id), "
+            "dst = (SELECT g.global_rank FROM comm_link_op o JOIN comm_group_rank g ON g.group_hash = o.group_hash "
+            "       AND g.local_rank = comm_link_row.local_dst WHERE o.id = comm_link_row.op_id) "
+            "WHERE (src IS NULL OR dst IS NULL) "
+            "AND op_id IN (SELECT id FROM comm_link_op WHERE group_hash IS NOT NULL)");
+    db.clearCaches(); // the update hook does not see a WITHOUT ROWID table
 }
 
 } // namespace npuscope::model

@@ -28,7 +28,7 @@ CREATE INDEX IF NOT EXISTS idx_step_kernel_rank ON step_kernel(rank_id, ts);
 CREATE INDEX IF NOT EXISTS idx_comm_op_rank ON comm_op(rank_id, step, group_hash);
 CREATE INDEX IF NOT EXISTS idx_comm_op_group ON comm_op(group_hash, is_total);
 CREATE INDEX IF NOT EXISTS idx_comm_bw_op ON comm_bandwidth(comm_op_id);
-CREATE INDEX IF NOT EXISTS idx_comm_link_step ON comm_link(step, group_hash, matrix_op);
+CREATE INDEX IF NOT EXISTS idx_comm_link_step ON comm_link_op(step, group_hash, matrix_op);
 CREATE INDEX IF NOT EXISTS idx_comm_group_rank ON comm_group_rank(group_hash, local_rank);
 CREATE INDEX IF NOT EXISTS idx_slice_track ON slice(rank_id, pid, tid, ts);
 CREATE INDEX IF NOT EXISTS idx_counter_track ON counter(rank_id, pid, name_id, ts);

@@ -71,9 +71,10 @@ struct ModelWriter::Statements {
         , commBandwidth(db, "comm_bandwidth",
               { "comm_op_id", "transport", "size_mb", "transit_ns", "bandwidth_gbps", "large_packet_ratio" })
         , commPacket(db, "comm_packet", { "comm_bandwidth_id", "package_mb", "count", "total_ns" })
-        , commLink(db, "comm_link",
-              { "rank_id", "step", "kind", "matrix_op", "op_type", "slot", "group_hash", "local_src", "local_dst",
-                  "src", "dst", "transport", "size_mb", "time_ns", "bandwidth_gbps", "op_name" })
+        , commLinkOp(db, "comm_link_op", { "rank_id", "step", "kind", "matrix_op", "op_type", "slot", "group_hash" })
+        , commLinkRow(db, "comm_link_row",
+              { "op_id", "seq", "local_src", "local_dst", "src", "dst", "transport", "size_mb", "time_ns",
+                  "bandwidth_gbps", "op_name_id" })
         , memoryRecord(db, "memory_record",
               { "rank_id", "component", "ts", "allocated_mb", "reserved_mb", "active_mb", "stream_ptr", "device" })
         , operatorMemory(db, "operator_memory",
@@ -115,7 +116,8 @@ struct ModelWriter::Statements {
     TableInsert<16> commOp;
     TableInsert<6> commBandwidth;
     TableInsert<4> commPacket;
-    TableInsert<16> commLink;
+    TableInsert<7> commLinkOp;
+    TableInsert<11> commLinkRow;
     TableInsert<8> memoryRecord;
     TableInsert<16> operatorMemory;
     TableInsert<8> memoryPeak;
@@ -151,6 +153,8 @@ ModelWriter::~ModelWriter()
             // Destructors must not throw; the data of an unfinished load is discarded.
         }
     }
+    if (m_linkSeq != m_linkSeqSeen)
+        m_db.clearCaches(); // as commit()
 }
 
 void ModelWriter::begin()
@@ -166,6 +170,10 @@ void ModelWriter::commit()
     if (m_inTransaction) {
         m_db.exec("COMMIT");
         m_inTransaction = false;
+    }
+    if (m_linkSeq != m_linkSeqSeen) {
+        m_linkSeqSeen = m_linkSeq;
+        m_db.clearCaches(); // links went into comm_link_row, which SQLite's update hook does not see
     }
 }
 
@@ -266,8 +274,19 @@ void ModelWriter::addCommPacket(const CommPacketRow& r)
 
 void ModelWriter::addCommLink(const CommLinkRow& r)
 {
-    m_st->commLink.insert(r.rankId, r.step, r.kind, r.matrixOp, r.opType, r.slot, r.groupHash, r.localSrc, r.localDst,
-        r.src, r.dst, r.transport, r.sizeMb, r.timeNs, r.bandwidthGbps, r.opName);
+    // Links arrive grouped by op key (a matrix file lists them under it): one comm_link_op row per run of equal op
+    // fields, the link itself a narrow comm_link_row (docs/schema.md).
+    const bool sameOp = m_linkOp && m_linkOp->rankId == r.rankId && m_linkOp->step == r.step
+        && m_linkOp->matrixOp == r.matrixOp && m_linkOp->groupHash == r.groupHash && m_linkOp->kind == r.kind
+        && m_linkOp->slot == r.slot && m_linkOp->opType == r.opType;
+    if (!sameOp) {
+        m_st->commLinkOp.insert(r.rankId, r.step, r.kind, r.matrixOp, r.opType, r.slot, r.groupHash);
+        m_linkOpId = m_db.lastInsertRowId();
+        m_linkOp = LinkOp { r.rankId, r.step, r.kind, r.matrixOp, r.opType, r.slot, r.groupHash };
+    }
+    const OptInt opName = r.opName ? OptInt(intern(*r.opName)) : std::nullopt;
+    m_st->commLinkRow.insert(m_linkOpId, m_linkSeq++, r.localSrc, r.localDst, r.src, r.dst, r.transport, r.sizeMb,
+        r.timeNs, r.bandwidthGbps, opName);
 }
 
 void ModelWriter::addMemoryRecord(const MemoryRecordRow& r)

@@ -65,16 +65,16 @@ std::string rankRanges(const std::vector<int64_t>& ranks)
 }
 
 // A link's place in CommQuery::forEachLink's order (ORDER BY step, group_hash, matrix_op, src, dst, rank_id; NULL
-// first, text by bytes as SQLite's BINARY collation), then its rowid.
+// first, text by bytes as SQLite's BINARY collation), then its place in the file (comm_link's link_op, link_seq).
 struct LinkOrder {
     std::optional<int64_t> step;
     std::optional<std::string> group;
     std::string matrixOp;
-    int64_t src = 0, dst = 0, rank = 0, rowid = 0;
+    int64_t src = 0, dst = 0, rank = 0, position = 0;
     bool operator<(const LinkOrder& o) const
     {
-        return std::tie(step, group, matrixOp, src, dst, rank, rowid)
-            < std::tie(o.step, o.group, o.matrixOp, o.src, o.dst, o.rank, o.rowid);
+        return std::tie(step, group, matrixOp, src, dst, rank, position)
+            < std::tie(o.step, o.group, o.matrixOp, o.src, o.dst, o.rank, o.position);
     }
 };
 
@@ -331,7 +331,7 @@ std::string SummaryReport::text(model::Database& db, HostDisplay hosts)
     };
     std::vector<Ranked> slowest;
     size_t linkCount = 0;
-    auto links = db.prepare("SELECT rowid, rank_id, step, group_hash, matrix_op, src, dst, transport, size_mb, "
+    auto links = db.prepare("SELECT link_op * 4294967296 + link_seq, rank_id, step, group_hash, matrix_op, src, dst, transport, size_mb, "
                             "time_ns, bandwidth_gbps FROM comm_link WHERE bandwidth_gbps IS NOT NULL AND src IS NOT "
                             "NULL AND dst IS NOT NULL AND (transport IS NULL OR transport <> 'LOCAL') AND (slot IS "
                             "NULL OR (slot = 'total' AND group_hash IS NOT NULL))");

@@ -282,7 +282,7 @@ namespace {
 // whose global ranks are unknown), the op type (a 2023 real-op key is its own type) and NULLs read as "" / 0.
 std::string linkRowsSql()
 {
-    return std::string("SELECT comm_link.rowid AS rid, rank_id, step, matrix_op, slot, op_name, "
+    return std::string("SELECT comm_link.link_op * 4294967296 + comm_link.link_seq AS rid, rank_id, step, matrix_op, slot, op_name, "
                        "COALESCE(bandwidth_gbps, 0) AS bw, CASE WHEN slot IS NULL THEN matrix_op ELSE "
                        "COALESCE(op_type, matrix_op) END AS type, COALESCE(group_hash, '') AS grp, CASE WHEN lg.g IS "
                        "NULL THEN src ELSE local_src END AS src, CASE WHEN lg.g IS NULL THEN dst ELSE local_dst END "

@@ -33,7 +33,7 @@ std::string links(const std::string& path, bool lean)
     }
     writer.commit();
     return (ok ? "ok\n" : "failed\n")
-        + test::dump(*db, "SELECT * FROM comm_link ORDER BY rowid")
+        + test::dump(*db, "SELECT * FROM comm_link ORDER BY link_op, link_seq")
         // The file name differs between the two copies, and a syntax error's byte and column by the BOM's 3 bytes.
         + test::dump(*db,
             "SELECT severity, rank_id, CASE WHEN message LIKE 'invalid JSON%' THEN 'invalid JSON' "

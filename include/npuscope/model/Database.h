@@ -89,7 +89,9 @@ public:
         storeCached(key, value);
         return value;
     }
-    // Empties every slot of cached(). Any thread.
+    // Empties every slot of cached(). Any thread. Row changes clear them through SQLite's update hook, which does not
+    // see WITHOUT ROWID tables (comm_link_row): whoever writes those calls this (ModelWriter, ModelMerger,
+    // CommGroupTable::fillLinkRanks).
     void clearCaches();
 
 private:

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -75,6 +76,18 @@ private:
     std::unique_ptr<Statements> m_st;
     RankFileTable m_rankFiles;
     std::unordered_map<std::string, int64_t> m_strings;
+    // addCommLink: the op (comm_link_op row) of the previous link, reused while links of one op key follow each other.
+    struct LinkOp {
+        int64_t rankId = 0;
+        OptInt step;
+        std::string kind, matrixOp;
+        OptText opType, slot, groupHash;
+        bool operator==(const LinkOp&) const = default;
+    };
+    std::optional<LinkOp> m_linkOp;
+    int64_t m_linkOpId = 0;
+    int64_t m_linkSeq = 0;
+    int64_t m_linkSeqSeen = 0; // m_linkSeq at the last commit()
     bool m_inTransaction = false;
 };
 
