@@ -74,6 +74,8 @@ TEST(RankImport, XargsImportOpensLikeTheRawCluster)
         const std::string name = e.path().filename().string();
         if (name.ends_with(".kernel-totals.npgroup"))
             continue; // written for every rank with kernel files
+        if (name == load::RankImport::kJoinedName)
+            continue; // a process that found only its own rank files there joined them (stale now: not used)
         EXPECT_TRUE(io::importedRankOf(name)) << e.path() << " (a temporary file left?)";
         ++files;
     }
@@ -104,6 +106,42 @@ TEST(RankImport, XargsImportOpensLikeTheRawCluster)
     EXPECT_GT(ra.size(), 100u);
     EXPECT_EQ(ra, rows(*b, kTimelineRows));
     EXPECT_EQ(count(*a, "SELECT count(*) FROM flow"), count(*b, "SELECT count(*) FROM flow"));
+}
+
+// One import over every rank folder joins the whole folder (the first open reads one file, the same summary);
+// --no-join, or rank files the import did not write, leave it out.
+TEST(RankImport, OneImportOfEveryRankJoinsTheFolder)
+{
+    ScratchDir dir;
+    const auto raw = generate(dir.path() / "raw", 16, 2, 4, 1);
+    std::string dirs;
+    std::string first;
+    for (const auto& e : fs::directory_iterator(raw)) {
+        if (e.is_directory()) {
+            dirs += " '" + e.path().string() + "'";
+            first = first.empty() ? e.path().string() : first;
+        }
+    }
+    const fs::path out = dir.path() / "imported";
+    const auto import = runCli("import" + dirs + " --out '" + out.string() + "'");
+    ASSERT_EQ(import.status, 0);
+    EXPECT_NE(import.out.find(std::string("joined ") + out.string()), std::string::npos) << import.out;
+    ASSERT_TRUE(fs::is_regular_file(out / load::RankImport::kJoinedName));
+    ASSERT_TRUE(load::RankImport::joinedFor(io::Detector::detect({ out.string() })));
+    const auto direct = runCli("summary --json --no-cache '" + raw + "'");
+    const auto joined = runCli("summary --json --no-cache '" + out.string() + "'");
+    ASSERT_EQ(direct.status, 0);
+    EXPECT_TRUE(direct.out == joined.out) << "summary JSON of the joined folder differs";
+
+    // Importing one rank again into the folder: the others are not this import's, so no join (the old one no longer
+    // matches and is not used).
+    ASSERT_EQ(runCli("import --quiet '" + first + "' --out '" + out.string() + "'").status, 0);
+    EXPECT_FALSE(load::RankImport::joinedFor(io::Detector::detect({ out.string() })));
+    EXPECT_TRUE(direct.out == runCli("summary --json --no-cache '" + out.string() + "'").out);
+
+    const fs::path plain = dir.path() / "plain";
+    ASSERT_EQ(runCli("import --quiet --no-join" + dirs + " --out '" + plain.string() + "'").status, 0);
+    EXPECT_FALSE(fs::exists(plain / load::RankImport::kJoinedName));
 }
 
 // Each file describes itself; another importer version is read with a warning, another schema is refused with an
