@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 
@@ -132,6 +133,30 @@ TEST(RankImport, OneImportOfEveryRankJoinsTheFolder)
     const auto joined = runCli("summary --json --no-cache '" + out.string() + "'");
     ASSERT_EQ(direct.status, 0);
     EXPECT_TRUE(direct.out == joined.out) << "summary JSON of the joined folder differs";
+
+    // One byte of the joined model changed (past the header): its seal no longer matches, so the rank files are
+    // merged instead (same summary rows) and a warning says why.
+    {
+        const fs::path joinedPath = out / load::RankImport::kJoinedName;
+        const auto size = fs::file_size(joinedPath);
+        std::fstream f(joinedPath, std::ios::in | std::ios::out | std::ios::binary);
+        f.seekg(static_cast<std::streamoff>(size / 2));
+        char c = 0;
+        f.read(&c, 1);
+        c = static_cast<char>(c ^ 0x5a);
+        f.seekp(static_cast<std::streamoff>(size / 2));
+        f.write(&c, 1);
+    }
+    ASSERT_TRUE(load::RankImport::joinedFor(io::Detector::detect({ out.string() })));
+    auto damaged = openFolder(out);
+    ASSERT_TRUE(damaged);
+    EXPECT_EQ(count(*damaged, "SELECT count(*) FROM rank"), 16);
+    EXPECT_EQ(count(*damaged,
+                  "SELECT count(*) FROM parse_issue WHERE severity = 'warning' AND message LIKE 'joined model %"
+                  "unusable (its checksum differs%merged the rank files instead'"),
+        1);
+    ASSERT_EQ(runCli("import --join '" + out.string() + "'").status, 0);
+    EXPECT_TRUE(direct.out == runCli("summary --json --no-cache '" + out.string() + "'").out);
 
     // Importing one rank again into the folder: the others are not this import's, so no join (the old one no longer
     // matches and is not used).
