@@ -85,7 +85,8 @@ int lazyAggregates(const std::vector<std::string>& args);
 // with wait4: wall time and peak RSS of both and their ratios (src/bench/CliJsonBench.cpp).
 int cliJson(const std::vector<std::string>& args);
 // imported-open [--ranks 1024] [--work DIR] [--path CLUSTER] [--repeat 3]: the cluster's warm parse-cache summary
-// reopen against opening a folder of its `npuscope-cli import` rank files with no cache, and with a warm one.
+// reopen against the first open (no cache) of a folder of its `npuscope-cli import` rank files imported in one
+// process (joined), and against the same files merged at each open (no joined model), with no cache and a warm one.
 // slim [--ranks 256] [--trace-mb 2] [--work DIR]: bytes `npuscope-cli slim --keep summary` keeps of a generated
 // cluster (src/bench/ClusterImportBench.cpp).
 int importedOpen(const std::vector<std::string>& args);

@@ -9,7 +9,8 @@
 
 namespace {
 
-constexpr const char* kUsage = R"(  import [--quiet] [--keep summary|timeline|all] [--ranks LIST] RANKDIR... --out DIR
+constexpr const char* kUsage = R"(  import [--quiet] [--no-join] [--keep summary|timeline|all] [--ranks LIST]
+         RANKDIR... --out DIR
       Parse each RANKDIR (a rank folder, or any folder npuscope opens) on its own and write one file per rank,
       DIR/rank_<id>.nprank: the rank's summary model in the parse cache's format, describing itself (input paths,
       sizes, modification times, importer version and schema). Files are written under a temporary name and
@@ -21,6 +22,8 @@ constexpr const char* kUsage = R"(  import [--quiet] [--keep summary|timeline|al
       ids and ranges, 0,3,8-15; default every rank) go beside them in rank_<id>.<group>.npgroup files, and a view
       that needs them reads them there; otherwise (summary, the default) from the original files the rank files
       name. The kernel totals of the FLOPs heatmap are always written (rank_<id>.kernel-totals.npgroup).
+      When the folder then holds only the rank files this import wrote (one import over every rank folder), it
+      is joined as by import --join, so its first open reads one file; --no-join leaves that out.
       --quiet prints only errors.
   import --join DIR
       Once every rank is imported (e.g. a job depending on the import array job): write DIR/cluster.npjoined, the
@@ -42,6 +45,7 @@ int run(const std::vector<std::string>& args)
     std::vector<std::string> dirs;
     std::string out;
     bool quiet = false;
+    bool joinWhole = true;
     npuscope::load::RankImport::Options options;
     for (size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--out" && i + 1 < args.size())
@@ -63,6 +67,8 @@ int run(const std::vector<std::string>& args)
             options.groupRanks = std::move(ranks);
         } else if (args[i] == "--quiet")
             quiet = true;
+        else if (args[i] == "--no-join")
+            joinWhole = false;
         else if (args[i].rfind("--", 0) == 0)
             return npuscope::cli::usageError("import", "unknown option " + args[i]);
         else
@@ -83,7 +89,15 @@ int run(const std::vector<std::string>& args)
         nullptr, options);
     for (const auto& e : result.errors)
         std::cerr << "npuscope-cli import: " << e << "\n";
-    return result.errors.empty() && !result.written.empty() ? 0 : 1;
+    bool joined = true;
+    if (const auto error = joinWhole ? npuscope::load::RankImport::joinIfWhole(out, result) : std::nullopt) {
+        joined = error->empty();
+        if (!joined)
+            std::cerr << "npuscope-cli import: join: " << *error << "\n";
+        else if (!quiet)
+            std::cout << "joined " << out << "/" << npuscope::load::RankImport::kJoinedName << "\n";
+    }
+    return result.errors.empty() && !result.written.empty() && joined ? 0 : 1;
 }
 
 const bool kRegistered = npuscope::cli::registerCommand({ "import", kUsage, &run });

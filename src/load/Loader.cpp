@@ -871,11 +871,13 @@ std::string tableSchema(model::Database& db)
 // A cached model copied into memory, checked before it is trusted; throws DbError when damaged or when its tables
 // are not this build's (an entry written by another version or edited: the key alone cannot tell). extraTable, when
 // given, is a description table the file may carry besides the model's (dropped before the comparison).
+// sealed: the file was checked otherwise (RankImport::checkJoinedSeal), SQLite's quick_check is skipped.
 std::unique_ptr<model::Database> readCachedModel(
-    const std::string& path, const LoadPlan& plan, const char* extraTable = nullptr)
+    const std::string& path, const LoadPlan& plan, const char* extraTable = nullptr, bool sealed = false)
 {
     auto db = model::Database::createModelFromFile(path);
-    db->quickCheck();
+    if (!sealed)
+        db->quickCheck();
     if (extraTable)
         db->exec(std::string("DROP TABLE IF EXISTS ") + extraTable);
     if (tableSchema(*db) != tableSchema(*model::Database::createModel()))
@@ -959,11 +961,13 @@ std::unique_ptr<model::Database> Loader::load(
         }
     }
     // An imported folder joined on the cluster (npuscope-cli import --join): its whole summary model in one file.
-    if (const auto joined = db ? std::nullopt : RankImport::joinedFor(plan)) {
+    if (const auto joined = db || !options.useJoined ? std::nullopt : RankImport::joinedFor(plan)) {
         progress.message("reading the joined imported ranks");
         try {
-            // npuscope_join is the file's description; merges copy every table of the model, so it goes.
-            db = readCachedModel(*joined, plan, "npuscope_join");
+            // npuscope_join is the file's description; merges copy every table of the model, so it goes. The seal
+            // (a hash of the file's bytes) stands for SQLite's quick_check, which costs more than the copy.
+            RankImport::checkJoinedSeal(*joined);
+            db = readCachedModel(*joined, plan, "npuscope_join", true);
             progress.bytes(totalBytes, *joined);
         } catch (const model::DbError& e) {
             rejected = "joined model " + *joined + " unusable (" + e.what() + "); merged the rank files instead";

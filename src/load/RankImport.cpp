@@ -7,12 +7,16 @@
 #include "npuscope/load/ParseCache.h"
 #include "npuscope/model/Database.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
+#include <cstring>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace fs = std::filesystem;
@@ -82,8 +86,84 @@ void dropEmptyTables(model::Database& db)
     }
 }
 
-// Writes model to dir/name through a temporary file in dir and a rename (atomic within one file system).
-std::string writeAtomically(model::Database& model, const fs::path& dir, const std::string& name)
+// The joined model's seal (RankImport::checkJoinedSeal): where it sits in the SQLite header (user_version at 60,
+// application_id at 68, both big-endian) and the bytes it covers (everything after the header).
+constexpr off_t kHeaderBytes = 100;
+constexpr off_t kUserVersionAt = 60;
+constexpr off_t kApplicationIdAt = 68;
+
+// A 64-bit hash of fd's bytes from kHeaderBytes on, four multiply-xor lanes over 8-byte words (several GB/s); nullopt
+// when the file cannot be read.
+std::optional<uint64_t> contentHash(int fd)
+{
+    constexpr uint64_t kPrime = 0x9e3779b97f4a7c15ull;
+    std::array<uint64_t, 4> lanes { 1, 2, 3, 4 };
+    std::vector<unsigned char> buffer(4u << 20);
+    off_t at = kHeaderBytes;
+    uint64_t total = 0;
+    for (;;) {
+        const ssize_t n = ::pread(fd, buffer.data(), buffer.size(), at);
+        if (n < 0)
+            return std::nullopt;
+        if (n == 0)
+            break;
+        const size_t count = static_cast<size_t>(n);
+        size_t i = 0;
+        for (; i + 32 <= count; i += 32) {
+            for (size_t l = 0; l < 4; ++l) {
+                uint64_t word;
+                std::memcpy(&word, buffer.data() + i + 8 * l, 8);
+                lanes[l] = (lanes[l] ^ word) * kPrime;
+                lanes[l] ^= lanes[l] >> 29;
+            }
+        }
+        for (; i < count; ++i)
+            lanes[0] = (lanes[0] ^ buffer[i]) * kPrime;
+        at += n;
+        total += count;
+    }
+    uint64_t h = total;
+    for (const uint64_t lane : lanes)
+        h = ((h ^ lane) * kPrime) ^ (h >> 31);
+    return h;
+}
+
+void putBigEndian32(unsigned char* out, uint32_t value)
+{
+    for (int i = 0; i < 4; ++i)
+        out[i] = static_cast<unsigned char>(value >> (24 - 8 * i));
+}
+
+uint32_t bigEndian32(const unsigned char* in)
+{
+    return (uint32_t(in[0]) << 24) | (uint32_t(in[1]) << 16) | (uint32_t(in[2]) << 8) | uint32_t(in[3]);
+}
+
+// Writes the seal into the SQLite file at path (not yet renamed into place); the error, or "".
+std::string seal(const fs::path& path)
+{
+    const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+    if (fd < 0)
+        return "cannot open " + path.string() + " to seal it";
+    std::string error;
+    if (const auto hash = contentHash(fd)) {
+        unsigned char word[4];
+        putBigEndian32(word, static_cast<uint32_t>(*hash));
+        bool ok = ::pwrite(fd, word, 4, kUserVersionAt) == 4;
+        putBigEndian32(word, static_cast<uint32_t>(*hash >> 32));
+        ok = ok && ::pwrite(fd, word, 4, kApplicationIdAt) == 4;
+        if (!ok)
+            error = "cannot seal " + path.string();
+    } else {
+        error = "cannot read " + path.string() + " to seal it";
+    }
+    ::close(fd);
+    return error;
+}
+
+// Writes model to dir/name through a temporary file in dir and a rename (atomic within one file system); sealed
+// (seal) before the rename when asked.
+std::string writeAtomically(model::Database& model, const fs::path& dir, const std::string& name, bool sealed = false)
 {
     static std::atomic<uint64_t> counter { 0 };
     const fs::path target = dir / name;
@@ -95,6 +175,12 @@ std::string writeAtomically(model::Database& model, const fs::path& dir, const s
     } catch (const model::DbError& e) {
         fs::remove(temp, ec);
         return std::string("cannot write ") + temp.string() + ": " + e.what();
+    }
+    if (sealed) {
+        if (auto error = seal(temp); !error.empty()) {
+            fs::remove(temp, ec);
+            return error;
+        }
     }
     fs::rename(temp, target, ec);
     if (ec) {
@@ -334,6 +420,7 @@ std::string RankImport::join(const std::string& dir)
     plan.issues.clear();
     LoadOptions options;
     options.loadTimelines = false;
+    options.useJoined = false;
     auto db = Loader::load(plan, options);
     if (!db)
         return "cancelled";
@@ -345,7 +432,23 @@ std::string RankImport::join(const std::string& dir)
         insert.reset();
     }
     db->exec("COMMIT");
-    return writeAtomically(*db, folder, kJoinedName);
+    return writeAtomically(*db, folder, kJoinedName, true);
+}
+
+std::optional<std::string> RankImport::joinIfWhole(const std::string& outDir, const Result& result)
+{
+    std::set<std::string> written;
+    for (const auto& w : result.written)
+        written.insert(fs::path(w.path).filename().string());
+    std::set<std::string> present;
+    std::error_code ec;
+    for (fs::directory_iterator it(outDir, ec), end; !ec && it != end; it.increment(ec)) {
+        if (io::importedRankOf(it->path().filename().string()))
+            present.insert(it->path().filename().string());
+    }
+    if (ec || written.empty() || present != written)
+        return std::nullopt;
+    return join(outDir);
 }
 
 std::optional<std::string> RankImport::joinedFor(const io::LoadPlan& plan)
@@ -371,6 +474,24 @@ std::optional<std::string> RankImport::joinedFor(const io::LoadPlan& plan)
         return std::nullopt; // not a joined model this build reads: the rank files are merged instead
     }
     return joined.string();
+}
+
+void RankImport::checkJoinedSeal(const std::string& path)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        throw model::DbError("cannot open it");
+    unsigned char header[kHeaderBytes];
+    const bool headerRead = ::pread(fd, header, sizeof header, 0) == static_cast<ssize_t>(sizeof header);
+    const auto hash = contentHash(fd);
+    ::close(fd);
+    if (!headerRead || !hash)
+        throw model::DbError("cannot read it");
+    const uint64_t sealed
+        = (uint64_t(bigEndian32(header + kApplicationIdAt)) << 32) | bigEndian32(header + kUserVersionAt);
+    if (sealed != *hash)
+        throw model::DbError("its checksum differs (damaged, edited, or joined by an older build): run npuscope-cli "
+                             "import --join again");
 }
 
 RankImport::Inspection RankImport::inspect(const std::string& path)

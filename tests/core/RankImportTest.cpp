@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 
@@ -74,6 +75,8 @@ TEST(RankImport, XargsImportOpensLikeTheRawCluster)
         const std::string name = e.path().filename().string();
         if (name.ends_with(".kernel-totals.npgroup"))
             continue; // written for every rank with kernel files
+        if (name == load::RankImport::kJoinedName)
+            continue; // a process that found only its own rank files there joined them (stale now: not used)
         EXPECT_TRUE(io::importedRankOf(name)) << e.path() << " (a temporary file left?)";
         ++files;
     }
@@ -104,6 +107,66 @@ TEST(RankImport, XargsImportOpensLikeTheRawCluster)
     EXPECT_GT(ra.size(), 100u);
     EXPECT_EQ(ra, rows(*b, kTimelineRows));
     EXPECT_EQ(count(*a, "SELECT count(*) FROM flow"), count(*b, "SELECT count(*) FROM flow"));
+}
+
+// One import over every rank folder joins the whole folder (the first open reads one file, the same summary);
+// --no-join, or rank files the import did not write, leave it out.
+TEST(RankImport, OneImportOfEveryRankJoinsTheFolder)
+{
+    ScratchDir dir;
+    const auto raw = generate(dir.path() / "raw", 16, 2, 4, 1);
+    std::string dirs;
+    std::string first;
+    for (const auto& e : fs::directory_iterator(raw)) {
+        if (e.is_directory()) {
+            dirs += " '" + e.path().string() + "'";
+            first = first.empty() ? e.path().string() : first;
+        }
+    }
+    const fs::path out = dir.path() / "imported";
+    const auto import = runCli("import" + dirs + " --out '" + out.string() + "'");
+    ASSERT_EQ(import.status, 0);
+    EXPECT_NE(import.out.find(std::string("joined ") + out.string()), std::string::npos) << import.out;
+    ASSERT_TRUE(fs::is_regular_file(out / load::RankImport::kJoinedName));
+    ASSERT_TRUE(load::RankImport::joinedFor(io::Detector::detect({ out.string() })));
+    const auto direct = runCli("summary --json --no-cache '" + raw + "'");
+    const auto joined = runCli("summary --json --no-cache '" + out.string() + "'");
+    ASSERT_EQ(direct.status, 0);
+    EXPECT_TRUE(direct.out == joined.out) << "summary JSON of the joined folder differs";
+
+    // One byte of the joined model changed (past the header): its seal no longer matches, so the rank files are
+    // merged instead (same summary rows) and a warning says why.
+    {
+        const fs::path joinedPath = out / load::RankImport::kJoinedName;
+        const auto size = fs::file_size(joinedPath);
+        std::fstream f(joinedPath, std::ios::in | std::ios::out | std::ios::binary);
+        f.seekg(static_cast<std::streamoff>(size / 2));
+        char c = 0;
+        f.read(&c, 1);
+        c = static_cast<char>(c ^ 0x5a);
+        f.seekp(static_cast<std::streamoff>(size / 2));
+        f.write(&c, 1);
+    }
+    ASSERT_TRUE(load::RankImport::joinedFor(io::Detector::detect({ out.string() })));
+    auto damaged = openFolder(out);
+    ASSERT_TRUE(damaged);
+    EXPECT_EQ(count(*damaged, "SELECT count(*) FROM rank"), 16);
+    EXPECT_EQ(count(*damaged,
+                  "SELECT count(*) FROM parse_issue WHERE severity = 'warning' AND message LIKE 'joined model %"
+                  "unusable (its checksum differs%merged the rank files instead'"),
+        1);
+    ASSERT_EQ(runCli("import --join '" + out.string() + "'").status, 0);
+    EXPECT_TRUE(direct.out == runCli("summary --json --no-cache '" + out.string() + "'").out);
+
+    // Importing one rank again into the folder: the others are not this import's, so no join (the old one no longer
+    // matches and is not used).
+    ASSERT_EQ(runCli("import --quiet '" + first + "' --out '" + out.string() + "'").status, 0);
+    EXPECT_FALSE(load::RankImport::joinedFor(io::Detector::detect({ out.string() })));
+    EXPECT_TRUE(direct.out == runCli("summary --json --no-cache '" + out.string() + "'").out);
+
+    const fs::path plain = dir.path() / "plain";
+    ASSERT_EQ(runCli("import --quiet --no-join" + dirs + " --out '" + plain.string() + "'").status, 0);
+    EXPECT_FALSE(fs::exists(plain / load::RankImport::kJoinedName));
 }
 
 // Each file describes itself; another importer version is read with a warning, another schema is refused with an

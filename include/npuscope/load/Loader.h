@@ -36,6 +36,9 @@ struct LoadOptions {
     const ParseCache* cache = nullptr;
     // Filled by the load when set; must outlive it.
     LoadReport* report = nullptr;
+    // Read an imported folder's joined model (RankImport::join) when it matches; false merges the rank files
+    // (RankImport::join itself: a stale or unusable joined model must not end up in the new one).
+    bool useJoined = true;
 };
 
 struct LoadProgress {

@@ -82,8 +82,19 @@ public:
     static constexpr const char* kJoinedName = "cluster.npjoined";
     // Writes dir/kJoinedName (temporary file + rename); the error, or "" on success. Any thread.
     static std::string join(const std::string& dir);
+    // After importRanks wrote result into outDir: joins outDir (join) when its rank files are exactly those result
+    // wrote, i.e. this call imported the whole folder (one `npuscope-cli import` over every rank folder), so the
+    // folder's first open reads one file. nullopt when the folder holds other rank files (processes importing into
+    // it side by side: run `import --join` once they are all done) or nothing was written; else join's answer.
+    // Any thread.
+    static std::optional<std::string> joinIfWhole(const std::string& outDir, const Result& result);
     // The joined model matching a plan whose ranks are all imported files of one folder, else nullopt. Any thread.
     static std::optional<std::string> joinedFor(const io::LoadPlan& plan);
+    // Throws model::DbError unless the joined model at path is byte for byte what join wrote: join seals the file
+    // with a 64-bit hash of its bytes after the 100-byte SQLite header, kept in that header's user_version and
+    // application_id fields. Reading the file once for the hash costs a fraction of SQLite's quick_check (which a
+    // parse cache entry gets) and also catches damage to the rows that quick_check cannot see. Any thread.
+    static void checkJoinedSeal(const std::string& path);
 
     struct Inspection {
         bool usable = false; // this build can merge the file
