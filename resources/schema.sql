@@ -325,6 +325,21 @@ CREATE TABLE step_kernel (
   flops REAL                 -- Σ of the *_fops cells as kernel.flops; NULL when the run recorded none
 );
 
+-- Per rank, step and kernel key (name, type, accelerator core), the count and Σ duration of the kernels of a rank
+-- whose kernel table is not imported: one streaming pass over kernel_details.csv / op_summary with the same required
+-- cells and parse issues as the kernel import (load::Loader::loadKernelSums, one parse cache entry per set of ranks),
+-- for the operator level of a comparison (query::RunComparison) without every kernel row. Dropped when the rank's
+-- Kernels group is imported (the kernel table has the rows then).
+CREATE TABLE kernel_sum (
+  rank_id INTEGER NOT NULL,  -- rank
+  step INTEGER,              -- Step Id (NULL without a schedule)
+  name_id INTEGER NOT NULL,  -- string.id of Name (op_summary: Op Name)
+  type_id INTEGER,           -- string.id of Type (op_summary: OP Type)
+  accelerator_core TEXT,     -- Accelerator Core (op_summary: Task Type)
+  kernels INTEGER NOT NULL,  -- kernel rows with this key
+  dur_ns INTEGER NOT NULL    -- Σ Duration(us) as ns
+);
+
 -- operator_memory.csv
 CREATE TABLE operator_memory (
   rank_id INTEGER NOT NULL, -- rank

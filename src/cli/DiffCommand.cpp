@@ -30,10 +30,11 @@ constexpr const char* kUsage
       "      communication figures are per rank and per step. --top K limits the op type, kernel, rank,\n"
       "      communication and memory lists (default 20, 0 = all). The text form starts with the headline\n"
       "      (\"step +12.4 % (+38.1 ms): computing +31.0 ms, of which ... on all ranks; ...\"); --json prints the\n"
-      "      npuscope.diff/1 document. Each input's Kernels and Memory groups are imported.\n";
+      "      npuscope.diff/1 document. Each input's Memory group is imported, and of its kernel files the count and\n"
+      "      total duration per step and kernel.\n";
 
-// One side: its summary (through the parse cache when useCache) and every rank's Kernels and Memory groups (the
-// kernel and operator_memory rows). One loader thread: its deferred files are then imported straight into the model,
+// One side: its summary (through the parse cache when useCache), every rank's Memory group (the operator_memory
+// rows) and the kernel_sum rows of its kernel files. One loader thread: its deferred files are then imported straight into the model,
 // rank by rank, instead of each rank through its own worker model, cache entry and merge, which for the many small
 // per-rank files of a cluster cost several times their parsing (npuscope-bench diff). The two sides load at the same
 // time, so both cores work. error: why nothing was loaded.
@@ -47,14 +48,22 @@ std::unique_ptr<npuscope::model::Database> loadSide(const std::string& path, boo
         }
         npuscope::load::LoadOptions options;
         options.loadTimelines = true;
-        options.deferredGroups = npuscope::io::kKernelsGroup | npuscope::io::kMemoryGroup;
+        options.deferredGroups = npuscope::io::kMemoryGroup;
         options.threads = 1;
         const npuscope::load::ParseCache cache;
         if (useCache)
             options.cache = &cache;
         auto db = npuscope::load::Loader::load(plan, options);
-        if (!db)
+        if (!db) {
             error = "nothing loaded from " + path;
+            return db;
+        }
+        // The operator level reads per rank, step and kernel only the count and Σ duration: kernel_sum rows, one
+        // streaming pass over each rank's kernel files and one cache entry per side, instead of every kernel row.
+        std::vector<int64_t> ranks;
+        for (const auto& r : plan.ranks)
+            ranks.push_back(r.rank);
+        npuscope::load::Loader::loadKernelSums(*db, ranks, {}, nullptr, options.cache, nullptr, 1);
         return db;
     } catch (const std::exception& e) {
         error = path + ": " + e.what();

@@ -487,13 +487,14 @@ void dropEarlierPassIssues(model::Database& db, int64_t rank, const std::vector<
     }
 }
 
-// The rows a group's import makes redundant: kernel_total and step_kernel of a rank whose kernel table is now
+// The rows a group's import makes redundant: kernel_total, step_kernel and kernel_sum of a rank whose kernel table is now
 // imported (FlopsQuery and MareyQuery read one or the other). Caller holds db.lock().
 void dropSuperseded(model::Database& db, int64_t rank, DeferredGroup group)
 {
     if (group == kKernelsGroup) {
         db.prepare("DELETE FROM kernel_total WHERE rank_id = ?1").bind(1, rank).run();
         db.prepare("DELETE FROM step_kernel WHERE rank_id = ?1").bind(1, rank).run(); // MareyQuery: same rule
+        db.prepare("DELETE FROM kernel_sum WHERE rank_id = ?1").bind(1, rank).run(); // RunComparison: same rule
     }
 }
 
@@ -547,7 +548,10 @@ void noteImportedRanks(model::Database& db, const LoadPlan& plan)
 bool hasImportedRanks(model::Database& db)
 {
     auto lock = db.lock();
-    return db.scalarInt("SELECT count(*) FROM sqlite_temp_master WHERE name = 'imported_rank_file'").value_or(0) > 0;
+    // noteImportedRanks creates the table for every load: its rows say whether any rank is an imported one.
+    if (!db.scalarInt("SELECT count(*) FROM sqlite_temp_master WHERE name = 'imported_rank_file'").value_or(0))
+        return false;
+    return db.scalarInt("SELECT EXISTS (SELECT 1 FROM temp.imported_rank_file)").value_or(0) > 0;
 }
 
 // The group file (scope: a deferred group's name or the kernel totals) an imported rank carries for exactly files,
@@ -1182,9 +1186,15 @@ bool Loader::loadKernelTotals(model::Database& db, int64_t rank, const ProgressF
     return true;
 }
 
-bool Loader::loadStepKernels(model::Database& db, const std::vector<int64_t>& ranks, std::optional<int64_t> step,
-    const ProgressFn& progressFn, const std::atomic<bool>* cancel, const ParseCache* cache, LoadReport* report,
-    int threads)
+namespace {
+
+// The rows one scan of the Kernels group files writes into table (step_kernel of one step, or kernel_sum: step
+// nullopt) for each of ranks whose kernel files are not imported: Loader::loadStepKernels and loadKernelSums.
+// keyPrefix names the one parse cache entry of the set of ranks (and step).
+bool scanKernelFiles(model::Database& db, const std::vector<int64_t>& ranks, std::optional<int64_t> step,
+    const std::string& table, const std::string& keyPrefix, const ImporterOverride& scan,
+    const Loader::ProgressFn& progressFn, const std::atomic<bool>* cancel, const ParseCache* cache,
+    LoadReport* report, int threads)
 {
     struct Wanted {
         int64_t rank;
@@ -1208,7 +1218,8 @@ bool Loader::loadStepKernels(model::Database& db, const std::vector<int64_t>& ra
     std::vector<Wanted> wanted;
     {
         auto lock = db.lock();
-        auto present = db.prepare("SELECT 1 FROM step_kernel WHERE rank_id = ?1 AND (?2 IS NULL OR step = ?2) LIMIT 1");
+        auto present
+            = db.prepare("SELECT 1 FROM " + table + " WHERE rank_id = ?1 AND (?2 IS NULL OR step = ?2) LIMIT 1");
         for (const int64_t rank : ranks) {
             // Kernel files being imported or imported: the kernel table has (or will have) the rows.
             auto files = deferredFiles(db, rank, kKernelsGroup, RankFileStatus::Skipped);
@@ -1221,7 +1232,7 @@ bool Loader::loadStepKernels(model::Database& db, const std::vector<int64_t>& ra
         return !carried.empty() && !(cancel && cancel->load());
     uint64_t totalBytes = 0;
     std::vector<PlannedFile> allFiles;
-    std::string scope = "step" + (step ? std::to_string(*step) : std::string("all"));
+    std::string scope = keyPrefix + (step ? std::to_string(*step) : std::string("all"));
     for (const auto& w : wanted) {
         scope += ";" + std::to_string(w.rank);
         for (const auto& f : w.files) {
@@ -1234,13 +1245,13 @@ bool Loader::loadStepKernels(model::Database& db, const std::vector<int64_t>& ra
     // One entry for the whole set: the key covers every rank's kernel files and the step (hashed, so it stays short).
     const std::string key = cache ? [&] {
         const std::string full = cache->keyFor(scope, allFiles);
-        return "step-kernels-" + full.substr(full.rfind('-') + 1);
+        return keyPrefix + "-" + full.substr(full.rfind('-') + 1);
     }()
                                   : std::string();
     // Replace, never add: rows of these ranks and step another caller merged meanwhile, and the parse issues of the
     // files (the scan reports every record's problems again). Caller holds db.lock().
     auto before = [&] {
-        auto drop = db.prepare("DELETE FROM step_kernel WHERE rank_id = ?1 AND (?2 IS NULL OR step = ?2)");
+        auto drop = db.prepare("DELETE FROM " + table + " WHERE rank_id = ?1 AND (?2 IS NULL OR step = ?2)");
         for (const auto& w : wanted) {
             drop.bind(1, w.rank).bind(2, step).run();
             dropEarlierPassIssues(db, w.rank, w.files);
@@ -1249,7 +1260,7 @@ bool Loader::loadStepKernels(model::Database& db, const std::vector<int64_t>& ra
     // A rank whose Kernels group was imported (or claimed) meanwhile reads the kernel table: its rows go again.
     // Caller holds db.lock().
     auto after = [&] {
-        auto drop = db.prepare("DELETE FROM step_kernel WHERE rank_id = ?1");
+        auto drop = db.prepare("DELETE FROM " + table + " WHERE rank_id = ?1");
         for (const auto& w : wanted) {
             if (deferredFiles(db, w.rank, kKernelsGroup, RankFileStatus::Skipped).size() != w.files.size())
                 drop.bind(1, w.rank).run();
@@ -1273,7 +1284,6 @@ bool Loader::loadStepKernels(model::Database& db, const std::vector<int64_t>& ra
         names[i] = workerModelName();
         models[i] = model::Database::createModel(names[i]);
     }
-    const ImporterOverride scan = [step](ImportContext& ctx) { return KernelDetailsImporter::runStep(ctx, step); };
     std::atomic<size_t> next { 0 };
     runOnThreads(names.size(), [&](size_t i) {
         model::ModelWriter writer(*models[i]);
@@ -1304,6 +1314,24 @@ bool Loader::loadStepKernels(model::Database& db, const std::vector<int64_t>& ra
     load::ModelMerger::merge(db, names[0]);
     after();
     return true;
+}
+
+} // namespace
+
+bool Loader::loadStepKernels(model::Database& db, const std::vector<int64_t>& ranks, std::optional<int64_t> step,
+    const ProgressFn& progressFn, const std::atomic<bool>* cancel, const ParseCache* cache, LoadReport* report,
+    int threads)
+{
+    const ImporterOverride scan = [step](ImportContext& ctx) { return KernelDetailsImporter::runStep(ctx, step); };
+    return scanKernelFiles(
+        db, ranks, step, "step_kernel", "step-kernels", scan, progressFn, cancel, cache, report, threads);
+}
+
+bool Loader::loadKernelSums(model::Database& db, const std::vector<int64_t>& ranks, const ProgressFn& progressFn,
+    const std::atomic<bool>* cancel, const ParseCache* cache, LoadReport* report, int threads)
+{
+    return scanKernelFiles(db, ranks, std::nullopt, "kernel_sum", "kernel-sums", &KernelDetailsImporter::runSums,
+        progressFn, cancel, cache, report, threads);
 }
 
 } // namespace npuscope::load

@@ -120,6 +120,7 @@ void ModelMerger::mergeUri(
                 { { "name_id", mapped("name_id") }, { "type_id", mapped("type_id") },
                     { "pmu_file_id", shifted("pmu_file_id", fileOffset) } } },
             { "step_kernel", { { "name_id", mapped("name_id") }, { "type_id", mapped("type_id") } } },
+            { "kernel_sum", { { "name_id", mapped("name_id") }, { "type_id", mapped("type_id") } } },
             { "comm_op", { { "id", shifted("id", opOffset) } } },
             { "comm_bandwidth",
                 { { "id", shifted("id", bwOffset) }, { "comm_op_id", shifted("comm_op_id", opOffset) } } },

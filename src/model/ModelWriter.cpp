@@ -87,6 +87,8 @@ struct ModelWriter::Statements {
         , kernelTotal(db, "kernel_total", { "rank_id", "step", "kernels", "flops_kernels", "flops", "flops_dur_ns" })
         , stepKernel(
               db, "step_kernel", { "rank_id", "step", "name_id", "type_id", "accelerator_core", "ts", "dur", "flops" })
+        , kernelSum(db, "kernel_sum",
+              { "rank_id", "step", "name_id", "type_id", "accelerator_core", "kernels", "dur_ns" })
         , npuModuleMem(db, "npu_module_mem", { "rank_id", "device_id", "component", "ts", "reserved_mb", "device" })
         , process(db, "process", { "rank_id", "pid", "name", "label", "sort_index" },
               " ON CONFLICT(rank_id, pid) DO UPDATE SET name=COALESCE(excluded.name, name), "
@@ -123,6 +125,7 @@ struct ModelWriter::Statements {
     TableInsert<8> memoryPeak;
     TableInsert<6> kernelTotal;
     TableInsert<8> stepKernel;
+    TableInsert<7> kernelSum;
     TableInsert<6> npuModuleMem;
     TableInsert<5> process, thread;
     TableInsert<12> slice, sliceBatch;
@@ -311,6 +314,13 @@ void ModelWriter::addMemoryPeak(const MemoryPeakRow& r)
 void ModelWriter::addKernelTotal(const KernelTotalRow& r)
 {
     m_st->kernelTotal.insert(r.rankId, r.step, r.kernels, r.flopsKernels, r.flops, r.flopsDurNs);
+}
+
+void ModelWriter::addKernelSum(const KernelSumRow& r)
+{
+    const int64_t nameId = intern(r.name);
+    const OptInt typeId = r.type ? OptInt(intern(*r.type)) : std::nullopt;
+    m_st->kernelSum.insert(r.rankId, r.step, nameId, typeId, r.acceleratorCore, r.kernels, r.durNs);
 }
 
 void ModelWriter::addStepKernel(const StepKernelRow& r)

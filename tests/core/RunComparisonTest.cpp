@@ -229,6 +229,64 @@ TEST(RunComparison, PlantedSlowRankHasTheLargestComputingDelta)
     EXPECT_NE(query::DiffReport::headline(diff).find("computing +"), std::string::npos);
 }
 
+// npuscope-cli diff reads kernel_sum rows (load::Loader::loadKernelSums) instead of importing every kernel row: the
+// operator level must be the same as from the kernel table, on a cluster and on the real level-1 sample; importing a
+// rank's Kernels group afterwards drops its kernel_sum rows, so nothing counts twice.
+TEST(RunComparison, KernelSumsGiveTheSameOperatorsAsTheKernelTable)
+{
+    ScratchDir dir;
+    testgen::GeneratorOptions o;
+    o.ranks = 8;
+    o.pp = 2;
+    o.tp = 2;
+    o.traceMb = 0;
+    o.seed = 3;
+    o.outDir = (dir.path() / "g8").string();
+    std::string error;
+    ASSERT_TRUE(testgen::ClusterGenerator::generate(o, error)) << error;
+    for (const auto& path : { dir.path() / "g8", dataDir() / "torch_npu_2rank_level1" }) {
+        SCOPED_TRACE(path.string());
+        auto full = openWithKernels(path);
+        const auto plan = io::Detector::detect({ path.string() });
+        load::LoadOptions options;
+        options.loadTimelines = true;
+        options.deferredGroups = io::kMemoryGroup;
+        options.threads = 1;
+        auto sums = load::Loader::load(plan, options);
+        ASSERT_TRUE(full && sums);
+        std::vector<int64_t> ranks;
+        for (const auto& r : plan.ranks)
+            ranks.push_back(r.rank);
+        ASSERT_TRUE(load::Loader::loadKernelSums(*sums, ranks, {}, nullptr, nullptr, nullptr, 1));
+        EXPECT_EQ(sums->scalarInt("SELECT count(*) FROM kernel").value_or(-1), 0);
+        const auto a = query::RunComparison::compare(*full, *full, {});
+        const auto b = query::RunComparison::compare(*sums, *sums, {});
+        EXPECT_EQ(a.base.kernelRows, b.base.kernelRows);
+        EXPECT_EQ(a.base.kernelRanks, b.base.kernelRanks);
+        for (const auto& [x, y] : { std::pair { &a.categories, &b.categories }, std::pair { &a.types, &b.types },
+                 std::pair { &a.kernels, &b.kernels } }) {
+            ASSERT_EQ(x->size(), y->size());
+            ASSERT_FALSE(x->empty());
+            for (std::size_t i = 0; i < x->size(); ++i) {
+                EXPECT_EQ((*x)[i].key, (*y)[i].key);
+                EXPECT_EQ((*x)[i].category, (*y)[i].category);
+                EXPECT_DOUBLE_EQ((*x)[i].baseMs, (*y)[i].baseMs);
+                EXPECT_DOUBLE_EQ((*x)[i].baseCount, (*y)[i].baseCount);
+            }
+        }
+        // The kernel table arrives later (a view imports it): the sums go, the figures stay.
+        ASSERT_TRUE(load::Loader::loadDeferred(*sums, ranks.front(), io::kKernelsGroup));
+        EXPECT_EQ(sums->scalarInt("SELECT count(*) FROM kernel_sum WHERE rank_id = " + std::to_string(ranks.front()))
+                      .value_or(-1),
+            0);
+        const auto c = query::RunComparison::compare(*sums, *sums, {});
+        EXPECT_EQ(a.base.kernelRows, c.base.kernelRows);
+        ASSERT_EQ(a.kernels.size(), c.kernels.size());
+        for (std::size_t i = 0; i < a.kernels.size(); ++i)
+            EXPECT_DOUBLE_EQ(a.kernels[i].baseMs, c.kernels[i].baseMs);
+    }
+}
+
 TEST(RunComparison, KinetoPairEqualsASeparateReadingOfTheFiles)
 {
     const auto control = dataDir() / "kineto_trace_diff" / "control";

@@ -110,6 +110,16 @@ public:
     static bool loadStepKernels(model::Database& db, const std::vector<int64_t>& ranks, std::optional<int64_t> step,
         const ProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr, const ParseCache* cache = nullptr,
         LoadReport* report = nullptr, int threads = 0);
+
+    // The kernel_sum rows (schema.sql: per step, name, type and accelerator core the kernel count and Σ duration) of
+    // each of ranks whose kernel files are not imported: one streaming pass per rank over kernel_details.csv /
+    // op_summary with the import's checks and parse issues, as loadStepKernels (threads, one parse cache entry for
+    // the set of ranks, skipped ranks, rows dropped when the Kernels group is imported later). For the operator level
+    // of query::RunComparison without importing every kernel row. Returns false when no rank needed it, or on cancel.
+    // Any thread except one holding db.lock().
+    static bool loadKernelSums(model::Database& db, const std::vector<int64_t>& ranks, const ProgressFn& progress = {},
+        const std::atomic<bool>* cancel = nullptr, const ParseCache* cache = nullptr, LoadReport* report = nullptr,
+        int threads = 0);
 };
 
 } // namespace npuscope::load

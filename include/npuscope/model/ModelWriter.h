@@ -54,6 +54,7 @@ public:
     void addMemoryPeak(const MemoryPeakRow& r);
     void addKernelTotal(const KernelTotalRow& r);
     void addStepKernel(const StepKernelRow& r);
+    void addKernelSum(const KernelSumRow& r);
     void addNpuModuleMem(const NpuModuleMemRow& r);
     void upsertProcess(const ProcessRow& r);
     void upsertThread(const ThreadRow& r);

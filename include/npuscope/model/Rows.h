@@ -155,6 +155,17 @@ struct KernelTotalRow {
     int64_t flopsDurNs = 0;
 };
 
+// kernel_sum: the kernels of one rank, step, name, type and accelerator core (schema.sql); name and type are interned.
+struct KernelSumRow {
+    int64_t rankId = 0;
+    OptInt step;
+    std::string name;
+    OptText type;
+    OptText acceleratorCore;
+    int64_t kernels = 0;
+    int64_t durNs = 0;
+};
+
 // step_kernel: one kernel of the step a step-scoped scan kept (schema.sql); name and type are interned.
 struct StepKernelRow {
     int64_t rankId = 0;

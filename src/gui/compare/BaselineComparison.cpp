@@ -50,8 +50,8 @@ void BaselineComparison::recompute()
     const auto base = m_workspace->baseline();
     if (!base || !m_workspace->database())
         return;
-    // Kernel and operator_memory rows are in each rank's deferred groups: import them (parsed without the model
-    // lock), then compare; RunComparison takes each model's lock itself.
+    // Kernel sums and operator_memory rows come from each rank's deferred files: import them (parsed without the
+    // model lock), then compare; RunComparison takes each model's lock itself.
     m_runner->runUnlocked(
         [base, cache = m_workspace->parseCache()](const std::shared_ptr<model::Database>& db) {
             std::vector<int64_t> ranks;
@@ -60,10 +60,13 @@ void BaselineComparison::recompute()
                 for (const auto& r : query::RankQuery::ranks(*db))
                     ranks.push_back(r.rank);
             }
-            // Ranks parse in parallel (the loader merges each under the model lock).
+            // Ranks parse in parallel (the loader merges each under the model lock). Of the kernel files only the
+            // count and Σ duration per step and kernel (kernel_sum, as npuscope-cli diff; ranks whose kernels a view
+            // imported keep their kernel rows).
             QtConcurrent::blockingMap(ranks, [&db, &cache](int64_t rank) {
-                load::Loader::loadDeferred(*db, rank, io::kKernelsGroup | io::kMemoryGroup, {}, nullptr, cache.get());
+                load::Loader::loadDeferred(*db, rank, io::kMemoryGroup, {}, nullptr, cache.get());
             });
+            load::Loader::loadKernelSums(*db, ranks, {}, nullptr, cache.get());
             return std::make_shared<const query::RunDiff>(query::RunComparison::compare(*base, *db, {}));
         },
         [this, base](std::shared_ptr<const query::RunDiff> diff) {

@@ -11,6 +11,8 @@
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <vector>
+
 namespace npuscope::gui {
 
 namespace {
@@ -32,13 +34,20 @@ Outcome loadBaseline(const std::vector<std::string>& inputs, bool useCache, cons
         }
         load::LoadOptions options;
         options.loadTimelines = true;
-        options.deferredGroups
-            = io::kKernelsGroup | io::kMemoryGroup; // the operator and memory levels of the comparison
+        options.deferredGroups = io::kMemoryGroup; // the memory level of the comparison
         const load::ParseCache cache;
         if (useCache)
             options.cache = &cache;
         std::unique_ptr<model::Database> db = load::Loader::load(plan, options, {}, cancel);
-        if (!db) {
+        if (db) {
+            // The operator level reads only the count and Σ duration per rank, step and kernel (kernel_sum rows, as
+            // npuscope-cli diff): every kernel row of a 1,024-rank baseline took minutes.
+            std::vector<int64_t> ranks;
+            for (const auto& r : plan.ranks)
+                ranks.push_back(r.rank);
+            load::Loader::loadKernelSums(*db, ranks, {}, cancel, options.cache);
+        }
+        if (!db || (cancel && cancel->load())) {
             out.message = QObject::tr("Loading the baseline was cancelled");
             return out;
         }

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <tuple>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -216,6 +217,42 @@ bool importStep(CsvImport& csv, std::optional<int64_t> step)
     return csv.result();
 }
 
+// The kernel_sum rows of the file: the same records and checks as importRows, counted and summed per step, name,
+// type and accelerator core.
+bool importSums(CsvImport& csv)
+{
+    if (!csv.open({}) || !hasRequiredColumns(csv))
+        return false;
+    const KernelColumns c(csv.header());
+    using Key = std::tuple<std::optional<int64_t>, std::string, std::optional<std::string>, std::optional<std::string>>;
+    std::map<Key, std::pair<int64_t, int64_t>> sums; // count, Σ dur
+    while (csv.next()) {
+        auto name = csv.text(c.name, true);
+        csv.usNs(c.start, true);
+        const int64_t dur = csv.usNs(c.dur, true).value_or(0);
+        if (csv.skipped())
+            continue;
+        csv.countImported();
+        auto& s = sums[{ csv.optInt(c.step), std::move(name).value_or(std::string()), csv.text(c.type),
+            csv.text(c.core) }];
+        ++s.first;
+        s.second += dur;
+    }
+    auto& ctx = csv.context();
+    model::KernelSumRow r;
+    r.rankId = ctx.rankId();
+    for (const auto& [key, s] : sums) {
+        r.step = std::get<0>(key);
+        r.name = std::get<1>(key);
+        r.type = std::get<2>(key);
+        r.acceleratorCore = std::get<3>(key);
+        r.kernels = s.first;
+        r.durNs = s.second;
+        ctx.writer().addKernelSum(r);
+    }
+    return csv.result();
+}
+
 bool importRows(CsvImport& csv)
 {
     if (!csv.open({}) || !hasRequiredColumns(csv))
@@ -279,6 +316,8 @@ bool importRows(CsvImport& csv)
 bool KernelDetailsImporter::run(ImportContext& ctx) { return CsvImport::run(ctx, importRows); }
 
 bool KernelDetailsImporter::runTotals(ImportContext& ctx) { return CsvImport::run(ctx, importTotals); }
+
+bool KernelDetailsImporter::runSums(ImportContext& ctx) { return CsvImport::run(ctx, importSums); }
 
 bool KernelDetailsImporter::runStep(ImportContext& ctx, std::optional<int64_t> step)
 {

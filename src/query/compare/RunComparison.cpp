@@ -7,8 +7,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <map>
 #include <set>
+#include <thread>
 #include <tuple>
 #include <unordered_map>
 
@@ -129,17 +131,20 @@ Side readSide(model::Database& db, std::optional<int64_t> step)
     std::map<std::tuple<int64_t, int64_t, std::string>, std::pair<Key, std::pair<int64_t, int64_t>>> byKey;
     std::set<int64_t> kernelRanks;
     {
-        auto st = db.prepare("SELECT rank_id, name_id, type_id, accelerator_core, dur FROM kernel"
-            + (filter.empty() ? std::string() : " WHERE " + filter));
+        // The kernel rows of imported ranks and the kernel_sum rows (count, Σ dur per key) of the others
+        // (load::Loader::loadKernelSums); importing a rank's kernels drops its kernel_sum rows, so none counts twice.
+        const std::string where = filter.empty() ? std::string() : " WHERE " + filter;
+        auto st = db.prepare("SELECT rank_id, name_id, type_id, accelerator_core, 1, dur FROM kernel" + where
+            + " UNION ALL SELECT rank_id, name_id, type_id, accelerator_core, kernels, dur_ns FROM kernel_sum" + where);
         while (st.step()) {
             const auto type = st.optInt(2);
             const auto core = st.optText(3);
             auto& [key, sums] = byKey[{ st.int64(1), type.value_or(-1), core.value_or(std::string("\x01")) }];
             key = Key { st.int64(1), type, core };
-            sums.first += 1;
-            sums.second += st.int64(4);
+            sums.first += st.int64(4);
+            sums.second += st.int64(5);
             kernelRanks.insert(st.int64(0));
-            ++side.info.kernelRows;
+            side.info.kernelRows += st.int64(4);
         }
     }
     side.info.kernelRanks = static_cast<int64_t>(kernelRanks.size());
@@ -171,29 +176,31 @@ Side readSide(model::Database& db, std::optional<int64_t> step)
             add(side.unmapped, name, category, sums.first, sums.second);
     }
 
-    // Communication ops (not the "Total Op Info" rows) and their bandwidth rows.
+    // Communication ops (not the "Total Op Info" rows) and their bandwidth rows, summed here in one pass over each
+    // table: SQL's GROUP BY on the text keys and the bandwidth rows' join sorted every row (seconds on a 1,024-rank
+    // cluster's 700,000 bandwidth rows, npuscope-bench diff).
     {
-        auto st = db.prepare("SELECT COALESCE(op_type, ''), COALESCE(group_hash, ''), rank_id, COUNT(*), "
-                             "TOTAL(elapse_ns), TOTAL(transit_ns), TOTAL(wait_ns) FROM comm_op WHERE is_total = 0"
-            + (filter.empty() ? std::string() : " AND " + filter) + " GROUP BY 1, 2, 3");
+        std::unordered_map<int64_t, Side::CommSum*> ofOp; // comm_op.id -> its key's sums
+        auto st = db.prepare("SELECT id, COALESCE(op_type, ''), COALESCE(group_hash, ''), rank_id, elapse_ns, "
+                             "transit_ns, wait_ns FROM comm_op WHERE is_total = 0"
+            + (filter.empty() ? std::string() : " AND " + filter));
         while (st.step()) {
-            auto& c = side.comm[{ st.text(0), st.text(1) }];
-            c.count += static_cast<double>(st.int64(3));
-            c.elapse += st.real(4);
-            c.transit += st.real(5);
-            c.wait += st.real(6);
-            c.ranks.insert(st.int64(2));
+            auto& c = side.comm[{ st.text(1), st.text(2) }];
+            c.count += 1;
+            c.elapse += st.optReal(4).value_or(0);
+            c.transit += st.optReal(5).value_or(0);
+            c.wait += st.optReal(6).value_or(0);
+            c.ranks.insert(st.int64(3));
+            ofOp.emplace(st.int64(0), &c);
         }
-        auto bw = db.prepare("SELECT COALESCE(c.op_type, ''), COALESCE(c.group_hash, ''), TOTAL(b.size_mb), "
-                             "TOTAL(b.transit_ns) FROM comm_bandwidth b JOIN comm_op c ON c.id = b.comm_op_id "
-                             "WHERE c.is_total = 0 AND b.bandwidth_gbps IS NOT NULL"
-            + (filter.empty() ? std::string() : " AND c." + filter) + " GROUP BY 1, 2");
+        auto bw = db.prepare(
+            "SELECT comm_op_id, size_mb, transit_ns FROM comm_bandwidth WHERE bandwidth_gbps IS NOT NULL");
         while (bw.step()) {
-            auto it = side.comm.find({ bw.text(0), bw.text(1) });
-            if (it == side.comm.end())
+            const auto it = ofOp.find(bw.int64(0));
+            if (it == ofOp.end())
                 continue;
-            it->second.sizeMb += bw.real(2);
-            it->second.bwTransit += bw.real(3);
+            it->second->sizeMb += bw.optReal(1).value_or(0);
+            it->second->bwTransit += bw.optReal(2).value_or(0);
         }
     }
     for (const auto& p : MemoryQuery::peaks(db))
@@ -301,8 +308,26 @@ StepSplit splitOfDiff(const DiffBreakdown& b)
 
 RunDiff RunComparison::compare(model::Database& base, model::Database& neu, const Options& options)
 {
-    const Side b = readSide(base, options.stepBase);
-    const Side n = readSide(neu, options.stepNew);
+    // The two sides at the same time (each database under its own lock).
+    Side b;
+    std::exception_ptr baseError;
+    std::thread baseRead([&] {
+        try {
+            b = readSide(base, options.stepBase);
+        } catch (...) {
+            baseError = std::current_exception();
+        }
+    });
+    Side n;
+    try {
+        n = readSide(neu, options.stepNew);
+    } catch (...) {
+        baseRead.join();
+        throw;
+    }
+    baseRead.join();
+    if (baseError)
+        std::rethrow_exception(baseError);
     RunDiff out;
     out.base = b.info;
     out.neu = n.info;

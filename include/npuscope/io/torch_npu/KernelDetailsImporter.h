@@ -34,6 +34,9 @@ public:
     // is nullopt) with name, type, accelerator core, start and duration, from the same records with the same checks
     // and parse issues as run() (every record is checked, whatever its step).
     static bool runStep(ImportContext& ctx, std::optional<int64_t> step);
+    // Only the kernel_sum rows of the file (schema.sql): per Step Id, Name, Type and Accelerator Core the count and
+    // Σ Duration of the records run() would import, with the same checks and parse issues.
+    static bool runSums(ImportContext& ctx);
 
     // The PMU / extra columns of one CSV record (the byte range [offset, offset + length) of path, checked against
     // the file's stamp at import) as {header: number|string} in header order, N/A cells left out. nullopt, with the

@@ -107,8 +107,8 @@ struct RunDiff {
 // Compares a base and a new input, each already loaded (summary and, for the operator level, the Kernels group; for
 // the memory operators, the Memory group) in its own database. Ranks are matched by rank id; when each side has exactly
 // one rank the two are compared whatever their ids. Without a step each side is the mean per step over all its numbered
-// steps. Both databases are read under their own lock (taken here); call from any thread but the GUI thread (it runs
-// SQL).
+// steps. Both databases are read at the same time, on two threads, each under its own lock (taken here); call from
+// any thread but the GUI thread (it runs SQL).
 class RunComparison {
 public:
     struct Options {
