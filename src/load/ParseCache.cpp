@@ -36,7 +36,8 @@ constexpr const char* kExtension = ".npdb";
 // 13: kernel PMU columns by reference (CSV record byte range) instead of pmu_json;
 // 14: parallel_group_info parsed at import into parallel_group rows (no longer rank_info text);
 // 15: Kineto process groups (pg_config, NCCL kernel args) as parallel_group rows, comm ops by the pg_name's hash;
-// 16: links as comm_link_op + comm_link_row (op fields once per op, op names interned) behind the comm_link view.
+// 16: links as comm_link_op + comm_link_row (op fields once per op, op names interned) behind the comm_link view;
+//     kernel_sum (kernel count and Σ duration per rank, step and kernel key) for diff and compare mode.
 constexpr int kImportVersion = 16;
 
 uint64_t fnv1a(uint64_t h, std::string_view text)
