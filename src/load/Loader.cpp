@@ -617,6 +617,7 @@ std::unique_ptr<model::Database> parseIntoWorker(const std::string& name, int64_
     const std::atomic<bool>* cancel, const ImporterOverride& importer)
 {
     auto worker = model::Database::createModel(name);
+    const int64_t idBase = load::ModelMerger::reserveIds(*worker);
     {
         model::ModelWriter writer(*worker);
         writer.begin();
@@ -630,6 +631,7 @@ std::unique_ptr<model::Database> parseIntoWorker(const std::string& name, int64_
         }
         writer.commit();
     }
+    load::ModelMerger::releaseIds(*worker, idBase);
     if (cache && !(cancel && cancel->load())) {
         storeInCache(*cache, *worker, key);
         progress.cacheMiss();
@@ -807,7 +809,9 @@ load::GroupFacts loadSummary(model::Database& db, const LoadPlan& plan, int thre
         for (bool more = true; more;) {
             const std::string name = workerModelName();
             auto model = model::Database::createModel(name);
+            const int64_t idBase = load::ModelMerger::reserveIds(*model); // the merge then copies ids as they are
             more = runWorker(*model, plan, next, progress, cancel, kBatchBytes, watch);
+            load::ModelMerger::releaseIds(*model, idBase);
             if (cancel && cancel->load())
                 return;
             auto batchFacts = load::PostLoad::collectGroupFacts(*model);
@@ -1280,9 +1284,11 @@ bool scanKernelFiles(model::Database& db, const std::vector<int64_t>& ranks, std
     count = std::min<int>(count, static_cast<int>(wanted.size()));
     std::vector<std::string> names(static_cast<size_t>(count));
     std::vector<std::unique_ptr<model::Database>> models(static_cast<size_t>(count));
+    std::vector<int64_t> idBases(static_cast<size_t>(count));
     for (size_t i = 0; i < names.size(); ++i) {
         names[i] = workerModelName();
         models[i] = model::Database::createModel(names[i]);
+        idBases[i] = load::ModelMerger::reserveIds(*models[i]);
     }
     std::atomic<size_t> next { 0 };
     runOnThreads(names.size(), [&](size_t i) {
@@ -1297,6 +1303,7 @@ bool scanKernelFiles(model::Database& db, const std::vector<int64_t>& ranks, std
             progress.rankDone();
         }
         writer.commit();
+        load::ModelMerger::releaseIds(*models[i], idBases[i]);
     });
     if (cancel && cancel->load())
         return false;

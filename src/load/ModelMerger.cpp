@@ -2,6 +2,7 @@
 #include "npuscope/load/ModelMerger.h"
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <set>
 #include <vector>
@@ -38,6 +39,14 @@ std::vector<std::string> copiedTables(Database& main)
     return tables;
 }
 
+// The tables whose row ids other tables refer to (shifted or reserved); each has an INTEGER PRIMARY KEY id.
+const std::vector<std::string>& referencedTables()
+{
+    static const std::vector<std::string> kTables { "comm_op", "comm_bandwidth", "comm_link_op", "slice",
+        "source_file" };
+    return kTables;
+}
+
 std::string mapped(const std::string& column)
 {
     return "(SELECT new_id FROM temp.string_map WHERE old_id = " + column + ")";
@@ -48,6 +57,33 @@ std::string mapped(const std::string& column)
 void ModelMerger::merge(Database& main, const std::string& workerName)
 {
     mergeUri(main, "file:" + workerName + "?mode=memory&cache=shared");
+}
+
+int64_t ModelMerger::reserveIds(Database& worker)
+{
+    // Blocks of 2^36 ids: a model never holds that many rows of one table, and 2^27 blocks outlast any process.
+    static std::atomic<int64_t> blocks { 0 };
+    const int64_t base = (blocks.fetch_add(1) + 1) << 36;
+    for (const auto& table : referencedTables()) {
+        // A placeholder row at the base (NOT NULL columns get 0): SQLite gives the next row the largest id + 1.
+        std::string names = "id";
+        std::string values = std::to_string(base);
+        auto st = worker.prepare("PRAGMA main.table_info(" + table + ")");
+        while (st.step()) {
+            if (st.int64(3) != 0 && st.int64(5) == 0) {
+                names += ", " + st.text(1);
+                values += ", 0";
+            }
+        }
+        worker.exec("INSERT INTO main." + table + "(" + names + ") VALUES (" + values + ")");
+    }
+    return base;
+}
+
+void ModelMerger::releaseIds(Database& worker, int64_t base)
+{
+    for (const auto& table : referencedTables())
+        worker.exec("DELETE FROM main." + table + " WHERE id = " + std::to_string(base));
 }
 
 void ModelMerger::mergeFile(
@@ -91,28 +127,41 @@ void ModelMerger::mergeUri(
                       "  WHERE NOT EXISTS (SELECT 1 FROM main.string m WHERE m.value = ws.value);"
                       "INSERT INTO temp.string_map SELECT ws.id, m.id FROM w.string ws JOIN main.string m "
                       "  ON m.value = ws.value;");
-        // One statement for the five offsets: a merge of many small files costs per statement.
-        int64_t opOffset = 0;
-        int64_t linkOpOffset = 0;
-        int64_t bwOffset = 0;
-        int64_t sliceOffset = 0;
-        int64_t fileOffset = 0;
+        // Per referenced table: 0 when none of the file's ids is taken in main (a worker with reserved ids), else the
+        // shift past main's largest id. One statement for all of them: a merge of many small files costs per
+        // statement.
+        std::map<std::string, int64_t> offsets;
         {
-            auto st = main.prepare("SELECT (SELECT COALESCE(MAX(id), 0) FROM main.comm_op), "
-                                   "(SELECT COALESCE(MAX(id), 0) FROM main.comm_bandwidth), "
-                                   "(SELECT COALESCE(MAX(id), 0) FROM main.slice), "
-                                   "(SELECT COALESCE(MAX(id), 0) FROM main.source_file), "
-                                   "(SELECT COALESCE(MAX(id), 0) FROM main.comm_link_op)");
-            if (st.step()) {
-                opOffset = st.int64(0);
-                bwOffset = st.int64(1);
-                sliceOffset = st.int64(2);
-                fileOffset = st.int64(3);
-                linkOpOffset = st.int64(4);
+            std::string sql;
+            std::vector<std::string> asked;
+            for (const auto& table : referencedTables()) {
+                offsets[table] = 0;
+                if (partial && !present.count(table))
+                    continue; // no rows in the file, nothing refers to them
+                const std::string w = "w." + table;
+                sql += std::string(sql.empty() ? "SELECT " : ", ") + "(SELECT COALESCE(MAX(id), 0) FROM main." + table
+                    + "), EXISTS (SELECT 1 FROM main." + table + " WHERE id BETWEEN (SELECT MIN(id) FROM " + w
+                    + ") AND (SELECT MAX(id) FROM " + w + "))";
+                asked.push_back(table);
+            }
+            if (!asked.empty()) {
+                auto st = main.prepare(sql);
+                if (st.step()) {
+                    for (size_t i = 0; i < asked.size(); ++i) {
+                        if (st.int64(static_cast<int>(2 * i + 1)) != 0)
+                            offsets[asked[i]] = st.int64(static_cast<int>(2 * i));
+                    }
+                }
             }
         }
+        const int64_t opOffset = offsets["comm_op"];
+        const int64_t bwOffset = offsets["comm_bandwidth"];
+        const int64_t linkOpOffset = offsets["comm_link_op"];
+        const int64_t sliceOffset = offsets["slice"];
+        const int64_t fileOffset = offsets["source_file"];
+        // A column shifted by 0 is copied as it is (no override: see below).
         auto shifted = [](const std::string& column, int64_t offset) {
-            return "(" + column + " + " + std::to_string(offset) + ")";
+            return offset == 0 ? std::string() : "(" + column + " + " + std::to_string(offset) + ")";
         };
         // Per table: the expressions that differ from a plain copy of the column.
         const std::map<std::string, std::map<std::string, std::string>> overrides {
@@ -148,7 +197,9 @@ void ModelMerger::mergeUri(
             if (partial && !present.count(table))
                 continue;
             const auto ov = overrides.find(table);
-            if (ov == overrides.end()) {
+            const bool changed = ov != overrides.end()
+                && std::any_of(ov->second.begin(), ov->second.end(), [](const auto& c) { return !c.second.empty(); });
+            if (!changed) {
                 // A plain copy: SQLite's transfer optimisation copies the stored records as they are
                 // (new rowids, row order kept) instead of decoding and re-encoding every row when the
                 // main table has no index (the summary merge); with indexes it copies row by row.
@@ -164,7 +215,7 @@ void ModelMerger::mergeUri(
                     exprs += ", ";
                 }
                 names += c;
-                if (auto it = ov->second.find(c); it != ov->second.end()) {
+                if (auto it = ov->second.find(c); it != ov->second.end() && !it->second.empty()) {
                     exprs += it->second;
                     continue;
                 }

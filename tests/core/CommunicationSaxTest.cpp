@@ -266,6 +266,8 @@ TEST(CommunicationSax, OddInputsGiveTheDomRowsAndIssues)
                 "Total Op Info": {"Communication Time Info": {"Elapse Time(ms)": 2}, "Communication Bandwidth Info": [] }}},
                 "stepX": {"collective": {"hcom_allGather__4_0_1@7": {"Communication Time Info": {"Start Timestamp(us)": 1695115378711707,
                 "Elapse Time(ms)": 1}}}}})J" },
+        // Objects down to the ops: the one-pass reader takes it, with the odd values inside the op.
+        { "oddop.json", R"J({"step1": {"collective": {"hcom_allReduce__1_0_1@99": )J" + op + R"J(}}})J" },
         { "duplicates.json", R"J({"step1": {"collective": {"a@1": {"Communication Time Info": {"Elapse Time(ms)": 1},
                 "Communication Time Info": {"Wait Time(ms)": 2}}, "a@1": {"Communication Time Info": {"Elapse Time(ms)": 3}}},
                 "collective": {"b@2": {"Communication Time Info": {"Start Timestamp(us)": "1736408883732241.5"}}}},

@@ -40,20 +40,25 @@ namespace {
 // goes through CommOpInfoBuilder as it is read; no DOM of the file is built. The ops are kept
 // ordered by key (steps, kinds, ops, as a JSON DOM orders them, a repeated key keeping its last
 // value) and written once the whole file parsed, so a syntax error leaves no rows behind.
+struct CommOp {
+    bool isObject = false;
+    CommOpInfo info;
+};
+struct CommKind {
+    bool isObject = false;
+    std::map<std::string, CommOp> ops;
+};
+struct CommStep {
+    bool isObject = false;
+    std::map<std::string, CommKind> kinds;
+};
+using CommSteps = std::map<std::string, CommStep>;
+
 class CommunicationSax : public nlohmann::json_sax<nlohmann::json> {
 public:
-    struct Op {
-        bool isObject = false;
-        CommOpInfo info;
-    };
-    struct Kind {
-        bool isObject = false;
-        std::map<std::string, Op> ops;
-    };
-    struct Step {
-        bool isObject = false;
-        std::map<std::string, Kind> kinds;
-    };
+    using Op = CommOp;
+    using Kind = CommKind;
+    using Step = CommStep;
 
     bool start_object(std::size_t) override
     {
@@ -229,6 +234,144 @@ private:
     size_t m_errorByte = 0;
 };
 
+
+namespace od = simdjson::ondemand;
+
+// One simdjson pass over a communication.json of the usual shape (objects down to the ops): the op objects' values
+// go straight to CommOpInfoBuilder, as CommunicationSax sends them after saxParse's checks, so the steps are those
+// it would build. Returns false, with steps unusable, for anything else (a syntax error, a step, kind or op that is
+// not an object, a number beyond a double, a BOM, cancel): CommunicationSax then reads the file with its warnings
+// and diagnostics. saxParse walks a file three times (validate, range check, events); this walks it once.
+class FastCommunication {
+public:
+    explicit FastCommunication(ImportContext& ctx)
+        : m_ctx(ctx)
+    {
+    }
+
+    bool read(const std::string& text, CommSteps& steps)
+    {
+        if (text.starts_with("\xef\xbb\xbf"))
+            return false;
+        try {
+            const simdjson::padded_string padded(text.data(), text.size());
+            od::parser parser;
+            od::document doc = parser.iterate(padded);
+            od::object root;
+            if (doc.get_object().get(root) != simdjson::SUCCESS)
+                return false;
+            for (auto stepField : root) {
+                if (m_ctx.cancelled())
+                    return false;
+                od::object kinds;
+                CommStep& step = steps[std::string(stepField.unescaped_key().value())] = CommStep { true, {} };
+                if (stepField.value().get_object().get(kinds) != simdjson::SUCCESS)
+                    return false;
+                for (auto kindField : kinds) {
+                    od::object ops;
+                    CommKind& kind = step.kinds[std::string(kindField.unescaped_key().value())] = CommKind { true, {} };
+                    if (kindField.value().get_object().get(ops) != simdjson::SUCCESS)
+                        return false;
+                    for (auto opField : ops) {
+                        CommOp& op = kind.ops[std::string(opField.unescaped_key().value())] = CommOp { true, {} };
+                        od::value v = opField.value();
+                        if (v.type().value() != od::json_type::object)
+                            return false;
+                        m_builder.reset();
+                        if (!feed(v))
+                            return false;
+                        op.info = std::move(m_builder.info());
+                    }
+                }
+            }
+            requireEnd(doc);
+        } catch (const simdjson::simdjson_error&) {
+            return false;
+        }
+        return true;
+    }
+
+private:
+    // The value's events, as saxParse's walk would send them to the builder (nlohmann's number split: a
+    // non-negative integer within uint64 is unsigned, a negative one within int64 an integer, else a float with
+    // its text). False for a number saxParse would refuse.
+    bool feed(od::value& v)
+    {
+        switch (v.type().value()) {
+        case od::json_type::object:
+            m_builder.startObject();
+            for (auto field : v.get_object()) {
+                m_key.assign(field.unescaped_key().value());
+                m_builder.key(m_key);
+                od::value member = field.value();
+                if (!feed(member))
+                    return false;
+            }
+            m_builder.endObject();
+            return true;
+        case od::json_type::array:
+            m_builder.startArray();
+            for (auto element : v.get_array()) {
+                od::value item = element.value();
+                if (!feed(item))
+                    return false;
+            }
+            m_builder.endArray();
+            return true;
+        case od::json_type::string:
+            m_text.assign(v.get_string().value());
+            m_builder.string(m_text);
+            return true;
+        case od::json_type::boolean:
+            if (v.get_bool().error() != simdjson::SUCCESS)
+                return false;
+            m_builder.other();
+            return true;
+        case od::json_type::null: {
+            bool isNull = false;
+            if (v.is_null().get(isNull) != simdjson::SUCCESS || !isNull)
+                return false;
+            m_builder.other();
+            return true;
+        }
+        case od::json_type::number:
+            break;
+        }
+        const std::string_view text = trimToken(v.raw_json_token());
+        bool integral = false, exponent = false;
+        if (!isJsonNumber(text, integral, exponent))
+            return false;
+        const char* begin = text.data();
+        const char* end = begin + text.size();
+        if (integral) {
+            if (*begin == '-') {
+                int64_t i = 0;
+                if (const auto r = std::from_chars(begin, end, i); r.ec == std::errc() && r.ptr == end) {
+                    m_builder.integer(i);
+                    return true;
+                }
+            } else {
+                uint64_t u = 0;
+                if (const auto r = std::from_chars(begin, end, u); r.ec == std::errc() && r.ptr == end) {
+                    m_builder.unsignedInteger(u);
+                    return true;
+                }
+            }
+        }
+        double d = 0;
+        if (const auto r = std::from_chars(begin, end, d); r.ec != std::errc() || r.ptr != end || d - d != 0)
+            return false; // out of range: the SAX path decides
+        m_text.assign(text);
+        m_builder.floating(d, m_text);
+        return true;
+    }
+
+    ImportContext& m_ctx;
+    CommOpInfoBuilder m_builder;
+    std::string m_key;
+    std::string m_text;
+};
+
 } // namespace
 
 bool CommunicationImporter::run(ImportContext& ctx)
@@ -236,17 +379,21 @@ bool CommunicationImporter::run(ImportContext& ctx)
     std::string text;
     if (!readTextFile(ctx, text))
         return false;
+    CommSteps fastSteps;
+    const bool fast = FastCommunication(ctx).read(text, fastSteps);
     CommunicationSax sax;
-    if (!saxParse(text, &sax) && sax.error()) {
-        reportJsonError(ctx, text, sax.errorByte(), *sax.error());
-        return false;
-    }
-    if (!sax.rootIsObject()) {
-        ctx.error(std::nullopt, "expected a JSON object at the top level");
-        return false;
+    if (!fast) {
+        if (!saxParse(text, &sax) && sax.error()) {
+            reportJsonError(ctx, text, sax.errorByte(), *sax.error());
+            return false;
+        }
+        if (!sax.rootIsObject()) {
+            ctx.error(std::nullopt, "expected a JSON object at the top level");
+            return false;
+        }
     }
     int ops = 0;
-    for (const auto& [stepKey, step] : sax.steps()) {
+    for (const auto& [stepKey, step] : fast ? fastSteps : sax.steps()) {
         if (ctx.cancelled())
             break;
         if (!step.isObject) {
@@ -517,7 +664,6 @@ private:
     size_t m_errorByte = 0;
 };
 
-namespace od = simdjson::ondemand;
 
 // One simdjson pass over a communication_matrix.json of the usual shape: objects down to the links, scalar
 // link fields, "src-dst" link keys, numbers within a double. Fills links (op fields then link fields, in file
