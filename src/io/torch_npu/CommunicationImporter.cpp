@@ -666,10 +666,11 @@ private:
 
 
 // One simdjson pass over a communication_matrix.json of the usual shape: objects down to the links, scalar
-// link fields, "src-dst" link keys, numbers within a double. Fills links (op fields then link fields, in file
-// order) and returns true; returns false, with links unusable, for anything else (a syntax error, another
-// shape, a BOM, cancel): MatrixSax then reads the file with its warnings and diagnostics, so the rows are those
-// it would write.
+// link fields, "src-dst" link keys, numbers within a double. read() keeps the links (op fields once per op key,
+// strings as views into the parser's buffers, which live as long as this object) and returns true; write() then
+// hands them to the model in file order. read() returns false, with nothing to write, for anything else (a syntax
+// error, another shape, a BOM, cancel): MatrixSax then reads the file with its warnings and diagnostics, so the
+// rows are those it would write.
 class FastMatrix {
 public:
     FastMatrix(ImportContext& ctx, bool lean)
@@ -678,14 +679,13 @@ public:
     {
     }
 
-    bool read(const std::string& text, std::vector<model::CommLinkRow>& links)
+    bool read(const std::string& text)
     {
         if (text.starts_with("\xef\xbb\xbf"))
             return false;
         try {
-            const simdjson::padded_string padded(text.data(), text.size());
-            od::parser parser;
-            od::document doc = parser.iterate(padded);
+            m_padded = simdjson::padded_string(text.data(), text.size());
+            od::document doc = m_parser.iterate(m_padded);
             od::object root;
             if (doc.get_object().get(root) != simdjson::SUCCESS)
                 return false;
@@ -705,7 +705,7 @@ public:
                         od::object opLinks;
                         if (opField.value().get_object().get(opLinks) != simdjson::SUCCESS)
                             return false;
-                        if (!readOp(step, kind, opKey, opLinks, links))
+                        if (!readOp(step, kind, opKey, opLinks))
                             return false;
                     }
                 }
@@ -717,13 +717,52 @@ public:
         return true;
     }
 
+    // The links read, in file order (after a read() that returned true).
+    void write(model::ModelWriter& writer) const
+    {
+        model::CommLinkRow row;
+        size_t op = m_ops.size();
+        auto set = [](model::OptText& field, const std::optional<std::string_view>& value) {
+            if (!value)
+                field.reset();
+            else if (field)
+                field->assign(*value);
+            else
+                field.emplace(*value);
+        };
+        for (const Link& l : m_links) {
+            if (l.op != op) {
+                op = l.op;
+                row = m_ops[op];
+            }
+            row.localSrc = l.localSrc;
+            row.localDst = l.localDst;
+            row.src = l.src;
+            row.dst = l.dst;
+            row.sizeMb = l.sizeMb;
+            row.timeNs = l.timeNs;
+            row.bandwidthGbps = l.bandwidthGbps;
+            set(row.transport, l.transport);
+            set(row.opName, l.opName);
+            writer.addCommLink(row);
+        }
+    }
+
 private:
-    bool readOp(std::optional<int64_t> step, const std::string& kind, const std::string& opKey, od::object& opLinks,
-        std::vector<model::CommLinkRow>& links)
+    struct Link {
+        size_t op; // index into m_ops
+        model::OptInt localSrc, localDst, src, dst, timeNs;
+        model::OptReal sizeMb, bandwidthGbps;
+        std::optional<std::string_view> transport, opName; // into m_parser's string buffer
+    };
+
+    bool readOp(std::optional<int64_t> step, const std::string& kind, const std::string& opKey, od::object& opLinks)
     {
         model::CommLinkRow row;
         const auto* members = startMatrixOp(m_ctx, row, step, kind, opKey);
         const bool dropped = m_lean && leanDrops(row);
+        if (!dropped)
+            m_ops.push_back(row);
         for (auto linkField : opLinks) {
             if (m_ctx.cancelled())
                 return false;
@@ -733,6 +772,7 @@ private:
             od::object fields;
             if (linkField.value().get_object().get(fields) != simdjson::SUCCESS)
                 return false;
+            std::optional<std::string_view> transport, opName;
             for (auto field : fields) {
                 const std::string_view name = field.unescaped_key().value();
                 od::value v = field.value();
@@ -740,9 +780,9 @@ private:
                 case od::json_type::string: {
                     const std::string_view s = v.get_string().value();
                     if (name == "Transport Type")
-                        row.transport = std::string(s);
+                        transport = s;
                     else if (name == "Op Name" || name == "op_name")
-                        row.opName = std::string(s);
+                        opName = s;
                     else if (const auto d = parseDouble(s))
                         setMatrixNumber(row, name, *d);
                     break;
@@ -769,7 +809,8 @@ private:
                 }
             }
             if (!dropped)
-                links.push_back(row);
+                m_links.push_back({ m_ops.size() - 1, row.localSrc, row.localDst, row.src, row.dst, row.timeNs,
+                    row.sizeMb, row.bandwidthGbps, transport, opName });
         }
         return true;
     }
@@ -803,6 +844,10 @@ private:
 
     ImportContext& m_ctx;
     bool m_lean;
+    simdjson::padded_string m_padded;
+    od::parser m_parser;
+    std::vector<model::CommLinkRow> m_ops;
+    std::vector<Link> m_links;
 };
 
 } // namespace
@@ -817,10 +862,9 @@ bool CommunicationMatrixImporter::read(ImportContext& ctx, bool lean)
     if (!readTextFile(ctx, text))
         return false;
     {
-        std::vector<model::CommLinkRow> links;
-        if (FastMatrix(ctx, lean).read(text, links)) {
-            for (const auto& l : links)
-                ctx.writer().addCommLink(l);
+        FastMatrix fast(ctx, lean);
+        if (fast.read(text)) {
+            fast.write(ctx.writer());
             ctx.finish();
             return true;
         }
