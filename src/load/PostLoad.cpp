@@ -52,21 +52,13 @@ GroupFacts PostLoad::collectGroupFacts(Database& db)
 {
     GroupFacts facts;
     CommGroupSources::forEachOpGroupHash(db, [&](const std::string& hash) { facts.hashes.insert(hash); });
-    // One pass over the links: their hashes, the unresolved count, and the rows that matter below
-    // (self-links and links still without global ranks).
+    // The links' hashes, then the rows that matter below (self-links and links still without global ranks): a
+    // flat all-to-all cluster has millions of resolved links, which stay in SQL.
+    CommGroupSources::forEachLinkGroupHash(db, [&](const std::string& hash) { facts.hashes.insert(hash); });
     std::set<GroupFacts::Link> seen;
-    std::string last;
-    CommGroupSources::forEachGroupLink(db, [&](const GroupLinkRow& link) {
-        if (link.groupHash != last) {
-            last = link.groupHash;
-            facts.hashes.insert(last);
-        }
+    CommGroupSources::forEachSelfOrUnresolvedLink(db, [&](const GroupLinkRow& link) {
         facts.unresolvedLinks += !link.resolved;
-        const auto& src = link.localSrc;
-        const auto& dst = link.localDst;
-        if (link.resolved && !(src && dst && *src == *dst))
-            return;
-        GroupFacts::Link l { last, link.rankId, src, dst };
+        GroupFacts::Link l { link.groupHash, link.rankId, link.localSrc, link.localDst };
         if (seen.insert(l).second)
             facts.links.push_back(std::move(l));
     });

@@ -10,10 +10,19 @@ void CommGroupSources::forEachOpGroupHash(Database& db, const std::function<void
         fn(st.text(0));
 }
 
-void CommGroupSources::forEachGroupLink(Database& db, const std::function<void(const GroupLinkRow&)>& fn)
+void CommGroupSources::forEachLinkGroupHash(Database& db, const std::function<void(const std::string&)>& fn)
+{
+    auto st = db.prepare("SELECT DISTINCT group_hash FROM comm_link_op o WHERE group_hash IS NOT NULL "
+                         "AND EXISTS (SELECT 1 FROM comm_link_row r WHERE r.op_id = o.id)");
+    while (st.step())
+        fn(st.text(0));
+}
+
+void CommGroupSources::forEachSelfOrUnresolvedLink(Database& db, const std::function<void(const GroupLinkRow&)>& fn)
 {
     auto st = db.prepare("SELECT group_hash, rank_id, local_src, local_dst, src IS NOT NULL AND dst IS NOT NULL "
-                         "FROM comm_link WHERE group_hash IS NOT NULL");
+                         "FROM comm_link WHERE group_hash IS NOT NULL "
+                         "AND (src IS NULL OR dst IS NULL OR local_src = local_dst) ORDER BY link_op, link_seq");
     GroupLinkRow row;
     while (st.step()) {
         row.groupHash = st.text(0);

@@ -26,8 +26,12 @@ class CommGroupSources {
 public:
     // Every distinct comm_op.group_hash that is not NULL (no defined order).
     static void forEachOpGroupHash(Database& db, const std::function<void(const std::string&)>& fn);
-    // Every comm_link row with a group hash, in row order.
-    static void forEachGroupLink(Database& db, const std::function<void(const GroupLinkRow&)>& fn);
+    // Every distinct group hash of the links (comm_link ops with at least one link; no defined order).
+    static void forEachLinkGroupHash(Database& db, const std::function<void(const std::string&)>& fn);
+    // Every comm_link row with a group hash that is a self-link (local src = local dst) or lacks a global src or
+    // dst, in row order: what group resolution reads of the links (the rest, millions on a large all-to-all
+    // cluster, stays in SQL).
+    static void forEachSelfOrUnresolvedLink(Database& db, const std::function<void(const GroupLinkRow&)>& fn);
     // Every cluster_comm_group row with a group hash, in row order (ranks parsed, ascending).
     static void forEachListedGroup(Database& db, const std::function<void(const ClusterCommGroupRow&)>& fn);
 };
