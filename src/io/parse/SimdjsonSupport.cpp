@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/parse/SimdjsonSupport.h"
 
+#include <charconv>
+
 namespace npuscope::io {
 
 namespace od = simdjson::ondemand;
@@ -46,6 +48,34 @@ bool isJsonNumber(std::string_view t, bool& integral, bool& exponent)
             return false;
     }
     return i == n;
+}
+
+std::optional<JsonNumber> readJsonNumber(std::string_view token)
+{
+    const std::string_view text = trimToken(token);
+    bool integral = false, exponent = false;
+    if (!isJsonNumber(text, integral, exponent))
+        return std::nullopt;
+    const char* begin = text.data();
+    const char* end = begin + text.size();
+    JsonNumber n;
+    if (integral) {
+        if (*begin == '-') {
+            if (const auto r = std::from_chars(begin, end, n.integer); r.ec == std::errc() && r.ptr == end) {
+                n.kind = JsonNumber::Kind::Integer;
+                n.value = static_cast<double>(n.integer);
+                return n;
+            }
+        } else if (const auto r = std::from_chars(begin, end, n.unsignedInteger);
+                   r.ec == std::errc() && r.ptr == end) {
+            n.kind = JsonNumber::Kind::Unsigned;
+            n.value = static_cast<double>(n.unsignedInteger);
+            return n;
+        }
+    }
+    if (const auto r = std::from_chars(begin, end, n.value); r.ec != std::errc() || r.ptr != end)
+        return std::nullopt;
+    return n;
 }
 
 namespace {

@@ -337,32 +337,22 @@ private:
         case od::json_type::number:
             break;
         }
-        const std::string_view text = trimToken(v.raw_json_token());
-        bool integral = false, exponent = false;
-        if (!isJsonNumber(text, integral, exponent))
-            return false;
-        const char* begin = text.data();
-        const char* end = begin + text.size();
-        if (integral) {
-            if (*begin == '-') {
-                int64_t i = 0;
-                if (const auto r = std::from_chars(begin, end, i); r.ec == std::errc() && r.ptr == end) {
-                    m_builder.integer(i);
-                    return true;
-                }
-            } else {
-                uint64_t u = 0;
-                if (const auto r = std::from_chars(begin, end, u); r.ec == std::errc() && r.ptr == end) {
-                    m_builder.unsignedInteger(u);
-                    return true;
-                }
-            }
+        const std::string_view token = v.raw_json_token();
+        const auto n = readJsonNumber(token);
+        if (!n)
+            return false; // beyond a double: the SAX path decides
+        switch (n->kind) {
+        case JsonNumber::Kind::Integer:
+            m_builder.integer(n->integer);
+            break;
+        case JsonNumber::Kind::Unsigned:
+            m_builder.unsignedInteger(n->unsignedInteger);
+            break;
+        case JsonNumber::Kind::Float:
+            m_text.assign(trimToken(token));
+            m_builder.floating(n->value, m_text);
+            break;
         }
-        double d = 0;
-        if (const auto r = std::from_chars(begin, end, d); r.ec != std::errc() || r.ptr != end || d - d != 0)
-            return false; // out of range: the SAX path decides
-        m_text.assign(text);
-        m_builder.floating(d, m_text);
         return true;
     }
 
@@ -815,31 +805,11 @@ private:
         return true;
     }
 
-    // A number token as the SAX path gives it to MatrixSax: integers through int64 / uint64, the rest by
-    // from_chars; nullopt (the SAX path then decides) beyond those.
+    // A number token as the SAX path gives it to MatrixSax; nullopt (the SAX path then decides) beyond a double.
     static std::optional<double> number(od::value& v)
     {
-        const std::string_view text = trimToken(v.raw_json_token());
-        bool integral = false, exponent = false;
-        if (!isJsonNumber(text, integral, exponent))
-            return std::nullopt;
-        const char* begin = text.data();
-        const char* end = begin + text.size();
-        if (integral) {
-            if (*begin == '-') {
-                int64_t i = 0;
-                if (const auto r = std::from_chars(begin, end, i); r.ec == std::errc() && r.ptr == end)
-                    return static_cast<double>(i);
-            } else {
-                uint64_t u = 0;
-                if (const auto r = std::from_chars(begin, end, u); r.ec == std::errc() && r.ptr == end)
-                    return static_cast<double>(u);
-            }
-        }
-        double d = 0;
-        if (const auto r = std::from_chars(begin, end, d); r.ec != std::errc() || r.ptr != end)
-            return std::nullopt;
-        return d;
+        const auto n = readJsonNumber(v.raw_json_token());
+        return n ? std::optional(n->value) : std::nullopt;
     }
 
     ImportContext& m_ctx;

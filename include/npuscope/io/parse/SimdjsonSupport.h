@@ -5,6 +5,8 @@
 #include <simdjson.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string_view>
 
 namespace npuscope::io {
@@ -18,6 +20,18 @@ std::string_view trimToken(std::string_view token);
 
 // RFC 8259 number grammar. integral: no fraction and no exponent; exponent: has one.
 bool isJsonNumber(std::string_view text, bool& integral, bool& exponent);
+
+// A number token as nlohmann's parser splits it: a non-negative integer within uint64 is Unsigned, a negative one
+// within int64 an Integer, anything else a Float (from_chars).
+struct JsonNumber {
+    enum class Kind { Integer, Unsigned, Float } kind = Kind::Float;
+    int64_t integer = 0; // Integer
+    uint64_t unsignedInteger = 0; // Unsigned
+    double value = 0; // every kind, as a double
+};
+// token: a number token (trailing whitespace allowed). nullopt when it is not an RFC 8259 number or its value is
+// beyond a double (the SAX readers then decide).
+std::optional<JsonNumber> readJsonNumber(std::string_view token);
 
 // Validates a value of any kind, touching every member and element; throws simdjson_error.
 void validateValue(simdjson::ondemand::value v);
