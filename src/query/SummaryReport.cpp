@@ -70,11 +70,11 @@ struct LinkOrder {
     std::optional<int64_t> step;
     std::optional<std::string> group;
     std::string matrixOp;
-    int64_t src = 0, dst = 0, rank = 0, position = 0;
+    int64_t src = 0, dst = 0, rank = 0, op = 0, seq = 0;
     bool operator<(const LinkOrder& o) const
     {
-        return std::tie(step, group, matrixOp, src, dst, rank, position)
-            < std::tie(o.step, o.group, o.matrixOp, o.src, o.dst, o.rank, o.position);
+        return std::tie(step, group, matrixOp, src, dst, rank, op, seq)
+            < std::tie(o.step, o.group, o.matrixOp, o.src, o.dst, o.rank, o.op, o.seq);
     }
 };
 
@@ -331,8 +331,9 @@ std::string SummaryReport::text(model::Database& db, HostDisplay hosts)
     };
     std::vector<Ranked> slowest;
     size_t linkCount = 0;
-    auto links = db.prepare("SELECT link_op * 4294967296 + link_seq, rank_id, step, group_hash, matrix_op, src, dst, transport, size_mb, "
-                            "time_ns, bandwidth_gbps FROM comm_link WHERE bandwidth_gbps IS NOT NULL AND src IS NOT "
+    // Columns 0-10 as below, 11: link_seq (link_op and link_seq are two columns: op ids are large, see ModelMerger).
+    auto links = db.prepare("SELECT link_op, rank_id, step, group_hash, matrix_op, src, dst, transport, size_mb, "
+                            "time_ns, bandwidth_gbps, link_seq FROM comm_link WHERE bandwidth_gbps IS NOT NULL AND src IS NOT "
                             "NULL AND dst IS NOT NULL AND (transport IS NULL OR transport <> 'LOCAL') AND (slot IS "
                             "NULL OR (slot = 'total' AND group_hash IS NOT NULL))");
     while (links.step()) {
@@ -342,7 +343,7 @@ std::string SummaryReport::text(model::Database& db, HostDisplay hosts)
             continue;
         Ranked r { bandwidth, {}, {} };
         r.order = { links.optInt(2), links.optText(3), links.text(4), links.int64(5), links.int64(6), links.int64(1),
-            links.int64(0) };
+            links.int64(0), links.int64(11) };
         if (slowest.size() == kSlowest && !slower(r, slowest.front()))
             continue;
         r.link.step = r.order.step;

@@ -282,7 +282,7 @@ namespace {
 // whose global ranks are unknown), the op type (a 2023 real-op key is its own type) and NULLs read as "" / 0.
 std::string linkRowsSql()
 {
-    return std::string("SELECT comm_link.link_op * 4294967296 + comm_link.link_seq AS rid, rank_id, step, matrix_op, slot, op_name, "
+    return std::string("SELECT comm_link.link_op AS rid_op, comm_link.link_seq AS rid_seq, rank_id, step, matrix_op, slot, op_name, "
                        "COALESCE(bandwidth_gbps, 0) AS bw, CASE WHEN slot IS NULL THEN matrix_op ELSE "
                        "COALESCE(op_type, matrix_op) END AS type, COALESCE(group_hash, '') AS grp, CASE WHEN lg.g IS "
                        "NULL THEN src ELSE local_src END AS src, CASE WHEN lg.g IS NULL THEN dst ELSE local_dst END "
@@ -322,7 +322,7 @@ std::vector<LinkRow> CommSqlOracle::linkTable(model::Database& db, const LinkFil
     const std::string sql = "WITH sel AS (SELECT * FROM " + rows + b.where + mode
         + "), runs AS (SELECT *, MAX(rank_id = src) OVER (PARTITION BY step, grp, src, dst) AS sender_wrote FROM sel), "
           "senders AS (SELECT * FROM runs WHERE NOT sender_wrote OR rank_id = src), "
-          "kept AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY step, grp, src, dst, type ORDER BY rid) AS n FROM "
+          "kept AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY step, grp, src, dst, type ORDER BY rid_op, rid_seq) AS n FROM "
           "senders), "
           "slowest AS (SELECT grp, type, src, dst, op_name, MIN(bw) FROM "
         + rows + b.where
@@ -487,7 +487,7 @@ CommMatrix CommSqlOracle::matrix(
         }
     }
     const std::string selected = "sel AS (SELECT *, " + std::string(kLinkOp)
-        + " AS link_op, ROW_NUMBER() OVER (ORDER BY step IS NOT NULL, step, rid) AS pos FROM " + rows + b.where + ")";
+        + " AS link_op, ROW_NUMBER() OVER (ORDER BY step IS NOT NULL, step, rid_op, rid_seq) AS pos FROM " + rows + b.where + ")";
 
     // Local-rank policy: one group's local ranks only when no off-diagonal link has global ranks.
     bool hasGlobal = false;
