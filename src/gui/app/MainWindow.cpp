@@ -55,6 +55,7 @@
 #include <QMouseEvent>
 #include <QProgressDialog>
 #include <QScreen>
+#include <QScrollArea>
 #include <QShortcut>
 #include <QSettings>
 #include <QStatusBar>
@@ -319,6 +320,21 @@ void MainWindow::hideWelcome()
         return;
     m_welcome->hide();
     restoreState(m_stateBehindWelcome, kStateVersion);
+    if (m_stateBehindWelcome == m_defaultState)
+        applyDefaultSplit();
+}
+
+void MainWindow::applyDefaultSplit()
+{
+    // The default layout gives the timeline most of the height: 35 % for the cluster views above it, or what Cluster
+    // steps would like (a few table rows above its footer), up to 45 %. In pixels of the window as it is now (the state
+    // saved at construction holds the sizes of a window not laid out yet).
+    const int available = std::max(2, height() - menuBar()->sizeHint().height() - statusBar()->sizeHint().height());
+    int need = 0;
+    if (const auto* area = qobject_cast<const QScrollArea*>(m_stepsDock->widget()); area && area->widget())
+        need = area->widget()->sizeHint().height() + fontMetrics().height() + 8; // and the title bar
+    const int top = std::min(std::max(available * 35 / 100, need), available * 45 / 100);
+    resizeDocks({ m_stepsDock, m_timelineDock }, { top, available - top }, Qt::Vertical);
 }
 
 void MainWindow::createHelp()
@@ -450,6 +466,7 @@ void MainWindow::createMenus()
             dock->setFloating(false);
         hideWelcome();
         restoreState(m_defaultState, kStateVersion);
+        applyDefaultSplit();
     });
     m_viewMenu->addSeparator();
     QAction* settings = m_viewMenu->addAction(tr("&Settings\u2026"), this, &MainWindow::showSettings);

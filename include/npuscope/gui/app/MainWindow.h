@@ -159,6 +159,8 @@ private:
     void showNothingLoaded(const QString& message);
     void createWelcome();
     void hideWelcome();
+    // Splits the height between the cluster views and the timeline as the default layout does (35 : 65).
+    void applyDefaultSplit();
     void createHelp();
     // ui/style.qss plus the dark palette's overrides when the application palette is dark.
     void applyStyleSheet();
