@@ -482,7 +482,28 @@ void MainWindow::applyStyleSheet()
     if (qss.open(QIODevice::ReadOnly))
         sheet = QString::fromUtf8(qss.readAll());
     // ui/style.qss draws dock titles and grid lines in light colours; a dark palette overrides them.
-    setStyleSheet(sheet + Appearance::styleSheetFor(QApplication::palette()));
+    sheet += Appearance::styleSheetFor(QApplication::palette());
+    // Replacing one sheet by another (or by the same) leaves the widgets the sheet styles with the palette they were
+    // polished with (the light one after a switch to dark): clearing it first makes them take the application's.
+    m_styledPalette = QApplication::palette();
+    if (!styleSheet().isEmpty())
+        setStyleSheet(QString());
+    setStyleSheet(sheet);
+}
+
+void MainWindow::changeEvent(QEvent* event)
+{
+    QMainWindow::changeEvent(event);
+    // A new application palette reaches the window as a palette change of its own (QApplication sends
+    // ApplicationPaletteChange to child widgets only). The window's own polish below changes its palette again, with
+    // the application's palette by then: comparing with the palette last polished with stops there.
+    const bool paletteEvent
+        = event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange;
+    if (paletteEvent && !m_restylePending && QApplication::palette() != m_styledPalette) {
+        m_restylePending = true; // setStyleSheet sends the window palette changes of its own
+        applyStyleSheet();
+        m_restylePending = false;
+    }
 }
 
 void MainWindow::showSettings()
@@ -493,8 +514,7 @@ void MainWindow::showSettings()
         return;
     const Appearance::Choices chosen = dialog.choices();
     Appearance::save(chosen);
-    Appearance::apply(chosen);
-    applyStyleSheet();
+    Appearance::apply(chosen); // polishes the style sheet again (changeEvent)
     m_stepsDock->setTimeUnit(chosen.timeUnit == Appearance::TimeUnit::Milliseconds ? TimeFormat::Unit::Milliseconds
                                                                                    : TimeFormat::Unit::Microseconds);
     if (Appearance::resolvedLanguage(chosen.language) != Appearance::resolvedLanguage(before.language))
