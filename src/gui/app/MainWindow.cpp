@@ -333,7 +333,9 @@ void MainWindow::applyDefaultSplit()
     int need = 0;
     if (const auto* area = qobject_cast<const QScrollArea*>(m_stepsDock->widget()); area && area->widget())
         need = area->widget()->sizeHint().height() + fontMetrics().height() + 8; // and the title bar
-    const int top = std::min(std::max(available * 35 / 100, need), available * 45 / 100);
+    // Even: at a scale factor of 1.5 an odd logical height puts the tab bar under the cluster views between device
+    // pixels, and the dock separator is drawn over its edge.
+    const int top = std::min(std::max(available * 35 / 100, need), available * 45 / 100) / 2 * 2;
     resizeDocks({ m_stepsDock, m_timelineDock }, { top, available - top }, Qt::Vertical);
 }
 
