@@ -840,16 +840,16 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
         <translation>未显示：%1 的链路（全局卡号未知；选择该通信域可按通信域内卡号查看）</translation>
     </message>
     <message>
-        <source> · wheel: zoom, drag: pan, double-click: fit</source>
-        <translation> · 滚轮：缩放，拖动：平移，双击：适配</translation>
-    </message>
-    <message>
         <source>With “All ops”: the total over every op type, or one op type&apos;s slot</source>
         <translation>选“所有算子”时：所有算子类型的总计，或某一算子类型的数据</translation>
     </message>
     <message>
         <source>%1 ranks · %2 src→dst links</source>
         <translation>%1 张卡 · %2 条 源→目的 链路</translation>
+    </message>
+    <message>
+        <source> · wheel or drag a rectangle: zoom, Shift+drag: pan, double-click: fit</source>
+        <translation> · 滚轮或拖出矩形：缩放，Shift+拖动：平移，双击：适应窗口</translation>
     </message>
 </context>
 <context>
@@ -887,28 +887,104 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
         <translation>当前选择没有通信链路</translation>
     </message>
     <message>
-        <source>dst →   (rows: src; %1 %2%3%4)</source>
-        <translation>目的卡 →   （行：源卡；%1 %2%3%4）</translation>
-    </message>
-    <message>
         <source>group-local ranks, global ranks unknown</source>
         <translation>通信域内卡号，全局卡号未知</translation>
     </message>
     <message>
-        <source>ranks</source>
-        <translation>张卡</translation>
-    </message>
-    <message>
-        <source>, blocks: %1</source>
-        <translation>，分块：%1</translation>
-    </message>
-    <message>
-        <source>, zoom %1×</source>
-        <translation>，缩放 %1×</translation>
-    </message>
-    <message>
         <source>Costliest collectives of link %1–%2</source>
         <translation>链路 %1–%2 代价最大的集合通信</translation>
+    </message>
+    <message>
+        <source>%1 × %1 ranks</source>
+        <translation>%1 × %1 个 rank</translation>
+    </message>
+    <message>
+        <source>zoom %1×</source>
+        <translation>缩放 %1×</translation>
+    </message>
+    <message>
+        <source>min bandwidth</source>
+        <translation>最低带宽</translation>
+    </message>
+    <message>
+        <source>sum of sizes</source>
+        <translation>大小之和</translation>
+    </message>
+    <message>
+        <source>max time</source>
+        <translation>最长时间</translation>
+    </message>
+    <message>
+        <source>Rows: src rank · columns: dst rank · %1 ranks</source>
+        <translation>行：源 rank · 列：目的 rank · %1 个 rank</translation>
+    </message>
+    <message>
+        <source>ordered by %1 groups</source>
+        <translation>按 %1 通信组排序</translation>
+    </message>
+    <message>
+        <source>group</source>
+        <translation>通信组</translation>
+    </message>
+    <message>
+        <source>%1 ranks: %2</source>
+        <translation>%1 个 rank：%2</translation>
+    </message>
+    <message>
+        <source>hash %1</source>
+        <translation>哈希 %1</translation>
+    </message>
+    <message>
+        <source>the lowest bandwidth of the block&apos;s links</source>
+        <translation>该块内链路的最低带宽</translation>
+    </message>
+    <message>
+        <source>the summed transit size of the block&apos;s links</source>
+        <translation>该块内链路的传输量之和</translation>
+    </message>
+    <message>
+        <source>the longest transit time of the block&apos;s links</source>
+        <translation>该块内链路的最长传输时间</translation>
+    </message>
+    <message>
+        <source>the transport the block&apos;s links share (“mixed” when they differ)</source>
+        <translation>该块内链路共用的传输方式（不同时为“mixed”）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;src %1 → dst %2&lt;/b&gt;&lt;br&gt;a block of %3 × %4 ranks</source>
+        <translation>&lt;b&gt;源 %1 → 目的 %2&lt;/b&gt;&lt;br&gt;%3 × %4 个 rank 的块</translation>
+    </message>
+    <message>
+        <source>no links</source>
+        <translation>无链路</translation>
+    </message>
+    <message>
+        <source>Links</source>
+        <translation>链路</translation>
+    </message>
+    <message>
+        <source>Lowest bandwidth</source>
+        <translation>最低带宽</translation>
+    </message>
+    <message>
+        <source>Summed size</source>
+        <translation>大小之和</translation>
+    </message>
+    <message>
+        <source>Longest time</source>
+        <translation>最长时间</translation>
+    </message>
+    <message>
+        <source>Cell colour: %1.</source>
+        <translation>单元格颜色：%1。</translation>
+    </message>
+    <message>
+        <source>Click selects link %1 → %2; zoom in for single ranks.</source>
+        <translation>单击选中链路 %1 → %2；放大可查看单个 rank。</translation>
+    </message>
+    <message>
+        <source>shared transport</source>
+        <translation>共用传输方式</translation>
     </message>
 </context>
 <context>
@@ -1268,6 +1344,14 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
     <message>
         <source>%1 group listed in communication_group.json without a group hash: no op or link names it</source>
         <translation>communication_group.json 中列出的 %1 通信域没有哈希：没有算子或链路引用它</translation>
+    </message>
+    <message>
+        <source>elapse</source>
+        <translation>耗时</translation>
+    </message>
+    <message>
+        <source>ms/step</source>
+        <translation>ms/步</translation>
     </message>
 </context>
 <context>
@@ -2235,6 +2319,22 @@ rank %1 of %2</source>
         <source>%1 of %2 blocks, %3 flagged</source>
         <translation>%2 个内存块中 %1 个，%3 个被标记</translation>
     </message>
+    <message>
+        <source>Compared with the baseline: select a rank to see its operators whose allocation changed most.</source>
+        <translation>与基线比较：选择一个 rank，查看其内存分配变化最大的算子。</translation>
+    </message>
+    <message>
+        <source>Rank %1 against the baseline: operators whose allocation changed most (Σ Size over the profiled window)</source>
+        <translation>rank %1 与基线比较：内存分配变化最大的算子（采集窗口内 Σ Size）</translation>
+    </message>
+    <message>
+        <source>; peak reserved %1 → %2</source>
+        <translation>；峰值预留 %1 → %2</translation>
+    </message>
+    <message>
+        <source> — neither run has operator_memory rows for this rank.</source>
+        <translation> — 两次运行都没有该 rank 的 operator_memory 行。</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::MemoryHeatmap</name>
@@ -2316,6 +2416,41 @@ rank %1 of %2</source>
     <message>
         <source>No profile loaded</source>
         <translation>未加载性能数据</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::MemoryOperatorDiffModel</name>
+    <message>
+        <source>Operator</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>The operator_memory Name</source>
+        <translation>operator_memory 的 Name</translation>
+    </message>
+    <message>
+        <source>Base allocations</source>
+        <translation>基线分配次数</translation>
+    </message>
+    <message>
+        <source>operator_memory rows of the name in the baseline</source>
+        <translation>基线中该名称的 operator_memory 行数</translation>
+    </message>
+    <message>
+        <source>New allocations</source>
+        <translation>新运行分配次数</translation>
+    </message>
+    <message>
+        <source>operator_memory rows of the name in the opened run</source>
+        <translation>当前打开的运行中该名称的 operator_memory 行数</translation>
+    </message>
+    <message>
+        <source>allocated</source>
+        <translation>已分配</translation>
+    </message>
+    <message>
+        <source>MB</source>
+        <translation>MB</translation>
     </message>
 </context>
 <context>
@@ -2519,6 +2654,190 @@ rank %1 of %2</source>
     <message>
         <source>Σ Wait Time(us) (op_summary: Task Wait Time(us)); a kernel without it counts 0</source>
         <translation>Σ Wait Time(us)（op_summary：Task Wait Time(us)）；没有该值的 kernel 计为 0</translation>
+    </message>
+    <message>
+        <source>Last arriver</source>
+        <translation>最后到达者</translation>
+    </message>
+    <message>
+        <source>the member with the least wait (its own clock&apos;s evidence; ties: the later aligned start)</source>
+        <translation>等待最少的成员（依据其自身时钟；相同时取对齐后开始较晚者）</translation>
+    </message>
+    <message>
+        <source>Spread</source>
+        <translation>到达差</translation>
+    </message>
+    <message>
+        <source>latest − earliest aligned start of the instance&apos;s members</source>
+        <translation>该实例各成员对齐后开始时间的最晚值 − 最早值</translation>
+    </message>
+    <message>
+        <source>Wait cost</source>
+        <translation>等待代价</translation>
+    </message>
+    <message>
+        <source>Σ (member wait − the last arriver&apos;s wait): the wait the latest arrival cost its peers</source>
+        <translation>Σ（成员等待 − 最后到达者的等待）：最晚到达给其他成员造成的等待</translation>
+    </message>
+    <message>
+        <source>Instance delay</source>
+        <translation>实例延迟</translation>
+    </message>
+    <message>
+        <source>Σ excess wait of the members (member wait − the least wait of its role); what blame explains</source>
+        <translation>各成员超额等待之和（成员等待 − 同角色的最少等待）；即归因分析所解释的部分</translation>
+    </message>
+    <message>
+        <source>Blame cause</source>
+        <translation>归因原因</translation>
+    </message>
+    <message>
+        <source>compute (Computing above its role), host (device idle: dispatch-bound; Free above its role), link (transit ≥ 3× elsewhere) or unknown</source>
+        <translation>compute（Computing 高于同角色）、host（设备空闲：下发受限；Free 高于同角色）、link（传输时间 ≥ 其他处的 3 倍）或 unknown</translation>
+    </message>
+    <message>
+        <source>Induced wait</source>
+        <translation>引发的等待</translation>
+    </message>
+    <message>
+        <source>Σ over the step&apos;s delayed instances of delay × the root&apos;s weight</source>
+        <translation>对该步所有延迟实例求和：延迟 × 该根因的权重</translation>
+    </message>
+    <message>
+        <source>Blame share</source>
+        <translation>归因占比</translation>
+    </message>
+    <message>
+        <source>induced wait ÷ the step&apos;s induced wait (Σ over its roots, 0–1)</source>
+        <translation>引发的等待 ÷ 该步引发的等待（各根因之和，0–1）</translation>
+    </message>
+    <message>
+        <source>Blamed instances</source>
+        <translation>归因实例数</translation>
+    </message>
+    <message>
+        <source>the delayed instances this root is the largest root of</source>
+        <translation>以该根因为最大根因的延迟实例数</translation>
+    </message>
+    <message>
+        <source>Slice count</source>
+        <translation>切片数</translation>
+    </message>
+    <message>
+        <source>slices of the name that intersect the selected range on the chosen tracks</source>
+        <translation>所选轨道上与所选时间范围相交的该名称切片数</translation>
+    </message>
+    <message>
+        <source>Wall time</source>
+        <translation>墙钟时间</translation>
+    </message>
+    <message>
+        <source>Σ duration of the slices, each clipped to the selected range</source>
+        <translation>各切片时长之和（每个切片裁剪到所选范围）</translation>
+    </message>
+    <message>
+        <source>Self time</source>
+        <translation>自身时间</translation>
+    </message>
+    <message>
+        <source>wall time minus the clipped wall time of the slices&apos; direct children</source>
+        <translation>墙钟时间减去切片直接子切片的（裁剪后）墙钟时间</translation>
+    </message>
+    <message>
+        <source>Average wall time</source>
+        <translation>平均墙钟时间</translation>
+    </message>
+    <message>
+        <source>total wall time ÷ count</source>
+        <translation>总墙钟时间 ÷ 数量</translation>
+    </message>
+    <message>
+        <source>Min / max wall time</source>
+        <translation>最短 / 最长墙钟时间</translation>
+    </message>
+    <message>
+        <source>the shortest / longest clipped duration of one slice</source>
+        <translation>单个切片裁剪后的最短 / 最长时长</translation>
+    </message>
+    <message>
+        <source>Module peak</source>
+        <translation>模块峰值</translation>
+    </message>
+    <message>
+        <source>the largest Total Reserved(MB) of the module over its samples</source>
+        <translation>该模块各采样中 Total Reserved(MB) 的最大值</translation>
+    </message>
+    <message>
+        <source>Module last</source>
+        <translation>模块末值</translation>
+    </message>
+    <message>
+        <source>Total Reserved(MB) of the module&apos;s last sample</source>
+        <translation>该模块最后一个采样的 Total Reserved(MB)</translation>
+    </message>
+    <message>
+        <source>Block size</source>
+        <translation>内存块大小</translation>
+    </message>
+    <message>
+        <source>Size(KB) of the memory block the operator allocated (operator_memory.csv)</source>
+        <translation>算子所分配内存块的 Size(KB)（operator_memory.csv）</translation>
+    </message>
+    <message>
+        <source>Memory component</source>
+        <translation>内存组件</translation>
+    </message>
+    <message>
+        <source>GE for torch_npu&apos;s `cann::` names (CANN / graph engine memory), else PTA</source>
+        <translation>torch_npu 的 `cann::` 名称为 GE（CANN / 图引擎内存），其余为 PTA</translation>
+    </message>
+    <message>
+        <source>Group size</source>
+        <translation>通信组大小</translation>
+    </message>
+    <message>
+        <source>the number of global ranks in the communication group</source>
+        <translation>通信组中的全局 rank 数</translation>
+    </message>
+    <message>
+        <source>Group ops</source>
+        <translation>通信组算子数</translation>
+    </message>
+    <message>
+        <source>communication ops of the group, counted over all ranks and steps</source>
+        <translation>该通信组的通信算子数，按所有 rank 和步统计</translation>
+    </message>
+    <message>
+        <source>Advice severity</source>
+        <translation>建议严重程度</translation>
+    </message>
+    <message>
+        <source>critical, warning or info, fixed per rule (the rules table below)</source>
+        <translation>critical、warning 或 info，由规则固定（见下方规则表）</translation>
+    </message>
+    <message>
+        <source>Advice value</source>
+        <translation>建议数值</translation>
+    </message>
+    <message>
+        <source>the measured figure the rule compares, in the unit shown</source>
+        <translation>规则所比较的测量值，单位如所示</translation>
+    </message>
+    <message>
+        <source>Advice threshold</source>
+        <translation>建议阈值</translation>
+    </message>
+    <message>
+        <source>the constant of AdviceThresholds the value was compared with</source>
+        <translation>与该数值比较的 AdviceThresholds 常量</translation>
+    </message>
+    <message>
+        <source>Issue severity</source>
+        <translation>问题严重程度</translation>
+    </message>
+    <message>
+        <source>error (the file or part of it could not be read), warning (read, with something skipped or guessed) or info (a note)</source>
+        <translation>error（文件或其一部分无法读取）、warning（已读取，但有内容被跳过或推测）或 info（提示）</translation>
     </message>
 </context>
 <context>
@@ -3003,6 +3322,10 @@ rank %1 of %2</source>
         <source>Comparison total − baseline total (µs): the extra time R2 spends on this key; positive first</source>
         <translation>比较总计 − 基准总计 (µs)：R2 在该键上多花的时间；正值在前</translation>
     </message>
+    <message>
+        <source>ms/step</source>
+        <translation>ms/步</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::OverviewDock</name>
@@ -3065,6 +3388,26 @@ rank %1 of %2</source>
     <message>
         <source>%1 with the other file generation&apos;s split (old iteration trace vs step_trace_time) are not in this mean; their bars are on the right.</source>
         <translation>%1 采用另一代文件格式的拆分（旧版 iteration trace 与 step_trace_time），未计入此均值；其柱形在右侧。</translation>
+    </message>
+    <message>
+        <source> · new %1%2 ms</source>
+        <translation> · 新运行 %1%2 ms</translation>
+    </message>
+    <message>
+        <source>Baseline rank %1 · %2%3</source>
+        <translation>基线 rank %1 · %2%3</translation>
+    </message>
+    <message>
+        <source>Baseline: rank %1 not in the baseline</source>
+        <translation>基线：基线中没有 rank %1</translation>
+    </message>
+    <message>
+        <source>Baseline cluster mean of %1 · %2%3</source>
+        <translation>基线 %1 的集群均值 · %2%3</translation>
+    </message>
+    <message>
+        <source>New run · </source>
+        <translation>新运行 · </translation>
     </message>
 </context>
 <context>
@@ -3493,6 +3836,37 @@ click: select the rank</source>
     </message>
 </context>
 <context>
+    <name>npuscope::gui::StepStatsModel</name>
+    <message>
+        <source>min</source>
+        <translation>最小</translation>
+    </message>
+    <message>
+        <source>max</source>
+        <translation>最大</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>均值</translation>
+    </message>
+    <message>
+        <source>spread</source>
+        <translation>离散度</translation>
+    </message>
+    <message>
+        <source>(max − min) / mean over ranks</source>
+        <translation>各 rank 的（最大 − 最小）/ 均值</translation>
+    </message>
+    <message>
+        <source>Minimum %1 on rank %2</source>
+        <translation>%1 最小值，在 rank %2</translation>
+    </message>
+    <message>
+        <source>Maximum %1 on rank %2</source>
+        <translation>%1 最大值，在 rank %2</translation>
+    </message>
+</context>
+<context>
     <name>npuscope::gui::StepTableModel</name>
     <message>
         <source>Rank</source>
@@ -3557,6 +3931,34 @@ click: select the rank</source>
     <message>
         <source>Tail</source>
         <translation>迭代拖尾</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>computing</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>comm. not overlapped</source>
+        <translation>未被掩盖的通信</translation>
+    </message>
+    <message>
+        <source>free</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>Rank: the global rank id (from the profile&apos;s metadata or its folder name)</source>
+        <translation>Rank：全局 rank 编号（来自性能数据的元数据或其文件夹名）</translation>
+    </message>
+    <message>
+        <source>Device: the NPU device id on its host (the rank&apos;s local card)</source>
+        <translation>Device：所在主机上的 NPU 设备编号（该 rank 的本地卡）</translation>
+    </message>
+    <message>
+        <source>Rank %1 · %2</source>
+        <translation>rank %1 · %2</translation>
     </message>
 </context>
 <context>
@@ -4022,6 +4424,26 @@ click: select the rank</source>
     <message>
         <source>Export raw CSV (ns)…</source>
         <translation>导出原始 CSV (ns)…</translation>
+    </message>
+    <message>
+        <source>Rank: the rank whose timeline holds the match</source>
+        <translation>Rank：匹配项所在时间线的 rank</translation>
+    </message>
+    <message>
+        <source>Row: the timeline row (thread, stream or counter) of the match</source>
+        <translation>Row：匹配项所在的时间线行（线程、流或计数器）</translation>
+    </message>
+    <message>
+        <source>Name: the slice&apos;s name</source>
+        <translation>Name：切片名称</translation>
+    </message>
+    <message>
+        <source>Start: the slice&apos;s start on the common time axis</source>
+        <translation>Start：切片在公共时间轴上的开始时间</translation>
+    </message>
+    <message>
+        <source>Duration: the slice&apos;s wall time</source>
+        <translation>Duration：切片的墙钟时间</translation>
     </message>
 </context>
 <context>

@@ -8,6 +8,13 @@
 #include "npuscope/gui/app/Appearance.h"
 #include "npuscope/gui/app/MainWindow.h"
 #include "npuscope/gui/app/WelcomePage.h"
+#include "npuscope/gui/advice/AdviceTableModel.h"
+#include "npuscope/gui/collectives/BlameTableModel.h"
+#include "npuscope/gui/collectives/CollectivesTableModel.h"
+#include "npuscope/gui/issues/IssueTableModel.h"
+#include "npuscope/gui/memory/ModuleMemoryModel.h"
+#include "npuscope/gui/memory/OperatorMemoryModel.h"
+#include "npuscope/gui/timeline/AreaStatsModel.h"
 #include "npuscope/gui/comm/CommDurationDock.h"
 #include "npuscope/gui/comm/CommDurationModel.h"
 #include "npuscope/gui/comm/GroupTableModel.h"
@@ -26,6 +33,7 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QHeaderView>
 #include <QLabel>
@@ -156,6 +164,32 @@ TEST(UxTables, HeaderTooltipsDefineEveryColumn)
             bandwidth = true;
     }
     EXPECT_TRUE(bandwidth);
+    // The tables of Collectives, Blame, Area statistics, Memory detail, Communication groups, Advice and Parse issues
+    // too: each has columns whose tooltip starts with their metric's definition.
+    CollectivesTableModel collectives;
+    BlameTableModel blame;
+    AreaStatsModel area;
+    ModuleMemoryModel modules;
+    OperatorMemoryModel blocks;
+    GroupTableModel groupTable;
+    AdviceTableModel advice;
+    IssueTableModel issues;
+    for (const QAbstractItemModel* model : std::initializer_list<const QAbstractItemModel*> {
+             &collectives, &blame, &area, &modules, &blocks, &groupTable, &advice, &issues }) {
+        int defined = 0;
+        for (int c = 0; c < model->columnCount(); ++c) {
+            const std::string_view metric
+                = MetricText::metricOf(*model, model->headerData(c, Qt::Horizontal).toString());
+            if (metric.empty())
+                continue;
+            ++defined;
+            const QString columnTip = model->headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString();
+            EXPECT_TRUE(columnTip.startsWith(MetricText::name(metric) + QStringLiteral(": ")
+                + QString::fromUtf8(query::MetricDefinitions::of(metric).data())))
+                << model->metaObject()->className() << ": " << columnTip.toStdString();
+        }
+        EXPECT_GE(defined, 1) << model->metaObject()->className();
+    }
     // Every metric the GUI maps a column to is defined.
     for (const auto& d : query::MetricDefinitions::all())
         EXPECT_FALSE(MetricText::definition(d.name).isEmpty()) << d.name;
@@ -259,10 +293,7 @@ TEST(UxSelection, TheTimelineScrollsToTheSelectedRank)
     EXPECT_LT(top, view->height());
 }
 
-// Disabled: fails as written (2026-11-27): after Appearance::apply(Dark) in the offscreen test the view's palette
-// still reports a light Window colour, so the canvas paints light; the --theme dark screenshots are dark. To be
-// found out before it is enabled again (issue 16).
-TEST(UxTheme, DISABLED_TimelineCanvasFollowsTheDarkTheme)
+TEST(UxTheme, TimelineCanvasFollowsTheDarkTheme)
 {
     struct Restore {
         ~Restore() { Appearance::apply(Appearance::Choices {}); }
@@ -289,6 +320,17 @@ TEST(UxTheme, DISABLED_TimelineCanvasFollowsTheDarkTheme)
     EXPECT_LT(image.pixelColor(probe).lightness(), 80);
     // The label column too (not only the track area).
     EXPECT_LT(image.pixelColor(5, view->height() - 8).lightness(), 90);
+    // And every dock: the ones the window's style sheet styles kept the light palette until it was polished again.
+    for (QDockWidget* dock : window.docks())
+        EXPECT_TRUE(Appearance::isDark(dock->palette())) << dock->objectName().toStdString();
+
+    // Back to the light theme.
+    Appearance::Choices lightTheme;
+    lightTheme.theme = Appearance::Theme::Light;
+    Appearance::apply(lightTheme);
+    QApplication::processEvents();
+    EXPECT_GT(view->grab().toImage().pixelColor(probe).lightness(), 200);
+    EXPECT_FALSE(view->renderer().isDark());
 }
 
 TEST(UxErrors, AFolderOfGarbageNamedLikeProfilerOutputIsNotACleanLoad)

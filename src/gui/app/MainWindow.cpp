@@ -55,6 +55,7 @@
 #include <QMouseEvent>
 #include <QProgressDialog>
 #include <QScreen>
+#include <QScrollArea>
 #include <QShortcut>
 #include <QSettings>
 #include <QStatusBar>
@@ -319,6 +320,23 @@ void MainWindow::hideWelcome()
         return;
     m_welcome->hide();
     restoreState(m_stateBehindWelcome, kStateVersion);
+    if (m_stateBehindWelcome == m_defaultState)
+        applyDefaultSplit();
+}
+
+void MainWindow::applyDefaultSplit()
+{
+    // The default layout gives the timeline most of the height: 35 % for the cluster views above it, or what Cluster
+    // steps would like (a few table rows above its footer), up to 45 %. In pixels of the window as it is now (the state
+    // saved at construction holds the sizes of a window not laid out yet).
+    const int available = std::max(2, height() - menuBar()->sizeHint().height() - statusBar()->sizeHint().height());
+    int need = 0;
+    if (const auto* area = qobject_cast<const QScrollArea*>(m_stepsDock->widget()); area && area->widget())
+        need = area->widget()->sizeHint().height() + fontMetrics().height() + 8; // and the title bar
+    // Even: at a scale factor of 1.5 an odd logical height puts the tab bar under the cluster views between device
+    // pixels, and the dock separator is drawn over its edge.
+    const int top = std::min(std::max(available * 35 / 100, need), available * 45 / 100) / 2 * 2;
+    resizeDocks({ m_stepsDock, m_timelineDock }, { top, available - top }, Qt::Vertical);
 }
 
 void MainWindow::createHelp()
@@ -450,6 +468,7 @@ void MainWindow::createMenus()
             dock->setFloating(false);
         hideWelcome();
         restoreState(m_defaultState, kStateVersion);
+        applyDefaultSplit();
     });
     m_viewMenu->addSeparator();
     QAction* settings = m_viewMenu->addAction(tr("&Settings\u2026"), this, &MainWindow::showSettings);
@@ -465,7 +484,28 @@ void MainWindow::applyStyleSheet()
     if (qss.open(QIODevice::ReadOnly))
         sheet = QString::fromUtf8(qss.readAll());
     // ui/style.qss draws dock titles and grid lines in light colours; a dark palette overrides them.
-    setStyleSheet(sheet + Appearance::styleSheetFor(QApplication::palette()));
+    sheet += Appearance::styleSheetFor(QApplication::palette());
+    // Replacing one sheet by another (or by the same) leaves the widgets the sheet styles with the palette they were
+    // polished with (the light one after a switch to dark): clearing it first makes them take the application's.
+    m_styledPalette = QApplication::palette();
+    if (!styleSheet().isEmpty())
+        setStyleSheet(QString());
+    setStyleSheet(sheet);
+}
+
+void MainWindow::changeEvent(QEvent* event)
+{
+    QMainWindow::changeEvent(event);
+    // A new application palette reaches the window as a palette change of its own (QApplication sends
+    // ApplicationPaletteChange to child widgets only). The window's own polish below changes its palette again, with
+    // the application's palette by then: comparing with the palette last polished with stops there.
+    const bool paletteEvent
+        = event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange;
+    if (paletteEvent && !m_restylePending && QApplication::palette() != m_styledPalette) {
+        m_restylePending = true; // setStyleSheet sends the window palette changes of its own
+        applyStyleSheet();
+        m_restylePending = false;
+    }
 }
 
 void MainWindow::showSettings()
@@ -476,8 +516,7 @@ void MainWindow::showSettings()
         return;
     const Appearance::Choices chosen = dialog.choices();
     Appearance::save(chosen);
-    Appearance::apply(chosen);
-    applyStyleSheet();
+    Appearance::apply(chosen); // polishes the style sheet again (changeEvent)
     m_stepsDock->setTimeUnit(chosen.timeUnit == Appearance::TimeUnit::Milliseconds ? TimeFormat::Unit::Milliseconds
                                                                                    : TimeFormat::Unit::Microseconds);
     if (Appearance::resolvedLanguage(chosen.language) != Appearance::resolvedLanguage(before.language))

@@ -53,6 +53,13 @@ BlameDock::BlameDock(Workspace* ws, QWidget* parent)
 
     connect(m_step, &QComboBox::currentIndexChanged, this, &BlameDock::showStep);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &BlameDock::showRoot);
+    // Esc (no rank and no collective selected any more) clears the row too, so the same row can be clicked again.
+    auto clearRow = [this] {
+        if (!workspace()->collectiveFocus() && workspace()->selectedRanks().empty())
+            m_table->selectionModel()->clear();
+    };
+    connect(ws, &Workspace::collectiveFocusChanged, this, clearRow);
+    connect(ws, &Workspace::selectedRankChanged, this, clearRow);
     requestReload();
 }
 

@@ -101,6 +101,13 @@ CollectivesDock::CollectivesDock(Workspace* ws, QWidget* parent)
         [this](const QList<qint64>& ranks) { setMemberFilter(std::vector<int64_t>(ranks.begin(), ranks.end())); });
     connect(m_align, &QPushButton::clicked, this, [this] { workspace()->requestAlignCollective(true); });
     connect(m_resetAlign, &QPushButton::clicked, this, [this] { workspace()->requestAlignCollective(false); });
+    // Esc (no rank and no collective selected any more) clears the row too, so the same row can be clicked again.
+    auto clearRow = [this] {
+        if (!workspace()->collectiveFocus() && workspace()->selectedRanks().empty())
+            m_table->selectionModel()->clear();
+    };
+    connect(ws, &Workspace::collectiveFocusChanged, this, clearRow);
+    connect(ws, &Workspace::selectedRankChanged, this, clearRow);
     requestReload();
 }
 

@@ -15,6 +15,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QResizeEvent>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
@@ -32,13 +33,35 @@ struct DurationResult {
     double ms = 0;
 };
 
+// A wrapped title whose minimum height is what its text needs at its width: the splitters around it do not ask
+// for heights for widths, so a title wrapped to two lines would push its chart out of the box.
+class TitleLabel : public QLabel {
+public:
+    using QLabel::QLabel;
+    QSize minimumSizeHint() const override
+    {
+        QSize size = QLabel::minimumSizeHint();
+        if (width() > 0)
+            size.setHeight(std::max(size.height(), heightForWidth(width())));
+        return size;
+    }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override
+    {
+        QLabel::resizeEvent(event);
+        if (event->oldSize().width() != event->size().width())
+            updateGeometry();
+    }
+};
+
 QWidget* titled(const QString& title, QWidget* content, QWidget* parent, QLabel** labelOut = nullptr)
 {
     auto* box = new QWidget(parent);
     auto* l = new QVBoxLayout(box);
     l->setContentsMargins(0, 0, 0, 0);
     l->setSpacing(2);
-    auto* label = new QLabel(QStringLiteral("<b>%1</b>").arg(title), box);
+    auto* label = new TitleLabel(QStringLiteral("<b>%1</b>").arg(title), box);
     label->setWordWrap(true);
     if (labelOut)
         *labelOut = label;

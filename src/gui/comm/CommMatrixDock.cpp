@@ -47,39 +47,42 @@ CommMatrixDock::CommMatrixDock(Workspace* ws, QWidget* parent)
     auto* bar = new QHBoxLayout;
     m_bar = new CommSelectionBar(ws, body);
     bar->addWidget(m_bar);
-    bar->addSpacing(8);
+    bar->addStretch(1);
+    layout->addLayout(bar);
+    // The matrix's own choices on a second row: on one row with the selection they were squeezed (the Metric combo
+    // clipped to "Bandwi…") at 1366 px, and more in Chinese or at scale 2.
+    auto* choices = new QHBoxLayout;
     m_slot = new QComboBox(body);
     m_slot->setObjectName(QStringLiteral("matrixSlotCombo"));
     m_slot->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_slot->setToolTip(tr("With “All ops”: the total over every op type, or one op type's slot"));
-    bar->addWidget(m_slot);
-    bar->addSpacing(8);
-    bar->addWidget(new QLabel(tr("Metric:"), body));
+    choices->addWidget(m_slot);
+    choices->addSpacing(8);
+    choices->addWidget(new QLabel(tr("Metric:"), body));
     m_metric = new QComboBox(body);
     m_metric->setObjectName(QStringLiteral("matrixMetricCombo"));
     m_metric->addItem(tr("Bandwidth (GB/s)"), static_cast<int>(CommMatrixView::Metric::Bandwidth));
     m_metric->addItem(tr("Transit size (MB)"), static_cast<int>(CommMatrixView::Metric::Size));
     m_metric->addItem(tr("Transit time (ms)"), static_cast<int>(CommMatrixView::Metric::Time));
     m_metric->addItem(tr("Transport type"), static_cast<int>(CommMatrixView::Metric::Transport));
-    bar->addWidget(m_metric);
-    bar->addSpacing(8);
-    bar->addWidget(new QLabel(tr("Order:"), body));
+    choices->addWidget(m_metric);
+    choices->addSpacing(8);
+    choices->addWidget(new QLabel(tr("Order:"), body));
     m_order = new QComboBox(body);
     m_order->setObjectName(QStringLiteral("matrixOrderCombo"));
     m_order->addItem(tr("Group blocks (auto)"), QStringLiteral("auto"));
     m_order->addItem(tr("Rank"), QString());
     for (const char* n : { "tp", "dp", "pp", "cp", "ep" })
         m_order->addItem(tr("%1 blocks").arg(QString::fromLatin1(n)), QString::fromLatin1(n));
-    bar->addWidget(m_order);
+    choices->addWidget(m_order);
     m_hideLocal = new QCheckBox(tr("Hide diagonal (LOCAL)"), body);
     m_hideLocal->setObjectName(QStringLiteral("matrixHideLocal"));
     m_hideLocal->setChecked(true);
-    bar->addWidget(m_hideLocal);
-    bar->addStretch(1);
-    // The combos may shrink below their contents (elided) so the dock fits a 960 px wide window (1920 px at scale 2).
-    for (QComboBox* combo : { m_slot, m_metric, m_order })
-        combo->setMinimumWidth(60);
-    layout->addLayout(bar);
+    choices->addWidget(m_hideLocal);
+    choices->addStretch(1);
+    for (QComboBox* combo : { m_metric, m_order })
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    layout->addLayout(choices);
 
     m_status = new QLabel(body);
     m_status->setObjectName(QStringLiteral("matrixStatus"));

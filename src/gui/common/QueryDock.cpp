@@ -2,6 +2,7 @@
 #include "npuscope/gui/common/QueryDock.h"
 
 #include "npuscope/gui/common/DeferredReload.h"
+#include "npuscope/gui/common/DockScrollArea.h"
 #include "npuscope/gui/common/TableSetup.h"
 #include "npuscope/gui/common/Workspace.h"
 
@@ -47,7 +48,8 @@ void QueryDock::setBody(QWidget* body)
     layout->addWidget(body, 1);
     // Every table of the dock gets its Copy / Export CSV toolbar here, once the tables sit in their layouts.
     TableSetup::addToolbars(body);
-    setWidget(frame);
+    // Scrolls when the dock is smaller than its content needs (DockScrollArea).
+    setWidget(new DockScrollArea(frame, this));
 }
 
 QueryRunner* QueryDock::addRunner(QueryRunner::Delivery delivery)

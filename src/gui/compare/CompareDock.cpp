@@ -105,8 +105,12 @@ CompareDock::CompareDock(Workspace* ws, QWidget* parent)
     QTableView* categories = diffTable(m_categories, m_tabs);
     categories->setColumnHidden(OperatorDiffModel::Category, true); // the key is the category
     m_tabs->addTab(categories, tr("Categories"));
-    m_tabs->addTab(diffTable(m_types, m_tabs), tr("Op types"));
-    m_tabs->addTab(diffTable(m_kernels, m_tabs), tr("Kernels"));
+    QTableView* types = diffTable(m_types, m_tabs);
+    types->setObjectName(QStringLiteral("compareTypesTable"));
+    m_tabs->addTab(types, tr("Op types"));
+    QTableView* kernels = diffTable(m_kernels, m_tabs);
+    kernels->setObjectName(QStringLiteral("compareKernelsTable"));
+    m_tabs->addTab(kernels, tr("Kernels"));
     m_tabs->addTab(diffTable(m_comm, m_tabs), tr("Communication"));
     splitter->addWidget(charts);
     splitter->addWidget(m_tabs);
@@ -123,6 +127,24 @@ CompareDock::CompareDock(Workspace* ws, QWidget* parent)
             workspace()->setSelectedRank(*rank);
     });
     connect(ws, &Workspace::selectedRankChanged, this, [this] { m_strip->setMarkedRank(workspace()->selectedRank()); });
+    // A single click on an op type or a kernel selects that operator everywhere (the Operators view and the timeline
+    // highlight it, as a click in the Operators view does); Esc (no operator) clears the row.
+    const std::pair<QTableView*, query::OperatorGroupBy> operatorTables[]
+        = { { types, query::OperatorGroupBy::Type }, { kernels, query::OperatorGroupBy::Name } };
+    for (const auto& table : operatorTables) {
+        QTableView* view = table.first;
+        const query::OperatorGroupBy by = table.second;
+        connect(view, &QTableView::clicked, this, [this, view, by](const QModelIndex& index) {
+            const QString key = view->model()->index(index.row(), OperatorDiffModel::Key).data().toString();
+            if (!index.isValid() || key.isEmpty())
+                return;
+            workspace()->setSelectedOperator(Workspace::OperatorKey { by, key.toStdString(), std::nullopt });
+        });
+        connect(ws, &Workspace::operatorChanged, view, [this, view] {
+            if (!workspace()->selectedOperator())
+                view->selectionModel()->clear();
+        });
+    }
     reloadOn({ &Workspace::baselineChanged });
     connect(BaselineComparison::of(ws), &BaselineComparison::comparisonChanged, this, &CompareDock::requestReload);
     requestReload();

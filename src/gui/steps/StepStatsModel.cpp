@@ -62,11 +62,12 @@ QVariant StepStatsModel::data(const QModelIndex& index, int role) const
     const int column = index.column();
 
     if (column == LabelColumn) {
-        static const char* const kLabels[RowCount] = { "min", "max", "mean", "spread" };
+        static const char* const kLabels[RowCount]
+            = { QT_TR_NOOP("min"), QT_TR_NOOP("max"), QT_TR_NOOP("mean"), QT_TR_NOOP("spread") };
         if (role == Qt::DisplayRole)
-            return QString::fromLatin1(kLabels[row]);
+            return tr(kLabels[row]);
         if (role == Qt::ToolTipRole && row == Spread)
-            return QStringLiteral("(max \u2212 min) / mean over ranks");
+            return tr("(max \u2212 min) / mean over ranks");
         if (role == Qt::FontRole) {
             QFont f;
             f.setItalic(true);
@@ -123,9 +124,8 @@ QVariant StepStatsModel::data(const QModelIndex& index, int role) const
         return {};
     case Qt::ToolTipRole:
         if (rank)
-            return QStringLiteral("%1 %2 on rank %3")
-                .arg(row == Min ? "Minimum" : "Maximum")
-                .arg(StepTableModel::columnTitle(column))
+            return (row == Min ? tr("Minimum %1 on rank %2") : tr("Maximum %1 on rank %2"))
+                .arg(StepTableModel::tr(StepTableModel::columnTitle(column).toUtf8().constData()))
                 .arg(*rank);
         return {};
     default:

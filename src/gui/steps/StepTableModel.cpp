@@ -251,7 +251,7 @@ std::optional<QVariant> StepTableModel::cellData(const query::StepBreakdown& row
         return QBrush(QColor(70, 130, 210, static_cast<int>(30 + 80 * strength)));
     }
     case Qt::ToolTipRole: {
-        QString tip = QStringLiteral("Rank %1 \u00b7 %2").arg(row.rank).arg(columnTitle(column));
+        QString tip = tr("Rank %1 \u00b7 %2").arg(row.rank).arg(tr(columnTitle(column).toUtf8().constData()));
         if (const auto v = rawValue(row, column); v && stepColumn(column))
             tip += QStringLiteral("\n%1 ns").arg(*v);
         if (const auto d = deviation(row, column))

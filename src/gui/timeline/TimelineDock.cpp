@@ -241,9 +241,7 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
     splitter->setStretchFactor(1, 1);
     splitter->setSizes({ 900, 300 });
     layout->addWidget(splitter, 1);
-    // Copy / Export CSV for the tables of the side tabs, like every dock built through setBody.
-    TableSetup::addToolbars(root);
-    setWidget(root);
+    setBody(root);
 
     connect(fit, &QPushButton::clicked, m_view, &TimelineView::fitAll);
     connect(m_searchEdit, &QLineEdit::returnPressed, this, [this] {

@@ -679,9 +679,8 @@ void TimelineRenderer::paintRow(QPainter& p, const Row& row, int top) const
         QFont bold = m_font;
         bold.setBold(true);
         p.setFont(bold);
-        QString text = QStringLiteral("%1 Rank %2")
-                           .arg(e.expanded ? QStringLiteral("\u25be") : QStringLiteral("\u25b8"))
-                           .arg(e.rank);
+        QString text = (e.expanded ? QStringLiteral("\u25be ") : QStringLiteral("\u25b8 "))
+            + QObject::tr("Rank %1").arg(e.rank);
         if (e.loading)
             text += QObject::tr("  \u00b7 loading timeline\u2026");
         else if (!e.error.isEmpty())

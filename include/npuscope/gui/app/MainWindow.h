@@ -138,6 +138,10 @@ protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
+    // A new application palette (Settings, or the system switching between light and dark) polishes the window's
+    // style sheet again: widgets the sheet styles (the docks, for their titles) keep the palette they were polished
+    // with until then, and every view inside them with it (the timeline canvas stayed light in the dark theme).
+    void changeEvent(QEvent* event) override;
 
 private:
     struct LoadOutcome;
@@ -159,6 +163,8 @@ private:
     void showNothingLoaded(const QString& message);
     void createWelcome();
     void hideWelcome();
+    // Splits the height between the cluster views and the timeline as the default layout does (35 : 65).
+    void applyDefaultSplit();
     void createHelp();
     // ui/style.qss plus the dark palette's overrides when the application palette is dark.
     void applyStyleSheet();
@@ -200,6 +206,8 @@ private:
     int64_t m_stepCount = 0;
     int64_t m_problemCount = 0;
     QByteArray m_defaultState;
+    bool m_restylePending = false; // a style sheet polish after a palette change is queued
+    QPalette m_styledPalette; // the application palette the style sheet was last polished with
     WelcomePage* m_welcome = nullptr;
     QByteArray m_stateBehindWelcome;
     QueryRunner* m_issueCounter = nullptr;
