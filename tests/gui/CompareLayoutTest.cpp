@@ -5,6 +5,9 @@
 // the status bar names the baseline in its own label (not a temporary message over the summary).
 #include "GuiTestSupport.h"
 
+#include "npuscope/gui/comm/GroupTableModel.h"
+#include "npuscope/gui/comm/GroupsDock.h"
+
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/gui/compare/BaselineComparison.h"
 #include "npuscope/gui/compare/MemoryOperatorDiffModel.h"
@@ -109,6 +112,25 @@ TEST_P(CompareLayoutTest, OperatorRowsAreTheLargestChangesInView)
     if (static_cast<size_t>(shown) < types.size()) {
         EXPECT_GE(m->index(shown - 1, delta).data(RowTableModelBase::ValueRole).toDouble(),
             std::abs(types[static_cast<size_t>(shown)].deltaMs()));
+    }
+}
+
+TEST_P(CompareLayoutTest, GroupRowsSortByDeltaInView)
+{
+    GroupsDock* groups = m_window->groupsDock();
+    m_window->focusDock(groups);
+    ASSERT_TRUE(m_window->waitUntilIdle(120000));
+    const int delta = groups->model()->compareDeltaColumn();
+    ASSERT_GE(delta, 0);
+    for (int c = GroupTableModel::ColumnCount; c < groups->model()->columnCount(); ++c)
+        expectInViewport(groups->tableView(), c, "groups");
+    const QAbstractItemModel* m = groups->proxyModel();
+    for (int row = 1; row < m->rowCount(); ++row) {
+        const QVariant previous = m->index(row - 1, delta).data(RowTableModelBase::ValueRole);
+        const QVariant current = m->index(row, delta).data(RowTableModelBase::ValueRole);
+        if (previous.isValid() && current.isValid()) {
+            EXPECT_GE(previous.toDouble(), current.toDouble()) << row;
+        }
     }
 }
 
