@@ -1137,6 +1137,42 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
         <source> · %1 GPU kernels without a category (Categories tab: “unmapped GPU kernel”)</source>
         <translation> · %1 个 GPU kernel 无类别（类别页：“unmapped GPU kernel”）</translation>
     </message>
+    <message numerus="yes">
+        <source>%n rank</source>
+        <translation>
+            <numerusform>%n 张卡</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n ranks</source>
+        <translation>
+            <numerusform>%n 张卡</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>mean of %n step</source>
+        <translation>
+            <numerusform>%n 个迭代的均值</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>mean of %n steps</source>
+        <translation>
+            <numerusform>%n 个迭代的均值</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>迭代 %1</translation>
+    </message>
+    <message>
+        <source>whole range as one step</source>
+        <translation>整个范围作为一个迭代</translation>
+    </message>
+    <message>
+        <source>%1 (%2, %3)</source>
+        <translation>%1（%2，%3）</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::DeviceHeatmap</name>
@@ -2050,6 +2086,14 @@ rank %1 of %2</source>
     <message>
         <source>Nothing usable found in %1 (see Parse issues)</source>
         <translation>在 %1 中没有找到可用的数据（见解析问题）</translation>
+    </message>
+    <message>
+        <source>Baseline: %1</source>
+        <translation>基线：%1</translation>
+    </message>
+    <message>
+        <source>Baseline: loading…</source>
+        <translation>基线：正在加载…</translation>
     </message>
 </context>
 <context>
@@ -3130,6 +3174,10 @@ rank %1 of %2</source>
         <source>Click an operator: the timeline highlights its occurrences (double-click: also show the timeline)</source>
         <translation>单击算子：时间线高亮其所有出现位置（双击：同时显示时间线）</translation>
     </message>
+    <message>
+        <source> (the %1 largest changes against the baseline shown)</source>
+        <translation>（显示相对基线变化最大的 %1 项）</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::OperatorMemoryModel</name>
@@ -3390,24 +3438,24 @@ rank %1 of %2</source>
         <translation>%1 采用另一代文件格式的拆分（旧版 iteration trace 与 step_trace_time），未计入此均值；其柱形在右侧。</translation>
     </message>
     <message>
-        <source> · new %1%2 ms</source>
-        <translation> · 新运行 %1%2 ms</translation>
-    </message>
-    <message>
-        <source>Baseline rank %1 · %2%3</source>
-        <translation>基线 rank %1 · %2%3</translation>
-    </message>
-    <message>
-        <source>Baseline: rank %1 not in the baseline</source>
-        <translation>基线：基线中没有 rank %1</translation>
-    </message>
-    <message>
-        <source>Baseline cluster mean of %1 · %2%3</source>
-        <translation>基线 %1 的集群均值 · %2%3</translation>
+        <source>New run, step %1%2 against the baseline · </source>
+        <translation>新运行，迭代相对基线 %1%2 · </translation>
     </message>
     <message>
         <source>New run · </source>
         <translation>新运行 · </translation>
+    </message>
+    <message>
+        <source>Baseline rank %1 · %2</source>
+        <translation>基线卡 %1 · %2</translation>
+    </message>
+    <message>
+        <source>Baseline cluster mean of %1 · %2</source>
+        <translation>基线集群均值（%1）· %2</translation>
+    </message>
+    <message>
+        <source>Baseline: rank %1 not in the baseline</source>
+        <translation>基线：基线中没有卡 %1</translation>
     </message>
 </context>
 <context>
@@ -4631,6 +4679,21 @@ click: select the rank</source>
     <message>
         <source>SVG image (*.svg)</source>
         <translation>SVG 图片 (*.svg)</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::BaselineLoader</name>
+    <message numerus="yes">
+        <source>%n rank</source>
+        <translation>
+            <numerusform>%n 张卡</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n ranks</source>
+        <translation>
+            <numerusform>%n 张卡</numerusform>
+        </translation>
     </message>
 </context>
 </TS>

@@ -227,8 +227,9 @@ int main(int argc, char** argv)
 
     if (parser.isSet(baselineOption)) {
         window.openBaseline({ parser.value(baselineOption) });
-        // A loaded baseline raises the Compare view: wait for it, so that the requested view is the one shown.
-        if (dock && !window.waitUntilIdle())
+        // A loaded baseline raises the Compare view: wait for it, so that the requested view is the one shown. A
+        // 1,024-rank baseline and its comparison take minutes on a busy two-core machine: up to 15 minutes.
+        if (dock && !window.waitUntilIdle(15 * 60 * 1000))
             return fail(1, QStringLiteral("timed out waiting for the baseline"));
     }
     if (dock)
@@ -319,7 +320,8 @@ int main(int argc, char** argv)
             }
         }
         window.show();
-        if (!window.waitUntilIdle())
+        // Against a baseline the views wait for the comparison (minutes for 1,024 ranks on a busy machine).
+        if (!window.waitUntilIdle(parser.isSet(baselineOption) ? 15 * 60 * 1000 : 120000))
             return fail(1, QStringLiteral("timed out waiting for the views"));
         QCoreApplication::processEvents();
 

@@ -30,13 +30,15 @@ constexpr const char* kUsage
       "      communication figures are per rank and per step. --top K limits the op type, kernel, rank,\n"
       "      communication and memory lists (default 20, 0 = all). The text form starts with the headline\n"
       "      (\"step +12.4 % (+38.1 ms): computing +31.0 ms, of which ... on all ranks; ...\"); --json prints the\n"
-      "      npuscope.diff/1 document. Each input's Memory group is imported, and of its kernel files the count and\n"
-      "      total duration per step and kernel.\n";
+      "      npuscope.diff/1 document. Of each input's deferred files only operator_memory.csv is imported (the\n"
+      "      memory peaks come from the summary), and of its kernel files the count and total duration per step\n"
+      "      and kernel.\n";
 
-// One side: its summary (through the parse cache when useCache), every rank's Memory group (the operator_memory
-// rows) and the kernel_sum rows of its kernel files. One loader thread: its deferred files are then imported straight into the model,
-// rank by rank, instead of each rank through its own worker model, cache entry and merge, which for the many small
-// per-rank files of a cluster cost several times their parsing (npuscope-bench diff). The two sides load at the same
+// One side: its summary (through the parse cache when useCache; memory peaks included), every rank's
+// operator_memory.csv (Loader::loadOperatorMemory: memory_record.csv's samples are not needed) and the kernel_sum
+// rows of its kernel files, straight into the model on one thread, rank by rank, instead of each rank through its
+// own worker model, cache entry and merge, which for the many small per-rank files of a cluster cost several times
+// their parsing (npuscope-bench diff). The two sides load at the same
 // time, so both cores work. error: why nothing was loaded.
 std::unique_ptr<npuscope::model::Database> loadSide(const std::string& path, bool useCache, std::string& error)
 {
@@ -47,8 +49,7 @@ std::unique_ptr<npuscope::model::Database> loadSide(const std::string& path, boo
             return nullptr;
         }
         npuscope::load::LoadOptions options;
-        options.loadTimelines = true;
-        options.deferredGroups = npuscope::io::kMemoryGroup;
+        options.loadTimelines = false; // of the deferred files only operator_memory.csv, below
         options.threads = 1;
         const npuscope::load::ParseCache cache;
         if (useCache)
@@ -64,6 +65,9 @@ std::unique_ptr<npuscope::model::Database> loadSide(const std::string& path, boo
         for (const auto& r : plan.ranks)
             ranks.push_back(r.rank);
         npuscope::load::Loader::loadKernelSums(*db, ranks, {}, nullptr, options.cache, nullptr, 1);
+        // The memory level reads the peaks (memory_peak rows of the summary) and the operator_memory rows: of the
+        // Memory group only operator_memory.csv, not memory_record.csv's samples.
+        npuscope::load::Loader::loadOperatorMemory(*db, ranks);
         return db;
     } catch (const std::exception& e) {
         error = path + ": " + e.what();

@@ -1334,6 +1334,43 @@ bool Loader::loadStepKernels(model::Database& db, const std::vector<int64_t>& ra
         db, ranks, step, "step_kernel", "step-kernels", scan, progressFn, cancel, cache, report, threads);
 }
 
+bool Loader::loadOperatorMemory(model::Database& db, const std::vector<int64_t>& ranks, const ProgressFn& progressFn,
+    const std::atomic<bool>* cancel)
+{
+    // Claimed as importDeferred claims a group's files, but of the Memory group only operator_memory.csv.
+    std::map<int64_t, std::vector<PlannedFile>> claimed;
+    uint64_t totalBytes = 0;
+    {
+        auto lock = db.lock();
+        model::RankFileTable table(db);
+        for (int64_t rank : ranks) {
+            for (auto& f : deferredFiles(db, rank, kMemoryGroup, RankFileStatus::Skipped)) {
+                if (f.kind != FileKind::OperatorMemory)
+                    continue;
+                table.setStatus(rank, fileKindName(f.kind), f.path, RankFileStatus::Loading);
+                totalBytes += f.size;
+                claimed[rank].push_back(std::move(f));
+            }
+        }
+    }
+    ProgressSink progress(progressFn, totalBytes, static_cast<int>(ranks.size()));
+    bool imported = false;
+    {
+        model::ModelWriter writer(db);
+        writer.begin();
+        for (auto& [rank, files] : claimed) {
+            if (cancel && cancel->load()) {
+                auto lock = db.lock();
+                unclaim(db, rank, files);
+                continue;
+            }
+            imported = importGroup(db, rank, kMemoryGroup, files, nullptr, progress, cancel, true, &writer) || imported;
+        }
+        writer.commit();
+    }
+    return imported && !(cancel && cancel->load());
+}
+
 bool Loader::loadKernelSums(model::Database& db, const std::vector<int64_t>& ranks, const ProgressFn& progressFn,
     const std::atomic<bool>* cancel, const ParseCache* cache, LoadReport* report, int threads)
 {

@@ -5,12 +5,78 @@
 #include "npuscope/core/GroupHash.h"
 #include "npuscope/io/detect/FileSniffer.h"
 #include "npuscope/io/kineto/KinetoKernelClass.h"
+#include "npuscope/query/MemoryQuery.h"
 #include "npuscope/query/OperatorQuery.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <zlib.h>
+
+#include <array>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
 
 using namespace npuscope;
 using namespace npuscope::test;
+
+namespace {
+
+// The whole trace as one nlohmann DOM (gzip or plain): the independent reading the importer's rows are checked against.
+nlohmann::json readTrace(const std::filesystem::path& path)
+{
+    gzFile f = gzopen(path.string().c_str(), "rb");
+    std::string text;
+    std::array<char, 1 << 16> buf {};
+    int n = 0;
+    while (f && (n = gzread(f, buf.data(), static_cast<unsigned>(buf.size()))) > 0)
+        text.append(buf.data(), static_cast<std::size_t>(n));
+    if (f)
+        gzclose(f);
+    return nlohmann::json::parse(text);
+}
+
+int64_t nsOf(const nlohmann::json& us) { return std::llround(us.get<double>() * 1000.0); }
+
+// The name of the innermost complete event of the thread (pid, tid) holding ts: the shortest one, then the latest.
+std::string innermostAt(const nlohmann::json& events, int64_t pid, int64_t tid, int64_t ts)
+{
+    std::string name = "<none>";
+    int64_t bestDur = INT64_MAX, bestTs = INT64_MIN;
+    for (const auto& e : events) {
+        if (e.value("ph", "") != "X" || !e["pid"].is_number_integer() || e["pid"].get<int64_t>() != pid
+            || !e["tid"].is_number_integer() || e["tid"].get<int64_t>() != tid)
+            continue;
+        const int64_t start = nsOf(e["ts"]);
+        const int64_t dur = e.contains("dur") ? nsOf(e["dur"]) : 0;
+        // ±1 ns: the double reading of a 13-digit µs value with 3 decimals.
+        const bool holds = (start <= ts + 1 && ts < start + dur) || (dur == 0 && std::llabs(start - ts) <= 1);
+        if (holds && (dur < bestDur || (dur == bestDur && start > bestTs))) {
+            bestDur = dur;
+            bestTs = start;
+            name = e.value("name", "");
+        }
+    }
+    return name;
+}
+
+// The importer's flows of one category: "flow_id|src_ts|dst_ts|src slice name|dst slice name", by id.
+std::map<std::string, std::vector<std::string>> flowsOf(model::Database& db, const std::string& cat)
+{
+    std::map<std::string, std::vector<std::string>> out;
+    for (auto& r : rows(db,
+             "SELECT f.flow_id, f.src_pid, f.src_tid, f.src_ts, f.dst_pid, f.dst_tid, f.dst_ts, ss.value, ds.value "
+             "FROM flow f LEFT JOIN slice a ON a.id = f.src_slice_id LEFT JOIN string ss ON ss.id = a.name_id "
+             "LEFT JOIN slice b ON b.id = f.dst_slice_id LEFT JOIN string ds ON ds.id = b.name_id WHERE f.cat = '"
+                 + cat + "'")) {
+        const std::string id = r.substr(0, r.find('|'));
+        out[id].push_back(r);
+    }
+    return out;
+}
+
+} // namespace
 
 TEST(KinetoImport, DetectedByContentWithTheRankOfDistributedInfo)
 {
@@ -128,4 +194,121 @@ TEST(KinetoImport, ProcessGroupsFromPgConfig)
     auto control = openFolder(dataDir() / "kineto_trace_diff" / "control");
     ASSERT_TRUE(control);
     EXPECT_EQ(count(*control, "SELECT COUNT(*) FROM parallel_group"), 0);
+}
+
+// fwdbwd flows (forward op -> backward op) of the 2-rank NCCL sample: one arrow per s / f pair of the file, with the
+// times of its two events and the slices the independent reading finds at them.
+TEST(KinetoImport, FwdBwdFlowsAreThoseOfTheFile)
+{
+    const auto path = dataDir() / "kineto_nccl_2rank" / "nccl_data.json.gz";
+    const nlohmann::json trace = readTrace(path);
+    const auto& events = trace["traceEvents"];
+    std::map<std::string, const nlohmann::json*> starts, finishes;
+    for (const auto& e : events) {
+        if (e.value("cat", "") != "fwdbwd")
+            continue;
+        const std::string id = std::to_string(e["id"].get<int64_t>());
+        (e["ph"] == "s" ? starts : finishes)[id] = &e;
+    }
+    ASSERT_EQ(starts.size(), 543u);
+    ASSERT_EQ(finishes.size(), 543u);
+
+    auto db = openFolder(path.parent_path());
+    ASSERT_TRUE(db);
+    const auto flows = flowsOf(*db, "fwdbwd");
+    ASSERT_EQ(flows.size(), starts.size());
+    int checked = 0;
+    for (const auto& [id, s] : starts) {
+        const auto f = finishes.find(id);
+        ASSERT_NE(f, finishes.end()) << id;
+        const auto it = flows.find(id);
+        ASSERT_NE(it, flows.end()) << id;
+        ASSERT_EQ(it->second.size(), 1u) << id;
+        std::vector<std::string> cells;
+        std::stringstream row(it->second.front());
+        for (std::string cell; std::getline(row, cell, '|');)
+            cells.push_back(cell);
+        ASSERT_EQ(cells.size(), 9u) << it->second.front();
+        const int64_t srcPid = (*s)["pid"].get<int64_t>(), srcTid = (*s)["tid"].get<int64_t>();
+        const int64_t dstPid = (*f->second)["pid"].get<int64_t>(), dstTid = (*f->second)["tid"].get<int64_t>();
+        const int64_t srcTs = nsOf((*s)["ts"]), dstTs = nsOf((*f->second)["ts"]);
+        EXPECT_EQ(std::stoll(cells[1]), srcPid) << id;
+        EXPECT_EQ(std::stoll(cells[2]), srcTid) << id;
+        EXPECT_LE(std::llabs(std::stoll(cells[3]) - srcTs), 1) << id;
+        EXPECT_EQ(std::stoll(cells[4]), dstPid) << id;
+        EXPECT_EQ(std::stoll(cells[5]), dstTid) << id;
+        EXPECT_LE(std::llabs(std::stoll(cells[6]) - dstTs), 1) << id;
+        EXPECT_EQ(cells[7], innermostAt(events, srcPid, srcTid, srcTs)) << id;
+        EXPECT_EQ(cells[8], innermostAt(events, dstPid, dstTid, dstTs)) << id;
+        ++checked;
+        if (checked >= 60)
+            break; // innermostAt scans every event: a sample of the ids is enough for the binding
+    }
+    // Every arrow has both ends on a slice; the launch arrows are still one per launched GPU activity.
+    EXPECT_EQ(count(*db,
+                  "SELECT COUNT(*) FROM flow WHERE cat = 'fwdbwd' AND src_slice_id IS NOT NULL AND dst_slice_id IS "
+                  "NOT NULL"),
+        543);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM flow WHERE cat NOT IN ('fwdbwd', 'ac2g')"), 0);
+}
+
+// "[memory]" instant events: the GPU's samples are memory_record rows (MB of 2^20 bytes) with their peaks; the CPU's
+// are not imported. Expected values from an nlohmann reading of the file.
+TEST(KinetoImport, MemoryEventsAreMemoryRecords)
+{
+    const auto dir = dataDir() / "kineto_memory";
+    const nlohmann::json trace = readTrace(dir / "memory.pt.trace.json");
+    std::vector<std::string> expected;
+    double peakReserved = 0, peakAllocated = 0;
+    int cpu = 0;
+    for (const auto& e : trace["traceEvents"]) {
+        if (e.value("name", "") != "[memory]")
+            continue;
+        const auto& a = e["args"];
+        if (a["Device Type"].get<int>() == 0) {
+            ++cpu;
+            continue;
+        }
+        const double allocated = a["Total Allocated"].get<double>() / (1024.0 * 1024.0);
+        const double reserved = a["Total Reserved"].get<double>() / (1024.0 * 1024.0);
+        peakReserved = std::max(peakReserved, reserved);
+        peakAllocated = std::max(peakAllocated, allocated);
+        std::ostringstream row;
+        row << nsOf(e["ts"]) << "|" << allocated << "|" << reserved << "|GPU:" << a["Device Id"].get<int>();
+        expected.push_back(row.str());
+    }
+    ASSERT_EQ(expected.size(), 3u);
+    ASSERT_EQ(cpu, 2);
+
+    auto db = openFolder(dir);
+    ASSERT_TRUE(db);
+    std::vector<std::string> got;
+    auto st = db->prepare(
+        "SELECT ts, allocated_mb, reserved_mb, device FROM memory_record WHERE component = 'PTA' ORDER BY ts");
+    while (st.step()) {
+        std::ostringstream row;
+        row << st.int64(0) << "|" << st.real(1) << "|" << st.real(2) << "|" << st.text(3);
+        got.push_back(row.str());
+    }
+    EXPECT_EQ(got, expected);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM memory_record"), 3);
+    // The peak the memory views and npuscope-cli diff read, from memory_peak and from the rows alike.
+    for (auto source : { query::MemoryQuery::Source::Aggregate, query::MemoryQuery::Source::Records }) {
+        const auto peaks = query::MemoryQuery::peaks(*db, std::nullopt, source);
+        ASSERT_EQ(peaks.size(), 1u);
+        ASSERT_TRUE(peaks[0].peakReservedMb.has_value());
+        EXPECT_DOUBLE_EQ(*peaks[0].peakReservedMb, peakReserved);
+        ASSERT_TRUE(peaks[0].peakAllocatedMb.has_value());
+        EXPECT_DOUBLE_EQ(*peaks[0].peakAllocatedMb, peakAllocated);
+    }
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM parse_issue WHERE message LIKE '2 [memory] events of the CPU%'"), 1);
+
+    // Its fwdbwd arrow: from the forward aten::mm to MmBackward0 on the autograd thread; the ac2g events of the file
+    // are not read (the launch arrow is rebuilt from the correlation id: one).
+    EXPECT_EQ(rows(*db,
+                  "SELECT f.flow_id, ss.value, ds.value FROM flow f JOIN slice a ON a.id = f.src_slice_id JOIN string "
+                  "ss ON ss.id = a.name_id JOIN slice b ON b.id = f.dst_slice_id JOIN string ds ON ds.id = b.name_id "
+                  "WHERE f.cat = 'fwdbwd'"),
+        (std::vector<std::string> { "7|aten::mm|MmBackward0" }));
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM flow WHERE cat = 'ac2g'"), 1);
 }

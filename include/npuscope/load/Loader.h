@@ -120,6 +120,14 @@ public:
     static bool loadKernelSums(model::Database& db, const std::vector<int64_t>& ranks, const ProgressFn& progress = {},
         const std::atomic<bool>* cancel = nullptr, const ParseCache* cache = nullptr, LoadReport* report = nullptr,
         int threads = 0);
+
+    // The operator_memory rows of each of ranks: their operator_memory.csv (the Memory group without memory_record.csv,
+    // whose rows stay deferred: the memory peaks are memory_peak rows of the summary), imported straight into db on
+    // the calling thread in one transaction without the parse cache (as Loader::load's one-thread path). For the
+    // memory level of query::RunComparison (npuscope-cli diff). Returns true when rows arrived; false when nothing
+    // was left to import, or on cancel. The caller must be db's only user (a model no other thread reads yet).
+    static bool loadOperatorMemory(model::Database& db, const std::vector<int64_t>& ranks,
+        const ProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr);
 };
 
 } // namespace npuscope::load

@@ -194,8 +194,16 @@ void MainWindow::createDocks()
     m_compareDock = new CompareDock(m_workspace, this);
     m_baselineLoader = new BaselineLoader(m_workspace, this);
     connect(m_baselineLoader, &BaselineLoader::finished, this, [this](bool ok, const QString& message) {
-        statusBar()->showMessage(ok ? tr("Baseline loaded: %1").arg(message) : message, 8000);
+        // Said in a permanent status widget: a temporary message can be drawn over the summary label when it
+        // arrives before the window is shown (a --screenshot run).
+        if (!ok) {
+            m_baselineLabel->setVisible(m_workspace->baseline() != nullptr);
+            statusBar()->showMessage(message, 8000);
+        }
         if (ok) {
+            m_baselineLabel->setText(tr("Baseline: %1").arg(message));
+            m_baselineLabel->setToolTip(m_workspace->baselinePaths().join(QLatin1Char('\n')));
+            m_baselineLabel->show();
             m_compareDock->show();
             m_compareDock->raise();
         }
@@ -534,6 +542,14 @@ void MainWindow::createStatusBar()
     m_badge->setToolTip(tr("Problems found while importing; click to show them"));
     m_badge->installEventFilter(this);
     m_badge->hide();
+    m_baselineLabel = new QLabel(this);
+    m_baselineLabel->setObjectName(QStringLiteral("baselineLabel"));
+    m_baselineLabel->hide();
+    statusBar()->addPermanentWidget(m_baselineLabel);
+    connect(m_workspace, &Workspace::baselineChanged, m_baselineLabel, [this] {
+        if (!m_workspace->baseline())
+            m_baselineLabel->hide();
+    });
     statusBar()->addPermanentWidget(m_badge);
 
     // Problems found after the load (a rank's timeline or memory files imported later, a failed view query) update
@@ -982,8 +998,10 @@ void MainWindow::openBaseline(const QStringList& paths)
 {
     if (paths.isEmpty())
         return;
-    statusBar()->showMessage(
+    m_baselineLabel->setText(tr("Baseline: loading\u2026"));
+    m_baselineLabel->setToolTip(
         tr("Loading the baseline %1\u2026").arg(QDir::toNativeSeparators(paths.join(QStringLiteral(", ")))));
+    m_baselineLabel->show();
     m_baselineLoader->load(paths,
         m_options.useParseCache && QSettings().value(QStringLiteral("parseCache/enabled"), true).toBool());
 }

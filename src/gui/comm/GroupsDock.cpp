@@ -104,7 +104,7 @@ void GroupsDock::fitColumns()
     m_table->resizeColumnsToContents();
     // The rank list of a large group is long: in compare mode the Δ columns after it stay in view.
     if (m_model->compareDeltaColumn() >= 0)
-        m_table->setColumnWidth(GroupTableModel::Ranks, std::min(m_table->columnWidth(GroupTableModel::Ranks), 220));
+        m_table->setColumnWidth(GroupTableModel::Ranks, std::min(m_table->columnWidth(GroupTableModel::Ranks), 150));
 }
 
 void GroupsDock::syncSelection()

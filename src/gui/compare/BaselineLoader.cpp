@@ -56,7 +56,8 @@ Outcome loadBaseline(const std::vector<std::string>& inputs, bool useCache, cons
             out.message = QObject::tr("No ranks could be loaded from the baseline");
             return out;
         }
-        out.message = ranks == 1 ? QObject::tr("1 rank") : QObject::tr("%1 ranks").arg(ranks);
+        const int n = static_cast<int>(ranks);
+        out.message = n == 1 ? BaselineLoader::tr("%n rank", nullptr, n) : BaselineLoader::tr("%n ranks", nullptr, n);
         out.database = std::move(db);
     } catch (const std::exception& e) {
         out.message = QObject::tr("The baseline could not be loaded: %1").arg(QString::fromUtf8(e.what()));

@@ -38,10 +38,16 @@ QString sideText(const QStringList& paths, const query::DiffSide& side)
     QStringList names;
     for (const QString& p : paths)
         names << QFileInfo(p).fileName();
-    const QString steps = side.step ? QObject::tr("step %1").arg(*side.step)
-        : side.stepCount > 0        ? QObject::tr("mean of %1 steps").arg(side.stepCount)
-                                    : QObject::tr("whole range as one step");
-    return QObject::tr("%1 (%2 ranks, %3)").arg(names.join(QStringLiteral(", "))).arg(side.ranks.size()).arg(steps);
+    // English has no .qm file: the singular and plural are separate sources, each with %n for the translations.
+    const int stepCount = static_cast<int>(side.stepCount);
+    const int rankCount = static_cast<int>(side.ranks.size());
+    const QString steps = side.step ? CompareDock::tr("step %1").arg(*side.step)
+        : stepCount == 1            ? CompareDock::tr("mean of %n step", nullptr, stepCount)
+        : stepCount > 0             ? CompareDock::tr("mean of %n steps", nullptr, stepCount)
+                                    : CompareDock::tr("whole range as one step");
+    const QString ranks = rankCount == 1 ? CompareDock::tr("%n rank", nullptr, rankCount)
+                                         : CompareDock::tr("%n ranks", nullptr, rankCount);
+    return CompareDock::tr("%1 (%2, %3)").arg(names.join(QStringLiteral(", ")), ranks, steps);
 }
 
 } // namespace

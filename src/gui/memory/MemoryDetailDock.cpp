@@ -13,6 +13,7 @@
 
 #include <QCheckBox>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -29,6 +30,7 @@ namespace npuscope::gui {
 namespace {
 
 constexpr int kMaxNameWidth = 320; // px
+constexpr int kMaxCompareNameWidth = 200; // px, in the narrower compare pane
 
 // What the worker hands to the GUI thread: the rank's figures with the curves prepared for drawing.
 struct Shown {
@@ -120,6 +122,11 @@ MemoryDetailDock::MemoryDetailDock(Workspace* ws, QWidget* parent)
         { .sortable = true, .sortColumn = MemoryOperatorDiffModel::DeltaMb, .sortOrder = Qt::DescendingOrder },
         m_compareBox);
     m_compareTable->setObjectName(QStringLiteral("memoryCompareTable"));
+    // The pane is narrow beside the blocks: the change (Δ, Δ %) comes right after the name, the sides after it.
+    m_compareTable->horizontalHeader()->moveSection(
+        MemoryOperatorDiffModel::DeltaMb, MemoryOperatorDiffModel::Name + 1);
+    m_compareTable->horizontalHeader()->moveSection(
+        MemoryOperatorDiffModel::DeltaPct, MemoryOperatorDiffModel::Name + 2);
     compareLayout->addWidget(m_compareTable, 1);
     m_compareBox->hide();
     tables->addWidget(m_blockTable);
@@ -154,7 +161,8 @@ MemoryDetailDock::MemoryDetailDock(Workspace* ws, QWidget* parent)
 void MemoryDetailDock::showComparison()
 {
     const auto diff = BaselineComparison::of(workspace())->comparison();
-    const auto rank = workspace()->selectedRank();
+    // The rank the dock shows: the selected one, else the first (as the curves above).
+    const auto rank = workspace()->selectedRank() ? workspace()->selectedRank() : m_rank;
     m_compareBox->setVisible(diff != nullptr);
     if (!diff) {
         m_compareModel->setRows({});
@@ -164,6 +172,7 @@ void MemoryDetailDock::showComparison()
         m_compareModel->setRows({});
         m_compareTitle->setText(tr("Compared with the baseline: select a rank to see its operators whose "
                                    "allocation changed most."));
+        m_compareTable->resizeColumnsToContents();
         return;
     }
     m_compareModel->setRows(MemoryOperatorDiffModel::rowsOfRank(*diff, *rank));
@@ -185,7 +194,7 @@ void MemoryDetailDock::showComparison()
     m_compareTitle->setText(title);
     m_compareTable->resizeColumnsToContents();
     m_compareTable->setColumnWidth(MemoryOperatorDiffModel::Name,
-        std::min(m_compareTable->columnWidth(MemoryOperatorDiffModel::Name), kMaxNameWidth));
+        std::min(m_compareTable->columnWidth(MemoryOperatorDiffModel::Name), kMaxCompareNameWidth));
 }
 
 void MemoryDetailDock::reload()
@@ -259,6 +268,7 @@ void MemoryDetailDock::reload()
             m_modules->setRows(d.modules);
             m_moduleTable->resizeColumnsToContents();
             applyWindow();
+            showComparison(); // without a selected rank it shows the rank just loaded
         });
     if (!started) {
         m_rank.reset();

@@ -10,9 +10,11 @@
 #include "npuscope/load/Loader.h"
 #include "npuscope/query/OperatorQuery.h"
 #include "npuscope/query/RankQuery.h"
+#include "npuscope/query/compare/RunComparison.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -27,11 +29,48 @@
 #include <cstdlib>
 #include <array>
 #include <map>
+#include <unordered_map>
 #include <variant>
 
 namespace npuscope::gui {
 
 namespace {
+
+// Compare mode against a baseline: the n keys whose change in the run comparison is largest (changes: its keys by
+// |Δ| descending), each with the shown rank's own row, or a row of count 0 for a key the rank has no kernel of (one
+// only the baseline has: dropped it would hide the change); keys the comparison lacks follow by total. n = 0: all.
+std::vector<query::OperatorRow> largestChanges(
+    std::vector<query::OperatorRow> rows, const std::vector<query::OperatorDiff>& changes, size_t n, int64_t rank)
+{
+    std::unordered_map<std::string, size_t> at;
+    for (size_t i = 0; i < rows.size(); ++i)
+        at.emplace(rows[i].key, i);
+    std::vector<bool> used(rows.size(), false);
+    std::vector<query::OperatorRow> out;
+    for (const auto& d : changes) {
+        if (n > 0 && out.size() >= n)
+            break;
+        if (const auto it = at.find(d.key); it != at.end()) {
+            used[it->second] = true;
+            out.push_back(std::move(rows[it->second]));
+        } else {
+            query::OperatorRow r;
+            r.rank = rank;
+            r.key = d.key;
+            out.push_back(std::move(r));
+        }
+    }
+    if (n > 0 && out.size() >= n)
+        return out;
+    std::vector<query::OperatorRow> rest;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        if (!used[i])
+            rest.push_back(std::move(rows[i]));
+    }
+    for (auto& r : query::OperatorQuery::largest(std::move(rest), n == 0 ? 0 : n - out.size()))
+        out.push_back(std::move(r));
+    return out;
+}
 
 using query::OperatorGroupBy;
 
@@ -211,7 +250,11 @@ OperatorDock::OperatorDock(Workspace* ws, QWidget* parent)
         selectOperatorAt(index.row());
         workspace()->requestShowView(QStringLiteral("timeline"));
     });
-    connect(BaselineComparison::of(ws), &BaselineComparison::comparisonChanged, this, &OperatorDock::applyComparison);
+    // The rows listed depend on the comparison (its largest changes): query again, then apply its columns.
+    connect(BaselineComparison::of(ws), &BaselineComparison::comparisonChanged, this, [this] {
+        applyComparison();
+        refresh();
+    });
     connect(m_loadAll, &QPushButton::clicked, this, [this] {
         m_importAll = true;
         refresh();
@@ -445,8 +488,12 @@ void OperatorDock::refresh()
 
     const auto by = static_cast<OperatorGroupBy>(m_groupBy->currentData().toInt());
     const auto topN = static_cast<size_t>(m_topN->value());
+    // Against a baseline run the table lists the keys that changed most (the run comparison has no shape keys).
+    auto diff = BaselineComparison::of(workspace())->comparison();
+    if (by == OperatorGroupBy::Shape)
+        diff.reset();
     runner()->runInMemory(
-        [by, rank, compare, all, topN](const std::shared_ptr<model::Database>& db) {
+        [by, rank, compare, all, topN, diff](const std::shared_ptr<model::Database>& db) {
             const auto index = query::OperatorQuery::forDatabase(*db);
             Shown s;
             if (compare) {
@@ -467,15 +514,21 @@ void OperatorDock::refresh()
             s.keys = rows.size();
             for (const auto& r : rows)
                 s.kernels += r.count;
-            s.rows = query::OperatorQuery::largest(std::move(rows), topN);
+            if (diff)
+                s.rows = largestChanges(
+                    std::move(rows), by == OperatorGroupBy::Type ? diff->types : diff->kernels, topN, *rank);
+            else
+                s.rows = query::OperatorQuery::largest(std::move(rows), topN);
             s.baseTypes = all ? index->aggregate(OperatorGroupBy::Type) : index->group(OperatorGroupBy::Type, *rank);
             s.baseCores = index->coreTotals(all ? std::nullopt : rank);
             s.ranksWithKernels = all ? index->ranks().size() : 1;
             return s;
         },
-        [this, rank, compare, all, topN, progress](Shown s) {
+        [this, rank, compare, all, topN, progress, againstBaseline = diff != nullptr](Shown s) {
             const bool comparing = compare.has_value();
-            const QString limit = topN > 0 && s.keys > topN ? tr(" (top %1 shown)").arg(topN) : QString();
+            const QString limit = topN == 0 || s.keys <= topN ? QString()
+                : againstBaseline && !comparing ? tr(" (the %1 largest changes against the baseline shown)").arg(topN)
+                                                : tr(" (top %1 shown)").arg(topN);
             QString text;
             if (comparing) {
                 const QString amount = TimeFormat::withUnit(std::abs(s.extraNs), TimeFormat::Unit::Microseconds);
@@ -588,11 +641,19 @@ void OperatorDock::layoutColumns()
             : runDelta >= 0         ? runDelta
                                     : OperatorTableModel::Total,
         Qt::DescendingOrder);
+    // The run comparison's Base / New / Δ / Δ % follow Key and Count, where a 1366-pixel-wide window shows them.
+    QHeaderView* header = m_table->horizontalHeader();
+    for (int i = 0; runDelta >= 0 && i < m_model->columnCount() - OperatorTableModel::ColumnCount; ++i) {
+        const int from = header->visualIndex(OperatorTableModel::ColumnCount + i);
+        if (from >= 0 && from != OperatorTableModel::Count + 1 + i)
+            header->moveSection(from, OperatorTableModel::Count + 1 + i);
+    }
     m_table->resizeColumnsToContents();
     // Name + shapes keys can be very long: the figures stay in view (the Shapes column repeats the shapes).
     const bool byShape = static_cast<OperatorGroupBy>(m_groupBy->currentData().toInt()) == OperatorGroupBy::Shape;
     m_table->setColumnWidth(OperatorTableModel::Key,
-        std::min(m_table->columnWidth(OperatorTableModel::Key), byShape ? kMaxTextWidth + 100 : kMaxKeyWidth));
+        std::min(m_table->columnWidth(OperatorTableModel::Key),
+            byShape ? kMaxTextWidth + 100 : (runDelta >= 0 ? kMaxTextWidth + 100 : kMaxKeyWidth)));
     for (int c : { OperatorTableModel::Shapes, OperatorTableModel::Accelerator })
         m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), kMaxTextWidth));
 }

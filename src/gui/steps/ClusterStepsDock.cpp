@@ -262,6 +262,7 @@ void ClusterStepsDock::applyComparison()
         return;
     const bool wasComparing = m_model->isComparing();
     m_model->setComparison(diff);
+    placeCompareColumns();
     applyColumnVisibility();
     fitColumns();
     // Compare mode sorts by the step's |Δ|, largest first; leaving it goes back to the rank order.
@@ -295,6 +296,19 @@ void ClusterStepsDock::fitColumns()
             = std::max(m_table->columnWidth(c), static_cast<QAbstractItemView*>(m_footer)->sizeHintForColumn(c));
         m_table->setColumnWidth(c, width);
         m_footer->setColumnWidth(c, width);
+    }
+}
+
+void ClusterStepsDock::placeCompareColumns()
+{
+    const int extra = m_model->columnCount() - StepTableModel::ColumnCount;
+    m_statsModel->setExtraColumns(extra);
+    for (QHeaderView* header : { m_table->horizontalHeader(), m_footer->horizontalHeader() }) {
+        for (int i = 0; i < extra; ++i) {
+            const int from = header->visualIndex(StepTableModel::ColumnCount + i);
+            if (from >= 0 && from != StepTableModel::Host + 1 + i)
+                header->moveSection(from, StepTableModel::Host + 1 + i);
+        }
     }
 }
 

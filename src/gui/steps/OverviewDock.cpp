@@ -152,21 +152,11 @@ void OverviewDock::showBaseline()
         return;
     const auto selected = workspace()->selectedRank();
     const QString steps = diff->base.step ? tr("step %1").arg(*diff->base.step) : tr("mean over steps");
-    auto stepDelta = [](const query::DiffBreakdown& b, const query::DiffBreakdown& n) {
-        const auto d = query::diffDelta(b, n, query::DiffComponent::Step);
-        const auto p = query::diffDeltaPct(b, n, query::DiffComponent::Step);
-        if (!d)
-            return QString();
-        QString text = tr(" \u00b7 new %1%2 ms").arg(*d > 0 ? QStringLiteral("+") : QString()).arg(*d, 0, 'f', 3);
-        if (p)
-            text += QStringLiteral(" (%1%2 %)").arg(*p > 0 ? QStringLiteral("+") : QString()).arg(*p, 0, 'f', 1);
-        return text;
-    };
     if (selected) {
         for (const auto& r : diff->ranks) {
             if (r.newRank == *selected) {
-                m_basePie->setSplit(query::splitOfDiff(r.base),
-                    tr("Baseline rank %1 \u00b7 %2%3").arg(r.rank).arg(steps, stepDelta(r.base, r.neu)));
+                m_basePie->setSplit(
+                    query::splitOfDiff(r.base), tr("Baseline rank %1 \u00b7 %2").arg(r.rank).arg(steps));
                 return;
             }
         }
@@ -174,20 +164,47 @@ void OverviewDock::showBaseline()
         return;
     }
     m_basePie->setSplit(query::splitOfDiff(diff->clusterBase),
-        tr("Baseline cluster mean of %1 \u00b7 %2%3")
-            .arg(ranksText(static_cast<int>(diff->ranks.size())), steps,
-                stepDelta(diff->clusterBase, diff->clusterNew)));
+        tr("Baseline cluster mean of %1 \u00b7 %2").arg(ranksText(static_cast<int>(diff->ranks.size())), steps));
+}
+
+QString OverviewDock::newRunTitle() const
+{
+    const auto diff = BaselineComparison::of(workspace())->comparison();
+    if (!diff)
+        return {};
+    // The step's change leads the new run's title (a long title is elided at its end).
+    const query::DiffBreakdown* base = &diff->clusterBase;
+    const query::DiffBreakdown* neu = &diff->clusterNew;
+    if (const auto selected = workspace()->selectedRank()) {
+        base = neu = nullptr;
+        for (const auto& r : diff->ranks) {
+            if (r.newRank == *selected) {
+                base = &r.base;
+                neu = &r.neu;
+            }
+        }
+    }
+    const auto d = base ? query::diffDelta(*base, *neu, query::DiffComponent::Step) : std::nullopt;
+    if (!d)
+        return tr("New run \u00b7 ");
+    const auto p = query::diffDeltaPct(*base, *neu, query::DiffComponent::Step);
+    const QString ms = QStringLiteral("%1%2 ms").arg(*d > 0 ? QStringLiteral("+") : QString()).arg(*d, 0, 'f', 3);
+    const QString pct
+        = p ? QStringLiteral(" (%1%2 %)").arg(*p > 0 ? QStringLiteral("+") : QString()).arg(*p, 0, 'f', 1) : QString();
+    return tr("New run, step %1%2 against the baseline \u00b7 ").arg(ms, pct);
 }
 
 void OverviewDock::showSelection()
 {
     showBaseline();
     // In compare mode the two donuts say which run each is.
-    const QString run = BaselineComparison::of(workspace())->comparison() ? tr("New run \u00b7 ") : QString();
+    const QString run = newRunTitle();
     const auto selected = workspace()->selectedRank();
     m_chart->setSelectedRank(selected);
     const auto step = workspace()->step();
-    const QString stepText = step ? tr("step %1").arg(*step) : (workspace()->skipFirstStep() ? tr("mean over steps but the first") : tr("mean over steps"));
+    const QString stepText = step
+        ? tr("step %1").arg(*step)
+        : (workspace()->skipFirstStep() ? tr("mean over steps but the first") : tr("mean over steps"));
 
     if (selected) {
         for (const auto& bar : m_chart->bars()) {

@@ -7,6 +7,7 @@
 #include <QColor>
 #include <QFont>
 
+#include <algorithm>
 #include <cmath>
 
 namespace npuscope::gui {
@@ -44,7 +45,20 @@ void StepStatsModel::setUnit(TimeFormat::Unit unit)
 
 int StepStatsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : RowCount; }
 
-int StepStatsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int StepStatsModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount + m_extraColumns;
+}
+
+void StepStatsModel::setExtraColumns(int count)
+{
+    count = std::max(0, count);
+    if (count == m_extraColumns)
+        return;
+    beginResetModel();
+    m_extraColumns = count;
+    endResetModel();
+}
 
 const query::ColumnStats* StepStatsModel::statsFor(int column) const
 {
@@ -60,6 +74,8 @@ QVariant StepStatsModel::data(const QModelIndex& index, int role) const
         return {};
     const int row = index.row();
     const int column = index.column();
+    if (column >= ColumnCount)
+        return {}; // compare mode's columns (setExtraColumns): no statistic
 
     if (column == LabelColumn) {
         static const char* const kLabels[RowCount]

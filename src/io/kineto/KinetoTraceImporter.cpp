@@ -5,6 +5,8 @@
 #include "npuscope/core/GroupHash.h"
 #include "npuscope/io/kineto/GzipStreamBuf.h"
 #include "npuscope/io/kineto/KinetoKernelClass.h"
+#include "npuscope/io/parse/FlowTracker.h"
+#include "npuscope/io/parse/MemoryPeakTracker.h"
 #include "npuscope/io/parse/SliceTracker.h"
 
 #include <nlohmann/json.hpp>
@@ -211,6 +213,26 @@ struct Step {
     int64_t number = 0, ts = 0, end = 0;
 };
 
+// One point of a flow written as Chrome trace flow events (ph s / t / f), e.g. cat fwdbwd: forward op -> its
+// backward op. The launch flows (ac2g, async_cpu_to_gpu) are not kept: they are rebuilt from correlation ids.
+struct FlowPoint {
+    std::string cat, name, id;
+    FlowTracker::Phase phase = FlowTracker::Phase::Start;
+    int64_t pid = 0, tid = 0, ts = 0;
+    int64_t ordinal = 0;
+};
+
+// A "[memory]" instant event of the caching allocator (profile_memory=True): totals after an allocation (Bytes > 0)
+// or a free (Bytes < 0) on one device.
+struct MemorySample {
+    int64_t ts = 0;
+    int64_t deviceType = 0, deviceId = -1;
+    std::optional<int64_t> allocated, reserved; // bytes
+    int64_t ordinal = 0;
+};
+
+constexpr double kBytesPerMb = 1024.0 * 1024.0; // memory_record's MB, as torch_npu's memory_record.csv
+
 std::optional<int64_t> intOf(const Json& v)
 {
     if (v.is_number_integer())
@@ -415,10 +437,19 @@ private:
             takeMetadata(e, pid, tid);
             return;
         }
+        std::optional<int64_t> ts;
+        if (auto tsIt = e.find("ts"); tsIt != e.end())
+            ts = usOf(*tsIt);
+        if (ph == "s" || ph == "t" || ph == "f") {
+            takeFlowPoint(e, *ph, pid, tid, ts, ordinal);
+            return;
+        }
+        if (ph == "i" || ph == "I") {
+            takeInstant(e, ts, ordinal);
+            return;
+        }
         if (ph != "X")
-            return; // flows are rebuilt from correlation ids; instants and counters are not in Kineto GPU traces
-        auto tsIt = e.find("ts");
-        const auto ts = tsIt != e.end() ? usOf(*tsIt) : std::nullopt;
+            return; // counters and others are not in Kineto GPU traces
         if (!pid || !tid || !ts) {
             ++m_skipped; // the profiler's own "Spans" / "Traces" markers have text pids
             return;
@@ -458,6 +489,54 @@ private:
                 m_steps.push_back({ *n, ev.ts, ev.ts + ev.dur });
         }
         m_events.push_back(std::move(ev));
+    }
+
+    void takeFlowPoint(const Json& e, const std::string& ph, std::optional<int64_t> pid, std::optional<int64_t> tid,
+        std::optional<int64_t> ts, int64_t ordinal)
+    {
+        FlowPoint p;
+        p.cat = textOf(e, "cat").value_or(std::string());
+        if (p.cat == "ac2g" || p.cat == "async_cpu_to_gpu")
+            return; // launch -> GPU activity: rebuilt from the correlation ids (every activity, with its slice)
+        const auto id = textOf(e, "id");
+        if (!pid || !tid || !ts || !id) {
+            ++m_skippedFlowPoints;
+            return;
+        }
+        p.name = textOf(e, "name").value_or(p.cat);
+        p.id = *id;
+        p.phase = ph == "s" ? FlowTracker::Phase::Start
+            : ph == "t"     ? FlowTracker::Phase::Step
+                            : FlowTracker::Phase::End;
+        p.pid = *pid;
+        p.tid = *tid;
+        p.ts = *ts;
+        p.ordinal = ordinal;
+        m_flowPoints.push_back(std::move(p));
+    }
+
+    void takeInstant(const Json& e, std::optional<int64_t> ts, int64_t ordinal)
+    {
+        if (textOf(e, "name") != "[memory]")
+            return;
+        auto argsIt = e.find("args");
+        if (!ts || argsIt == e.end() || !argsIt->is_object()) {
+            ++m_skippedMemory;
+            return;
+        }
+        const Json& a = *argsIt;
+        auto intArg = [&a](const char* key) -> std::optional<int64_t> {
+            auto it = a.find(key);
+            return it == a.end() ? std::nullopt : intOf(*it);
+        };
+        MemorySample m;
+        m.ts = *ts;
+        m.deviceType = intArg("Device Type").value_or(0);
+        m.deviceId = intArg("Device Id").value_or(-1);
+        m.allocated = intArg("Total Allocated");
+        m.reserved = intArg("Total Reserved");
+        m.ordinal = ordinal;
+        m_memory.push_back(m);
     }
 
     void takeMetadata(const Json& e, std::optional<int64_t> pid, std::optional<int64_t> tid)
@@ -545,6 +624,119 @@ private:
         m_w.addSlices(rows.data(), rows.size(), ids.data());
         for (std::size_t k = 0; k < order.size(); ++k)
             m_events[order[k]].sliceId = ids[k];
+        m_tracks = std::move(tracks);
+    }
+
+    // The innermost slice of the track (pid, tid) holding ts (a zero-length slice holds its own ts), as the timeline
+    // importers bind a flow point; nullopt when none does.
+    std::optional<int64_t> sliceAt(int64_t pid, int64_t tid, int64_t ts) const
+    {
+        const auto track = m_tracks.find({ pid, tid });
+        if (track == m_tracks.end())
+            return std::nullopt;
+        const auto& list = track->second;
+        auto it = std::upper_bound(
+            list.begin(), list.end(), ts, [this](int64_t t, int32_t i) { return t < m_events[i].ts; });
+        if (it == list.begin())
+            return std::nullopt;
+        for (int32_t i = *(it - 1); i >= 0; i = m_events[i].parent) {
+            const Event& ev = m_events[i];
+            if (ts < ev.ts + ev.dur || (ev.dur == 0 && ts == ev.ts))
+                return ev.sliceId;
+        }
+        return std::nullopt;
+    }
+
+    // The flow events of the trace (fwdbwd, ...), paired by io::FlowTracker per category and id.
+    void writeFlowPoints()
+    {
+        std::stable_sort(m_flowPoints.begin(), m_flowPoints.end(), [](const FlowPoint& a, const FlowPoint& b) {
+            if (a.cat != b.cat)
+                return a.cat < b.cat;
+            if (a.id != b.id)
+                return a.id < b.id;
+            if (a.ts != b.ts)
+                return a.ts < b.ts;
+            return a.ordinal < b.ordinal;
+        });
+        FlowTracker pairing;
+        std::vector<FlowTracker::Phase> phases;
+        std::vector<model::FlowRow> rows;
+        for (std::size_t begin = 0; begin < m_flowPoints.size();) {
+            std::size_t end = begin + 1;
+            while (end < m_flowPoints.size() && m_flowPoints[end].cat == m_flowPoints[begin].cat
+                && m_flowPoints[end].id == m_flowPoints[begin].id)
+                ++end;
+            phases.clear();
+            for (std::size_t k = begin; k < end; ++k)
+                phases.push_back(m_flowPoints[k].phase);
+            for (const FlowTracker::Arrow& a : pairing.pair(phases, FlowTracker::Unpaired::Keep)) {
+                const FlowPoint& any = m_flowPoints[begin + static_cast<std::size_t>(a.src >= 0 ? a.src : a.dst)];
+                model::FlowRow f;
+                f.rankId = m_ctx.rankId();
+                f.cat = any.cat;
+                f.name = any.name;
+                f.flowId = any.id;
+                if (a.src >= 0) {
+                    const FlowPoint& p = m_flowPoints[begin + static_cast<std::size_t>(a.src)];
+                    f.srcPid = p.pid;
+                    f.srcTid = p.tid;
+                    f.srcTs = p.ts;
+                    f.srcSliceId = sliceAt(p.pid, p.tid, p.ts);
+                }
+                if (a.dst >= 0) {
+                    const FlowPoint& p = m_flowPoints[begin + static_cast<std::size_t>(a.dst)];
+                    f.dstPid = p.pid;
+                    f.dstTid = p.tid;
+                    f.dstTs = p.ts;
+                    f.dstSliceId = sliceAt(p.pid, p.tid, p.ts);
+                }
+                rows.push_back(std::move(f));
+            }
+            begin = end;
+        }
+        m_w.addFlows(rows.data(), rows.size());
+        if (m_skippedFlowPoints > 0)
+            m_ctx.warning(std::nullopt,
+                std::to_string(m_skippedFlowPoints)
+                    + " flow events (ph s / t / f) without an integer pid / tid, a ts or an id are not imported");
+    }
+
+    // "[memory]" samples of the GPUs -> memory_record (component PTA: PyTorch's caching allocator, the layer
+    // torch_npu's PTA rows describe; docs/schema.md) and their memory_peak rows. CPU samples (Device Type 0) are
+    // counted, not imported.
+    void writeMemory()
+    {
+        std::stable_sort(m_memory.begin(), m_memory.end(),
+            [](const MemorySample& a, const MemorySample& b) { return a.ts < b.ts; });
+        MemoryPeakTracker peaks;
+        int64_t cpu = 0;
+        for (const MemorySample& m : m_memory) {
+            if (m.deviceType == 0 || m.deviceId < 0) {
+                ++cpu;
+                continue;
+            }
+            model::MemoryRecordRow r;
+            r.rankId = m_ctx.rankId();
+            r.component = "PTA";
+            r.ts = m.ts;
+            if (m.allocated)
+                r.allocatedMb = static_cast<double>(*m.allocated) / kBytesPerMb;
+            if (m.reserved)
+                r.reservedMb = static_cast<double>(*m.reserved) / kBytesPerMb;
+            r.device = "GPU:" + std::to_string(m.deviceId);
+            m_w.addMemoryRecord(r);
+            peaks.add(r);
+        }
+        if (static_cast<int64_t>(m_memory.size()) > cpu)
+            peaks.write(m_w, m_ctx.rankId());
+        if (cpu > 0)
+            m_ctx.info(std::nullopt,
+                std::to_string(cpu)
+                    + " [memory] events of the CPU (Device Type 0) are not imported; the GPU's are memory_record rows");
+        if (m_skippedMemory > 0)
+            m_ctx.warning(std::nullopt,
+                std::to_string(m_skippedMemory) + " [memory] events without a ts or args are not imported");
     }
 
     // The step whose ProfilerStep range holds ts; nullopt outside every range.
@@ -567,6 +759,8 @@ private:
         std::sort(m_steps.begin(), m_steps.end(), [](const Step& a, const Step& b) { return a.ts < b.ts; });
         writeRank(top);
         writeSlices();
+        writeFlowPoints();
+        writeMemory();
 
         std::unordered_map<int64_t, int32_t> launches; // correlation -> runtime event
         for (int32_t i = 0; i < static_cast<int32_t>(m_events.size()); ++i) {
@@ -779,6 +973,11 @@ private:
     std::map<int64_t, model::ProcessRow> m_processes;
     std::map<std::pair<int64_t, int64_t>, model::ThreadRow> m_threads;
     int64_t m_skipped = 0;
+    std::map<std::pair<int64_t, int64_t>, std::vector<int32_t>> m_tracks; // (pid, tid) -> events by start
+    std::vector<FlowPoint> m_flowPoints;
+    int64_t m_skippedFlowPoints = 0;
+    std::vector<MemorySample> m_memory;
+    int64_t m_skippedMemory = 0;
 };
 
 } // namespace

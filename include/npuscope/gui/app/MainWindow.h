@@ -197,6 +197,7 @@ private:
     QMenu* m_viewMenu = nullptr;
     QLabel* m_summary = nullptr;
     QLabel* m_badge = nullptr;
+    QLabel* m_baselineLabel = nullptr; // "Baseline: N ranks" while a baseline is loaded (a permanent status widget)
     QProgressDialog* m_progress = nullptr;
     QTimer* m_progressTimer = nullptr;
     std::shared_ptr<LoadState> m_loadState;

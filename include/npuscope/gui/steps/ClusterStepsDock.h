@@ -56,6 +56,9 @@ private:
     void setStages(std::vector<query::StageBreakdown> stages);
     // Hides the columns the loaded data does not have (StepTableModel::isColumnShown), in table and footer.
     void applyColumnVisibility();
+    // Compare mode: the footer gets as many (empty) columns as the table, and the compare columns move to the front
+    // (after Rank, Device, Host), where a 1366-pixel-wide window shows them.
+    void placeCompareColumns();
     void onActivated(const QModelIndex& proxyIndex);
 
     QueryRunner* m_tableRunner;

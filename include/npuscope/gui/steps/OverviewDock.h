@@ -43,6 +43,9 @@ private:
     void reload() override;
     void showSelection();
     void showBaseline();
+    // Compare mode: "New run, step +x ms (+y %) against the baseline · " (cluster or the selected rank); empty
+    // without a comparison.
+    QString newRunTitle() const;
 
     StepSplitPie* m_pie;
     StepSplitPie* m_basePie;

@@ -31,6 +31,9 @@ public:
     void setStats(const std::array<query::ColumnStats, query::kStepColumnCount>& stats);
     void clear();
     void setUnit(TimeFormat::Unit unit);
+    // Empty columns after ColumnCount, so that the footer keeps the table's column numbering when compare mode adds
+    // its columns to the table (StepTableModel::setComparison).
+    void setExtraColumns(int count);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -42,6 +45,7 @@ private:
 
     std::array<query::ColumnStats, query::kStepColumnCount> m_stats {};
     bool m_hasStats = false;
+    int m_extraColumns = 0;
     TimeFormat::Unit m_unit = TimeFormat::Unit::Microseconds;
 };
 

@@ -20,7 +20,12 @@ namespace npuscope::io {
 //  - NCCL kernels -> `comm_op` (elapse = kernel duration; transit and wait are not in the trace);
 //  - per step -> `step_trace`, from the GPU activities of the step (docs/metrics.md, "Kineto step breakdown");
 //    a trace without ProfilerStep markers is one step with no number;
-//  - launch -> GPU activity arrows (correlation id) -> `flow` (cat ac2g).
+//  - launch -> GPU activity arrows (correlation id) -> `flow` (cat ac2g); the trace's own flow events (ph s / t / f,
+//    e.g. cat fwdbwd: forward op -> backward op) -> `flow`, paired by FlowTracker per category and id and bound to
+//    the innermost slice holding each point (the ac2g / async_cpu_to_gpu events are not read: rebuilt as above);
+//  - "[memory]" instant events of a GPU (profile_memory=True) -> `memory_record` (component PTA: PyTorch's caching
+//    allocator; Total Allocated / Total Reserved bytes -> MB of 2^20 bytes; device "GPU:<Device Id>") and their
+//    `memory_peak` rows; CPU samples (Device Type 0) are counted in an info issue.
 // The file is decompressed and parsed as a stream (zlib + nlohmann SAX, one event object at a time), never held
 // whole. Times: µs as written (integers or decimal text) -> ns exactly. The caller owns the transaction.
 // Runs on the calling thread; never throws; problems become parse_issue rows through ctx.
