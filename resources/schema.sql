@@ -241,14 +241,23 @@ CREATE TABLE comm_link_op (
   matrix_op TEXT NOT NULL,    -- op key without @hash: "allreduce-top1", "allreduce-total", or a real op name (2023 builds), "Total Op Info"
   op_type   TEXT,             -- allreduce, allgather, ... (lower case) when known
   slot      TEXT,             -- top1 | middle | bottom1.. | total, NULL for real-op keys
-  group_hash TEXT             -- number after '@', NULL when absent
+  group_hash TEXT,            -- number after '@', NULL when absent
+  first_row INTEGER,          -- comm_link_row.id of the op's first link (its links are ids first_row..last_row)
+  last_row  INTEGER           -- comm_link_row.id of the op's last link
 );
 
--- communication_matrix.json links, with group-local ranks mapped to global ranks: one narrow row per link, keyed by
--- its op and its place in the file (no rowid, no repeated strings).
+-- Op names of links ("Op Name" of a matrix link), one row per distinct name and import (a name imported twice may
+-- have two ids; nothing looks a name up by value).
+CREATE TABLE comm_link_name (
+  id    INTEGER PRIMARY KEY, -- referenced by comm_link_row.op_name_id
+  value TEXT NOT NULL        -- Op Name as written
+);
+
+-- communication_matrix.json links, with group-local ranks mapped to global ranks: one narrow row per link, in file
+-- order, without repeated strings.
 CREATE TABLE comm_link_row (
+  id        INTEGER PRIMARY KEY, -- file order; the links of one op are consecutive (comm_link_op.first_row..last_row)
   op_id     INTEGER NOT NULL, -- comm_link_op.id
-  seq       INTEGER NOT NULL, -- order of the link in its import (with op_id the key, in file order)
   local_src INTEGER,          -- src as written (local rank in the group)
   local_dst INTEGER,          -- dst as written
   src       INTEGER,          -- global src rank, NULL when the group membership is unknown
@@ -257,17 +266,18 @@ CREATE TABLE comm_link_row (
   size_mb   REAL,             -- Transit Size(MB)
   time_ns   INTEGER,          -- Transit Time(ms)
   bandwidth_gbps REAL,        -- Bandwidth(GB/s)
-  op_name_id INTEGER,         -- string.id of Op Name (concrete op for non-total slots), NULL when absent
-  PRIMARY KEY (op_id, seq)
-) WITHOUT ROWID;
+  op_name_id INTEGER          -- comm_link_name.id of Op Name (concrete op for non-total slots), NULL when absent
+);
 
 -- The links as one relation (what every query reads): comm_link_row joined to its op and op name; link_op and
--- link_seq give the file order (what a table's rowid gave).
+-- link_seq give the file order. The row id range lets a query that starts from ops (a step, a group) read their
+-- links without an index on op_id.
 CREATE VIEW comm_link AS
   SELECT o.rank_id, o.step, o.kind, o.matrix_op, o.op_type, o.slot, o.group_hash, r.local_src, r.local_dst, r.src,
-         r.dst, r.transport, r.size_mb, r.time_ns, r.bandwidth_gbps, s.value AS op_name, r.op_id AS link_op,
-         r.seq AS link_seq
-  FROM comm_link_row r JOIN comm_link_op o ON o.id = r.op_id LEFT JOIN string s ON s.id = r.op_name_id;
+         r.dst, r.transport, r.size_mb, r.time_ns, r.bandwidth_gbps, n.value AS op_name, r.op_id AS link_op,
+         r.id AS link_seq
+  FROM comm_link_op o JOIN comm_link_row r ON r.id BETWEEN o.first_row AND o.last_row AND r.op_id = o.id
+  LEFT JOIN comm_link_name n ON n.id = r.op_name_id;
 
 -- memory_record.csv. Db exports: MEMORY_RECORD (bytes -> MB) plus the NPU_MEM "app" samples as APP rows
 -- (reserved_mb = DDR + HBM), as the CSV has them.

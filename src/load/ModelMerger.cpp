@@ -42,8 +42,8 @@ std::vector<std::string> copiedTables(Database& main)
 // The tables whose row ids other tables refer to (shifted or reserved); each has an INTEGER PRIMARY KEY id.
 const std::vector<std::string>& referencedTables()
 {
-    static const std::vector<std::string> kTables { "comm_op", "comm_bandwidth", "comm_link_op", "slice",
-        "source_file" };
+    static const std::vector<std::string> kTables { "comm_op", "comm_bandwidth", "comm_link_op", "comm_link_row",
+        "comm_link_name", "slice", "source_file" };
     return kTables;
 }
 
@@ -157,6 +157,8 @@ void ModelMerger::mergeUri(
         const int64_t opOffset = offsets["comm_op"];
         const int64_t bwOffset = offsets["comm_bandwidth"];
         const int64_t linkOpOffset = offsets["comm_link_op"];
+        const int64_t linkRowOffset = offsets["comm_link_row"];
+        const int64_t linkNameOffset = offsets["comm_link_name"];
         const int64_t sliceOffset = offsets["slice"];
         const int64_t fileOffset = offsets["source_file"];
         // A column shifted by 0 is copied as it is (no override: see below).
@@ -174,9 +176,13 @@ void ModelMerger::mergeUri(
             { "comm_bandwidth",
                 { { "id", shifted("id", bwOffset) }, { "comm_op_id", shifted("comm_op_id", opOffset) } } },
             { "comm_packet", { { "comm_bandwidth_id", shifted("comm_bandwidth_id", bwOffset) } } },
-            { "comm_link_op", { { "id", shifted("id", linkOpOffset) } } },
+            { "comm_link_op",
+                { { "id", shifted("id", linkOpOffset) }, { "first_row", shifted("first_row", linkRowOffset) },
+                    { "last_row", shifted("last_row", linkRowOffset) } } },
             { "comm_link_row",
-                { { "op_id", shifted("op_id", linkOpOffset) }, { "op_name_id", mapped("op_name_id") } } },
+                { { "id", shifted("id", linkRowOffset) }, { "op_id", shifted("op_id", linkOpOffset) },
+                    { "op_name_id", shifted("op_name_id", linkNameOffset) } } },
+            { "comm_link_name", { { "id", shifted("id", linkNameOffset) } } },
             { "slice",
                 { { "id", shifted("id", sliceOffset) }, { "name_id", mapped("name_id") },
                     { "cat_id", mapped("cat_id") }, { "args_file_id", shifted("args_file_id", fileOffset) } } },
@@ -221,13 +227,11 @@ void ModelMerger::mergeUri(
                 }
                 exprs += c;
             }
-            // comm_link_row has no rowid: its key is the file order.
-            const char* order = table == "comm_link_row" ? " ORDER BY op_id, seq" : " ORDER BY rowid";
-            main.exec("INSERT INTO main." + table + "(" + names + ") SELECT " + exprs + " FROM w." + table + order);
+            main.exec("INSERT INTO main." + table + "(" + names + ") SELECT " + exprs + " FROM w." + table
+                + " ORDER BY rowid");
         }
         main.exec("DROP TABLE temp.string_map");
         main.exec("COMMIT");
-        main.clearCaches(); // comm_link_row is WITHOUT ROWID: SQLite's update hook did not see its rows
     } catch (...) {
         if (inTransaction)
             main.exec("ROLLBACK");

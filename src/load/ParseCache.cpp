@@ -38,7 +38,9 @@ constexpr const char* kExtension = ".npdb";
 // 15: Kineto process groups (pg_config, NCCL kernel args) as parallel_group rows, comm ops by the pg_name's hash;
 // 16: links as comm_link_op + comm_link_row (op fields once per op, op names interned) behind the comm_link view;
 //     kernel_sum (kernel count and Σ duration per rank, step and kernel key) for diff and compare mode.
-constexpr int kImportVersion = 16;
+// 17: comm_link_row with row ids (file order) and comm_link_op.first_row/last_row, link op names in comm_link_name
+//     (merges copy links as stored); Kineto traces also give fwdbwd flows and [memory] records.
+constexpr int kImportVersion = 17;
 
 uint64_t fnv1a(uint64_t h, std::string_view text)
 {

@@ -12,8 +12,8 @@ void CommGroupSources::forEachOpGroupHash(Database& db, const std::function<void
 
 void CommGroupSources::forEachLinkGroupHash(Database& db, const std::function<void(const std::string&)>& fn)
 {
-    auto st = db.prepare("SELECT DISTINCT group_hash FROM comm_link_op o WHERE group_hash IS NOT NULL "
-                         "AND EXISTS (SELECT 1 FROM comm_link_row r WHERE r.op_id = o.id)");
+    auto st = db.prepare("SELECT DISTINCT group_hash FROM comm_link_op WHERE group_hash IS NOT NULL "
+                         "AND first_row IS NOT NULL");
     while (st.step())
         fn(st.text(0));
 }

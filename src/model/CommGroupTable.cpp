@@ -29,7 +29,6 @@ void CommGroupTable::fillLinkRanks(Database& db)
             "       AND g.local_rank = comm_link_row.local_dst WHERE o.id = comm_link_row.op_id) "
             "WHERE (src IS NULL OR dst IS NULL) "
             "AND op_id IN (SELECT id FROM comm_link_op WHERE group_hash IS NOT NULL)");
-    db.clearCaches(); // the update hook does not see a WITHOUT ROWID table
 }
 
 } // namespace npuscope::model

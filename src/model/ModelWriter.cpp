@@ -72,9 +72,11 @@ struct ModelWriter::Statements {
               { "comm_op_id", "transport", "size_mb", "transit_ns", "bandwidth_gbps", "large_packet_ratio" })
         , commPacket(db, "comm_packet", { "comm_bandwidth_id", "package_mb", "count", "total_ns" })
         , commLinkOp(db, "comm_link_op", { "rank_id", "step", "kind", "matrix_op", "op_type", "slot", "group_hash" })
+        , commLinkOpRows(db.prepare("UPDATE comm_link_op SET first_row = ?1, last_row = ?2 WHERE id = ?3"))
+        , commLinkName(db, "comm_link_name", { "value" })
         , commLinkRow(db, "comm_link_row",
-              { "op_id", "seq", "local_src", "local_dst", "src", "dst", "transport", "size_mb", "time_ns",
-                  "bandwidth_gbps", "op_name_id" })
+              { "op_id", "local_src", "local_dst", "src", "dst", "transport", "size_mb", "time_ns", "bandwidth_gbps",
+                  "op_name_id" })
         , memoryRecord(db, "memory_record",
               { "rank_id", "component", "ts", "allocated_mb", "reserved_mb", "active_mb", "stream_ptr", "device" })
         , operatorMemory(db, "operator_memory",
@@ -119,7 +121,9 @@ struct ModelWriter::Statements {
     TableInsert<6> commBandwidth;
     TableInsert<4> commPacket;
     TableInsert<7> commLinkOp;
-    TableInsert<11> commLinkRow;
+    Statement commLinkOpRows;
+    TableInsert<1> commLinkName;
+    TableInsert<10> commLinkRow;
     TableInsert<8> memoryRecord;
     TableInsert<16> operatorMemory;
     TableInsert<8> memoryPeak;
@@ -151,13 +155,12 @@ ModelWriter::~ModelWriter()
 {
     if (m_inTransaction) {
         try {
+            flushLinkOp();
             m_db.exec("COMMIT");
         } catch (const DbError&) {
             // Destructors must not throw; the data of an unfinished load is discarded.
         }
     }
-    if (m_linkSeq != m_linkSeqSeen)
-        m_db.clearCaches(); // as commit()
 }
 
 void ModelWriter::begin()
@@ -170,13 +173,10 @@ void ModelWriter::begin()
 
 void ModelWriter::commit()
 {
+    flushLinkOp();
     if (m_inTransaction) {
         m_db.exec("COMMIT");
         m_inTransaction = false;
-    }
-    if (m_linkSeq != m_linkSeqSeen) {
-        m_linkSeqSeen = m_linkSeq;
-        m_db.clearCaches(); // links went into comm_link_row, which SQLite's update hook does not see
     }
 }
 
@@ -283,13 +283,40 @@ void ModelWriter::addCommLink(const CommLinkRow& r)
         && m_linkOp->matrixOp == r.matrixOp && m_linkOp->groupHash == r.groupHash && m_linkOp->kind == r.kind
         && m_linkOp->slot == r.slot && m_linkOp->opType == r.opType;
     if (!sameOp) {
+        flushLinkOp();
         m_st->commLinkOp.insert(r.rankId, r.step, r.kind, r.matrixOp, r.opType, r.slot, r.groupHash);
         m_linkOpId = m_db.lastInsertRowId();
+        m_linkFirst = 0;
         m_linkOp = LinkOp { r.rankId, r.step, r.kind, r.matrixOp, r.opType, r.slot, r.groupHash };
     }
-    const OptInt opName = r.opName ? OptInt(intern(*r.opName)) : std::nullopt;
-    m_st->commLinkRow.insert(m_linkOpId, m_linkSeq++, r.localSrc, r.localDst, r.src, r.dst, r.transport, r.sizeMb,
-        r.timeNs, r.bandwidthGbps, opName);
+    OptInt opName;
+    if (r.opName) {
+        auto it = m_linkNames.find(*r.opName);
+        if (it == m_linkNames.end()) {
+            m_st->commLinkName.insert(*r.opName);
+            it = m_linkNames.emplace(*r.opName, m_db.lastInsertRowId()).first;
+        }
+        opName = it->second;
+    }
+    m_st->commLinkRow.insert(m_linkOpId, r.localSrc, r.localDst, r.src, r.dst, r.transport, r.sizeMb, r.timeNs,
+        r.bandwidthGbps, opName);
+    const int64_t id = m_db.lastInsertRowId();
+    if (m_linkFirst == 0)
+        m_linkFirst = id;
+    m_linkLast = id;
+    m_linkFlushed = false;
+}
+
+void ModelWriter::flushLinkOp()
+{
+    // An op whose links another writer's rows interleave (ids not consecutive) still reads right: the view also
+    // matches op_id.
+    if (m_linkFlushed)
+        return;
+    auto& st = m_st->commLinkOpRows;
+    st.bind(1, m_linkFirst).bind(2, m_linkLast).bind(3, m_linkOpId);
+    st.run();
+    m_linkFlushed = true;
 }
 
 void ModelWriter::addMemoryRecord(const MemoryRecordRow& r)

@@ -89,9 +89,8 @@ public:
         storeCached(key, value);
         return value;
     }
-    // Empties every slot of cached(). Any thread. Row changes clear them through SQLite's update hook, which does not
-    // see WITHOUT ROWID tables (comm_link_row): whoever writes those calls this (ModelWriter, ModelMerger,
-    // CommGroupTable::fillLinkRanks).
+    // Empties every slot of cached(). Any thread. Row changes clear them through SQLite's update hook (which does not
+    // see WITHOUT ROWID tables: the model has none, keep it so or call this after writing one).
     void clearCaches();
 
 private:

@@ -87,8 +87,14 @@ private:
     };
     std::optional<LinkOp> m_linkOp;
     int64_t m_linkOpId = 0;
-    int64_t m_linkSeq = 0;
-    int64_t m_linkSeqSeen = 0; // m_linkSeq at the last commit()
+    // The comm_link_row ids of the current op's first and last link (0: none yet); m_linkFlushed: the range is
+    // stored in its comm_link_op row.
+    int64_t m_linkFirst = 0;
+    int64_t m_linkLast = 0;
+    bool m_linkFlushed = true;
+    std::unordered_map<std::string, int64_t> m_linkNames; // comm_link_name ids of this writer's op names
+    // Stores the current op's link row range (comm_link_op.first_row / last_row).
+    void flushLinkOp();
     bool m_inTransaction = false;
 };
 
