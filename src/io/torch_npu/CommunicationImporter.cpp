@@ -295,8 +295,13 @@ private:
     // The value's events, as saxParse's walk would send them to the builder (nlohmann's number split: a
     // non-negative integer within uint64 is unsigned, a negative one within int64 an integer, else a float with
     // its text). False for a number saxParse would refuse.
-    bool feed(od::value& v)
+    bool feed(od::value& v, int depth = 1)
     {
+        // An op object is a few levels deep; deeper nesting (hostile input) goes to the SAX path, whose checks bound
+        // their recursion, rather than deepening this one.
+        constexpr int kMaxDepth = 32;
+        if (depth > kMaxDepth)
+            return false;
         switch (v.type().value()) {
         case od::json_type::object:
             m_builder.startObject();
@@ -304,7 +309,7 @@ private:
                 m_key.assign(field.unescaped_key().value());
                 m_builder.key(m_key);
                 od::value member = field.value();
-                if (!feed(member))
+                if (!feed(member, depth + 1))
                     return false;
             }
             m_builder.endObject();
@@ -313,7 +318,7 @@ private:
             m_builder.startArray();
             for (auto element : v.get_array()) {
                 od::value item = element.value();
-                if (!feed(item))
+                if (!feed(item, depth + 1))
                     return false;
             }
             m_builder.endArray();
