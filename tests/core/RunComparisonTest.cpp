@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 
 using namespace npuscope;
@@ -166,6 +167,21 @@ KinetoFigures figuresOf(const std::filesystem::path& file)
     return f;
 }
 
+// An 8-rank PP 2 x TP 2 cluster without timelines into dir/name; slowRank as the generator's --slow-rank.
+std::string generate8(const ScratchDir& dir, const std::string& name, uint64_t seed, std::optional<int> slowRank = {})
+{
+    testgen::GeneratorOptions o;
+    o.ranks = 8;
+    o.pp = 2;
+    o.tp = 2;
+    o.traceMb = 0;
+    o.seed = seed;
+    o.slowRank = slowRank;
+    o.outDir = (dir.path() / name).string();
+    std::string error;
+    return testgen::ClusterGenerator::generate(o, error) ? std::string() : error + " ";
+}
+
 } // namespace
 
 TEST(RunComparison, EveryDeltaIsZeroAgainstItself)
@@ -192,18 +208,8 @@ TEST(RunComparison, EveryDeltaIsZeroAgainstItself)
 TEST(RunComparison, PlantedSlowRankHasTheLargestComputingDelta)
 {
     ScratchDir dir;
-    testgen::GeneratorOptions o;
-    o.ranks = 8;
-    o.pp = 2;
-    o.tp = 2;
-    o.traceMb = 0;
-    o.seed = 11;
-    o.outDir = (dir.path() / "base").string();
-    std::string error;
-    ASSERT_TRUE(testgen::ClusterGenerator::generate(o, error)) << error;
-    o.outDir = (dir.path() / "slow").string();
-    o.slowRank = 5;
-    ASSERT_TRUE(testgen::ClusterGenerator::generate(o, error)) << error;
+    ASSERT_EQ(generate8(dir, "base", 11), "");
+    ASSERT_EQ(generate8(dir, "slow", 11, 5), "");
     auto base = openWithKernels(dir.path() / "base");
     auto slow = openWithKernels(dir.path() / "slow");
     ASSERT_TRUE(base && slow);
@@ -236,15 +242,7 @@ TEST(RunComparison, PlantedSlowRankHasTheLargestComputingDelta)
 TEST(RunComparison, KernelSumsGiveTheSameOperatorsAsTheKernelTable)
 {
     ScratchDir dir;
-    testgen::GeneratorOptions o;
-    o.ranks = 8;
-    o.pp = 2;
-    o.tp = 2;
-    o.traceMb = 0;
-    o.seed = 3;
-    o.outDir = (dir.path() / "g8").string();
-    std::string error;
-    ASSERT_TRUE(testgen::ClusterGenerator::generate(o, error)) << error;
+    ASSERT_EQ(generate8(dir, "g8", 3), "");
     for (const auto& path : { dir.path() / "g8", dataDir() / "torch_npu_2rank_level1" }) {
         SCOPED_TRACE(path.string());
         auto full = openWithKernels(path);
