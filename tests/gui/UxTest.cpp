@@ -329,7 +329,7 @@ TEST(Ux, HelpOpensOnF1AndDefinitionsMatchTheDocs)
     sheet->close();
 
     // Every definition the GUI shows is word for word in docs/metrics.md.
-    std::ifstream in(std::string(NPUSCOPE_TEST_DATA) + "/../../docs/metrics.md");
+    std::ifstream in(std::filesystem::path(NPUSCOPE_TEST_DATA) / "../../docs/metrics.md");
     ASSERT_TRUE(in);
     std::stringstream buffer;
     buffer << in.rdbuf();

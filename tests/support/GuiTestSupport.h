@@ -69,14 +69,19 @@ inline bool openAndWait(
 {
     bool ok = false;
     bool done = false;
-    QObject::connect(&window, &gui::MainWindow::loadFinished, &window, [&](bool success, const QString& text) {
-        ok = success;
-        done = true;
-        if (message)
-            *message = text;
-    });
+    // The slot refers to this frame's locals, so it must not outlive the call (a later load of the same window would
+    // write through dangling references; at -O1 that crashed ClusterAnalysisViews.StageTableShowsTheStageRows).
+    const QMetaObject::Connection connection = QObject::connect(&window, &gui::MainWindow::loadFinished, &window,
+        [&](bool success, const QString& text) {
+            ok = success;
+            done = true;
+            if (message)
+                *message = text;
+        });
     window.open(paths);
-    return window.waitUntilIdle(timeoutMs) && done && ok;
+    const bool idle = window.waitUntilIdle(timeoutMs);
+    QObject::disconnect(connection);
+    return idle && done && ok;
 }
 
 // Runs the event loop until condition holds or ms pass; returns the condition.
