@@ -3601,6 +3601,10 @@ rank %1 of %2</source>
 <context>
     <name>QObject</name>
     <message>
+        <source>window %1</source>
+        <translation>窗口 %1</translation>
+    </message>
+    <message>
         <source>The report could not be computed: %1</source>
         <translation>无法生成报告：%1</translation>
     </message>
@@ -4242,8 +4246,16 @@ click: select the rank</source>
         <translation>停止高亮在算子视图中选中的算子</translation>
     </message>
     <message>
-        <source>All flows:</source>
-        <translation>所有连线：</translation>
+        <source>All flows</source>
+        <translation>所有连线</translation>
+    </message>
+    <message>
+        <source>All flows (%1)</source>
+        <translation>所有连线（%1）</translation>
+    </message>
+    <message>
+        <source>Flow categories drawn for every slice (otherwise only the selected slice&apos;s flows)</source>
+        <translation>为每个切片绘制连线的类别（否则只绘制所选切片的连线）</translation>
     </message>
     <message>
         <source>Fit</source>

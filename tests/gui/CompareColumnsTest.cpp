@@ -114,13 +114,13 @@ TEST_F(CompareColumnsTest, DeltaColumnsAreTheComparisonsFigures)
         EXPECT_EQ(value(sm, row, c0 + 1), *r->neu.value(DiffComponent::Step));
         const double delta = *query::diffDelta(r->base, r->neu, DiffComponent::Step);
         EXPECT_EQ(value(sm, row, c0 + 2), std::abs(delta)); // the Δ column sorts by |Δ|
-        EXPECT_EQ(sm->index(row, c0 + 2).data().toString().startsWith(QLatin1Char('+')), delta > 0);
+        // The step columns show 3 decimals: a Δ that rounds to zero is an unsigned, untinted "0.000".
+        const bool shown = !DeltaColors::showsAsZero(delta, 3);
+        EXPECT_EQ(sm->index(row, c0 + 2).data().toString().startsWith(QLatin1Char('+')), shown && delta > 0);
         EXPECT_EQ(value(sm, row, c0 + 3), *query::diffDeltaPct(r->base, r->neu, DiffComponent::Step));
         EXPECT_EQ(value(sm, row, c0 + 4), std::abs(*query::diffDelta(r->base, r->neu, DiffComponent::Computing)));
         EXPECT_EQ(value(sm, row, c0 + 6), std::abs(*query::diffDelta(r->base, r->neu, DiffComponent::Free)));
-        if (delta != 0) {
-            EXPECT_TRUE(sm->index(row, c0 + 2).data(Qt::ForegroundRole).isValid());
-        }
+        EXPECT_EQ(sm->index(row, c0 + 2).data(Qt::ForegroundRole).isValid(), shown);
         // Sorted by |Δ step|, largest first.
         EXPECT_LE(value(sm, row, c0 + 2), previous);
         previous = value(sm, row, c0 + 2);
@@ -237,3 +237,20 @@ TEST_F(CompareColumnsTest, WithoutBaselineNothingChanges)
 }
 
 } // namespace
+
+// A change too small to show with the column's decimals is no change: no sign, no "-0.000", no tint.
+TEST(DeltaText, ZeroAfterRoundingIsUnsignedAndUntinted)
+{
+    EXPECT_EQ(DeltaColors::signedText(0.0, 3), QStringLiteral("0.000"));
+    EXPECT_EQ(DeltaColors::signedText(0.0004, 3), QStringLiteral("0.000"));
+    EXPECT_EQ(DeltaColors::signedText(-0.0004, 3), QStringLiteral("0.000"));
+    EXPECT_EQ(DeltaColors::signedText(-0.04, 1), QStringLiteral("0.0"));
+    EXPECT_EQ(DeltaColors::signedText(0.0006, 3), QStringLiteral("+0.001"));
+    EXPECT_EQ(DeltaColors::signedText(-0.05, 1), QStringLiteral("-0.1"));
+    EXPECT_EQ(DeltaColors::signedText(12.5, 2), QStringLiteral("+12.50"));
+    EXPECT_FALSE(DeltaColors::foreground(0.0004, 3).isValid());
+    EXPECT_FALSE(DeltaColors::foreground(0.0, 3).isValid());
+    EXPECT_TRUE(DeltaColors::foreground(0.0006, 3).isValid());
+    EXPECT_TRUE(DeltaColors::foreground(-2.0, 1).isValid());
+    EXPECT_NE(DeltaColors::foreground(1.0, 1), DeltaColors::foreground(-1.0, 1));
+}

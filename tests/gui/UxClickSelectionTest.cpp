@@ -2,12 +2,15 @@
 // Issue 16, selection in the Collectives, Blame and Compare views: a single click on a row selects its ranks (an
 // instance's members, a blame root) or its operator (an op type or kernel of the comparison) in the Workspace, as a
 // click in Cluster steps or Operators does, and Esc clears the selection and the row, so the same row can be clicked
-// again. On two generated PP 4 x TP 8 clusters of one seed, the second with a slow rank 5 (the blame root).
+// again. An instance also selects its group and op, a Communication row of the comparison its group. On two generated
+// PP 4 x TP 8 clusters of one seed, the second with a slow rank 5 (the blame root).
 #include "GuiTestSupport.h"
 
 #include "npuscope/gui/collectives/BlameDock.h"
 #include "npuscope/gui/collectives/CollectivesDock.h"
 #include "npuscope/gui/common/Workspace.h"
+#include "npuscope/gui/collectives/CollectivesTableModel.h"
+#include "npuscope/gui/compare/CommDiffModel.h"
 #include "npuscope/gui/compare/CompareDock.h"
 #include "npuscope/gui/compare/OperatorDiffModel.h"
 #include "npuscope/testgen/ClusterGenerator.h"
@@ -79,6 +82,11 @@ TEST(UxClickSelection, CollectivesBlameAndCompareSelectOnASingleClickAndEscClear
     EXPECT_FALSE(ws->selectedRanks().empty());
     EXPECT_TRUE(ws->collectiveFocus().has_value());
     EXPECT_EQ(instances->selectionModel()->selectedRows().size(), 1);
+    // ... and its group and op become the communication views' selection (the Op column shows name@hash).
+    ASSERT_TRUE(ws->groupHash().has_value());
+    ASSERT_TRUE(ws->commOp().has_value());
+    const QString opKey = instances->model()->index(0, CollectivesTableModel::Op).data().toString();
+    EXPECT_EQ(opKey, QString::fromStdString(*ws->commOp() + "@" + *ws->groupHash()));
     pressEscape(*window, instances);
     EXPECT_TRUE(ws->selectedRanks().empty());
     EXPECT_FALSE(ws->collectiveFocus().has_value());
@@ -87,6 +95,8 @@ TEST(UxClickSelection, CollectivesBlameAndCompareSelectOnASingleClickAndEscClear
     clickRow(instances, 0);
     EXPECT_FALSE(ws->selectedRanks().empty());
     pressEscape(*window, instances);
+    ws->setGroupHash(std::nullopt);
+    ws->setCommOp(std::nullopt);
 
     // Blame: the root (rank 5 is slow) selects its rank.
     window->focusDock(window->blameDock());
@@ -129,4 +139,18 @@ TEST(UxClickSelection, CollectivesBlameAndCompareSelectOnASingleClickAndEscClear
         EXPECT_FALSE(ws->selectedOperator().has_value()) << name;
         EXPECT_TRUE(table->selectionModel()->selectedRows().isEmpty()) << name;
     }
+
+    // Compare, Communication: a row selects its group in the communication views; no group clears the row.
+    auto* comm = compare->findChild<QTableView*>(QStringLiteral("compareCommTable"));
+    ASSERT_TRUE(comm);
+    tabs->setCurrentWidget(comm);
+    ASSERT_GT(comm->model()->rowCount(), 0);
+    EXPECT_FALSE(ws->groupHash().has_value());
+    clickRow(comm, 0);
+    ASSERT_TRUE(ws->groupHash().has_value());
+    EXPECT_EQ(QString::fromStdString(*ws->groupHash()),
+        comm->model()->index(0, CommDiffModel::Group).data().toString());
+    EXPECT_EQ(comm->selectionModel()->selectedRows().size(), 1);
+    ws->setGroupHash(std::nullopt);
+    EXPECT_TRUE(comm->selectionModel()->selectedRows().isEmpty());
 }

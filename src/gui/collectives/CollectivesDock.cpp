@@ -257,6 +257,12 @@ void CollectivesDock::selectCurrent()
         focus.spans.push_back({ member.rank, member.startNs, member.endNs(), m == in.lastArriver });
     }
     workspace()->setStep(r.step);
+    // The instance's group and op become the communication views' selection (Groups, Matrix, Links follow), as a
+    // choice in their own selection bar would.
+    if (!in.groupHash.empty())
+        workspace()->setGroupHash(in.groupHash);
+    if (!in.opName.empty())
+        workspace()->setCommOp(in.opName);
     workspace()->setSelectedRanks(r.ranks);
     // After the ranks: the timeline then scrolls to the members brought together rather than to the first rank.
     workspace()->setCollectiveFocus(std::move(focus));

@@ -8,7 +8,6 @@ namespace npuscope::gui {
 namespace {
 
 QString fixed(double v, int digits) { return QString::number(v, 'f', digits); }
-QString signedFixed(double v) { return (v > 0 ? QStringLiteral("+") : QString()) + QString::number(v, 'f', 3); }
 QVariant optional(const std::optional<double>& v) { return v ? QVariant(*v) : QVariant(); }
 
 } // namespace
@@ -22,12 +21,12 @@ CommDiffModel::CommDiffModel(QObject* parent)
     auto deltaWait = [](const CommDiff& r) { return r.newWaitMs - r.baseWaitMs; };
     RowColumn<CommDiff> dElapse { tr("\u0394 elapse ms"), tr("New \u2212 base elapse, ms per rank and step"),
         [deltaElapse](const CommDiff& r) { return deltaElapse(r); },
-        [deltaElapse](const CommDiff& r) { return signedFixed(deltaElapse(r)); } };
-    dElapse.foreground = [deltaElapse](const CommDiff& r) { return DeltaColors::foreground(deltaElapse(r)); };
+        [deltaElapse](const CommDiff& r) { return DeltaColors::signedText(deltaElapse(r), 3); } };
+    dElapse.foreground = [deltaElapse](const CommDiff& r) { return DeltaColors::foreground(deltaElapse(r), 3); };
     RowColumn<CommDiff> dWait { tr("\u0394 wait ms"), tr("New \u2212 base wait, ms per rank and step"),
         [deltaWait](const CommDiff& r) { return deltaWait(r); },
-        [deltaWait](const CommDiff& r) { return signedFixed(deltaWait(r)); } };
-    dWait.foreground = [deltaWait](const CommDiff& r) { return DeltaColors::foreground(deltaWait(r)); };
+        [deltaWait](const CommDiff& r) { return DeltaColors::signedText(deltaWait(r), 3); } };
+    dWait.foreground = [deltaWait](const CommDiff& r) { return DeltaColors::foreground(deltaWait(r), 3); };
     setColumns({
         { tr("Op type"), tr("Communication op type"),
             [](const CommDiff& r) { return QString::fromStdString(r.opType); }, {}, left },

@@ -117,7 +117,9 @@ CompareDock::CompareDock(Workspace* ws, QWidget* parent)
     QTableView* kernels = diffTable(m_kernels, m_tabs);
     kernels->setObjectName(QStringLiteral("compareKernelsTable"));
     m_tabs->addTab(kernels, tr("Kernels"));
-    m_tabs->addTab(diffTable(m_comm, m_tabs), tr("Communication"));
+    QTableView* comm = diffTable(m_comm, m_tabs);
+    comm->setObjectName(QStringLiteral("compareCommTable"));
+    m_tabs->addTab(comm, tr("Communication"));
     splitter->addWidget(charts);
     splitter->addWidget(m_tabs);
     splitter->setStretchFactor(0, 2);
@@ -151,6 +153,19 @@ CompareDock::CompareDock(Workspace* ws, QWidget* parent)
                 view->selectionModel()->clear();
         });
     }
+    // A single click on a communication row selects its group in the communication views (Groups, Matrix, Links);
+    // the row is cleared when no group is selected any more.
+    connect(comm, &QTableView::clicked, this, [this, comm](const QModelIndex& index) {
+        if (!index.isValid())
+            return;
+        const QString group = comm->model()->index(index.row(), CommDiffModel::Group).data().toString();
+        if (!group.isEmpty())
+            workspace()->setGroupHash(group.toStdString());
+    });
+    connect(ws, &Workspace::groupChanged, comm, [this, comm] {
+        if (!workspace()->groupHash())
+            comm->selectionModel()->clear();
+    });
     reloadOn({ &Workspace::baselineChanged });
     connect(BaselineComparison::of(ws), &BaselineComparison::comparisonChanged, this, &CompareDock::requestReload);
     requestReload();

@@ -19,11 +19,23 @@ QColor DeltaColors::forDelta(double delta, double scale)
         mix(neutral.blue(), strong.blue()) };
 }
 
-QVariant DeltaColors::foreground(double delta)
+bool DeltaColors::showsAsZero(double delta, int decimals)
 {
-    if (delta == 0)
+    return !(std::abs(delta) >= 0.5 * std::pow(10.0, -decimals));
+}
+
+QVariant DeltaColors::foreground(double delta, int decimals)
+{
+    if (showsAsZero(delta, decimals))
         return {};
     return delta > 0 ? QColor(0xb7, 0x1c, 0x1c) : QColor(0x1b, 0x5e, 0x20);
+}
+
+QString DeltaColors::signedText(double delta, int decimals)
+{
+    if (showsAsZero(delta, decimals))
+        return QString::number(0.0, 'f', decimals);
+    return (delta > 0 ? QStringLiteral("+") : QString()) + QString::number(delta, 'f', decimals);
 }
 
 } // namespace npuscope::gui

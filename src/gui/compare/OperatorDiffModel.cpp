@@ -13,19 +13,18 @@ OperatorDiffModel::OperatorDiffModel(const QString& keyTitle, QObject* parent)
     auto fixed = [](double v, int digits) { return QString::number(v, 'f', digits); };
     RowColumn<OperatorDiff> delta { tr("\u0394 ms"), tr("New \u2212 base, ms per rank and step"),
         [](const OperatorDiff& r) { return r.deltaMs(); },
-        [](const OperatorDiff& r) {
-            return (r.deltaMs() > 0 ? QStringLiteral("+") : QString()) + QString::number(r.deltaMs(), 'f', 3);
-        } };
-    delta.foreground = [](const OperatorDiff& r) { return DeltaColors::foreground(r.deltaMs()); };
+        [](const OperatorDiff& r) { return DeltaColors::signedText(r.deltaMs(), 3); } };
+    delta.foreground = [](const OperatorDiff& r) { return DeltaColors::foreground(r.deltaMs(), 3); };
     RowColumn<OperatorDiff> pct { tr("\u0394 %"), tr("(new \u2212 base) \u00f7 base \u00d7 100; \u2014 when base is 0"),
         [](const OperatorDiff& r) { return r.baseMs > 0 ? QVariant(r.deltaMs() / r.baseMs * 100.0) : QVariant(); },
         [](const OperatorDiff& r) {
             if (!(r.baseMs > 0))
                 return QStringLiteral("\u2014");
-            const double p = r.deltaMs() / r.baseMs * 100.0;
-            return (p > 0 ? QStringLiteral("+") : QString()) + QString::number(p, 'f', 1);
+            return DeltaColors::signedText(r.deltaMs() / r.baseMs * 100.0, 1);
         } };
-    pct.foreground = delta.foreground;
+    pct.foreground = [](const OperatorDiff& r) {
+        return r.baseMs > 0 ? DeltaColors::foreground(r.deltaMs() / r.baseMs * 100.0, 1) : QVariant();
+    };
     setColumns({
         { keyTitle, tr("The operator key compared"),
             [](const OperatorDiff& r) { return QString::fromStdString(r.key); }, {}, left },

@@ -14,7 +14,7 @@ namespace {
 
 constexpr int kStripHeight = 16;
 
-QString signedMs(double ms) { return (ms >= 0 ? QStringLiteral("+") : QString()) + QString::number(ms, 'f', 3); }
+QString signedMs(double ms) { return DeltaColors::signedText(ms, 3); }
 
 } // namespace
 

@@ -12,7 +12,7 @@ namespace npuscope::gui {
 
 namespace {
 
-QString signedMs(double ms) { return (ms >= 0 ? QStringLiteral("+") : QString()) + QString::number(ms, 'f', 2); }
+QString signedMs(double ms) { return DeltaColors::signedText(ms, 2); }
 
 } // namespace
 

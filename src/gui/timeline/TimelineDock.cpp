@@ -94,18 +94,31 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
     m_clearOperator->hide();
     bar->addWidget(m_clearOperator);
     bar->addSpacing(12);
-    bar->addWidget(new QLabel(tr("All flows:"), root));
+    // The flow categories drawn for every slice, not only the selected one: checkable entries of one menu button, so
+    // the bar stays narrow enough for 1366 px at 200 % scaling.
+    auto* flowsButton = new QToolButton(root);
+    flowsButton->setObjectName(QStringLiteral("timelineFlows"));
+    flowsButton->setText(tr("All flows"));
+    flowsButton->setToolTip(tr("Flow categories drawn for every slice (otherwise only the selected slice's flows)"));
+    flowsButton->setPopupMode(QToolButton::InstantPopup);
+    auto* flowsMenu = new QMenu(flowsButton);
     for (const char* cat : kFlowCategories) {
-        auto* box = new QCheckBox(QString::fromLatin1(cat), root);
-        connect(box, &QCheckBox::toggled, this, [this, cat](bool on) {
+        QAction* action = flowsMenu->addAction(QString::fromLatin1(cat));
+        action->setCheckable(true);
+        connect(action, &QAction::toggled, this, [this, cat, flowsButton, flowsMenu](bool on) {
             if (on)
                 m_view->renderer().allFlowCategories().insert(cat);
             else
                 m_view->renderer().allFlowCategories().erase(cat);
+            int checked = 0;
+            for (const QAction* a : flowsMenu->actions())
+                checked += a->isChecked() ? 1 : 0;
+            flowsButton->setText(checked ? tr("All flows (%1)").arg(checked) : tr("All flows"));
             m_view->update();
         });
-        bar->addWidget(box);
     }
+    flowsButton->setMenu(flowsMenu);
+    bar->addWidget(flowsButton);
     bar->addStretch(1);
     auto* fit = new QPushButton(tr("Fit"), root);
     fit->setToolTip(
@@ -137,8 +150,11 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
     rowBar->addWidget(new QLabel(tr("Levels"), root));
     rowBar->addWidget(m_levelsSpin);
     rowBar->addWidget(ranksButton);
-    rowBar->addWidget(new QLabel(tr("Right-click a row name to pin, hide or move it; M adds a marker"), root));
-    rowBar->addStretch(1);
+    // A hint, not a control: it gives way (cut at the right) before any control does on a narrow dock.
+    auto* hint = new QLabel(tr("Right-click a row name to pin, hide or move it; M adds a marker"), root);
+    hint->setToolTip(hint->text());
+    hint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    rowBar->addWidget(hint, 1);
     layout->addLayout(rowBar);
     m_spanLabel = new QLabel(root);
     m_spanLabel->setObjectName(QStringLiteral("timelineSpanNote"));
@@ -150,6 +166,10 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
     auto* splitter = new QSplitter(Qt::Horizontal, root);
     m_view = new TimelineView(splitter);
     m_tabs = new QTabWidget(splitter);
+    // Arrows instead of a tab bar as wide as its four titles, and a minimum below the pages' own (their button rows),
+    // so the pane can be narrow and the dock fits 1366 px at 200 % scaling without a horizontal scroll bar.
+    m_tabs->setUsesScrollButtons(true);
+    m_tabs->setMinimumWidth(240);
     m_details = new QTextBrowser(m_tabs);
     m_details->setObjectName(QStringLiteral("timelineDetails"));
     m_details->setOpenLinks(false);
@@ -161,6 +181,7 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
     statsLayout->setContentsMargins(0, 0, 0, 0);
     auto* statsBar = new QHBoxLayout;
     m_statsLabel = new QLabel(tr("Shift+drag over the timeline to select a time range and rows."), statsPage);
+    m_statsLabel->setWordWrap(true);
     // The table's toolbar exports what it shows; this button the raw figures (ns).
     auto* exportButton = new QPushButton(tr("Export raw CSV (ns)\u2026"), statsPage);
     statsBar->addWidget(m_statsLabel, 1);
@@ -239,7 +260,7 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
     splitter->addWidget(m_tabs);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
-    splitter->setSizes({ 900, 300 });
+    splitter->setSizes({ 1300, 560 }); // the pane wide enough for its four tab titles at 1920 px
     layout->addWidget(splitter, 1);
     setBody(root);
 

@@ -622,7 +622,7 @@ void TimelineRenderer::paintRuler(QPainter& p) const
     p.setFont(m_smallFont);
     p.setPen(canvas(m_dark).text);
     p.drawText(QRect(6, 0, kLabelWidth - 12, kRulerHeight), Qt::AlignVCenter | Qt::AlignLeft,
-        QStringLiteral("window ") + TimeFormat::adaptive(m_axis.windowNs()));
+        QObject::tr("window %1").arg(TimeFormat::adaptive(m_axis.windowNs())));
     // 1-2-5 steps at least ~90 px apart.
     const double minStep = m_axis.nsPerPx() * 90;
     double step = 1;

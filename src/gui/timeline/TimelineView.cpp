@@ -31,7 +31,9 @@ TimelineView::TimelineView(QWidget* parent)
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
     setAttribute(Qt::WA_OpaquePaintEvent);
-    setMinimumSize(400, 200);
+    // The row-name column (230 px) and a usable strip of canvas: narrow enough that the dock, with its Details pane,
+    // fits a 1366 px screen at 200 % scaling (683 logical px) without a horizontal scroll bar.
+    setMinimumSize(320, 200);
     connect(m_scroll, &QScrollBar::valueChanged, this, [this](int v) {
         m_renderer.setScrollY(v);
         update();

@@ -11,6 +11,7 @@ namespace npuscope::gui {
 class CommDiffModel : public RowTableModel<query::CommDiff> {
     Q_OBJECT
 public:
+    enum Column { OpType, Group }; // the first two columns; the figures follow
     explicit CommDiffModel(QObject* parent = nullptr);
     void setRows(std::vector<query::CommDiff> rows) { resetRows(std::move(rows)); }
 };

@@ -53,7 +53,7 @@ public:
         std::vector<RowColumn<Row>> out;
         const QString of = what.isEmpty() ? unit : tr("%1 (%2)").arg(what, unit);
         auto fmt = [decimals](double v, bool sign) {
-            return (sign && v > 0 ? QStringLiteral("+") : QString()) + QString::number(v, 'f', decimals);
+            return sign ? DeltaColors::signedText(v, decimals) : QString::number(v, 'f', decimals);
         };
         auto tip = [figures, fmt, unit](const Row& r) -> QVariant {
             const auto f = figures(r);
@@ -66,7 +66,7 @@ public:
             if (const auto d = f->delta()) {
                 text += QStringLiteral(" (%1 %2").arg(fmt(*d, true), unit);
                 if (const auto p = f->deltaPct())
-                    text += QStringLiteral(", %1%2 %").arg(*p > 0 ? QStringLiteral("+") : QString()).arg(*p, 0, 'f', 1);
+                    text += QStringLiteral(", %1 %").arg(DeltaColors::signedText(*p, 1));
                 text += QLatin1Char(')');
             }
             return text;
@@ -109,10 +109,10 @@ public:
                         return d ? fmt(*d, true) : QStringLiteral("\u2014");
                     } };
                 c.toolTip = tip;
-                c.foreground = [figures](const Row& r) -> QVariant {
+                c.foreground = [figures, decimals](const Row& r) -> QVariant {
                     const auto f = figures(r);
                     const auto d = f ? f->delta() : std::nullopt;
-                    return d ? DeltaColors::foreground(*d) : QVariant();
+                    return d ? DeltaColors::foreground(*d, decimals) : QVariant();
                 };
                 out.push_back(std::move(c));
                 break;
@@ -128,14 +128,13 @@ public:
                     [figures](const Row& r) {
                         const auto f = figures(r);
                         const auto p = f ? f->deltaPct() : std::nullopt;
-                        return p ? (*p > 0 ? QStringLiteral("+") : QString()) + QString::number(*p, 'f', 1)
-                                 : QStringLiteral("\u2014");
+                        return p ? DeltaColors::signedText(*p, 1) : QStringLiteral("\u2014");
                     } };
                 c.toolTip = tip;
                 c.foreground = [figures](const Row& r) -> QVariant {
                     const auto f = figures(r);
-                    const auto d = f ? f->delta() : std::nullopt;
-                    return d ? DeltaColors::foreground(*d) : QVariant();
+                    const auto p = f ? f->deltaPct() : std::nullopt;
+                    return p ? DeltaColors::foreground(*p, 1) : QVariant();
                 };
                 out.push_back(std::move(c));
                 break;
