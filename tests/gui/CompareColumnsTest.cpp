@@ -95,6 +95,15 @@ TEST_F(CompareColumnsTest, DeltaColumnsAreTheComparisonsFigures)
 
     const query::RunDiff& diff = compare();
     ASSERT_EQ(diff.ranks.size(), 2u);
+    {
+        // The baseline holds what the comparison reads and no more: its operator_memory rows, not the
+        // memory_record.csv samples of its Memory group (both sides' files have both).
+        const auto base = m_window->workspace()->baseline();
+        ASSERT_TRUE(base);
+        auto lock = base->lock();
+        EXPECT_GT(test::count(*base, "SELECT COUNT(*) FROM operator_memory"), 0);
+        EXPECT_EQ(test::count(*base, "SELECT COUNT(*) FROM memory_record"), 0);
+    }
 
     // Cluster steps: per rank, Base / New / Δ / Δ % of the step and the Δ of three components.
     ClusterStepsDock* steps = m_window->stepsDock();

@@ -58,7 +58,11 @@ struct CliRun {
 inline CliRun runCli(const std::string& args, bool withStderr = false)
 {
     CliRun r;
-    const std::string cmd = std::string(NPUSCOPE_CLI) + " " + args + (withStderr ? " 2>&1" : " 2>/dev/null");
+    // Appended rather than a chain of operator+ temporaries, which gcc 12 at -O1 flags with false -Wstringop-overflow.
+    std::string cmd = NPUSCOPE_CLI;
+    cmd += ' ';
+    cmd += args;
+    cmd += withStderr ? " 2>&1" : " 2>/dev/null";
     FILE* pipe = popen(cmd.c_str(), "r");
     if (!pipe)
         return r;

@@ -33,8 +33,9 @@ Outcome loadBaseline(const std::vector<std::string>& inputs, bool useCache, cons
             return out;
         }
         load::LoadOptions options;
-        options.loadTimelines = true;
-        options.deferredGroups = io::kMemoryGroup; // the memory level of the comparison
+        // Of the deferred files only what the comparison reads, below (as npuscope-cli diff): importing the whole
+        // Memory group also parsed every memory_record.csv sample, which no compare view shows.
+        options.loadTimelines = false;
         const load::ParseCache cache;
         if (useCache)
             options.cache = &cache;
@@ -46,6 +47,9 @@ Outcome loadBaseline(const std::vector<std::string>& inputs, bool useCache, cons
             for (const auto& r : plan.ranks)
                 ranks.push_back(r.rank);
             load::Loader::loadKernelSums(*db, ranks, {}, cancel, options.cache);
+            // The memory level: the peaks are memory_peak rows of the summary; the allocations per operator come
+            // from operator_memory.csv alone. The model is still this thread's only.
+            load::Loader::loadOperatorMemory(*db, ranks, {}, cancel);
         }
         if (!db || (cancel && cancel->load())) {
             out.message = QObject::tr("Loading the baseline was cancelled");
