@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Builds the libFuzzer executable (clang, ASan + UBSan, in the sanitizer tree build/asan that scripts/test.sh uses
-# too) and fuzzes one target or every target in turn, one at a time.
+# Builds the libFuzzer executable (clang, ASan + UBSan, -O1, in the sanitizer tree build/asan; scripts/test.sh's smoke
+# run uses its own -O0 tree build/asan-ci) and fuzzes one target or every target in turn, one at a time.
 #   scripts/fuzz.sh [TARGET|all] [SECONDS]        (default: all, 60 s each)
 # Environment: FUZZ_BUILD (build folder, default build/asan), FUZZ_JOBS (build jobs, default 2), FUZZ_RSS_MB
 # (memory limit per input, default 2048), FUZZ_NO_BUILD=1 (use the executable as it is), FUZZ_NICE (default 19),
