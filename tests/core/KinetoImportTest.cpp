@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // PyTorch profiler (Kineto) GPU traces: detection by content, and what the importer writes (counts and spot values
 // read from the HTA sample files).
+#include "GzJson.h"
 #include "TestSupport.h"
 #include "npuscope/core/GroupHash.h"
 #include "npuscope/io/detect/FileSniffer.h"
@@ -10,7 +11,6 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-#include <zlib.h>
 
 #include <array>
 #include <cmath>
@@ -22,20 +22,6 @@ using namespace npuscope;
 using namespace npuscope::test;
 
 namespace {
-
-// The whole trace as one nlohmann DOM (gzip or plain): the independent reading the importer's rows are checked against.
-nlohmann::json readTrace(const std::filesystem::path& path)
-{
-    gzFile f = gzopen(path.string().c_str(), "rb");
-    std::string text;
-    std::array<char, 1 << 16> buf {};
-    int n = 0;
-    while (f && (n = gzread(f, buf.data(), static_cast<unsigned>(buf.size()))) > 0)
-        text.append(buf.data(), static_cast<std::size_t>(n));
-    if (f)
-        gzclose(f);
-    return nlohmann::json::parse(text);
-}
 
 int64_t nsOf(const nlohmann::json& us) { return std::llround(us.get<double>() * 1000.0); }
 
@@ -201,7 +187,7 @@ TEST(KinetoImport, ProcessGroupsFromPgConfig)
 TEST(KinetoImport, FwdBwdFlowsAreThoseOfTheFile)
 {
     const auto path = dataDir() / "kineto_nccl_2rank" / "nccl_data.json.gz";
-    const nlohmann::json trace = readTrace(path);
+    const nlohmann::json trace = readJsonMaybeGz(path);
     const auto& events = trace["traceEvents"];
     std::map<std::string, const nlohmann::json*> starts, finishes;
     for (const auto& e : events) {
@@ -257,7 +243,7 @@ TEST(KinetoImport, FwdBwdFlowsAreThoseOfTheFile)
 TEST(KinetoImport, MemoryEventsAreMemoryRecords)
 {
     const auto dir = dataDir() / "kineto_memory";
-    const nlohmann::json trace = readTrace(dir / "memory.pt.trace.json");
+    const nlohmann::json trace = readJsonMaybeGz(dir / "memory.pt.trace.json");
     std::vector<std::string> expected;
     double peakReserved = 0, peakAllocated = 0;
     int cpu = 0;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The run comparison (query::RunComparison, npuscope.diff/1): an input against itself, a planted slow rank, and the
 // real Kineto control/test pair against figures computed here from the two JSON files.
+#include "GzJson.h"
 #include "npuscope/query/compare/RunComparison.h"
 #include "TestSupport.h"
 #include "npuscope/query/compare/DiffReport.h"
@@ -8,7 +9,6 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-#include <zlib.h>
 
 #include <algorithm>
 #include <cmath>
@@ -53,19 +53,6 @@ std::unique_ptr<model::Database> openWithKernels(const std::filesystem::path& pa
     return load::Loader::load(io::Detector::detect({ path.string() }), options);
 }
 
-nlohmann::json readGz(const std::filesystem::path& path)
-{
-    gzFile f = gzopen(path.string().c_str(), "rb");
-    std::string text;
-    std::array<char, 1 << 16> buf {};
-    int n = 0;
-    while (f && (n = gzread(f, buf.data(), static_cast<unsigned>(buf.size()))) > 0)
-        text.append(buf.data(), static_cast<std::size_t>(n));
-    if (f)
-        gzclose(f);
-    return nlohmann::json::parse(text);
-}
-
 int64_t unionNs(std::vector<std::pair<int64_t, int64_t>> spans)
 {
     std::sort(spans.begin(), spans.end());
@@ -93,7 +80,7 @@ struct KinetoFigures {
 
 KinetoFigures figuresOf(const std::filesystem::path& file)
 {
-    const auto doc = readGz(file);
+    const auto doc = readJsonMaybeGz(file);
     struct Range {
         int64_t number, ts, end;
     };

@@ -7,7 +7,6 @@ namespace npuscope::gui {
 
 namespace {
 
-QString fixed(double v, int digits) { return QString::number(v, 'f', digits); }
 QVariant optional(const std::optional<double>& v) { return v ? QVariant(*v) : QVariant(); }
 
 } // namespace
@@ -33,15 +32,15 @@ CommDiffModel::CommDiffModel(QObject* parent)
         { tr("Group"), tr("The '@' group hash (Ascend) or process group name (Kineto)"),
             [](const CommDiff& r) { return QString::fromStdString(r.group); }, {}, left },
         { tr("Base count"), tr("Ops per rank and step in the baseline"), [](const CommDiff& r) { return r.baseCount; },
-            [](const CommDiff& r) { return fixed(r.baseCount, 1); } },
+            [](const CommDiff& r) { return QString::number(r.baseCount, 'f', 1); } },
         { tr("New count"), tr("Ops per rank and step in the opened run"), [](const CommDiff& r) { return r.newCount; },
-            [](const CommDiff& r) { return fixed(r.newCount, 1); } },
+            [](const CommDiff& r) { return QString::number(r.newCount, 'f', 1); } },
         { tr("Base elapse ms"), tr("Elapse per rank and step in the baseline"),
             [](const CommDiff& r) { return r.baseElapseMs; },
-            [](const CommDiff& r) { return fixed(r.baseElapseMs, 3); } },
+            [](const CommDiff& r) { return QString::number(r.baseElapseMs, 'f', 3); } },
         { tr("New elapse ms"), tr("Elapse per rank and step in the opened run"),
             [](const CommDiff& r) { return r.newElapseMs; },
-            [](const CommDiff& r) { return fixed(r.newElapseMs, 3); } },
+            [](const CommDiff& r) { return QString::number(r.newElapseMs, 'f', 3); } },
         dElapse,
         dWait,
         { tr("Base GB/s"), tr("\u03a3 transit size \u00f7 \u03a3 transit time of the bandwidth rows (10^3-based)"),

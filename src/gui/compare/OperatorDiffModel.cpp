@@ -10,7 +10,6 @@ OperatorDiffModel::OperatorDiffModel(const QString& keyTitle, QObject* parent)
 {
     using query::OperatorDiff;
     const auto left = Qt::AlignLeft | Qt::AlignVCenter;
-    auto fixed = [](double v, int digits) { return QString::number(v, 'f', digits); };
     RowColumn<OperatorDiff> delta { tr("\u0394 ms"), tr("New \u2212 base, ms per rank and step"),
         [](const OperatorDiff& r) { return r.deltaMs(); },
         [](const OperatorDiff& r) { return DeltaColors::signedText(r.deltaMs(), 3); } };
@@ -32,16 +31,16 @@ OperatorDiffModel::OperatorDiffModel(const QString& keyTitle, QObject* parent)
             [](const OperatorDiff& r) { return QString::fromStdString(r.category); }, {}, left },
         { tr("Base count"), tr("Calls per rank and step in the baseline"),
             [](const OperatorDiff& r) { return r.baseCount; },
-            [fixed](const OperatorDiff& r) { return fixed(r.baseCount, 1); } },
+            [](const OperatorDiff& r) { return QString::number(r.baseCount, 'f', 1); } },
         { tr("New count"), tr("Calls per rank and step in the opened run"),
             [](const OperatorDiff& r) { return r.newCount; },
-            [fixed](const OperatorDiff& r) { return fixed(r.newCount, 1); } },
+            [](const OperatorDiff& r) { return QString::number(r.newCount, 'f', 1); } },
         { tr("Base ms"), tr("Total duration per rank and step in the baseline"),
             [](const OperatorDiff& r) { return r.baseMs; },
-            [fixed](const OperatorDiff& r) { return fixed(r.baseMs, 3); } },
+            [](const OperatorDiff& r) { return QString::number(r.baseMs, 'f', 3); } },
         { tr("New ms"), tr("Total duration per rank and step in the opened run"),
             [](const OperatorDiff& r) { return r.newMs; },
-            [fixed](const OperatorDiff& r) { return fixed(r.newMs, 3); } },
+            [](const OperatorDiff& r) { return QString::number(r.newMs, 'f', 3); } },
         delta,
         pct,
     });
