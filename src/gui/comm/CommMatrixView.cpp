@@ -50,19 +50,6 @@ QColor ramp(double t, bool lowIsBad)
 QString number(double v, int decimals = 3) { return QString::number(v, 'f', decimals); }
 
 // The next step of 1, 2, 5, 10, 20, 50, ... that is at least minimum.
-int64_t niceStep(double minimum)
-{
-    int64_t step = 1;
-    while (static_cast<double>(step) < minimum) {
-        int64_t magnitude = 1;
-        while (magnitude * 10 <= step)
-            magnitude *= 10;
-        const int64_t digit = step / magnitude;
-        step = (digit == 1 ? 2 : digit == 2 ? 5 : 10) * magnitude;
-    }
-    return step;
-}
-
 // "0–7" for a run, "0,64,128,…" for the first ranks of a spread group.
 QString firstRanks(std::vector<int64_t> ranks)
 {
@@ -758,7 +745,7 @@ void CommMatrixView::paintTicks(QPainter& p, const Layout& l)
         }
         if (!m_ascending && !m_matrix.blocks.empty())
             return out;
-        const int64_t step = niceStep(needed / pxAxis);
+        const int64_t step = std::max<int64_t>(1, std::llround(niceStep(needed / pxAxis, 1))); // whole ranks
         double previous = -std::numeric_limits<double>::infinity();
         for (int i = first; i <= last; ++i) {
             const int64_t key = m_ascending ? m_matrix.ranks[static_cast<size_t>(i)] : i;

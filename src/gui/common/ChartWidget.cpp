@@ -9,7 +9,23 @@
 #include <QPixmap>
 #include <QToolTip>
 
+#include <algorithm>
+#include <cmath>
+
 namespace npuscope::gui {
+
+double ChartWidget::niceStep(double range, double ticks)
+{
+    const double raw = range / std::max(ticks, 1.0);
+    if (!(raw > 0) || !std::isfinite(raw))
+        return 1.0;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    for (const double f : { 1.0, 2.0, 5.0 }) {
+        if (f * magnitude >= raw * (1 - 1e-9))
+            return f * magnitude;
+    }
+    return 10.0 * magnitude;
+}
 
 ChartWidget::ChartWidget(QWidget* parent)
     : QWidget(parent)

@@ -170,15 +170,8 @@ QSize RankBarChart::sizeHint() const { return { 520, minimumHeight() }; }
 
 double RankBarChart::axisStep(double maxValue, int pixels) const
 {
-    // About one tick per 90 px, on a 1-2-5 sequence.
-    const double ticks = std::max(1.0, pixels / 90.0);
-    const double raw = maxValue / ticks;
-    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double f : { 1.0, 2.0, 5.0, 10.0 }) {
-        if (f * magnitude >= raw)
-            return f * magnitude;
-    }
-    return 10.0 * magnitude;
+    // About one tick per 90 px.
+    return niceStep(maxValue, pixels / 90.0);
 }
 
 QString RankBarChart::axisLabel(double ns, double step)

@@ -70,8 +70,11 @@ void WaterfallChart::setDiff(const query::RunDiff& diff)
     lo = std::min(lo, *base);
     hi = std::max(hi, *base);
     const double span = std::max(hi - lo, 1e-3);
-    m_lo = std::max(0.0, lo - span * 1.5);
-    m_hi = hi + span * 0.25;
+    // Four ticks or so on round values: the axis ends on multiples of a 1-2-5 step.
+    const double low = std::max(0.0, lo - span * 1.5), high = hi + span * 0.25;
+    m_step = niceStep(high - low, 4);
+    m_lo = std::floor(low / m_step) * m_step;
+    m_hi = std::max(std::ceil(high / m_step) * m_step, m_lo + m_step);
     update();
 }
 
@@ -131,14 +134,16 @@ void WaterfallChart::paintEvent(QPaintEvent*)
         return;
     }
     const QFontMetrics fm(font());
-    // Axis: four ticks, ms.
+    // Axis: ticks on multiples of the step, in ms, with the decimals the step needs (one precision on the axis).
     painter.setPen(palette().color(QPalette::Mid));
-    for (int t = 0; t <= 4; ++t) {
-        const double v = m_lo + (m_hi - m_lo) * t / 4.0;
+    const int decimals = m_step >= 1 ? 0 : static_cast<int>(std::ceil(-std::log10(m_step) - 1e-9));
+    const int ticks = static_cast<int>(std::lround((m_hi - m_lo) / m_step));
+    for (int t = 0; t <= ticks; ++t) {
+        const double v = m_lo + m_step * t;
         const int y = static_cast<int>(std::lround(yOf(v)));
         painter.drawLine(p.left(), y, p.right(), y);
         painter.drawText(QRect(0, y - fm.height() / 2, p.left() - 4, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
-            QString::number(v, 'f', v >= 100 ? 0 : 2));
+            QString::number(v, 'f', decimals));
     }
     painter.drawText(QRect(0, 2, p.left() + 40, fm.height()), Qt::AlignLeft, tr("ms per step"));
     const double slot = static_cast<double>(p.width()) / static_cast<double>(m_bars.size());

@@ -34,6 +34,10 @@ public:
     void setPlotMargins(const QMargins& margins);
     QMargins plotMargins() const { return m_plotMargins; }
 
+    // An axis tick step on the 1-2-5 sequence (…, 0.1, 0.2, 0.5, 1, 2, 5, 10, …): the smallest at least range / ticks
+    // (1 for a range that is not positive).
+    static double niceStep(double range, double ticks);
+
     // The chart as drawn at its current size (device-independent pixels).
     QImage toImage() const;
     // Writes the chart as PNG (toImage()) or, for a path ending in .svg, as SVG; false with `error` set when it cannot.

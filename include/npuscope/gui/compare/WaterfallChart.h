@@ -42,7 +42,7 @@ private:
     double yOf(double ms) const;
 
     std::vector<Bar> m_bars;
-    double m_lo = 0, m_hi = 1;
+    double m_lo = 0, m_hi = 1, m_step = 1; // axis range and tick step, ms
 };
 
 } // namespace npuscope::gui
