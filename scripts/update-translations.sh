@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Updates translations/npuscope_*.ts from the tr() strings of src/gui and src/app and the metric definitions (lupdate, Debian qt6-l10n-tools)
+# Updates translations/npuscope_*.ts from the tr() strings of src/gui and src/app, the metric definitions and the
+# query strings the GUI translates (QT_TRANSLATE_NOOP in src/query; lupdate, Debian qt6-l10n-tools)
 # and prints what is unfinished (lrelease). lupdate's C++ parser does not follow `namespace npuscope::gui {`, so it
 # names a context "MainWindow" where tr() looks up "npuscope::gui::MainWindow": the script strips the namespace before
 # lupdate (so existing translations match) and puts it back after, for every context that is a Q_OBJECT class.
@@ -10,7 +11,8 @@ QT_BIN=${QT_BIN:-/usr/lib/qt6/bin}
 qobjects=$(grep -rl 'Q_OBJECT' include/npuscope/gui | xargs -n1 basename | sed 's/\.h$//' | sort -u)
 for ts in translations/npuscope_*.ts; do
   sed -i 's#<name>npuscope::gui::\([A-Za-z]*\)</name>#<name>\1</name>#' "$ts"
-  "$QT_BIN/lupdate" -silent -no-obsolete -locations none src/gui src/app src/query/MetricDefinitions.cpp -ts "$ts" 2>&1 | grep -v "Qualifying with unknown\|undeclared qualified" || true
+  "$QT_BIN/lupdate" -silent -no-obsolete -locations none src/gui src/app src/query/MetricDefinitions.cpp src/query/RankMetricQuery.cpp \
+    src/query/ParallelLayout.cpp src/query/FlopsQuery.cpp -ts "$ts" 2>&1 | grep -v "Qualifying with unknown\|undeclared qualified" || true
   for name in $qobjects; do
     sed -i "s#<name>${name}</name>#<name>npuscope::gui::${name}</name>#" "$ts"
   done

@@ -207,6 +207,21 @@
     </message>
 </context>
 <context>
+    <name>npuscope::gui::BaselineLoader</name>
+    <message numerus="yes">
+        <source>%n rank</source>
+        <translation>
+            <numerusform>%n 张卡</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n ranks</source>
+        <translation>
+            <numerusform>%n 张卡</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>npuscope::gui::BlameDock</name>
     <message>
         <source>Blame</source>
@@ -542,6 +557,10 @@
     <message>
         <source>The member that waited least (docs/metrics.md, “Collective instances”)</source>
         <translation>等待最少的成员（见 docs/metrics.md“Collective instances”）</translation>
+    </message>
+    <message>
+        <source>collective</source>
+        <translation>集合通信</translation>
     </message>
 </context>
 <context>
@@ -1320,6 +1339,13 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
     </message>
 </context>
 <context>
+    <name>FlopsQuery</name>
+    <message>
+        <source>FLOPs are recorded only with aic_metrics=ArithmeticUtilization (torch_npu experimental_config aic_metrics=AiCMetrics.ArithmeticUtilization, or msprof --aic-metrics=ArithmeticUtilization)</source>
+        <translation>仅在 aic_metrics=ArithmeticUtilization 时记录 FLOPs（torch_npu experimental_config aic_metrics=AiCMetrics.ArithmeticUtilization，或 msprof --aic-metrics=ArithmeticUtilization）</translation>
+    </message>
+</context>
+<context>
     <name>npuscope::gui::GroupTableModel</name>
     <message>
         <source>Name</source>
@@ -1388,6 +1414,22 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
     <message>
         <source>ms/step</source>
         <translation>ms/步</translation>
+    </message>
+    <message>
+        <source>profiler_metadata.json</source>
+        <translation>profiler_metadata.json</translation>
+    </message>
+    <message>
+        <source>self-links</source>
+        <translation>自环链路</translation>
+    </message>
+    <message>
+        <source>self-links + identity</source>
+        <translation>自环链路 + 恒等推断</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
     </message>
 </context>
 <context>
@@ -1633,6 +1675,29 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
     <message>
         <source>What went wrong while importing</source>
         <translation>导入时出现的问题</translation>
+    </message>
+</context>
+<context>
+    <name>LayoutSource</name>
+    <message>
+        <source>user sizes</source>
+        <translation>用户指定的并行度</translation>
+    </message>
+    <message>
+        <source>parallel groups</source>
+        <translation>并行通信组</translation>
+    </message>
+    <message>
+        <source>distributed_args</source>
+        <translation>distributed_args</translation>
+    </message>
+    <message>
+        <source>MindSpore stageDevices</source>
+        <translation>MindSpore stageDevices</translation>
+    </message>
+    <message>
+        <source>fallback</source>
+        <translation>兜底推断</translation>
     </message>
 </context>
 <context>
@@ -2068,10 +2133,6 @@ rank %1 of %2</source>
         <translation>可以打开哪些数据？</translation>
     </message>
     <message>
-        <source>Baseline loaded: %1</source>
-        <translation>已加载基线：%1</translation>
-    </message>
-    <message>
         <source>Choose the baseline folder</source>
         <translation>选择基线文件夹</translation>
     </message>
@@ -2281,6 +2342,10 @@ rank %1 of %2</source>
         <source>One device %1×</source>
         <translation>单设备 %1×</translation>
     </message>
+    <message>
+        <source> · %1 send(s) without a receive on a neighbouring stage</source>
+        <translation> · %1 个发送在相邻阶段上没有对应的接收</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::MemoryCurveChart</name>
@@ -2307,6 +2372,10 @@ rank %1 of %2</source>
     <message>
         <source>&lt;br&gt;step %1</source>
         <translation>&lt;br&gt;迭代 %1</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>迭代 %1</translation>
     </message>
 </context>
 <context>
@@ -3263,6 +3332,14 @@ rank %1 of %2</source>
         <source>Device Type</source>
         <translation>设备类型</translation>
     </message>
+    <message>
+        <source>late return</source>
+        <translation>延迟归还</translation>
+    </message>
+    <message>
+        <source>held to end</source>
+        <translation>持有至结束</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::OperatorTableModel</name>
@@ -3689,32 +3766,8 @@ rank %1 of %2</source>
         <translation>无法从基线加载任何卡</translation>
     </message>
     <message>
-        <source>1 rank</source>
-        <translation>1 张卡</translation>
-    </message>
-    <message>
-        <source>%1 ranks</source>
-        <translation>%1 张卡</translation>
-    </message>
-    <message>
         <source>The baseline could not be loaded: %1</source>
         <translation>无法加载基线：%1</translation>
-    </message>
-    <message>
-        <source>step %1</source>
-        <translation>迭代 %1</translation>
-    </message>
-    <message>
-        <source>mean of %1 steps</source>
-        <translation>%1 个迭代的均值</translation>
-    </message>
-    <message>
-        <source>whole range as one step</source>
-        <translation>整个范围作为一个迭代</translation>
-    </message>
-    <message>
-        <source>%1 (%2 ranks, %3)</source>
-        <translation>%1（%2 张卡，%3）</translation>
     </message>
 </context>
 <context>
@@ -3779,6 +3832,33 @@ click: select the rank</source>
     </message>
 </context>
 <context>
+    <name>RankMetric</name>
+    <message>
+        <source>Step time</source>
+        <translation>迭代时间</translation>
+    </message>
+    <message>
+        <source>Computing</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Communication (not overlapped)</source>
+        <translation>通信（未被掩盖）</translation>
+    </message>
+    <message>
+        <source>Free</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>Wait ratio</source>
+        <translation>等待比</translation>
+    </message>
+    <message>
+        <source>Peak memory ÷ capacity</source>
+        <translation>峰值内存 ÷ 容量</translation>
+    </message>
+</context>
+<context>
     <name>npuscope::gui::SettingsDialog</name>
     <message>
         <source>Settings</source>
@@ -3831,6 +3911,41 @@ click: select the rank</source>
     <message>
         <source>Font size:</source>
         <translation>字体大小：</translation>
+    </message>
+</context>
+<context>
+    <name>SplitParts</name>
+    <message>
+        <source>Computing (not overlapped)</source>
+        <translation>计算（未被掩盖）</translation>
+    </message>
+    <message>
+        <source>Overlapped</source>
+        <translation>计算与通信重叠</translation>
+    </message>
+    <message>
+        <source>Communication (not overlapped)</source>
+        <translation>通信（未被掩盖）</translation>
+    </message>
+    <message>
+        <source>Free</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>Preparing</source>
+        <translation>准备</translation>
+    </message>
+    <message>
+        <source>Iteration interval</source>
+        <translation>迭代间隙</translation>
+    </message>
+    <message>
+        <source>FP+BP</source>
+        <translation>前反向(FP+BP)</translation>
+    </message>
+    <message>
+        <source>Tail</source>
+        <translation>迭代拖尾</translation>
     </message>
 </context>
 <context>
@@ -4691,21 +4806,6 @@ click: select the rank</source>
     <message>
         <source>SVG image (*.svg)</source>
         <translation>SVG 图片 (*.svg)</translation>
-    </message>
-</context>
-<context>
-    <name>npuscope::gui::BaselineLoader</name>
-    <message numerus="yes">
-        <source>%n rank</source>
-        <translation>
-            <numerusform>%n 张卡</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n ranks</source>
-        <translation>
-            <numerusform>%n 张卡</numerusform>
-        </translation>
     </message>
 </context>
 </TS>

@@ -6,7 +6,17 @@
 #include <map>
 #include <string>
 
+// No Qt in the query layer: lupdate only needs to see the macro (scripts/update-translations.sh reads this file; the
+// GUI translates these strings, the CLI prints them as they are).
+#ifndef QT_TRANSLATE_NOOP
+#define QT_TRANSLATE_NOOP(context, text) text
+#endif
+
 namespace npuscope::query {
+
+const char* const FlopsQuery::kHowToRecord = QT_TRANSLATE_NOOP("FlopsQuery",
+    "FLOPs are recorded only with aic_metrics=ArithmeticUtilization (torch_npu experimental_config "
+    "aic_metrics=AiCMetrics.ArithmeticUtilization, or msprof --aic-metrics=ArithmeticUtilization)");
 
 namespace {
 

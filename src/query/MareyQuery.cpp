@@ -367,8 +367,7 @@ void MareyQuery::pairSendReceive(MareyStep& step, const ParallelLayout& layout, 
     std::sort(step.p2p.begin(), step.p2p.end(), [](const MareyP2p& a, const MareyP2p& b) {
         return a.sendDevice != b.sendDevice ? a.sendDevice < b.sendDevice : a.sendOp < b.sendOp;
     });
-    if (unpaired > 0)
-        step.notes.push_back(std::to_string(unpaired) + " send(s) have no receive shown on a neighbouring stage");
+    step.unpairedSends = unpaired;
 }
 
 } // namespace npuscope::query

@@ -7,21 +7,27 @@
 #include <set>
 #include <tuple>
 
+// No Qt in the query layer: lupdate only needs to see the macro (scripts/update-translations.sh reads this file; the
+// GUI translates these strings, the CLI prints them as they are).
+#ifndef QT_TRANSLATE_NOOP
+#define QT_TRANSLATE_NOOP(context, text) text
+#endif
+
 namespace npuscope::query {
 
 const char* layoutSourceName(LayoutSource source)
 {
     switch (source) {
     case LayoutSource::UserSizes:
-        return "user sizes";
+        return QT_TRANSLATE_NOOP("LayoutSource", "user sizes");
     case LayoutSource::ParallelGroups:
-        return "parallel groups";
+        return QT_TRANSLATE_NOOP("LayoutSource", "parallel groups");
     case LayoutSource::DistributedArgs:
-        return "distributed_args";
+        return QT_TRANSLATE_NOOP("LayoutSource", "distributed_args");
     case LayoutSource::MindSporeStages:
-        return "MindSpore stageDevices";
+        return QT_TRANSLATE_NOOP("LayoutSource", "MindSpore stageDevices");
     case LayoutSource::Fallback:
-        return "fallback";
+        return QT_TRANSLATE_NOOP("LayoutSource", "fallback");
     }
     return "fallback";
 }

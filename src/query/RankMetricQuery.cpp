@@ -7,23 +7,29 @@
 
 #include <algorithm>
 
+// No Qt in the query layer: lupdate only needs to see the macro (scripts/update-translations.sh reads this file; the
+// GUI translates these strings, the CLI prints them as they are).
+#ifndef QT_TRANSLATE_NOOP
+#define QT_TRANSLATE_NOOP(context, text) text
+#endif
+
 namespace npuscope::query {
 
 const char* rankMetricTitle(RankMetric m)
 {
     switch (m) {
     case RankMetric::StepTime:
-        return "Step time";
+        return QT_TRANSLATE_NOOP("RankMetric", "Step time");
     case RankMetric::Computing:
-        return "Computing";
+        return QT_TRANSLATE_NOOP("RankMetric", "Computing");
     case RankMetric::CommNotOverlapped:
-        return "Communication (not overlapped)";
+        return QT_TRANSLATE_NOOP("RankMetric", "Communication (not overlapped)");
     case RankMetric::Free:
-        return "Free";
+        return QT_TRANSLATE_NOOP("RankMetric", "Free");
     case RankMetric::WaitRatio:
-        return "Wait ratio";
+        return QT_TRANSLATE_NOOP("RankMetric", "Wait ratio");
     case RankMetric::PeakMemoryRatio:
-        return "Peak memory \u00f7 capacity";
+        return QT_TRANSLATE_NOOP("RankMetric", "Peak memory \u00f7 capacity");
     }
     return "";
 }

@@ -53,9 +53,8 @@ public:
     // step: one step, or every step when nullopt (flops_summary figures are per run and ignore it).
     static FlopsSummary perRank(model::Database& db, std::optional<int64_t> step = std::nullopt);
     // The profiler setting that records FLOPs, for the message a view shows when recorded is false.
-    static constexpr const char* kHowToRecord
-        = "FLOPs are recorded only with aic_metrics=ArithmeticUtilization (torch_npu experimental_config "
-          "aic_metrics=AiCMetrics.ArithmeticUtilization, or msprof --aic-metrics=ArithmeticUtilization)";
+    // The GUI shows it translated (context "FlopsQuery").
+    static const char* const kHowToRecord;
 };
 
 } // namespace npuscope::query

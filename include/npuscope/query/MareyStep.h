@@ -82,8 +82,7 @@ struct MareyStep {
     std::vector<MareyP2p> p2p; // by send device, then send op
     int64_t unmatchedOps = 0; // Σ stages' unmatchedOps
     int64_t opCount = 0; // Σ devices' ops
-    std::vector<std::string>
-        notes; // what could not be done (e.g. sends whose receive was not found), one sentence each
+    int64_t unpairedSends = 0; // sends whose receive was not found on a neighbouring stage (no line drawn)
 
     // [min, max] of the devices' op times on the axis; {0, 0} without ops.
     std::pair<int64_t, int64_t> range(MareyTime time) const;

@@ -32,7 +32,10 @@ CollectivesTableModel::CollectivesTableModel(QObject* parent)
             [](const CollectiveRow& r) { return r.opKey; }, {}, left },
         { tr("Type"), tr("allReduce, send, ..."), [](const CollectiveRow& r) { return r.opType; }, {}, left },
         { tr("Kind"), tr("collective, or p2p (a send matched with its receive)"),
-            [](const CollectiveRow& r) { return r.kind; }, {}, left },
+            [](const CollectiveRow& r) {
+                return r.kind == QLatin1String("collective") ? CollectivesTableModel::tr("collective") : r.kind;
+            },
+            {}, left },
         { tr("Group"), tr("The group's name when known, else its hash"), [](const CollectiveRow& r) { return r.group; },
             {}, left },
         { tr("Members"), tr("The ranks that took part"),

@@ -9,6 +9,26 @@ namespace npuscope::gui {
 
 using query::Group;
 
+namespace {
+
+// What query::Group::ranksSource names (docs/schema.md comm_group.ranks_source), in short words (the column is sized to
+// its contents): self_link = each rank's self-link gives its local rank; self_link_identity = the rest are assumed
+// local = global. The raw name stays the column's sort value.
+QString sourceText(const std::string& source)
+{
+    if (source == "metadata")
+        return GroupTableModel::tr("profiler_metadata.json");
+    if (source == "self_link")
+        return GroupTableModel::tr("self-links");
+    if (source == "self_link_identity")
+        return GroupTableModel::tr("self-links + identity");
+    if (source == "unknown")
+        return GroupTableModel::tr("unknown");
+    return QString::fromStdString(source); // file names: communication_group.json, cluster_analysis.db
+}
+
+} // namespace
+
 GroupTableModel::GroupTableModel(QObject* parent)
     : RowTableModel(parent)
 {
@@ -34,7 +54,8 @@ GroupTableModel::GroupTableModel(QObject* parent)
                 return g.hash.empty() || !m_commLoaded ? QStringLiteral("\u2014") : QString::number(g.opCount);
             } },
         { tr("Membership from"), tr("Where the group's global ranks come from"),
-            [](const Group& g) { return QVariant(QString::fromStdString(g.ranksSource)); }, {}, left },
+            [](const Group& g) { return QVariant(QString::fromStdString(g.ranksSource)); },
+            [](const Group& g) { return sourceText(g.ranksSource); }, left },
         { tr("Global ranks"), tr("The group's global ranks"),
             [](const Group& g) { return QVariant(rankList(g.ranks)); }, {}, left },
     };

@@ -1,27 +1,29 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/common/SplitParts.h"
 
+#include <QCoreApplication>
+
 namespace npuscope::gui {
 
 QString SplitParts::name(int part)
 {
     switch (part) {
     case ComputingNotOverlapped:
-        return QStringLiteral("Computing (not overlapped)");
+        return QCoreApplication::translate("SplitParts", "Computing (not overlapped)");
     case Overlapped:
-        return QStringLiteral("Overlapped");
+        return QCoreApplication::translate("SplitParts", "Overlapped");
     case CommunicationNotOverlapped:
-        return QStringLiteral("Communication (not overlapped)");
+        return QCoreApplication::translate("SplitParts", "Communication (not overlapped)");
     case Free:
-        return QStringLiteral("Free");
+        return QCoreApplication::translate("SplitParts", "Free");
     case Preparing:
-        return QStringLiteral("Preparing");
+        return QCoreApplication::translate("SplitParts", "Preparing");
     case IterationInterval:
-        return QStringLiteral("Iteration interval");
+        return QCoreApplication::translate("SplitParts", "Iteration interval");
     case FpBp:
-        return QStringLiteral("FP+BP");
+        return QCoreApplication::translate("SplitParts", "FP+BP");
     case Tail:
-        return QStringLiteral("Tail");
+        return QCoreApplication::translate("SplitParts", "Tail");
     default:
         return {};
     }

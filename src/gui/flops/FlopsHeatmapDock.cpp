@@ -7,6 +7,7 @@
 #include "npuscope/query/FlopsQuery.h"
 #include "npuscope/query/RankQuery.h"
 
+#include <QCoreApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -201,7 +202,7 @@ void FlopsHeatmapDock::refresh()
             m_wholeRunOnly = summary.wholeRunOnly;
             if (!summary.recorded && !importing && !m_places.empty()) {
                 m_message->setText(tr("<b>No loaded kernel carries FLOPs.</b><br>%1.<br>Ranks checked: %2.")
-                                       .arg(QString::fromUtf8(query::FlopsQuery::kHowToRecord).toHtmlEscaped())
+                                       .arg(QCoreApplication::translate("FlopsQuery", query::FlopsQuery::kHowToRecord).toHtmlEscaped())
                                        .arg(m_places.size()));
                 m_scroll->hide();
                 m_message->show();

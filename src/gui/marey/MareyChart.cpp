@@ -275,7 +275,7 @@ void MareyChart::paint(QPainter& painter)
 {
     if (m_frame.size() != size())
         m_frame = QImage(size(), QImage::Format_RGB32);
-    m_frame.fill(Qt::white);
+    m_frame.fill(palette().color(QPalette::Base)); // follows the theme (dark: a dark canvas)
     if (m_step)
         rasterise(m_frame);
     painter.drawImage(0, 0, m_frame);
@@ -441,14 +441,17 @@ void MareyChart::drawOverlay(QPainter& painter)
 void MareyChart::drawLabels(QPainter& painter)
 {
     const QRect plot = plotRect();
-    painter.fillRect(QRect(0, 0, kLabelWidth - 2, height()), QColor(0xfa, 0xfa, 0xfa));
+    painter.fillRect(QRect(0, 0, kLabelWidth - 2, height()), palette().color(QPalette::Window));
+    // The label column's edge first, so that the stage headers drawn across the whole width cover it.
+    painter.setPen(palette().color(QPalette::Mid));
+    painter.drawLine(plot.left() - 1, plot.top(), plot.left() - 1, plot.bottom());
     QFont small = font();
     small.setPointSizeF(std::max(6.0, small.pointSizeF() - 1.5));
     painter.setFont(small);
     const int blockW = 10, blockGap = 5;
     const int blocksX = kLabelWidth - 3 * (blockW + blockGap) - 2;
     const QColor darks[3] = { QColor(0x08, 0x45, 0x94), QColor(0x00, 0x6d, 0x5b), QColor(0xa5, 0x0f, 0x15) };
-    painter.setPen(QColor(0x55, 0x55, 0x55));
+    painter.setPen(palette().color(QPalette::PlaceholderText));
     const char* heads[3] = { "F", "FS", "M" };
     for (int i = 0; i < 3; ++i)
         painter.drawText(QRect(blocksX + i * (blockW + blockGap) - 4, 2, blockW + 8, kAxisHeight - 4), Qt::AlignCenter,
@@ -456,8 +459,8 @@ void MareyChart::drawLabels(QPainter& painter)
     for (int s = 0; s < static_cast<int>(m_step->stages.size()); ++s) {
         const auto& stage = m_step->stages[s];
         const int y = static_cast<int>(m_stageLabelY[s]);
-        painter.fillRect(QRect(0, y, width(), kStageGap - 2), QColor(0xee, 0xee, 0xf2));
-        painter.setPen(Qt::black);
+        painter.fillRect(QRect(0, y, width(), kStageGap - 2), palette().color(QPalette::AlternateBase));
+        painter.setPen(palette().color(QPalette::Text));
         const QString text = (isStageCollapsed(s) ? QStringLiteral("\u25b8 ") : QStringLiteral("\u25be "))
             + tr("Stage %1 \u00b7 %2 device(s)").arg(stage.index).arg(stage.deviceCount)
             + (isStageCollapsed(s) ? tr(" \u00b7 collapsed: union per operator") : QString())
@@ -473,7 +476,7 @@ void MareyChart::drawLabels(QPainter& painter)
         const double y = row.y;
         const bool selected = m_selectedRank && *m_selectedRank == dev.rank;
         if (labels) {
-            painter.setPen(selected ? QColor(0xb0, 0x60, 0x00) : QColor(0x33, 0x33, 0x33));
+            painter.setPen(selected ? QColor(0xd0, 0x70, 0x00) : palette().color(QPalette::Text));
             painter.drawText(QRectF(4, y - 7, blocksX - 8, 14), Qt::AlignVCenter | Qt::AlignLeft,
                 tr("rank %1").arg(dev.rank) + (dev.hasOps() ? QString() : tr(" (no ops)")));
         } else if (selected) {
@@ -486,27 +489,26 @@ void MareyChart::drawLabels(QPainter& painter)
                 QRectF(blocksX + i * (blockW + blockGap), y - (blockH > 2 ? blockH / 2 : 0), blockW, blockH),
                 blockColour(values[i], darks[i]));
     }
-    painter.setPen(QColor(0xaa, 0xaa, 0xaa));
-    painter.drawLine(plot.left() - 1, plot.top(), plot.left() - 1, plot.bottom());
 }
 
 void MareyChart::drawAxis(QPainter& painter)
 {
     const QRect plot = plotRect();
-    painter.fillRect(QRect(plot.left(), 0, plot.width(), kAxisHeight - 2), Qt::white);
+    painter.fillRect(QRect(plot.left(), 0, plot.width(), kAxisHeight - 2), palette().color(QPalette::Base));
     painter.save();
     painter.setClipRect(QRect(plot.left(), 0, plot.width() + plotMargins().right(), kAxisHeight));
     const auto origin = m_time == query::MareyTime::Aligned ? int64_t(0) : m_step->range(m_time).first;
     const double step = tickStep(m_axis.windowNs(), std::max(2, plot.width() / 140));
     const double first = std::ceil(static_cast<double>(m_axis.start() - origin) / step) * step;
-    painter.setPen(QColor(0x66, 0x66, 0x66));
+    painter.setPen(palette().color(QPalette::PlaceholderText));
     for (double t = first; t <= static_cast<double>(m_axis.end() - origin); t += step) {
         const double x = plot.left() + m_axis.toPx(origin + static_cast<int64_t>(t));
         painter.drawLine(QPointF(x, kAxisHeight - 6), QPointF(x, kAxisHeight - 2));
         // The first label starts at the plot's edge instead of being cut in half there.
         const double lx = std::max(x - 60, static_cast<double>(plot.left()) + 2);
         painter.drawText(QRectF(lx, 2, 120, kAxisHeight - 8),
-            lx > x - 60 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignCenter, TimeFormat::adaptive(t));
+            lx > x - 60 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignCenter,
+            t == 0 ? QStringLiteral("0") : TimeFormat::adaptive(t));
     }
     painter.drawLine(plot.left(), kAxisHeight - 2, plot.right(), kAxisHeight - 2);
     painter.restore();
@@ -514,7 +516,7 @@ void MareyChart::drawAxis(QPainter& painter)
 
 void MareyChart::paintNaive(QPainter& painter)
 {
-    painter.fillRect(rect(), Qt::white);
+    painter.fillRect(rect(), palette().color(QPalette::Base));
     if (!m_step)
         return;
     const double x0 = plotRect().left();

@@ -309,8 +309,8 @@ void MareyDock::updateStatus()
                     .arg(m_step->opCount)
                     .arg(m_step->unmatchedOps)
                     .arg(m_step->p2p.size());
-        for (const auto& note : m_step->notes)
-            text += QStringLiteral(" \u00b7 ") + QString::fromStdString(note);
+        if (m_step->unpairedSends > 0)
+            text += tr(" \u00b7 %1 send(s) without a receive on a neighbouring stage").arg(m_step->unpairedSends);
     }
     m_status->setText(text);
 }

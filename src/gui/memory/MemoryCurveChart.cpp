@@ -348,7 +348,7 @@ void MemoryCurveChart::paint(QPainter& p)
         const double xb = r.left() + m_axis.toPx(s.begin);
         if (xb >= r.left() - 1 && xb <= r.right()) {
             p.setPen(stepColor);
-            p.drawText(QPointF(xb + 3, r.top() - 4), QStringLiteral("step %1").arg(s.step));
+            p.drawText(QPointF(xb + 3, r.top() - 4), tr("step %1").arg(s.step));
         }
     }
 

@@ -5,6 +5,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QStringList>
 
 namespace npuscope::gui {
 
@@ -14,6 +15,17 @@ namespace {
 
 QVariant optLong(const std::optional<int64_t>& v) { return v ? QVariant::fromValue<qlonglong>(*v) : QVariant(); }
 QString ms(const std::optional<int64_t>& ns) { return TimeFormat::format(ns, TimeFormat::Unit::Milliseconds); }
+
+// query::operatorMemoryFlagText, translated.
+QString flagText(uint32_t flags)
+{
+    QStringList parts;
+    if (flags & query::LateReturn)
+        parts << OperatorMemoryModel::tr("late return");
+    if (flags & query::HeldToEnd)
+        parts << OperatorMemoryModel::tr("held to end");
+    return parts.join(QStringLiteral(", "));
+}
 
 } // namespace
 
@@ -43,10 +55,8 @@ OperatorMemoryModel::OperatorMemoryModel(QObject* parent)
         tr("Inefficient blocks (docs/metrics.md): late return = back to the pool \u2265 1 ms and \u2265 25 % of its "
            "lifetime after the tensor was freed; held to end = \u2265 1 MB allocated in the profile and never freed "
            "in it"),
-        [](const OperatorMemoryRow& r) {
-            return r.flags ? QVariant(QString::fromStdString(query::operatorMemoryFlagText(r.flags))) : QVariant();
-        },
-        [](const OperatorMemoryRow& r) { return QString::fromStdString(query::operatorMemoryFlagText(r.flags)); },
+        [](const OperatorMemoryRow& r) { return r.flags ? QVariant(flagText(r.flags)) : QVariant(); },
+        [](const OperatorMemoryRow& r) { return flagText(r.flags); },
         left };
     flags.foreground
         = [](const OperatorMemoryRow& r) { return r.flags ? QVariant(QBrush(QColor(190, 60, 30))) : QVariant(); };

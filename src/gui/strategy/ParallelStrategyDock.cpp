@@ -8,6 +8,7 @@
 #include "npuscope/query/ParallelLayoutQuery.h"
 #include "npuscope/query/RankMetricQuery.h"
 
+#include <QCoreApplication>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
@@ -52,7 +53,7 @@ ParallelStrategyDock::ParallelStrategyDock(Workspace* ws, QWidget* parent)
     m_metric = new QComboBox(body);
     m_metric->setObjectName(QStringLiteral("strategyMetric"));
     for (int i = 0; i < query::kRankMetricCount; ++i)
-        m_metric->addItem(QString::fromUtf8(query::rankMetricTitle(static_cast<query::RankMetric>(i))), i);
+        m_metric->addItem(QCoreApplication::translate("RankMetric", query::rankMetricTitle(static_cast<query::RankMetric>(i))), i);
     m_metric->setToolTip(tr("Per-rank figure of the selected step (or the mean over steps); docs/metrics.md"));
     bar->addWidget(m_metric);
     bar->addSpacing(12);
@@ -213,7 +214,7 @@ void ParallelStrategyDock::reload()
             if (loaded != r.layout.worldSize)
                 text += tr(" (%1 loaded)").arg(loaded);
             text += tr(" \u2014 from %1: %2")
-                        .arg(QString::fromUtf8(query::layoutSourceName(r.layout.source)),
+                        .arg(QCoreApplication::translate("LayoutSource", query::layoutSourceName(r.layout.source)),
                             QString::fromStdString(r.layout.detail));
             QString notes;
             for (const auto& n : r.layout.notes)

@@ -3,6 +3,7 @@
 
 #include "npuscope/gui/common/TimeFormat.h"
 
+#include <QCoreApplication>
 #include <QPaintEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -31,6 +32,12 @@ const std::array<Stop, 5> kRamp { { { 0.0, QColor(0xff, 0xff, 0xcc) }, { 0.25, Q
     { 0.5, QColor(0xfd, 0x8d, 0x3c) }, { 0.75, QColor(0xe3, 0x1a, 0x1c) }, { 1.0, QColor(0x80, 0x00, 0x26) } } };
 const QColor kNoData(0xbd, 0xbd, 0xbd);
 const QColor kLink(0x1f, 0x4e, 0x9c, 110);
+
+// The link colour on this palette's base: the light one on a dark base (dark theme), opaque.
+QColor linkColour(const QPalette& palette)
+{
+    return palette.color(QPalette::Base).lightnessF() < 0.5 ? QColor(0x7f, 0xa8, 0xf0) : kLink;
+}
 
 QColor ramp(double t)
 {
@@ -255,7 +262,7 @@ QString StrategyChart::itemToolTip(int item) const
         html += QStringLiteral(" &nbsp; EP %1 / %2").arg(c->ep).arg(s.ep);
     const auto it = m_values.find(c->rank);
     html += QStringLiteral("<br>%1: %2")
-                .arg(QString::fromUtf8(query::rankMetricTitle(m_metric)),
+                .arg(QCoreApplication::translate("RankMetric", query::rankMetricTitle(m_metric)),
                     it != m_values.end() ? formatValue(it->second) : TimeFormat::kAbsent);
     int links = 0;
     for (const auto& [src, dst] : m_pairs)
@@ -271,7 +278,7 @@ void StrategyChart::paintLegend(QPainter& p) const
     const int y0 = kMargin;
     const int h = fm.height();
     p.setPen(palette().color(QPalette::WindowText));
-    const QString title = QString::fromUtf8(query::rankMetricTitle(m_metric));
+    const QString title = QCoreApplication::translate("RankMetric", query::rankMetricTitle(m_metric));
     p.drawText(kMargin, y0 + fm.ascent(), title);
     const int barX = kMargin + fm.horizontalAdvance(title) + 12;
     const int barWidth = std::clamp(width() / 5, 120, 280);
@@ -306,7 +313,7 @@ void StrategyChart::paintLegend(QPainter& p) const
         swatch(faded, tr("outside range"));
     }
     if (!m_pairs.empty()) {
-        p.setPen(QPen(kLink, 2));
+        p.setPen(QPen(linkColour(palette()), 2));
         p.drawLine(sx, y0 + h / 2, sx + 18, y0 + h / 2);
         p.setPen(palette().color(QPalette::WindowText));
         p.drawText(sx + 22, y0 + fm.ascent(), tr("point-to-point link"));
@@ -353,11 +360,29 @@ void StrategyChart::paintEvent(QPaintEvent* event)
         }
     }
 
+    // The links under the cells: they show in the gaps between stages (which row of one stage sends to which of the
+    // next) and never strike through a cell or its rank number.
+    if (!m_pairs.empty()) {
+        // One line per unordered pair between different stages: send and receive of a pair draw once.
+        std::set<std::pair<int64_t, int64_t>> drawn;
+        p.setRenderHint(QPainter::Antialiasing, true);
+        p.setPen(QPen(linkColour(palette()), 2));
+        for (const auto& [src, dst] : m_pairs) {
+            const auto key = std::minmax(src, dst);
+            const auto* a = m_layout.find(src);
+            const auto* b = m_layout.find(dst);
+            if (!a || !b || a->pp == b->pp || !drawn.insert(key).second)
+                continue;
+            p.drawLine(QRectF(cellRect(src)).center(), QRectF(cellRect(dst)).center());
+        }
+        p.setRenderHint(QPainter::Antialiasing, false);
+    }
+
     const int gap = std::min(g.cellWidth, g.cellHeight) >= 10 ? 1 : 0;
     // Every cell or none gets its number, so the numbers never thin out unevenly.
     const bool labels = g.cellHeight >= fm.height() + 2
         && fm.horizontalAdvance(QString::number(m_layout.ranks.back().rank)) + 4 <= g.cellWidth - gap;
-    // Fills first, then the links, then the labels: a link crosses cells but never hides a rank number.
+    // Fills, then the labels.
     struct Label {
         QRect rect;
         QColor color;
@@ -382,22 +407,6 @@ void StrategyChart::paintEvent(QPaintEvent* event)
             p.fillRect(r, QBrush(kNoData, Qt::BDiagPattern));
         if (labels && !faded)
             texts.push_back({ r, c.loaded && fill.lightnessF() < 0.55f ? Qt::white : Qt::black, c.rank });
-    }
-
-    if (!m_pairs.empty()) {
-        // One line per unordered pair between different stages: send and receive of a pair draw once.
-        std::set<std::pair<int64_t, int64_t>> drawn;
-        p.setRenderHint(QPainter::Antialiasing, true);
-        p.setPen(QPen(kLink, 1));
-        for (const auto& [src, dst] : m_pairs) {
-            const auto key = std::minmax(src, dst);
-            const auto* a = m_layout.find(src);
-            const auto* b = m_layout.find(dst);
-            if (!a || !b || a->pp == b->pp || !drawn.insert(key).second)
-                continue;
-            p.drawLine(QRectF(cellRect(src)).center(), QRectF(cellRect(dst)).center());
-        }
-        p.setRenderHint(QPainter::Antialiasing, false);
     }
 
     for (const auto& [r, color, rank] : texts) {

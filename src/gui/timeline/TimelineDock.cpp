@@ -402,6 +402,9 @@ void TimelineDock::reload()
             expandAllRanks();
         }
         m_view->relayout();
+        // A rank selected before the rank rows existed (another view, --rank) is shown now: expanded and scrolled to.
+        if (const auto rank = workspace()->selectedRank())
+            scrollToRank(*rank);
         applyCollectiveFocus();
     });
 }
