@@ -3,6 +3,7 @@
 
 #include <QApplication>
 #include <QFont>
+#include <QFontDatabase>
 #include <QLocale>
 #include <QSettings>
 #include <QStyle>
@@ -145,6 +146,22 @@ QPalette Appearance::lightPalette()
     return p;
 }
 
+namespace {
+
+// A sans-serif family with the simplified Chinese characters, in order of preference; empty when none is installed.
+QString chineseFamily()
+{
+    const QStringList families = QFontDatabase::families(QFontDatabase::SimplifiedChinese);
+    for (const char* preferred : { "Noto Sans CJK SC", "Source Han Sans SC", "Source Han Sans CN", "WenQuanYi Micro Hei",
+             "Microsoft YaHei", "PingFang SC", "Noto Sans SC" }) {
+        if (families.contains(QLatin1String(preferred)))
+            return QLatin1String(preferred);
+    }
+    return {};
+}
+
+} // namespace
+
 bool Appearance::isDark(const QPalette& palette)
 {
     return palette.color(QPalette::Window).lightness() < palette.color(QPalette::WindowText).lightness();
@@ -179,6 +196,13 @@ void Appearance::apply(const Choices& c)
     QFont font = original.font;
     if (c.fontPointSize > 0)
         font.setPointSize(c.fontPointSize);
+    // A Chinese UI in a Latin font draws its Han characters from a fallback font that is taller than the one widgets
+    // size themselves by, so the bottoms of titles and headers are cut (dock titles, histogram captions): use a
+    // family that has them, when the system has one.
+    if (resolvedLanguage(c.language) == QLatin1String("zh_CN")) {
+        if (const QString family = chineseFamily(); !family.isEmpty())
+            font.setFamily(family);
+    }
     QApplication::setFont(font);
 }
 

@@ -174,28 +174,6 @@ double RankBarChart::axisStep(double maxValue, int pixels) const
     return niceStep(maxValue, pixels / 90.0);
 }
 
-QString RankBarChart::axisLabel(double ns, double step)
-{
-    if (ns == 0)
-        return QStringLiteral("0");
-    // One unit and one precision along the whole axis, from the tick step.
-    double divisor = 1.0;
-    const char* unit = "ns";
-    if (step >= 1e8) {
-        divisor = 1e9;
-        unit = "s";
-    } else if (step >= 1e5) {
-        divisor = 1e6;
-        unit = "ms";
-    } else if (step >= 1e2) {
-        divisor = 1e3;
-        unit = "\u00b5s";
-    }
-    const double scaled = step / divisor;
-    const int decimals = scaled >= 1 ? 0 : (scaled >= 0.1 ? 1 : 2);
-    return QString::number(ns / divisor, 'f', decimals) + QLatin1Char(' ') + QString::fromUtf8(unit);
-}
-
 void RankBarChart::paintEvent(QPaintEvent* event)
 {
     QPainter p(this);
@@ -223,7 +201,7 @@ void RankBarChart::paintEvent(QPaintEvent* event)
         p.setPen(QPen(QColor(0, 0, 0, 28), 1));
         p.drawLine(x, top - 3, x, plotBottom);
         p.setPen(palette().color(QPalette::WindowText));
-        const QString label = axisLabel(v, step);
+        const QString label = TimeFormat::axisTick(v, step);
         const int w = fm.horizontalAdvance(label);
         const int tx = std::clamp(x - w / 2, left - w / 2, width() - w - 2);
         p.drawText(tx, top - 6 - fm.descent(), label);

@@ -66,4 +66,26 @@ QString TimeFormat::adaptive(double ns)
     return fmt(ns, "ns");
 }
 
+QString TimeFormat::axisTick(double ns, double step)
+{
+    if (ns == 0)
+        return QStringLiteral("0");
+    // One unit and one precision along the whole axis, from the tick step.
+    double divisor = 1.0;
+    const char* unit = "ns";
+    if (step >= 1e8) {
+        divisor = 1e9;
+        unit = "s";
+    } else if (step >= 1e5) {
+        divisor = 1e6;
+        unit = "ms";
+    } else if (step >= 1e2) {
+        divisor = 1e3;
+        unit = "\u00b5s";
+    }
+    const double scaled = step / divisor;
+    const int decimals = scaled >= 1 ? 0 : (scaled >= 0.1 ? 1 : 2);
+    return QString::number(ns / divisor, 'f', decimals) + QLatin1Char(' ') + QString::fromUtf8(unit);
+}
+
 } // namespace npuscope::gui

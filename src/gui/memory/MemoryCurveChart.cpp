@@ -321,14 +321,13 @@ void MemoryCurveChart::paint(QPainter& p)
         p.drawText(QRect(0, y - fm.height() / 2, kLeftMargin - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
             QStringLiteral("%1 MB").arg(v, 0, 'f', step < 1 ? 2 : 0));
     }
-    // Time labels relative to the first sample.
-    const int ticks = std::max(2, r.width() / 140);
-    for (int i = 0; i <= ticks; ++i) {
-        const double x = r.left() + double(r.width()) * i / ticks;
-        const int64_t t = m_axis.toNs(x - r.left());
-        p.setPen(palette().color(QPalette::Text));
-        const QString label
-            = t == m_origin ? QStringLiteral("0") : TimeFormat::adaptive(static_cast<double>(t - m_origin));
+    // Time labels relative to the first sample, on multiples of a 1-2-5 step (about one per 140 px).
+    const double tickNs = niceStep(static_cast<double>(m_axis.end() - m_axis.start()), std::max(2, r.width() / 140));
+    p.setPen(palette().color(QPalette::Text));
+    for (double rel = std::ceil(static_cast<double>(m_axis.start() - m_origin) / tickNs) * tickNs;
+         rel <= static_cast<double>(m_axis.end() - m_origin); rel += tickNs) {
+        const double x = r.left() + m_axis.toPx(m_origin + static_cast<int64_t>(std::llround(rel)));
+        const QString label = TimeFormat::axisTick(rel, tickNs);
         const int w = fm.horizontalAdvance(label);
         const int lx = std::clamp(static_cast<int>(x) - w / 2, r.left(), width() - w - 2);
         p.drawText(QRect(lx, r.bottom() + 3, w + 2, kAxisHeight - 3), Qt::AlignLeft | Qt::AlignTop, label);

@@ -23,18 +23,6 @@ const QColor kSlowest(200, 30, 40);
 const QColor kComm(52, 168, 83);
 const QColor kWait(245, 150, 30);
 
-double niceMax(double v)
-{
-    if (v <= 0)
-        return 1;
-    const double magnitude = std::pow(10.0, std::floor(std::log10(v)));
-    for (double f : { 1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0 }) {
-        if (f * magnitude >= v)
-            return f * magnitude;
-    }
-    return 10 * magnitude;
-}
-
 } // namespace
 
 TimeOverviewChart::TimeOverviewChart(QWidget* parent)
@@ -64,7 +52,7 @@ QRect TimeOverviewChart::plotRect() const
 {
     const QFontMetrics fm = fontMetrics();
     const int side = fm.horizontalAdvance(QStringLiteral("888.88 ms")) + 14;
-    const int top = fm.height() * 2 + 14;
+    const int top = fm.height() * 2 + 18;
     return { side, top, std::max(10, width() - 2 * side), std::max(10, height() - top - fm.height() * 2 - 10) };
 }
 
@@ -122,45 +110,58 @@ void TimeOverviewChart::paintEvent(QPaintEvent*)
         leftMax = std::max(leftMax, static_cast<double>(s.maxNs));
         rightMax = std::max({ rightMax, s.meanCommNs.value_or(0), s.meanWaitNs.value_or(0) });
     }
-    leftMax = niceMax(leftMax);
-    rightMax = niceMax(rightMax);
+    // Gridlines on 1-2-5 multiples of the left axis's step; the right axis gets as many, on its own 1-2-5 step.
+    const double leftStep = niceStep(leftMax, 4);
+    const int ticks = std::max(1, static_cast<int>(std::ceil(leftMax / leftStep - 1e-9)));
+    const double rightStep = niceStep(rightMax, ticks);
+    leftMax = leftStep * ticks;
+    rightMax = rightStep * ticks;
     const double slot = static_cast<double>(plot.width()) / n;
     auto xOf = [&](int i) { return plot.left() + (i + 0.5) * slot; };
     auto yl = [&](double v) { return plot.bottom() - v / leftMax * plot.height(); };
     auto yr = [&](double v) { return plot.bottom() - v / rightMax * plot.height(); };
 
     // Grid and both axes.
-    for (int k = 0; k <= 4; ++k) {
-        const double y = plot.bottom() - k * plot.height() / 4.0;
+    for (int k = 0; k <= ticks; ++k) {
+        const double y = plot.bottom() - k * plot.height() / static_cast<double>(ticks);
         p.setPen(QPen(QColor(0, 0, 0, 25), 1));
         p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
         p.setPen(kMedian.darker(130));
-        const QString l = k == 0 ? QStringLiteral("0") : TimeFormat::adaptive(leftMax * k / 4);
+        const QString l = TimeFormat::axisTick(leftStep * k, leftStep);
         p.drawText(
             QRectF(0, y - fm.height() / 2.0, plot.left() - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter, l);
         if (!hasCommunication())
             continue;
         p.setPen(kComm.darker(130));
         p.drawText(QRectF(plot.right() + 6, y - fm.height() / 2.0, width() - plot.right() - 6, fm.height()),
-            Qt::AlignLeft | Qt::AlignVCenter, k == 0 ? QStringLiteral("0") : TimeFormat::adaptive(rightMax * k / 4));
+            Qt::AlignLeft | Qt::AlignVCenter, TimeFormat::axisTick(rightStep * k, rightStep));
     }
     p.setPen(kMedian.darker(130));
-    p.drawText(QPoint(4, plot.top() - 8), tr("step time"));
+    // Axis titles above the top tick labels (which are centred on the plot's top edge).
+    const int titleBaseline = plot.top() - fm.height() / 2 - 4;
+    p.drawText(QPoint(4, titleBaseline), tr("step time"));
     // No communication data: no right axis (a 0–1 ns scale would read as measured zeros).
     if (hasCommunication()) {
         p.setPen(kComm.darker(130));
         const QString rightTitle = hasCommSeries() && hasWaitSeries() ? tr("comm / wait")
             : hasCommSeries()                                         ? tr("comm")
                                                                       : tr("wait");
-        p.drawText(QPoint(width() - fm.horizontalAdvance(rightTitle) - 4, plot.top() - 8), rightTitle);
+        p.drawText(QPoint(width() - fm.horizontalAdvance(rightTitle) - 4, titleBaseline), rightTitle);
     }
 
-    // Selected and hovered steps.
+    // Selected and hovered steps: a band around the step's box, at most a few box widths wide (one step alone must
+    // not wash the whole plot), in the palette's highlight colour.
+    const double boxW = std::min(28.0, slot * 0.3);
+    const double bandW = std::min(slot, std::max(3.0 * boxW, 48.0));
+    QColor selectedFill = palette().color(QPalette::Highlight);
+    selectedFill.setAlpha(60);
+    QColor hoveredFill = palette().color(QPalette::Text);
+    hoveredFill.setAlpha(18);
     for (int i = 0; i < n; ++i) {
         const bool selected = m_selected && *m_selected == steps[static_cast<size_t>(i)].step;
         if (selected || i == hoveredItem())
-            p.fillRect(QRectF(plot.left() + i * slot, plot.top(), slot, plot.height()),
-                selected ? QColor(255, 214, 80, 110) : QColor(0, 0, 0, 15));
+            p.fillRect(QRectF(xOf(i) - bandW / 2, plot.top(), bandW, plot.height()),
+                selected ? selectedFill : hoveredFill);
     }
     // Min–max band (a polygon across steps, plus a box per step so a single step shows too).
     p.setRenderHint(QPainter::Antialiasing, true);
@@ -180,7 +181,6 @@ void TimeOverviewChart::paintEvent(QPaintEvent*)
         band.closeSubpath();
         p.fillPath(band, kBand);
     }
-    const double boxW = std::min(28.0, slot * 0.3);
     for (int i : timed) {
         const auto& s = steps[static_cast<size_t>(i)];
         const QRectF box(QPointF(xOf(i) - boxW / 2, yl(static_cast<double>(s.maxNs))),

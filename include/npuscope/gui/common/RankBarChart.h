@@ -61,7 +61,6 @@ private:
     QRect labelRect(int barIndex) const;
     bool labelShown(int barIndex, int every) const;
     double axisStep(double maxValue, int pixels) const;
-    static QString axisLabel(double ns, double step);
 
     std::vector<Bar> m_bars;
     std::optional<int64_t> m_selectedRank;

@@ -27,6 +27,9 @@ public:
     static QString columnHeader(QString title, Unit unit);
     // A compact human value with an adaptive unit for axes and legends ("1.25 ms", "830 µs").
     static QString adaptive(double ns);
+    // A tick of a time axis whose ticks are stepNs apart (a 1-2-5 step, ChartWidget::niceStep): one unit and one
+    // precision along the whole axis, from the step ("0", "50 ms", "100 ms"; "0.5 ms", "1.0 ms").
+    static QString axisTick(double ns, double stepNs);
 };
 
 } // namespace npuscope::gui
