@@ -142,6 +142,42 @@
         <source>critical, warning or info (docs/metrics.md, “Advice rules”)</source>
         <translation>critical（严重）、warning（警告）或 info（提示）（见 docs/metrics.md“Advice rules”）</translation>
     </message>
+    <message>
+        <source>info</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>critical</source>
+        <translation>严重</translation>
+    </message>
+    <message>
+        <source>delimitation</source>
+        <translation>定界</translation>
+    </message>
+    <message>
+        <source>slow rank</source>
+        <translation>慢卡</translation>
+    </message>
+    <message>
+        <source>communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>computation</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>scheduling</source>
+        <translation>调度</translation>
+    </message>
+    <message>
+        <source>memory</source>
+        <translation>内存</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::AreaStatsModel</name>
@@ -219,6 +255,25 @@
         <translation>
             <numerusform>%n 张卡</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>BlameCause</name>
+    <message>
+        <source>compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>host</source>
+        <translation>主机侧</translation>
+    </message>
+    <message>
+        <source>link</source>
+        <translation>链路</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
     </message>
 </context>
 <context>
@@ -325,6 +380,14 @@
     <message>
         <source>compute, host (device idle: dispatch-bound), link or unknown (docs/metrics.md, “Blame”)</source>
         <translation>compute（计算）、host（设备空闲：下发瓶颈）、link（链路）或 unknown（未知）（见 docs/metrics.md“Blame”）</translation>
+    </message>
+    <message>
+        <source>link %1-%2</source>
+        <translation>链路 %1-%2</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>卡 %1</translation>
     </message>
 </context>
 <context>
@@ -3542,12 +3605,12 @@ rank %1 of %2</source>
         <translation>无数据包大小分布</translation>
     </message>
     <message>
-        <source>%1 packets · large %2</source>
-        <translation>%1 个数据包 · 大包 %2</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;%1&lt;/b&gt; packets of %2 – %3 (%4 – %5 MB): &lt;b&gt;%6&lt;/b&gt;&lt;br&gt;total %7</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 个 %2 – %3（%4 – %5 MB）的数据包：&lt;b&gt;%6&lt;/b&gt;&lt;br&gt;总计 %7</translation>
+    </message>
+    <message>
+        <source>%1 packets · large-packet ratio %2 (as the profiler writes it)</source>
+        <translation>%1 个数据包 · 大包占比 %2（性能数据中的原值）</translation>
     </message>
 </context>
 <context>
@@ -3782,6 +3845,10 @@ rank %1 of %2</source>
     <message>
         <source>No per-rank step data</source>
         <translation>无各卡迭代数据</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>卡 %1</translation>
     </message>
 </context>
 <context>

@@ -6,21 +6,27 @@
 #include <map>
 #include <tuple>
 
+// No Qt in the query layer: lupdate only needs to see the macro (scripts/update-translations.sh reads this file; the
+// GUI translates these strings, the CLI prints them as they are).
+#ifndef QT_TRANSLATE_NOOP
+#define QT_TRANSLATE_NOOP(context, text) text
+#endif
+
 namespace npuscope::query {
 
 const char* blameCauseName(BlameCause cause)
 {
     switch (cause) {
     case BlameCause::Compute:
-        return "compute";
+        return QT_TRANSLATE_NOOP("BlameCause", "compute");
     case BlameCause::Host:
-        return "host";
+        return QT_TRANSLATE_NOOP("BlameCause", "host");
     case BlameCause::Link:
-        return "link";
+        return QT_TRANSLATE_NOOP("BlameCause", "link");
     case BlameCause::Unknown:
         break;
     }
-    return "unknown";
+    return QT_TRANSLATE_NOOP("BlameCause", "unknown");
 }
 
 namespace {

@@ -162,15 +162,18 @@ void AdviceDock::showDetail()
         m_detail->clear();
         return;
     }
+    // Secondary text in the palette's placeholder colour: readable on a dark base as on a light one.
+    const QString muted = palette().color(QPalette::PlaceholderText).name();
     QString html
-        = QStringLiteral("<h3>%1 <span style=\"color:#666;font-weight:normal\">(%2, %3)</span></h3>")
-              .arg(esc(f->id), esc(f->category), QString::fromUtf8(query::advice::severityName(f->severity).data()));
+        = QStringLiteral("<h3>%1 <span style=\"color:%4;font-weight:normal\">(%2, %3)</span></h3>")
+              .arg(esc(f->id), AdviceTableModel::categoryText(f->category).toHtmlEscaped(),
+                  AdviceTableModel::severityText(f->severity), muted);
     html += QStringLiteral("<p>%1</p>").arg(esc(f->message));
     html += QStringLiteral("<table cellspacing=\"0\" cellpadding=\"2\">");
-    auto row = [&html](const QString& key, const QString& valueHtml) {
+    auto row = [&html, &muted](const QString& key, const QString& valueHtml) {
         if (!valueHtml.isEmpty())
-            html += QStringLiteral("<tr><td style=\"color:#555;padding-right:12px\">%1</td><td>%2</td></tr>")
-                        .arg(key, valueHtml);
+            html += QStringLiteral("<tr><td style=\"color:%3;padding-right:12px\">%1</td><td>%2</td></tr>")
+                        .arg(key, valueHtml, muted);
     };
     row(tr("Measured"), AdviceTableModel::valueText(f->value, f->unit).toHtmlEscaped());
     row(tr("Threshold"),

@@ -15,14 +15,15 @@ namespace {
 QColor severityColour(Severity s)
 {
     switch (s) {
+    // Tints readable on the light and the dark palette.
     case Severity::Critical:
-        return QColor(0xc6, 0x28, 0x28);
+        return QColor(0xd3, 0x2f, 0x2f);
     case Severity::Warning:
-        return QColor(0xb2, 0x5a, 0x00);
+        return QColor(0xd0, 0x70, 0x00);
     case Severity::Info:
         break;
     }
-    return QColor(0x15, 0x65, 0xc0);
+    return QColor(0x3d, 0x8b, 0xe0);
 }
 
 constexpr size_t kWhereItems = 6;
@@ -31,11 +32,42 @@ constexpr size_t kWhereItems = 6;
 
 QString AdviceTableModel::valueText(double value, const std::string& unit)
 {
-    const QString u = QString::fromStdString(unit);
+    // The rules write "us" (ASCII, as in the JSON contract); the views write µs everywhere.
+    const QString u = unit == "us" ? QStringLiteral("\u00b5s") : QString::fromStdString(unit);
     if (u == QLatin1String("share"))
         return QString::number(value * 100, 'g', 4) + QStringLiteral(" %");
     return QString::number(value, 'g', 4)
         + (u.isEmpty() || u == QLatin1String("ratio") ? QString() : QLatin1Char(' ') + u);
+}
+
+QString AdviceTableModel::severityText(query::advice::Severity severity)
+{
+    switch (severity) {
+    case query::advice::Severity::Info:
+        return tr("info");
+    case query::advice::Severity::Warning:
+        return tr("warning");
+    case query::advice::Severity::Critical:
+        return tr("critical");
+    }
+    return tr("info");
+}
+
+QString AdviceTableModel::categoryText(const std::string& category)
+{
+    if (category == "delimitation")
+        return tr("delimitation");
+    if (category == "slow_rank")
+        return tr("slow rank");
+    if (category == "communication")
+        return tr("communication");
+    if (category == "computation")
+        return tr("computation");
+    if (category == "scheduling")
+        return tr("scheduling");
+    if (category == "memory")
+        return tr("memory");
+    return QString::fromStdString(category);
 }
 
 QString AdviceTableModel::whereText(const Finding& f)
@@ -64,11 +96,12 @@ AdviceTableModel::AdviceTableModel(QObject* parent)
     setColumns({
         { tr("Severity"), tr("critical, warning or info (docs/metrics.md, “Advice rules”)"),
             [](const Finding& f) { return static_cast<int>(f.severity); },
-            [](const Finding& f) { return QString::fromUtf8(query::advice::severityName(f.severity).data()); }, left },
+            [](const Finding& f) { return severityText(f.severity); }, left },
         { tr("Rule"), tr("The rule id (npuscope.advice/1 \u201cid\u201d)"),
             [str](const Finding& f) { return str(f.id); }, {}, left },
         { tr("Category"), tr("delimitation, slow_rank, communication, computation, scheduling or memory"),
-            [str](const Finding& f) { return str(f.category); }, {}, left },
+            [str](const Finding& f) { return str(f.category); }, [](const Finding& f) { return categoryText(f.category); },
+            left },
         { tr("Value"), tr("The measured figure, in the unit shown"), [](const Finding& f) { return f.value; },
             [](const Finding& f) { return valueText(f.value, f.unit); } },
         { tr("Threshold"), tr("The figure the value was compared with"), [](const Finding& f) { return f.threshold; },

@@ -172,7 +172,8 @@ QString Appearance::styleSheetFor(const QPalette& palette)
     if (!isDark(palette))
         return {};
     return QStringLiteral("QDockWidget::title { background: #3a3d42; }\n"
-                          "QTableView { gridline-color: #44474d; }\n");
+                          "QTableView { gridline-color: #44474d; }\n"
+                          "QLabel#warningsBadge[clean=\"true\"] { background: #2f5a37; color: #e3f1e3; }\n");
 }
 
 void Appearance::apply(const Choices& c)

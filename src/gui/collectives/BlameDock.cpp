@@ -123,7 +123,7 @@ void BlameDock::showRoot()
     const query::BlameRoot& root = m_model->rowAt(index.row());
     QString html = QStringLiteral("<p><b>%1</b> \u2014 %2: %3</p><ol>")
                        .arg(BlameTableModel::rootText(root).toHtmlEscaped(),
-                           QString::fromUtf8(query::blameCauseName(root.cause)),
+                           BlameTableModel::causeText(root.cause),
                            BlameTableModel::evidenceText(root).toHtmlEscaped());
     for (const auto& hop : root.chain) {
         const auto& in = m_result->set.instances[hop.instance];

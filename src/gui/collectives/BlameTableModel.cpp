@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/collectives/BlameTableModel.h"
 
+#include <QCoreApplication>
+
 namespace npuscope::gui {
 
 namespace {
@@ -11,8 +13,13 @@ QString ms(int64_t ns) { return QString::number(static_cast<double>(ns) / 1e6, '
 
 QString BlameTableModel::rootText(const query::BlameRoot& root)
 {
-    return root.link ? QStringLiteral("link %1-%2").arg(root.link->first).arg(root.link->second)
-                     : QStringLiteral("rank %1").arg(root.rank.value_or(-1));
+    return root.link ? tr("link %1-%2").arg(root.link->first).arg(root.link->second)
+                     : tr("rank %1").arg(root.rank.value_or(-1));
+}
+
+QString BlameTableModel::causeText(query::BlameCause cause)
+{
+    return QCoreApplication::translate("BlameCause", query::blameCauseName(cause));
 }
 
 QString BlameTableModel::evidenceText(const query::BlameRoot& r)
@@ -37,7 +44,7 @@ BlameTableModel::BlameTableModel(QObject* parent)
             [](const BlameRoot& r) { return rootText(r); }, {}, left },
         { tr("Cause"),
             tr("compute, host (device idle: dispatch-bound), link or unknown (docs/metrics.md, “Blame”)"),
-            [](const BlameRoot& r) { return QString::fromUtf8(query::blameCauseName(r.cause)); }, {}, left },
+            [](const BlameRoot& r) { return causeText(r.cause); }, {}, left },
         { tr("Induced wait (ms)"), tr("The wait of other ranks traced back to this root in the step"),
             [](const BlameRoot& r) { return static_cast<double>(r.inducedWaitNs) / 1e6; },
             [](const BlameRoot& r) { return ms(r.inducedWaitNs); } },

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/collectives/CollectivesDock.h"
 
+#include "npuscope/gui/collectives/BlameTableModel.h"
 #include "npuscope/gui/collectives/CollectivesTableModel.h"
 #include "npuscope/gui/common/TableSetup.h"
 #include "npuscope/gui/common/Workspace.h"
@@ -34,9 +35,7 @@ QString rootText(const query::BlameResult& r, size_t i)
     if (s < 0)
         return {};
     const auto& root = r.steps[static_cast<size_t>(s)].roots[static_cast<size_t>(k)];
-    const QString who = root.link ? QStringLiteral("link %1-%2").arg(root.link->first).arg(root.link->second)
-                                  : QStringLiteral("rank %1").arg(root.rank.value_or(-1));
-    return QStringLiteral("%1 (%2)").arg(who, QString::fromUtf8(query::blameCauseName(root.cause)));
+    return QStringLiteral("%1 (%2)").arg(BlameTableModel::rootText(root), BlameTableModel::causeText(root.cause));
 }
 
 } // namespace

@@ -83,7 +83,7 @@ void PacketChart::paintEvent(QPaintEvent*)
             QString::fromStdString(d.transport));
         p.setFont(font());
         const QString info
-            = tr("%1 packets \u00b7 large %2")
+            = tr("%1 packets \u00b7 large-packet ratio %2 (as the profiler writes it)")
                   .arg(d.packets)
                   .arg(d.largePacketRatio ? QString::number(*d.largePacketRatio, 'f', 3) : TimeFormat::kAbsent);
         p.drawText(QRectF(panel.left(), panel.top() + fm.height(), panel.width(), fm.height()), Qt::AlignLeft,

@@ -70,7 +70,7 @@ int RankBarChart::labelWidth() const
     // Measured in bold: the selected rank's label is drawn bold.
     QFont bold = font();
     bold.setBold(true);
-    return QFontMetrics(bold).horizontalAdvance(QStringLiteral("rank %1").arg(widest)) + 12;
+    return QFontMetrics(bold).horizontalAdvance(tr("rank %1").arg(widest)) + 12;
 }
 
 void RankBarChart::relayout()
@@ -219,7 +219,10 @@ void RankBarChart::paintEvent(QPaintEvent* event)
         const bool selected = m_selectedRank && bar.rank == *m_selectedRank;
         if (selected || i == hoveredItem()) {
             const QColor band = selected ? QColor(255, 214, 80, 150) : QColor(0, 0, 0, 18);
-            p.fillRect(QRect(0, y, width(), std::max(m_rowHeight, 2)), band);
+            // A row thinner than its label (hundreds of ranks): the band stays in the plot, so that it does not
+            // strike through the label drawn over several rows.
+            const int bandLeft = m_rowHeight < fm.height() ? left : 0;
+            p.fillRect(QRect(bandLeft, y, width() - bandLeft, std::max(m_rowHeight, 2)), band);
         }
         double x = left;
         for (int part = 0; part < SplitParts::PartCount; ++part) {
@@ -235,7 +238,7 @@ void RankBarChart::paintEvent(QPaintEvent* event)
             f.setBold(selected);
             p.setFont(f);
             p.setPen(palette().color(QPalette::WindowText));
-            p.drawText(labelRect(i), Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("rank %1").arg(bar.rank));
+            p.drawText(labelRect(i), Qt::AlignRight | Qt::AlignVCenter, tr("rank %1").arg(bar.rank));
             if (m_rowHeight < fm.height()) {
                 p.setPen(QPen(palette().color(QPalette::Mid), 1));
                 p.drawLine(left - 4, y + m_rowHeight / 2, left - 1, y + m_rowHeight / 2);

@@ -44,13 +44,14 @@ IssueTableModel::IssueTableModel(QObject* parent)
             [](const ParseIssue& i) { return QVariant(QString::fromStdString(i.message)); }, {}, {} },
     };
     columns[Severity].foreground = [](const ParseIssue& i) {
+        // Tints readable on the light and the dark palette; info in the palette's own text colour.
         switch (severityLevel(i.severity)) {
         case 0:
-            return QBrush(QColor(190, 35, 30));
+            return QVariant(QBrush(QColor(0xd3, 0x2f, 0x2f)));
         case 1:
-            return QBrush(QColor(170, 100, 0));
+            return QVariant(QBrush(QColor(0xd0, 0x70, 0x00)));
         default:
-            return QBrush(QColor(90, 90, 90));
+            return QVariant();
         }
     };
     for (auto& column : columns) {

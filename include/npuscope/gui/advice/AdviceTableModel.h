@@ -20,6 +20,9 @@ public:
     static QString whereText(const query::advice::Finding& f);
     // "1.5 ms"; a ratio without unit, a share as a percentage ("12.5 %").
     static QString valueText(double value, const std::string& unit);
+    // Severity and category names as shown (translated; the rule ids and the npuscope.advice/1 names stay English).
+    static QString severityText(query::advice::Severity severity);
+    static QString categoryText(const std::string& category);
 
 protected:
     std::optional<QVariant> cellData(const query::advice::Finding& row, int column, int role) const override;

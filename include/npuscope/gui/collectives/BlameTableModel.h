@@ -19,6 +19,8 @@ public:
     static QString rootText(const query::BlameRoot& root);
     // The root's evidence in one line (computing / free against its peers, or transit against the expected one).
     static QString evidenceText(const query::BlameRoot& root);
+    // query::blameCauseName, translated ("compute", "host", "link", "unknown").
+    static QString causeText(query::BlameCause cause);
 };
 
 } // namespace npuscope::gui
