@@ -1400,6 +1400,10 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
         <source>&lt;b&gt;No loaded kernel carries FLOPs.&lt;/b&gt;&lt;br&gt;%1.&lt;br&gt;Ranks checked: %2.</source>
         <translation>&lt;b&gt;已加载的 kernel 都没有 FLOPs。&lt;/b&gt;&lt;br&gt;%1。&lt;br&gt;已检查的卡：%2。</translation>
     </message>
+    <message>
+        <source> · all steps (no step selected)</source>
+        <translation> · 所有迭代（未选中迭代）</translation>
+    </message>
 </context>
 <context>
     <name>FlopsQuery</name>

@@ -227,8 +227,13 @@ void PieChart::paintEvent(QPaintEvent*)
     for (int i = 0; i < lines; ++i) {
         const auto& r = m_rings[static_cast<size_t>(i)];
         p.setFont(i == 0 ? bold : font());
+        // A small hole gets the total to three significant digits ("115 ms") rather than a cut "114.866…".
+        const QFontMetrics middle(p.font());
+        QString text = middleText(r.total());
+        if (middle.horizontalAdvance(text) > holeRect.width())
+            text = TimeFormat::adaptive(static_cast<double>(r.total()));
         p.drawText(QRect(holeRect.left(), ty, holeRect.width(), fm.height()), Qt::AlignCenter,
-            QFontMetrics(p.font()).elidedText(middleText(r.total()), Qt::ElideRight, holeRect.width()));
+            middle.elidedText(text, Qt::ElideRight, holeRect.width()));
         ty += fm.height();
     }
     p.setFont(font());
@@ -247,14 +252,21 @@ void PieChart::paintEvent(QPaintEvent*)
             valueWidth = std::max(valueWidth, fm.horizontalAdvance(ms(v)));
     }
     const int pctWidth = fm.horizontalAdvance(QStringLiteral("100.0 %"));
-    const int columns = static_cast<int>(m_rings.size());
+    // Without room for a readable name beside every figure (a narrow dock, 200 % scaling), the value columns go (the
+    // tooltip has them) and the names keep the share.
+    const int minName = fm.horizontalAdvance(QStringLiteral("MMMMMMMM"));
+    const int columns = legendWidth - kSwatch - 6 - static_cast<int>(m_rings.size()) * (valueWidth + kGap) - pctWidth
+                - kGap
+            >= minName
+        ? static_cast<int>(m_rings.size())
+        : 0;
     int widestName = 0;
     for (const auto& part : m_parts)
         widestName = std::max(widestName, fm.horizontalAdvance(part.name));
     // Names as wide as the widest, elided when the legend is narrower; the figures follow them.
     const int nameWidth = std::max(
         40, std::min(widestName + 6, legendWidth - kSwatch - 6 - columns * (valueWidth + kGap) - pctWidth - kGap));
-    const bool header = m_rings.size() > 1;
+    const bool header = m_rings.size() > 1 && columns > 0;
     const int available = (area.bottom() - (area.top() + titleHeight)) / lineHeight - (header ? 1 : 0);
     const int partCount = static_cast<int>(m_parts.size());
     const int shown = partCount <= available ? partCount : std::max(0, available - 1);
@@ -289,8 +301,9 @@ void PieChart::paintEvent(QPaintEvent*)
     }
     if (shown < partCount) {
         p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(QRect(x + kSwatch + 6, y, legendWidth, lineHeight), Qt::AlignLeft | Qt::AlignVCenter,
-            tr("\u2026 %1 more (hover the pie)").arg(partCount - shown));
+        const int moreWidth = legendWidth - kSwatch - 6;
+        p.drawText(QRect(x + kSwatch + 6, y, moreWidth, lineHeight), Qt::AlignLeft | Qt::AlignVCenter,
+            fm.elidedText(tr("\u2026 %1 more (hover the pie)").arg(partCount - shown), Qt::ElideRight, moreWidth));
     }
 }
 

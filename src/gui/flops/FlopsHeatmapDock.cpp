@@ -182,7 +182,9 @@ void FlopsHeatmapDock::updateStatus()
     if (isImporting() && !isVisible())
         text += tr(" (the rest load when this view is shown)");
     const auto step = shownStep();
-    text += step ? tr(" \u00b7 step %1").arg(*step) : tr(" \u00b7 all steps");
+    text += step                     ? tr(" \u00b7 step %1").arg(*step)
+        : m_allSteps->isChecked() ? tr(" \u00b7 all steps")
+                                  : tr(" \u00b7 all steps (no step selected)");
     if (m_wholeRunOnly)
         text += tr(" (flops_summary_N.json figures are for the whole run)");
     m_status->setText(text);
