@@ -295,20 +295,20 @@
         <translation>无延迟的通信</translation>
     </message>
     <message>
-        <source>%1 ms of waiting above normal in %2 delayed ops: %3 ms traced to %4 root(s), %5 ms within the normal spread between ranks</source>
-        <translation>%2 个延迟算子中高于正常水平的等待共 %1 ms：其中 %3 ms 追溯到 %4 个根因，%5 ms 属于卡间正常波动</translation>
-    </message>
-    <message>
         <source>&lt;p&gt;No rank or link stands out in this step.&lt;/p&gt;</source>
         <translation>&lt;p&gt;该迭代中没有明显异常的卡或链路。&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>arrived late</source>
-        <translation>到达较晚</translation>
+        <source>%1 ms of waiting, summed over the ranks of %2 delayed ops: %3 ms traced to %4 root(s); %5 ms not explained by any rank or link (the normal spread between ranks)</source>
+        <translation>%2 个延迟算子中各卡等待时间合计 %1 ms：其中 %3 ms 追溯到 %4 个根因；%5 ms 无法归因于任何卡或链路（卡间正常波动）</translation>
     </message>
     <message>
-        <source>waited</source>
-        <translation>等待</translation>
+        <source>rank %1 arrived late in %2 (%3, last arriver %4)</source>
+        <translation>卡 %1 在 %2 中迟到（%3，最后到达：卡 %4）</translation>
+    </message>
+    <message>
+        <source>rank %1 waited in %2 (%3, last arriver %4)</source>
+        <translation>卡 %1 在 %2 中等待（%3，最后到达：卡 %4）</translation>
     </message>
 </context>
 <context>

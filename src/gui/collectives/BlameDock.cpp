@@ -97,8 +97,8 @@ void BlameDock::showStep()
         return;
     }
     const auto& s = m_result->steps[static_cast<size_t>(i)];
-    m_summary->setText(tr("%1 ms of waiting above normal in %2 delayed ops: %3 ms traced to %4 root(s), %5 ms within "
-                          "the normal spread between ranks")
+    m_summary->setText(tr("%1 ms of waiting, summed over the ranks of %2 delayed ops: %3 ms traced to %4 root(s); "
+                          "%5 ms not explained by any rank or link (the normal spread between ranks)")
                            .arg(ms(s.delayNs))
                            .arg(s.delayedInstances)
                            .arg(ms(s.inducedWaitNs))
@@ -127,11 +127,12 @@ void BlameDock::showRoot()
                            BlameTableModel::evidenceText(root).toHtmlEscaped());
     for (const auto& hop : root.chain) {
         const auto& in = m_result->set.instances[hop.instance];
-        html += QStringLiteral("<li>rank %1 %2 in %3 (%4, last arriver %5)</li>")
-                    .arg(hop.rank)
-                    .arg(hop.relation == "late" ? tr("arrived late") : tr("waited"))
-                    .arg(QString::fromStdString(in.opKey).toHtmlEscaped(), QString::fromStdString(in.opType))
-                    .arg(in.members[in.lastArriver].rank);
+        const QString item = (hop.relation == "late" ? tr("rank %1 arrived late in %2 (%3, last arriver %4)")
+                                                     : tr("rank %1 waited in %2 (%3, last arriver %4)"))
+                                 .arg(QString::number(hop.rank), QString::fromStdString(in.opKey).toHtmlEscaped(),
+                                     QString::fromStdString(in.opType),
+                                     QString::number(in.members[in.lastArriver].rank));
+        html += QStringLiteral("<li>") + item + QStringLiteral("</li>");
     }
     html += QStringLiteral("</ol>");
     m_chain->setHtml(html);
