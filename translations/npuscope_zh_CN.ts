@@ -2599,6 +2599,21 @@ rank %1 of %2</source>
     </message>
 </context>
 <context>
+    <name>MemoryMetric</name>
+    <message>
+        <source>Allocated</source>
+        <translation>已分配</translation>
+    </message>
+    <message>
+        <source>Reserved</source>
+        <translation>已预留</translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <translation>活跃</translation>
+    </message>
+</context>
+<context>
     <name>npuscope::gui::MemoryOperatorDiffModel</name>
     <message>
         <source>Operator</source>

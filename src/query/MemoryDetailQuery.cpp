@@ -9,6 +9,12 @@
 #include <cmath>
 #include <map>
 
+// No Qt in the query layer: lupdate only needs to see the macro (scripts/update-translations.sh reads this file; the
+// GUI translates these strings, the CLI prints them as they are).
+#ifndef QT_TRANSLATE_NOOP
+#define QT_TRANSLATE_NOOP(context, text) text
+#endif
+
 namespace npuscope::query {
 
 namespace {
@@ -23,11 +29,11 @@ const char* memoryMetricName(MemoryMetric m)
 {
     switch (m) {
     case MemoryMetric::Allocated:
-        return "Allocated";
+        return QT_TRANSLATE_NOOP("MemoryMetric", "Allocated");
     case MemoryMetric::Reserved:
-        return "Reserved";
+        return QT_TRANSLATE_NOOP("MemoryMetric", "Reserved");
     case MemoryMetric::Active:
-        return "Active";
+        return QT_TRANSLATE_NOOP("MemoryMetric", "Active");
     }
     return "";
 }

@@ -224,9 +224,15 @@ void CollectivesDock::applyFilters()
                            .arg(static_cast<double>(offsetMax) / 1e3, 0, 'f', 1));
     m_model->setInstances(std::move(rows));
     m_table->resizeColumnsToContents();
-    // Capped so the root column stays in view at 1366 px.
-    for (int c = 0; c < CollectivesTableModel::Root; ++c)
-        m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), 170));
+    // Columns as wide as their text when they all fit; else capped (elided, full text in the tooltip) so that the
+    // root column stays in view at 1366 px.
+    int total = 0;
+    for (int c = 0; c <= CollectivesTableModel::Root; ++c)
+        total += m_table->columnWidth(c);
+    if (total > m_table->viewport()->width()) {
+        for (int c = 0; c < CollectivesTableModel::Root; ++c)
+            m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), 170));
+    }
 }
 
 void CollectivesDock::setMemberFilter(std::vector<int64_t> ranks)

@@ -3,7 +3,9 @@
 
 #include "npuscope/gui/common/TimeFormat.h"
 
+#include <QCoreApplication>
 #include <QFontMetrics>
+#include <QGuiApplication>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -25,10 +27,10 @@ constexpr int kStepLabelHeight = 16;
 constexpr int kLegendSwatch = 18;
 constexpr int kDragThresholdPx = 3;
 
-QColor componentColor(const std::string& component, size_t index)
+QColor componentColor(const std::string& component, size_t index, bool darkBase)
 {
     if (component == "APP")
-        return QColor(0x55, 0x55, 0x55);
+        return darkBase ? QColor(0xb4, 0xb4, 0xb4) : QColor(0x55, 0x55, 0x55);
     if (component == "PTA+GE")
         return QColor(0x7b, 0x3f, 0xb0);
     if (component == "PTA")
@@ -56,7 +58,7 @@ QPen penOf(const MemoryCurveChart::Series& s)
 QString seriesName(const MemoryCurveChart::Series& s)
 {
     return QString::fromStdString(s.curve.component) + QLatin1Char(' ')
-        + QString::fromLatin1(query::memoryMetricName(s.curve.metric));
+        + QCoreApplication::translate("MemoryMetric", query::memoryMetricName(s.curve.metric));
 }
 
 QString mb(double v) { return QStringLiteral("%1 MB").arg(v, 0, 'f', v >= 100 ? 1 : 3); }
@@ -89,7 +91,8 @@ std::vector<MemoryCurveChart::Series> MemoryCurveChart::prepare(
         auto at = std::find(components.begin(), components.end(), c.component);
         if (at == components.end())
             at = components.insert(components.end(), c.component);
-        s.color = componentColor(c.component, static_cast<size_t>(at - components.begin()));
+        const bool darkBase = QGuiApplication::palette().color(QPalette::Base).lightnessF() < 0.5;
+        s.color = componentColor(c.component, static_cast<size_t>(at - components.begin()), darkBase);
         // Above reduceAbove points in all, each series keeps an overview of its share of reduceAbove.
         if (total > reduceAbove) {
             const size_t share = std::max<size_t>(4, reduceAbove * c.points.size() / std::max<size_t>(1, total));
@@ -284,9 +287,9 @@ void MemoryCurveChart::paint(QPainter& p)
         QPen pen = penOf(m_series[i]);
         if (!m_series[i].visible)
             pen.setColor(palette().color(QPalette::PlaceholderText));
-        p.setPen(pen);
+        // The swatch three pixels high: a one-pixel line does not show which of three shades it is.
         const int y = lr.center().y();
-        p.drawLine(lr.left(), y, lr.left() + kLegendSwatch, y);
+        p.fillRect(QRect(lr.left(), y - 1, kLegendSwatch, 3), pen.color());
         p.setPen(m_series[i].visible ? palette().color(QPalette::Text) : palette().color(QPalette::PlaceholderText));
         p.drawText(QRect(lr.left() + kLegendSwatch + 4, lr.top(), lr.width(), lr.height()), Qt::AlignVCenter,
             seriesName(m_series[i]));
