@@ -281,7 +281,11 @@ void StrategyChart::paintLegend(QPainter& p) const
     const QString title = QCoreApplication::translate("RankMetric", query::rankMetricTitle(m_metric));
     p.drawText(kMargin, y0 + fm.ascent(), title);
     const int barX = kMargin + fm.horizontalAdvance(title) + 12;
-    const int barWidth = std::clamp(width() / 5, 120, 280);
+    // At least as wide as its two end labels and a gap, so that they never run together.
+    const int labelsWidth = m_min && m_max
+        ? fm.horizontalAdvance(formatValue(*m_min)) + fm.horizontalAdvance(formatValue(*m_max)) + 16
+        : 0;
+    const int barWidth = std::max(std::clamp(width() / 5, 120, 280), labelsWidth);
     for (int x = 0; x < barWidth; ++x)
         p.fillRect(QRect(barX + x, y0, 1, h), ramp((x + 0.5) / barWidth));
     p.setPen(QPen(palette().color(QPalette::Mid), 1));
