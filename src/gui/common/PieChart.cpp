@@ -230,7 +230,7 @@ void PieChart::paintEvent(QPaintEvent*)
         // A small hole gets the total to three significant digits ("115 ms") rather than a cut "114.866…".
         const QFontMetrics middle(p.font());
         QString text = middleText(r.total());
-        if (middle.horizontalAdvance(text) > holeRect.width())
+        if (middle.horizontalAdvance(text) > holeRect.width() - 8) // a few pixels clear of the ring
             text = TimeFormat::adaptive(static_cast<double>(r.total()));
         p.drawText(QRect(holeRect.left(), ty, holeRect.width(), fm.height()), Qt::AlignCenter,
             middle.elidedText(text, Qt::ElideRight, holeRect.width()));

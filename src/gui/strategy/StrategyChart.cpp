@@ -7,6 +7,7 @@
 #include <QPaintEvent>
 #include <QPainter>
 #include <QPainterPath>
+#include <QRegion>
 
 #include <algorithm>
 #include <array>
@@ -31,7 +32,7 @@ struct Stop {
 const std::array<Stop, 5> kRamp { { { 0.0, QColor(0xff, 0xff, 0xcc) }, { 0.25, QColor(0xfe, 0xd9, 0x76) },
     { 0.5, QColor(0xfd, 0x8d, 0x3c) }, { 0.75, QColor(0xe3, 0x1a, 0x1c) }, { 1.0, QColor(0x80, 0x00, 0x26) } } };
 const QColor kNoData(0xbd, 0xbd, 0xbd);
-const QColor kLink(0x1f, 0x4e, 0x9c, 110);
+const QColor kLink(0x1f, 0x4e, 0x9c);
 
 // The link colour on this palette's base: the light one on a dark base (dark theme), opaque.
 QColor linkColour(const QPalette& palette)
@@ -364,9 +365,14 @@ void StrategyChart::paintEvent(QPaintEvent* event)
         }
     }
 
-    // The links under the cells: they show in the gaps between stages (which row of one stage sends to which of the
-    // next) and never strike through a cell or its rank number.
+    // The links only in the gaps between the stage boxes: which rows of one stage send to which of the next. Across the
+    // cells they struck through the rank numbers, and under them they showed between cells as if they ended there.
     if (!m_pairs.empty()) {
+        QRegion gaps;
+        for (int pp = 0; pp + 1 < s.pp; ++pp)
+            gaps += QRect(g.left + pp * (g.stageWidth + kStageGap) + g.stageWidth, g.top, kStageGap, stageHeight);
+        p.save();
+        p.setClipRegion(gaps);
         // One line per unordered pair between different stages: send and receive of a pair draw once.
         std::set<std::pair<int64_t, int64_t>> drawn;
         p.setRenderHint(QPainter::Antialiasing, true);
@@ -379,7 +385,7 @@ void StrategyChart::paintEvent(QPaintEvent* event)
                 continue;
             p.drawLine(QRectF(cellRect(src)).center(), QRectF(cellRect(dst)).center());
         }
-        p.setRenderHint(QPainter::Antialiasing, false);
+        p.restore();
     }
 
     const int gap = std::min(g.cellWidth, g.cellHeight) >= 10 ? 1 : 0;

@@ -169,7 +169,6 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
     // Arrows instead of a tab bar as wide as its four titles, and a minimum below the pages' own (their button rows),
     // so the pane can be narrow and the dock fits 1366 px at 200 % scaling without a horizontal scroll bar.
     m_tabs->setUsesScrollButtons(true);
-    m_tabs->setElideMode(Qt::ElideRight); // titles shrink with "…" before the arrows hide them
     m_tabs->setMinimumWidth(240);
     m_details = new QTextBrowser(m_tabs);
     m_details->setObjectName(QStringLiteral("timelineDetails"));

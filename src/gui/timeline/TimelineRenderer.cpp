@@ -648,8 +648,12 @@ void TimelineRenderer::paintRuler(QPainter& p) const
         const double x = kLabelWidth + m_axis.toPx(tick);
         p.setPen(canvas(m_dark).rulerText);
         p.drawLine(QPointF(x, kRulerHeight - 8), QPointF(x, kRulerHeight - 1));
+        // A label that would be cut at the right edge is left out: cut, "0.4 s" read "0".
+        const QString label = rulerLabel(tick - origin, step);
+        if (x + 3 + QFontMetricsF(m_smallFont).horizontalAdvance(label) > w)
+            continue;
         p.setPen(canvas(m_dark).text);
-        p.drawText(QPointF(x + 3, kRulerHeight - 10), rulerLabel(tick - origin, step));
+        p.drawText(QPointF(x + 3, kRulerHeight - 10), label);
     }
     // Marker flags with their names.
     for (const Marker& m : m_markers) {
