@@ -178,6 +178,14 @@ QString PieChart::itemToolTip(int item) const
     return text;
 }
 
+QString PieChart::holeText(const QString& full, int64_t ns, const QFontMetrics& fm, int holeWidth)
+{
+    const int room = holeWidth - 8; // a few pixels clear of the ring
+    if (fm.horizontalAdvance(full) <= room)
+        return full;
+    return fm.elidedText(TimeFormat::adaptive(static_cast<double>(ns)), Qt::ElideRight, holeWidth);
+}
+
 void PieChart::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
@@ -227,13 +235,8 @@ void PieChart::paintEvent(QPaintEvent*)
     for (int i = 0; i < lines; ++i) {
         const auto& r = m_rings[static_cast<size_t>(i)];
         p.setFont(i == 0 ? bold : font());
-        // A small hole gets the total to three significant digits ("115 ms") rather than a cut "114.866…".
-        const QFontMetrics middle(p.font());
-        QString text = middleText(r.total());
-        if (middle.horizontalAdvance(text) > holeRect.width() - 8) // a few pixels clear of the ring
-            text = TimeFormat::adaptive(static_cast<double>(r.total()));
         p.drawText(QRect(holeRect.left(), ty, holeRect.width(), fm.height()), Qt::AlignCenter,
-            middle.elidedText(text, Qt::ElideRight, holeRect.width()));
+            holeText(middleText(r.total()), r.total(), QFontMetrics(p.font()), holeRect.width()));
         ty += fm.height();
     }
     p.setFont(font());

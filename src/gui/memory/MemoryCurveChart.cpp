@@ -5,7 +5,6 @@
 
 #include <QCoreApplication>
 #include <QFontMetrics>
-#include <QGuiApplication>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -27,10 +26,10 @@ constexpr int kStepLabelHeight = 16;
 constexpr int kLegendSwatch = 18;
 constexpr int kDragThresholdPx = 3;
 
-QColor componentColor(const std::string& component, size_t index, bool darkBase)
+QColor componentColor(const std::string& component, size_t index)
 {
     if (component == "APP")
-        return darkBase ? QColor(0xb4, 0xb4, 0xb4) : QColor(0x55, 0x55, 0x55);
+        return QColor(0x8c, 0x8c, 0x8c); // a mid grey: readable on the light and the dark base
     if (component == "PTA+GE")
         return QColor(0x7b, 0x3f, 0xb0);
     if (component == "PTA")
@@ -91,8 +90,7 @@ std::vector<MemoryCurveChart::Series> MemoryCurveChart::prepare(
         auto at = std::find(components.begin(), components.end(), c.component);
         if (at == components.end())
             at = components.insert(components.end(), c.component);
-        const bool darkBase = QGuiApplication::palette().color(QPalette::Base).lightnessF() < 0.5;
-        s.color = componentColor(c.component, static_cast<size_t>(at - components.begin()), darkBase);
+        s.color = componentColor(c.component, static_cast<size_t>(at - components.begin()));
         // Above reduceAbove points in all, each series keeps an overview of its share of reduceAbove.
         if (total > reduceAbove) {
             const size_t share = std::max<size_t>(4, reduceAbove * c.points.size() / std::max<size_t>(1, total));

@@ -156,12 +156,10 @@ void StepSplitPie::paintEvent(QPaintEvent*)
     big.setPointSizeF(font().pointSizeF() * 1.15);
     p.setFont(big);
     const int bigHeight = QFontMetrics(big).height();
-    // A small hole gets the wall time to three significant digits ("154 ms") rather than cut at both ends.
-    QString totalText = TimeFormat::withUnit(total, TimeFormat::Unit::Milliseconds);
-    if (QFontMetrics(big).horizontalAdvance(totalText) > holeRect.width() - 8) // a few pixels clear of the ring
-        totalText = TimeFormat::adaptive(static_cast<double>(total));
     p.drawText(QRect(holeRect.left(), holeRect.center().y() - bigHeight, holeRect.width(), bigHeight),
-        Qt::AlignHCenter | Qt::AlignBottom, totalText);
+        Qt::AlignHCenter | Qt::AlignBottom,
+        PieChart::holeText(
+            TimeFormat::withUnit(total, TimeFormat::Unit::Milliseconds), total, QFontMetrics(big), holeRect.width()));
     p.setFont(font());
     p.setPen(palette().color(QPalette::PlaceholderText));
     p.drawText(QRect(holeRect.left(), holeRect.center().y(), holeRect.width(), fm.height()),

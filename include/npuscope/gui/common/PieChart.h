@@ -4,6 +4,7 @@
 #include "npuscope/gui/common/ChartWidget.h"
 
 #include <QColor>
+#include <QFontMetrics>
 #include <QString>
 
 #include <cstdint>
@@ -50,6 +51,9 @@ public:
 
     // Draws values as pie slices in rect, from 12 o'clock clockwise, each part its colour, separated by `border`.
     // Angles come from the running sum so rounding never leaves a gap.
+    // The total written in a donut hole holeWidth px wide in font metrics fm: `full` when it fits a few pixels clear of
+    // the ring, else ns to three significant digits ("115 ms"), elided as a last resort.
+    static QString holeText(const QString& full, int64_t ns, const QFontMetrics& fm, int holeWidth);
     static void paintSlices(QPainter& p, const QRect& rect, const std::vector<int64_t>& values,
         const std::vector<QColor>& colors, const QColor& border);
     // The slice of values at an angle measured from 12 o'clock clockwise (degrees, 0..360), -1 when all are 0.
