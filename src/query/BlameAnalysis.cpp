@@ -1,16 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/BlameAnalysis.h"
+#include "npuscope/query/TranslationMarker.h"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <tuple>
-
-// No Qt in the query layer: lupdate only needs to see the macro (scripts/update-translations.sh reads this file; the
-// GUI translates these strings, the CLI prints them as they are).
-#ifndef QT_TRANSLATE_NOOP
-#define QT_TRANSLATE_NOOP(context, text) text
-#endif
 
 namespace npuscope::query {
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/MemoryDetailQuery.h"
+#include "npuscope/query/TranslationMarker.h"
 
 #include "npuscope/query/TimelineQuery.h"
 
@@ -8,12 +9,6 @@
 #include <charconv>
 #include <cmath>
 #include <map>
-
-// No Qt in the query layer: lupdate only needs to see the macro (scripts/update-translations.sh reads this file; the
-// GUI translates these strings, the CLI prints them as they are).
-#ifndef QT_TRANSLATE_NOOP
-#define QT_TRANSLATE_NOOP(context, text) text
-#endif
 
 namespace npuscope::query {
 

@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/MetricDefinitions.h"
+#include "npuscope/query/TranslationMarker.h"
 
 #include <array>
-
-// No Qt in the query layer: lupdate only needs to see the macro.
-#ifndef QT_TRANSLATE_NOOP
-#define QT_TRANSLATE_NOOP(context, text) text
-#endif
 
 namespace npuscope::query {
 

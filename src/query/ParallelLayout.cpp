@@ -1,17 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/ParallelLayout.h"
+#include "npuscope/query/TranslationMarker.h"
 
 #include <algorithm>
 #include <array>
 #include <map>
 #include <set>
 #include <tuple>
-
-// No Qt in the query layer: lupdate only needs to see the macro (scripts/update-translations.sh reads this file; the
-// GUI translates these strings, the CLI prints them as they are).
-#ifndef QT_TRANSLATE_NOOP
-#define QT_TRANSLATE_NOOP(context, text) text
-#endif
 
 namespace npuscope::query {
 
