@@ -37,6 +37,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
+#include <deque>
 #include <exception>
 #include <filesystem>
 #include <functional>
@@ -769,8 +771,9 @@ bool importDeferred(model::Database& db, int64_t rank, DeferredGroups groups, co
 // Parses every rank's summary files on several threads and merges them into db. Returns what group
 // resolution needs to know about the merged links (collected on the worker threads).
 load::GroupFacts loadSummary(model::Database& db, const LoadPlan& plan, int threads, ProgressSink& progress,
-    const std::atomic<bool>* cancel, LoadReport* report, MemoryGuard::Watch& watch)
+    const std::atomic<bool>* cancel, const LoadOptions& options, MemoryGuard::Watch& watch)
 {
+    LoadReport* report = options.report;
     const auto t0 = std::chrono::steady_clock::now();
     // A folder of imported rank files only: nothing to parse, every file is one copy in SQL, straight into db on this
     // thread. Workers would copy each row twice (file -> worker model -> db), and their shared-cache models copy
@@ -796,30 +799,105 @@ load::GroupFacts loadSummary(model::Database& db, const LoadPlan& plan, int thre
         }
         return facts;
     }
-    // Each worker parses whole ranks into a model of its own (own connection, no lock contention) and merges it into
-    // db after every kBatchBytes of files, then starts a new one: the load never holds a worker's whole share twice
-    // (its model and its copy in db; 1.2 GB each on a flat 1,024-way all-to-all cluster), only a batch. Merges take
-    // turns; the other workers parse meanwhile. db is not used by anyone else until the load returns.
-    constexpr uint64_t kBatchBytes = 64ull << 20;
-    std::mutex mergeMutex;
-    std::vector<load::GroupFacts> facts; // per merged batch, in merge order
+    // Thread 0 imports ranks straight into db; every other thread parses whole ranks into a model of its own (own
+    // connection, no lock contention) and hands it over after every batch of files (LoadOptions::summaryBatchBytes), then starts a new one.
+    // Thread 0 merges the models handed over between its own batches (db has one writer at a time, and a merge
+    // ATTACHes outside any transaction), so the rows of its own share are written once instead of being copied
+    // from a model of their own: 10 of the 28 s of a flat 1,024-way all-to-all cluster went to such copies. At
+    // most kQueued models wait, so the load never holds much more than a batch per thread twice (a model and its
+    // copy in db). db is not used by anyone else until the load returns.
+    const uint64_t batchBytes = std::max<uint64_t>(1, options.summaryBatchBytes);
+    constexpr size_t kQueued = 2;
+    struct Handed {
+        std::unique_ptr<model::Database> model;
+        std::string name;
+        load::GroupFacts facts;
+    };
+    std::mutex queueMutex;
+    std::condition_variable queueChanged;
+    std::deque<Handed> queue;
+    size_t workersLeft = static_cast<size_t>(threads) - 1;
+    bool mergerGone = false; // thread 0 stopped (error or cancel): nobody takes models any more
+    std::vector<load::GroupFacts> facts; // per batch, in the order the rows entered db (thread 0 only)
     std::atomic<size_t> next { 0 };
     double mergeSeconds = 0;
-    runOnThreads(static_cast<size_t>(threads), [&](size_t) {
-        for (bool more = true; more;) {
-            const std::string name = workerModelName();
-            auto model = model::Database::createModel(name);
-            const int64_t idBase = load::ModelMerger::reserveIds(*model); // the merge then copies ids as they are
-            more = runWorker(*model, plan, next, progress, cancel, kBatchBytes, watch);
-            load::ModelMerger::releaseIds(*model, idBase);
-            if (cancel && cancel->load())
-                return;
-            auto batchFacts = load::PostLoad::collectGroupFacts(*model);
-            std::lock_guard lock(mergeMutex);
+    auto cancelled = [&] { return cancel && cancel->load(); };
+    // Merges the models handed over so far; with wait, also waits for those still to come until every worker is done.
+    auto mergeHanded = [&](bool wait) {
+        for (;;) {
+            std::optional<Handed> h;
+            {
+                std::unique_lock lock(queueMutex);
+                while (wait && queue.empty() && workersLeft > 0 && !cancelled())
+                    queueChanged.wait_for(lock, kClaimPoll);
+                if (queue.empty())
+                    return;
+                h.emplace(std::move(queue.front()));
+                queue.pop_front();
+            }
+            queueChanged.notify_all();
+            if (cancelled())
+                continue; // drop it: the load is abandoned
             const auto m0 = std::chrono::steady_clock::now();
-            load::ModelMerger::merge(db, name); // outside any transaction: it ATTACHes
-            facts.push_back(std::move(batchFacts));
+            load::ModelMerger::merge(db, h->name);
+            facts.push_back(std::move(h->facts));
             mergeSeconds += secondsBetween(m0, std::chrono::steady_clock::now());
+        }
+    };
+    runOnThreads(static_cast<size_t>(threads), [&](size_t thread) {
+        if (thread == 0) {
+            try {
+                for (bool more = true; more && !cancelled();) {
+                    const auto after = model::CommGroupSources::lastIds(db);
+                    more = runWorker(db, plan, next, progress, cancel, batchBytes, watch);
+                    if (cancelled())
+                        break;
+                    facts.push_back(load::PostLoad::collectGroupFacts(db, after));
+                    mergeHanded(false);
+                }
+                mergeHanded(true);
+            } catch (...) {
+                std::lock_guard lock(queueMutex);
+                mergerGone = true;
+                queueChanged.notify_all();
+                throw;
+            }
+            std::lock_guard lock(queueMutex);
+            mergerGone = true;
+            queueChanged.notify_all();
+            return;
+        }
+        // The worker is counted out however it ends (an exception included), so thread 0 stops waiting for it.
+        struct Done {
+            std::mutex& m;
+            std::condition_variable& cv;
+            size_t& left;
+            ~Done()
+            {
+                {
+                    std::lock_guard lock(m);
+                    --left;
+                }
+                cv.notify_all();
+            }
+        } done { queueMutex, queueChanged, workersLeft };
+        for (bool more = true; more;) {
+            Handed h;
+            h.name = workerModelName();
+            h.model = model::Database::createModel(h.name);
+            const int64_t idBase = load::ModelMerger::reserveIds(*h.model); // the merge then copies ids as they are
+            more = runWorker(*h.model, plan, next, progress, cancel, batchBytes, watch);
+            load::ModelMerger::releaseIds(*h.model, idBase);
+            if (cancelled())
+                return;
+            h.facts = load::PostLoad::collectGroupFacts(*h.model);
+            std::unique_lock lock(queueMutex);
+            while (queue.size() >= kQueued && !mergerGone && !cancelled())
+                queueChanged.wait_for(lock, kClaimPoll);
+            if (mergerGone)
+                return;
+            queue.push_back(std::move(h));
+            queueChanged.notify_all();
         }
     });
     if (cancel && cancel->load())
@@ -984,7 +1062,7 @@ std::unique_ptr<model::Database> Loader::load(
     }
     if (!db) {
         db = model::Database::createModel();
-        const auto facts = loadSummary(*db, plan, threads, progress, cancel, options.report, watch);
+        const auto facts = loadSummary(*db, plan, threads, progress, cancel, options, watch);
         if (cancel && cancel->load())
             return nullptr;
         const auto t0 = std::chrono::steady_clock::now();

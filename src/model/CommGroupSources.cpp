@@ -3,26 +3,44 @@
 
 namespace npuscope::model {
 
-void CommGroupSources::forEachOpGroupHash(Database& db, const std::function<void(const std::string&)>& fn)
+CommGroupSources::After CommGroupSources::lastIds(Database& db)
 {
-    auto st = db.prepare("SELECT DISTINCT group_hash FROM comm_op WHERE group_hash IS NOT NULL");
+    auto st = db.prepare("SELECT (SELECT COALESCE(MAX(id), 0) FROM comm_op), "
+                         "(SELECT COALESCE(MAX(id), 0) FROM comm_link_op)");
+    After after;
+    if (st.step()) {
+        after.commOp = st.int64(0);
+        after.linkOp = st.int64(1);
+    }
+    return after;
+}
+
+void CommGroupSources::forEachOpGroupHash(
+    Database& db, const std::function<void(const std::string&)>& fn, After after)
+{
+    auto st = db.prepare("SELECT DISTINCT group_hash FROM comm_op WHERE group_hash IS NOT NULL AND id > ?1");
+    st.bind(1, after.commOp);
     while (st.step())
         fn(st.text(0));
 }
 
-void CommGroupSources::forEachLinkGroupHash(Database& db, const std::function<void(const std::string&)>& fn)
+void CommGroupSources::forEachLinkGroupHash(
+    Database& db, const std::function<void(const std::string&)>& fn, After after)
 {
     auto st = db.prepare("SELECT DISTINCT group_hash FROM comm_link_op WHERE group_hash IS NOT NULL "
-                         "AND first_row IS NOT NULL");
+                         "AND first_row IS NOT NULL AND id > ?1");
+    st.bind(1, after.linkOp);
     while (st.step())
         fn(st.text(0));
 }
 
-void CommGroupSources::forEachSelfOrUnresolvedLink(Database& db, const std::function<void(const GroupLinkRow&)>& fn)
+void CommGroupSources::forEachSelfOrUnresolvedLink(
+    Database& db, const std::function<void(const GroupLinkRow&)>& fn, After after)
 {
     auto st = db.prepare("SELECT group_hash, rank_id, local_src, local_dst, src IS NOT NULL AND dst IS NOT NULL "
-                         "FROM comm_link WHERE group_hash IS NOT NULL "
+                         "FROM comm_link WHERE group_hash IS NOT NULL AND link_op > ?1 "
                          "AND (src IS NULL OR dst IS NULL OR local_src = local_dst) ORDER BY link_op, link_seq");
+    st.bind(1, after.linkOp);
     GroupLinkRow row;
     while (st.step()) {
         row.groupHash = st.text(0);

@@ -14,6 +14,12 @@ namespace {
 // bound-parameter limit, and larger batches gain nothing measurable.
 constexpr std::size_t kBatchRows = 32;
 
+// Links per multi-row INSERT of addCommLink: 10 columns x 64 rows.
+constexpr std::size_t kLinkBatch = 64;
+
+constexpr TableInsert<10>::Columns kLinkColumns { "op_id", "local_src", "local_dst", "src", "dst", "transport",
+    "size_mb", "time_ns", "bandwidth_gbps", "op_name_id" };
+
 constexpr TableInsert<12>::Columns kSliceColumns { "rank_id", "pid", "tid", "ts", "dur", "depth", "name_id", "cat_id",
     "args", "args_file_id", "args_offset", "args_len" };
 constexpr TableInsert<12>::Columns kFlowColumns { "rank_id", "cat", "name", "flow_id", "src_pid", "src_tid", "src_ts",
@@ -74,9 +80,8 @@ struct ModelWriter::Statements {
         , commLinkOp(db, "comm_link_op", { "rank_id", "step", "kind", "matrix_op", "op_type", "slot", "group_hash" })
         , commLinkOpRows(db.prepare("UPDATE comm_link_op SET first_row = ?1, last_row = ?2 WHERE id = ?3"))
         , commLinkName(db, "comm_link_name", { "value" })
-        , commLinkRow(db, "comm_link_row",
-              { "op_id", "local_src", "local_dst", "src", "dst", "transport", "size_mb", "time_ns", "bandwidth_gbps",
-                  "op_name_id" })
+        , commLinkRow(db, "comm_link_row", kLinkColumns)
+        , commLinkRowBatch(db, "comm_link_row", kLinkColumns, {}, "INSERT INTO", kLinkBatch)
         , memoryRecord(db, "memory_record",
               { "rank_id", "component", "ts", "allocated_mb", "reserved_mb", "active_mb", "stream_ptr", "device" })
         , operatorMemory(db, "operator_memory",
@@ -123,7 +128,7 @@ struct ModelWriter::Statements {
     TableInsert<7> commLinkOp;
     Statement commLinkOpRows;
     TableInsert<1> commLinkName;
-    TableInsert<10> commLinkRow;
+    TableInsert<10> commLinkRow, commLinkRowBatch;
     TableInsert<8> memoryRecord;
     TableInsert<16> operatorMemory;
     TableInsert<8> memoryPeak;
@@ -153,13 +158,12 @@ ModelWriter::ModelWriter(Database& db)
 
 ModelWriter::~ModelWriter()
 {
-    if (m_inTransaction) {
-        try {
-            flushLinkOp();
+    try {
+        flushLinkOp();
+        if (m_inTransaction)
             m_db.exec("COMMIT");
-        } catch (const DbError&) {
-            // Destructors must not throw; the data of an unfinished load is discarded.
-        }
+    } catch (const DbError&) {
+        // Destructors must not throw; the data of an unfinished load is discarded.
     }
 }
 
@@ -283,10 +287,8 @@ void ModelWriter::addCommLink(const CommLinkRow& r)
         && m_linkOp->matrixOp == r.matrixOp && m_linkOp->groupHash == r.groupHash && m_linkOp->kind == r.kind
         && m_linkOp->slot == r.slot && m_linkOp->opType == r.opType;
     if (!sameOp) {
-        flushLinkOp();
         m_st->commLinkOp.insert(r.rankId, r.step, r.kind, r.matrixOp, r.opType, r.slot, r.groupHash);
         m_linkOpId = m_db.lastInsertRowId();
-        m_linkFirst = 0;
         m_linkOp = LinkOp { r.rankId, r.step, r.kind, r.matrixOp, r.opType, r.slot, r.groupHash };
     }
     OptInt opName;
@@ -298,25 +300,64 @@ void ModelWriter::addCommLink(const CommLinkRow& r)
         }
         opName = it->second;
     }
-    m_st->commLinkRow.insert(m_linkOpId, r.localSrc, r.localDst, r.src, r.dst, r.transport, r.sizeMb, r.timeNs,
-        r.bandwidthGbps, opName);
-    const int64_t id = m_db.lastInsertRowId();
-    if (m_linkFirst == 0)
-        m_linkFirst = id;
-    m_linkLast = id;
-    m_linkFlushed = false;
+    m_pendingLinks.push_back(
+        { m_linkOpId, r.localSrc, r.localDst, r.src, r.dst, r.transport, r.sizeMb, r.timeNs, r.bandwidthGbps, opName });
+    if (m_pendingLinks.size() == kLinkBatch)
+        flushLinks();
+}
+
+void ModelWriter::flushLinks()
+{
+    if (m_pendingLinks.empty())
+        return;
+    auto bind = [](auto& insert, std::size_t row, const PendingLink& l) {
+        insert.bindRow(row, l.opId, l.localSrc, l.localDst, l.src, l.dst, l.transport, l.sizeMb, l.timeNs,
+            l.bandwidthGbps, l.opNameId);
+    };
+    const std::size_t n = m_pendingLinks.size();
+    if (n == kLinkBatch) {
+        for (std::size_t j = 0; j < n; ++j)
+            bind(m_st->commLinkRowBatch, j, m_pendingLinks[j]);
+        m_st->commLinkRowBatch.run();
+    } else {
+        for (const auto& l : m_pendingLinks) {
+            bind(m_st->commLinkRow, 0, l);
+            m_st->commLinkRow.run();
+        }
+    }
+    // One statement (or consecutive ones) appends its rows in order, each with the next rowid.
+    const int64_t last = m_db.lastInsertRowId();
+    for (std::size_t j = 0; j < n; ++j) {
+        const int64_t id = last - static_cast<int64_t>(n - 1 - j);
+        const int64_t op = m_pendingLinks[j].opId;
+        if (op != m_rangeOp) {
+            storeLinkRange();
+            m_rangeOp = op;
+            m_rangeFirst = id;
+        }
+        m_rangeLast = id;
+        m_rangeStored = false;
+    }
+    m_pendingLinks.clear();
+}
+
+void ModelWriter::storeLinkRange()
+{
+    // An op whose links another writer's rows interleave (ids not consecutive) still reads right: the view also
+    // matches op_id.
+    // The op stays current: links of it written after a commit extend the same range.
+    if (m_rangeOp == 0 || m_rangeStored)
+        return;
+    auto& st = m_st->commLinkOpRows;
+    st.bind(1, m_rangeFirst).bind(2, m_rangeLast).bind(3, m_rangeOp);
+    st.run();
+    m_rangeStored = true;
 }
 
 void ModelWriter::flushLinkOp()
 {
-    // An op whose links another writer's rows interleave (ids not consecutive) still reads right: the view also
-    // matches op_id.
-    if (m_linkFlushed)
-        return;
-    auto& st = m_st->commLinkOpRows;
-    st.bind(1, m_linkFirst).bind(2, m_linkLast).bind(3, m_linkOpId);
-    st.run();
-    m_linkFlushed = true;
+    flushLinks();
+    storeLinkRange();
 }
 
 void ModelWriter::addMemoryRecord(const MemoryRecordRow& r)

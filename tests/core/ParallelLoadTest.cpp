@@ -3,6 +3,7 @@
 
 #include "npuscope/io/detect/Detector.h"
 #include "npuscope/load/Loader.h"
+#include "npuscope/testgen/ClusterGenerator.h"
 
 #include <gtest/gtest.h>
 
@@ -51,6 +52,52 @@ TEST(ParallelLoad, ThreadsGiveTheSameModel)
         const auto a = dump(*one, sql);
         EXPECT_FALSE(a.empty()) << sql;
         EXPECT_EQ(a, dump(*three, sql)) << sql;
+    }
+}
+
+// The summary load's thread 0 writes its ranks straight into the model and merges what the other threads hand over
+// between its own batches: with a batch per rank (every rank handed over or written between merges) and any number
+// of threads, the model is the one-thread model, row for row.
+TEST(ParallelLoad, HandedOverBatchesGiveTheOneThreadModel)
+{
+    npuscope::test::ScratchDir dir;
+    testgen::GeneratorOptions g;
+    g.outDir = (dir.path() / "gen").string();
+    g.ranks = 16;
+    g.tp = 2;
+    g.pp = 2;
+    g.traceMb = 0;
+    std::string error;
+    ASSERT_TRUE(testgen::ClusterGenerator::generate(g, error)) << error;
+    const auto plan = io::Detector::detect({ g.outDir });
+    auto open = [&](int threads, uint64_t batchBytes) {
+        load::LoadOptions options;
+        options.threads = threads;
+        options.loadTimelines = false;
+        options.summaryBatchBytes = batchBytes;
+        return load::Loader::load(plan, options);
+    };
+    auto one = open(1, 64ull << 20);
+    ASSERT_TRUE(one);
+    const char* checks[] = {
+        kChecks[0],
+        kChecks[2],
+        "SELECT rank_id, step, kind, matrix_op, slot, group_hash, local_src, local_dst, src, dst, transport, size_mb, "
+        "time_ns, bandwidth_gbps, op_name FROM comm_link ORDER BY 1, 2, 3, 4, 7, 8",
+        kChecks[8],
+        "SELECT group_hash, name, ranks_source FROM comm_group ORDER BY 1",
+        "SELECT rank_id, kind, status FROM rank_file ORDER BY 1, 2",
+    };
+    EXPECT_GT(one->scalarInt("SELECT COUNT(*) FROM comm_link"), 100);
+    for (const auto& [threads, batch] : std::vector<std::pair<int, uint64_t>> { { 1, 1 }, { 2, 1 }, { 3, 1 },
+             { 2, 64ull << 20 } }) {
+        auto other = open(threads, batch);
+        ASSERT_TRUE(other);
+        for (const char* sql : checks) {
+            const auto a = dump(*one, sql);
+            EXPECT_FALSE(a.empty()) << sql;
+            EXPECT_EQ(a, dump(*other, sql)) << threads << " threads, batch " << batch << ": " << sql;
+        }
     }
 }
 

@@ -117,3 +117,110 @@ TEST(PostLoad, FactsOfSeveralModelsEqualFactsOfTheMergedModel)
     }
     EXPECT_EQ(whole.links.size(), 3u); // h1 0-0, h2 1-0 (unresolved), h1 1-1 once
 }
+
+TEST(PostLoad, FactsAfterIdsAreThoseOfTheRowsWrittenLater)
+{
+    auto link = [](int64_t rank, const char* hash, int64_t src, int64_t dst, std::optional<int64_t> global) {
+        CommLinkRow r;
+        r.rankId = rank;
+        r.kind = "collective";
+        r.matrixOp = "allgather-top1";
+        r.groupHash = hash;
+        r.localSrc = src;
+        r.localDst = dst;
+        r.src = global;
+        r.dst = global;
+        return r;
+    };
+    const std::vector<CommLinkRow> first { link(0, "h1", 0, 0, 0), link(0, "h2", 0, 1, std::nullopt) };
+    const std::vector<CommLinkRow> later { link(1, "h1", 1, 1, 1), link(1, "h3", 1, 0, std::nullopt),
+        link(1, "h3", 1, 1, 1) };
+    // One model with both, the later rows written after lastIds (as a load's thread 0 writes batch after batch).
+    auto both = Database::createModel();
+    CommRowsAfter after;
+    {
+        ModelWriter w(*both);
+        w.begin();
+        for (const auto& l : first)
+            w.addCommLink(l);
+        w.commit();
+        after = CommGroupSources::lastIds(*both);
+        EXPECT_GT(after.linkOp, 0);
+        w.begin();
+        for (const auto& l : later)
+            w.addCommLink(l);
+        w.commit();
+    }
+    auto alone = Database::createModel();
+    {
+        ModelWriter w(*alone);
+        w.begin();
+        for (const auto& l : later)
+            w.addCommLink(l);
+        w.commit();
+    }
+    const GroupFacts limited = PostLoad::collectGroupFacts(*both, after);
+    const GroupFacts expected = PostLoad::collectGroupFacts(*alone);
+    EXPECT_EQ(limited.hashes, expected.hashes);
+    EXPECT_EQ(limited.hashes, (std::set<std::string> { "h1", "h3" }));
+    EXPECT_EQ(limited.unresolvedLinks, 1);
+    ASSERT_EQ(limited.links.size(), expected.links.size());
+    for (size_t i = 0; i < expected.links.size(); ++i)
+        EXPECT_FALSE(limited.links[i] < expected.links[i] || expected.links[i] < limited.links[i]) << i;
+    EXPECT_EQ(PostLoad::collectGroupFacts(*both).hashes.size(), 3u);
+}
+
+// addCommLink writes links in multi-row batches: every link reads back through the comm_link view, in file order
+// and with its op, across batch boundaries, op changes inside a batch and a commit in the middle of an op.
+TEST(ModelWriterLinks, BatchedLinksReadBackInOrderWithTheirOps)
+{
+    auto db = Database::createModel();
+    const std::vector<std::pair<const char*, int>> ops { { "allreduce-top1", 100 }, { "allreduce-total", 64 },
+        { "broadcast-top1", 7 }, { "allgather-top1", 1 } };
+    {
+        ModelWriter w(*db);
+        w.begin();
+        int written = 0;
+        for (const auto& [name, links] : ops) {
+            for (int i = 0; i < links; ++i) {
+                CommLinkRow r;
+                r.rankId = 3;
+                r.kind = "collective";
+                r.matrixOp = name;
+                r.groupHash = "g";
+                r.localSrc = 0;
+                r.localDst = i;
+                r.transport = i % 2 ? "HCCS" : "RDMA";
+                r.sizeMb = i * 0.5;
+                r.opName = std::string(name) + "_" + std::to_string(i % 3);
+                w.addCommLink(r);
+                if (++written == 70) {
+                    w.commit(); // inside the first op: its range goes on after the commit
+                    w.begin();
+                }
+            }
+        }
+        w.commit();
+    }
+    EXPECT_EQ(db->scalarInt("SELECT COUNT(*) FROM comm_link_op"), 4);
+    EXPECT_EQ(db->scalarInt("SELECT COUNT(*) FROM comm_link_row"), 172);
+    auto st = db->prepare("SELECT matrix_op, COUNT(*), MIN(local_dst), MAX(local_dst), SUM(local_dst), "
+                          "SUM(transport = 'HCCS'), SUM(size_mb), COUNT(DISTINCT op_name) FROM comm_link "
+                          "GROUP BY link_op ORDER BY MIN(link_seq)");
+    for (const auto& [name, links] : ops) {
+        ASSERT_TRUE(st.step()) << name;
+        EXPECT_EQ(st.text(0), name);
+        EXPECT_EQ(st.int64(1), links) << name;
+        EXPECT_EQ(st.int64(2), 0) << name;
+        EXPECT_EQ(st.int64(3), links - 1) << name;
+        EXPECT_EQ(st.int64(4), links * (links - 1) / 2) << name;
+        EXPECT_EQ(st.int64(5), links / 2) << name;
+        EXPECT_DOUBLE_EQ(st.real(6), 0.5 * links * (links - 1) / 2) << name;
+        EXPECT_EQ(st.int64(7), std::min(links, 3)) << name;
+    }
+    EXPECT_FALSE(st.step());
+    // File order: link_seq follows local_dst inside each op.
+    EXPECT_EQ(db->scalarInt("SELECT COUNT(*) FROM comm_link a JOIN comm_link b ON a.link_op = b.link_op "
+                            "AND a.link_seq < b.link_seq AND a.local_dst > b.local_dst"),
+        0);
+}

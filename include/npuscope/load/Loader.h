@@ -39,6 +39,9 @@ struct LoadOptions {
     // Read an imported folder's joined model (RankImport::join) when it matches; false merges the rank files
     // (RankImport::join itself: a stale or unusable joined model must not end up in the new one).
     bool useJoined = true;
+    // Bytes of summary files a parser thread reads before it hands its model over to be merged (64 MB: a batch
+    // per thread and its copy are what the load holds twice). Tests make it small to hand over every rank.
+    uint64_t summaryBatchBytes = 64ull << 20;
 };
 
 struct LoadProgress {

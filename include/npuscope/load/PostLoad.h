@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "npuscope/model/CommGroupSources.h"
 #include "npuscope/model/ModelWriter.h"
 
 #include <cstdint>
@@ -33,7 +34,9 @@ class PostLoad {
 public:
     // Reads db's comm_op / comm_link for resolveGroups. Any thread that may use db (a parser
     // worker calls it on its own model before the merge).
-    static GroupFacts collectGroupFacts(model::Database& db);
+    // after: only the rows added after these ids (a batch written straight into a model that already holds
+    // others).
+    static GroupFacts collectGroupFacts(model::Database& db, model::CommGroupSources::After after = {});
 
     // Builds comm_group / comm_group_rank from every hash seen in comm_op and comm_link:
     // names and members from profiler_metadata parallel_group_info (parallel_group rows) when present,

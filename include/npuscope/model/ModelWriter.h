@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 namespace npuscope::model {
 
@@ -86,15 +87,31 @@ private:
         bool operator==(const LinkOp&) const = default;
     };
     std::optional<LinkOp> m_linkOp;
-    int64_t m_linkOpId = 0;
-    // The comm_link_row ids of the current op's first and last link (0: none yet); m_linkFlushed: the range is
-    // stored in its comm_link_op row.
-    int64_t m_linkFirst = 0;
-    int64_t m_linkLast = 0;
-    bool m_linkFlushed = true;
+    int64_t m_linkOpId = 0; // comm_link_op.id of m_linkOp
+    // Links wait here until a multi-row INSERT of kLinkBatch rows (or commit) writes them: one statement per link
+    // cost more than its row (a 1,024-way all-to-all cluster has 12 million links).
+    struct PendingLink {
+        int64_t opId = 0;
+        OptInt localSrc, localDst, src, dst;
+        OptText transport;
+        OptReal sizeMb;
+        OptInt timeNs;
+        OptReal bandwidthGbps;
+        OptInt opNameId;
+    };
+    std::vector<PendingLink> m_pendingLinks;
+    // The op whose written links are being counted, and the comm_link_row ids of its first and last link (0: none);
+    // its comm_link_op row gets the range once a link of another op is written, or at commit.
+    int64_t m_rangeOp = 0;
+    int64_t m_rangeFirst = 0;
+    int64_t m_rangeLast = 0;
+    bool m_rangeStored = true; // the range as it is is in the op's row
     std::unordered_map<std::string, int64_t> m_linkNames; // comm_link_name ids of this writer's op names
-    // Stores the current op's link row range (comm_link_op.first_row / last_row).
+    // Writes the pending links and stores their ops' row ranges (comm_link_op.first_row / last_row).
+    void flushLinks();
+    // flushLinks, then the range of the last op written too.
     void flushLinkOp();
+    void storeLinkRange();
     bool m_inTransaction = false;
 };
 
