@@ -324,6 +324,23 @@ std::optional<std::string> Statement::optText(int col) const
     return text(col);
 }
 
+void Statement::readText(int col, std::string& out) const
+{
+    const auto* p = sqlite3_column_text(m_stmt, col);
+    if (!p)
+        out.clear();
+    else
+        out.assign(reinterpret_cast<const char*>(p), static_cast<size_t>(sqlite3_column_bytes(m_stmt, col)));
+}
+
+void Statement::readText(int col, std::optional<std::string>& out) const
+{
+    if (isNull(col))
+        out.reset();
+    else
+        readText(col, out ? *out : out.emplace());
+}
+
 std::string Statement::columnName(int col) const
 {
     const char* n = sqlite3_column_name(m_stmt, col);

@@ -71,29 +71,35 @@ std::vector<CommOp> CommQuery::ops(model::Database& db, const CommFilter& filter
 void CommQuery::forEachLink(
     model::Database& db, const CommFilter& filter, const std::function<void(const Link&)>& visit)
 {
+    // The comm_link view's join written out, ops first (CROSS JOIN keeps that order): the ops come in the order of
+    // idx_comm_link_step, so SQLite sorts only the links of one (step, group, op) at a time instead of every link
+    // of the model at once (a 1,024-rank cluster's summary --json held them all in its sorter); +op_id keeps the
+    // row id range as the way into comm_link_row. The column names are those of the view, unambiguous here.
     auto st = db.prepare("SELECT rank_id, step, kind, matrix_op, op_type, slot, group_hash, local_src, local_dst, src, "
-                         "dst, transport, size_mb, time_ns, bandwidth_gbps, op_name FROM comm_link"
+                         "dst, transport, size_mb, time_ns, bandwidth_gbps, n.value FROM comm_link_op o "
+                         "CROSS JOIN comm_link_row r ON r.id BETWEEN o.first_row AND o.last_row AND +r.op_id = o.id "
+                         "LEFT JOIN comm_link_name n ON n.id = r.op_name_id"
         + whereFor(filter, "(slot IS NULL OR slot <> 'total') AND matrix_op <> 'Total Op Info'")
         + " ORDER BY step, group_hash, matrix_op, src, dst, rank_id");
     bindFilter(st, filter);
-    Link l;
+    Link l; // one object for every row: its strings keep their buffers
     while (st.step()) {
         l.reportedBy = st.int64(0);
         l.step = st.optInt(1);
-        l.kind = st.text(2);
-        l.matrixOp = st.text(3);
-        l.opType = st.optText(4);
-        l.slot = st.optText(5);
-        l.groupHash = st.optText(6);
+        st.readText(2, l.kind);
+        st.readText(3, l.matrixOp);
+        st.readText(4, l.opType);
+        st.readText(5, l.slot);
+        st.readText(6, l.groupHash);
         l.localSrc = st.optInt(7);
         l.localDst = st.optInt(8);
         l.src = st.optInt(9);
         l.dst = st.optInt(10);
-        l.transport = st.optText(11);
+        st.readText(11, l.transport);
         l.sizeMb = st.optReal(12);
         l.timeNs = st.optInt(13);
         l.bandwidthGbps = st.optReal(14);
-        l.opName = st.optText(15);
+        st.readText(15, l.opName);
         visit(l);
     }
 }

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/JsonStreamWriter.h"
 
+#include <array>
+#include <charconv>
+#include <cmath>
+
 namespace npuscope::query {
 
 namespace {
@@ -95,13 +99,23 @@ void JsonStreamWriter::null()
 void JsonStreamWriter::value(int64_t v)
 {
     beforeValue();
-    raw(std::to_string(v));
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;
+    raw(std::string_view(digits, static_cast<size_t>(end - digits)));
 }
 
 void JsonStreamWriter::value(double v)
 {
     beforeValue();
-    raw(nlohmann::ordered_json(v).dump());
+    // What dump() prints for a double (its serializer's dump_float), without building a json value per number:
+    // null when not finite, else nlohmann's shortest round-trip digits.
+    if (!std::isfinite(v)) {
+        raw("null");
+        return;
+    }
+    std::array<char, 64> digits {};
+    const char* end = nlohmann::detail::to_chars(digits.data(), digits.data() + digits.size(), v);
+    raw(std::string_view(digits.data(), static_cast<size_t>(end - digits.data())));
 }
 
 void JsonStreamWriter::value(bool v)

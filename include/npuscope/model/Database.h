@@ -143,6 +143,9 @@ public:
     std::optional<int64_t> optInt(int col) const;
     std::optional<double> optReal(int col) const;
     std::optional<std::string> optText(int col) const;
+    // The column assigned to out, reusing out's buffer: a loop reading rows into one object allocates once.
+    void readText(int col, std::string& out) const;
+    void readText(int col, std::optional<std::string>& out) const;
     std::string columnName(int col) const;
 
 private:
