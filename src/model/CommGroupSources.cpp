@@ -6,11 +6,12 @@ namespace npuscope::model {
 CommGroupSources::After CommGroupSources::lastIds(Database& db)
 {
     auto st = db.prepare("SELECT (SELECT COALESCE(MAX(id), 0) FROM comm_op), "
-                         "(SELECT COALESCE(MAX(id), 0) FROM comm_link_op)");
+                         "(SELECT COALESCE(MAX(id), 0) FROM comm_link_op), (SELECT COALESCE(MAX(id), 0) FROM comm_link_row)");
     After after;
     if (st.step()) {
         after.commOp = st.int64(0);
         after.linkOp = st.int64(1);
+        after.linkRow = st.int64(2);
     }
     return after;
 }
@@ -38,9 +39,9 @@ void CommGroupSources::forEachSelfOrUnresolvedLink(
     Database& db, const std::function<void(const GroupLinkRow&)>& fn, After after)
 {
     auto st = db.prepare("SELECT group_hash, rank_id, local_src, local_dst, src IS NOT NULL AND dst IS NOT NULL "
-                         "FROM comm_link WHERE group_hash IS NOT NULL AND link_op > ?1 "
+                         "FROM comm_link WHERE group_hash IS NOT NULL AND link_seq > ?1 "
                          "AND (src IS NULL OR dst IS NULL OR local_src = local_dst) ORDER BY link_op, link_seq");
-    st.bind(1, after.linkOp);
+    st.bind(1, after.linkRow);
     GroupLinkRow row;
     while (st.step()) {
         row.groupHash = st.text(0);

@@ -22,11 +22,12 @@ struct GroupLinkRow {
 // The model rows group resolution (load::PostLoad) reads besides parallel_group
 // (ParallelGroupTable::forEach): the hashes communication rows name and the groups msprof-analyze lists.
 // Each calls fn once per row, one row in memory at a time. Any thread that holds db.
-// The largest comm_op and comm_link_op ids at some moment (0 when none): the rows a writer adds after it are those
-// with larger ids, which CommGroupSources can be limited to.
+// The largest comm_op, comm_link_op and comm_link_row ids at some moment (0 when none): the rows a writer adds after
+// it are those with larger ids, which CommGroupSources can be limited to (row id ranges, never a scan).
 struct CommRowsAfter {
     int64_t commOp = 0;
     int64_t linkOp = 0;
+    int64_t linkRow = 0;
 };
 
 class CommGroupSources {
@@ -40,7 +41,7 @@ public:
     // order).
     static void forEachLinkGroupHash(
         Database& db, const std::function<void(const std::string&)>& fn, After after = {});
-    // Every comm_link row (of ops after after.linkOp) with a group hash that is a self-link (local src = local dst)
+    // Every comm_link row (after after.linkRow) with a group hash that is a self-link (local src = local dst)
     // or lacks a global src or dst, in row order: what group resolution reads of the links (the rest, millions on a
     // large all-to-all cluster, stays in SQL).
     static void forEachSelfOrUnresolvedLink(
