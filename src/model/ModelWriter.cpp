@@ -4,6 +4,9 @@
 #include "npuscope/model/ParallelGroupTable.h"
 #include "npuscope/model/TableInsert.h"
 
+#include <algorithm>
+#include <array>
+#include <memory>
 #include <string>
 
 namespace npuscope::model {
@@ -19,6 +22,12 @@ constexpr std::size_t kLinkBatch = 64;
 
 constexpr TableInsert<10>::Columns kLinkColumns { "op_id", "local_src", "local_dst", "src", "dst", "transport",
     "size_mb", "time_ns", "bandwidth_gbps", "op_name_id" };
+
+// Rows per multi-row INSERT of addCommBandwidths: an op has one row per transport (five in most files).
+constexpr std::size_t kBandwidthBatch = 8;
+
+constexpr TableInsert<6>::Columns kBandwidthColumns { "comm_op_id", "transport", "size_mb", "transit_ns",
+    "bandwidth_gbps", "large_packet_ratio" };
 
 constexpr TableInsert<12>::Columns kSliceColumns { "rank_id", "pid", "tid", "ts", "dur", "depth", "name_id", "cat_id",
     "args", "args_file_id", "args_offset", "args_len" };
@@ -74,8 +83,7 @@ struct ModelWriter::Statements {
         , commOp(db, "comm_op",
               { "rank_id", "step", "kind", "op_key", "op_name", "op_type", "group_hash", "is_total", "start_ns",
                   "elapse_ns", "transit_ns", "wait_ns", "sync_ns", "idle_ns", "wait_ratio", "sync_ratio" })
-        , commBandwidth(db, "comm_bandwidth",
-              { "comm_op_id", "transport", "size_mb", "transit_ns", "bandwidth_gbps", "large_packet_ratio" })
+        , commBandwidth(db, "comm_bandwidth", kBandwidthColumns)
         , commPacket(db, "comm_packet", { "comm_bandwidth_id", "package_mb", "count", "total_ns" })
         , commLinkOp(db, "comm_link_op", { "rank_id", "step", "kind", "matrix_op", "op_type", "slot", "group_hash" })
         , commLinkOpRows(db.prepare("UPDATE comm_link_op SET first_row = ?1, last_row = ?2 WHERE id = ?3"))
@@ -124,6 +132,8 @@ struct ModelWriter::Statements {
     TableInsert<10> opStatistic, apiStatistic;
     TableInsert<16> commOp;
     TableInsert<6> commBandwidth;
+    // [n - 1]: the INSERT of n rows, prepared when first used.
+    std::array<std::unique_ptr<TableInsert<6>>, kBandwidthBatch> commBandwidthRows;
     TableInsert<4> commPacket;
     TableInsert<7> commLinkOp;
     Statement commLinkOpRows;
@@ -272,6 +282,26 @@ int64_t ModelWriter::addCommBandwidth(const CommBandwidthRow& r)
 {
     m_st->commBandwidth.insert(r.commOpId, r.transport, r.sizeMb, r.transitNs, r.bandwidthGbps, r.largePacketRatio);
     return m_db.lastInsertRowId();
+}
+
+void ModelWriter::addCommBandwidths(const CommBandwidthRow* rows, std::size_t n, int64_t* ids)
+{
+    for (std::size_t done = 0; done < n;) {
+        const std::size_t k = std::min(kBandwidthBatch, n - done);
+        auto& insert = m_st->commBandwidthRows[k - 1];
+        if (!insert)
+            insert = std::make_unique<TableInsert<6>>(m_db, "comm_bandwidth", kBandwidthColumns, "", "INSERT INTO", k);
+        for (std::size_t j = 0; j < k; ++j) {
+            const auto& r = rows[done + j];
+            insert->bindRow(j, r.commOpId, r.transport, r.sizeMb, r.transitNs, r.bandwidthGbps, r.largePacketRatio);
+        }
+        insert->run();
+        // One statement appends its rows in order, each with the next rowid.
+        const int64_t last = m_db.lastInsertRowId();
+        for (std::size_t j = 0; j < k; ++j)
+            ids[done + j] = last - static_cast<int64_t>(k - 1 - j);
+        done += k;
+    }
 }
 
 void ModelWriter::addCommPacket(const CommPacketRow& r)

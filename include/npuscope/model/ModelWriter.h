@@ -48,6 +48,8 @@ public:
     void addApiStatistic(const ApiStatisticRow& r);
     int64_t addCommOp(const CommOpRow& r);
     int64_t addCommBandwidth(const CommBandwidthRow& r);
+    // n rows (an op's transports) in as few statements as possible; ids[i] gets row i's id.
+    void addCommBandwidths(const CommBandwidthRow* rows, std::size_t n, int64_t* ids);
     void addCommPacket(const CommPacketRow& r);
     void addCommLink(const CommLinkRow& r);
     void addMemoryRecord(const MemoryRecordRow& r);

@@ -53,25 +53,34 @@ void CommOpInfoWriter::write(ImportContext& ctx, int64_t rank, std::optional<int
             std::nullopt, "op \"" + key + "\" of rank " + std::to_string(rank) + " has no \"Communication Time Info\"");
     }
     const int64_t opId = w.addCommOp(row);
+    // The op's transports in one statement, then their packet rows (ids known).
+    std::vector<model::CommBandwidthRow> bandwidth;
+    std::vector<const CommOpInfo::Transport*> transports;
+    bandwidth.reserve(info.bandwidth.size());
+    transports.reserve(info.bandwidth.size());
     for (const auto& [transport, t] : info.bandwidth) {
         if (!t.isObject)
             continue;
-        model::CommBandwidthRow bw;
+        model::CommBandwidthRow& bw = bandwidth.emplace_back();
         bw.commOpId = opId;
         bw.transport = transport;
         bw.sizeMb = t.sizeMb;
         bw.transitNs = msToNsField(t.transitMs);
         bw.bandwidthGbps = t.bandwidthGbps;
         bw.largePacketRatio = t.largePacketRatio;
-        const int64_t bwId = w.addCommBandwidth(bw);
-        for (const auto& [sizeKey, packet] : t.sizeDistribution) {
+        transports.push_back(&t);
+    }
+    std::vector<int64_t> ids(bandwidth.size());
+    w.addCommBandwidths(bandwidth.data(), bandwidth.size(), ids.data());
+    for (std::size_t i = 0; i < bandwidth.size(); ++i) {
+        for (const auto& [sizeKey, packet] : transports[i]->sizeDistribution) {
             const auto size = parseDouble(sizeKey);
             if (!size || !packet.valid) {
-                ctx.warning(std::nullopt, "op \"" + key + "\" " + transport + ": bad Size Distribution entry");
+                ctx.warning(std::nullopt, "op \"" + key + "\" " + bandwidth[i].transport + ": bad Size Distribution entry");
                 continue;
             }
             model::CommPacketRow p;
-            p.commBandwidthId = bwId;
+            p.commBandwidthId = ids[i];
             p.packageMb = *size;
             p.count = packet.count;
             p.totalNs = doubleToNs(packet.totalMs, 1.0e6);
