@@ -489,8 +489,8 @@ void dropEarlierPassIssues(model::Database& db, int64_t rank, const std::vector<
     }
 }
 
-// The rows a group's import makes redundant: kernel_total, step_kernel and kernel_sum of a rank whose kernel table is now
-// imported (FlopsQuery and MareyQuery read one or the other). Caller holds db.lock().
+// The rows a group's import makes redundant: kernel_total, step_kernel and kernel_sum of a rank whose kernel table is
+// now imported (FlopsQuery and MareyQuery read one or the other). Caller holds db.lock().
 void dropSuperseded(model::Database& db, int64_t rank, DeferredGroup group)
 {
     if (group == kKernelsGroup) {
@@ -800,12 +800,12 @@ load::GroupFacts loadSummary(model::Database& db, const LoadPlan& plan, int thre
         return facts;
     }
     // Thread 0 imports ranks straight into db; every other thread parses whole ranks into a model of its own (own
-    // connection, no lock contention) and hands it over after every batch of files (LoadOptions::summaryBatchBytes), then starts a new one.
-    // Thread 0 merges the models handed over between its own batches (db has one writer at a time, and a merge
-    // ATTACHes outside any transaction), so the rows of its own share are written once instead of being copied
-    // from a model of their own: 10 of the 28 s of a flat 1,024-way all-to-all cluster went to such copies. At
-    // most kQueued models wait, so the load never holds much more than a batch per thread twice (a model and its
-    // copy in db). db is not used by anyone else until the load returns.
+    // connection, no lock contention) and hands it over after every batch of files (LoadOptions::summaryBatchBytes),
+    // then starts a new one. Thread 0 merges the models handed over between its own batches (db has one writer at a
+    // time, and a merge ATTACHes outside any transaction), so the rows of its own share are written once instead of
+    // being copied from a model of their own: 10 of the 28 s of a flat 1,024-way all-to-all cluster went to such
+    // copies. At most kQueued models wait, so the load never holds much more than a batch per thread twice (a model and
+    // its copy in db). db is not used by anyone else until the load returns.
     const uint64_t batchBytes = std::max<uint64_t>(1, options.summaryBatchBytes);
     constexpr size_t kQueued = 2;
     struct Handed {
@@ -1275,8 +1275,8 @@ namespace {
 // keyPrefix names the one parse cache entry of the set of ranks (and step).
 bool scanKernelFiles(model::Database& db, const std::vector<int64_t>& ranks, std::optional<int64_t> step,
     const std::string& table, const std::string& keyPrefix, const ImporterOverride& scan,
-    const Loader::ProgressFn& progressFn, const std::atomic<bool>* cancel, const ParseCache* cache,
-    LoadReport* report, int threads)
+    const Loader::ProgressFn& progressFn, const std::atomic<bool>* cancel, const ParseCache* cache, LoadReport* report,
+    int threads)
 {
     struct Wanted {
         int64_t rank;

@@ -51,17 +51,22 @@ void GroupFacts::append(const GroupFacts& later)
 GroupFacts PostLoad::collectGroupFacts(Database& db, CommGroupSources::After after)
 {
     GroupFacts facts;
-    CommGroupSources::forEachOpGroupHash(db, [&](const std::string& hash) { facts.hashes.insert(hash); }, after);
+    CommGroupSources::forEachOpGroupHash(
+        db, [&](const std::string& hash) { facts.hashes.insert(hash); }, after);
     // The links' hashes, then the rows that matter below (self-links and links still without global ranks): a
     // flat all-to-all cluster has millions of resolved links, which stay in SQL.
-    CommGroupSources::forEachLinkGroupHash(db, [&](const std::string& hash) { facts.hashes.insert(hash); }, after);
+    CommGroupSources::forEachLinkGroupHash(
+        db, [&](const std::string& hash) { facts.hashes.insert(hash); }, after);
     std::set<GroupFacts::Link> seen;
-    CommGroupSources::forEachSelfOrUnresolvedLink(db, [&](const GroupLinkRow& link) {
-        facts.unresolvedLinks += !link.resolved;
-        GroupFacts::Link l { link.groupHash, link.rankId, link.localSrc, link.localDst };
-        if (seen.insert(l).second)
-            facts.links.push_back(std::move(l));
-    }, after);
+    CommGroupSources::forEachSelfOrUnresolvedLink(
+        db,
+        [&](const GroupLinkRow& link) {
+            facts.unresolvedLinks += !link.resolved;
+            GroupFacts::Link l { link.groupHash, link.rankId, link.localSrc, link.localDst };
+            if (seen.insert(l).second)
+                facts.links.push_back(std::move(l));
+        },
+        after);
     return facts;
 }
 

@@ -5,8 +5,9 @@ namespace npuscope::model {
 
 CommGroupSources::After CommGroupSources::lastIds(Database& db)
 {
-    auto st = db.prepare("SELECT (SELECT COALESCE(MAX(id), 0) FROM comm_op), "
-                         "(SELECT COALESCE(MAX(id), 0) FROM comm_link_op), (SELECT COALESCE(MAX(id), 0) FROM comm_link_row)");
+    auto st = db.prepare(
+        "SELECT (SELECT COALESCE(MAX(id), 0) FROM comm_op), "
+        "(SELECT COALESCE(MAX(id), 0) FROM comm_link_op), (SELECT COALESCE(MAX(id), 0) FROM comm_link_row)");
     After after;
     if (st.step()) {
         after.commOp = st.int64(0);
@@ -16,8 +17,7 @@ CommGroupSources::After CommGroupSources::lastIds(Database& db)
     return after;
 }
 
-void CommGroupSources::forEachOpGroupHash(
-    Database& db, const std::function<void(const std::string&)>& fn, After after)
+void CommGroupSources::forEachOpGroupHash(Database& db, const std::function<void(const std::string&)>& fn, After after)
 {
     auto st = db.prepare("SELECT DISTINCT group_hash FROM comm_op WHERE group_hash IS NOT NULL AND id > ?1");
     st.bind(1, after.commOp);

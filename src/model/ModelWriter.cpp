@@ -102,8 +102,8 @@ struct ModelWriter::Statements {
         , kernelTotal(db, "kernel_total", { "rank_id", "step", "kernels", "flops_kernels", "flops", "flops_dur_ns" })
         , stepKernel(
               db, "step_kernel", { "rank_id", "step", "name_id", "type_id", "accelerator_core", "ts", "dur", "flops" })
-        , kernelSum(db, "kernel_sum",
-              { "rank_id", "step", "name_id", "type_id", "accelerator_core", "kernels", "dur_ns" })
+        , kernelSum(
+              db, "kernel_sum", { "rank_id", "step", "name_id", "type_id", "accelerator_core", "kernels", "dur_ns" })
         , npuModuleMem(db, "npu_module_mem", { "rank_id", "device_id", "component", "ts", "reserved_mb", "device" })
         , process(db, "process", { "rank_id", "pid", "name", "label", "sort_index" },
               " ON CONFLICT(rank_id, pid) DO UPDATE SET name=COALESCE(excluded.name, name), "

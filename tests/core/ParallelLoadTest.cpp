@@ -89,8 +89,8 @@ TEST(ParallelLoad, HandedOverBatchesGiveTheOneThreadModel)
         "SELECT rank_id, kind, status FROM rank_file ORDER BY 1, 2",
     };
     EXPECT_GT(one->scalarInt("SELECT COUNT(*) FROM comm_link"), 100);
-    for (const auto& [threads, batch] : std::vector<std::pair<int, uint64_t>> { { 1, 1 }, { 2, 1 }, { 3, 1 },
-             { 2, 64ull << 20 } }) {
+    for (const auto& [threads, batch] :
+        std::vector<std::pair<int, uint64_t>> { { 1, 1 }, { 2, 1 }, { 3, 1 }, { 2, 64ull << 20 } }) {
         auto other = open(threads, batch);
         ASSERT_TRUE(other);
         for (const char* sql : checks) {
@@ -109,7 +109,8 @@ TEST(ParallelLoad, TimelineLoadedLaterEqualsEagerLoad)
     EXPECT_EQ(lazy->scalarInt("SELECT COUNT(*) FROM slice"), 0);
     EXPECT_EQ(lazy->scalarInt("SELECT COUNT(*) FROM rank_file WHERE kind = 'trace_view' AND status = 'skipped'"), 2);
     std::vector<double> fractions;
-    EXPECT_TRUE(load::Loader::loadTimeline(*lazy, 0, [&](const load::LoadProgress& p) { fractions.push_back(p.fraction); }));
+    EXPECT_TRUE(
+        load::Loader::loadTimeline(*lazy, 0, [&](const load::LoadProgress& p) { fractions.push_back(p.fraction); }));
     EXPECT_TRUE(load::Loader::loadTimeline(*lazy, 1));
     EXPECT_FALSE(load::Loader::loadTimeline(*lazy, 0)); // already loaded
     EXPECT_FALSE(load::Loader::loadTimeline(*lazy, 99)); // no such rank

@@ -60,10 +60,10 @@ TEST(StreamedReport, WriterPrintsAsDump)
 // Numbers are formatted without a json value each: the digits must still be dump()'s, special values included.
 TEST(StreamedReport, NumbersPrintAsDump)
 {
-    const double doubles[] = { 0.0, -0.0, 1.0, -1.5, 0.1, 1.0 / 3.0, 123456789.123, 1e21, 1e-5, 5e-324,
-        std::numeric_limits<double>::max(), std::numeric_limits<double>::lowest(),
-        std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
-        std::numeric_limits<double>::quiet_NaN() };
+    const double doubles[]
+        = { 0.0, -0.0, 1.0, -1.5, 0.1, 1.0 / 3.0, 123456789.123, 1e21, 1e-5, 5e-324, std::numeric_limits<double>::max(),
+              std::numeric_limits<double>::lowest(), std::numeric_limits<double>::infinity(),
+              -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN() };
     for (double v : doubles) {
         std::ostringstream out;
         query::JsonStreamWriter w(out);
@@ -71,8 +71,8 @@ TEST(StreamedReport, NumbersPrintAsDump)
         w.finish();
         EXPECT_EQ(out.str(), ojson(v).dump()) << v;
     }
-    for (int64_t v : { int64_t { 0 }, int64_t { -7 }, std::numeric_limits<int64_t>::max(),
-             std::numeric_limits<int64_t>::min() }) {
+    for (int64_t v :
+        { int64_t { 0 }, int64_t { -7 }, std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min() }) {
         std::ostringstream out;
         query::JsonStreamWriter w(out);
         w.value(v);

@@ -41,9 +41,9 @@ public:
     // Builds comm_group / comm_group_rank from every hash seen in comm_op and comm_link:
     // names and members from profiler_metadata parallel_group_info (parallel_group rows) when present,
     // else from msprof-analyze communication_group.json groups with a hash (cluster_comm_group rows; every such group
-    // becomes a comm_group row, pg_name its name), else from each rank's self-link "k-k" (local k == the rank that wrote it, as msprof-analyze
-    // does). When every self-link of a group is the identity (k == global rank) the remaining
-    // local ranks are taken as global too and an info issue says so. Then fills comm_link.src/dst.
+    // becomes a comm_group row, pg_name its name), else from each rank's self-link "k-k" (local k == the rank that
+    // wrote it, as msprof-analyze does). When every self-link of a group is the identity (k == global rank) the
+    // remaining local ranks are taken as global too and an info issue says so. Then fills comm_link.src/dst.
     static void resolveGroups(model::Database& db, model::ModelWriter& writer);
     // The same with the facts already collected from the models merged into db.
     static void resolveGroups(model::Database& db, model::ModelWriter& writer, const GroupFacts& facts);

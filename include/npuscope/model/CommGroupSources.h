@@ -39,8 +39,7 @@ public:
     static void forEachOpGroupHash(Database& db, const std::function<void(const std::string&)>& fn, After after = {});
     // Every distinct group hash of the links (comm_link ops with at least one link, after after.linkOp; no defined
     // order).
-    static void forEachLinkGroupHash(
-        Database& db, const std::function<void(const std::string&)>& fn, After after = {});
+    static void forEachLinkGroupHash(Database& db, const std::function<void(const std::string&)>& fn, After after = {});
     // Every comm_link row (after after.linkRow) with a group hash that is a self-link (local src = local dst)
     // or lacks a global src or dst, in row order: what group resolution reads of the links (the rest, millions on a
     // large all-to-all cluster, stays in SQL).

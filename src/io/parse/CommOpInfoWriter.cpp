@@ -76,7 +76,8 @@ void CommOpInfoWriter::write(ImportContext& ctx, int64_t rank, std::optional<int
         for (const auto& [sizeKey, packet] : transports[i]->sizeDistribution) {
             const auto size = parseDouble(sizeKey);
             if (!size || !packet.valid) {
-                ctx.warning(std::nullopt, "op \"" + key + "\" " + bandwidth[i].transport + ": bad Size Distribution entry");
+                ctx.warning(
+                    std::nullopt, "op \"" + key + "\" " + bandwidth[i].transport + ": bad Size Distribution entry");
                 continue;
             }
             model::CommPacketRow p;
