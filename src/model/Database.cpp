@@ -284,6 +284,17 @@ void Statement::run()
     reset();
 }
 
+void Statement::runRebound()
+{
+    try {
+        step();
+    } catch (...) {
+        reset();
+        throw;
+    }
+    sqlite3_reset(m_stmt);
+}
+
 void Statement::reset()
 {
     sqlite3_reset(m_stmt);

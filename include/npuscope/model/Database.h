@@ -133,6 +133,9 @@ public:
     bool step();
     // Runs an insert/update to completion and resets for reuse (bindings cleared), also when step() throws.
     void run();
+    // run() for a statement whose every parameter is bound again before each run (TableInsert): the bindings are
+    // left as they are instead of cleared (sqlite3_clear_bindings cost a few % of a trace import).
+    void runRebound();
     void reset();
 
     int columnCount() const;

@@ -29,17 +29,18 @@ public:
     template <typename... T> void insert(const T&... values)
     {
         bindRow(0, values...);
-        m_st.run();
+        m_st.runRebound();
     }
 
-    // Binds the values of row `row` (0-based) of a multi-row statement; run() inserts all rows.
+    // Binds the values of row `row` (0-based) of a multi-row statement; run() inserts all rows (bind every row
+    // before each run: the bindings of the last run are not cleared).
     template <typename... T> void bindRow(std::size_t row, const T&... values)
     {
         static_assert(sizeof...(T) == N, "one value per column");
         int index = static_cast<int>(row * N);
         (m_st.bind(++index, values), ...);
     }
-    void run() { m_st.run(); }
+    void run() { m_st.runRebound(); }
 
     static std::string sql(
         std::string_view table, const Columns& columns, std::string_view tail, std::string_view verb, std::size_t rows)
