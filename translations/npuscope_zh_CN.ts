@@ -2,6 +2,401 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>Advice</name>
+    <message>
+        <source>%1, … (%2 ranks)</source>
+        <translation>%1, …（共 %2 张卡）</translation>
+    </message>
+    <message>
+        <source>Σwait ÷ (Σwait + Σtransit) of a rank&apos;s communication ops &gt; %1</source>
+        <translation>单卡通信算子的 Σ等待 ÷ (Σ等待 + Σ传输) &gt; %1</translation>
+    </message>
+    <message>
+        <source>Rank %1 waits %2 ms in its communication ops against %3 ms of transfer (wait ratio %4, synchronisation ratio %5; the wait is %6 % of its step time); ranks above %7: %8.</source>
+        <translation>卡 %1 在通信算子中等待 %2 ms，而传输只有 %3 ms（等待比 %4，同步比 %5；等待占其迭代时间的 %6 %）；等待比高于 %7 的卡：%8 张。</translation>
+    </message>
+    <message>
+        <source>The ranks wait for a peer that arrives late: find it (slow_rank, the Time overview) or the link that delays the transfer (slow_link). A synchronisation ratio above 0.2 on the waiting rank points to a slow rank, a lower one to the links.</source>
+        <translation>这些卡在等待迟到的对端：找出该卡（slow_rank、时间概览）或拖慢传输的链路（slow_link）。等待方的同步比高于 0.2 指向慢卡，低于则指向链路。</translation>
+    </message>
+    <message>
+        <source>share of %1 transfers smaller than %2 MB &gt; %3</source>
+        <translation>小于 %2 MB 的 %1 传输占比 &gt; %3</translation>
+    </message>
+    <message>
+        <source>%1 of %2 %3 transfers (%4 %) are smaller than %5 MB; they take %6 ms in total.</source>
+        <translation>%2 次 %3 传输中有 %1 次（%4 %）小于 %5 MB，共耗时 %6 ms。</translation>
+    </message>
+    <message>
+        <source>Many small transfers are bound by latency and host launches: fuse gradients into larger buckets, raise the batch size or gradient accumulation, prefer ZeRO-1/2 to ZeRO-3 where memory allows, use fused optimizers.</source>
+        <translation>大量小包传输受时延和 Host 下发限制：把梯度融合成更大的桶，增大 batch size 或梯度累积，内存允许时优先用 ZeRO-1/2 而非 ZeRO-3，使用融合优化器。</translation>
+    </message>
+    <message>
+        <source>share of %1 transfers of at least 1 MB whose size is not a multiple of %2 B &gt; %3</source>
+        <translation>不小于 1 MB 且大小不是 %2 B 整数倍的 %1 传输占比 &gt; %3</translation>
+    </message>
+    <message>
+        <source>%1 of %2 %3 transfers of at least 1 MB are not a multiple of 512 B.</source>
+        <translation>%2 次不小于 1 MB 的 %3 传输中有 %1 次大小不是 512 B 的整数倍。</translation>
+    </message>
+    <message>
+        <source>Unaligned transfers use the DMA engines less efficiently: pad tensors (hidden sizes, bucket sizes) to multiples of 512 B.</source>
+        <translation>未对齐的传输会降低 DMA 引擎效率：把张量（hidden size、桶大小）补齐到 512 B 的整数倍。</translation>
+    </message>
+    <message>
+        <source>RDMA transit time of one op &gt; %1 ms</source>
+        <translation>单个算子的 RDMA 传输时间 &gt; %1 ms</translation>
+    </message>
+    <message>
+        <source>RDMA transfers of %1 ops take up to %2 ms on ranks %3: one transfer this long means the NIC retransmitted.</source>
+        <translation>%1 个算子的 RDMA 传输在卡 %3 上最长耗时 %2 ms：单次传输如此之长说明网卡发生了重传。</translation>
+    </message>
+    <message>
+        <source>Check the RDMA network: link flaps and error counters on the NICs and switches, PFC / ECN configuration, HCCL_RDMA_TIMEOUT / HCCL_RDMA_RETRY_CNT.</source>
+        <translation>检查 RDMA 网络：网卡和交换机上的链路闪断与错误计数、PFC / ECN 配置、HCCL_RDMA_TIMEOUT / HCCL_RDMA_RETRY_CNT。</translation>
+    </message>
+    <message>
+        <source>Computing</source>
+        <translation>计算（Computing）</translation>
+    </message>
+    <message>
+        <source>Compare the operators of the slowest and the fastest rank (Operators view, compare ranks): a different kernel mix points to uneven data (sequence lengths, MoE routing), equal kernels running longer to the device (frequency, temperature, a degraded card).</source>
+        <translation>对比最慢卡与最快卡的算子（算子视图，对比卡）：kernel 构成不同说明数据不均衡（序列长度、MoE 路由）；相同 kernel 运行更久则指向设备本身（频率、温度、性能下降的卡）。</translation>
+    </message>
+    <message>
+        <source>Free</source>
+        <translation>空闲（Free）</translation>
+    </message>
+    <message>
+        <source>Free is device idle time that is neither computing nor communication: on the rank with the most Free look at the host side of the timeline (late kernel launches, Python overhead, synchronisation, CPU binding).</source>
+        <translation>Free 是既非计算也非通信的设备空闲时间：在 Free 最多的卡上查看时间线的 Host 侧（kernel 下发过晚、Python 开销、同步、CPU 绑核）。</translation>
+    </message>
+    <message>
+        <source>Communication(Not Overlapped)</source>
+        <translation>未被掩盖的通信（Communication(Not Overlapped)）</translation>
+    </message>
+    <message>
+        <source>Communication that is not hidden differs between ranks doing the same work: usually the ranks waiting for a slow peer (see slow_rank) or a slow link (see slow_link); check the wait ratio per rank.</source>
+        <translation>执行相同工作的卡之间未被掩盖的通信时间不同：通常是这些卡在等待慢对端（见 slow_rank）或慢链路（见 slow_link）；请查看各卡的等待比。</translation>
+    </message>
+    <message>
+        <source>(max − min) ÷ mean of %1 over comparable ranks (same stage, same TP position) &gt; %2</source>
+        <translation>同类卡（同一流水线阶段、同一 TP 位置）上 %1 的 (最大 − 最小) ÷ 均值 &gt; %2</translation>
+    </message>
+    <message>
+        <source>%1 differs by %2 % of its mean between ranks doing the same work: rank %3 %4 ms, rank %5 %6 ms (mean %7 ms over ranks %8; %9 groups of comparable ranks are above the threshold).</source>
+        <translation>执行相同工作的卡之间 %1 相差其均值的 %2 %：卡 %3 为 %4 ms，卡 %5 为 %6 ms（卡 %8 的均值 %7 ms；共 %9 组同类卡超过阈值）。</translation>
+    </message>
+    <message>
+        <source>%1 differs by %2 % of its mean between ranks doing the same work: rank %3 %4 ms, rank %5 %6 ms (mean %7 ms over ranks %8).</source>
+        <translation>执行相同工作的卡之间 %1 相差其均值的 %2 %：卡 %3 为 %4 ms，卡 %5 为 %6 ms（卡 %8 的均值 %7 ms）。</translation>
+    </message>
+    <message>
+        <source>(max − min) ÷ mean of the pipeline stages&apos; mean Computing &gt; %1</source>
+        <translation>各流水线阶段平均 Computing 的 (最大 − 最小) ÷ 均值 &gt; %1</translation>
+    </message>
+    <message>
+        <source>Pipeline stage %1 computes %2 ms per step, stage %3 %4 ms (%5 stages, %6); ranks of the same stage and TP position differ by at most %7 %, so the stages, not single ranks, are unequal.</source>
+        <translation>流水线阶段 %1 每迭代计算 %2 ms，阶段 %3 为 %4 ms（共 %5 个阶段，%6）；同一阶段同一 TP 位置的卡之间最多相差 %7 %，因此不均衡的是各阶段，而非个别卡。</translation>
+    </message>
+    <message>
+        <source>Rebalance the layers over the pipeline stages (e.g. Megatron --decoder-first-pipeline-num-layers / --decoder-last-pipeline-num-layers, or fewer layers on the stage holding the embedding or the loss); the other stages wait for the slowest one in every micro-batch.</source>
+        <translation>重新在流水线阶段间分配层数（如 Megatron 的 --decoder-first-pipeline-num-layers / --decoder-last-pipeline-num-layers，或减少包含 embedding 或 loss 的阶段的层数）；每个 micro-batch 中其他阶段都要等待最慢的阶段。</translation>
+    </message>
+    <message>
+        <source>peak reserved ÷ device memory &gt; %1</source>
+        <translation>峰值预留内存 ÷ 设备内存 &gt; %1</translation>
+    </message>
+    <message>
+        <source>Rank %1 reserves up to %2 MB of %3 MB (%4 %, %5); ranks above %6 %: %7.</source>
+        <translation>卡 %1 最多预留 %2 MB / %3 MB（%4 %，%5）；高于 %6 % 的卡：%7 张。</translation>
+    </message>
+    <message>
+        <source>Close to out-of-memory, and fragmentation grows: recompute activations, shard optimizer states (ZeRO / distributed optimizer), lower the micro-batch size, or set PYTORCH_NPU_ALLOC_CONF=expandable_segments:True.</source>
+        <translation>接近内存耗尽，且碎片增多：使用激活重计算、切分优化器状态（ZeRO / 分布式优化器）、减小 micro-batch size，或设置 PYTORCH_NPU_ALLOC_CONF=expandable_segments:True。</translation>
+    </message>
+    <message>
+        <source>a rank&apos;s FLOP/s ÷ the median of its comparable ranks &lt; %1</source>
+        <translation>单卡 FLOP/s ÷ 其同类卡的中位数 &lt; %1</translation>
+    </message>
+    <message>
+        <source>Rank %1 does %2 TFLOP/s against a median of %3 TFLOP/s over comparable ranks %4 (%5 %).</source>
+        <translation>卡 %1 的算力为 %2 TFLOP/s，同类卡 %4 的中位数为 %3 TFLOP/s（%5 %）。</translation>
+    </message>
+    <message>
+        <source>The rank does less floating-point work in its kernel time: compare its operators with a peer (Operators view, compare ranks): other shapes, a different data type, or slower kernels.</source>
+        <translation>该卡在 kernel 时间内完成的浮点运算更少：与同类卡对比算子（算子视图，对比卡）：shape 不同、数据类型不同或 kernel 更慢。</translation>
+    </message>
+    <message>
+        <source>model FLOPs utilisation needs the chip&apos;s peak (--peak-tflops); the chip is unknown</source>
+        <translation>计算模型算力利用率（MFU）需要芯片峰值（--peak-tflops）；芯片型号未知</translation>
+    </message>
+    <message>
+        <source>Achieved %1 TFLOP/s per rank (median over %2 ranks, FLOPs ÷ step wall time; the lowest %3 on rank %4). The profiles do not name the chip: give its peak to get the utilisation.</source>
+        <translation>每卡实际算力 %1 TFLOP/s（%2 张卡的中位数，FLOPs ÷ 迭代时间；最低为卡 %4 的 %3）。性能数据中没有芯片型号：请提供其峰值以计算利用率。</translation>
+    </message>
+    <message>
+        <source>Run `npuscope-cli advise --peak-tflops P` with the chip&apos;s dense peak for the data type trained (its data sheet).</source>
+        <translation>运行 `npuscope-cli advise --peak-tflops P`，P 为芯片在训练所用数据类型下的稠密算力峰值（见其规格书）。</translation>
+    </message>
+    <message>
+        <source>FLOPs ÷ step wall time ÷ peak (%1 TFLOP/s) &lt; %2</source>
+        <translation>FLOPs ÷ 迭代时间 ÷ 峰值（%1 TFLOP/s）&lt; %2</translation>
+    </message>
+    <message>
+        <source>Model FLOPs utilisation %1 % (median over %2 ranks: %3 TFLOP/s of %4); the lowest %5 % on rank %6.</source>
+        <translation>模型算力利用率（MFU）%1 %（%2 张卡的中位数：%3 TFLOP/s / %4）；最低为卡 %6 的 %5 %。</translation>
+    </message>
+    <message>
+        <source>Low utilisation: the step spends its time outside large matrix kernels (communication, idle gaps, small or vector operators); follow the other findings, raise the micro-batch size or fuse operators.</source>
+        <translation>利用率低：迭代时间大多花在大矩阵 kernel 之外（通信、空闲间隙、小算子或向量算子）；请参考其他结论，增大 micro-batch size 或进行算子融合。</translation>
+    </message>
+    <message>
+        <source>an AI CPU kernel longer than %1 µs</source>
+        <translation>AI CPU kernel 长于 %1 µs</translation>
+    </message>
+    <message>
+        <source>%1 AI CPU operators have kernels longer than %2 µs (the longest %3 µs; %4 ms in total over every rank): %5%6.</source>
+        <translation>%1 个 AI CPU 算子的 kernel 长于 %2 µs（最长 %3 µs；所有卡合计 %4 ms）：%5%6。</translation>
+    </message>
+    <message>
+        <source>AI CPU operators run on the device&apos;s CPU and stall the stream: replace them (other data types, an AI Core implementation, move the computation out of the step).</source>
+        <translation>AI CPU 算子在设备的 CPU 上运行，会阻塞流：请替换它们（换用其他数据类型、AI Core 实现，或把计算移出迭代）。</translation>
+    </message>
+    <message>
+        <source>bandwidth &lt; %1 × the %2 median (%3 GB/s) or a robust z-score &lt; −%4 among links of the same op type, transport and size class; links under %5 MB ignored; and below the %6 peak</source>
+        <translation>带宽 &lt; %1 × %2 中位数（%3 GB/s），或在同算子类型、同传输类型、同大小档的链路中稳健 z 分数 &lt; −%4；忽略小于 %5 MB 的链路；且低于 %6 峰值</translation>
+    </message>
+    <message>
+        <source>Link %1 → %2 (%3, %4) moves %5 MB at %6 GB/s: %7 % of the %8 median %9 GB/s over %10 links%11.</source>
+        <translation>链路 %1 → %2（%3，%4）以 %6 GB/s 传输 %5 MB：为 %10 条链路的 %8 中位数 %9 GB/s 的 %7 %%11。</translation>
+    </message>
+    <message>
+        <source>; median of its like links %1 GB/s</source>
+        <translation>；同类链路中位数 %1 GB/s</translation>
+    </message>
+    <message>
+        <source>Check the NICs, optics and switch ports of the two hosts (hccn_tool link status, error counters, retransmissions) and the network topology / ECMP hashing.</source>
+        <translation>检查两台主机的网卡、光模块和交换机端口（hccn_tool 链路状态、错误计数、重传）以及网络拓扑 / ECMP 哈希。</translation>
+    </message>
+    <message>
+        <source>Check the intra-node link between the two devices (HCCS / PCIe link status, npu-smi health); a degraded link slows every collective that crosses it.</source>
+        <translation>检查两张卡之间的节点内链路（HCCS / PCIe 链路状态、npu-smi 健康状态）；性能下降的链路会拖慢经过它的每个集合通信。</translation>
+    </message>
+    <message>
+        <source>the delay a rank causes (Σ over the collectives it arrives last in of the next-least wait − its wait) is an outlier among %1 comparable ranks (%2) and exceeds their median by %3 % of its step time</source>
+        <translation>某卡造成的延迟（在其最后到达的集合通信上 Σ(次小等待 − 其等待)）在 %1 张同类卡中为离群值（%2），且超出其中位数达其迭代时间的 %3 %</translation>
+    </message>
+    <message>
+        <source>Dixon&apos;s Q, 95 %</source>
+        <translation>Dixon Q 检验，95 %</translation>
+    </message>
+    <message>
+        <source>robust z-score &gt; 3.5</source>
+        <translation>稳健 z 分数 &gt; 3.5</translation>
+    </message>
+    <message>
+        <source>Rank %1 arrives last in %2 of the %3 collectives it takes part in and holds the others back by %4 ms in total (median of comparable ranks %5: %6 ms).</source>
+        <translation>卡 %1 在其参与的 %3 次集合通信中有 %2 次最后到达，共拖慢其他卡 %4 ms（同类卡 %5 的中位数：%6 ms）。</translation>
+    </message>
+    <message>
+        <source>Its Computing is %1 ms per step against a median of %2 ms.</source>
+        <translation>其每迭代 Computing 为 %1 ms，中位数为 %2 ms。</translation>
+    </message>
+    <message>
+        <source>The most waiting peer, rank %1 (wait ratio %2), has a synchronisation ratio of %3: %4.</source>
+        <translation>等待最多的对端卡 %1（等待比 %2）的同步比为 %3：%4。</translation>
+    </message>
+    <message>
+        <source>above 0.2, the wait is for a slow rank</source>
+        <translation>高于 0.2，等待的是慢卡</translation>
+    </message>
+    <message>
+        <source>not above 0.2, so check the links too (slow_link)</source>
+        <translation>不高于 0.2，请同时检查链路（slow_link）</translation>
+    </message>
+    <message>
+        <source>Look at what the rank does before the collectives it arrives last in (Time overview, then its timeline): longer computing (a different data shard, a degraded card), host delays, or extra work only that rank does.</source>
+        <translation>查看该卡在其最后到达的集合通信之前做了什么（先看时间概览，再看其时间线）：计算更久（数据分片不同、卡性能下降）、Host 侧延迟，或只有该卡执行的额外工作。</translation>
+    </message>
+    <message>
+        <source>Preparing ÷ step time &gt; %1</source>
+        <translation>Preparing ÷ 迭代时间 &gt; %1</translation>
+    </message>
+    <message>
+        <source>Preparing (from the step start to the first device task: data loading) is %1 % of the step on rank %2; ranks above %3 %: %4.</source>
+        <translation>卡 %2 上 Preparing（从迭代开始到第一个设备任务：数据加载）占迭代的 %1 %；高于 %3 % 的卡：%4 张。</translation>
+    </message>
+    <message>
+        <source>The input pipeline is too slow: more DataLoader workers, pin_memory, prefetching, or preprocessed / cached data; check the host CPU binding.</source>
+        <translation>输入流水线太慢：增加 DataLoader worker、使用 pin_memory、预取，或使用预处理 / 缓存的数据；检查 Host CPU 绑核。</translation>
+    </message>
+    <message>
+        <source>(max − min) ÷ mean of a rank&apos;s step time over its steps &gt; %1</source>
+        <translation>单卡各迭代时间的 (最大 − 最小) ÷ 均值 &gt; %1</translation>
+    </message>
+    <message>
+        <source>Step time varies by %1 % of its mean on rank %2 (slowest step %3, fastest %4); ranks varying more than %5 %: %6.</source>
+        <translation>卡 %2 的迭代时间波动达其均值的 %1 %（最慢迭代 %3，最快 %4）；波动超过 %5 % 的卡：%6 张。</translation>
+    </message>
+    <message>
+        <source>Compare the slowest and the fastest step of the rank: dynamic shapes (recompilation), garbage collection, checkpointing or evaluation inside the profiled steps, or host jitter.</source>
+        <translation>对比该卡最慢与最快的迭代：动态 shape（重新编译）、垃圾回收、采集迭代内的保存检查点或评估，或 Host 抖动。</translation>
+    </message>
+    <message>
+        <source>Σ Bubble ÷ Σ step time over a stage&apos;s ranks &gt; %1</source>
+        <translation>一个流水线阶段各卡的 Σ Bubble ÷ Σ 迭代时间 &gt; %1</translation>
+    </message>
+    <message>
+        <source>Pipeline stage %1 spends %2 % of its step in the pipeline bubble (mean %3 ms of %4 ms over %5 ranks).</source>
+        <translation>流水线阶段 %1 有 %2 % 的迭代时间处于流水线气泡中（%5 张卡平均 %3 ms / %4 ms）。</translation>
+    </message>
+    <message>
+        <source>Raise the number of micro-batches per step (gradient accumulation), use an interleaved (virtual pipeline) schedule, or balance the stages (see stage_imbalance).</source>
+        <translation>增加每迭代的 micro-batch 数（梯度累积），使用交错（虚拟流水线）调度，或均衡各阶段（见 stage_imbalance）。</translation>
+    </message>
+    <message>
+        <source>Ranks examined (timeline loaded): %1.</source>
+        <translation>已检查的卡（已加载时间线）：%1。</translation>
+    </message>
+    <message>
+        <source>host launched late</source>
+        <translation>Host 下发过晚</translation>
+    </message>
+    <message>
+        <source>long gap on the host side</source>
+        <translation>Host 侧长时间空闲</translation>
+    </message>
+    <message>
+        <source>device work that is neither compute nor communication</source>
+        <translation>既非计算也非通信的设备任务</translation>
+    </message>
+    <message>
+        <source>%1 ms of other device tasks</source>
+        <translation>其他设备任务 %1 ms</translation>
+    </message>
+    <message>
+        <source>unknown (no device task starts at its end)</source>
+        <translation>未知（间隙结束时没有设备任务开始）</translation>
+    </message>
+    <message>
+        <source>unknown (no launch flow into %1)</source>
+        <translation>未知（没有指向 %1 的下发连线）</translation>
+    </message>
+    <message>
+        <source>device waited with the launch done (a dependency or synchronisation)</source>
+        <translation>下发已完成但设备仍在等待（依赖或同步）</translation>
+    </message>
+    <message>
+        <source>%1 ended %2 ms before the gap&apos;s end</source>
+        <translation>%1 在间隙结束前 %2 ms 结束</translation>
+    </message>
+    <message>
+        <source>the launching host thread ran nothing for %1 ms before %2</source>
+        <translation>下发线程在 %2 之前 %1 ms 内未执行任何任务</translation>
+    </message>
+    <message>
+        <source>%1 ended %2 ms into the gap, %3 ms before %4 started</source>
+        <translation>%1 在间隙开始后 %2 ms 结束，比 %4 开始早 %3 ms</translation>
+    </message>
+    <message>
+        <source>%1 ended %2 ms into the gap, %3 ms after %4 started</source>
+        <translation>%1 在间隙开始后 %2 ms 结束，比 %4 开始晚 %3 ms</translation>
+    </message>
+    <message>
+        <source>%1 ms at %2 ms before %3: %4</source>
+        <translation>在 %2 ms 处（%3 之前）空闲 %1 ms：%4</translation>
+    </message>
+    <message>
+        <source>%1 ms at %2 ms before %3: %4 — %5</source>
+        <translation>在 %2 ms 处（%3 之前）空闲 %1 ms：%4 — %5</translation>
+    </message>
+    <message>
+        <source>device idle (neither compute nor communication) longer than %1 ms</source>
+        <translation>设备空闲（既无计算也无通信）长于 %1 ms</translation>
+    </message>
+    <message>
+        <source>Rank %1&apos;s device idles in %2 gaps of at least %3 ms; the longest %4 (%5 % of its device span; times from the timeline&apos;s start): %6. The longest: %7.</source>
+        <translation>卡 %1 的设备有 %2 段不短于 %3 ms 的空闲间隙；最长的 %4 段（占设备时间跨度的 %5 %；时间从时间线起点算起）：%6。最长一段：%7。</translation>
+    </message>
+    <message>
+        <source>The host could not keep the device fed: look at the Python and CANN work before the launch (slow operators on the host, small kernels, synchronising calls such as .item()); fuse operators, enable task queue / graph mode, or move host work off the critical path.</source>
+        <translation>Host 下发跟不上设备：查看下发前的 Python 和 CANN 工作（Host 侧慢算子、小 kernel、.item() 等同步调用）；进行算子融合、开启 task queue / 图模式，或把 Host 工作移出关键路径。</translation>
+    </message>
+    <message>
+        <source>The host thread did nothing before the launch: it waited (data loading, a synchronisation, a lock, garbage collection); look at the host thread in the Timeline at that time.</source>
+        <translation>Host 线程在下发前没有执行任何任务，而是在等待（数据加载、同步、锁、垃圾回收）；请在时间线中查看该时刻的 Host 线程。</translation>
+    </message>
+    <message>
+        <source>Look at the device tasks around the gap in the Timeline: memory copies, events and other non-compute tasks, or a dependency that kept the stream waiting.</source>
+        <translation>在时间线中查看间隙前后的设备任务：内存拷贝、事件等非计算任务，或使流等待的依赖。</translation>
+    </message>
+    <message>
+        <source>one of the %1 collectives whose start spread over the ranks is the largest, from %2 ms</source>
+        <translation>各卡开始时间差最大的 %1 个集合通信之一，从 %2 ms 起</translation>
+    </message>
+    <message>
+        <source>%1 starts %2 ms later on rank %3 than on rank %4</source>
+        <translation>%1 在卡 %3 上比在卡 %4 上晚 %2 ms 开始</translation>
+    </message>
+    <message>
+        <source>%1: host-bound. Since its step&apos;s work began rank %2&apos;s device was idle %3 ms more than rank %4&apos;s (%5 vs %6 ms), the longest %7 ms before %8%9. %10</source>
+        <translation>%1：受 Host 限制。自本迭代工作开始，卡 %2 的设备比卡 %4 多空闲 %3 ms（%5 对 %6 ms），最长一段 %7 ms 在 %8 之前%9。%10</translation>
+    </message>
+    <message>
+        <source>, launched by %1</source>
+        <translation>，由 %1 下发</translation>
+    </message>
+    <message>
+        <source>The late rank&apos;s host kept its device waiting: look at its host thread before those launches (idle_gap names the gaps).</source>
+        <translation>迟到卡的 Host 让其设备空等：查看这些下发之前的 Host 线程（idle_gap 列出了这些间隙）。</translation>
+    </message>
+    <message>
+        <source>%1: device-bound (its device was not idle longer). Since the step&apos;s work began rank %2&apos;s device was busy %3 ms and idle %4 ms, rank %5&apos;s busy %6 ms and idle %7 ms; rank %8&apos;s longest task there %9. %10</source>
+        <translation>%1：受设备限制（其设备空闲并不更久）。自本迭代工作开始，卡 %2 的设备忙碌 %3 ms、空闲 %4 ms，卡 %5 忙碌 %6 ms、空闲 %7 ms；卡 %8 在此期间最长的任务为 %9。%10</translation>
+    </message>
+    <message>
+        <source>The late rank&apos;s device had more to do: compare its kernels with the early rank&apos;s (Operators, compare ranks) or look for a slow rank.</source>
+        <translation>迟到卡的设备任务更多：将其 kernel 与先到卡对比（算子视图，对比卡），或排查慢卡。</translation>
+    </message>
+    <message>
+        <source>SDMA bandwidth &lt; %1 GB/s while a MatMul runs</source>
+        <translation>MatMul 运行期间 SDMA 带宽 &lt; %1 GB/s</translation>
+    </message>
+    <message>
+        <source>On rank %1, %2 of %3 SDMA transfers of at least %4 MB run below %5 GB/s while a MatMul kernel overlaps them (the slowest %6 GB/s, %7). %8</source>
+        <translation>卡 %1 上，%3 次不小于 %4 MB 的 SDMA 传输中有 %2 次在与 MatMul kernel 重叠时低于 %5 GB/s（最慢 %6 GB/s，%7）。%8</translation>
+    </message>
+    <message>
+        <source>Communication and MatMul compete for HBM bandwidth: schedule the overlapped collective elsewhere, split it, or accept the overlap if the step still gains.</source>
+        <translation>通信与 MatMul 争抢 HBM 带宽：把被掩盖的集合通信调度到别处、将其拆分，或在迭代仍有收益时接受这种重叠。</translation>
+    </message>
+    <message>
+        <source>%1: %2 µs over %3</source>
+        <translation>%1：%2 µs（%3 个）</translation>
+    </message>
+    <message>
+        <source>statistics, no threshold</source>
+        <translation>统计信息，无阈值</translation>
+    </message>
+    <message>
+        <source>no CANN API bound to a HostToDevice flow</source>
+        <translation>没有 CANN API 绑定到 HostToDevice 连线</translation>
+    </message>
+    <message>
+        <source>aten op start → CANN API start median %1 µs over %2</source>
+        <translation>aten 算子开始 → CANN API 开始的中位数 %1 µs（%2 个）</translation>
+    </message>
+    <message>
+        <source>Dispatch chain of %1 device tasks with an aten op → device flow: aten op start → device task start median %2 µs (p90 %3); %4; launch end → device start median %5 µs (p90 %6). Per rank (median, tasks): %7. %8</source>
+        <translation>%1 个带有 aten 算子 → 设备连线的设备任务的下发链：aten 算子开始 → 设备任务开始的中位数 %2 µs（p90 %3）；%4；下发结束 → 设备开始的中位数 %5 µs（p90 %6）。各卡（中位数，任务数）：%7。%8</translation>
+    </message>
+    <message>
+        <source>A launch → device time near zero means the device waits for the host (host-bound); a large one that the host runs ahead, as it should.</source>
+        <translation>下发 → 设备时间接近零说明设备在等待 Host（受 Host 限制）；该时间较大说明 Host 跑在设备前面，这是正常的。</translation>
+    </message>
+</context>
+<context>
     <name>npuscope::gui::AdviceDock</name>
     <message>
         <source>Advice</source>
@@ -65,7 +460,7 @@
     </message>
     <message>
         <source>Ops</source>
-        <translation>算子数</translation>
+        <translation>算子</translation>
     </message>
     <message>
         <source>Steps</source>
@@ -78,6 +473,38 @@
     <message>
         <source>Suggestion:</source>
         <translation>建议：</translation>
+    </message>
+    <message>
+        <source>Cluster steps</source>
+        <translation>集群迭代</translation>
+    </message>
+    <message>
+        <source>Time overview</source>
+        <translation>时间概览</translation>
+    </message>
+    <message>
+        <source>Communication duration</source>
+        <translation>通信耗时</translation>
+    </message>
+    <message>
+        <source>Operators</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Memory heatmap</source>
+        <translation>内存热力图</translation>
+    </message>
+    <message>
+        <source>FLOPs heatmap</source>
+        <translation>FLOPs 热力图</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>Parallel strategy</source>
+        <translation>并行策略</translation>
     </message>
 </context>
 <context>
@@ -978,7 +1405,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     </message>
     <message>
         <source>%1 × %1 ranks</source>
-        <translation>%1 × %1 个 rank</translation>
+        <translation>%1 × %1 张卡</translation>
     </message>
     <message>
         <source>zoom %1×</source>
@@ -998,7 +1425,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     </message>
     <message>
         <source>Rows: src rank · columns: dst rank · %1 ranks</source>
-        <translation>行：源 rank · 列：目的 rank · %1 个 rank</translation>
+        <translation>行：源卡 · 列：目的卡 · 共 %1 张卡</translation>
     </message>
     <message>
         <source>ordered by %1 groups</source>
@@ -1010,7 +1437,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     </message>
     <message>
         <source>%1 ranks: %2</source>
-        <translation>%1 个 rank：%2</translation>
+        <translation>%1 张卡：%2</translation>
     </message>
     <message>
         <source>hash %1</source>
@@ -1034,7 +1461,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     </message>
     <message>
         <source>&lt;b&gt;src %1 → dst %2&lt;/b&gt;&lt;br&gt;a block of %3 × %4 ranks</source>
-        <translation>&lt;b&gt;源 %1 → 目的 %2&lt;/b&gt;&lt;br&gt;%3 × %4 个 rank 的块</translation>
+        <translation>&lt;b&gt;源 %1 → 目的 %2&lt;/b&gt;&lt;br&gt;%3 × %4 张卡的块</translation>
     </message>
     <message>
         <source>no links</source>
@@ -1062,7 +1489,7 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     </message>
     <message>
         <source>Click selects link %1 → %2; zoom in for single ranks.</source>
-        <translation>单击选中链路 %1 → %2；放大可查看单个 rank。</translation>
+        <translation>单击选中链路 %1 → %2；放大可查看单张卡。</translation>
     </message>
     <message>
         <source>shared transport</source>
@@ -1254,6 +1681,33 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
     <message>
         <source>%1 (%2, %3)</source>
         <translation>%1（%2，%3）</translation>
+    </message>
+</context>
+<context>
+    <name>CoreClass</name>
+    <message>
+        <source>AI Core</source>
+        <translation>AI Core</translation>
+    </message>
+    <message>
+        <source>AI Vector</source>
+        <translation>AI Vector</translation>
+    </message>
+    <message>
+        <source>MIX</source>
+        <translation>MIX</translation>
+    </message>
+    <message>
+        <source>AI CPU</source>
+        <translation>AI CPU</translation>
+    </message>
+    <message>
+        <source>communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>其他</translation>
     </message>
 </context>
 <context>
@@ -2501,11 +2955,11 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Compared with the baseline: select a rank to see its operators whose allocation changed most.</source>
-        <translation>与基线比较：选择一个 rank，查看其内存分配变化最大的算子。</translation>
+        <translation>与基线比较：选择一张卡，查看其内存分配变化最大的算子。</translation>
     </message>
     <message>
         <source>Rank %1 against the baseline: operators whose allocation changed most (Σ Size over the profiled window)</source>
-        <translation>rank %1 与基线比较：内存分配变化最大的算子（采集窗口内 Σ Size）</translation>
+        <translation>卡 %1 与基线比较：内存分配变化最大的算子（采集窗口内 Σ Size）</translation>
     </message>
     <message>
         <source>; peak reserved %1 → %2</source>
@@ -2513,7 +2967,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source> — neither run has operator_memory rows for this rank.</source>
-        <translation> — 两次运行都没有该 rank 的 operator_memory 行。</translation>
+        <translation> — 两次运行都没有该卡的 operator_memory 行。</translation>
     </message>
 </context>
 <context>
@@ -2992,7 +3446,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>the number of global ranks in the communication group</source>
-        <translation>通信组中的全局 rank 数</translation>
+        <translation>通信组中的全局卡数</translation>
     </message>
     <message>
         <source>Group ops</source>
@@ -3000,7 +3454,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>communication ops of the group, counted over all ranks and steps</source>
-        <translation>该通信组的通信算子数，按所有 rank 和步统计</translation>
+        <translation>该通信组的通信算子数，按所有卡和迭代统计</translation>
     </message>
     <message>
         <source>Advice severity</source>
@@ -3483,7 +3937,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Block dim</source>
-        <translation>Block Dim</translation>
+        <translation>逻辑核数</translation>
     </message>
     <message>
         <source>Block Dim of the key&apos;s kernels: one value, or the smallest–largest when they differ; — when the files have none</source>
@@ -4108,15 +4562,15 @@ click: select the rank</source>
     </message>
     <message>
         <source>(max − min) / mean over ranks</source>
-        <translation>各 rank 的（最大 − 最小）/ 均值</translation>
+        <translation>各卡的（最大 − 最小）/ 均值</translation>
     </message>
     <message>
         <source>Minimum %1 on rank %2</source>
-        <translation>%1 最小值，在 rank %2</translation>
+        <translation>%1 最小值，在卡 %2</translation>
     </message>
     <message>
         <source>Maximum %1 on rank %2</source>
-        <translation>%1 最大值，在 rank %2</translation>
+        <translation>%1 最大值，在卡 %2</translation>
     </message>
 </context>
 <context>
@@ -4203,15 +4657,15 @@ click: select the rank</source>
     </message>
     <message>
         <source>Rank: the global rank id (from the profile&apos;s metadata or its folder name)</source>
-        <translation>Rank：全局 rank 编号（来自性能数据的元数据或其文件夹名）</translation>
+        <translation>Rank：全局卡号（来自性能数据的元数据或其文件夹名）</translation>
     </message>
     <message>
         <source>Device: the NPU device id on its host (the rank&apos;s local card)</source>
-        <translation>Device：所在主机上的 NPU 设备编号（该 rank 的本地卡）</translation>
+        <translation>Device：所在主机上的 NPU 设备编号（该卡的本地编号）</translation>
     </message>
     <message>
         <source>Rank %1 · %2</source>
-        <translation>rank %1 · %2</translation>
+        <translation>卡 %1 · %2</translation>
     </message>
 </context>
 <context>
@@ -4688,7 +5142,7 @@ click: select the rank</source>
     </message>
     <message>
         <source>Rank: the rank whose timeline holds the match</source>
-        <translation>Rank：匹配项所在时间线的 rank</translation>
+        <translation>Rank：匹配项所在时间线的卡</translation>
     </message>
     <message>
         <source>Row: the timeline row (thread, stream or counter) of the match</source>

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/OperatorQuery.h"
 
+#include "npuscope/query/TranslationMarker.h"
+
 #include <algorithm>
 #include <set>
 #include <tuple>
@@ -62,19 +64,19 @@ std::string_view coreClassName(CoreClass c)
 {
     switch (c) {
     case CoreClass::AiCore:
-        return "AI Core";
+        return QT_TRANSLATE_NOOP("CoreClass", "AI Core");
     case CoreClass::AiVector:
-        return "AI Vector";
+        return QT_TRANSLATE_NOOP("CoreClass", "AI Vector");
     case CoreClass::Mix:
-        return "MIX";
+        return QT_TRANSLATE_NOOP("CoreClass", "MIX");
     case CoreClass::AiCpu:
-        return "AI CPU";
+        return QT_TRANSLATE_NOOP("CoreClass", "AI CPU");
     case CoreClass::Communication:
-        return "communication";
+        return QT_TRANSLATE_NOOP("CoreClass", "communication");
     case CoreClass::Other:
         break;
     }
-    return "other";
+    return QT_TRANSLATE_NOOP("CoreClass", "other");
 }
 
 int64_t OperatorRow::meanNs() const

@@ -39,6 +39,22 @@ inline std::string generate(const ScratchDir& dir, testgen::GeneratorOptions o)
     return o.outDir;
 }
 
+// A 16-rank cluster (pp 2, tp 2) with one anomaly of each kind planted: a slow rank, a slow link, a memory-heavy rank,
+// a FLOPs-light rank and a rank launching late; with its timelines loaded, a capacity and a peak most rules speak.
+inline testgen::GeneratorOptions plantedAnomalies()
+{
+    testgen::GeneratorOptions o;
+    o.ranks = 16;
+    o.pp = 2;
+    o.tp = 2;
+    o.slowRank = 5;
+    o.slowLink = std::make_pair(8, 10);
+    o.memoryHeavyRank = 3;
+    o.flopsLightRank = 9;
+    o.lateLaunchRank = 1;
+    return o;
+}
+
 // The file named name in a generated rank's folder (rank<r>_..._ascend_pt/ASCEND_PROFILER_OUTPUT/name); empty when
 // the rank has no folder.
 inline std::filesystem::path rankFile(const std::string& root, int rank, const std::string& name)

@@ -18,6 +18,8 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+#include <map>
+
 namespace npuscope::gui {
 
 using query::advice::Finding;
@@ -44,6 +46,24 @@ QString opWithoutGroup(const std::string& op)
 }
 
 } // namespace
+
+QString AdviceDock::viewTitle(const std::string& view)
+{
+    // The titles of the docks the evidence names (Finding.h, Evidence::view).
+    static const std::map<std::string, const char*> titles {
+        { "steps", QT_TR_NOOP("Cluster steps") },
+        { "timeoverview", QT_TR_NOOP("Time overview") },
+        { "commduration", QT_TR_NOOP("Communication duration") },
+        { "links", QT_TR_NOOP("Links") },
+        { "operators", QT_TR_NOOP("Operators") },
+        { "memory", QT_TR_NOOP("Memory heatmap") },
+        { "flops", QT_TR_NOOP("FLOPs heatmap") },
+        { "timeline", QT_TR_NOOP("Timeline") },
+        { "parallel", QT_TR_NOOP("Parallel strategy") },
+    };
+    const auto it = titles.find(view);
+    return it == titles.end() ? QString::fromStdString(view) : tr(it->second);
+}
 
 AdviceDock::AdviceDock(Workspace* ws, QWidget* parent)
     : QueryDock(tr("Advice"), kObjectName, ws, parent)
@@ -164,11 +184,10 @@ void AdviceDock::showDetail()
     }
     // Secondary text in the palette's placeholder colour: readable on a dark base as on a light one.
     const QString muted = palette().color(QPalette::PlaceholderText).name();
-    QString html
-        = QStringLiteral("<h3>%1 <span style=\"color:%4;font-weight:normal\">(%2, %3)</span></h3>")
-              .arg(esc(f->id), AdviceTableModel::categoryText(f->category).toHtmlEscaped(),
-                  AdviceTableModel::severityText(f->severity), muted);
-    html += QStringLiteral("<p>%1</p>").arg(esc(f->message));
+    QString html = QStringLiteral("<h3>%1 <span style=\"color:%4;font-weight:normal\">(%2, %3)</span></h3>")
+                       .arg(esc(f->id), AdviceTableModel::categoryText(f->category).toHtmlEscaped(),
+                           AdviceTableModel::severityText(f->severity), muted);
+    html += QStringLiteral("<p>%1</p>").arg(AdviceTableModel::translated(f->messageForm, f->message).toHtmlEscaped());
     html += QStringLiteral("<table cellspacing=\"0\" cellpadding=\"2\">");
     auto row = [&html, &muted](const QString& key, const QString& valueHtml) {
         if (!valueHtml.isEmpty())
@@ -178,15 +197,16 @@ void AdviceDock::showDetail()
     row(tr("Measured"), AdviceTableModel::valueText(f->value, f->unit).toHtmlEscaped());
     row(tr("Threshold"),
         AdviceTableModel::valueText(f->threshold, f->unit).toHtmlEscaped() + QStringLiteral(" \u2014 ")
-            + esc(f->thresholdText));
+            + AdviceTableModel::translated(f->thresholdForm, f->thresholdText).toHtmlEscaped());
     row(tr("Ranks"), listText(f->ranks, [](int64_t r) { return QString::number(r); }));
     row(tr("Links"), listText(f->links, [](const query::advice::FindingLink& l) {
         return QStringLiteral("%1 \u2192 %2 %3").arg(l.src).arg(l.dst).arg(QString::fromStdString(l.transport));
     }));
     row(tr("Ops"), listText(f->ops, [](const std::string& s) { return QString::fromStdString(s); }));
     row(tr("Steps"), listText(f->steps, [](int64_t s) { return QString::number(s); }));
-    row(tr("Evidence"), esc(f->evidence.view));
-    html += QStringLiteral("</table><p><b>%1</b> %2</p>").arg(tr("Suggestion:"), esc(f->suggestion));
+    row(tr("Evidence"), viewTitle(f->evidence.view).toHtmlEscaped());
+    html += QStringLiteral("</table><p><b>%1</b> %2</p>")
+                .arg(tr("Suggestion:"), AdviceTableModel::translated(f->suggestionForm, f->suggestion).toHtmlEscaped());
     m_detail->setHtml(html);
 }
 

@@ -3,6 +3,7 @@
 
 #include <QApplication>
 #include <QColor>
+#include <QCoreApplication>
 #include <QStyle>
 
 namespace npuscope::gui {
@@ -70,6 +71,15 @@ QString AdviceTableModel::categoryText(const std::string& category)
     return QString::fromStdString(category);
 }
 
+QString AdviceTableModel::translated(const query::advice::FindingText& form, const std::string& english)
+{
+    if (!form.context && form.source.empty())
+        return QString::fromStdString(english);
+    return QString::fromStdString(form.render([](const char* context, const std::string& source) {
+        return QCoreApplication::translate(context, source.c_str()).toStdString();
+    }));
+}
+
 QString AdviceTableModel::whereText(const Finding& f)
 {
     QStringList parts;
@@ -100,17 +110,17 @@ AdviceTableModel::AdviceTableModel(QObject* parent)
         { tr("Rule"), tr("The rule id (npuscope.advice/1 \u201cid\u201d)"),
             [str](const Finding& f) { return str(f.id); }, {}, left },
         { tr("Category"), tr("delimitation, slow_rank, communication, computation, scheduling or memory"),
-            [str](const Finding& f) { return str(f.category); }, [](const Finding& f) { return categoryText(f.category); },
-            left },
+            [str](const Finding& f) { return str(f.category); },
+            [](const Finding& f) { return categoryText(f.category); }, left },
         { tr("Value"), tr("The measured figure, in the unit shown"), [](const Finding& f) { return f.value; },
             [](const Finding& f) { return valueText(f.value, f.unit); } },
         { tr("Threshold"), tr("The figure the value was compared with"), [](const Finding& f) { return f.threshold; },
             [](const Finding& f) { return valueText(f.threshold, f.unit); }, Qt::AlignRight | Qt::AlignVCenter,
-            [str](const Finding& f) { return str(f.thresholdText); } },
+            [](const Finding& f) { return translated(f.thresholdForm, f.thresholdText); } },
         { tr("Ranks / links"), tr("The ranks concerned (the most affected first), else the links"),
             [](const Finding& f) { return whereText(f); }, {}, left },
-        { tr("Message"), tr("What was measured"), [str](const Finding& f) { return str(f.message); }, {}, left,
-            [str](const Finding& f) { return str(f.message); } },
+        { tr("Message"), tr("What was measured"), [](const Finding& f) { return translated(f.messageForm, f.message); },
+            {}, left, [](const Finding& f) { return translated(f.messageForm, f.message); } },
     });
 }
 

@@ -13,6 +13,7 @@
 #include "npuscope/query/compare/RunComparison.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -26,8 +27,8 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <cstdlib>
 #include <array>
+#include <cstdlib>
 #include <map>
 #include <unordered_map>
 #include <variant>
@@ -592,9 +593,9 @@ void OperatorDock::refresh()
             std::vector<PieChart::Part> coreParts;
             for (size_t c = 0; c < query::kCoreClassCount; ++c) {
                 const auto cls = static_cast<query::CoreClass>(c);
-                coreParts.push_back({ QString::fromUtf8(query::coreClassName(cls).data(),
-                                          static_cast<qsizetype>(query::coreClassName(cls).size())),
-                    coreColor(cls) });
+                // coreClassName is a string literal, marked for translation.
+                coreParts.push_back(
+                    { QCoreApplication::translate("CoreClass", query::coreClassName(cls).data()), coreColor(cls) });
             }
             const auto coreRing = [](const QString& name, const auto& totals) {
                 return PieChart::Ring { name, std::vector<int64_t>(totals.begin(), totals.end()) };

@@ -2,6 +2,7 @@
 #include "AdviceContext.h"
 
 #include "npuscope/query/ParallelLayoutQuery.h"
+#include "npuscope/query/TranslationMarker.h"
 
 #include <cstdarg>
 #include <cstdio>
@@ -48,14 +49,31 @@ std::string formatText(const char* format, ...)
     return s;
 }
 
-std::string rankList(const std::vector<int64_t>& ranks, size_t limit)
+std::string fixed(double v, int decimals) { return formatText("%.*f", decimals, v); }
+
+FindingText text(const char* source, std::vector<FindingText> args)
+{
+    return FindingText(FindingText::kContext, source, std::move(args));
+}
+
+FindingText joined(const std::vector<FindingText>& parts, const std::string& separator)
+{
+    if (parts.empty())
+        return {};
+    FindingText out = parts.front();
+    for (size_t i = 1; i < parts.size(); ++i)
+        out = FindingText(nullptr, "%1" + separator + "%2", { std::move(out), parts[i] });
+    return out;
+}
+
+FindingText rankList(const std::vector<int64_t>& ranks, size_t limit)
 {
     std::string s;
     for (size_t i = 0; i < ranks.size() && i < limit; ++i)
         s += (i ? ", " : "") + std::to_string(ranks[i]);
-    if (ranks.size() > limit)
-        s += ", … (" + std::to_string(ranks.size()) + " ranks)";
-    return s;
+    if (ranks.size() <= limit)
+        return s;
+    return text(QT_TRANSLATE_NOOP("Advice", "%1, … (%2 ranks)"), { s, std::to_string(ranks.size()) });
 }
 
 } // namespace npuscope::query::advice

@@ -32,7 +32,13 @@ struct AdviceContext {
 
 // printf into a std::string (the messages carry figures).
 std::string formatText(const char* format, ...) __attribute__((format(printf, 1, 2)));
-// "0, 3, 5" (at most limit ranks, then ", …").
-std::string rankList(const std::vector<int64_t>& ranks, size_t limit = 8);
+// v with the given decimals, as "%.<decimals>f".
+std::string fixed(double v, int decimals);
+// A template of the rules: source marked QT_TRANSLATE_NOOP("Advice", ...) at the call, with its arguments.
+FindingText text(const char* source, std::vector<FindingText> args = {});
+// parts one after another with separator between them (not translated: a list, sentences in a row).
+FindingText joined(const std::vector<FindingText>& parts, const std::string& separator);
+// "0, 3, 5" (at most limit ranks, then ", … (n ranks)").
+FindingText rankList(const std::vector<int64_t>& ranks, size_t limit = 8);
 
 } // namespace npuscope::query::advice

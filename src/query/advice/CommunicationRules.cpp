@@ -5,6 +5,7 @@
 #include "npuscope/query/CommAnalysisQuery.h"
 #include "npuscope/query/CommOpIndex.h"
 #include "npuscope/query/StepQuery.h"
+#include "npuscope/query/TranslationMarker.h"
 #include "npuscope/query/advice/AdviceThresholds.h"
 
 #include <algorithm>
@@ -44,20 +45,23 @@ void waitRatio(const AdviceContext& ctx, std::vector<Finding>& out)
     // Waiting a few per cent of the step is the jitter of healthy ranks, whatever the ratio.
     f.severity = waitShare >= T::kWaitMinShareOfStep ? Severity::Warning : Severity::Info;
     f.threshold = T::kWaitRatio;
-    f.thresholdText = formatText("Σwait ÷ (Σwait + Σtransit) of a rank's communication ops > %.1f", T::kWaitRatio);
+    f.setThreshold(text(QT_TRANSLATE_NOOP("Advice", "Σwait ÷ (Σwait + Σtransit) of a rank's communication ops > %1"),
+        { fixed(T::kWaitRatio, 1) }));
     f.value = *top.waitRatio;
     f.unit = "ratio";
     for (const auto& d : above)
         f.ranks.push_back(d.rank);
-    f.message = formatText("Rank %lld waits %.3f ms in its communication ops against %.3f ms of transfer (wait ratio "
-                           "%.3f, synchronisation ratio %s; the wait is %.1f %% of its step time); ranks above %.1f: "
-                           "%zu.",
-        static_cast<long long>(top.rank), static_cast<double>(top.waitNs) / 1e6,
-        static_cast<double>(top.transitNs) / 1e6, *top.waitRatio,
-        top.syncRatio ? formatText("%.3f", *top.syncRatio).c_str() : "—", waitShare * 100, T::kWaitRatio, above.size());
-    f.suggestion = "The ranks wait for a peer that arrives late: find it (slow_rank, the Time overview) or the "
-                   "link that delays the transfer (slow_link). A synchronisation ratio above 0.2 on the waiting "
-                   "rank points to a slow rank, a lower one to the links.";
+    f.setMessage(text(QT_TRANSLATE_NOOP("Advice",
+                          "Rank %1 waits %2 ms in its communication ops against %3 ms of transfer (wait ratio %4, "
+                          "synchronisation ratio %5; the wait is %6 % of its step time); ranks above %7: %8."),
+        { std::to_string(top.rank), fixed(static_cast<double>(top.waitNs) / 1e6, 3),
+            fixed(static_cast<double>(top.transitNs) / 1e6, 3), fixed(*top.waitRatio, 3),
+            top.syncRatio ? fixed(*top.syncRatio, 3) : std::string("—"), fixed(waitShare * 100, 1),
+            fixed(T::kWaitRatio, 1), std::to_string(above.size()) }));
+    f.setSuggestion(text(QT_TRANSLATE_NOOP("Advice",
+        "The ranks wait for a peer that arrives late: find it (slow_rank, the Time overview) or the link that delays "
+        "the transfer (slow_link). A synchronisation ratio above 0.2 on the waiting rank points to a slow rank, a "
+        "lower one to the links.")));
     f.evidence.view = "commduration";
     f.evidence.rank = top.rank;
     out.push_back(std::move(f));
@@ -87,17 +91,18 @@ void packetRules(const AdviceContext& ctx, std::vector<Finding>& out)
             f.category = "communication";
             f.severity = Severity::Warning;
             f.threshold = T::kSmallPacketShare;
-            f.thresholdText = formatText(
-                "share of %s transfers smaller than %.0f MB > %.1f", d.transport.c_str(), limit, T::kSmallPacketShare);
+            f.setThreshold(text(QT_TRANSLATE_NOOP("Advice", "share of %1 transfers smaller than %2 MB > %3"),
+                { d.transport, fixed(limit, 0), fixed(T::kSmallPacketShare, 1) }));
             f.value = static_cast<double>(small) / static_cast<double>(total);
             f.unit = "share";
-            f.message = formatText("%lld of %lld %s transfers (%.1f %%) are smaller than %.0f MB; they take %.3f ms "
-                                   "in total.",
-                static_cast<long long>(small), static_cast<long long>(total), d.transport.c_str(), f.value * 100, limit,
-                static_cast<double>(smallNs) / 1e6);
-            f.suggestion = "Many small transfers are bound by latency and host launches: fuse gradients into larger "
-                           "buckets, raise the batch size or gradient accumulation, prefer ZeRO-1/2 to ZeRO-3 "
-                           "where memory allows, use fused optimizers.";
+            f.setMessage(text(QT_TRANSLATE_NOOP("Advice",
+                                  "%1 of %2 %3 transfers (%4 %) are smaller than %5 MB; they take %6 ms in total."),
+                { std::to_string(small), std::to_string(total), d.transport, fixed(f.value * 100, 1), fixed(limit, 0),
+                    fixed(static_cast<double>(smallNs) / 1e6, 3) }));
+            f.setSuggestion(text(QT_TRANSLATE_NOOP("Advice",
+                "Many small transfers are bound by latency and host launches: fuse gradients into larger buckets, "
+                "raise the batch size or gradient accumulation, prefer ZeRO-1/2 to ZeRO-3 where memory allows, use "
+                "fused optimizers.")));
             f.evidence.view = "commduration";
             f.evidence.transport = d.transport;
             out.push_back(std::move(f));
@@ -108,15 +113,17 @@ void packetRules(const AdviceContext& ctx, std::vector<Finding>& out)
             f.category = "communication";
             f.severity = Severity::Info;
             f.threshold = T::kAlignmentShare;
-            f.thresholdText = formatText("share of %s transfers of at least 1 MB whose size is not a multiple of "
-                                         "%.0f B > %.1f",
-                d.transport.c_str(), T::kAlignmentBytes, T::kAlignmentShare);
+            f.setThreshold(text(QT_TRANSLATE_NOOP("Advice",
+                                    "share of %1 transfers of at least 1 MB whose size is not a multiple of %2 B > %3"),
+                { d.transport, fixed(T::kAlignmentBytes, 0), fixed(T::kAlignmentShare, 1) }));
             f.value = static_cast<double>(misaligned) / static_cast<double>(large);
             f.unit = "share";
-            f.message = formatText("%lld of %lld %s transfers of at least 1 MB are not a multiple of 512 B.",
-                static_cast<long long>(misaligned), static_cast<long long>(large), d.transport.c_str());
-            f.suggestion = "Unaligned transfers use the DMA engines less efficiently: pad tensors (hidden sizes, "
-                           "bucket sizes) to multiples of 512 B.";
+            f.setMessage(
+                text(QT_TRANSLATE_NOOP("Advice", "%1 of %2 %3 transfers of at least 1 MB are not a multiple of 512 B."),
+                    { std::to_string(misaligned), std::to_string(large), d.transport }));
+            f.setSuggestion(text(QT_TRANSLATE_NOOP("Advice",
+                "Unaligned transfers use the DMA engines less efficiently: pad tensors (hidden sizes, bucket sizes) to "
+                "multiples of 512 B.")));
             f.evidence.view = "commduration";
             f.evidence.transport = d.transport;
             out.push_back(std::move(f));
@@ -153,17 +160,20 @@ void retransmission(const AdviceContext& ctx, std::vector<Finding>& out)
     f.category = "communication";
     f.severity = Severity::Critical;
     f.threshold = T::kRetransmissionMs;
-    f.thresholdText = formatText("RDMA transit time of one op > %.0f ms", T::kRetransmissionMs);
+    f.setThreshold(
+        text(QT_TRANSLATE_NOOP("Advice", "RDMA transit time of one op > %1 ms"), { fixed(T::kRetransmissionMs, 0) }));
     f.value = worstMs;
     f.unit = "ms";
     f.ranks.assign(ranks.begin(), ranks.end());
     f.steps.assign(steps.begin(), steps.end());
     f.ops.assign(ops.begin(), ops.end());
-    f.message = formatText("RDMA transfers of %zu ops take up to %.1f ms on ranks %s: one transfer this long means "
-                           "the NIC retransmitted.",
-        ops.size(), worstMs, rankList(f.ranks).c_str());
-    f.suggestion = "Check the RDMA network: link flaps and error counters on the NICs and switches, PFC / ECN "
-                   "configuration, HCCL_RDMA_TIMEOUT / HCCL_RDMA_RETRY_CNT.";
+    f.setMessage(text(QT_TRANSLATE_NOOP("Advice",
+                          "RDMA transfers of %1 ops take up to %2 ms on ranks %3: one transfer this long means the NIC "
+                          "retransmitted."),
+        { std::to_string(ops.size()), fixed(worstMs, 1), rankList(f.ranks) }));
+    f.setSuggestion(text(QT_TRANSLATE_NOOP("Advice",
+        "Check the RDMA network: link flaps and error counters on the NICs and switches, PFC / ECN configuration, "
+        "HCCL_RDMA_TIMEOUT / HCCL_RDMA_RETRY_CNT.")));
     f.evidence.view = "commduration";
     f.evidence.rank = f.ranks.front();
     f.evidence.transport = "RDMA";

@@ -3,6 +3,7 @@
 // imbalance that must not be mistaken for a slow rank.
 #include "AdviceRules.h"
 
+#include "npuscope/query/TranslationMarker.h"
 #include "npuscope/query/advice/AdviceThresholds.h"
 
 #include <algorithm>
@@ -18,22 +19,26 @@ struct DelimitationColumn {
     StepColumn column;
     const char* id;
     const char* category;
-    const char* what;
-    const char* suggestion;
+    const char* what; // the step_trace_time.csv column (a template of the rules: the GUI adds its translation)
+    const char* suggestion; // a template of the rules
 };
 
 constexpr DelimitationColumn kColumns[] = {
-    { StepColumn::Computing, "computation_dispersion", "computation", "Computing",
-        "Compare the operators of the slowest and the fastest rank (Operators view, compare ranks): a different "
-        "kernel mix points to uneven data (sequence lengths, MoE routing), equal kernels running longer to the "
-        "device (frequency, temperature, a degraded card)." },
-    { StepColumn::Free, "scheduling_dispersion", "scheduling", "Free",
-        "Free is device idle time that is neither computing nor communication: on the rank with the most Free look "
-        "at the host side of the timeline (late kernel launches, Python overhead, synchronisation, CPU binding)." },
+    { StepColumn::Computing, "computation_dispersion", "computation", QT_TRANSLATE_NOOP("Advice", "Computing"),
+        QT_TRANSLATE_NOOP("Advice",
+            "Compare the operators of the slowest and the fastest rank (Operators view, compare ranks): a different "
+            "kernel mix points to uneven data (sequence lengths, MoE routing), equal kernels running longer to the "
+            "device (frequency, temperature, a degraded card).") },
+    { StepColumn::Free, "scheduling_dispersion", "scheduling", QT_TRANSLATE_NOOP("Advice", "Free"),
+        QT_TRANSLATE_NOOP("Advice",
+            "Free is device idle time that is neither computing nor communication: on the rank with the most Free look "
+            "at the host side of the timeline (late kernel launches, Python overhead, synchronisation, CPU "
+            "binding).") },
     { StepColumn::CommunicationNotOverlapped, "communication_dispersion", "communication",
-        "Communication(Not Overlapped)",
-        "Communication that is not hidden differs between ranks doing the same work: usually the ranks waiting "
-        "for a slow peer (see slow_rank) or a slow link (see slow_link); check the wait ratio per rank." },
+        QT_TRANSLATE_NOOP("Advice", "Communication(Not Overlapped)"),
+        QT_TRANSLATE_NOOP("Advice",
+            "Communication that is not hidden differs between ranks doing the same work: usually the ranks waiting "
+            "for a slow peer (see slow_rank) or a slow link (see slow_link); check the wait ratio per rank.") },
 };
 
 double meanStepNs(const std::vector<StepBreakdown>& rows)
@@ -92,21 +97,31 @@ void dispersion(const AdviceContext& ctx, const DelimitationColumn& col, std::ve
     f.category = col.category;
     f.severity = worst->spread > T::kDispersionCritical ? Severity::Critical : Severity::Warning;
     f.threshold = T::kDispersionWarning;
-    f.thresholdText = std::string("(max − min) ÷ mean of ") + col.what
-        + " over comparable ranks (same stage, same "
-          "TP position) > "
-        + formatText("%.2f", T::kDispersionWarning);
+    f.setThreshold(text(QT_TRANSLATE_NOOP("Advice",
+                            "(max − min) ÷ mean of %1 over comparable ranks (same stage, same TP position) > %2"),
+        { text(col.what), fixed(T::kDispersionWarning, 2) }));
     f.value = worst->spread;
     f.unit = "ratio";
     f.ranks = { *s.maxRank, *s.minRank };
     const auto& set = ctx.comparable[worst->set];
-    f.message = formatText("%s differs by %.1f %% of its mean between ranks doing the same work: rank %lld %.3f ms, "
-                           "rank %lld %.3f ms (mean %.3f ms over ranks %s",
-        col.what, worst->spread * 100, static_cast<long long>(*s.maxRank), *s.max / 1e6,
-        static_cast<long long>(*s.minRank), *s.min / 1e6, *s.mean / 1e6, rankList(set).c_str());
-    f.message
-        += setsAbove > 1 ? formatText("; %d groups of comparable ranks are above the threshold).", setsAbove) : ").";
-    f.suggestion = col.suggestion;
+    std::vector<FindingText> args { text(col.what), fixed(worst->spread * 100, 1), std::to_string(*s.maxRank),
+        fixed(*s.max / 1e6, 3), std::to_string(*s.minRank), fixed(*s.min / 1e6, 3), fixed(*s.mean / 1e6, 3),
+        rankList(set) };
+    if (setsAbove > 1) {
+        args.emplace_back(std::to_string(setsAbove));
+        f.setMessage(
+            text(QT_TRANSLATE_NOOP("Advice",
+                     "%1 differs by %2 % of its mean between ranks doing the same work: rank %3 %4 ms, rank %5 "
+                     "%6 ms (mean %7 ms over ranks %8; %9 groups of comparable ranks are above the threshold)."),
+                std::move(args)));
+    } else {
+        f.setMessage(
+            text(QT_TRANSLATE_NOOP("Advice",
+                     "%1 differs by %2 % of its mean between ranks doing the same work: rank %3 %4 ms, rank %5 "
+                     "%6 ms (mean %7 ms over ranks %8)."),
+                std::move(args)));
+    }
+    f.setSuggestion(text(col.suggestion));
     f.evidence.view = "steps";
     f.evidence.rank = *s.maxRank;
     out.push_back(std::move(f));
@@ -152,19 +167,23 @@ void stageImbalance(const AdviceContext& ctx, std::vector<Finding>& out)
     f.category = "delimitation";
     f.severity = Severity::Warning;
     f.threshold = T::kStageImbalance;
-    f.thresholdText
-        = formatText("(max − min) ÷ mean of the pipeline stages' mean Computing > %.2f", T::kStageImbalance);
+    f.setThreshold(text(QT_TRANSLATE_NOOP("Advice", "(max − min) ÷ mean of the pipeline stages' mean Computing > %1"),
+        { fixed(T::kStageImbalance, 2) }));
     f.value = spread;
     f.unit = "ratio";
     f.ranks = hi->ranks;
-    f.message = formatText("Pipeline stage %d computes %.3f ms per step, stage %d %.3f ms (%zu stages, %s); ranks of "
-                           "the same stage and TP position differ by at most %.1f %%, so the stages, not single "
-                           "ranks, are unequal.",
-        hi->index, hi->computingNs / 1e6, lo->index, lo->computingNs / 1e6, stages.size(),
-        layoutSourceName(ctx.layout.source), within * 100);
-    f.suggestion = "Rebalance the layers over the pipeline stages (e.g. Megatron --decoder-first-pipeline-num-layers "
-                   "/ --decoder-last-pipeline-num-layers, or fewer layers on the stage holding the embedding or the "
-                   "loss); the other stages wait for the slowest one in every micro-batch.";
+    f.setMessage(text(QT_TRANSLATE_NOOP("Advice",
+                          "Pipeline stage %1 computes %2 ms per step, stage %3 %4 ms (%5 stages, %6); ranks of the "
+                          "same stage and TP position differ by at most %7 %, so the stages, not single ranks, are "
+                          "unequal."),
+        { std::to_string(hi->index), fixed(hi->computingNs / 1e6, 3), std::to_string(lo->index),
+            fixed(lo->computingNs / 1e6, 3), std::to_string(stages.size()),
+            FindingText("LayoutSource", layoutSourceName(ctx.layout.source)), fixed(within * 100, 1) }));
+    f.setSuggestion(text(QT_TRANSLATE_NOOP("Advice",
+        "Rebalance the layers over the pipeline stages (e.g. Megatron --decoder-first-pipeline-num-layers / "
+        "--decoder-last-pipeline-num-layers, or fewer layers on the stage holding the embedding or the loss); the "
+        "other "
+        "stages wait for the slowest one in every micro-batch.")));
     f.evidence.view = "parallel";
     f.evidence.stage = hi->index;
     out.push_back(std::move(f));

@@ -6,6 +6,7 @@
 #include "npuscope/query/MemoryQuery.h"
 #include "npuscope/query/OperatorQuery.h"
 #include "npuscope/query/StepQuery.h"
+#include "npuscope/query/TranslationMarker.h"
 #include "npuscope/query/advice/AdviceThresholds.h"
 #include "npuscope/query/advice/OutlierTest.h"
 
@@ -38,17 +39,21 @@ void memoryPeak(const AdviceContext& ctx, std::vector<Finding>& out)
     f.category = "memory";
     f.severity = *top.ratio > T::kMemoryCritical ? Severity::Critical : Severity::Warning;
     f.threshold = T::kMemoryPeak;
-    f.thresholdText = formatText("peak reserved ÷ device memory > %.2f", T::kMemoryPeak);
+    f.setThreshold(
+        text(QT_TRANSLATE_NOOP("Advice", "peak reserved ÷ device memory > %1"), { fixed(T::kMemoryPeak, 2) }));
     f.value = *top.ratio;
     f.unit = "ratio";
     for (const auto& p : above)
         f.ranks.push_back(p.rank);
-    f.message = formatText("Rank %lld reserves up to %.1f MB of %.1f MB (%.1f %%, %s); ranks above %.0f %%: %zu.",
-        static_cast<long long>(top.rank), *top.peakReservedMb, *ctx.options.capacityMb, *top.ratio * 100,
-        top.component.value_or("?").c_str(), T::kMemoryPeak * 100, above.size());
-    f.suggestion = "Close to out-of-memory, and fragmentation grows: recompute activations, shard optimizer states "
-                   "(ZeRO / distributed optimizer), lower the micro-batch size, or set PYTORCH_NPU_ALLOC_CONF="
-                   "expandable_segments:True.";
+    f.setMessage(
+        text(QT_TRANSLATE_NOOP("Advice", "Rank %1 reserves up to %2 MB of %3 MB (%4 %, %5); ranks above %6 %: %7."),
+            { std::to_string(top.rank), fixed(*top.peakReservedMb, 1), fixed(*ctx.options.capacityMb, 1),
+                fixed(*top.ratio * 100, 1), top.component.value_or("?"), fixed(T::kMemoryPeak * 100, 0),
+                std::to_string(above.size()) }));
+    f.setSuggestion(text(QT_TRANSLATE_NOOP("Advice",
+        "Close to out-of-memory, and fragmentation grows: recompute activations, shard optimizer states (ZeRO / "
+        "distributed optimizer), lower the micro-batch size, or set "
+        "PYTORCH_NPU_ALLOC_CONF=expandable_segments:True.")));
     f.evidence.view = "memory";
     f.evidence.rank = top.rank;
     out.push_back(std::move(f));
@@ -82,16 +87,20 @@ void flopsLight(const AdviceContext& ctx, std::vector<Finding>& out)
             f.category = "computation";
             f.severity = Severity::Warning;
             f.threshold = T::kFlopsLight;
-            f.thresholdText = formatText("a rank's FLOP/s ÷ the median of its comparable ranks < %.1f", T::kFlopsLight);
+            f.setThreshold(
+                text(QT_TRANSLATE_NOOP("Advice", "a rank's FLOP/s ÷ the median of its comparable ranks < %1"),
+                    { fixed(T::kFlopsLight, 1) }));
             f.value = it->second / median;
             f.unit = "ratio";
             f.ranks = { r };
-            f.message = formatText("Rank %lld does %.3f TFLOP/s against a median of %.3f TFLOP/s over comparable ranks "
-                                   "%s (%.0f %%).",
-                static_cast<long long>(r), it->second / 1e12, median / 1e12, rankList(set).c_str(), f.value * 100);
-            f.suggestion = "The rank does less floating-point work in its kernel time: compare its operators with a "
-                           "peer (Operators view, compare ranks): other shapes, a different data type, or slower "
-                           "kernels.";
+            f.setMessage(text(QT_TRANSLATE_NOOP("Advice",
+                                  "Rank %1 does %2 TFLOP/s against a median of %3 TFLOP/s over comparable ranks %4 "
+                                  "(%5 %)."),
+                { std::to_string(r), fixed(it->second / 1e12, 3), fixed(median / 1e12, 3), rankList(set),
+                    fixed(f.value * 100, 0) }));
+            f.setSuggestion(text(QT_TRANSLATE_NOOP("Advice",
+                "The rank does less floating-point work in its kernel time: compare its operators with a peer "
+                "(Operators view, compare ranks): other shapes, a different data type, or slower kernels.")));
             f.evidence.view = "flops";
             f.evidence.rank = r;
             out.push_back(std::move(f));
@@ -131,15 +140,19 @@ void modelFlopsUtilisation(const AdviceContext& ctx, std::vector<Finding>& out)
     if (!ctx.options.peakTflops) {
         f.severity = Severity::Info;
         f.threshold = T::kMfuLow;
-        f.thresholdText = "model FLOPs utilisation needs the chip's peak (--peak-tflops); the chip is unknown";
+        f.setThreshold(text(QT_TRANSLATE_NOOP(
+            "Advice", "model FLOPs utilisation needs the chip's peak (--peak-tflops); the chip is unknown")));
         f.value = median / 1e12;
         f.unit = "TFLOP/s";
-        f.message = formatText("Achieved %.3f TFLOP/s per rank (median over %zu ranks, FLOPs ÷ step wall time; the "
-                               "lowest %.3f on rank %lld). The profiles do not name the chip: give its peak to get "
-                               "the utilisation.",
-            f.value, rates.size(), lowest.first / 1e12, static_cast<long long>(lowest.second));
-        f.suggestion = "Run `npuscope-cli advise --peak-tflops P` with the chip's dense peak for the data type "
-                       "trained (its data sheet).";
+        f.setMessage(text(QT_TRANSLATE_NOOP("Advice",
+                              "Achieved %1 TFLOP/s per rank (median over %2 ranks, FLOPs ÷ step wall time; the lowest "
+                              "%3 on rank %4). The profiles do not name the chip: give its peak to get the "
+                              "utilisation."),
+            { fixed(f.value, 3), std::to_string(rates.size()), fixed(lowest.first / 1e12, 3),
+                std::to_string(lowest.second) }));
+        f.setSuggestion(text(QT_TRANSLATE_NOOP("Advice",
+            "Run `npuscope-cli advise --peak-tflops P` with the chip's dense peak for the data type trained (its data "
+            "sheet).")));
         out.push_back(std::move(f));
         return;
     }
@@ -147,16 +160,17 @@ void modelFlopsUtilisation(const AdviceContext& ctx, std::vector<Finding>& out)
     f.value = median / peak;
     f.severity = f.value < T::kMfuLow ? Severity::Warning : Severity::Info;
     f.threshold = T::kMfuLow;
-    f.thresholdText
-        = formatText("FLOPs ÷ step wall time ÷ peak (%.1f TFLOP/s) < %.2f", *ctx.options.peakTflops, T::kMfuLow);
+    f.setThreshold(text(QT_TRANSLATE_NOOP("Advice", "FLOPs ÷ step wall time ÷ peak (%1 TFLOP/s) < %2"),
+        { fixed(*ctx.options.peakTflops, 1), fixed(T::kMfuLow, 2) }));
     f.unit = "ratio";
-    f.message = formatText("Model FLOPs utilisation %.1f %% (median over %zu ranks: %.3f TFLOP/s of %.1f); the lowest "
-                           "%.1f %% on rank %lld.",
-        f.value * 100, rates.size(), median / 1e12, *ctx.options.peakTflops, lowest.first / peak * 100,
-        static_cast<long long>(lowest.second));
-    f.suggestion = "Low utilisation: the step spends its time outside large matrix kernels (communication, idle "
-                   "gaps, small or vector operators); follow the other findings, raise the micro-batch size or "
-                   "fuse operators.";
+    f.setMessage(text(QT_TRANSLATE_NOOP("Advice",
+                          "Model FLOPs utilisation %1 % (median over %2 ranks: %3 TFLOP/s of %4); the lowest %5 % on "
+                          "rank %6."),
+        { fixed(f.value * 100, 1), std::to_string(rates.size()), fixed(median / 1e12, 3),
+            fixed(*ctx.options.peakTflops, 1), fixed(lowest.first / peak * 100, 1), std::to_string(lowest.second) }));
+    f.setSuggestion(text(QT_TRANSLATE_NOOP("Advice",
+        "Low utilisation: the step spends its time outside large matrix kernels (communication, idle gaps, small or "
+        "vector operators); follow the other findings, raise the micro-batch size or fuse operators.")));
     out.push_back(std::move(f));
 }
 
@@ -189,16 +203,18 @@ void aicpuLong(const AdviceContext& ctx, std::vector<Finding>& out)
     f.category = "computation";
     f.severity = Severity::Warning;
     f.threshold = T::kAiCpuUs;
-    f.thresholdText = formatText("an AI CPU kernel longer than %.0f µs", T::kAiCpuUs);
+    f.setThreshold(text(QT_TRANSLATE_NOOP("Advice", "an AI CPU kernel longer than %1 µs"), { fixed(T::kAiCpuUs, 0) }));
     f.value = static_cast<double>(longest) / 1e3;
     f.unit = "us";
     f.ranks.assign(ranks.begin(), ranks.end());
-    f.message = formatText("%zu AI CPU operators have kernels longer than %.0f µs (the longest %.1f µs; %.3f ms in "
-                           "total over every rank): %s%s.",
-        rows.size(), T::kAiCpuUs, f.value, static_cast<double>(total) / 1e6, rows.front().key.c_str(),
-        rows.size() > 1 ? ", …" : "");
-    f.suggestion = "AI CPU operators run on the device's CPU and stall the stream: replace them (other data types, "
-                   "an AI Core implementation, move the computation out of the step).";
+    f.setMessage(text(QT_TRANSLATE_NOOP("Advice",
+                          "%1 AI CPU operators have kernels longer than %2 µs (the longest %3 µs; %4 ms in total over "
+                          "every rank): %5%6."),
+        { std::to_string(rows.size()), fixed(T::kAiCpuUs, 0), fixed(f.value, 1),
+            fixed(static_cast<double>(total) / 1e6, 3), rows.front().key, std::string(rows.size() > 1 ? ", …" : "") }));
+    f.setSuggestion(text(QT_TRANSLATE_NOOP("Advice",
+        "AI CPU operators run on the device's CPU and stall the stream: replace them (other data types, an AI Core "
+        "implementation, move the computation out of the step).")));
     f.evidence.view = "operators";
     if (!f.ranks.empty())
         f.evidence.rank = f.ranks.front();

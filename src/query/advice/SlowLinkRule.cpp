@@ -4,6 +4,7 @@
 #include "AdviceRules.h"
 
 #include "npuscope/query/CommAnalysisQuery.h"
+#include "npuscope/query/TranslationMarker.h"
 #include "npuscope/query/advice/AdviceThresholds.h"
 #include "npuscope/query/advice/OutlierTest.h"
 
@@ -86,23 +87,30 @@ void slowLinkRule(const AdviceContext& ctx, std::vector<Finding>& out)
         f.category = "communication";
         f.severity = bw < T::kLinkCriticalShare * median ? Severity::Critical : Severity::Warning;
         f.threshold = T::kLinkMedianShare * median;
-        f.thresholdText = formatText("bandwidth < %.1f × the %s median (%.3f GB/s) or a robust z-score < −%.1f among "
-                                     "links of the same op type, transport and size class; links under %.0f MB "
-                                     "ignored; and below the %s peak",
-            T::kLinkMedianShare, l.transport.c_str(), median, T::kRobustZ, T::kLinkMinSizeMb, l.transport.c_str());
+        f.setThreshold(text(QT_TRANSLATE_NOOP("Advice",
+                                "bandwidth < %1 × the %2 median (%3 GB/s) or a robust z-score < −%4 among links of the "
+                                "same op type, transport and size class; links under %5 MB ignored; and below the %6 "
+                                "peak"),
+            { fixed(T::kLinkMedianShare, 1), l.transport, fixed(median, 3), fixed(T::kRobustZ, 1),
+                fixed(T::kLinkMinSizeMb, 0), l.transport }));
         f.value = bw;
         f.unit = "GB/s";
         f.ranks = { l.src, l.dst };
-        f.message = formatText("Link %lld → %lld (%s, %s) moves %.3f MB at %.3f GB/s: %.0f %% of the %s median "
-                               "%.3f GB/s over %zu links%s.",
-            static_cast<long long>(l.src), static_cast<long long>(l.dst), l.transport.c_str(), l.opType.c_str(),
-            l.sizeMb, bw, bw / median * 100, l.transport.c_str(), median, all.size(),
-            groupOutlier ? formatText("; median of its like links %.3f GB/s", groupMedian).c_str() : "");
-        f.suggestion = l.transport == "RDMA"
-            ? "Check the NICs, optics and switch ports of the two hosts (hccn_tool link status, error counters, "
-              "retransmissions) and the network topology / ECMP hashing."
-            : "Check the intra-node link between the two devices (HCCS / PCIe link status, npu-smi health); a "
-              "degraded link slows every collective that crosses it.";
+        f.setMessage(text(QT_TRANSLATE_NOOP("Advice",
+                              "Link %1 → %2 (%3, %4) moves %5 MB at %6 GB/s: %7 % of the %8 median %9 GB/s over %10 "
+                              "links%11."),
+            { std::to_string(l.src), std::to_string(l.dst), l.transport, l.opType, fixed(l.sizeMb, 3), fixed(bw, 3),
+                fixed(bw / median * 100, 0), l.transport, fixed(median, 3), std::to_string(all.size()),
+                groupOutlier
+                    ? text(QT_TRANSLATE_NOOP("Advice", "; median of its like links %1 GB/s"), { fixed(groupMedian, 3) })
+                    : FindingText() }));
+        f.setSuggestion(l.transport == "RDMA"
+                ? text(QT_TRANSLATE_NOOP("Advice",
+                    "Check the NICs, optics and switch ports of the two hosts (hccn_tool link status, error counters, "
+                    "retransmissions) and the network topology / ECMP hashing."))
+                : text(QT_TRANSLATE_NOOP("Advice",
+                    "Check the intra-node link between the two devices (HCCS / PCIe link status, npu-smi health); a "
+                    "degraded link slows every collective that crosses it.")));
         f.evidence.view = "links";
         f.evidence.link = link;
         f.evidence.rank = l.src;

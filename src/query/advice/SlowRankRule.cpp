@@ -5,6 +5,7 @@
 
 #include "npuscope/query/CommAnalysisQuery.h"
 #include "npuscope/query/CommOpIndex.h"
+#include "npuscope/query/TranslationMarker.h"
 #include "npuscope/query/advice/AdviceThresholds.h"
 #include "npuscope/query/advice/OutlierTest.h"
 
@@ -135,11 +136,14 @@ void slowRankRule(const AdviceContext& ctx, std::vector<Finding>& out)
         f.category = "slow_rank";
         f.severity = syncConfirms ? Severity::Critical : Severity::Warning;
         f.threshold = limit / 1e6;
-        f.thresholdText = formatText("the delay a rank causes (Σ over the collectives it arrives last in of the "
-                                     "next-least wait − its wait) is an outlier among %zu comparable ranks (%s) and "
-                                     "exceeds their median by %.0f %% of its step time",
-            delays.size(), delays.size() <= 10 ? "Dixon's Q, 95 %" : "robust z-score > 3.5",
-            T::kSlowRankMinDelayShare * 100);
+        f.setThreshold(text(QT_TRANSLATE_NOOP("Advice",
+                                "the delay a rank causes (Σ over the collectives it arrives last in of the next-least "
+                                "wait − its wait) is an outlier among %1 comparable ranks (%2) and exceeds their "
+                                "median by %3 % of its step time"),
+            { std::to_string(delays.size()),
+                delays.size() <= 10 ? text(QT_TRANSLATE_NOOP("Advice", "Dixon's Q, 95 %"))
+                                    : text(QT_TRANSLATE_NOOP("Advice", "robust z-score > 3.5")),
+                fixed(T::kSlowRankMinDelayShare * 100, 0) }));
         f.value = delays[top] / 1e6;
         f.unit = "ms";
         f.ranks = { slow };
@@ -149,10 +153,12 @@ void slowRankRule(const AdviceContext& ctx, std::vector<Finding>& out)
         std::sort(f.ops.begin(), f.ops.end());
         if (f.ops.size() > 5)
             f.ops.resize(5);
-        f.message = formatText("Rank %lld arrives last in %lld of the %lld collectives it takes part in and holds "
-                               "the others back by %.3f ms in total (median of comparable ranks %s: %.3f ms).",
-            static_cast<long long>(slow), static_cast<long long>(votes[slow]), static_cast<long long>(taken[slow]),
-            delays[top] / 1e6, rankList(ranks).c_str(), median / 1e6);
+        std::vector<FindingText> sentences { text(QT_TRANSLATE_NOOP("Advice",
+                                                      "Rank %1 arrives last in %2 of the %3 collectives it takes part "
+                                                      "in and holds the others back by %4 ms in total (median of "
+                                                      "comparable ranks %5: %6 ms)."),
+            { std::to_string(slow), std::to_string(votes[slow]), std::to_string(taken[slow]),
+                fixed(delays[top] / 1e6, 3), rankList(ranks), fixed(median / 1e6, 3) }) };
         if (const auto* row = ctx.averagedRow(slow)) {
             std::vector<double> computing;
             for (int64_t r : ranks) {
@@ -160,18 +166,23 @@ void slowRankRule(const AdviceContext& ctx, std::vector<Finding>& out)
                     computing.push_back(static_cast<double>(*other->value(StepColumn::Computing)));
             }
             if (const auto c = row->value(StepColumn::Computing); c && !computing.empty())
-                f.message += formatText(" Its Computing is %.3f ms per step against a median of %.3f ms.",
-                    static_cast<double>(*c) / 1e6, OutlierTest::median(computing) / 1e6);
+                sentences.push_back(
+                    text(QT_TRANSLATE_NOOP("Advice", "Its Computing is %1 ms per step against a median of %2 ms."),
+                        { fixed(static_cast<double>(*c) / 1e6, 3), fixed(OutlierTest::median(computing) / 1e6, 3) }));
         }
         if (waiting && waiting->syncRatio)
-            f.message += formatText(" The most waiting peer, rank %lld (wait ratio %.3f), has a synchronisation ratio "
-                                    "of %.3f: %s.",
-                static_cast<long long>(waiting->rank), *waiting->waitRatio, *waiting->syncRatio,
-                syncConfirms ? "above 0.2, the wait is for a slow rank"
-                             : "not above 0.2, so check the links too (slow_link)");
-        f.suggestion = "Look at what the rank does before the collectives it arrives last in (Time overview, then "
-                       "its timeline): longer computing (a different data shard, a degraded card), host delays, or "
-                       "extra work only that rank does.";
+            sentences.push_back(text(QT_TRANSLATE_NOOP("Advice",
+                                         "The most waiting peer, rank %1 (wait ratio %2), has a synchronisation ratio "
+                                         "of %3: %4."),
+                { std::to_string(waiting->rank), fixed(*waiting->waitRatio, 3), fixed(*waiting->syncRatio, 3),
+                    syncConfirms
+                        ? text(QT_TRANSLATE_NOOP("Advice", "above 0.2, the wait is for a slow rank"))
+                        : text(QT_TRANSLATE_NOOP("Advice", "not above 0.2, so check the links too (slow_link)")) }));
+        f.setMessage(joined(sentences, " "));
+        f.setSuggestion(text(QT_TRANSLATE_NOOP("Advice",
+            "Look at what the rank does before the collectives it arrives last in (Time overview, then its timeline): "
+            "longer computing (a different data shard, a degraded card), host delays, or extra work only that rank "
+            "does.")));
         f.evidence.view = "timeoverview";
         f.evidence.rank = slow;
         out.push_back(std::move(f));

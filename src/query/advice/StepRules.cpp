@@ -2,6 +2,7 @@
 // Step-level scheduling rules: Preparing share, step-to-step variance, pipeline bubble share.
 #include "AdviceRules.h"
 
+#include "npuscope/query/TranslationMarker.h"
 #include "npuscope/query/advice/AdviceThresholds.h"
 
 #include <algorithm>
@@ -49,15 +50,18 @@ void preparing(const AdviceContext& ctx, std::vector<Finding>& out)
     f.category = "scheduling";
     f.severity = Severity::Warning;
     f.threshold = T::kPreparingShare;
-    f.thresholdText = formatText("Preparing ÷ step time > %.2f", T::kPreparingShare);
+    f.setThreshold(text(QT_TRANSLATE_NOOP("Advice", "Preparing ÷ step time > %1"), { fixed(T::kPreparingShare, 2) }));
     f.value = above.front().second;
     f.unit = "ratio";
     f.ranks = ranksOf(above);
-    f.message = formatText("Preparing (from the step start to the first device task: data loading) is %.1f %% of "
-                           "the step on rank %lld; ranks above %.0f %%: %zu.",
-        f.value * 100, static_cast<long long>(above.front().first), T::kPreparingShare * 100, above.size());
-    f.suggestion = "The input pipeline is too slow: more DataLoader workers, pin_memory, prefetching, or "
-                   "preprocessed / cached data; check the host CPU binding.";
+    f.setMessage(text(QT_TRANSLATE_NOOP("Advice",
+                          "Preparing (from the step start to the first device task: data loading) is %1 % of the "
+                          "step on rank %2; ranks above %3 %: %4."),
+        { fixed(f.value * 100, 1), std::to_string(above.front().first), fixed(T::kPreparingShare * 100, 0),
+            std::to_string(above.size()) }));
+    f.setSuggestion(text(QT_TRANSLATE_NOOP("Advice",
+        "The input pipeline is too slow: more DataLoader workers, pin_memory, prefetching, or preprocessed / cached "
+        "data; check the host CPU binding.")));
     f.evidence.view = "steps";
     f.evidence.rank = above.front().first;
     out.push_back(std::move(f));
@@ -101,17 +105,20 @@ void stepVariance(const AdviceContext& ctx, std::vector<Finding>& out)
     f.category = "scheduling";
     f.severity = Severity::Warning;
     f.threshold = T::kStepVariance;
-    f.thresholdText = formatText("(max − min) ÷ mean of a rank's step time over its steps > %.2f", T::kStepVariance);
+    f.setThreshold(text(QT_TRANSLATE_NOOP("Advice", "(max − min) ÷ mean of a rank's step time over its steps > %1"),
+        { fixed(T::kStepVariance, 2) }));
     f.value = above.front().second;
     f.unit = "ratio";
     f.ranks = ranksOf(above);
     f.steps = { extremes[rank].first, extremes[rank].second };
-    f.message = formatText("Step time varies by %.1f %% of its mean on rank %lld (slowest step %lld, fastest %lld); "
-                           "ranks varying more than %.0f %%: %zu.",
-        f.value * 100, static_cast<long long>(rank), static_cast<long long>(extremes[rank].first),
-        static_cast<long long>(extremes[rank].second), T::kStepVariance * 100, above.size());
-    f.suggestion = "Compare the slowest and the fastest step of the rank: dynamic shapes (recompilation), "
-                   "garbage collection, checkpointing or evaluation inside the profiled steps, or host jitter.";
+    f.setMessage(text(QT_TRANSLATE_NOOP("Advice",
+                          "Step time varies by %1 % of its mean on rank %2 (slowest step %3, fastest %4); ranks "
+                          "varying more than %5 %: %6."),
+        { fixed(f.value * 100, 1), std::to_string(rank), std::to_string(extremes[rank].first),
+            std::to_string(extremes[rank].second), fixed(T::kStepVariance * 100, 0), std::to_string(above.size()) }));
+    f.setSuggestion(text(QT_TRANSLATE_NOOP("Advice",
+        "Compare the slowest and the fastest step of the rank: dynamic shapes (recompilation), garbage collection, "
+        "checkpointing or evaluation inside the profiled steps, or host jitter.")));
     f.evidence.view = "timeoverview";
     f.evidence.rank = rank;
     f.evidence.step = extremes[rank].first;
@@ -141,15 +148,19 @@ void bubbleShare(const AdviceContext& ctx, std::vector<Finding>& out)
         f.category = "scheduling";
         f.severity = Severity::Warning;
         f.threshold = T::kBubbleShare;
-        f.thresholdText = formatText("Σ Bubble ÷ Σ step time over a stage's ranks > %.2f", T::kBubbleShare);
+        f.setThreshold(text(QT_TRANSLATE_NOOP("Advice", "Σ Bubble ÷ Σ step time over a stage's ranks > %1"),
+            { fixed(T::kBubbleShare, 2) }));
         f.value = bubble / wall;
         f.unit = "ratio";
         f.ranks = stage.loadedRanks;
-        f.message = formatText("Pipeline stage %d spends %.1f %% of its step in the pipeline bubble (mean %.3f ms of "
-                               "%.3f ms over %d ranks).",
-            stage.index, f.value * 100, bubble / n / 1e6, wall / n / 1e6, n);
-        f.suggestion = "Raise the number of micro-batches per step (gradient accumulation), use an interleaved "
-                       "(virtual pipeline) schedule, or balance the stages (see stage_imbalance).";
+        f.setMessage(text(QT_TRANSLATE_NOOP("Advice",
+                              "Pipeline stage %1 spends %2 % of its step in the pipeline bubble (mean %3 ms of %4 ms "
+                              "over %5 ranks)."),
+            { std::to_string(stage.index), fixed(f.value * 100, 1), fixed(bubble / n / 1e6, 3),
+                fixed(wall / n / 1e6, 3), std::to_string(n) }));
+        f.setSuggestion(text(QT_TRANSLATE_NOOP("Advice",
+            "Raise the number of micro-batches per step (gradient accumulation), use an interleaved (virtual pipeline) "
+            "schedule, or balance the stages (see stage_imbalance).")));
         f.evidence.view = "parallel";
         f.evidence.stage = stage.index;
         out.push_back(std::move(f));

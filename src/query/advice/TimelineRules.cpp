@@ -5,6 +5,7 @@
 #include "TimelineDigest.h"
 
 #include "npuscope/query/CommOpIndex.h"
+#include "npuscope/query/TranslationMarker.h"
 #include "npuscope/query/advice/AdviceThresholds.h"
 #include "npuscope/query/advice/OutlierTest.h"
 
@@ -29,16 +30,20 @@ std::vector<int64_t> ranksOf(const std::vector<TimelineDigest>& digests)
     return ranks;
 }
 
-std::string examined(const std::vector<TimelineDigest>& digests)
+FindingText examined(const std::vector<TimelineDigest>& digests)
 {
-    return formatText("Ranks examined (timeline loaded): %s.", rankList(ranksOf(digests)).c_str());
+    return text(QT_TRANSLATE_NOOP("Advice", "Ranks examined (timeline loaded): %1."), { rankList(ranksOf(digests)) });
 }
+
+// The causes the suggestion of idle_gap tells apart.
+constexpr const char* kHostLate = QT_TRANSLATE_NOOP("Advice", "host launched late");
+constexpr const char* kHostGap = QT_TRANSLATE_NOOP("Advice", "long gap on the host side");
 
 struct Gap {
     Span span;
     const TimelineTask* next = nullptr;
-    std::string cause;
-    std::string detail;
+    FindingText cause;
+    FindingText detail; // empty source: none
 };
 
 // Labels a device idle gap (docs/metrics.md, "idle_gap").
@@ -49,41 +54,43 @@ void labelGap(const TimelineDigest& d, Gap& gap)
     if (d.busyFromOverlap()) {
         const int64_t other = d.deviceWorkWithin(gap.span.begin, gap.span.end);
         if (static_cast<double>(other) >= share * static_cast<double>(length)) {
-            gap.cause = "device work that is neither compute nor communication";
-            gap.detail = formatText("%.3f ms of other device tasks", ms(other));
+            gap.cause = text(QT_TRANSLATE_NOOP("Advice", "device work that is neither compute nor communication"));
+            gap.detail = text(QT_TRANSLATE_NOOP("Advice", "%1 ms of other device tasks"), { fixed(ms(other), 3) });
             return;
         }
     }
     if (!gap.next) {
-        gap.cause = "unknown (no device task starts at its end)";
+        gap.cause = text(QT_TRANSLATE_NOOP("Advice", "unknown (no device task starts at its end)"));
         return;
     }
     const auto launch = d.launchOf(*gap.next);
     if (!launch) {
-        gap.cause = "unknown (no launch flow into " + gap.next->name + ")";
+        gap.cause = text(QT_TRANSLATE_NOOP("Advice", "unknown (no launch flow into %1)"), { gap.next->name });
         return;
     }
     const int64_t delay = std::clamp<int64_t>(launch->event.end - gap.span.begin, 0, length);
     if (static_cast<double>(delay) < share * static_cast<double>(length)) {
-        gap.cause = "device waited with the launch done (a dependency or synchronisation)";
-        gap.detail = formatText(
-            "%s ended %.3f ms before the gap's end", launch->event.name.c_str(), ms(gap.span.end - launch->event.end));
+        gap.cause
+            = text(QT_TRANSLATE_NOOP("Advice", "device waited with the launch done (a dependency or synchronisation)"));
+        gap.detail = text(QT_TRANSLATE_NOOP("Advice", "%1 ended %2 ms before the gap's end"),
+            { launch->event.name, fixed(ms(gap.span.end - launch->event.end), 3) });
         return;
     }
     const TimelineTask& host = launch->hostOp ? *launch->hostOp : launch->event;
     const int64_t hostWindow = std::max<int64_t>(0, host.begin - gap.span.begin);
     const int64_t idle = hostWindow - d.hostCoverage(host.track, gap.span.begin, host.begin, gap.span.end);
     if (static_cast<double>(idle) >= share * static_cast<double>(length)) {
-        gap.cause = "long gap on the host side";
-        gap.detail
-            = formatText("the launching host thread ran nothing for %.3f ms before %s", ms(idle), host.name.c_str());
+        gap.cause = text(kHostGap);
+        gap.detail = text(QT_TRANSLATE_NOOP("Advice", "the launching host thread ran nothing for %1 ms before %2"),
+            { fixed(ms(idle), 3), host.name });
         return;
     }
-    gap.cause = "host launched late";
+    gap.cause = text(kHostLate);
     // A CANN launch may end a little after its task started (real level1 profiles: ~0.02 ms).
     const int64_t lead = gap.span.end - launch->event.end;
-    gap.detail = formatText("%s ended %.3f ms into the gap, %.3f ms %s %s started", launch->event.name.c_str(),
-        ms(delay), ms(std::abs(lead)), lead >= 0 ? "before" : "after", gap.next->name.c_str());
+    gap.detail = text(lead >= 0 ? QT_TRANSLATE_NOOP("Advice", "%1 ended %2 ms into the gap, %3 ms before %4 started")
+                                : QT_TRANSLATE_NOOP("Advice", "%1 ended %2 ms into the gap, %3 ms after %4 started"),
+        { launch->event.name, fixed(ms(delay), 3), fixed(ms(std::abs(lead)), 3), gap.next->name });
 }
 
 void idleGaps(const std::vector<TimelineDigest>& digests, std::vector<Finding>& out)
@@ -108,16 +115,22 @@ void idleGaps(const std::vector<TimelineDigest>& digests, std::vector<Finding>& 
         gaps.resize(std::min(gaps.size(), static_cast<size_t>(T::kIdleGapTop)));
         int64_t idle = 0;
         Finding f;
-        std::string list;
+        std::vector<FindingText> list;
         for (auto& gap : gaps) {
             gap.next = d.taskStartingAt(gap.span.end);
             labelGap(d, gap);
             idle += gap.span.length();
             if (gap.next && std::find(f.ops.begin(), f.ops.end(), gap.next->name) == f.ops.end())
                 f.ops.push_back(gap.next->name);
-            list += formatText("%s%.3f ms at %.3f ms before %s: %s%s%s", list.empty() ? "" : "; ",
-                ms(gap.span.length()), ms(gap.span.begin - d.timeline().begin), gap.next ? gap.next->name.c_str() : "?",
-                gap.cause.c_str(), gap.detail.empty() ? "" : " — ", gap.detail.c_str());
+            std::vector<FindingText> args { fixed(ms(gap.span.length()), 3),
+                fixed(ms(gap.span.begin - d.timeline().begin), 3), gap.next ? gap.next->name : std::string("?"),
+                gap.cause };
+            if (gap.detail.source.empty()) {
+                list.push_back(text(QT_TRANSLATE_NOOP("Advice", "%1 ms at %2 ms before %3: %4"), std::move(args)));
+            } else {
+                args.push_back(gap.detail);
+                list.push_back(text(QT_TRANSLATE_NOOP("Advice", "%1 ms at %2 ms before %3: %4 — %5"), std::move(args)));
+            }
         }
         const int64_t deviceSpan = busy.back().end - busy.front().begin;
         const double share = deviceSpan > 0 ? static_cast<double>(idle) / static_cast<double>(deviceSpan) : 0;
@@ -125,24 +138,30 @@ void idleGaps(const std::vector<TimelineDigest>& digests, std::vector<Finding>& 
         f.category = "scheduling";
         f.severity = share >= T::kIdleGapShare ? Severity::Warning : Severity::Info;
         f.threshold = T::kIdleGapMs;
-        f.thresholdText
-            = formatText("device idle (neither compute nor communication) longer than %.1f ms", T::kIdleGapMs);
+        f.setThreshold(
+            text(QT_TRANSLATE_NOOP("Advice", "device idle (neither compute nor communication) longer than %1 ms"),
+                { fixed(T::kIdleGapMs, 1) }));
         f.value = ms(gaps.front().span.length());
         f.unit = "ms";
         f.ranks = { d.rank() };
-        f.message = formatText("Rank %lld's device idles in %zu gaps of at least %.1f ms; the longest %zu (%.1f %% of "
-                               "its device span; times from the timeline's start): %s. The longest: %s.",
-            static_cast<long long>(d.rank()), total, T::kIdleGapMs, gaps.size(), share * 100, list.c_str(),
-            gaps.front().cause.c_str());
-        f.suggestion = gaps.front().cause == "host launched late"
-            ? "The host could not keep the device fed: look at the Python and CANN work before the launch (slow "
-              "operators on the host, small kernels, synchronising calls such as .item()); fuse operators, enable "
-              "task queue / graph mode, or move host work off the critical path."
-            : gaps.front().cause == "long gap on the host side"
-            ? "The host thread did nothing before the launch: it waited (data loading, a synchronisation, a lock, "
-              "garbage collection); look at the host thread in the Timeline at that time."
-            : "Look at the device tasks around the gap in the Timeline: memory copies, events and other non-compute "
-              "tasks, or a dependency that kept the stream waiting.";
+        f.setMessage(text(QT_TRANSLATE_NOOP("Advice",
+                              "Rank %1's device idles in %2 gaps of at least %3 ms; the longest %4 (%5 % of its device "
+                              "span; times from the timeline's start): %6. The longest: %7."),
+            { std::to_string(d.rank()), std::to_string(total), fixed(T::kIdleGapMs, 1), std::to_string(gaps.size()),
+                fixed(share * 100, 1), joined(list, "; "), gaps.front().cause }));
+        const std::string& cause = gaps.front().cause.source;
+        f.setSuggestion(cause == kHostLate
+                ? text(QT_TRANSLATE_NOOP("Advice",
+                    "The host could not keep the device fed: look at the Python and CANN work before the launch (slow "
+                    "operators on the host, small kernels, synchronising calls such as .item()); fuse operators, "
+                    "enable task queue / graph mode, or move host work off the critical path."))
+                : cause == kHostGap
+                ? text(QT_TRANSLATE_NOOP("Advice",
+                    "The host thread did nothing before the launch: it waited (data loading, a synchronisation, a "
+                    "lock, garbage collection); look at the host thread in the Timeline at that time."))
+                : text(QT_TRANSLATE_NOOP("Advice",
+                    "Look at the device tasks around the gap in the Timeline: memory copies, events and other "
+                    "non-compute tasks, or a dependency that kept the stream waiting.")));
         f.evidence.view = "timeline";
         f.evidence.rank = d.rank();
         out.push_back(std::move(f));
@@ -205,29 +224,33 @@ void collectiveBound(const std::vector<TimelineDigest>& digests, std::vector<Fin
         f.category = "communication";
         f.severity = hostBound ? Severity::Warning : Severity::Info;
         f.threshold = T::kCollectiveSpreadMs;
-        f.thresholdText = formatText("one of the %d collectives whose start spread over the ranks is the largest, "
-                                     "from %.1f ms",
-            T::kCollectiveTop, T::kCollectiveSpreadMs);
+        f.setThreshold(text(QT_TRANSLATE_NOOP("Advice",
+                                "one of the %1 collectives whose start spread over the ranks is the largest, from %2 "
+                                "ms"),
+            { std::to_string(T::kCollectiveTop), fixed(T::kCollectiveSpreadMs, 1) }));
         f.value = ms(c.spread);
         f.unit = "ms";
         f.ranks = { late.rank(), early.rank() };
         f.ops = { c.name };
-        const auto lr = static_cast<long long>(late.rank());
-        const auto er = static_cast<long long>(early.rank());
-        const std::string head = formatText(
-            "%s starts %.3f ms later on rank %lld than on rank %lld", c.name.c_str(), ms(c.spread), lr, er);
+        const std::string lr = std::to_string(late.rank());
+        const std::string er = std::to_string(early.rank());
+        const FindingText head = text(QT_TRANSLATE_NOOP("Advice", "%1 starts %2 ms later on rank %3 than on rank %4"),
+            { c.name, fixed(ms(c.spread), 3), lr, er });
         if (hostBound) {
             const Span gap = late.longestIdleWithin(lateFrom, op.begin);
             const TimelineTask* next = late.taskStartingAt(gap.end);
             const auto launch = next ? late.launchOf(*next) : std::nullopt;
-            f.message
-                = formatText("%s: host-bound. Since its step's work began rank %lld's device was idle %.3f ms more "
-                             "than rank %lld's (%.3f vs %.3f ms), the longest %.3f ms before %s%s%s. %s",
-                    head.c_str(), lr, ms(extraIdle), er, ms(lateIdle), ms(earlyIdle), ms(gap.length()),
-                    next ? next->name.c_str() : "?", launch ? ", launched by " : "",
-                    launch ? launch->event.name.c_str() : "", examined(digests).c_str());
-            f.suggestion = "The late rank's host kept its device waiting: look at its host thread before those "
-                           "launches (idle_gap names the gaps).";
+            f.setMessage(text(QT_TRANSLATE_NOOP("Advice",
+                                  "%1: host-bound. Since its step's work began rank %2's device was idle %3 ms more "
+                                  "than rank %4's (%5 vs %6 ms), the longest %7 ms before %8%9. %10"),
+                { head, lr, fixed(ms(extraIdle), 3), er, fixed(ms(lateIdle), 3), fixed(ms(earlyIdle), 3),
+                    fixed(ms(gap.length()), 3), next ? next->name : std::string("?"),
+                    launch ? text(QT_TRANSLATE_NOOP("Advice", ", launched by %1"), { launch->event.name })
+                           : FindingText(),
+                    examined(digests) }));
+            f.setSuggestion(text(QT_TRANSLATE_NOOP("Advice",
+                "The late rank's host kept its device waiting: look at its host thread before those launches (idle_gap "
+                "names the gaps).")));
         } else {
             const TimelineTask* longest = nullptr;
             for (const auto& task : late.deviceTasks()) {
@@ -235,13 +258,15 @@ void collectiveBound(const std::vector<TimelineDigest>& digests, std::vector<Fin
                     && (!longest || task.end - task.begin > longest->end - longest->begin))
                     longest = &task;
             }
-            f.message = formatText("%s: device-bound (its device was not idle longer). Since the step's work began "
-                                   "rank %lld's device was busy %.3f ms and idle %.3f ms, rank %lld's busy %.3f ms and "
-                                   "idle %.3f ms; rank %lld's longest task there %s. %s",
-                head.c_str(), lr, ms(lateBusy), ms(lateIdle), er, ms(earlyBusy), ms(earlyIdle), lr,
-                longest ? longest->name.c_str() : "?", examined(digests).c_str());
-            f.suggestion = "The late rank's device had more to do: compare its kernels with the early rank's "
-                           "(Operators, compare ranks) or look for a slow rank.";
+            f.setMessage(text(QT_TRANSLATE_NOOP("Advice",
+                                  "%1: device-bound (its device was not idle longer). Since the step's work began rank "
+                                  "%2's device was busy %3 ms and idle %4 ms, rank %5's busy %6 ms and idle %7 ms; "
+                                  "rank %8's longest task there %9. %10"),
+                { head, lr, fixed(ms(lateBusy), 3), fixed(ms(lateIdle), 3), er, fixed(ms(earlyBusy), 3),
+                    fixed(ms(earlyIdle), 3), lr, longest ? longest->name : std::string("?"), examined(digests) }));
+            f.setSuggestion(text(QT_TRANSLATE_NOOP("Advice",
+                "The late rank's device had more to do: compare its kernels with the early rank's (Operators, compare "
+                "ranks) or look for a slow rank.")));
         }
         f.evidence.view = "timeline";
         f.evidence.rank = f.ranks[0];
@@ -310,7 +335,8 @@ void sdmaContention(const AdviceContext& ctx, const std::vector<TimelineDigest>&
         f.category = "communication";
         f.severity = Severity::Warning;
         f.threshold = T::kContentionSdmaGbps;
-        f.thresholdText = formatText("SDMA bandwidth < %.1f GB/s while a MatMul runs", T::kContentionSdmaGbps);
+        f.setThreshold(text(QT_TRANSLATE_NOOP("Advice", "SDMA bandwidth < %1 GB/s while a MatMul runs"),
+            { fixed(T::kContentionSdmaGbps, 1) }));
         f.value = contended.front().first;
         f.unit = "GB/s";
         f.ranks = { rank };
@@ -318,12 +344,15 @@ void sdmaContention(const AdviceContext& ctx, const std::vector<TimelineDigest>&
             if (f.ops.size() < 10 && std::find(f.ops.begin(), f.ops.end(), name) == f.ops.end())
                 f.ops.push_back(name);
         }
-        f.message = formatText("On rank %lld, %zu of %zu SDMA transfers of at least %.0f MB run below %.1f GB/s while "
-                               "a MatMul kernel overlaps them (the slowest %.2f GB/s, %s). %s",
-            static_cast<long long>(rank), contended.size(), sdmaOps, T::kLinkMinSizeMb, T::kContentionSdmaGbps, f.value,
-            contended.front().second.c_str(), examined(digests).c_str());
-        f.suggestion = "Communication and MatMul compete for HBM bandwidth: schedule the overlapped collective "
-                       "elsewhere, split it, or accept the overlap if the step still gains.";
+        f.setMessage(text(QT_TRANSLATE_NOOP("Advice",
+                              "On rank %1, %2 of %3 SDMA transfers of at least %4 MB run below %5 GB/s while a MatMul "
+                              "kernel overlaps them (the slowest %6 GB/s, %7). %8"),
+            { std::to_string(rank), std::to_string(contended.size()), std::to_string(sdmaOps),
+                fixed(T::kLinkMinSizeMb, 0), fixed(T::kContentionSdmaGbps, 1), fixed(f.value, 2),
+                contended.front().second, examined(digests) }));
+        f.setSuggestion(text(QT_TRANSLATE_NOOP("Advice",
+            "Communication and MatMul compete for HBM bandwidth: schedule the overlapped collective elsewhere, split "
+            "it, or accept the overlap if the step still gains.")));
         f.evidence.view = "timeline";
         f.evidence.rank = rank;
         f.evidence.op = contended.front().second;
@@ -335,7 +364,7 @@ void dispatchChain(const std::vector<TimelineDigest>& digests, std::vector<Findi
 {
     std::vector<double> hostToLaunch, launchToDevice, total;
     std::vector<int64_t> ranks;
-    std::string perRank;
+    std::vector<FindingText> perRank;
     for (const auto& d : digests) {
         std::vector<double> rankTotal;
         for (const auto& task : d.deviceTasks()) {
@@ -353,8 +382,9 @@ void dispatchChain(const std::vector<TimelineDigest>& digests, std::vector<Findi
         ranks.push_back(d.rank());
         total.insert(total.end(), rankTotal.begin(), rankTotal.end());
         if (ranks.size() <= 8)
-            perRank += formatText("%s%lld: %.1f µs over %zu", perRank.empty() ? "" : ", ",
-                static_cast<long long>(d.rank()), OutlierTest::median(rankTotal), rankTotal.size());
+            perRank.push_back(text(QT_TRANSLATE_NOOP("Advice", "%1: %2 µs over %3"),
+                { std::to_string(d.rank()), fixed(OutlierTest::median(rankTotal), 1),
+                    std::to_string(rankTotal.size()) }));
     }
     if (total.empty())
         return;
@@ -363,7 +393,7 @@ void dispatchChain(const std::vector<TimelineDigest>& digests, std::vector<Findi
     f.category = "scheduling";
     f.severity = Severity::Info;
     f.threshold = 0;
-    f.thresholdText = "statistics, no threshold";
+    f.setThreshold(text(QT_TRANSLATE_NOOP("Advice", "statistics, no threshold")));
     f.value = OutlierTest::median(total);
     f.unit = "us";
     f.ranks = ranks;
@@ -372,16 +402,21 @@ void dispatchChain(const std::vector<TimelineDigest>& digests, std::vector<Findi
         return v.empty() ? 0.0 : v[std::min(v.size() - 1, static_cast<size_t>(0.9 * static_cast<double>(v.size())))];
     };
     // The CANN API only counts when its HostToDevice flow is bound to a slice.
-    const std::string cann = hostToLaunch.empty() ? std::string("no CANN API bound to a HostToDevice flow")
-                                                  : formatText("aten op start → CANN API start median %.1f µs over %zu",
-                                                      OutlierTest::median(hostToLaunch), hostToLaunch.size());
-    f.message = formatText("Dispatch chain of %zu device tasks with an aten op → device flow: aten op start → device "
-                           "task start median %.1f µs (p90 %.1f); %s; launch end → device start median %.1f µs (p90 "
-                           "%.1f). Per rank (median, tasks): %s. %s",
-        total.size(), f.value, p90(total), cann.c_str(), OutlierTest::median(launchToDevice), p90(launchToDevice),
-        perRank.c_str(), examined(digests).c_str());
-    f.suggestion = "A launch → device time near zero means the device waits for the host (host-bound); a large one "
-                   "that the host runs ahead, as it should.";
+    const FindingText cann = hostToLaunch.empty()
+        ? text(QT_TRANSLATE_NOOP("Advice", "no CANN API bound to a HostToDevice flow"))
+        : text(QT_TRANSLATE_NOOP("Advice", "aten op start → CANN API start median %1 µs over %2"),
+            { fixed(OutlierTest::median(hostToLaunch), 1), std::to_string(hostToLaunch.size()) });
+    f.setMessage(
+        text(QT_TRANSLATE_NOOP("Advice",
+                 "Dispatch chain of %1 device tasks with an aten op → device flow: aten op start → device task "
+                 "start median %2 µs (p90 %3); %4; launch end → device start median %5 µs (p90 %6). Per rank "
+                 "(median, tasks): %7. %8"),
+            { std::to_string(total.size()), fixed(f.value, 1), fixed(p90(total), 1), cann,
+                fixed(OutlierTest::median(launchToDevice), 1), fixed(p90(launchToDevice), 1), joined(perRank, ", "),
+                examined(digests) }));
+    f.setSuggestion(text(QT_TRANSLATE_NOOP("Advice",
+        "A launch → device time near zero means the device waits for the host (host-bound); a large one that the host "
+        "runs ahead, as it should.")));
     f.evidence.view = "timeline";
     f.evidence.rank = ranks.front();
     out.push_back(std::move(f));

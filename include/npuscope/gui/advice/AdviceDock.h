@@ -33,6 +33,8 @@ public:
 
     // The options the dock and File > Export report run the advice with: the Memory heatmap's device memory.
     static query::advice::AdviceOptions adviceOptions();
+    // The translated title of the view an evidence names ("timeoverview": "Time overview"); else the name itself.
+    static QString viewTitle(const std::string& view);
 
     // The finding of the current table row, nullptr when none.
     const query::advice::Finding* currentFinding() const;

@@ -23,6 +23,9 @@ public:
     // Severity and category names as shown (translated; the rule ids and the npuscope.advice/1 names stay English).
     static QString severityText(query::advice::Severity severity);
     static QString categoryText(const std::string& category);
+    // A finding's message, suggestion or threshold in words as shown: the rule's templates translated
+    // (QCoreApplication::translate), filled with its figures; english (the finding's string) when form is empty.
+    static QString translated(const query::advice::FindingText& form, const std::string& english);
 
 protected:
     std::optional<QVariant> cellData(const query::advice::Finding& row, int column, int role) const override;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "npuscope/query/advice/FindingText.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -52,6 +54,13 @@ struct Finding {
     std::string message; // what was measured, one or two sentences with the figures
     std::string suggestion; // what to look at or change
     Evidence evidence;
+    // thresholdText, message and suggestion as templates with their arguments, for the GUI to translate: each string
+    // is its form's english(), both set by setThreshold / setMessage / setSuggestion.
+    FindingText thresholdForm, messageForm, suggestionForm;
+
+    void setThreshold(FindingText text);
+    void setMessage(FindingText text);
+    void setSuggestion(FindingText text);
 };
 
 } // namespace npuscope::query::advice

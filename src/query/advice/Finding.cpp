@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/query/advice/Finding.h"
+
+namespace npuscope::query::advice {
+
+void Finding::setThreshold(FindingText text)
+{
+    thresholdText = text.english();
+    thresholdForm = std::move(text);
+}
+
+void Finding::setMessage(FindingText text)
+{
+    message = text.english();
+    messageForm = std::move(text);
+}
+
+void Finding::setSuggestion(FindingText text)
+{
+    suggestion = text.english();
+    suggestionForm = std::move(text);
+}
+
+} // namespace npuscope::query::advice
