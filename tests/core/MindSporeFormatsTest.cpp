@@ -11,6 +11,8 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <fstream>
+#include <sstream>
 #include <cstdio>
 #include <sys/wait.h>
 
@@ -494,4 +496,28 @@ TEST(HcclRaw, HcclRawSdmaBandwidth)
         EXPECT_EQ(count(*db, "SELECT SUM(b.transit_ns)" + where), 13204160) << path;
         EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM comm_bandwidth WHERE transport = 'LOCAL'"), 0);
     }
+}
+
+// A tick count whose ns do not fit in int64 (found by the ms_step_trace_raw fuzz target: signed overflow) is left out
+// with a warning naming the line; the rest of the row and file still load.
+TEST(MindSporeFlat, TickCountOutOfRangeIsLeftOutWithAWarning)
+{
+    npuscope::test::ScratchDir dir;
+    const auto from = dataDir() / "mindspore_flat_profiler" / "old_column_order" / "step_trace_raw_0_detail_time.csv";
+    std::ifstream in(from);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string csv = text.str();
+    const std::string tail = ",2300103,"; // step 1's tail column
+    const auto at = csv.find(tail);
+    ASSERT_NE(at, std::string::npos);
+    csv.replace(at, tail.size(), ",4398765044000263921,");
+    std::ofstream(dir.path() / "step_trace_raw_0_detail_time.csv") << csv;
+    auto db = openFolder(dir.path());
+    ASSERT_TRUE(db);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM step_trace WHERE step = 1 AND tail_ns IS NULL"), 1);
+    EXPECT_EQ(count(*db, "SELECT fp_bp_ns FROM step_trace WHERE step = 1"), 17029440);
+    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM parse_issue WHERE severity = 'warning' AND line = 2 AND message LIKE "
+                         "'%4398765044000263921 is out of range%'"),
+        1);
 }

@@ -106,10 +106,18 @@ std::vector<OpColumns> opColumns(const CsvHeader& header)
     return out;
 }
 
+// A tick count as ns; a count too large for int64 ns (only a corrupt file has one) is left out with a warning.
 std::optional<int64_t> ticks(CsvImport& csv, int col)
 {
     const auto v = csv.optInt(col);
-    return v ? std::optional<int64_t>(*v * kNsPerTick) : std::nullopt;
+    if (!v)
+        return std::nullopt;
+    int64_t ns = 0;
+    if (__builtin_mul_overflow(*v, kNsPerTick, &ns)) {
+        csv.context().warning(csv.line(), "tick count " + std::to_string(*v) + " is out of range; left out");
+        return std::nullopt;
+    }
+    return ns;
 }
 
 bool importRows(CsvImport& csv)
