@@ -274,18 +274,13 @@ bool Statement::step()
 
 void Statement::run()
 {
-    // A statement left mid-step after a failure would keep its bindings and hold locks; reset it either way.
-    try {
-        step();
-    } catch (...) {
-        reset();
-        throw;
-    }
-    reset();
+    runRebound();
+    sqlite3_clear_bindings(m_stmt);
 }
 
 void Statement::runRebound()
 {
+    // A statement left mid-step after a failure would keep its bindings and hold locks; reset it either way.
     try {
         step();
     } catch (...) {
