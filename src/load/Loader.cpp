@@ -1075,7 +1075,7 @@ std::unique_ptr<model::Database> Loader::load(
             writer.commit();
         }
         const auto t1 = std::chrono::steady_clock::now();
-        db->createIndexes();
+        db->createIndexes(threads - 1);
         if (options.report) {
             options.report->postLoadSeconds = secondsBetween(t0, t1);
             options.report->indexSeconds = secondsBetween(t1, std::chrono::steady_clock::now());

@@ -3,6 +3,8 @@
 
 #include <sqlite3.h>
 
+#include <string>
+
 namespace npuscope::model {
 
 extern const std::string_view kSchemaSql;
@@ -20,14 +22,15 @@ int openConnection(const std::string& uri, sqlite3** db, int flags)
     throw DbError(std::string(what) + ": " + (db ? sqlite3_errmsg(db) : "no database"));
 }
 
-// Secondary indexes, created after bulk load so inserts stay fast.
+// Secondary indexes, created after bulk load so inserts stay fast. comm_bandwidth has none on comm_op_id: every
+// reader scans it whole (CommOpIndex, CollectiveInstances, RunComparison), and building that index was 0.3 s of a
+// 1,024-rank load, after the parse (691,200 rows).
 constexpr std::string_view kIndexSql = R"(
 CREATE INDEX IF NOT EXISTS idx_step_trace_rank ON step_trace(rank_id, step);
 CREATE INDEX IF NOT EXISTS idx_kernel_rank_ts ON kernel(rank_id, ts);
 CREATE INDEX IF NOT EXISTS idx_step_kernel_rank ON step_kernel(rank_id, ts);
 CREATE INDEX IF NOT EXISTS idx_comm_op_rank ON comm_op(rank_id, step, group_hash);
 CREATE INDEX IF NOT EXISTS idx_comm_op_group ON comm_op(group_hash, is_total);
-CREATE INDEX IF NOT EXISTS idx_comm_bw_op ON comm_bandwidth(comm_op_id);
 CREATE INDEX IF NOT EXISTS idx_comm_link_step ON comm_link_op(step, group_hash, matrix_op);
 CREATE INDEX IF NOT EXISTS idx_comm_group_rank ON comm_group_rank(group_hash, local_rank);
 CREATE INDEX IF NOT EXISTS idx_slice_track ON slice(rank_id, pid, tid, ts);
@@ -180,7 +183,16 @@ std::optional<int64_t> Database::scalarInt(std::string_view sql)
     return st.optInt(0);
 }
 
-void Database::createIndexes() { exec(kIndexSql); }
+void Database::createIndexes(int sorterThreads)
+{
+    // SQLite's sorter may sort an index's keys on helper threads (PRAGMA threads); the connection goes back to none
+    // afterwards, so later queries run as before.
+    if (sorterThreads > 0)
+        exec("PRAGMA threads = " + std::to_string(sorterThreads));
+    exec(kIndexSql);
+    if (sorterThreads > 0)
+        exec("PRAGMA threads = 0");
+}
 
 void Database::saveTo(const std::string& path)
 {

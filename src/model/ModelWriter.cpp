@@ -20,6 +20,12 @@ constexpr std::size_t kBatchRows = 32;
 // Links per multi-row INSERT of addCommLink: 10 columns x 64 rows.
 constexpr std::size_t kLinkBatch = 64;
 
+// Link ops per multi-row INSERT: 10 columns x 32 rows (an op has 1 to 1,024 links, most a few).
+constexpr std::size_t kLinkOpBatch = 32;
+
+constexpr TableInsert<10>::Columns kLinkOpColumns { "id", "rank_id", "step", "kind", "matrix_op", "op_type", "slot",
+    "group_hash", "first_row", "last_row" };
+
 constexpr TableInsert<10>::Columns kLinkColumns { "op_id", "local_src", "local_dst", "src", "dst", "transport",
     "size_mb", "time_ns", "bandwidth_gbps", "op_name_id" };
 
@@ -85,7 +91,8 @@ struct ModelWriter::Statements {
                   "elapse_ns", "transit_ns", "wait_ns", "sync_ns", "idle_ns", "wait_ratio", "sync_ratio" })
         , commBandwidth(db, "comm_bandwidth", kBandwidthColumns)
         , commPacket(db, "comm_packet", { "comm_bandwidth_id", "package_mb", "count", "total_ns" })
-        , commLinkOp(db, "comm_link_op", { "rank_id", "step", "kind", "matrix_op", "op_type", "slot", "group_hash" })
+        , commLinkOp(db, "comm_link_op", kLinkOpColumns)
+        , commLinkOpBatch(db, "comm_link_op", kLinkOpColumns, {}, "INSERT INTO", kLinkOpBatch)
         , commLinkOpRows(db.prepare("UPDATE comm_link_op SET first_row = ?1, last_row = ?2 WHERE id = ?3"))
         , commLinkName(db, "comm_link_name", { "value" })
         , commLinkRow(db, "comm_link_row", kLinkColumns)
@@ -135,7 +142,7 @@ struct ModelWriter::Statements {
     // [n - 1]: the INSERT of n rows, prepared when first used.
     std::array<std::unique_ptr<TableInsert<6>>, kBandwidthBatch> commBandwidthRows;
     TableInsert<4> commPacket;
-    TableInsert<7> commLinkOp;
+    TableInsert<10> commLinkOp, commLinkOpBatch;
     Statement commLinkOpRows;
     TableInsert<1> commLinkName;
     TableInsert<10> commLinkRow, commLinkRowBatch;
@@ -317,9 +324,17 @@ void ModelWriter::addCommLink(const CommLinkRow& r)
         && m_linkOp->matrixOp == r.matrixOp && m_linkOp->groupHash == r.groupHash && m_linkOp->kind == r.kind
         && m_linkOp->slot == r.slot && m_linkOp->opType == r.opType;
     if (!sameOp) {
-        m_st->commLinkOp.insert(r.rankId, r.step, r.kind, r.matrixOp, r.opType, r.slot, r.groupHash);
-        m_linkOpId = m_db.lastInsertRowId();
+        if (m_linkOpWritten) {
+            // The op a commit wrote ends: its links after the commit extend its stored range.
+            flushLinks();
+            storeWrittenRange();
+            m_linkOpWritten = false;
+        }
+        if (m_nextLinkOpId == 0)
+            m_nextLinkOpId = m_db.scalarInt("SELECT COALESCE(MAX(id), 0) + 1 FROM comm_link_op").value_or(1);
+        m_linkOpId = m_nextLinkOpId++;
         m_linkOp = LinkOp { r.rankId, r.step, r.kind, r.matrixOp, r.opType, r.slot, r.groupHash };
+        m_pendingLinkOps.push_back({ m_linkOpId, *m_linkOp, 0, 0 });
     }
     OptInt opName;
     if (r.opName) {
@@ -355,39 +370,84 @@ void ModelWriter::flushLinks()
             m_st->commLinkRow.run();
         }
     }
-    // One statement (or consecutive ones) appends its rows in order, each with the next rowid.
+    // One statement (or consecutive ones) appends its rows in order, each with the next rowid. The links follow the
+    // pending ops' order (ids ascending), each op's links one run.
     const int64_t last = m_db.lastInsertRowId();
+    std::size_t k = 0;
     for (std::size_t j = 0; j < n; ++j) {
         const int64_t id = last - static_cast<int64_t>(n - 1 - j);
         const int64_t op = m_pendingLinks[j].opId;
-        if (op != m_rangeOp) {
-            storeLinkRange();
-            m_rangeOp = op;
-            m_rangeFirst = id;
+        if (m_linkOpWritten && op == m_linkOpId) {
+            m_writtenLast = id;
+            m_writtenStored = false;
+            continue;
         }
-        m_rangeLast = id;
-        m_rangeStored = false;
+        while (k < m_pendingLinkOps.size() && m_pendingLinkOps[k].id != op)
+            ++k;
+        if (k == m_pendingLinkOps.size())
+            throw DbError("comm_link_row: link of an op that is not pending"); // a writer bug
+        auto& pending = m_pendingLinkOps[k];
+        if (pending.first == 0)
+            pending.first = id;
+        pending.last = id;
     }
     m_pendingLinks.clear();
+    writeLinkOps(false);
 }
 
-void ModelWriter::storeLinkRange()
+void ModelWriter::writeLinkOps(bool withCurrent)
+{
+    // Every pending op but the current one has all its links written (they come one op after another).
+    std::size_t n = m_pendingLinkOps.size();
+    if (!withCurrent && n > 0 && m_pendingLinkOps.back().id == m_linkOpId)
+        --n;
+    auto bind = [](auto& insert, std::size_t row, const PendingLinkOp& p) {
+        const OptInt first = p.first ? OptInt(p.first) : std::nullopt;
+        const OptInt last = p.last ? OptInt(p.last) : std::nullopt;
+        insert.bindRow(row, p.id, p.op.rankId, p.op.step, p.op.kind, p.op.matrixOp, p.op.opType, p.op.slot,
+            p.op.groupHash, first, last);
+    };
+    std::size_t done = 0;
+    for (; n - done >= kLinkOpBatch; done += kLinkOpBatch) {
+        for (std::size_t j = 0; j < kLinkOpBatch; ++j)
+            bind(m_st->commLinkOpBatch, j, m_pendingLinkOps[done + j]);
+        m_st->commLinkOpBatch.run();
+    }
+    // The rest waits for the next batch unless the op rows are due now (commit).
+    if (withCurrent) {
+        for (; done < n; ++done) {
+            bind(m_st->commLinkOp, 0, m_pendingLinkOps[done]);
+            m_st->commLinkOp.run();
+        }
+    }
+    m_pendingLinkOps.erase(m_pendingLinkOps.begin(), m_pendingLinkOps.begin() + static_cast<std::ptrdiff_t>(done));
+}
+
+void ModelWriter::storeWrittenRange()
 {
     // An op whose links another writer's rows interleave (ids not consecutive) still reads right: the view also
     // matches op_id.
-    // The op stays current: links of it written after a commit extend the same range.
-    if (m_rangeOp == 0 || m_rangeStored)
+    if (!m_linkOpWritten || m_writtenStored)
         return;
     auto& st = m_st->commLinkOpRows;
-    st.bind(1, m_rangeFirst).bind(2, m_rangeLast).bind(3, m_rangeOp);
+    st.bind(1, m_writtenFirst).bind(2, m_writtenLast).bind(3, m_linkOpId);
     st.run();
-    m_rangeStored = true;
+    m_writtenStored = true;
 }
 
 void ModelWriter::flushLinkOp()
 {
     flushLinks();
-    storeLinkRange();
+    storeWrittenRange();
+    if (!m_pendingLinkOps.empty() && m_pendingLinkOps.back().id == m_linkOpId) {
+        // The current op goes in now; links of it after this commit extend its range (storeWrittenRange).
+        m_linkOpWritten = true;
+        m_writtenFirst = m_pendingLinkOps.back().first;
+        m_writtenLast = m_pendingLinkOps.back().last;
+        m_writtenStored = true;
+    }
+    writeLinkOps(true);
+    m_nextLinkOpId = 0; // another writer may add ops between transactions
 }
 
 void ModelWriter::addMemoryRecord(const MemoryRecordRow& r)

@@ -224,3 +224,53 @@ TEST(ModelWriterLinks, BatchedLinksReadBackInOrderWithTheirOps)
                             "AND a.link_seq < b.link_seq AND a.local_dst > b.local_dst"),
         0);
 }
+
+// Op rows wait for their links and go in 32 at a time with their row range; a second writer on the same model numbers
+// its ops after the first one's, and an op a commit cut keeps one range over both transactions.
+TEST(ModelWriterLinks, OpRowRangesCoverExactlyTheirLinks)
+{
+    auto db = Database::createModel();
+    int written = 0;
+    auto addOps = [&](ModelWriter& w, int rank, int ops, int commitAt) {
+        for (int op = 0; op < ops; ++op) {
+            for (int i = 0; i <= op % 4; ++i) {
+                CommLinkRow r;
+                r.rankId = rank;
+                r.step = op / 10;
+                r.kind = "collective";
+                r.matrixOp = "allreduce-top" + std::to_string(op);
+                r.groupHash = "g";
+                r.localDst = i;
+                w.addCommLink(r);
+                if (++written == commitAt) {
+                    w.commit();
+                    w.begin();
+                }
+            }
+        }
+    };
+    {
+        ModelWriter w(*db);
+        w.begin();
+        addOps(w, 0, 75, 105); // link 105 is the second of op 42's three
+        w.commit();
+    }
+    {
+        ModelWriter w(*db);
+        w.begin();
+        addOps(w, 1, 40, -1);
+        w.commit();
+    }
+    EXPECT_EQ(db->scalarInt("SELECT COUNT(*) FROM comm_link_op"), 115);
+    EXPECT_EQ(db->scalarInt("SELECT COUNT(DISTINCT id) FROM comm_link_op"), 115);
+    // Every op's range is exactly its links, which are consecutive rows.
+    EXPECT_EQ(db->scalarInt("WITH c AS (SELECT op_id, COUNT(*) n, MIN(id) lo, MAX(id) hi FROM comm_link_row "
+                            "GROUP BY op_id) SELECT COUNT(*) FROM comm_link_op o JOIN c ON c.op_id = o.id "
+                            "WHERE o.first_row = c.lo AND o.last_row = c.hi AND c.hi - c.lo + 1 = c.n"),
+        115);
+    // Ops are numbered in the order their links came.
+    EXPECT_EQ(db->scalarInt("SELECT COUNT(*) FROM comm_link_op a JOIN comm_link_op b ON a.id < b.id "
+                            "AND a.first_row > b.first_row"),
+        0);
+    EXPECT_EQ(db->scalarInt("SELECT COUNT(*) FROM comm_link_op WHERE rank_id = 1"), 40);
+}

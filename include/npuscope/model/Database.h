@@ -58,8 +58,9 @@ public:
     // One scalar from a query, or nullopt when there is no row or it is NULL.
     std::optional<int64_t> scalarInt(std::string_view sql);
 
-    // Creates the secondary indexes; call once after bulk load.
-    void createIndexes();
+    // Creates the secondary indexes; call once after bulk load. sorterThreads: helper threads SQLite may sort the
+    // keys on (0: none).
+    void createIndexes(int sorterThreads = 0);
     // Writes a compacted copy of the whole database to a new file at path (VACUUM INTO); throws DbError.
     void saveTo(const std::string& path);
     // Throws DbError unless SQLite's quick_check finds the database intact.

@@ -90,6 +90,17 @@ private:
     };
     std::optional<LinkOp> m_linkOp;
     int64_t m_linkOpId = 0; // comm_link_op.id of m_linkOp
+    // The next comm_link_op.id (0: read from the table when the next op starts). Ops are numbered here, so an op's row
+    // can wait until its links are written and go in with its row range in one multi-row INSERT: an UPDATE per op
+    // for the range cost as much as the op's INSERT. Read again in every transaction (nothing else writes the table
+    // inside one).
+    int64_t m_nextLinkOpId = 0;
+    struct PendingLinkOp {
+        int64_t id = 0;
+        LinkOp op;
+        int64_t first = 0, last = 0; // comm_link_row ids of its first and last written link (0: none yet)
+    };
+    std::vector<PendingLinkOp> m_pendingLinkOps; // not in comm_link_op yet; the current op (m_linkOpId) is last
     // Links wait here until a multi-row INSERT of kLinkBatch rows (or commit) writes them: one statement per link
     // cost more than its row (a 1,024-way all-to-all cluster has 12 million links).
     struct PendingLink {
@@ -102,18 +113,20 @@ private:
         OptInt opNameId;
     };
     std::vector<PendingLink> m_pendingLinks;
-    // The op whose written links are being counted, and the comm_link_row ids of its first and last link (0: none);
-    // its comm_link_op row gets the range once a link of another op is written, or at commit.
-    int64_t m_rangeOp = 0;
-    int64_t m_rangeFirst = 0;
-    int64_t m_rangeLast = 0;
-    bool m_rangeStored = true; // the range as it is is in the op's row
+    // The current op once a commit wrote its row before its last link (a transaction ending inside an op): links
+    // written later extend m_writtenLast, which an UPDATE stores when the op ends.
+    bool m_linkOpWritten = false;
+    int64_t m_writtenFirst = 0;
+    int64_t m_writtenLast = 0;
+    bool m_writtenStored = true; // the range as it is is in the op's row
     std::unordered_map<std::string, int64_t> m_linkNames; // comm_link_name ids of this writer's op names
-    // Writes the pending links and stores their ops' row ranges (comm_link_op.first_row / last_row).
+    // Writes the pending links, then the rows of the ops they complete (every pending op but the current one).
     void flushLinks();
-    // flushLinks, then the range of the last op written too.
+    // Writes the rows of the pending ops, the current one too when withCurrent.
+    void writeLinkOps(bool withCurrent);
+    // flushLinks, then the current op's row (or its extended range) too: at commit.
     void flushLinkOp();
-    void storeLinkRange();
+    void storeWrittenRange();
     bool m_inTransaction = false;
 };
 
