@@ -12,6 +12,8 @@
 
 #include <QComboBox>
 #include <QLabel>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
@@ -180,5 +182,75 @@ TEST(MareyDock, RealTwoRankSampleRenders)
         ASSERT_NE(dock->chart()->step(), nullptr);
         EXPECT_EQ(dock->chart()->step()->stages.size(), 2u);
         window->strategyDock()->applySizes(std::nullopt);
+    }
+}
+
+// In a 683 × 384 window (a 1366 × 768 screen at a scale of 2) the dock's content is not wider than the dock, so the
+// wrapped legend and status are not cut at the window's edge; the legend shows all of its lines. The time axis labels
+// sit centred on their ticks, left to right without overlapping, all in one unit and one precision, the first "0".
+TEST(MareyDock, NarrowWindowFitsLegendAndTicksAreCentred)
+{
+    auto window = test::newWindow(QSize(683, 384));
+    ASSERT_TRUE(test::openAndWait(*window, { test::kTwoRanks }));
+    MareyDock* dock = showMarey(*window);
+    MareyChart* chart = dock->chart();
+    ASSERT_NE(chart->step(), nullptr);
+    auto* area = qobject_cast<QScrollArea*>(dock->widget());
+    ASSERT_NE(area, nullptr);
+    EXPECT_LE(area->widget()->minimumSizeHint().width(), area->viewport()->width());
+    EXPECT_FALSE(area->horizontalScrollBar()->isVisible());
+    QLabel* legend = dock->legend();
+    EXPECT_LE(legend->mapTo(window.get(), QPoint(legend->width(), 0)).x(), window->width());
+    EXPECT_GE(legend->height(), legend->heightForWidth(legend->width()));
+
+    for (const int width : { 683, 1366, 1920 }) {
+        window->resize(width, 600);
+        ASSERT_TRUE(window->waitUntilIdle(60000));
+        chart->zoomOut();
+        for (const bool zoomed : { false, true }) {
+            SCOPED_TRACE(std::to_string(width) + (zoomed ? " zoomed" : ""));
+            if (zoomed)
+                chart->zoomTo(chart->axis().boundsBegin() + chart->axis().windowNs() / 3,
+                    chart->axis().boundsBegin() + static_cast<int64_t>(chart->axis().windowNs() * 0.4));
+            const auto ticks = chart->axisTicks();
+            ASSERT_GE(ticks.size(), 2u);
+            if (!zoomed) {
+                EXPECT_EQ(ticks.front().text, QStringLiteral("0"));
+                EXPECT_LT(ticks.front().x, chart->plotRect().left() + chart->plotRect().width() * 0.05);
+            }
+            QString unit;
+            int decimals = -1;
+            QRectF previous;
+            int labelled = 0;
+            for (size_t i = 0; i < ticks.size(); ++i) {
+                const auto& t = ticks[i];
+                if (i > 0) {
+                    EXPECT_GT(t.x, ticks[i - 1].x);
+                }
+                if (t.text.isEmpty())
+                    continue;
+                ++labelled;
+                EXPECT_NEAR(t.rect.center().x(), t.x, 0.5) << t.text.toStdString();
+                EXPECT_GE(t.rect.left(), chart->plotRect().left() - MareyChart::kTickLabelOverhang);
+                EXPECT_LE(t.rect.right(), chart->width());
+                if (!previous.isNull()) {
+                    EXPECT_GT(t.rect.left(), previous.right()) << t.text.toStdString();
+                }
+                previous = t.rect;
+                if (t.text == QStringLiteral("0"))
+                    continue;
+                const QStringList parts = t.text.split(QLatin1Char(' '));
+                ASSERT_EQ(parts.size(), 2) << t.text.toStdString();
+                const qsizetype dot = parts[0].indexOf(QLatin1Char('.'));
+                const int d = dot < 0 ? 0 : static_cast<int>(parts[0].size() - dot - 1);
+                if (unit.isEmpty()) {
+                    unit = parts[1];
+                    decimals = d;
+                }
+                EXPECT_EQ(parts[1], unit) << t.text.toStdString();
+                EXPECT_EQ(d, decimals) << t.text.toStdString();
+            }
+            EXPECT_GE(labelled, 2);
+        }
     }
 }

@@ -3,6 +3,7 @@
 
 #include "npuscope/gui/common/TimeFormat.h"
 
+#include <QFontMetricsF>
 #include <QMouseEvent>
 #include <QPainter>
 
@@ -86,7 +87,7 @@ MareyChart::MareyChart(QWidget* parent)
     : ChartWidget(parent)
 {
     setMouseTracking(true);
-    setMinimumSize(400, 200);
+    setMinimumSize(300, 160);
     setPlotMargins(QMargins(kLabelWidth, kAxisHeight, 8, 4));
 }
 
@@ -445,9 +446,7 @@ void MareyChart::drawLabels(QPainter& painter)
     // The label column's edge first, so that the stage headers drawn across the whole width cover it.
     painter.setPen(palette().color(QPalette::Mid));
     painter.drawLine(plot.left() - 1, plot.top(), plot.left() - 1, plot.bottom());
-    QFont small = font();
-    small.setPointSizeF(std::max(6.0, small.pointSizeF() - 1.5));
-    painter.setFont(small);
+    painter.setFont(labelFont());
     const int blockW = 10, blockGap = 5;
     const int blocksX = kLabelWidth - 3 * (blockW + blockGap) - 2;
     const QColor darks[3] = { QColor(0x08, 0x45, 0x94), QColor(0x00, 0x6d, 0x5b), QColor(0xa5, 0x0f, 0x15) };
@@ -491,24 +490,56 @@ void MareyChart::drawLabels(QPainter& painter)
     }
 }
 
+QFont MareyChart::labelFont() const
+{
+    QFont small = font();
+    small.setPointSizeF(std::max(6.0, small.pointSizeF() - 1.5));
+    return small;
+}
+
+std::vector<MareyChart::AxisTick> MareyChart::axisTicks() const
+{
+    std::vector<AxisTick> ticks;
+    if (!m_step)
+        return ticks;
+    const QRect plot = plotRect();
+    const QFontMetricsF fm(labelFont());
+    // A label may reach a few px into the label column (the "0" of a tick at the plot's left edge stays centred on
+    // it, clear of the F / FS / M heads) and into the right margin; one that would still be cut is left out.
+    const double minX = plot.left() - kTickLabelOverhang;
+    const double maxX = plot.right() + 1 + plotMargins().right();
+    const auto origin = m_time == query::MareyTime::Aligned ? int64_t(0) : m_step->range(m_time).first;
+    const double step = tickStep(m_axis.windowNs(), std::max(2, plot.width() / 140));
+    // A tick less than half a pixel before the window's start (the axis keeps whole units; the origin need not be one)
+    // still counts: the step's "0".
+    const double first
+        = std::ceil((static_cast<double>(m_axis.start() - origin) - m_axis.nsPerPx() / 2) / step) * step;
+    for (double t = first; t <= static_cast<double>(m_axis.end() - origin); t += step) {
+        AxisTick tick;
+        tick.x = plot.left() + m_axis.toPx(origin + static_cast<int64_t>(std::llround(t)));
+        const QString text = TimeFormat::axisTick(std::abs(t) < step / 2 ? 0.0 : t, step);
+        const double w = fm.horizontalAdvance(text);
+        const QRectF rect(tick.x - w / 2, 2, w, kAxisHeight - 8);
+        if (rect.left() >= minX && rect.right() <= maxX) {
+            tick.text = text;
+            tick.rect = rect;
+        }
+        ticks.push_back(tick);
+    }
+    return ticks;
+}
+
 void MareyChart::drawAxis(QPainter& painter)
 {
     const QRect plot = plotRect();
     painter.fillRect(QRect(plot.left(), 0, plot.width(), kAxisHeight - 2), palette().color(QPalette::Base));
     painter.save();
-    painter.setClipRect(QRect(plot.left(), 0, plot.width() + plotMargins().right(), kAxisHeight));
-    const auto origin = m_time == query::MareyTime::Aligned ? int64_t(0) : m_step->range(m_time).first;
-    const double step = tickStep(m_axis.windowNs(), std::max(2, plot.width() / 140));
-    const double first = std::ceil(static_cast<double>(m_axis.start() - origin) / step) * step;
+    painter.setFont(labelFont());
     painter.setPen(palette().color(QPalette::PlaceholderText));
-    for (double t = first; t <= static_cast<double>(m_axis.end() - origin); t += step) {
-        const double x = plot.left() + m_axis.toPx(origin + static_cast<int64_t>(t));
-        painter.drawLine(QPointF(x, kAxisHeight - 6), QPointF(x, kAxisHeight - 2));
-        // The first label starts at the plot's edge instead of being cut in half there.
-        const double lx = std::max(x - 60, static_cast<double>(plot.left()) + 2);
-        painter.drawText(QRectF(lx, 2, 120, kAxisHeight - 8),
-            lx > x - 60 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignCenter,
-            t == 0 ? QStringLiteral("0") : TimeFormat::adaptive(t));
+    for (const auto& tick : axisTicks()) {
+        painter.drawLine(QPointF(tick.x, kAxisHeight - 6), QPointF(tick.x, kAxisHeight - 2));
+        if (!tick.text.isEmpty())
+            painter.drawText(tick.rect, Qt::AlignCenter | Qt::TextDontClip, tick.text);
     }
     painter.drawLine(plot.left(), kAxisHeight - 2, plot.right(), kAxisHeight - 2);
     painter.restore();

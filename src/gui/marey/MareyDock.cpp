@@ -16,10 +16,10 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
+#include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
 #include <QTimer>
-#include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -62,23 +62,25 @@ MareyDock::MareyDock(Workspace* ws, QWidget* parent)
     m_time->setToolTip(tr("Absolute: times as recorded. Aligned: each device's times since its first operator of the "
                           "step, so devices line up at 0."));
     bar->addWidget(m_time);
-    m_collapse = new QToolButton(body);
+    // A push button: its style leaves room for the menu arrow (a tool button's instant popup draws it over the text).
+    m_collapse = new QPushButton(tr("Collapse stages"), body);
     m_collapse->setObjectName(QStringLiteral("mareyCollapse"));
-    m_collapse->setText(tr("Collapse stages"));
-    m_collapse->setPopupMode(QToolButton::InstantPopup);
     m_collapse->setMenu(new QMenu(m_collapse));
     m_collapse->setToolTip(tr("A collapsed stage is one line: per operator, the union of its devices' intervals "
                               "(clicking a stage label does the same)"));
     bar->addWidget(m_collapse);
-    auto* legend = new QLabel(
+    bar->addStretch(1);
+    layout->addLayout(bar);
+    // The legend has a row of its own, wrapped to the dock's width: beside the controls it was cut on a laptop screen.
+    m_legend = new QLabel(
         tr("<span style='color:#3a6fb0'>\u25a0</span> compute <span style='color:#d9822b'>\u25a0</span> "
            "communication <span style='color:#2e9e5b'>\u25a0</span> send <span style='color:#8e5ab8'>\u25a0</span> "
            "receive \u00b7 blocks: F = FLOPs \u00f7 max, FS = FLOPS \u00f7 max, M = peak memory \u00f7 capacity "
            "(grey: unknown) \u00b7 drag to zoom, double-click to zoom out"),
         body);
-    legend->setWordWrap(true);
-    bar->addWidget(legend, 1);
-    layout->addLayout(bar);
+    m_legend->setObjectName(QStringLiteral("mareyLegend"));
+    m_legend->setWordWrap(true);
+    layout->addWidget(m_legend);
     m_status = new QLabel(body);
     m_status->setObjectName(QStringLiteral("mareyStatus"));
     m_status->setWordWrap(true);
@@ -104,7 +106,9 @@ MareyDock::MareyDock(Workspace* ws, QWidget* parent)
            "median of the stage's other devices."));
     sideLayout->addWidget(m_findings, 1);
     split->addWidget(side);
-    side->setMinimumWidth(300);
+    // Narrow enough minimums that the chart and the findings fit a 683 px wide window (1366 px at a scale of 2)
+    // without the dock scrolling sideways and cutting its wrapped text at the window's edge.
+    side->setMinimumWidth(220);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
     split->setSizes({ 1400, 520 });

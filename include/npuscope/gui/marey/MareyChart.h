@@ -37,6 +37,7 @@ public:
     static constexpr int kAxisHeight = 22; // the time axis above the plot (px)
     static constexpr int kStageGap = 16; // the stage label row between stages (px)
     static constexpr int kMaxLinePitch = 64; // device lines never further apart than this (px)
+    static constexpr int kTickLabelOverhang = 6; // px a tick label may reach left of the plot, into the label column
 
     explicit MareyChart(QWidget* parent = nullptr);
 
@@ -69,6 +70,18 @@ public:
     int stageLabelY(int stage) const;
     // The device whose line is nearest to y (within half a pitch), −1 for none.
     int deviceAtY(int y) const;
+
+    // A labelled tick of the time axis: its x (widget px), its label (one unit and one precision along the axis,
+    // TimeFormat::axisTick) and the label's rectangle, centred on the tick. Ticks whose label would be cut at the
+    // plot's ends carry no label (empty text). Left to right.
+    struct AxisTick {
+        double x = 0;
+        QString text;
+        QRectF rect;
+    };
+    std::vector<AxisTick> axisTicks() const;
+    // The smaller font of the label column and the axis.
+    QFont labelFont() const;
 
     int itemAt(const QPoint& pos) const override;
     QString itemToolTip(int item) const override;

@@ -14,7 +14,7 @@
 
 class QComboBox;
 class QLabel;
-class QToolButton;
+class QPushButton;
 class QTreeWidget;
 
 namespace npuscope::model {
@@ -55,7 +55,8 @@ public:
     QComboBox* timeCombo() const { return m_time; }
     QTreeWidget* findingsList() const { return m_findings; }
     QLabel* statusLabel() const { return m_status; }
-    QToolButton* collapseButton() const { return m_collapse; }
+    QPushButton* collapseButton() const { return m_collapse; }
+    QLabel* legend() const { return m_legend; }
     bool isImporting() const { return !m_queue.empty() || m_inFlight > 0; }
     // The step shown (nullopt before the first result, or when the profile has no kernel steps).
     std::optional<int64_t> shownStep() const { return m_shownStep; }
@@ -78,7 +79,8 @@ private:
 
     MareyChart* m_chart;
     QComboBox* m_time;
-    QToolButton* m_collapse;
+    QPushButton* m_collapse;
+    QLabel* m_legend;
     QTreeWidget* m_findings;
     QLabel* m_status;
     QLabel* m_findingsNote;
