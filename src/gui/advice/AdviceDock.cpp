@@ -2,6 +2,7 @@
 #include "npuscope/gui/advice/AdviceDock.h"
 
 #include "npuscope/gui/advice/AdviceTableModel.h"
+#include "npuscope/gui/common/SplitterShares.h"
 #include "npuscope/gui/common/TableSetup.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/gui/memory/MemoryHeatmapDock.h"
@@ -107,6 +108,11 @@ AdviceDock::AdviceDock(Workspace* ws, QWidget* parent)
     detailLayout->addLayout(buttons);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
+    // 3 : 2 whatever the two would like (the table's hint took nearly all of a short dock); the detail keeps a few
+    // lines of text.
+    SplitterShares::install(splitter, { 3, 2 });
+    splitter->setChildrenCollapsible(false);
+    m_detail->setMinimumHeight(4 * m_detail->fontMetrics().lineSpacing());
     layout->addWidget(splitter, 1);
     setBody(body);
 

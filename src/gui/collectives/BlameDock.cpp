@@ -2,6 +2,7 @@
 #include "npuscope/gui/collectives/BlameDock.h"
 
 #include "npuscope/gui/collectives/BlameTableModel.h"
+#include "npuscope/gui/common/SplitterShares.h"
 #include "npuscope/gui/common/TableSetup.h"
 #include "npuscope/gui/common/Workspace.h"
 
@@ -48,6 +49,11 @@ BlameDock::BlameDock(Workspace* ws, QWidget* parent)
     m_chain->setObjectName(QStringLiteral("blameChain"));
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
+    // 3 : 2 whatever the two would like (the table's hint took nearly all of a short dock); the chain keeps a few
+    // lines of text.
+    SplitterShares::install(splitter, { 3, 2 });
+    splitter->setChildrenCollapsible(false);
+    m_chain->setMinimumHeight(4 * m_chain->fontMetrics().lineSpacing());
     layout->addWidget(splitter, 1);
     setBody(body);
 

@@ -21,6 +21,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <set>
 
 namespace npuscope::gui {
@@ -39,6 +40,14 @@ std::vector<std::pair<std::string, std::string>> groupNames(const query::CommLin
         out.emplace_back(
             g.hash, g.name ? *g.name + " \u2026" + g.hash.substr(g.hash.size() > 6 ? g.hash.size() - 6 : 0) : g.hash);
     return out;
+}
+
+// A rank filter field wide enough for its placeholder and a five-digit rank.
+int rankFieldWidth(const QLineEdit* edit)
+{
+    const QFontMetrics fm = edit->fontMetrics();
+    return std::max(fm.horizontalAdvance(edit->placeholderText()), fm.horizontalAdvance(QStringLiteral("00000")))
+        + 4 * fm.averageCharWidth();
 }
 
 // Both tables, sorted by bandwidth at first.
@@ -66,6 +75,7 @@ LinksDock::LinksDock(Workspace* ws, QWidget* parent)
     rankLayout->setContentsMargins(0, 0, 0, 0);
     m_rankTitle = new QLabel(rankBox);
     m_rankTitle->setObjectName(QStringLiteral("rankLinksTitle"));
+    m_rankTitle->setWordWrap(true);
     rankLayout->addWidget(m_rankTitle);
     m_rankTable
         = TableSetup::sortedTable(m_rankModel, m_rankProxy, LinkTableModel::RawValueRole, kTableOptions, rankBox);
@@ -75,11 +85,13 @@ LinksDock::LinksDock(Workspace* ws, QWidget* parent)
     auto* clusterBox = new QWidget(split);
     auto* clusterLayout = new QVBoxLayout(clusterBox);
     clusterLayout->setContentsMargins(0, 0, 0, 0);
-    auto* filters = new QHBoxLayout;
+    // The title (long on a large cluster: shown of total, group-local groups) wraps on its own row, so the filters
+    // beside it do not make the dock wider than a laptop screen.
     m_clusterTitle = new QLabel(clusterBox);
     m_clusterTitle->setObjectName(QStringLiteral("clusterLinksTitle"));
-    filters->addWidget(m_clusterTitle);
-    filters->addStretch(1);
+    m_clusterTitle->setWordWrap(true);
+    clusterLayout->addWidget(m_clusterTitle);
+    auto* filters = new QHBoxLayout;
     // The step and group other views chose filter these links too; each shows as a chip whose ✕ drops it.
     m_stepChip = new QToolButton(clusterBox);
     m_stepChip->setObjectName(QStringLiteral("linkStepChip"));
@@ -99,6 +111,7 @@ LinksDock::LinksDock(Workspace* ws, QWidget* parent)
     m_src->setPlaceholderText(tr("any"));
     m_src->setValidator(new QIntValidator(0, 10000000, m_src));
     m_src->setMaximumWidth(80);
+    m_src->setMinimumWidth(rankFieldWidth(m_src));
     filters->addWidget(m_src);
     filters->addWidget(new QLabel(tr("Dst:"), clusterBox));
     m_dst = new QLineEdit(clusterBox);
@@ -106,6 +119,7 @@ LinksDock::LinksDock(Workspace* ws, QWidget* parent)
     m_dst->setPlaceholderText(tr("any"));
     m_dst->setValidator(new QIntValidator(0, 10000000, m_dst));
     m_dst->setMaximumWidth(80);
+    m_dst->setMinimumWidth(rankFieldWidth(m_dst));
     filters->addWidget(m_dst);
     filters->addWidget(new QLabel(tr("Transport:"), clusterBox));
     m_transport = new QComboBox(clusterBox);
@@ -115,6 +129,7 @@ LinksDock::LinksDock(Workspace* ws, QWidget* parent)
     for (const char* t : { "HCCS", "SDMA", "RDMA", "PCIE", "SIO", "LOCAL" })
         m_transport->addItem(QString::fromLatin1(t), QString::fromLatin1(t));
     filters->addWidget(m_transport);
+    filters->addStretch(1);
     clusterLayout->addLayout(filters);
     m_clusterTable = TableSetup::sortedTable(
         m_clusterModel, m_clusterProxy, LinkTableModel::RawValueRole, kTableOptions, clusterBox);

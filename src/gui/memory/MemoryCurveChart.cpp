@@ -311,9 +311,8 @@ void MemoryCurveChart::paint(QPainter& p)
     p.setPen(palette().color(QPalette::Mid));
     p.drawRect(r.adjusted(0, 0, -1, -1));
     const double yMax = m_frame.yMax;
-    const double rawStep = yMax / 5;
-    const double mag = std::pow(10.0, std::floor(std::log10(rawStep)));
-    const double step = rawStep / mag >= 5 ? 5 * mag : (rawStep / mag >= 2 ? 2 * mag : mag);
+    // About five labels, fewer when the plot is too short for them to keep a line and a half apart.
+    const double step = niceStep(yMax, std::clamp(r.height() / (fm.height() * 3 / 2), 1, 5));
     for (double v = 0; v <= yMax; v += step) {
         const int y = static_cast<int>(std::round(toY(v)));
         p.setPen(QColor(0, 0, 0, 25));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/memory/MemoryDetailDock.h"
 
+#include "npuscope/gui/common/SplitterShares.h"
 #include "npuscope/gui/common/TableSetup.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/gui/compare/BaselineComparison.h"
@@ -88,9 +89,12 @@ MemoryDetailDock::MemoryDetailDock(Workspace* ws, QWidget* parent)
     auto* clear = new QPushButton(tr("Clear window"), lower);
     clear->setToolTip(tr("Forget the selected time window (every view)"));
     bar->addWidget(clear);
-    bar->addStretch(1);
     m_blockCount = new QLabel(lower);
-    bar->addWidget(m_blockCount);
+    m_blockCount->setObjectName(QStringLiteral("memoryBlockCount"));
+    // Wraps rather than widen the bar past a 1366 px screen at a scale of 2.
+    m_blockCount->setWordWrap(true);
+    m_blockCount->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    bar->addWidget(m_blockCount, 1);
     lowerLayout->addLayout(bar);
 
     auto* tables = new QSplitter(Qt::Horizontal, lower);
@@ -135,10 +139,14 @@ MemoryDetailDock::MemoryDetailDock(Workspace* ws, QWidget* parent)
     tables->setStretchFactor(0, 3);
     tables->setStretchFactor(1, 2);
     tables->setStretchFactor(2, 1);
+    // The modules get room for their four columns (they were cut at 1366 px): 5 : 3 : 3, the compare pane when shown.
+    SplitterShares::install(tables, { 5, 3, 3 });
     lowerLayout->addWidget(tables, 1);
     split->addWidget(lower);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    // Chart and tables 1 : 1: the chart's hint left the tables four rows on a 768 px screen.
+    SplitterShares::install(split, { 1, 1 });
     layout->addWidget(split, 1);
     setBody(body);
 

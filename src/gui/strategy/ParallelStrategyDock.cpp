@@ -65,6 +65,9 @@ ParallelStrategyDock::ParallelStrategyDock(Workspace* ws, QWidget* parent)
         spin->setDecimals(3);
         spin->setKeyboardTracking(false);
         spin->setSpecialValueText(special);
+        // Narrower than the hint for 1e9 with 3 decimals, so the bar fits a 1366 px screen at a scale of 2; a larger
+        // value scrolls inside the field.
+        spin->setMinimumWidth(spin->fontMetrics().horizontalAdvance(special + QStringLiteral("00")) + 24);
         spin->setToolTip(tr("Cells outside the range are drawn faded (ms for times, % for ratios)"));
         return spin;
     };
@@ -88,6 +91,8 @@ ParallelStrategyDock::ParallelStrategyDock(Workspace* ws, QWidget* parent)
         m_sizeSpins[i]->setObjectName(QStringLiteral("strategySize%1").arg(QString::fromLatin1(kSizeNames[i])));
         m_sizeSpins[i]->setRange(1, 1 << 20);
         m_sizeSpins[i]->setMaximumWidth(90);
+        // Room for four digits rather than the hint's seven (the range's maximum).
+        m_sizeSpins[i]->setMinimumWidth(m_sizeSpins[i]->fontMetrics().horizontalAdvance(QStringLiteral("00000")) + 24);
         sizes->addWidget(m_sizeSpins[i]);
     }
     m_apply = new QPushButton(tr("Apply"), body);

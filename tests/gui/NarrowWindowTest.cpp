@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0
+// Every dock alone in a 683 × 384 window, the logical size of a 1366 × 768 screen at a scale factor of 2 (issue 16):
+// its content is not wider than the dock, so nothing is cut at the window's right edge (a dock scrolls its content
+// sideways only when the content's minimum width does not fit, DockScrollArea); vertical scrolling is allowed. Every
+// word-wrapped label shows all of its lines, and a dock scrolls vertically only when its minimum height does not fit.
+#include "GuiTestSupport.h"
+
+#include "npuscope/gui/app/Appearance.h"
+#include "npuscope/gui/app/MainWindow.h"
+#include "npuscope/gui/common/DockScrollArea.h"
+
+#include <QDockWidget>
+#include <QLabel>
+#include <QLayout>
+#include <QScrollBar>
+
+#include <gtest/gtest.h>
+
+using namespace npuscope;
+using namespace npuscope::gui;
+
+namespace {
+
+// Leaves the application English whatever the test did.
+struct RestoreEnglish {
+    ~RestoreEnglish() { Appearance::installTranslation(QStringLiteral("en")); }
+};
+
+void checkEveryDock(const QString& language)
+{
+    RestoreEnglish restore;
+    ASSERT_TRUE(Appearance::installTranslation(language));
+    auto window = test::newWindow(QSize(683, 384));
+    ASSERT_TRUE(test::openAndWait(*window, { test::kTwoRanks }));
+    window->show();
+    ASSERT_TRUE(window->waitUntilIdle(60000));
+    window->workspace()->setSelectedRank(0);
+    ASSERT_TRUE(window->waitUntilIdle(60000));
+    for (QDockWidget* dock : window->docks()) {
+        window->focusDock(dock);
+        ASSERT_TRUE(window->waitUntilIdle(60000));
+        const std::string what = dock->objectName().toStdString() + " (" + language.toStdString() + ")";
+        auto* area = qobject_cast<DockScrollArea*>(dock->widget());
+        ASSERT_NE(area, nullptr) << what;
+        EXPECT_LE(area->widget()->minimumSizeHint().width(), area->viewport()->width()) << what;
+        EXPECT_FALSE(area->horizontalScrollBar()->isVisible()) << what;
+        // It scrolls vertically only when its minimum height does not fit: a wrapped label does not make it take its
+        // preferred height (which pushed the panes at the bottom of a short dock out of sight).
+        QWidget* content = area->widget();
+        const QLayout* layout = content->layout();
+        const int minimumHeight = layout->hasHeightForWidth() ? layout->totalMinimumHeightForWidth(content->width())
+                                                              : content->minimumSizeHint().height();
+        if (minimumHeight <= area->viewport()->height()) {
+            EXPECT_EQ(content->height(), area->viewport()->height()) << what;
+        }
+        for (QLabel* label : dock->findChildren<QLabel*>()) {
+            if (!label->isVisibleTo(dock) || !label->wordWrap() || label->text().isEmpty())
+                continue;
+            EXPECT_GE(label->height(), label->heightForWidth(label->width()))
+                << what << " " << label->objectName().toStdString() << ": " << label->text().toStdString();
+        }
+    }
+}
+
+} // namespace
+
+TEST(NarrowWindow, EveryDockFitsTheWidthOfA1366ScreenAtScale2) { checkEveryDock(QStringLiteral("en")); }
+
+TEST(NarrowWindow, EveryChineseDockFitsTheWidthOfA1366ScreenAtScale2) { checkEveryDock(QStringLiteral("zh_CN")); }
