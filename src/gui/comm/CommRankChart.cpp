@@ -19,6 +19,7 @@ const QColor kTransit(66, 133, 244);
 const QColor kWait(234, 67, 53);
 const QColor kIdle(200, 200, 200);
 const QColor kElapsed(52, 168, 83);
+const QColor kSelection(255, 214, 80, 150);
 constexpr double kMaxRow = 28.0;
 
 } // namespace
@@ -108,6 +109,15 @@ QString CommRankChart::toolTipFor(int row) const
             msIf(r.hasIdle, r.idleNs));
 }
 
+QRectF CommRankChart::labelRect(size_t row) const
+{
+    const QRect plot = plotRect();
+    const double h = std::min(maxRow(), static_cast<double>(plot.height()) / static_cast<double>(std::max<size_t>(1, m_rows.size())));
+    const double y = plot.top() + static_cast<double>(row) * h;
+    const double lineHeight = fontMetrics().height();
+    return QRectF(0, y + h / 2 - lineHeight / 2.0, plot.left() - 6, lineHeight);
+}
+
 void CommRankChart::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
@@ -150,8 +160,9 @@ void CommRankChart::paintEvent(QPaintEvent*)
         const double y = plot.top() + static_cast<double>(i) * h;
         const double bh = std::max(1.0, h - gap);
         const bool selected = m_selected && *m_selected == r.rank;
+        // The selected row's band over the bars only: across the label column it ran through the row's label.
         if (selected)
-            p.fillRect(QRectF(0, y, width(), std::max(2.0, h)), QColor(255, 214, 80, 150));
+            p.fillRect(QRectF(plot.left(), y, plot.width(), std::max(2.0, h)), kSelection);
         if (separate) {
             // Two bars on one scale; each carries its value so a tiny Elapsed next to a long Wait still reads.
             const double half = bh / 2;
@@ -180,11 +191,23 @@ void CommRankChart::paintEvent(QPaintEvent*)
             p.fillRect(QRectF(bx, y + gap / 2, w, bh), color);
             bx += w;
         }
-        if (static_cast<int>(i) % every == 0 || selected) {
+        if (static_cast<int>(i) % every == 0 && !selected) {
             p.setPen(palette().color(QPalette::WindowText));
-            p.drawText(QRectF(0, y + h / 2 - fm.height() / 2.0, plot.left() - 6, fm.height()),
-                Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("rank %1").arg(r.rank));
+            p.drawText(labelRect(i), Qt::AlignRight | Qt::AlignVCenter, tr("rank %1").arg(r.rank));
         }
+    }
+    // The selected rank's label last, on a tag of the selection's colour that covers the labels it overlaps.
+    for (size_t i = 0; i < n; ++i) {
+        if (!m_selected || *m_selected != m_rows[i].rank)
+            continue;
+        const QString text = tr("rank %1").arg(m_rows[i].rank);
+        const QRectF r = labelRect(i);
+        const double w = fm.horizontalAdvance(text) + 8;
+        const QRectF tag(r.right() - w + 4, r.top(), w, r.height());
+        p.fillRect(tag, palette().color(QPalette::Base));
+        p.fillRect(tag, kSelection);
+        p.setPen(palette().color(QPalette::Text));
+        p.drawText(r, Qt::AlignRight | Qt::AlignVCenter, text);
     }
     p.setPen(QPen(palette().color(QPalette::Mid), 1));
     p.drawLine(plot.left(), plot.top(), plot.left(), plot.bottom());

@@ -33,6 +33,9 @@ public:
     int itemAt(const QPoint& pos) const override { return rowAt(pos.y()); }
     QString itemToolTip(int item) const override { return toolTipFor(item); }
     QString toolTipFor(int row) const;
+    // Where a row's label is drawn, left of the bars (the selected row's label sits on a tag there, and the selection
+    // band stays right of it).
+    QRectF labelRect(size_t row) const;
     QSize sizeHint() const override { return { 360, 300 }; }
 
 signals:
