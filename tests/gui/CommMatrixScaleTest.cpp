@@ -113,6 +113,25 @@ TEST(CommMatrixScale, LabelsNeverOverlapAt8_256And1024Ranks)
                             + std::to_string(size.width()) + "x" + std::to_string(size.height()) + " zoom "
                             + std::to_string(zoom);
                         expectNoOverlap(view, what);
+                        // Group labels: one every few blocks with the same stride along each axis, so on equal
+                        // blocks they are evenly spaced (at zoom 1, where every block is on screen).
+                        if (zoom == 1.0) {
+                            for (const auto* labels : { &view.rowBlockLabels(), &view.columnBlockLabels() }) {
+                                if (labels->size() < 4)
+                                    continue;
+                                // The first and last labels may be moved to stay inside the plot (and then the
+                                // next one may give way): the stride and pitch are those in between.
+                                const size_t stride = (*labels)[2].first - (*labels)[1].first;
+                                const bool rows = labels == &view.rowBlockLabels();
+                                const auto at = [rows](const QRect& r) { return rows ? r.center().y() : r.left(); };
+                                const int pitch = at((*labels)[2].second) - at((*labels)[1].second);
+                                for (size_t i = 2; i + 1 < labels->size(); ++i) {
+                                    EXPECT_EQ((*labels)[i].first - (*labels)[i - 1].first, stride) << what;
+                                    EXPECT_NEAR(at((*labels)[i].second) - at((*labels)[i - 1].second), pitch, 1)
+                                        << what;
+                                }
+                            }
+                        }
                         // Rank ticks ascend on an ascending axis, evenly spaced unless every rank is labelled.
                         const auto& ticks = view.columnTicks();
                         if (!byPp) {

@@ -25,6 +25,7 @@ constexpr double kMaxZoom = 256.0;
 constexpr int kGap = 4; // px between the bands around the plot
 constexpr int kLegendBar = 16; // px width of the colour bar
 constexpr int kMinBlockBand = 60; // px the row group labels get at least
+constexpr int kMaxColumnLabel = 160; // px a column group label is elided to when it is wider than its block
 constexpr int kDragStart = 4; // px a press must move to become a drag
 
 QColor lerp(const QColor& a, const QColor& b, double t)
@@ -620,6 +621,8 @@ void CommMatrixView::paintEvent(QPaintEvent*)
     m_labelRects.clear();
     m_columnTicks.clear();
     m_blockLabelHits.clear();
+    m_rowBlockLabels.clear();
+    m_columnBlockLabels.clear();
     m_slowestRing = {};
     const int n = static_cast<int>(m_matrix.ranks.size());
     if (n == 0) {
@@ -668,7 +671,9 @@ void CommMatrixView::paintEvent(QPaintEvent*)
         }
     }
     // Group blocks on the diagonal.
-    p.setPen(QPen(QColor(40, 40, 40, 90), 1));
+    QColor frame = palette().color(QPalette::Text);
+    frame.setAlpha(90);
+    p.setPen(QPen(frame, 1));
     p.setBrush(Qt::NoBrush);
     if (m_matrix.blocks.size() > 1) {
         for (const auto& b : m_matrix.blocks) {
@@ -702,7 +707,11 @@ void CommMatrixView::paintEvent(QPaintEvent*)
             if (ring.bottom() > inside.bottom())
                 ring.moveBottom(inside.bottom());
             m_slowestRing = ring;
-            p.setPen(QPen(QColor(20, 20, 20), 2));
+            // The palette's highlight on a halo of its base: visible on any cell colour, light theme or dark (a
+            // near-black frame disappeared on the dark theme's canvas).
+            p.setPen(QPen(palette().color(QPalette::Base), 4));
+            p.drawRect(ring.adjusted(1, 1, -1, -1));
+            p.setPen(QPen(palette().color(QPalette::Highlight), 2));
             p.drawRect(ring.adjusted(1, 1, -1, -1));
         }
     }
@@ -815,6 +824,22 @@ void CommMatrixView::paintBlocks(QPainter& p, const Layout& l)
     const QColor shade = palette().color(QPalette::AlternateBase);
     const QColor text = palette().color(QPalette::WindowText);
     QRect previousRow, previousCol;
+    // One label every rowStride / colStride blocks, the same stride along the axis, so the labels are evenly spaced
+    // when they do not fit every block (skipping whichever overlapped the last one drawn spaced them unevenly).
+    double rowPx = std::numeric_limits<double>::infinity(), colPx = rowPx;
+    int widest = 0;
+    for (size_t bi = 0; bi < m_matrix.blocks.size(); ++bi) {
+        const auto& b = m_matrix.blocks[bi];
+        rowPx = std::min(rowPx, static_cast<double>(b.end - b.begin) * px.y());
+        colPx = std::min(colPx, static_cast<double>(b.end - b.begin) * px.x());
+        widest = std::max(widest, fm.horizontalAdvance(m_blockLabels[bi]));
+    }
+    const auto stride = [](double needed, double pitch) {
+        return pitch > 0 && std::isfinite(pitch) ? std::max(1, static_cast<int>(std::ceil(needed / pitch))) : 1;
+    };
+    // A little more than the overlap checks below ask, for the rounding of label positions to whole pixels.
+    const int rowStride = stride(fm.height() + 4, rowPx);
+    const int colStride = widest + 4 <= colPx ? 1 : stride(std::min(widest, kMaxColumnLabel) + 10, colPx);
     // Shading first, then the labels: a column label may reach over the next blocks' shading.
     for (int pass = 0; pass < 2; ++pass) {
         const bool labels = pass == 1;
@@ -841,10 +866,12 @@ void CommMatrixView::paintBlocks(QPainter& p, const Layout& l)
                     r.moveTop(plot.top());
                 if (r.bottom() > plot.bottom())
                     r.moveBottom(plot.bottom());
-                if (labels && !shown.isEmpty() && (previousRow.isNull() || r.top() > previousRow.bottom() + 1)) {
+                if (labels && !shown.isEmpty() && static_cast<int>(bi) % rowStride == 0
+                    && (previousRow.isNull() || r.top() > previousRow.bottom() + 1)) {
                     p.setPen(text);
                     p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, shown);
                     m_labelRects.push_back(r);
+                    m_rowBlockLabels.emplace_back(bi, r);
                     previousRow = r;
                 }
             }
@@ -868,15 +895,17 @@ void CommMatrixView::paintBlocks(QPainter& p, const Layout& l)
                     r = QRect(
                         static_cast<int>(std::lround((x0 + x1 - full) / 2.0)), l.colBlocks.top(), full, fm.height());
                 } else {
-                    shown = fm.elidedText(label, Qt::ElideRight, std::min(full, 160));
+                    shown = fm.elidedText(label, Qt::ElideRight, std::min(full, kMaxColumnLabel));
                     r = QRect(static_cast<int>(x0) + 2, l.colBlocks.top(), fm.horizontalAdvance(shown), fm.height());
                 }
                 if (r.right() > width() - 1)
                     r.moveRight(width() - 1);
-                if (labels && !shown.isEmpty() && (previousCol.isNull() || r.left() > previousCol.right() + 6)) {
+                if (labels && !shown.isEmpty() && static_cast<int>(bi) % colStride == 0
+                    && (previousCol.isNull() || r.left() > previousCol.right() + 6)) {
                     p.setPen(text);
                     p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, shown);
                     m_labelRects.push_back(r);
+                    m_columnBlockLabels.emplace_back(bi, r);
                     previousCol = r;
                 }
             }

@@ -85,6 +85,10 @@ public:
     QRectF slowestRing() const { return m_slowestRing; }
     // Every text rectangle the last paint drew (caption, ticks, group labels, legend), widget coordinates.
     const std::vector<QRect>& labelRects() const { return m_labelRects; }
+    // The group labels the last paint drew beside the rows and above the columns: block index and text rectangle, in
+    // axis order (one every few blocks, the same stride along an axis, when not every block has room).
+    const std::vector<std::pair<size_t, QRect>>& rowBlockLabels() const { return m_rowBlockLabels; }
+    const std::vector<std::pair<size_t, QRect>>& columnBlockLabels() const { return m_columnBlockLabels; }
     // The group label of each matrix block ("tp 0–7": name and first ranks; the hash is in the label's tooltip).
     const std::vector<QString>& blockLabels() const { return m_blockLabels; }
     // Ranks the last paint labelled on the column axis, left to right.
@@ -160,6 +164,7 @@ private:
     std::vector<QRect> m_labelRects;
     std::vector<int64_t> m_columnTicks;
     std::vector<std::pair<QRect, size_t>> m_blockLabelHits; // label rectangle -> block index
+    std::vector<std::pair<size_t, QRect>> m_rowBlockLabels, m_columnBlockLabels;
 };
 
 } // namespace npuscope::gui
