@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/app/Appearance.h"
 
+#include "npuscope/gui/app/ContrastStyle.h"
+
 #include <QApplication>
 #include <QFont>
 #include <QFontDatabase>
@@ -181,11 +183,11 @@ void Appearance::apply(const Choices& c)
     const Platform& original = platform();
     switch (c.theme) {
     case Theme::Dark:
-        QApplication::setStyle(QStringLiteral("Fusion"));
+        QApplication::setStyle(new ContrastStyle);
         QApplication::setPalette(darkPalette());
         break;
     case Theme::Light:
-        QApplication::setStyle(QStringLiteral("Fusion"));
+        QApplication::setStyle(new ContrastStyle);
         QApplication::setPalette(lightPalette());
         break;
     case Theme::System:

@@ -40,7 +40,8 @@ QColor ramp(double t, bool lowIsBad)
 {
     static const QColor bad[] = { QColor(200, 30, 40), QColor(245, 160, 60), QColor(250, 235, 150),
         QColor(140, 200, 120), QColor(30, 120, 90) };
-    static const QColor heat[] = { QColor(255, 247, 210), QColor(253, 200, 110), QColor(240, 120, 50),
+    // The heat scale starts at a visible tint, not near-white: the smallest sizes and times must show on a light canvas.
+    static const QColor heat[] = { QColor(252, 215, 140), QColor(250, 180, 90), QColor(240, 120, 50),
         QColor(190, 40, 40), QColor(100, 10, 40) };
     const QColor* stops = lowIsBad ? bad : heat;
     t = std::clamp(t, 0.0, 1.0) * 4.0;

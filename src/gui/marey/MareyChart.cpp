@@ -53,7 +53,7 @@ QColor blockColour(const std::optional<double>& ratio, QColor dark)
     if (!ratio)
         return QColor(0xc8, 0xc8, 0xc8);
     const double r = std::clamp(*ratio, 0.0, 1.0);
-    const QColor light(0xf2, 0xf5, 0xfa);
+    const QColor light(0xd0, 0xdb, 0xea); // a tint, not white: a ratio near 0 still shows beside the white canvas
     return QColor::fromRgbF(static_cast<float>(light.redF() + (dark.redF() - light.redF()) * r),
         static_cast<float>(light.greenF() + (dark.greenF() - light.greenF()) * r),
         static_cast<float>(light.blueF() + (dark.blueF() - light.blueF()) * r));

@@ -11,8 +11,9 @@ namespace {
 
 // A sequential blue ramp up to kHighRatio (light = little, dark = much): the eye orders it without a legend, and it
 // leaves red free for "nearly full".
-const std::array<DeviceHeatmap::ColorStop, 4> kRamp { { { 0.0, QColor(0xf7, 0xfb, 0xff) },
-    { 0.3, QColor(0xc6, 0xdb, 0xef) }, { 0.6, QColor(0x42, 0x92, 0xc6) },
+// From a visible light blue, not white: the emptiest devices must still show on a light background.
+const std::array<DeviceHeatmap::ColorStop, 4> kRamp { { { 0.0, QColor(0xc6, 0xdb, 0xef) },
+    { 0.3, QColor(0x9e, 0xca, 0xe1) }, { 0.6, QColor(0x42, 0x92, 0xc6) },
     { MemoryHeatmap::kHighRatio, QColor(0x08, 0x30, 0x6b) } } };
 const QColor kHigh(0xd6, 0x27, 0x28);
 const QColor kOver(0x8b, 0x00, 0x00);
