@@ -9,6 +9,7 @@
 #include "npuscope/gui/app/MainWindow.h"
 #include "npuscope/gui/common/DockScrollArea.h"
 
+#include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
 #include <QLayout>
@@ -52,6 +53,12 @@ void checkEveryDock(const QString& language)
                                                               : content->minimumSizeHint().height();
         if (minimumHeight <= area->viewport()->height()) {
             EXPECT_EQ(content->height(), area->viewport()->height()) << what;
+        }
+        // A step combo box shows its whole current item ("Step 50" was cut to "Step 5").
+        for (QComboBox* combo : dock->findChildren<QComboBox*>()) {
+            if (combo->isVisibleTo(dock) && combo->objectName().contains(QStringLiteral("tep"))) {
+                EXPECT_GE(combo->width(), combo->sizeHint().width()) << what << " " << combo->objectName().toStdString();
+            }
         }
         for (QLabel* label : dock->findChildren<QLabel*>()) {
             if (!label->isVisibleTo(dock) || !label->wordWrap() || label->text().isEmpty())

@@ -33,6 +33,9 @@ BlameDock::BlameDock(Workspace* ws, QWidget* parent)
     auto* bar = new QHBoxLayout;
     m_step = new QComboBox(body);
     m_step->setObjectName(QStringLiteral("blameStep"));
+    // Step numbers filled in later: as wide as the widest, never squeezed below it.
+    m_step->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_step->setSizePolicy(QSizePolicy::Fixed, m_step->sizePolicy().verticalPolicy());
     bar->addWidget(new QLabel(tr("Step"), body));
     bar->addWidget(m_step);
     m_summary = new QLabel(body);

@@ -50,6 +50,9 @@ CollectivesDock::CollectivesDock(Workspace* ws, QWidget* parent)
     auto* bar = new QHBoxLayout;
     m_step = new QComboBox(body);
     m_step->setObjectName(QStringLiteral("collectivesStep"));
+    // Step numbers filled in later: as wide as the widest, never squeezed below it.
+    m_step->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_step->setSizePolicy(QSizePolicy::Fixed, m_step->sizePolicy().verticalPolicy());
     m_group = new QComboBox(body);
     m_group->setObjectName(QStringLiteral("collectivesGroup"));
     m_type = new QComboBox(body);

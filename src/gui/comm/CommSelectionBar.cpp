@@ -50,11 +50,14 @@ CommSelectionBar::CommSelectionBar(Workspace* workspace, QWidget* parent)
     m_group->setObjectName(QStringLiteral("commGroupCombo"));
     m_op->setObjectName(QStringLiteral("commOpCombo"));
     // Sized to their contents, but they may shrink (elided) when the dock is narrow (a 960 px window at scale 2).
-    for (QComboBox* c : { m_step, m_group, m_op }) {
+    for (QComboBox* c : { m_step, m_group, m_op })
         c->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    for (QComboBox* c : { m_group, m_op })
         c->setMinimumWidth(60);
-    }
     m_op->setMaximumWidth(320);
+    // The step's items are short ("Step 50"): it keeps its width, the group and op combos give way (cut to "Step 5"
+    // at 1366 px and a scale of 2 otherwise).
+    m_step->setSizePolicy(QSizePolicy::Fixed, m_step->sizePolicy().verticalPolicy());
     layout->addWidget(new QLabel(tr("Step:"), this));
     layout->addWidget(m_step);
     layout->addSpacing(8);

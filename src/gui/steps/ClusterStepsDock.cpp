@@ -58,6 +58,8 @@ ClusterStepsDock::ClusterStepsDock(Workspace* ws, QWidget* parent)
     m_stepCombo = new QComboBox(body);
     m_stepCombo->setObjectName(QStringLiteral("stepCombo"));
     m_stepCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // As wide as its longest item, never squeezed below it (the summary beside it wraps instead).
+    m_stepCombo->setSizePolicy(QSizePolicy::Fixed, m_stepCombo->sizePolicy().verticalPolicy());
     bar->addWidget(m_stepCombo);
     bar->addSpacing(12);
     bar->addWidget(new QLabel(tr("Unit:"), body));
@@ -68,6 +70,8 @@ ClusterStepsDock::ClusterStepsDock(Workspace* ws, QWidget* parent)
     bar->addStretch(1);
     m_summary = new QLabel(body);
     m_summary->setObjectName(QStringLiteral("stepsSummary"));
+    m_summary->setWordWrap(true);
+    m_summary->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     bar->addWidget(m_summary);
     layout->addLayout(bar);
 
