@@ -5,7 +5,7 @@
     <name>Advice</name>
     <message>
         <source>%1, … (%2 ranks)</source>
-        <translation>%1, …（共 %2 张卡）</translation>
+        <translation>%1、…（共 %2 张卡）</translation>
     </message>
     <message>
         <source>Σwait ÷ (Σwait + Σtransit) of a rank&apos;s communication ops &gt; %1</source>
@@ -395,6 +395,18 @@
         <source>A launch → device time near zero means the device waits for the host (host-bound); a large one that the host runs ahead, as it should.</source>
         <translation>下发 → 设备时间接近零说明设备在等待 Host（受 Host 限制）；该时间较大说明 Host 跑在设备前面，这是正常的。</translation>
     </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1、%2</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1%2</translation>
+    </message>
+    <message>
+        <source>%1; %2</source>
+        <translation>%1；%2</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::AdviceDock</name>
@@ -604,6 +616,11 @@
     <message>
         <source>memory</source>
         <translation>内存</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>the separator of the items of a list</comment>
+        <translation>、</translation>
     </message>
 </context>
 <context>
@@ -1533,6 +1550,10 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     <message>
         <source>Idle</source>
         <translation>空闲</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>卡 %1</translation>
     </message>
 </context>
 <context>
@@ -2740,6 +2761,10 @@ rank %1 of %2</source>
         <source>&lt;br&gt;unmatched: no neighbouring device of the stage has this operator</source>
         <translation>&lt;br&gt;未匹配：该阶段相邻设备都没有这个算子</translation>
     </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::MareyDock</name>
@@ -2866,6 +2891,25 @@ rank %1 of %2</source>
     <message>
         <source> · %1 send(s) without a receive on a neighbouring stage</source>
         <translation> · %1 个发送在相邻阶段上没有对应的接收</translation>
+    </message>
+</context>
+<context>
+    <name>MareyOpKind</name>
+    <message>
+        <source>compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>send</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <source>receive</source>
+        <translation>接收</translation>
     </message>
 </context>
 <context>
@@ -3548,6 +3592,10 @@ rank %1 of %2</source>
     <message>
         <source>%1 ops on %2 ranks · same colour = same op</source>
         <translation>%2 张卡上的 %1 个算子 · 同色 = 同一算子</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>卡 %1</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/MareyStep.h"
 
+#include "npuscope/query/TranslationMarker.h"
+
 #include <algorithm>
 #include <limits>
 #include <unordered_map>
@@ -11,13 +13,13 @@ const char* mareyOpKindName(MareyOpKind kind)
 {
     switch (kind) {
     case MareyOpKind::Compute:
-        return "compute";
+        return QT_TRANSLATE_NOOP("MareyOpKind", "compute");
     case MareyOpKind::Communication:
-        return "communication";
+        return QT_TRANSLATE_NOOP("MareyOpKind", "communication");
     case MareyOpKind::Send:
-        return "send";
+        return QT_TRANSLATE_NOOP("MareyOpKind", "send");
     case MareyOpKind::Receive:
-        return "receive";
+        return QT_TRANSLATE_NOOP("MareyOpKind", "receive");
     }
     return "compute";
 }

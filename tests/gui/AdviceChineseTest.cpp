@@ -10,6 +10,7 @@
 #include "npuscope/gui/app/Appearance.h"
 
 #include <QCoreApplication>
+#include <QRegularExpression>
 #include <QTableView>
 #include <QTextBrowser>
 
@@ -74,6 +75,13 @@ TEST(AdviceChinese, EveryFindingIsShownInChinese)
         for (const FindingText* form : { &f.messageForm, &f.suggestionForm, &f.thresholdForm })
             untranslated(*form, missing);
         EXPECT_TRUE(missing.isEmpty()) << f.id << ": " << missing.join(QStringLiteral(" | ")).toStdString();
+        // Lists inside a Chinese sentence use Chinese punctuation: no ASCII list of ranks ("0, 3"), no ASCII
+        // semicolon between clauses.
+        EXPECT_FALSE(message.contains(QRegularExpression(QStringLiteral("[0-9], [0-9]")))) << f.id << ": "
+                                                                                           << message.toStdString();
+        EXPECT_FALSE(message.contains(QStringLiteral("; "))) << f.id << ": " << message.toStdString();
+        const QString where = model->index(row, gui::AdviceTableModel::Where).data().toString();
+        EXPECT_FALSE(where.contains(QStringLiteral(", "))) << f.id << ": " << where.toStdString();
 
         dock->tableView()->setCurrentIndex(model->index(row, gui::AdviceTableModel::Rule));
         const QString detail = dock->detailView()->toPlainText();

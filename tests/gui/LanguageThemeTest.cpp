@@ -10,6 +10,7 @@
 #include "npuscope/gui/steps/StepTableModel.h"
 
 #include <QApplication>
+#include <QCoreApplication>
 #include <QDockWidget>
 #include <QMenu>
 #include <QMenuBar>
@@ -95,6 +96,24 @@ TEST(LanguageTheme, ChineseTranslationCoversMenusAndDockTitles)
     const QString free = steps->model()->headerData(StepTableModel::Free, Qt::Horizontal).toString();
     EXPECT_TRUE(free.startsWith(QStringLiteral("空闲"))) << free.toStdString();
     EXPECT_EQ(StepTableModel::columnTitle(StepTableModel::Free), QStringLiteral("Free"));
+}
+
+// Strings added for issue 16's remaining defects have a Chinese translation: the Marey operator kinds, the rank labels
+// of the communication duration chart, the list separators of the advice texts.
+TEST(LanguageTheme, ChineseCoversOperatorKindsRankLabelsAndListSeparators)
+{
+    RestoreAppearance restore;
+    ASSERT_TRUE(Appearance::installTranslation(QStringLiteral("zh_CN")));
+    for (const char* kind : { "compute", "communication", "send", "receive" }) {
+        const QString shown = QCoreApplication::translate("MareyOpKind", kind);
+        EXPECT_NE(shown, QString::fromLatin1(kind)) << kind;
+    }
+    EXPECT_EQ(QCoreApplication::translate("npuscope::gui::CommRankChart", "rank %1"), QStringLiteral("\u5361 %1"));
+    EXPECT_EQ(QCoreApplication::translate("Advice", "%1, %2"), QStringLiteral("%1\u3001%2"));
+    EXPECT_EQ(QCoreApplication::translate("Advice", "%1; %2"), QStringLiteral("%1\uff1b%2"));
+    EXPECT_EQ(
+        QCoreApplication::translate("npuscope::gui::AdviceTableModel", ", ", "the separator of the items of a list"),
+        QStringLiteral("\u3001"));
 }
 
 TEST(LanguageTheme, EnglishIsTheSourceText)

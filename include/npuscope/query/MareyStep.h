@@ -18,6 +18,8 @@ enum class MareyOpKind : uint8_t {
 };
 
 // "compute", "communication", "send", "receive".
+// "compute", "communication", "send", "receive" (marked QT_TRANSLATE_NOOP("MareyOpKind", ...): the GUI shows it
+// translated).
 const char* mareyOpKindName(MareyOpKind kind);
 inline bool isCommunication(MareyOpKind kind) { return kind != MareyOpKind::Compute; }
 

@@ -35,7 +35,7 @@ template <class T, class F> QString listText(const std::vector<T>& items, F text
     QStringList parts;
     for (const auto& item : items)
         parts << text(item);
-    return parts.join(QStringLiteral(", ")).toHtmlEscaped();
+    return parts.join(AdviceTableModel::listSeparator()).toHtmlEscaped();
 }
 
 // A communication op key as the advice names it may carry its group ("name@hash"); the Workspace keeps them apart.

@@ -80,6 +80,8 @@ QString AdviceTableModel::translated(const query::advice::FindingText& form, con
     }));
 }
 
+QString AdviceTableModel::listSeparator() { return tr(", ", "the separator of the items of a list"); }
+
 QString AdviceTableModel::whereText(const Finding& f)
 {
     QStringList parts;
@@ -88,14 +90,14 @@ QString AdviceTableModel::whereText(const Finding& f)
             parts << QString::number(f.ranks[i]);
         if (f.ranks.size() > kWhereItems)
             parts << QStringLiteral("\u2026 (%1)").arg(f.ranks.size());
-        return tr("ranks ") + parts.join(QStringLiteral(", "));
+        return tr("ranks ") + parts.join(listSeparator());
     }
     for (size_t i = 0; i < f.links.size() && i < kWhereItems; ++i)
         parts << QStringLiteral("%1 \u2192 %2 %3")
                      .arg(f.links[i].src)
                      .arg(f.links[i].dst)
                      .arg(QString::fromStdString(f.links[i].transport));
-    return parts.join(QStringLiteral(", "));
+    return parts.join(listSeparator());
 }
 
 AdviceTableModel::AdviceTableModel(QObject* parent)

@@ -143,7 +143,7 @@ void OpStripView::paintEvent(QPaintEvent*)
         if (static_cast<int>(row) % every == 0) {
             p.setPen(palette().color(QPalette::WindowText));
             p.drawText(QRectF(0, y + h / 2 - fm.height() / 2.0, plot.left() - 6, fm.height()),
-                Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("rank %1").arg(m_strip.ranks[row]));
+                Qt::AlignRight | Qt::AlignVCenter, tr("rank %1").arg(m_strip.ranks[row]));
         }
     }
     p.setPen(palette().color(QPalette::WindowText));

@@ -3,6 +3,7 @@
 
 #include "npuscope/gui/common/TimeFormat.h"
 
+#include <QCoreApplication>
 #include <QFontMetricsF>
 #include <QMouseEvent>
 #include <QPainter>
@@ -651,7 +652,7 @@ QString MareyChart::itemToolTip(int item) const
             text += tr("<br><b>%1</b> #%2 (%3)<br>union from %4 to %5 (%6)")
                         .arg(QString::fromStdString(m_step->names[op.name]).toHtmlEscaped())
                         .arg(op.occurrence)
-                        .arg(QString::fromLatin1(query::mareyOpKindName(op.kind)))
+                        .arg(QCoreApplication::translate("MareyOpKind", query::mareyOpKindName(op.kind)))
                         .arg(us(a - origin), us(b - origin), axisNote);
         }
         return text;
@@ -662,7 +663,7 @@ QString MareyChart::itemToolTip(int item) const
         text += tr("<br>%1 operator(s) in the step").arg(dev.ops.size());
         const Blocks b = h.device < static_cast<int>(m_blocks.size()) ? m_blocks[h.device] : Blocks {};
         auto pct = [](const std::optional<double>& v) {
-            return v ? QStringLiteral("%1 %").arg(*v * 100, 0, 'f', 1) : QStringLiteral("unknown");
+            return v ? QStringLiteral("%1 %").arg(*v * 100, 0, 'f', 1) : tr("unknown");
         };
         text += tr("<br>FLOPs \u00f7 max: %1<br>FLOPS \u00f7 max: %2<br>peak memory \u00f7 capacity: %3")
                     .arg(pct(b.flops), pct(b.flopsPerSecond), pct(b.memory));
@@ -673,7 +674,7 @@ QString MareyChart::itemToolTip(int item) const
     text += tr("<br><b>%1</b> #%2 (%3)<br>start %4, end %5 (%6)<br>duration %7")
                 .arg(QString::fromStdString(m_step->names[op.name]).toHtmlEscaped())
                 .arg(op.occurrence)
-                .arg(QString::fromLatin1(query::mareyOpKindName(op.kind)))
+                .arg(QCoreApplication::translate("MareyOpKind", query::mareyOpKindName(op.kind)))
                 .arg(us(op.start - off - origin), us(op.end - off - origin), axisNote, us(op.end - op.start));
     if (!op.matched && stage.deviceCount > 1)
         text += tr("<br>unmatched: no neighbouring device of the stage has this operator");

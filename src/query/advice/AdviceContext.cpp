@@ -56,24 +56,25 @@ FindingText text(const char* source, std::vector<FindingText> args)
     return FindingText(FindingText::kContext, source, std::move(args));
 }
 
-FindingText joined(const std::vector<FindingText>& parts, const std::string& separator)
+FindingText joined(const std::vector<FindingText>& parts, const char* separator)
 {
     if (parts.empty())
         return {};
     FindingText out = parts.front();
     for (size_t i = 1; i < parts.size(); ++i)
-        out = FindingText(nullptr, "%1" + separator + "%2", { std::move(out), parts[i] });
+        out = text(separator, { std::move(out), parts[i] });
     return out;
 }
 
 FindingText rankList(const std::vector<int64_t>& ranks, size_t limit)
 {
-    std::string s;
+    std::vector<FindingText> shown;
     for (size_t i = 0; i < ranks.size() && i < limit; ++i)
-        s += (i ? ", " : "") + std::to_string(ranks[i]);
+        shown.emplace_back(std::to_string(ranks[i]));
+    const FindingText list = joined(shown, QT_TRANSLATE_NOOP("Advice", "%1, %2"));
     if (ranks.size() <= limit)
-        return s;
-    return text(QT_TRANSLATE_NOOP("Advice", "%1, … (%2 ranks)"), { s, std::to_string(ranks.size()) });
+        return list;
+    return text(QT_TRANSLATE_NOOP("Advice", "%1, … (%2 ranks)"), { list, std::to_string(ranks.size()) });
 }
 
 } // namespace npuscope::query::advice

@@ -36,8 +36,10 @@ std::string formatText(const char* format, ...) __attribute__((format(printf, 1,
 std::string fixed(double v, int decimals);
 // A template of the rules: source marked QT_TRANSLATE_NOOP("Advice", ...) at the call, with its arguments.
 FindingText text(const char* source, std::vector<FindingText> args = {});
-// parts one after another with separator between them (not translated: a list, sentences in a row).
-FindingText joined(const std::vector<FindingText>& parts, const std::string& separator);
+// parts one after another, each pair joined by separator: a template of two places marked
+// QT_TRANSLATE_NOOP("Advice", ...) at the call ("%1, %2" for a list, "%1; %2" for clauses, "%1 %2" for sentences), so
+// that a translation joins them with its own punctuation (zh_CN "%1、%2", "%1；%2", "%1%2"); English as written.
+FindingText joined(const std::vector<FindingText>& parts, const char* separator);
 // "0, 3, 5" (at most limit ranks, then ", … (n ranks)").
 FindingText rankList(const std::vector<int64_t>& ranks, size_t limit = 8);
 

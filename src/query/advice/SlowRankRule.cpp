@@ -178,7 +178,7 @@ void slowRankRule(const AdviceContext& ctx, std::vector<Finding>& out)
                     syncConfirms
                         ? text(QT_TRANSLATE_NOOP("Advice", "above 0.2, the wait is for a slow rank"))
                         : text(QT_TRANSLATE_NOOP("Advice", "not above 0.2, so check the links too (slow_link)")) }));
-        f.setMessage(joined(sentences, " "));
+        f.setMessage(joined(sentences, QT_TRANSLATE_NOOP("Advice", "%1 %2")));
         f.setSuggestion(text(QT_TRANSLATE_NOOP("Advice",
             "Look at what the rank does before the collectives it arrives last in (Time overview, then its timeline): "
             "longer computing (a different data shard, a degraded card), host delays, or extra work only that rank "

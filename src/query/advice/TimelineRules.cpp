@@ -148,7 +148,7 @@ void idleGaps(const std::vector<TimelineDigest>& digests, std::vector<Finding>& 
                               "Rank %1's device idles in %2 gaps of at least %3 ms; the longest %4 (%5 % of its device "
                               "span; times from the timeline's start): %6. The longest: %7."),
             { std::to_string(d.rank()), std::to_string(total), fixed(T::kIdleGapMs, 1), std::to_string(gaps.size()),
-                fixed(share * 100, 1), joined(list, "; "), gaps.front().cause }));
+                fixed(share * 100, 1), joined(list, QT_TRANSLATE_NOOP("Advice", "%1; %2")), gaps.front().cause }));
         const std::string& cause = gaps.front().cause.source;
         f.setSuggestion(cause == kHostLate
                 ? text(QT_TRANSLATE_NOOP("Advice",
@@ -412,7 +412,7 @@ void dispatchChain(const std::vector<TimelineDigest>& digests, std::vector<Findi
                  "start median %2 µs (p90 %3); %4; launch end → device start median %5 µs (p90 %6). Per rank "
                  "(median, tasks): %7. %8"),
             { std::to_string(total.size()), fixed(f.value, 1), fixed(p90(total), 1), cann,
-                fixed(OutlierTest::median(launchToDevice), 1), fixed(p90(launchToDevice), 1), joined(perRank, ", "),
+                fixed(OutlierTest::median(launchToDevice), 1), fixed(p90(launchToDevice), 1), joined(perRank, QT_TRANSLATE_NOOP("Advice", "%1, %2")),
                 examined(digests) }));
     f.setSuggestion(text(QT_TRANSLATE_NOOP("Advice",
         "A launch → device time near zero means the device waits for the host (host-bound); a large one that the host "

@@ -18,6 +18,8 @@ public:
     void setFindings(std::vector<query::advice::Finding> findings);
     // The ranks, else the links, of a finding in a short text ("9, 1", "16 → 17 HCCS", "0, 1, 2, … (16)").
     static QString whereText(const query::advice::Finding& f);
+    // What separates the items of a list in the current language (", "; zh_CN "、").
+    static QString listSeparator();
     // "1.5 ms"; a ratio without unit, a share as a percentage ("12.5 %").
     static QString valueText(double value, const std::string& unit);
     // Severity and category names as shown (translated; the rule ids and the npuscope.advice/1 names stay English).
