@@ -95,12 +95,11 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
     bar->addWidget(m_clearOperator);
     bar->addSpacing(12);
     // The flow categories drawn for every slice, not only the selected one: checkable entries of one menu button, so
-    // the bar stays narrow enough for 1366 px at 200 % scaling.
-    auto* flowsButton = new QToolButton(root);
+    // the bar stays narrow enough for 1366 px at 200 % scaling. Push buttons with a menu (here and Ranks): a tool
+    // button's menu arrow is drawn over the end of its text in the Fusion style.
+    auto* flowsButton = new QPushButton(tr("All flows"), root);
     flowsButton->setObjectName(QStringLiteral("timelineFlows"));
-    flowsButton->setText(tr("All flows"));
     flowsButton->setToolTip(tr("Flow categories drawn for every slice (otherwise only the selected slice's flows)"));
-    flowsButton->setPopupMode(QToolButton::InstantPopup);
     auto* flowsMenu = new QMenu(flowsButton);
     for (const char* cat : kFlowCategories) {
         QAction* action = flowsMenu->addAction(QString::fromLatin1(cat));
@@ -136,9 +135,8 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
     m_levelsSpin->setRange(1, 64);
     m_levelsSpin->setValue(TimelineRenderer::kDefaultMaxLevels);
     m_levelsSpin->setToolTip(tr("Nesting levels a thread row shows; click a row's \u201c+k levels\u201d to see all"));
-    auto* ranksButton = new QToolButton(root);
-    ranksButton->setText(tr("Ranks"));
-    ranksButton->setPopupMode(QToolButton::InstantPopup);
+    auto* ranksButton = new QPushButton(tr("Ranks"), root);
+    ranksButton->setObjectName(QStringLiteral("timelineRanks"));
     auto* ranksMenu = new QMenu(ranksButton);
     ranksMenu->addAction(tr("Align ranks on the start of step\u2026"), this, &TimelineDock::promptAlign);
     ranksMenu->addAction(tr("Reset time offsets"), this, &TimelineDock::resetOffsets);
