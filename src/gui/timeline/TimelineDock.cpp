@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/timeline/TimelineDock.h"
+
+#include "npuscope/gui/common/ElidedLabel.h"
 #include "npuscope/gui/common/TableSetup.h"
 
 #include "npuscope/gui/timeline/AreaStatsModel.h"
@@ -148,10 +150,9 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
     rowBar->addWidget(new QLabel(tr("Levels"), root));
     rowBar->addWidget(m_levelsSpin);
     rowBar->addWidget(ranksButton);
-    // A hint, not a control: it gives way (cut at the right) before any control does on a narrow dock.
-    auto* hint = new QLabel(tr("Right-click a row name to pin, hide or move it; M adds a marker"), root);
-    hint->setToolTip(hint->text());
-    hint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    // A hint, not a control: it gives way (elided, whole in its tooltip) before any control does on a narrow dock.
+    auto* hint = new ElidedLabel(tr("Right-click a row name to pin, hide or move it; M adds a marker"), root);
+    hint->setObjectName(QStringLiteral("timelineRowHint"));
     rowBar->addWidget(hint, 1);
     layout->addLayout(rowBar);
     m_spanLabel = new QLabel(root);
