@@ -1575,10 +1575,6 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
         <translation>算子：</translation>
     </message>
     <message>
-        <source>All steps</source>
-        <translation>所有迭代</translation>
-    </message>
-    <message>
         <source>All groups</source>
         <translation>所有通信域</translation>
     </message>
@@ -1597,6 +1593,14 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     <message>
         <source>All ops</source>
         <translation>所有算子</translation>
+    </message>
+    <message>
+        <source>All steps (total): times and sizes summed over every step; bandwidth is the total size divided by the total transit time</source>
+        <translation>所有迭代（合计）：时间与数据量为各迭代之和；带宽 = 总数据量 ÷ 总传输时间</translation>
+    </message>
+    <message>
+        <source>All steps (total)</source>
+        <translation>所有迭代（合计）</translation>
     </message>
 </context>
 <context>

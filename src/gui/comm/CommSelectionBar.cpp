@@ -47,6 +47,10 @@ CommSelectionBar::CommSelectionBar(Workspace* workspace, QWidget* parent)
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     m_step->setObjectName(QStringLiteral("commStepCombo"));
+    // Cluster steps averages its "All steps"; here every figure is a total over the steps (bandwidth = total size ÷
+    // total time), so the entry says which.
+    m_step->setToolTip(tr("All steps (total): times and sizes summed over every step; bandwidth is the total size "
+                          "divided by the total transit time"));
     m_group->setObjectName(QStringLiteral("commGroupCombo"));
     m_op->setObjectName(QStringLiteral("commOpCombo"));
     // Sized to their contents, but they may shrink (elided) when the dock is narrow (a 960 px window at scale 2).
@@ -102,7 +106,7 @@ void CommSelectionBar::reloadLists()
 {
     m_updating = true;
     m_step->clear();
-    m_step->addItem(tr("All steps"));
+    m_step->addItem(tr("All steps (total)"));
     m_group->clear();
     m_group->addItem(tr("All groups"));
     m_updating = false;
