@@ -70,18 +70,6 @@ inline void fillSpan(QRgb* line, double x0, double x1, int left, int right, QRgb
     std::fill(line + a, line + b, colour);
 }
 
-// 1, 2, 5 × 10^k ns: the axis tick step for about `ticks` ticks over windowNs.
-double tickStep(double windowNs, int ticks)
-{
-    const double raw = windowNs / std::max(1, ticks);
-    const double p = std::pow(10.0, std::floor(std::log10(std::max(1.0, raw))));
-    for (const double m : { 1.0, 2.0, 5.0, 10.0 }) {
-        if (m * p >= raw)
-            return m * p;
-    }
-    return 10 * p;
-}
-
 } // namespace
 
 MareyChart::MareyChart(QWidget* parent)
@@ -510,7 +498,9 @@ std::vector<MareyChart::AxisTick> MareyChart::axisTicks() const
     const double minX = plot.left() - kTickLabelOverhang;
     const double maxX = plot.right() + 1 + plotMargins().right();
     const auto origin = m_time == query::MareyTime::Aligned ? int64_t(0) : m_step->range(m_time).first;
-    const double step = tickStep(m_axis.windowNs(), std::max(2, plot.width() / 140));
+    // A 1-2-5 step of at least 1 ns (the axis is in whole ns), for a tick about every 140 px.
+    const double step
+        = std::max(1.0, niceStep(static_cast<double>(m_axis.windowNs()), std::max(2, plot.width() / 140)));
     // A tick less than half a pixel before the window's start (the axis keeps whole units; the origin need not be one)
     // still counts: the step's "0".
     const double first
