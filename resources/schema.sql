@@ -209,10 +209,13 @@ CREATE TABLE comm_op (
   sync_ns   INTEGER,             -- Synchronization Time(ms)
   idle_ns   INTEGER,             -- Idle Time(ms)
   wait_ratio REAL,               -- Wait Time Ratio as written
-  sync_ratio REAL                -- Synchronization Time Ratio as written
+  sync_ratio REAL,               -- Synchronization Time Ratio as written
+  zero_transports TEXT           -- transports listed with all figures 0 and no packets ("HCCS,PCIE,SDMA,SIO"), which
+                                 -- have no comm_bandwidth row; NULL when none
 );
 
--- communication.json "Communication Bandwidth Info": one row per op and transport.
+-- communication.json "Communication Bandwidth Info": one row per op and transport (text exports: per transport that
+-- has a non-zero figure or packets; the others are named in comm_op.zero_transports).
 CREATE TABLE comm_bandwidth (
   id         INTEGER PRIMARY KEY, -- row id referenced by comm_packet
   comm_op_id INTEGER NOT NULL,    -- comm_op.id

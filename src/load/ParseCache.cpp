@@ -40,7 +40,9 @@ constexpr const char* kExtension = ".npdb";
 //     kernel_sum (kernel count and Σ duration per rank, step and kernel key) for diff and compare mode.
 // 17: comm_link_row with row ids (file order) and comm_link_op.first_row/last_row, link op names in comm_link_name
 //     (merges copy links as stored); Kineto traces also give fwdbwd flows and [memory] records.
-constexpr int kImportVersion = 17;
+// 18: comm_op.zero_transports: a communication.json transport with every figure 0 and no packets has no comm_bandwidth
+//     row; comm ops, transports and packets written in multi-row statements.
+constexpr int kImportVersion = 18;
 
 uint64_t fnv1a(uint64_t h, std::string_view text)
 {

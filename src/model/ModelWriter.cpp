@@ -29,8 +29,14 @@ constexpr TableInsert<10>::Columns kLinkOpColumns { "id", "rank_id", "step", "ki
 constexpr TableInsert<10>::Columns kLinkColumns { "op_id", "local_src", "local_dst", "src", "dst", "transport",
     "size_mb", "time_ns", "bandwidth_gbps", "op_name_id" };
 
-// Rows per multi-row INSERT of addCommBandwidths: an op has one row per transport (five in most files).
-constexpr std::size_t kBandwidthBatch = 8;
+// Rows per multi-row INSERT of addCommOps / addCommBandwidths / addCommPackets (a file's ops come together).
+constexpr std::size_t kCommBatch = 16;
+
+constexpr TableInsert<17>::Columns kCommOpColumns { "rank_id", "step", "kind", "op_key", "op_name", "op_type",
+    "group_hash", "is_total", "start_ns", "elapse_ns", "transit_ns", "wait_ns", "sync_ns", "idle_ns", "wait_ratio",
+    "sync_ratio", "zero_transports" };
+
+constexpr TableInsert<4>::Columns kPacketColumns { "comm_bandwidth_id", "package_mb", "count", "total_ns" };
 
 constexpr TableInsert<6>::Columns kBandwidthColumns { "comm_op_id", "transport", "size_mb", "transit_ns",
     "bandwidth_gbps", "large_packet_ratio" };
@@ -54,6 +60,47 @@ const char* severityName(Severity s)
     }
     return "warning";
 }
+
+// Multi-row INSERTs of 1 to B rows into one table, each prepared when first used.
+template <std::size_t N, std::size_t B> class BatchInsert {
+public:
+    BatchInsert(Database& db, const char* table, const typename TableInsert<N>::Columns& columns)
+        : m_db(db)
+        , m_table(table)
+        , m_columns(columns)
+    {
+        // The one-row INSERT now: a wrong column is an error when the writer is made (and the schema test sees it).
+        m_inserts[0] = std::make_unique<TableInsert<N>>(m_db, m_table, m_columns);
+    }
+
+    // Inserts rows[0..n) in statements of up to B rows, bind(insert, j, row) binding row j of a statement; ids (when
+    // not null) get the rows' ids.
+    template <typename Row, typename Bind> void insert(const Row* rows, std::size_t n, int64_t* ids, Bind bind)
+    {
+        for (std::size_t done = 0; done < n;) {
+            const std::size_t k = std::min(B, n - done);
+            auto& insert = m_inserts[k - 1];
+            if (!insert)
+                insert = std::make_unique<TableInsert<N>>(m_db, m_table, m_columns, "", "INSERT INTO", k);
+            for (std::size_t j = 0; j < k; ++j)
+                bind(*insert, j, rows[done + j]);
+            insert->run();
+            if (ids) {
+                // One statement appends its rows in order, each with the next rowid.
+                const int64_t last = m_db.lastInsertRowId();
+                for (std::size_t j = 0; j < k; ++j)
+                    ids[done + j] = last - static_cast<int64_t>(k - 1 - j);
+            }
+            done += k;
+        }
+    }
+
+private:
+    Database& m_db;
+    const char* m_table;
+    typename TableInsert<N>::Columns m_columns;
+    std::array<std::unique_ptr<TableInsert<N>>, B> m_inserts; // [k - 1]: the INSERT of k rows
+};
 
 struct ModelWriter::Statements {
     explicit Statements(Database& db)
@@ -86,11 +133,9 @@ struct ModelWriter::Statements {
         , apiStatistic(db, "api_statistic",
               { "rank_id", "device_id", "level", "api_name", "total_ns", "count", "avg_ns", "min_ns", "max_ns",
                   "variance" })
-        , commOp(db, "comm_op",
-              { "rank_id", "step", "kind", "op_key", "op_name", "op_type", "group_hash", "is_total", "start_ns",
-                  "elapse_ns", "transit_ns", "wait_ns", "sync_ns", "idle_ns", "wait_ratio", "sync_ratio" })
-        , commBandwidth(db, "comm_bandwidth", kBandwidthColumns)
-        , commPacket(db, "comm_packet", { "comm_bandwidth_id", "package_mb", "count", "total_ns" })
+        , commOps(db, "comm_op", kCommOpColumns)
+        , commBandwidths(db, "comm_bandwidth", kBandwidthColumns)
+        , commPackets(db, "comm_packet", kPacketColumns)
         , commLinkOp(db, "comm_link_op", kLinkOpColumns)
         , commLinkOpBatch(db, "comm_link_op", kLinkOpColumns, {}, "INSERT INTO", kLinkOpBatch)
         , commLinkOpRows(db.prepare("UPDATE comm_link_op SET first_row = ?1, last_row = ?2 WHERE id = ?3"))
@@ -137,11 +182,9 @@ struct ModelWriter::Statements {
     TableInsert<17> stepTrace;
     TableInsert<25> kernel;
     TableInsert<10> opStatistic, apiStatistic;
-    TableInsert<16> commOp;
-    TableInsert<6> commBandwidth;
-    // [n - 1]: the INSERT of n rows, prepared when first used.
-    std::array<std::unique_ptr<TableInsert<6>>, kBandwidthBatch> commBandwidthRows;
-    TableInsert<4> commPacket;
+    BatchInsert<17, kCommBatch> commOps;
+    BatchInsert<6, kCommBatch> commBandwidths;
+    BatchInsert<4, kCommBatch> commPackets;
     TableInsert<10> commLinkOp, commLinkOpBatch;
     Statement commLinkOpRows;
     TableInsert<1> commLinkName;
@@ -279,41 +322,44 @@ void ModelWriter::addApiStatistic(const ApiStatisticRow& r)
 
 int64_t ModelWriter::addCommOp(const CommOpRow& r)
 {
-    m_st->commOp.insert(r.rankId, r.step, r.kind, r.opKey, r.opName, r.opType, r.groupHash,
-        static_cast<int64_t>(r.isTotal), r.startNs, r.elapseNs, r.transitNs, r.waitNs, r.syncNs, r.idleNs, r.waitRatio,
-        r.syncRatio);
-    return m_db.lastInsertRowId();
+    int64_t id = 0;
+    addCommOps(&r, 1, &id);
+    return id;
+}
+
+void ModelWriter::addCommOps(const CommOpRow* rows, std::size_t n, int64_t* ids)
+{
+    m_st->commOps.insert(rows, n, ids, [](auto& insert, std::size_t j, const CommOpRow& r) {
+        insert.bindRow(j, r.rankId, r.step, r.kind, r.opKey, r.opName, r.opType, r.groupHash,
+            static_cast<int64_t>(r.isTotal), r.startNs, r.elapseNs, r.transitNs, r.waitNs, r.syncNs, r.idleNs,
+            r.waitRatio, r.syncRatio, r.zeroTransports);
+    });
 }
 
 int64_t ModelWriter::addCommBandwidth(const CommBandwidthRow& r)
 {
-    m_st->commBandwidth.insert(r.commOpId, r.transport, r.sizeMb, r.transitNs, r.bandwidthGbps, r.largePacketRatio);
-    return m_db.lastInsertRowId();
+    int64_t id = 0;
+    addCommBandwidths(&r, 1, &id);
+    return id;
 }
 
 void ModelWriter::addCommBandwidths(const CommBandwidthRow* rows, std::size_t n, int64_t* ids)
 {
-    for (std::size_t done = 0; done < n;) {
-        const std::size_t k = std::min(kBandwidthBatch, n - done);
-        auto& insert = m_st->commBandwidthRows[k - 1];
-        if (!insert)
-            insert = std::make_unique<TableInsert<6>>(m_db, "comm_bandwidth", kBandwidthColumns, "", "INSERT INTO", k);
-        for (std::size_t j = 0; j < k; ++j) {
-            const auto& r = rows[done + j];
-            insert->bindRow(j, r.commOpId, r.transport, r.sizeMb, r.transitNs, r.bandwidthGbps, r.largePacketRatio);
-        }
-        insert->run();
-        // One statement appends its rows in order, each with the next rowid.
-        const int64_t last = m_db.lastInsertRowId();
-        for (std::size_t j = 0; j < k; ++j)
-            ids[done + j] = last - static_cast<int64_t>(k - 1 - j);
-        done += k;
-    }
+    m_st->commBandwidths.insert(rows, n, ids, [](auto& insert, std::size_t j, const CommBandwidthRow& r) {
+        insert.bindRow(j, r.commOpId, r.transport, r.sizeMb, r.transitNs, r.bandwidthGbps, r.largePacketRatio);
+    });
 }
 
 void ModelWriter::addCommPacket(const CommPacketRow& r)
 {
-    m_st->commPacket.insert(r.commBandwidthId, r.packageMb, r.count, r.totalNs);
+    addCommPackets(&r, 1);
+}
+
+void ModelWriter::addCommPackets(const CommPacketRow* rows, std::size_t n)
+{
+    m_st->commPackets.insert(rows, n, nullptr, [](auto& insert, std::size_t j, const CommPacketRow& r) {
+        insert.bindRow(j, r.commBandwidthId, r.packageMb, r.count, r.totalNs);
+    });
 }
 
 void ModelWriter::addCommLink(const CommLinkRow& r)

@@ -67,12 +67,32 @@ void refWriteOp(ImportContext& ctx, int64_t rank, std::optional<int64_t> step, c
         ctx.warning(
             std::nullopt, "op \"" + key + "\" of rank " + std::to_string(rank) + " has no \"Communication Time Info\"");
     }
-    const int64_t opId = w.addCommOp(row);
     const auto bwIt = info.find("Communication Bandwidth Info");
-    if (bwIt == info.end() || !bwIt->is_object())
+    const bool hasBandwidth = bwIt != info.end() && bwIt->is_object();
+    // A transport whose four figures are 0 and that has no packets has no row: the op names it (since import 18).
+    const auto allZero = [](const nlohmann::json& t) {
+        for (const char* field : { "Transit Size(MB)", "Transit Time(ms)", "Bandwidth(GB/s)", "Large Packet Ratio" }) {
+            const auto v = jsonNumber(t, field);
+            if (!v || *v != 0.0)
+                return false;
+        }
+        const auto dist = t.find("Size Distribution");
+        return dist == t.end() || !dist->is_object() || dist->empty();
+    };
+    const auto folded = [&](auto tIt) {
+        return tIt->is_object() && allZero(*tIt) && !tIt.key().empty() && tIt.key().find(',') == std::string::npos;
+    };
+    if (hasBandwidth) {
+        for (auto tIt = bwIt->begin(); tIt != bwIt->end(); ++tIt) {
+            if (folded(tIt))
+                row.zeroTransports = (row.zeroTransports ? *row.zeroTransports + "," : std::string()) + tIt.key();
+        }
+    }
+    const int64_t opId = w.addCommOp(row);
+    if (!hasBandwidth)
         return;
     for (auto tIt = bwIt->begin(); tIt != bwIt->end(); ++tIt) {
-        if (!tIt->is_object())
+        if (!tIt->is_object() || folded(tIt))
             continue;
         model::CommBandwidthRow bw;
         bw.commOpId = opId;
@@ -173,7 +193,7 @@ Imported importWith(bool (*run)(ImportContext&), const std::string& path, int64_
         out.startNs.push_back(start.optInt(0));
     for (const char* sql :
         { "SELECT id, rank_id, step, kind, op_key, op_name, op_type, group_hash, is_total, elapse_ns, "
-          "transit_ns, wait_ns, sync_ns, idle_ns, wait_ratio, sync_ratio FROM comm_op ORDER BY id",
+          "transit_ns, wait_ns, sync_ns, idle_ns, wait_ratio, sync_ratio, zero_transports FROM comm_op ORDER BY id",
             "SELECT * FROM comm_bandwidth ORDER BY id", "SELECT *, rowid FROM comm_packet ORDER BY rowid",
             "SELECT id, severity, rank_id, file, line, message FROM parse_issue ORDER BY id" })
         out.rows += std::string(sql) + "\n" + dumpRows(*db, sql);

@@ -60,18 +60,32 @@ TEST(Loader, Level1CommunicationMatchesFiles)
         const auto out = base / ("rank" + std::to_string(rank) + "_ascend_pt") / "ASCEND_PROFILER_OUTPUT";
         const auto comm = readJson(out / "communication.json");
         int64_t ops = 0;
-        int64_t bandwidthRows = 0;
+        int64_t bandwidthRows = 0, zeroTransports = 0;
         for (const auto& [step, kinds] : comm.items()) {
             for (const auto& [kind, opsObj] : kinds.items()) {
                 ops += static_cast<int64_t>(opsObj.size());
-                for (const auto& [op, info] : opsObj.items())
-                    bandwidthRows += static_cast<int64_t>(info["Communication Bandwidth Info"].size());
+                for (const auto& [op, info] : opsObj.items()) {
+                    for (const auto& [transport, t] : info["Communication Bandwidth Info"].items()) {
+                        // Every figure 0 and no packets: named in comm_op.zero_transports instead of a row.
+                        const bool zero = t["Transit Size(MB)"] == 0 && t["Transit Time(ms)"] == 0
+                            && t["Bandwidth(GB/s)"] == 0 && t["Large Packet Ratio"] == 0
+                            && t["Size Distribution"].empty();
+                        ++(zero ? zeroTransports : bandwidthRows);
+                    }
+                }
             }
         }
+        EXPECT_GT(zeroTransports, 0);
         const std::string where = " WHERE rank_id = " + std::to_string(rank);
         EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM comm_op" + where), ops);
         EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM comm_bandwidth b JOIN comm_op o ON o.id = b.comm_op_id" + where),
             bandwidthRows);
+        // Each name once per op: the commas plus one per op that has any.
+        EXPECT_EQ(count(*db,
+                      "SELECT COALESCE(SUM(LENGTH(zero_transports) - LENGTH(REPLACE(zero_transports, ',', '')) + 1), "
+                      "0) FROM comm_op"
+                          + where),
+            zeroTransports);
 
         const auto matrix = readJson(out / "communication_matrix.json");
         int64_t links = 0;

@@ -47,10 +47,13 @@ public:
     void addOpStatistic(const OpStatisticRow& r);
     void addApiStatistic(const ApiStatisticRow& r);
     int64_t addCommOp(const CommOpRow& r);
+    // n rows (a file's ops) in as few statements as possible; ids[i] gets row i's id.
+    void addCommOps(const CommOpRow* rows, std::size_t n, int64_t* ids);
     int64_t addCommBandwidth(const CommBandwidthRow& r);
-    // n rows (an op's transports) in as few statements as possible; ids[i] gets row i's id.
+    // n rows (an op's transports, or a file's) in as few statements as possible; ids[i] gets row i's id.
     void addCommBandwidths(const CommBandwidthRow* rows, std::size_t n, int64_t* ids);
     void addCommPacket(const CommPacketRow& r);
+    void addCommPackets(const CommPacketRow* rows, std::size_t n);
     void addCommLink(const CommLinkRow& r);
     void addMemoryRecord(const MemoryRecordRow& r);
     void addOperatorMemory(const OperatorMemoryRow& r);

@@ -96,6 +96,7 @@ struct CommOpRow {
     bool isTotal = false;
     OptInt startNs, elapseNs, transitNs, waitNs, syncNs, idleNs;
     OptReal waitRatio, syncRatio;
+    OptText zeroTransports; // transports listed with every figure 0 and no packets, comma separated (no rows of theirs)
 };
 
 struct CommBandwidthRow {

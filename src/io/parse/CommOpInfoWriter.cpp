@@ -4,6 +4,8 @@
 #include "npuscope/core/Decimal.h"
 #include "npuscope/io/torch_npu/CommunicationImporter.h"
 
+#include <algorithm>
+
 namespace npuscope::io {
 
 namespace {
@@ -17,11 +19,13 @@ std::optional<int64_t> msToNsField(const std::optional<double>& v)
 
 } // namespace
 
-void CommOpInfoWriter::write(ImportContext& ctx, int64_t rank, std::optional<int64_t> step, const std::string& kind,
+void CommOpInfoWriter::add(int64_t rank, std::optional<int64_t> step, const std::string& kind,
     const std::string& key, const CommOpInfo& info)
 {
-    auto& w = ctx.writer();
-    model::CommOpRow row;
+    // Ops queued before the queue is written: a file's ops in a few statements, its rows held briefly.
+    constexpr std::size_t kMaxQueued = 1024;
+    model::CommOpRow& row = m_ops.emplace_back();
+    const int64_t opIndex = static_cast<int64_t>(m_ops.size() - 1);
     row.rankId = rank;
     row.step = step;
     row.kind = kind;
@@ -49,45 +53,69 @@ void CommOpInfoWriter::write(ImportContext& ctx, int64_t rank, std::optional<int
         row.waitRatio = info.waitRatio;
         row.syncRatio = info.syncRatio;
     } else {
-        ctx.warning(
+        m_ctx.warning(
             std::nullopt, "op \"" + key + "\" of rank " + std::to_string(rank) + " has no \"Communication Time Info\"");
     }
-    const int64_t opId = w.addCommOp(row);
-    // The op's transports in one statement, then their packet rows (ids known).
-    std::vector<model::CommBandwidthRow> bandwidth;
-    std::vector<const CommOpInfo::Transport*> transports;
-    bandwidth.reserve(info.bandwidth.size());
-    transports.reserve(info.bandwidth.size());
+    const auto isZero = [](const std::optional<double>& v) { return v && *v == 0.0; };
     for (const auto& [transport, t] : info.bandwidth) {
         if (!t.isObject)
             continue;
-        model::CommBandwidthRow& bw = bandwidth.emplace_back();
-        bw.commOpId = opId;
+        if (t.sizeDistribution.empty() && isZero(t.sizeMb) && isZero(t.transitMs) && isZero(t.bandwidthGbps)
+            && isZero(t.largePacketRatio) && !transport.empty() && transport.find(',') == std::string::npos) {
+            // Nothing a row would add: every reader sums sizes and times, and a bandwidth needs a time above 0.
+            std::string& zero = row.zeroTransports.emplace(row.zeroTransports.value_or(std::string()));
+            if (!zero.empty())
+                zero += ',';
+            zero += transport;
+            continue;
+        }
+        model::CommBandwidthRow& bw = m_bandwidths.emplace_back();
+        const int64_t bwIndex = static_cast<int64_t>(m_bandwidths.size() - 1);
+        bw.commOpId = opIndex;
         bw.transport = transport;
         bw.sizeMb = t.sizeMb;
         bw.transitNs = msToNsField(t.transitMs);
         bw.bandwidthGbps = t.bandwidthGbps;
         bw.largePacketRatio = t.largePacketRatio;
-        transports.push_back(&t);
-    }
-    std::vector<int64_t> ids(bandwidth.size());
-    w.addCommBandwidths(bandwidth.data(), bandwidth.size(), ids.data());
-    for (std::size_t i = 0; i < bandwidth.size(); ++i) {
-        for (const auto& [sizeKey, packet] : transports[i]->sizeDistribution) {
+        for (const auto& [sizeKey, packet] : t.sizeDistribution) {
             const auto size = parseDouble(sizeKey);
             if (!size || !packet.valid) {
-                ctx.warning(
-                    std::nullopt, "op \"" + key + "\" " + bandwidth[i].transport + ": bad Size Distribution entry");
+                m_ctx.warning(std::nullopt, "op \"" + key + "\" " + transport + ": bad Size Distribution entry");
                 continue;
             }
-            model::CommPacketRow p;
-            p.commBandwidthId = ids[i];
+            model::CommPacketRow& p = m_packets.emplace_back();
+            p.commBandwidthId = bwIndex;
             p.packageMb = *size;
             p.count = packet.count;
             p.totalNs = doubleToNs(packet.totalMs, 1.0e6);
-            w.addCommPacket(p);
         }
     }
+    if (m_ops.size() >= kMaxQueued)
+        flush();
+}
+
+void CommOpInfoWriter::flush()
+{
+    auto& w = m_ctx.writer();
+    std::vector<int64_t> ids(std::max(m_ops.size(), m_bandwidths.size()));
+    w.addCommOps(m_ops.data(), m_ops.size(), ids.data());
+    for (auto& bw : m_bandwidths)
+        bw.commOpId = ids[static_cast<std::size_t>(bw.commOpId)];
+    w.addCommBandwidths(m_bandwidths.data(), m_bandwidths.size(), ids.data());
+    for (auto& p : m_packets)
+        p.commBandwidthId = ids[static_cast<std::size_t>(p.commBandwidthId)];
+    w.addCommPackets(m_packets.data(), m_packets.size());
+    m_ops.clear();
+    m_bandwidths.clear();
+    m_packets.clear();
+}
+
+void CommOpInfoWriter::write(ImportContext& ctx, int64_t rank, std::optional<int64_t> step, const std::string& kind,
+    const std::string& key, const CommOpInfo& info)
+{
+    CommOpInfoWriter writer(ctx);
+    writer.add(rank, step, kind, key, info);
+    writer.flush();
 }
 
 void CommOpInfoWriter::write(ImportContext& ctx, int64_t rank, std::optional<int64_t> step, const std::string& kind,

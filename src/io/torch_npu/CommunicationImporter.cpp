@@ -388,6 +388,7 @@ bool CommunicationImporter::run(ImportContext& ctx)
         }
     }
     int ops = 0;
+    CommOpInfoWriter writer(ctx);
     for (const auto& [stepKey, step] : fast ? fastSteps : sax.steps()) {
         if (ctx.cancelled())
             break;
@@ -406,11 +407,12 @@ bool CommunicationImporter::run(ImportContext& ctx)
                     ctx.warning(std::nullopt, "op \"" + opKey + "\" is not an object; skipped");
                     continue;
                 }
-                CommOpInfoWriter::write(ctx, ctx.rankId(), stepNumber, kindKey, opKey, op.info);
+                writer.add(ctx.rankId(), stepNumber, kindKey, opKey, op.info);
                 ++ops;
             }
         }
     }
+    writer.flush();
     if (ops == 0)
         ctx.info(std::nullopt, "no communication ops in this file");
     ctx.finish();
