@@ -3,6 +3,8 @@
 
 #include "npuscope/core/Decimal.h"
 
+#include <simdjson.h>
+
 #include <cctype>
 #include <fstream>
 #include <sstream>
@@ -50,11 +52,94 @@ void reportJsonError(ImportContext& ctx, const std::string& text, size_t byte, c
     ctx.error(line, "invalid JSON at byte " + std::to_string(byte) + ": " + message);
 }
 
+namespace {
+
+// A simdjson DOM element as the nlohmann value its parser would build from the same text: a non-negative integer is
+// unsigned, a negative one an integer, other numbers doubles (both parsers round to the nearest double); a repeated
+// key keeps its last value.
+nlohmann::json toJson(simdjson::dom::element e)
+{
+    namespace dom = simdjson::dom;
+    switch (e.type()) {
+    case dom::element_type::OBJECT: {
+        nlohmann::json out = nlohmann::json::object();
+        for (const auto field : dom::object(e))
+            out[std::string(field.key)] = toJson(field.value);
+        return out;
+    }
+    case dom::element_type::ARRAY: {
+        nlohmann::json out = nlohmann::json::array();
+        for (const auto item : dom::array(e))
+            out.push_back(toJson(item));
+        return out;
+    }
+    case dom::element_type::INT64: {
+        const int64_t v = int64_t(e);
+        if (v >= 0)
+            return static_cast<uint64_t>(v);
+        return v;
+    }
+    case dom::element_type::UINT64:
+        return uint64_t(e);
+    case dom::element_type::DOUBLE:
+        return double(e);
+    case dom::element_type::STRING:
+        return std::string(std::string_view(e));
+    case dom::element_type::BOOL:
+        return bool(e);
+    case dom::element_type::NULL_VALUE:
+        break;
+    }
+    return nullptr;
+}
+
+// True when text has a "-0" number token, which nlohmann reads as a signed integer and simdjson's DOM as the same 0
+// as "0" (unsigned to nlohmann). Strings may match too (the caller then just takes the slower path).
+bool hasMinusZeroInteger(std::string_view text)
+{
+    for (auto at = text.find("-0"); at != std::string_view::npos; at = text.find("-0", at + 2)) {
+        // A number token ends at a delimiter ("-01" is no JSON number: a date in a string, say).
+        const char after = at + 2 < text.size() ? text[at + 2] : ' ';
+        if (after == ',' || after == ']' || after == '}' || after == ' ' || after == '\t' || after == '\r'
+            || after == '\n')
+            return true;
+    }
+    return false;
+}
+
+// Files up to this size go through simdjson (its tokenizer is several times nlohmann's; the small files of a
+// 1,024-rank cluster are read thousands of times). Larger ones go to nlohmann alone, so the text is not held
+// three times (text, simdjson's tape, the nlohmann value).
+constexpr std::size_t kSimdjsonMaxBytes = 4u << 20;
+
+} // namespace
+
 bool readJsonFile(ImportContext& ctx, nlohmann::json& out)
 {
     std::string text;
     if (!readTextFile(ctx, text))
         return false;
+    if (text.size() <= kSimdjsonMaxBytes && !hasMinusZeroInteger(text)) {
+        // One parser per thread, its buffers kept between the files. Anything it refuses (a syntax error, a BOM, a
+        // number beyond a double or uint64) goes to nlohmann, whose value or error message is then the one used.
+        thread_local simdjson::dom::parser parser;
+        const simdjson::padded_string padded(text);
+        simdjson::dom::element root;
+        if (parser.parse(padded).get(root) == simdjson::SUCCESS) {
+            try {
+                out = toJson(root);
+            } catch (const simdjson::simdjson_error&) {
+                out = nullptr;
+            }
+            if (!out.is_null()) {
+                if (!out.is_object()) {
+                    ctx.error(std::nullopt, "expected a JSON object at the top level");
+                    return false;
+                }
+                return true;
+            }
+        }
+    }
     try {
         out = nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error& e) {
