@@ -244,8 +244,10 @@ namespace od = simdjson::ondemand;
 // and diagnostics. saxParse walks a file three times (validate, range check, events); this walks it once.
 class FastCommunication {
 public:
-    explicit FastCommunication(ImportContext& ctx)
+    // typed: read each op with readOp (the usual shape only) instead of sending its events to CommOpInfoBuilder.
+    FastCommunication(ImportContext& ctx, bool typed)
         : m_ctx(ctx)
+        , m_typed(typed)
     {
     }
 
@@ -277,6 +279,11 @@ public:
                         od::value v = opField.value();
                         if (v.type().value() != od::json_type::object)
                             return false;
+                        if (m_typed) {
+                            if (!readOp(v, op.info))
+                                return false;
+                            continue;
+                        }
                         m_builder.reset();
                         if (!feed(v))
                             return false;
@@ -292,6 +299,163 @@ public:
     }
 
 private:
+    // A JSON number as CommOpInfoBuilder gets it from feed(): its value, its text (an integer printed again, a
+    // float's token) and its int64 conversion. False for anything else (readOp then gives up on the file).
+    struct Number {
+        double value = 0;
+        int64_t asInt = 0;
+    };
+    bool number(od::value v, Number& out, std::string* text = nullptr)
+    {
+        if (v.type().value() != od::json_type::number)
+            return false;
+        const std::string_view token = v.raw_json_token();
+        const auto n = readJsonNumber(token);
+        if (!n)
+            return false;
+        out.value = n->value;
+        switch (n->kind) {
+        case JsonNumber::Kind::Integer:
+            out.asInt = n->integer;
+            if (text)
+                *text = std::to_string(n->integer);
+            break;
+        case JsonNumber::Kind::Unsigned:
+            out.asInt = static_cast<int64_t>(n->unsignedInteger);
+            if (text)
+                *text = std::to_string(n->unsignedInteger);
+            break;
+        case JsonNumber::Kind::Float:
+            out.asInt = static_cast<int64_t>(n->value);
+            if (text)
+                text->assign(trimToken(token));
+            break;
+        }
+        return true;
+    }
+
+    // Fills info from an op object of the usual shape, as CommOpInfoBuilder would from its events: sections and
+    // transports objects, every known field a JSON number, packets arrays of numbers. False for anything else
+    // (another key, a numeric string, a null, a repeated section, ...): the builder's rules then decide.
+    bool readOp(od::value& v, CommOpInfo& info)
+    {
+        info = {};
+        bool sawTime = false, sawBandwidth = false;
+        for (auto section : v.get_object()) {
+            const std::string_view name = section.unescaped_key().value();
+            od::object members;
+            if (section.value().get_object().get(members) != simdjson::SUCCESS)
+                return false;
+            if (name == "Communication Time Info") {
+                if (sawTime || sawBandwidth)
+                    return false; // the builder's reset order
+                sawTime = info.hasTimeInfo = true;
+                if (!readTime(members, info))
+                    return false;
+            } else if (name == "Communication Bandwidth Info") {
+                if (sawBandwidth)
+                    return false;
+                sawBandwidth = true;
+                if (!readBandwidth(members, info))
+                    return false;
+            } else {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    bool readTime(od::object& members, CommOpInfo& info)
+    {
+        static constexpr std::pair<std::string_view, std::optional<double> CommOpInfo::*> kFields[] = {
+            { "Elapse Time(ms)", &CommOpInfo::elapseMs },
+            { "Transit Time(ms)", &CommOpInfo::transitMs },
+            { "Wait Time(ms)", &CommOpInfo::waitMs },
+            { "Synchronization Time(ms)", &CommOpInfo::syncMs },
+            { "Idle Time(ms)", &CommOpInfo::idleMs },
+            { "Idel Time(ms)", &CommOpInfo::idelMs },
+            { "Wait Time Ratio", &CommOpInfo::waitRatio },
+            { "Synchronization Time Ratio", &CommOpInfo::syncRatio },
+        };
+        for (auto field : members) {
+            const std::string_view key = field.unescaped_key().value();
+            Number n;
+            if (key == "Start Timestamp(us)") {
+                if (!number(field.value(), n, &m_text))
+                    return false;
+                info.start.value = n.value;
+                info.start.text = m_text;
+                continue;
+            }
+            const auto* f = std::find_if(
+                std::begin(kFields), std::end(kFields), [&](const auto& known) { return known.first == key; });
+            if (f == std::end(kFields) || !number(field.value(), n))
+                return false;
+            info.*(f->second) = n.value;
+        }
+        return true;
+    }
+
+    bool readBandwidth(od::object& transports, CommOpInfo& info)
+    {
+        static constexpr std::pair<std::string_view, std::optional<double> CommOpInfo::Transport::*> kFields[] = {
+            { "Transit Size(MB)", &CommOpInfo::Transport::sizeMb },
+            { "Transit Time(ms)", &CommOpInfo::Transport::transitMs },
+            { "Bandwidth(GB/s)", &CommOpInfo::Transport::bandwidthGbps },
+            { "Large Packet Ratio", &CommOpInfo::Transport::largePacketRatio },
+        };
+        for (auto transportField : transports) {
+            od::object members;
+            CommOpInfo::Transport& t = info.bandwidth[std::string(transportField.unescaped_key().value())];
+            t = {};
+            t.isObject = true;
+            if (transportField.value().get_object().get(members) != simdjson::SUCCESS)
+                return false;
+            for (auto field : members) {
+                const std::string_view key = field.unescaped_key().value();
+                if (key == "Size Distribution") {
+                    od::object sizes;
+                    if (field.value().get_object().get(sizes) != simdjson::SUCCESS)
+                        return false;
+                    t.sizeDistribution.clear();
+                    for (auto size : sizes) {
+                        CommOpInfo::Packet& p = t.sizeDistribution[std::string(size.unescaped_key().value())];
+                        p = {};
+                        od::array elements;
+                        if (size.value().get_array().get(elements) != simdjson::SUCCESS)
+                            return false;
+                        int index = 0;
+                        std::optional<int64_t> count;
+                        std::optional<double> totalMs;
+                        for (auto element : elements) {
+                            Number n;
+                            if (!number(element.value(), n))
+                                return false;
+                            if (index == 0)
+                                count = n.asInt;
+                            else if (index == 1)
+                                totalMs = n.value;
+                            ++index;
+                        }
+                        p.valid = index >= 2;
+                        if (p.valid) {
+                            p.count = *count;
+                            p.totalMs = *totalMs;
+                        }
+                    }
+                    continue;
+                }
+                const auto* f = std::find_if(
+                    std::begin(kFields), std::end(kFields), [&](const auto& known) { return known.first == key; });
+                Number n;
+                if (f == std::end(kFields) || !number(field.value(), n))
+                    return false;
+                t.*(f->second) = n.value;
+            }
+        }
+        return true;
+    }
+
     // The value's events, as saxParse's walk would send them to the builder (nlohmann's number split: a
     // non-negative integer within uint64 is unsigned, a negative one within int64 an integer, else a float with
     // its text). False for a number saxParse would refuse.
@@ -362,6 +526,7 @@ private:
     }
 
     ImportContext& m_ctx;
+    bool m_typed = false;
     CommOpInfoBuilder m_builder;
     std::string m_key;
     std::string m_text;
@@ -374,8 +539,14 @@ bool CommunicationImporter::run(ImportContext& ctx)
     std::string text;
     if (!readTextFile(ctx, text))
         return false;
+    // Ops of the usual shape read directly, any other shape through CommOpInfoBuilder's events, a file simdjson
+    // refuses through nlohmann's SAX (its diagnostics): each path fills the same CommSteps.
     CommSteps fastSteps;
-    const bool fast = FastCommunication(ctx).read(text, fastSteps);
+    bool fast = FastCommunication(ctx, true).read(text, fastSteps);
+    if (!fast) {
+        fastSteps.clear();
+        fast = FastCommunication(ctx, false).read(text, fastSteps);
+    }
     CommunicationSax sax;
     if (!fast) {
         if (!saxParse(text, &sax) && sax.error()) {
