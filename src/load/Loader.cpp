@@ -406,10 +406,28 @@ uint64_t summaryBytes(const PlannedRank& rank)
     return bytes;
 }
 
+// How many bytes a batch reads before it is handed over: batchBytes, less towards the end of the load. What is
+// handed over last is merged after every parser stopped, alone on one core; so a batch is at most a quarter of
+// each thread's share of what is left (never below a 4 MB floor, nor above batchBytes). remaining[i]: summary bytes
+// of ranks i.. of the plan (one more entry, 0, at the end).
+struct BatchSizer {
+    uint64_t batchBytes = 0;
+    size_t threads = 1;
+    std::vector<uint64_t> remaining;
+
+    uint64_t limit(size_t nextRank) const
+    {
+        constexpr uint64_t kFloor = 4ull << 20;
+        const uint64_t left = remaining[std::min(nextRank, remaining.size() - 1)];
+        const uint64_t share = left / (4 * std::max<size_t>(1, threads));
+        return std::min(batchBytes, std::max(kFloor, share));
+    }
+};
+
 // Imports whole ranks into its own model; ranks are taken from a shared counter. Stops taking ranks once it read
-// batchBytes of files: true when it stopped so (ranks are left), false when none are left or on cancel.
+// sizer.limit() bytes of files: true when it stopped so (ranks are left), false when none are left or on cancel.
 bool runWorker(model::Database& db, const LoadPlan& plan, std::atomic<size_t>& next, ProgressSink& progress,
-    const std::atomic<bool>* cancel, uint64_t batchBytes, MemoryGuard::Watch& watch)
+    const std::atomic<bool>* cancel, const BatchSizer& sizer, MemoryGuard::Watch& watch)
 {
     model::ModelWriter writer(db);
     writer.begin();
@@ -435,7 +453,7 @@ bool runWorker(model::Database& db, const LoadPlan& plan, std::atomic<size_t>& n
         watch.afterRank();
         progress.rankDone();
         read += summaryBytes(plan.ranks[i]);
-        if (read >= batchBytes) {
+        if (read >= sizer.limit(next.load())) {
             writer.commit();
             return next.load() < plan.ranks.size();
         }
@@ -806,7 +824,12 @@ load::GroupFacts loadSummary(model::Database& db, const LoadPlan& plan, int thre
     // being copied from a model of their own: 10 of the 28 s of a flat 1,024-way all-to-all cluster went to such
     // copies. At most kQueued models wait, so the load never holds much more than a batch per thread twice (a model and
     // its copy in db). db is not used by anyone else until the load returns.
-    const uint64_t batchBytes = std::max<uint64_t>(1, options.summaryBatchBytes);
+    BatchSizer sizer;
+    sizer.batchBytes = std::max<uint64_t>(1, options.summaryBatchBytes);
+    sizer.threads = static_cast<size_t>(threads);
+    sizer.remaining.assign(plan.ranks.size() + 1, 0);
+    for (size_t i = plan.ranks.size(); i-- > 0;)
+        sizer.remaining[i] = sizer.remaining[i + 1] + summaryBytes(plan.ranks[i]);
     constexpr size_t kQueued = 2;
     struct Handed {
         std::unique_ptr<model::Database> model;
@@ -849,7 +872,7 @@ load::GroupFacts loadSummary(model::Database& db, const LoadPlan& plan, int thre
             try {
                 for (bool more = true; more && !cancelled();) {
                     const auto after = model::CommGroupSources::lastIds(db);
-                    more = runWorker(db, plan, next, progress, cancel, batchBytes, watch);
+                    more = runWorker(db, plan, next, progress, cancel, sizer, watch);
                     if (cancelled())
                         break;
                     facts.push_back(load::PostLoad::collectGroupFacts(db, after));
@@ -886,7 +909,7 @@ load::GroupFacts loadSummary(model::Database& db, const LoadPlan& plan, int thre
             h.name = workerModelName();
             h.model = model::Database::createModel(h.name);
             const int64_t idBase = load::ModelMerger::reserveIds(*h.model); // the merge then copies ids as they are
-            more = runWorker(*h.model, plan, next, progress, cancel, batchBytes, watch);
+            more = runWorker(*h.model, plan, next, progress, cancel, sizer, watch);
             load::ModelMerger::releaseIds(*h.model, idBase);
             if (cancelled())
                 return;
