@@ -16,6 +16,7 @@
 #include <QLayout>
 #include <QMessageBox>
 #include <QPointer>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -187,6 +188,10 @@ namespace {
             if (!hidden)
                 m_view->show();
             setSizePolicy(m_view->sizePolicy());
+            // A table squeezed below a few rows shows nothing useful: it keeps its header and kMinimumRows rows, and a
+            // dock too small for them scrolls (DockScrollArea) instead. The header grows with two-line titles.
+            keepRowsVisible();
+            connect(m_view->horizontalHeader(), &QHeaderView::geometriesChanged, this, [this] { keepRowsVisible(); });
             bar->follow(setup);
             setHidden(hidden);
             m_view->installEventFilter(this);
@@ -203,6 +208,17 @@ namespace {
         }
 
     private:
+        static constexpr int kMinimumRows = 3;
+
+        void keepRowsVisible()
+        {
+            const int height = m_view->horizontalHeader()->sizeHint().height()
+                + kMinimumRows * m_view->verticalHeader()->defaultSectionSize() + 2 * m_view->frameWidth()
+                + m_view->horizontalScrollBar()->sizeHint().height();
+            if (m_view->minimumHeight() != height)
+                m_view->setMinimumHeight(height);
+        }
+
         QTableView* m_view;
     };
 
