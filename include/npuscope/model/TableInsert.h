@@ -2,6 +2,7 @@
 #pragma once
 
 #include "npuscope/model/Database.h"
+#include "npuscope/model/InsertStatement.h"
 
 #include <array>
 #include <cstddef>
@@ -12,8 +13,8 @@ namespace npuscope::model {
 
 // One prepared INSERT built from a table name and its column list, so each column is named once:
 // the SQL is "<verb> <table>(c1, ..., cN) VALUES (?1, ..., ?N)<tail>" (rows times for a multi-row
-// insert) and insert() binds exactly N values per row, checked at compile time. Binding is the same
-// sequence of Statement::bind calls as written out by hand (no per-row cost added).
+// insert) and insert() binds exactly N values per row, checked at compile time. Text values are bound without a
+// copy (InsertStatement): they must stay alive until insert() / run() returns.
 // Used by the model writers on their thread only.
 template <std::size_t N> class TableInsert {
 public:
@@ -21,7 +22,7 @@ public:
 
     TableInsert(Database& db, std::string_view table, const Columns& columns, std::string_view tail = {},
         std::string_view verb = "INSERT INTO", std::size_t rows = 1)
-        : m_st(db.prepare(sql(table, columns, tail, verb, rows)))
+        : m_st(db, sql(table, columns, tail, verb, rows))
     {
     }
 
@@ -29,7 +30,7 @@ public:
     template <typename... T> void insert(const T&... values)
     {
         bindRow(0, values...);
-        m_st.runRebound();
+        m_st.run();
     }
 
     // Binds the values of row `row` (0-based) of a multi-row statement; run() inserts all rows (bind every row
@@ -40,7 +41,7 @@ public:
         int index = static_cast<int>(row * N);
         (m_st.bind(++index, values), ...);
     }
-    void run() { m_st.runRebound(); }
+    void run() { m_st.run(); }
 
     static std::string sql(
         std::string_view table, const Columns& columns, std::string_view tail, std::string_view verb, std::size_t rows)
@@ -71,7 +72,7 @@ public:
     }
 
 private:
-    Statement m_st;
+    InsertStatement m_st;
 };
 
 } // namespace npuscope::model
