@@ -24,13 +24,13 @@ int openConnection(const std::string& uri, sqlite3** db, int flags)
 
 // Secondary indexes, created after bulk load so inserts stay fast. comm_bandwidth has none on comm_op_id: every
 // reader scans it whole (CommOpIndex, CollectiveInstances, RunComparison), and building that index was 0.3 s of a
-// 1,024-rank load, after the parse (691,200 rows).
+// 1,024-rank load, after the parse (691,200 rows). Nor has comm_op one on group_hash: its only reader was
+// CommQuery::groups, which now counts ops in one GROUP BY.
 constexpr std::string_view kIndexSql = R"(
 CREATE INDEX IF NOT EXISTS idx_step_trace_rank ON step_trace(rank_id, step);
 CREATE INDEX IF NOT EXISTS idx_kernel_rank_ts ON kernel(rank_id, ts);
 CREATE INDEX IF NOT EXISTS idx_step_kernel_rank ON step_kernel(rank_id, ts);
 CREATE INDEX IF NOT EXISTS idx_comm_op_rank ON comm_op(rank_id, step, group_hash);
-CREATE INDEX IF NOT EXISTS idx_comm_op_group ON comm_op(group_hash, is_total);
 CREATE INDEX IF NOT EXISTS idx_comm_link_step ON comm_link_op(step, group_hash, matrix_op);
 CREATE INDEX IF NOT EXISTS idx_comm_group_rank ON comm_group_rank(group_hash, local_rank);
 CREATE INDEX IF NOT EXISTS idx_slice_track ON slice(rank_id, pid, tid, ts);
