@@ -79,8 +79,8 @@ void PostLoad::resolveGroups(Database& db, ModelWriter& writer, const GroupFacts
         groups[hash];
 
     // profiler_metadata.json parallel_group_info, parsed at import: the raw id hashes to the '@' number.
-    // Every member rank repeats its group's entry; the last one read wins.
-    ParallelGroupTable::forEach(db, [&](const ParallelGroupRow& entry) {
+    // Every member rank repeats its group's entry; the last one read wins (its members; the last name given).
+    ParallelGroupTable::forEachLatest(db, [&](const ParallelGroupRow& entry) {
         auto& g = groups[groupDoubleHashText(entry.rawName)];
         g.rawName = entry.rawName;
         if (entry.name)

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <unordered_map>
+#include <vector>
 
 namespace npuscope::model {
 
@@ -81,6 +83,42 @@ void ParallelGroupTable::forEach(Database& db, const std::function<void(const Pa
         row.rawName = st.text(1);
         row.name = st.optText(2);
         row.globalRanks = parseRankText(st.text(3));
+        fn(row);
+    }
+}
+
+void ParallelGroupTable::forEachLatest(Database& db, const std::function<void(const ParallelGroupRow&)>& fn)
+{
+    struct Latest {
+        int64_t order = 0; // the last row's place (rows are read last to first)
+        int64_t rankId = 0;
+        std::string globalRanks;
+        std::optional<std::string> name;
+    };
+    std::unordered_map<std::string, Latest> byName;
+    auto st = db.prepare("SELECT rank_id, raw_name, name, global_ranks FROM parallel_group ORDER BY rowid DESC");
+    for (int64_t read = 0; st.step(); ++read) {
+        auto [it, first] = byName.try_emplace(st.text(1));
+        Latest& l = it->second;
+        if (first) {
+            l.order = -read;
+            l.rankId = st.int64(0);
+            l.globalRanks = st.text(3);
+        }
+        if (!l.name)
+            l.name = st.optText(2);
+    }
+    std::vector<std::pair<const std::string*, const Latest*>> rows;
+    rows.reserve(byName.size());
+    for (const auto& [rawName, latest] : byName)
+        rows.emplace_back(&rawName, &latest);
+    std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second->order < b.second->order; });
+    ParallelGroupRow row;
+    for (const auto& [rawName, latest] : rows) {
+        row.rankId = latest->rankId;
+        row.rawName = *rawName;
+        row.name = latest->name;
+        row.globalRanks = parseRankText(latest->globalRanks);
         fn(row);
     }
 }

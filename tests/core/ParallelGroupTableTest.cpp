@@ -9,6 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <map>
+
 using namespace npuscope::model;
 
 namespace {
@@ -77,4 +80,37 @@ TEST(ParallelGroupTable, RowsReadBackInOrderAndResolveGroups)
     while (members.step())
         out += members.text(0) + "/" + members.text(1) + "=" + members.optText(2).value_or("") + " ";
     EXPECT_EQ(out, "ga/metadata=0,1,8 gb/metadata= ");
+}
+
+TEST(ParallelGroupTable, LatestPerRawNameIsWhatTheLaterRowsLeave)
+{
+    auto db = Database::createModel();
+    ModelWriter writer(*db);
+    writer.begin();
+    {
+        ParallelGroupTable table(*db);
+        table.add({ 0, "ga", "tp", { 0, 1 } });
+        table.add({ 0, "gb", "dp", { 0, 4 } });
+        table.add({ 1, "ga", std::nullopt, { 0, 1, 2 } }); // no name: "tp" from the earlier row stays
+        table.add({ 2, "gc", std::nullopt, { 5 } });
+        table.add({ 3, "gb", "dp2", { 4, 8 } });
+    }
+    writer.commit();
+    // The fold of every row in order, as group resolution did it.
+    std::map<std::string, ParallelGroupRow> folded;
+    std::vector<std::string> lastOrder;
+    ParallelGroupTable::forEach(*db, [&](const ParallelGroupRow& r) {
+        auto& f = folded[r.rawName];
+        const auto name = r.name ? r.name : f.name;
+        f = r;
+        f.name = name;
+        lastOrder.erase(std::remove(lastOrder.begin(), lastOrder.end(), r.rawName), lastOrder.end());
+        lastOrder.push_back(r.rawName);
+    });
+    std::vector<std::string> expected, latest;
+    for (const auto& rawName : lastOrder)
+        expected.push_back(dump(folded[rawName]));
+    ParallelGroupTable::forEachLatest(*db, [&](const ParallelGroupRow& r) { latest.push_back(dump(r)); });
+    EXPECT_EQ(latest, expected);
+    EXPECT_EQ(latest, (std::vector<std::string> { "ga@1 tp: 0 1 2", "gc@2 <null>: 5", "gb@3 dp2: 4 8" }));
 }
