@@ -11,6 +11,7 @@
 #include "npuscope/query/CommQuery.h"
 #include "npuscope/query/CommReport.h"
 #include "npuscope/query/SummaryReport.h"
+#include "npuscope/model/ModelWriter.h"
 
 #include <gtest/gtest.h>
 
@@ -230,4 +231,68 @@ TEST(CommLinkRanks, DuplicateRankChoiceIgnoresFolderTime)
         EXPECT_EQ(cli[i].elapseNs, gui[i].elapseNs);
     }
     fs::remove_all(root);
+}
+
+// forEachLink sorts each (step, group, op) block itself: the order must be the view's ORDER BY step, group_hash,
+// matrix_op, src, dst, rank_id (NULLs first), ties in file order, with the filters applied.
+TEST(CommLinkRanks, LinkOrderIsTheViewsOrderByWithNullsFirstAndTiesInFileOrder)
+{
+    auto db = model::Database::createModel();
+    model::ModelWriter writer(*db);
+    writer.begin();
+    const auto link = [&](int64_t rank, std::optional<int64_t> step, const char* op, std::optional<std::string> group,
+                          std::optional<int64_t> src, std::optional<int64_t> dst, double size) {
+        model::CommLinkRow r;
+        r.rankId = rank;
+        r.step = step;
+        r.kind = "collective";
+        r.matrixOp = op;
+        r.groupHash = std::move(group);
+        r.localSrc = src;
+        r.localDst = dst;
+        r.src = src;
+        r.dst = dst;
+        r.transport = "HCCS";
+        r.sizeMb = size;
+        r.opName = std::string(op) + "_name";
+        writer.addCommLink(r);
+    };
+    // Written in an order unlike the sorted one; several ops per block, NULL steps, groups and ranks, ties.
+    link(3, 2, "allreduce-top1", "g2", 1, 0, 1);
+    link(1, 2, "allreduce-top1", "g2", std::nullopt, 0, 2);
+    link(0, 1, "allreduce-top1", "g1", 0, 1, 3);
+    link(2, 2, "allreduce-top1", "g2", 1, std::nullopt, 4);
+    link(0, 2, "allreduce-top1", "g2", 1, 0, 5); // ties with the first on (src, dst), a lower rank
+    link(3, 2, "allreduce-top1", "g2", 1, 0, 6); // a tie on (src, dst, rank): after the first, in file order
+    link(1, std::nullopt, "broadcast-top1", std::nullopt, 0, 0, 7);
+    link(1, 2, "allreduce-middle", "g2", 0, 1, 8);
+    link(0, 2, "allreduce-top1", "g1", 1, 0, 9);
+    link(5, 2, "allreduce-top1", "g2", 0, 0, 10);
+    writer.commit();
+    const auto expected = [&](const std::string& where) {
+        std::vector<double> sizes;
+        auto st = db->prepare("SELECT size_mb FROM comm_link WHERE (slot IS NULL OR slot <> 'total') AND matrix_op <> "
+                              "'Total Op Info'"
+            + where + " ORDER BY step, group_hash, matrix_op, src, dst, rank_id, link_seq");
+        while (st.step())
+            sizes.push_back(st.real(0));
+        return sizes;
+    };
+    const auto actual = [&](const query::CommFilter& filter) {
+        std::vector<double> sizes;
+        query::CommQuery::forEachLink(*db, filter, [&](const query::Link& l) {
+            sizes.push_back(*l.sizeMb);
+            EXPECT_EQ(l.opName, l.matrixOp + "_name");
+        });
+        return sizes;
+    };
+    EXPECT_EQ(actual({}), expected(""));
+    EXPECT_EQ(actual({}), (std::vector<double> { 7, 3, 9, 8, 2, 10, 4, 5, 1, 6 }));
+    query::CommFilter step2;
+    step2.step = 2;
+    EXPECT_EQ(actual(step2), expected(" AND step = 2"));
+    query::CommFilter group;
+    group.groupHash = "g2";
+    group.rank = 3;
+    EXPECT_EQ(actual(group), expected(" AND group_hash = 'g2' AND rank_id = 3"));
 }
