@@ -22,7 +22,7 @@ namespace {
 // Every template of a text and its arguments.
 void templatesOf(const FindingText& t, std::vector<const FindingText*>& out)
 {
-    if (t.context)
+    if (!t.context.empty())
         out.push_back(&t);
     for (const auto& a : t.args)
         templatesOf(a, out);
@@ -35,21 +35,6 @@ std::string bracketed(const FindingText& t)
 }
 
 } // namespace
-
-TEST(AdviceFindingText, FillsInOnePass)
-{
-    EXPECT_EQ(FindingText::fill("%1 of %2 (%3 %)", { "a %2", "b", "12.5" }), "a %2 of b (12.5 %)");
-    EXPECT_EQ(FindingText::fill("%2, %1; %3 %%", { "x", "y" }), "y, x; %3 %%");
-    const std::vector<std::string> eleven { "1", "2", "3", "4", "5", "6", "7", "8", "9", "ten", "eleven" };
-    EXPECT_EQ(FindingText::fill("%10 links%11.", eleven), "ten linkseleven.");
-
-    const FindingText clause(FindingText::kContext, "; median %1 GB/s", { std::string("3.000") });
-    const FindingText text(FindingText::kContext, "Link %1%2.", { std::string("0 → 1"), clause });
-    EXPECT_EQ(text.english(), "Link 0 → 1; median 3.000 GB/s.");
-    EXPECT_EQ(bracketed(text), "[Link 0 → 1[; median 3.000 GB/s].]");
-    // A verbatim argument is never translated or filled.
-    EXPECT_EQ(bracketed(FindingText(std::string("%1 rank"))), "%1 rank");
-}
 
 TEST(AdviceFindingText, EveryFindingIsItsFilledTemplate)
 {

@@ -30,7 +30,8 @@ bool hasChinese(const QString& text)
 // Templates of a text without a translation in the installed language.
 void untranslated(const FindingText& t, QStringList& out)
 {
-    if (t.context && QCoreApplication::translate(t.context, t.source.c_str()) == QString::fromStdString(t.source))
+    if (!t.context.empty()
+        && QCoreApplication::translate(t.context.c_str(), t.source.c_str()) == QString::fromStdString(t.source))
         out << QString::fromStdString(t.source);
     for (const auto& a : t.args)
         untranslated(a, out);
@@ -65,7 +66,7 @@ TEST(AdviceChinese, EveryFindingIsShownInChinese)
         EXPECT_NE(message.toStdString(), f.message) << f.id;
         // The rule's figures are in the translation as in the English.
         for (const auto& arg : f.messageForm.args) {
-            if (!arg.context && arg.args.empty()) {
+            if (arg.context.empty() && arg.args.empty()) {
                 EXPECT_TRUE(message.contains(QString::fromStdString(arg.source))) << f.id << ": " << arg.source;
             }
         }
@@ -77,8 +78,8 @@ TEST(AdviceChinese, EveryFindingIsShownInChinese)
         EXPECT_TRUE(missing.isEmpty()) << f.id << ": " << missing.join(QStringLiteral(" | ")).toStdString();
         // Lists inside a Chinese sentence use Chinese punctuation: no ASCII list of ranks ("0, 3"), no ASCII
         // semicolon between clauses.
-        EXPECT_FALSE(message.contains(QRegularExpression(QStringLiteral("[0-9], [0-9]")))) << f.id << ": "
-                                                                                           << message.toStdString();
+        EXPECT_FALSE(message.contains(QRegularExpression(QStringLiteral("[0-9], [0-9]"))))
+            << f.id << ": " << message.toStdString();
         EXPECT_FALSE(message.contains(QStringLiteral("; "))) << f.id << ": " << message.toStdString();
         const QString where = model->index(row, gui::AdviceTableModel::Where).data().toString();
         EXPECT_FALSE(where.contains(QStringLiteral(", "))) << f.id << ": " << where.toStdString();

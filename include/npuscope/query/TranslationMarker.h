@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// QT_TRANSLATE_NOOP(context, text) for the query layer, which has no Qt: it marks a fixed string that the GUI shows
-// translated (QCoreApplication::translate(context, text)) for lupdate, which scripts/update-translations.sh runs over
-// the files that use it; the CLI and the JSON contracts print the string as written. Include it in .cpp files only,
-// so that it never meets Qt's own definition.
-#ifndef QT_TRANSLATE_NOOP
-#define QT_TRANSLATE_NOOP(context, text) text
-#endif
+// QT_TRANSLATE_NOOP for the query layer: the core layer's marker (npuscope/core/TranslationMarker.h). Include it in
+// .cpp files only.
+#include "npuscope/core/TranslationMarker.h"

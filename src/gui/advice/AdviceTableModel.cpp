@@ -73,7 +73,7 @@ QString AdviceTableModel::categoryText(const std::string& category)
 
 QString AdviceTableModel::translated(const query::advice::FindingText& form, const std::string& english)
 {
-    if (!form.context && form.source.empty())
+    if (!form.translatable() && form.source.empty())
         return QString::fromStdString(english);
     return QString::fromStdString(form.render([](const char* context, const std::string& source) {
         return QCoreApplication::translate(context, source.c_str()).toStdString();

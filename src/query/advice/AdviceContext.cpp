@@ -53,7 +53,7 @@ std::string fixed(double v, int decimals) { return formatText("%.*f", decimals, 
 
 FindingText text(const char* source, std::vector<FindingText> args)
 {
-    return FindingText(FindingText::kContext, source, std::move(args));
+    return FindingText(kFindingContext, source, std::move(args));
 }
 
 FindingText joined(const std::vector<FindingText>& parts, const char* separator)
