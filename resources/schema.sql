@@ -454,5 +454,7 @@ CREATE TABLE parse_issue (
   rank_id INTEGER,        -- rank the file belongs to, NULL for workspace-level problems
   file TEXT,              -- file path, NULL when not tied to a file
   line INTEGER,           -- 1-based line (CSV, small JSON files), NULL when unknown; large JSON gives byte offsets in the message
-  message TEXT NOT NULL   -- what went wrong and what was done about it
+  message TEXT NOT NULL,  -- what went wrong and what was done about it (English, as the CLI prints it)
+  message_template TEXT   -- message as a translatable template (compact JSON of npuscope::TrText: the English
+                          -- template, its context and arguments) for the GUI; NULL: message only (verbatim text)
 );

@@ -4214,6 +4214,761 @@ rank %1 of %2</source>
     </message>
 </context>
 <context>
+    <name>ParseIssue</name>
+    <message>
+        <source>no start_info next to info.json; timeline times cannot be converted to epoch</source>
+        <translation>info.json 旁没有 start_info；时间线时间无法换算为 epoch</translation>
+    </message>
+    <message>
+        <source>no start_info (collectionTimeBegin, clockMonotonicRaw) in the device folder; the monotonic-raw timestamps cannot be placed in time, file not imported</source>
+        <translation>设备文件夹中没有 start_info（collectionTimeBegin、clockMonotonicRaw）；monotonic-raw 时间戳无法定位到时间，文件未导入</translation>
+    </message>
+    <message>
+        <source>cannot open the file</source>
+        <translation>无法打开文件</translation>
+    </message>
+    <message>
+        <source>not valid JSON</source>
+        <translation>不是有效的 JSON</translation>
+    </message>
+    <message>
+        <source>top level is not an array of trace events</source>
+        <translation>顶层不是 trace 事件数组</translation>
+    </message>
+    <message>
+        <source>X event without numeric ts/dur; skipped</source>
+        <translation>X 事件没有数值 ts/dur；已跳过</translation>
+    </message>
+    <message>
+        <source>not a JSON array of trace events</source>
+        <translation>不是 trace 事件的 JSON 数组</translation>
+    </message>
+    <message>
+        <source>no &quot;Iteration &lt;N&gt;&quot; events with Iteration Time(ns); no steps from this file</source>
+        <translation>没有带 Iteration Time(ns) 的 &quot;Iteration &lt;N&gt;&quot; 事件；此文件不提供迭代</translation>
+    </message>
+    <message>
+        <source>%1 has no device column, so its rows cannot be told apart by device in this %2-device file; not imported</source>
+        <translation>%1 没有 device 列，在这个 %2 设备的文件中其行无法按设备区分；未导入</translation>
+    </message>
+    <message>
+        <source>no StepTraceTime table; no step breakdown from this file</source>
+        <translation>没有 StepTraceTime 表；此文件不提供迭代耗时分解</translation>
+    </message>
+    <message>
+        <source>CommAnalyzerTime row without hccl_op_name; skipped</source>
+        <translation>CommAnalyzerTime 行缺少 hccl_op_name；已跳过</translation>
+    </message>
+    <message>
+        <source>%1 CommAnalyzerBandwidth rows name an op missing from CommAnalyzerTime; skipped</source>
+        <translation>%1 行 CommAnalyzerBandwidth 引用了 CommAnalyzerTime 中不存在的算子；已跳过</translation>
+    </message>
+    <message>
+        <source>CommAnalyzerMatrix row of %1 without numeric src/dst rank; skipped</source>
+        <translation>%1 的 CommAnalyzerMatrix 行缺少数值型 src/dst 卡号；已跳过</translation>
+    </message>
+    <message>
+        <source>not a readable SQLite export: %1</source>
+        <translation>不是可读取的 SQLite 导出文件：%1</translation>
+    </message>
+    <message>
+        <source>the file holds devices %1 and none is this rank&apos;s id %2; nothing imported for it</source>
+        <translation>文件包含设备 %1，其中没有本卡的编号 %2；未为其导入任何数据</translation>
+    </message>
+    <message>
+        <source>the file holds devices %1: rows of device %2 imported for rank %3 (rank ids come from device ids; the file has no rank information)</source>
+        <translation>文件包含设备 %1：设备 %2 的行已导入为卡 %3（卡号取自设备号；文件中没有卡的信息）</translation>
+    </message>
+    <message>
+        <source>no CommAnalyzerTime table; no communication ops from this file</source>
+        <translation>没有 CommAnalyzerTime 表；此文件不提供通信算子</translation>
+    </message>
+    <message>
+        <source>reading the export failed: %1</source>
+        <translation>读取导出文件失败：%1</translation>
+    </message>
+    <message>
+        <source>%1 TASK rows without task info span a communication op (same connectionId as a COMMUNICATION_OP row); not drawn on their stream: the op is on HCCL &quot;Group &lt;g&gt; Communication&quot;, as in the text trace</source>
+        <translation>%1 个没有 task info 的 TASK 行覆盖了一个通信算子（与某 COMMUNICATION_OP 行的 connectionId 相同）；未画在其 stream 上：该算子位于 HCCL &quot;Group &lt;g&gt; Communication&quot;，与文本 trace 一致</translation>
+    </message>
+    <message>
+        <source>reading the export&apos;s timeline failed: %1</source>
+        <translation>读取导出文件的时间线失败：%1</translation>
+    </message>
+    <message>
+        <source>META_DATA %1 is not a JSON object; kept as text</source>
+        <translation>META_DATA %1 不是 JSON 对象；按文本保留</translation>
+    </message>
+    <message>
+        <source>TASK / COMPUTE_TASK_INFO lack globalTaskId or startNs; no kernels imported</source>
+        <translation>TASK / COMPUTE_TASK_INFO 缺少 globalTaskId 或 startNs；未导入 kernel</translation>
+    </message>
+    <message>
+        <source>TASK row without startNs; skipped</source>
+        <translation>TASK 行缺少 startNs；已跳过</translation>
+    </message>
+    <message>
+        <source>no TASK / COMPUTE_TASK_INFO / COMMUNICATION_OP rows; no kernels from this file</source>
+        <translation>没有 TASK / COMPUTE_TASK_INFO / COMMUNICATION_OP 行；此文件不提供 kernel</translation>
+    </message>
+    <message>
+        <source>looked for ASCEND_PROFILER_OUTPUT, *_ascend_pt / *_ascend_ms folders, profiler_info*.json, MindSpore parallel_strategy_*.json, profiler_metadata.json, step_trace_time.csv, kernel_details.csv, CANN op_summary_*.csv, communication*.json, trace_view.json, ascend_pytorch_profiler*.db / ascend_mindspore_profiler*.db / msprof_*.db / report_*.db and analysis.db, msprof-analyze cluster_analysis_output (cluster_step_trace_time.csv, cluster_communication*.json, communication_group.json, cluster_analysis.db), old MindSpore profiler/ files (step_trace_raw_*_detail_time.csv, hccl_raw_*.csv), a MindInsight cluster_profiler job, CANN PROF_* folders with device_* subfolders, and by content under any other name: SQLite files (classified by their tables), Chrome-trace *.json and PyTorch profiler (Kineto) traces *.json / *.json.gz</source>
+        <translation>查找了 ASCEND_PROFILER_OUTPUT、*_ascend_pt / *_ascend_ms 文件夹、profiler_info*.json、MindSpore parallel_strategy_*.json、profiler_metadata.json、step_trace_time.csv、kernel_details.csv、CANN op_summary_*.csv、communication*.json、trace_view.json、ascend_pytorch_profiler*.db / ascend_mindspore_profiler*.db / msprof_*.db / report_*.db 和 analysis.db、msprof-analyze cluster_analysis_output（cluster_step_trace_time.csv、cluster_communication*.json、communication_group.json、cluster_analysis.db）、旧版 MindSpore profiler/ 文件（step_trace_raw_*_detail_time.csv、hccl_raw_*.csv）、MindInsight cluster_profiler 作业、带 device_* 子文件夹的 CANN PROF_* 文件夹，以及按内容识别的其他任意名称文件：SQLite 文件（按其表分类）、Chrome trace *.json 和 PyTorch profiler（Kineto）trace *.json / *.json.gz</translation>
+    </message>
+    <message>
+        <source>path does not exist or cannot be read</source>
+        <translation>路径不存在或无法读取</translation>
+    </message>
+    <message>
+        <source>not a profiler file npuscope knows; %1</source>
+        <translation>不是 npuscope 认识的性能数据文件；%1</translation>
+    </message>
+    <message>
+        <source>no profiler output found; %1</source>
+        <translation>未找到性能数据；%1</translation>
+    </message>
+    <message>
+        <source>file name not known to npuscope; by its content (msprof-analyze cluster tables) imported as cluster_analysis.db</source>
+        <translation>npuscope 不认识该文件名；按内容（msprof-analyze 集群表）作为 cluster_analysis.db 导入</translation>
+    </message>
+    <message>
+        <source>folder nesting deeper than %1 levels; not searched further</source>
+        <translation>文件夹嵌套超过 %1 层；不再继续搜索</translation>
+    </message>
+    <message>
+        <source>MindInsight cluster_profiler job: %1 ranks from the rank table; hosts are shown by their host_ips_mapping.txt id</source>
+        <translation>MindInsight cluster_profiler 作业：rank table 给出 %1 张卡；主机按其 host_ips_mapping.txt 编号显示</translation>
+    </message>
+    <message>
+        <source>cannot list folder: %1</source>
+        <translation>无法列出文件夹：%1</translation>
+    </message>
+    <message>
+        <source>the device folder&apos;s own op_summary files were imported instead</source>
+        <translation>已改为导入设备文件夹自己的 op_summary 文件</translation>
+    </message>
+    <message>
+        <source>op_summary of a PROF_* folder with %1 devices holds the tasks of all of them; not imported (not split by device)</source>
+        <translation>有 %1 个设备的 PROF_* 文件夹中的 op_summary 包含所有设备的任务；未导入（不按设备拆分）</translation>
+    </message>
+    <message>
+        <source>nothing (no table it reads has rows)</source>
+        <translation>无（其读取的表都没有行）</translation>
+    </message>
+    <message>
+        <source>rank folder holds a db export and text files; each kind of data comes from one file: %1%2%3</source>
+        <translation>卡文件夹同时包含 db 导出和文本文件；每类数据只取自一个文件：%1%2%3</translation>
+    </message>
+    <message>
+        <source>; text: %1</source>
+        <translation>；文本：%1</translation>
+    </message>
+    <message>
+        <source>; ignored, as a db export holds their data: %1</source>
+        <translation>；已忽略，因为 db 导出已包含其数据：%1</translation>
+    </message>
+    <message>
+        <source>%1 holds %2 devices (%3) in one file: one rank per device, </source>
+        <translation>%1 在一个文件中包含 %2 个设备（%3）：每个设备一张卡，</translation>
+    </message>
+    <message>
+        <source>rank ids = device ids (the folder&apos;s rank %1 from %2 names one process, not one device)</source>
+        <translation>卡号 = 设备号（该文件夹来自 %2 的卡号 %1 表示一个进程，而非一个设备）</translation>
+    </message>
+    <message>
+        <source>rank ids come from the device ids because there is no rank information</source>
+        <translation>卡号取自设备号，因为没有卡的信息</translation>
+    </message>
+    <message>
+        <source>; %1 not split by device, planned for rank %2</source>
+        <translation>；%1 不按设备拆分，归入卡 %2</translation>
+    </message>
+    <message>
+        <source>op_summary of another device than %1, which was planned first for this folder; ignored</source>
+        <translation>与本文件夹先规划的 %1 不是同一设备的 op_summary；已忽略</translation>
+    </message>
+    <message>
+        <source>%1 PyTorch profiler (Kineto) traces in one folder: one rank each (distributedInfo.rank)</source>
+        <translation>一个文件夹中有 %1 个 PyTorch profiler（Kineto）trace：每个一张卡（distributedInfo.rank）</translation>
+    </message>
+    <message>
+        <source>file name not known to npuscope; by its content (%1) imported as %2</source>
+        <translation>npuscope 不认识该文件名；按内容（%1）作为 %2 导入</translation>
+    </message>
+    <message>
+        <source>by its content (%1) a %2 file, but the folder already has one; ignored</source>
+        <translation>按内容（%1）是 %2 文件，但该文件夹已有一个；已忽略</translation>
+    </message>
+    <message>
+        <source>rank folder holds kernel_details.csv; ignored the CANN %1</source>
+        <translation>卡文件夹包含 kernel_details.csv；已忽略 CANN 的 %1</translation>
+    </message>
+    <message>
+        <source>rank %1 from the file name %2; in CANN output this number is the device id, which may differ from the global rank</source>
+        <translation>卡号 %1 取自文件名 %2；在 CANN 输出中该编号是设备号，可能与全局卡号不同</translation>
+    </message>
+    <message>
+        <source>rank folder holds only %1%2: a rank with its facts (rank_info) only; no step, communication or timeline data</source>
+        <translation>卡文件夹只包含 %1%2：一张只有基本信息（rank_info）的卡；没有迭代、通信或时间线数据</translation>
+    </message>
+    <message>
+        <source> (%1 holds no file npuscope imports)</source>
+        <translation>（%1 中没有 npuscope 导入的文件）</translation>
+    </message>
+    <message>
+        <source>rank folder holds only .db files of a kind npuscope does not import; skipped</source>
+        <translation>卡文件夹只包含 npuscope 不导入的 .db 文件；已跳过</translation>
+    </message>
+    <message>
+        <source>rank folder holds no file npuscope imports; %1</source>
+        <translation>卡文件夹中没有 npuscope 导入的文件；%1</translation>
+    </message>
+    <message>
+        <source>rank %1 is known only from %2 (no profiler_info_%3.json or data files for it): a rank with parallel-strategy facts only; no step, communication or timeline data</source>
+        <translation>卡 %1 只出现在 %2 中（没有 profiler_info_%3.json 或数据文件）：一张只有并行策略信息的卡；没有迭代、通信或时间线数据</translation>
+    </message>
+    <message>
+        <source>another msprof-analyze cluster summary was found first (%1); this one was not imported%2</source>
+        <translation>已先找到另一个 msprof-analyze 集群汇总（%1）；此汇总未导入%2</translation>
+    </message>
+    <message>
+        <source>, nor the per-rank files next to it</source>
+        <translation>，其旁边的各卡文件也未导入</translation>
+    </message>
+    <message>
+        <source>msprof-analyze cluster summary names no rank (no Type=rank rows, no communication groups); nothing imported</source>
+        <translation>msprof-analyze 集群汇总中没有任何卡（没有 Type=rank 行，也没有通信域）；未导入任何数据</translation>
+    </message>
+    <message>
+        <source>msprof-analyze cluster summary (cluster_analysis_output): %1 ranks from the summary files</source>
+        <translation>msprof-analyze 集群汇总（cluster_analysis_output）：汇总文件给出 %1 张卡</translation>
+    </message>
+    <message>
+        <source>; per-rank files next to it add the own data of rank %1</source>
+        <translation>；其旁边的各卡文件补充卡 %1 自身的数据</translation>
+    </message>
+    <message>
+        <source>; the step and communication figures of rank %1 come from their own per-rank folders (which have their own summary files), not from the summary</source>
+        <translation>；卡 %1 的迭代和通信数据来自其各自的卡文件夹（它们有自己的汇总文件），而非集群汇总</translation>
+    </message>
+    <message>
+        <source>; per-rank folders without summary files add their timelines / kernels to rank %1</source>
+        <translation>；没有汇总文件的卡文件夹为卡 %1 补充时间线 / kernel</translation>
+    </message>
+    <message>
+        <source>; no per-rank timelines, kernels or memory</source>
+        <translation>；没有各卡的时间线、kernel 或内存数据</translation>
+    </message>
+    <message>
+        <source>rank %1: the cluster summary gives its step and communication figures; ignored its own %2</source>
+        <translation>卡 %1：其迭代和通信数据由集群汇总给出；已忽略其自身的 %2</translation>
+    </message>
+    <message>
+        <source>rank %1 (from %2) is not one of the cluster summary&apos;s ranks; shown beside them</source>
+        <translation>卡 %1（来自 %2）不属于集群汇总中的卡；显示在它们旁边</translation>
+    </message>
+    <message>
+        <source>rank id not found (no profiler_info_{rank}.json, rank_id field or rank number in the folder name); assigned rank %1</source>
+        <translation>未找到卡号（没有 profiler_info_{rank}.json、rank_id 字段或文件夹名中的卡号）；分配为卡 %1</translation>
+    </message>
+    <message>
+        <source>rank %1 found in %2 folders; kept the newest by %3 (%4), ignored: %5</source>
+        <translation>卡 %1 出现在 %2 个文件夹中；按%3保留最新的（%4），已忽略：%5</translation>
+    </message>
+    <message>
+        <source>folder timestamp</source>
+        <translation>文件夹时间戳</translation>
+    </message>
+    <message>
+        <source>file time</source>
+        <translation>文件时间</translation>
+    </message>
+    <message>
+        <source>rank %1 found more than once; this imported file is ignored</source>
+        <translation>卡 %1 出现了不止一次；忽略此导入文件</translation>
+    </message>
+    <message>
+        <source>the input mixes several profiling runs (the same rank appears more than once); showing one folder per rank, which may combine different runs</source>
+        <translation>输入混合了多次采集（同一张卡出现多次）；每张卡只显示一个文件夹，可能混合不同的采集</translation>
+    </message>
+    <message>
+        <source>SQLite file with none of the tables npuscope imports (StepTraceTime, CommAnalyzer*, TASK, STRING_IDS, CANN_API, API, ClusterStepTraceTime); ignored</source>
+        <translation>SQLite 文件中没有 npuscope 导入的任何表（StepTraceTime、CommAnalyzer*、TASK、STRING_IDS、CANN_API、API、ClusterStepTraceTime）；已忽略</translation>
+    </message>
+    <message>
+        <source>starts with the SQLite header but is not a readable SQLite database (truncated or damaged?); ignored: %1</source>
+        <translation>以 SQLite 文件头开始，但不是可读取的 SQLite 数据库（被截断或损坏？）；已忽略：%1</translation>
+    </message>
+    <message>
+        <source>cannot read the tables of this db export, so the text files beside it are used: %1</source>
+        <translation>无法读取此 db 导出的表，因此改用其旁边的文本文件：%1</translation>
+    </message>
+    <message>
+        <source>holds only %1 bytes of the 16-byte SQLite header (truncated SQLite file?); ignored</source>
+        <translation>只有 SQLite 16 字节文件头中的 %1 字节（SQLite 文件被截断？）；已忽略</translation>
+    </message>
+    <message>
+        <source>import cancelled</source>
+        <translation>导入已取消</translation>
+    </message>
+    <message>
+        <source>cannot decompress the file after %1 bytes (%2); the events read before are kept</source>
+        <translation>解压到 %1 字节后失败（%2）；保留之前读取的事件</translation>
+    </message>
+    <message>
+        <source>%1; the events read before are kept</source>
+        <translation>%1；保留之前读取的事件</translation>
+    </message>
+    <message>
+        <source>JSON parse stopped</source>
+        <translation>JSON 解析中止</translation>
+    </message>
+    <message>
+        <source>%1 flow events (ph s / t / f) without an integer pid / tid, a ts or an id are not imported</source>
+        <translation>%1 个流事件（ph s / t / f）缺少整数 pid / tid、ts 或 id，未导入</translation>
+    </message>
+    <message>
+        <source>%1 [memory] events of the CPU (Device Type 0) are not imported; the GPU&apos;s are memory_record rows</source>
+        <translation>%1 个 CPU（Device Type 0）的 [memory] 事件未导入；GPU 的事件作为 memory_record 行导入</translation>
+    </message>
+    <message>
+        <source>%1 [memory] events without a ts or args are not imported</source>
+        <translation>%1 个缺少 ts 或 args 的 [memory] 事件未导入</translation>
+    </message>
+    <message>
+        <source>%1 GPU activities were launched outside every ProfilerStep range; they are kernels without a step and in no step&apos;s breakdown</source>
+        <translation>%1 个 GPU 活动在所有 ProfilerStep 范围之外下发；它们是不属于任何迭代的 kernel，不计入任何迭代的耗时分解</translation>
+    </message>
+    <message>
+        <source>%1 GPU activities have no runtime call with their correlation id in the trace; they are kernels without a step and in no step&apos;s breakdown</source>
+        <translation>%1 个 GPU 活动在 trace 中没有相同 correlation id 的 runtime 调用；它们是不属于任何迭代的 kernel，不计入任何迭代的耗时分解</translation>
+    </message>
+    <message>
+        <source>%1 complete events without an integer pid / tid or a ts (the profiler&apos;s own Spans / Traces markers) are not on the timeline</source>
+        <translation>%1 个 complete 事件缺少整数 pid / tid 或 ts（profiler 自身的 Spans / Traces 标记），不显示在时间线上</translation>
+    </message>
+    <message>
+        <source>link key &quot;%1&quot; is not &quot;src-dst&quot;; skipped</source>
+        <translation>链路键 &quot;%1&quot; 不是 &quot;src-dst&quot;；已跳过</translation>
+    </message>
+    <message>
+        <source>link_info is not JSON; step links skipped</source>
+        <translation>link_info 不是 JSON；已跳过迭代链路</translation>
+    </message>
+    <message>
+        <source>communication_operator_cost is not a JSON object; ops skipped</source>
+        <translation>communication_operator_cost 不是 JSON 对象；已跳过算子</translation>
+    </message>
+    <message>
+        <source>link keys are local ranks of this rank&apos;s communication group and the file names no single self-link &quot;k-k&quot; (found %1): global src/dst of its links are unknown</source>
+        <translation>链路键是本卡通信域内的本地卡号，且文件中没有唯一的自环链路 &quot;k-k&quot;（找到 %1）：其链路的全局 src/dst 未知</translation>
+    </message>
+    <message>
+        <source>link keys are local ranks of this rank&apos;s communication group (the file lists no members); global ranks inferred: the self-link &quot;%1-%2&quot; makes rank %3 local %4, and %5 (pipeline-parallel, %6 stages of %7 ranks) gives contiguous stage groups of %8: local k = global %9 + k</source>
+        <translation>链路键是本卡通信域内的本地卡号（文件未列出成员）；已推断全局卡号：自环链路 &quot;%1-%2&quot; 表明卡 %3 是本地 %4，且 %5（流水线并行，%6 个阶段，每阶段 %7 张卡）给出每组 %8 张卡的连续阶段组：本地 k = 全局 %9 + k</translation>
+    </message>
+    <message>
+        <source>link keys are local ranks of this rank&apos;s communication group; %1 describes contiguous stage groups of %2 ranks, which does not fit rank %3 being local %4 (local ranks %5): global src/dst of links to other ranks are unknown</source>
+        <translation>链路键是本卡通信域内的本地卡号；%1 描述了每组 %2 张卡的连续阶段组，这与卡 %3 为本地 %4（本地卡号 %5）不符：到其他卡的链路的全局 src/dst 未知</translation>
+    </message>
+    <message>
+        <source>link keys are local ranks (%1) of this rank&apos;s communication group, and neither the file nor the layout lists the group&apos;s members (no ascend_cluster_analyse_pipeline-parallel_*_%2.csv beside it): only the self-link &quot;%3-%4&quot; (this rank) has global ranks; links to other ranks have no global src/dst</source>
+        <translation>链路键是本卡通信域内的本地卡号（%1），而文件和布局都没有列出该通信域的成员（旁边没有 ascend_cluster_analyse_pipeline-parallel_*_%2.csv）：只有自环链路 &quot;%3-%4&quot;（本卡）有全局卡号；到其他卡的链路没有全局 src/dst</translation>
+    </message>
+    <message>
+        <source>MindInsight cluster job without a rank table (hccl.json or any *.json)</source>
+        <translation>MindInsight 集群作业没有 rank table（hccl.json 或任何 *.json）</translation>
+    </message>
+    <message>
+        <source>rank table is not JSON with a server_list</source>
+        <translation>rank table 不是带 server_list 的 JSON</translation>
+    </message>
+    <message>
+        <source>no host_ips_mapping.txt; hosts cannot be matched to cluster_profiler folders</source>
+        <translation>没有 host_ips_mapping.txt；主机无法与 cluster_profiler 文件夹对应</translation>
+    </message>
+    <message>
+        <source>device %1 of host %2 is not in the rank table; its files were not imported</source>
+        <translation>主机 %2 的设备 %1 不在 rank table 中；其文件未导入</translation>
+    </message>
+    <message>
+        <source>the rank table lists %1 ranks; files were found for %2</source>
+        <translation>rank table 列出 %1 张卡；找到了 %2 张卡的文件</translation>
+    </message>
+    <message>
+        <source>flops_summary: %1 is not a number: %2</source>
+        <translation>flops_summary：%1 不是数值：%2</translation>
+    </message>
+    <message>
+        <source>no host_ips_mapping.txt next to the rank table; hosts are shown by server index</source>
+        <translation>rank table 旁没有 host_ips_mapping.txt；主机按服务器序号显示</translation>
+    </message>
+    <message>
+        <source>rank table has no server_list</source>
+        <translation>rank table 没有 server_list</translation>
+    </message>
+    <message>
+        <source>server #%1 of the rank table has no host_ips_mapping.txt entry</source>
+        <translation>rank table 的第 %1 台服务器在 host_ips_mapping.txt 中没有条目</translation>
+    </message>
+    <message>
+        <source>rank %1 is not in the rank table</source>
+        <translation>卡 %1 不在 rank table 中</translation>
+    </message>
+    <message>
+        <source>%1: cannot read (%2)</source>
+        <translation>%1：无法读取（%2）</translation>
+    </message>
+    <message>
+        <source>step breakdown columns from %1 (%2 steps)</source>
+        <translation>迭代耗时分解列取自 %1（%2 个迭代）</translation>
+    </message>
+    <message>
+        <source>tick count %1 is out of range; left out</source>
+        <translation>tick 计数 %1 超出范围；已略去</translation>
+    </message>
+    <message>
+        <source>%1: not a cycle counter (&quot;%2&quot;)</source>
+        <translation>%1：不是 cycle counter（&quot;%2&quot;）</translation>
+    </message>
+    <message>
+        <source>timeline placed on the device system counter clock (ns since the counter started, not epoch) by min_cycle_counter_%1.txt; ranks of one server share that clock, other servers do not</source>
+        <translation>时间线按 min_cycle_counter_%1.txt 放在设备 system counter 时钟上（自计数器启动起的 ns，而非 epoch）；同一服务器的卡共用该时钟，不同服务器则不共用</translation>
+    </message>
+    <message>
+        <source>timeline is relative: times are µs from the rank&apos;s first task and the profile holds no epoch base (no min_cycle_counter_{id}.txt next to it), so this rank&apos;s timeline starts at 0 and does not line up with other ranks</source>
+        <translation>时间线是相对时间：时间是从本卡第一个任务起的 µs，且性能数据中没有 epoch 基准（旁边没有 min_cycle_counter_{id}.txt），因此本卡时间线从 0 开始，无法与其他卡对齐</translation>
+    </message>
+    <message>
+        <source>step spans not drawn: %1: %2</source>
+        <translation>未绘制迭代区间：%1：%2</translation>
+    </message>
+    <message>
+        <source>%1 steps of %2 drawn as the Step Trace process (same clock)</source>
+        <translation>%2 的 %1 个迭代绘制为 Step Trace 进程（同一时钟）</translation>
+    </message>
+    <message>
+        <source>invalid JSON at byte %1: %2</source>
+        <translation>第 %1 字节处 JSON 无效：%2</translation>
+    </message>
+    <message>
+        <source>cannot open file</source>
+        <translation>无法打开文件</translation>
+    </message>
+    <message>
+        <source>expected a JSON object at the top level</source>
+        <translation>顶层应为 JSON 对象</translation>
+    </message>
+    <message>
+        <source>no &quot;config&quot; object (rankId, stageId, parallelType); only the node count is kept</source>
+        <translation>没有 &quot;config&quot; 对象（rankId、stageId、parallelType）；只保留节点数</translation>
+    </message>
+    <message>
+        <source>config.rankId is %1 but the file name gives rank %2; facts kept under the file name&apos;s rank</source>
+        <translation>config.rankId 为 %1，但文件名给出卡 %2；信息按文件名的卡号保存</translation>
+    </message>
+    <message>
+        <source>ClusterStepTraceTime rank row without a numeric index; skipped</source>
+        <translation>ClusterStepTraceTime 的 rank 行缺少数值型 index；已跳过</translation>
+    </message>
+    <message>
+        <source>%1 ClusterStepTraceTime rows of a type other than &quot;rank&quot; or &quot;stage&quot; were not imported</source>
+        <translation>%1 行类型不是 &quot;rank&quot; 或 &quot;stage&quot; 的 ClusterStepTraceTime 未导入</translation>
+    </message>
+    <message>
+        <source>ClusterCommAnalyzerTime row without rank_id or hccl_op_name; skipped</source>
+        <translation>ClusterCommAnalyzerTime 行缺少 rank_id 或 hccl_op_name；已跳过</translation>
+    </message>
+    <message>
+        <source>%1 ClusterCommAnalyzerBandwidth rows name an op missing from ClusterCommAnalyzerTime; skipped</source>
+        <translation>%1 行 ClusterCommAnalyzerBandwidth 引用了 ClusterCommAnalyzerTime 中不存在的算子；已跳过</translation>
+    </message>
+    <message>
+        <source>ClusterCommAnalyzerMatrix row of %1 without numeric ranks; skipped</source>
+        <translation>%1 的 ClusterCommAnalyzerMatrix 行缺少数值型卡号；已跳过</translation>
+    </message>
+    <message>
+        <source>no ClusterStepTraceTime table; no step breakdown from this file</source>
+        <translation>没有 ClusterStepTraceTime 表；此文件不提供迭代耗时分解</translation>
+    </message>
+    <message>
+        <source>rank row without a numeric Index; skipped</source>
+        <translation>rank 行缺少数值型 Index；已跳过</translation>
+    </message>
+    <message>
+        <source>%1 rows of a Type other than &quot;rank&quot; or &quot;stage&quot; were not imported</source>
+        <translation>%1 行 Type 不是 &quot;rank&quot; 或 &quot;stage&quot; 的数据未导入</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an object; skipped</source>
+        <translation>&quot;%1&quot; 不是对象；已跳过</translation>
+    </message>
+    <message>
+        <source>%1 groups repeat a group_name hash; the first is kept</source>
+        <translation>%1 个通信域的 group_name 哈希重复；保留第一个</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an array; skipped</source>
+        <translation>&quot;%1&quot; 不是数组；已跳过</translation>
+    </message>
+    <message>
+        <source>%1 rank sets are not arrays of integers; skipped</source>
+        <translation>%1 个卡集合不是整数数组；已跳过</translation>
+    </message>
+    <message>
+        <source>op &quot;%1&quot;: &quot;%2&quot; is not a rank id; skipped</source>
+        <translation>算子 &quot;%1&quot;：&quot;%2&quot; 不是卡号；已跳过</translation>
+    </message>
+    <message>
+        <source>op &quot;%1&quot;: link key &quot;%2&quot; is not &quot;src-dst&quot;</source>
+        <translation>算子 &quot;%1&quot;：链路键 &quot;%2&quot; 不是 &quot;src-dst&quot;</translation>
+    </message>
+    <message>
+        <source>cannot read cluster_analysis.db: %1</source>
+        <translation>无法读取 cluster_analysis.db：%1</translation>
+    </message>
+    <message>
+        <source>cluster_analysis_output holds both cluster_analysis.db and text files; using the db, ignored: %1</source>
+        <translation>cluster_analysis_output 同时包含 cluster_analysis.db 和文本文件；使用 db，已忽略：%1</translation>
+    </message>
+    <message>
+        <source>cluster_analysis_output holds only communication_group.json: ranks and communication groups are loaded, but there is no step or communication data (no cluster_step_trace_time.csv, cluster_communication*.json or cluster_analysis.db)</source>
+        <translation>cluster_analysis_output 只包含 communication_group.json：已加载卡和通信域，但没有迭代或通信数据（没有 cluster_step_trace_time.csv、cluster_communication*.json 或 cluster_analysis.db）</translation>
+    </message>
+    <message>
+        <source>op &quot;%1&quot; of rank %2 has no &quot;Communication Time Info&quot;</source>
+        <translation>卡 %2 的算子 &quot;%1&quot; 没有 &quot;Communication Time Info&quot;</translation>
+    </message>
+    <message>
+        <source>op &quot;%1&quot; %2: bad Size Distribution entry</source>
+        <translation>算子 &quot;%1&quot; %2：Size Distribution 条目无效</translation>
+    </message>
+    <message>
+        <source>record larger than %1 MiB (unclosed quote or binary data?), import stopped</source>
+        <translation>记录大于 %1 MiB（引号未闭合或为二进制数据？），导入中止</translation>
+    </message>
+    <message>
+        <source>import failed: %1</source>
+        <translation>导入失败：%1</translation>
+    </message>
+    <message>
+        <source>cannot open: %1</source>
+        <translation>无法打开：%1</translation>
+    </message>
+    <message>
+        <source>not a CSV text file</source>
+        <translation>不是 CSV 文本文件</translation>
+    </message>
+    <message>
+        <source>empty file</source>
+        <translation>空文件</translation>
+    </message>
+    <message>
+        <source>missing required column %1 (found: %2)</source>
+        <translation>缺少必需的列 %1（找到的列：%2）</translation>
+    </message>
+    <message>
+        <source>not a CSV text file: binary data, import stopped</source>
+        <translation>不是 CSV 文本文件：包含二进制数据，导入中止</translation>
+    </message>
+    <message>
+        <source>file ends inside a quoted field (truncated?), last record skipped</source>
+        <translation>文件在带引号的字段内结束（被截断？），已跳过最后一条记录</translation>
+    </message>
+    <message>
+        <source>row has %1 fields, header has %2</source>
+        <translation>该行有 %1 个字段，表头有 %2 个</translation>
+    </message>
+    <message>
+        <source>no data rows</source>
+        <translation>没有数据行</translation>
+    </message>
+    <message>
+        <source>malformed number %1 in column %2, stored as NULL</source>
+        <translation>列 %2 中的数值 %1 格式错误，存为 NULL</translation>
+    </message>
+    <message>
+        <source>row skipped: %1 in required column %2</source>
+        <translation>已跳过该行：必需的列 %2 %1</translation>
+    </message>
+    <message>
+        <source>%1 more problems in this file were not listed</source>
+        <translation>此文件中另有 %1 个问题未列出</translation>
+    </message>
+    <message>
+        <source>&quot;%1.%2&quot; is not an object; skipped</source>
+        <translation>&quot;%1.%2&quot; 不是对象；已跳过</translation>
+    </message>
+    <message>
+        <source>op &quot;%1&quot; is not an object; skipped</source>
+        <translation>算子 &quot;%1&quot; 不是对象；已跳过</translation>
+    </message>
+    <message>
+        <source>no communication ops in this file</source>
+        <translation>此文件中没有通信算子</translation>
+    </message>
+    <message>
+        <source>file changed while it was imported: the PMU columns of its kernels cannot be read back</source>
+        <translation>文件在导入期间被修改：其 kernel 的 PMU 列无法回读</translation>
+    </message>
+    <message>
+        <source>parallel_group_info is not an object; group names unknown</source>
+        <translation>parallel_group_info 不是对象；通信域名称未知</translation>
+    </message>
+    <message>
+        <source>parallel_group_info.%1 has no global_ranks list</source>
+        <translation>parallel_group_info.%1 没有 global_ranks 列表</translation>
+    </message>
+    <message>
+        <source>missing</source>
+        <translation>缺失值</translation>
+    </message>
+    <message>
+        <source>number</source>
+        <translation>数值</translation>
+    </message>
+    <message>
+        <source>string</source>
+        <translation>字符串</translation>
+    </message>
+    <message>
+        <source>boolean</source>
+        <translation>布尔值</translation>
+    </message>
+    <message>
+        <source>null</source>
+        <translation>null</translation>
+    </message>
+    <message>
+        <source>object/array</source>
+        <translation>对象/数组</translation>
+    </message>
+    <message>
+        <source>event at byte %1: %2</source>
+        <translation>第 %1 字节处的事件：%2</translation>
+    </message>
+    <message>
+        <source>ph %1 event with %2 %3%4, skipped</source>
+        <translation>ph %1 事件的 %3 是%2%4，已跳过</translation>
+    </message>
+    <message>
+        <source>args object larger than 16 MiB (or beyond 1 TiB into the file) dropped</source>
+        <translation>大于 16 MiB（或位于文件 1 TiB 之后）的 args 对象已丢弃</translation>
+    </message>
+    <message>
+        <source>file changed while it was imported (or is not a regular file): the args of %1 slices are not kept</source>
+        <translation>文件在导入期间被修改（或不是普通文件）：%1 个切片的 args 未保留</translation>
+    </message>
+    <message>
+        <source>%1 events with ph &quot;%2&quot; are not imported (only X, C, M, s, t, f are)</source>
+        <translation>%1 个 ph 为 &quot;%2&quot; 的事件未导入（只导入 X、C、M、s、t、f）</translation>
+    </message>
+    <message>
+        <source>%1 entries of the event array are not objects</source>
+        <translation>事件数组中有 %1 个条目不是对象</translation>
+    </message>
+    <message>
+        <source>cannot open trace file: %1</source>
+        <translation>无法打开 trace 文件：%1</translation>
+    </message>
+    <message>
+        <source>cannot read trace file: %1</source>
+        <translation>无法读取 trace 文件：%1</translation>
+    </message>
+    <message>
+        <source>file is empty</source>
+        <translation>文件为空</translation>
+    </message>
+    <message>
+        <source>read error at byte %1: %2</source>
+        <translation>第 %1 字节处读取错误：%2</translation>
+    </message>
+    <message>
+        <source>syntax error at byte %1: %2 (events before this point were imported)</source>
+        <translation>第 %1 字节处语法错误：%2（此前的事件已导入）</translation>
+    </message>
+    <message>
+        <source>no trace events: expected a JSON array of events or {&quot;traceEvents&quot;: [...]}</source>
+        <translation>没有 trace 事件：应为事件的 JSON 数组或 {&quot;traceEvents&quot;: [...]}</translation>
+    </message>
+    <message>
+        <source>not JSON: syntax error at byte %1 (starts with byte %2, expected &apos;[&apos; or &apos;{&apos;)</source>
+        <translation>不是 JSON：第 %1 字节处语法错误（以字节 %2 开头，应为 &apos;[&apos; 或 &apos;{&apos;）</translation>
+    </message>
+    <message>
+        <source>not a CSV text file (binary data in its first bytes)</source>
+        <translation>不是 CSV 文本文件（开头几个字节中有二进制数据）</translation>
+    </message>
+    <message>
+        <source>not a CSV table: its first line has no comma-separated columns (&quot;%1&quot;)</source>
+        <translation>不是 CSV 表：第一行没有逗号分隔的列（&quot;%1&quot;）</translation>
+    </message>
+    <message>
+        <source>parse cache not written (the folder cannot be written: read-only, full or not a folder); loaded without it, so these files are parsed again next time</source>
+        <translation>未写入解析缓存（该文件夹不可写：只读、已满或不是文件夹）；已在不使用缓存的情况下加载，下次将重新解析这些文件</translation>
+    </message>
+    <message>
+        <source>no importer for this file kind in this build; skipped</source>
+        <translation>此版本中没有该类文件的导入器；已跳过</translation>
+    </message>
+    <message>
+        <source>the file changed while it was read (%1 -&gt; %2 bytes%3); what was read may mix two versions: reopen the folder to read it again</source>
+        <translation>文件在读取期间发生变化（%1 -&gt; %2 字节%3）；读到的内容可能混合了两个版本：请重新打开文件夹再次读取</translation>
+    </message>
+    <message>
+        <source>, modified</source>
+        <translation>，已修改</translation>
+    </message>
+    <message>
+        <source>imported group file unusable (%1); read the original files instead</source>
+        <translation>导入的分组文件不可用（%1）；改为读取原始文件</translation>
+    </message>
+    <message>
+        <source>parse cache entry unusable (%1); removed it and parsed the files again</source>
+        <translation>解析缓存条目不可用（%1）；已删除并重新解析文件</translation>
+    </message>
+    <message>
+        <source>parse cache entry %1 unusable (%2); removed it and parsed again</source>
+        <translation>解析缓存条目 %1 不可用（%2）；已删除并重新解析</translation>
+    </message>
+    <message>
+        <source>joined model %1 unusable (%2); merged the rank files instead</source>
+        <translation>合并模型 %1 不可用（%2）；改为合并各卡文件</translation>
+    </message>
+    <message>
+        <source>memory: the load grew to %1 % of the memory it may use (%2); the ranks read after that in lean mode: %3</source>
+        <translation>内存：加载增长到其可用内存的 %1 %（%2）；此后读取的卡使用精简模式：%3</translation>
+    </message>
+    <message>
+        <source>memory: the load used all the memory it may use (%1) even in lean mode; %2 of %3 ranks were left out (listed, files not read) so the process is not killed: open fewer ranks</source>
+        <translation>内存：即使在精简模式下，加载也用尽了其可用内存（%1）；%3 张卡中有 %2 张被略去（已列出，文件未读取），以免进程被终止：请打开更少的卡</translation>
+    </message>
+    <message>
+        <source>this load may need about %1 of memory but only about %2 is available (%3%4); loaded in lean mode: %5</source>
+        <translation>此次加载可能需要约 %1 内存，但只有约 %2 可用（%3%4）；以精简模式加载：%5</translation>
+    </message>
+    <message>
+        <source>, less a %1 % margin</source>
+        <translation>，扣除 %1 % 的余量</translation>
+    </message>
+    <message>
+        <source>the communication matrices&apos; per-op slots (top1, middle, bottom..) are left out (their &quot;total&quot; slot and the real-op links of older builds stay, so the summary figures are unchanged, but summary --json and the link views have fewer links), and no timelines or other deferred files are read; open fewer ranks for every link</source>
+        <translation>通信矩阵中各算子的槽位（top1、middle、bottom..）被略去（保留其 &quot;total&quot; 槽位和旧版本的真实算子链路，因此汇总数据不变，但 summary --json 和链路视图中的链路更少），并且不读取时间线或其他延迟加载的文件；如需查看每条链路，请打开更少的卡</translation>
+    </message>
+    <message>
+        <source>group %1: local rank %2 claimed by ranks %3 and %4; keeping the first</source>
+        <translation>通信域 %1：本地卡 %2 同时被卡 %3 和 %4 占用；保留第一个</translation>
+    </message>
+    <message>
+        <source>group %1: no profiler_metadata.json membership; the loaded ranks&apos; self-links map local ranks to equal global ranks, so the other %2 local ranks of its links are assumed global as well</source>
+        <translation>通信域 %1：没有 profiler_metadata.json 成员信息；已加载卡的自环链路将本地卡号映射为相同的全局卡号，因此其链路中其余 %2 个本地卡号也假定为全局卡号</translation>
+    </message>
+    <message>
+        <source>group %1: global ranks unknown for some local ranks (no profiler_metadata.json and no self-link from those ranks); their links have no global src/dst</source>
+        <translation>通信域 %1：部分本地卡的全局卡号未知（没有 profiler_metadata.json，这些卡也没有自环链路）；其链路没有全局 src/dst</translation>
+    </message>
+</context>
+<context>
     <name>npuscope::gui::ParseIssuesDock</name>
     <message>
         <source>Parse issues</source>

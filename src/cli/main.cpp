@@ -346,8 +346,7 @@ int advise(const std::vector<std::string>& args)
             if (end == args[i].c_str() || *end || !(v > 0) || !std::isfinite(v))
                 return usage("--peak-tflops expects a positive number, got \"" + args[i] + "\"");
             options.peakTflops = v;
-        }
-        else if (a == "--html") {
+        } else if (a == "--html") {
             if (i + 1 >= args.size())
                 return usage("--html needs a FILE");
             htmlPath = args[++i];

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/load/DeferredSniff.h"
 
+#include "npuscope/core/TranslationMarker.h"
+#include "npuscope/io/parse/IssueText.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -9,23 +12,23 @@ namespace npuscope::load {
 
 namespace {
 
-    constexpr size_t kPrefixBytes = 4096;
+constexpr size_t kPrefixBytes = 4096;
 
-    bool endsWith(const std::string& s, std::string_view suffix)
-    {
-        return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-    }
+bool endsWith(const std::string& s, std::string_view suffix)
+{
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
 
-    std::string hexByte(unsigned char c)
-    {
-        char buffer[8];
-        std::snprintf(buffer, sizeof buffer, "0x%02x", static_cast<unsigned>(c));
-        return buffer;
-    }
+std::string hexByte(unsigned char c)
+{
+    char buffer[8];
+    std::snprintf(buffer, sizeof buffer, "0x%02x", static_cast<unsigned>(c));
+    return buffer;
+}
 
 } // namespace
 
-std::optional<std::string> DeferredSniff::problem(const io::PlannedFile& file)
+std::optional<TrText> DeferredSniff::problem(const io::PlannedFile& file)
 {
     using io::FileKind;
     bool json = false;
@@ -54,25 +57,28 @@ std::optional<std::string> DeferredSniff::problem(const io::PlannedFile& file)
     prefix.resize(static_cast<size_t>(std::max<std::streamsize>(0, in.gcount())));
     size_t start = prefix.rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0; // UTF-8 byte order mark
     if (json) {
-        while (start < prefix.size() && (prefix[start] == ' ' || prefix[start] == '\n' || prefix[start] == '\r'
-                                            || prefix[start] == '\t'))
+        while (start < prefix.size()
+            && (prefix[start] == ' ' || prefix[start] == '\n' || prefix[start] == '\r' || prefix[start] == '\t'))
             ++start;
         if (start == prefix.size() || prefix[start] == '[' || prefix[start] == '{')
             return std::nullopt;
-        return "not JSON: syntax error at byte " + std::to_string(start) + " (starts with byte "
-            + hexByte(static_cast<unsigned char>(prefix[start])) + ", expected '[' or '{')";
+        return io::issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                                 "not JSON: syntax error at byte %1 (starts with byte %2, expected '[' or '{')"),
+            { std::to_string(start), hexByte(static_cast<unsigned char>(prefix[start])) });
     }
     if (csv) {
         if (prefix.find('\0') != std::string::npos)
-            return std::string("not a CSV text file (binary data in its first bytes)");
+            return io::issueText(
+                QT_TRANSLATE_NOOP("ParseIssue", "not a CSV text file (binary data in its first bytes)"));
         while (start < prefix.size() && (prefix[start] == '\n' || prefix[start] == '\r'))
             ++start; // blank lines before the header
         const size_t end = prefix.find('\n', start);
         const std::string header = prefix.substr(start, end == std::string::npos ? std::string::npos : end - start);
         // Only a header without any separator is plainly not a table (the importer judges everything else).
         if (!header.empty() && header.find_first_of(",\t;") == std::string::npos && end != std::string::npos)
-            return "not a CSV table: its first line has no comma-separated columns (\"" + header.substr(0, 40)
-                + "\")";
+            return io::issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                                     "not a CSV table: its first line has no comma-separated columns (\"%1\")"),
+                { header.substr(0, 40) });
     }
     return std::nullopt;
 }

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/load/Loader.h"
 
+#include "npuscope/core/TranslationMarker.h"
+#include "npuscope/io/parse/IssueText.h"
+
 #include "npuscope/core/RunOnThreads.h"
 #include "npuscope/io/cann/CannProfImporter.h"
 #include "npuscope/io/db/AnalysisDbImporter.h"
@@ -240,8 +243,9 @@ void storeInCache(const ParseCache& cache, model::Database& model, const std::st
     model::ModelWriter writer(model);
     writer.begin();
     writer.addIssue({ model::Severity::Info, std::nullopt, cache.dir(), std::nullopt,
-        "parse cache not written (the folder cannot be written: read-only, full or not a folder); loaded without "
-        "it, so these files are parsed again next time" });
+        io::issueText(QT_TRANSLATE_NOOP("ParseIssue",
+            "parse cache not written (the folder cannot be written: read-only, full or not a folder); loaded without "
+            "it, so these files are parsed again next time")) });
     writer.commit();
 }
 
@@ -272,18 +276,23 @@ bool importFile(model::ModelWriter& writer, int64_t rank, const PlannedFile& fil
         else if (importer)
             ok = importer(ctx);
         else
-            ctx.warning(std::nullopt, "no importer for this file kind in this build; skipped");
+            ctx.warning(std::nullopt,
+                io::issueText(
+                    QT_TRANSLATE_NOOP("ParseIssue", "no importer for this file kind in this build; skipped")));
     } catch (const std::exception& e) {
-        ctx.error(std::nullopt, std::string("import failed: ") + e.what());
+        ctx.error(std::nullopt, io::issueText(QT_TRANSLATE_NOOP("ParseIssue", "import failed: %1"), { e.what() }));
         spdlog::error("import of {} failed: {}", file.path, e.what());
     }
     // A file rewritten while it was read (a job still writing its profile) gives rows of two versions: said, so
     // the user reopens the folder once the job is done (the parse cache keys on size and mtime, so that reparses).
     if (const auto after = SourceFile::stamp(file.path); before && after && *after != *before)
         ctx.warning(std::nullopt,
-            "the file changed while it was read (" + std::to_string(before->sizeBytes) + " -> "
-                + std::to_string(after->sizeBytes) + " bytes" + (after->mtimeNs != before->mtimeNs ? ", modified" : "")
-                + "); what was read may mix two versions: reopen the folder to read it again");
+            io::issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                              "the file changed while it was read (%1 -> %2 bytes%3); what was read may mix two "
+                              "versions: reopen the folder to read it again"),
+                { std::to_string(before->sizeBytes), std::to_string(after->sizeBytes),
+                    after->mtimeNs != before->mtimeNs ? io::issueText(QT_TRANSLATE_NOOP("ParseIssue", ", modified"))
+                                                      : TrText() }));
     ctx.finish();
     if (setStatus)
         writer.setRankFileStatus(rank, fileKindName(file.kind), file.path, loadedOrFailed(ok));
@@ -388,7 +397,7 @@ void mergeImportedRank(model::Database& db, model::ModelWriter& writer, const Pl
         writer.addIssue({ inspection.usable ? model::Severity::Warning : model::Severity::Error, rank.rank, file.path,
             std::nullopt, inspection.problem });
     for (const auto& issue : inspection.issues)
-        writer.addIssue({ severityOf(issue.severity), std::nullopt, issue.path, std::nullopt, issue.message });
+        writer.addIssue({ severityOf(issue.severity), std::nullopt, issue.path, std::nullopt, issue.text });
     progress.bytes(file.size, file.path);
 }
 
@@ -598,7 +607,9 @@ bool mergeImportedGroup(model::Database& db, int64_t rank, const std::string& pa
     } catch (const model::DbError& e) {
         model::ModelWriter writer(db);
         writer.addIssue({ model::Severity::Warning, rank, path, std::nullopt,
-            std::string("imported group file unusable (") + e.what() + "); read the original files instead" });
+            io::issueText(
+                QT_TRANSLATE_NOOP("ParseIssue", "imported group file unusable (%1); read the original files instead"),
+                { e.what() }) });
         return false;
     }
     for (const auto& f : files)
@@ -623,7 +634,9 @@ bool mergeCached(model::Database& db, model::OptInt rank, const ParseCache& cach
         cache.remove(key);
         model::ModelWriter writer(db);
         writer.addIssue({ model::Severity::Warning, rank, path, std::nullopt,
-            std::string("parse cache entry unusable (") + e.what() + "); removed it and parsed the files again" });
+            io::issueText(QT_TRANSLATE_NOOP(
+                              "ParseIssue", "parse cache entry unusable (%1); removed it and parsed the files again"),
+                { e.what() }) });
         progress.cacheRejected();
         return false;
     }
@@ -1026,7 +1039,7 @@ std::unique_ptr<model::Database> Loader::load(
     watch.lean = memory.tooHigh();
 
     std::unique_ptr<model::Database> db;
-    std::optional<std::string> rejected; // a damaged entry, reported once the model exists
+    std::optional<TrText> rejected; // a damaged entry, reported once the model exists
     // 0. Everything at once: the whole model of an earlier open with timelines, when nothing changed.
     const bool everything = options.loadTimelines && options.deferredGroups == kAllGroups;
     const std::string full = options.cache && everything ? fullKey(*options.cache, plan) : std::string();
@@ -1039,7 +1052,9 @@ std::unique_ptr<model::Database> Loader::load(
         } catch (const model::DbError& e) {
             spdlog::warn("parse cache entry {} unusable ({}); parsing again", *cached, e.what());
             options.cache->remove(full);
-            rejected = "parse cache entry " + *cached + " unusable (" + e.what() + "); removed it and parsed again";
+            rejected = io::issueText(
+                QT_TRANSLATE_NOOP("ParseIssue", "parse cache entry %1 unusable (%2); removed it and parsed again"),
+                { *cached, e.what() });
             progress.cacheRejected();
             db.reset();
         }
@@ -1064,7 +1079,9 @@ std::unique_ptr<model::Database> Loader::load(
         } catch (const model::DbError& e) {
             spdlog::warn("parse cache entry {} unusable ({}); parsing again", *cached, e.what());
             options.cache->remove(key);
-            rejected = "parse cache entry " + *cached + " unusable (" + e.what() + "); removed it and parsed again";
+            rejected = io::issueText(
+                QT_TRANSLATE_NOOP("ParseIssue", "parse cache entry %1 unusable (%2); removed it and parsed again"),
+                { *cached, e.what() });
             progress.cacheRejected();
             db.reset();
         }
@@ -1079,7 +1096,9 @@ std::unique_ptr<model::Database> Loader::load(
             db = readCachedModel(*joined, plan, "npuscope_join", true);
             progress.bytes(totalBytes, *joined);
         } catch (const model::DbError& e) {
-            rejected = "joined model " + *joined + " unusable (" + e.what() + "); merged the rank files instead";
+            rejected = io::issueText(
+                QT_TRANSLATE_NOOP("ParseIssue", "joined model %1 unusable (%2); merged the rank files instead"),
+                { *joined, e.what() });
             db.reset();
         }
     }
@@ -1150,22 +1169,26 @@ std::unique_ptr<model::Database> Loader::load(
         model::ModelWriter writer(*db);
         writer.begin();
         for (const auto& issue : plan.issues)
-            writer.addIssue({ severityOf(issue.severity), std::nullopt, issue.path, std::nullopt, issue.message });
+            writer.addIssue({ severityOf(issue.severity), std::nullopt, issue.path, std::nullopt, issue.text });
         if (rejected)
             writer.addIssue({ model::Severity::Warning, std::nullopt, std::nullopt, std::nullopt, *rejected });
         if (memory.tooHigh())
             writer.addIssue({ model::Severity::Warning, std::nullopt, std::nullopt, std::nullopt, memory.message() });
         else if (watch.switchedDuringLoad.load())
             writer.addIssue({ model::Severity::Warning, std::nullopt, std::nullopt, std::nullopt,
-                "memory: the load grew to " + std::to_string(static_cast<int>(MemoryGuard::kLeanFraction * 100))
-                    + " % of the memory it may use (" + memory.availableSource + "); the ranks read after that in "
-                    + "lean mode: " + MemoryGuard::leanText() });
+                io::issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                                  "memory: the load grew to %1 % of the memory it may use (%2); the ranks read after "
+                                  "that in lean mode: %3"),
+                    { std::to_string(static_cast<int>(MemoryGuard::kLeanFraction * 100)), memory.availableSource,
+                        MemoryGuard::leanText() }) });
         if (watch.ranksLeftOut.load() > 0)
             writer.addIssue({ model::Severity::Error, std::nullopt, std::nullopt, std::nullopt,
-                "memory: the load used all the memory it may use (" + memory.availableSource + ") even in lean "
-                    + "mode; " + std::to_string(watch.ranksLeftOut.load()) + " of " + std::to_string(plan.ranks.size())
-                    + " ranks were left out (listed, files not read) so the process is not killed: open fewer "
-                      "ranks" });
+                io::issueText(
+                    QT_TRANSLATE_NOOP("ParseIssue",
+                        "memory: the load used all the memory it may use (%1) even in lean mode; %2 of %3 ranks were "
+                        "left out (listed, files not read) so the process is not killed: open fewer ranks"),
+                    { memory.availableSource, std::to_string(watch.ranksLeftOut.load()),
+                        std::to_string(plan.ranks.size()) }) });
         writer.commit();
     }
     progress.message("");

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/load/MemoryGuard.h"
 
+#include "npuscope/core/TranslationMarker.h"
+#include "npuscope/io/parse/IssueText.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -161,22 +164,26 @@ MemoryGuard::Check MemoryGuard::check(const LoadPlan& plan, bool timelines, Defe
     return c;
 }
 
-std::string MemoryGuard::Check::message() const
+TrText MemoryGuard::Check::message() const
 {
-    return "this load may need about " + gib(estimateBytes) + " of memory but only about " + gib(availableBytes)
-        + " is available (" + availableSource
-        + (availableSource == "NPUSCOPE_MEMORY_AVAILABLE"
-                ? ""
-                : ", less a " + std::to_string(static_cast<int>(kMarginFraction * 100)) + " % margin")
-        + "); loaded in lean mode: " + leanText();
+    return io::issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                             "this load may need about %1 of memory but only about %2 is available (%3%4); loaded in "
+                             "lean mode: %5"),
+        { gib(estimateBytes), gib(availableBytes), availableSource,
+            availableSource == "NPUSCOPE_MEMORY_AVAILABLE"
+                ? TrText()
+                : io::issueText(QT_TRANSLATE_NOOP("ParseIssue", ", less a %1 % margin"),
+                    { std::to_string(static_cast<int>(kMarginFraction * 100)) }),
+            leanText() });
 }
 
-std::string MemoryGuard::leanText()
+TrText MemoryGuard::leanText()
 {
-    return "the communication matrices' per-op slots (top1, middle, bottom..) are left out (their \"total\" slot "
-           "and the real-op links of older builds stay, so the summary figures are unchanged, but summary --json and "
-           "the link views have fewer links), and no timelines or other deferred files are read; open fewer ranks "
-           "for every link";
+    return io::issueText(QT_TRANSLATE_NOOP("ParseIssue",
+        "the communication matrices' per-op slots (top1, middle, bottom..) are left out (their \"total\" slot "
+        "and the real-op links of older builds stay, so the summary figures are unchanged, but summary --json and "
+        "the link views have fewer links), and no timelines or other deferred files are read; open fewer ranks "
+        "for every link"));
 }
 
 bool MemoryGuard::Watch::afterRank()

@@ -42,6 +42,7 @@ constexpr const char* kExtension = ".npdb";
 //     (merges copy links as stored); Kineto traces also give fwdbwd flows and [memory] records.
 // 18: comm_op.zero_transports: a communication.json transport with every figure 0 and no packets has no comm_bandwidth
 //     row; comm ops, transports and packets written in multi-row statements.
+//     parse_issue.message_template (the translatable form of each import problem's message).
 constexpr int kImportVersion = 18;
 
 uint64_t fnv1a(uint64_t h, std::string_view text)

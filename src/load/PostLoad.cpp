@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/load/PostLoad.h"
 
+#include "npuscope/core/TranslationMarker.h"
+#include "npuscope/io/parse/IssueText.h"
+
 #include "npuscope/core/GroupHash.h"
 #include "npuscope/model/CommGroupSources.h"
 #include "npuscope/model/CommGroupTable.h"
@@ -122,8 +125,9 @@ void PostLoad::resolveGroups(Database& db, ModelWriter& writer, const GroupFacts
         auto [it, inserted] = g.localToGlobal.emplace(*src, rank);
         if (!inserted && it->second != rank) {
             writer.addIssue({ Severity::Warning, rank, std::nullopt, std::nullopt,
-                "group " + hash + ": local rank " + std::to_string(*src) + " claimed by ranks "
-                    + std::to_string(it->second) + " and " + std::to_string(rank) + "; keeping the first" });
+                io::issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                                  "group %1: local rank %2 claimed by ranks %3 and %4; keeping the first"),
+                    { hash, std::to_string(*src), std::to_string(it->second), std::to_string(rank) }) });
             continue;
         }
         g.source = "self_link";
@@ -147,16 +151,17 @@ void PostLoad::resolveGroups(Database& db, ModelWriter& writer, const GroupFacts
                 g.localToGlobal.emplace(l, l);
             g.source = "self_link_identity";
             writer.addIssue({ Severity::Info, std::nullopt, std::nullopt, std::nullopt,
-                "group " + hash
-                    + ": no profiler_metadata.json membership; the loaded ranks' self-links map local "
-                      "ranks to equal global ranks, so the other "
-                    + std::to_string(g.localToGlobal.size() - known)
-                    + " local ranks of its links are assumed global as well" });
+                io::issueText(
+                    QT_TRANSLATE_NOOP("ParseIssue",
+                        "group %1: no profiler_metadata.json membership; the loaded ranks' self-links map local ranks "
+                        "to equal global ranks, so the other %2 local ranks of its links are assumed global as well"),
+                    { hash, std::to_string(g.localToGlobal.size() - known) }) });
         } else {
             writer.addIssue({ Severity::Warning, std::nullopt, std::nullopt, std::nullopt,
-                "group " + hash
-                    + ": global ranks unknown for some local ranks (no profiler_metadata.json and no "
-                      "self-link from those ranks); their links have no global src/dst" });
+                io::issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                                  "group %1: global ranks unknown for some local ranks (no profiler_metadata.json and "
+                                  "no self-link from those ranks); their links have no global src/dst"),
+                    { hash }) });
         }
     }
 

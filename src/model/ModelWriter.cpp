@@ -169,7 +169,7 @@ struct ModelWriter::Statements {
         , counter(db, "counter", { "rank_id", "pid", "name_id", "series", "ts", "value" })
         , flow(db, "flow", kFlowColumns)
         , flowBatch(db, "flow", kFlowColumns, {}, "INSERT INTO", kBatchRows)
-        , issue(db, "parse_issue", { "severity", "rank_id", "file", "line", "message" })
+        , issue(db, "parse_issue", { "severity", "rank_id", "file", "line", "message", "message_template" })
         , stepTraceOp(db, "step_trace_op",
               { "rank_id", "step", "column_name", "stream_id", "op_type", "start_syscnt_ns", "end_syscnt_ns", "dur" })
     {
@@ -201,7 +201,7 @@ struct ModelWriter::Statements {
     TableInsert<4> sourceFile;
     TableInsert<6> counter;
     TableInsert<12> flow, flowBatch;
-    TableInsert<5> issue;
+    TableInsert<6> issue;
     TableInsert<8> stepTraceOp;
 };
 
@@ -624,7 +624,8 @@ void ModelWriter::addStepTraceOp(const StepTraceOpRow& r)
 
 void ModelWriter::addIssue(const ParseIssueRow& r)
 {
-    m_st->issue.insert(severityName(r.severity), r.rankId, r.file, r.line, r.message);
+    m_st->issue.insert(severityName(r.severity), r.rankId, r.file, r.line, r.message.english(),
+        r.message.translatable() ? OptText(r.message.toJson()) : std::nullopt);
 }
 
 } // namespace npuscope::model

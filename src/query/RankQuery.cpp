@@ -98,10 +98,11 @@ std::vector<ParseIssue> IssueQuery::issues(model::Database& db)
     // Ranks are parsed on several threads, so insertion order (id) across ranks varies run to run; within a rank it is
     // the order the files were read. Issues without a rank (the plan's) first, then by rank: the same input always
     // lists its issues in the same order.
-    auto st = db.prepare("SELECT id, severity, rank_id, file, line, message FROM parse_issue "
+    auto st = db.prepare("SELECT id, severity, rank_id, file, line, message, message_template FROM parse_issue "
                          "ORDER BY rank_id IS NOT NULL, rank_id, id");
     while (st.step())
-        out.push_back({ st.int64(0), st.text(1), st.optInt(2), st.optText(3), st.optInt(4), st.text(5) });
+        out.push_back(
+            { st.int64(0), st.text(1), st.optInt(2), st.optText(3), st.optInt(4), st.text(5), st.optText(6) });
     return out;
 }
 

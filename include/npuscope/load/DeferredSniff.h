@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "npuscope/core/TrText.h"
 #include "npuscope/io/detect/LoadPlan.h"
 
 #include <optional>
@@ -15,7 +16,7 @@ class DeferredSniff {
 public:
     // Why the file cannot be its kind ("not JSON: starts with byte 0x89 at byte 0"), nullopt when it may be (or
     // cannot be read here: the importer reports that when it runs). Gzipped and db files are not looked at.
-    static std::optional<std::string> problem(const io::PlannedFile& file);
+    static std::optional<TrText> problem(const io::PlannedFile& file);
 };
 
 } // namespace npuscope::load

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "npuscope/core/TrText.h"
 #include "npuscope/io/detect/LoadPlan.h"
 
 #include <atomic>
@@ -31,12 +32,12 @@ public:
         Usage start; // the process when the check ran
         bool tooHigh() const { return availableBytes > 0 && estimateBytes > availableBytes; }
         // The warning issue text when tooHigh(), naming both figures and what lean mode leaves out.
-        std::string message() const;
+        TrText message() const;
         bool addressSpace() const { return availableSource.rfind("address-space", 0) == 0; }
     };
 
     // What lean mode leaves out, for the issues that say it is on.
-    static std::string leanText();
+    static TrText leanText();
 
     // Watches the process while a load parses (Loader::load, once per rank from any worker thread): lean mode
     // switches on when it grew by kLeanFraction of budget, and stop is set when it grew by all of budget in lean

@@ -4,6 +4,7 @@
 // Plain row structs importers fill and ModelWriter inserts. Times are int64 ns; std::nullopt is
 // written as NULL ("absent from the file", never 0). Field meanings: resources/schema.sql.
 
+#include "npuscope/core/TrText.h"
 #include "npuscope/model/RankFileStatus.h"
 
 #include <cstdint>
@@ -243,7 +244,9 @@ struct ParseIssueRow {
     OptInt rankId;
     OptText file;
     OptInt line;
-    std::string message;
+    // Written as parse_issue.message (message.english()) and, when it holds a template, message_template
+    // (message.toJson()) for the GUI to translate.
+    TrText message;
 };
 
 } // namespace npuscope::model

@@ -50,7 +50,8 @@ struct ParseIssue {
     std::optional<int64_t> rank;
     std::optional<std::string> file;
     std::optional<int64_t> line;
-    std::string message;
+    std::string message; // English, as the CLI prints it
+    std::optional<std::string> messageTemplate; // parse_issue.message_template (TrText JSON), for the GUI to translate
 };
 
 class IssueQuery {

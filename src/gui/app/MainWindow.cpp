@@ -1,35 +1,37 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/app/MainWindow.h"
+
 #include "npuscope/gui/app/Appearance.h"
 #include "npuscope/gui/app/SettingsDialog.h"
+#include "npuscope/gui/common/TranslatedText.h"
 
-#include "npuscope/gui/steps/ClusterStepsDock.h"
 #include "npuscope/gui/advice/AdviceDock.h"
+#include "npuscope/gui/app/HelpDialogs.h"
+#include "npuscope/gui/app/WelcomePage.h"
 #include "npuscope/gui/collectives/BlameDock.h"
 #include "npuscope/gui/collectives/CollectivesDock.h"
 #include "npuscope/gui/comm/CommDurationDock.h"
-#include "npuscope/gui/compare/BaselineLoader.h"
-#include "npuscope/gui/compare/CompareDock.h"
 #include "npuscope/gui/comm/CommMatrixDock.h"
 #include "npuscope/gui/comm/GroupsDock.h"
 #include "npuscope/gui/comm/LinksDock.h"
-#include "npuscope/gui/steps/TimeOverviewDock.h"
-#include "npuscope/gui/timeline/TimelineDock.h"
-#include "npuscope/gui/steps/OverviewDock.h"
-#include "npuscope/gui/issues/ParseIssuesDock.h"
-#include "npuscope/gui/operators/OperatorDock.h"
-#include "npuscope/gui/memory/MemoryDetailDock.h"
-#include "npuscope/gui/marey/MareyDock.h"
-#include "npuscope/gui/strategy/ParallelStrategyDock.h"
-#include "npuscope/gui/memory/MemoryHeatmap.h"
-#include "npuscope/gui/memory/MemoryHeatmapDock.h"
-#include "npuscope/gui/flops/FlopsHeatmapDock.h"
-#include "npuscope/gui/app/HelpDialogs.h"
-#include "npuscope/gui/app/WelcomePage.h"
 #include "npuscope/gui/common/QueryRunner.h"
 #include "npuscope/gui/common/TimeFormat.h"
 #include "npuscope/gui/common/WidgetImage.h"
 #include "npuscope/gui/common/Workspace.h"
+#include "npuscope/gui/compare/BaselineLoader.h"
+#include "npuscope/gui/compare/CompareDock.h"
+#include "npuscope/gui/flops/FlopsHeatmapDock.h"
+#include "npuscope/gui/issues/ParseIssuesDock.h"
+#include "npuscope/gui/marey/MareyDock.h"
+#include "npuscope/gui/memory/MemoryDetailDock.h"
+#include "npuscope/gui/memory/MemoryHeatmap.h"
+#include "npuscope/gui/memory/MemoryHeatmapDock.h"
+#include "npuscope/gui/operators/OperatorDock.h"
+#include "npuscope/gui/steps/ClusterStepsDock.h"
+#include "npuscope/gui/steps/OverviewDock.h"
+#include "npuscope/gui/steps/TimeOverviewDock.h"
+#include "npuscope/gui/strategy/ParallelStrategyDock.h"
+#include "npuscope/gui/timeline/TimelineDock.h"
 #include "npuscope/io/detect/Detector.h"
 #include "npuscope/load/Loader.h"
 #include "npuscope/load/ParseCache.h"
@@ -56,8 +58,8 @@
 #include <QProgressDialog>
 #include <QScreen>
 #include <QScrollArea>
-#include <QShortcut>
 #include <QSettings>
+#include <QShortcut>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabBar>
@@ -259,16 +261,16 @@ void MainWindow::createDocks()
 QList<QDockWidget*> MainWindow::docks() const
 {
     return { m_stepsDock, m_overviewDock, m_issuesDock, m_commMatrixDock, m_commDurationDock, m_linksDock, m_groupsDock,
-        m_timeOverviewDock, m_timelineDock, m_operatorDock, m_memoryHeatmapDock, m_memoryDetailDock,
-        m_flopsHeatmapDock, m_strategyDock, m_mareyDock, m_adviceDock, m_collectivesDock, m_blameDock, m_compareDock };
+        m_timeOverviewDock, m_timelineDock, m_operatorDock, m_memoryHeatmapDock, m_memoryDetailDock, m_flopsHeatmapDock,
+        m_strategyDock, m_mareyDock, m_adviceDock, m_collectivesDock, m_blameDock, m_compareDock };
 }
 
 QStringList MainWindow::dockShortNames()
 {
     return { QStringLiteral("steps"), QStringLiteral("overview"), QStringLiteral("issues"), QStringLiteral("matrix"),
-        QStringLiteral("commduration"), QStringLiteral("links"), QStringLiteral("groups"), QStringLiteral("timeoverview"),
-        QStringLiteral("timeline"), QStringLiteral("operators"), QStringLiteral("memory"),
-        QStringLiteral("memorydetail"), QStringLiteral("flops"), QStringLiteral("strategy"),
+        QStringLiteral("commduration"), QStringLiteral("links"), QStringLiteral("groups"),
+        QStringLiteral("timeoverview"), QStringLiteral("timeline"), QStringLiteral("operators"),
+        QStringLiteral("memory"), QStringLiteral("memorydetail"), QStringLiteral("flops"), QStringLiteral("strategy"),
         QStringLiteral("marey"), QStringLiteral("advice"), QStringLiteral("collectives"), QStringLiteral("blame"),
         QStringLiteral("compare") };
 }
@@ -389,11 +391,13 @@ void MainWindow::createMenus()
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
     rebuildRecentMenu();
     // Compare mode: the opened profile against a baseline (a folder, or a single trace file such as a GPU trace).
-    file->addAction(tr("Co&mpare with\u2026"), this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Choose the baseline folder"));
-        if (!dir.isEmpty())
-            openBaseline({ dir });
-    })->setObjectName(QStringLiteral("compareWithAction"));
+    file->addAction(tr("Co&mpare with\u2026"), this,
+            [this] {
+                const QString dir = QFileDialog::getExistingDirectory(this, tr("Choose the baseline folder"));
+                if (!dir.isEmpty())
+                    openBaseline({ dir });
+            })
+        ->setObjectName(QStringLiteral("compareWithAction"));
     file->addAction(tr("Compare with &trace file\u2026"), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Choose the baseline trace file"));
         if (!path.isEmpty())
@@ -409,8 +413,8 @@ void MainWindow::createMenus()
         [](bool on) { QSettings().setValue(QStringLiteral("parseCache/enabled"), on); });
     file->addAction(tr("C&lear parse cache"), this, [this] {
         const uint64_t freed = load::ParseCache().clear();
-        statusBar()->showMessage(tr("Parse cache cleared: %1 MB freed").arg(static_cast<double>(freed) / 1e6, 0, 'f', 1),
-            5000);
+        statusBar()->showMessage(
+            tr("Parse cache cleared: %1 MB freed").arg(static_cast<double>(freed) / 1e6, 0, 'f', 1), 5000);
     });
     QAction* exportAction = file->addAction(tr("&Export report\u2026"), this, [this] {
         const QString path = QFileDialog::getSaveFileName(
@@ -755,7 +759,7 @@ void MainWindow::open(const QStringList& paths)
                                 .arg(QString::fromStdString(plan.inputs.empty() ? std::string() : plan.inputs.front()));
                 for (const auto& issue : plan.issues)
                     out.error += QStringLiteral("\n%1: %2")
-                                     .arg(QString::fromStdString(issue.path), QString::fromStdString(issue.message));
+                                     .arg(QString::fromStdString(issue.path), translatedText(issue.text));
                 return out;
             }
             load::LoadOptions options;
@@ -1002,8 +1006,8 @@ void MainWindow::openBaseline(const QStringList& paths)
     m_baselineLabel->setToolTip(
         tr("Loading the baseline %1\u2026").arg(QDir::toNativeSeparators(paths.join(QStringLiteral(", ")))));
     m_baselineLabel->show();
-    m_baselineLoader->load(paths,
-        m_options.useParseCache && QSettings().value(QStringLiteral("parseCache/enabled"), true).toBool());
+    m_baselineLoader->load(
+        paths, m_options.useParseCache && QSettings().value(QStringLiteral("parseCache/enabled"), true).toBool());
 }
 
 } // namespace npuscope::gui

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/issues/IssueTableModel.h"
 
+#include "npuscope/gui/common/TranslatedText.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QDir>
@@ -12,8 +14,8 @@ using query::ParseIssue;
 
 namespace {
 
-    QVariant optionalLong(const std::optional<int64_t>& v) { return v ? QVariant::fromValue<qlonglong>(*v) : QVariant(); }
-    QString optionalNumber(const std::optional<int64_t>& v) { return v ? QString::number(*v) : QString(); }
+QVariant optionalLong(const std::optional<int64_t>& v) { return v ? QVariant::fromValue<qlonglong>(*v) : QVariant(); }
+QString optionalNumber(const std::optional<int64_t>& v) { return v ? QString::number(*v) : QString(); }
 
 } // namespace
 
@@ -38,7 +40,8 @@ IssueTableModel::IssueTableModel(QObject* parent)
                                                                   : dir + QLatin1Char('/') + info.fileName();
             },
             {} },
-        { tr("Line"), tr("Line in the file (1-based), when known"), [](const ParseIssue& i) { return optionalLong(i.line); },
+        { tr("Line"), tr("Line in the file (1-based), when known"),
+            [](const ParseIssue& i) { return optionalLong(i.line); },
             [](const ParseIssue& i) { return optionalNumber(i.line); } },
         { tr("Message"), tr("What went wrong while importing"),
             [](const ParseIssue& i) { return QVariant(QString::fromStdString(i.message)); }, {}, {} },
@@ -66,7 +69,17 @@ IssueTableModel::IssueTableModel(QObject* parent)
     setColumns(std::move(columns));
 }
 
-void IssueTableModel::setIssues(std::vector<query::ParseIssue> issues) { resetRows(std::move(issues)); }
+void IssueTableModel::setIssues(std::vector<query::ParseIssue> issues)
+{
+    // Rendered once here, not per paint or sort: the rows show (and copy) the message in the GUI's language.
+    for (auto& i : issues) {
+        if (i.messageTemplate) {
+            i.message = issueMessage(i).toStdString();
+            i.messageTemplate.reset();
+        }
+    }
+    resetRows(std::move(issues));
+}
 
 int IssueTableModel::severityLevel(const std::string& severity)
 {

@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/timeline/TimelineDock.h"
 
+#include "npuscope/gui/common/TranslatedText.h"
+
 #include "npuscope/gui/common/ElidedLabel.h"
 #include "npuscope/gui/common/TableSetup.h"
 
-#include "npuscope/gui/timeline/AreaStatsModel.h"
 #include "npuscope/gui/common/TimeFormat.h"
+#include "npuscope/gui/common/Workspace.h"
+#include "npuscope/gui/timeline/AreaStatsModel.h"
 #include "npuscope/gui/timeline/TimelineMarkerModel.h"
 #include "npuscope/gui/timeline/TimelineView.h"
-#include "npuscope/gui/common/Workspace.h"
-#include "npuscope/load/SourceDetails.h"
 #include "npuscope/load/Loader.h"
+#include "npuscope/load/SourceDetails.h"
 #include "npuscope/query/OperatorOccurrences.h"
 
 #include <QCheckBox>
@@ -191,7 +193,9 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
     m_statsView->setObjectName(QStringLiteral("timelineStats"));
     m_statsView->setModel(m_statsModel);
     TableSetup::install(m_statsView,
-        { .compactRows = false, .sortable = true, .sortColumn = AreaStatsModel::TotalWall,
+        { .compactRows = false,
+            .sortable = true,
+            .sortColumn = AreaStatsModel::TotalWall,
             .sortOrder = Qt::DescendingOrder });
     m_statsView->horizontalHeader()->setSectionResizeMode(AreaStatsModel::Name, QHeaderView::Stretch);
     statsLayout->addWidget(m_statsView, 1);
@@ -375,37 +379,38 @@ void TimelineDock::reload()
     m_restoring = false;
     runner()->run([](model::Database& db) { return query::TimelineQuery::ranks(db); },
         [this](std::vector<query::TimelineRankInfo> infos) {
-        auto& ranks = m_view->renderer().ranks();
-        for (const auto& info : infos) {
-            TimelineRenderer::RankEntry entry;
-            entry.rank = info.rank;
-            entry.hasFile = info.hasTimelineFile;
-            if (const auto it = m_session.offsets.find(info.rank); it != m_session.offsets.end())
-                entry.offsetNs = it->second;
-            ranks.push_back(entry);
-        }
-        // The rest of what this set of inputs had last time: markers, pinned and hidden rank rows.
-        m_restoring = true;
-        for (const auto& m : m_session.markers)
-            m_markerModel->addMarker(m.begin, m.end, m.name);
-        for (size_t i = 0; i < ranks.size(); ++i)
-            m_session.applyRows(m_view->renderer(), static_cast<int>(i));
-        m_restoring = false;
-        // Ranks whose timeline is already in the model are read into arrays now (cheap, no parsing).
-        for (size_t i = 0; i < infos.size(); ++i) {
-            if (infos[i].loaded)
-                startLoad(static_cast<int>(i));
-        }
-        if (m_expandAllPending) {
-            m_expandAllPending = false;
-            expandAllRanks();
-        }
-        m_view->relayout();
-        // A rank selected before the rank rows existed (another view, --rank) is shown now: expanded and scrolled to.
-        if (const auto rank = workspace()->selectedRank())
-            scrollToRank(*rank);
-        applyCollectiveFocus();
-    });
+            auto& ranks = m_view->renderer().ranks();
+            for (const auto& info : infos) {
+                TimelineRenderer::RankEntry entry;
+                entry.rank = info.rank;
+                entry.hasFile = info.hasTimelineFile;
+                if (const auto it = m_session.offsets.find(info.rank); it != m_session.offsets.end())
+                    entry.offsetNs = it->second;
+                ranks.push_back(entry);
+            }
+            // The rest of what this set of inputs had last time: markers, pinned and hidden rank rows.
+            m_restoring = true;
+            for (const auto& m : m_session.markers)
+                m_markerModel->addMarker(m.begin, m.end, m.name);
+            for (size_t i = 0; i < ranks.size(); ++i)
+                m_session.applyRows(m_view->renderer(), static_cast<int>(i));
+            m_restoring = false;
+            // Ranks whose timeline is already in the model are read into arrays now (cheap, no parsing).
+            for (size_t i = 0; i < infos.size(); ++i) {
+                if (infos[i].loaded)
+                    startLoad(static_cast<int>(i));
+            }
+            if (m_expandAllPending) {
+                m_expandAllPending = false;
+                expandAllRanks();
+            }
+            m_view->relayout();
+            // A rank selected before the rank rows existed (another view, --rank) is shown now: expanded and scrolled
+            // to.
+            if (const auto rank = workspace()->selectedRank())
+                scrollToRank(*rank);
+            applyCollectiveFocus();
+        });
 }
 
 void TimelineDock::expandAllRanks()
@@ -449,7 +454,7 @@ void TimelineDock::startLoad(int rankIndex)
         QStringList errors;
         for (const auto& issue : query::IssueQuery::issues(*db)) {
             if (issue.rank == rank && issue.severity == "error")
-                errors << QString::fromStdString(issue.message);
+                errors << issueMessage(issue);
         }
         r.problem = errors.isEmpty() ? (imported ? tr("the timeline has no events") : QString())
                                      : errors.join(QStringLiteral("; "));
@@ -943,9 +948,8 @@ void TimelineDock::computeStats(int64_t b, int64_t e)
     };
     const auto failed = [this](const QString& message) { m_statsLabel->setText(tr("Failed: %1").arg(message)); };
     m_statsRunner->runInMemory(
-        [tracks, b, e](const std::shared_ptr<model::Database>&) {
-            return query::TimelineQuery::areaStats(tracks, b, e);
-        },
+        [tracks, b, e](
+            const std::shared_ptr<model::Database>&) { return query::TimelineQuery::areaStats(tracks, b, e); },
         done, failed);
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/cann/CannProfImporter.h"
 
+#include "npuscope/core/TranslationMarker.h"
+
 #include "npuscope/core/Decimal.h"
 #include "npuscope/io/parse/JsonFile.h"
 #include "npuscope/io/parse/SliceTracker.h"
@@ -79,7 +81,9 @@ bool CannProfImporter::runInfo(ImportContext& ctx)
                 w.addRankInfo(ctx.rankId(), std::string("cann.start.") + key, v->get<std::string>());
         }
     } else {
-        ctx.warning(std::nullopt, "no start_info next to info.json; timeline times cannot be converted to epoch");
+        ctx.warning(std::nullopt,
+            issueText(QT_TRANSLATE_NOOP(
+                "ParseIssue", "no start_info next to info.json; timeline times cannot be converted to epoch")));
     }
     std::error_code ec;
     for (fs::directory_iterator it(device, ec), end; !ec && it != end; it.increment(ec)) {
@@ -105,24 +109,26 @@ bool CannProfImporter::runTimeline(ImportContext& ctx)
     const auto monoNs = start ? jsonInt(*start, "clockMonotonicRaw") : std::nullopt;
     if (!beginUs || !monoNs) {
         ctx.error(std::nullopt,
-            "no start_info (collectionTimeBegin, clockMonotonicRaw) in the device folder; the "
-            "monotonic-raw timestamps cannot be placed in time, file not imported");
+            issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                "no start_info (collectionTimeBegin, clockMonotonicRaw) in the device folder; the monotonic-raw "
+                "timestamps cannot be placed in time, file not imported")));
         return false;
     }
     const int64_t offsetNs = *beginUs * 1000 - *monoNs;
     // Bare arrays (readJsonFile expects objects); these files are a few hundred KB each.
     std::ifstream in(ctx.file());
     if (!in) {
-        ctx.error(std::nullopt, "cannot open the file");
+        ctx.error(std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "cannot open the file")));
         return false;
     }
     const auto root = nlohmann::json::parse(in, nullptr, false);
     if (root.is_discarded()) {
-        ctx.error(std::nullopt, "not valid JSON");
+        ctx.error(std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "not valid JSON")));
         return false;
     }
     if (!root.is_array()) {
-        ctx.error(std::nullopt, "top level is not an array of trace events");
+        ctx.error(
+            std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "top level is not an array of trace events")));
         return false;
     }
     auto& w = ctx.writer();
@@ -173,7 +179,8 @@ bool CannProfImporter::runTimeline(ImportContext& ctx)
         const auto ts = e.find("ts");
         const auto dur = e.find("dur");
         if (ts == e.end() || !ts->is_number() || dur == e.end() || !dur->is_number()) {
-            ctx.warning(std::nullopt, "X event without numeric ts/dur; skipped");
+            ctx.warning(
+                std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "X event without numeric ts/dur; skipped")));
             continue;
         }
         const auto tsNs = doubleToNs(ts->get<double>(), 1.0e3);
@@ -234,12 +241,12 @@ bool CannProfImporter::runStepTrace(ImportContext& ctx)
 {
     std::ifstream in(ctx.file());
     if (!in) {
-        ctx.error(std::nullopt, "cannot open the file");
+        ctx.error(std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "cannot open the file")));
         return false;
     }
     const auto root = nlohmann::json::parse(in, nullptr, false);
     if (root.is_discarded() || !root.is_array()) {
-        ctx.error(std::nullopt, "not a JSON array of trace events");
+        ctx.error(std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "not a JSON array of trace events")));
         return false;
     }
     struct Parts {
@@ -287,7 +294,9 @@ bool CannProfImporter::runStepTrace(ImportContext& ctx)
         ++written;
     }
     if (written == 0)
-        ctx.warning(std::nullopt, "no \"Iteration <N>\" events with Iteration Time(ns); no steps from this file");
+        ctx.warning(std::nullopt,
+            issueText(QT_TRANSLATE_NOOP(
+                "ParseIssue", "no \"Iteration <N>\" events with Iteration Time(ns); no steps from this file")));
     ctx.finish();
     return true;
 }

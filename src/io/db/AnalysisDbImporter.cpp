@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/db/AnalysisDbImporter.h"
 
+#include "npuscope/core/TranslationMarker.h"
+
 #include "npuscope/core/Decimal.h"
 #include "npuscope/core/GroupHash.h"
-#include "npuscope/io/torch_npu/CommunicationImporter.h"
-#include "npuscope/io/parse/JsonFile.h"
 #include "npuscope/io/db/SqliteExport.h"
+#include "npuscope/io/parse/JsonFile.h"
+#include "npuscope/io/torch_npu/CommunicationImporter.h"
 
 #include <algorithm>
 #include <cctype>
@@ -69,8 +71,10 @@ bool splittable(ImportContext& ctx, SqliteExport& db, const char* table, std::op
         return true;
     if (*device == devices.front())
         ctx.warning(std::nullopt,
-            std::string(table) + " has no device column, so its rows cannot be told apart by device in this "
-                + std::to_string(devices.size()) + "-device file; not imported");
+            issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                          "%1 has no device column, so its rows cannot be told apart by device in this %2-device file; "
+                          "not imported"),
+                { std::string(table), std::to_string(devices.size()) }));
     return false;
 }
 
@@ -78,7 +82,8 @@ void importStepTrace(ImportContext& ctx, SqliteExport& db, std::optional<int64_t
 {
     const char* t = "StepTraceTime";
     if (!db.hasTable(t)) {
-        ctx.info(std::nullopt, "no StepTraceTime table; no step breakdown from this file");
+        ctx.info(std::nullopt,
+            issueText(QT_TRANSLATE_NOOP("ParseIssue", "no StepTraceTime table; no step breakdown from this file")));
         return;
     }
     const std::string sql = "SELECT " + db.columnOrNull(t, { "deviceId", "device_id" }) + ", "
@@ -126,7 +131,8 @@ void importCommTime(ImportContext& ctx, SqliteExport& db, OpIndex& ops, std::opt
     while (st.step()) {
         const std::string op = st.optText(0).value_or(std::string());
         if (op.empty()) {
-            ctx.warning(std::nullopt, "CommAnalyzerTime row without hccl_op_name; skipped");
+            ctx.warning(std::nullopt,
+                issueText(QT_TRANSLATE_NOOP("ParseIssue", "CommAnalyzerTime row without hccl_op_name; skipped")));
             continue;
         }
         const std::string group = st.optText(1).value_or(std::string());
@@ -205,7 +211,9 @@ void importCommBandwidth(ImportContext& ctx, SqliteExport& db, const OpIndex& op
     }
     if (missing > 0)
         ctx.warning(std::nullopt,
-            std::to_string(missing) + " CommAnalyzerBandwidth rows name an op missing from CommAnalyzerTime; skipped");
+            issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                          "%1 CommAnalyzerBandwidth rows name an op missing from CommAnalyzerTime; skipped"),
+                { std::to_string(missing) }));
 }
 
 void importCommMatrix(ImportContext& ctx, SqliteExport& db, std::optional<int64_t> device)
@@ -241,7 +249,10 @@ void importCommMatrix(ImportContext& ctx, SqliteExport& db, std::optional<int64_
         r.localSrc = parseInt(st.optText(2).value_or(std::string()));
         r.localDst = parseInt(st.optText(3).value_or(std::string()));
         if (!r.localSrc || !r.localDst) {
-            ctx.warning(std::nullopt, "CommAnalyzerMatrix row of " + op + " without numeric src/dst rank; skipped");
+            ctx.warning(std::nullopt,
+                issueText(QT_TRANSLATE_NOOP(
+                              "ParseIssue", "CommAnalyzerMatrix row of %1 without numeric src/dst rank; skipped"),
+                    { op }));
             continue;
         }
         r.transport = st.optText(4);
@@ -262,7 +273,8 @@ bool AnalysisDbImporter::run(ImportContext& ctx)
     try {
         db = std::make_unique<SqliteExport>(ctx.file());
     } catch (const model::DbError& e) {
-        ctx.error(std::nullopt, std::string("not a readable SQLite export: ") + e.what());
+        ctx.error(
+            std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "not a readable SQLite export: %1"), { e.what() }));
         return false;
     }
     try {
@@ -273,16 +285,18 @@ bool AnalysisDbImporter::run(ImportContext& ctx)
         if (devices.size() > 1) {
             if (std::find(devices.begin(), devices.end(), ctx.rankId()) == devices.end()) {
                 ctx.warning(std::nullopt,
-                    "the file holds devices " + joined(devices) + " and none is this rank's id "
-                        + std::to_string(ctx.rankId()) + "; nothing imported for it");
+                    issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                                  "the file holds devices %1 and none is this rank's id %2; nothing imported for it"),
+                        { joined(devices), std::to_string(ctx.rankId()) }));
                 ctx.finish();
                 return true;
             }
             device = ctx.rankId();
             ctx.info(std::nullopt,
-                "the file holds devices " + joined(devices) + ": rows of device " + std::to_string(*device)
-                    + " imported for rank " + std::to_string(*device)
-                    + " (rank ids come from device ids; the file has no rank information)");
+                issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                              "the file holds devices %1: rows of device %2 imported for rank %3 (rank ids come from "
+                              "device ids; the file has no rank information)"),
+                    { joined(devices), std::to_string(*device), std::to_string(*device) }));
         }
         importStepTrace(ctx, *db, device);
         if (db->hasTable("CommAnalyzerTime")) {
@@ -294,13 +308,16 @@ bool AnalysisDbImporter::run(ImportContext& ctx)
                     importCommBandwidth(ctx, *db, ops, device);
             }
         } else {
-            ctx.info(std::nullopt, "no CommAnalyzerTime table; no communication ops from this file");
+            ctx.info(std::nullopt,
+                issueText(
+                    QT_TRANSLATE_NOOP("ParseIssue", "no CommAnalyzerTime table; no communication ops from this file")));
         }
         if (db->hasTable("CommAnalyzerMatrix") && splittable(ctx, *db, "CommAnalyzerMatrix", device, devices))
             importCommMatrix(ctx, *db, device);
     } catch (const model::DbError& e) {
         // A damaged export: what was read before stays; the model itself is a different connection.
-        ctx.error(std::nullopt, std::string("reading the export failed: ") + e.what());
+        ctx.error(
+            std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "reading the export failed: %1"), { e.what() }));
         ctx.finish();
         return false;
     }

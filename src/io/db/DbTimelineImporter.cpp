@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/db/DbTimelineImporter.h"
 
+#include "npuscope/core/TranslationMarker.h"
+
 #include "npuscope/io/db/DbSliceArgs.h"
+#include "npuscope/io/db/SqliteExport.h"
 #include "npuscope/io/parse/FlowTracker.h"
 #include "npuscope/io/parse/SliceTracker.h"
 #include "npuscope/io/parse/SourceFile.h"
-#include "npuscope/io/db/SqliteExport.h"
 #include "npuscope/model/ModelWriter.h"
 
 #include <algorithm>
@@ -378,10 +380,11 @@ private:
         }
         if (opEnvelopes > 0)
             m_ctx.info(std::nullopt,
-                std::to_string(opEnvelopes)
-                    + " TASK rows without task info span a communication op (same connectionId as a COMMUNICATION_OP "
-                      "row); not drawn on their stream: the op is on HCCL \"Group <g> Communication\", as in the text "
-                      "trace");
+                issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                              "%1 TASK rows without task info span a communication op (same connectionId as a "
+                              "COMMUNICATION_OP row); not drawn on their stream: the op is on HCCL \"Group <g> "
+                              "Communication\", as in the text trace"),
+                    { std::to_string(opEnvelopes) }));
     }
 
     void readApi(const std::string& t, Source source)
@@ -866,7 +869,8 @@ bool DbTimelineImporter::run(ImportContext& ctx)
         Importer importer(ctx);
         return importer.run();
     } catch (const model::DbError& e) {
-        ctx.error(std::nullopt, std::string("reading the export's timeline failed: ") + e.what());
+        ctx.error(std::nullopt,
+            issueText(QT_TRANSLATE_NOOP("ParseIssue", "reading the export's timeline failed: %1"), { e.what() }));
         return false;
     }
 }

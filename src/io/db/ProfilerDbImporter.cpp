@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/db/ProfilerDbImporter.h"
 
+#include "npuscope/core/TranslationMarker.h"
+
 #include "npuscope/core/Decimal.h"
 #include "npuscope/io/db/SqliteExport.h"
 #include "npuscope/io/parse/MemoryPeakTracker.h"
@@ -102,7 +104,9 @@ void importRankFacts(ImportContext& ctx, SqliteExport& db)
         }
         const auto j = nlohmann::json::parse(value, nullptr, false);
         if (j.is_discarded() || !j.is_object()) {
-            ctx.warning(std::nullopt, "META_DATA " + name + " is not a JSON object; kept as text");
+            ctx.warning(std::nullopt,
+                issueText(
+                    QT_TRANSLATE_NOOP("ParseIssue", "META_DATA %1 is not a JSON object; kept as text"), { name }));
             w.addRankInfo(ctx.rankId(), "db_meta." + name, value);
             continue;
         }
@@ -162,7 +166,9 @@ int64_t importComputeKernels(ImportContext& ctx, SqliteExport& db, const std::ve
     const std::string taskId = db.column("TASK", { "globalTaskId" });
     const std::string infoId = db.column("COMPUTE_TASK_INFO", { "globalTaskId" });
     if (taskId.empty() || infoId.empty() || db.column("TASK", { "startNs" }).empty()) {
-        ctx.warning(std::nullopt, "TASK / COMPUTE_TASK_INFO lack globalTaskId or startNs; no kernels imported");
+        ctx.warning(std::nullopt,
+            issueText(QT_TRANSLATE_NOOP(
+                "ParseIssue", "TASK / COMPUTE_TASK_INFO lack globalTaskId or startNs; no kernels imported")));
         return 0;
     }
     const std::string sql = "SELECT " + t({ "startNs" }) + ", " + t({ "endNs" }) + ", " + t({ "deviceId" }) + ", "
@@ -182,7 +188,7 @@ int64_t importComputeKernels(ImportContext& ctx, SqliteExport& db, const std::ve
         model::KernelRow r;
         r.rankId = ctx.rankId();
         if (st.isNull(0)) {
-            ctx.warning(std::nullopt, "TASK row without startNs; skipped");
+            ctx.warning(std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "TASK row without startNs; skipped")));
             continue;
         }
         r.ts = st.int64(0);
@@ -418,7 +424,8 @@ bool ProfilerDbImporter::run(ImportContext& ctx)
     try {
         db = std::make_unique<SqliteExport>(ctx.file());
     } catch (const model::DbError& e) {
-        ctx.error(std::nullopt, std::string("not a readable SQLite export: ") + e.what());
+        ctx.error(
+            std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "not a readable SQLite export: %1"), { e.what() }));
         return false;
     }
     try {
@@ -426,12 +433,15 @@ bool ProfilerDbImporter::run(ImportContext& ctx)
         const auto steps = readSteps(*db);
         const int64_t kernels = importComputeKernels(ctx, *db, steps) + importCommunicationKernels(ctx, *db, steps);
         if (kernels == 0)
-            ctx.info(std::nullopt, "no TASK / COMPUTE_TASK_INFO / COMMUNICATION_OP rows; no kernels from this file");
+            ctx.info(std::nullopt,
+                issueText(QT_TRANSLATE_NOOP(
+                    "ParseIssue", "no TASK / COMPUTE_TASK_INFO / COMMUNICATION_OP rows; no kernels from this file")));
         importMemoryRecords(ctx, *db);
         importOperatorMemory(ctx, *db);
         importModuleMemory(ctx, *db);
     } catch (const model::DbError& e) {
-        ctx.error(std::nullopt, std::string("reading the export failed: ") + e.what());
+        ctx.error(
+            std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "reading the export failed: %1"), { e.what() }));
         ctx.finish();
         return false;
     }

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/detect/Detector.h"
 
+#include "npuscope/core/TranslationMarker.h"
+
 #include "npuscope/core/Decimal.h"
 #include "npuscope/io/cann/CannProfImporter.h"
-#include "npuscope/io/msprof_analyze/ClusterSummary.h"
 #include "npuscope/io/detect/FileSniffer.h"
 #include "npuscope/io/mindspore/MindSporeLayout.h"
+#include "npuscope/io/msprof_analyze/ClusterSummary.h"
 
 #include <nlohmann/json.hpp>
 
@@ -26,17 +28,17 @@ namespace {
 
 constexpr int kMaxDepth = 16;
 constexpr const char* kOutputDir = "ASCEND_PROFILER_OUTPUT";
-constexpr const char* kLookedFor
-    = "looked for ASCEND_PROFILER_OUTPUT, *_ascend_pt / *_ascend_ms folders, profiler_info*.json, MindSpore "
-      "parallel_strategy_*.json, profiler_metadata.json, step_trace_time.csv, kernel_details.csv, CANN "
-      "op_summary_*.csv, communication*.json, trace_view.json, "
-      "ascend_pytorch_profiler*.db / ascend_mindspore_profiler*.db / msprof_*.db / report_*.db and analysis.db, "
-      "msprof-analyze cluster_analysis_output (cluster_step_trace_time.csv, cluster_communication*.json, "
-      "communication_group.json, cluster_analysis.db), old MindSpore profiler/ files "
-      "(step_trace_raw_*_detail_time.csv, "
-      "hccl_raw_*.csv), a MindInsight cluster_profiler job, CANN PROF_* folders with device_* subfolders, and by "
-      "content under any other name: SQLite files (classified by their tables), Chrome-trace *.json and PyTorch "
-      "profiler (Kineto) traces *.json / *.json.gz";
+constexpr const char* kLookedFor = QT_TRANSLATE_NOOP("ParseIssue",
+    "looked for ASCEND_PROFILER_OUTPUT, *_ascend_pt / *_ascend_ms folders, profiler_info*.json, MindSpore "
+    "parallel_strategy_*.json, profiler_metadata.json, step_trace_time.csv, kernel_details.csv, CANN "
+    "op_summary_*.csv, communication*.json, trace_view.json, "
+    "ascend_pytorch_profiler*.db / ascend_mindspore_profiler*.db / msprof_*.db / report_*.db and analysis.db, "
+    "msprof-analyze cluster_analysis_output (cluster_step_trace_time.csv, cluster_communication*.json, "
+    "communication_group.json, cluster_analysis.db), old MindSpore profiler/ files "
+    "(step_trace_raw_*_detail_time.csv, "
+    "hccl_raw_*.csv), a MindInsight cluster_profiler job, CANN PROF_* folders with device_* subfolders, and by "
+    "content under any other name: SQLite files (classified by their tables), Chrome-trace *.json and PyTorch "
+    "profiler (Kineto) traces *.json / *.json.gz");
 
 struct Candidate {
     PlannedRank rank;
@@ -241,7 +243,7 @@ public:
         std::error_code ec;
         const auto status = fs::status(p, ec);
         if (ec || !fs::exists(status)) {
-            issue("error", input, "path does not exist or cannot be read");
+            issue("error", input, issueText(QT_TRANSLATE_NOOP("ParseIssue", "path does not exist or cannot be read")));
             return;
         }
         if (fs::is_regular_file(status)) {
@@ -250,7 +252,9 @@ public:
             if (!fileKindOf(p.filename().string(), k)) {
                 const auto& s = sniffed(p);
                 if (!s) {
-                    issue("error", input, "not a profiler file npuscope knows; " + std::string(kLookedFor));
+                    issue("error", input,
+                        issueText(QT_TRANSLATE_NOOP("ParseIssue", "not a profiler file npuscope knows; %1"),
+                            { issueText(kLookedFor) }));
                     return;
                 }
                 if (s->kind == FileKind::ClusterAnalysisDb) {
@@ -272,7 +276,8 @@ public:
         const size_t before = m_candidates.size() + m_summaries.size();
         walk(p, 0);
         if (m_candidates.size() + m_summaries.size() == before)
-            issue("error", input, "no profiler output found; " + std::string(kLookedFor));
+            issue("error", input,
+                issueText(QT_TRANSLATE_NOOP("ParseIssue", "no profiler output found; %1"), { issueText(kLookedFor) }));
     }
 
     std::vector<Candidate>& candidates() { return m_candidates; }
@@ -281,7 +286,7 @@ public:
     const std::set<std::string>& textTimeline() const { return m_textTimeline; }
 
 private:
-    void issue(std::string severity, std::string path, std::string message)
+    void issue(std::string severity, std::string path, TrText message)
     {
         m_plan.issues.push_back({ std::move(severity), std::move(path), std::move(message) });
     }
@@ -333,8 +338,9 @@ private:
         s.files.push_back({ FileKind::ClusterAnalysisDb, pathText(fs::absolute(file)), ec ? 0 : size });
         ClusterSummary::ranksOfDb(s.files.front().path, s.ranks, s.issues);
         s.issues.push_back({ "info", s.files.front().path,
-            "file name not known to npuscope; by its content (msprof-analyze cluster tables) imported as "
-            "cluster_analysis.db" });
+            issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                "file name not known to npuscope; by its content (msprof-analyze cluster tables) imported as "
+                "cluster_analysis.db")) });
         return s;
     }
 
@@ -368,7 +374,8 @@ private:
     {
         if (depth > kMaxDepth) {
             issue("warning", pathText(dir),
-                "folder nesting deeper than " + std::to_string(kMaxDepth) + " levels; not searched further");
+                issueText(QT_TRANSLATE_NOOP("ParseIssue", "folder nesting deeper than %1 levels; not searched further"),
+                    { std::to_string(kMaxDepth) }));
             return;
         }
         if (dir.filename() == kOutputDir) {
@@ -394,8 +401,10 @@ private:
         if (MindSporeLayout::isClusterJob(dir)) {
             auto ranks = MindSporeLayout::jobRanks(dir, m_plan.issues);
             issue("info", pathText(fs::absolute(dir)),
-                "MindInsight cluster_profiler job: " + std::to_string(ranks.size())
-                    + " ranks from the rank table; hosts are shown by their host_ips_mapping.txt id");
+                issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                              "MindInsight cluster_profiler job: %1 ranks from the rank table; hosts are shown by "
+                              "their host_ips_mapping.txt id"),
+                    { std::to_string(ranks.size()) }));
             for (auto& r : ranks)
                 addPlanned(std::move(r));
             return;
@@ -424,7 +433,8 @@ private:
                 children.push_back(it->path());
         }
         if (ec)
-            issue("warning", pathText(dir), "cannot list folder: " + ec.message());
+            issue("warning", pathText(dir),
+                issueText(QT_TRANSLATE_NOOP("ParseIssue", "cannot list folder: %1"), { ec.message() }));
         std::sort(children.begin(), children.end());
         // torch_npu's profiler_metadata.json alone in a leaf folder: a rank with its facts (rank id, world size,
         // parallel groups) only, like a folder holding only profiler_info.
@@ -472,9 +482,13 @@ private:
             } else {
                 for (const auto& f : shared)
                     issue("info", f.path,
-                        ranks.size() == 1 ? "the device folder's own op_summary files were imported instead"
-                                          : "op_summary of a PROF_* folder with " + std::to_string(ranks.size())
-                                + " devices holds the tasks of all of them; not imported (not split by device)");
+                        ranks.size() == 1
+                            ? issueText(QT_TRANSLATE_NOOP(
+                                "ParseIssue", "the device folder's own op_summary files were imported instead"))
+                            : issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                                            "op_summary of a PROF_* folder with %1 devices holds the tasks of all of "
+                                            "them; not imported (not split by device)"),
+                                { std::to_string(ranks.size()) }));
             }
         }
         for (auto& r : ranks)
@@ -504,7 +518,7 @@ private:
             || std::none_of(rank.files.begin(), rank.files.end(), isText))
             return;
         std::set<FileKind> heldBy; // text kinds a db export replaces
-        std::string fromDb;
+        TrText fromDb; // "name: what it holds; name: ..."
         for (const auto& f : rank.files) {
             if (!isDb(f))
                 continue;
@@ -517,10 +531,14 @@ private:
             }
             if (f.kind == FileKind::ProfilerDb && !heldBy.count(FileKind::TraceView))
                 m_textTimeline.insert(f.path); // its timeline tables are empty: the text trace (if any) is used
-            fromDb += (fromDb.empty() ? "" : "; ") + name + ": "
-                + (data.empty() ? "nothing (no table it reads has rows)" : "");
+            std::string list;
             for (std::size_t i = 0; i < data.size(); ++i)
-                fromDb += (i ? ", " : "") + data[i];
+                list += (i ? ", " : "") + data[i];
+            const TrText part(nullptr, "%1: %2",
+                { name,
+                    data.empty() ? issueText(QT_TRANSLATE_NOOP("ParseIssue", "nothing (no table it reads has rows)"))
+                                 : TrText(list) });
+            fromDb = fromDb.source.empty() ? part : TrText(nullptr, "%1; %2", { fromDb, part });
         }
         std::string kept;
         std::string dropped;
@@ -534,9 +552,14 @@ private:
                              [&](const PlannedFile& f) { return isText(f) && heldBy.count(f.kind); }),
             rank.files.end());
         issue("info", rank.path,
-            "rank folder holds a db export and text files; each kind of data comes from one file: " + fromDb
-                + (kept.empty() ? "" : "; text: " + kept)
-                + (dropped.empty() ? "" : "; ignored, as a db export holds their data: " + dropped));
+            issueText(
+                QT_TRANSLATE_NOOP("ParseIssue",
+                    "rank folder holds a db export and text files; each kind of data comes from one file: %1%2%3"),
+                { fromDb, kept.empty() ? TrText() : issueText(QT_TRANSLATE_NOOP("ParseIssue", "; text: %1"), { kept }),
+                    dropped.empty()
+                        ? TrText()
+                        : issueText(QT_TRANSLATE_NOOP("ParseIssue", "; ignored, as a db export holds their data: %1"),
+                            { dropped }) }));
     }
 
     // An analysis db holding several devices (one process driving several NPUs, StepTraceTime.deviceId): one rank
@@ -550,13 +573,17 @@ private:
         const auto devices = FileSniffer::analysisDbDevices(db->path);
         if (devices.size() < 2)
             return { std::move(c) };
-        std::string message = fs::path(db->path).filename().string() + " holds " + std::to_string(devices.size())
-            + " devices (" + joinNumbers(devices) + ") in one file: one rank per device, ";
+        std::vector<TrText> message { issueText(
+            QT_TRANSLATE_NOOP("ParseIssue", "%1 holds %2 devices (%3) in one file: one rank per device, "),
+            { fs::path(db->path).filename().string(), std::to_string(devices.size()), joinNumbers(devices) }) };
         if (c.rankKnown)
-            message += "rank ids = device ids (the folder's rank " + std::to_string(c.rank.rank) + " from "
-                + c.rank.rankSource + " names one process, not one device)";
+            message.push_back(issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                                            "rank ids = device ids (the folder's rank %1 from %2 names one process, "
+                                            "not one device)"),
+                { std::to_string(c.rank.rank), c.rank.rankSource }));
         else
-            message += "rank ids come from the device ids because there is no rank information";
+            message.push_back(issueText(QT_TRANSLATE_NOOP(
+                "ParseIssue", "rank ids come from the device ids because there is no rank information")));
         // Files that are not per device (a profiler db, text files) stay with the first device's rank.
         std::vector<PlannedFile> shared;
         std::vector<PlannedFile> firstOnly;
@@ -566,9 +593,11 @@ private:
             std::string names;
             for (const auto& f : firstOnly)
                 names += (names.empty() ? "" : ", ") + fs::path(f.path).filename().string();
-            message += "; " + names + " not split by device, planned for rank " + std::to_string(devices.front());
+            message.push_back(
+                issueText(QT_TRANSLATE_NOOP("ParseIssue", "; %1 not split by device, planned for rank %2"),
+                    { names, std::to_string(devices.front()) }));
         }
-        issue("info", db->path, message);
+        issue("info", db->path, clauses(std::move(message)));
         std::vector<Candidate> out;
         for (int64_t device : devices) {
             Candidate d = c;
@@ -618,8 +647,10 @@ private:
                 const auto id = numberIn(name, kOpSummaryName);
                 if (id != rankFromOpSummary) {
                     issue("info", pathText(fs::absolute(f)),
-                        "op_summary of another device than " + opSummaryNamed.value_or(std::string())
-                            + ", which was planned first for this folder; ignored");
+                        issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                                      "op_summary of another device than %1, which was planned first for this folder; "
+                                      "ignored"),
+                            { opSummaryNamed.value_or(std::string()) }));
                     return false;
                 }
             } else if (k != FileKind::ProfilerInfo && hasKind(k)) {
@@ -683,8 +714,10 @@ private:
                 m_candidates.push_back(std::move(k));
             }
             issue("info", c.rank.path,
-                std::to_string(kinetoFiles.size())
-                    + " PyTorch profiler (Kineto) traces in one folder: one rank each (distributedInfo.rank)");
+                issueText(
+                    QT_TRANSLATE_NOOP("ParseIssue",
+                        "%1 PyTorch profiler (Kineto) traces in one folder: one rank each (distributedInfo.rank)"),
+                    { std::to_string(kinetoFiles.size()) }));
             unknown.erase(std::remove_if(unknown.begin(), unknown.end(),
                               [&](const fs::path& f) {
                                   return std::find(kinetoFiles.begin(), kinetoFiles.end(), f) != kinetoFiles.end();
@@ -702,12 +735,14 @@ private:
             const std::string path = pathText(fs::absolute(f));
             if (addFile(f, s->kind))
                 issue("info", path,
-                    "file name not known to npuscope; by its content (" + s->why + ") imported as "
-                        + fileKindName(s->kind));
+                    issueText(QT_TRANSLATE_NOOP(
+                                  "ParseIssue", "file name not known to npuscope; by its content (%1) imported as %2"),
+                        { s->why, fileKindName(s->kind) }));
             else
                 issue("info", path,
-                    "by its content (" + s->why + ") a " + fileKindName(s->kind)
-                        + " file, but the folder already has one; ignored");
+                    issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                                  "by its content (%1) a %2 file, but the folder already has one; ignored"),
+                        { s->why, fileKindName(s->kind) }));
         }
 
         // kernel_details.csv and an op_summary of the same tasks: one source per figure, the profiler's own file.
@@ -720,7 +755,9 @@ private:
             c.rank.files.erase(std::remove_if(c.rank.files.begin(), c.rank.files.end(),
                                    [](const PlannedFile& f) { return f.kind == FileKind::OpSummary; }),
                 c.rank.files.end());
-            issue("info", c.rank.path, "rank folder holds kernel_details.csv; ignored the CANN " + dropped);
+            issue("info", c.rank.path,
+                issueText(QT_TRANSLATE_NOOP("ParseIssue", "rank folder holds kernel_details.csv; ignored the CANN %1"),
+                    { dropped }));
         }
         chooseSources(c.rank);
         if (!rankFromName)
@@ -728,8 +765,10 @@ private:
         if (!rankFromName && rankFromOpSummary && hasKind(FileKind::OpSummary)) {
             rankFromName = rankFromOpSummary;
             issue("info", c.rank.path,
-                "rank " + std::to_string(*rankFromOpSummary) + " from the file name " + *opSummaryNamed
-                    + "; in CANN output this number is the device id, which may differ from the global rank");
+                issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                              "rank %1 from the file name %2; in CANN output this number is the device id, which may "
+                              "differ from the global rank"),
+                    { std::to_string(*rankFromOpSummary), *opSummaryNamed }));
         }
 
         const std::string folderName = rankDir.filename().string();
@@ -814,17 +853,24 @@ private:
                 names += (names.empty() ? "" : ", ") + fs::path(f.path).filename().string();
             const bool outputExpected = outDir != rankDir;
             issue(outputExpected ? "warning" : "info", c.rank.path,
-                "rank folder holds only " + names
-                    + (outputExpected ? " (" + std::string(kOutputDir) + " holds no file npuscope imports)" : "")
-                    + ": a rank with its facts (rank_info) only; no step, communication or timeline data");
+                issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                              "rank folder holds only %1%2: a rank with its facts (rank_info) only; no step, "
+                              "communication or timeline data"),
+                    { names,
+                        outputExpected
+                            ? issueText(QT_TRANSLATE_NOOP("ParseIssue", " (%1 holds no file npuscope imports)"),
+                                { std::string(kOutputDir) })
+                            : TrText() }));
             ranks.push_back(std::move(c));
         } else if (strategies.empty()) {
             bool hasDb = false;
             for (const auto& f : filesIn(outDir))
                 hasDb = hasDb || f.extension() == ".db";
             issue("warning", c.rank.path,
-                hasDb ? "rank folder holds only .db files of a kind npuscope does not import; skipped"
-                      : "rank folder holds no file npuscope imports; " + std::string(kLookedFor));
+                hasDb ? issueText(QT_TRANSLATE_NOOP(
+                    "ParseIssue", "rank folder holds only .db files of a kind npuscope does not import; skipped"))
+                      : issueText(QT_TRANSLATE_NOOP("ParseIssue", "rank folder holds no file npuscope imports; %1"),
+                          { issueText(kLookedFor) }));
             return;
         }
         // parallel_strategy_{n}.json of ranks without a profiler_info_{n}.json here: ranks known from it alone.
@@ -845,10 +891,10 @@ private:
             std::error_code timeEc;
             s.mtime = fs::last_write_time(file.path, timeEc);
             issue("info", file.path,
-                "rank " + std::to_string(id) + " is known only from " + fs::path(file.path).filename().string()
-                    + " (no profiler_info_" + std::to_string(id)
-                    + ".json or data files for it): a rank with parallel-strategy facts only; no step, communication "
-                      "or timeline data");
+                issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                              "rank %1 is known only from %2 (no profiler_info_%3.json or data files for it): a rank "
+                              "with parallel-strategy facts only; no step, communication or timeline data"),
+                    { std::to_string(id), fs::path(file.path).filename().string(), std::to_string(id) }));
             ranks.push_back(std::move(s));
         }
         for (auto& r : ranks)
@@ -896,8 +942,12 @@ void planSummary(LoadPlan& plan, std::vector<ClusterSummary>& summaries, const s
     const auto& used = summaries.front();
     for (size_t i = 1; i < summaries.size(); ++i)
         plan.issues.push_back({ "warning", summaries[i].path,
-            "another msprof-analyze cluster summary was found first (" + used.path + "); this one was not imported"
-                + (summaries[i].hadRankFiles ? std::string(", nor the per-rank files next to it") : std::string()) });
+            issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                          "another msprof-analyze cluster summary was found first (%1); this one was not imported%2"),
+                { used.path,
+                    summaries[i].hadRankFiles
+                        ? issueText(QT_TRANSLATE_NOOP("ParseIssue", ", nor the per-rank files next to it"))
+                        : TrText() }) });
     plan.issues.insert(plan.issues.end(), used.issues.begin(), used.issues.end());
     std::map<int64_t, Candidate*> beside;
     std::map<int64_t, Candidate*> elsewhere;
@@ -905,8 +955,9 @@ void planSummary(LoadPlan& plan, std::vector<ClusterSummary>& summaries, const s
         (c->besideSummary ? beside : elsewhere)[c->rank.rank] = c;
     if (used.ranks.empty()) {
         plan.issues.push_back({ "error", used.path,
-            "msprof-analyze cluster summary names no rank (no Type=rank rows, no communication groups); nothing "
-            "imported" });
+            issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                "msprof-analyze cluster summary names no rank (no Type=rank rows, no communication groups); nothing "
+                "imported")) });
         for (auto* c : kept)
             plan.ranks.push_back(std::move(c->rank));
         return;
@@ -930,18 +981,27 @@ void planSummary(LoadPlan& plan, std::vector<ClusterSummary>& summaries, const s
             add(attached, id);
         }
     }
-    std::string message = "msprof-analyze cluster summary (cluster_analysis_output): "
-        + std::to_string(used.ranks.size()) + " ranks from the summary files";
+    std::vector<TrText> message { issueText(
+        QT_TRANSLATE_NOOP("ParseIssue",
+            "msprof-analyze cluster summary (cluster_analysis_output): %1 ranks from the "
+            "summary files"),
+        { std::to_string(used.ranks.size()) }) };
     if (!joined.empty())
-        message += "; per-rank files next to it add the own data of rank " + joined;
+        message.push_back(issueText(
+            QT_TRANSLATE_NOOP("ParseIssue", "; per-rank files next to it add the own data of rank %1"), { joined }));
     if (!replaced.empty())
-        message += "; the step and communication figures of rank " + replaced
-            + " come from their own per-rank folders (which have their own summary files), not from the summary";
+        message.push_back(issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                                        "; the step and communication figures of rank %1 come from their own per-rank "
+                                        "folders (which have their own summary files), not from the summary"),
+            { replaced }));
     if (!attached.empty())
-        message += "; per-rank folders without summary files add their timelines / kernels to rank " + attached;
+        message.push_back(
+            issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                          "; per-rank folders without summary files add their timelines / kernels to rank %1"),
+                { attached }));
     if (joined.empty() && replaced.empty() && attached.empty())
-        message += "; no per-rank timelines, kernels or memory";
-    plan.issues.push_back({ "info", used.path, message });
+        message.push_back(issueText(QT_TRANSLATE_NOOP("ParseIssue", "; no per-rank timelines, kernels or memory")));
+    plan.issues.push_back({ "info", used.path, clauses(std::move(message)) });
     bool first = true;
     for (int64_t r : used.ranks) {
         PlannedRank rank;
@@ -963,8 +1023,10 @@ void planSummary(LoadPlan& plan, std::vector<ClusterSummary>& summaries, const s
             }
             if (!dropped.empty())
                 plan.issues.push_back({ "info", it->second->rank.path,
-                    "rank " + std::to_string(r) + ": the cluster summary gives its step and communication figures; "
-                        + "ignored its own " + dropped });
+                    issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                                  "rank %1: the cluster summary gives its step and communication figures; ignored its "
+                                  "own %2"),
+                        { std::to_string(r), dropped }) });
             beside.erase(it);
         } else if (const auto own = elsewhere.find(r); own != elsewhere.end()) {
             // Replaced or attached: either way the rank is the folder's, with all its files.
@@ -980,8 +1042,9 @@ void planSummary(LoadPlan& plan, std::vector<ClusterSummary>& summaries, const s
     for (auto* list : { &beside, &elsewhere }) {
         for (auto& [id, c] : *list) {
             plan.issues.push_back({ "warning", c->rank.path,
-                "rank " + std::to_string(id) + " (from " + c->rank.rankSource
-                    + ") is not one of the cluster summary's ranks; shown beside them" });
+                issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                              "rank %1 (from %2) is not one of the cluster summary's ranks; shown beside them"),
+                    { std::to_string(id), c->rank.rankSource }) });
             plan.ranks.push_back(std::move(c->rank));
         }
     }
@@ -1056,9 +1119,10 @@ LoadPlan Detector::detect(const std::vector<std::string>& paths)
         used.insert(next);
         if (candidates.size() > 1)
             plan.issues.push_back({ "warning", c.rank.path,
-                "rank id not found (no profiler_info_{rank}.json, rank_id field or rank number in the folder name); "
-                "assigned rank "
-                    + std::to_string(next) });
+                issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                              "rank id not found (no profiler_info_{rank}.json, rank_id field or rank number in the "
+                              "folder name); assigned rank %1"),
+                    { std::to_string(next) }) });
     }
 
     // Several folders for one rank: keep the newest: by the profiles' own end time (profiler_info
@@ -1089,10 +1153,13 @@ LoadPlan Detector::detect(const std::vector<std::string>& paths)
                 others += c->rank.path;
             }
             plan.issues.push_back({ "warning", keep->rank.path,
-                "rank " + std::to_string(rank) + " found in " + std::to_string(list.size())
-                    + " folders; kept the newest by "
-                    + (allEnded ? "profiler_info collectionTimeEnd" : allStamped ? "folder timestamp" : "file time") + " ("
-                    + keep->rank.path + "), ignored: " + others });
+                issueText(QT_TRANSLATE_NOOP(
+                              "ParseIssue", "rank %1 found in %2 folders; kept the newest by %3 (%4), ignored: %5"),
+                    { std::to_string(rank), std::to_string(list.size()),
+                        allEnded         ? TrText("profiler_info collectionTimeEnd")
+                            : allStamped ? issueText(QT_TRANSLATE_NOOP("ParseIssue", "folder timestamp"))
+                                         : issueText(QT_TRANSLATE_NOOP("ParseIssue", "file time")),
+                        keep->rank.path, others }) });
             severalRuns = true;
         }
         kept.push_back(keep);
@@ -1106,7 +1173,9 @@ LoadPlan Detector::detect(const std::vector<std::string>& paths)
     for (auto& r : imported) {
         if (!present.insert(r.rank).second) {
             plan.issues.push_back({ "warning", r.path,
-                "rank " + std::to_string(r.rank) + " found more than once; this imported file is ignored" });
+                issueText(
+                    QT_TRANSLATE_NOOP("ParseIssue", "rank %1 found more than once; this imported file is ignored"),
+                    { std::to_string(r.rank) }) });
             severalRuns = true;
             continue;
         }
@@ -1135,8 +1204,9 @@ LoadPlan Detector::detect(const std::vector<std::string>& paths)
         plan.layout = plan.ranks.size() == 1 ? LoadPlan::Layout::SingleRank : LoadPlan::Layout::Cluster;
     if (plan.layout == LoadPlan::Layout::Mixed)
         plan.issues.push_back({ "warning", paths.empty() ? std::string() : paths.front(),
-            "the input mixes several profiling runs (the same rank appears more than once); showing one folder per "
-            "rank, which may combine different runs" });
+            issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                "the input mixes several profiling runs (the same rank appears more than once); showing one folder per "
+                "rank, which may combine different runs")) });
     return plan;
 }
 

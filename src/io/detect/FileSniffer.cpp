@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/detect/FileSniffer.h"
 
+#include "npuscope/core/TranslationMarker.h"
+
 #include "npuscope/core/Decimal.h"
 #include "npuscope/io/db/SqliteExport.h"
 #include "npuscope/io/kineto/KinetoTraceImporter.h"
@@ -119,8 +121,8 @@ std::optional<FileSniffer::Result> sniffSqlite(const fs::path& file, std::vector
         // Cluster tables first: a cluster db also holds per-rank-looking names in other versions.
         for (const char* t : { "ClusterStepTraceTime", "ClusterCommAnalyzerTime" }) {
             if (db.hasTable(t))
-                return FileSniffer::Result {
-                    FileKind::ClusterAnalysisDb, std::string("SQLite file with ") + t, std::nullopt };
+                return FileSniffer::Result { FileKind::ClusterAnalysisDb, std::string("SQLite file with ") + t,
+                    std::nullopt };
         }
         for (const char* t : { "StepTraceTime", "CommAnalyzerTime", "CommAnalyzerBandwidth", "CommAnalyzerMatrix" }) {
             if (db.hasTable(t))
@@ -131,13 +133,15 @@ std::optional<FileSniffer::Result> sniffSqlite(const fs::path& file, std::vector
                 return FileSniffer::Result { FileKind::ProfilerDb, std::string("SQLite file with ") + t, std::nullopt };
         }
         issues.push_back({ "info", path,
-            "SQLite file with none of the tables npuscope imports (StepTraceTime, CommAnalyzer*, TASK, STRING_IDS, "
-            "CANN_API, API, ClusterStepTraceTime); ignored" });
+            issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                "SQLite file with none of the tables npuscope imports (StepTraceTime, CommAnalyzer*, TASK, STRING_IDS, "
+                "CANN_API, API, ClusterStepTraceTime); ignored")) });
     } catch (const model::DbError& e) {
         issues.push_back({ "warning", path,
-            std::string("starts with the SQLite header but is not a readable SQLite database (truncated or "
-                        "damaged?); ignored: ")
-                + e.what() });
+            issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                          "starts with the SQLite header but is not a readable SQLite database (truncated or "
+                          "damaged?); ignored: %1"),
+                { e.what() }) });
     }
     return std::nullopt;
 }
@@ -193,8 +197,9 @@ std::vector<FileKind> FileSniffer::heldTextKinds(
         }
     } catch (const model::DbError& e) {
         issues.push_back({ "warning", path,
-            std::string("cannot read the tables of this db export, so the text files beside it are used: ")
-                + e.what() });
+            issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                          "cannot read the tables of this db export, so the text files beside it are used: %1"),
+                { e.what() }) });
         out.clear();
     }
     return out;
@@ -223,8 +228,9 @@ std::optional<FileSniffer::Result> FileSniffer::sniff(const fs::path& file, std:
     if (head.size() >= 6 && head.size() < kSqliteHeader.size()
         && std::memcmp(head.data(), kSqliteHeader.data(), head.size()) == 0) {
         issues.push_back({ "warning", fs::absolute(file).lexically_normal().string(),
-            "holds only " + std::to_string(head.size())
-                + " bytes of the 16-byte SQLite header (truncated SQLite file?); ignored" });
+            issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                          "holds only %1 bytes of the 16-byte SQLite header (truncated SQLite file?); ignored"),
+                { std::to_string(head.size()) }) });
         return std::nullopt;
     }
     // PyTorch profiler (Kineto) traces, often gzipped: a JSON object with Kineto's header keys.

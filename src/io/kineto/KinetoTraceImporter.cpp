@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/kineto/KinetoTraceImporter.h"
 
+#include "npuscope/core/TranslationMarker.h"
+
 #include "npuscope/core/Decimal.h"
 #include "npuscope/core/GroupHash.h"
 #include "npuscope/io/kineto/GzipStreamBuf.h"
@@ -385,7 +387,7 @@ public:
     {
         GzipStreamBuf buf(m_ctx.file());
         if (!buf.isOpen()) {
-            m_ctx.error(std::nullopt, "cannot open the file");
+            m_ctx.error(std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "cannot open the file")));
             m_ctx.finish();
             return false;
         }
@@ -404,17 +406,19 @@ public:
         const bool parsed = Json::sax_parse(in, &reader, Json::input_format_t::json, false);
         bool ok = true;
         if (cancelled) {
-            m_ctx.warning(std::nullopt, "import cancelled");
+            m_ctx.warning(std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "import cancelled")));
             ok = false;
         } else if (!buf.error().empty()) {
             m_ctx.error(std::nullopt,
-                "cannot decompress the file after " + std::to_string(buf.consumed()) + " bytes (" + buf.error()
-                    + "); the events read before are kept");
+                issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                              "cannot decompress the file after %1 bytes (%2); the events read before are kept"),
+                    { std::to_string(buf.consumed()), buf.error() }));
             ok = false;
         } else if (!parsed) {
             m_ctx.error(std::nullopt,
-                (reader.error.empty() ? std::string("JSON parse stopped") : reader.error)
-                    + "; the events read before are kept");
+                issueText(QT_TRANSLATE_NOOP("ParseIssue", "%1; the events read before are kept"),
+                    { reader.error.empty() ? issueText(QT_TRANSLATE_NOOP("ParseIssue", "JSON parse stopped"))
+                                           : TrText(reader.error) }));
             ok = false;
         }
         if (!cancelled)
@@ -698,8 +702,10 @@ private:
         m_w.addFlows(rows.data(), rows.size());
         if (m_skippedFlowPoints > 0)
             m_ctx.warning(std::nullopt,
-                std::to_string(m_skippedFlowPoints)
-                    + " flow events (ph s / t / f) without an integer pid / tid, a ts or an id are not imported");
+                issueText(
+                    QT_TRANSLATE_NOOP("ParseIssue",
+                        "%1 flow events (ph s / t / f) without an integer pid / tid, a ts or an id are not imported"),
+                    { std::to_string(m_skippedFlowPoints) }));
     }
 
     // "[memory]" samples of the GPUs -> memory_record (component PTA: PyTorch's caching allocator, the layer
@@ -707,8 +713,8 @@ private:
     // counted, not imported.
     void writeMemory()
     {
-        std::stable_sort(m_memory.begin(), m_memory.end(),
-            [](const MemorySample& a, const MemorySample& b) { return a.ts < b.ts; });
+        std::stable_sort(
+            m_memory.begin(), m_memory.end(), [](const MemorySample& a, const MemorySample& b) { return a.ts < b.ts; });
         MemoryPeakTracker peaks;
         int64_t cpu = 0;
         for (const MemorySample& m : m_memory) {
@@ -732,11 +738,14 @@ private:
             peaks.write(m_w, m_ctx.rankId());
         if (cpu > 0)
             m_ctx.info(std::nullopt,
-                std::to_string(cpu)
-                    + " [memory] events of the CPU (Device Type 0) are not imported; the GPU's are memory_record rows");
+                issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                              "%1 [memory] events of the CPU (Device Type 0) are not imported; the GPU's are "
+                              "memory_record rows"),
+                    { std::to_string(cpu) }));
         if (m_skippedMemory > 0)
             m_ctx.warning(std::nullopt,
-                std::to_string(m_skippedMemory) + " [memory] events without a ts or args are not imported");
+                issueText(QT_TRANSLATE_NOOP("ParseIssue", "%1 [memory] events without a ts or args are not imported"),
+                    { std::to_string(m_skippedMemory) }));
     }
 
     // The step whose ProfilerStep range holds ts; nullopt outside every range.
@@ -853,19 +862,22 @@ private:
         }
         if (outside > 0)
             m_ctx.info(std::nullopt,
-                std::to_string(outside)
-                    + " GPU activities were launched outside every ProfilerStep range; they are kernels without a "
-                      "step and in no step's breakdown");
+                issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                              "%1 GPU activities were launched outside every ProfilerStep range; they are kernels "
+                              "without a step and in no step's breakdown"),
+                    { std::to_string(outside) }));
         if (unlaunched > 0)
             m_ctx.info(std::nullopt,
-                std::to_string(unlaunched)
-                    + " GPU activities have no runtime call with their correlation id in the trace; they are kernels "
-                      "without a step and in no step's breakdown");
+                issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                              "%1 GPU activities have no runtime call with their correlation id in the trace; they are "
+                              "kernels without a step and in no step's breakdown"),
+                    { std::to_string(unlaunched) }));
         if (m_skipped > 0)
             m_ctx.info(std::nullopt,
-                std::to_string(m_skipped)
-                    + " complete events without an integer pid / tid or a ts (the profiler's own Spans / Traces "
-                      "markers) are not on the timeline");
+                issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                              "%1 complete events without an integer pid / tid or a ts (the profiler's own Spans / "
+                              "Traces markers) are not on the timeline"),
+                    { std::to_string(m_skipped) }));
     }
 
     // The innermost cpu_op around a runtime call on its thread (aten::mm for a GEMM launch).

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/mindspore/MindSporeHcclRawImporter.h"
 
+#include "npuscope/core/TranslationMarker.h"
+
 #include "npuscope/core/Decimal.h"
 #include "npuscope/io/parse/CsvImport.h"
 
@@ -96,7 +98,6 @@ public:
     }
 };
 
-
 // {"src-dst": {"SDMA": [time_ms, size_KB, bandwidth_KB_s]}} -> comm_link rows (global src/dst filled in later).
 void addLinks(ImportContext& ctx, const nlohmann::json& links, const model::CommLinkRow& base, bool total, int64_t line,
     std::vector<model::CommLinkRow>& out)
@@ -108,7 +109,9 @@ void addLinks(ImportContext& ctx, const nlohmann::json& links, const model::Comm
         const auto src = sep == std::string::npos ? std::nullopt : parseInt(it.key().substr(0, sep));
         const auto dst = sep == std::string::npos ? std::nullopt : parseInt(it.key().substr(sep + 1));
         if (!src || !dst || !it->is_object()) {
-            ctx.warning(line, "link key \"" + it.key() + "\" is not \"src-dst\"; skipped");
+            ctx.warning(line,
+                issueText(
+                    QT_TRANSLATE_NOOP("ParseIssue", "link key \"%1\" is not \"src-dst\"; skipped"), { it.key() }));
             continue;
         }
         for (auto t = it->begin(); t != it->end(); ++t) {
@@ -212,7 +215,8 @@ bool importRows(CsvImport& csv)
         if (const auto raw = csv.raw(linkCol); !trim(raw).empty()) {
             const auto parsed = nlohmann::json::parse(raw, nullptr, false);
             if (parsed.is_discarded()) {
-                ctx.warning(csv.line(), "link_info is not JSON; step links skipped");
+                ctx.warning(csv.line(),
+                    issueText(QT_TRANSLATE_NOOP("ParseIssue", "link_info is not JSON; step links skipped")));
             } else {
                 addLinks(ctx, parsed, totalLink, true, csv.line(), links);
                 addBandwidth(ctx, totalId, parsed);
@@ -223,7 +227,9 @@ bool importRows(CsvImport& csv)
             continue;
         const auto ops = nlohmann::json::parse(raw, nullptr, false);
         if (ops.is_discarded() || !ops.is_object()) {
-            ctx.warning(csv.line(), "communication_operator_cost is not a JSON object; ops skipped");
+            ctx.warning(csv.line(),
+                issueText(
+                    QT_TRANSLATE_NOOP("ParseIssue", "communication_operator_cost is not a JSON object; ops skipped")));
             continue;
         }
         for (auto it = ops.begin(); it != ops.end(); ++it) {
@@ -281,8 +287,10 @@ bool importRows(CsvImport& csv)
         // nothing to map
     } else if (!map.ownerLocal) {
         ctx.warning(std::nullopt,
-            "link keys are local ranks of this rank's communication group and the file names no single self-link "
-            "\"k-k\" (found " + std::to_string(selfLinks.size()) + "): global src/dst of its links are unknown");
+            issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                          "link keys are local ranks of this rank's communication group and the file names no single "
+                          "self-link \"k-k\" (found %1): global src/dst of its links are unknown"),
+                { std::to_string(selfLinks.size()) }));
     } else if (layout) {
         const int64_t groupSize = layout->rankSize / layout->stageNum;
         const int64_t stageStart = map.owner - map.owner % groupSize;
@@ -291,27 +299,32 @@ bool importRows(CsvImport& csv)
         if (fits) {
             map.base = stageStart;
             ctx.info(std::nullopt,
-                "link keys are local ranks of this rank's communication group (the file lists no members); global "
-                "ranks inferred: the self-link \"" + std::to_string(*map.ownerLocal) + "-" + std::to_string(*map.ownerLocal)
-                    + "\" makes rank " + std::to_string(map.owner) + " local " + std::to_string(*map.ownerLocal) + ", and "
-                    + layout->file + " (pipeline-parallel, " + std::to_string(layout->stageNum) + " stages of "
-                    + std::to_string(layout->rankSize) + " ranks) gives contiguous stage groups of "
-                    + std::to_string(groupSize) + ": local k = global " + std::to_string(stageStart) + " + k");
+                issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                              "link keys are local ranks of this rank's communication group (the file lists no "
+                              "members); global ranks inferred: the self-link \"%1-%2\" makes rank %3 local %4, and %5 "
+                              "(pipeline-parallel, %6 stages of %7 ranks) gives contiguous stage groups of %8: local k "
+                              "= global %9 + k"),
+                    { std::to_string(*map.ownerLocal), std::to_string(*map.ownerLocal), std::to_string(map.owner),
+                        std::to_string(*map.ownerLocal), layout->file, std::to_string(layout->stageNum),
+                        std::to_string(layout->rankSize), std::to_string(groupSize), std::to_string(stageStart) }));
         } else {
             ctx.warning(std::nullopt,
-                "link keys are local ranks of this rank's communication group; " + layout->file
-                    + " describes contiguous stage groups of " + std::to_string(groupSize)
-                    + " ranks, which does not fit rank " + std::to_string(map.owner) + " being local "
-                    + std::to_string(*map.ownerLocal) + " (local ranks " + localsText
-                    + "): global src/dst of links to other ranks are unknown");
+                issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                              "link keys are local ranks of this rank's communication group; %1 describes contiguous "
+                              "stage groups of %2 ranks, which does not fit rank %3 being local %4 (local ranks %5): "
+                              "global src/dst of links to other ranks are unknown"),
+                    { layout->file, std::to_string(groupSize), std::to_string(map.owner),
+                        std::to_string(*map.ownerLocal), localsText }));
         }
     } else {
         ctx.warning(std::nullopt,
-            "link keys are local ranks (" + localsText + ") of this rank's communication group, and neither the file "
-                "nor the layout lists the group's members (no ascend_cluster_analyse_pipeline-parallel_*_"
-                + std::to_string(map.owner) + ".csv beside it): only the self-link \"" + std::to_string(*map.ownerLocal)
-                + "-" + std::to_string(*map.ownerLocal) + "\" (this rank) has global ranks; links to other ranks have "
-                  "no global src/dst");
+            issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                          "link keys are local ranks (%1) of this rank's communication group, and neither the file nor "
+                          "the layout lists the group's members (no ascend_cluster_analyse_pipeline-parallel_*_%2.csv "
+                          "beside it): only the self-link \"%3-%4\" (this rank) has global ranks; links to other ranks "
+                          "have no global src/dst"),
+                { localsText, std::to_string(map.owner), std::to_string(*map.ownerLocal),
+                    std::to_string(*map.ownerLocal) }));
     }
     for (auto& l : links) {
         l.src = map.global(*l.localSrc);

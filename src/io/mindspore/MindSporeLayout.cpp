@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/mindspore/MindSporeLayout.h"
 
+#include "npuscope/core/TranslationMarker.h"
+
 #include "npuscope/core/Decimal.h"
 #include "npuscope/io/parse/JsonFile.h"
 
@@ -109,14 +111,16 @@ std::vector<PlannedRank> MindSporeLayout::jobRanks(const fs::path& dir, std::vec
         }
     }
     if (table.empty()) {
-        issues.push_back(
-            { "error", jobPath, "MindInsight cluster job without a rank table (hccl.json or any *.json)" });
+        issues.push_back({ "error", jobPath,
+            issueText(QT_TRANSLATE_NOOP(
+                "ParseIssue", "MindInsight cluster job without a rank table (hccl.json or any *.json)")) });
         return out;
     }
     std::ifstream in(table);
     const auto root = nlohmann::json::parse(in, nullptr, false);
     if (root.is_discarded() || !root.contains("server_list") || !root["server_list"].is_array()) {
-        issues.push_back({ "error", table.string(), "rank table is not JSON with a server_list" });
+        issues.push_back({ "error", table.string(),
+            issueText(QT_TRANSLATE_NOOP("ParseIssue", "rank table is not JSON with a server_list")) });
         return out;
     }
     std::map<std::string, std::string> mapping; // ip -> mapping id, in memory only
@@ -130,8 +134,9 @@ std::vector<PlannedRank> MindSporeLayout::jobRanks(const fs::path& dir, std::vec
                 mapping[ip] = id;
         }
     } else {
-        issues.push_back(
-            { "warning", jobPath, "no host_ips_mapping.txt; hosts cannot be matched to cluster_profiler folders" });
+        issues.push_back({ "warning", jobPath,
+            issueText(QT_TRANSLATE_NOOP(
+                "ParseIssue", "no host_ips_mapping.txt; hosts cannot be matched to cluster_profiler folders")) });
     }
     // (mapping id, device id) -> rank id
     std::map<std::pair<std::string, int64_t>, int64_t> ranks;
@@ -158,8 +163,9 @@ std::vector<PlannedRank> MindSporeLayout::jobRanks(const fs::path& dir, std::vec
             const auto it = ranks.find({ hostId, r.rank });
             if (it == ranks.end()) {
                 issues.push_back({ "warning", r.path,
-                    "device " + std::to_string(r.rank) + " of host " + hostId
-                        + " is not in the rank table; its files were not imported" });
+                    issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                                  "device %1 of host %2 is not in the rank table; its files were not imported"),
+                        { std::to_string(r.rank), hostId }) });
                 continue;
             }
             r.rank = it->second;
@@ -170,8 +176,8 @@ std::vector<PlannedRank> MindSporeLayout::jobRanks(const fs::path& dir, std::vec
     }
     if (out.size() < tableRanks)
         issues.push_back({ "info", jobPath,
-            "the rank table lists " + std::to_string(tableRanks) + " ranks; files were found for "
-                + std::to_string(out.size()) });
+            issueText(QT_TRANSLATE_NOOP("ParseIssue", "the rank table lists %1 ranks; files were found for %2"),
+                { std::to_string(tableRanks), std::to_string(out.size()) }) });
     return out;
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/mindspore/MindSporeMiscImporter.h"
 
+#include "npuscope/core/TranslationMarker.h"
+
 #include "npuscope/core/Decimal.h"
 #include "npuscope/io/parse/JsonFile.h"
 
@@ -21,7 +23,9 @@ bool MindSporeMiscImporter::runFlops(ImportContext& ctx)
     for (auto it = root.begin(); it != root.end(); ++it) {
         // The three figures FlopsQuery reads must be numbers; anything else would silently drop out of the heatmap.
         if ((it.key() == "FLOPs" || it.key() == "FLOPS" || it.key() == "FLOPS_Utilization") && !it->is_number())
-            ctx.warning(std::nullopt, "flops_summary: " + it.key() + " is not a number: " + it->dump());
+            ctx.warning(std::nullopt,
+                issueText(QT_TRANSLATE_NOOP("ParseIssue", "flops_summary: %1 is not a number: %2"),
+                    { it.key(), it->dump() }));
         if (it->is_primitive())
             ctx.writer().addRankInfo(
                 ctx.rankId(), "flops_summary." + it.key(), it->is_string() ? it->get<std::string>() : it->dump());
@@ -47,11 +51,13 @@ bool MindSporeMiscImporter::runRankTable(ImportContext& ctx)
                 mapping[ip] = id; // MindInsight ignores lines with fewer than 2 tokens
         }
     } else {
-        ctx.warning(std::nullopt, "no host_ips_mapping.txt next to the rank table; hosts are shown by server index");
+        ctx.warning(std::nullopt,
+            issueText(QT_TRANSLATE_NOOP(
+                "ParseIssue", "no host_ips_mapping.txt next to the rank table; hosts are shown by server index")));
     }
     const auto servers = root.find("server_list");
     if (servers == root.end() || !servers->is_array()) {
-        ctx.error(std::nullopt, "rank table has no server_list");
+        ctx.error(std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "rank table has no server_list")));
         return false;
     }
     int serverIndex = 0;
@@ -71,7 +77,9 @@ bool MindSporeMiscImporter::runRankTable(ImportContext& ctx)
             } else {
                 row.host = "server " + std::to_string(serverIndex);
                 ctx.warning(std::nullopt,
-                    "server #" + std::to_string(serverIndex) + " of the rank table has no host_ips_mapping.txt entry");
+                    issueText(QT_TRANSLATE_NOOP(
+                                  "ParseIssue", "server #%1 of the rank table has no host_ips_mapping.txt entry"),
+                        { std::to_string(serverIndex) }));
             }
             row.framework = "mindspore";
             ctx.writer().updateRank(row);
@@ -80,7 +88,9 @@ bool MindSporeMiscImporter::runRankTable(ImportContext& ctx)
             return true;
         }
     }
-    ctx.warning(std::nullopt, "rank " + std::to_string(ctx.rankId()) + " is not in the rank table");
+    ctx.warning(std::nullopt,
+        issueText(
+            QT_TRANSLATE_NOOP("ParseIssue", "rank %1 is not in the rank table"), { std::to_string(ctx.rankId()) }));
     ctx.finish();
     return true;
 }

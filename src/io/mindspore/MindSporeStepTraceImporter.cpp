@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/mindspore/MindSporeStepTraceImporter.h"
 
+#include "npuscope/core/TranslationMarker.h"
+
 #include "npuscope/core/CsvReader.h"
 #include "npuscope/core/Decimal.h"
 #include "npuscope/io/parse/CsvImport.h"
@@ -46,7 +48,8 @@ std::map<int64_t, Breakdown> readClusterAnalyse(ImportContext& ctx)
     std::string error;
     std::vector<std::string> row;
     if (!reader.open(analyse.string(), error) || !reader.next(row)) {
-        ctx.warning(std::nullopt, analyse.filename().string() + ": cannot read (" + error + ")");
+        ctx.warning(std::nullopt,
+            issueText(QT_TRANSLATE_NOOP("ParseIssue", "%1: cannot read (%2)"), { analyse.filename().string(), error }));
         return out;
     }
     const CsvHeader header(row);
@@ -70,7 +73,8 @@ std::map<int64_t, Breakdown> readClusterAnalyse(ImportContext& ctx)
     for (size_t i = 0; i < rows.size(); ++i)
         out[static_cast<int64_t>(i + 1)] = rows[i];
     ctx.info(std::nullopt,
-        "step breakdown columns from " + analyse.filename().string() + " (" + std::to_string(rows.size()) + " steps)");
+        issueText(QT_TRANSLATE_NOOP("ParseIssue", "step breakdown columns from %1 (%2 steps)"),
+            { analyse.filename().string(), std::to_string(rows.size()) }));
     return out;
 }
 
@@ -114,7 +118,9 @@ std::optional<int64_t> ticks(CsvImport& csv, int col)
         return std::nullopt;
     int64_t ns = 0;
     if (__builtin_mul_overflow(*v, kNsPerTick, &ns)) {
-        csv.context().warning(csv.line(), "tick count " + std::to_string(*v) + " is out of range; left out");
+        csv.context().warning(csv.line(),
+            issueText(
+                QT_TRANSLATE_NOOP("ParseIssue", "tick count %1 is out of range; left out"), { std::to_string(*v) }));
         return std::nullopt;
     }
     return ns;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/mindspore/MindSporeTimelineImporter.h"
 
+#include "npuscope/core/TranslationMarker.h"
+
 #include "npuscope/core/Decimal.h"
 #include "npuscope/io/mindspore/MindSporeStepTraceImporter.h"
 #include "npuscope/io/parse/SliceTracker.h"
@@ -39,7 +41,7 @@ std::string fileId(const fs::path& file)
 }
 
 // min_cycle_counter_{id}.txt: the syscnt tick of the rank's first task (the timeline's 0), e.g. "43806841592.0".
-std::optional<int64_t> firstTaskNs(const fs::path& file, std::string& problem)
+std::optional<int64_t> firstTaskNs(const fs::path& file, TrText& problem)
 {
     std::ifstream in(file, std::ios::binary);
     if (!in)
@@ -50,7 +52,8 @@ std::optional<int64_t> firstTaskNs(const fs::path& file, std::string& problem)
     // Ticks x 10 ns: one decimal digit of a tick is exactly one ns.
     const auto ns = parseScaled(trim(s), 1);
     if (!ns || *ns < 0) {
-        problem = file.filename().string() + ": not a cycle counter (\"" + std::string(trim(s).substr(0, 32)) + "\")";
+        problem = issueText(QT_TRANSLATE_NOOP("ParseIssue", "%1: not a cycle counter (\"%2\")"),
+            { file.filename().string(), std::string(trim(s).substr(0, 32)) });
         return std::nullopt;
     }
     return ns;
@@ -152,21 +155,25 @@ bool MindSporeTimelineImporter::run(ImportContext& ctx)
     std::optional<int64_t> base;
     if (!id.empty()) {
         const fs::path counter = file.parent_path() / ("min_cycle_counter_" + id + ".txt");
-        std::string problem;
+        TrText problem;
         base = firstTaskNs(counter, problem);
-        if (!problem.empty())
+        if (!problem.source.empty())
             ctx.warning(std::nullopt, problem);
     }
     if (base) {
         options.tsOffsetNs = *base;
         ctx.info(std::nullopt,
-            "timeline placed on the device system counter clock (ns since the counter started, not epoch) by "
-            "min_cycle_counter_" + id + ".txt; ranks of one server share that clock, other servers do not");
+            issueText(
+                QT_TRANSLATE_NOOP("ParseIssue",
+                    "timeline placed on the device system counter clock (ns since the counter started, not epoch) by "
+                    "min_cycle_counter_%1.txt; ranks of one server share that clock, other servers do not"),
+                { id }));
     } else {
         ctx.info(std::nullopt,
-            "timeline is relative: times are µs from the rank's first task and the profile holds no epoch base "
-            "(no min_cycle_counter_{id}.txt next to it), so this rank's timeline starts at 0 and does not line up "
-            "with other ranks");
+            issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                "timeline is relative: times are µs from the rank's first task and the profile holds no epoch base (no "
+                "min_cycle_counter_{id}.txt next to it), so this rank's timeline starts at 0 and does not line up with "
+                "other ranks")));
     }
     const bool ok = TraceViewImporter::run(ctx, options);
     if (!ok || !base || ctx.cancelled())
@@ -180,13 +187,15 @@ bool MindSporeTimelineImporter::run(ImportContext& ctx)
     std::vector<MindSporeStepTraceImporter::StepSpans> steps;
     std::string error;
     if (!MindSporeStepTraceImporter::readSpans(stepTrace.string(), steps, error)) {
-        ctx.warning(std::nullopt, "step spans not drawn: " + stepTrace.filename().string() + ": " + error);
+        ctx.warning(std::nullopt,
+            issueText(QT_TRANSLATE_NOOP("ParseIssue", "step spans not drawn: %1: %2"),
+                { stepTrace.filename().string(), error }));
         return ok;
     }
     StepTraceTrack(ctx).write(steps);
     ctx.info(std::nullopt,
-        std::to_string(steps.size()) + " steps of " + stepTrace.filename().string()
-            + " drawn as the Step Trace process (same clock)");
+        issueText(QT_TRANSLATE_NOOP("ParseIssue", "%1 steps of %2 drawn as the Step Trace process (same clock)"),
+            { std::to_string(steps.size()), stepTrace.filename().string() }));
     return ok;
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/mindspore/MsParallelStrategyImporter.h"
 
+#include "npuscope/core/TranslationMarker.h"
+
 #include "npuscope/core/Decimal.h"
 
 #include <nlohmann/json.hpp>
@@ -19,7 +21,7 @@ public:
     std::vector<std::vector<std::string>> stageDevices; // config.stageDevices[i].dim[j].size
     int64_t nodeCount = 0;
     bool topIsObject = false;
-    std::string error;
+    TrText error; // empty source: none
 
     bool null() override { return scalar("null"); }
     bool boolean(bool v) override { return scalar(v ? "true" : "false"); }
@@ -39,7 +41,8 @@ public:
     }
     bool parse_error(std::size_t byte, const std::string&, const nlohmann::detail::exception& e) override
     {
-        error = "invalid JSON at byte " + std::to_string(byte) + ": " + e.what();
+        error = issueText(
+            QT_TRANSLATE_NOOP("ParseIssue", "invalid JSON at byte %1: %2"), { std::to_string(byte), e.what() });
         return false;
     }
 
@@ -118,17 +121,22 @@ bool MsParallelStrategyImporter::run(ImportContext& ctx)
 {
     std::ifstream in(ctx.file(), std::ios::binary);
     if (!in) {
-        ctx.error(std::nullopt, "cannot open file");
+        ctx.error(std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "cannot open file")));
         return false;
     }
     StrategySax sax;
     const bool ok = nlohmann::json::sax_parse(in, &sax);
     if (!ok || !sax.topIsObject) {
-        ctx.error(std::nullopt, sax.error.empty() ? "expected a JSON object at the top level" : sax.error);
+        ctx.error(std::nullopt,
+            sax.error.source.empty()
+                ? issueText(QT_TRANSLATE_NOOP("ParseIssue", "expected a JSON object at the top level"))
+                : sax.error);
         return false;
     }
     if (sax.config.empty() && sax.stageDevices.empty()) {
-        ctx.warning(std::nullopt, "no \"config\" object (rankId, stageId, parallelType); only the node count is kept");
+        ctx.warning(std::nullopt,
+            issueText(QT_TRANSLATE_NOOP(
+                "ParseIssue", "no \"config\" object (rankId, stageId, parallelType); only the node count is kept")));
     }
     auto& w = ctx.writer();
     for (const auto& [key, value] : sax.config)
@@ -149,8 +157,10 @@ bool MsParallelStrategyImporter::run(ImportContext& ctx)
     if (const auto it = sax.config.find("rankId"); it != sax.config.end()) {
         if (const auto id = parseInt(it->second); id && *id != ctx.rankId())
             ctx.warning(std::nullopt,
-                "config.rankId is " + it->second + " but the file name gives rank " + std::to_string(ctx.rankId())
-                    + "; facts kept under the file name's rank");
+                issueText(
+                    QT_TRANSLATE_NOOP("ParseIssue",
+                        "config.rankId is %1 but the file name gives rank %2; facts kept under the file name's rank"),
+                    { it->second, std::to_string(ctx.rankId()) }));
     }
     ctx.finish();
     return true;

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/msprof_analyze/ClusterAnalysisDbImporter.h"
 
+#include "npuscope/core/TranslationMarker.h"
+
 #include "npuscope/io/msprof_analyze/ClusterAnalysisImporter.h"
 
 #include "npuscope/core/Decimal.h"
 #include "npuscope/core/GroupHash.h"
-#include "npuscope/io/torch_npu/CommunicationImporter.h"
-#include "npuscope/io/parse/JsonFile.h"
 #include "npuscope/io/db/SqliteExport.h"
+#include "npuscope/io/parse/JsonFile.h"
+#include "npuscope/io/torch_npu/CommunicationImporter.h"
 
 #include <algorithm>
 #include <cctype>
@@ -80,7 +82,9 @@ void importSteps(ImportContext& ctx, SqliteExport& db)
         }
         const auto rank = intCell(st, 2);
         if (!rank) {
-            ctx.warning(row, "ClusterStepTraceTime rank row without a numeric index; skipped");
+            ctx.warning(row,
+                issueText(
+                    QT_TRANSLATE_NOOP("ParseIssue", "ClusterStepTraceTime rank row without a numeric index; skipped")));
             continue;
         }
         if (ctx.rankState().skipsSummaryRank(*rank))
@@ -103,9 +107,9 @@ void importSteps(ImportContext& ctx, SqliteExport& db)
     ClusterAnalysisImporter::writeStages(ctx, stages);
     if (other > 0)
         ctx.info(std::nullopt,
-            std::to_string(other)
-                + " ClusterStepTraceTime rows of a type other than \"rank\" or \"stage\" were not "
-                  "imported");
+            issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                          "%1 ClusterStepTraceTime rows of a type other than \"rank\" or \"stage\" were not imported"),
+                { std::to_string(other) }));
 }
 
 // CommunicationGroup(type, rank_set) lists the groups like communication_group.json; newer builds may add the
@@ -148,7 +152,9 @@ void importTimes(ImportContext& ctx, SqliteExport& db, OpIndex& ops)
         const auto rank = intCell(st, 2);
         const std::string op = st.optText(3).value_or(std::string());
         if (!rank || op.empty()) {
-            ctx.warning(std::nullopt, "ClusterCommAnalyzerTime row without rank_id or hccl_op_name; skipped");
+            ctx.warning(std::nullopt,
+                issueText(QT_TRANSLATE_NOOP(
+                    "ParseIssue", "ClusterCommAnalyzerTime row without rank_id or hccl_op_name; skipped")));
             continue;
         }
         if (ctx.rankState().skipsSummaryRank(*rank))
@@ -225,8 +231,10 @@ void importBandwidth(ImportContext& ctx, SqliteExport& db, const OpIndex& ops)
     }
     if (missing > 0)
         ctx.warning(std::nullopt,
-            std::to_string(missing)
-                + " ClusterCommAnalyzerBandwidth rows name an op missing from ClusterCommAnalyzerTime; skipped");
+            issueText(
+                QT_TRANSLATE_NOOP("ParseIssue",
+                    "%1 ClusterCommAnalyzerBandwidth rows name an op missing from ClusterCommAnalyzerTime; skipped"),
+                { std::to_string(missing) }));
 }
 
 void importMatrix(ImportContext& ctx, SqliteExport& db)
@@ -240,7 +248,10 @@ void importMatrix(ImportContext& ctx, SqliteExport& db)
         const auto src = intCell(st, 4);
         const auto dst = intCell(st, 5);
         if (!src || !dst) {
-            ctx.warning(std::nullopt, "ClusterCommAnalyzerMatrix row of " + op + " without numeric ranks; skipped");
+            ctx.warning(std::nullopt,
+                issueText(QT_TRANSLATE_NOOP(
+                              "ParseIssue", "ClusterCommAnalyzerMatrix row of %1 without numeric ranks; skipped"),
+                    { op }));
             continue;
         }
         model::CommLinkRow r;
@@ -283,14 +294,17 @@ bool ClusterAnalysisDbImporter::run(ImportContext& ctx)
     try {
         db = std::make_unique<SqliteExport>(ctx.file());
     } catch (const model::DbError& e) {
-        ctx.error(std::nullopt, std::string("not a readable SQLite export: ") + e.what());
+        ctx.error(
+            std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "not a readable SQLite export: %1"), { e.what() }));
         return false;
     }
     try {
         if (db->hasTable("ClusterStepTraceTime"))
             importSteps(ctx, *db);
         else
-            ctx.info(std::nullopt, "no ClusterStepTraceTime table; no step breakdown from this file");
+            ctx.info(std::nullopt,
+                issueText(QT_TRANSLATE_NOOP(
+                    "ParseIssue", "no ClusterStepTraceTime table; no step breakdown from this file")));
         if (db->hasTable("ClusterCommAnalyzerTime")) {
             OpIndex ops;
             importTimes(ctx, *db, ops);
@@ -302,7 +316,8 @@ bool ClusterAnalysisDbImporter::run(ImportContext& ctx)
         if (db->hasTable("CommunicationGroup"))
             importGroups(ctx, *db);
     } catch (const model::DbError& e) {
-        ctx.error(std::nullopt, std::string("reading the export failed: ") + e.what());
+        ctx.error(
+            std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "reading the export failed: %1"), { e.what() }));
         ctx.finish();
         return false;
     }

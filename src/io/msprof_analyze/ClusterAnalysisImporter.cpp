@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/msprof_analyze/ClusterAnalysisImporter.h"
 
+#include "npuscope/core/TranslationMarker.h"
+
 #include "npuscope/core/Decimal.h"
+#include "npuscope/io/db/SqliteExport.h"
 #include "npuscope/io/parse/CommOpInfoWriter.h"
-#include "npuscope/io/torch_npu/CommunicationImporter.h"
 #include "npuscope/io/parse/CsvImport.h"
 #include "npuscope/io/parse/JsonFile.h"
 #include "npuscope/io/parse/StepTraceColumns.h"
-#include "npuscope/io/db/SqliteExport.h"
+#include "npuscope/io/torch_npu/CommunicationImporter.h"
 
 #include "npuscope/model/ClusterSummaryWriter.h"
 
@@ -51,7 +53,8 @@ bool importStepRows(CsvImport& csv)
         }
         const auto rank = csv.optInt(indexCol);
         if (!rank) {
-            ctx.warning(csv.line(), "rank row without a numeric Index; skipped");
+            ctx.warning(
+                csv.line(), issueText(QT_TRANSLATE_NOOP("ParseIssue", "rank row without a numeric Index; skipped")));
             continue;
         }
         if (ctx.rankState().skipsSummaryRank(*rank))
@@ -68,7 +71,9 @@ bool importStepRows(CsvImport& csv)
     ClusterAnalysisImporter::writeStages(ctx, stages);
     if (otherRows > 0)
         ctx.info(std::nullopt,
-            std::to_string(otherRows) + " rows of a Type other than \"rank\" or \"stage\" were not imported");
+            issueText(
+                QT_TRANSLATE_NOOP("ParseIssue", "%1 rows of a Type other than \"rank\" or \"stage\" were not imported"),
+                { std::to_string(otherRows) }));
     return csv.result();
 }
 
@@ -100,7 +105,8 @@ template <typename Fn> void forEachClusterOp(ImportContext& ctx, const nlohmann:
 {
     for (auto setIt = root.begin(); setIt != root.end(); ++setIt) {
         if (!setIt->is_object()) {
-            ctx.warning(std::nullopt, "\"" + setIt.key() + "\" is not an object; skipped");
+            ctx.warning(std::nullopt,
+                issueText(QT_TRANSLATE_NOOP("ParseIssue", "\"%1\" is not an object; skipped"), { setIt.key() }));
             continue;
         }
         const std::string kind = setIt.key() == "p2p" ? "p2p" : "collective";
@@ -165,7 +171,9 @@ void ClusterAnalysisImporter::writeCommGroups(ImportContext& ctx, std::vector<mo
         writer.addCommGroup(g);
     }
     if (duplicates > 0)
-        ctx.warning(std::nullopt, std::to_string(duplicates) + " groups repeat a group_name hash; the first is kept");
+        ctx.warning(std::nullopt,
+            issueText(QT_TRANSLATE_NOOP("ParseIssue", "%1 groups repeat a group_name hash; the first is kept"),
+                { std::to_string(duplicates) }));
 }
 
 bool ClusterAnalysisImporter::runCommunicationGroup(ImportContext& ctx)
@@ -202,7 +210,8 @@ bool ClusterAnalysisImporter::runCommunicationGroup(ImportContext& ctx)
         if (it == root.end())
             continue;
         if (!it->is_array()) {
-            ctx.warning(std::nullopt, std::string("\"") + kind + "\" is not an array; skipped");
+            ctx.warning(
+                std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "\"%1\" is not an array; skipped"), { kind }));
             continue;
         }
         for (const auto& set : *it) {
@@ -219,7 +228,9 @@ bool ClusterAnalysisImporter::runCommunicationGroup(ImportContext& ctx)
         }
     }
     if (bad > 0)
-        ctx.warning(std::nullopt, std::to_string(bad) + " rank sets are not arrays of integers; skipped");
+        ctx.warning(std::nullopt,
+            issueText(QT_TRANSLATE_NOOP("ParseIssue", "%1 rank sets are not arrays of integers; skipped"),
+                { std::to_string(bad) }));
     writeCommGroups(ctx, groups);
     ctx.finish();
     return true;
@@ -235,7 +246,9 @@ bool ClusterAnalysisImporter::runCommunication(ImportContext& ctx)
             for (auto it = ranks.begin(); it != ranks.end(); ++it) {
                 const auto rank = parseInt(it.key());
                 if (!rank || !it->is_object()) {
-                    ctx.warning(std::nullopt, "op \"" + key + "\": \"" + it.key() + "\" is not a rank id; skipped");
+                    ctx.warning(std::nullopt,
+                        issueText(QT_TRANSLATE_NOOP("ParseIssue", "op \"%1\": \"%2\" is not a rank id; skipped"),
+                            { key, it.key() }));
                     continue;
                 }
                 if (!ctx.rankState().skipsSummaryRank(*rank))
@@ -277,7 +290,9 @@ bool ClusterAnalysisImporter::runMatrix(ImportContext& ctx)
                 const auto src = sep == std::string::npos ? std::nullopt : parseInt(linkKey.substr(0, sep));
                 const auto dst = sep == std::string::npos ? std::nullopt : parseInt(linkKey.substr(sep + 1));
                 if (!src || !dst || !it->is_object()) {
-                    ctx.warning(std::nullopt, "op \"" + key + "\": link key \"" + linkKey + "\" is not \"src-dst\"");
+                    ctx.warning(std::nullopt,
+                        issueText(QT_TRANSLATE_NOOP("ParseIssue", "op \"%1\": link key \"%2\" is not \"src-dst\""),
+                            { key, linkKey }));
                     continue;
                 }
                 model::CommLinkRow row = base;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/msprof_analyze/ClusterSummary.h"
 
+#include "npuscope/core/TranslationMarker.h"
+
 #include "npuscope/core/CsvReader.h"
 #include "npuscope/core/Decimal.h"
 #include "npuscope/io/db/SqliteExport.h"
@@ -102,7 +104,8 @@ void ClusterSummary::ranksOfDb(const fs::path& file, std::set<int64_t>& out, std
             }
         }
     } catch (const model::DbError& e) {
-        issues.push_back({ "error", file.string(), std::string("cannot read cluster_analysis.db: ") + e.what() });
+        issues.push_back({ "error", file.string(),
+            issueText(QT_TRANSLATE_NOOP("ParseIssue", "cannot read cluster_analysis.db: %1"), { e.what() }) });
     }
 }
 
@@ -152,15 +155,18 @@ std::optional<ClusterSummary> ClusterSummary::probe(const fs::path& dir)
         s.files.begin(), s.files.end(), [](const PlannedFile& a, const PlannedFile& b) { return a.path < b.path; });
     if (!droppedText.empty())
         s.issues.push_back({ "info", s.path,
-            "cluster_analysis_output holds both cluster_analysis.db and text files; using the db, ignored: "
-                + droppedText });
+            issueText(
+                QT_TRANSLATE_NOOP("ParseIssue",
+                    "cluster_analysis_output holds both cluster_analysis.db and text files; using the db, ignored: %1"),
+                { droppedText }) });
     if (!s.files.empty() && std::all_of(s.files.begin(), s.files.end(), [](const PlannedFile& f) {
             return f.kind == FileKind::ClusterCommunicationGroup;
         }))
         s.issues.push_back({ "info", s.path,
-            "cluster_analysis_output holds only communication_group.json: ranks and communication groups are "
-            "loaded, but there is no step or communication data (no cluster_step_trace_time.csv, "
-            "cluster_communication*.json or cluster_analysis.db)" });
+            issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                "cluster_analysis_output holds only communication_group.json: ranks and communication groups are "
+                "loaded, but there is no step or communication data (no cluster_step_trace_time.csv, "
+                "cluster_communication*.json or cluster_analysis.db)")) });
     return s;
 }
 

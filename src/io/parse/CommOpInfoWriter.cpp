@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/parse/CommOpInfoWriter.h"
 
+#include "npuscope/core/TranslationMarker.h"
+
 #include "npuscope/core/Decimal.h"
 #include "npuscope/io/torch_npu/CommunicationImporter.h"
 
@@ -53,8 +55,9 @@ void CommOpInfoWriter::add(int64_t rank, std::optional<int64_t> step, const std:
         row.waitRatio = info.waitRatio;
         row.syncRatio = info.syncRatio;
     } else {
-        m_ctx.warning(
-            std::nullopt, "op \"" + key + "\" of rank " + std::to_string(rank) + " has no \"Communication Time Info\"");
+        m_ctx.warning(std::nullopt,
+            issueText(QT_TRANSLATE_NOOP("ParseIssue", "op \"%1\" of rank %2 has no \"Communication Time Info\""),
+                { key, std::to_string(rank) }));
     }
     const auto isZero = [](const std::optional<double>& v) { return v && *v == 0.0; };
     for (const auto& [transport, t] : info.bandwidth) {
@@ -80,7 +83,9 @@ void CommOpInfoWriter::add(int64_t rank, std::optional<int64_t> step, const std:
         for (const auto& [sizeKey, packet] : t.sizeDistribution) {
             const auto size = parseDouble(sizeKey);
             if (!size || !packet.valid) {
-                m_ctx.warning(std::nullopt, "op \"" + key + "\" " + transport + ": bad Size Distribution entry");
+                m_ctx.warning(std::nullopt,
+                    issueText(QT_TRANSLATE_NOOP("ParseIssue", "op \"%1\" %2: bad Size Distribution entry"),
+                        { key, transport }));
                 continue;
             }
             model::CommPacketRow& p = m_packets.emplace_back();

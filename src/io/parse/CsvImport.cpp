@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/parse/CsvImport.h"
 
+#include "npuscope/core/TranslationMarker.h"
+
 #include "npuscope/core/Decimal.h"
 
 #include <exception>
@@ -26,10 +28,11 @@ std::string joinNames(const std::vector<std::string>& names)
     return out;
 }
 
-std::string tooLargeMessage()
+TrText tooLargeMessage()
 {
-    return "record larger than " + std::to_string(CsvReader::kMaxRecordBytes >> 20)
-        + " MiB (unclosed quote or binary data?), import stopped";
+    return issueText(
+        QT_TRANSLATE_NOOP("ParseIssue", "record larger than %1 MiB (unclosed quote or binary data?), import stopped"),
+        { std::to_string(CsvReader::kMaxRecordBytes >> 20) });
 }
 
 } // namespace
@@ -48,7 +51,7 @@ bool CsvImport::run(ImportContext& ctx, const std::function<bool(CsvImport& csv)
         return ok;
     } catch (const std::exception& e) {
         try {
-            ctx.error(std::nullopt, std::string("import failed: ") + e.what());
+            ctx.error(std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "import failed: %1"), { e.what() }));
             ctx.finish();
         } catch (const std::exception&) {
         }
@@ -60,14 +63,14 @@ bool CsvImport::open(std::initializer_list<std::string_view> required)
 {
     std::string reason;
     if (!m_reader.open(m_ctx.file(), reason)) {
-        m_ctx.error(std::nullopt, "cannot open: " + reason);
+        m_ctx.error(std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "cannot open: %1"), { reason }));
         return false;
     }
     // The reader has checked the first chunk; do not read a header out of binary data.
     std::vector<std::string> names;
     const bool any = !m_reader.looksBinary() && m_reader.next(names);
     if (m_reader.looksBinary()) {
-        m_ctx.error(std::nullopt, "not a CSV text file");
+        m_ctx.error(std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "not a CSV text file")));
         return false;
     }
     if (m_reader.recordTooLarge()) {
@@ -75,7 +78,7 @@ bool CsvImport::open(std::initializer_list<std::string_view> required)
         return false;
     }
     if (!any) {
-        m_ctx.error(std::nullopt, "empty file");
+        m_ctx.error(std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "empty file")));
         return false;
     }
     m_header = CsvHeader(names);
@@ -87,8 +90,9 @@ bool CsvImport::open(std::initializer_list<std::string_view> required)
     }
     if (missing.empty())
         return true;
-    m_ctx.error(
-        m_reader.recordLine(), "missing required column " + missing + " (found: " + joinNames(m_header.names()) + ")");
+    m_ctx.error(m_reader.recordLine(),
+        issueText(QT_TRANSLATE_NOOP("ParseIssue", "missing required column %1 (found: %2)"),
+            { missing, joinNames(m_header.names()) }));
     return false;
 }
 
@@ -103,18 +107,22 @@ bool CsvImport::next()
     }
     const int64_t line = m_reader.recordLine();
     if (m_reader.looksBinary()) {
-        m_ctx.error(line, "not a CSV text file: binary data, import stopped");
+        m_ctx.error(
+            line, issueText(QT_TRANSLATE_NOOP("ParseIssue", "not a CSV text file: binary data, import stopped")));
         return false;
     }
     if (m_reader.endedInsideQuotes()) {
-        m_ctx.warning(line, "file ends inside a quoted field (truncated?), last record skipped");
+        m_ctx.warning(line,
+            issueText(
+                QT_TRANSLATE_NOOP("ParseIssue", "file ends inside a quoted field (truncated?), last record skipped")));
         return false;
     }
     if (m_row.size() != m_header.size())
-        m_ctx.warning(
-            line, "row has " + std::to_string(m_row.size()) + " fields, header has " + std::to_string(m_header.size()));
+        m_ctx.warning(line,
+            issueText(QT_TRANSLATE_NOOP("ParseIssue", "row has %1 fields, header has %2"),
+                { std::to_string(m_row.size()), std::to_string(m_header.size()) }));
     if (++m_records % kCancelCheckRows == 0 && m_ctx.cancelled()) {
-        m_ctx.info(line, "import cancelled");
+        m_ctx.info(line, issueText(QT_TRANSLATE_NOOP("ParseIssue", "import cancelled")));
         m_cancelled = true;
         return false;
     }
@@ -127,7 +135,7 @@ bool CsvImport::result()
     if (m_cancelled)
         return false;
     if (m_records == 0 && !m_reader.looksBinary() && !m_reader.endedInsideQuotes() && !m_reader.recordTooLarge()) {
-        m_ctx.info(std::nullopt, "no data rows");
+        m_ctx.info(std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "no data rows")));
         return true;
     }
     return m_imported > 0;
@@ -148,7 +156,8 @@ auto CsvImport::number(int col, bool required, Parse parse) -> decltype(parse(st
             skip(col, "malformed number " + quote(trim(cell)));
         else
             m_ctx.warning(line(),
-                "malformed number " + quote(trim(cell)) + " in column " + quote(name(col)) + ", stored as NULL");
+                issueText(QT_TRANSLATE_NOOP("ParseIssue", "malformed number %1 in column %2, stored as NULL"),
+                    { quote(trim(cell)), quote(name(col)) }));
     }
     return value;
 }
@@ -171,7 +180,9 @@ std::optional<std::string> CsvImport::text(int col, bool required)
 void CsvImport::skip(int col, const std::string& why)
 {
     if (!m_skipped)
-        m_ctx.warning(line(), "row skipped: " + why + " in required column " + quote(name(col)));
+        m_ctx.warning(line(),
+            issueText(
+                QT_TRANSLATE_NOOP("ParseIssue", "row skipped: %1 in required column %2"), { why, quote(name(col)) }));
     m_skipped = true;
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/parse/ImportContext.h"
 
+#include "npuscope/core/TranslationMarker.h"
+
 namespace npuscope::io {
 
 ImportContext::ImportContext(
@@ -12,7 +14,7 @@ ImportContext::ImportContext(
 {
 }
 
-void ImportContext::report(model::Severity severity, std::optional<int64_t> line, std::string message)
+void ImportContext::report(model::Severity severity, std::optional<int64_t> line, TrText message)
 {
     ++m_issues;
     if (severity == model::Severity::Error)
@@ -28,7 +30,8 @@ void ImportContext::finish()
 {
     if (m_suppressed > 0) {
         m_writer.addIssue({ model::Severity::Warning, m_rankId, m_file, std::nullopt,
-            std::to_string(m_suppressed) + " more problems in this file were not listed" });
+            issueText(QT_TRANSLATE_NOOP("ParseIssue", "%1 more problems in this file were not listed"),
+                { std::to_string(m_suppressed) }) });
         m_suppressed = 0;
     }
 }

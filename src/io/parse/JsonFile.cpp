@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/parse/JsonFile.h"
 
+#include "npuscope/core/TranslationMarker.h"
+
 #include "npuscope/core/Decimal.h"
 
 #include <simdjson.h>
@@ -15,7 +17,7 @@ bool readTextFile(ImportContext& ctx, std::string& text)
 {
     std::ifstream in(ctx.file(), std::ios::binary | std::ios::ate);
     if (!in) {
-        ctx.error(std::nullopt, "cannot open file");
+        ctx.error(std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "cannot open file")));
         return false;
     }
     // One read of the known size (a cluster reads thousands of these; a stringstream copies twice).
@@ -35,7 +37,7 @@ bool readTextFile(ImportContext& ctx, std::string& text)
         text = buffer.str();
     }
     if (trim(text).empty()) {
-        ctx.error(std::nullopt, "empty file");
+        ctx.error(std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "empty file")));
         return false;
     }
     return true;
@@ -49,7 +51,8 @@ void reportJsonError(ImportContext& ctx, const std::string& text, size_t byte, c
     std::string message = what;
     if (const auto p = message.find("parse error"); p != std::string::npos)
         message = message.substr(p);
-    ctx.error(line, "invalid JSON at byte " + std::to_string(byte) + ": " + message);
+    ctx.error(line,
+        issueText(QT_TRANSLATE_NOOP("ParseIssue", "invalid JSON at byte %1: %2"), { std::to_string(byte), message }));
 }
 
 namespace {
@@ -147,7 +150,7 @@ bool readJsonFile(ImportContext& ctx, nlohmann::json& out)
         return false;
     }
     if (!out.is_object()) {
-        ctx.error(std::nullopt, "expected a JSON object at the top level");
+        ctx.error(std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "expected a JSON object at the top level")));
         return false;
     }
     return true;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/torch_npu/CommunicationImporter.h"
 
+#include "npuscope/core/TranslationMarker.h"
+
 #include "npuscope/core/Decimal.h"
 #include "npuscope/io/parse/CommOpInfoWriter.h"
 #include "npuscope/io/parse/FastJsonSax.h"
@@ -233,7 +235,6 @@ private:
     std::optional<std::string> m_error;
     size_t m_errorByte = 0;
 };
-
 
 namespace od = simdjson::ondemand;
 
@@ -554,7 +555,8 @@ bool CommunicationImporter::run(ImportContext& ctx)
             return false;
         }
         if (!sax.rootIsObject()) {
-            ctx.error(std::nullopt, "expected a JSON object at the top level");
+            ctx.error(
+                std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "expected a JSON object at the top level")));
             return false;
         }
     }
@@ -564,18 +566,22 @@ bool CommunicationImporter::run(ImportContext& ctx)
         if (ctx.cancelled())
             break;
         if (!step.isObject) {
-            ctx.warning(std::nullopt, "\"" + stepKey + "\" is not an object; skipped");
+            ctx.warning(std::nullopt,
+                issueText(QT_TRANSLATE_NOOP("ParseIssue", "\"%1\" is not an object; skipped"), { stepKey }));
             continue;
         }
         const auto stepNumber = stepFromKey(stepKey);
         for (const auto& [kindKey, kind] : step.kinds) {
             if (!kind.isObject) {
-                ctx.warning(std::nullopt, "\"" + stepKey + "." + kindKey + "\" is not an object; skipped");
+                ctx.warning(std::nullopt,
+                    issueText(
+                        QT_TRANSLATE_NOOP("ParseIssue", "\"%1.%2\" is not an object; skipped"), { stepKey, kindKey }));
                 continue;
             }
             for (const auto& [opKey, op] : kind.ops) {
                 if (!op.isObject) {
-                    ctx.warning(std::nullopt, "op \"" + opKey + "\" is not an object; skipped");
+                    ctx.warning(std::nullopt,
+                        issueText(QT_TRANSLATE_NOOP("ParseIssue", "op \"%1\" is not an object; skipped"), { opKey }));
                     continue;
                 }
                 writer.add(ctx.rankId(), stepNumber, kindKey, opKey, op.info);
@@ -585,7 +591,7 @@ bool CommunicationImporter::run(ImportContext& ctx)
     }
     writer.flush();
     if (ops == 0)
-        ctx.info(std::nullopt, "no communication ops in this file");
+        ctx.info(std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "no communication ops in this file")));
     ctx.finish();
     return true;
 }
@@ -795,16 +801,22 @@ private:
     {
         switch (m_depth) {
         case 1:
-            m_ctx.warning(std::nullopt, "\"" + m_stepKey + "\" is not an object; skipped");
+            m_ctx.warning(std::nullopt,
+                issueText(QT_TRANSLATE_NOOP("ParseIssue", "\"%1\" is not an object; skipped"), { m_stepKey }));
             break;
         case 2:
-            m_ctx.warning(std::nullopt, "\"" + m_stepKey + "." + m_kind + "\" is not an object; skipped");
+            m_ctx.warning(std::nullopt,
+                issueText(
+                    QT_TRANSLATE_NOOP("ParseIssue", "\"%1.%2\" is not an object; skipped"), { m_stepKey, m_kind }));
             break;
         case 3:
-            m_ctx.warning(std::nullopt, "op \"" + m_opKey + "\" is not an object; skipped");
+            m_ctx.warning(std::nullopt,
+                issueText(QT_TRANSLATE_NOOP("ParseIssue", "op \"%1\" is not an object; skipped"), { m_opKey }));
             break;
         default:
-            m_ctx.warning(std::nullopt, "op \"" + m_opKey + "\": link key \"" + m_linkKey + "\" is not \"src-dst\"");
+            m_ctx.warning(std::nullopt,
+                issueText(QT_TRANSLATE_NOOP("ParseIssue", "op \"%1\": link key \"%2\" is not \"src-dst\""),
+                    { m_opKey, m_linkKey }));
             break;
         }
     }
@@ -815,7 +827,9 @@ private:
     {
         m_linkValid = startMatrixLink(m_row, m_linkKey, m_members);
         if (!m_linkValid)
-            m_ctx.warning(std::nullopt, "op \"" + m_opKey + "\": link key \"" + m_linkKey + "\" is not \"src-dst\"");
+            m_ctx.warning(std::nullopt,
+                issueText(QT_TRANSLATE_NOOP("ParseIssue", "op \"%1\": link key \"%2\" is not \"src-dst\""),
+                    { m_opKey, m_linkKey }));
     }
 
     ImportContext& m_ctx;
@@ -831,7 +845,6 @@ private:
     std::optional<std::string> m_error;
     size_t m_errorByte = 0;
 };
-
 
 // One simdjson pass over a communication_matrix.json of the usual shape: objects down to the links, scalar
 // link fields, "src-dst" link keys, numbers within a double. read() keeps the links (op fields once per op key,
@@ -1025,7 +1038,7 @@ bool CommunicationMatrixImporter::read(ImportContext& ctx, bool lean)
         return false;
     }
     if (!sax.sawRoot()) {
-        ctx.error(std::nullopt, "expected a JSON object at the top level");
+        ctx.error(std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "expected a JSON object at the top level")));
         return false;
     }
     ctx.finish();

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/torch_npu/KernelDetailsImporter.h"
 
+#include "npuscope/core/TranslationMarker.h"
+
 #include "npuscope/core/CsvReader.h"
 #include "npuscope/core/Decimal.h"
 #include "npuscope/io/parse/CsvImport.h"
@@ -12,10 +14,10 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
-#include <tuple>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 namespace npuscope::io {
@@ -139,7 +141,8 @@ bool hasRequiredColumns(CsvImport& csv)
         std::string found;
         for (const auto& n : csv.header().names())
             found += (found.empty() ? "" : ", ") + quoteName(n);
-        csv.context().error(csv.line(), "missing required column " + missing + " (found: " + found + ")");
+        csv.context().error(csv.line(),
+            issueText(QT_TRANSLATE_NOOP("ParseIssue", "missing required column %1 (found: %2)"), { missing, found }));
         return false;
     }
     return true;
@@ -233,8 +236,8 @@ bool importSums(CsvImport& csv)
         if (csv.skipped())
             continue;
         csv.countImported();
-        auto& s = sums[{ csv.optInt(c.step), std::move(name).value_or(std::string()), csv.text(c.type),
-            csv.text(c.core) }];
+        auto& s
+            = sums[{ csv.optInt(c.step), std::move(name).value_or(std::string()), csv.text(c.type), csv.text(c.core) }];
         ++s.first;
         s.second += dur;
     }
@@ -306,8 +309,9 @@ bool importRows(CsvImport& csv)
         csv.countImported();
     }
     if (pmuFile && SourceFile::stamp(ctx.file()) != stampBefore)
-        ctx.warning(
-            std::nullopt, "file changed while it was imported: the PMU columns of its kernels cannot be read back");
+        ctx.warning(std::nullopt,
+            issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                "file changed while it was imported: the PMU columns of its kernels cannot be read back")));
     return csv.result();
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/torch_npu/ProfilerInfoImporter.h"
 
+#include "npuscope/core/TranslationMarker.h"
+
 #include "npuscope/core/GroupHash.h"
 #include "npuscope/io/parse/JsonFile.h"
 #include "npuscope/model/ParallelGroupTable.h"
@@ -113,13 +115,17 @@ bool MetadataImporter::run(ImportContext& ctx)
     }
     if (const auto* groups = find(root, { "parallel_group_info" })) {
         if (!groups->is_object()) {
-            ctx.warning(std::nullopt, "parallel_group_info is not an object; group names unknown");
+            ctx.warning(std::nullopt,
+                issueText(
+                    QT_TRANSLATE_NOOP("ParseIssue", "parallel_group_info is not an object; group names unknown")));
         } else {
             // Parsed here, once: group resolution reads the typed rows.
             for (auto it = groups->begin(); it != groups->end(); ++it) {
                 const auto row = model::ParallelGroupTable::fromJson(ctx.rankId(), it.key(), it.value());
                 if (!row) {
-                    ctx.warning(std::nullopt, "parallel_group_info." + it.key() + " has no global_ranks list");
+                    ctx.warning(std::nullopt,
+                        issueText(QT_TRANSLATE_NOOP("ParseIssue", "parallel_group_info.%1 has no global_ranks list"),
+                            { it.key() }));
                     continue;
                 }
                 w.addParallelGroup(*row);

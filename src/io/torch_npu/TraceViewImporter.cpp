@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/torch_npu/TraceViewImporter.h"
 
+#include "npuscope/core/TranslationMarker.h"
+
 #include "npuscope/core/Decimal.h"
 #include "npuscope/core/RunOnThreads.h"
 #include "npuscope/io/parse/FlowTracker.h"
@@ -162,6 +164,28 @@ std::string_view kindName(Kind k)
         return "object/array";
     }
     return "missing";
+}
+
+// kindName as an import problem's word ("missing", "number", ...), translated in the GUI.
+TrText kindText(Kind k)
+{
+    switch (k) {
+    case Kind::None:
+        return issueText(QT_TRANSLATE_NOOP("ParseIssue", "missing"));
+    case Kind::Int:
+    case Kind::Uint:
+    case Kind::Float:
+        return issueText(QT_TRANSLATE_NOOP("ParseIssue", "number"));
+    case Kind::String:
+        return issueText(QT_TRANSLATE_NOOP("ParseIssue", "string"));
+    case Kind::Bool:
+        return issueText(QT_TRANSLATE_NOOP("ParseIssue", "boolean"));
+    case Kind::Null:
+        return issueText(QT_TRANSLATE_NOOP("ParseIssue", "null"));
+    case Kind::Compound:
+        return issueText(QT_TRANSLATE_NOOP("ParseIssue", "object/array"));
+    }
+    return TrText(std::string(kindName(k)));
 }
 
 // The common shape of trace times, "1736408883688177.930" or 145.57: up to 16 integer digits and
@@ -553,7 +577,7 @@ struct BlockResult {
     std::vector<CounterRecord> counters;
     std::string counterText;
     std::vector<std::pair<std::string, uint64_t>> ignored; // ph -> count
-    std::vector<std::string> warnings;
+    std::vector<TrText> warnings;
     uint64_t moreWarnings = 0;
     uint64_t slicesWithArgs = 0;
     uint64_t nonObjectEvents = 0;
@@ -607,25 +631,20 @@ private:
     void onFlow(char phase);
     void onMetadata();
 
-    void warn(const char* what)
+    void warn(TrText what)
     {
         if (m_r.warnings.size() >= static_cast<std::size_t>(ImportContext::kMaxIssuesPerFile)) {
             ++m_r.moreWarnings;
             return;
         }
-        std::string msg = "event at byte ";
-        msg += std::to_string(m_eventOffset);
-        msg += ": ";
-        msg += what;
-        m_r.warnings.push_back(std::move(msg));
+        m_r.warnings.push_back(issueText(QT_TRANSLATE_NOOP("ParseIssue", "event at byte %1: %2"),
+            { std::to_string(m_eventOffset), std::move(what) }));
     }
     void warnField(const char* ph, const char* field, const RawValue& v)
     {
-        std::string msg = std::string("ph ") + ph + " event with " + std::string(kindName(v.kind)) + " " + field;
-        if (v.kind == Kind::String || v.kind == Kind::Float)
-            msg += " \"" + v.text.substr(0, 40) + "\"";
-        msg += ", skipped";
-        warn(msg.c_str());
+        const bool shown = v.kind == Kind::String || v.kind == Kind::Float;
+        warn(issueText(QT_TRANSLATE_NOOP("ParseIssue", "ph %1 event with %2 %3%4, skipped"),
+            { ph, kindText(v.kind), field, shown ? TrText(nullptr, " \"%1\"", { v.text.substr(0, 40) }) : TrText() }));
     }
 
     std::optional<int64_t> idValue(const RawValue& v, bool& ok)
@@ -959,7 +978,8 @@ void BlockBuilder::onSlice()
         s.cat = m_r.strings.get(cat.text);
     if (m_hasArgs && m_argsLen > 0) {
         if (m_argsLen > Slice::kMaxArgsLen || m_argsOffset > Slice::kMaxArgsOffset) {
-            warn("args object larger than 16 MiB (or beyond 1 TiB into the file) dropped");
+            warn(issueText(QT_TRANSLATE_NOOP(
+                "ParseIssue", "args object larger than 16 MiB (or beyond 1 TiB into the file) dropped")));
         } else {
             s.argsOffset = m_argsOffset;
             s.argsLen = m_argsLen;
@@ -1109,7 +1129,7 @@ public:
         m_warnings.clear();
         // Beyond the listing limit ImportContext only counts; keep its count right.
         for (; m_moreWarnings > 0; --m_moreWarnings)
-            m_ctx.warning(std::nullopt, std::string());
+            m_ctx.warning(std::nullopt, TrText());
     }
 
     // Writes processes, threads, slices (with depth) and flows. Returns false when cancelled.
@@ -1146,7 +1166,7 @@ private:
     uint64_t m_nonObjectEvents = 0;
     bool m_sawEvents = false;
     CounterSink m_counters;
-    std::vector<std::string> m_warnings;
+    std::vector<TrText> m_warnings;
     uint64_t m_moreWarnings = 0;
     std::vector<uint32_t> m_stringMap, m_trackMap; // block index -> file index, reused
 
@@ -1258,8 +1278,10 @@ bool Importer::finish(const std::optional<FileStamp>& stamp, const std::optional
             m_ctx.rankId(), ec ? m_ctx.file() : path.string(), stamp->sizeBytes, stamp->mtimeNs);
     } else if (m_slicesWithArgs > 0) {
         m_ctx.warning(std::nullopt,
-            "file changed while it was imported (or is not a regular file): the args of "
-                + std::to_string(m_slicesWithArgs) + " slices are not kept");
+            issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                          "file changed while it was imported (or is not a regular file): the args of %1 slices are "
+                          "not kept"),
+                { std::to_string(m_slicesWithArgs) }));
     }
 
     for (const auto& [pid, p] : m_processes) {
@@ -1490,9 +1512,13 @@ bool Importer::finish(const std::optional<FileStamp>& stamp, const std::optional
 
     for (const auto& [kind, count] : m_ignored)
         m_ctx.info(std::nullopt,
-            std::to_string(count) + " events with ph \"" + kind + "\" are not imported (only X, C, M, s, t, f are)");
+            issueText(QT_TRANSLATE_NOOP(
+                          "ParseIssue", "%1 events with ph \"%2\" are not imported (only X, C, M, s, t, f are)"),
+                { std::to_string(count), kind }));
     if (m_nonObjectEvents)
-        m_ctx.warning(std::nullopt, std::to_string(m_nonObjectEvents) + " entries of the event array are not objects");
+        m_ctx.warning(std::nullopt,
+            issueText(QT_TRANSLATE_NOOP("ParseIssue", "%1 entries of the event array are not objects"),
+                { std::to_string(m_nonObjectEvents) }));
     return true;
 }
 
@@ -1801,19 +1827,21 @@ bool runImpl(ImportContext& ctx, const TraceViewImporter::Options& options)
     errno = 0;
     FilePtr file(std::fopen(ctx.file().c_str(), "rb"));
     if (!file) {
-        ctx.error(std::nullopt, "cannot open trace file: " + errnoText(errno));
+        ctx.error(std::nullopt,
+            issueText(QT_TRANSLATE_NOOP("ParseIssue", "cannot open trace file: %1"), { errnoText(errno) }));
         return false;
     }
     const int fd = ::fileno(file.get());
     const auto stamp = SourceFile::stamp(file.get());
     struct stat st { };
     if (::fstat(fd, &st) != 0) {
-        ctx.error(std::nullopt, "cannot read trace file: " + errnoText(errno));
+        ctx.error(std::nullopt,
+            issueText(QT_TRANSLATE_NOOP("ParseIssue", "cannot read trace file: %1"), { errnoText(errno) }));
         return false;
     }
     const auto size = static_cast<uint64_t>(st.st_size);
     if (size == 0) {
-        ctx.error(std::nullopt, "file is empty");
+        ctx.error(std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "file is empty")));
         return false;
     }
     const Layout layout = detectLayout(fd, size);
@@ -1834,14 +1862,16 @@ bool runImpl(ImportContext& ctx, const TraceViewImporter::Options& options)
         ok = false;
         if (failed.readError) {
             ctx.error(std::nullopt,
-                "read error at byte " + std::to_string(failed.errorOffset.value_or(0)) + ": "
-                    + errnoText(failed.readErrno));
+                issueText(QT_TRANSLATE_NOOP("ParseIssue", "read error at byte %1: %2"),
+                    { std::to_string(failed.errorOffset.value_or(0)), errnoText(failed.readErrno) }));
             break;
         }
         // A syntax error, or a wrong cut. nlohmann over the block tells them apart and words the error.
         BlockText text;
         if (!text.load(fd, layout, spans, f)) {
-            ctx.error(std::nullopt, "read error at byte " + std::to_string(spans[f].begin) + ": " + errnoText(errno));
+            ctx.error(std::nullopt,
+                issueText(QT_TRANSLATE_NOOP("ParseIssue", "read error at byte %1: %2"),
+                    { std::to_string(spans[f].begin), errnoText(errno) }));
             break;
         }
         const bool last = f + 1 == spans.size();
@@ -1897,21 +1927,24 @@ bool runImpl(ImportContext& ctx, const TraceViewImporter::Options& options)
         if (message.size() > 300)
             message = message.substr(0, 300) + "...";
         ctx.error(std::nullopt,
-            "syntax error at byte " + std::to_string(offset) + ": " + message
-                + " (events before this point were imported)");
+            issueText(
+                QT_TRANSLATE_NOOP("ParseIssue", "syntax error at byte %1: %2 (events before this point were imported)"),
+                { std::to_string(offset), message }));
         break;
     }
     importer.endParse();
     if (cancelled) {
-        ctx.info(std::nullopt, "import cancelled");
+        ctx.info(std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "import cancelled")));
         return false;
     }
     if (ok && !importer.sawEvents()) {
-        ctx.error(std::nullopt, "no trace events: expected a JSON array of events or {\"traceEvents\": [...]}");
+        ctx.error(std::nullopt,
+            issueText(QT_TRANSLATE_NOOP(
+                "ParseIssue", "no trace events: expected a JSON array of events or {\"traceEvents\": [...]}")));
         ok = false;
     }
     if (!importer.finish(stamp, SourceFile::stamp(file.get()))) {
-        ctx.info(std::nullopt, "import cancelled");
+        ctx.info(std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "import cancelled")));
         return false;
     }
     return ok;
@@ -1936,7 +1969,7 @@ bool TraceViewImporter::run(ImportContext& ctx, const Options& options)
         } catch (...) {
         }
         try {
-            ctx.error(std::nullopt, "import failed: " + what);
+            ctx.error(std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "import failed: %1"), { what }));
         } catch (...) {
             // The model itself is failing; nothing more can be recorded.
         }

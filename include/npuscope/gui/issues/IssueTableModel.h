@@ -24,6 +24,8 @@ public:
 
     explicit IssueTableModel(QObject* parent = nullptr);
 
+    // The rows as given, except that a message with a template (message_template) is rendered in the GUI's language
+    // (the stored English message when the template cannot be read).
     void setIssues(std::vector<query::ParseIssue> issues);
     const std::vector<query::ParseIssue>& issues() const { return rows(); }
     static int severityLevel(const std::string& severity);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "npuscope/io/parse/IssueText.h"
 #include <cstdint>
 #include <optional>
 #include <set>
@@ -114,9 +115,19 @@ struct PlannedRank {
 };
 
 struct PlanIssue {
+    PlanIssue() = default;
+    PlanIssue(std::string issueSeverity, std::string issuePath, TrText issueText)
+        : severity(std::move(issueSeverity))
+        , path(std::move(issuePath))
+        , message(issueText.english())
+        , text(std::move(issueText))
+    {
+    }
+
     std::string severity; // error | warning | info
     std::string path;
-    std::string message;
+    std::string message; // in English, as the CLI prints it (text.english())
+    TrText text; // the message as a template marked QT_TRANSLATE_NOOP("ParseIssue", ...) (issueText), for the GUI
 };
 
 // What detection found. Nothing is parsed yet except the tiny profiler_info files for rank ids.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "npuscope/core/TrText.h"
+#include "npuscope/io/parse/IssueText.h"
 #include "npuscope/model/ModelWriter.h"
 
 #include <atomic>
@@ -32,28 +34,27 @@ struct RankState {
 // Used by one thread at a time (the thread running the importer).
 class ImportContext {
 public:
-    ImportContext(model::ModelWriter& writer, int64_t rankId, std::string file,
-        const std::atomic<bool>* cancel = nullptr);
+    ImportContext(
+        model::ModelWriter& writer, int64_t rankId, std::string file, const std::atomic<bool>* cancel = nullptr);
 
     model::ModelWriter& writer() { return m_writer; }
     int64_t rankId() const { return m_rankId; }
     const std::string& file() const { return m_file; }
 
-    // Records a problem with this file. line is 1-based (CSV line) or nullopt when unknown.
-    // After kMaxIssuesPerFile issues further ones are counted and summarised by finish().
-    void report(model::Severity severity, std::optional<int64_t> line, std::string message);
-    void warning(std::optional<int64_t> line, std::string message)
+    // Records a problem with this file. line is 1-based (CSV line) or nullopt when unknown. message is a template
+    // marked QT_TRANSLATE_NOOP("ParseIssue", ...) (issueText) with its arguments (file names, numbers, keys verbatim):
+    // the parse_issue row keeps its English rendering as message and the tree as message_template for the GUI. After
+    // kMaxIssuesPerFile issues further ones are counted and summarised by finish().
+    void report(model::Severity severity, std::optional<int64_t> line, TrText message);
+    void warning(std::optional<int64_t> line, TrText message)
     {
         report(model::Severity::Warning, line, std::move(message));
     }
-    void error(std::optional<int64_t> line, std::string message)
+    void error(std::optional<int64_t> line, TrText message)
     {
         report(model::Severity::Error, line, std::move(message));
     }
-    void info(std::optional<int64_t> line, std::string message)
-    {
-        report(model::Severity::Info, line, std::move(message));
-    }
+    void info(std::optional<int64_t> line, TrText message) { report(model::Severity::Info, line, std::move(message)); }
 
     // Writes the "N more problems" summary, if any were suppressed.
     void finish();
