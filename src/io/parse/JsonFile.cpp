@@ -136,7 +136,8 @@ bool readJsonFile(ImportContext& ctx, nlohmann::json& out)
             }
             if (!out.is_null()) {
                 if (!out.is_object()) {
-                    ctx.error(std::nullopt, "expected a JSON object at the top level");
+                    ctx.error(std::nullopt,
+                        issueText(QT_TRANSLATE_NOOP("ParseIssue", "expected a JSON object at the top level")));
                     return false;
                 }
                 return true;
