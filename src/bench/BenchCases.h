@@ -80,9 +80,10 @@ int mareyView(int argc, char** argv, const std::vector<std::string>& args);
 // against importing every rank's kernel table (src/bench/LazyBench.cpp).
 int lazyAggregates(const std::vector<std::string>& args);
 
-// cli-json [--ranks 1024] [--trace-mb 1] [--work DIR] [--path CLUSTER] [--cli EXE]: `npuscope-cli summary --json
-// --no-cache` against the text form on a generated tp 8 / pp 4 cluster (or CLUSTER), each a child process measured
-// with wait4: wall time and peak RSS of both and their ratios (src/bench/CliJsonBench.cpp).
+// cli-json [--ranks 1024] [--trace-mb 1] [--work DIR] [--path CLUSTER] [--cli EXE] [--repeat 3]: `npuscope-cli
+// summary --json --no-cache` against the text form on a generated tp 8 / pp 4 cluster (or CLUSTER), each a child
+// process measured with wait4, in --repeat alternating pairs: median wall time and peak RSS of both and their ratios
+// (src/bench/CliJsonBench.cpp).
 int cliJson(const std::vector<std::string>& args);
 // imported-open [--ranks 1024] [--work DIR] [--path CLUSTER] [--repeat 3]: the cluster's warm parse-cache summary
 // reopen against the first open (no cache) of a folder of its `npuscope-cli import` rank files imported in one

@@ -31,7 +31,7 @@ int usage()
         "usage: npuscope-bench ingest FILE [--repeat N] [--model-only]\n"
         "       npuscope-bench ingest-generated [--mb 500] [--work DIR]\n"
         "       npuscope-bench cluster-open [--ranks 64,256,1024] [--flat-dp 1024] [--work DIR] [--threads N]\n"
-        "       npuscope-bench cli-json [--ranks 1024] [--trace-mb 1] [--work DIR] [--path CLUSTER] [--cli EXE]\n"
+        "       npuscope-bench cli-json [--ranks 1024] [--trace-mb 1] [--work DIR] [--path CLUSTER] [--cli EXE] [--repeat 3]\n"
         "       npuscope-bench reopen [--mb 500] [--work DIR]\n"
         "       npuscope-bench timeline [SLICES]\n"
         "       npuscope-bench comm [--ranks 1024] [--work DIR]\n"

@@ -4,6 +4,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <stdexcept>
 
 namespace npuscope::query {
 
@@ -87,6 +88,29 @@ void JsonStreamWriter::key(std::string_view name)
     beforeValue();
     writeString(name);
     m_buf.append(": ");
+    m_afterKey = true;
+}
+
+JsonStreamWriter::ObjectKeys JsonStreamWriter::objectKeys(std::initializer_list<std::string_view> names) const
+{
+    ObjectKeys keys;
+    keys.m_depth = m_counts.size() + 1;
+    const std::string indent = "\n" + std::string(keys.m_depth * kIndent, ' ');
+    for (const auto name : names) {
+        const std::string quoted
+            = plainAscii(name) ? "\"" + std::string(name) + "\"" : nlohmann::ordered_json(std::string(name)).dump();
+        keys.m_prefixes.push_back((keys.m_prefixes.empty() ? "" : ",") + indent + quoted + ": ");
+    }
+    return keys;
+}
+
+void JsonStreamWriter::key(const ObjectKeys& keys, size_t i)
+{
+    // Only where the keys were made for, in order: anything else would print another document than key(name).
+    if (m_afterKey || m_counts.size() != keys.m_depth || m_counts.back() != i || i >= keys.m_prefixes.size())
+        throw std::logic_error("JsonStreamWriter: object key out of place");
+    ++m_counts.back();
+    m_buf.append(keys.m_prefixes[i]);
     m_afterKey = true;
 }
 

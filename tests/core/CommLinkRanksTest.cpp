@@ -15,6 +15,8 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -278,12 +280,17 @@ TEST(CommLinkRanks, LinkOrderIsTheViewsOrderByWithNullsFirstAndTiesInFileOrder)
             sizes.push_back(st.real(0));
         return sizes;
     };
+    // The same links and order whether the visits run on the caller's thread or on a second one.
     const auto actual = [&](const query::CommFilter& filter) {
-        std::vector<double> sizes;
-        query::CommQuery::forEachLink(*db, filter, [&](const query::Link& l) {
+        std::vector<double> sizes, otherThread;
+        query::CommQuery::forEachLink(*db, filter, [&](const query::LinkRef& l) {
             sizes.push_back(*l.sizeMb);
-            EXPECT_EQ(l.opName, l.matrixOp + "_name");
+            EXPECT_EQ(l.opName, std::string(l.matrixOp) + "_name");
         });
+        query::CommQuery::forEachLink(
+            *db, filter, [&](const query::LinkRef& l) { otherThread.push_back(*l.sizeMb); },
+            query::LinkVisit::OtherThread);
+        EXPECT_EQ(otherThread, sizes);
         return sizes;
     };
     EXPECT_EQ(actual({}), expected(""));
@@ -295,4 +302,9 @@ TEST(CommLinkRanks, LinkOrderIsTheViewsOrderByWithNullsFirstAndTiesInFileOrder)
     group.groupHash = "g2";
     group.rank = 3;
     EXPECT_EQ(actual(group), expected(" AND group_hash = 'g2' AND rank_id = 3"));
+    // A visit that throws on the second thread: the exception reaches the caller, the model stays usable.
+    EXPECT_THROW(query::CommQuery::forEachLink(
+                     *db, {}, [](const query::LinkRef&) { throw std::runtime_error("stop"); }, query::LinkVisit::OtherThread),
+        std::runtime_error);
+    EXPECT_EQ(actual({}), expected(""));
 }

@@ -57,6 +57,57 @@ TEST(StreamedReport, WriterPrintsAsDump)
     EXPECT_EQ(out.str(), doc.dump(2));
 }
 
+// Objects written with pre-rendered keys (the links) print as with key(name): first and later members, a key that
+// needs escaping, objects at two depths; a key out of order or out of place is refused, not printed.
+TEST(StreamedReport, ObjectKeysPrintAsKey)
+{
+    const ojson doc = ojson::parse(R"({"rows": [{"a": 1, "é\"k": null, "c": []}, {"a": 2, "é\"k": "x", "c": [{}]}],
+        "deep": [[{"a": 3, "é\"k": 0.5, "c": {}}]]})");
+    std::ostringstream out;
+    query::JsonStreamWriter w(out);
+    w.beginObject();
+    w.key("rows");
+    w.beginArray();
+    const auto keys = w.objectKeys({ "a", "é\"k", "c" });
+    EXPECT_EQ(keys.size(), 3u);
+    for (int i = 0; i < 2; ++i) {
+        w.beginObject();
+        w.member(keys, 0, i + 1);
+        if (i == 0)
+            w.member(keys, 1, std::optional<double>());
+        else
+            w.member(keys, 1, "x");
+        w.key(keys, 2);
+        w.beginArray();
+        if (i == 1) {
+            w.beginObject();
+            w.endObject();
+        }
+        w.endArray();
+        w.endObject();
+    }
+    EXPECT_THROW(w.key(keys, 0), std::logic_error); // an array element, not an object member
+    w.endArray();
+    w.key("deep");
+    w.beginArray();
+    w.beginArray();
+    const auto deep = w.objectKeys({ "a", "é\"k", "c" });
+    w.beginObject();
+    EXPECT_THROW(w.key(keys, 0), std::logic_error); // made for another depth
+    EXPECT_THROW(w.key(deep, 1), std::logic_error); // out of order
+    w.member(deep, 0, 3);
+    w.member(deep, 1, 0.5);
+    w.key(deep, 2);
+    w.beginObject();
+    w.endObject();
+    w.endObject();
+    w.endArray();
+    w.endArray();
+    w.endObject();
+    w.finish();
+    EXPECT_EQ(out.str(), doc.dump(2));
+}
+
 // Numbers are formatted without a json value each: the digits must still be dump()'s, special values included.
 TEST(StreamedReport, NumbersPrintAsDump)
 {

@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace npuscope::query {
@@ -46,6 +47,31 @@ struct Link {
     std::optional<std::string> opName;
 };
 
+// A link as CommQuery::forEachLink shows it: the fields of Link, its texts pointing into forEachLink's own tables
+// (valid while the visit runs; toLink() keeps one).
+struct LinkRef {
+    int64_t reportedBy = 0;
+    std::optional<int64_t> step;
+    std::string_view kind, matrixOp;
+    std::optional<std::string_view> opType, slot, groupHash;
+    std::optional<int64_t> localSrc, localDst, src, dst;
+    std::optional<std::string_view> transport;
+    std::optional<double> sizeMb;
+    std::optional<int64_t> timeNs;
+    std::optional<double> bandwidthGbps;
+    std::optional<std::string_view> opName;
+
+    Link toLink() const;
+};
+
+// Where CommQuery::forEachLink calls its visitor.
+enum class LinkVisit {
+    CallerThread,
+    // A second thread (one visit at a time, in order), while the caller's thread reads the next links from the
+    // model: the visitor must not touch the model. For a caller whose own work per link is about the reading's.
+    OtherThread,
+};
+
 struct Group {
     std::string hash; // empty for a listedGroups() entry (no hash in the file)
     std::optional<std::string> rawName, name;
@@ -60,10 +86,12 @@ class CommQuery {
 public:
     static std::vector<CommOp> ops(model::Database& db, const CommFilter& filter = {});
     static std::vector<Link> links(model::Database& db, const CommFilter& filter = {});
-    // The links of links(), in the same order, one at a time (the Link is reused between calls), so a caller that
-    // writes them out never holds them all (574,464 links on a 1,024-rank tp8 pp4 cluster).
-    static void forEachLink(
-        model::Database& db, const CommFilter& filter, const std::function<void(const Link&)>& visit);
+    // The links of links(), in the same order, one at a time, so a caller that writes them out never holds them all
+    // (282,624 links on a generated 1,024-rank tp8 pp4 cluster, 12.6M on a flat 1,024-way all-to-all): only the
+    // links of one (step, group, op) block, two blocks with LinkVisit::OtherThread. Exceptions of visit reach the
+    // caller.
+    static void forEachLink(model::Database& db, const CommFilter& filter,
+        const std::function<void(const LinkRef&)>& visit, LinkVisit where = LinkVisit::CallerThread);
     static std::vector<Group> groups(model::Database& db);
     // Groups msprof-analyze's communication_group.json (or CommunicationGroup) lists without a hash (older builds,
     // p2p entries), so no op or link can name them: hash empty, ranksSource the file (cluster_comm_group.source),

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -51,6 +52,27 @@ public:
     template <typename T> void member(std::string_view name, const T& v)
     {
         key(name);
+        value(v);
+    }
+
+    // The members of objects written many times with the same keys in the same order (the links of a big
+    // cluster): what goes before each value (separator, line break, indentation, quoted key) rendered once, for
+    // objects that are elements of the array open now. Same bytes as key(name) for each.
+    class ObjectKeys {
+    public:
+        size_t size() const { return m_prefixes.size(); }
+
+    private:
+        friend class JsonStreamWriter;
+        size_t m_depth = 0; // the objects' member depth (open containers while a member is written)
+        std::vector<std::string> m_prefixes;
+    };
+    ObjectKeys objectKeys(std::initializer_list<std::string_view> names) const;
+    // Member i of keys (members in order from 0) inside an object begun at the position keys were made for.
+    void key(const ObjectKeys& keys, size_t i);
+    template <typename T> void member(const ObjectKeys& keys, size_t i, const T& v)
+    {
+        key(keys, i);
         value(v);
     }
 
