@@ -1173,6 +1173,19 @@ private:
     bool m_cancelled = false;
 };
 
+namespace {
+
+// Room for extra more elements, growing geometrically: reserve(size() + extra) on every block reallocated and
+// copied the whole vector each time (flows of a 506 MB trace: 9 % of the import in the copies and their page
+// faults).
+template <typename T> void reserveMore(std::vector<T>& v, size_t extra)
+{
+    if (v.capacity() - v.size() < extra)
+        v.reserve(std::max(v.size() + extra, 2 * v.capacity()));
+}
+
+} // namespace
+
 void Importer::merge(BlockResult& block)
 {
     m_sawEvents = m_sawEvents || block.sawEvents;
@@ -1209,7 +1222,7 @@ void Importer::merge(BlockResult& block)
                     s.cat = m_stringMap[s.cat];
             }
         } else {
-            to.slices.reserve(to.slices.size() + from.slices.size());
+            reserveMore(to.slices, from.slices.size());
             for (Slice s : from.slices) {
                 s.name = m_stringMap[s.name];
                 if (s.cat != Slice::kNoCat)
@@ -1218,7 +1231,7 @@ void Importer::merge(BlockResult& block)
             }
         }
     }
-    m_flows.reserve(m_flows.size() + block.flows.size());
+    reserveMore(m_flows, block.flows.size());
     for (FlowPoint p : block.flows) {
         p.seq = static_cast<uint32_t>(m_flows.size());
         p.track = m_trackMap[p.track];
@@ -1981,6 +1994,57 @@ bool TraceViewImporter::run(ImportContext& ctx, const Options& options)
         ok = false;
     }
     return ok;
+}
+
+namespace {
+
+// Every key and value visited as its raw token; the sum of a byte of each keeps the walk from being optimised away.
+template <class V> void walkRaw(V& v, uint64_t& touched)
+{
+    switch (v.type().value()) {
+    case od::json_type::object:
+        for (auto field : v.get_object()) {
+            touched += static_cast<unsigned char>(field.key().value().raw()[0]);
+            od::value inner = field.value();
+            walkRaw(inner, touched);
+        }
+        break;
+    case od::json_type::array:
+        for (auto element : v.get_array()) {
+            od::value inner = element.value();
+            walkRaw(inner, touched);
+        }
+        break;
+    default: {
+        const std::string_view token = v.raw_json_token();
+        touched += token.size();
+        break;
+    }
+    }
+}
+
+} // namespace
+
+std::optional<uint64_t> TraceViewImporter::walkRawOnly(const std::string& path)
+{
+    simdjson::padded_string text;
+    if (simdjson::padded_string::load(path).get(text))
+        return std::nullopt;
+    std::string_view body(text.data(), text.size());
+    if (body.starts_with("\xef\xbb\xbf"))
+        body.remove_prefix(3);
+    od::parser parser;
+    uint64_t touched = 0;
+    try {
+        od::document doc = parser.iterate(body.data(), body.size(), body.size() + simdjson::SIMDJSON_PADDING);
+        walkRaw(doc, touched);
+        requireEnd(doc);
+    } catch (const simdjson::simdjson_error&) {
+        return std::nullopt;
+    }
+    const volatile uint64_t keep = touched; // the walk's result is used
+    static_cast<void>(keep);
+    return text.size();
 }
 
 std::optional<uint64_t> TraceViewImporter::parseOnly(const std::string& path)

@@ -58,6 +58,9 @@ public:
     // that touches (validates) every member and element and materialises nothing.
     // Returns the number of bytes read, or nullopt when the file cannot be read or is not valid JSON.
     static std::optional<uint64_t> parseOnly(const std::string& path);
+    // A lighter floor: the same pass visiting every key and value as its raw token (no unescaping, no number
+    // check), i.e. simdjson's structural walk alone. Same return.
+    static std::optional<uint64_t> walkRawOnly(const std::string& path);
 };
 
 } // namespace npuscope::io
