@@ -1840,10 +1840,6 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
         <translation>FLOPs：设备上 kernel 执行的浮点运算次数。FLOPS：这些 FLOPs ÷ 记录它们的 kernel 的耗时。</translation>
     </message>
     <message>
-        <source>All steps</source>
-        <translation>所有迭代</translation>
-    </message>
-    <message>
         <source>Sum over every step instead of the selected one (with no step selected every step is summed anyway)</source>
         <translation>对所有迭代求和，而不只是所选迭代（未选迭代时本来就对所有迭代求和）</translation>
     </message>
@@ -1868,16 +1864,20 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
         <translation> · 迭代 %1</translation>
     </message>
     <message>
-        <source> · all steps</source>
-        <translation> · 所有迭代</translation>
-    </message>
-    <message>
         <source> (flops_summary_N.json figures are for the whole run)</source>
         <translation>（flops_summary_N.json 的数值针对整个运行）</translation>
     </message>
     <message>
         <source>&lt;b&gt;No loaded kernel carries FLOPs.&lt;/b&gt;&lt;br&gt;%1.&lt;br&gt;Ranks checked: %2.</source>
         <translation>&lt;b&gt;已加载的 kernel 都没有 FLOPs。&lt;/b&gt;&lt;br&gt;%1。&lt;br&gt;已检查的卡：%2。</translation>
+    </message>
+    <message>
+        <source>All steps (total)</source>
+        <translation>所有迭代（合计）</translation>
+    </message>
+    <message>
+        <source> · all steps (total)</source>
+        <translation> · 所有迭代（合计）</translation>
     </message>
     <message>
         <source> · all steps (no step selected)</source>
@@ -2221,6 +2221,18 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
     <message>
         <source>What went wrong while importing</source>
         <translation>导入时出现的问题</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>info</source>
+        <translation>提示</translation>
     </message>
 </context>
 <context>
@@ -5005,6 +5017,10 @@ rank %1 of %2</source>
     <message>
         <source>%1 of %2 %3</source>
         <translation>%1 / %2 %3</translation>
+    </message>
+    <message>
+        <source> (%1 warnings or errors)</source>
+        <translation>（其中 %1 个警告或错误）</translation>
     </message>
 </context>
 <context>

@@ -51,8 +51,8 @@ TEST(FlopsHeatmap, GeneratedLightRankStandsOutAndClickSelects)
     FlopsHeatmap* map = showFlops(*window);
     FlopsHeatmapDock* dock = window->flopsHeatmapDock();
     EXPECT_TRUE(dock->messageLabel()->isHidden());
-    EXPECT_TRUE(dock->statusLabel()->text().contains(QStringLiteral("kernels loaded for 16 of 16 ranks")))
-        << dock->statusLabel()->text().toStdString();
+    EXPECT_TRUE(dock->statusLabel()->fullText().contains(QStringLiteral("kernels loaded for 16 of 16 ranks")))
+        << dock->statusLabel()->fullText().toStdString();
 
     const auto& cells = map->cells();
     ASSERT_EQ(cells.size(), 16u);
@@ -114,7 +114,7 @@ TEST(FlopsHeatmap, RealSampleWithoutFlopsSaysHowToRecordThem)
     EXPECT_FALSE(dock->messageLabel()->isHidden());
     EXPECT_TRUE(dock->messageLabel()->text().contains(QStringLiteral("No loaded kernel carries FLOPs")));
     EXPECT_TRUE(dock->messageLabel()->text().contains(QStringLiteral("aic_metrics=ArithmeticUtilization")));
-    EXPECT_TRUE(dock->statusLabel()->text().contains(QStringLiteral("kernels loaded for 2 of 2 ranks")));
+    EXPECT_TRUE(dock->statusLabel()->fullText().contains(QStringLiteral("kernels loaded for 2 of 2 ranks")));
     // The ranks' kernels were imported (the Level1 sample has kernel rows), they just carry no FLOPs.
     ASSERT_EQ(dock->heatmap()->cells().size(), 2u);
     ASSERT_TRUE(dock->heatmap()->cells()[0].flops.has_value());
@@ -148,5 +148,5 @@ TEST(FlopsHeatmap, MindSporeFlopsSummary)
     EXPECT_DOUBLE_EQ(*map->valueOf(map->cellOfRank(0)), 107146.763 / 329612.4);
     EXPECT_TRUE(map->itemToolTip(map->cellOfRank(0)).contains(QStringLiteral("107.15 GFLOPs")));
     EXPECT_TRUE(map->itemToolTip(map->cellOfRank(0)).contains(QStringLiteral("flops_summary")));
-    EXPECT_TRUE(window->flopsHeatmapDock()->statusLabel()->text().contains(QStringLiteral("whole run")));
+    EXPECT_TRUE(window->flopsHeatmapDock()->statusLabel()->fullText().contains(QStringLiteral("whole run")));
 }

@@ -91,6 +91,19 @@ TEST(ParseIssueChinese, DamagedFileProblemsAreShownInChinese)
     EXPECT_EQ(messages(own),
         QStringList({ QStringLiteral("row has 3 fields, header has 9"),
             QStringLiteral("row has 3 fields, header has 9"), QStringLiteral("该行有 3 个字段，表头有 9 个") }));
+    // The Severity column in Chinese too; its sort value stays the model's word.
+    query::ParseIssue error = plain;
+    error.severity = "error";
+    query::ParseIssue info = plain;
+    info.severity = "info";
+    own.setIssues({ error, plain, info });
+    QStringList severities;
+    for (int r = 0; r < own.rowCount(); ++r)
+        severities << own.index(r, gui::IssueTableModel::Severity).data(Qt::DisplayRole).toString();
+    EXPECT_EQ(severities, QStringList({ QStringLiteral("错误"), QStringLiteral("警告"), QStringLiteral("提示") }));
+    EXPECT_EQ(own.index(0, gui::IssueTableModel::Severity).data(gui::IssueTableModel::RawValueRole).toString(),
+        QStringLiteral("error"));
+    own.setIssues({ plain, damaged, templated });
 
     // In English the same template reads as the CLI prints it.
     ASSERT_TRUE(gui::Appearance::installTranslation(QStringLiteral("en")));

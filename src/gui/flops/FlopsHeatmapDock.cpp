@@ -43,15 +43,15 @@ FlopsHeatmapDock::FlopsHeatmapDock(Workspace* ws, QWidget* parent)
                              "\u00f7 the time of the kernels that carry them."));
     bar->addWidget(m_measure);
     bar->addSpacing(12);
-    m_allSteps = new QCheckBox(tr("All steps"), body);
+    m_allSteps = new QCheckBox(tr("All steps (total)"), body);
     m_allSteps->setObjectName(QStringLiteral("flopsAllSteps"));
     m_allSteps->setToolTip(tr("Sum over every step instead of the selected one (with no step selected every step is "
                               "summed anyway)"));
     bar->addWidget(m_allSteps);
-    bar->addStretch(1);
-    m_status = new QLabel(body);
+    m_status = new ElidedLabel(QString(), body);
     m_status->setObjectName(QStringLiteral("flopsStatus"));
-    bar->addWidget(m_status);
+    m_status->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    bar->addWidget(m_status, 1); // the rest of the width, right-aligned; cut with "…" when the dock is narrow
     layout->addLayout(bar);
 
     m_message = new QLabel(body);
@@ -126,7 +126,7 @@ void FlopsHeatmapDock::reload()
         m_heatmap->setFlops({}, {});
         m_message->hide();
         m_scroll->show();
-        m_status->setText(tr("No profile loaded"));
+        m_status->setFullText(tr("No profile loaded"));
     }
 }
 
@@ -183,11 +183,11 @@ void FlopsHeatmapDock::updateStatus()
         text += tr(" (the rest load when this view is shown)");
     const auto step = shownStep();
     text += step                     ? tr(" \u00b7 step %1").arg(*step)
-        : m_allSteps->isChecked() ? tr(" \u00b7 all steps")
+        : m_allSteps->isChecked() ? tr(" \u00b7 all steps (total)")
                                   : tr(" \u00b7 all steps (no step selected)");
     if (m_wholeRunOnly)
         text += tr(" (flops_summary_N.json figures are for the whole run)");
-    m_status->setText(text);
+    m_status->setFullText(text);
 }
 
 void FlopsHeatmapDock::refresh()

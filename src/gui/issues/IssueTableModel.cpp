@@ -17,6 +17,20 @@ namespace {
 QVariant optionalLong(const std::optional<int64_t>& v) { return v ? QVariant::fromValue<qlonglong>(*v) : QVariant(); }
 QString optionalNumber(const std::optional<int64_t>& v) { return v ? QString::number(*v) : QString(); }
 
+QString severityText(const std::string& severity)
+{
+    switch (IssueTableModel::severityLevel(severity)) {
+    case 0:
+        return IssueTableModel::tr("error");
+    case 1:
+        return IssueTableModel::tr("warning");
+    case 2:
+        return IssueTableModel::tr("info");
+    default:
+        return QString::fromStdString(severity);
+    }
+}
+
 } // namespace
 
 IssueTableModel::IssueTableModel(QObject* parent)
@@ -24,7 +38,9 @@ IssueTableModel::IssueTableModel(QObject* parent)
 {
     std::vector<RowColumn<ParseIssue>> columns {
         { tr("Severity"), tr("Severity of the issue: error, warning or info"),
-            [](const ParseIssue& i) { return QVariant(QString::fromStdString(i.severity)); }, {}, {} },
+            [](const ParseIssue& i) { return QVariant(QString::fromStdString(i.severity)); },
+            // Shown in the GUI's language; the value (and so the sort key's tie-break) stays the model's word.
+            [](const ParseIssue& i) { return severityText(i.severity); }, {} },
         { tr("Rank"), tr("The rank whose files the issue is about; empty when it concerns the whole load"),
             [](const ParseIssue& i) { return optionalLong(i.rank); },
             [](const ParseIssue& i) { return optionalNumber(i.rank); } },

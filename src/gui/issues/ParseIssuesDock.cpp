@@ -15,6 +15,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace npuscope::gui {
 
 ParseIssuesDock::ParseIssuesDock(Workspace* ws, QWidget* parent)
@@ -99,8 +101,15 @@ void ParseIssuesDock::updateCount()
     const int shown = m_filter->rowCount();
     const int total = m_model->rowCount();
     const QString noun = total == 1 ? tr("issue") : tr("issues");
-    m_count->setText(shown == total ? QStringLiteral("%1 %2").arg(total).arg(noun)
-                                    : tr("%1 of %2 %3").arg(shown).arg(total).arg(noun));
+    QString text = shown == total ? QStringLiteral("%1 %2").arg(total).arg(noun)
+                                  : tr("%1 of %2 %3").arg(shown).arg(total).arg(noun);
+    // The status bar's badge counts the warnings and errors ("problems"); say how many of these those are, so the
+    // two numbers never seem to disagree (in Chinese both nouns are 问题).
+    const auto problems = std::count_if(m_model->issues().begin(), m_model->issues().end(),
+        [](const query::ParseIssue& i) { return IssueTableModel::severityLevel(i.severity) <= 1; });
+    if (problems != total)
+        text += tr(" (%1 warnings or errors)").arg(problems);
+    m_count->setText(text);
 }
 
 } // namespace npuscope::gui

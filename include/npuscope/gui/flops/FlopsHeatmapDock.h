@@ -2,6 +2,7 @@
 #pragma once
 
 #include "npuscope/gui/common/DeviceHeatmap.h"
+#include "npuscope/gui/common/ElidedLabel.h"
 #include "npuscope/gui/common/QueryDock.h"
 
 #include <cstdint>
@@ -40,7 +41,7 @@ public:
     FlopsHeatmap* heatmap() const { return m_heatmap; }
     QComboBox* measureCombo() const { return m_measure; }
     QCheckBox* allStepsCheck() const { return m_allSteps; }
-    QLabel* statusLabel() const { return m_status; }
+    ElidedLabel* statusLabel() const { return m_status; }
     // The "FLOPs not recorded" message shown instead of the grid (hidden while there is a grid).
     QLabel* messageLabel() const { return m_message; }
     // Ranks whose kernels are being imported or wait to be.
@@ -67,7 +68,7 @@ private:
     QScrollArea* m_scroll;
     QComboBox* m_measure;
     QCheckBox* m_allSteps;
-    QLabel* m_status;
+    ElidedLabel* m_status; // gives way to the controls in a narrow dock
     QLabel* m_message;
     QTimer* m_redraw;
     std::vector<DeviceHeatmap::Place> m_places;
