@@ -2023,47 +2023,43 @@ template <class V> void walkRaw(V& v, uint64_t& touched)
     }
 }
 
+// The benchmark floors: the file read whole, the BOM left out (the padding after the text stays), one On Demand
+// walk of the document; the bytes read, or nullopt when the file cannot be read or the walk fails.
+template <typename Walk> std::optional<uint64_t> walkWholeFile(const std::string& path, Walk walk)
+{
+    simdjson::padded_string text;
+    if (simdjson::padded_string::load(path).get(text))
+        return std::nullopt;
+    std::string_view body(text.data(), text.size());
+    if (body.starts_with("\xef\xbb\xbf"))
+        body.remove_prefix(3);
+    od::parser parser;
+    try {
+        od::document doc = parser.iterate(body.data(), body.size(), body.size() + simdjson::SIMDJSON_PADDING);
+        walk(doc);
+    } catch (const simdjson::simdjson_error&) {
+        return std::nullopt;
+    }
+    return text.size();
+}
+
 } // namespace
 
 std::optional<uint64_t> TraceViewImporter::walkRawOnly(const std::string& path)
 {
-    simdjson::padded_string text;
-    if (simdjson::padded_string::load(path).get(text))
-        return std::nullopt;
-    std::string_view body(text.data(), text.size());
-    if (body.starts_with("\xef\xbb\xbf"))
-        body.remove_prefix(3);
-    od::parser parser;
     uint64_t touched = 0;
-    try {
-        od::document doc = parser.iterate(body.data(), body.size(), body.size() + simdjson::SIMDJSON_PADDING);
+    const auto bytes = walkWholeFile(path, [&touched](od::document& doc) {
         walkRaw(doc, touched);
         requireEnd(doc);
-    } catch (const simdjson::simdjson_error&) {
-        return std::nullopt;
-    }
+    });
     const volatile uint64_t keep = touched; // the walk's result is used
     static_cast<void>(keep);
-    return text.size();
+    return bytes;
 }
 
 std::optional<uint64_t> TraceViewImporter::parseOnly(const std::string& path)
 {
-    simdjson::padded_string text;
-    if (simdjson::padded_string::load(path).get(text))
-        return std::nullopt;
-    std::string_view body(text.data(), text.size());
-    if (body.starts_with("\xef\xbb\xbf"))
-        body.remove_prefix(3);
-    od::parser parser;
-    try {
-        // The BOM is left out; the padding after the text stays.
-        od::document doc = parser.iterate(body.data(), body.size(), body.size() + simdjson::SIMDJSON_PADDING);
-        validateDocument(doc);
-    } catch (const simdjson::simdjson_error&) {
-        return std::nullopt;
-    }
-    return text.size();
+    return walkWholeFile(path, [](od::document& doc) { validateDocument(doc); });
 }
 
 } // namespace npuscope::io
