@@ -13,7 +13,7 @@ qobjects=$(grep -rl 'Q_OBJECT' include/npuscope/gui | xargs -n1 basename | sed '
 for ts in translations/npuscope_*.ts; do
   sed -i 's#<name>npuscope::gui::\([A-Za-z]*\)</name>#<name>\1</name>#' "$ts"
   "$QT_BIN/lupdate" -silent -no-obsolete -locations none src/gui src/app src/query/MetricDefinitions.cpp src/query/RankMetricQuery.cpp \
-    src/query/ParallelLayout.cpp src/query/FlopsQuery.cpp src/query/BlameAnalysis.cpp src/query/MemoryDetailQuery.cpp \
+    src/query/ParallelLayout.cpp src/query/ParallelLayoutQuery.cpp src/query/FlopsQuery.cpp src/query/BlameAnalysis.cpp src/query/MemoryDetailQuery.cpp \
     src/query/OperatorQuery.cpp src/query/MareyStep.cpp src/query/advice src/io src/load -ts "$ts" 2>&1 | grep -v "Qualifying with unknown\|undeclared qualified" || true
   for name in $qobjects; do
     sed -i "s#<name>${name}</name>#<name>npuscope::gui::${name}</name>#" "$ts"

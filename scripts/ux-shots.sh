@@ -20,7 +20,7 @@ scales="${SCALES:-1 2}"
 langs="${LANGS:-en zh_CN}"
 themes="${THEMES:-light dark}"
 inputs="${INPUTS:-2rank g1024}"
-views="${VIEWS:-all,steps,overview,timeline,timeoverview,matrix,commduration,links,groups,operators,memory,memorydetail,flops,strategy,marey,advice,collectives,blame,issues}"
+views="${VIEWS:-all,steps,overview,timeline,timeoverview,matrix,commduration,links,groups,operators,memory,memorydetail,flops,strategy,marey,advice,collectives,blame,issues,compare}"
 mkdir -p "$out"
 export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}"
 if [[ " $inputs " == *" g1024 "* && ! -d "$g1024" ]]; then

@@ -61,7 +61,7 @@
     </message>
     <message>
         <source>Compare the operators of the slowest and the fastest rank (Operators view, compare ranks): a different kernel mix points to uneven data (sequence lengths, MoE routing), equal kernels running longer to the device (frequency, temperature, a degraded card).</source>
-        <translation>对比最慢卡与最快卡的算子（算子视图，对比卡）：kernel 构成不同说明数据不均衡（序列长度、MoE 路由）；相同 kernel 运行更久则指向设备本身（频率、温度、性能下降的卡）。</translation>
+        <translation>对比最慢卡与最快卡的算子（算子视图，对比卡）：核函数构成不同说明数据不均衡（序列长度、MoE 路由）；相同核函数运行更久则指向设备本身（频率、温度、性能下降的卡）。</translation>
     </message>
     <message>
         <source>Free</source>
@@ -69,7 +69,7 @@
     </message>
     <message>
         <source>Free is device idle time that is neither computing nor communication: on the rank with the most Free look at the host side of the timeline (late kernel launches, Python overhead, synchronisation, CPU binding).</source>
-        <translation>Free 是既非计算也非通信的设备空闲时间：在 Free 最多的卡上查看时间线的 Host 侧（kernel 下发过晚、Python 开销、同步、CPU 绑核）。</translation>
+        <translation>Free 是既非计算也非通信的设备空闲时间：在 Free 最多的卡上查看时间线的 Host 侧（核函数下发过晚、Python 开销、同步、CPU 绑核）。</translation>
     </message>
     <message>
         <source>Communication(Not Overlapped)</source>
@@ -125,7 +125,7 @@
     </message>
     <message>
         <source>The rank does less floating-point work in its kernel time: compare its operators with a peer (Operators view, compare ranks): other shapes, a different data type, or slower kernels.</source>
-        <translation>该卡在 kernel 时间内完成的浮点运算更少：与同类卡对比算子（算子视图，对比卡）：shape 不同、数据类型不同或 kernel 更慢。</translation>
+        <translation>该卡在核函数时间内完成的浮点运算更少：与同类卡对比算子（算子视图，对比卡）：shape 不同、数据类型不同或核函数更慢。</translation>
     </message>
     <message>
         <source>model FLOPs utilisation needs the chip&apos;s peak (--peak-tflops); the chip is unknown</source>
@@ -149,15 +149,15 @@
     </message>
     <message>
         <source>Low utilisation: the step spends its time outside large matrix kernels (communication, idle gaps, small or vector operators); follow the other findings, raise the micro-batch size or fuse operators.</source>
-        <translation>利用率低：迭代时间大多花在大矩阵 kernel 之外（通信、空闲间隙、小算子或向量算子）；请参考其他结论，增大 micro-batch size 或进行算子融合。</translation>
+        <translation>利用率低：迭代时间大多花在大矩阵核函数之外（通信、空闲间隙、小算子或向量算子）；请参考其他结论，增大 micro-batch size 或进行算子融合。</translation>
     </message>
     <message>
         <source>an AI CPU kernel longer than %1 µs</source>
-        <translation>AI CPU kernel 长于 %1 µs</translation>
+        <translation>AI CPU 核函数长于 %1 µs</translation>
     </message>
     <message>
         <source>%1 AI CPU operators have kernels longer than %2 µs (the longest %3 µs; %4 ms in total over every rank): %5%6.</source>
-        <translation>%1 个 AI CPU 算子的 kernel 长于 %2 µs（最长 %3 µs；所有卡合计 %4 ms）：%5%6。</translation>
+        <translation>%1 个 AI CPU 算子的核函数长于 %2 µs（最长 %3 µs；所有卡合计 %4 ms）：%5%6。</translation>
     </message>
     <message>
         <source>AI CPU operators run on the device&apos;s CPU and stall the stream: replace them (other data types, an AI Core implementation, move the computation out of the step).</source>
@@ -321,7 +321,7 @@
     </message>
     <message>
         <source>The host could not keep the device fed: look at the Python and CANN work before the launch (slow operators on the host, small kernels, synchronising calls such as .item()); fuse operators, enable task queue / graph mode, or move host work off the critical path.</source>
-        <translation>Host 下发跟不上设备：查看下发前的 Python 和 CANN 工作（Host 侧慢算子、小 kernel、.item() 等同步调用）；进行算子融合、开启 task queue / 图模式，或把 Host 工作移出关键路径。</translation>
+        <translation>Host 下发跟不上设备：查看下发前的 Python 和 CANN 工作（Host 侧慢算子、小核函数、.item() 等同步调用）；进行算子融合、开启 task queue / 图模式，或把 Host 工作移出关键路径。</translation>
     </message>
     <message>
         <source>The host thread did nothing before the launch: it waited (data loading, a synchronisation, a lock, garbage collection); look at the host thread in the Timeline at that time.</source>
@@ -357,7 +357,7 @@
     </message>
     <message>
         <source>The late rank&apos;s device had more to do: compare its kernels with the early rank&apos;s (Operators, compare ranks) or look for a slow rank.</source>
-        <translation>迟到卡的设备任务更多：将其 kernel 与先到卡对比（算子视图，对比卡），或排查慢卡。</translation>
+        <translation>迟到卡的设备任务更多：将其核函数与先到卡对比（算子视图，对比卡），或排查慢卡。</translation>
     </message>
     <message>
         <source>SDMA bandwidth &lt; %1 GB/s while a MatMul runs</source>
@@ -365,7 +365,7 @@
     </message>
     <message>
         <source>On rank %1, %2 of %3 SDMA transfers of at least %4 MB run below %5 GB/s while a MatMul kernel overlaps them (the slowest %6 GB/s, %7). %8</source>
-        <translation>卡 %1 上，%3 次不小于 %4 MB 的 SDMA 传输中有 %2 次在与 MatMul kernel 重叠时低于 %5 GB/s（最慢 %6 GB/s，%7）。%8</translation>
+        <translation>卡 %1 上，%3 次不小于 %4 MB 的 SDMA 传输中有 %2 次在与 MatMul 核函数重叠时低于 %5 GB/s（最慢 %6 GB/s，%7）。%8</translation>
     </message>
     <message>
         <source>Communication and MatMul compete for HBM bandwidth: schedule the overlapped collective elsewhere, split it, or accept the overlap if the step still gains.</source>
@@ -443,10 +443,6 @@
         <translation>%1 条结论：</translation>
     </message>
     <message>
-        <source>%1 critical, %2 warning, %3 info</source>
-        <translation>%1 严重、%2 警告、%3 提示</translation>
-    </message>
-    <message>
         <source> · device memory %1 GB (Memory heatmap setting) · double-click a finding to show its evidence</source>
         <translation> · 设备内存 %1 GB（内存热力图设置）· 双击某条发现以查看其依据</translation>
     </message>
@@ -517,6 +513,10 @@
     <message>
         <source>Parallel strategy</source>
         <translation>并行策略</translation>
+    </message>
+    <message>
+        <source>critical %1 · warning %2 · info %3</source>
+        <translation>严重 %1 · 警告 %2 · 提示 %3</translation>
     </message>
 </context>
 <context>
@@ -1669,7 +1669,7 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
     </message>
     <message>
         <source> · %1 GPU kernels without a category (Categories tab: “unmapped GPU kernel”)</source>
-        <translation> · %1 个 GPU kernel 无类别（类别页：“unmapped GPU kernel”）</translation>
+        <translation> · %1 个 GPU 核函数无类别（类别页：“unmapped GPU kernel”）</translation>
     </message>
     <message numerus="yes">
         <source>%n rank</source>
@@ -1741,6 +1741,10 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
         <source>No ranks loaded</source>
         <translation>未加载任何卡</translation>
     </message>
+    <message>
+        <source>ranks %1–%2</source>
+        <translation>卡 %1–%2</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::FlopsHeatmap</name>
@@ -1754,7 +1758,7 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
     </message>
     <message>
         <source>no FLOPs (kernels not loaded or not recorded)</source>
-        <translation>无 FLOPs（kernel 未加载或未记录）</translation>
+        <translation>无 FLOPs（核函数未加载或未记录）</translation>
     </message>
     <message>
         <source>Host</source>
@@ -1766,15 +1770,15 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
     </message>
     <message>
         <source>kernels not loaded yet</source>
-        <translation>kernel 尚未加载</translation>
+        <translation>核函数尚未加载</translation>
     </message>
     <message>
         <source>no kernel carries FLOPs</source>
-        <translation>没有 kernel 记录 FLOPs</translation>
+        <translation>没有核函数记录 FLOPs</translation>
     </message>
     <message>
         <source>no kernel rows</source>
-        <translation>无 kernel 数据</translation>
+        <translation>无核函数数据</translation>
     </message>
     <message>
         <source>FLOPs</source>
@@ -1806,7 +1810,7 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
     </message>
     <message>
         <source>Kernels counted</source>
-        <translation>统计的 kernel 数</translation>
+        <translation>统计的核函数数</translation>
     </message>
     <message>
         <source>Source</source>
@@ -1837,7 +1841,7 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
     </message>
     <message>
         <source>FLOPs: the floating-point operations a device&apos;s kernels executed. FLOPS: those FLOPs ÷ the time of the kernels that carry them.</source>
-        <translation>FLOPs：设备上 kernel 执行的浮点运算次数。FLOPS：这些 FLOPs ÷ 记录它们的 kernel 的耗时。</translation>
+        <translation>FLOPs：设备上核函数执行的浮点运算次数。FLOPS：这些 FLOPs ÷ 记录它们的核函数的耗时。</translation>
     </message>
     <message>
         <source>Sum over every step instead of the selected one (with no step selected every step is summed anyway)</source>
@@ -1849,11 +1853,11 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
     </message>
     <message>
         <source>rank %1: kernels not loaded: %2</source>
-        <translation>卡 %1：kernel 未加载：%2</translation>
+        <translation>卡 %1：核函数未加载：%2</translation>
     </message>
     <message>
         <source>kernels loaded for %1 of %2 ranks</source>
-        <translation>已加载 %2 张卡中 %1 张的 kernel</translation>
+        <translation>已加载 %2 张卡中 %1 张的核函数</translation>
     </message>
     <message>
         <source> (the rest load when this view is shown)</source>
@@ -1869,7 +1873,7 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
     </message>
     <message>
         <source>&lt;b&gt;No loaded kernel carries FLOPs.&lt;/b&gt;&lt;br&gt;%1.&lt;br&gt;Ranks checked: %2.</source>
-        <translation>&lt;b&gt;已加载的 kernel 都没有 FLOPs。&lt;/b&gt;&lt;br&gt;%1。&lt;br&gt;已检查的卡：%2。</translation>
+        <translation>&lt;b&gt;已加载的核函数都没有 FLOPs。&lt;/b&gt;&lt;br&gt;%1。&lt;br&gt;已检查的卡：%2。</translation>
     </message>
     <message>
         <source>All steps (total)</source>
@@ -1976,6 +1980,13 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
     <message>
         <source>unknown</source>
         <translation>未知</translation>
+    </message>
+</context>
+<context>
+    <name>GroupText</name>
+    <message>
+        <source>group</source>
+        <translation>通信域</translation>
     </message>
 </context>
 <context>
@@ -2714,6 +2725,14 @@ rank %1 of %2</source>
         <source>Baseline: loading…</source>
         <translation>基线：正在加载…</translation>
     </message>
+    <message>
+        <source>No Ascend profiling data found in %1.</source>
+        <translation>在 %1 中未找到昇腾性能数据。</translation>
+    </message>
+    <message>
+        <source>No ranks could be loaded</source>
+        <translation>无法加载任何卡</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::MareyChart</name>
@@ -2850,11 +2869,11 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>ranks %1 to %2: kernels not loaded: %3</source>
-        <translation>卡 %1 到 %2：kernel 未加载：%3</translation>
+        <translation>卡 %1 到 %2：核函数未加载：%3</translation>
     </message>
     <message>
         <source>kernels loaded for %1 of %2 ranks</source>
-        <translation>已加载 %2 张卡中 %1 张的 kernel</translation>
+        <translation>已加载 %2 张卡中 %1 张的核函数</translation>
     </message>
     <message>
         <source> (the rest load when this view is shown)</source>
@@ -2866,7 +2885,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source> · all kernels (no step ids)</source>
-        <translation> · 全部 kernel（无迭代 ID）</translation>
+        <translation> · 全部核函数（无迭代 ID）</translation>
     </message>
     <message>
         <source> · %1 device(s) in %2 stage(s) · %3 operators · %4 unmatched · %5 send/receive pair(s)</source>
@@ -3170,7 +3189,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>time the device runs compute kernels (AI Core, AI Vector, AI CPU, …) in the step</source>
-        <translation>迭代中设备运行计算 kernel（AI Core、AI Vector、AI CPU 等）的时间</translation>
+        <translation>迭代中设备运行计算核函数（AI Core、AI Vector、AI CPU 等）的时间</translation>
     </message>
     <message>
         <source>Communication(Not Overlapped)</source>
@@ -3330,7 +3349,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>kernels of the rank with that key</source>
-        <translation>该卡中具有该键的 kernel 数</translation>
+        <translation>该卡中具有该键的核函数数</translation>
     </message>
     <message>
         <source>Kernel total</source>
@@ -3362,7 +3381,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Σ Wait Time(us) (op_summary: Task Wait Time(us)); a kernel without it counts 0</source>
-        <translation>Σ Wait Time(us)（op_summary：Task Wait Time(us)）；没有该值的 kernel 计为 0</translation>
+        <translation>Σ Wait Time(us)（op_summary：Task Wait Time(us)）；没有该值的核函数计为 0</translation>
     </message>
     <message>
         <source>Last arriver</source>
@@ -3642,7 +3661,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>The operators view&apos;s category (GPU kernels mapped onto it, docs/metrics.md)</source>
-        <translation>算子视图的类别（GPU kernel 映射到该类别，见 docs/metrics.md）</translation>
+        <translation>算子视图的类别（GPU 核函数映射到该类别，见 docs/metrics.md）</translation>
     </message>
     <message>
         <source>Base count</source>
@@ -3753,7 +3772,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>rank %1: kernels not loaded: %2</source>
-        <translation>卡 %1：kernel 未加载：%2</translation>
+        <translation>卡 %1：核函数未加载：%2</translation>
     </message>
     <message>
         <source>No ranks loaded.</source>
@@ -3761,11 +3780,11 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>The kernels of the ranks are loaded when this view is shown.</source>
-        <translation>显示本视图时加载各卡的 kernel。</translation>
+        <translation>显示本视图时加载各卡的核函数。</translation>
     </message>
     <message>
         <source>The kernels of rank %1 are loaded when this view is shown.</source>
-        <translation>显示本视图时加载卡 %1 的 kernel。</translation>
+        <translation>显示本视图时加载卡 %1 的核函数。</translation>
     </message>
     <message>
         <source>Load all %1 ranks</source>
@@ -3773,15 +3792,15 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Loading kernels of %1 of %2 ranks…</source>
-        <translation>正在加载 %2 张卡中 %1 张的 kernel…</translation>
+        <translation>正在加载 %2 张卡中 %1 张的核函数…</translation>
     </message>
     <message>
         <source>⚠ %1 ranks: the sum covers the first %2 (each rank&apos;s kernel table is held in memory); “Load all” imports the rest.</source>
-        <translation>⚠ %1 张卡：求和只覆盖前 %2 张（每张卡的 kernel 表都保存在内存中）；“全部加载”可导入其余卡。</translation>
+        <translation>⚠ %1 张卡：求和只覆盖前 %2 张（每张卡的核函数表都保存在内存中）；“全部加载”可导入其余卡。</translation>
     </message>
     <message>
         <source>Loading kernels of rank %1…</source>
-        <translation>正在加载卡 %1 的 kernel…</translation>
+        <translation>正在加载卡 %1 的核函数…</translation>
     </message>
     <message>
         <source> (top %1 shown)</source>
@@ -3789,27 +3808,27 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>&lt;b&gt;Rank %1 (baseline) vs rank %2&lt;/b&gt;: %3 keys%4; rank %2 spends %5 more in kernels than rank %1</source>
-        <translation>&lt;b&gt;卡 %1（基准）对比卡 %2&lt;/b&gt;：%3 个键%4；卡 %2 在 kernel 上比卡 %1 多用 %5</translation>
+        <translation>&lt;b&gt;卡 %1（基准）对比卡 %2&lt;/b&gt;：%3 个键%4；卡 %2 在核函数上比卡 %1 多用 %5</translation>
     </message>
     <message>
         <source>&lt;b&gt;Rank %1 (baseline) vs rank %2&lt;/b&gt;: %3 keys%4; rank %2 spends %5 less in kernels than rank %1</source>
-        <translation>&lt;b&gt;卡 %1（基准）对比卡 %2&lt;/b&gt;：%3 个键%4；卡 %2 在 kernel 上比卡 %1 少用 %5</translation>
+        <translation>&lt;b&gt;卡 %1（基准）对比卡 %2&lt;/b&gt;：%3 个键%4；卡 %2 在核函数上比卡 %1 少用 %5</translation>
     </message>
     <message>
         <source>No rank loaded so far has kernel rows.</source>
-        <translation>已加载的卡均无 kernel 数据。</translation>
+        <translation>已加载的卡均无核函数数据。</translation>
     </message>
     <message>
         <source>Rank %1 has no kernel rows (kernel_details.csv, op_summary or a db export&apos;s kernel tables).</source>
-        <translation>卡 %1 没有 kernel 数据（kernel_details.csv、op_summary 或 db 导出的 kernel 表）。</translation>
+        <translation>卡 %1 没有核函数数据（kernel_details.csv、op_summary 或 db 导出的核函数表）。</translation>
     </message>
     <message>
         <source>&lt;b&gt;All ranks&lt;/b&gt; (%1 with kernels): %2 keys%3, %4 kernels over every loaded step</source>
-        <translation>&lt;b&gt;所有卡&lt;/b&gt;（%1 张有 kernel）：%2 个键%3，所有已加载迭代共 %4 个 kernel</translation>
+        <translation>&lt;b&gt;所有卡&lt;/b&gt;（%1 张有核函数）：%2 个键%3，所有已加载迭代共 %4 个核函数</translation>
     </message>
     <message>
         <source>&lt;b&gt;Rank %1&lt;/b&gt;: %2 keys%3, %4 kernels over every loaded step</source>
-        <translation>&lt;b&gt;卡 %1&lt;/b&gt;：%2 个键%3，所有已加载迭代共 %4 个 kernel</translation>
+        <translation>&lt;b&gt;卡 %1&lt;/b&gt;：%2 个键%3，所有已加载迭代共 %4 个核函数</translation>
     </message>
     <message>
         <source>all ranks</source>
@@ -3829,15 +3848,15 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Kernel time by op type</source>
-        <translation>按算子类型的 kernel 耗时</translation>
+        <translation>按算子类型的核函数耗时</translation>
     </message>
     <message>
         <source>Kernel time by accelerator core</source>
-        <translation>按加速核的 kernel 耗时</translation>
+        <translation>按加速核的核函数耗时</translation>
     </message>
     <message>
         <source>No kernel rows</source>
-        <translation>无 kernel 数据</translation>
+        <translation>无核函数数据</translation>
     </message>
     <message>
         <source>Click an operator: the timeline highlights its occurrences (double-click: also show the timeline)</source>
@@ -3949,7 +3968,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>The kernel&apos;s Type, its Name, or its Name and Input Shapes (&quot;Name [Input Shapes]&quot;), as chosen in Group by</source>
-        <translation>kernel 的类型、名称，或名称加输入形状（“Name [Input Shapes]”），由“分组”中的选择决定</translation>
+        <translation>核函数的类型、名称，或名称加输入形状（“Name [Input Shapes]”），由“分组”中的选择决定</translation>
     </message>
     <message>
         <source>Count</source>
@@ -3957,7 +3976,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Kernels of the rank with this key (in compare mode: of the baseline rank)</source>
-        <translation>该卡中具有此键的 kernel 数（比较模式：基准卡的）</translation>
+        <translation>该卡中具有此键的核函数数（比较模式：基准卡的）</translation>
     </message>
     <message>
         <source>Total</source>
@@ -3965,7 +3984,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Σ Duration of the key&apos;s kernels over every loaded step (µs)</source>
-        <translation>该键的 kernel 在所有已加载迭代上的 Σ Duration (µs)</translation>
+        <translation>该键的核函数在所有已加载迭代上的 Σ Duration (µs)</translation>
     </message>
     <message>
         <source>Mean</source>
@@ -3981,7 +4000,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>The shortest single kernel Duration (µs)</source>
-        <translation>单个 kernel 的最短 Duration (µs)</translation>
+        <translation>单个核函数的最短 Duration (µs)</translation>
     </message>
     <message>
         <source>Max</source>
@@ -3989,7 +4008,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>The longest single kernel Duration (µs)</source>
-        <translation>单个 kernel 的最长 Duration (µs)</translation>
+        <translation>单个核函数的最长 Duration (µs)</translation>
     </message>
     <message>
         <source>Wait</source>
@@ -3997,7 +4016,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Σ Wait Time of the key&apos;s kernels (µs); a kernel without Wait Time counts 0</source>
-        <translation>该键 kernel 的 Σ Wait Time (µs)；没有 Wait Time 的 kernel 计为 0</translation>
+        <translation>该键核函数的 Σ Wait Time (µs)；没有 Wait Time 的核函数计为 0</translation>
     </message>
     <message>
         <source>Block dim</source>
@@ -4005,7 +4024,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Block Dim of the key&apos;s kernels: one value, or the smallest–largest when they differ; — when the files have none</source>
-        <translation>该键 kernel 的 Block Dim：一个值，或不同时为最小–最大；文件中没有时为 —</translation>
+        <translation>该键核函数的 Block Dim：一个值，或不同时为最小–最大；文件中没有时为 —</translation>
     </message>
     <message>
         <source>Shapes</source>
@@ -4021,7 +4040,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>The Accelerator Core (op_summary: Task Type) values of the key&apos;s kernels: AI_CORE, AI_VECTOR_CORE, MIX_AIC, MIX_AIV, AI_CPU, HCCL / COMMUNICATION, …</source>
-        <translation>该键 kernel 的 Accelerator Core（op_summary：Task Type）取值：AI_CORE、AI_VECTOR_CORE、MIX_AIC、MIX_AIV、AI_CPU、HCCL / COMMUNICATION 等</translation>
+        <translation>该键核函数的 Accelerator Core（op_summary：Task Type）取值：AI_CORE、AI_VECTOR_CORE、MIX_AIC、MIX_AIV、AI_CPU、HCCL / COMMUNICATION 等</translation>
     </message>
     <message>
         <source>Baseline total</source>
@@ -4029,7 +4048,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Σ Duration of the key&apos;s kernels on the baseline rank R (µs); 0 when R has none</source>
-        <translation>基准卡 R 上该键 kernel 的 Σ Duration (µs)；R 上没有时为 0</translation>
+        <translation>基准卡 R 上该键核函数的 Σ Duration (µs)；R 上没有时为 0</translation>
     </message>
     <message>
         <source>Comparison total</source>
@@ -4037,7 +4056,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>Σ Duration of the key&apos;s kernels on the comparison rank R2 (µs); 0 when R2 has none</source>
-        <translation>比较卡 R2 上该键 kernel 的 Σ Duration (µs)；R2 上没有时为 0</translation>
+        <translation>比较卡 R2 上该键核函数的 Σ Duration (µs)；R2 上没有时为 0</translation>
     </message>
     <message>
         <source>Difference</source>
@@ -4148,6 +4167,105 @@ rank %1 of %2</source>
     <message>
         <source>%1 packets · large-packet ratio %2 (as the profiler writes it)</source>
         <translation>%1 个数据包 · 大包占比 %2（性能数据中的原值）</translation>
+    </message>
+</context>
+<context>
+    <name>ParallelLayout</name>
+    <message>
+        <source>rank %1 falls outside the sizes</source>
+        <translation>卡 %1 超出各维度大小</translation>
+    </message>
+    <message>
+        <source>ranks %1 and %2 get the same coordinates</source>
+        <translation>卡 %1 与卡 %2 的坐标相同</translation>
+    </message>
+    <message>
+        <source>every size must be at least 1</source>
+        <translation>每个维度大小都必须至少为 1</translation>
+    </message>
+    <message>
+        <source>EP %1 must divide DP × CP = %2</source>
+        <translation>EP %1 必须整除 DP × CP = %2</translation>
+    </message>
+    <message>
+        <source>%1 = %2 ranks, but the profile has %3 (%4)</source>
+        <translation>%1 = %2 张卡，但性能数据有 %3 张（%4）</translation>
+    </message>
+    <message>
+        <source>no tp, dp, cp or pp group</source>
+        <translation>没有 tp、dp、cp 或 pp 通信域</translation>
+    </message>
+    <message>
+        <source>the %1 groups differ in size</source>
+        <translation>各 %1 通信域大小不一</translation>
+    </message>
+    <message>
+        <source>the groups give %1 = %2 ranks, world size %3</source>
+        <translation>通信域给出 %1 = %2 张卡，而总卡数为 %3</translation>
+    </message>
+    <message>
+        <source>rank %1 is in no %2 group and the groups have no common stride</source>
+        <translation>卡 %1 不属于任何 %2 通信域，且各通信域没有共同步长</translation>
+    </message>
+    <message>
+        <source>%1 groups of profiler_metadata.json</source>
+        <translation>profiler_metadata.json 中的 %1 通信域</translation>
+    </message>
+    <message>
+        <source>stageDevices is empty</source>
+        <translation>stageDevices 为空</translation>
+    </message>
+    <message>
+        <source>the stages of stageDevices differ in size</source>
+        <translation>stageDevices 中各阶段大小不一</translation>
+    </message>
+    <message>
+        <source>rank %1 is in two stages</source>
+        <translation>卡 %1 同时属于两个阶段</translation>
+    </message>
+    <message>
+        <source>stageDevices does not list ranks 0 .. %1</source>
+        <translation>stageDevices 未列出卡 0 .. %1</translation>
+    </message>
+    <message>
+        <source>%1 stage(s) of parallel_strategy stageDevices</source>
+        <translation>parallel_strategy stageDevices 中的 %1 个阶段</translation>
+    </message>
+    <message>
+        <source>nothing in the data names the parallel layout</source>
+        <translation>数据中没有任何信息说明并行布局</translation>
+    </message>
+    <message>
+        <source>world size</source>
+        <translation>总卡数</translation>
+    </message>
+    <message>
+        <source>sizes entered by the user, Megatron order tp-cp-dp-pp</source>
+        <translation>用户输入的大小，Megatron 顺序 tp-cp-dp-pp</translation>
+    </message>
+    <message>
+        <source>Entered sizes not used: %1.</source>
+        <translation>未使用输入的大小：%1。</translation>
+    </message>
+    <message>
+        <source>Parallel groups not used: %1.</source>
+        <translation>未使用并行通信域：%1。</translation>
+    </message>
+    <message>
+        <source>distributed_args sizes, Megatron order tp-cp-dp-pp</source>
+        <translation>distributed_args 中的大小，Megatron 顺序 tp-cp-dp-pp</translation>
+    </message>
+    <message>
+        <source>distributed_args not used: %1.</source>
+        <translation>未使用 distributed_args：%1。</translation>
+    </message>
+    <message>
+        <source>it lists %1 ranks, world size %2</source>
+        <translation>其中列出 %1 张卡，而总卡数为 %2</translation>
+    </message>
+    <message>
+        <source>MindSpore stageDevices not used: %1.</source>
+        <translation>未使用 MindSpore stageDevices：%1。</translation>
     </message>
 </context>
 <context>
@@ -4313,7 +4431,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>TASK / COMPUTE_TASK_INFO lack globalTaskId or startNs; no kernels imported</source>
-        <translation>TASK / COMPUTE_TASK_INFO 缺少 globalTaskId 或 startNs；未导入 kernel</translation>
+        <translation>TASK / COMPUTE_TASK_INFO 缺少 globalTaskId 或 startNs；未导入核函数</translation>
     </message>
     <message>
         <source>TASK row without startNs; skipped</source>
@@ -4321,7 +4439,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>no TASK / COMPUTE_TASK_INFO / COMMUNICATION_OP rows; no kernels from this file</source>
-        <translation>没有 TASK / COMPUTE_TASK_INFO / COMMUNICATION_OP 行；此文件不提供 kernel</translation>
+        <translation>没有 TASK / COMPUTE_TASK_INFO / COMMUNICATION_OP 行；此文件不提供核函数</translation>
     </message>
     <message>
         <source>looked for ASCEND_PROFILER_OUTPUT, *_ascend_pt / *_ascend_ms folders, profiler_info*.json, MindSpore parallel_strategy_*.json, profiler_metadata.json, step_trace_time.csv, kernel_details.csv, CANN op_summary_*.csv, communication*.json, trace_view.json, ascend_pytorch_profiler*.db / ascend_mindspore_profiler*.db / msprof_*.db / report_*.db and analysis.db, msprof-analyze cluster_analysis_output (cluster_step_trace_time.csv, cluster_communication*.json, communication_group.json, cluster_analysis.db), old MindSpore profiler/ files (step_trace_raw_*_detail_time.csv, hccl_raw_*.csv), a MindInsight cluster_profiler job, CANN PROF_* folders with device_* subfolders, and by content under any other name: SQLite files (classified by their tables), Chrome-trace *.json and PyTorch profiler (Kineto) traces *.json / *.json.gz</source>
@@ -4465,11 +4583,11 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>; per-rank folders without summary files add their timelines / kernels to rank %1</source>
-        <translation>；没有汇总文件的卡文件夹为卡 %1 补充时间线 / kernel</translation>
+        <translation>；没有汇总文件的卡文件夹为卡 %1 补充时间线 / 核函数</translation>
     </message>
     <message>
         <source>; no per-rank timelines, kernels or memory</source>
-        <translation>；没有各卡的时间线、kernel 或内存数据</translation>
+        <translation>；没有各卡的时间线、核函数或内存数据</translation>
     </message>
     <message>
         <source>rank %1: the cluster summary gives its step and communication figures; ignored its own %2</source>
@@ -4549,11 +4667,11 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>%1 GPU activities were launched outside every ProfilerStep range; they are kernels without a step and in no step&apos;s breakdown</source>
-        <translation>%1 个 GPU 活动在所有 ProfilerStep 范围之外下发；它们是不属于任何迭代的 kernel，不计入任何迭代的耗时分解</translation>
+        <translation>%1 个 GPU 活动在所有 ProfilerStep 范围之外下发；它们是不属于任何迭代的核函数，不计入任何迭代的耗时分解</translation>
     </message>
     <message>
         <source>%1 GPU activities have no runtime call with their correlation id in the trace; they are kernels without a step and in no step&apos;s breakdown</source>
-        <translation>%1 个 GPU 活动在 trace 中没有相同 correlation id 的 runtime 调用；它们是不属于任何迭代的 kernel，不计入任何迭代的耗时分解</translation>
+        <translation>%1 个 GPU 活动在 trace 中没有相同 correlation id 的 runtime 调用；它们是不属于任何迭代的核函数，不计入任何迭代的耗时分解</translation>
     </message>
     <message>
         <source>%1 complete events without an integer pid / tid or a ts (the profiler&apos;s own Spans / Traces markers) are not on the timeline</source>
@@ -4821,7 +4939,7 @@ rank %1 of %2</source>
     </message>
     <message>
         <source>file changed while it was imported: the PMU columns of its kernels cannot be read back</source>
-        <translation>文件在导入期间被修改：其 kernel 的 PMU 列无法回读</translation>
+        <translation>文件在导入期间被修改：其核函数的 PMU 列无法回读</translation>
     </message>
     <message>
         <source>parallel_group_info is not an object; group names unknown</source>
@@ -5490,6 +5608,26 @@ click: select the rank</source>
         <source>Rank %1 · %2</source>
         <translation>卡 %1 · %2</translation>
     </message>
+    <message>
+        <source>Host by its host_ips_mapping.txt id (View ▸ Show host IPs for the real IP)</source>
+        <translation>主机，按其在 host_ips_mapping.txt 中的编号（视图 ▸ 显示主机 IP 可查看真实 IP）</translation>
+    </message>
+    <message>
+        <source>total: previous iteration end → this iteration end (old MindSpore step trace)</source>
+        <translation>total：上一迭代结束 → 本迭代结束（旧版 MindSpore step trace）</translation>
+    </message>
+    <message>
+        <source>iteration_interval: previous iteration end → forward start (data loading, host work)</source>
+        <translation>iteration_interval：上一迭代结束 → 前向开始（数据加载、Host 侧工作）</translation>
+    </message>
+    <message>
+        <source>fp_and_bp: forward start → backward end</source>
+        <translation>fp_and_bp：前向开始 → 反向结束</translation>
+    </message>
+    <message>
+        <source>tail: backward end → iteration end (gradient all-reduce, optimizer)</source>
+        <translation>tail：反向结束 → 迭代结束（梯度 all-reduce、优化器）</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::StrategyChart</name>
@@ -5949,7 +6087,7 @@ click: select the rank</source>
     </message>
     <message>
         <source>%1: %2 occurrences (%3 kernels)</source>
-        <translation>%1：%2 次出现（%3 个 kernel）</translation>
+        <translation>%1：%2 次出现（%3 个核函数）</translation>
     </message>
     <message>
         <source>%1: %2 of %3</source>

@@ -56,7 +56,7 @@ bool isLoaded(const std::vector<int64_t>& loaded, int64_t rank)
 }
 
 // Fills stages from ranks (every coordinate set) and checks the layout is a bijection onto the sizes.
-bool finish(ParallelLayout& layout, std::string* why)
+bool finish(ParallelLayout& layout, TrText* why)
 {
     const auto& s = layout.sizes;
     layout.stages.assign(static_cast<size_t>(s.pp), {});
@@ -74,15 +74,14 @@ bool finish(ParallelLayout& layout, std::string* why)
         if (c->pp >= s.pp || c->dp >= s.dp || c->cp >= s.cp || c->tp >= s.tp || c->pp < 0 || c->dp < 0 || c->cp < 0
             || c->tp < 0) {
             if (why)
-                *why = "rank " + std::to_string(c->rank) + " falls outside the sizes";
+                *why = layoutText(QT_TRANSLATE_NOOP("ParallelLayout", "rank %1 falls outside the sizes"), { std::to_string(c->rank) });
             return false;
         }
         if (i > 0
             && std::tie(c->pp, c->dp, c->cp, c->tp)
                 == std::tie(sorted[i - 1]->pp, sorted[i - 1]->dp, sorted[i - 1]->cp, sorted[i - 1]->tp)) {
             if (why)
-                *why = "ranks " + std::to_string(sorted[i - 1]->rank) + " and " + std::to_string(c->rank)
-                    + " get the same coordinates";
+                *why = layoutText(QT_TRANSLATE_NOOP("ParallelLayout", "ranks %1 and %2 get the same coordinates"), { std::to_string(sorted[i - 1]->rank), std::to_string(c->rank) });
             return false;
         }
         auto& stage = layout.stages[static_cast<size_t>(c->pp)];
@@ -120,20 +119,19 @@ int64_t ParallelLayoutMath::megatronRank(int pp, int dp, int cp, int tp, const P
     return tp + int64_t(s.tp) * (cp + int64_t(s.cp) * (dp + int64_t(s.dp) * pp));
 }
 
-std::string ParallelLayoutMath::validate(const ParallelSizes& s, int64_t worldSize, const std::string& worldWhat)
+TrText ParallelLayoutMath::validate(const ParallelSizes& s, int64_t worldSize, const TrText& worldWhat)
 {
     if (s.pp < 1 || s.dp < 1 || s.cp < 1 || s.tp < 1 || s.ep < 1)
-        return "every size must be at least 1";
+        return layoutText(QT_TRANSLATE_NOOP("ParallelLayout", "every size must be at least 1"));
     if ((int64_t(s.dp) * s.cp) % s.ep != 0)
-        return "EP " + std::to_string(s.ep) + " must divide DP \u00d7 CP = " + std::to_string(int64_t(s.dp) * s.cp);
+        return layoutText(QT_TRANSLATE_NOOP("ParallelLayout", "EP %1 must divide DP \u00d7 CP = %2"), { std::to_string(s.ep), std::to_string(int64_t(s.dp) * s.cp) });
     if (s.world() != worldSize)
-        return sizesText(s) + " = " + std::to_string(s.world()) + " ranks, but the profile has "
-            + std::to_string(worldSize) + " (" + worldWhat + ")";
+        return layoutText(QT_TRANSLATE_NOOP("ParallelLayout", "%1 = %2 ranks, but the profile has %3 (%4)"), { sizesText(s), std::to_string(s.world()), std::to_string(worldSize), worldWhat });
     return {};
 }
 
 ParallelLayout ParallelLayoutMath::megatron(
-    const ParallelSizes& sizes, const std::vector<int64_t>& loadedRanks, LayoutSource source, std::string detail)
+    const ParallelSizes& sizes, const std::vector<int64_t>& loadedRanks, LayoutSource source, TrText detail)
 {
     ParallelLayout layout;
     layout.source = source;
@@ -151,7 +149,7 @@ ParallelLayout ParallelLayoutMath::megatron(
 }
 
 std::optional<ParallelLayout> ParallelLayoutMath::fromGroups(
-    const std::vector<NamedGroup>& groups, const std::vector<int64_t>& loadedRanks, int64_t worldSize, std::string* why)
+    const std::vector<NamedGroup>& groups, const std::vector<int64_t>& loadedRanks, int64_t worldSize, TrText* why)
 {
     enum Dim { Pp, Dp, Cp, Tp, Ep, DimCount };
     static const std::array<const char*, DimCount> kNames { "pp", "dp", "cp", "tp", "exp" };
@@ -172,7 +170,7 @@ std::optional<ParallelLayout> ParallelLayoutMath::fromGroups(
         byDim[Dp] = dpCp;
     if (byDim[Pp].empty() && byDim[Dp].empty() && byDim[Tp].empty() && byDim[Cp].empty()) {
         if (why)
-            *why = "no tp, dp, cp or pp group";
+            *why = layoutText(QT_TRANSLATE_NOOP("ParallelLayout", "no tp, dp, cp or pp group"));
         return std::nullopt;
     }
     std::array<int, DimCount> size {};
@@ -187,7 +185,7 @@ std::optional<ParallelLayout> ParallelLayoutMath::fromGroups(
         for (const auto& ranks : set) {
             if (static_cast<int>(ranks.size()) != size[static_cast<size_t>(d)]) {
                 if (why)
-                    *why = std::string("the ") + kNames[static_cast<size_t>(d)] + " groups differ in size";
+                    *why = layoutText(QT_TRANSLATE_NOOP("ParallelLayout", "the %1 groups differ in size"), { kNames[static_cast<size_t>(d)] });
                 return std::nullopt;
             }
             for (size_t i = 1; i < ranks.size(); ++i) {
@@ -218,8 +216,7 @@ std::optional<ParallelLayout> ParallelLayoutMath::fromGroups(
     ParallelSizes sizes { size[Pp], size[Dp], size[Cp], size[Tp], size[Ep] };
     if (product != worldSize) {
         if (why)
-            *why = "the groups give " + sizesText(sizes) + " = " + std::to_string(product) + " ranks, world size "
-                + std::to_string(worldSize);
+            *why = layoutText(QT_TRANSLATE_NOOP("ParallelLayout", "the groups give %1 = %2 ranks, world size %3"), { sizesText(sizes), std::to_string(product), std::to_string(worldSize) });
         return std::nullopt;
     }
     // A dimension without groups is laid out with Megatron's stride for it.
@@ -253,8 +250,7 @@ std::optional<ParallelLayout> ParallelLayoutMath::fromGroups(
                 coord[static_cast<size_t>(d)] = 0;
             else {
                 if (why)
-                    *why = "rank " + std::to_string(r) + " is in no " + kNames[static_cast<size_t>(d)]
-                        + " group and the groups have no common stride";
+                    *why = layoutText(QT_TRANSLATE_NOOP("ParallelLayout", "rank %1 is in no %2 group and the groups have no common stride"), { std::to_string(r), kNames[static_cast<size_t>(d)] });
                 return std::nullopt;
             }
         }
@@ -268,16 +264,16 @@ std::optional<ParallelLayout> ParallelLayoutMath::fromGroups(
         if (known[static_cast<size_t>(d)])
             read += (read.empty() ? "" : "/") + std::string(kNames[static_cast<size_t>(d)]);
     }
-    layout.detail = read + " groups of profiler_metadata.json";
+    layout.detail = layoutText(QT_TRANSLATE_NOOP("ParallelLayout", "%1 groups of profiler_metadata.json"), { read });
     return layout;
 }
 
 std::optional<ParallelLayout> ParallelLayoutMath::fromStages(
-    const std::vector<std::vector<int64_t>>& stageDevices, const std::vector<int64_t>& loadedRanks, std::string* why)
+    const std::vector<std::vector<int64_t>>& stageDevices, const std::vector<int64_t>& loadedRanks, TrText* why)
 {
     if (stageDevices.empty() || stageDevices.front().empty()) {
         if (why)
-            *why = "stageDevices is empty";
+            *why = layoutText(QT_TRANSLATE_NOOP("ParallelLayout", "stageDevices is empty"));
         return std::nullopt;
     }
     ParallelLayout layout;
@@ -288,14 +284,14 @@ std::optional<ParallelLayout> ParallelLayoutMath::fromStages(
     for (size_t p = 0; p < stageDevices.size(); ++p) {
         if (stageDevices[p].size() != stageDevices.front().size()) {
             if (why)
-                *why = "the stages of stageDevices differ in size";
+                *why = layoutText(QT_TRANSLATE_NOOP("ParallelLayout", "the stages of stageDevices differ in size"));
             return std::nullopt;
         }
         for (size_t i = 0; i < stageDevices[p].size(); ++i) {
             const int64_t r = stageDevices[p][i];
             if (!coords.emplace(r, RankCoord { r, static_cast<int>(p), static_cast<int>(i), 0, 0, 0, false }).second) {
                 if (why)
-                    *why = "rank " + std::to_string(r) + " is in two stages";
+                    *why = layoutText(QT_TRANSLATE_NOOP("ParallelLayout", "rank %1 is in two stages"), { std::to_string(r) });
                 return std::nullopt;
             }
         }
@@ -303,7 +299,7 @@ std::optional<ParallelLayout> ParallelLayoutMath::fromStages(
     const auto world = static_cast<int64_t>(coords.size());
     if (coords.begin()->first != 0 || coords.rbegin()->first != world - 1) {
         if (why)
-            *why = "stageDevices does not list ranks 0 .. " + std::to_string(world - 1);
+            *why = layoutText(QT_TRANSLATE_NOOP("ParallelLayout", "stageDevices does not list ranks 0 .. %1"), { std::to_string(world - 1) });
         return std::nullopt;
     }
     for (auto& [r, c] : coords) {
@@ -312,7 +308,7 @@ std::optional<ParallelLayout> ParallelLayoutMath::fromStages(
     }
     if (!finish(layout, why))
         return std::nullopt;
-    layout.detail = std::to_string(layout.sizes.pp) + " stage(s) of parallel_strategy stageDevices";
+    layout.detail = layoutText(QT_TRANSLATE_NOOP("ParallelLayout", "%1 stage(s) of parallel_strategy stageDevices"), { std::to_string(layout.sizes.pp) });
     return layout;
 }
 
@@ -320,7 +316,8 @@ ParallelLayout ParallelLayoutMath::fallback(const std::vector<int64_t>& loadedRa
 {
     ParallelSizes sizes;
     sizes.dp = static_cast<int>(std::max<int64_t>(worldSize, 1));
-    return megatron(sizes, loadedRanks, LayoutSource::Fallback, "nothing in the data names the parallel layout");
+    return megatron(sizes, loadedRanks, LayoutSource::Fallback,
+        layoutText(QT_TRANSLATE_NOOP("ParallelLayout", "nothing in the data names the parallel layout")));
 }
 
 } // namespace npuscope::query

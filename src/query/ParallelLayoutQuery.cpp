@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/ParallelLayoutQuery.h"
+#include "npuscope/query/TranslationMarker.h"
 
 #include <algorithm>
 #include <charconv>
@@ -102,23 +103,24 @@ ParallelLayout ParallelLayoutQuery::layout(model::Database& db, std::optional<Pa
 {
     const auto loaded = loadedRanks(db);
     const int64_t world = worldSize(db);
-    std::vector<std::string> notes;
+    std::vector<TrText> notes;
+    const TrText worldWhat(QT_TRANSLATE_NOOP("ParallelLayout", "world size"));
     auto withNotes = [&notes](ParallelLayout l) {
         l.notes.insert(l.notes.begin(), notes.begin(), notes.end());
         return l;
     };
     if (userSizes) {
-        const auto error = ParallelLayoutMath::validate(*userSizes, world, "world size");
-        if (error.empty())
-            return ParallelLayoutMath::megatron(
-                *userSizes, loaded, LayoutSource::UserSizes, "sizes entered by the user, Megatron order tp-cp-dp-pp");
-        notes.push_back("Entered sizes not used: " + error + ".");
+        const auto error = ParallelLayoutMath::validate(*userSizes, world, worldWhat);
+        if (error.source.empty())
+            return ParallelLayoutMath::megatron(*userSizes, loaded, LayoutSource::UserSizes,
+                layoutText(QT_TRANSLATE_NOOP("ParallelLayout", "sizes entered by the user, Megatron order tp-cp-dp-pp")));
+        notes.push_back(layoutText(QT_TRANSLATE_NOOP("ParallelLayout", "Entered sizes not used: %1."), { error }));
     }
-    std::string why;
+    TrText why;
     if (auto l = ParallelLayoutMath::fromGroups(namedGroups(db), loaded, world, &why))
         return withNotes(std::move(*l));
-    if (!why.empty())
-        notes.push_back("Parallel groups not used: " + why + ".");
+    if (!why.source.empty())
+        notes.push_back(layoutText(QT_TRANSLATE_NOOP("ParallelLayout", "Parallel groups not used: %1."), { why }));
 
     const auto args = infoOfFirstRank(db, "distributed_args.");
     if (const auto tp = positiveInt(args, "tensor_model_parallel_size"),
@@ -131,11 +133,11 @@ ParallelLayout ParallelLayoutQuery::layout(model::Database& db, std::optional<Pa
         s.ep = positiveInt(args, "expert_model_parallel_size").value_or(1);
         const int64_t rest = int64_t(s.tp) * s.pp * s.cp;
         s.dp = positiveInt(args, "data_parallel_size").value_or(static_cast<int>(rest > 0 ? world / rest : 1));
-        const auto error = ParallelLayoutMath::validate(s, world, "world size");
-        if (error.empty())
-            return withNotes(ParallelLayoutMath::megatron(
-                s, loaded, LayoutSource::DistributedArgs, "distributed_args sizes, Megatron order tp-cp-dp-pp"));
-        notes.push_back("distributed_args not used: " + error + ".");
+        const auto error = ParallelLayoutMath::validate(s, world, worldWhat);
+        if (error.source.empty())
+            return withNotes(ParallelLayoutMath::megatron(s, loaded, LayoutSource::DistributedArgs,
+                layoutText(QT_TRANSLATE_NOOP("ParallelLayout", "distributed_args sizes, Megatron order tp-cp-dp-pp"))));
+        notes.push_back(layoutText(QT_TRANSLATE_NOOP("ParallelLayout", "distributed_args not used: %1."), { error }));
     }
 
     const auto strategy = infoOfFirstRank(db, "parallel_strategy.");
@@ -143,9 +145,10 @@ ParallelLayout ParallelLayoutQuery::layout(model::Database& db, std::optional<Pa
         if (auto l = ParallelLayoutMath::fromStages(integerLists(it->second), loaded, &why)) {
             if (l->worldSize == world)
                 return withNotes(std::move(*l));
-            why = "it lists " + std::to_string(l->worldSize) + " ranks, world size " + std::to_string(world);
+            why = layoutText(QT_TRANSLATE_NOOP("ParallelLayout", "it lists %1 ranks, world size %2"),
+                { std::to_string(l->worldSize), std::to_string(world) });
         }
-        notes.push_back("MindSpore stageDevices not used: " + why + ".");
+        notes.push_back(layoutText(QT_TRANSLATE_NOOP("ParallelLayout", "MindSpore stageDevices not used: %1."), { why }));
     }
     return withNotes(ParallelLayoutMath::fallback(loaded, world));
 }

@@ -57,7 +57,7 @@ TEST(ParallelLayout, MetadataGroupsOfOneRankLayOutTheWorld)
         EXPECT_EQ(l.sizes, (ParallelSizes { 2, 2, 1, 2, 1 }));
         EXPECT_EQ(l.worldSize, 8);
         ASSERT_EQ(l.ranks.size(), 8u);
-        EXPECT_EQ(l.detail, "pp/dp/cp/tp/exp groups of profiler_metadata.json");
+        EXPECT_EQ(l.detail.english(), "pp/dp/cp/tp/exp groups of profiler_metadata.json");
         expectCoord(l, 0, 0, 0, 0, 0);
         expectCoord(l, 1, 0, 0, 0, 1);
         expectCoord(l, 2, 0, 1, 0, 0);
@@ -106,18 +106,18 @@ TEST(ParallelLayout, MegatronOrderSpotRanks)
 
 TEST(ParallelLayout, SizesThatDoNotFitSayWhy)
 {
-    EXPECT_EQ(ParallelLayoutMath::validate({ 4, 4, 1, 8, 1 }, 64, "world size"),
+    EXPECT_EQ(ParallelLayoutMath::validate({ 4, 4, 1, 8, 1 }, 64, "world size").english(),
         "PP 4 \u00d7 DP 4 \u00d7 CP 1 \u00d7 TP 8 = 128 ranks, but the profile has 64 (world size)");
-    EXPECT_EQ(ParallelLayoutMath::validate({ 4, 2, 1, 8, 1 }, 64, "world size"), "");
-    EXPECT_EQ(ParallelLayoutMath::validate({ 0, 2, 1, 8, 1 }, 64, "x"), "every size must be at least 1");
-    EXPECT_EQ(ParallelLayoutMath::validate({ 4, 2, 1, 8, 3 }, 64, "x"), "EP 3 must divide DP \u00d7 CP = 2");
+    EXPECT_EQ(ParallelLayoutMath::validate({ 4, 2, 1, 8, 1 }, 64, "world size").english(), "");
+    EXPECT_EQ(ParallelLayoutMath::validate({ 0, 2, 1, 8, 1 }, 64, "x").english(), "every size must be at least 1");
+    EXPECT_EQ(ParallelLayoutMath::validate({ 4, 2, 1, 8, 3 }, 64, "x").english(), "EP 3 must divide DP \u00d7 CP = 2");
 
     // Entered sizes that do not fit: a note, and the data's own layout.
     auto db = test::openFolder(test::dataDir() / "metadata_8rank");
     const auto bad = ParallelLayoutQuery::layout(*db, ParallelSizes { 2, 2, 1, 4, 1 });
     EXPECT_EQ(bad.source, LayoutSource::ParallelGroups);
     ASSERT_FALSE(bad.notes.empty());
-    EXPECT_EQ(bad.notes.front(),
+    EXPECT_EQ(bad.notes.front().english(),
         "Entered sizes not used: PP 2 \u00d7 DP 2 \u00d7 CP 1 \u00d7 TP 4 = 16 ranks, but the profile has 8 (world "
         "size).");
     // Sizes that fit override the groups.
@@ -170,21 +170,21 @@ TEST(ParallelLayout, MissingDimensionTakesWhatTheWorldLeaves)
 
 TEST(ParallelLayout, GroupsThatDisagreeAreRefused)
 {
-    std::string why;
+    TrText why;
     // Two tp groups of different sizes.
     EXPECT_FALSE(ParallelLayoutMath::fromGroups({ { "tp", { 0, 1 } }, { "tp", { 2, 3, 4 } } }, { 0 }, 5, &why));
-    EXPECT_EQ(why, "the tp groups differ in size");
+    EXPECT_EQ(why.english(), "the tp groups differ in size");
     // Sizes that do not make the world.
     EXPECT_FALSE(ParallelLayoutMath::fromGroups(
         { { "tp", { 0, 1 } }, { "pp", { 0, 2 } }, { "dp", { 0, 4 } } }, { 0 }, 16, &why));
-    EXPECT_EQ(why, "the groups give PP 2 \u00d7 DP 2 \u00d7 CP 1 \u00d7 TP 2 = 8 ranks, world size 16");
+    EXPECT_EQ(why.english(), "the groups give PP 2 \u00d7 DP 2 \u00d7 CP 1 \u00d7 TP 2 = 8 ranks, world size 16");
     // The missing dp takes Megatron's stride (TP = 2), which the pp groups already use: two ranks collide.
     EXPECT_FALSE(ParallelLayoutMath::fromGroups({ { "tp", { 0, 1 } }, { "pp", { 0, 2 } } }, { 0 }, 8, &why));
-    EXPECT_EQ(why, "ranks 0 and 4 get the same coordinates");
+    EXPECT_EQ(why.english(), "ranks 0 and 4 get the same coordinates");
     // Irregular but complete groups are read by membership.
     const auto l = ParallelLayoutMath::fromGroups(
         { { "tp", { 0, 3 } }, { "tp", { 1, 2 } }, { "pp", { 0, 1 } }, { "pp", { 2, 3 } } }, { 0, 1, 2, 3 }, 4, &why);
-    ASSERT_TRUE(l.has_value()) << why;
+    ASSERT_TRUE(l.has_value()) << why.english();
     expectCoord(*l, 1, 1, 0, 0, 0);
     expectCoord(*l, 2, 0, 0, 0, 1);
     expectCoord(*l, 3, 1, 0, 0, 1);

@@ -74,3 +74,26 @@ void checkEveryDock(const QString& language)
 TEST(NarrowWindow, EveryDockFitsTheWidthOfA1366ScreenAtScale2) { checkEveryDock(QStringLiteral("en")); }
 
 TEST(NarrowWindow, EveryChineseDockFitsTheWidthOfA1366ScreenAtScale2) { checkEveryDock(QStringLiteral("zh_CN")); }
+
+// A window too low for two views above each other gives each the whole height: the timeline is a tab beside the
+// cluster views, and in front. A window of 1366 × 768 keeps them above each other.
+TEST(NarrowWindow, ALowWindowTabsTheTimelineWithTheClusterViews)
+{
+    for (const QSize size : { QSize(683, 384), QSize(1366, 768) }) {
+        auto window = test::newWindow(size);
+        ASSERT_TRUE(test::openAndWait(*window, { test::kTwoRanks }));
+        window->show();
+        ASSERT_TRUE(window->waitUntilIdle(60000));
+        QDockWidget* steps = window->dockByName(QStringLiteral("steps"));
+        QDockWidget* timeline = window->dockByName(QStringLiteral("timeline"));
+        ASSERT_TRUE(steps && timeline);
+        const bool low = size.height() < 500;
+        EXPECT_EQ(window->tabifiedDockWidgets(timeline).contains(steps), low) << size.height();
+        EXPECT_FALSE(timeline->visibleRegion().isEmpty()) << size.height();
+        if (low) {
+            EXPECT_GT(timeline->height(), size.height() / 2);
+        } else {
+            EXPECT_FALSE(steps->visibleRegion().isEmpty());
+        }
+    }
+}

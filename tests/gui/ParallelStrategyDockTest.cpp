@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "GuiTestSupport.h"
 
+#include "npuscope/gui/app/Appearance.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/gui/strategy/ParallelStrategyDock.h"
 #include "npuscope/gui/strategy/StrategyChart.h"
@@ -118,4 +119,22 @@ TEST(ParallelStrategyDock, GeneratedClusterSizesRangeAndOverride)
     dock->applySizes(std::nullopt);
     ASSERT_TRUE(window->waitUntilIdle(60000));
     EXPECT_EQ(chart->layoutData().source, query::LayoutSource::ParallelGroups);
+}
+
+// The source line says in Chinese where the layout came from and why the groups were not used: the query layer's
+// sentences are translatable (context ParallelLayout), not English text pasted into a Chinese line.
+TEST(ParallelStrategyDock, SourceLineInChinese)
+{
+    struct RestoreEnglish {
+        ~RestoreEnglish() { gui::Appearance::installTranslation(QStringLiteral("en")); }
+    } restore;
+    ASSERT_TRUE(gui::Appearance::installTranslation(QStringLiteral("zh_CN")));
+    auto window = test::newWindow();
+    ASSERT_TRUE(test::openAndWait(*window, { test::kTwoRanks }));
+    ParallelStrategyDock* dock = window->strategyDock();
+    showStrategy(*window);
+    const QString text = dock->sourceLabel()->text() + dock->sourceLabel()->toolTip();
+    EXPECT_TRUE(text.contains(QStringLiteral("数据中没有任何信息说明并行布局"))) << text.toStdString();
+    for (const char* english : { "nothing in the data", "not used", "group", "profiler_metadata" })
+        EXPECT_FALSE(text.contains(QLatin1String(english))) << english << ": " << text.toStdString();
 }

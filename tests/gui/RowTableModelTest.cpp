@@ -5,6 +5,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QAction>
+#include <QCoreApplication>
 #include <QHeaderView>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -117,4 +118,36 @@ TEST(RowTableModel, TableSetupCopiesWhatTheSortedViewShows)
     EXPECT_EQ(setup->selectedRowsText(), QStringLiteral("Name\tTime (ns)\ntab here\t20\n"));
     view.setColumnHidden(ItemModel::Name, true);
     EXPECT_EQ(setup->csvText(), QStringLiteral("Time (ns)\r\n\u2014\r\n30\r\n20\r\n10\r\n"));
+}
+
+TEST(RowTableModel, FitColumnsCutsTheNamesNeverTheFigures)
+{
+    ItemModel model;
+    model.setItems({ { QStringLiteral("a very long operator name that would push the figures out of sight "
+                                      "hcom_allReduce__478_2_1@4893536815798884678"),
+                         123456789 },
+        { QStringLiteral("short"), 42 } });
+    QTableView view;
+    view.setModel(&model);
+    TableSetup::install(&view, {});
+    view.resize(300, 200);
+    view.show();
+    view.resizeColumnsToContents();
+    const int figure = view.columnWidth(ItemModel::Time);
+    const int wholeName = view.columnWidth(ItemModel::Name);
+    TableSetup::fitColumns(&view, { ItemModel::Name });
+    const int viewport = view.viewport()->width();
+    // The figure keeps its whole width; the name gives up what the viewport lacks (not less than its floor).
+    EXPECT_GE(view.columnWidth(ItemModel::Time), figure);
+    EXPECT_LE(view.columnWidth(ItemModel::Name) + view.columnWidth(ItemModel::Time), viewport);
+    EXPECT_GE(view.columnWidth(ItemModel::Name), TableSetup::kMinElasticWidth);
+    // Wider: the name takes its whole text again, and no more.
+    view.resize(wholeName + figure + 80, 200);
+    QCoreApplication::processEvents();
+    EXPECT_EQ(view.columnWidth(ItemModel::Name), wholeName);
+    // Narrower than the figure alone: the name stays at its floor, the figure whole, and the table scrolls.
+    view.resize(120, 200);
+    QCoreApplication::processEvents();
+    EXPECT_GE(view.columnWidth(ItemModel::Time), figure);
+    EXPECT_GE(view.columnWidth(ItemModel::Name), TableSetup::kMinElasticWidth);
 }

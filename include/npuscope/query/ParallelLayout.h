@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "npuscope/core/TrText.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -29,6 +31,13 @@ struct ParallelSizes {
     bool operator==(const ParallelSizes&) const = default;
 };
 
+// A sentence of the layout (a detail, a note, a reason) in context "ParallelLayout": tmpl is marked with
+// QT_TRANSLATE_NOOP("ParallelLayout", ...) at the call, so the GUI shows it translated and the CLI as written.
+inline TrText layoutText(const char* tmpl, std::vector<TrText> args = {})
+{
+    return TrText("ParallelLayout", tmpl, std::move(args));
+}
+
 // One rank's position in the job. All indexes 0-based.
 struct RankCoord {
     int64_t rank = 0;
@@ -45,7 +54,7 @@ struct PipelineStage {
 
 struct ParallelLayout {
     LayoutSource source = LayoutSource::Fallback;
-    std::string detail; // one sentence: what was read (e.g. "tp/dp/pp groups of 8 ranks' metadata")
+    TrText detail; // one sentence: what was read (e.g. "tp/dp/pp groups of profiler_metadata.json"), translatable
     ParallelSizes sizes;
     int64_t worldSize = 0; // sizes.world(), the ranks laid out
     // Every rank of the world, ascending. The world is 0 .. worldSize−1; loaded ranks outside it (a world size that
@@ -53,7 +62,7 @@ struct ParallelLayout {
     std::vector<RankCoord> ranks;
     std::vector<PipelineStage> stages; // by pp index
     // Why preferred sources were not used (e.g. the entered sizes do not match the world size), one sentence each.
-    std::vector<std::string> notes;
+    std::vector<TrText> notes;
 
     const RankCoord* find(int64_t rank) const; // nullptr when the rank is not in the world
     // The rank at a coordinate (ep ignored), nullopt outside the sizes.
@@ -75,19 +84,19 @@ public:
     static int64_t megatronRank(int pp, int dp, int cp, int tp, const ParallelSizes& sizes);
     // Empty when sizes fit worldSize; else the message the user sees, e.g. "PP 4 × DP 2 × CP 1 × TP 4 = 32 ranks,
     // but the profile has 64 (world size)". Every size must be ≥ 1 and ep must divide dp × cp.
-    static std::string validate(const ParallelSizes& sizes, int64_t worldSize, const std::string& worldWhat);
+    static TrText validate(const ParallelSizes& sizes, int64_t worldSize, const TrText& worldWhat);
     // The layout of sizes in Megatron order; loadedRanks (ascending) mark RankCoord::loaded.
     static ParallelLayout megatron(
-        const ParallelSizes& sizes, const std::vector<int64_t>& loadedRanks, LayoutSource source, std::string detail);
+        const ParallelSizes& sizes, const std::vector<int64_t>& loadedRanks, LayoutSource source, TrText detail);
     // Coordinates from the tp / cp / dp / pp / exp groups (other names ignored; dp_cp stands for dp when there is no
     // dp group and CP = 1). A rank that no group of a dimension lists gets the coordinate the groups' common stride
     // gives ((rank / stride) mod size), so one rank's metadata lays out the whole world when the groups are regular.
     // nullopt with *why set when the groups do not make a consistent layout of worldSize ranks.
     static std::optional<ParallelLayout> fromGroups(const std::vector<NamedGroup>& groups,
-        const std::vector<int64_t>& loadedRanks, int64_t worldSize, std::string* why);
+        const std::vector<int64_t>& loadedRanks, int64_t worldSize, TrText* why);
     // One stage per stageDevices entry (MindSpore), ranks of a stage as DP replicas in listed order.
     static std::optional<ParallelLayout> fromStages(const std::vector<std::vector<int64_t>>& stageDevices,
-        const std::vector<int64_t>& loadedRanks, std::string* why);
+        const std::vector<int64_t>& loadedRanks, TrText* why);
     // One stage, DP = worldSize.
     static ParallelLayout fallback(const std::vector<int64_t>& loadedRanks, int64_t worldSize);
 };

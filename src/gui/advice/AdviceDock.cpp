@@ -159,15 +159,13 @@ void AdviceDock::reload()
                 (findings.empty()
                         ? tr("No findings: no rule's threshold was crossed")
                         : (findings.size() == 1 ? tr("1 finding: ") : tr("%1 findings: ").arg(findings.size()))
-                            + tr("%1 critical, %2 warning, %3 info").arg(counts[2]).arg(counts[1]).arg(counts[0]))
+                            + tr("critical %1 \u00b7 warning %2 \u00b7 info %3").arg(counts[2]).arg(counts[1]).arg(counts[0]))
                 + tr(" \u00b7 device memory %1 GB (Memory heatmap setting) \u00b7 double-click a finding to show its "
                      "evidence")
                       .arg(capacityGb, 0, 'f', 0));
             m_model->setFindings(std::move(findings));
-            m_table->resizeColumnsToContents();
-            // The message column stretches; the others keep their content width, capped so it stays visible.
-            for (int c = 0; c < AdviceTableModel::Message; ++c)
-                m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), 220));
+            // The message and the ranks give up width (elided, whole in the tooltip); the figures never do.
+            TableSetup::fitColumns(m_table, { AdviceTableModel::Message, AdviceTableModel::Where });
             if (m_model->rowCount() > 0)
                 m_table->setCurrentIndex(m_model->index(0, 0));
             else

@@ -340,6 +340,14 @@ void MainWindow::applyDefaultSplit()
     // steps would like (a few table rows above its footer), up to 45 %. In pixels of the window as it is now (the state
     // saved at construction holds the sizes of a window not laid out yet).
     const int available = std::max(2, height() - menuBar()->sizeHint().height() - statusBar()->sizeHint().height());
+    // A window too low for two views above each other (e.g. 1366×768 at scale 2: 384 logical pixels) would show half
+    // a table row above a few timeline tracks: the timeline joins the cluster views' tabs, and each view gets the
+    // whole height. The tab bar switches between them.
+    if (available < kMinSplitHeight) {
+        tabifyDockWidget(m_stepsDock, m_timelineDock);
+        m_timelineDock->raise();
+        return;
+    }
     int need = 0;
     if (const auto* area = qobject_cast<const QScrollArea*>(m_stepsDock->widget()); area && area->widget())
         need = area->widget()->sizeHint().height() + fontMetrics().height() + 8; // and the title bar
@@ -755,7 +763,7 @@ void MainWindow::open(const QStringList& paths)
         try {
             const io::LoadPlan plan = io::Detector::detect(inputs);
             if (plan.ranks.empty()) {
-                out.error = QStringLiteral("No Ascend profiling data found in %1.")
+                out.error = tr("No Ascend profiling data found in %1.")
                                 .arg(QString::fromStdString(plan.inputs.empty() ? std::string() : plan.inputs.front()));
                 for (const auto& issue : plan.issues)
                     out.error += QStringLiteral("\n%1: %2")
@@ -784,7 +792,7 @@ void MainWindow::open(const QStringList& paths)
             out.steps = static_cast<int64_t>(query::StepQuery::steps(*db).size());
             out.problems = query::IssueQuery::problemCount(*db);
             if (out.ranks == 0) {
-                out.error = QStringLiteral("No ranks could be loaded");
+                out.error = tr("No ranks could be loaded");
                 return out;
             }
             out.nothingUsable = !hasUsableData(query::RankQuery::ranks(*db), out.steps);

@@ -114,7 +114,7 @@ void BlameDock::showStep()
                            .arg(s.roots.size())
                            .arg(ms(s.unattributedNs)));
     m_model->setRoots(s.roots);
-    m_table->resizeColumnsToContents();
+    TableSetup::fitColumns(m_table, { BlameTableModel::Evidence });
     if (m_model->rowCount() > 0) {
         // Shows the first root's chain without selecting its rank: only the user's choice changes the selection.
         m_quiet = true;

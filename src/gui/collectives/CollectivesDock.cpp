@@ -226,16 +226,11 @@ void CollectivesDock::applyFilters()
                            .arg(m_result->set.unmatched.size())
                            .arg(static_cast<double>(offsetMax) / 1e3, 0, 'f', 1));
     m_model->setInstances(std::move(rows));
-    m_table->resizeColumnsToContents();
-    // Columns as wide as their text when they all fit; else capped (elided, full text in the tooltip) so that the
-    // root column stays in view at 1366 px.
-    int total = 0;
-    for (int c = 0; c <= CollectivesTableModel::Root; ++c)
-        total += m_table->columnWidth(c);
-    if (total > m_table->viewport()->width()) {
-        for (int c = 0; c < CollectivesTableModel::Root; ++c)
-            m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), 170));
-    }
+    // Columns as wide as their text when they all fit; else the names, member lists and roots give up width (elided,
+    // whole in the tooltip) and the figures (wait cost, delay) stay in view.
+    TableSetup::fitColumns(m_table,
+        { CollectivesTableModel::Op, CollectivesTableModel::Group, CollectivesTableModel::Members,
+            CollectivesTableModel::Root });
 }
 
 void CollectivesDock::setMemberFilter(std::vector<int64_t> ranks)

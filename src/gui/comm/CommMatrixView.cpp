@@ -2,6 +2,7 @@
 #include "npuscope/gui/comm/CommMatrixView.h"
 
 #include "npuscope/gui/comm/GroupTableModel.h"
+#include "npuscope/gui/comm/GroupText.h"
 #include "npuscope/gui/common/TimeFormat.h"
 
 #include <QEvent>
@@ -52,20 +53,6 @@ QColor ramp(double t, bool lowIsBad)
 QString number(double v, int decimals = 3) { return QString::number(v, 'f', decimals); }
 
 // The next step of 1, 2, 5, 10, 20, 50, ... that is at least minimum.
-// "0–7" for a run, "0,64,128,…" for the first ranks of a spread group.
-QString firstRanks(std::vector<int64_t> ranks)
-{
-    std::sort(ranks.begin(), ranks.end());
-    if (ranks.empty())
-        return {};
-    if (ranks.size() > 1 && ranks.back() - ranks.front() == static_cast<int64_t>(ranks.size()) - 1)
-        return QStringLiteral("%1\u2013%2").arg(ranks.front()).arg(ranks.back());
-    QStringList parts;
-    for (size_t i = 0; i < std::min<size_t>(3, ranks.size()); ++i)
-        parts << QString::number(ranks[i]);
-    return parts.join(QLatin1Char(',')) + (ranks.size() > 3 ? QStringLiteral(",\u2026") : QString());
-}
-
 // Sums up the links of a block of cells for every metric's statistic.
 struct Accumulator {
     int links = 0;
@@ -380,7 +367,7 @@ QString CommMatrixView::blockLabelOf(const query::AxisBlock& block) const
     const size_t end = std::min(block.end, m_matrix.ranks.size());
     const std::vector<int64_t> ranks(m_matrix.ranks.begin() + static_cast<std::ptrdiff_t>(std::min(block.begin, end)),
         m_matrix.ranks.begin() + static_cast<std::ptrdiff_t>(end));
-    return (named ? QString::fromStdString(block.label) : tr("group")) + QLatin1Char(' ') + firstRanks(ranks);
+    return (named ? QString::fromStdString(block.label) : tr("group")) + QLatin1Char(' ') + firstRanksText(ranks);
 }
 
 QString CommMatrixView::blockToolTip(const query::AxisBlock& block) const

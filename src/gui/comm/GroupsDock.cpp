@@ -101,10 +101,9 @@ void GroupsDock::applyComparison()
 
 void GroupsDock::fitColumns()
 {
-    m_table->resizeColumnsToContents();
-    // The rank list of a large group is long: in compare mode the Δ columns after it stay in view.
-    if (m_model->compareDeltaColumn() >= 0)
-        m_table->setColumnWidth(GroupTableModel::Ranks, std::min(m_table->columnWidth(GroupTableModel::Ranks), 150));
+    // The rank list of a large group is long: it gives up width first, so the sizes, counts and (in compare mode)
+    // the Δ columns after it stay in view.
+    TableSetup::fitColumns(m_table, { GroupTableModel::Name, GroupTableModel::Hash, GroupTableModel::Ranks });
 }
 
 void GroupsDock::syncSelection()

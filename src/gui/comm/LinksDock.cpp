@@ -2,6 +2,7 @@
 #include "npuscope/gui/comm/LinksDock.h"
 #include "npuscope/gui/common/TableSetup.h"
 
+#include "npuscope/gui/comm/GroupText.h"
 #include "npuscope/gui/comm/LinkTableModel.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/query/CommAnalysisQuery.h"
@@ -37,8 +38,7 @@ std::vector<std::pair<std::string, std::string>> groupNames(const query::CommLin
 {
     std::vector<std::pair<std::string, std::string>> out;
     for (const auto& g : index.groups())
-        out.emplace_back(
-            g.hash, g.name ? *g.name + " \u2026" + g.hash.substr(g.hash.size() > 6 ? g.hash.size() - 6 : 0) : g.hash);
+        out.emplace_back(g.hash, groupShortText(g.name, g.hash, g.ranks).toStdString());
     return out;
 }
 
@@ -54,6 +54,8 @@ int rankFieldWidth(const QLineEdit* edit)
 constexpr TableSetup::Options kTableOptions {
     .stretchLastSection = true, .sortable = true, .sortColumn = LinkTableModel::Bandwidth
 };
+// The names give up width when the columns do not fit; the figures never do.
+const std::vector<int> kElasticColumns { LinkTableModel::Op, LinkTableModel::Group, LinkTableModel::SlowestOp };
 
 } // namespace
 
@@ -184,7 +186,7 @@ void LinksDock::reloadRank()
     if (!rank) {
         m_rankModel->setRows({});
         m_rankTitle->setText(tr("<b>Links of the selected rank</b> \u2014 select a rank in any view"));
-        m_rankTable->resizeColumnsToContents();
+        TableSetup::fitColumns(m_rankTable, kElasticColumns);
         return;
     }
     query::LinkFilter f;
@@ -200,7 +202,7 @@ void LinksDock::reloadRank()
             m_rankTitle->setText(tr("<b>Links of rank %1</b> (as src or dst): %2").arg(r).arg(result.rows.size()));
             m_rankModel->setGroupNames(std::move(result.names));
             m_rankModel->setRows(std::move(result.rows));
-            m_rankTable->resizeColumnsToContents();
+            TableSetup::fitColumns(m_rankTable, kElasticColumns);
         });
 }
 
@@ -265,7 +267,7 @@ void LinksDock::reloadCluster()
             m_clusterModel->setGroupNames(std::move(result.names));
             // The proxy keeps the user's sort column and order over the new rows.
             m_clusterModel->setRows(std::move(result.rows));
-            m_clusterTable->resizeColumnsToContents();
+            TableSetup::fitColumns(m_clusterTable, kElasticColumns);
         });
     if (!started) {
         m_clusterModel->setRows({});

@@ -125,7 +125,7 @@ void DeviceHeatmap::setPlaces(const std::vector<Place>& places)
             const int row = static_cast<int>(i) / kRanksPerRow;
             if (row == static_cast<int>(m_rowLabels.size())) {
                 const size_t last = std::min(places.size(), i + kRanksPerRow) - 1;
-                m_rowLabels.push_back(QStringLiteral("ranks %1\u2013%2").arg(places[i].rank).arg(places[last].rank));
+                m_rowLabels.push_back(tr("ranks %1\u2013%2").arg(places[i].rank).arg(places[last].rank));
             }
             m_slots.push_back({ places[i].rank, kNoHost, row, static_cast<int>(i) % kRanksPerRow });
         }

@@ -22,7 +22,9 @@
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QTableView>
+#include <QHelpEvent>
 #include <QToolButton>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -71,7 +73,86 @@ TableSetup* TableSetup::install(QTableView* view, const Options& options)
     view->addAction(setup->m_copy);
     view->addAction(setup->m_export);
     view->setContextMenuPolicy(Qt::ActionsContextMenu);
+    view->viewport()->installEventFilter(setup);
     return setup;
+}
+
+void TableSetup::fitColumns(QTableView* view, std::vector<int> elastic)
+{
+    view->resizeColumnsToContents();
+    fitColumnsAsSized(view, std::move(elastic));
+}
+
+void TableSetup::fitColumnsAsSized(QTableView* view, std::vector<int> elastic)
+{
+    TableSetup* setup = of(view);
+    if (!setup)
+        return;
+    const QHeaderView* header = view->horizontalHeader();
+    setup->m_elastic = std::move(elastic);
+    setup->m_natural.assign(static_cast<size_t>(header->count()), 0);
+    for (int c = 0; c < header->count(); ++c)
+        setup->m_natural[static_cast<size_t>(c)] = header->sectionSize(c);
+    setup->applyFit();
+}
+
+void TableSetup::applyFit()
+{
+    QHeaderView* header = m_view->horizontalHeader();
+    if (m_fitting || m_elastic.empty() || static_cast<int>(m_natural.size()) != header->count())
+        return;
+    m_fitting = true;
+    const auto natural = [this](int c) { return m_natural[static_cast<size_t>(c)]; };
+    const auto isElastic
+        = [this](int c) { return std::find(m_elastic.begin(), m_elastic.end(), c) != m_elastic.end(); };
+    int fixed = 0;
+    std::vector<int> elastic;
+    for (int c = 0; c < header->count(); ++c) {
+        if (m_view->isColumnHidden(c))
+            continue;
+        if (isElastic(c))
+            elastic.push_back(c);
+        else
+            fixed += natural(c);
+    }
+    int budget = m_view->viewport()->width() - fixed;
+    // Water-filling: the narrowest elastic column first, each taking at most an equal share of what is left.
+    std::sort(elastic.begin(), elastic.end(), [&](int a, int b) { return natural(a) < natural(b); });
+    for (size_t i = 0; i < elastic.size(); ++i) {
+        const int c = elastic[i];
+        const int share = budget / static_cast<int>(elastic.size() - i);
+        const int floor = std::min(natural(c), std::max(kMinElasticWidth, header->sectionSizeHint(c)));
+        const int width = std::max(floor, std::min(natural(c), share));
+        budget -= width;
+        header->resizeSection(c, width);
+    }
+    for (int c = 0; c < header->count(); ++c) {
+        if (!isElastic(c) && !m_view->isColumnHidden(c) && header->sectionSize(c) != natural(c)
+            && !(header->stretchLastSection() && header->visualIndex(c) == header->count() - 1))
+            header->resizeSection(c, natural(c));
+    }
+    m_fitting = false;
+}
+
+bool TableSetup::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched != m_view->viewport())
+        return QObject::eventFilter(watched, event);
+    if (event->type() == QEvent::Resize && !m_elastic.empty()) {
+        applyFit();
+    } else if (event->type() == QEvent::ToolTip) {
+        // A cut cell without a tooltip of its own shows its whole text.
+        const auto* help = static_cast<QHelpEvent*>(event);
+        const QModelIndex index = m_view->indexAt(help->pos());
+        if (index.isValid() && !index.data(Qt::ToolTipRole).isValid()) {
+            const QString text = index.data(Qt::DisplayRole).toString();
+            if (!text.isEmpty() && m_view->visualRect(index).width() < m_view->sizeHintForIndex(index).width()) {
+                QToolTip::showText(help->globalPos(), text, m_view->viewport(), m_view->visualRect(index));
+                return true;
+            }
+        }
+    }
+    return QObject::eventFilter(watched, event);
 }
 
 QTableView* TableSetup::sortedTable(

@@ -225,7 +225,7 @@ void CompareDock::showDiff(std::shared_ptr<const query::RunDiff> diff)
     m_comm->setRows(d.communication);
     for (int i = 0; i < m_tabs->count(); ++i) {
         if (auto* view = qobject_cast<QTableView*>(m_tabs->widget(i)))
-            view->resizeColumnsToContents();
+            TableSetup::fitColumns(view, { 0 }); // the name (category, type, kernel, op) gives up width
     }
     m_pages->setCurrentIndex(1);
 }

@@ -90,9 +90,8 @@ void ParseIssuesDock::showIssues()
     const auto& errors = workspace()->viewErrors();
     rows.insert(rows.end(), errors.begin(), errors.end());
     m_model->setIssues(std::move(rows));
-    m_table->resizeColumnsToContents();
-    // The message column stretches; keep the file column from eating the width.
-    m_table->setColumnWidth(IssueTableModel::File, std::min(m_table->columnWidth(IssueTableModel::File), 360));
+    // The file and the message give up width (elided, whole in the tooltip); severity, rank and line never do.
+    TableSetup::fitColumns(m_table, { IssueTableModel::File, IssueTableModel::Message });
     updateCount();
 }
 

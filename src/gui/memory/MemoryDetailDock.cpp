@@ -30,8 +30,6 @@ namespace npuscope::gui {
 
 namespace {
 
-constexpr int kMaxNameWidth = 320; // px
-constexpr int kMaxCompareNameWidth = 200; // px, in the narrower compare pane
 
 // What the worker hands to the GUI thread: the rank's figures with the curves prepared for drawing.
 struct Shown {
@@ -200,9 +198,7 @@ void MemoryDetailDock::showComparison()
     if (m_compareModel->rowCount() == 0)
         title += tr(" \u2014 neither run has operator_memory rows for this rank.");
     m_compareTitle->setText(title);
-    m_compareTable->resizeColumnsToContents();
-    m_compareTable->setColumnWidth(MemoryOperatorDiffModel::Name,
-        std::min(m_compareTable->columnWidth(MemoryOperatorDiffModel::Name), kMaxCompareNameWidth));
+    TableSetup::fitColumns(m_compareTable, { MemoryOperatorDiffModel::Name });
 }
 
 void MemoryDetailDock::reload()
@@ -312,10 +308,8 @@ void MemoryDetailDock::showBlocks()
     const auto flagged = std::count_if(rows.begin(), rows.end(), [](const auto& b) { return b.flags != 0; });
     m_blockCount->setText(tr("%1 of %2 blocks, %3 flagged").arg(rows.size()).arg(m_allBlocks.size()).arg(flagged));
     m_blocks->setRows(std::move(rows), m_origin);
-    // Columns fit their text (the names are long: at most kMaxNameWidth).
-    m_blockTable->resizeColumnsToContents();
-    m_blockTable->setColumnWidth(
-        OperatorMemoryModel::Name, std::min(m_blockTable->columnWidth(OperatorMemoryModel::Name), kMaxNameWidth));
+    // Columns fit their text; the long names give up width when they do not fit.
+    TableSetup::fitColumns(m_blockTable, { OperatorMemoryModel::Name });
 }
 
 } // namespace npuscope::gui

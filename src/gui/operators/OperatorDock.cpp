@@ -80,8 +80,6 @@ constexpr TableSetup::Options kTableOptions { .stretchLastSection = false,
     .sortColumn = OperatorTableModel::Total,
     .sortOrder = Qt::DescendingOrder };
 
-constexpr int kMaxKeyWidth = 520; // px
-constexpr int kMaxTextWidth = 260; // px, the Shapes and Accelerator columns
 constexpr int kPieHeight = 230; // px, the pies' initial share of the splitter
 
 // What a table query returns: one rank's (or every rank's) rows or a comparison, limited to the top N keys, and what
@@ -649,14 +647,10 @@ void OperatorDock::layoutColumns()
         if (from >= 0 && from != OperatorTableModel::Count + 1 + i)
             header->moveSection(from, OperatorTableModel::Count + 1 + i);
     }
-    m_table->resizeColumnsToContents();
-    // Name + shapes keys can be very long: the figures stay in view (the Shapes column repeats the shapes).
-    const bool byShape = static_cast<OperatorGroupBy>(m_groupBy->currentData().toInt()) == OperatorGroupBy::Shape;
-    m_table->setColumnWidth(OperatorTableModel::Key,
-        std::min(m_table->columnWidth(OperatorTableModel::Key),
-            byShape ? kMaxTextWidth + 100 : (runDelta >= 0 ? kMaxTextWidth + 100 : kMaxKeyWidth)));
-    for (int c : { OperatorTableModel::Shapes, OperatorTableModel::Accelerator })
-        m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), kMaxTextWidth));
+    // Name + shapes keys can be very long: they give up width (elided, whole in the tooltip) and the figures stay in
+    // view.
+    TableSetup::fitColumns(
+        m_table, { OperatorTableModel::Key, OperatorTableModel::Shapes, OperatorTableModel::Accelerator });
 }
 
 } // namespace npuscope::gui

@@ -281,16 +281,15 @@ QVariant StepTableModel::headerData(int section, Qt::Orientation orientation, in
         case Device:
             return tr("Device: the NPU device id on its host (the rank's local card)");
         case Host:
-            return QStringLiteral("Host by its host_ips_mapping.txt id (View ▸ Show host IPs for the real IP)");
+            return tr("Host by its host_ips_mapping.txt id (View ▸ Show host IPs for the real IP)");
         case Total:
-            return QStringLiteral("total: previous iteration end → this iteration end (old MindSpore step trace)");
+            return tr("total: previous iteration end → this iteration end (old MindSpore step trace)");
         case IterationInterval:
-            return QStringLiteral("iteration_interval: previous iteration end → forward start (data loading, "
-                                  "host work)");
+            return tr("iteration_interval: previous iteration end → forward start (data loading, host work)");
         case FpBp:
-            return QStringLiteral("fp_and_bp: forward start → backward end");
+            return tr("fp_and_bp: forward start → backward end");
         case Tail:
-            return QStringLiteral("tail: backward end → iteration end (gradient all-reduce, optimizer)");
+            return tr("tail: backward end → iteration end (gradient all-reduce, optimizer)");
         default: {
             // The metric's definition (query::MetricDefinitions, as docs/metrics.md words it), else its title.
             const QVariant definition = RowTableModel::headerData(section, orientation, role);

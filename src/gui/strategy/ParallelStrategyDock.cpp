@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/strategy/ParallelStrategyDock.h"
 
+#include "npuscope/gui/common/TranslatedText.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/gui/memory/MemoryHeatmapDock.h"
 #include "npuscope/gui/strategy/StrategyChart.h"
@@ -220,10 +221,10 @@ void ParallelStrategyDock::reload()
                 text += tr(" (%1 loaded)").arg(loaded);
             text += tr(" \u2014 from %1: %2")
                         .arg(QCoreApplication::translate("LayoutSource", query::layoutSourceName(r.layout.source)),
-                            QString::fromStdString(r.layout.detail));
+                            translatedText(r.layout.detail));
             QString notes;
             for (const auto& n : r.layout.notes)
-                notes += (notes.isEmpty() ? QString() : QStringLiteral("\n")) + QString::fromStdString(n);
+                notes += (notes.isEmpty() ? QString() : QStringLiteral("\n")) + translatedText(n);
             if (!notes.isEmpty())
                 text += tr(" \u26a0 %1").arg(notes.section(QLatin1Char('\n'), 0, 0));
             m_source->setText(text);

@@ -163,6 +163,8 @@ private:
     void showNothingLoaded(const QString& message);
     void createWelcome();
     void hideWelcome();
+    // Below this many logical pixels of dock height, the default layout tabs the timeline with the cluster views.
+    static constexpr int kMinSplitHeight = 480;
     // Splits the height between the cluster views and the timeline as the default layout does (35 : 65).
     void applyDefaultSplit();
     void createHelp();

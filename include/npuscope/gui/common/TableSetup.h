@@ -53,6 +53,17 @@ public:
     static void addToolbars(QWidget* root);
     // The TableSetup installed on view, nullptr when none.
     static TableSetup* of(const QTableView* view);
+
+    // Sizes the columns of view (installed) to their contents and fits them in its viewport, now and on every
+    // resize of the viewport: when the contents are wider than the viewport, the elastic columns (logical indexes:
+    // names, messages, member lists) give up width, the narrowest keeping the most, each down to its header's width
+    // (at least kMinElasticWidth); every other column (figures) keeps its content width, so a number is never cut.
+    // An elided cell shows its whole text as a tooltip when the model gives none. Columns the view still cannot hold
+    // scroll. Call after a model reset, instead of resizeColumnsToContents().
+    static void fitColumns(QTableView* view, std::vector<int> elastic);
+    // As fitColumns, with the column widths view has now (set by the dock) as the content widths.
+    static void fitColumnsAsSized(QTableView* view, std::vector<int> elastic);
+    static constexpr int kMinElasticWidth = 60;
     QTableView* view() const { return m_view; }
 
     // Selected rows in view order (Ctrl+C); empty when nothing is selected.
@@ -69,6 +80,12 @@ private:
     explicit TableSetup(QTableView* view);
     std::vector<int> visibleColumns() const;
     void exportWithDialog();
+    void applyFit();
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+    std::vector<int> m_elastic; // fitColumns: the columns that give up width
+    std::vector<int> m_natural; // fitColumns: every column's content width, by logical index
+    bool m_fitting = false;
 
     QTableView* m_view;
     bool m_toolbar = true;
