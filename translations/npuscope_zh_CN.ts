@@ -2832,8 +2832,8 @@ rank %1 of %2</source>
         <translation>折叠后的阶段显示为一行：每个算子取其各设备区间的并集（单击阶段标签效果相同）</translation>
     </message>
     <message>
-        <source>&lt;span style=&apos;color:#3a6fb0&apos;&gt;■&lt;/span&gt; compute &lt;span style=&apos;color:#d9822b&apos;&gt;■&lt;/span&gt; communication &lt;span style=&apos;color:#2e9e5b&apos;&gt;■&lt;/span&gt; send &lt;span style=&apos;color:#8e5ab8&apos;&gt;■&lt;/span&gt; receive · blocks: F = FLOPs ÷ max, FS = FLOPS ÷ max, M = peak memory ÷ capacity (grey: unknown) · drag to zoom, double-click to zoom out</source>
-        <translation>&lt;span style=&apos;color:#3a6fb0&apos;&gt;■&lt;/span&gt; 计算 &lt;span style=&apos;color:#d9822b&apos;&gt;■&lt;/span&gt; 通信 &lt;span style=&apos;color:#2e9e5b&apos;&gt;■&lt;/span&gt; 发送 &lt;span style=&apos;color:#8e5ab8&apos;&gt;■&lt;/span&gt; 接收 · 色块：F = FLOPs ÷ 最大值，FS = FLOPS ÷ 最大值，M = 峰值内存 ÷ 容量（灰色：未知）· 拖动缩放，双击缩小</translation>
+        <source>&lt;span style=&apos;color:#3a6fb0&apos;&gt;■&lt;/span&gt; compute &lt;span style=&apos;color:#d9822b&apos;&gt;■&lt;/span&gt; communication &lt;span style=&apos;color:#2e9e5b&apos;&gt;■&lt;/span&gt; send &lt;span style=&apos;color:#8e5ab8&apos;&gt;■&lt;/span&gt; receive · blocks: F = FLOPs (operations) ÷ max, FS = FLOP/s (their rate) ÷ max, M = peak memory ÷ capacity (grey: unknown) · drag to zoom, double-click to zoom out</source>
+        <translation>&lt;span style=&apos;color:#3a6fb0&apos;&gt;■&lt;/span&gt; 计算 &lt;span style=&apos;color:#d9822b&apos;&gt;■&lt;/span&gt; 通信 &lt;span style=&apos;color:#2e9e5b&apos;&gt;■&lt;/span&gt; 发送 &lt;span style=&apos;color:#8e5ab8&apos;&gt;■&lt;/span&gt; 接收 · 色块：F = 浮点运算次数 FLOPs ÷ 最大值，FS = 每秒浮点运算 FLOP/s ÷ 最大值，M = 峰值内存 ÷ 容量（灰色：未知）· 拖动缩放，双击缩小</translation>
     </message>
     <message>
         <source>Finding</source>
@@ -2926,6 +2926,10 @@ rank %1 of %2</source>
     <message>
         <source> · %1 send(s) without a receive on a neighbouring stage</source>
         <translation> · %1 个发送在相邻阶段上没有对应的接收</translation>
+    </message>
+    <message>
+        <source>No finding in this step: no device or stage is as slow as the thresholds above ask for.</source>
+        <translation>本迭代没有发现：没有设备或阶段慢到上述阈值。</translation>
     </message>
 </context>
 <context>
@@ -3631,6 +3635,10 @@ rank %1 of %2</source>
     <message>
         <source>rank %1</source>
         <translation>卡 %1</translation>
+    </message>
+    <message>
+        <source>%1 ops on %2 ranks · colour = op type:</source>
+        <translation>%2 张卡上的 %1 个算子 · 颜色 = 算子类型：</translation>
     </message>
 </context>
 <context>
@@ -5139,6 +5147,14 @@ rank %1 of %2</source>
     <message>
         <source> (%1 warnings or errors)</source>
         <translation>（其中 %1 个警告或错误）</translation>
+    </message>
+    <message>
+        <source>No parse issues: every file was read as expected.</source>
+        <translation>没有解析问题：所有文件均按预期读取。</translation>
+    </message>
+    <message>
+        <source>No issue matches the filter (%1 in all).</source>
+        <translation>没有符合筛选条件的问题（共 %1 个）。</translation>
     </message>
 </context>
 <context>

@@ -3,11 +3,16 @@
 // chart from a few ranks to a thousand.
 #include "GuiTestSupport.h"
 
+#include "npuscope/gui/comm/OpStripView.h"
+#include "npuscope/gui/common/EmptyHint.h"
 #include "npuscope/gui/common/RankBarChart.h"
 #include "npuscope/gui/common/TimeFormat.h"
 #include "npuscope/gui/common/Workspace.h"
 
 #include <QImage>
+#include <QLabel>
+#include <QStandardItemModel>
+#include <QTableView>
 #include <QPixmap>
 #include <QSignalSpy>
 
@@ -81,4 +86,51 @@ TEST(RankBarChart, ThousandRanksStayReadable)
     chart.setBars(few);
     EXPECT_GE(chart.rowHeight(), 20);
     EXPECT_EQ(chart.labelEvery(), 1);
+}
+
+// An empty table says why it is empty; the sentence goes when rows come and comes back when they go.
+TEST(EmptyHint, FollowsTheRows)
+{
+    QStandardItemModel model(0, 2);
+    QTableView view;
+    view.setModel(&model);
+    view.resize(400, 200);
+    view.show();
+    gui::setEmptyHint(&view, QStringLiteral("Nothing here"));
+    QLabel* hint = gui::emptyHintOf(&view);
+    ASSERT_NE(hint, nullptr);
+    EXPECT_TRUE(hint->isVisible());
+    EXPECT_EQ(hint->text(), QStringLiteral("Nothing here"));
+    EXPECT_EQ(hint->geometry(), view.viewport()->rect());
+    model.appendRow({ new QStandardItem(QStringLiteral("a")), new QStandardItem(QStringLiteral("1")) });
+    EXPECT_FALSE(hint->isVisible());
+    model.removeRows(0, 1);
+    EXPECT_TRUE(hint->isVisible());
+    gui::setEmptyHint(&view, QString());
+    EXPECT_FALSE(hint->isVisible());
+}
+
+// A large cluster's op strip colours by op type (hundreds of op keys would be hundreds of hues), a small one by op.
+TEST(OpStripView, ColoursByTypeWhenThereAreManyOps)
+{
+    EXPECT_EQ(gui::OpStripView::opTypeOf("hcom_allReduce__478_2_1@4893536815798884678"), QStringLiteral("allReduce"));
+    EXPECT_EQ(gui::OpStripView::opTypeOf("hcom_send__1_0"), QStringLiteral("send"));
+    EXPECT_EQ(gui::OpStripView::opTypeOf("AllReduce-op12"), QStringLiteral("AllReduce"));
+    query::OpStrip strip;
+    strip.ranks = { 0 };
+    for (int i = 0; i < 20; ++i) {
+        strip.names.push_back((i % 2 ? "hcom_send__" : "hcom_allReduce__") + std::to_string(i) + "_0");
+        strip.ops.push_back({ 0, i * 100, 50, 0, 50, i, "" });
+    }
+    strip.endNs = 2000;
+    gui::OpStripView view;
+    view.setStrip(strip);
+    EXPECT_TRUE(view.coloursByType());
+    EXPECT_EQ(view.types(), QStringList({ QStringLiteral("allReduce"), QStringLiteral("send") }));
+    strip.names.resize(4);
+    strip.ops.resize(4);
+    view.setStrip(strip);
+    EXPECT_FALSE(view.coloursByType());
+    view.resize(600, 200);
+    EXPECT_GT(test::distinctColours(view.grab().toImage()), 3);
 }

@@ -4,17 +4,22 @@
 #include "GuiTestSupport.h"
 
 #include "npuscope/gui/app/Appearance.h"
+#include "npuscope/gui/app/ContrastStyle.h"
 #include "npuscope/gui/memory/MemoryHeatmap.h"
 
 #include <QApplication>
 #include <QCheckBox>
 #include <QImage>
 #include <QStyle>
+#include <QPainter>
+#include <QStyleFactory>
 #include <QStyleOptionButton>
+#include <QStyleOptionHeader>
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <memory>
 
 using namespace npuscope;
 using namespace npuscope::gui;
@@ -55,4 +60,46 @@ TEST(ThemeContrast, UncheckedCheckBoxStandsOutOnTheDarkTheme)
             best = std::max(best, difference(image.pixelColor(x, y), window));
     }
     EXPECT_GE(best, 150);
+}
+
+// A column sorted ascending shows an arrow pointing up: ContrastStyle draws Qt's ascending indicator (SortDown) as
+// Fusion draws SortUp, and the other way round.
+TEST(ThemeContrast, AscendingSortArrowPointsUp)
+{
+    gui::ContrastStyle style;
+    std::unique_ptr<QStyle> fusion(QStyleFactory::create(QStringLiteral("Fusion")));
+    auto draw = [](const QStyle& s, QStyleOptionHeader::SortIndicator indicator) {
+        QImage image(16, 16, QImage::Format_ARGB32);
+        image.fill(Qt::white);
+        QPainter painter(&image);
+        QStyleOptionHeader option;
+        option.rect = image.rect();
+        option.palette = QApplication::palette();
+        option.state = QStyle::State_Enabled;
+        option.sortIndicator = indicator;
+        s.drawPrimitive(QStyle::PE_IndicatorHeaderArrow, &option, &painter, nullptr);
+        return image;
+    };
+    const QImage ascending = draw(style, QStyleOptionHeader::SortDown);
+    const QImage up = draw(*fusion, QStyleOptionHeader::SortUp);
+    EXPECT_EQ(ascending, up);
+    EXPECT_NE(ascending, draw(*fusion, QStyleOptionHeader::SortDown));
+    EXPECT_EQ(draw(style, QStyleOptionHeader::SortUp), draw(*fusion, QStyleOptionHeader::SortDown));
+    // The painted arrow's top row is narrower than its bottom row: it points up.
+    auto inkWidth = [&](int row) {
+        int n = 0;
+        for (int x = 0; x < ascending.width(); ++x)
+            n += ascending.pixel(x, row) != qRgb(255, 255, 255);
+        return n;
+    };
+    int top = -1, bottom = -1;
+    for (int y = 0; y < ascending.height(); ++y) {
+        if (inkWidth(y) > 0) {
+            if (top < 0)
+                top = y;
+            bottom = y;
+        }
+    }
+    ASSERT_GE(top, 0);
+    EXPECT_LT(inkWidth(top), inkWidth(bottom));
 }

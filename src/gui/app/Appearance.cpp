@@ -191,7 +191,11 @@ void Appearance::apply(const Choices& c)
         QApplication::setPalette(lightPalette());
         break;
     case Theme::System:
-        if (!original.style.isEmpty())
+        // Fusion (what Qt picks where the desktop names no style) gets the same fixes as the two themes (sort arrows
+        // that point up for ascending order); a desktop's own style draws as it does.
+        if (original.style.compare(QLatin1String("fusion"), Qt::CaseInsensitive) == 0)
+            QApplication::setStyle(new ContrastStyle);
+        else if (!original.style.isEmpty())
             QApplication::setStyle(original.style);
         QApplication::setPalette(original.palette);
         break;

@@ -17,6 +17,19 @@ ContrastStyle::ContrastStyle()
 void ContrastStyle::drawPrimitive(
     PrimitiveElement element, const QStyleOption* option, QPainter* painter, const QWidget* widget) const
 {
+    if (element == PE_IndicatorHeaderArrow) {
+        if (const auto* header = qstyleoption_cast<const QStyleOptionHeader*>(option)) {
+            // QHeaderView passes SortDown for Qt::AscendingOrder, and Fusion draws it pointing down; every file
+            // manager and spreadsheet users know shows ▲ for ascending (smallest first) and ▼ for descending.
+            QStyleOptionHeader flipped(*header);
+            if (header->sortIndicator == QStyleOptionHeader::SortDown)
+                flipped.sortIndicator = QStyleOptionHeader::SortUp;
+            else if (header->sortIndicator == QStyleOptionHeader::SortUp)
+                flipped.sortIndicator = QStyleOptionHeader::SortDown;
+            QProxyStyle::drawPrimitive(element, &flipped, painter, widget);
+            return;
+        }
+    }
     QProxyStyle::drawPrimitive(element, option, painter, widget);
     const bool box = element == PE_IndicatorCheckBox || element == PE_IndicatorItemViewItemCheck;
     if (!box || !option || !Appearance::isDark(option->palette))

@@ -827,7 +827,21 @@ void CommMatrixView::paintBlocks(QPainter& p, const Layout& l)
     };
     // A little more than the overlap checks below ask, for the rounding of label positions to whole pixels.
     const int rowStride = stride(fm.height() + 4, rowPx);
-    const int colStride = widest + 4 <= colPx ? 1 : stride(std::min(widest, kMaxColumnLabel) + 10, colPx);
+    // Column blocks too narrow for their labels show their first rank instead (the row label of the same block starts
+    // with it; the whole label is in the tooltip) when that fits every block: a label on every column block.
+    std::vector<QString> compact(m_matrix.blocks.size());
+    int widestCompact = 0;
+    for (size_t bi = 0; bi < m_matrix.blocks.size(); ++bi) {
+        const auto& b = m_matrix.blocks[bi];
+        const size_t end = std::min(b.end, m_matrix.ranks.size());
+        if (b.begin < end)
+            compact[bi] = QString::number(*std::min_element(m_matrix.ranks.begin() + static_cast<std::ptrdiff_t>(b.begin),
+                m_matrix.ranks.begin() + static_cast<std::ptrdiff_t>(end)));
+        widestCompact = std::max(widestCompact, fm.horizontalAdvance(compact[bi]));
+    }
+    const bool compactColumns = widest + 4 > colPx && widestCompact + 10 <= colPx;
+    const int colStride
+        = widest + 4 <= colPx || compactColumns ? 1 : stride(std::min(widest, kMaxColumnLabel) + 10, colPx);
     // Shading first, then the labels: a column label may reach over the next blocks' shading.
     for (int pass = 0; pass < 2; ++pass) {
         const bool labels = pass == 1;
@@ -876,10 +890,14 @@ void CommMatrixView::paintBlocks(QPainter& p, const Layout& l)
                         p.fillRect(extent, shade);
                     m_blockLabelHits.emplace_back(extent, bi);
                 }
-                const int full = fm.horizontalAdvance(label);
-                QString shown = label;
+                const QString& columnLabel = compactColumns ? compact[bi] : label;
+                const int full = fm.horizontalAdvance(columnLabel);
+                QString shown = columnLabel;
                 QRect r;
-                if (full <= x1 - x0 - 4) {
+                if (compactColumns) {
+                    // At the block's start, as a row label is: evenly spaced whatever the number's width.
+                    r = QRect(static_cast<int>(x0) + 3, l.colBlocks.top(), full, fm.height());
+                } else if (full <= x1 - x0 - 4) {
                     r = QRect(
                         static_cast<int>(std::lround((x0 + x1 - full) / 2.0)), l.colBlocks.top(), full, fm.height());
                 } else {

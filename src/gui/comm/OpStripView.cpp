@@ -40,6 +40,18 @@ void OpStripView::setStrip(query::OpStrip strip)
             m_rowStart.push_back(i);
     }
     m_rowStart.push_back(m_strip.ops.size());
+    m_types.clear();
+    m_typeOfName.clear();
+    for (const auto& name : m_strip.names) {
+        const QString type = opTypeOf(name);
+        int index = static_cast<int>(m_types.indexOf(type));
+        if (index < 0) {
+            index = static_cast<int>(m_types.size());
+            m_types << type;
+        }
+        m_typeOfName.push_back(index);
+    }
+    m_byType = m_strip.names.size() > kMaxNameColours;
     m_hoverName = -1;
     resetHover();
     update();
@@ -50,6 +62,16 @@ QColor OpStripView::colorOf(int nameIndex)
     // Golden-angle hues: neighbouring ops get distinct colours.
     const int hue = static_cast<int>(std::fmod(nameIndex * 137.508, 360.0));
     return QColor::fromHsv(hue, 150 + (nameIndex % 3) * 35, 215 - (nameIndex % 2) * 35);
+}
+
+QString OpStripView::opTypeOf(const std::string& name)
+{
+    QString n = QString::fromStdString(name.substr(0, name.find('@')));
+    if (n.startsWith(QLatin1String("hcom_")))
+        n = n.mid(5);
+    const auto end = std::find_if(n.begin(), n.end(), [](QChar c) { return c == QLatin1Char('_') || c == QLatin1Char('-'); });
+    n.truncate(static_cast<qsizetype>(end - n.begin()));
+    return n.isEmpty() ? QString::fromStdString(name) : n;
 }
 
 QRect OpStripView::plotRect() const
@@ -120,8 +142,24 @@ void OpStripView::paintEvent(QPaintEvent*)
     const double h = std::min(kMaxRow, static_cast<double>(plot.height()) / static_cast<double>(rows));
     const double gap = h >= 6 ? std::max(1.0, h / 6) : 0.0;
     p.setPen(palette().color(QPalette::WindowText));
-    p.drawText(QPoint(plot.left(), fm.ascent() + 2),
-        tr("%1 ops on %2 ranks \u00b7 same colour = same op").arg(m_strip.ops.size()).arg(rows));
+    if (m_byType) {
+        // Colour = op type, with a legend after the caption as far as the width goes.
+        const QString caption = tr("%1 ops on %2 ranks \u00b7 colour = op type:").arg(m_strip.ops.size()).arg(rows);
+        p.drawText(QPoint(plot.left(), fm.ascent() + 2), caption);
+        int x = plot.left() + fm.horizontalAdvance(caption) + 8;
+        const int box = fm.ascent() - 2;
+        for (int t = 0; t < static_cast<int>(m_types.size()); ++t) {
+            const int w = box + 4 + fm.horizontalAdvance(m_types[t]) + 10;
+            if (x + w > width() - 4)
+                break;
+            p.fillRect(QRect(x, 3 + (fm.ascent() - box) / 2, box, box), colorOf(t));
+            p.drawText(QPoint(x + box + 4, fm.ascent() + 2), m_types[t]);
+            x += w;
+        }
+    } else {
+        p.drawText(QPoint(plot.left(), fm.ascent() + 2),
+            tr("%1 ops on %2 ranks \u00b7 same colour = same op").arg(m_strip.ops.size()).arg(rows));
+    }
     int every = 1;
     while (every * h < fm.height() + 2)
         every = every == 1 ? 2 : (every % 10 == 2 ? every / 2 * 5 : every * 2);
@@ -131,7 +169,7 @@ void OpStripView::paintEvent(QPaintEvent*)
             const auto& o = m_strip.ops[i];
             const double x0 = plot.left() + static_cast<double>(o.startNs - m_strip.beginNs) * xs;
             const double w = std::max(1.0, static_cast<double>(o.elapseNs) * xs);
-            QColor c = colorOf(o.nameIndex);
+            QColor c = colorOf(colourIndex(o));
             if (m_hoverName >= 0 && o.nameIndex != m_hoverName)
                 c.setAlpha(70);
             p.fillRect(QRectF(x0, y + gap / 2, w, std::max(1.0, h - gap)), c);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/issues/ParseIssuesDock.h"
+#include "npuscope/gui/common/EmptyHint.h"
 #include "npuscope/gui/common/TableSetup.h"
 
 #include "npuscope/gui/issues/IssueFilterModel.h"
@@ -54,6 +55,7 @@ ParseIssuesDock::ParseIssuesDock(Workspace* ws, QWidget* parent)
     TableSetup::install(m_table, { .stretchLastSection = true, .sortable = true, .sortColumn = -1 });
     layout->addWidget(m_table, 1);
     setBody(body);
+    setEmptyHint(m_table, tr("No parse issues: every file was read as expected."));
 
     connect(m_filterEdit, &QLineEdit::textChanged, this, [this](const QString& text) {
         m_filter->setText(text);
@@ -109,6 +111,9 @@ void ParseIssuesDock::updateCount()
     if (problems != total)
         text += tr(" (%1 warnings or errors)").arg(problems);
     m_count->setText(text);
+    setEmptyHint(m_table,
+        total == 0 ? tr("No parse issues: every file was read as expected.")
+                   : tr("No issue matches the filter (%1 in all).").arg(total));
 }
 
 } // namespace npuscope::gui

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/marey/MareyDock.h"
 
+#include "npuscope/gui/common/EmptyHint.h"
 #include "npuscope/gui/common/TimeFormat.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/gui/memory/MemoryHeatmapDock.h"
@@ -75,7 +76,7 @@ MareyDock::MareyDock(Workspace* ws, QWidget* parent)
     m_legend = new QLabel(
         tr("<span style='color:#3a6fb0'>\u25a0</span> compute <span style='color:#d9822b'>\u25a0</span> "
            "communication <span style='color:#2e9e5b'>\u25a0</span> send <span style='color:#8e5ab8'>\u25a0</span> "
-           "receive \u00b7 blocks: F = FLOPs \u00f7 max, FS = FLOPS \u00f7 max, M = peak memory \u00f7 capacity "
+           "receive \u00b7 blocks: F = FLOPs (operations) \u00f7 max, FS = FLOP/s (their rate) \u00f7 max, M = peak memory \u00f7 capacity "
            "(grey: unknown) \u00b7 drag to zoom, double-click to zoom out"),
         body);
     m_legend->setObjectName(QStringLiteral("mareyLegend"));
@@ -99,6 +100,8 @@ MareyDock::MareyDock(Workspace* ws, QWidget* parent)
     m_findings->setRootIsDecorated(false);
     m_findings->setUniformRowHeights(true);
     m_findings->setHeaderLabels({ tr("Finding"), tr("Where"), tr("Operator"), tr("Duration"), tr("Reference") });
+    setEmptyHint(m_findings,
+        tr("No finding in this step: no device or stage is as slow as the thresholds above ask for."));
     m_findings->headerItem()->setToolTip(
         3, tr("Slow device: Σ of its compared ops. Stage-wide: the stage's median. One device: on the device."));
     m_findings->headerItem()->setToolTip(4,

@@ -5,6 +5,8 @@
 
 #include "npuscope/gui/common/ChartWidget.h"
 
+#include <QStringList>
+
 #include <vector>
 
 namespace npuscope::gui {
@@ -26,6 +28,13 @@ public:
     QString itemToolTip(int item) const override { return toolTipFor(item); }
     QString toolTipFor(int op) const;
     static QColor colorOf(int nameIndex);
+    // The op type a name stands for: "hcom_allReduce__478_2_1" → "allReduce", "AllReduce-op12" → "AllReduce".
+    static QString opTypeOf(const std::string& name);
+    // More op names than this (a large cluster: every group has its own op keys) colour the ops by type, with a
+    // legend, since hundreds of hues tell nothing apart.
+    static constexpr size_t kMaxNameColours = 16;
+    bool coloursByType() const { return m_byType; }
+    const QStringList& types() const { return m_types; }
     QSize sizeHint() const override { return { 480, 220 }; }
 
 signals:
@@ -43,6 +52,13 @@ private:
     query::OpStrip m_strip;
     std::vector<size_t> m_rowStart; // first op of each rank row, plus ops.size()
     int m_hoverName = -1;
+    bool m_byType = false;
+    QStringList m_types; // distinct op types, in order of first appearance
+    std::vector<int> m_typeOfName; // by name index, into m_types
+    int colourIndex(const query::OpSpan& op) const
+    {
+        return m_byType ? m_typeOfName[static_cast<size_t>(op.nameIndex)] : op.nameIndex;
+    }
 };
 
 } // namespace npuscope::gui
