@@ -1646,11 +1646,13 @@ std::string memoryRecordCsv(int device, const std::vector<StepPlan>& steps, uint
     return s;
 }
 
-std::string npuModuleMemCsv(int device, const std::vector<StepPlan>& steps)
+// The CANN modules of the real sample, except that APP reserves what memory_record.csv's APP rows reach (factor ×
+// 34,000 MB plus at most 1 % of the PTA allocation), as on a real rank, where both say the same.
+std::string npuModuleMemCsv(int device, const std::vector<StepPlan>& steps, double factor)
 {
     std::string s = "Component,Timestamp(us),Total Reserved(MB),Device\n";
     const std::array<std::pair<const char*, double>, 5> modules { { { "SLOG", 0.0 }, { "HCCL", 612.5 },
-        { "RUNTIME", 301.25 }, { "GE", 96.0 }, { "APP", 2109.6015625 } } };
+        { "RUNTIME", 301.25 }, { "GE", 96.0 }, { "APP", factor * (34000.0 + 272.0) } } };
     for (const auto& sp : steps) {
         for (const auto& [name, mb] : modules)
             s += std::string(name) + "," + usText(sp.start) + "\t," + fixed(mb, 4) + ",NPU:" + std::to_string(device)
@@ -2250,6 +2252,9 @@ bool generateRank(const Cluster& c, int rank, const std::vector<StepPlan>& steps
     const std::string stepCsv = stepTraceCsv(steps);
     const std::string comm = communicationJson(c, steps);
     const std::string matrix = matrixJson(c, steps);
+    const double memoryFactor = c.options.memoryHeavyRank && *c.options.memoryHeavyRank == rank
+        ? GeneratorOptions::kMemoryHeavyFactor
+        : 1.0;
     if (c.options.analysisDb && !writeAnalysisDb(out / "analysis.db", stepCsv, comm, matrix, error))
         return false;
     if (!writeText(dir / ("profiler_info_" + std::to_string(rank) + ".json"),
@@ -2260,12 +2265,8 @@ bool generateRank(const Cluster& c, int rank, const std::vector<StepPlan>& steps
         || !writeText(out / "op_statistic.csv", opStatisticCsv(steps), error)
         || !writeText(out / "communication.json", comm, error)
         || !writeText(out / "communication_matrix.json", matrix, error)
-        || !writeText(out / "memory_record.csv",
-            memoryRecordCsv(device, steps, salt,
-                c.options.memoryHeavyRank && *c.options.memoryHeavyRank == rank ? GeneratorOptions::kMemoryHeavyFactor
-                                                                                : 1.0),
-            error)
-        || !writeText(out / "npu_module_mem.csv", npuModuleMemCsv(device, steps), error))
+        || !writeText(out / "memory_record.csv", memoryRecordCsv(device, steps, salt, memoryFactor), error)
+        || !writeText(out / "npu_module_mem.csv", npuModuleMemCsv(device, steps, memoryFactor), error))
         return false;
     Out trace(out / "trace_view.json");
     if (!trace.ok()) {
