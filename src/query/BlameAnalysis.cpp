@@ -434,6 +434,18 @@ private:
         if (parts.empty()) {
             parts.push_back({ kUnattributed, BlameCause::Unknown, 1.0 });
             m_reason[i] = { Reason::None, i, rank };
+        } else if (m_reason[i].kind != Reason::Inherit) {
+            // L's own work and slow transfers explain at most what they add up to: the rest of how late L came (the
+            // largest excess wait of the others) is the normal spread, so a reason of a few microseconds does not
+            // take a delay of milliseconds (nor, inherited, every delay after it). A delay mostly inherited keeps
+            // the earlier instance's distribution, which already holds its own remainder.
+            double found = 0;
+            for (const auto& p : parts)
+                found += p.weight;
+            int64_t lateness = 0;
+            delayOf(i, lateness);
+            if (static_cast<double>(lateness) > found)
+                parts.push_back({ kUnattributed, BlameCause::Unknown, static_cast<double>(lateness) - found });
         }
         // Merge, keep the largest, normalise.
         std::sort(parts.begin(), parts.end(),
