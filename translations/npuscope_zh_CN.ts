@@ -2590,10 +2590,6 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
         <translation>状态栏</translation>
     </message>
     <message>
-        <source>✓ no problems</source>
-        <translation>✓ 无问题</translation>
-    </message>
-    <message>
         <source>problem</source>
         <translation>个问题</translation>
     </message>
@@ -2732,6 +2728,10 @@ rank %1 of %2</source>
     <message>
         <source>No ranks could be loaded</source>
         <translation>无法加载任何卡</translation>
+    </message>
+    <message>
+        <source>✓ no import problems</source>
+        <translation>✓ 导入无问题</translation>
     </message>
 </context>
 <context>

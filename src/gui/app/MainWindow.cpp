@@ -588,7 +588,7 @@ void MainWindow::setBadge(int64_t problems, bool loaded)
 {
     m_problemCount = problems;
     m_badge->setVisible(loaded);
-    m_badge->setText(problems == 0 ? tr("\u2713 no problems")
+    m_badge->setText(problems == 0 ? tr("\u2713 no import problems")
                                    : QStringLiteral("\u26a0 ") + plural(problems, tr("problem"), tr("problems")));
     m_badge->setToolTip(problems == 0 ? tr("No warnings or errors while importing")
                                       : tr("%1 warnings and errors (Parse issues lists them with the info rows); "
