@@ -1902,10 +1902,6 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
         <translation>名称</translation>
     </message>
     <message>
-        <source>Group name: tp, pp, dp … from profiler_metadata.json or communication_group.json, else the hash</source>
-        <translation>通信域名称：tp、pp、dp …，来自 profiler_metadata.json 或 communication_group.json，否则为哈希</translation>
-    </message>
-    <message>
         <source>Hash</source>
         <translation>哈希</translation>
     </message>
@@ -1980,6 +1976,10 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
     <message>
         <source>unknown</source>
         <translation>未知</translation>
+    </message>
+    <message>
+        <source>Group name: tp, pp, dp … from profiler_metadata.json or communication_group.json, else “group” and its first ranks (the Hash column has the hash)</source>
+        <translation>通信域名称：tp、pp、dp …，来自 profiler_metadata.json 或 communication_group.json，否则为“通信域”加其前几个卡号（哈希见“哈希”列）</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/comm/GroupTableModel.h"
+#include "npuscope/gui/comm/GroupText.h"
 
 #include "npuscope/query/compare/RunComparison.h"
 
@@ -35,10 +36,16 @@ GroupTableModel::GroupTableModel(QObject* parent)
     constexpr Qt::Alignment left = Qt::AlignLeft | Qt::AlignVCenter;
     auto count = [](int64_t n) { return QVariant::fromValue<qlonglong>(n); };
     std::vector<RowColumn<Group>> columns {
-        { tr("Name"), tr("Group name: tp, pp, dp \u2026 from profiler_metadata.json or communication_group.json, else the hash"),
+        { tr("Name"),
+            tr("Group name: tp, pp, dp \u2026 from profiler_metadata.json or communication_group.json, else \u201cgroup\u201d "
+               "and its first ranks (the Hash column has the hash)"),
             [](const Group& g) {
-                const bool listed = g.hash.empty();
-                return QVariant(QString::fromStdString(g.name.value_or(listed ? g.kind.value_or("group") : g.hash)));
+                if (g.name)
+                    return QVariant(QString::fromStdString(*g.name));
+                if (g.hash.empty())
+                    return QVariant(QString::fromStdString(g.kind.value_or("group")));
+                // Not the hash again (the next column shows it): what tells the group apart at a glance.
+                return QVariant(groupShortText(std::nullopt, g.hash, g.ranks));
             },
             {}, left },
         { tr("Hash"), tr("The group hash ops and links are tagged with (the @ suffix of an op name)"),
