@@ -5842,6 +5842,14 @@ click: select the rank</source>
         <source>No profile loaded</source>
         <translation>未加载性能数据</translation>
     </message>
+    <message>
+        <source>Axes from 0</source>
+        <translation>坐标轴从 0 开始</translation>
+    </message>
+    <message>
+        <source>Start both axes at 0; unchecked, each axis spans its own figures (the labels say where)</source>
+        <translation>两条坐标轴都从 0 开始；不勾选时，每条坐标轴只覆盖自身数据的范围（以刻度标签为准）</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::TimelineDock</name>

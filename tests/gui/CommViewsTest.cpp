@@ -208,6 +208,23 @@ TEST_F(CommViews, TimeOverviewClickSelectsTheStep)
     const QImage image = chart->grab().toImage();
     test::keepImage(image, QStringLiteral("time_overview.png"));
     EXPECT_GT(test::distinctColours(image), 8);
+
+    // The axes fit the figures by default (ranks a few per cent apart are not one line); "Axes from 0" starts them
+    // at 0.
+    const auto& s = chart->overview().steps[0];
+    EXPECT_TRUE(chart->fitToData());
+    auto [low, high] = chart->leftRange();
+    EXPECT_GT(low, 0.5 * static_cast<double>(s.minNs));
+    EXPECT_LE(low, static_cast<double>(s.minNs));
+    EXPECT_GE(high, static_cast<double>(s.maxNs));
+    EXPECT_LT(high - low, 0.5 * static_cast<double>(s.maxNs));
+    auto* fromZero = m_window->timeOverviewDock()->findChild<QCheckBox*>(QStringLiteral("timeOverviewFromZero"));
+    ASSERT_NE(fromZero, nullptr);
+    fromZero->setChecked(true);
+    chart->grab();
+    EXPECT_FALSE(chart->fitToData());
+    EXPECT_EQ(chart->leftRange().first, 0.0);
+    EXPECT_GE(chart->leftRange().second, static_cast<double>(s.maxNs));
 }
 
 TEST_F(CommViews, GroupsDockFiltersTheOtherDocks)

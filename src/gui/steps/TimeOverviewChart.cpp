@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 namespace npuscope::gui {
@@ -39,6 +40,14 @@ void TimeOverviewChart::setOverview(query::TimeOverview overview)
 {
     m_overview = std::move(overview);
     resetHover();
+    update();
+}
+
+void TimeOverviewChart::setFitToData(bool fit)
+{
+    if (fit == m_fit)
+        return;
+    m_fit = fit;
     update();
 }
 
@@ -106,20 +115,38 @@ void TimeOverviewChart::paintEvent(QPaintEvent*)
     const QRect plot = plotRect();
     const int n = static_cast<int>(steps.size());
     double leftMax = 0, rightMax = 0;
+    double leftMin = std::numeric_limits<double>::infinity(), rightMin = leftMin;
     for (const auto& s : steps) {
         leftMax = std::max(leftMax, static_cast<double>(s.maxNs));
+        leftMin = std::min(leftMin, static_cast<double>(s.minNs));
         rightMax = std::max({ rightMax, s.meanCommNs.value_or(0), s.meanWaitNs.value_or(0) });
+        for (const auto& v : { s.meanCommNs, s.meanWaitNs }) {
+            if (v)
+                rightMin = std::min(rightMin, *v);
+        }
     }
-    // Gridlines on 1-2-5 multiples of the left axis's step; the right axis gets as many, on its own 1-2-5 step.
-    const double leftStep = niceStep(leftMax, 4);
-    const int ticks = std::max(1, static_cast<int>(std::ceil(leftMax / leftStep - 1e-9)));
-    const double rightStep = niceStep(rightMax, ticks);
-    leftMax = leftStep * ticks;
-    rightMax = rightStep * ticks;
+    if (!m_fit || !std::isfinite(leftMin))
+        leftMin = 0;
+    if (!m_fit || !std::isfinite(rightMin))
+        rightMin = 0;
+    // Gridlines on 1-2-5 multiples of the left axis's step; the right axis gets as many, on its own 1-2-5 step. Fitted
+    // to the data, each axis starts at the multiple of its step at or below its smallest value.
+    const double leftStep = niceStep(std::max(leftMax - leftMin, leftMax * 1e-3), 4);
+    const double leftLow = std::floor(leftMin / leftStep) * leftStep;
+    const int ticks = std::max(1, static_cast<int>(std::ceil((leftMax - leftLow) / leftStep - 1e-9)));
+    double rightStep = niceStep(std::max(rightMax - rightMin, rightMax * 1e-3), ticks);
+    double rightLow = std::floor(rightMin / rightStep) * rightStep;
+    while (rightLow + rightStep * ticks < rightMax - 1e-9) { // flooring the start can leave the top short
+        rightStep = niceStep(rightStep * 1.01 * ticks, ticks);
+        rightLow = std::floor(rightMin / rightStep) * rightStep;
+    }
+    leftMax = leftLow + leftStep * ticks;
+    rightMax = rightLow + rightStep * ticks;
+    m_leftRange = { leftLow, leftMax };
     const double slot = static_cast<double>(plot.width()) / n;
     auto xOf = [&](int i) { return plot.left() + (i + 0.5) * slot; };
-    auto yl = [&](double v) { return plot.bottom() - v / leftMax * plot.height(); };
-    auto yr = [&](double v) { return plot.bottom() - v / rightMax * plot.height(); };
+    auto yl = [&](double v) { return plot.bottom() - (v - leftLow) / (leftMax - leftLow) * plot.height(); };
+    auto yr = [&](double v) { return plot.bottom() - (v - rightLow) / (rightMax - rightLow) * plot.height(); };
 
     // Grid and both axes.
     for (int k = 0; k <= ticks; ++k) {
@@ -127,14 +154,14 @@ void TimeOverviewChart::paintEvent(QPaintEvent*)
         p.setPen(QPen(QColor(0, 0, 0, 25), 1));
         p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
         p.setPen(kMedian.darker(130));
-        const QString l = TimeFormat::axisTick(leftStep * k, leftStep);
+        const QString l = TimeFormat::axisTick(leftLow + leftStep * k, leftStep);
         p.drawText(
             QRectF(0, y - fm.height() / 2.0, plot.left() - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter, l);
         if (!hasCommunication())
             continue;
         p.setPen(kComm.darker(130));
         p.drawText(QRectF(plot.right() + 6, y - fm.height() / 2.0, width() - plot.right() - 6, fm.height()),
-            Qt::AlignLeft | Qt::AlignVCenter, TimeFormat::axisTick(rightStep * k, rightStep));
+            Qt::AlignLeft | Qt::AlignVCenter, TimeFormat::axisTick(rightLow + rightStep * k, rightStep));
     }
     p.setPen(kMedian.darker(130));
     // Axis titles above the top tick labels (which are centred on the plot's top edge).

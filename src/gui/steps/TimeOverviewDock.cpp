@@ -5,6 +5,8 @@
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/query/CommAnalysisQuery.h"
 
+#include <QCheckBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
 
@@ -16,10 +18,20 @@ TimeOverviewDock::TimeOverviewDock(Workspace* ws, QWidget* parent)
     auto* body = new QWidget(this);
     auto* layout = new QVBoxLayout(body);
     layout->setContentsMargins(4, 4, 4, 4);
+    auto* bar = new QHBoxLayout;
     m_summary = new QLabel(body);
     m_summary->setObjectName(QStringLiteral("timeOverviewSummary"));
-    layout->addWidget(m_summary);
+    bar->addWidget(m_summary, 1);
+    // Fitted axes by default: ranks within a few per cent of each other are the usual case on a large cluster, and
+    // from 0 their band, median and slowest rank are one line.
+    m_fromZero = new QCheckBox(tr("Axes from 0"), body);
+    m_fromZero->setObjectName(QStringLiteral("timeOverviewFromZero"));
+    m_fromZero->setToolTip(tr("Start both axes at 0; unchecked, each axis spans its own figures (the labels say where)"));
+    bar->addWidget(m_fromZero);
+    layout->addLayout(bar);
     m_chart = new TimeOverviewChart(body);
+    m_chart->setFitToData(true);
+    connect(m_fromZero, &QCheckBox::toggled, m_chart, [this](bool on) { m_chart->setFitToData(!on); });
     layout->addWidget(m_chart, 1);
     setBody(body);
 

@@ -24,6 +24,12 @@ public:
     void setOverview(query::TimeOverview overview);
     const query::TimeOverview& overview() const { return m_overview; }
     void setSelectedStep(std::optional<int64_t> step);
+    // Axes from 0 (default), or each fitted to its series (a whole number of 1-2-5 steps around them): ranks within
+    // a few per cent of each other draw the min–max band, the median and the slowest rank as one line from 0.
+    void setFitToData(bool fit);
+    bool fitToData() const { return m_fit; }
+    // The value range of the left / right axis as drawn by the last paint (for tests).
+    std::pair<double, double> leftRange() const { return m_leftRange; }
     std::optional<int64_t> selectedStep() const { return m_selected; }
     // Index into overview().steps at a widget x, -1 outside the plot.
     int stepIndexAt(const QPoint& pos) const;
@@ -48,6 +54,8 @@ protected:
 private:
     query::TimeOverview m_overview;
     std::optional<int64_t> m_selected;
+    bool m_fit = false;
+    std::pair<double, double> m_leftRange { 0, 0 };
 };
 
 } // namespace npuscope::gui

@@ -3,6 +3,7 @@
 
 #include "npuscope/gui/common/QueryDock.h"
 
+class QCheckBox;
 class QLabel;
 
 namespace npuscope::gui {
@@ -26,6 +27,7 @@ private:
 
     TimeOverviewChart* m_chart;
     QLabel* m_summary;
+    QCheckBox* m_fromZero;
 };
 
 } // namespace npuscope::gui
