@@ -3052,6 +3052,18 @@ rank %1 of %2</source>
         <source> — neither run has operator_memory rows for this rank.</source>
         <translation> — 两次运行都没有该卡的 operator_memory 行。</translation>
     </message>
+    <message>
+        <source>No operator memory blocks for this rank: operator_memory.csv (written with profile_memory=True) is missing or empty.</source>
+        <translation>该卡没有算子内存块：operator_memory.csv（以 profile_memory=True 采集时写出）缺失或为空。</translation>
+    </message>
+    <message>
+        <source>No block is allocated or released in the selected window.</source>
+        <translation>所选时间窗口内没有分配或释放的内存块。</translation>
+    </message>
+    <message>
+        <source>No block name matches the filter.</source>
+        <translation>没有名称符合筛选条件的内存块。</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::MemoryHeatmap</name>

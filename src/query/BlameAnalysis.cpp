@@ -163,7 +163,9 @@ public:
             bs.step = step;
             bs.delayNs = stepTotals[step].first;
             bs.delayedInstances = stepTotals[step].second;
-            bs.unattributedNs = unattributed[step];
+            // The shares are rounded per instance: their sum may pass the delay by a few ns (which printed "-0.000 ms
+            // induced by roots").
+            bs.unattributedNs = std::min(unattributed[step], bs.delayNs);
             bs.inducedWaitNs = bs.delayNs - bs.unattributedNs;
             for (auto& [key, acc] : byKey) {
                 BlameRoot root;

@@ -27,6 +27,13 @@ double ChartWidget::niceStep(double range, double ticks)
     return 10.0 * magnitude;
 }
 
+QColor ChartWidget::gridColor() const
+{
+    QColor c = palette().color(QPalette::WindowText);
+    c.setAlpha(40);
+    return c;
+}
+
 ChartWidget::ChartWidget(QWidget* parent)
     : QWidget(parent)
 {

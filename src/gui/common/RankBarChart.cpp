@@ -198,7 +198,7 @@ void RankBarChart::paintEvent(QPaintEvent* event)
     p.setPen(palette().color(QPalette::WindowText));
     for (double v = 0; v * scale <= plotWidth + 0.5; v += step) {
         const int x = left + static_cast<int>(std::lround(v * scale));
-        p.setPen(QPen(QColor(0, 0, 0, 28), 1));
+        p.setPen(QPen(gridColor(), 1));
         p.drawLine(x, top - 3, x, plotBottom);
         p.setPen(palette().color(QPalette::WindowText));
         const QString label = TimeFormat::axisTick(v, step);

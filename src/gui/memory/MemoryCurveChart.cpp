@@ -315,7 +315,7 @@ void MemoryCurveChart::paint(QPainter& p)
     const double step = niceStep(yMax, std::clamp(r.height() / (fm.height() * 3 / 2), 1, 5));
     for (double v = 0; v <= yMax; v += step) {
         const int y = static_cast<int>(std::round(toY(v)));
-        p.setPen(QColor(0, 0, 0, 25));
+        p.setPen(gridColor());
         p.drawLine(r.left(), y, r.right(), y);
         p.setPen(palette().color(QPalette::Text));
         p.drawText(QRect(0, y - fm.height() / 2, kLeftMargin - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter,

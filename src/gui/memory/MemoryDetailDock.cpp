@@ -2,6 +2,7 @@
 #include "npuscope/gui/memory/MemoryDetailDock.h"
 
 #include "npuscope/gui/common/SplitterShares.h"
+#include "npuscope/gui/common/EmptyHint.h"
 #include "npuscope/gui/common/TableSetup.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/gui/compare/BaselineComparison.h"
@@ -307,6 +308,12 @@ void MemoryDetailDock::showBlocks()
     }
     const auto flagged = std::count_if(rows.begin(), rows.end(), [](const auto& b) { return b.flags != 0; });
     m_blockCount->setText(tr("%1 of %2 blocks, %3 flagged").arg(rows.size()).arg(m_allBlocks.size()).arg(flagged));
+    const bool windowed = m_windowOnly->isChecked() && w;
+    setEmptyHint(m_blockTable,
+        m_allBlocks.empty() ? tr("No operator memory blocks for this rank: operator_memory.csv (written with "
+                                 "profile_memory=True) is missing or empty.")
+            : windowed      ? tr("No block is allocated or released in the selected window.")
+                            : tr("No block name matches the filter."));
     m_blocks->setRows(std::move(rows), m_origin);
     // Columns fit their text; the long names give up width when they do not fit.
     TableSetup::fitColumns(m_blockTable, { OperatorMemoryModel::Name });

@@ -151,7 +151,7 @@ void TimeOverviewChart::paintEvent(QPaintEvent*)
     // Grid and both axes.
     for (int k = 0; k <= ticks; ++k) {
         const double y = plot.bottom() - k * plot.height() / static_cast<double>(ticks);
-        p.setPen(QPen(QColor(0, 0, 0, 25), 1));
+        p.setPen(QPen(gridColor(), 1));
         p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
         p.setPen(kMedian.darker(130));
         const QString l = TimeFormat::axisTick(leftLow + leftStep * k, leftStep);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <QColor>
 #include <QImage>
 #include <QMargins>
 #include <QWidget>
@@ -37,6 +38,9 @@ public:
     // An axis tick step on the 1-2-5 sequence (…, 0.1, 0.2, 0.5, 1, 2, 5, 10, …): the smallest at least range / ticks
     // (1 for a range that is not positive).
     static double niceStep(double range, double ticks);
+    // Gridlines: the text colour, faint, so they show on the light and the dark theme alike (black at 10 % was
+    // invisible on the dark base).
+    QColor gridColor() const;
 
     // The chart as drawn at its current size (device-independent pixels).
     QImage toImage() const;
