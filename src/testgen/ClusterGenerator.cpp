@@ -1646,8 +1646,11 @@ std::string memoryRecordCsv(int device, const std::vector<StepPlan>& steps, uint
     return s;
 }
 
-// The CANN modules of the real sample, except that APP reserves what memory_record.csv's APP rows reach (factor ×
-// 34,000 MB plus at most 1 % of the PTA allocation), as on a real rank, where both say the same.
+// The CANN modules of the real sample, except APP, which reserves what memory_record.csv's APP rows reach (factor ×
+// 34,000 MB plus at most 1 % of the PTA allocation). The two files do not measure the same thing: on rank 0 of the real
+// sample (tests/data/torch_npu_2rank_level1) npu_module_mem's APP peaks at 1,452 MB and memory_record's APP reserved at
+// 2,113.7 MB. Here they are equal, so that a generated rank's module table is at least of the curve's size (it was
+// the real 2,109.6 MB beside a 34,000 MB curve).
 std::string npuModuleMemCsv(int device, const std::vector<StepPlan>& steps, double factor)
 {
     std::string s = "Component,Timestamp(us),Total Reserved(MB),Device\n";
