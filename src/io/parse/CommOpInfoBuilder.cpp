@@ -3,6 +3,7 @@
 
 #include "npuscope/core/Decimal.h"
 
+#include <cmath>
 #include <string_view>
 
 namespace npuscope::io {
@@ -205,7 +206,9 @@ void CommOpInfoBuilder::unsignedInteger(uint64_t value)
 
 void CommOpInfoBuilder::floating(double value, const std::string& text)
 {
-    scalar(value, text, static_cast<int64_t>(value));
+    // A number beyond int64 (a corrupt "1e40") has no integer form: converting it is undefined (UBSan, fuzz smoke).
+    const bool fits = std::isfinite(value) && value >= -9.2e18 && value <= 9.2e18;
+    scalar(value, text, fits ? std::optional<int64_t>(static_cast<int64_t>(value)) : std::nullopt);
 }
 
 void CommOpInfoBuilder::string(const std::string& s) { scalar(parseDouble(s), kNoText, std::nullopt); }
