@@ -11,6 +11,7 @@
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QHelpEvent>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLayout>
@@ -22,7 +23,6 @@
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QTableView>
-#include <QHelpEvent>
 #include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -79,15 +79,10 @@ TableSetup* TableSetup::install(QTableView* view, const Options& options)
 
 void TableSetup::fitColumns(QTableView* view, std::vector<int> elastic)
 {
-    view->resizeColumnsToContents();
-    fitColumnsAsSized(view, std::move(elastic));
-}
-
-void TableSetup::fitColumnsAsSized(QTableView* view, std::vector<int> elastic)
-{
     TableSetup* setup = of(view);
     if (!setup)
         return;
+    view->resizeColumnsToContents();
     const QHeaderView* header = view->horizontalHeader();
     setup->m_elastic = std::move(elastic);
     setup->m_natural.assign(static_cast<size_t>(header->count()), 0);
@@ -113,7 +108,9 @@ void TableSetup::applyFit()
         if (isElastic(c))
             elastic.push_back(c);
         else
-            fixed += natural(c);
+            // As sized, or as the user dragged it; a stretched last section by its content (its size is what is left).
+            fixed += header->stretchLastSection() && header->visualIndex(c) == header->count() - 1 ? natural(c)
+                                                                                                   : header->sectionSize(c);
     }
     int budget = m_view->viewport()->width() - fixed;
     // Water-filling: the narrowest elastic column first, each taking at most an equal share of what is left.
@@ -125,11 +122,6 @@ void TableSetup::applyFit()
         const int width = std::max(floor, std::min(natural(c), share));
         budget -= width;
         header->resizeSection(c, width);
-    }
-    for (int c = 0; c < header->count(); ++c) {
-        if (!isElastic(c) && !m_view->isColumnHidden(c) && header->sectionSize(c) != natural(c)
-            && !(header->stretchLastSection() && header->visualIndex(c) == header->count() - 1))
-            header->resizeSection(c, natural(c));
     }
     m_fitting = false;
 }

@@ -61,8 +61,6 @@ public:
     // An elided cell shows its whole text as a tooltip when the model gives none. Columns the view still cannot hold
     // scroll. Call after a model reset, instead of resizeColumnsToContents().
     static void fitColumns(QTableView* view, std::vector<int> elastic);
-    // As fitColumns, with the column widths view has now (set by the dock) as the content widths.
-    static void fitColumnsAsSized(QTableView* view, std::vector<int> elastic);
     static constexpr int kMinElasticWidth = 60;
     QTableView* view() const { return m_view; }
 
@@ -84,7 +82,7 @@ private:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
     std::vector<int> m_elastic; // fitColumns: the columns that give up width
-    std::vector<int> m_natural; // fitColumns: every column's content width, by logical index
+    std::vector<int> m_natural; // fitColumns: every column's content width, by logical index (the elastic ones used)
     bool m_fitting = false;
 
     QTableView* m_view;
