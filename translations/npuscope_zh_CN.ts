@@ -5739,7 +5739,13 @@ click: select the rank</source>
         <translation>将所有行保存为 CSV 文件</translation>
     </message>
     <message numerus="yes">
-        <source>%n row(s)</source>
+        <source>%n row</source>
+        <translation>
+            <numerusform>%n 行</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rows</source>
         <translation>
             <numerusform>%n 行</numerusform>
         </translation>

@@ -15,6 +15,7 @@
 #include <QLayout>
 #include <QRegularExpression>
 #include <QScrollBar>
+#include <QTableView>
 
 #include <gtest/gtest.h>
 
@@ -25,7 +26,13 @@ namespace {
 
 // Leaves the application English whatever the test did.
 struct RestoreEnglish {
-    ~RestoreEnglish() { Appearance::installTranslation(QStringLiteral("en")); }
+    ~RestoreEnglish()
+    {
+        Appearance::installTranslation(QStringLiteral("en"));
+        Appearance::Choices english;
+        english.language = QStringLiteral("en");
+        Appearance::apply(english);
+    }
 };
 
 void checkEveryDock(const QString& language)
@@ -90,24 +97,39 @@ TEST(NarrowWindow, EveryDockFitsTheWidthOfA1366ScreenAtScale2) { checkEveryDock(
 TEST(NarrowWindow, EveryChineseDockFitsTheWidthOfA1366ScreenAtScale2) { checkEveryDock(QStringLiteral("zh_CN")); }
 
 // A window too low for two views above each other gives each the whole height: the timeline is a tab beside the
-// cluster views, and in front. A window of 1366 × 768 keeps them above each other.
+// cluster views, and in front. 683×384 (1366×768 at scale 2) and 960×540 (1920×1080 at scale 2: Cluster steps would
+// scroll its footer away) are too low. A window of 1366 × 768 keeps them above each other, in Chinese too (a taller
+// font), with the whole of Cluster steps' footer in view.
 TEST(NarrowWindow, ALowWindowTabsTheTimelineWithTheClusterViews)
 {
-    for (const QSize size : { QSize(683, 384), QSize(1366, 768) }) {
-        auto window = test::newWindow(size);
-        ASSERT_TRUE(test::openAndWait(*window, { test::kTwoRanks }));
-        window->show();
-        ASSERT_TRUE(window->waitUntilIdle(60000));
-        QDockWidget* steps = window->dockByName(QStringLiteral("steps"));
-        QDockWidget* timeline = window->dockByName(QStringLiteral("timeline"));
-        ASSERT_TRUE(steps && timeline);
-        const bool low = size.height() < 500;
-        EXPECT_EQ(window->tabifiedDockWidgets(timeline).contains(steps), low) << size.height();
-        EXPECT_FALSE(timeline->visibleRegion().isEmpty()) << size.height();
-        if (low) {
-            EXPECT_GT(timeline->height(), size.height() / 2);
-        } else {
-            EXPECT_FALSE(steps->visibleRegion().isEmpty());
+    RestoreEnglish restore;
+    for (const QString& language : { QStringLiteral("en"), QStringLiteral("zh_CN") }) {
+        ASSERT_TRUE(Appearance::installTranslation(language));
+        // As the app starts in that language: zh_CN takes a font with Han characters (taller rows).
+        Appearance::Choices choices;
+        choices.language = language;
+        Appearance::apply(choices);
+        for (const QSize size : { QSize(683, 384), QSize(960, 540), QSize(1366, 768) }) {
+            const std::string what = language.toStdString() + " " + std::to_string(size.width()) + "x"
+                + std::to_string(size.height());
+            auto window = test::newWindow(size);
+            ASSERT_TRUE(test::openAndWait(*window, { test::kTwoRanks }));
+            window->show();
+            ASSERT_TRUE(window->waitUntilIdle(60000));
+            QDockWidget* steps = window->dockByName(QStringLiteral("steps"));
+            QDockWidget* timeline = window->dockByName(QStringLiteral("timeline"));
+            ASSERT_TRUE(steps && timeline);
+            const bool low = size.height() < 700;
+            EXPECT_EQ(window->tabifiedDockWidgets(timeline).contains(steps), low) << what;
+            EXPECT_FALSE(timeline->visibleRegion().isEmpty()) << what;
+            if (low) {
+                EXPECT_GT(timeline->height(), size.height() / 2) << what;
+                continue;
+            }
+            EXPECT_FALSE(steps->visibleRegion().isEmpty()) << what;
+            auto* footer = steps->findChild<QTableView*>(QStringLiteral("stepsFooter"));
+            ASSERT_TRUE(footer) << what;
+            EXPECT_EQ(footer->visibleRegion().boundingRect(), footer->rect()) << what;
         }
     }
 }

@@ -61,21 +61,6 @@ void showEveryDock(MainWindow& window)
     }
 }
 
-// The toolbar that acts on view: in the frame around it, or in the corner of the tab widget it is a page of.
-QWidget* toolbarOf(QTableView* view)
-{
-    QWidget* frame = view->parentWidget();
-    if (frame && frame->objectName() == view->objectName() + QStringLiteral("Frame"))
-        return frame->findChild<QWidget*>(QStringLiteral("tableToolbar"), Qt::FindDirectChildrenOnly);
-    for (QWidget* w = view->parentWidget(); w; w = w->parentWidget()) {
-        if (auto* tabs = qobject_cast<QTabWidget*>(w)) {
-            QWidget* corner = tabs->cornerWidget(Qt::TopRightCorner);
-            return corner && corner->objectName() == QStringLiteral("tableToolbar") ? corner : nullptr;
-        }
-    }
-    return nullptr;
-}
-
 // Clicks the first cell of a view's row.
 void clickRow(QTableView* view, int row)
 {
@@ -102,7 +87,7 @@ TEST(UxTables, EveryTableHasACopyAndExportToolbarThatWritesItsModel)
         // The Cluster steps footer continues the table above it: context menu only.
         if (view->objectName() == QStringLiteral("stepsFooter"))
             continue;
-        QWidget* bar = toolbarOf(view);
+        QWidget* bar = setup->toolbar();
         ASSERT_TRUE(bar) << "table " << view->objectName().toStdString() << " has no toolbar";
         auto* copy = bar->findChild<QToolButton*>(QStringLiteral("tableCopyButton"));
         auto* exportButton = bar->findChild<QToolButton*>(QStringLiteral("tableExportButton"));

@@ -337,23 +337,32 @@ void MainWindow::hideWelcome()
 void MainWindow::applyDefaultSplit()
 {
     // The default layout gives the timeline most of the height: 35 % for the cluster views above it, or what Cluster
-    // steps would like (a few table rows above its footer), up to 45 %. In pixels of the window as it is now (the state
+    // steps would like, up to 45 % (50 % for what it cannot do without). In pixels of the window as it is now (the state
     // saved at construction holds the sizes of a window not laid out yet).
     const int available = std::max(2, height() - menuBar()->sizeHint().height() - statusBar()->sizeHint().height());
-    // A window too low for two views above each other (e.g. 1366×768 at scale 2: 384 logical pixels) would show half
-    // a table row above a few timeline tracks: the timeline joins the cluster views' tabs, and each view gets the
-    // whole height. The tab bar switches between them.
-    if (available < kMinSplitHeight) {
+    // What Cluster steps needs above the timeline: its title bar, its body (least: the table's header and three
+    // rows, the footer; wanted: its size hint) and the tab bar of the cluster views under it.
+    int least = 0;
+    int wanted = 0;
+    if (const auto* area = qobject_cast<const QScrollArea*>(m_stepsDock->widget()); area && area->widget()) {
+        int tabBar = 0;
+        for (const QTabBar* bar : findChildren<QTabBar*>(Qt::FindDirectChildrenOnly))
+            tabBar = std::max(tabBar, bar->sizeHint().height());
+        const int chrome = fontMetrics().height() + 8 + tabBar + 4; // 4: the dock separator, rounding at scale 1.5
+        least = area->widget()->minimumSizeHint().height() + chrome;
+        wanted = area->widget()->sizeHint().height() + chrome;
+    }
+    // A window too low for both views above each other (1366×768 at scale 2: 384 logical pixels; 1920×1080 at scale
+    // 2: Cluster steps would scroll its footer away in half of 540) would show half a table above a few timeline
+    // tracks: the timeline joins the cluster views' tabs, in front, and each view gets the whole height.
+    if (available < kMinSplitHeight || least > available / 2) {
         tabifyDockWidget(m_stepsDock, m_timelineDock);
         m_timelineDock->raise();
         return;
     }
-    int need = 0;
-    if (const auto* area = qobject_cast<const QScrollArea*>(m_stepsDock->widget()); area && area->widget())
-        need = area->widget()->sizeHint().height() + fontMetrics().height() + 8; // and the title bar
     // Even: at a scale factor of 1.5 an odd logical height puts the tab bar under the cluster views between device
     // pixels, and the dock separator is drawn over its edge.
-    const int top = std::min(std::max(available * 35 / 100, need), available * 45 / 100) / 2 * 2;
+    const int top = std::max(std::min(std::max(available * 35 / 100, wanted), available * 45 / 100), least) / 2 * 2;
     resizeDocks({ m_stepsDock, m_timelineDock }, { top, available - top }, Qt::Vertical);
 }
 

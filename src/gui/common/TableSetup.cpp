@@ -43,6 +43,7 @@ TableSetup* TableSetup::install(QTableView* view, const Options& options)
     auto* setup = new TableSetup(view);
     setup->setObjectName(QStringLiteral("tableSetup"));
     setup->m_toolbar = options.toolbar;
+    setup->m_toolbarRow = options.toolbarRow;
     view->setSortingEnabled(options.sortable);
     if (options.sortable)
         view->sortByColumn(options.sortColumn, options.sortOrder);
@@ -229,7 +230,13 @@ namespace {
             const TableSetup* setup = m_setup.data();
             const QTableView* view = setup ? setup->view() : nullptr;
             const QAbstractItemModel* model = view ? view->model() : nullptr;
-            m_rows->setText(model ? TableSetup::tr("%n row(s)", nullptr, model->rowCount()) : QString());
+            if (!model) {
+                m_rows->clear();
+                return;
+            }
+            // Two sources: English has no translation file to pick the plural form ("2 row(s)" otherwise).
+            const int n = model->rowCount();
+            m_rows->setText(n == 1 ? TableSetup::tr("%n row", nullptr, n) : TableSetup::tr("%n rows", nullptr, n));
         }
 
         QPointer<TableSetup> m_setup;
@@ -248,13 +255,18 @@ namespace {
         {
             setObjectName(view->objectName() + QStringLiteral("Frame"));
         }
-        void adopt(TableSetup* setup, bool hidden)
+        // Returns the toolbar.
+        QWidget* adopt(TableSetup* setup, bool hidden, QBoxLayout* toolbarRow)
         {
             auto* layout = new QVBoxLayout(this);
             layout->setContentsMargins(0, 0, 0, 0);
             layout->setSpacing(0);
             auto* bar = new TableToolbar(this);
-            layout->addWidget(bar);
+            if (toolbarRow) {
+                toolbarRow->addWidget(bar); // reparented to the row's widget; shown and hidden with the table
+                m_outsideBar = bar;
+            } else
+                layout->addWidget(bar);
             m_view->setParent(this);
             layout->addWidget(m_view, 1);
             // A table the dock hid stays hidden (and so does its frame) until the dock shows it.
@@ -267,16 +279,24 @@ namespace {
             connect(m_view->horizontalHeader(), &QHeaderView::geometriesChanged, this, [this] { keepRowsVisible(); });
             bar->follow(setup);
             setHidden(hidden);
+            if (m_outsideBar)
+                m_outsideBar->setHidden(hidden);
             m_view->installEventFilter(this);
+            return bar;
         }
 
     protected:
         bool eventFilter(QObject* watched, QEvent* event) override
         {
-            if (watched == m_view && event->type() == QEvent::ShowToParent)
+            if (watched == m_view && event->type() == QEvent::ShowToParent) {
                 show();
-            else if (watched == m_view && event->type() == QEvent::HideToParent)
+                if (m_outsideBar)
+                    m_outsideBar->show();
+            } else if (watched == m_view && event->type() == QEvent::HideToParent) {
                 hide();
+                if (m_outsideBar)
+                    m_outsideBar->hide();
+            }
             return QWidget::eventFilter(watched, event);
         }
 
@@ -293,6 +313,7 @@ namespace {
         }
 
         QTableView* m_view;
+        QPointer<QWidget> m_outsideBar; // the toolbar when it sits in a row of the dock's (Options::toolbarRow)
     };
 
     // Puts frame where widget is in its parent (a splitter or a layout); false when neither holds it.
@@ -324,7 +345,7 @@ void TableSetup::addToolbars(QWidget* root)
 {
     for (QTableView* view : root->findChildren<QTableView*>()) {
         TableSetup* setup = of(view);
-        if (!setup || !setup->m_toolbar || setup->m_hasToolbar)
+        if (!setup || !setup->m_toolbar || setup->m_toolbarWidget)
             continue;
         auto* stack = qobject_cast<QStackedWidget*>(view->parentWidget());
         auto* tabs = stack ? qobject_cast<QTabWidget*>(stack->parentWidget()) : nullptr;
@@ -345,7 +366,7 @@ void TableSetup::addToolbars(QWidget* root)
                 connect(tabs, &QTabWidget::currentChanged, bar, follow);
                 follow();
             }
-            setup->m_hasToolbar = true;
+            setup->m_toolbarWidget = bar;
             continue;
         }
         const bool hidden = view->isHidden();
@@ -354,8 +375,7 @@ void TableSetup::addToolbars(QWidget* root)
             delete frame;
             continue;
         }
-        frame->adopt(setup, hidden);
-        setup->m_hasToolbar = true;
+        setup->m_toolbarWidget = frame->adopt(setup, hidden, setup->m_toolbarRow.data());
     }
 }
 

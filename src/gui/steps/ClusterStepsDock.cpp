@@ -75,10 +75,16 @@ ClusterStepsDock::ClusterStepsDock(Workspace* ws, QWidget* parent)
     // All the width the combos leave (right-aligned): a word-wrapped label beside a stretch got only its minimum and
     // wrapped "2 ranks · slowest rank 0" even at 1366 px.
     bar->addWidget(m_summary, 1);
+    bar->addSpacing(12);
     layout->addLayout(bar);
+    // The table's row count, Copy and Export CSV end this row: a low window (1366×768) keeps the footer's last row.
 
     m_table = TableSetup::sortedTable(m_model, m_proxy, StepTableModel::RawValueRole,
-        { .singleSelection = true, .centeredHeader = true, .sortable = true, .sortColumn = StepTableModel::Rank },
+        { .singleSelection = true,
+            .centeredHeader = true,
+            .sortable = true,
+            .sortColumn = StepTableModel::Rank,
+            .toolbarRow = bar },
         body);
     m_table->setObjectName(QStringLiteral("stepsTable"));
     layout->addWidget(m_table, 1);

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <QBoxLayout>
 #include <QObject>
+#include <QPointer>
 
 #include <vector>
 
 class QAbstractItemModel;
+class QBoxLayout;
 class QAction;
 class QSortFilterProxyModel;
 class QTableView;
@@ -34,6 +37,9 @@ public:
         Qt::SortOrder sortOrder = Qt::AscendingOrder;
         // Copy / Export CSV on a toolbar above the table (off for a table that continues another, e.g. a footer).
         bool toolbar = true;
+        // With toolbar: the row it is added to (at its end), e.g. the dock's own row of controls above the table,
+        // instead of a row of its own above the table: one row less of a low dock's height.
+        QBoxLayout* toolbarRow = nullptr;
     };
 
     // The view keeps its model; call after setModel.
@@ -63,6 +69,9 @@ public:
     static void fitColumns(QTableView* view, std::vector<int> elastic);
     static constexpr int kMinElasticWidth = 60;
     QTableView* view() const { return m_view; }
+    // The toolbar addToolbars() gave the table (above it, in a row of the dock's, or shared in a tab bar's corner),
+    // nullptr before or without one.
+    QWidget* toolbar() const { return m_toolbarWidget.data(); }
 
     // Selected rows in view order (Ctrl+C); empty when nothing is selected.
     QString selectedRowsText() const;
@@ -87,7 +96,8 @@ private:
 
     QTableView* m_view;
     bool m_toolbar = true;
-    bool m_hasToolbar = false;
+    QPointer<QBoxLayout> m_toolbarRow;
+    QPointer<QWidget> m_toolbarWidget; // addToolbars: the toolbar acting on this table
     QAction* m_copy = nullptr;
     QAction* m_export = nullptr;
 };
