@@ -1884,8 +1884,8 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
         <translation> · 所有迭代（合计）</translation>
     </message>
     <message>
-        <source> · all steps (no step selected)</source>
-        <translation> · 所有迭代（未选中迭代）</translation>
+        <source> · all steps (total), as no step is selected</source>
+        <translation> · 所有迭代（合计），因为未选择迭代</translation>
     </message>
 </context>
 <context>

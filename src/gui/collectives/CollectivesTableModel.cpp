@@ -13,9 +13,10 @@ QString ranksText(const std::vector<int64_t>& ranks)
     QStringList parts;
     for (size_t i = 0; i < ranks.size() && i < kShown; ++i)
         parts << QString::number(ranks[i]);
-    if (ranks.size() > kShown)
-        parts << QStringLiteral("\u2026 (%1)").arg(ranks.size());
-    return parts.join(QStringLiteral(", "));
+    if (ranks.size() <= kShown)
+        return parts.join(QStringLiteral(", "));
+    // The count first: a narrow column elides the tail, and "0, 1, 2, … …" (its "…" and the list's) told nothing.
+    return QStringLiteral("(%1) %2, \u2026").arg(ranks.size()).arg(parts.join(QStringLiteral(", ")));
 }
 
 } // namespace

@@ -114,13 +114,24 @@ void TableSetup::applyFit()
                                                                                                    : header->sectionSize(c);
     }
     int budget = m_view->viewport()->width() - fixed;
+    // Each keeps its header and about a dozen characters (an op name cut to "hcom_…" says nothing), or half its
+    // text when that is less. When even that does not fit, the table scrolls anyway: then each keeps two dozen
+    // characters, since cutting the names further saves no scrolling worth the loss.
+    const int charWidth = m_view->fontMetrics().averageCharWidth();
+    const auto floorOf = [&](int c, int characters) {
+        const int readable = std::min(natural(c) / 2, characters * charWidth);
+        return std::min(natural(c), std::max({ kMinElasticWidth, header->sectionSizeHint(c), readable }));
+    };
+    int atFloors = 0;
+    for (const int c : elastic)
+        atFloors += floorOf(c, 12);
+    const int characters = atFloors > budget ? 24 : 12;
     // Water-filling: the narrowest elastic column first, each taking at most an equal share of what is left.
     std::sort(elastic.begin(), elastic.end(), [&](int a, int b) { return natural(a) < natural(b); });
     for (size_t i = 0; i < elastic.size(); ++i) {
         const int c = elastic[i];
         const int share = budget / static_cast<int>(elastic.size() - i);
-        const int floor = std::min(natural(c), std::max(kMinElasticWidth, header->sectionSizeHint(c)));
-        const int width = std::max(floor, std::min(natural(c), share));
+        const int width = std::max(floorOf(c, characters), std::min(natural(c), share));
         budget -= width;
         header->resizeSection(c, width);
     }

@@ -182,9 +182,12 @@ void FlopsHeatmapDock::updateStatus()
     if (isImporting() && !isVisible())
         text += tr(" (the rest load when this view is shown)");
     const auto step = shownStep();
-    text += step                     ? tr(" \u00b7 step %1").arg(*step)
-        : m_allSteps->isChecked() ? tr(" \u00b7 all steps (total)")
-                                  : tr(" \u00b7 all steps (no step selected)");
+    // With no step selected every step is summed whatever the box says: the box is off, the status says why.
+    const bool stepSelected = workspace()->step().has_value();
+    m_allSteps->setEnabled(stepSelected);
+    text += step          ? tr(" \u00b7 step %1").arg(*step)
+        : stepSelected ? tr(" \u00b7 all steps (total)")
+                       : tr(" \u00b7 all steps (total), as no step is selected");
     if (m_wholeRunOnly)
         text += tr(" (flops_summary_N.json figures are for the whole run)");
     m_status->setFullText(text);
