@@ -3111,6 +3111,10 @@ rank %1 of %2</source>
         <source>Reserved ÷ capacity</source>
         <translation>预留 ÷ 容量</translation>
     </message>
+    <message>
+        <source>over 90 %</source>
+        <translation>超过 90 %</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::MemoryHeatmapDock</name>
@@ -3145,6 +3149,22 @@ rank %1 of %2</source>
     <message>
         <source>No profile loaded</source>
         <translation>未加载性能数据</translation>
+    </message>
+    <message>
+        <source>Colours:</source>
+        <translation>着色：</translation>
+    </message>
+    <message>
+        <source>share of device memory</source>
+        <translation>占设备内存比例</translation>
+    </message>
+    <message>
+        <source>least to most used device</source>
+        <translation>从用量最少到最多的设备</translation>
+    </message>
+    <message>
+        <source>Share of device memory: light blue 0 %, dark blue 90 %. Least to most used: the blues span the devices shown, so a spread of a few per cent shows. Red is over 90 % on both.</source>
+        <translation>占设备内存比例：浅蓝为 0 %，深蓝为 90 %。从用量最少到最多：蓝色覆盖所显示设备的范围，几个百分点的差异也能看出。两种方式下红色均表示超过 90 %。</translation>
     </message>
 </context>
 <context>

@@ -6,6 +6,7 @@
 #include "npuscope/gui/memory/MemoryHeatmapDock.h"
 #include "npuscope/testgen/ClusterGenerator.h"
 
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
@@ -148,4 +149,44 @@ TEST(MemoryHeatmap, HostsAreRowsDevicesAreColumns)
     EXPECT_EQ(map.cells()[2].column, 1);
     EXPECT_EQ(map.cells()[4].row, 2);
     EXPECT_EQ(map.cells()[4].column, 2);
+}
+
+// Devices that reserve 50 … 53 % of their memory are one blue on the device scale. "Least to most used device"
+// spans the blues over them: the least and most used are the ramp's two ends, red stays "over 90 %". A spread of a
+// few MB is noise: the ramp spans at least kMinSpread, so it is not painted light against dark.
+TEST(MemoryHeatmap, SpreadScaleTellsNearlyEqualDevicesApart)
+{
+    const auto peaksOf = [](std::vector<double> ratios) {
+        std::vector<query::RankMemoryPeak> peaks;
+        for (size_t i = 0; i < ratios.size(); ++i) {
+            query::RankMemoryPeak p;
+            p.rank = static_cast<int64_t>(i);
+            p.peakReservedMb = ratios[i] * 65536.0;
+            p.capacityMb = 65536.0;
+            p.ratio = ratios[i];
+            peaks.push_back(p);
+        }
+        return peaks;
+    };
+    const auto distance = [](const QColor& a, const QColor& b) {
+        return std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue());
+    };
+    MemoryHeatmap map;
+    map.resize(800, 300);
+    map.setPeaks(peaksOf({ 0.50, 0.51, 0.52, 0.53, 0.95 }));
+    EXPECT_EQ(map.scale(), MemoryHeatmap::Scale::Device);
+    EXPECT_LT(distance(map.colorOnScale(0.50), map.colorOnScale(0.53)), 40);
+    map.setScale(MemoryHeatmap::Scale::Spread);
+    EXPECT_GT(distance(map.colorOnScale(0.50), map.colorOnScale(0.53)), 200);
+    EXPECT_EQ(map.colorOnScale(0.50).name(), MemoryHeatmap::colorOf(0.0).name());
+    EXPECT_EQ(map.colorOnScale(0.53).name(), MemoryHeatmap::colorOf(MemoryHeatmap::kHighRatio).name());
+    EXPECT_EQ(map.colorOnScale(0.95).name(), MemoryHeatmap::colorOf(0.95).name()); // red on both scales
+    const QImage image = map.toImage();
+    test::keepImage(image, QStringLiteral("memory-spread.png"));
+    const QRect cell = map.cellRect(map.cellOfRank(3));
+    EXPECT_EQ(QColor(image.pixel(cell.center() + QPoint(0, cell.height() / 4))).name(), map.colorOnScale(0.53).name());
+
+    // 4 MB apart of 64 GB: both near the middle of the ramp.
+    map.setPeaks(peaksOf({ 0.52, 0.52 + 4.0 / 65536.0 }));
+    EXPECT_LT(distance(map.colorOnScale(0.52), map.colorOnScale(0.52 + 4.0 / 65536.0)), 40);
 }

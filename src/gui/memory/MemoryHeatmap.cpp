@@ -3,6 +3,7 @@
 
 #include <QDateTime>
 
+#include <algorithm>
 #include <array>
 
 namespace npuscope::gui {
@@ -40,6 +41,45 @@ QColor MemoryHeatmap::colorOf(std::optional<double> ratio)
     return rampColor(kRamp, *ratio);
 }
 
+void MemoryHeatmap::setScale(Scale scale)
+{
+    if (scale == m_scale)
+        return;
+    m_scale = scale;
+    update();
+}
+
+void MemoryHeatmap::updateSpread()
+{
+    bool any = false;
+    for (const auto& cell : m_cells) {
+        const auto& r = cell.peak.ratio;
+        if (!r || *r > kHighRatio)
+            continue;
+        m_least = any ? std::min(m_least, *r) : *r;
+        m_most = any ? std::max(m_most, *r) : *r;
+        any = true;
+    }
+    if (!any)
+        m_least = m_most = 0;
+    // A spread below kMinSpread is noise (the generated ranks differ by a few MB of 64 GB): the ramp spans at least
+    // that much around its middle, so a few MB are not painted as light against dark.
+    if (m_most - m_least < kMinSpread) {
+        const double middle = (m_least + m_most) / 2;
+        m_least = std::max(0.0, middle - kMinSpread / 2);
+        m_most = m_least + kMinSpread;
+    }
+}
+
+QColor MemoryHeatmap::colorOnScale(std::optional<double> ratio) const
+{
+    if (m_scale == Scale::Device || !ratio || *ratio > kHighRatio)
+        return colorOf(ratio);
+    // The whole blue ramp from the least to the most used device.
+    const double at = std::clamp((*ratio - m_least) / (m_most - m_least), 0.0, 1.0);
+    return rampColor(kRamp, at * kHighRatio);
+}
+
 void MemoryHeatmap::setPeaks(std::vector<query::RankMemoryPeak> peaks)
 {
     std::vector<Place> places;
@@ -56,9 +96,13 @@ void MemoryHeatmap::setPeaks(std::vector<query::RankMemoryPeak> peaks)
         m_cells[i].row = slot.row;
         m_cells[i].column = slot.column;
     }
+    updateSpread();
 }
 
-QColor MemoryHeatmap::cellColor(int index) const { return colorOf(m_cells[static_cast<size_t>(index)].peak.ratio); }
+QColor MemoryHeatmap::cellColor(int index) const
+{
+    return colorOnScale(m_cells[static_cast<size_t>(index)].peak.ratio);
+}
 
 QString MemoryHeatmap::cellText(int index) const
 {
@@ -68,6 +112,16 @@ QString MemoryHeatmap::cellText(int index) const
 
 DeviceHeatmap::Legend MemoryHeatmap::legend() const
 {
+    if (m_scale == Scale::Spread) {
+        // The ramp spans the devices shown: its ends are the least and most used, red stays "over 90 %".
+        const int decimals = m_most - m_least < 0.02 ? 2 : 1; // ticks a quarter of the span apart stay distinct
+        const auto pct = [decimals](double r) { return QStringLiteral("%1 %").arg(100.0 * r, 0, 'f', decimals); };
+        return { tr("Peak reserved \u00f7 device memory"),
+            [](double r) { return rampColor(kRamp, r * kHighRatio); },
+            { { 0.0, pct(m_least), Qt::AlignLeft }, { 0.5, pct((m_least + m_most) / 2) },
+                { 1.0, pct(m_most), Qt::AlignRight } },
+            { { kHigh, tr("over 90 %") }, { kOver, tr("over 100 %") }, { kNoData, tr("no memory records") } } };
+    }
     // 0 … 90 % the ramp, 90 … 100 % red; a separate swatch for over 100 % and one for no data. 90 % and 100 % are
     // close: 90 % right-aligned to its tick, 100 % left-aligned.
     return { tr("Peak reserved \u00f7 device memory"), [](double r) { return colorOf(r); },

@@ -6,6 +6,7 @@
 #include "npuscope/query/MemoryQuery.h"
 #include "npuscope/query/RankQuery.h"
 
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -42,6 +43,19 @@ MemoryHeatmapDock::MemoryHeatmapDock(Workspace* ws, QWidget* parent)
     m_capacity->setToolTip(capacityTip);
     capacityLabel->setToolTip(capacityTip);
     bar->addWidget(m_capacity);
+    bar->addSpacing(12);
+    auto* scaleLabel = new QLabel(tr("Colours:"), body);
+    bar->addWidget(scaleLabel);
+    m_scale = new QComboBox(body);
+    m_scale->setObjectName(QStringLiteral("memoryScaleCombo"));
+    m_scale->addItem(tr("share of device memory"), static_cast<int>(MemoryHeatmap::Scale::Device));
+    m_scale->addItem(tr("least to most used device"), static_cast<int>(MemoryHeatmap::Scale::Spread));
+    const QString scaleTip = tr("Share of device memory: light blue 0 %, dark blue 90 %. Least to most used: the "
+                                "blues span the devices shown, so a spread of a few per cent shows. Red is over "
+                                "90 % on both.");
+    m_scale->setToolTip(scaleTip);
+    scaleLabel->setToolTip(scaleTip);
+    bar->addWidget(m_scale);
     bar->addStretch(1);
     m_summary = new QLabel(body);
     m_summary->setObjectName(QStringLiteral("memorySummary"));
@@ -55,6 +69,9 @@ MemoryHeatmapDock::MemoryHeatmapDock(Workspace* ws, QWidget* parent)
     connect(m_capacity, &QDoubleSpinBox::valueChanged, this, [this](double gb) {
         QSettings().setValue(QLatin1String(kCapacitySetting), gb);
         requestReload();
+    });
+    connect(m_scale, &QComboBox::currentIndexChanged, this, [this] {
+        m_heatmap->setScale(static_cast<MemoryHeatmap::Scale>(m_scale->currentData().toInt()));
     });
     connect(m_heatmap, &MemoryHeatmap::rankClicked, this,
         [this](qint64 rank) { workspace()->setSelectedRank(static_cast<int64_t>(rank)); });

@@ -25,6 +25,15 @@ public:
         int column = 0;
     };
     static constexpr double kHighRatio = 0.9; // ratios above this are drawn red
+    // What the blue ramp spans: the device's memory (0 … 90 %), or the spread of the devices shown (least … most
+    // used): at 1,024 ranks that reserve 52 % ± 1 % each, the device scale paints every cell the same blue. Ratios
+    // above kHighRatio are red on both.
+    enum class Scale { Device, Spread };
+    static constexpr double kMinSpread = 0.005; // Spread: the ramp spans at least 0.5 % of device memory
+    void setScale(Scale scale);
+    Scale scale() const { return m_scale; }
+    // The colour of a cell's ratio on the current scale.
+    QColor colorOnScale(std::optional<double> ratio) const;
 
     explicit MemoryHeatmap(QWidget* parent = nullptr);
 
@@ -42,7 +51,11 @@ protected:
     Legend legend() const override;
 
 private:
+    void updateSpread();
+
     std::vector<Cell> m_cells;
+    Scale m_scale = Scale::Device;
+    double m_least = 0, m_most = 0; // Spread: the least and most ratio among the cells (below kHighRatio)
 };
 
 } // namespace npuscope::gui

@@ -3,6 +3,7 @@
 
 #include "npuscope/gui/common/QueryDock.h"
 
+class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QScrollArea;
@@ -27,6 +28,7 @@ public:
 
     MemoryHeatmap* heatmap() const { return m_heatmap; }
     QDoubleSpinBox* capacitySpin() const { return m_capacity; }
+    QComboBox* scaleCombo() const { return m_scale; }
     // The capacity the ratios are computed with (MB, 2^20 bytes).
     double capacityMb() const;
 
@@ -37,6 +39,7 @@ private:
     MemoryHeatmap* m_heatmap;
     QScrollArea* m_scroll;
     QDoubleSpinBox* m_capacity;
+    QComboBox* m_scale;
     QLabel* m_summary;
 };
 
