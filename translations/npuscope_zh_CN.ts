@@ -1322,10 +1322,6 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
         <translation>%1 块</translation>
     </message>
     <message>
-        <source>Hide diagonal (LOCAL)</source>
-        <translation>隐藏对角线 (LOCAL)</translation>
-    </message>
-    <message>
         <source>Total (all op types)</source>
         <translation>总计（所有算子类型）</translation>
     </message>
@@ -1376,6 +1372,14 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     <message>
         <source> · wheel or drag a rectangle: zoom, Shift+drag: pan, double-click: fit</source>
         <translation> · 滚轮或拖出矩形：缩放，Shift+拖动：平移，双击：适应窗口</translation>
+    </message>
+    <message>
+        <source>Hide LOCAL</source>
+        <translation>隐藏 LOCAL</translation>
+    </message>
+    <message>
+        <source>Hide the diagonal: the LOCAL links of a rank to itself (copies within the device)</source>
+        <translation>隐藏对角线：卡到自身的 LOCAL 链路（设备内拷贝）</translation>
     </message>
 </context>
 <context>

@@ -225,6 +225,22 @@ TEST_F(CommViews, TimeOverviewClickSelectsTheStep)
     EXPECT_FALSE(chart->fitToData());
     EXPECT_EQ(chart->leftRange().first, 0.0);
     EXPECT_GE(chart->leftRange().second, static_cast<double>(s.maxNs));
+
+    // A narrow chart wraps its legend into rows inside its width, and the plot starts below the last row.
+    for (const int width : { 1200, 420 }) {
+        chart->resize(width, 300);
+        const auto entries = chart->legendEntries();
+        const auto at = chart->legendPositions();
+        ASSERT_EQ(at.size(), entries.size());
+        const QFontMetrics fm = chart->fontMetrics();
+        for (size_t k = 0; k < entries.size(); ++k) {
+            EXPECT_LE(at[k].x() + 18 + fm.horizontalAdvance(entries[k].first), width)
+                << width << ": " << entries[k].first.toStdString();
+            EXPECT_LT(at[k].y() + fm.height(), chart->plotRect().top()) << width;
+        }
+        if (width == 420)
+            EXPECT_GT(at.back().y(), at.front().y()); // more than one row
+    }
 }
 
 TEST_F(CommViews, GroupsDockFiltersTheOtherDocks)

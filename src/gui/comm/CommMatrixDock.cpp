@@ -55,6 +55,7 @@ CommMatrixDock::CommMatrixDock(Workspace* ws, QWidget* parent)
     m_slot = new QComboBox(body);
     m_slot->setObjectName(QStringLiteral("matrixSlotCombo"));
     m_slot->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_slot->setSizePolicy(QSizePolicy::Fixed, m_slot->sizePolicy().verticalPolicy()); // its items are short: whole
     m_slot->setToolTip(tr("With “All ops”: the total over every op type, or one op type's slot"));
     choices->addWidget(m_slot);
     choices->addSpacing(8);
@@ -75,8 +76,11 @@ CommMatrixDock::CommMatrixDock(Workspace* ws, QWidget* parent)
     for (const char* n : { "tp", "dp", "pp", "cp", "ep" })
         m_order->addItem(tr("%1 blocks").arg(QString::fromLatin1(n)), QString::fromLatin1(n));
     choices->addWidget(m_order);
-    m_hideLocal = new QCheckBox(tr("Hide diagonal (LOCAL)"), body);
+    // Short: at 683 px (1366×768 at scale 2) the longer "Hide diagonal (LOCAL)" squeezed the op-type combo to
+    // "Total (all op ty".
+    m_hideLocal = new QCheckBox(tr("Hide LOCAL"), body);
     m_hideLocal->setObjectName(QStringLiteral("matrixHideLocal"));
+    m_hideLocal->setToolTip(tr("Hide the diagonal: the LOCAL links of a rank to itself (copies within the device)"));
     m_hideLocal->setChecked(true);
     choices->addWidget(m_hideLocal);
     choices->addStretch(1);

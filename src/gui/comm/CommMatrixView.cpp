@@ -856,8 +856,10 @@ void CommMatrixView::paintBlocks(QPainter& p, const Layout& l)
             if (y1 > y0) {
                 const QRect extent(l.rowBlocks.left(), static_cast<int>(y0), l.rowBlocks.width(),
                     std::max(1, static_cast<int>(y1) - static_cast<int>(y0)));
+                // Shaded in runs of rowStride blocks: each run starts with its label (one per block, two blocks
+                // apart, left runs of shading without a label that read as empty label boxes).
                 if (!labels) {
-                    if (bi % 2 == 1)
+                    if ((bi / static_cast<size_t>(rowStride)) % 2 == 1)
                         p.fillRect(extent, shade);
                     m_blockLabelHits.emplace_back(extent, bi);
                 }
@@ -886,7 +888,7 @@ void CommMatrixView::paintBlocks(QPainter& p, const Layout& l)
                 const QRect extent(static_cast<int>(x0), l.colBlocks.top(),
                     std::max(1, static_cast<int>(x1) - static_cast<int>(x0)), l.colBlocks.height());
                 if (!labels) {
-                    if (bi % 2 == 1)
+                    if ((bi / static_cast<size_t>(colStride)) % 2 == 1)
                         p.fillRect(extent, shade);
                     m_blockLabelHits.emplace_back(extent, bi);
                 }

@@ -119,13 +119,21 @@ void StepSplitPie::paintEvent(QPaintEvent*)
         m_split->iterationTrace ? fm.horizontalAdvance(notInGeneration) : 0);
     const int pctWidth = fm.horizontalAdvance(QStringLiteral("100.0 %"));
     const int gap = 10;
-    const int legendWidth = kSwatch + 6 + nameWidth + gap + valueWidth + gap + pctWidth;
+    int legendWidth = kSwatch + 6 + nameWidth + gap + valueWidth + gap + pctWidth;
     const int lineHeight = fm.height() + 6;
     const bool hasAnalyse = m_split->analyseComputation || m_split->analyseCommunicationAlone;
     const int legendHeight = lineHeight * (listedCount + 1 + (hasAnalyse ? 2 : 0));
 
     // Side by side when the widget is wide enough, legend under the pie otherwise.
     const bool sideBySide = body.width() >= legendWidth + 160;
+    // Under the pie and still wider than the widget: the names give up width (elided), the figures never.
+    if (!sideBySide && legendWidth > body.width()) {
+        const int cut = std::min(legendWidth - body.width(), nameWidth - fm.horizontalAdvance(QStringLiteral("Com\u2026")));
+        if (cut > 0) {
+            nameWidth -= cut;
+            legendWidth -= cut;
+        }
+    }
     int diameter;
     QRect pieRect;
     QPoint legendTopLeft;
@@ -178,7 +186,8 @@ void StepSplitPie::paintEvent(QPaintEvent*)
         p.drawRoundedRect(QRect(x, y + (lineHeight - kSwatch) / 2, kSwatch, kSwatch), 2, 2);
         p.setPen(palette().color(QPalette::WindowText));
         int cx = x + kSwatch + 6;
-        p.drawText(QRect(cx, y, nameWidth, lineHeight), Qt::AlignLeft | Qt::AlignVCenter, SplitParts::name(part));
+        p.drawText(QRect(cx, y, nameWidth, lineHeight), Qt::AlignLeft | Qt::AlignVCenter,
+            fm.elidedText(SplitParts::name(part), Qt::ElideRight, nameWidth));
         cx += nameWidth + gap;
         // A part the files do not have is shown as absent, not as 0; a part of the other generation says so.
         const bool absent = !SplitParts::present(*m_split, part);
@@ -202,7 +211,8 @@ void StepSplitPie::paintEvent(QPaintEvent*)
     p.setFont(bold);
     const int cx = x + kSwatch + 6;
     p.drawText(QRect(cx, y + 4, nameWidth, lineHeight), Qt::AlignLeft | Qt::AlignVCenter,
-        m_split->iterationTrace ? tr("Iteration total") : tr("Step wall time"));
+        QFontMetrics(bold).elidedText(
+            m_split->iterationTrace ? tr("Iteration total") : tr("Step wall time"), Qt::ElideRight, nameWidth));
     p.drawText(QRect(cx + nameWidth + gap, y + 4, valueWidth, lineHeight), Qt::AlignRight | Qt::AlignVCenter,
         TimeFormat::withUnit(total, TimeFormat::Unit::Milliseconds));
     p.drawText(QRect(cx + nameWidth + gap + valueWidth + gap, y + 4, pctWidth, lineHeight),

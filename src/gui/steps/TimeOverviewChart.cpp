@@ -57,11 +57,35 @@ void TimeOverviewChart::setSelectedStep(std::optional<int64_t> step)
     update();
 }
 
+std::vector<QPoint> TimeOverviewChart::legendPositions() const
+{
+    // From the plot's left edge, one entry after the other; an entry that would pass the right edge starts a new row
+    // (a narrow window: the legend used to run off the chart at "mea").
+    const QFontMetrics fm = fontMetrics();
+    const int left = fm.horizontalAdvance(QStringLiteral("888.88 ms")) + 14;
+    std::vector<QPoint> out;
+    int x = left;
+    int y = 4;
+    for (const auto& entry : legendEntries()) {
+        const int w = 18 + fm.horizontalAdvance(entry.first);
+        if (x > left && x + w > width() - 4) {
+            x = left;
+            y += fm.height() + 2;
+        }
+        out.emplace_back(x, y);
+        x += w + 14;
+    }
+    return out;
+}
+
 QRect TimeOverviewChart::plotRect() const
 {
     const QFontMetrics fm = fontMetrics();
     const int side = fm.horizontalAdvance(QStringLiteral("888.88 ms")) + 14;
-    const int top = fm.height() * 2 + 18;
+    const auto legend = legendPositions();
+    const int legendBottom = legend.empty() ? 4 + fm.height() : legend.back().y() + fm.height();
+    // Below the legend: the axis titles, then the top tick labels (centred on the plot's top edge).
+    const int top = legendBottom + fm.height() + 14;
     return { side, top, std::max(10, width() - 2 * side), std::max(10, height() - top - fm.height() * 2 - 10) };
 }
 
@@ -266,13 +290,15 @@ void TimeOverviewChart::paintEvent(QPaintEvent*)
     p.drawRect(plot.adjusted(0, 0, -1, -1));
 
     // Legend.
-    int x = plot.left();
-    const int ly = 4;
-    for (const auto& [label, color] : legendEntries()) {
-        p.fillRect(QRect(x, ly + 2, 14, fm.height() - 4), color.alpha() < 255 ? QColor(66, 133, 244, 110) : color);
+    const auto entries = legendEntries();
+    const auto at = legendPositions();
+    for (size_t k = 0; k < entries.size(); ++k) {
+        const auto& [label, color] = entries[k];
+        const QPoint pos = at[k];
+        p.fillRect(QRect(pos.x(), pos.y() + 2, 14, fm.height() - 4),
+            color.alpha() < 255 ? QColor(66, 133, 244, 110) : color);
         p.setPen(palette().color(QPalette::WindowText));
-        p.drawText(QPoint(x + 18, ly + fm.ascent()), label);
-        x += 32 + fm.horizontalAdvance(label);
+        p.drawText(QPoint(pos.x() + 18, pos.y() + fm.ascent()), label);
     }
 }
 

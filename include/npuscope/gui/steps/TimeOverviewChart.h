@@ -4,6 +4,7 @@
 #include "npuscope/query/CommAnalysisQuery.h"
 
 #include <QColor>
+#include <QPoint>
 #include <QString>
 #include "npuscope/gui/common/ChartWidget.h"
 
@@ -43,6 +44,8 @@ public:
     bool hasCommunication() const { return hasCommSeries() || hasWaitSeries(); }
     // The legend as drawn: (label, colour), the communication entries only for series with data.
     std::vector<std::pair<QString, QColor>> legendEntries() const;
+    // Where each legend entry starts (its swatch), in legendEntries() order: rows wrapped to the chart's width.
+    std::vector<QPoint> legendPositions() const;
     QSize sizeHint() const override { return { 640, 320 }; }
 
 signals:
