@@ -5680,6 +5680,14 @@ click: select the rank</source>
         <source>tail: backward end → iteration end (gradient all-reduce, optimizer)</source>
         <translation>tail：反向结束 → 迭代结束（梯度 all-reduce、优化器）</translation>
     </message>
+    <message>
+        <source>%1%2 % vs cluster mean</source>
+        <translation>相对集群均值 %1%2 %</translation>
+    </message>
+    <message>
+        <source>mean of %1 steps</source>
+        <translation>%1 个迭代的均值</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::StrategyChart</name>

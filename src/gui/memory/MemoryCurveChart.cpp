@@ -40,16 +40,36 @@ QColor componentColor(const std::string& component, size_t index)
 }
 
 // One-pixel solid pens only: a wide or dashed pen makes the raster engine stroke every segment as a path, several
-// times slower on a frame of tens of thousands of vertices (npuscope-bench memory). Metrics differ by shade.
-QPen penOf(const MemoryCurveChart::Series& s)
+// times slower on a frame of tens of thousands of vertices (npuscope-bench memory). Metrics differ by shade: on a light
+// base the component's colour (reserved) and two lighter tints; on a dark base (where the darker colour is the faint
+// one, and the tints of blue were one) the colour at full brightness, allocated a paler neighbour hue on one side and
+// active a paler one still on the other.
+QPen penOf(const MemoryCurveChart::Series& s, bool darkBase)
 {
+    if (!darkBase) {
+        switch (s.curve.metric) {
+        case query::MemoryMetric::Reserved:
+            return QPen(s.color, 0);
+        case query::MemoryMetric::Allocated:
+            return QPen(s.color.lighter(135), 0);
+        case query::MemoryMetric::Active:
+            return QPen(s.color.lighter(175), 0);
+        }
+        return QPen(s.color, 0);
+    }
+    const QColor c = s.color.toHsv();
+    if (c.hsvSaturation() < 40) // APP's grey: a lighter grey, whatever the metric (APP has reserved only)
+        return QPen(s.color.lighter(125), 0);
+    const int h = c.hsvHue();
+    const int sat = c.hsvSaturation();
+    const auto shifted = [h](int by) { return (h + by + 360) % 360; };
     switch (s.curve.metric) {
     case query::MemoryMetric::Reserved:
-        return QPen(s.color, 0);
+        return QPen(QColor::fromHsv(h, sat, 255), 0);
     case query::MemoryMetric::Allocated:
-        return QPen(s.color.lighter(135), 0);
+        return QPen(QColor::fromHsv(shifted(-20), sat * 75 / 100, 255), 0);
     case query::MemoryMetric::Active:
-        return QPen(s.color.lighter(175), 0);
+        return QPen(QColor::fromHsv(shifted(20), sat * 32 / 100, 255), 0);
     }
     return QPen(s.color, 0);
 }
@@ -271,6 +291,7 @@ void MemoryCurveChart::paint(QPainter& p)
     const QFontMetrics fm(font());
     layoutLegend(fm);
     p.fillRect(rect(), palette().base());
+    const bool darkBase = palette().color(QPalette::Base).lightness() < 128;
     if (m_series.empty()) {
         p.setPen(palette().color(QPalette::PlaceholderText));
         p.drawText(rect().adjusted(12, 12, -12, -12), Qt::AlignCenter | Qt::TextWordWrap, m_emptyText);
@@ -282,7 +303,7 @@ void MemoryCurveChart::paint(QPainter& p)
     // Legend: a swatch in the series' pen; hidden series greyed.
     for (size_t i = 0; i < m_series.size(); ++i) {
         const QRect lr = m_legendRects[i];
-        QPen pen = penOf(m_series[i]);
+        QPen pen = penOf(m_series[i], darkBase);
         if (!m_series[i].visible)
             pen.setColor(palette().color(QPalette::PlaceholderText));
         // The swatch three pixels high: a one-pixel line does not show which of three shades it is.
@@ -357,7 +378,7 @@ void MemoryCurveChart::paint(QPainter& p)
     for (size_t i = 0; i < m_series.size(); ++i) {
         if (m_frame.lines[i].isEmpty())
             continue;
-        p.setPen(penOf(m_series[i]));
+        p.setPen(penOf(m_series[i], darkBase));
         p.drawPolyline(m_frame.lines[i]);
     }
     if (m_hoverX >= r.left() && m_hoverX <= r.right()) {

@@ -8,6 +8,7 @@
 #include <QBrush>
 #include <QColor>
 #include <QFont>
+#include <QGuiApplication>
 
 #include <algorithm>
 #include <cmath>
@@ -248,6 +249,9 @@ std::optional<QVariant> StepTableModel::cellData(const query::StepBreakdown& row
         const double strength = std::clamp((std::abs(*d) - kTintThreshold) / 0.25, 0.0, 1.0);
         if (*d > 0)
             return QBrush(QColor(225, 70, 55, static_cast<int>(45 + 150 * strength)));
+        // On the dark theme's base the light blue blended into a dull grey-blue: a brighter blue, more opaque.
+        if (QGuiApplication::palette().color(QPalette::Base).lightness() < 128)
+            return QBrush(QColor(80, 155, 255, static_cast<int>(55 + 110 * strength)));
         return QBrush(QColor(70, 130, 210, static_cast<int>(30 + 80 * strength)));
     }
     case Qt::ToolTipRole: {
@@ -255,9 +259,10 @@ std::optional<QVariant> StepTableModel::cellData(const query::StepBreakdown& row
         if (const auto v = rawValue(row, column); v && stepColumn(column))
             tip += QStringLiteral("\n%1 ns").arg(*v);
         if (const auto d = deviation(row, column))
-            tip += QStringLiteral("\n%1%2 % vs cluster mean").arg(*d >= 0 ? "+" : "").arg(*d * 100, 0, 'f', 1);
+            tip += QLatin1Char('\n')
+                + tr("%1%2 % vs cluster mean").arg(*d >= 0 ? "+" : "").arg(*d * 100, 0, 'f', 1);
         if (row.stepCount > 1)
-            tip += QStringLiteral("\nmean of %1 steps").arg(row.stepCount);
+            tip += QLatin1Char('\n') + tr("mean of %1 steps").arg(row.stepCount);
         return tip;
     }
     default:
