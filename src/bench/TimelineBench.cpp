@@ -89,7 +89,7 @@ int runTimelineBench(int argc, char** argv)
     std::vector<double> hits;
     int found = 0;
     for (int i = 0; i < 2000; ++i) {
-        const QPoint pos(gui::TimelineRenderer::kLabelWidth + (i * 37) % (1920 - gui::TimelineRenderer::kLabelWidth),
+        const QPoint pos(gui::TimelineRenderer::labelWidthFor(1920) + (i * 37) % (1920 - gui::TimelineRenderer::labelWidthFor(1920)),
             gui::TimelineRenderer::kRulerHeight + (i * 53) % (1080 - gui::TimelineRenderer::kRulerHeight));
         const auto a = Clock::now();
         found += renderer.hitTest(pos).has_value() ? 1 : 0;

@@ -247,7 +247,7 @@ TEST_F(TimelineRows, RankOffsetsAndAlignOnStep)
     const int row = renderer.rowOfTrack(1, ref.track);
     ASSERT_GE(row, 0);
     view->scrollToRow(row);
-    const double x = TimelineRenderer::kLabelWidth + renderer.axis().toPx(s0->first + 7) + 3;
+    const double x = renderer.labelWidth() + renderer.axis().toPx(s0->first + 7) + 3;
     const int y = renderer.rowTop(renderer.rows()[static_cast<size_t>(row)]) + 2
         + ref.depth * TimelineRenderer::kLevelHeight + TimelineRenderer::kLevelHeight / 2;
     const auto hit = renderer.hitTest(QPoint(static_cast<int>(x), y));

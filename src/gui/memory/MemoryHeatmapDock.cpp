@@ -72,7 +72,11 @@ MemoryHeatmapDock::MemoryHeatmapDock(Workspace* ws, QWidget* parent)
     });
     connect(m_scale, &QComboBox::currentIndexChanged, this, [this] {
         m_heatmap->setScale(static_cast<MemoryHeatmap::Scale>(m_scale->currentData().toInt()));
+        QSettings().setValue(QLatin1String(kScaleSetting), m_scale->currentData().toInt());
     });
+    // The colours chosen last time (like the device memory).
+    if (const int i = m_scale->findData(QSettings().value(QLatin1String(kScaleSetting), 0).toInt()); i > 0)
+        m_scale->setCurrentIndex(i);
     connect(m_heatmap, &MemoryHeatmap::rankClicked, this,
         [this](qint64 rank) { workspace()->setSelectedRank(static_cast<int64_t>(rank)); });
     connect(workspace(), &Workspace::selectedRankChanged, this, &MemoryHeatmapDock::syncSelection);

@@ -365,7 +365,7 @@ core::TimeAxis TimelineRenderer::axisFor(int rank) const
 void TimelineRenderer::setSize(QSize size)
 {
     m_size = size;
-    m_axis.setWidth(std::max(1, size.width() - kLabelWidth));
+    m_axis.setWidth(std::max(1, size.width() - labelWidth()));
     // The pinned area is at most half the viewport, which just changed.
     const int pinned = m_pinnedCount > 0 ? m_rows[m_pinnedCount - 1].y + m_rows[m_pinnedCount - 1].height : 0;
     m_pinnedHeight = std::min(pinned, std::max(0, size.height() - kRulerHeight) / 2);
@@ -395,7 +395,7 @@ int TimelineRenderer::rowAt(QPoint p) const
 std::optional<TimelineRenderer::Hit> TimelineRenderer::hitTest(QPoint p) const
 {
     const int index = rowAt(p);
-    if (index < 0 || p.x() < kLabelWidth)
+    if (index < 0 || p.x() < labelWidth())
         return std::nullopt;
     const Row& row = m_rows[static_cast<size_t>(index)];
     if (row.kind != RowKind::Track)
@@ -406,7 +406,7 @@ std::optional<TimelineRenderer::Hit> TimelineRenderer::hitTest(QPoint p) const
     if (depth < 0 || depth >= row.levels || static_cast<size_t>(depth) >= track.levels.size())
         return std::nullopt;
     const auto box = query::TimelineLayout::hitTest(
-        track.levels[static_cast<size_t>(depth)], axisFor(row.rank), p.x() - kLabelWidth);
+        track.levels[static_cast<size_t>(depth)], axisFor(row.rank), p.x() - labelWidth());
     if (!box)
         return std::nullopt;
     return Hit { index, row.rank, query::SliceRef { row.item, depth, box->first }, *box };
@@ -506,12 +506,12 @@ void TimelineRenderer::paint(QPainter& p) const
         p.drawLine(0, scrollTop() - 1, m_size.width(), scrollTop() - 1);
     }
     p.save();
-    p.setClipRect(QRect(kLabelWidth, kRulerHeight, m_size.width() - kLabelWidth, bottom - kRulerHeight));
+    p.setClipRect(QRect(labelWidth(), kRulerHeight, m_size.width() - labelWidth(), bottom - kRulerHeight));
     paintMarkers(p);
     // Range selection over all rows.
     if (m_range) {
-        const double x0 = kLabelWidth + std::max(-10.0, m_axis.toPx(m_range->first));
-        const double x1 = kLabelWidth + std::min(m_axis.width() + 10, m_axis.toPx(m_range->second));
+        const double x0 = labelWidth() + std::max(-10.0, m_axis.toPx(m_range->first));
+        const double x1 = labelWidth() + std::min(m_axis.width() + 10, m_axis.toPx(m_range->second));
         if (x1 > x0) {
             p.fillRect(QRectF(x0, kRulerHeight, std::max(1.0, x1 - x0), bottom - kRulerHeight), kRange);
             p.setPen(QColor(60, 120, 220));
@@ -522,7 +522,7 @@ void TimelineRenderer::paint(QPainter& p) const
     paintFlows(p);
     p.restore();
     p.save();
-    p.setClipRect(QRect(kLabelWidth, scrollTop(), m_size.width() - kLabelWidth, bottom - scrollTop()));
+    p.setClipRect(QRect(labelWidth(), scrollTop(), m_size.width() - labelWidth(), bottom - scrollTop()));
     paintFocus(p);
     p.restore();
     paintRuler(p);
@@ -532,9 +532,9 @@ void TimelineRenderer::paintMarkers(QPainter& p) const
 {
     const int bottom = m_size.height();
     for (const Marker& m : m_markers) {
-        const double x0 = kLabelWidth + std::max(-10.0, m_axis.toPx(m.begin));
-        const double x1 = kLabelWidth + std::min(m_axis.width() + 10, m_axis.toPx(m.end));
-        if (x1 < kLabelWidth - 1 || x0 > m_size.width() + 1)
+        const double x0 = labelWidth() + std::max(-10.0, m_axis.toPx(m.begin));
+        const double x1 = labelWidth() + std::min(m_axis.width() + 10, m_axis.toPx(m.end));
+        if (x1 < labelWidth() - 1 || x0 > m_size.width() + 1)
             continue;
         if (m.isRange())
             p.fillRect(QRectF(x0, kRulerHeight, std::max(1.0, x1 - x0), bottom - kRulerHeight),
@@ -571,8 +571,8 @@ void TimelineRenderer::paintFocus(QPainter& p) const
             continue;
         }
         const core::TimeAxis axis = axisFor(f.rank);
-        const double x0 = kLabelWidth + std::max(-10.0, axis.toPx(f.begin));
-        const double x1 = kLabelWidth + std::min(axis.width() + 10, axis.toPx(f.end));
+        const double x0 = labelWidth() + std::max(-10.0, axis.toPx(f.begin));
+        const double x1 = labelWidth() + std::min(axis.width() + 10, axis.toPx(f.end));
         const QColor colour = f.late ? kLastArrival : kArrival;
         QColor band = colour;
         band.setAlpha(m_focusChain ? 40 : 70);
@@ -621,7 +621,7 @@ void TimelineRenderer::paintRuler(QPainter& p) const
         return;
     p.setFont(m_smallFont);
     p.setPen(canvas(m_dark).text);
-    p.drawText(QRect(6, 0, kLabelWidth - 12, kRulerHeight), Qt::AlignVCenter | Qt::AlignLeft,
+    p.drawText(QRect(6, 0, labelWidth() - 12, kRulerHeight), Qt::AlignVCenter | Qt::AlignLeft,
         QObject::tr("window %1").arg(TimeFormat::adaptive(m_axis.windowNs())));
     // 1-2-5 steps at least ~90 px apart.
     const double minStep = m_axis.nsPerPx() * 90;
@@ -643,9 +643,9 @@ void TimelineRenderer::paintRuler(QPainter& p) const
     const int64_t rel = m_axis.start() - origin;
     int64_t tick = origin + (rel >= 0 ? (rel + stepNs - 1) / stepNs : rel / stepNs) * stepNs;
     p.save();
-    p.setClipRect(QRect(kLabelWidth, 0, w - kLabelWidth, kRulerHeight));
+    p.setClipRect(QRect(labelWidth(), 0, w - labelWidth(), kRulerHeight));
     for (int guard = 0; guard < 200 && tick <= m_axis.end(); ++guard, tick += stepNs) {
-        const double x = kLabelWidth + m_axis.toPx(tick);
+        const double x = labelWidth() + m_axis.toPx(tick);
         p.setPen(canvas(m_dark).rulerText);
         p.drawLine(QPointF(x, kRulerHeight - 8), QPointF(x, kRulerHeight - 1));
         // A label that would be cut at the right edge is left out: cut, "0.4 s" read "0".
@@ -657,8 +657,8 @@ void TimelineRenderer::paintRuler(QPainter& p) const
     }
     // Marker flags with their names.
     for (const Marker& m : m_markers) {
-        const double x = kLabelWidth + m_axis.toPx(m.begin);
-        if (x < kLabelWidth - 200 || x > w)
+        const double x = labelWidth() + m_axis.toPx(m.begin);
+        if (x < labelWidth() - 200 || x > w)
             continue;
         QPolygonF flag;
         flag << QPointF(x, kRulerHeight - 1) << QPointF(x, kRulerHeight - 12) << QPointF(x + 7, kRulerHeight - 9)
@@ -755,18 +755,18 @@ void TimelineRenderer::paintTrack(QPainter& p, const Row& row, int top) const
 {
     const RankEntry& e = m_ranks[static_cast<size_t>(row.rank)];
     const query::SliceTrack& track = e.data->tracks[static_cast<size_t>(row.item)];
-    p.fillRect(QRect(0, top, kLabelWidth, row.height), canvas(m_dark).labelBackground);
+    p.fillRect(QRect(0, top, labelWidth(), row.height), canvas(m_dark).labelBackground);
     p.setPen(canvas(m_dark).text);
     p.setFont(m_font);
     const QString name = row.pinned ? QStringLiteral("%1 \u00b7 r%2").arg(qs(track.name)).arg(e.rank) : qs(track.name);
-    p.drawText(QRect(28, top, kLabelWidth - 32, kLevelHeight + 4), Qt::AlignVCenter | Qt::AlignLeft,
-        QFontMetrics(m_font).elidedText(name, Qt::ElideRight, kLabelWidth - 32));
+    p.drawText(QRect(28, top, labelWidth() - 32, kLevelHeight + 4), Qt::AlignVCenter | Qt::AlignLeft,
+        QFontMetrics(m_font).elidedText(name, Qt::ElideRight, labelWidth() - 32));
     const int depth = static_cast<int>(track.levels.size());
     if (row.hiddenLevels > 0 || depth > m_maxLevels) {
         // The expand / collapse button of the row (a click in the label column toggles it).
         p.setFont(m_smallFont);
         p.setPen(canvas(m_dark).link);
-        p.drawText(QRect(28, top + kLevelHeight, kLabelWidth - 32, kLevelHeight), Qt::AlignVCenter | Qt::AlignLeft,
+        p.drawText(QRect(28, top + kLevelHeight, labelWidth() - 32, kLevelHeight), Qt::AlignVCenter | Qt::AlignLeft,
             row.hiddenLevels > 0 ? QObject::tr("\u25b8 +%1 levels (%2 deep)").arg(row.hiddenLevels).arg(depth)
                                  : QObject::tr("\u25be show %1 levels").arg(m_maxLevels));
     }
@@ -786,7 +786,7 @@ void TimelineRenderer::paintTrack(QPainter& p, const Row& row, int top) const
         for (const query::LayoutBox& b : m_boxes) {
             const double x0 = std::max(-2.0, b.x0);
             const double x1 = std::min(width + 2, std::max(b.x1, b.x0 + 1.0));
-            const QRectF r(kLabelWidth + x0, y, std::max(1.0, x1 - x0), h);
+            const QRectF r(labelWidth() + x0, y, std::max(1.0, x1 - x0), h);
             if (b.folded()) {
                 p.fillRect(r, canvas(m_dark).fold);
                 if (r.width() > textMin) {
@@ -819,7 +819,7 @@ void TimelineRenderer::paintTrack(QPainter& p, const Row& row, int top) const
         const double y = top + 2 + ref.depth * kLevelHeight;
         p.setPen(QPen(color, penWidth));
         p.setBrush(Qt::NoBrush);
-        p.drawRect(QRectF(kLabelWidth + x0, y, x1 - x0, kLevelHeight - 1));
+        p.drawRect(QRectF(labelWidth() + x0, y, x1 - x0, kLevelHeight - 1));
     };
     if (m_hover && m_hover->box.count == 1)
         outline(m_hover->rank, m_hover->ref, canvas(m_dark).hover, 1);
@@ -848,7 +848,7 @@ void TimelineRenderer::paintHighlights(
         if (static_cast<int>(x1) <= lastPx)
             continue;
         lastPx = static_cast<int>(x1);
-        p.drawRect(QRectF(kLabelWidth + x0, y, x1 - x0, kLevelHeight - 1));
+        p.drawRect(QRectF(labelWidth() + x0, y, x1 - x0, kLevelHeight - 1));
     }
 }
 
@@ -856,15 +856,15 @@ void TimelineRenderer::paintCounter(QPainter& p, const Row& row, int top) const
 {
     const RankEntry& e = m_ranks[static_cast<size_t>(row.rank)];
     const query::CounterTrack& c = e.data->counters[static_cast<size_t>(row.item)];
-    p.fillRect(QRect(0, top, kLabelWidth, row.height), canvas(m_dark).labelBackground);
+    p.fillRect(QRect(0, top, labelWidth(), row.height), canvas(m_dark).labelBackground);
     p.setPen(canvas(m_dark).text);
     p.setFont(m_font);
     const QString label = rowName(row);
-    p.drawText(QRect(28, top + 2, kLabelWidth - 32, 16), Qt::AlignVCenter | Qt::AlignLeft,
-        QFontMetrics(m_font).elidedText(label, Qt::ElideRight, kLabelWidth - 32));
+    p.drawText(QRect(28, top + 2, labelWidth() - 32, 16), Qt::AlignVCenter | Qt::AlignLeft,
+        QFontMetrics(m_font).elidedText(label, Qt::ElideRight, labelWidth() - 32));
     p.setFont(m_smallFont);
     p.setPen(canvas(m_dark).secondaryText);
-    p.drawText(QRect(28, top + 18, kLabelWidth - 32, 16), Qt::AlignVCenter | Qt::AlignLeft,
+    p.drawText(QRect(28, top + 18, labelWidth() - 32, 16), Qt::AlignVCenter | Qt::AlignLeft,
         QStringLiteral("max %1").arg(c.maxValue, 0, 'g', 6));
 
     const core::TimeAxis axis = axisFor(row.rank);
@@ -881,13 +881,13 @@ void TimelineRenderer::paintCounter(QPainter& p, const Row& row, int top) const
     QPainterPath path;
     const double right = axis.width();
     double x = std::max(0.0, m_points.front().x);
-    path.moveTo(kLabelWidth + x, zero);
+    path.moveTo(labelWidth() + x, zero);
     for (size_t i = 0; i < m_points.size(); ++i) {
         x = std::clamp(m_points[i].x, 0.0, right);
         const double nextX = i + 1 < m_points.size() ? std::clamp(m_points[i + 1].x, 0.0, right)
                                                      : std::max(x, std::min(right, axis.toPx(e.data->end)));
-        path.lineTo(kLabelWidth + x, yOf(m_points[i].value));
-        path.lineTo(kLabelWidth + nextX, yOf(m_points[i].value));
+        path.lineTo(labelWidth() + x, yOf(m_points[i].value));
+        path.lineTo(labelWidth() + nextX, yOf(m_points[i].value));
     }
     path.lineTo(path.currentPosition().x(), zero);
     path.closeSubpath();
@@ -914,8 +914,8 @@ void TimelineRenderer::paintFlow(QPainter& p, int rank, const query::FlowRecord&
     if (!ys || !yd)
         return;
     const core::TimeAxis axis = axisFor(rank);
-    const QPointF a(kLabelWidth + axis.toPx(f.srcTs), *ys);
-    const QPointF b(kLabelWidth + axis.toPx(f.dstTs), *yd);
+    const QPointF a(labelWidth() + axis.toPx(f.srcTs), *ys);
+    const QPointF b(labelWidth() + axis.toPx(f.dstTs), *yd);
     QPainterPath path(a);
     const double dx = std::max(30.0, std::abs(b.x() - a.x()) / 2);
     path.cubicTo(a + QPointF(dx, 0), b - QPointF(dx, 0), b);

@@ -172,7 +172,7 @@ void TimelineView::resizeEvent(QResizeEvent*)
 double TimelineView::cursorAxisX() const
 {
     const QPoint p = mapFromGlobal(QCursor::pos());
-    const double x = p.x() - TimelineRenderer::kLabelWidth;
+    const double x = p.x() - m_renderer.labelWidth();
     if (x < 0 || x > m_renderer.axis().width())
         return m_renderer.axis().width() / 2;
     return x;
@@ -208,7 +208,7 @@ void TimelineView::keyPressEvent(QKeyEvent* event)
     case Qt::Key_Backspace:
         if (!m_undo.empty()) {
             axis = m_undo.back();
-            axis.setWidth(std::max(1, width() - TimelineRenderer::kLabelWidth));
+            axis.setWidth(std::max(1, width() - m_renderer.labelWidth()));
             m_undo.pop_back();
         }
         break;
@@ -235,7 +235,7 @@ void TimelineView::wheelEvent(QWheelEvent* event)
 {
     const QPoint delta = event->angleDelta();
     if (event->modifiers() & Qt::ControlModifier) {
-        const double x = event->position().x() - TimelineRenderer::kLabelWidth;
+        const double x = event->position().x() - m_renderer.labelWidth();
         m_renderer.axis().zoomAt(std::max(0.0, x), std::pow(1.0015, delta.y()));
     } else if (event->modifiers() & Qt::ShiftModifier || delta.x() != 0) {
         const int d = delta.x() != 0 ? delta.x() : delta.y();
@@ -269,8 +269,8 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event)
             m_moved = true;
         if (m_rangeDrag) {
             const auto& axis = m_renderer.axis();
-            const int64_t a = axis.toNs(m_pressPos.x() - TimelineRenderer::kLabelWidth);
-            const int64_t b = axis.toNs(pos.x() - TimelineRenderer::kLabelWidth);
+            const int64_t a = axis.toNs(m_pressPos.x() - m_renderer.labelWidth());
+            const int64_t b = axis.toNs(pos.x() - m_renderer.labelWidth());
             m_renderer.setRange(std::pair { std::min(a, b), std::max(a, b) });
         } else {
             m_renderer.axis().panPx(m_lastPos.x() - pos.x());
@@ -281,8 +281,8 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event)
         update();
         return;
     }
-    if (pos.x() >= TimelineRenderer::kLabelWidth)
-        m_cursorNs = m_renderer.axis().toNs(pos.x() - TimelineRenderer::kLabelWidth);
+    if (pos.x() >= m_renderer.labelWidth())
+        m_cursorNs = m_renderer.axis().toNs(pos.x() - m_renderer.labelWidth());
     else
         m_cursorNs.reset();
     const auto hit = m_renderer.hitTest(pos);
@@ -293,8 +293,8 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event)
 void TimelineView::finishRange(QPoint end)
 {
     const auto& axis = m_renderer.axis();
-    const int64_t a = axis.toNs(m_pressPos.x() - TimelineRenderer::kLabelWidth);
-    const int64_t b = axis.toNs(end.x() - TimelineRenderer::kLabelWidth);
+    const int64_t a = axis.toNs(m_pressPos.x() - m_renderer.labelWidth());
+    const int64_t b = axis.toNs(end.x() - m_renderer.labelWidth());
     // The rows covered vertically; a flat drag over one row takes every shown track.
     std::vector<std::pair<int, int>> tracks;
     const int r0 = m_renderer.rowAt(QPoint(0, std::min(m_pressPos.y(), end.y())));
@@ -343,7 +343,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
             relayout();
             return;
         }
-        if (row.kind == TimelineRenderer::RowKind::Track && pos.x() < TimelineRenderer::kLabelWidth
+        if (row.kind == TimelineRenderer::RowKind::Track && pos.x() < m_renderer.labelWidth()
             && (row.hiddenLevels > 0 || row.levels > m_renderer.maxLevels())) {
             m_renderer.setTrackExpanded(row.key(), row.hiddenLevels > 0);
             relayout();
@@ -428,7 +428,7 @@ QMenu* TimelineView::createRowMenu(int index)
 void TimelineView::contextMenuEvent(QContextMenuEvent* event)
 {
     const int index = m_renderer.rowAt(event->pos());
-    if (index < 0 || event->pos().x() >= TimelineRenderer::kLabelWidth) {
+    if (index < 0 || event->pos().x() >= m_renderer.labelWidth()) {
         event->ignore();
         return;
     }

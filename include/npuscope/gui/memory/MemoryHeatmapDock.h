@@ -21,6 +21,7 @@ class MemoryHeatmapDock : public QueryDock {
 public:
     static constexpr const char* kObjectName = "memoryHeatmapDock";
     static constexpr const char* kCapacitySetting = "memory/deviceCapacityGb";
+    static constexpr const char* kScaleSetting = "memory/heatmapScale"; // MemoryHeatmap::Scale as an int
     // Atlas 800T A2 / 910B class devices have 64 GB of HBM.
     static constexpr double kDefaultCapacityGb = 64.0;
 

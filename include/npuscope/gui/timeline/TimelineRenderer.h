@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <algorithm>
+
 #include "npuscope/core/TimeAxis.h"
 #include "npuscope/query/RankTimeline.h"
 #include "npuscope/query/TimelineLayout.h"
@@ -29,7 +31,12 @@ namespace npuscope::gui {
 // (no SQL, no waiting). GUI thread only (or one thread at a time for offscreen use).
 class TimelineRenderer {
 public:
-    static constexpr int kLabelWidth = 230; // row names column (px)
+    static constexpr int kLabelWidth = 230; // row names column (px) of a view at least kLabelWidth / 0.3 wide
+    static constexpr int kMinLabelWidth = 120;
+    // The row names column of a view `viewWidth` wide: kLabelWidth, or 30 % of a narrow view (at least
+    // kMinLabelWidth): at 683 px (1366×768 at scale 2) a fixed 230 px left the time axis one ruler tick.
+    static int labelWidthFor(int viewWidth) { return std::clamp(viewWidth * 3 / 10, kMinLabelWidth, kLabelWidth); }
+    int labelWidth() const { return labelWidthFor(m_size.width()); }
     static constexpr int kRulerHeight = 26;
     static constexpr int kLevelHeight = 17;
     static constexpr int kCounterHeight = 38;
