@@ -116,10 +116,10 @@ void TableSetup::applyFit()
     int budget = m_view->viewport()->width() - fixed;
     // Each keeps its header and about a dozen characters (an op name cut to "hcom_…" says nothing), or half its
     // text when that is less. When even that does not fit, the table scrolls anyway: then each keeps two dozen
-    // characters, since cutting the names further saves no scrolling worth the loss.
+    // characters (or its whole text), since cutting the names further saves no scrolling worth the loss.
     const int charWidth = m_view->fontMetrics().averageCharWidth();
     const auto floorOf = [&](int c, int characters) {
-        const int readable = std::min(natural(c) / 2, characters * charWidth);
+        const int readable = std::min(characters > 12 ? natural(c) : natural(c) / 2, characters * charWidth);
         return std::min(natural(c), std::max({ kMinElasticWidth, header->sectionSizeHint(c), readable }));
     };
     int atFloors = 0;
