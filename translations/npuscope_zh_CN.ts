@@ -743,16 +743,28 @@
         <translation>&lt;p&gt;该迭代中没有明显异常的卡或链路。&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>%1 ms of waiting, summed over the ranks of %2 delayed ops: %3 ms traced to %4 root(s); %5 ms not explained by any rank or link (the normal spread between ranks)</source>
-        <translation>%2 个延迟算子中各卡等待时间合计 %1 ms：其中 %3 ms 追溯到 %4 个根因；%5 ms 无法归因于任何卡或链路（卡间正常波动）</translation>
-    </message>
-    <message>
         <source>rank %1 arrived late in %2 (%3, last arriver %4)</source>
         <translation>卡 %1 在 %2 中迟到（%3，最后到达：卡 %4）</translation>
     </message>
     <message>
         <source>rank %1 waited in %2 (%3, last arriver %4)</source>
         <translation>卡 %1 在 %2 中等待（%3，最后到达：卡 %4）</translation>
+    </message>
+    <message>
+        <source>%1 ms of waiting, summed over the ranks of %2 delayed ops, all of it the normal spread between ranks: no rank or link explains %3 % of it or more</source>
+        <translation>%2 个延迟算子中各卡等待时间合计 %1 ms，全部属于卡间正常波动：没有任何卡或链路能解释其中 %3 % 或更多</translation>
+    </message>
+    <message>
+        <source>%1 ms of waiting, summed over the ranks of %2 delayed ops: %3 ms traced to %4 roots; %5 ms not explained by any rank or link (the normal spread between ranks)</source>
+        <translation>%2 个延迟算子中各卡等待时间合计 %1 ms：其中 %3 ms 追溯到 %4 个根因；%5 ms 无法归因于任何卡或链路（卡间正常波动）</translation>
+    </message>
+    <message>
+        <source>No root: every delay of this step is within the normal spread between ranks</source>
+        <translation>无根因：该迭代的所有延迟都在卡间正常波动范围内</translation>
+    </message>
+    <message>
+        <source>%1 ms of waiting, summed over the ranks of %2 delayed ops: %3 ms traced to %4 root; %5 ms not explained by any rank or link (the normal spread between ranks)</source>
+        <translation>%2 个延迟算子中各卡等待时间合计 %1 ms：其中 %3 ms 追溯到 %4 个根因；%5 ms 无法归因于任何卡或链路（卡间正常波动）</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,7 @@
 #include "npuscope/gui/collectives/BlameDock.h"
 
 #include "npuscope/gui/collectives/BlameTableModel.h"
+#include "npuscope/gui/common/EmptyHint.h"
 #include "npuscope/gui/common/SplitterShares.h"
 #include "npuscope/gui/common/TableSetup.h"
 #include "npuscope/gui/common/Workspace.h"
@@ -106,13 +107,23 @@ void BlameDock::showStep()
         return;
     }
     const auto& s = m_result->steps[static_cast<size_t>(i)];
-    m_summary->setText(tr("%1 ms of waiting, summed over the ranks of %2 delayed ops: %3 ms traced to %4 root(s); "
-                          "%5 ms not explained by any rank or link (the normal spread between ranks)")
-                           .arg(ms(s.delayNs))
-                           .arg(s.delayedInstances)
-                           .arg(ms(s.inducedWaitNs))
-                           .arg(s.roots.size())
-                           .arg(ms(s.unattributedNs)));
+    if (s.roots.empty())
+        m_summary->setText(tr("%1 ms of waiting, summed over the ranks of %2 delayed ops, all of it the normal spread "
+                              "between ranks: no rank or link explains %3 % of it or more")
+                               .arg(ms(s.delayNs))
+                               .arg(s.delayedInstances)
+                               .arg(100.0 * query::BlameAnalysis::kMinRootShare, 0, 'f', 0));
+    else
+        m_summary->setText((s.roots.size() == 1
+                ? tr("%1 ms of waiting, summed over the ranks of %2 delayed ops: %3 ms traced to %4 root; %5 ms not "
+                     "explained by any rank or link (the normal spread between ranks)")
+                : tr("%1 ms of waiting, summed over the ranks of %2 delayed ops: %3 ms traced to %4 roots; %5 ms not "
+                     "explained by any rank or link (the normal spread between ranks)"))
+                               .arg(ms(s.delayNs))
+                               .arg(s.delayedInstances)
+                               .arg(ms(s.inducedWaitNs))
+                               .arg(s.roots.size())
+                               .arg(ms(s.unattributedNs)));
     m_model->setRoots(s.roots);
     TableSetup::fitColumns(m_table, { BlameTableModel::Evidence });
     if (m_model->rowCount() > 0) {
@@ -122,6 +133,7 @@ void BlameDock::showStep()
         m_quiet = false;
     } else
         m_chain->setHtml(tr("<p>No rank or link stands out in this step.</p>"));
+    setEmptyHint(m_table, tr("No root: every delay of this step is within the normal spread between ranks"));
 }
 
 void BlameDock::showRoot()
