@@ -518,6 +518,10 @@
         <source>critical %1 · warning %2 · info %3</source>
         <translation>严重 %1 · 警告 %2 · 提示 %3</translation>
     </message>
+    <message>
+        <source>%1, … (most affected first); all %2: %3</source>
+        <translation>%1、…（影响最大的在前）；全部 %2 张卡：%3</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::AdviceTableModel</name>

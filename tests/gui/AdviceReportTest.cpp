@@ -193,3 +193,19 @@ TEST(AdviceDock, ListsFindingsAndShowsEvidence)
     ASSERT_TRUE(window->exportReport(path, &error)) << error.toStdString();
     expectSelfContainedReport(readAll(path.toStdString()), expected);
 }
+
+// A pipeline stage's 256 ranks read as a range, not "0, 1, 2, 3, 4, 5, … (256)"; ranks in the finding's own order
+// (the most affected first) keep it.
+TEST(AdviceTableModel, AscendingRanksReadAsRanges)
+{
+    Finding stage;
+    for (int64_t r = 0; r < 256; ++r)
+        stage.ranks.push_back(r);
+    EXPECT_EQ(gui::AdviceTableModel::whereText(stage), QStringLiteral("ranks 0-255 (256)"));
+    Finding slowest;
+    slowest.ranks = { 1007, 983, 999, 897, 863, 835, 12 };
+    EXPECT_EQ(gui::AdviceTableModel::whereText(slowest), QStringLiteral("ranks 1007, 983, 999, 897, 863, 835, \u2026 (7)"));
+    Finding pair;
+    pair.ranks = { 523, 675 };
+    EXPECT_EQ(gui::AdviceTableModel::whereText(pair), QStringLiteral("ranks 523, 675"));
+}

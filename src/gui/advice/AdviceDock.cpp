@@ -2,6 +2,7 @@
 #include "npuscope/gui/advice/AdviceDock.h"
 
 #include "npuscope/gui/advice/AdviceTableModel.h"
+#include "npuscope/gui/comm/GroupTableModel.h"
 #include "npuscope/gui/common/SplitterShares.h"
 #include "npuscope/gui/common/TableSetup.h"
 #include "npuscope/gui/common/Workspace.h"
@@ -19,6 +20,7 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <map>
 
 namespace npuscope::gui {
@@ -29,6 +31,8 @@ using query::advice::Severity;
 namespace {
 
 QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+
+constexpr size_t kRanksListed = 16; // a long, unordered rank list shows these first, then the whole set as ranges
 
 template <class T, class F> QString listText(const std::vector<T>& items, F text)
 {
@@ -202,7 +206,21 @@ void AdviceDock::showDetail()
     row(tr("Threshold"),
         AdviceTableModel::valueText(f->threshold, f->unit).toHtmlEscaped() + QStringLiteral(" \u2014 ")
             + AdviceTableModel::translated(f->thresholdForm, f->thresholdText).toHtmlEscaped());
-    row(tr("Ranks"), listText(f->ranks, [](int64_t r) { return QString::number(r); }));
+    // In the finding's order (the most affected first); ascending ones as ranges, and a long list in any order as
+    // its first ranks and then the whole set as ranges (a 1,024-rank list was 20 lines of numbers).
+    QString ranks;
+    if (f->ranks.size() > 2 && std::is_sorted(f->ranks.begin(), f->ranks.end())) {
+        ranks = GroupTableModel::rankList(f->ranks).toHtmlEscaped();
+    } else if (f->ranks.size() > kRanksListed) {
+        const std::vector<int64_t> first(f->ranks.begin(), f->ranks.begin() + kRanksListed);
+        ranks = tr("%1, … (most affected first); all %2: %3")
+                    .arg(listText(first, [](int64_t r) { return QString::number(r); }))
+                    .arg(f->ranks.size())
+                    .arg(GroupTableModel::rankList(f->ranks).toHtmlEscaped());
+    } else {
+        ranks = listText(f->ranks, [](int64_t r) { return QString::number(r); });
+    }
+    row(tr("Ranks"), ranks);
     row(tr("Links"), listText(f->links, [](const query::advice::FindingLink& l) {
         return QStringLiteral("%1 \u2192 %2 %3").arg(l.src).arg(l.dst).arg(QString::fromStdString(l.transport));
     }));

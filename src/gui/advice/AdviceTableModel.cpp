@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/advice/AdviceTableModel.h"
+#include "npuscope/gui/comm/GroupTableModel.h"
 
 #include <QApplication>
 #include <QColor>
 #include <QCoreApplication>
 #include <QStyle>
+
+#include <algorithm>
 
 namespace npuscope::gui {
 
@@ -86,6 +89,10 @@ QString AdviceTableModel::whereText(const Finding& f)
 {
     QStringList parts;
     if (!f.ranks.empty()) {
+        // Ascending ranks (a pipeline stage) read as ranges: "ranks 0-255 (256)", not "0, 1, 2, 3, 4, 5, … (256)".
+        if (f.ranks.size() > 2 && std::is_sorted(f.ranks.begin(), f.ranks.end()))
+            return tr("ranks ") + GroupTableModel::rankList(f.ranks)
+                + (f.ranks.size() > kWhereItems ? QStringLiteral(" (%1)").arg(f.ranks.size()) : QString());
         for (size_t i = 0; i < f.ranks.size() && i < kWhereItems; ++i)
             parts << QString::number(f.ranks[i]);
         if (f.ranks.size() > kWhereItems)
