@@ -13,11 +13,12 @@ mkdir -p "$out"
 export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}"
 "$build/npuscope" --screenshot "$out/welcome.png" --view welcome --size "$size"
 for view in all steps overview timeline timeoverview matrix commduration links groups operators memory memorydetail \
-  flops strategy marey advice issues; do
+  flops strategy marey advice collectives blame compare issues; do
   args=()
   case "$view" in
     memorydetail | links) args=(--rank 0) ;;
     timeline) args=(--step 50) ;;
+    compare) args=(--baseline "$here/tests/data/torch_npu_2rank_level0") ;; # the same job's Level0 export as the base
   esac
   "$build/npuscope" --screenshot "$out/$view.png" --view "$view" --size "$size" "${args[@]}" "$input"
 done
