@@ -88,15 +88,17 @@ TEST(FlopsHeatmap, GeneratedLightRankStandsOutAndClickSelects)
     EXPECT_EQ(map->measure(), FlopsHeatmap::Measure::FlopsPerSecond);
     EXPECT_DOUBLE_EQ(*map->valueOf(light), cells[static_cast<size_t>(light)].flops->relativePerSecond);
 
-    // With no step selected every step is summed: the "All steps" box has nothing to change and is off.
+    // With no step selected every step is summed: the "All steps" box has nothing to change, shows ticked and is off.
     EXPECT_FALSE(dock->allStepsCheck()->isEnabled());
+    EXPECT_TRUE(dock->allStepsCheck()->isChecked());
     // One step (the generator's steps are 50 and 51): less than both.
     const double all = cells[0].flops->flops;
     window->workspace()->setStep(50);
     ASSERT_TRUE(window->waitUntilIdle(60000));
     ASSERT_TRUE(map->cells()[0].flops.has_value());
-    EXPECT_LT(map->cells()[0].flops->flops, all);
+    EXPECT_LT(map->cells()[0].flops->flops, all); // the user's choice (unticked) is back with the step
     EXPECT_TRUE(dock->allStepsCheck()->isEnabled());
+    EXPECT_FALSE(dock->allStepsCheck()->isChecked());
     dock->allStepsCheck()->setChecked(true);
     ASSERT_TRUE(window->waitUntilIdle(60000));
     EXPECT_DOUBLE_EQ(map->cells()[0].flops->flops, all);

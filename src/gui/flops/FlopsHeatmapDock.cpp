@@ -12,6 +12,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QSignalBlocker>
 #include <QScrollArea>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -83,6 +84,23 @@ FlopsHeatmapDock::FlopsHeatmapDock(Workspace* ws, QWidget* parent)
             refresh();
     });
     requestReload();
+}
+
+void FlopsHeatmapDock::syncAllStepsBox()
+{
+    // With no step selected every step is summed whatever the box says: the box is shown ticked and off (the status
+    // says why); the user's own choice comes back with a step.
+    const bool stepSelected = workspace()->step().has_value();
+    if (stepSelected == m_allSteps->isEnabled())
+        return;
+    const QSignalBlocker quiet(m_allSteps);
+    if (stepSelected) {
+        m_allSteps->setChecked(m_allStepsChoice);
+    } else {
+        m_allStepsChoice = m_allSteps->isChecked();
+        m_allSteps->setChecked(true);
+    }
+    m_allSteps->setEnabled(stepSelected);
 }
 
 std::optional<int64_t> FlopsHeatmapDock::shownStep() const
@@ -181,10 +199,9 @@ void FlopsHeatmapDock::updateStatus()
     QString text = tr("kernels loaded for %1 of %2 ranks").arg(m_loaded).arg(total);
     if (isImporting() && !isVisible())
         text += tr(" (the rest load when this view is shown)");
+    syncAllStepsBox();
     const auto step = shownStep();
-    // With no step selected every step is summed whatever the box says: the box is off, the status says why.
     const bool stepSelected = workspace()->step().has_value();
-    m_allSteps->setEnabled(stepSelected);
     text += step          ? tr(" \u00b7 step %1").arg(*step)
         : stepSelected ? tr(" \u00b7 all steps (total)")
                        : tr(" \u00b7 all steps (total), as no step is selected");
@@ -195,6 +212,7 @@ void FlopsHeatmapDock::updateStatus()
 
 void FlopsHeatmapDock::refresh()
 {
+    syncAllStepsBox();
     // Until the ranks are listed there is no grid to fill; the listing refreshes.
     if (m_places.empty()) {
         updateStatus();

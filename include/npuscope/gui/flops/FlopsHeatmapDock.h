@@ -48,6 +48,7 @@ public:
     bool isImporting() const { return !m_queue.empty() || m_inFlight > 0; }
     // The step the figures are for: nullopt = all steps.
     std::optional<int64_t> shownStep() const;
+    void syncAllStepsBox();
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -68,6 +69,7 @@ private:
     QScrollArea* m_scroll;
     QComboBox* m_measure;
     QCheckBox* m_allSteps;
+    bool m_allStepsChoice = false; // the box as the user left it, while no step is selected (it shows ticked)
     ElidedLabel* m_status; // gives way to the controls in a narrow dock
     QLabel* m_message;
     QTimer* m_redraw;
