@@ -238,8 +238,9 @@ TEST_F(CommViews, TimeOverviewClickSelectsTheStep)
                 << width << ": " << entries[k].first.toStdString();
             EXPECT_LT(at[k].y() + fm.height(), chart->plotRect().top()) << width;
         }
-        if (width == 420)
+        if (width == 420) {
             EXPECT_GT(at.back().y(), at.front().y()); // more than one row
+        }
     }
 }
 

@@ -390,7 +390,9 @@ void StrategyChart::paintEvent(QPaintEvent* event)
 
     const int gap = std::min(g.cellWidth, g.cellHeight) >= 10 ? 1 : 0;
     // Every cell or none gets its number, so the numbers never thin out unevenly.
-    const bool labels = g.cellHeight >= fm.height() + 2
+    // By the digits' own height: a Chinese UI's font has a taller line (for Han characters) than its digits need, and
+    // the numbers were dropped from cells they fit.
+    const bool labels = g.cellHeight >= fm.tightBoundingRect(QStringLiteral("0123456789")).height() + 4
         && fm.horizontalAdvance(QString::number(m_layout.ranks.back().rank)) + 4 <= g.cellWidth - gap;
     // Fills, then the labels.
     struct Label {

@@ -766,9 +766,11 @@ void TimelineRenderer::paintTrack(QPainter& p, const Row& row, int top) const
         // The expand / collapse button of the row (a click in the label column toggles it).
         p.setFont(m_smallFont);
         p.setPen(canvas(m_dark).link);
+        const QString levels = row.hiddenLevels > 0
+            ? QObject::tr("\u25b8 +%1 levels (%2 deep)").arg(row.hiddenLevels).arg(depth)
+            : QObject::tr("\u25be show %1 levels").arg(m_maxLevels);
         p.drawText(QRect(28, top + kLevelHeight, labelWidth() - 32, kLevelHeight), Qt::AlignVCenter | Qt::AlignLeft,
-            row.hiddenLevels > 0 ? QObject::tr("\u25b8 +%1 levels (%2 deep)").arg(row.hiddenLevels).arg(depth)
-                                 : QObject::tr("\u25be show %1 levels").arg(m_maxLevels));
+            QFontMetrics(m_smallFont).elidedText(levels, Qt::ElideRight, labelWidth() - 32));
     }
     const core::TimeAxis axis = axisFor(row.rank);
 
