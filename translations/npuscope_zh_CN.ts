@@ -69,7 +69,7 @@
     </message>
     <message>
         <source>Free is device idle time that is neither computing nor communication: on the rank with the most Free look at the host side of the timeline (late kernel launches, Python overhead, synchronisation, CPU binding).</source>
-        <translation>Free 是既非计算也非通信的设备空闲时间：在 Free 最多的卡上查看时间线的 Host 侧（核函数下发过晚、Python 开销、同步、CPU 绑核）。</translation>
+        <translation>空闲时间（Free）是既非计算也非通信的设备空闲时间：在空闲时间最多的卡上查看时间线的 Host 侧（核函数下发过晚、Python 开销、同步、CPU 绑核）。</translation>
     </message>
     <message>
         <source>Communication(Not Overlapped)</source>
@@ -85,15 +85,15 @@
     </message>
     <message>
         <source>%1 differs by %2 % of its mean between ranks doing the same work: rank %3 %4 ms, rank %5 %6 ms (mean %7 ms over ranks %8; %9 groups of comparable ranks are above the threshold).</source>
-        <translation>执行相同工作的卡之间 %1 相差其均值的 %2 %：卡 %3 为 %4 ms，卡 %5 为 %6 ms（卡 %8 的均值 %7 ms；共 %9 组同类卡超过阈值）。</translation>
+        <translation>执行相同工作的卡之间，%1 相差其均值的 %2 %：卡 %3 为 %4 ms，卡 %5 为 %6 ms（卡 %8 的均值 %7 ms；共 %9 组同类卡超过阈值）。</translation>
     </message>
     <message>
         <source>%1 differs by %2 % of its mean between ranks doing the same work: rank %3 %4 ms, rank %5 %6 ms (mean %7 ms over ranks %8).</source>
-        <translation>执行相同工作的卡之间 %1 相差其均值的 %2 %：卡 %3 为 %4 ms，卡 %5 为 %6 ms（卡 %8 的均值 %7 ms）。</translation>
+        <translation>执行相同工作的卡之间，%1 相差其均值的 %2 %：卡 %3 为 %4 ms，卡 %5 为 %6 ms（卡 %8 的均值 %7 ms）。</translation>
     </message>
     <message>
         <source>(max − min) ÷ mean of the pipeline stages&apos; mean Computing &gt; %1</source>
-        <translation>各流水线阶段平均 Computing 的 (最大 − 最小) ÷ 均值 &gt; %1</translation>
+        <translation>各流水线阶段平均计算时间（Computing）的 (最大 − 最小) ÷ 均值 &gt; %1</translation>
     </message>
     <message>
         <source>Pipeline stage %1 computes %2 ms per step, stage %3 %4 ms (%5 stages, %6); ranks of the same stage and TP position differ by at most %7 %, so the stages, not single ranks, are unequal.</source>
@@ -201,7 +201,7 @@
     </message>
     <message>
         <source>Its Computing is %1 ms per step against a median of %2 ms.</source>
-        <translation>其每迭代 Computing 为 %1 ms，中位数为 %2 ms。</translation>
+        <translation>其每迭代计算时间（Computing）为 %1 ms，中位数为 %2 ms。</translation>
     </message>
     <message>
         <source>The most waiting peer, rank %1 (wait ratio %2), has a synchronisation ratio of %3: %4.</source>
@@ -221,11 +221,11 @@
     </message>
     <message>
         <source>Preparing ÷ step time &gt; %1</source>
-        <translation>Preparing ÷ 迭代时间 &gt; %1</translation>
+        <translation>准备时间（Preparing）÷ 迭代时间 &gt; %1</translation>
     </message>
     <message>
         <source>Preparing (from the step start to the first device task: data loading) is %1 % of the step on rank %2; ranks above %3 %: %4.</source>
-        <translation>卡 %2 上 Preparing（从迭代开始到第一个设备任务：数据加载）占迭代的 %1 %；高于 %3 % 的卡：%4 张。</translation>
+        <translation>卡 %2 上准备时间（Preparing，从迭代开始到第一个设备任务：数据加载）占迭代的 %1 %；高于 %3 % 的卡：%4 张。</translation>
     </message>
     <message>
         <source>The input pipeline is too slow: more DataLoader workers, pin_memory, prefetching, or preprocessed / cached data; check the host CPU binding.</source>
@@ -245,7 +245,7 @@
     </message>
     <message>
         <source>Σ Bubble ÷ Σ step time over a stage&apos;s ranks &gt; %1</source>
-        <translation>一个流水线阶段各卡的 Σ Bubble ÷ Σ 迭代时间 &gt; %1</translation>
+        <translation>一个流水线阶段各卡的 Σ 空泡（Bubble）÷ Σ 迭代时间 &gt; %1</translation>
     </message>
     <message>
         <source>Pipeline stage %1 spends %2 % of its step in the pipeline bubble (mean %3 ms of %4 ms over %5 ranks).</source>
