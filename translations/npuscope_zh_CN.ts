@@ -731,10 +731,6 @@
         <translation>归因分析</translation>
     </message>
     <message>
-        <source>Step</source>
-        <translation>迭代</translation>
-    </message>
-    <message>
         <source>No profile loaded</source>
         <translation>未加载性能数据</translation>
     </message>
@@ -769,6 +765,10 @@
     <message>
         <source>%1 ms of waiting, summed over the ranks of %2 delayed ops: %3 ms traced to %4 root; %5 ms not explained by any rank or link (the normal spread between ranks)</source>
         <translation>%2 个延迟算子中各卡等待时间合计 %1 ms：其中 %3 ms 追溯到 %4 个根因；%5 ms 无法归因于任何卡或链路（卡间正常波动）</translation>
+    </message>
+    <message>
+        <source>Step:</source>
+        <translation>迭代：</translation>
     </message>
 </context>
 <context>
@@ -923,18 +923,6 @@
         <translation>集合通信</translation>
     </message>
     <message>
-        <source>Step</source>
-        <translation>迭代</translation>
-    </message>
-    <message>
-        <source>Group</source>
-        <translation>通信域</translation>
-    </message>
-    <message>
-        <source>Type</source>
-        <translation>类型</translation>
-    </message>
-    <message>
         <source>No profile loaded</source>
         <translation>未加载性能数据</translation>
     </message>
@@ -989,6 +977,18 @@
     <message>
         <source>%1 %2 (step %3)</source>
         <translation>%1 %2（迭代 %3）</translation>
+    </message>
+    <message>
+        <source>Step:</source>
+        <translation>迭代：</translation>
+    </message>
+    <message>
+        <source>Group:</source>
+        <translation>通信域：</translation>
+    </message>
+    <message>
+        <source>Type:</source>
+        <translation>类型：</translation>
     </message>
 </context>
 <context>

@@ -37,7 +37,7 @@ BlameDock::BlameDock(Workspace* ws, QWidget* parent)
     // Step numbers filled in later: as wide as the widest, never squeezed below it.
     m_step->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_step->setSizePolicy(QSizePolicy::Fixed, m_step->sizePolicy().verticalPolicy());
-    bar->addWidget(new QLabel(tr("Step"), body));
+    bar->addWidget(new QLabel(tr("Step:"), body));
     bar->addWidget(m_step);
     m_summary = new QLabel(body);
     m_summary->setObjectName(QStringLiteral("blameSummary"));

@@ -57,11 +57,11 @@ CollectivesDock::CollectivesDock(Workspace* ws, QWidget* parent)
     m_group->setObjectName(QStringLiteral("collectivesGroup"));
     m_type = new QComboBox(body);
     m_type->setObjectName(QStringLiteral("collectivesType"));
-    bar->addWidget(new QLabel(tr("Step"), body));
+    bar->addWidget(new QLabel(tr("Step:"), body));
     bar->addWidget(m_step);
-    bar->addWidget(new QLabel(tr("Group"), body));
+    bar->addWidget(new QLabel(tr("Group:"), body));
     bar->addWidget(m_group);
-    bar->addWidget(new QLabel(tr("Type"), body));
+    bar->addWidget(new QLabel(tr("Type:"), body));
     bar->addWidget(m_type);
     m_memberChip = new QToolButton(body);
     m_memberChip->setObjectName(QStringLiteral("collectivesMemberChip"));
