@@ -1668,12 +1668,12 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     <message>
         <source>No baseline to compare with.
 
-Choose one with File → Compare with…, drop a folder on the window with Ctrl (or Shift) held, or start npuscope --baseline BASE PATH.
+Choose one with File → Compare with…, drop a folder on the window with Ctrl (or Shift) held, or start %1.
 The opened profile is the new run; the baseline may be any input npuscope opens, a GPU trace too.</source>
         <translation>没有可比较的基线。
 
-可通过“文件 → 与…比较”选择，按住 Ctrl（或 Shift）将文件夹拖到窗口上，或以 npuscope --baseline BASE PATH 启动。
-当前打开的数据为新运行；基线可以是 npuscope 能打开的任何输入，包括 GPU trace。</translation>
+可通过“文件 → 与…比较”选择，按住 Ctrl（或 Shift）将文件夹拖到窗口上，或以 %1 启动。
+当前打开的数据为新运行；基线可以是 npuscope 能打开的任何输入，包括 GPU 的跟踪文件（trace）。</translation>
     </message>
     <message>
         <source>Comparing with the baseline…</source>

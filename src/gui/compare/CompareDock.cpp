@@ -186,9 +186,13 @@ void CompareDock::reload()
         return;
     }
     if (!base) {
+        // The command line never breaks inside (a narrow dock split it into "--" and "baseline"): no-break spaces and
+        // hyphens.
+        const QString command = QStringLiteral("npuscope\u00a0\u2011\u2011baseline\u00a0BASE\u00a0PATH");
         showMessage(tr("No baseline to compare with.\n\nChoose one with File \u2192 Compare with\u2026, drop a folder "
-                       "on the window with Ctrl (or Shift) held, or start npuscope --baseline BASE PATH.\nThe opened "
-                       "profile is the new run; the baseline may be any input npuscope opens, a GPU trace too."));
+                       "on the window with Ctrl (or Shift) held, or start %1.\nThe opened profile is the new run; the "
+                       "baseline may be any input npuscope opens, a GPU trace too.")
+                        .arg(command));
         return;
     }
     // BaselineComparison computes the one comparison every compare view shows.
