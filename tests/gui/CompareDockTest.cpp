@@ -113,6 +113,7 @@ TEST(CompareDock, WithoutBaselineSaysHowToChooseOne)
     ASSERT_NE(message, nullptr);
     EXPECT_TRUE(message->isVisible());
     EXPECT_TRUE(message->text().contains(QStringLiteral("Compare with")));
-    EXPECT_TRUE(message->text().contains(QStringLiteral("--baseline")));
+    // The command as typed, shown with no-break hyphens so that it never breaks inside.
+    EXPECT_TRUE(message->text().contains(QStringLiteral("\u2011\u2011baseline")));
     EXPECT_EQ(dock->diff(), nullptr);
 }
