@@ -47,7 +47,13 @@ namespace {
         void sync()
         {
             follow(m_view->model());
-            setGeometry(m_view->viewport()->rect());
+            const QRect area = m_view->viewport()->rect();
+            setGeometry(area);
+            // Centred while it fits; from the top when the viewport is lower than the text (a centred text cut at
+            // both ends shows neither its start nor its end), and less margin.
+            const bool fits = heightForWidth(area.width()) <= area.height();
+            setMargin(fits ? 12 : 4);
+            setAlignment(fits ? Qt::AlignCenter : Qt::AlignHCenter | Qt::AlignTop);
             setVisible(!text().isEmpty() && (!m_model || m_model->rowCount() == 0));
         }
 
