@@ -15,6 +15,7 @@
 #include <QLayout>
 #include <QRegularExpression>
 #include <QScrollBar>
+#include <QTabBar>
 #include <QTableView>
 
 #include <gtest/gtest.h>
@@ -124,6 +125,15 @@ TEST(NarrowWindow, ALowWindowTabsTheTimelineWithTheClusterViews)
             EXPECT_FALSE(timeline->visibleRegion().isEmpty()) << what;
             if (low) {
                 EXPECT_GT(timeline->height(), size.height() / 2) << what;
+                // The Timeline's tab is the first, Cluster steps' the second: both in sight at the left of the bar.
+                QTabBar* bar = nullptr;
+                for (QTabBar* b : window->findChildren<QTabBar*>(Qt::FindDirectChildrenOnly)) {
+                    if (b->isVisible() && b->count() > 2)
+                        bar = b;
+                }
+                ASSERT_NE(bar, nullptr) << what;
+                EXPECT_EQ(bar->tabText(0), timeline->windowTitle()) << what;
+                EXPECT_EQ(bar->tabText(1), steps->windowTitle()) << what;
                 continue;
             }
             EXPECT_FALSE(steps->visibleRegion().isEmpty()) << what;

@@ -356,7 +356,13 @@ void MainWindow::applyDefaultSplit()
     // 2: Cluster steps would scroll its footer away in half of 540) would show half a table above a few timeline
     // tracks: the timeline joins the cluster views' tabs, in front, and each view gets the whole height.
     if (available < kMinSplitHeight || least > available / 2) {
-        tabifyDockWidget(m_stepsDock, m_timelineDock);
+        // The Timeline's tab first, Cluster steps and the other cluster views after it in their order: the views
+        // join the Timeline's place one by one. (The Timeline added last, in front, scrolled the tab bar so far that
+        // Cluster steps and the first views were out of sight.)
+        QList<QDockWidget*> group { m_stepsDock };
+        group += tabifiedDockWidgets(m_stepsDock);
+        for (QDockWidget* dock : group)
+            tabifyDockWidget(m_timelineDock, dock);
         m_timelineDock->raise();
         return;
     }
