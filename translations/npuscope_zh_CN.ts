@@ -3692,6 +3692,10 @@ rank %1 of %2</source>
         <source>%1 ops on %2 ranks · colour = op type:</source>
         <translation>%2 张卡上的 %1 个算子 · 颜色 = 算子类型：</translation>
     </message>
+    <message>
+        <source>colour = op type:</source>
+        <translation>颜色 = 算子类型：</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::OperatorDiffModel</name>

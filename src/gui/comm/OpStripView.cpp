@@ -144,10 +144,16 @@ void OpStripView::paintEvent(QPaintEvent*)
     p.setPen(palette().color(QPalette::WindowText));
     if (m_byType) {
         // Colour = op type, with a legend after the caption as far as the width goes.
-        const QString caption = tr("%1 ops on %2 ranks \u00b7 colour = op type:").arg(m_strip.ops.size()).arg(rows);
+        const int box = fm.ascent() - 2;
+        int legend = 0;
+        for (const QString& type : m_types)
+            legend += box + 4 + fm.horizontalAdvance(type) + 10;
+        // The counts give way to the legend when both do not fit (683 px showed "receive" alone).
+        QString caption = tr("%1 ops on %2 ranks \u00b7 colour = op type:").arg(m_strip.ops.size()).arg(rows);
+        if (plot.left() + fm.horizontalAdvance(caption) + 8 + legend > width() - 4)
+            caption = tr("colour = op type:");
         p.drawText(QPoint(plot.left(), fm.ascent() + 2), caption);
         int x = plot.left() + fm.horizontalAdvance(caption) + 8;
-        const int box = fm.ascent() - 2;
         for (int t = 0; t < static_cast<int>(m_types.size()); ++t) {
             const int w = box + 4 + fm.horizontalAdvance(m_types[t]) + 10;
             if (x + w > width() - 4)
