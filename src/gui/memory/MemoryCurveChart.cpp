@@ -40,36 +40,30 @@ QColor componentColor(const std::string& component, size_t index)
 }
 
 // One-pixel solid pens only: a wide or dashed pen makes the raster engine stroke every segment as a path, several
-// times slower on a frame of tens of thousands of vertices (npuscope-bench memory). Metrics differ by shade: on a light
-// base the component's colour (reserved) and two lighter tints; on a dark base (where the darker colour is the faint
-// one, and the tints of blue were one) the colour at full brightness, allocated a paler neighbour hue on one side and
-// active a paler one still on the other.
+// times slower on a frame of tens of thousands of vertices (npuscope-bench memory). Colour = component, and the metric
+// moves it: reserved the component's colour, allocated a neighbour hue on one side, active a paler one on the other
+// (lighter tints of one hue were one colour, on the dark base above all). On the dark base every colour is at full
+// brightness.
 QPen penOf(const MemoryCurveChart::Series& s, bool darkBase)
 {
-    if (!darkBase) {
-        switch (s.curve.metric) {
-        case query::MemoryMetric::Reserved:
-            return QPen(s.color, 0);
-        case query::MemoryMetric::Allocated:
-            return QPen(s.color.lighter(135), 0);
-        case query::MemoryMetric::Active:
-            return QPen(s.color.lighter(175), 0);
-        }
-        return QPen(s.color, 0);
-    }
     const QColor c = s.color.toHsv();
-    if (c.hsvSaturation() < 40) // APP's grey: a lighter grey, whatever the metric (APP has reserved only)
-        return QPen(s.color.lighter(125), 0);
+    if (c.hsvSaturation() < 40) // APP's grey (APP has reserved only): a lighter grey on the dark base
+        return QPen(darkBase ? s.color.lighter(125) : s.color, 0);
     const int h = c.hsvHue();
     const int sat = c.hsvSaturation();
+    const int val = c.value();
     const auto shifted = [h](int by) { return (h + by + 360) % 360; };
     switch (s.curve.metric) {
     case query::MemoryMetric::Reserved:
-        return QPen(QColor::fromHsv(h, sat, 255), 0);
+        return QPen(darkBase ? QColor::fromHsv(h, sat, 255) : s.color, 0);
     case query::MemoryMetric::Allocated:
-        return QPen(QColor::fromHsv(shifted(-20), sat * 75 / 100, 255), 0);
+        return QPen(darkBase ? QColor::fromHsv(shifted(-22), sat * 75 / 100, 255)
+                             : QColor::fromHsv(shifted(-22), sat, std::min(255, val * 115 / 100)),
+            0);
     case query::MemoryMetric::Active:
-        return QPen(QColor::fromHsv(shifted(20), sat * 32 / 100, 255), 0);
+        return QPen(darkBase ? QColor::fromHsv(shifted(22), sat * 32 / 100, 255)
+                             : QColor::fromHsv(shifted(22), sat * 45 / 100, std::min(255, val * 125 / 100)),
+            0);
     }
     return QPen(s.color, 0);
 }
