@@ -19,7 +19,6 @@ const QColor kTransit(66, 133, 244);
 const QColor kWait(234, 67, 53);
 const QColor kIdle(200, 200, 200);
 const QColor kElapsed(52, 168, 83);
-const QColor kSelection(255, 214, 80, 150);
 constexpr double kMaxRow = 28.0;
 
 } // namespace
@@ -162,7 +161,7 @@ void CommRankChart::paintEvent(QPaintEvent*)
         const bool selected = m_selected && *m_selected == r.rank;
         // The selected row's band over the bars only: across the label column it ran through the row's label.
         if (selected)
-            p.fillRect(QRectF(plot.left(), y, plot.width(), std::max(2.0, h)), kSelection);
+            p.fillRect(QRectF(plot.left(), y, plot.width(), std::max(2.0, h)), selectionColor());
         if (separate) {
             // Two bars on one scale; each carries its value so a tiny Elapsed next to a long Wait still reads.
             const double half = bh / 2;
@@ -205,7 +204,7 @@ void CommRankChart::paintEvent(QPaintEvent*)
         const double w = fm.horizontalAdvance(text) + 8;
         const QRectF tag(r.right() - w + 4, r.top(), w, r.height());
         p.fillRect(tag, palette().color(QPalette::Base));
-        p.fillRect(tag, kSelection);
+        p.fillRect(tag, selectionColor());
         p.setPen(palette().color(QPalette::Text));
         p.drawText(r, Qt::AlignRight | Qt::AlignVCenter, text);
     }

@@ -34,6 +34,13 @@ QColor ChartWidget::gridColor() const
     return c;
 }
 
+QColor ChartWidget::selectionColor() const
+{
+    QColor c = palette().color(QPalette::Highlight);
+    c.setAlpha(70);
+    return c;
+}
+
 ChartWidget::ChartWidget(QWidget* parent)
     : QWidget(parent)
 {

@@ -218,7 +218,9 @@ void RankBarChart::paintEvent(QPaintEvent* event)
         const int y = top + i * m_rowHeight;
         const bool selected = m_selectedRank && bar.rank == *m_selectedRank;
         if (selected || i == hoveredItem()) {
-            const QColor band = selected ? QColor(255, 214, 80, 150) : QColor(0, 0, 0, 18);
+            QColor band = selected ? selectionColor() : palette().color(QPalette::Text);
+            if (!selected)
+                band.setAlpha(18);
             // A row thinner than its label (hundreds of ranks): the band stays in the plot, so that it does not
             // strike through the label drawn over several rows.
             const int bandLeft = m_rowHeight < fm.height() ? left : 0;

@@ -204,8 +204,7 @@ void TimeOverviewChart::paintEvent(QPaintEvent*)
     // not wash the whole plot), in the palette's highlight colour.
     const double boxW = std::min(28.0, slot * 0.3);
     const double bandW = std::min(slot, std::max(3.0 * boxW, 48.0));
-    QColor selectedFill = palette().color(QPalette::Highlight);
-    selectedFill.setAlpha(60);
+    const QColor selectedFill = selectionColor();
     QColor hoveredFill = palette().color(QPalette::Text);
     hoveredFill.setAlpha(18);
     for (int i = 0; i < n; ++i) {

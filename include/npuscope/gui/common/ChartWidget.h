@@ -41,6 +41,9 @@ public:
     // Gridlines: the text colour, faint, so they show on the light and the dark theme alike (black at 10 % was
     // invisible on the dark base).
     QColor gridColor() const;
+    // The band behind a selected rank or step: the palette's highlight, translucent (one selection colour with the
+    // tables; a yellow band read as more of the yellow Preparing part).
+    QColor selectionColor() const;
 
     // The chart as drawn at its current size (device-independent pixels).
     QImage toImage() const;
