@@ -400,7 +400,7 @@ void MareyChart::drawOverlay(QPainter& painter)
         if (d >= 0) {
             const int y = deviceY(d);
             painter.fillRect(QRectF(plot.left(), y - std::max(2.0, m_pitch / 2), plot.width(), std::max(4.0, m_pitch)),
-                QColor(255, 200, 0, 60));
+                selectionColor());
         }
     }
     if (m_highlight) {
@@ -464,11 +464,11 @@ void MareyChart::drawLabels(QPainter& painter)
         const double y = row.y;
         const bool selected = m_selectedRank && *m_selectedRank == dev.rank;
         if (labels) {
-            painter.setPen(selected ? QColor(0xd0, 0x70, 0x00) : palette().color(QPalette::Text));
+            painter.setPen(selected ? palette().color(QPalette::Highlight) : palette().color(QPalette::Text));
             painter.drawText(QRectF(4, y - 7, blocksX - 8, 14), Qt::AlignVCenter | Qt::AlignLeft,
                 tr("rank %1").arg(dev.rank) + (dev.hasOps() ? QString() : tr(" (no ops)")));
         } else if (selected) {
-            painter.fillRect(QRectF(0, y - 1, blocksX - 4, 3), QColor(0xb0, 0x60, 0x00));
+            painter.fillRect(QRectF(0, y - 1, blocksX - 4, 3), palette().color(QPalette::Highlight));
         }
         const Blocks b = row.device < static_cast<int>(m_blocks.size()) ? m_blocks[row.device] : Blocks {};
         const std::optional<double> values[3] = { b.flops, b.flopsPerSecond, b.memory };
