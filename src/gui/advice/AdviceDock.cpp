@@ -169,7 +169,10 @@ void AdviceDock::reload()
                       .arg(capacityGb, 0, 'f', 0));
             m_model->setFindings(std::move(findings));
             // The message and the ranks give up width (elided, whole in the tooltip); the figures never do.
-            TableSetup::fitColumns(m_table, { AdviceTableModel::Message, AdviceTableModel::Where });
+            // The rule id and category give way too: at 683 px a long rule id (communication_dispersion) pushed the
+            // message out of sight.
+            TableSetup::fitColumns(m_table,
+                { AdviceTableModel::Message, AdviceTableModel::Where, AdviceTableModel::Rule, AdviceTableModel::Category });
             if (m_model->rowCount() > 0)
                 m_table->setCurrentIndex(m_model->index(0, 0));
             else
