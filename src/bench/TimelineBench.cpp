@@ -88,8 +88,9 @@ int runTimelineBench(int argc, char** argv)
     renderer.setScrollY(0);
     std::vector<double> hits;
     int found = 0;
+    const int labelWidth = gui::TimelineRenderer::labelWidthFor(1920);
     for (int i = 0; i < 2000; ++i) {
-        const QPoint pos(gui::TimelineRenderer::labelWidthFor(1920) + (i * 37) % (1920 - gui::TimelineRenderer::labelWidthFor(1920)),
+        const QPoint pos(labelWidth + (i * 37) % (1920 - labelWidth),
             gui::TimelineRenderer::kRulerHeight + (i * 53) % (1080 - gui::TimelineRenderer::kRulerHeight));
         const auto a = Clock::now();
         found += renderer.hitTest(pos).has_value() ? 1 : 0;

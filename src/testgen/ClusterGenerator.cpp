@@ -2255,9 +2255,8 @@ bool generateRank(const Cluster& c, int rank, const std::vector<StepPlan>& steps
     const std::string stepCsv = stepTraceCsv(steps);
     const std::string comm = communicationJson(c, steps);
     const std::string matrix = matrixJson(c, steps);
-    const double memoryFactor = c.options.memoryHeavyRank && *c.options.memoryHeavyRank == rank
-        ? GeneratorOptions::kMemoryHeavyFactor
-        : 1.0;
+    const double memoryFactor
+        = c.options.memoryHeavyRank && *c.options.memoryHeavyRank == rank ? GeneratorOptions::kMemoryHeavyFactor : 1.0;
     if (c.options.analysisDb && !writeAnalysisDb(out / "analysis.db", stepCsv, comm, matrix, error))
         return false;
     if (!writeText(dir / ("profiler_info_" + std::to_string(rank) + ".json"),
@@ -2316,9 +2315,9 @@ bool ClusterGenerator::generate(const GeneratorOptions& input, std::string& erro
         error = "--slow-rank " + std::to_string(*o.slowRank) + " is out of range 0.." + std::to_string(o.ranks - 1);
         return false;
     }
-    for (const auto& [flag, rank] : { std::pair { "--memory-heavy-rank", o.memoryHeavyRank },
-             std::pair { "--flops-light-rank", o.flopsLightRank }, std::pair { "--late-launch-rank", o.lateLaunchRank },
-             std::pair { "--slow-host", o.slowHost } }) {
+    for (const auto& [flag, rank] :
+        { std::pair { "--memory-heavy-rank", o.memoryHeavyRank }, std::pair { "--flops-light-rank", o.flopsLightRank },
+            std::pair { "--late-launch-rank", o.lateLaunchRank }, std::pair { "--slow-host", o.slowHost } }) {
         if (rank && (*rank < 0 || *rank >= o.ranks)) {
             error = std::string(flag) + " " + std::to_string(*rank) + " is out of range 0.."
                 + std::to_string(o.ranks - 1);

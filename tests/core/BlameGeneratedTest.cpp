@@ -25,8 +25,8 @@ constexpr int kSteps = 4;
 constexpr int kSkewUs = 500;
 
 // With ranks and steps given: no clock skew, as `npuscope-cli generate` writes by default.
-query::BlameResult blameOf(const testgen::GeneratorOptions& plant, const ScratchDir& dir, int ranks = kRanks,
-    int steps = kSteps)
+query::BlameResult blameOf(
+    const testgen::GeneratorOptions& plant, const ScratchDir& dir, int ranks = kRanks, int steps = kSteps)
 {
     const bool cliDefaults = ranks != kRanks;
     testgen::GeneratorOptions o = plant;

@@ -204,7 +204,8 @@ TEST(AdviceTableModel, AscendingRanksReadAsRanges)
     EXPECT_EQ(gui::AdviceTableModel::whereText(stage), QStringLiteral("ranks 0-255 (256)"));
     Finding slowest;
     slowest.ranks = { 1007, 983, 999, 897, 863, 835, 12 };
-    EXPECT_EQ(gui::AdviceTableModel::whereText(slowest), QStringLiteral("ranks 1007, 983, 999, 897, 863, 835, \u2026 (7)"));
+    EXPECT_EQ(
+        gui::AdviceTableModel::whereText(slowest), QStringLiteral("ranks 1007, 983, 999, 897, 863, 835, \u2026 (7)"));
     Finding pair;
     pair.ranks = { 523, 675 };
     EXPECT_EQ(gui::AdviceTableModel::whereText(pair), QStringLiteral("ranks 523, 675"));

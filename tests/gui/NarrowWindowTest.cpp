@@ -66,7 +66,8 @@ void checkEveryDock(const QString& language)
         // A step combo box shows its whole current item ("Step 50" was cut to "Step 5").
         for (QComboBox* combo : dock->findChildren<QComboBox*>()) {
             if (combo->isVisibleTo(dock) && combo->objectName().contains(QStringLiteral("tep"))) {
-                EXPECT_GE(combo->width(), combo->sizeHint().width()) << what << " " << combo->objectName().toStdString();
+                EXPECT_GE(combo->width(), combo->sizeHint().width())
+                    << what << " " << combo->objectName().toStdString();
             }
         }
         // In Chinese, no English sentence is left in a label: three lowercase English words in a row ("nothing in
@@ -111,8 +112,8 @@ TEST(NarrowWindow, ALowWindowTabsTheTimelineWithTheClusterViews)
         choices.language = language;
         Appearance::apply(choices);
         for (const QSize size : { QSize(683, 384), QSize(960, 540), QSize(1366, 768) }) {
-            const std::string what = language.toStdString() + " " + std::to_string(size.width()) + "x"
-                + std::to_string(size.height());
+            const std::string what
+                = language.toStdString() + " " + std::to_string(size.width()) + "x" + std::to_string(size.height());
             auto window = test::newWindow(size);
             ASSERT_TRUE(test::openAndWait(*window, { test::kTwoRanks }));
             window->show();

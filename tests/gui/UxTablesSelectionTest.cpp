@@ -5,16 +5,12 @@
 // theme; a folder of garbage named like profiler output is not a clean "1 rank · 0 steps".
 #include "GuiTestSupport.h"
 
+#include "npuscope/gui/advice/AdviceTableModel.h"
 #include "npuscope/gui/app/Appearance.h"
 #include "npuscope/gui/app/MainWindow.h"
 #include "npuscope/gui/app/WelcomePage.h"
-#include "npuscope/gui/advice/AdviceTableModel.h"
 #include "npuscope/gui/collectives/BlameTableModel.h"
 #include "npuscope/gui/collectives/CollectivesTableModel.h"
-#include "npuscope/gui/issues/IssueTableModel.h"
-#include "npuscope/gui/memory/ModuleMemoryModel.h"
-#include "npuscope/gui/memory/OperatorMemoryModel.h"
-#include "npuscope/gui/timeline/AreaStatsModel.h"
 #include "npuscope/gui/comm/CommDurationDock.h"
 #include "npuscope/gui/comm/CommDurationModel.h"
 #include "npuscope/gui/comm/GroupTableModel.h"
@@ -24,8 +20,12 @@
 #include "npuscope/gui/common/MetricText.h"
 #include "npuscope/gui/common/TableSetup.h"
 #include "npuscope/gui/common/Workspace.h"
+#include "npuscope/gui/issues/IssueTableModel.h"
 #include "npuscope/gui/issues/ParseIssuesDock.h"
+#include "npuscope/gui/memory/ModuleMemoryModel.h"
+#include "npuscope/gui/memory/OperatorMemoryModel.h"
 #include "npuscope/gui/operators/OperatorDock.h"
+#include "npuscope/gui/timeline/AreaStatsModel.h"
 #include "npuscope/gui/timeline/TimelineDock.h"
 #include "npuscope/gui/timeline/TimelineView.h"
 #include "npuscope/query/MetricDefinitions.h"
@@ -138,7 +138,8 @@ TEST(UxTables, HeaderTooltipsDefineEveryColumn)
     const auto ratio = query::MetricDefinitions::of("Wait Ratio");
     ASSERT_FALSE(ratio.empty());
     const QString tip = duration.headerData(CommDurationModel::WaitRatio, Qt::Horizontal, Qt::ToolTipRole).toString();
-    EXPECT_TRUE(tip.startsWith(QStringLiteral("Wait Ratio: ") + QString::fromUtf8(ratio.data(), static_cast<qsizetype>(ratio.size()))))
+    EXPECT_TRUE(tip.startsWith(
+        QStringLiteral("Wait Ratio: ") + QString::fromUtf8(ratio.data(), static_cast<qsizetype>(ratio.size()))))
         << tip.toStdString();
     LinkTableModel links;
     bool bandwidth = false;

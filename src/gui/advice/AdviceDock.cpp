@@ -159,11 +159,13 @@ void AdviceDock::reload()
             int counts[3] = { 0, 0, 0 };
             for (const auto& f : findings)
                 ++counts[static_cast<int>(f.severity)];
-            m_summary->setText(
-                (findings.empty()
-                        ? tr("No findings: no rule's threshold was crossed")
-                        : (findings.size() == 1 ? tr("1 finding: ") : tr("%1 findings: ").arg(findings.size()))
-                            + tr("critical %1 \u00b7 warning %2 \u00b7 info %3").arg(counts[2]).arg(counts[1]).arg(counts[0]))
+            m_summary->setText((findings.empty() ? tr("No findings: no rule's threshold was crossed")
+                                                 : (findings.size() == 1 ? tr("1 finding: ")
+                                                                         : tr("%1 findings: ").arg(findings.size()))
+                                           + tr("critical %1 \u00b7 warning %2 \u00b7 info %3")
+                                                 .arg(counts[2])
+                                                 .arg(counts[1])
+                                                 .arg(counts[0]))
                 + tr(" \u00b7 device memory %1 GB (Memory heatmap setting) \u00b7 double-click a finding to show its "
                      "evidence")
                       .arg(capacityGb, 0, 'f', 0));
@@ -172,7 +174,8 @@ void AdviceDock::reload()
             // The rule id and category give way too: at 683 px a long rule id (communication_dispersion) pushed the
             // message out of sight.
             TableSetup::fitColumns(m_table,
-                { AdviceTableModel::Message, AdviceTableModel::Where, AdviceTableModel::Rule, AdviceTableModel::Category });
+                { AdviceTableModel::Message, AdviceTableModel::Where, AdviceTableModel::Rule,
+                    AdviceTableModel::Category });
             if (m_model->rowCount() > 0)
                 m_table->setCurrentIndex(m_model->index(0, 0));
             else

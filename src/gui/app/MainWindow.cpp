@@ -337,8 +337,8 @@ void MainWindow::hideWelcome()
 void MainWindow::applyDefaultSplit()
 {
     // The default layout gives the timeline most of the height: 35 % for the cluster views above it, or what Cluster
-    // steps would like, up to 45 % (50 % for what it cannot do without). In pixels of the window as it is now (the state
-    // saved at construction holds the sizes of a window not laid out yet).
+    // steps would like, up to 45 % (50 % for what it cannot do without). In pixels of the window as it is now (the
+    // state saved at construction holds the sizes of a window not laid out yet).
     const int available = std::max(2, height() - menuBar()->sizeHint().height() - statusBar()->sizeHint().height());
     // What Cluster steps needs above the timeline: its title bar, its body (least: the table's header and three
     // rows, the footer; wanted: its size hint) and the tab bar of the cluster views under it.

@@ -143,16 +143,15 @@ void BlameDock::showRoot()
         return;
     const query::BlameRoot& root = m_model->rowAt(index.row());
     QString html = QStringLiteral("<p><b>%1</b> \u2014 %2: %3</p><ol>")
-                       .arg(BlameTableModel::rootText(root).toHtmlEscaped(),
-                           BlameTableModel::causeText(root.cause),
+                       .arg(BlameTableModel::rootText(root).toHtmlEscaped(), BlameTableModel::causeText(root.cause),
                            BlameTableModel::evidenceText(root).toHtmlEscaped());
     for (const auto& hop : root.chain) {
         const auto& in = m_result->set.instances[hop.instance];
-        const QString item = (hop.relation == "late" ? tr("rank %1 arrived late in %2 (%3, last arriver %4)")
-                                                     : tr("rank %1 waited in %2 (%3, last arriver %4)"))
-                                 .arg(QString::number(hop.rank), QString::fromStdString(in.opKey).toHtmlEscaped(),
-                                     QString::fromStdString(in.opType),
-                                     QString::number(in.members[in.lastArriver].rank));
+        const QString item
+            = (hop.relation == "late" ? tr("rank %1 arrived late in %2 (%3, last arriver %4)")
+                                      : tr("rank %1 waited in %2 (%3, last arriver %4)"))
+                  .arg(QString::number(hop.rank), QString::fromStdString(in.opKey).toHtmlEscaped(),
+                      QString::fromStdString(in.opType), QString::number(in.members[in.lastArriver].rank));
         html += QStringLiteral("<li>") + item + QStringLiteral("</li>");
     }
     html += QStringLiteral("</ol>");

@@ -110,8 +110,9 @@ CommMatrixDock::CommMatrixDock(Workspace* ws, QWidget* parent)
             reloadMatrix();
     });
     // A cell selects its link's two ranks (src first: the primary selected rank).
-    connect(m_view, &CommMatrixView::linkClicked, this,
-        [this](qint64 src, qint64 dst) { workspace()->setSelectedRanks({ src, dst }); });
+    connect(m_view, &CommMatrixView::linkClicked, this, [this](qint64 src, qint64 dst) {
+        workspace()->setSelectedRanks({ src, dst });
+    });
     connect(m_view, &CommMatrixView::collectivesRequested, this, [this](qint64 src, qint64 dst) {
         workspace()->requestCollectivesOf({ src, dst });
     });

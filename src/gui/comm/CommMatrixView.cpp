@@ -41,7 +41,8 @@ QColor ramp(double t, bool lowIsBad)
 {
     static const QColor bad[] = { QColor(200, 30, 40), QColor(245, 160, 60), QColor(250, 235, 150),
         QColor(140, 200, 120), QColor(30, 120, 90) };
-    // The heat scale starts at a visible tint, not near-white: the smallest sizes and times must show on a light canvas.
+    // The heat scale starts at a visible tint, not near-white: the smallest sizes and times must show on a light
+    // canvas.
     static const QColor heat[] = { QColor(252, 215, 140), QColor(250, 180, 90), QColor(240, 120, 50),
         QColor(190, 40, 40), QColor(100, 10, 40) };
     const QColor* stops = lowIsBad ? bad : heat;
@@ -835,8 +836,9 @@ void CommMatrixView::paintBlocks(QPainter& p, const Layout& l)
         const auto& b = m_matrix.blocks[bi];
         const size_t end = std::min(b.end, m_matrix.ranks.size());
         if (b.begin < end)
-            compact[bi] = QString::number(*std::min_element(m_matrix.ranks.begin() + static_cast<std::ptrdiff_t>(b.begin),
-                m_matrix.ranks.begin() + static_cast<std::ptrdiff_t>(end)));
+            compact[bi]
+                = QString::number(*std::min_element(m_matrix.ranks.begin() + static_cast<std::ptrdiff_t>(b.begin),
+                    m_matrix.ranks.begin() + static_cast<std::ptrdiff_t>(end)));
         widestCompact = std::max(widestCompact, fm.horizontalAdvance(compact[bi]));
     }
     const bool compactColumns = widest + 4 > colPx && widestCompact + 10 <= colPx;

@@ -111,7 +111,8 @@ QString CommRankChart::toolTipFor(int row) const
 QRectF CommRankChart::labelRect(size_t row) const
 {
     const QRect plot = plotRect();
-    const double h = std::min(maxRow(), static_cast<double>(plot.height()) / static_cast<double>(std::max<size_t>(1, m_rows.size())));
+    const double h = std::min(
+        maxRow(), static_cast<double>(plot.height()) / static_cast<double>(std::max<size_t>(1, m_rows.size())));
     const double y = plot.top() + static_cast<double>(row) * h;
     const double lineHeight = fontMetrics().height();
     return QRectF(0, y + h / 2 - lineHeight / 2.0, plot.left() - 6, lineHeight);

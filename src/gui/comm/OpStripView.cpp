@@ -69,7 +69,8 @@ QString OpStripView::opTypeOf(const std::string& name)
     QString n = QString::fromStdString(name.substr(0, name.find('@')));
     if (n.startsWith(QLatin1String("hcom_")))
         n = n.mid(5);
-    const auto end = std::find_if(n.begin(), n.end(), [](QChar c) { return c == QLatin1Char('_') || c == QLatin1Char('-'); });
+    const auto end
+        = std::find_if(n.begin(), n.end(), [](QChar c) { return c == QLatin1Char('_') || c == QLatin1Char('-'); });
     n.truncate(static_cast<qsizetype>(end - n.begin()));
     return n.isEmpty() ? QString::fromStdString(name) : n;
 }

@@ -7,13 +7,13 @@
 #include "npuscope/query/FlopsQuery.h"
 #include "npuscope/query/RankQuery.h"
 
-#include <QCoreApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QSignalBlocker>
 #include <QScrollArea>
+#include <QSignalBlocker>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -202,7 +202,7 @@ void FlopsHeatmapDock::updateStatus()
     syncAllStepsBox();
     const auto step = shownStep();
     const bool stepSelected = workspace()->step().has_value();
-    text += step          ? tr(" \u00b7 step %1").arg(*step)
+    text += step       ? tr(" \u00b7 step %1").arg(*step)
         : stepSelected ? tr(" \u00b7 all steps (total)")
                        : tr(" \u00b7 all steps (total), as no step is selected");
     if (m_wholeRunOnly)
@@ -224,9 +224,10 @@ void FlopsHeatmapDock::refresh()
             const bool importing = isImporting();
             m_wholeRunOnly = summary.wholeRunOnly;
             if (!summary.recorded && !importing && !m_places.empty()) {
-                m_message->setText(tr("<b>No loaded kernel carries FLOPs.</b><br>%1.<br>Ranks checked: %2.")
-                                       .arg(QCoreApplication::translate("FlopsQuery", query::FlopsQuery::kHowToRecord).toHtmlEscaped())
-                                       .arg(m_places.size()));
+                m_message->setText(
+                    tr("<b>No loaded kernel carries FLOPs.</b><br>%1.<br>Ranks checked: %2.")
+                        .arg(QCoreApplication::translate("FlopsQuery", query::FlopsQuery::kHowToRecord).toHtmlEscaped())
+                        .arg(m_places.size()));
                 m_scroll->hide();
                 m_message->show();
             } else {

@@ -503,8 +503,7 @@ std::vector<MareyChart::AxisTick> MareyChart::axisTicks() const
         = std::max(1.0, niceStep(static_cast<double>(m_axis.windowNs()), std::max(2, plot.width() / 140)));
     // A tick less than half a pixel before the window's start (the axis keeps whole units; the origin need not be one)
     // still counts: the step's "0".
-    const double first
-        = std::ceil((static_cast<double>(m_axis.start() - origin) - m_axis.nsPerPx() / 2) / step) * step;
+    const double first = std::ceil((static_cast<double>(m_axis.start() - origin) - m_axis.nsPerPx() / 2) / step) * step;
     for (double t = first; t <= static_cast<double>(m_axis.end() - origin); t += step) {
         AxisTick tick;
         tick.x = plot.left() + m_axis.toPx(origin + static_cast<int64_t>(std::llround(t)));

@@ -116,8 +116,7 @@ DeviceHeatmap::Legend MemoryHeatmap::legend() const
         // The ramp spans the devices shown: its ends are the least and most used, red stays "over 90 %".
         const int decimals = m_most - m_least < 0.02 ? 2 : 1; // ticks a quarter of the span apart stay distinct
         const auto pct = [decimals](double r) { return QStringLiteral("%1 %").arg(100.0 * r, 0, 'f', decimals); };
-        return { tr("Peak reserved \u00f7 device memory"),
-            [](double r) { return rampColor(kRamp, r * kHighRatio); },
+        return { tr("Peak reserved \u00f7 device memory"), [](double r) { return rampColor(kRamp, r * kHighRatio); },
             { { 0.0, pct(m_least), Qt::AlignLeft }, { 0.5, pct((m_least + m_most) / 2) },
                 { 1.0, pct(m_most), Qt::AlignRight } },
             { { kHigh, tr("over 90 %") }, { kOver, tr("over 100 %") }, { kNoData, tr("no memory records") } } };

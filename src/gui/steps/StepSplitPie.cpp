@@ -128,7 +128,8 @@ void StepSplitPie::paintEvent(QPaintEvent*)
     const bool sideBySide = body.width() >= legendWidth + 160;
     // Under the pie and still wider than the widget: the names give up width (elided), the figures never.
     if (!sideBySide && legendWidth > body.width()) {
-        const int cut = std::min(legendWidth - body.width(), nameWidth - fm.horizontalAdvance(QStringLiteral("Com\u2026")));
+        const int cut
+            = std::min(legendWidth - body.width(), nameWidth - fm.horizontalAdvance(QStringLiteral("Com\u2026")));
         if (cut > 0) {
             nameWidth -= cut;
             legendWidth -= cut;

@@ -25,14 +25,14 @@ StepTableModel::StepTableModel(QObject* parent)
     for (int c = 0; c < ColumnCount; ++c) {
         // The definition of query::MetricDefinitions, translated (MetricText).
         columns.push_back({ columnTitle(c), MetricText::definition(columnTitle(c).toStdString()),
-                [this, c](const query::StepBreakdown& row) {
-                    if (c == Host) {
-                        const auto host = m_hosts.find(row.rank);
-                        return host == m_hosts.end() ? QVariant() : QVariant(host->second);
-                    }
-                    const auto v = rawValue(row, c);
-                    return v ? QVariant::fromValue<qlonglong>(*v) : QVariant();
-                } });
+            [this, c](const query::StepBreakdown& row) {
+                if (c == Host) {
+                    const auto host = m_hosts.find(row.rank);
+                    return host == m_hosts.end() ? QVariant() : QVariant(host->second);
+                }
+                const auto v = rawValue(row, c);
+                return v ? QVariant::fromValue<qlonglong>(*v) : QVariant();
+            } });
     }
     m_ownColumns = columns;
     setColumns(std::move(columns));
@@ -259,8 +259,7 @@ std::optional<QVariant> StepTableModel::cellData(const query::StepBreakdown& row
         if (const auto v = rawValue(row, column); v && stepColumn(column))
             tip += QStringLiteral("\n%1 ns").arg(*v);
         if (const auto d = deviation(row, column))
-            tip += QLatin1Char('\n')
-                + tr("%1%2 % vs cluster mean").arg(*d >= 0 ? "+" : "").arg(*d * 100, 0, 'f', 1);
+            tip += QLatin1Char('\n') + tr("%1%2 % vs cluster mean").arg(*d >= 0 ? "+" : "").arg(*d * 100, 0, 'f', 1);
         if (row.stepCount > 1)
             tip += QLatin1Char('\n') + tr("mean of %1 steps").arg(row.stepCount);
         return tip;

@@ -210,8 +210,8 @@ void TimeOverviewChart::paintEvent(QPaintEvent*)
     for (int i = 0; i < n; ++i) {
         const bool selected = m_selected && *m_selected == steps[static_cast<size_t>(i)].step;
         if (selected || i == hoveredItem())
-            p.fillRect(QRectF(xOf(i) - bandW / 2, plot.top(), bandW, plot.height()),
-                selected ? selectedFill : hoveredFill);
+            p.fillRect(
+                QRectF(xOf(i) - bandW / 2, plot.top(), bandW, plot.height()), selected ? selectedFill : hoveredFill);
     }
     // Min–max band (a polygon across steps, plus a box per step so a single step shows too).
     p.setRenderHint(QPainter::Antialiasing, true);
@@ -294,8 +294,8 @@ void TimeOverviewChart::paintEvent(QPaintEvent*)
     for (size_t k = 0; k < entries.size(); ++k) {
         const auto& [label, color] = entries[k];
         const QPoint pos = at[k];
-        p.fillRect(QRect(pos.x(), pos.y() + 2, 14, fm.height() - 4),
-            color.alpha() < 255 ? QColor(66, 133, 244, 110) : color);
+        p.fillRect(
+            QRect(pos.x(), pos.y() + 2, 14, fm.height() - 4), color.alpha() < 255 ? QColor(66, 133, 244, 110) : color);
         p.setPen(palette().color(QPalette::WindowText));
         p.drawText(QPoint(pos.x() + 18, pos.y() + fm.ascent()), label);
     }

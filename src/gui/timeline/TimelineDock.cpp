@@ -367,7 +367,8 @@ void TimelineDock::reload()
     renderer.resetRowState();
     renderer.setSelection(std::nullopt);
     renderer.setRange(std::nullopt);
-    renderer.axis() = core::TimeAxis(0, 1, std::max(1, m_view->width() - TimelineRenderer::labelWidthFor(m_view->width())));
+    renderer.axis()
+        = core::TimeAxis(0, 1, std::max(1, m_view->width() - TimelineRenderer::labelWidthFor(m_view->width())));
     m_hits.clear();
     m_hitIndex = -1;
     m_hitsTable->setRowCount(0);

@@ -537,8 +537,8 @@ void TimelineRenderer::paintMarkers(QPainter& p) const
         if (x1 < labelWidth() - 1 || x0 > m_size.width() + 1)
             continue;
         if (m.isRange())
-            p.fillRect(QRectF(x0, kRulerHeight, std::max(1.0, x1 - x0), bottom - kRulerHeight),
-                canvas(m_dark).markerRange);
+            p.fillRect(
+                QRectF(x0, kRulerHeight, std::max(1.0, x1 - x0), bottom - kRulerHeight), canvas(m_dark).markerRange);
         p.setPen(QPen(canvas(m_dark).marker, 1, Qt::DashLine));
         p.drawLine(QPointF(x0, kRulerHeight), QPointF(x0, bottom));
         if (m.isRange())
@@ -683,8 +683,8 @@ void TimelineRenderer::paintRow(QPainter& p, const Row& row, int top) const
         QFont bold = m_font;
         bold.setBold(true);
         p.setFont(bold);
-        QString text = (e.expanded ? QStringLiteral("\u25be ") : QStringLiteral("\u25b8 "))
-            + QObject::tr("Rank %1").arg(e.rank);
+        QString text
+            = (e.expanded ? QStringLiteral("\u25be ") : QStringLiteral("\u25b8 ")) + QObject::tr("Rank %1").arg(e.rank);
         if (e.loading)
             text += QObject::tr("  \u00b7 loading timeline\u2026");
         else if (!e.error.isEmpty())

@@ -48,7 +48,6 @@ public:
     bool isImporting() const { return !m_queue.empty() || m_inFlight > 0; }
     // The step the figures are for: nullopt = all steps.
     std::optional<int64_t> shownStep() const;
-    void syncAllStepsBox();
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -56,6 +55,8 @@ protected:
 private:
     // A new model or host naming: list the ranks, queue their imports, query.
     void reload() override;
+    // The "All steps" box shows ticked and disabled while no step is selected; the user's choice returns with one.
+    void syncAllStepsBox();
     // Re-queries FlopsQuery (step, measure or arrived ranks changed).
     void refresh();
     void startImports();

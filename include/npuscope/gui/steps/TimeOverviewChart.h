@@ -3,10 +3,10 @@
 
 #include "npuscope/query/CommAnalysisQuery.h"
 
+#include "npuscope/gui/common/ChartWidget.h"
 #include <QColor>
 #include <QPoint>
 #include <QString>
-#include "npuscope/gui/common/ChartWidget.h"
 
 #include <optional>
 #include <utility>

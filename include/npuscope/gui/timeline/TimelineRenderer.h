@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <algorithm>
-
 #include "npuscope/core/TimeAxis.h"
 #include "npuscope/query/RankTimeline.h"
 #include "npuscope/query/TimelineLayout.h"
@@ -13,6 +11,7 @@
 #include <QSize>
 #include <QString>
 
+#include <algorithm>
 #include <compare>
 #include <cstdint>
 #include <map>
