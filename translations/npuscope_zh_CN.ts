@@ -990,6 +990,10 @@
         <source>Type:</source>
         <translation>类型：</translation>
     </message>
+    <message>
+        <source>group hash %1</source>
+        <translation>通信域哈希 %1</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::CollectivesTableModel</name>
@@ -1624,6 +1628,43 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
     </message>
 </context>
 <context>
+    <name>npuscope::gui::CommandPalette</name>
+    <message>
+        <source>Go to a view, action, rank, step or operator…</source>
+        <translation>转到视图、操作、卡、迭代或算子…</translation>
+    </message>
+    <message>
+        <source>View</source>
+        <translation>视图</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>卡</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>%1 of %2 matches shown</source>
+        <translation>显示 %2 个匹配中的 %1 个</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n match(es)</source>
+        <translation>
+            <numerusform>%n 个匹配</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>npuscope::gui::CompareDock</name>
     <message>
         <source>Compare</source>
@@ -2210,6 +2251,22 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
         <source>Tables: Copy rows, Export CSV… (also on the toolbar above each table); charts: Save image… (PNG or SVG)</source>
         <translation>表格：复制行、导出 CSV…（也在每个表格上方的工具栏中）；图表：保存图片…（PNG 或 SVG）</translation>
     </message>
+    <message>
+        <source>Ctrl+K, Ctrl+Shift+P</source>
+        <translation>Ctrl+K, Ctrl+Shift+P</translation>
+    </message>
+    <message>
+        <source>Go to a view, menu action, rank, step or operator by typing its name (Enter goes there)</source>
+        <translation>输入名称转到视图、菜单操作、卡、迭代或算子（回车前往）</translation>
+    </message>
+    <message>
+        <source>Ctrl+1 … Ctrl+9</source>
+        <translation>Ctrl+1 … Ctrl+9</translation>
+    </message>
+    <message>
+        <source>Cluster steps, Timeline, Overview, Advice, Blame, Operators, Communication matrix, Collectives, Marey</source>
+        <translation>集群迭代、时间线、总览、专家建议、等待归因、算子、通信矩阵、集合通信、Marey 视图</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::IssueTableModel</name>
@@ -2752,6 +2809,78 @@ rank %1 of %2</source>
     <message>
         <source>✓ no import problems</source>
         <translation>✓ 导入无问题</translation>
+    </message>
+    <message>
+        <source>&amp;Go to…</source>
+        <translation>转到(&amp;G)…</translation>
+    </message>
+    <message>
+        <source>Command palette</source>
+        <translation>命令面板</translation>
+    </message>
+    <message>
+        <source>Stop loading: the ranks loaded so far stay</source>
+        <translation>停止加载：已加载的卡保留</translation>
+    </message>
+    <message>
+        <source>%1 · %2 of %3</source>
+        <translation>%1 · %2 / %3</translation>
+    </message>
+    <message>
+        <source>%1: %2 of %3 ranks; about %4 of memory</source>
+        <translation>%1：%2 / %3 张卡；约需 %4 内存</translation>
+    </message>
+    <message>
+        <source> (%1 available)</source>
+        <translation>（可用 %1）</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2.</source>
+        <translation>无法打开 %1：%2。</translation>
+    </message>
+    <message>
+        <source>Reading the parse cache…</source>
+        <translation>正在读取解析缓存…</translation>
+    </message>
+    <message>
+        <source>Reading the joined imported ranks…</source>
+        <translation>正在读取合并后的已导入卡…</translation>
+    </message>
+    <message>
+        <source>Resolving communication groups (local link ranks to global ranks)…</source>
+        <translation>正在解析通信域（将链路的域内卡号映射为全局卡号）…</translation>
+    </message>
+    <message>
+        <source>Building the indexes…</source>
+        <translation>正在建立索引…</translation>
+    </message>
+    <message>
+        <source>Writing the parse cache for the next open…</source>
+        <translation>正在写入解析缓存，供下次打开使用…</translation>
+    </message>
+    <message>
+        <source>Merging the ranks…</source>
+        <translation>正在合并各卡…</translation>
+    </message>
+    <message>
+        <source> (%1 s)</source>
+        <translation>（%1 秒）</translation>
+    </message>
+    <message>
+        <source>Timeline › Expand all ranks</source>
+        <translation>时间线 › 展开所有卡</translation>
+    </message>
+    <message>
+        <source>Cancel background loading</source>
+        <translation>取消后台加载</translation>
+    </message>
+    <message>
+        <source>Rank %1</source>
+        <translation>卡 %1</translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation>迭代 %1</translation>
     </message>
 </context>
 <context>
@@ -4510,10 +4639,6 @@ rank %1 of %2</source>
         <translation>查找了 ASCEND_PROFILER_OUTPUT、*_ascend_pt / *_ascend_ms 文件夹、profiler_info*.json、MindSpore parallel_strategy_*.json、profiler_metadata.json、step_trace_time.csv、kernel_details.csv、CANN op_summary_*.csv、communication*.json、trace_view.json、ascend_pytorch_profiler*.db / ascend_mindspore_profiler*.db / msprof_*.db / report_*.db 和 analysis.db、msprof-analyze cluster_analysis_output（cluster_step_trace_time.csv、cluster_communication*.json、communication_group.json、cluster_analysis.db）、旧版 MindSpore profiler/ 文件（step_trace_raw_*_detail_time.csv、hccl_raw_*.csv）、MindInsight cluster_profiler 作业、带 device_* 子文件夹的 CANN PROF_* 文件夹，以及按内容识别的其他任意名称文件：SQLite 文件（按其表分类）、Chrome trace *.json 和 PyTorch profiler（Kineto）trace *.json / *.json.gz</translation>
     </message>
     <message>
-        <source>path does not exist or cannot be read</source>
-        <translation>路径不存在或无法读取</translation>
-    </message>
-    <message>
         <source>not a profiler file npuscope knows; %1</source>
         <translation>不是 npuscope 认识的性能数据文件；%1</translation>
     </message>
@@ -5161,6 +5286,34 @@ rank %1 of %2</source>
         <source>group %1: global ranks unknown for some local ranks (no profiler_metadata.json and no self-link from those ranks); their links have no global src/dst</source>
         <translation>通信域 %1：部分本地卡的全局卡号未知（没有 profiler_metadata.json，这些卡也没有自环链路）；其链路没有全局 src/dst</translation>
     </message>
+    <message>
+        <source>path cannot be read: %1</source>
+        <translation>路径无法读取：%1</translation>
+    </message>
+    <message>
+        <source>path does not exist</source>
+        <translation>路径不存在</translation>
+    </message>
+    <message>
+        <source>folder cannot be read: %1</source>
+        <translation>文件夹无法读取：%1</translation>
+    </message>
+    <message>
+        <source>folder is empty</source>
+        <translation>文件夹为空</translation>
+    </message>
+    <message>
+        <source>not a folder or a regular file (a device, pipe or socket)</source>
+        <translation>既不是文件夹也不是普通文件（设备、管道或套接字）</translation>
+    </message>
+    <message>
+        <source>file cannot be read: %1</source>
+        <translation>文件无法读取：%1</translation>
+    </message>
+    <message>
+        <source>file looks truncated: it ends at byte %1 inside a JSON value (&quot;…%2&quot;), not with &apos;]&apos; or &apos;}&apos;; the timeline stops where the file was cut</source>
+        <translation>文件疑似被截断：在第 %1 字节处结束于一个 JSON 值内部（&quot;…%2&quot;），而不是以 &apos;]&apos; 或 &apos;}&apos; 结尾；时间线在截断处终止</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::ParseIssuesDock</name>
@@ -5317,6 +5470,20 @@ rank %1 of %2</source>
     <message>
         <source>The baseline could not be loaded: %1</source>
         <translation>无法加载基线：%1</translation>
+    </message>
+    <message>
+        <source>No rank has a timeline file (trace_view.json, a MindSpore timeline, a .db export&apos;s timeline or a CANN timeline); the cluster views have the figures</source>
+        <translation>没有任何卡有时间线文件（trace_view.json、MindSpore 时间线、.db 导出的时间线或 CANN 时间线）；数据见集群视图</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rank(s) without a timeline file (%1): their folders hold the summary files only</source>
+        <translation>
+            <numerusform>%n 张卡没有时间线文件（%1）：其文件夹只有汇总文件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>  · ⚠ file cut off: the timeline stops at the red line</source>
+        <translation>  · ⚠ 文件被截断：时间线在红线处终止</translation>
     </message>
 </context>
 <context>
@@ -6214,6 +6381,14 @@ click: select the rank</source>
     <message>
         <source>Duration: the slice&apos;s wall time</source>
         <translation>Duration：切片的墙钟时间</translation>
+    </message>
+    <message>
+        <source>Expanding all %1 ranks would need about %2 of memory, %3 is available: the timelines of the first %4 are loaded; expand others one by one</source>
+        <translation>展开全部 %1 张卡约需 %2 内存，当前可用 %3：已加载前 %4 张卡的时间线；其余请逐个展开</translation>
+    </message>
+    <message>
+        <source>Loading timelines</source>
+        <translation>正在加载时间线</translation>
     </message>
 </context>
 <context>

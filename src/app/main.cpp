@@ -4,6 +4,7 @@
 #include "npuscope/gui/app/MainWindow.h"
 #include "npuscope/gui/collectives/CollectivesDock.h"
 #include "npuscope/gui/collectives/CollectivesTableModel.h"
+#include "npuscope/gui/common/StallWatchdog.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/gui/operators/OperatorDock.h"
 #include "npuscope/gui/timeline/TimelineDock.h"
@@ -14,14 +15,18 @@
 #include <QCommandLineParser>
 #include <QDockWidget>
 #include <QEventLoop>
+#include <QFile>
 #include <QImage>
 #include <QPixmap>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QTableView>
+#include <QTextStream>
 #include <QTimer>
 
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 namespace {
@@ -75,12 +80,13 @@ int main(int argc, char** argv)
     const QCommandLineOption screenshotOption(QStringLiteral("screenshot"),
         QStringLiteral("Load PATH, render the window to FILE.png and exit."), QStringLiteral("FILE.png"));
     const QCommandLineOption viewOption(QStringLiteral("view"),
-        QStringLiteral("Dock to show in the screenshot: steps | overview | issues | matrix | commduration | links | "
-                       "groups | timeoverview | timeline | operators | memory | memorydetail | flops | strategy | "
-                       "marey | advice | collectives | blame | compare | all, or welcome (the first-run page, no PATH). advice "
-                       "loads the timelines of a job of up to 8 ranks first, for the timeline rules. Several views "
-                       "separated by commas load PATH once and write one image each: FILE must then hold {view}, "
-                       "which each image's view name replaces."),
+        QStringLiteral(
+            "Dock to show in the screenshot: steps | overview | issues | matrix | commduration | links | "
+            "groups | timeoverview | timeline | operators | memory | memorydetail | flops | strategy | "
+            "marey | advice | collectives | blame | compare | all, or welcome (the first-run page, no PATH). advice "
+            "loads the timelines of a job of up to 8 ranks first, for the timeline rules. Several views "
+            "separated by commas load PATH once and write one image each: FILE must then hold {view}, "
+            "which each image's view name replaces."),
         QStringLiteral("NAME"), QStringLiteral("steps"));
     const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size, default 1600x1000."),
         QStringLiteral("WxH"), QStringLiteral("1600x1000"));
@@ -152,6 +158,26 @@ int main(int argc, char** argv)
     const QSize windowSize(size.captured(1).toInt(), size.captured(2).toInt());
 
     if (!screenshot) {
+        // Debug builds and NPUSCOPE_STALL_WATCHDOG=1: every GUI-thread stall over 100 ms is logged with its stack;
+        // NPUSCOPE_STALL_REPORT=FILE writes the longest one and the count at exit (scripts/gui-session.sh reads it).
+        std::unique_ptr<npuscope::gui::StallWatchdog> watchdog;
+        if (npuscope::gui::StallWatchdog::enabledByDefault())
+            watchdog = std::make_unique<npuscope::gui::StallWatchdog>(100);
+        const auto writeStallReport = qScopeGuard([&watchdog] {
+            const QString report = qEnvironmentVariable("NPUSCOPE_STALL_REPORT");
+            if (!watchdog || report.isEmpty())
+                return;
+            QFile file(report);
+            if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+                std::fprintf(stderr, "npuscope: cannot write %s\n", qPrintable(report));
+                return;
+            }
+            QTextStream out(&file);
+            out << "max_stall_ms " << watchdog->maxStallMs() << "\n";
+            out << "stalls_over_100ms " << watchdog->stalls().size() << "\n";
+            for (const auto& stall : watchdog->stalls())
+                out << "stall_ms " << stall.ms << "\n" << stall.stack;
+        });
         npuscope::gui::MainWindow window;
         if (parser.isSet(sizeOption))
             window.resize(windowSize);

@@ -61,6 +61,12 @@ int reopen(const std::vector<std::string>& args);
 // frame, and the in-memory index build times (src/bench/CommBench.cpp).
 int commViews(int argc, char** argv, const std::vector<std::string>& args);
 
+// gui-open --path P [--expand-seconds 15] [--size 1920x1080]: the main window (on the display, else offscreen) opens P
+// until every visible dock is ready (gui.ready_s) against the engine's cluster-open of P in the same run
+// (engine.ready_s), then a scripted session: expand all ranks, raise every view in turn, cancel what is left; the GUI
+// thread's longest stall (StallWatchdog) during the open and the session (gui.max_stall_ms).
+int guiOpen(int argc, char** argv, const std::vector<std::string>& args);
+
 // ops [--rows 1000000] [--ranks 8]: a model of that many kernel rows; the operator table's index build, regroup
 // (type, name, name + shapes) and two-rank compare (query::OperatorQuery) against an SQL GROUP BY of the same rows
 // in the same run (src/bench/OpsBench.cpp).

@@ -31,10 +31,12 @@ int usage()
         "usage: npuscope-bench ingest FILE [--repeat N] [--model-only]\n"
         "       npuscope-bench ingest-generated [--mb 500] [--work DIR]\n"
         "       npuscope-bench cluster-open [--ranks 64,256,1024] [--flat-dp 1024] [--work DIR] [--threads N]\n"
-        "       npuscope-bench cli-json [--ranks 1024] [--trace-mb 1] [--work DIR] [--path CLUSTER] [--cli EXE] [--repeat 3]\n"
+        "       npuscope-bench cli-json [--ranks 1024] [--trace-mb 1] [--work DIR] [--path CLUSTER] [--cli EXE] "
+        "[--repeat 3]\n"
         "       npuscope-bench reopen [--mb 500] [--work DIR]\n"
         "       npuscope-bench timeline [SLICES]\n"
         "       npuscope-bench comm [--ranks 1024] [--work DIR]\n"
+        "       npuscope-bench gui-open --path P [--expand-seconds 15] [--size 1920x1080]\n"
         "       npuscope-bench ops [--rows 1000000] [--ranks 8]\n"
         "       npuscope-bench memory [--points 5000000] [--frames 20]\n"
         "       npuscope-bench marey [--devices 1024] [--ops 2000] [--cluster DIR] [--work DIR] [--png DIR]\n"
@@ -50,6 +52,8 @@ int usage()
         "                    cluster with every-pair links: peak RSS / summary bytes and MB/s\n"
         "  cli-json          npuscope-cli summary --json vs the text form: time and peak RSS (child processes)\n"
         "  reopen            a generated trace opened twice through the parse cache\n"
+        "  gui-open          the main window's open of P until its visible views are ready vs the engine's\n"
+        "                    cluster-open of P, then expand all ranks and every view raised: longest GUI stall\n"
         "  comm              generated cluster: step/group/op switch and matrix frame times\n"
         "  ops               operator table regroup / compare on --rows kernel rows vs an SQL GROUP BY\n"
         "  memory            memory curve frames of --points samples vs drawing every point, and LTTB times\n"
@@ -60,7 +64,8 @@ int usage()
         "  imported-open     a folder of imported rank files opened vs the warm parse-cache reopen of the cluster\n"
         "  slim              bytes slim --keep summary keeps of a generated cluster with --trace-mb traces\n"
         "  blame             PP 4 x TP 8 cluster: summary load + blame (blame.cluster_s) vs the summary load\n"
-        "  diff              two PP 4 x TP 8 clusters (slow rank 5): cli diff --json vs summary --json, time and RSS\n");
+        "  diff              two PP 4 x TP 8 clusters (slow rank 5): cli diff --json vs summary --json, time and "
+        "RSS\n");
     return 2;
 }
 
@@ -191,6 +196,8 @@ int main(int argc, char** argv)
             return npuscope::bench::runTimelineBench(argc, argv);
         if (command == "comm")
             return npuscope::bench::commViews(argc, argv, rest);
+        if (command == "gui-open")
+            return npuscope::bench::guiOpen(argc, argv, rest);
         if (command == "ops")
             return npuscope::bench::opsTable(rest);
         if (command == "memory")

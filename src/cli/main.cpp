@@ -490,6 +490,13 @@ int main(int argc, char** argv)
     }
     const std::string command = argv[1];
     std::vector<std::string> args(argv + 2, argv + argc);
+    // "COMMAND --help" (or -h) anywhere prints the usage, for every command alike (generate answered "--help needs a
+    // value").
+    if (std::find(args.begin(), args.end(), "--help") != args.end()
+        || std::find(args.begin(), args.end(), "-h") != args.end()) {
+        std::cout << npuscope::cli::usageText();
+        return 0;
+    }
     try {
         if (command == "summary")
             return summary(args);

@@ -83,4 +83,38 @@ std::optional<TrText> DeferredSniff::problem(const io::PlannedFile& file)
     return std::nullopt;
 }
 
+std::optional<TrText> DeferredSniff::truncation(const io::PlannedFile& file)
+{
+    using io::FileKind;
+    if (file.kind != FileKind::TraceView && file.kind != FileKind::MsTimelineDisplay)
+        return std::nullopt;
+    if (endsWith(file.path, ".gz") || file.size == 0)
+        return std::nullopt;
+    std::ifstream in(file.path, std::ios::binary);
+    if (!in)
+        return std::nullopt;
+    // A JSON document ends with its closing bracket (then whitespace); a copy or a profiler stopped mid-write ends
+    // inside an event. The last bytes tell without parsing the file.
+    constexpr std::streamoff kTail = 256;
+    const std::streamoff size = static_cast<std::streamoff>(file.size);
+    in.seekg(std::max<std::streamoff>(0, size - kTail));
+    std::string tail(static_cast<size_t>(std::min(size, kTail)), '\0');
+    in.read(tail.data(), static_cast<std::streamsize>(tail.size()));
+    tail.resize(static_cast<size_t>(std::max<std::streamsize>(0, in.gcount())));
+    size_t end = tail.size();
+    while (end > 0
+        && (tail[end - 1] == ' ' || tail[end - 1] == '\n' || tail[end - 1] == '\r' || tail[end - 1] == '\t'
+            || tail[end - 1] == '\0'))
+        --end;
+    if (end == 0 || tail[end - 1] == ']' || tail[end - 1] == '}')
+        return std::nullopt;
+    std::string last = tail.substr(end > 24 ? end - 24 : 0, end > 24 ? 24 : end);
+    std::replace_if(
+        last.begin(), last.end(), [](char c) { return c == '\n' || c == '\r' || c == '\t'; }, ' ');
+    return io::issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                             "file looks truncated: it ends at byte %1 inside a JSON value (\"…%2\"), not with ']' "
+                             "or '}'; the timeline stops where the file was cut"),
+        { std::to_string(file.size), last });
+}
+
 } // namespace npuscope::load

@@ -345,6 +345,9 @@ void importRankFiles(model::ModelWriter& writer, const PlannedRank& rank, Progre
             writer.addIssue(
                 { model::Severity::Error, rank.rank, rank.files[f].path, std::nullopt, std::move(*problem) });
             status[f] = RankFileStatus::Failed;
+        } else if (auto cut = DeferredSniff::truncation(rank.files[f])) {
+            // Still loadable up to the cut: a warning now, so a half timeline never looks like a whole one.
+            writer.addIssue({ model::Severity::Warning, rank.rank, rank.files[f].path, std::nullopt, std::move(*cut) });
         }
     }
     // The rank's rank_file rows once, with their final status: an UPDATE per file would scan
@@ -1117,6 +1120,7 @@ std::unique_ptr<model::Database> Loader::load(
             writer.commit();
         }
         const auto t1 = std::chrono::steady_clock::now();
+        progress.message("building the indexes");
         db->createIndexes(threads - 1);
         if (options.report) {
             options.report->postLoadSeconds = secondsBetween(t0, t1);
@@ -1124,6 +1128,7 @@ std::unique_ptr<model::Database> Loader::load(
         }
         // A lean model is not the model of these files: never cached.
         if (options.cache && !watch.lean.load()) {
+            progress.message("writing the parse cache");
             storeInCache(*options.cache, *db, key);
             progress.cacheMiss();
         }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/load/MemoryGuard.h"
 
+#include "npuscope/model/RankFileTable.h"
+
 #include "npuscope/core/TranslationMarker.h"
 #include "npuscope/io/parse/IssueText.h"
 
@@ -90,6 +92,20 @@ uint64_t MemoryGuard::estimate(const LoadPlan& plan, bool timelines, DeferredGro
         for (const auto& f : r.files) {
             if (isReadAtSummary(f.kind) || (timelines && (deferredGroupOf(f.kind) & groups) != 0))
                 bytes += static_cast<double>(f.size) * bytesPerInputByte(f.kind);
+        }
+    }
+    return static_cast<uint64_t>(bytes);
+}
+
+uint64_t MemoryGuard::deferredEstimate(model::Database& db, const std::vector<int64_t>& ranks, DeferredGroups groups)
+{
+    model::RankFileTable files(db);
+    double bytes = 0;
+    for (int64_t rank : ranks) {
+        for (const auto& f : files.withStatus(rank, model::RankFileStatus::Skipped)) {
+            FileKind kind;
+            if (fileKindFromName(f.kind, kind) && (deferredGroupOf(kind) & groups) != 0)
+                bytes += static_cast<double>(f.sizeBytes.value_or(0)) * bytesPerInputByte(kind);
         }
     }
     return static_cast<uint64_t>(bytes);

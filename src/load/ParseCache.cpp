@@ -152,12 +152,20 @@ bool ParseCache::store(model::Database& model, const std::string& key) const
         fs::remove(temp, ec);
         return fail(why);
     }
-    evict();
+    std::error_code sizeError;
+    const uint64_t stored = fs::file_size(target, sizeError);
+    evict(sizeError ? 0 : stored);
     return true;
 }
 
-void ParseCache::evict() const
+void ParseCache::evict(uint64_t storedBytes) const
 {
+    std::lock_guard lock(m_size->mutex);
+    if (m_size->bytes) {
+        *m_size->bytes += storedBytes;
+        if (*m_size->bytes <= m_options.maxBytes)
+            return;
+    }
     struct Entry {
         fs::path path;
         uint64_t size;
@@ -185,6 +193,7 @@ void ParseCache::evict() const
         if (fs::remove(e.path, e3))
             total -= e.size;
     }
+    m_size->bytes = total;
 }
 
 void ParseCache::remove(const std::string& key) const
@@ -206,6 +215,8 @@ uint64_t ParseCache::clear() const
         if (fs::remove(it->path(), e2))
             freed += size;
     }
+    std::lock_guard lock(m_size->mutex);
+    m_size->bytes.reset();
     return freed;
 }
 

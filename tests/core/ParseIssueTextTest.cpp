@@ -87,10 +87,10 @@ TEST(ParseIssueText, DetectionIssuesAreTemplates)
     const auto plan = io::Detector::detect({ missing });
     ASSERT_FALSE(plan.issues.empty());
     const auto& issue = plan.issues.front();
-    EXPECT_EQ(issue.message, "path does not exist or cannot be read");
+    EXPECT_EQ(issue.message, "path does not exist");
     EXPECT_EQ(issue.text.english(), issue.message);
     EXPECT_EQ(issue.text.context, "ParseIssue");
-    EXPECT_EQ(issue.text.source, "path does not exist or cannot be read");
+    EXPECT_EQ(issue.text.source, "path does not exist");
 }
 
 TEST(ParseIssueText, WorkerMergeKeepsTheTemplate)

@@ -8,6 +8,7 @@
 #include "npuscope/gui/advice/AdviceTableModel.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/gui/steps/TimeOverviewDock.h"
+#include "npuscope/gui/timeline/TimelineDock.h"
 #include "npuscope/query/advice/AdviceQuery.h"
 #include "npuscope/query/advice/HtmlReport.h"
 #include "npuscope/testgen/ClusterGenerator.h"
@@ -139,6 +140,9 @@ TEST(AdviceDock, ListsFindingsAndShowsEvidence)
     test::ScratchDir dir;
     const std::string folder = generateSlowRank(dir);
     auto window = test::newWindow();
+    // The advice examines the timelines that are loaded: none here, as in the model the test compares with (the
+    // Timeline would otherwise load the slowest rank's when the job opens).
+    window->timelineDock()->setAutoLoadRanks(0);
     window->show();
     gui::AdviceDock* dock = window->adviceDock();
     dock->show();

@@ -20,6 +20,7 @@
 
 #include <QApplication>
 #include <QDialog>
+#include <QDir>
 #include <QFile>
 #include <QHeaderView>
 #include <QLabel>
@@ -108,14 +109,16 @@ TEST(Ux, AFolderWithoutAProfileSaysSoWithoutAStuckProgressDialog)
 
     QString message;
     EXPECT_FALSE(test::openAndWait(window, { dir.path() }, &message));
-    EXPECT_TRUE(message.startsWith(QStringLiteral("No Ascend profiling data found in "))) << message.toStdString();
+    // An empty folder says so, not the sentence of a folder whose files are not a profile.
+    EXPECT_TRUE(message.startsWith(QStringLiteral("Cannot open "))) << message.toStdString();
+    EXPECT_TRUE(message.contains(QStringLiteral("folder is empty"))) << message.toStdString();
     // The progress dialog is gone (not just scheduled for deletion) before the message shows.
     EXPECT_TRUE(window.findChildren<QProgressDialog*>().isEmpty());
     auto* box = window.findChild<QMessageBox*>(QStringLiteral("nothingLoadedBox"));
     ASSERT_TRUE(box);
     EXPECT_TRUE(box->isVisible());
     // One sentence and the "What can I open?" link, not a list of formats.
-    EXPECT_TRUE(box->text().contains(QStringLiteral("No Ascend profiling data found in")));
+    EXPECT_TRUE(box->text().contains(QStringLiteral("folder is empty")));
     EXPECT_TRUE(box->text().contains(QStringLiteral("What can I open?")));
     EXPECT_LT(box->text().size(), 400);
     // OK closes it at once: nothing else holds the window.
@@ -123,7 +126,33 @@ TEST(Ux, AFolderWithoutAProfileSaysSoWithoutAStuckProgressDialog)
     EXPECT_TRUE(
         test::waitFor([&] { return !window.findChild<QMessageBox*>(QStringLiteral("nothingLoadedBox")); }, 5000));
     EXPECT_TRUE(window.welcomePage()->isVisible());
-    EXPECT_TRUE(window.summaryText().startsWith(QStringLiteral("No Ascend profiling data found in")));
+    EXPECT_TRUE(window.summaryText().startsWith(QStringLiteral("Cannot open ")));
+}
+
+TEST(Ux, EachUnusableInputHasItsOwnMessage)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    MainWindow window(test::testOptions());
+    const QString missing = dir.filePath(QStringLiteral("no-such-folder"));
+    const QString empty = dir.filePath(QStringLiteral("empty"));
+    const QString noProfile = dir.filePath(QStringLiteral("notes"));
+    const QString unknownFile = dir.filePath(QStringLiteral("notes/readme.txt"));
+    ASSERT_TRUE(QDir().mkpath(empty));
+    ASSERT_TRUE(QDir().mkpath(noProfile));
+    QFile text(unknownFile);
+    ASSERT_TRUE(text.open(QIODevice::WriteOnly));
+    text.write("hello\n");
+    text.close();
+    QString message;
+    EXPECT_FALSE(test::openAndWait(window, { missing }, &message));
+    EXPECT_TRUE(message.contains(QStringLiteral("path does not exist"))) << message.toStdString();
+    EXPECT_FALSE(test::openAndWait(window, { empty }, &message));
+    EXPECT_TRUE(message.contains(QStringLiteral("folder is empty"))) << message.toStdString();
+    EXPECT_FALSE(test::openAndWait(window, { unknownFile }, &message));
+    EXPECT_TRUE(message.contains(QStringLiteral("not a profiler file npuscope knows"))) << message.toStdString();
+    EXPECT_FALSE(test::openAndWait(window, { noProfile }, &message));
+    EXPECT_TRUE(message.startsWith(QStringLiteral("No Ascend profiling data found in"))) << message.toStdString();
 }
 
 TEST(Ux, GarbageTraceViewGivesAnErrorIssueAndARedBadge)

@@ -3,11 +3,13 @@
 
 #include "npuscope/core/TrText.h"
 #include "npuscope/io/detect/LoadPlan.h"
+#include "npuscope/model/Database.h"
 
 #include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace npuscope::load {
 
@@ -58,6 +60,9 @@ public:
     // samples and the generated clusters), for the files this load reads: the summary files, plus the deferred
     // groups when timelines (io::DeferredGroup flags) are loaded too.
     static uint64_t estimate(const io::LoadPlan& plan, bool timelines, io::DeferredGroups groups);
+    // The same weights for a later import of these ranks' deferred files of the given groups (rank_file rows still
+    // "skipped"), e.g. the GUI's "Expand all ranks". The caller holds db.lock().
+    static uint64_t deferredEstimate(model::Database& db, const std::vector<int64_t>& ranks, io::DeferredGroups groups);
 
     // Memory the process may still use: the cgroup limit (v2 memory.max, else v1 memory.limit_in_bytes) minus its
     // current usage when there is a limit, else MemAvailable of /proc/meminfo; the smaller of the two when both are

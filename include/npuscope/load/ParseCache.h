@@ -5,6 +5,8 @@
 #include "npuscope/model/Database.h"
 
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,8 +21,8 @@ namespace npuscope::load {
 class ParseCache {
 public:
     struct Options {
-        std::string dir;                          // empty: defaultDir()
-        uint64_t maxBytes = 4ull << 30;           // size cap of the folder
+        std::string dir; // empty: defaultDir()
+        uint64_t maxBytes = 4ull << 30; // size cap of the folder
     };
 
     ParseCache();
@@ -55,8 +57,17 @@ public:
     const std::string& dir() const { return m_options.dir; }
 
 private:
-    void evict() const;
+    // The folder's size as this object last knew it: scanned once, then kept up to date by the stores, so a cold
+    // open that stores one entry per rank does not walk and stat the whole folder after every store (that grew with
+    // the square of the ranks). The folder is scanned again, and the oldest entries removed, only when the known
+    // size passes the cap. Other processes' stores are seen at the next scan. Shared by copies.
+    struct SizeState {
+        std::mutex mutex;
+        std::optional<uint64_t> bytes;
+    };
+    void evict(uint64_t storedBytes) const;
     Options m_options;
+    std::shared_ptr<SizeState> m_size = std::make_shared<SizeState>();
 };
 
 } // namespace npuscope::load

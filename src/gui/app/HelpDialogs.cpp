@@ -33,6 +33,11 @@ QString HelpDialogs::shortcutsHtml()
     QString html = table(tr("Everywhere"),
         {
             { tr("Ctrl+O"), tr("Open a profiling folder (or drop folders on the window)") },
+            { tr("Ctrl+K, Ctrl+Shift+P"),
+                tr("Go to a view, menu action, rank, step or operator by typing its name (Enter goes there)") },
+            { tr("Ctrl+1 \u2026 Ctrl+9"),
+                tr("Cluster steps, Timeline, Overview, Advice, Blame, Operators, Communication matrix, Collectives, "
+                   "Marey") },
             { tr("F1, ?"), tr("This sheet") },
             { tr("Click"), tr("Select a rank (or step, group, op): every view follows it") },
             { tr("Esc"), tr("Clear the selected ranks, operator and collective instance") },

@@ -6,6 +6,7 @@
 #include "npuscope/gui/common/TranslatedText.h"
 
 #include "npuscope/gui/advice/AdviceDock.h"
+#include "npuscope/gui/app/CommandPalette.h"
 #include "npuscope/gui/app/HelpDialogs.h"
 #include "npuscope/gui/app/WelcomePage.h"
 #include "npuscope/gui/collectives/BlameDock.h"
@@ -14,6 +15,7 @@
 #include "npuscope/gui/comm/CommMatrixDock.h"
 #include "npuscope/gui/comm/GroupsDock.h"
 #include "npuscope/gui/comm/LinksDock.h"
+#include "npuscope/gui/common/DeferredLoadService.h"
 #include "npuscope/gui/common/QueryRunner.h"
 #include "npuscope/gui/common/TimeFormat.h"
 #include "npuscope/gui/common/WidgetImage.h"
@@ -49,8 +51,11 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
+#include <QHBoxLayout>
 #include <QIcon>
 #include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -65,8 +70,11 @@
 #include <QTabBar>
 #include <QThread>
 #include <QTimer>
+#include <QToolButton>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <functional>
+#include <map>
 #include <mutex>
 
 // The resources live in the npuscope_gui static library; referencing the initializer from here
@@ -77,7 +85,8 @@ namespace npuscope::gui {
 
 namespace {
 
-constexpr int kStateVersion = 1;
+// 2: the answering views (Advice, Blame, Collectives) in a group of their own; a saved layout of version 1 is replaced.
+constexpr int kStateVersion = 2;
 const char* const kRecentKey = "recent";
 const char* const kGeometryKey = "window/geometry";
 const char* const kStateKey = "window/state";
@@ -219,23 +228,13 @@ void MainWindow::createDocks()
     // Cluster steps and Overview need about 1,800 px: wider than a laptop screen.)
     addDockWidget(Qt::TopDockWidgetArea, m_stepsDock);
     addDockWidget(Qt::BottomDockWidgetArea, m_timelineDock);
-    tabifyDockWidget(m_stepsDock, m_overviewDock);
-    tabifyDockWidget(m_overviewDock, m_issuesDock);
-    tabifyDockWidget(m_stepsDock, m_timeOverviewDock);
-    tabifyDockWidget(m_overviewDock, m_commMatrixDock);
-    tabifyDockWidget(m_overviewDock, m_commDurationDock);
-    tabifyDockWidget(m_overviewDock, m_linksDock);
-    tabifyDockWidget(m_overviewDock, m_groupsDock);
-    tabifyDockWidget(m_overviewDock, m_operatorDock);
-    tabifyDockWidget(m_overviewDock, m_memoryHeatmapDock);
-    tabifyDockWidget(m_overviewDock, m_memoryDetailDock);
-    tabifyDockWidget(m_overviewDock, m_flopsHeatmapDock);
-    tabifyDockWidget(m_overviewDock, m_strategyDock);
-    tabifyDockWidget(m_stepsDock, m_mareyDock);
-    tabifyDockWidget(m_overviewDock, m_adviceDock);
-    tabifyDockWidget(m_overviewDock, m_collectivesDock);
-    tabifyDockWidget(m_overviewDock, m_blameDock);
-    tabifyDockWidget(m_overviewDock, m_compareDock);
+    // The views that answer (Advice, Blame, Collectives) get a group of their own beside the cluster views, so they
+    // are in sight from the start; a narrow window puts them right after Cluster steps instead (applyDefaultSplit).
+    splitDockWidget(m_stepsDock, m_adviceDock, Qt::Horizontal);
+    for (QDockWidget* dock : clusterTabOrder())
+        tabifyDockWidget(m_stepsDock, dock);
+    for (QDockWidget* dock : answerTabOrder())
+        tabifyDockWidget(m_adviceDock, dock);
     // An advice finding's "Show evidence" names the view that shows it; the advice says "parallel" for the strategy.
     connect(m_workspace, &Workspace::showViewRequested, this, [this](const QString& name) {
         QDockWidget* dock = dockByName(name == QLatin1String("parallel") ? QStringLiteral("strategy") : name);
@@ -243,8 +242,7 @@ void MainWindow::createDocks()
             statusBar()->showMessage(tr("No view named \u201c%1\u201d").arg(name), 5000);
             return;
         }
-        dock->show();
-        dock->raise();
+        showView(dock);
     });
     // Clicking a device of the heatmap selects its rank (the heatmap dock does) and opens its memory detail.
     connect(m_memoryHeatmapDock->heatmap(), &MemoryHeatmap::rankClicked, this, [this] {
@@ -255,8 +253,20 @@ void MainWindow::createDocks()
     for (QDockWidget* dock : docks())
         connect(dock, &QDockWidget::visibilityChanged, this, &MainWindow::fitTabBars, Qt::QueuedConnection);
     m_stepsDock->raise();
-    resizeDocks({ m_stepsDock, m_timelineDock }, { 35, 65 }, Qt::Vertical);
+    m_adviceDock->raise();
+    resizeDocks({ m_stepsDock, m_timelineDock }, { 45, 55 }, Qt::Vertical);
+    resizeDocks({ m_stepsDock, m_adviceDock }, { 62, 38 }, Qt::Horizontal);
 }
+
+QList<QDockWidget*> MainWindow::clusterTabOrder() const
+{
+    // After Cluster steps, in the order a step is usually explained: where the time goes, which operators, which links.
+    return { m_overviewDock, m_operatorDock, m_commMatrixDock, m_mareyDock, m_timeOverviewDock, m_commDurationDock,
+        m_linksDock, m_groupsDock, m_memoryHeatmapDock, m_memoryDetailDock, m_flopsHeatmapDock, m_strategyDock,
+        m_compareDock };
+}
+
+QList<QDockWidget*> MainWindow::answerTabOrder() const { return { m_blameDock, m_collectivesDock, m_issuesDock }; }
 
 QList<QDockWidget*> MainWindow::docks() const
 {
@@ -336,9 +346,9 @@ void MainWindow::hideWelcome()
 
 void MainWindow::applyDefaultSplit()
 {
-    // The default layout gives the timeline most of the height: 35 % for the cluster views above it, or what Cluster
-    // steps would like, up to 45 % (50 % for what it cannot do without). In pixels of the window as it is now (the
-    // state saved at construction holds the sizes of a window not laid out yet).
+    // The default layout gives the cluster views above the timeline 45 % of the height, or what Cluster steps would
+    // like, up to 55 % (at 1920×1080 35 % left Operators two table rows under its pies). In pixels of the window as it
+    // is now (the state saved at construction holds the sizes of a window not laid out yet).
     const int available = std::max(2, height() - menuBar()->sizeHint().height() - statusBar()->sizeHint().height());
     // What Cluster steps needs above the timeline: its title bar, its body (least: the table's header and three
     // rows, the footer; wanted: its size hint) and the tab bar of the cluster views under it.
@@ -355,20 +365,30 @@ void MainWindow::applyDefaultSplit()
     // A window too low for both views above each other (1366×768 at scale 2: 384 logical pixels; 1920×1080 at scale
     // 2: Cluster steps would scroll its footer away in half of 540) would show half a table above a few timeline
     // tracks: the timeline joins the cluster views' tabs, in front, and each view gets the whole height.
+    // One tab group in a window too narrow for the answering views beside the cluster views: Cluster steps, then
+    // Advice, Blame, Collectives, then the other views (each tabify puts the view at the end of the group's tabs).
+    QList<QDockWidget*> order { m_stepsDock, m_adviceDock };
+    order += answerTabOrder();
+    order += clusterTabOrder();
     if (available < kMinSplitHeight || least > available / 2) {
-        // The Timeline's tab first, Cluster steps and the other cluster views after it in their order: the views
-        // join the Timeline's place one by one. (The Timeline added last, in front, scrolled the tab bar so far that
-        // Cluster steps and the first views were out of sight.)
-        QList<QDockWidget*> group { m_stepsDock };
-        group += tabifiedDockWidgets(m_stepsDock);
-        for (QDockWidget* dock : group)
+        // The Timeline's tab first, Cluster steps and the other views after it in that order: the views join the
+        // Timeline's place one by one. (The Timeline added last, in front, scrolled the tab bar so far that Cluster
+        // steps and the first views were out of sight.)
+        for (QDockWidget* dock : order)
             tabifyDockWidget(m_timelineDock, dock);
         m_timelineDock->raise();
         return;
     }
+    if (width() < kMinSideBySideWidth) {
+        for (QDockWidget* dock : order.mid(1))
+            tabifyDockWidget(m_stepsDock, dock);
+        m_stepsDock->raise();
+    } else {
+        resizeDocks({ m_stepsDock, m_adviceDock }, { width() * 62 / 100, width() * 38 / 100 }, Qt::Horizontal);
+    }
     // Even: at a scale factor of 1.5 an odd logical height puts the tab bar under the cluster views between device
     // pixels, and the dock separator is drawn over its edge.
-    const int top = std::max(std::min(std::max(available * 35 / 100, wanted), available * 45 / 100), least) / 2 * 2;
+    const int top = std::max(std::min(std::max(available * 45 / 100, wanted), available * 55 / 100), least) / 2 * 2;
     resizeDocks({ m_stepsDock, m_timelineDock }, { top, available - top }, Qt::Vertical);
 }
 
@@ -482,8 +502,21 @@ void MainWindow::createMenus()
     quit->setShortcut(QKeySequence::Quit);
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
-    for (QDockWidget* dock : docks())
-        m_viewMenu->addAction(dock->toggleViewAction());
+    QAction* palette = m_viewMenu->addAction(tr("&Go to…"), this, [this] { showCommandPalette(); });
+    palette->setObjectName(QStringLiteral("commandPaletteAction"));
+    palette->setShortcuts({ QKeySequence(Qt::CTRL | Qt::Key_K), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P) });
+    palette->setShortcutContext(Qt::WindowShortcut);
+    m_viewMenu->addSeparator();
+    // Choosing a view shows it and brings it to the front, whether it was hidden, behind another tab or in front
+    // (the dock's own toggle action hid a view that was shown). A view is closed from its title bar.
+    const QList<QDockWidget*> main = mainViews();
+    for (QDockWidget* dock : docks()) {
+        QAction* action = m_viewMenu->addAction(dock->windowTitle(), this, [this, dock] { showView(dock); });
+        action->setObjectName(dock->objectName() + QStringLiteral("ShowAction"));
+        connect(dock, &QDockWidget::windowTitleChanged, action, &QAction::setText);
+        if (const auto k = main.indexOf(dock); k >= 0 && k < 9)
+            action->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + k)));
+    }
     m_viewMenu->addSeparator();
     // Hosts are named by their host_ips_mapping.txt id; the real IP only when the user turns it on.
     QAction* showHostIps = m_viewMenu->addAction(tr("Show host &IPs"));
@@ -582,8 +615,54 @@ void MainWindow::createStatusBar()
     // Problems found after the load (a rank's timeline or memory files imported later, a failed view query) update
     // the badge at once, whether or not Parse issues is shown.
     m_issueCounter = new QueryRunner(m_workspace, tr("Status bar"), this);
+    m_navigationRunner = new QueryRunner(m_workspace, tr("Command palette"), this);
+    connect(m_workspace, &Workspace::databaseChanged, this, &MainWindow::fetchNavigation);
+
+    // Background imports a view asked for in a batch (Expand all ranks): what, how far, the memory estimate, Cancel.
+    m_loadsBox = new QWidget(this);
+    m_loadsBox->setObjectName(QStringLiteral("deferredLoadsBox"));
+    auto* loadsLayout = new QHBoxLayout(m_loadsBox);
+    loadsLayout->setContentsMargins(0, 0, 0, 0);
+    m_loadsLabel = new QLabel(m_loadsBox);
+    m_loadsLabel->setObjectName(QStringLiteral("deferredLoadsLabel"));
+    auto* cancelLoads = new QToolButton(m_loadsBox);
+    cancelLoads->setObjectName(QStringLiteral("deferredLoadsCancel"));
+    cancelLoads->setText(tr("Cancel"));
+    cancelLoads->setToolTip(tr("Stop loading: the ranks loaded so far stay"));
+    loadsLayout->addWidget(m_loadsLabel);
+    loadsLayout->addWidget(cancelLoads);
+    statusBar()->addPermanentWidget(m_loadsBox);
+    m_loadsBox->hide();
+    connect(cancelLoads, &QToolButton::clicked, this, [this] {
+        for (const auto& batch : m_workspace->loads()->batches())
+            m_workspace->loads()->cancelBatch(batch.id);
+    });
+    connect(m_workspace->loads(), &DeferredLoadService::batchesChanged, this, &MainWindow::updateLoadsBox);
     connect(m_workspace, &Workspace::issuesAdded, this, &MainWindow::recountProblems);
     connect(m_workspace, &Workspace::errorReported, this, &MainWindow::recountProblems);
+}
+
+void MainWindow::updateLoadsBox()
+{
+    const auto batches = m_workspace->loads()->batches();
+    m_loadsBox->setVisible(!batches.empty());
+    if (batches.empty())
+        return;
+    QStringList parts;
+    QStringList tips;
+    for (const auto& b : batches) {
+        parts << tr("%1 · %2 of %3").arg(b.label).arg(b.done).arg(b.total);
+        QString tip = tr("%1: %2 of %3 ranks; about %4 of memory")
+                          .arg(b.label)
+                          .arg(b.done)
+                          .arg(b.total)
+                          .arg(QLocale().formattedDataSize(static_cast<qint64>(b.estimateBytes)));
+        if (b.availableBytes > 0)
+            tip += tr(" (%1 available)").arg(QLocale().formattedDataSize(static_cast<qint64>(b.availableBytes)));
+        tips << tip;
+    }
+    m_loadsLabel->setText(parts.join(QStringLiteral("; ")));
+    m_loadsBox->setToolTip(tips.join(QLatin1Char('\n')));
 }
 
 void MainWindow::recountProblems()
@@ -644,11 +723,11 @@ QFuture<QString> MainWindow::exportReportAsync(const QString& path)
 {
     const auto db = m_workspace->database();
     if (!db)
-        return QtConcurrent::run([message = tr("No profile loaded")] { return message; });
+        return QtConcurrent::run(m_workspace->jobPool(), [message = tr("No profile loaded")] { return message; });
     std::vector<std::string> paths;
     for (const QString& p : m_workspace->sourcePaths())
         paths.push_back(p.toStdString());
-    return QtConcurrent::run(writeReport, db, paths, AdviceDock::adviceOptions(), path);
+    return QtConcurrent::run(m_workspace->jobPool(), writeReport, db, paths, AdviceDock::adviceOptions(), path);
 }
 
 bool MainWindow::exportReport(const QString& path, QString* error)
@@ -773,13 +852,24 @@ void MainWindow::open(const QStringList& paths)
         watcher->deleteLater();
         finishLoad(id, outcome, absolute);
     });
-    watcher->setFuture(QtConcurrent::run([inputs, state, timelines, useCache]() -> LoadOutcome {
+    watcher->setFuture(QtConcurrent::run(m_workspace->jobPool(), [inputs, state, timelines, useCache]() -> LoadOutcome {
         LoadOutcome out;
         try {
             const io::LoadPlan plan = io::Detector::detect(inputs);
             if (plan.ranks.empty()) {
-                out.error = tr("No Ascend profiling data found in %1.")
-                                .arg(QString::fromStdString(plan.inputs.empty() ? std::string() : plan.inputs.front()));
+                const QString first = QDir::toNativeSeparators(
+                    QString::fromStdString(plan.inputs.empty() ? std::string() : plan.inputs.front()));
+                out.error = tr("No Ascend profiling data found in %1.").arg(first);
+                // One input that is missing, unreadable, empty or an unknown file says that in its first line (the
+                // detector's message), not the same sentence as a folder without profiler output.
+                if (plan.inputs.size() == 1) {
+                    for (const auto& issue : plan.issues) {
+                        const std::string& source = issue.text.source;
+                        if (issue.severity == "error" && issue.path == plan.inputs.front()
+                            && source.rfind("no profiler output found", 0) != 0)
+                            out.error = tr("Cannot open %1: %2.").arg(first, translatedText(issue.text));
+                    }
+                }
                 for (const auto& issue : plan.issues)
                     out.error += QStringLiteral("\n%1: %2")
                                      .arg(QString::fromStdString(issue.path), translatedText(issue.text));
@@ -834,7 +924,20 @@ void MainWindow::open(const QStringList& paths)
 
 QString MainWindow::progressText(const load::LoadProgress& progress)
 {
-    const QString file = QFileInfo(QString::fromStdString(progress.currentFile)).fileName();
+    const QString current = QString::fromStdString(progress.currentFile);
+    // The loader's stages after the files (Loader's progress messages): what it is doing, not "Loading <stage>".
+    static const std::map<QString, const char*> stages {
+        { QStringLiteral("reading the parse cache"), QT_TR_NOOP("Reading the parse cache\u2026") },
+        { QStringLiteral("reading the joined imported ranks"), QT_TR_NOOP("Reading the joined imported ranks\u2026") },
+        { QStringLiteral("resolving communication groups"),
+            QT_TR_NOOP("Resolving communication groups (local link ranks to global ranks)\u2026") },
+        { QStringLiteral("building the indexes"), QT_TR_NOOP("Building the indexes\u2026") },
+        { QStringLiteral("writing the parse cache"), QT_TR_NOOP("Writing the parse cache for the next open\u2026") },
+        { QStringLiteral("merging ranks"), QT_TR_NOOP("Merging the ranks\u2026") },
+    };
+    if (const auto stage = stages.find(current); stage != stages.end())
+        return tr(stage->second);
+    const QString file = QFileInfo(current).fileName();
     QString text = file.isEmpty() ? tr("Detecting\u2026") : tr("Loading %1").arg(file);
     if (file.endsWith(QLatin1String(".nprank"))) // a folder of `npuscope-cli import` files: merged, not parsed
         text = tr("Reading imported ranks\n%1 of %2 ranks imported").arg(progress.ranksDone).arg(progress.ranksTotal);
@@ -853,6 +956,13 @@ void MainWindow::updateProgress()
         progress = m_loadState->progress;
     }
     QString text = progressText(progress);
+    // A stage that takes a while shows that it is still going: its seconds count up.
+    if (text != m_stageText) {
+        m_stageText = text;
+        m_stageClock.start();
+    } else if (m_stageClock.isValid() && m_stageClock.elapsed() >= 2000) {
+        text += tr(" (%1 s)").arg(m_stageClock.elapsed() / 1000);
+    }
     if (m_progress) {
         m_progress->setLabelText(text);
         m_progress->setValue(static_cast<int>(progress.fraction * 1000.0));
@@ -962,6 +1072,110 @@ bool MainWindow::waitUntilIdle(int timeoutMs)
         QThread::msleep(5);
     }
     return false;
+}
+
+void MainWindow::showView(QDockWidget* dock)
+{
+    if (!dock)
+        return;
+    if (m_workspace->database())
+        hideWelcome();
+    dock->show();
+    dock->raise();
+    if (QWidget* body = dock->widget())
+        body->setFocus(Qt::ShortcutFocusReason);
+}
+
+QList<QDockWidget*> MainWindow::mainViews() const
+{
+    // The views that answer "where does the step go and why" first.
+    return { m_stepsDock, m_timelineDock, m_overviewDock, m_adviceDock, m_blameDock, m_operatorDock, m_commMatrixDock,
+        m_collectivesDock, m_mareyDock };
+}
+
+void MainWindow::fetchNavigation()
+{
+    m_navigation.reset();
+    if (!m_workspace->database())
+        return;
+    m_navigationRunner->run(
+        [](model::Database& db) {
+            return std::make_shared<const query::NavigationTargets>(query::NavigationQuery::targets(db));
+        },
+        [this](std::shared_ptr<const query::NavigationTargets> targets) {
+            m_navigation = std::move(targets);
+            if (m_palette && m_palette->isVisible()) {
+                const QString query = m_palette->queryEdit()->text();
+                showCommandPalette()->setQuery(query);
+            }
+        });
+}
+
+CommandPalette* MainWindow::showCommandPalette()
+{
+    if (!m_palette)
+        m_palette = new CommandPalette(this);
+    std::vector<CommandPalette::Entry> entries;
+    using Kind = CommandPalette::Kind;
+    const QList<QDockWidget*> main = mainViews();
+    for (QDockWidget* dock : docks()) {
+        const auto k = main.indexOf(dock);
+        entries.push_back({ Kind::View, dock->windowTitle(),
+            k >= 0 && k < 9
+                ? QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + k)).toString(QKeySequence::NativeText)
+                : QString(),
+            [this, dock] { showView(dock); } });
+    }
+    // Every enabled menu action, named by its menu path ("File › Open folder…").
+    std::function<void(QMenu*, const QString&)> addMenu = [&](QMenu* menu, const QString& path) {
+        for (QAction* action : menu->actions()) {
+            if (action->isSeparator() || !action->isEnabled() || action->text().isEmpty())
+                continue;
+            const QString text = QString(action->text()).remove(QLatin1Char('&'));
+            if (action->menu()) {
+                addMenu(action->menu(), path + text + QStringLiteral(" › "));
+                continue;
+            }
+            if (action == m_viewMenu->actions().value(0))
+                continue; // the palette itself
+            entries.push_back({ Kind::Action, path + text, action->shortcut().toString(QKeySequence::NativeText),
+                [action] { action->trigger(); } });
+        }
+    };
+    for (QAction* top : menuBar()->actions()) {
+        if (top->menu())
+            addMenu(top->menu(), QString(top->text()).remove(QLatin1Char('&')) + QStringLiteral(" › "));
+    }
+    // What the docks' own buttons do that a user looks for by name.
+    entries.push_back({ Kind::Action, tr("Timeline \u203a Expand all ranks"), QString(), [this] {
+                           showView(m_timelineDock);
+                           m_timelineDock->expandAllRanks();
+                       } });
+    entries.push_back(
+        { Kind::Action, tr("Cancel background loading"), QString(), [this] { m_workspace->loads()->cancelAll(); } });
+    if (m_navigation && m_workspace->database()) {
+        for (int64_t rank : m_navigation->ranks) {
+            entries.push_back({ Kind::Rank, tr("Rank %1").arg(rank), QString(), [this, rank] {
+                                   m_workspace->setSelectedRank(rank);
+                                   m_timelineDock->scrollToRank(rank);
+                                   showView(m_timelineDock);
+                               } });
+        }
+        for (int64_t step : m_navigation->steps)
+            entries.push_back(
+                { Kind::Step, tr("Step %1").arg(step), QString(), [this, step] { m_workspace->setStep(step); } });
+        for (const std::string& op : m_navigation->operatorTypes) {
+            entries.push_back({ Kind::Operator, QString::fromStdString(op), QString(), [this, op] {
+                                   m_workspace->setSelectedOperator(
+                                       Workspace::OperatorKey { query::OperatorGroupBy::Type, op, std::nullopt });
+                                   showView(m_operatorDock);
+                               } });
+        }
+    }
+    m_palette->setEntries(std::move(entries));
+    if (!m_palette->isVisible())
+        m_palette->popup();
+    return m_palette;
 }
 
 void MainWindow::focusDock(QDockWidget* dock)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/collectives/CollectivesDock.h"
 
+#include "npuscope/gui/comm/GroupText.h"
+
 #include "npuscope/gui/collectives/BlameTableModel.h"
 #include "npuscope/gui/collectives/CollectivesTableModel.h"
 #include "npuscope/gui/common/TableSetup.h"
@@ -26,7 +28,7 @@ namespace {
 
 struct Loaded {
     std::shared_ptr<const query::BlameResult> result;
-    std::map<std::string, std::string> groupNames; // hash -> name
+    std::map<std::string, QString> groupTexts; // hash -> the name and ranks the Groups view shows (GroupText)
 };
 
 QString rootText(const query::BlameResult& r, size_t i)
@@ -119,23 +121,22 @@ void CollectivesDock::reload()
         [](model::Database& db) {
             Loaded l;
             l.result = query::BlameAnalysis::forDatabase(db);
-            for (const auto& g : query::CommQuery::groups(db)) {
-                if (g.name)
-                    l.groupNames[g.hash] = *g.name;
-            }
+            for (const auto& g : query::CommQuery::groups(db))
+                l.groupTexts[g.hash] = groupShortText(g.name, g.hash, g.ranks);
             return l;
         },
         [this](Loaded l) {
             m_result = std::move(l.result);
             fillFilters();
-            // Group entries: the name when known (several groups share a name: "tp"), the hash as data.
+            // Group entries named as the Groups view names them ("tp 0–7"; a 20-digit hash tells the user nothing),
+            // the hash as data and in the tooltip.
             const QSignalBlocker block(m_group);
             for (int i = 1; i < m_group->count(); ++i) {
-                const auto it = l.groupNames.find(m_group->itemData(i).toString().toStdString());
-                if (it != l.groupNames.end())
-                    m_group->setItemText(i,
-                        QStringLiteral("%1 (%2)").arg(
-                            QString::fromStdString(it->second), m_group->itemData(i).toString()));
+                const QString hash = m_group->itemData(i).toString();
+                const auto it = l.groupTexts.find(hash.toStdString());
+                if (it != l.groupTexts.end())
+                    m_group->setItemText(i, it->second);
+                m_group->setItemData(i, tr("group hash %1").arg(hash), Qt::ToolTipRole);
             }
             applyFilters();
         });

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/common/QueryRunner.h"
 
+#include "npuscope/gui/common/DeferredLoadService.h"
+
 namespace npuscope::gui {
 
 QueryRunner::QueryRunner(Workspace* workspace, const QString& source, QObject* parent, Delivery delivery)
@@ -32,6 +34,18 @@ QThreadPool* QueryRunner::inMemoryPool() const
 {
     Workspace* workspace = m_workspace.data();
     return workspace ? workspace->inMemoryPool() : nullptr;
+}
+
+QThreadPool* QueryRunner::queryPool() const
+{
+    Workspace* workspace = m_workspace.data();
+    return workspace ? workspace->queryPool() : nullptr;
+}
+
+QThreadPool* QueryRunner::loadPool() const
+{
+    Workspace* workspace = m_workspace.data();
+    return workspace && workspace->loads() ? workspace->loads()->pool() : nullptr;
 }
 
 bool QueryRunner::isDelivered(quint64 id) const

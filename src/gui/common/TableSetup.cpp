@@ -7,6 +7,7 @@
 #include <QApplication>
 #include <QBoxLayout>
 #include <QClipboard>
+#include <QDockWidget>
 #include <QFile>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -17,6 +18,7 @@
 #include <QLayout>
 #include <QMessageBox>
 #include <QPointer>
+#include <QRegularExpression>
 #include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -448,10 +450,27 @@ bool TableSetup::writeCsv(const QString& path, QString* error) const
     return true;
 }
 
+QString TableSetup::suggestedCsvName() const
+{
+    // Named after the view the user sees ("npuscope-cluster-steps.csv"), not the widget's object name.
+    QString title;
+    for (QWidget* w = m_view; w; w = w->parentWidget()) {
+        if (auto* dock = qobject_cast<QDockWidget*>(w)) {
+            title = dock->windowTitle();
+            break;
+        }
+    }
+    if (title.isEmpty())
+        title = m_view->objectName();
+    title = title.toLower().replace(QRegularExpression(QStringLiteral("[^\\w]+")), QStringLiteral("-"));
+    title.remove(QRegularExpression(QStringLiteral("^-+|-+$")));
+    return QStringLiteral("npuscope-%1.csv").arg(title.isEmpty() ? QStringLiteral("table") : title);
+}
+
 void TableSetup::exportWithDialog()
 {
-    const QString path = QFileDialog::getSaveFileName(
-        m_view, tr("Export table as CSV"), m_view->objectName() + QStringLiteral(".csv"), tr("CSV files (*.csv)"));
+    const QString path
+        = QFileDialog::getSaveFileName(m_view, tr("Export table as CSV"), suggestedCsvName(), tr("CSV files (*.csv)"));
     if (path.isEmpty())
         return;
     QString error;

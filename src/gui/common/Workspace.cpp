@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/common/Workspace.h"
 
+#include "npuscope/gui/common/DeferredLoadService.h"
+
 #include <QThreadPool>
 
 #include <algorithm>
@@ -10,12 +12,27 @@ namespace npuscope::gui {
 Workspace::Workspace(QObject* parent)
     : QObject(parent)
     , m_inMemoryPool(new QThreadPool(this))
+    , m_queryPool(new QThreadPool(this))
+    , m_jobPool(new QThreadPool(this))
+    , m_loads(new DeferredLoadService(this))
 {
     // In-memory queries are short; two threads keep them from waiting on each other.
     m_inMemoryPool->setMaxThreadCount(2);
+    // SQL queries take the model lock one at a time; a second thread lets a superseded request be skipped while
+    // another holds the lock.
+    m_queryPool->setMaxThreadCount(2);
+    m_jobPool->setMaxThreadCount(2);
 }
 
-Workspace::~Workspace() = default;
+Workspace::~Workspace()
+{
+    // The imports first: they may hold the model lock a query waits for.
+    delete m_loads;
+    m_loads = nullptr;
+    m_queryPool->waitForDone();
+    m_jobPool->waitForDone();
+    m_inMemoryPool->waitForDone();
+}
 
 std::shared_ptr<model::Database> Workspace::database() const { return m_database; }
 
@@ -157,6 +174,8 @@ void Workspace::reportError(const QString& source, const QString& message, std::
     m_viewErrors.push_back(std::move(issue));
     emit errorReported();
 }
+
+bool Workspace::isBusy() const { return m_pendingQueries > 0 || (m_loads && m_loads->pendingCount() > 0); }
 
 void Workspace::beginQuery()
 {

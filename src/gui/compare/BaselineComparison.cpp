@@ -8,6 +8,8 @@
 #include "npuscope/query/RankQuery.h"
 #include "npuscope/query/compare/RunComparison.h"
 
+#include <QThread>
+#include <QThreadPool>
 #include <QtConcurrent/QtConcurrentMap>
 
 namespace npuscope::gui {
@@ -63,7 +65,11 @@ void BaselineComparison::recompute()
             // Ranks parse in parallel (the loader merges each under the model lock). Of the kernel files only the
             // count and Σ duration per step and kernel (kernel_sum, as npuscope-cli diff; ranks whose kernels a view
             // imported keep their kernel rows).
-            QtConcurrent::blockingMap(ranks, [&db, &cache](int64_t rank) {
+            // A pool of the job's own: blocking on the pool this job runs on could wait for itself, and Qt's global
+            // pool is the painter's.
+            QThreadPool ranksPool;
+            ranksPool.setMaxThreadCount(std::max(1, QThread::idealThreadCount()));
+            QtConcurrent::blockingMap(&ranksPool, ranks, [&db, &cache](int64_t rank) {
                 load::Loader::loadDeferred(*db, rank, io::kMemoryGroup, {}, nullptr, cache.get());
             });
             load::Loader::loadKernelSums(*db, ranks, {}, nullptr, cache.get());

@@ -110,8 +110,8 @@ void BaselineLoader::load(const QStringList& paths, bool useCache)
             m_workspace->setBaseline(outcome.database, absolute);
         emit finished(outcome.database != nullptr, outcome.message);
     });
-    watcher->setFuture(
-        QtConcurrent::run([inputs, useCache, flag] { return loadBaseline(inputs, useCache, flag.get()); }));
+    watcher->setFuture(QtConcurrent::run(
+        m_workspace->jobPool(), [inputs, useCache, flag] { return loadBaseline(inputs, useCache, flag.get()); }));
 }
 
 } // namespace npuscope::gui

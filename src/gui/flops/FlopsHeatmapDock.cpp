@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/flops/FlopsHeatmapDock.h"
 
+#include "npuscope/gui/common/DeferredLoadService.h"
+
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/gui/flops/FlopsHeatmap.h"
 #include "npuscope/load/Loader.h"
@@ -117,6 +119,7 @@ void FlopsHeatmapDock::showEvent(QShowEvent* event)
 void FlopsHeatmapDock::reload()
 {
     m_importRunner->cancelPending();
+    ++m_importEpoch; // answers to the imports asked for before this reload are not counted
     m_redraw->stop();
     m_queue.clear();
     m_pending.clear();
@@ -173,15 +176,14 @@ void FlopsHeatmapDock::startImports()
             }
             updateStatus();
         };
-        // Only the rank's kernel totals (one scan of its kernel file), not its timeline or kernel table;
-        // parsing runs without the model lock (Loader::loadKernelTotals merges under it).
-        const bool started = m_importRunner->runUnlocked(
-            [rank, cache = workspace()->parseCache()](const std::shared_ptr<model::Database>& db) {
-                return load::Loader::loadKernelTotals(*db, rank, {}, nullptr, cache.get());
-            },
-            [finished](bool) { finished(); },
-            [this, rank, finished](const QString& message) {
-                showError(tr("rank %1: kernels not loaded: %2").arg(rank).arg(message));
+        // Only the rank's kernel totals (one scan of its kernel file), not its timeline or kernel table, through the
+        // Workspace's load service; parsing runs without the model lock (Loader::loadKernelTotals merges under it).
+        const bool started = workspace()->loads()->request(rank, DeferredLoadService::Part::KernelTotals, this,
+            [this, rank, finished, epoch = m_importEpoch](const DeferredLoadService::Result& r) {
+                if (epoch != m_importEpoch)
+                    return;
+                if (!r.error.isEmpty())
+                    showError(tr("rank %1: kernels not loaded: %2").arg(rank).arg(r.error));
                 finished();
             });
         if (!started) {

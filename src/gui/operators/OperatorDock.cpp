@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/operators/OperatorDock.h"
 
+#include "npuscope/gui/common/DeferredLoadService.h"
+
 #include "npuscope/gui/common/PieChart.h"
 #include "npuscope/gui/common/TableSetup.h"
 #include "npuscope/gui/common/TimeFormat.h"
@@ -407,25 +409,26 @@ void OperatorDock::startImports()
         if (m_imported.count(rank) || m_importing.count(rank))
             continue;
         m_importing.insert(rank);
-        // Only the rank's kernel files (not its timeline); parsing runs without the model lock (the loader merges
-        // under it).
-        const bool started = m_importRunner->runUnlocked(
-            [rank, cache = workspace()->parseCache()](const std::shared_ptr<model::Database>& db) {
-                return load::Loader::loadDeferred(*db, rank, io::kKernelsGroup, {}, nullptr, cache.get());
-            },
-            [this, rank](bool) {
+        // Only the rank's kernel files (not its timeline), through the Workspace's load service (one import per rank,
+        // its own pool); parsing runs without the model lock (the loader merges under it).
+        const bool started = workspace()->loads()->request(
+            rank, DeferredLoadService::Part::Kernels, this, [this, rank](const DeferredLoadService::Result& r) {
                 m_importing.erase(rank);
-                m_imported.insert(rank);
+                if (r.cancelled) {
+                    startImports();
+                    return;
+                }
+                m_imported.insert(
+                    rank); // after a failure: not retried until the model changes; the error line says why
+                if (!r.error.isEmpty()) {
+                    showError(tr("rank %1: kernels not loaded: %2").arg(rank).arg(r.error));
+                    startImports();
+                    refresh();
+                    return;
+                }
                 startImports();
                 // Import problems were written to the model's parse_issue table; issuesAdded refreshes this dock.
                 workspace()->notifyIssuesAdded();
-            },
-            [this, rank](const QString& message) {
-                m_importing.erase(rank);
-                m_imported.insert(rank); // not retried until the model changes; the error line says why
-                showError(tr("rank %1: kernels not loaded: %2").arg(rank).arg(message));
-                startImports();
-                refresh();
             });
         if (!started)
             m_importing.erase(rank);

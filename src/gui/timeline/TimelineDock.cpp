@@ -3,6 +3,7 @@
 
 #include "npuscope/gui/common/TranslatedText.h"
 
+#include "npuscope/gui/common/DeferredLoadService.h"
 #include "npuscope/gui/common/ElidedLabel.h"
 #include "npuscope/gui/common/TableSetup.h"
 
@@ -12,8 +13,10 @@
 #include "npuscope/gui/timeline/TimelineMarkerModel.h"
 #include "npuscope/gui/timeline/TimelineView.h"
 #include "npuscope/load/Loader.h"
+#include "npuscope/load/MemoryGuard.h"
 #include "npuscope/load/SourceDetails.h"
 #include "npuscope/query/OperatorOccurrences.h"
+#include "npuscope/query/StepQuery.h"
 
 #include <QCheckBox>
 #include <QFileDialog>
@@ -25,6 +28,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMenu>
 #include <QPushButton>
 #include <QSpinBox>
@@ -33,6 +37,7 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QToolButton>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -53,9 +58,16 @@ const char* const kFlowCategories[] = { "HostToDevice", "async_npu", "async_task
 struct RankLoad {
     query::RankTimelinePtr timeline;
     QString problem;
+    bool truncated = false; // the rank's timeline file was cut off (a parse issue says so)
 };
 
 } // namespace
+
+// The rank rows of a model and its slowest rank.
+struct TimelineDock::RankList {
+    std::vector<query::TimelineRankInfo> infos;
+    std::optional<int64_t> slowest;
+};
 
 TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
     : QueryDock(tr("Timeline"), kObjectName, ws, parent)
@@ -65,6 +77,10 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
     , m_detailsRunner(addRunner())
     , m_operatorRunner(addRunner())
 {
+    m_arrivalTimer = new QTimer(this);
+    m_arrivalTimer->setSingleShot(true);
+    m_arrivalTimer->setInterval(100);
+    connect(m_arrivalTimer, &QTimer::timeout, this, &TimelineDock::ranksArrived);
     auto* root = new QWidget(this);
     auto* layout = new QVBoxLayout(root);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -378,8 +394,17 @@ void TimelineDock::reload()
     m_spanLabel->hide();
     m_view->relayout();
     m_restoring = false;
-    runner()->run([](model::Database& db) { return query::TimelineQuery::ranks(db); },
-        [this](std::vector<query::TimelineRankInfo> infos) {
+    runner()->run(
+        [](model::Database& db) {
+            RankList list;
+            list.infos = query::TimelineQuery::ranks(db);
+            // The rank a large cluster's timeline opens on (docs/metrics.md "Slowest rank").
+            if (list.infos.size() > 1)
+                list.slowest = query::StepQuery::slowestRank(query::StepQuery::breakdown(db));
+            return list;
+        },
+        [this](RankList list) {
+            const auto& infos = list.infos;
             auto& ranks = m_view->renderer().ranks();
             for (const auto& info : infos) {
                 TimelineRenderer::RankEntry entry;
@@ -404,6 +429,8 @@ void TimelineDock::reload()
             if (m_expandAllPending) {
                 m_expandAllPending = false;
                 expandAllRanks();
+            } else {
+                loadFirstTimelines(list);
             }
             m_view->relayout();
             // A rank selected before the rank rows existed (another view, --rank) is shown now: expanded and scrolled
@@ -414,6 +441,41 @@ void TimelineDock::reload()
         });
 }
 
+void TimelineDock::setAutoLoadRanks(int ranks) { m_autoLoadRanks = std::max(0, ranks); }
+
+void TimelineDock::loadFirstTimelines(const RankList& list)
+{
+    // The trace on screen when the profile opens, as in any trace viewer: every rank of a small job; of a larger one
+    // the slowest rank (what the cluster views point at) and the selected one, first in the queue.
+    int withFile = 0;
+    for (const auto& info : list.infos)
+        withFile += info.hasTimelineFile ? 1 : 0;
+    if (withFile == 0 || m_autoLoadRanks == 0)
+        return;
+    if (withFile <= m_autoLoadRanks) {
+        expandAllRanks();
+        return;
+    }
+    std::vector<int64_t> first;
+    if (const auto rank = workspace()->selectedRank())
+        first.push_back(*rank);
+    if (list.slowest)
+        first.push_back(*list.slowest);
+    if (first.empty()) {
+        for (const auto& info : list.infos) {
+            if (info.hasTimelineFile) {
+                first.push_back(info.rank);
+                break;
+            }
+        }
+    }
+    for (int64_t rank : first) {
+        const int index = rankIndexOf(rank);
+        if (index >= 0 && m_view->renderer().ranks()[static_cast<size_t>(index)].hasFile)
+            setRankExpanded(index, true);
+    }
+}
+
 void TimelineDock::expandAllRanks()
 {
     auto& ranks = m_view->renderer().ranks();
@@ -421,8 +483,60 @@ void TimelineDock::expandAllRanks()
         m_expandAllPending = true;
         return;
     }
-    for (size_t i = 0; i < ranks.size(); ++i)
-        setRankExpanded(static_cast<int>(i), true);
+    // One batch through the service: progress and cancel in the status bar, its memory estimate said before it runs.
+    std::vector<int64_t> toLoad;
+    for (size_t i = 0; i < ranks.size(); ++i) {
+        auto& entry = ranks[i];
+        entry.expanded = true;
+        if (!entry.data && !entry.loading && entry.hasFile)
+            toLoad.push_back(entry.rank);
+    }
+    if (toLoad.empty()) {
+        m_view->relayout();
+        return;
+    }
+    for (int64_t rank : toLoad) {
+        if (const int index = rankIndexOf(rank); index >= 0)
+            ranks[static_cast<size_t>(index)].loading = true;
+    }
+    m_view->relayout();
+    // The memory estimate reads rank_file under the model lock: on a worker, then the batch starts.
+    const bool started = m_loadRunner->runInMemory(
+        [toLoad](const std::shared_ptr<model::Database>& db) {
+            return DeferredLoadService::estimateBytes(*db, toLoad, DeferredLoadService::Part::Timeline);
+        },
+        [this, all = toLoad](uint64_t need) {
+            std::vector<int64_t> batch = all;
+            auto& rows = m_view->renderer().ranks();
+            const uint64_t available = load::MemoryGuard::available().value_or(0);
+            if (available > 0 && need > available) {
+                // Load the ranks that fit, in order, and say what was left out.
+                const size_t fit = std::max<size_t>(1, batch.size() * available / need);
+                showError(tr("Expanding all %1 ranks would need about %2 of memory, %3 is available: the timelines "
+                             "of the first %4 are loaded; expand others one by one")
+                              .arg(batch.size())
+                              .arg(QLocale().formattedDataSize(static_cast<qint64>(need)),
+                                  QLocale().formattedDataSize(static_cast<qint64>(available)))
+                              .arg(fit));
+                for (size_t i = fit; i < batch.size(); ++i) {
+                    if (const int index = rankIndexOf(batch[i]); index >= 0)
+                        rows[static_cast<size_t>(index)].loading = false;
+                }
+                need = need / batch.size() * fit; // the part that is loaded
+                batch.resize(fit);
+            }
+            workspace()->loads()->startBatch(
+                tr("Loading timelines"), batch, DeferredLoadService::Part::Timeline, this,
+                [this](int64_t rank, const DeferredLoadService::Result& r) { readRank(rank, r); }, need);
+            m_view->update();
+        });
+    if (!started) {
+        for (int64_t rank : toLoad) {
+            if (const int index = rankIndexOf(rank); index >= 0)
+                ranks[static_cast<size_t>(index)].loading = false;
+        }
+    }
+    m_view->update();
 }
 
 void TimelineDock::setRankExpanded(int rankIndex, bool expanded)
@@ -430,30 +544,57 @@ void TimelineDock::setRankExpanded(int rankIndex, bool expanded)
     auto& entry = m_view->renderer().ranks()[static_cast<size_t>(rankIndex)];
     entry.expanded = expanded;
     if (expanded && !entry.data && !entry.loading && entry.hasFile)
-        startLoad(rankIndex);
+        startLoad(rankIndex, true);
     m_view->relayout();
 }
 
-void TimelineDock::startLoad(int rankIndex)
+void TimelineDock::startLoad(int rankIndex, bool urgent)
 {
     auto& entry = m_view->renderer().ranks()[static_cast<size_t>(rankIndex)];
-    if (entry.loading || entry.data)
+    if (entry.loading || entry.data || !workspace()->database())
         return;
     const int64_t rank = entry.rank;
-    // Parsing runs without the model lock (Loader::loadTimeline merges under it); the GUI keeps
-    // painting the ranks it has.
-    const auto work = [rank, cache = workspace()->parseCache()](const std::shared_ptr<model::Database>& db) {
-        const bool imported = load::Loader::loadTimeline(*db, rank, {}, nullptr, cache.get());
+    entry.error.clear();
+    entry.loading = true;
+    // The service imports the rank once (parsing without the model lock, on its own pool); the arrays are read after.
+    entry.loading = workspace()->loads()->request(
+        rank, DeferredLoadService::Part::Timeline, this,
+        [this, rank](const DeferredLoadService::Result& r) { readRank(rank, r); }, urgent);
+    m_view->update();
+}
+
+void TimelineDock::readRank(int64_t rank, const DeferredLoadService::Result& result)
+{
+    const int rankIndex = rankIndexOf(rank);
+    if (rankIndex < 0)
+        return;
+    if (result.cancelled) {
+        m_view->renderer().ranks()[static_cast<size_t>(rankIndex)].loading = false;
+        m_view->update();
+        return;
+    }
+    if (!result.error.isEmpty()) {
+        m_view->renderer().ranks()[static_cast<size_t>(rankIndex)].loading = false;
+        rankFailed(rankIndex, result.error);
+        return;
+    }
+    const auto work = [rank, imported = result.imported](const std::shared_ptr<model::Database>& db) {
         auto guard = db->lock();
         RankLoad r;
         r.timeline = query::TimelineQuery::loadRank(*db, rank);
+        const auto issues = query::IssueQuery::issues(*db);
+        for (const auto& issue : issues) {
+            // DeferredSniff::truncation's warning, or the importer's own report of a document that ended early.
+            if (issue.rank == rank && issue.message.rfind("file looks truncated", 0) == 0)
+                r.truncated = true;
+        }
         if (r.timeline && !r.timeline->tracks.empty())
             return r;
         if (r.timeline && !r.timeline->counters.empty())
             return r;
         // Nothing to draw: the import problems of this rank say why (the file may also just have no events).
         QStringList errors;
-        for (const auto& issue : query::IssueQuery::issues(*db)) {
+        for (const auto& issue : issues) {
             if (issue.rank == rank && issue.severity == "error")
                 errors << issueMessage(issue);
         }
@@ -461,29 +602,58 @@ void TimelineDock::startLoad(int rankIndex)
                                      : errors.join(QStringLiteral("; "));
         return r;
     };
-    const auto done = [this, rankIndex](RankLoad r) {
+    const auto done = [this, rank](RankLoad r) {
+        const int index = rankIndexOf(rank);
+        if (index < 0)
+            return;
         // Import problems were written to the model's parse_issue table.
         workspace()->notifyIssuesAdded();
-        auto& e = m_view->renderer().ranks()[static_cast<size_t>(rankIndex)];
+        auto& e = m_view->renderer().ranks()[static_cast<size_t>(index)];
         e.loading = false;
         e.data = r.timeline;
+        e.truncated = r.truncated;
         if (!r.problem.isEmpty())
-            rankFailed(rankIndex, r.problem);
-        m_view->renderer().applyDefaultCollapse(rankIndex);
-        m_session.applyRows(m_view->renderer(), rankIndex); // its pinned and hidden rows from the last session
-        updateSpanNote();
-        m_view->relayout();
-        m_markerModel->setOrigin(m_view->renderer().axis().boundsBegin());
-        applyStep();
-        if (workspace()->selectedOperator())
-            highlightOperator(m_view->renderer().highlights().empty());
+            rankFailed(index, r.problem);
+        m_view->renderer().applyDefaultCollapse(index);
+        m_session.applyRows(m_view->renderer(), index); // its pinned and hidden rows from the last session
+        // Many ranks arriving one after another (Expand all) lay the rows out at most every 100 ms, not once per rank:
+        // the first at once, the ones arriving during the next 100 ms when it ends. A pending layout counts as work in
+        // progress (Workspace::isBusy), so whoever waits for quiet views sees the rows.
+        m_arrivedRanks = true;
+        if (!m_arrivalTimer->isActive()) {
+            ranksArrived();
+            m_arrivalTimer->start();
+        } else if (!m_arrivalPending) {
+            m_arrivalPending = true;
+            workspace()->beginQuery();
+        }
     };
-    entry.error.clear();
-    entry.loading = m_loadRunner->runUnlocked(work, done, [this, rankIndex](const QString& message) {
-        m_view->renderer().ranks()[static_cast<size_t>(rankIndex)].loading = false;
-        rankFailed(rankIndex, message);
+    const bool started = m_loadRunner->runInMemory(work, done, [this, rank](const QString& message) {
+        const int index = rankIndexOf(rank);
+        if (index < 0)
+            return;
+        m_view->renderer().ranks()[static_cast<size_t>(index)].loading = false;
+        rankFailed(index, message);
     });
-    m_view->update();
+    if (!started)
+        m_view->renderer().ranks()[static_cast<size_t>(rankIndex)].loading = false;
+}
+
+void TimelineDock::ranksArrived()
+{
+    if (m_arrivalPending) {
+        m_arrivalPending = false;
+        workspace()->endQuery();
+    }
+    if (!m_arrivedRanks)
+        return;
+    m_arrivedRanks = false;
+    updateSpanNote();
+    m_view->relayout();
+    m_markerModel->setOrigin(m_view->renderer().axis().boundsBegin());
+    applyStep();
+    if (workspace()->selectedOperator())
+        highlightOperator(m_view->renderer().highlights().empty());
 }
 
 void TimelineDock::rankFailed(int rankIndex, const QString& message)

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/timeline/TimelineRenderer.h"
 
+#include "npuscope/gui/comm/GroupTableModel.h"
+
 #include "npuscope/gui/common/TimeFormat.h"
 
 #include <QFontMetrics>
 #include <QObject>
 #include <QPainter>
 #include <QPainterPath>
+#include <QPen>
 
 #include <algorithm>
 #include <cmath>
@@ -288,10 +291,18 @@ void TimelineRenderer::rebuildRows()
         y += row.height;
         m_rows.push_back(row);
     };
+    std::optional<Row> absent;
     for (const RowKey& rankKey : children({ RowKind::Rank, -1, 0 })) {
         if (isHidden(rankKey))
             continue;
         const RankEntry& e = m_ranks[static_cast<size_t>(rankKey.rank)];
+        if (!e.hasFile && !e.data && !isPinned(rankKey)) {
+            // Ranks without a timeline file share one line after the others.
+            if (!absent)
+                absent = *makeRow(rankKey);
+            ++absent->absentRanks;
+            continue;
+        }
         add(*makeRow(rankKey));
         if (!e.expanded || !e.data)
             continue;
@@ -334,6 +345,8 @@ void TimelineRenderer::rebuildRows()
                 add(r);
         }
     }
+    if (absent)
+        add(*absent);
     m_contentHeight = y;
     setScrollY(m_scrollY);
 }
@@ -683,6 +696,27 @@ void TimelineRenderer::paintRow(QPainter& p, const Row& row, int top) const
         QFont bold = m_font;
         bold.setBold(true);
         p.setFont(bold);
+        if (row.absentRanks > 0) {
+            // One line for the ranks without a timeline file: which ones and why.
+            std::vector<int64_t> ids;
+            for (const RankEntry& other : m_ranks) {
+                if (!other.hasFile && !other.data)
+                    ids.push_back(other.rank);
+            }
+            std::sort(ids.begin(), ids.end());
+            p.setFont(m_font);
+            p.setPen(canvas(m_dark).text);
+            const QString which = GroupTableModel::rankList(ids);
+            const QString text = row.absentRanks == static_cast<int>(m_ranks.size())
+                ? QObject::tr("No rank has a timeline file (trace_view.json, a MindSpore timeline, a .db export's "
+                              "timeline or a CANN timeline); the cluster views have the figures")
+                : QObject::tr("%n rank(s) without a timeline file (%1): their folders hold the summary files only",
+                    nullptr, row.absentRanks)
+                      .arg(which);
+            p.drawText(QRect(6, top, w - 12, row.height), Qt::AlignVCenter | Qt::AlignLeft,
+                QFontMetrics(m_font).elidedText(text, Qt::ElideRight, w - 12));
+            return;
+        }
         QString text
             = (e.expanded ? QStringLiteral("\u25be ") : QStringLiteral("\u25b8 ")) + QObject::tr("Rank %1").arg(e.rank);
         if (e.loading)
@@ -695,6 +729,8 @@ void TimelineRenderer::paintRow(QPainter& p, const Row& row, int top) const
             text += QObject::tr("  \u00b7 click to load the timeline");
         else
             text += QObject::tr("  \u00b7 %1 slices").arg(static_cast<qulonglong>(e.data->sliceCount()));
+        if (e.data && e.truncated)
+            text += QObject::tr("  \u00b7 \u26a0 file cut off: the timeline stops at the red line");
         if (e.offsetNs != 0)
             text += QObject::tr("  \u00b7 offset %1%2")
                         .arg(e.offsetNs > 0 ? QStringLiteral("+") : QStringLiteral("\u2212"),
@@ -746,6 +782,14 @@ void TimelineRenderer::paintRow(QPainter& p, const Row& row, int top) const
     case RowKind::Counter:
         paintCounter(p, row, top);
         break;
+    }
+    if (e.truncated && e.data) {
+        // Where the cut-off file's data ends: nothing after this line was in the file.
+        const double x = labelWidth() + m_axis.toPx(e.data->end + e.offsetNs);
+        if (x >= labelWidth() && x <= w) {
+            p.setPen(QPen(QColor(0xd0, 0x21, 0x21), 2, Qt::DashLine));
+            p.drawLine(QPointF(x, top), QPointF(x, top + row.height));
+        }
     }
     p.setPen(canvas(m_dark).grid);
     p.drawLine(0, top + row.height - 1, w, top + row.height - 1);

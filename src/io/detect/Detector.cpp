@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -242,9 +244,42 @@ public:
         const fs::path p(input);
         std::error_code ec;
         const auto status = fs::status(p, ec);
-        if (ec || !fs::exists(status)) {
-            issue("error", input, issueText(QT_TRANSLATE_NOOP("ParseIssue", "path does not exist or cannot be read")));
+        // Each way an input can be unusable has its own message: the user fixes a typo, a permission or a choice of
+        // folder differently.
+        if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory) {
+            issue("error", input,
+                issueText(QT_TRANSLATE_NOOP("ParseIssue", "path cannot be read: %1"), { ec.message() }));
             return;
+        }
+        if (!fs::exists(status)) {
+            issue("error", input, issueText(QT_TRANSLATE_NOOP("ParseIssue", "path does not exist")));
+            return;
+        }
+        if (fs::is_directory(status)) {
+            std::error_code listError;
+            fs::directory_iterator first(p, listError);
+            if (listError) {
+                issue("error", input,
+                    issueText(QT_TRANSLATE_NOOP("ParseIssue", "folder cannot be read: %1"), { listError.message() }));
+                return;
+            }
+            if (first == fs::directory_iterator()) {
+                issue("error", input, issueText(QT_TRANSLATE_NOOP("ParseIssue", "folder is empty")));
+                return;
+            }
+        } else if (!fs::is_regular_file(status)) {
+            issue("error", input,
+                issueText(
+                    QT_TRANSLATE_NOOP("ParseIssue", "not a folder or a regular file (a device, pipe or socket)")));
+            return;
+        }
+        if (fs::is_regular_file(status)) {
+            std::ifstream probe(p, std::ios::binary);
+            if (!probe) {
+                issue("error", input,
+                    issueText(QT_TRANSLATE_NOOP("ParseIssue", "file cannot be read: %1"), { std::strerror(errno) }));
+                return;
+            }
         }
         if (fs::is_regular_file(status)) {
             const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();

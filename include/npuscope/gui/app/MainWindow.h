@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "npuscope/query/NavigationQuery.h"
+
+#include <QElapsedTimer>
 #include <QFuture>
 #include <QMainWindow>
 #include <QStringList>
@@ -22,6 +25,7 @@ struct LoadProgress;
 namespace npuscope::gui {
 
 class ClusterStepsDock;
+class CommandPalette;
 class CommDurationDock;
 class CommMatrixDock;
 class GroupsDock;
@@ -115,6 +119,13 @@ public:
 
     // Gives one dock the whole window: the others are hidden (screenshots).
     void focusDock(QDockWidget* dock);
+    // Shows dock where it is in the layout and brings it to the front of its tab group (View menu, Ctrl+1…9, the
+    // command palette, an advice finding's evidence).
+    void showView(QDockWidget* dock);
+    // The views Ctrl+1 … Ctrl+9 show, in that order.
+    QList<QDockWidget*> mainViews() const;
+    // The command palette (Ctrl+K, Ctrl+Shift+P), its entries built for what is loaded now.
+    CommandPalette* showCommandPalette();
     void showIssues();
     // Writes the HTML advice report (query::advice::HtmlReport) of the loaded model to path on a worker thread (the
     // database lock is taken there, never on the GUI thread); the future holds the error, empty on success ("No
@@ -165,8 +176,15 @@ private:
     void hideWelcome();
     // Below this many logical pixels of dock height, the default layout tabs the timeline with the cluster views.
     static constexpr int kMinSplitHeight = 480;
-    // Splits the height between the cluster views and the timeline as the default layout does (35 : 65).
+    // Below this many logical pixels of width, the answering views (Advice, Blame, Collectives) join the cluster
+    // views' tab group, right after Cluster steps, instead of a group beside it.
+    static constexpr int kMinSideBySideWidth = 1600;
+    // Splits the height between the cluster views and the timeline as the default layout does (45 : 55), and the
+    // width between the cluster views and the answering views.
     void applyDefaultSplit();
+    // The default tab order of the cluster views after Cluster steps, and of the answering views after Advice.
+    QList<QDockWidget*> clusterTabOrder() const;
+    QList<QDockWidget*> answerTabOrder() const;
     void createHelp();
     // ui/style.qss plus the dark palette's overrides when the application palette is dark.
     void applyStyleSheet();
@@ -202,6 +220,8 @@ private:
     QLabel* m_baselineLabel = nullptr; // "Baseline: N ranks" while a baseline is loaded (a permanent status widget)
     QProgressDialog* m_progress = nullptr;
     QTimer* m_progressTimer = nullptr;
+    QString m_stageText; // the progress text shown, and since when (the seconds of a long stage count up)
+    QElapsedTimer m_stageClock;
     std::shared_ptr<LoadState> m_loadState;
     quint64 m_loadId = 0;
     bool m_loading = false;
@@ -214,6 +234,15 @@ private:
     WelcomePage* m_welcome = nullptr;
     QByteArray m_stateBehindWelcome;
     QueryRunner* m_issueCounter = nullptr;
+    // The ranks, steps and operator types the palette offers, fetched after each open.
+    QueryRunner* m_navigationRunner = nullptr;
+    std::shared_ptr<const query::NavigationTargets> m_navigation;
+    CommandPalette* m_palette = nullptr;
+    // Deferred imports in the background (DeferredLoadService batches): "Loading timelines · 12 of 1024" and Cancel.
+    QWidget* m_loadsBox = nullptr;
+    QLabel* m_loadsLabel = nullptr;
+    void updateLoadsBox();
+    void fetchNavigation();
 };
 
 } // namespace npuscope::gui

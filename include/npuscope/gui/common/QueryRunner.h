@@ -50,7 +50,7 @@ public:
                 auto guard = db->lock();
                 return fn(*db);
             },
-            std::move(done), std::move(fail), nullptr);
+            std::move(done), std::move(fail), queryPool());
     }
 
     // For queries over in-memory data (indexes shared per database): fn: T(std::shared_ptr<model::Database>)
@@ -62,11 +62,12 @@ public:
         return submit(std::move(fn), std::move(done), std::move(fail), inMemoryPool());
     }
 
-    // For long jobs that take db->lock() themselves, in parts (importing a rank's timeline): fn as for
-    // runInMemory, on the global pool.
+    // For long jobs that take db->lock() themselves, in parts (importing a step's kernels of many ranks): fn as for
+    // runInMemory, on the pool of the Workspace's DeferredLoadService. A rank's deferred part is imported through
+    // DeferredLoadService::request, which runs each import once.
     template <typename Fn, typename Done> bool runUnlocked(Fn fn, Done done, FailFn fail = {})
     {
-        return submit(std::move(fn), std::move(done), std::move(fail), nullptr);
+        return submit(std::move(fn), std::move(done), std::move(fail), loadPool());
     }
 
     // Drops the results (and errors' callbacks) of every request made so far.
@@ -90,7 +91,8 @@ private:
         using Result = std::invoke_result_t<Fn, const std::shared_ptr<model::Database>&>;
         std::shared_ptr<model::Database> db = currentDatabase();
         const quint64 id = ++*m_lastId;
-        if (!db)
+        // Never Qt's global pool (painting uses it): no Workspace, no pool, no query.
+        if (!db || !pool)
             return false;
         auto* watcher = new QFutureWatcher<Outcome<Result>>(this);
         started();
@@ -125,12 +127,14 @@ private:
             }
             return outcome;
         };
-        watcher->setFuture(pool ? QtConcurrent::run(pool, std::move(work)) : QtConcurrent::run(std::move(work)));
+        watcher->setFuture(QtConcurrent::run(pool, std::move(work)));
         return true;
     }
 
     std::shared_ptr<model::Database> currentDatabase() const;
     QThreadPool* inMemoryPool() const;
+    QThreadPool* queryPool() const;
+    QThreadPool* loadPool() const;
     bool isDelivered(quint64 id) const;
     void report(const QString& message);
     void failedRequest(const QString& message, const FailFn& fail);

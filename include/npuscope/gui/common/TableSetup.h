@@ -78,6 +78,8 @@ public:
     QString csvText() const;
     // Writes csvText() to a file; false with `error` set when it cannot.
     bool writeCsv(const QString& path, QString* error) const;
+    // The file name the CSV export suggests: "npuscope-<the dock's title>.csv" ("npuscope-cluster-steps.csv").
+    QString suggestedCsvName() const;
 
     QAction* copyAction() const { return m_copy; }
     QAction* exportAction() const { return m_export; }

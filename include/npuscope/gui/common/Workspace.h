@@ -19,6 +19,8 @@ class QThreadPool;
 
 namespace npuscope::gui {
 
+class DeferredLoadService;
+
 // The opened model and the current selection every dock follows, the thread pool in-memory view queries run
 // on, and the errors of view queries (shown with the parse issues). GUI thread only.
 // Setters emit their change signal only when the value actually changes.
@@ -129,14 +131,21 @@ public:
     // the Parallel strategy dock), e.g. to show the evidence of an advice finding. Emits showViewRequested.
     void requestShowView(const QString& name) { emit showViewRequested(name); }
 
-    // Background queries in flight (QueryRunner reports them); used to wait for quiet views.
-    bool isBusy() const { return m_pendingQueries > 0; }
+    // Background queries or deferred imports (DeferredLoadService) in flight; used to wait for quiet views.
+    bool isBusy() const;
     void beginQuery();
     void endQuery();
 
     // Owned by the Workspace (its destructor waits for the tasks still running). In-memory view queries run
-    // here so they never queue behind SQL on the global pool.
+    // here so they never queue behind SQL.
     QThreadPool* inMemoryPool() const { return m_inMemoryPool; }
+    // The views' SQL queries (QueryRunner::run): they serialize on the model lock anyway. Never Qt's global pool,
+    // which the raster paint engine uses: a full global pool stalls painting.
+    QThreadPool* queryPool() const { return m_queryPool; }
+    // Whole-window jobs: opening a profile, loading a baseline, writing a report.
+    QThreadPool* jobPool() const { return m_jobPool; }
+    // Every import of a rank's deferred files the views ask for (timeline, kernels, memory, kernel totals).
+    DeferredLoadService* loads() const { return m_loads; }
 
     // A background view query failed: source names the view ("Timeline"), message says what failed. Kept until
     // the next setDatabase() as an error row of the Parse issues dock (an identical report is kept once).
@@ -180,6 +189,9 @@ private:
     bool m_showHostIps = false;
     int m_pendingQueries = 0;
     QThreadPool* m_inMemoryPool;
+    QThreadPool* m_queryPool;
+    QThreadPool* m_jobPool;
+    DeferredLoadService* m_loads;
     std::vector<query::ParseIssue> m_viewErrors;
 };
 

@@ -6,6 +6,7 @@
 
 #include "npuscope/gui/timeline/TimelineSession.h"
 
+#include "npuscope/gui/common/DeferredLoadService.h"
 #include "npuscope/gui/common/QueryDock.h"
 
 #include <cstdint>
@@ -21,6 +22,7 @@ class QTabWidget;
 class QTableView;
 class QTableWidget;
 class QTextBrowser;
+class QTimer;
 class QToolButton;
 
 namespace npuscope::gui {
@@ -51,6 +53,10 @@ public:
     // Expands every rank (loading the timelines not loaded yet), now or as soon as the rank list is known.
     void expandAllRanks();
     void setRankExpanded(int rankIndex, bool expanded);
+    // Jobs of up to this many ranks with a timeline file load every rank's timeline when opened; larger ones load the
+    // selected and the slowest rank's first (default 8; 0: none until the user asks).
+    void setAutoLoadRanks(int ranks);
+    int autoLoadRanks() const { return m_autoLoadRanks; }
 
     // Selects the slice with this slice.id in a loaded rank; false if none has it.
     bool selectSliceById(int64_t sliceId, bool centre = true);
@@ -100,7 +106,13 @@ public:
 
 private:
     void reload() override;
-    void startLoad(int rankIndex);
+    // Asks the Workspace's DeferredLoadService for the rank's timeline (urgent: before the queued ranks).
+    void startLoad(int rankIndex, bool urgent = false);
+    // The service answered for rank: read its arrays (in-memory pool), then lay out with the other arrivals.
+    void readRank(int64_t rank, const DeferredLoadService::Result& result);
+    void ranksArrived();
+    struct RankList;
+    void loadFirstTimelines(const RankList& list);
     // The rank's timeline could not be loaded: its row says so, and the dock's error line.
     void rankFailed(int rankIndex, const QString& message);
     void showSelection(int rank, const query::SliceRef& ref);
@@ -127,6 +139,10 @@ private:
 
     // Rank timelines load independently (every result delivered); the others keep only the newest request.
     QueryRunner* m_loadRunner;
+    QTimer* m_arrivalTimer = nullptr;
+    bool m_arrivedRanks = false; // a rank's arrays arrived since the last layout
+    bool m_arrivalPending = false; // a layout waits for the timer (counted in the Workspace's busy count)
+    int m_autoLoadRanks = 8;
     QueryRunner* m_statsRunner;
     QueryRunner* m_searchRunner;
     QueryRunner* m_detailsRunner;

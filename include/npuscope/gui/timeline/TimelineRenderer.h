@@ -65,6 +65,9 @@ public:
         bool pinned = false;
         int levels = 0; // Track rows: nesting levels drawn
         int hiddenLevels = 0; // Track rows: deeper levels not drawn (row collapsed to the level cap)
+        // A Rank row standing for every rank without a timeline file (rank: the first of them): one line says which
+        // and why instead of a row per rank.
+        int absentRanks = 0;
         RowKey key() const { return { kind, rank, kind == RowKind::Process ? process : item }; }
     };
     struct RankEntry {
@@ -77,6 +80,8 @@ public:
         std::set<int64_t> collapsedPids;
         bool countersExpanded = false; // the Group row of counter-only processes
         int64_t offsetNs = 0; // display time = data time + offsetNs
+        // The rank's timeline file looks cut off (DeferredSniff::truncation): a mark is drawn where its data ends.
+        bool truncated = false;
     };
     // A point (begin == end) or range marker, in display time (ns).
     struct Marker {

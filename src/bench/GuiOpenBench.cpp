@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: Apache-2.0
+// gui-open: the real main window opening a profile against the engine's cluster-open of the same path in the same run,
+// then a scripted session (expand all ranks, every main view raised in turn) with the GUI thread's longest stall.
+
+#include "BenchCases.h"
+
+#include "npuscope/gui/app/MainWindow.h"
+#include "npuscope/gui/common/DeferredLoadService.h"
+#include "npuscope/gui/common/StallWatchdog.h"
+#include "npuscope/gui/common/Workspace.h"
+#include "npuscope/gui/timeline/TimelineDock.h"
+#include "npuscope/io/detect/Detector.h"
+#include "npuscope/load/Loader.h"
+#include "npuscope/query/CommQuery.h"
+#include "npuscope/query/RankQuery.h"
+#include "npuscope/query/StepQuery.h"
+
+#include <QApplication>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QThread>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace npuscope::bench {
+
+namespace {
+
+// The engine's part of an open, as cluster-open measures it: detect, the summary of every rank, the first queries
+// of the cluster views. No parse cache (the window's open below uses none either).
+double engineOpenSeconds(const std::string& path)
+{
+    QElapsedTimer clock;
+    clock.start();
+    const auto plan = io::Detector::detect({ path });
+    load::LoadOptions options;
+    options.loadTimelines = false;
+    auto db = load::Loader::load(plan, options);
+    if (!db)
+        return -1;
+    const auto averaged = query::StepQuery::averaged(*db);
+    const auto steps = query::StepQuery::steps(*db);
+    const auto breakdown
+        = query::StepQuery::breakdown(*db, steps.empty() ? std::nullopt : std::optional(steps.front()));
+    const auto groups = query::CommQuery::groups(*db);
+    (void)averaged;
+    (void)breakdown;
+    (void)groups;
+    return static_cast<double>(clock.nsecsElapsed()) / 1e9;
+}
+
+// Spins the event loop for ms, or until done() holds.
+template <typename Done> void spin(int ms, Done done)
+{
+    QElapsedTimer clock;
+    clock.start();
+    while (clock.elapsed() < ms && !done()) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+        QThread::msleep(2);
+    }
+}
+
+} // namespace
+
+int guiOpen(int argc, char** argv, const std::vector<std::string>& args)
+{
+    std::string path;
+    int expandSeconds = 15;
+    int width = 1920, height = 1080;
+    for (size_t i = 0; i + 1 < args.size(); i += 2) {
+        if (args[i] == "--path")
+            path = args[i + 1];
+        else if (args[i] == "--expand-seconds")
+            expandSeconds = std::max(0, std::atoi(args[i + 1].c_str()));
+        else if (args[i] == "--size" && std::sscanf(args[i + 1].c_str(), "%dx%d", &width, &height) == 2)
+            continue;
+        else
+            return 2;
+    }
+    if (path.empty()) {
+        std::fprintf(stderr, "usage: npuscope-bench gui-open --path P [--expand-seconds 15] [--size 1920x1080]\n");
+        return 2;
+    }
+    // On a display when there is one (xvfb-run), else offscreen.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+
+    const double engineS = engineOpenSeconds(path);
+    if (engineS < 0) {
+        std::fprintf(stderr, "npuscope-bench: nothing loaded from %s\n", path.c_str());
+        return 1;
+    }
+
+    gui::MainWindow::Options options;
+    options.persistSettings = false;
+    options.interactive = true; // the progress dialog, as a user sees it
+    options.useParseCache = false;
+    gui::MainWindow window(options);
+    window.resize(width, height);
+    window.show();
+    spin(300, [] { return false; }); // the first paint, the welcome page
+    gui::StallWatchdog watchdog(100);
+
+    bool ok = false;
+    bool finished = false;
+    QObject::connect(&window, &gui::MainWindow::loadFinished, &window, [&](bool success, const QString&) {
+        ok = success;
+        finished = true;
+    });
+    QElapsedTimer clock;
+    clock.start();
+    window.open({ QString::fromStdString(path) });
+    spin(30 * 60 * 1000, [&] { return finished; });
+    const double loadedS = static_cast<double>(clock.nsecsElapsed()) / 1e9;
+    if (!ok) {
+        std::fprintf(stderr, "npuscope-bench: the window could not open %s\n", path.c_str());
+        return 1;
+    }
+    const bool idle = window.waitUntilIdle(30 * 60 * 1000);
+    const double readyS = static_cast<double>(clock.nsecsElapsed()) / 1e9;
+    const double openStallMs = watchdog.maxStallMs();
+
+    // The scripted session: expand every rank (a batch through the load service), then raise every view in turn
+    // while the batch runs, then cancel what is left of it.
+    watchdog.reset();
+    auto* loads = window.workspace()->loads();
+    window.timelineDock()->show();
+    window.timelineDock()->raise();
+    window.timelineDock()->expandAllRanks();
+    int batchTotal = 0;
+    for (const auto& b : loads->batches())
+        batchTotal += b.total;
+    spin(expandSeconds * 1000 / 2, [&] { return loads->pendingCount() == 0; });
+    for (const QString& name : gui::MainWindow::dockShortNames()) {
+        if (QDockWidget* dock = window.dockByName(name)) {
+            window.showView(dock);
+            spin(400, [] { return false; });
+        }
+    }
+    spin(expandSeconds * 1000 / 2, [&] { return loads->pendingCount() == 0; });
+    int batchLeft = 0;
+    for (const auto& b : loads->batches())
+        batchLeft += b.total - b.done;
+    loads->cancelAll();
+    spin(500, [] { return false; });
+    const double sessionStallMs = watchdog.maxStallMs();
+    const size_t sessionStalls = watchdog.stalls().size();
+
+    print("engine.ready_s", engineS, "s");
+    print("gui.loaded_s", loadedS, "s");
+    print("gui.ready_s", readyS, "s");
+    print("gui.ready_ratio", engineS > 0 ? readyS / engineS : 0, "x");
+    print("gui.ready_over_engine_s", readyS - engineS, "s");
+    print("gui.idle", idle ? 1 : 0, "bool");
+    print("gui.open_max_stall_ms", openStallMs, "ms");
+    print("gui.session_max_stall_ms", sessionStallMs, "ms");
+    print("gui.max_stall_ms", std::max(openStallMs, sessionStallMs), "ms");
+    print("gui.session_stalls_over_100ms", static_cast<double>(sessionStalls), "stalls");
+    print("gui.expand_ranks_queued", batchTotal, "ranks");
+    print("gui.expand_ranks_left", batchLeft, "ranks");
+    print("rss_mb", peakRssMb(), "MB");
+    return 0;
+}
+
+} // namespace npuscope::bench
