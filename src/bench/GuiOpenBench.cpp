@@ -124,6 +124,10 @@ int guiOpen(int argc, char** argv, const std::vector<std::string>& args)
     const bool idle = window.waitUntilIdle(30 * 60 * 1000);
     const double readyS = static_cast<double>(clock.nsecsElapsed()) / 1e9;
     const double openStallMs = watchdog.maxStallMs();
+    if (qEnvironmentVariableIsSet("NPUSCOPE_BENCH_DOCKS")) {
+        for (QDockWidget* dock : window.docks())
+            std::fprintf(stderr, "dock %s visible %d\n", qPrintable(dock->objectName()), dock->isVisible() ? 1 : 0);
+    }
 
     // The scripted session: expand every rank (a batch through the load service), then raise every view in turn
     // while the batch runs, then cancel what is left of it.

@@ -184,6 +184,7 @@ TEST(CollectiveTimeline, InstanceMarksMembersAndAligns)
     steps->setCurrentIndex(rankRow);
     dock->stepFilter()->setCurrentIndex(0);
     costliest->trigger();
+    ASSERT_TRUE(window->waitUntilIdle()); // the rows are built off the GUI thread
     EXPECT_EQ(dock->memberFilter(), (std::vector<int64_t> { 6 }));
     EXPECT_TRUE(dock->memberChip()->isVisibleTo(dock));
     int64_t rank6Ops = 0;
@@ -202,6 +203,7 @@ TEST(CollectiveTimeline, InstanceMarksMembersAndAligns)
     }
     // A link's two ends: the instances both take part in; the chip drops the filter.
     window->workspace()->requestCollectivesOf({ 4, 5 });
+    ASSERT_TRUE(window->waitUntilIdle());
     EXPECT_GT(dock->model()->rowCount(), 0);
     EXPECT_LT(dock->model()->rowCount(), rank6Ops * 2);
     dock->memberChip()->click();

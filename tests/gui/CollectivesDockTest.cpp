@@ -38,6 +38,7 @@ TEST(CollectivesDock, RealSampleInstancesSelectTheirRanks)
     // The type filter lists allReduce only; choosing it keeps the four.
     ASSERT_EQ(dock->typeFilter()->count(), 2);
     dock->typeFilter()->setCurrentIndex(1);
+    ASSERT_TRUE(test::waitFor([dock] { return !dock->isBusy(); }, 60000)); // the rows are built off the GUI thread
     EXPECT_EQ(dock->model()->rowCount(), 4);
 }
 

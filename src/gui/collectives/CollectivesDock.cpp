@@ -20,7 +20,9 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
+#include <unordered_map>
 
 namespace npuscope::gui {
 
@@ -44,6 +46,7 @@ QString rootText(const query::BlameResult& r, size_t i)
 
 CollectivesDock::CollectivesDock(Workspace* ws, QWidget* parent)
     : QueryDock(tr("Collectives"), kObjectName, ws, parent)
+    , m_filterRunner(addRunner())
     , m_model(new CollectivesTableModel(this))
 {
     auto* body = new QWidget(this);
@@ -185,53 +188,89 @@ void CollectivesDock::applyFilters()
     const QVariant step = m_step->currentData();
     const QVariant group = m_group->currentData();
     const QVariant type = m_type->currentData();
-    std::vector<CollectiveRow> rows;
-    const auto& insts = m_result->set.instances;
-    for (size_t i = 0; i < insts.size(); ++i) {
-        const auto& in = insts[i];
-        if ((step.isValid() && in.step != step.toLongLong())
-            || (group.isValid() && QString::fromStdString(in.groupHash) != group.toString())
-            || (type.isValid() && QString::fromStdString(in.opType) != type.toString()))
-            continue;
-        const bool hasMembers = std::all_of(m_members.begin(), m_members.end(), [&in](int64_t rank) {
-            return std::any_of(in.members.begin(), in.members.end(), [rank](const auto& m) { return m.rank == rank; });
+    // What the combo boxes and the member chip ask for, read here; the rows are built on a worker: a 1,024-rank
+    // cluster has tens of thousands of instances, which held the GUI thread for most of a second.
+    std::optional<int64_t> stepWanted;
+    if (step.isValid())
+        stepWanted = step.toLongLong();
+    const std::optional<std::string> groupWanted
+        = group.isValid() ? std::optional(group.toString().toStdString()) : std::nullopt;
+    const std::optional<std::string> typeWanted
+        = type.isValid() ? std::optional(type.toString().toStdString()) : std::nullopt;
+    std::unordered_map<std::string, QString> groupNames;
+    for (int g = 1; g < m_group->count(); ++g)
+        groupNames.emplace(m_group->itemData(g).toString().toStdString(), m_group->itemText(g));
+    struct Shown {
+        std::vector<CollectiveRow> rows;
+        int64_t offsetMax = 0;
+    };
+    const bool started = m_filterRunner->runInMemory(
+        [result = m_result, stepWanted, groupWanted, typeWanted, groupNames = std::move(groupNames),
+            members = m_members](const std::shared_ptr<model::Database>&) {
+            std::unordered_map<std::string, QString> texts; // op keys and types as QString, converted once
+            const auto qtext = [&texts](const std::string& text) -> const QString& {
+                auto it = texts.find(text);
+                if (it == texts.end())
+                    it = texts.emplace(text, QString::fromStdString(text)).first;
+                return it->second;
+            };
+            const QString p2pKind = QStringLiteral("p2p");
+            const QString collectiveKind = QStringLiteral("collective");
+            Shown shown;
+            const auto& insts = result->set.instances;
+            for (size_t i = 0; i < insts.size(); ++i) {
+                const auto& in = insts[i];
+                if ((stepWanted && in.step != *stepWanted) || (groupWanted && in.groupHash != *groupWanted)
+                    || (typeWanted && in.opType != *typeWanted))
+                    continue;
+                const bool hasMembers = std::all_of(members.begin(), members.end(), [&in](int64_t rank) {
+                    return std::any_of(
+                        in.members.begin(), in.members.end(), [rank](const auto& m) { return m.rank == rank; });
+                });
+                if (!hasMembers)
+                    continue;
+                CollectiveRow r;
+                r.instance = i;
+                r.step = in.step;
+                r.opKey = qtext(in.opKey);
+                r.opType = qtext(in.opType);
+                r.kind = in.p2p ? p2pKind : collectiveKind;
+                const auto name = groupNames.find(in.groupHash);
+                r.group = name != groupNames.end() ? name->second : qtext(in.groupHash);
+                r.ranks.reserve(in.members.size());
+                for (const auto& m : in.members)
+                    r.ranks.push_back(m.rank);
+                r.lastArriver = in.members[in.lastArriver].rank;
+                r.spreadMs = static_cast<double>(in.spreadNs) / 1e6;
+                r.waitCostMs = static_cast<double>(in.waitCostNs) / 1e6;
+                r.delayMs = static_cast<double>(result->delayNs[i]) / 1e6;
+                r.root = rootText(*result, i);
+                shown.rows.push_back(std::move(r));
+            }
+            std::stable_sort(shown.rows.begin(), shown.rows.end(),
+                [](const CollectiveRow& a, const CollectiveRow& b) { return a.waitCostMs > b.waitCostMs; });
+            for (const auto& o : result->set.offsets)
+                shown.offsetMax = std::max<int64_t>(shown.offsetMax, std::llabs(o.offsetNs));
+            return shown;
+        },
+        [this, result = m_result](Shown shown) {
+            if (result != m_result)
+                return;
+            m_summary->setText(tr("%1 of %2 instances, by wait cost \u00b7 %3 unmatched send / receive \u00b7 clock "
+                                  "offsets up to %4 \u00b5s (estimated from collective ends, applied to the spread)")
+                                   .arg(shown.rows.size())
+                                   .arg(m_result->set.instances.size())
+                                   .arg(m_result->set.unmatched.size())
+                                   .arg(static_cast<double>(shown.offsetMax) / 1e3, 0, 'f', 1));
+            m_model->setInstances(std::move(shown.rows));
+            // Columns as wide as their text when they all fit; else the names, member lists and roots give up width
+            // (elided, whole in the tooltip) and the figures (wait cost, delay) stay in view.
+            TableSetup::fitColumns(m_table,
+                { CollectivesTableModel::Op, CollectivesTableModel::Group, CollectivesTableModel::Members,
+                    CollectivesTableModel::Root });
         });
-        if (!hasMembers)
-            continue;
-        CollectiveRow r;
-        r.instance = i;
-        r.step = in.step;
-        r.opKey = QString::fromStdString(in.opKey);
-        r.opType = QString::fromStdString(in.opType);
-        r.kind = in.p2p ? QStringLiteral("p2p") : QStringLiteral("collective");
-        const int g = m_group->findData(QString::fromStdString(in.groupHash));
-        r.group = g > 0 ? m_group->itemText(g) : QString::fromStdString(in.groupHash);
-        for (const auto& m : in.members)
-            r.ranks.push_back(m.rank);
-        r.lastArriver = in.members[in.lastArriver].rank;
-        r.spreadMs = static_cast<double>(in.spreadNs) / 1e6;
-        r.waitCostMs = static_cast<double>(in.waitCostNs) / 1e6;
-        r.delayMs = static_cast<double>(m_result->delayNs[i]) / 1e6;
-        r.root = rootText(*m_result, i);
-        rows.push_back(std::move(r));
-    }
-    std::stable_sort(rows.begin(), rows.end(),
-        [](const CollectiveRow& a, const CollectiveRow& b) { return a.waitCostMs > b.waitCostMs; });
-    int64_t offsetMax = 0;
-    for (const auto& o : m_result->set.offsets)
-        offsetMax = std::max<int64_t>(offsetMax, std::llabs(o.offsetNs));
-    m_summary->setText(tr("%1 of %2 instances, by wait cost \u00b7 %3 unmatched send / receive \u00b7 clock offsets up "
-                          "to %4 \u00b5s (estimated from collective ends, applied to the spread)")
-                           .arg(rows.size())
-                           .arg(insts.size())
-                           .arg(m_result->set.unmatched.size())
-                           .arg(static_cast<double>(offsetMax) / 1e3, 0, 'f', 1));
-    m_model->setInstances(std::move(rows));
-    // Columns as wide as their text when they all fit; else the names, member lists and roots give up width (elided,
-    // whole in the tooltip) and the figures (wait cost, delay) stay in view.
-    TableSetup::fitColumns(m_table,
-        { CollectivesTableModel::Op, CollectivesTableModel::Group, CollectivesTableModel::Members,
-            CollectivesTableModel::Root });
+    if (!started)
+        m_model->setInstances({});
 }
 
 void CollectivesDock::setMemberFilter(std::vector<int64_t> ranks)

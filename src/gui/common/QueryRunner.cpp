@@ -3,6 +3,8 @@
 
 #include "npuscope/gui/common/DeferredLoadService.h"
 
+#include <spdlog/spdlog.h>
+
 namespace npuscope::gui {
 
 QueryRunner::QueryRunner(Workspace* workspace, const QString& source, QObject* parent, Delivery delivery)
@@ -46,6 +48,20 @@ QThreadPool* QueryRunner::loadPool() const
 {
     Workspace* workspace = m_workspace.data();
     return workspace && workspace->loads() ? workspace->loads()->pool() : nullptr;
+}
+
+bool QueryRunner::traceEnabled()
+{
+    static const bool on = qEnvironmentVariableIntValue("NPUSCOPE_TRACE_QUERIES") != 0;
+    return on;
+}
+
+void QueryRunner::trace(double workMs, std::chrono::steady_clock::time_point submitted,
+    std::chrono::steady_clock::time_point delivered, std::chrono::steady_clock::time_point shown) const
+{
+    using Ms = std::chrono::duration<double, std::milli>;
+    spdlog::info("query {}: work {:.1f} ms, submitted to delivered {:.1f} ms, done() {:.1f} ms", m_source.toStdString(),
+        workMs, Ms(delivered - submitted).count(), Ms(shown - delivered).count());
 }
 
 bool QueryRunner::isDelivered(quint64 id) const

@@ -54,20 +54,27 @@ void slowLinkRule(const AdviceContext& ctx, std::vector<Finding>& out)
     std::map<std::string, double> transportMedian;
     for (const auto& [t, v] : byTransport)
         transportMedian[t] = OutlierTest::median(v);
+    // Each group's median and MAD once: per link they sorted the whole group again (a 1,024-rank cluster's advice
+    // spent a quarter of its time sorting).
+    std::map<std::tuple<std::string, std::string, int>, std::pair<double, double>> groupStats;
+    for (const auto& [key, v] : byGroup) {
+        if (v.size() >= 3)
+            groupStats[key] = { OutlierTest::median(v), OutlierTest::mad(v) };
+    }
 
     // One finding per unordered rank pair and transport: both directions of a slow link are usually slow.
     std::map<std::tuple<int64_t, int64_t, std::string>, Finding> found;
     for (const auto& l : links) {
         const auto& all = byTransport[l.transport];
-        const auto& group = byGroup[{ l.opType, l.transport, sizeClass(l.sizeMb) }];
         const double bw = *l.bandwidthGbps;
         const double median = transportMedian[l.transport];
         const bool belowTransport = all.size() >= 3 && bw < T::kLinkMedianShare * median;
         bool groupOutlier = false;
         double groupMedian = 0;
-        if (group.size() >= 3) {
-            groupMedian = OutlierTest::median(group);
-            groupOutlier = OutlierTest::robustZ(bw, groupMedian, OutlierTest::mad(group)) < -T::kRobustZ
+        if (const auto stats = groupStats.find({ l.opType, l.transport, sizeClass(l.sizeMb) });
+            stats != groupStats.end()) {
+            groupMedian = stats->second.first;
+            groupOutlier = OutlierTest::robustZ(bw, groupMedian, stats->second.second) < -T::kRobustZ
                 && bw < T::kLinkMedianShare * groupMedian;
         }
         const auto peak = peakGbps(l.transport);

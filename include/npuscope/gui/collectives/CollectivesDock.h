@@ -51,6 +51,7 @@ private:
     void selectCurrent();
 
     std::shared_ptr<const query::BlameResult> m_result;
+    QueryRunner* m_filterRunner; // the rows of the chosen filters, built off the GUI thread
     CollectivesTableModel* m_model;
     QTableView* m_table;
     QComboBox* m_step;

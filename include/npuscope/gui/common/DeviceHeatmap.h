@@ -118,6 +118,10 @@ private:
 
     std::vector<Slot> m_slots;
     std::vector<QString> m_rowLabels;
+    // labelWidth()'s widest row label, for these labels in this font (-1: to measure).
+    mutable int m_labelWidth = -1;
+    mutable QFont m_labelWidthFont;
+    mutable size_t m_labelWidthRows = 0;
     std::vector<QString> m_columnLabels;
     int m_columns = 0;
     std::vector<int> m_cellAt; // row * m_columns + column -> cell index, -1 for an empty slot

@@ -11,6 +11,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <atomic>
+#include <chrono>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -84,7 +85,13 @@ private:
         std::optional<T> value;
         QString error;
         bool skipped = false;
+        double workMs = 0; // the query's own time on its worker
     };
+    // NPUSCOPE_TRACE_QUERIES=1: every delivered request is logged (source, worker time, time queued, time in done()),
+    // to find what a view waits for (docs/loading.md, "Where an open's time goes").
+    static bool traceEnabled();
+    void trace(double workMs, std::chrono::steady_clock::time_point submitted,
+        std::chrono::steady_clock::time_point delivered, std::chrono::steady_clock::time_point shown) const;
 
     template <typename Fn, typename Done> bool submit(Fn fn, Done done, FailFn fail, QThreadPool* pool)
     {
@@ -96,10 +103,12 @@ private:
             return false;
         auto* watcher = new QFutureWatcher<Outcome<Result>>(this);
         started();
+        const auto submitted = std::chrono::steady_clock::now();
         connect(watcher, &QFutureWatcherBase::finished, this,
-            [this, watcher, id, done = std::move(done), fail = std::move(fail)]() {
+            [this, watcher, id, submitted, done = std::move(done), fail = std::move(fail)]() {
                 Outcome<Result> outcome = watcher->result();
                 watcher->deleteLater();
+                const auto delivered = std::chrono::steady_clock::now();
                 if (!outcome.skipped && !outcome.value)
                     report(outcome.error); // even for a stale request: the failure happened
                 if (isDelivered(id)) {
@@ -109,6 +118,8 @@ private:
                         failedRequest(outcome.error, fail);
                 }
                 finished(); // after done(): a view is quiet only once it shows its result
+                if (traceEnabled())
+                    trace(outcome.workMs, submitted, delivered, std::chrono::steady_clock::now());
             });
         const bool newestOnly = m_delivery == Delivery::NewestOnly;
         auto work = [db, fn = std::move(fn), id, newestOnly, latest = m_lastId]() -> Outcome<Result> {
@@ -118,8 +129,11 @@ private:
                 outcome.skipped = true;
                 return outcome;
             }
+            const auto begin = std::chrono::steady_clock::now();
             try {
                 outcome.value = fn(db);
+                outcome.workMs
+                    = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
             } catch (const std::exception& e) {
                 outcome.error = QString::fromUtf8(e.what());
             } catch (...) {
