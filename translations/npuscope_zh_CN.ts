@@ -407,6 +407,22 @@
         <source>%1; %2</source>
         <translation>%1；%2</translation>
     </message>
+    <message>
+        <source>per step, the time the loaded members of a group whose rank list names ranks that were not loaded spend in its ops neither transferring nor waiting for each other (the least over them per op) &gt; %1 % of the step</source>
+        <translation>每迭代中，成员列表含有未加载卡的通信域，其已加载成员在该域算子内既未传输、也不是互相等待的时间（每个算子取各成员的最小值）&gt; 迭代的 %1 %</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>The wait is on ranks %1 of communication group %2, which were not loaded (not collected, or not opened): the loaded members %3 spend %4 ms per step (%5 % of the step) in the group&apos;s %6 op instances neither transferring nor waiting for each other (the least over the loaded members in each). The group has %7 ranks (membership: %8).</source>
+        <translation>等待的是通信域 %2 中的卡 %1，这些卡未加载（未采集或未打开）：已加载的成员 %3 每迭代在该域的 %6 个算子实例中有 %4 ms（迭代的 %5 %）既未传输、也不是互相等待（每个实例取已加载成员的最小值）。该通信域共 %7 张卡（成员来源：%8）。</translation>
+    </message>
+    <message>
+        <source>Open the missing ranks&apos; profiles with these (or collect them: profile every rank of the group, at least one per node) to see which of them arrives late; from the loaded ranks alone the wait cannot be attributed to a rank.</source>
+        <translation>将缺失卡的性能数据与这些一起打开（若未采集：采集该通信域的每张卡，至少每个节点一张），以查看其中哪张卡迟到；仅凭已加载的卡无法把等待归因到某张卡。</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::AdviceDock</name>
@@ -522,6 +538,14 @@
         <source>%1, … (most affected first); all %2: %3</source>
         <translation>%1、…（影响最大的在前）；全部 %2 张卡：%3</translation>
     </message>
+    <message>
+        <source> · first: %1, %2</source>
+        <translation> · 首要：%1，%2</translation>
+    </message>
+    <message>
+        <source>Impact</source>
+        <translation>影响</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::AdviceTableModel</name>
@@ -625,6 +649,34 @@
         <source>, </source>
         <comment>the separator of the items of a list</comment>
         <translation>、</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 ms (%2 %)</source>
+        <translation>%1 ms（%2 %）</translation>
+    </message>
+    <message>
+        <source>the rule does not estimate the step time it explains (docs/metrics.md, “Impact”)</source>
+        <translation>该规则不估算其解释的迭代时间（docs/metrics.md，“Impact”）</translation>
+    </message>
+    <message>
+        <source>explains %1 ms (no step time loaded)</source>
+        <translation>解释 %1 ms（未加载迭代时间）</translation>
+    </message>
+    <message>
+        <source>explains %1 ms (%2 % of the step)</source>
+        <translation>解释 %1 ms（占迭代的 %2 %）</translation>
+    </message>
+    <message>
+        <source>Impact</source>
+        <translation>影响</translation>
+    </message>
+    <message>
+        <source>The step time the finding explains, in ms of the mean step (or of the step concerned) and as a share of that step (docs/metrics.md, “Impact”); — when the rule cannot estimate it. Sorted as the advice ranks: severity, then impact</source>
+        <translation>该发现所解释的迭代时间：平均迭代（或相关迭代）中的 ms 数及其占该迭代的比例（docs/metrics.md，“Impact”）；规则无法估算时为 —。排序与建议一致：先按严重程度，再按影响</translation>
     </message>
 </context>
 <context>

@@ -86,7 +86,13 @@ AdviceDock::AdviceDock(Workspace* ws, QWidget* parent)
     m_table = new QTableView(splitter);
     m_table->setObjectName(QStringLiteral("adviceTable"));
     m_table->setModel(m_model);
-    TableSetup::install(m_table, { .singleSelection = true, .stretchLastSection = true, .sortable = true });
+    // Led by the finding that explains most of the step (the query's order: severity, then impact).
+    TableSetup::install(m_table,
+        { .singleSelection = true,
+            .stretchLastSection = true,
+            .sortable = true,
+            .sortColumn = AdviceTableModel::Impact,
+            .sortOrder = Qt::DescendingOrder });
     m_table->setToolTip(tr("Double-click a finding to show its evidence"));
 
     auto* detailPane = new QWidget(splitter);
@@ -169,7 +175,17 @@ void AdviceDock::reload()
                 + tr(" \u00b7 device memory %1 GB (Memory heatmap setting) \u00b7 double-click a finding to show its "
                      "evidence")
                       .arg(capacityGb, 0, 'f', 0));
+            const Finding* top = query::advice::AdviceQuery::topFinding(findings);
+            const QString lead = top && top->impactNs > 0
+                ? tr(" \u00b7 first: %1, %2")
+                      .arg(QString::fromStdString(top->id), AdviceTableModel::impactSentence(*top))
+                : QString();
+            m_summary->setText(m_summary->text() + lead);
             m_model->setFindings(std::move(findings));
+            // A reset keeps the header's sort indicator, not the order: sort again (the query's order for Impact).
+            const QHeaderView* header = m_table->horizontalHeader();
+            if (header->sortIndicatorSection() >= 0)
+                m_model->sort(header->sortIndicatorSection(), header->sortIndicatorOrder());
             // The message and the ranks give up width (elided, whole in the tooltip); the figures never do.
             // The rule id and category give way too: at 683 px a long rule id (communication_dispersion) pushed the
             // message out of sight.
@@ -208,6 +224,7 @@ void AdviceDock::showDetail()
             html += QStringLiteral("<tr><td style=\"color:%3;padding-right:12px\">%1</td><td>%2</td></tr>")
                         .arg(key, valueHtml, muted);
     };
+    row(tr("Impact"), AdviceTableModel::impactSentence(*f).toHtmlEscaped());
     row(tr("Measured"), AdviceTableModel::valueText(f->value, f->unit).toHtmlEscaped());
     row(tr("Threshold"),
         AdviceTableModel::valueText(f->threshold, f->unit).toHtmlEscaped() + QStringLiteral(" \u2014 ")

@@ -44,6 +44,33 @@ QString AdviceTableModel::valueText(double value, const std::string& unit)
         + (u.isEmpty() || u == QLatin1String("ratio") ? QString() : QLatin1Char(' ') + u);
 }
 
+QString AdviceTableModel::impactText(const Finding& f)
+{
+    if (!(f.impactNs > 0))
+        return QStringLiteral("\u2014");
+    const QString ms = QString::number(f.impactNs / 1e6, 'f', f.impactNs >= 1e7 ? 1 : 3);
+    if (!(f.impactShare > 0))
+        return tr("%1 ms").arg(ms);
+    return tr("%1 ms (%2 %)").arg(ms, QString::number(f.impactShare * 100, 'f', 1));
+}
+
+QString AdviceTableModel::impactSentence(const Finding& f)
+{
+    if (!(f.impactNs > 0))
+        return tr("the rule does not estimate the step time it explains (docs/metrics.md, \u201cImpact\u201d)");
+    const QString ms = QString::number(f.impactNs / 1e6, 'f', 3);
+    if (!(f.impactShare > 0))
+        return tr("explains %1 ms (no step time loaded)").arg(ms);
+    return tr("explains %1 ms (%2 % of the step)").arg(ms, QString::number(f.impactShare * 100, 'f', 1));
+}
+
+double AdviceTableModel::impactSortKey(const Finding& f)
+{
+    // Severity in the whole part (ms below 10^12 keep a sub-µs resolution beside it), so that sorting by the column
+    // descending is the query's order and a critical finding without an estimate stays among the critical ones.
+    return static_cast<int>(f.severity) * 1e12 + f.impactNs / 1e6;
+}
+
 QString AdviceTableModel::severityText(query::advice::Severity severity)
 {
     switch (severity) {
@@ -116,6 +143,12 @@ AdviceTableModel::AdviceTableModel(QObject* parent)
         { tr("Severity"), tr("critical, warning or info (docs/metrics.md, “Advice rules”)"),
             [](const Finding& f) { return static_cast<int>(f.severity); },
             [](const Finding& f) { return severityText(f.severity); }, left },
+        { tr("Impact"),
+            tr("The step time the finding explains, in ms of the mean step (or of the step concerned) and as a share "
+               "of that step (docs/metrics.md, \u201cImpact\u201d); \u2014 when the rule cannot estimate it. Sorted as "
+               "the advice ranks: severity, then impact"),
+            [](const Finding& f) { return impactSortKey(f); }, [](const Finding& f) { return impactText(f); },
+            Qt::AlignRight | Qt::AlignVCenter, [](const Finding& f) { return impactSentence(f); } },
         { tr("Rule"), tr("The rule id (npuscope.advice/1 \u201cid\u201d)"),
             [str](const Finding& f) { return str(f.id); }, {}, left },
         { tr("Category"), tr("delimitation, slow_rank, communication, computation, scheduling or memory"),

@@ -3,6 +3,9 @@
 
 #include "npuscope/query/ParallelLayoutQuery.h"
 #include "npuscope/query/TranslationMarker.h"
+#include "npuscope/query/advice/AdviceThresholds.h"
+
+#include <algorithm>
 
 #include <cstdarg>
 #include <cstdio>
@@ -11,7 +14,7 @@ namespace npuscope::query::advice {
 
 AdviceContext AdviceContext::build(model::Database& db, const AdviceOptions& options)
 {
-    AdviceContext ctx { db, options, ParallelLayoutQuery::layout(db), {}, {}, {} };
+    AdviceContext ctx { db, options, ParallelLayoutQuery::layout(db), {}, {}, {}, {}, 0 };
     std::map<std::pair<int, int>, std::vector<int64_t>> sets;
     for (const auto& c : ctx.layout.ranks) {
         if (!c.loaded)
@@ -22,7 +25,54 @@ AdviceContext AdviceContext::build(model::Database& db, const AdviceOptions& opt
     for (auto& [key, ranks] : sets)
         ctx.comparable.push_back(std::move(ranks));
     ctx.averaged = StepQuery::averaged(db, options.skipFirstStep);
+    for (const auto& row : StepQuery::breakdown(db)) {
+        if (const auto w = row.wallTime()) {
+            auto& steps = ctx.stepsOf[row.rank];
+            steps.sumNs += static_cast<double>(*w);
+            ++steps.count;
+        }
+    }
+    int n = 0;
+    for (const auto& row : ctx.averaged) {
+        if (const auto w = row.wallTime(); w && *w > 0) {
+            ctx.meanStepNs += static_cast<double>(*w);
+            ++n;
+        }
+    }
+    if (n > 0)
+        ctx.meanStepNs /= n;
     return ctx;
+}
+
+double AdviceContext::rankStepNs(int64_t rank) const
+{
+    const auto* row = averagedRow(rank);
+    return row && row->wallTime() ? static_cast<double>(*row->wallTime()) : 0.0;
+}
+
+void setImpact(Finding& f, double impactNs, double stepNs, double warningShare)
+{
+    if (!(impactNs > 0)) {
+        f.impactNs = 0;
+        f.impactShare = 0;
+        return;
+    }
+    f.impactNs = impactNs;
+    if (!(stepNs > 0)) {
+        f.impactShare = 0;
+        return;
+    }
+    // An estimate can exceed the step it is compared with (a retransmission longer than the mean step): the share
+    // says how much of a step, at most all of it.
+    f.impactShare = std::min(1.0, impactNs / stepNs);
+    f.severity = f.impactShare >= AdviceThresholds::kImpactCritical ? Severity::Critical
+        : f.impactShare >= warningShare                             ? Severity::Warning
+                                                                    : Severity::Info;
+}
+
+void setImpact(Finding& f, double impactNs, double stepNs)
+{
+    setImpact(f, impactNs, stepNs, AdviceThresholds::kImpactWarning);
 }
 
 const StepBreakdown* AdviceContext::averagedRow(int64_t rank) const

@@ -17,6 +17,14 @@ namespace npuscope::query::advice {
 // What every rule reads, computed once per AdviceQuery::run: the parallel layout and its comparable rank sets, and
 // each rank's step breakdown averaged over its steps. Internal to the advice rules.
 struct AdviceContext {
+    // One rank's step times over every loaded step (the first included), as the communication and kernel figures
+    // that cover every step.
+    struct RankSteps {
+        double sumNs = 0;
+        int count = 0;
+        double meanNs() const { return count ? sumNs / count : 0; }
+    };
+
     model::Database& db;
     AdviceOptions options;
     ParallelLayout layout;
@@ -24,11 +32,22 @@ struct AdviceContext {
     std::vector<std::vector<int64_t>> comparable;
     std::map<int64_t, int> stageOf; // loaded rank -> pp index
     std::vector<StepBreakdown> averaged; // StepQuery::averaged(db, options.skipFirstStep)
+    std::map<int64_t, RankSteps> stepsOf; // rank -> Σ wallTime() and count of StepQuery::breakdown
+    // The mean step: the mean over the ranks of their averaged wallTime() (0 without step times).
+    double meanStepNs = 0;
 
     static AdviceContext build(model::Database& db, const AdviceOptions& options);
     // The averaged row of a rank, nullptr when it has none.
     const StepBreakdown* averagedRow(int64_t rank) const;
+    // A rank's averaged wallTime() (ns), 0 when it has none.
+    double rankStepNs(int64_t rank) const;
 };
+
+// Sets the finding's impact (docs/metrics.md, "Impact"): impactNs of a step of stepNs. When both are positive the
+// share also sets the severity: critical from AdviceThresholds::kImpactCritical, warning from warningShare, else info;
+// otherwise the impact is 0 and the rule's severity stays.
+void setImpact(Finding& f, double impactNs, double stepNs, double warningShare);
+void setImpact(Finding& f, double impactNs, double stepNs);
 
 // printf into a std::string (the messages carry figures).
 std::string formatText(const char* format, ...) __attribute__((format(printf, 1, 2)));

@@ -32,6 +32,7 @@ std::vector<Finding> AdviceQuery::run(model::Database& db, const AdviceOptions& 
     stepRules(ctx, findings);
     resourceRules(ctx, findings);
     timelineRules(ctx, findings);
+    missingGroupRanksRule(ctx, findings);
     sortFindings(findings);
     return findings;
 }
@@ -41,6 +42,8 @@ void AdviceQuery::sortFindings(std::vector<Finding>& findings)
     std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
         if (a.severity != b.severity)
             return a.severity > b.severity;
+        if (a.impactNs != b.impactNs)
+            return a.impactNs > b.impactNs;
         if (a.id != b.id)
             return a.id < b.id;
         // A bandwidth is worse the lower it is; every other value the higher.
@@ -50,6 +53,14 @@ void AdviceQuery::sortFindings(std::vector<Finding>& findings)
         const int64_t rb = b.ranks.empty() ? -1 : b.ranks.front();
         return ra < rb;
     });
+}
+
+const Finding* AdviceQuery::topFinding(const std::vector<Finding>& findings)
+{
+    const auto it = std::find_if(findings.begin(), findings.end(), [](const Finding& f) { return f.impactNs > 0; });
+    if (it != findings.end())
+        return &*it;
+    return findings.empty() ? nullptr : &findings.front();
 }
 
 } // namespace npuscope::query::advice

@@ -36,9 +36,9 @@ nlohmann::ordered_json AdviceReport::json(const std::vector<Finding>& findings)
             { "op", orNull(e.op) }, { "transport", orNull(e.transport) } };
         list.push_back({ { "id", f.id }, { "category", f.category }, { "severity", severityName(f.severity) },
             { "threshold", f.threshold }, { "threshold_text", f.thresholdText }, { "value", f.value },
-            { "unit", f.unit }, { "ranks", f.ranks }, { "links", std::move(links) }, { "ops", f.ops },
-            { "steps", f.steps }, { "message", f.message }, { "suggestion", f.suggestion },
-            { "evidence", std::move(evidence) } });
+            { "unit", f.unit }, { "impact_ms", f.impactNs / 1e6 }, { "impact_share", f.impactShare },
+            { "ranks", f.ranks }, { "links", std::move(links) }, { "ops", f.ops }, { "steps", f.steps },
+            { "message", f.message }, { "suggestion", f.suggestion }, { "evidence", std::move(evidence) } });
     }
     return ojson { { "schema", kSchema }, { "findings", std::move(list) } };
 }
@@ -55,6 +55,13 @@ std::string AdviceReport::text(const std::vector<Finding>& findings)
         out << "\n[" << severityName(f.severity) << "] " << f.id << " (" << f.category << ")\n";
         out << "  value      " << number(f.value) << " " << f.unit << "  (threshold " << number(f.threshold) << ": "
             << f.thresholdText << ")\n";
+        if (f.impactNs > 0 && f.impactShare > 0)
+            out << "  impact     explains " << number(f.impactNs / 1e6) << " ms (" << number(f.impactShare * 100)
+                << " % of the step)\n";
+        else if (f.impactNs > 0)
+            out << "  impact     explains " << number(f.impactNs / 1e6) << " ms (no step time)\n";
+        else
+            out << "  impact     not estimated\n";
         if (!f.ranks.empty()) {
             out << "  ranks     ";
             for (size_t i = 0; i < f.ranks.size() && i < 16; ++i)

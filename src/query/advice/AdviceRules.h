@@ -17,5 +17,7 @@ void stepRules(const AdviceContext& ctx, std::vector<Finding>& out); // preparin
 void resourceRules(const AdviceContext& ctx, std::vector<Finding>& out); // memory_peak, flops_light, aicpu_long, mfu
 // Ranks whose timeline is imported: idle_gap, collective_bound, sdma_contention, dispatch_chain.
 void timelineRules(const AdviceContext& ctx, std::vector<Finding>& out);
+// Communication groups whose rank list names ranks that were not loaded: missing_group_ranks.
+void missingGroupRanksRule(const AdviceContext& ctx, std::vector<Finding>& out);
 
 } // namespace npuscope::query::advice

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace npuscope::query::advice {
@@ -32,13 +33,10 @@ void waitRatio(const AdviceContext& ctx, std::vector<Finding>& out)
         return *a.waitRatio != *b.waitRatio ? *a.waitRatio > *b.waitRatio : a.rank < b.rank;
     });
     const auto& top = above.front();
-    std::map<int64_t, int64_t> stepNs; // Σ step wall time over every step, as the durations
-    for (const auto& row : StepQuery::breakdown(ctx.db))
-        stepNs[row.rank] += row.wallTime().value_or(0);
-    const auto it = stepNs.find(top.rank);
-    const double waitShare = it != stepNs.end() && it->second > 0
-        ? static_cast<double>(top.waitNs) / static_cast<double>(it->second)
-        : 1.0;
+    // Σ step wall time over every step, as the durations
+    const auto it = ctx.stepsOf.find(top.rank);
+    const double waitShare
+        = it != ctx.stepsOf.end() && it->second.sumNs > 0 ? static_cast<double>(top.waitNs) / it->second.sumNs : 1.0;
     Finding f;
     f.id = "wait_ratio";
     f.category = "communication";
@@ -62,6 +60,10 @@ void waitRatio(const AdviceContext& ctx, std::vector<Finding>& out)
         "The ranks wait for a peer that arrives late: find it (slow_rank, the Time overview) or the link that delays "
         "the transfer (slow_link). A synchronisation ratio above 0.2 on the waiting rank points to a slow rank, a "
         "lower one to the links.")));
+    // The top rank's wait per step; below kWaitMinShareOfStep it stays info, the jitter of healthy ranks
+    // (docs/metrics.md, "Impact").
+    if (it != ctx.stepsOf.end() && it->second.count > 0)
+        setImpact(f, static_cast<double>(top.waitNs) / it->second.count, it->second.meanNs(), T::kWaitMinShareOfStep);
     f.evidence.view = "commduration";
     f.evidence.rank = top.rank;
     out.push_back(std::move(f));
@@ -140,6 +142,7 @@ void retransmission(const AdviceContext& ctx, std::vector<Finding>& out)
     std::set<int64_t> ranks, steps;
     std::set<std::string> ops;
     double worstMs = 0;
+    std::optional<std::pair<int64_t, int64_t>> worstAt; // (rank, step) of the longest transfer
     for (const auto& op : index->ops(std::nullopt)) {
         for (const auto& bw : index->bandwidths(op)) {
             const double ms = static_cast<double>(bw.transitNs) / 1e6;
@@ -150,7 +153,10 @@ void retransmission(const AdviceContext& ctx, std::vector<Finding>& out)
                 steps.insert(op.step);
             if (op.name >= 0)
                 ops.insert(index->text(op.name));
-            worstMs = std::max(worstMs, ms);
+            if (ms > worstMs) {
+                worstMs = ms;
+                worstAt = op.hasStep ? std::optional(std::make_pair(int64_t { op.rank }, op.step)) : std::nullopt;
+            }
         }
     }
     if (ranks.empty())
@@ -174,6 +180,18 @@ void retransmission(const AdviceContext& ctx, std::vector<Finding>& out)
     f.setSuggestion(text(QT_TRANSLATE_NOOP("Advice",
         "Check the RDMA network: link flaps and error counters on the NICs and switches, PFC / ECN configuration, "
         "HCCL_RDMA_TIMEOUT / HCCL_RDMA_RETRY_CNT.")));
+    // The retransmitted transfer against the step it happened in (else the rank's mean step): a transfer this long
+    // is the step's time (docs/metrics.md, "Impact").
+    double stepNs = 0;
+    if (worstAt) {
+        for (const auto& row : StepQuery::breakdown(ctx.db, worstAt->second)) {
+            if (row.rank == worstAt->first && row.wallTime())
+                stepNs = static_cast<double>(*row.wallTime());
+        }
+    }
+    if (!(stepNs > 0) && !f.ranks.empty())
+        stepNs = ctx.rankStepNs(f.ranks.front());
+    setImpact(f, worstMs * 1e6, stepNs);
     f.evidence.view = "commduration";
     f.evidence.rank = f.ranks.front();
     f.evidence.transport = "RDMA";

@@ -5,6 +5,7 @@
 
 #include "npuscope/query/TranslationMarker.h"
 #include "npuscope/query/advice/AdviceThresholds.h"
+#include "npuscope/query/advice/OutlierTest.h"
 
 #include <algorithm>
 #include <optional>
@@ -70,6 +71,8 @@ void dispersion(const AdviceContext& ctx, const DelimitationColumn& col, std::ve
         double spread = 0;
         ColumnStats stats;
         size_t set = 0;
+        double medianNs = 0; // the column's median over the set
+        double stepNs = 0; // the set's mean step
     };
     std::optional<Worst> worst;
     int setsAbove = 0;
@@ -86,8 +89,14 @@ void dispersion(const AdviceContext& ctx, const DelimitationColumn& col, std::ve
         if (*stats.spread <= T::kDispersionWarning)
             continue;
         ++setsAbove;
-        if (!worst || *stats.spread > worst->spread)
-            worst = Worst { *stats.spread, stats, i };
+        if (!worst || *stats.spread > worst->spread) {
+            std::vector<double> values;
+            for (const auto& r : rows) {
+                if (const auto v = r.value(col.column))
+                    values.push_back(static_cast<double>(*v));
+            }
+            worst = Worst { *stats.spread, stats, i, OutlierTest::median(values), meanStepNs(rows) };
+        }
     }
     if (!worst)
         return;
@@ -122,6 +131,8 @@ void dispersion(const AdviceContext& ctx, const DelimitationColumn& col, std::ve
                 std::move(args)));
     }
     f.setSuggestion(text(col.suggestion));
+    // The ranks above the median hold their comparable peers back by their excess (docs/metrics.md, "Impact").
+    setImpact(f, *s.max - worst->medianNs, worst->stepNs);
     f.evidence.view = "steps";
     f.evidence.rank = *s.maxRank;
     out.push_back(std::move(f));
@@ -184,6 +195,9 @@ void stageImbalance(const AdviceContext& ctx, std::vector<Finding>& out)
         "--decoder-last-pipeline-num-layers, or fewer layers on the stage holding the embedding or the loss); the "
         "other "
         "stages wait for the slowest one in every micro-batch.")));
+    // With the layers rebalanced every stage would compute the mean: the slowest stage's excess is what the other
+    // stages wait for in every micro-batch (docs/metrics.md, "Impact").
+    setImpact(f, hi->computingNs - mean, ctx.meanStepNs);
     f.evidence.view = "parallel";
     f.evidence.stage = hi->index;
     out.push_back(std::move(f));

@@ -267,6 +267,19 @@ void valueChart(std::ostringstream& out, const Finding& f)
     out << "</svg>\n";
 }
 
+// The step time a finding explains (docs/metrics.md, "Impact"): "84.9 ms (26.0 % of the step)", or "not estimated".
+std::string impactText(const Finding& f)
+{
+    if (!(f.impactNs > 0))
+        return "not estimated";
+    char buf[96];
+    if (f.impactShare > 0)
+        std::snprintf(buf, sizeof buf, "%.3f ms (%.1f %% of the step)", f.impactNs / 1e6, f.impactShare * 100);
+    else
+        std::snprintf(buf, sizeof buf, "%.3f ms", f.impactNs / 1e6);
+    return buf;
+}
+
 void finding(std::ostringstream& out, const Finding& f, size_t index)
 {
     out << "<div class=\"finding\" id=\"finding-" << index
@@ -274,8 +287,8 @@ void finding(std::ostringstream& out, const Finding& f, size_t index)
         << "\">\n<h3><span class=\"badge\" style=\"background:" << severityColour(f.severity) << "\">"
         << severityName(f.severity) << "</span><span class=\"rule\">" << esc(f.id) << "</span><span class=\"cat\">"
         << esc(f.category) << "</span></h3>\n<p>" << esc(f.message) << "</p>\n";
-    out << "<table class=\"kv\"><tr><td>Value</td><td>" << measured(f.value, f.unit)
-        << "</td></tr><tr><td>Threshold</td><td>" << measured(f.threshold, f.unit) << " ("
+    out << "<table class=\"kv\"><tr><td>Explains</td><td>" << impactText(f) << "</td></tr><tr><td>Value</td><td>"
+        << measured(f.value, f.unit) << "</td></tr><tr><td>Threshold</td><td>" << measured(f.threshold, f.unit) << " ("
         << esc(f.thresholdText) << ")</td></tr>";
     if (!f.ranks.empty())
         out << "<tr><td>Ranks</td><td>" << esc(joined(f.ranks, [](int64_t r) { return std::to_string(r); }))
@@ -379,18 +392,18 @@ std::string HtmlReport::build(model::Database& db, const std::vector<Finding>& f
         << " critical, " << counts[1] << " warning, " << counts[0]
         << " info. Rules and thresholds: docs/metrics.md, \u201cAdvice rules\u201d.</p>\n";
     if (!findings.empty()) {
-        out << "<table><tr><th>Severity</th><th>Rule</th><th>Category</th><th>Value</th><th>Threshold</th>"
-               "<th>Ranks</th></tr>\n";
+        out << "<table><tr><th>Severity</th><th>Explains</th><th>Rule</th><th>Category</th><th>Value</th>"
+               "<th>Threshold</th><th>Ranks</th></tr>\n";
         for (size_t i = 0; i < findings.size(); ++i) {
             const Finding& f = findings[i];
             std::string ranks = joined(f.ranks, [](int64_t r) { return std::to_string(r); });
             if (ranks.size() > 60)
                 ranks = ranks.substr(0, ranks.rfind(", ", 60)) + ", \u2026";
             out << "<tr><td><span class=\"badge\" style=\"background:" << severityColour(f.severity) << "\">"
-                << severityName(f.severity) << "</span></td><td><a href=\"#finding-" << i << "\">" << esc(f.id)
-                << "</a></td><td>" << esc(f.category) << "</td><td class=\"n\">" << measured(f.value, f.unit)
-                << "</td><td class=\"n\">" << measured(f.threshold, f.unit) << "</td><td>" << esc(ranks)
-                << "</td></tr>\n";
+                << severityName(f.severity) << "</span></td><td class=\"n\">" << impactText(f)
+                << "</td><td><a href=\"#finding-" << i << "\">" << esc(f.id) << "</a></td><td>" << esc(f.category)
+                << "</td><td class=\"n\">" << measured(f.value, f.unit) << "</td><td class=\"n\">"
+                << measured(f.threshold, f.unit) << "</td><td>" << esc(ranks) << "</td></tr>\n";
         }
         out << "</table>\n";
     }

@@ -65,9 +65,11 @@ void flopsLight(const AdviceContext& ctx, std::vector<Finding>& out)
     if (!summary.recorded)
         return;
     std::map<int64_t, double> rate;
+    std::map<int64_t, const RankFlops*> byRank;
     for (const auto& r : summary.ranks) {
         if (r.flopsPerSecond() > 0)
             rate[r.rank] = r.flopsPerSecond();
+        byRank[r.rank] = &r;
     }
     for (const auto& set : ctx.comparable) {
         std::vector<double> values;
@@ -101,6 +103,14 @@ void flopsLight(const AdviceContext& ctx, std::vector<Finding>& out)
             f.setSuggestion(text(QT_TRANSLATE_NOOP("Advice",
                 "The rank does less floating-point work in its kernel time: compare its operators with a peer "
                 "(Operators view, compare ranks): other shapes, a different data type, or slower kernels.")));
+            // The kernel time the rank would save at the median rate, per step (docs/metrics.md, "Impact"); only
+            // with kernel times (flops_summary has none).
+            const RankFlops* flops = byRank[r];
+            const auto steps = ctx.stepsOf.find(r);
+            if (flops->computeNs > 0 && steps != ctx.stepsOf.end() && steps->second.count > 0)
+                setImpact(f,
+                    (static_cast<double>(flops->computeNs) - flops->flops / median * 1e9) / steps->second.count,
+                    steps->second.meanNs());
             f.evidence.view = "flops";
             f.evidence.rank = r;
             out.push_back(std::move(f));
@@ -187,9 +197,12 @@ void aicpuLong(const AdviceContext& ctx, std::vector<Finding>& out)
     if (rows.empty())
         return;
     std::set<int64_t> ranks;
+    std::map<int64_t, double> rankNs; // rank -> Σ time of its long-running AI CPU operators
     for (const auto& row : ops->group(OperatorGroupBy::Name)) {
-        if (row.accelerator.find("AI_CPU") != std::string::npos && static_cast<double>(row.maxNs) > T::kAiCpuUs * 1e3)
+        if (row.accelerator.find("AI_CPU") != std::string::npos && static_cast<double>(row.maxNs) > T::kAiCpuUs * 1e3) {
             ranks.insert(row.rank);
+            rankNs[row.rank] += static_cast<double>(row.totalNs);
+        }
     }
     int64_t total = 0, longest = 0;
     Finding f;
@@ -215,6 +228,20 @@ void aicpuLong(const AdviceContext& ctx, std::vector<Finding>& out)
     f.setSuggestion(text(QT_TRANSLATE_NOOP("Advice",
         "AI CPU operators run on the device's CPU and stall the stream: replace them (other data types, an AI Core "
         "implementation, move the computation out of the step).")));
+    // The rank whose AI CPU operators take most of its steps: their whole time per step, an upper bound of what
+    // replacing them saves (docs/metrics.md, "Impact").
+    double worstShare = 0, worstNs = 0, worstStepNs = 0;
+    for (const auto& [rank, ns] : rankNs) {
+        const auto steps = ctx.stepsOf.find(rank);
+        if (steps == ctx.stepsOf.end() || steps->second.count == 0 || !(steps->second.sumNs > 0))
+            continue;
+        if (ns / steps->second.sumNs > worstShare) {
+            worstShare = ns / steps->second.sumNs;
+            worstNs = ns / steps->second.count;
+            worstStepNs = steps->second.meanNs();
+        }
+    }
+    setImpact(f, worstNs, worstStepNs);
     f.evidence.view = "operators";
     if (!f.ranks.empty())
         f.evidence.rank = f.ranks.front();

@@ -64,6 +64,7 @@ void slowLinkRule(const AdviceContext& ctx, std::vector<Finding>& out)
 
     // One finding per unordered rank pair and transport: both directions of a slow link are usually slow.
     std::map<std::tuple<int64_t, int64_t, std::string>, Finding> found;
+    std::map<std::tuple<int64_t, int64_t, std::string>, double> extraNs; // the largest of its links' extra time
     for (const auto& l : links) {
         const auto& all = byTransport[l.transport];
         const double bw = *l.bandwidthGbps;
@@ -83,6 +84,9 @@ void slowLinkRule(const AdviceContext& ctx, std::vector<Finding>& out)
         const auto key = std::make_tuple(std::min(l.src, l.dst), std::max(l.src, l.dst), l.transport);
         auto [it, fresh] = found.try_emplace(key);
         Finding& f = it->second;
+        // The time the link took beyond moving its bytes at the transport's median bandwidth (MB ÷ GB/s = ms).
+        double& extra = extraNs[key];
+        extra = std::max(extra, static_cast<double>(l.timeNs) - l.sizeMb / median * 1e6);
         const FindingLink link { l.src, l.dst, l.transport };
         if (std::find(f.links.begin(), f.links.end(), link) == f.links.end())
             f.links.push_back(link);
@@ -122,8 +126,14 @@ void slowLinkRule(const AdviceContext& ctx, std::vector<Finding>& out)
         f.evidence.link = link;
         f.evidence.rank = l.src;
     }
-    for (auto& [key, f] : found)
+    for (auto& [key, f] : found) {
+        // Summed over the steps: per step of the sending rank (docs/metrics.md, "Impact"). An upper bound, as the
+        // transfer may overlap computing.
+        const auto steps = ctx.stepsOf.find(f.ranks.front());
+        if (steps != ctx.stepsOf.end() && steps->second.count > 0)
+            setImpact(f, extraNs[key] / steps->second.count, steps->second.meanNs());
         out.push_back(std::move(f));
+    }
 }
 
 } // namespace npuscope::query::advice

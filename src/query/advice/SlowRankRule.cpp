@@ -74,12 +74,6 @@ void slowRankRule(const AdviceContext& ctx, std::vector<Finding>& out)
     for (auto& d : CommAnalysisQuery::durations(ctx.db, {}))
         durations[d.rank] = d;
 
-    std::map<int64_t, double> stepSumNs; // rank -> Σ step time over its steps
-    for (const auto& row : StepQuery::breakdown(ctx.db)) {
-        if (const auto w = row.wallTime())
-            stepSumNs[row.rank] += static_cast<double>(*w);
-    }
-
     for (const auto& set : ctx.comparable) {
         std::vector<double> delays;
         std::vector<int64_t> ranks;
@@ -97,8 +91,10 @@ void slowRankRule(const AdviceContext& ctx, std::vector<Finding>& out)
         const int64_t slow = ranks[top];
         // The delay must matter: a share of the rank's step time above the median of its peers (twice the median
         // when the data has no step times).
-        const auto steps = stepSumNs.find(slow);
-        const double limit = steps != stepSumNs.end() ? median + T::kSlowRankMinDelayShare * steps->second : 2 * median;
+        // rank -> Σ step time over its steps, as the delays sum every step
+        const auto steps = ctx.stepsOf.find(slow);
+        const double limit
+            = steps != ctx.stepsOf.end() ? median + T::kSlowRankMinDelayShare * steps->second.sumNs : 2 * median;
         if (delays[top] <= limit)
             continue;
         // Late on its own account, not passed on: Computing + Free above the comparable median.
@@ -183,6 +179,10 @@ void slowRankRule(const AdviceContext& ctx, std::vector<Finding>& out)
             "Look at what the rank does before the collectives it arrives last in (Time overview, then its timeline): "
             "longer computing (a different data shard, a degraded card), host delays, or extra work only that rank "
             "does.")));
+        // What the rank holds its peers back by beyond what a typical comparable rank does, per step
+        // (docs/metrics.md, "Impact").
+        if (steps != ctx.stepsOf.end() && steps->second.count > 0)
+            setImpact(f, (delays[top] - median) / steps->second.count, steps->second.meanNs());
         f.evidence.view = "timeoverview";
         f.evidence.rank = slow;
         out.push_back(std::move(f));

@@ -4,6 +4,7 @@
 
 #include "npuscope/query/TranslationMarker.h"
 #include "npuscope/query/advice/AdviceThresholds.h"
+#include "npuscope/query/advice/OutlierTest.h"
 
 #include <algorithm>
 #include <map>
@@ -62,6 +63,9 @@ void preparing(const AdviceContext& ctx, std::vector<Finding>& out)
     f.setSuggestion(text(QT_TRANSLATE_NOOP("Advice",
         "The input pipeline is too slow: more DataLoader workers, pin_memory, prefetching, or preprocessed / cached "
         "data; check the host CPU binding.")));
+    // The top rank's Preparing is step time no device work fills (docs/metrics.md, "Impact").
+    const double stepNs = ctx.rankStepNs(above.front().first);
+    setImpact(f, f.value * stepNs, stepNs);
     f.evidence.view = "steps";
     f.evidence.rank = above.front().first;
     out.push_back(std::move(f));
@@ -76,6 +80,7 @@ void stepVariance(const AdviceContext& ctx, std::vector<Finding>& out)
     }
     std::vector<std::pair<int64_t, double>> above;
     std::map<int64_t, std::pair<int64_t, int64_t>> extremes; // rank -> (slowest step, fastest step)
+    std::map<int64_t, std::pair<double, double>> excess; // rank -> (mean excess over the median step, mean step)
     for (auto& [rank, steps] : perRank) {
         std::sort(steps.begin(), steps.end());
         // The warm-up step (graph compilation, first allocations) is left out when two others remain.
@@ -94,6 +99,14 @@ void stepVariance(const AdviceContext& ctx, std::vector<Finding>& out)
         if (spread > T::kStepVariance) {
             above.emplace_back(rank, spread);
             extremes[rank] = { hi->first, lo->first };
+            std::vector<double> walls;
+            for (const auto& st : steps)
+                walls.push_back(st.second);
+            const double median = OutlierTest::median(walls);
+            double sum = 0;
+            for (double w : walls)
+                sum += std::max(0.0, w - median);
+            excess[rank] = { sum / static_cast<double>(walls.size()), mean };
         }
     }
     if (above.empty())
@@ -119,6 +132,9 @@ void stepVariance(const AdviceContext& ctx, std::vector<Finding>& out)
     f.setSuggestion(text(QT_TRANSLATE_NOOP("Advice",
         "Compare the slowest and the fastest step of the rank: dynamic shapes (recompilation), garbage collection, "
         "checkpointing or evaluation inside the profiled steps, or host jitter.")));
+    // The mean step would be this much shorter if no step took longer than the median one (docs/metrics.md,
+    // "Impact").
+    setImpact(f, excess[rank].first, excess[rank].second);
     f.evidence.view = "timeoverview";
     f.evidence.rank = rank;
     f.evidence.step = extremes[rank].first;
@@ -161,6 +177,7 @@ void bubbleShare(const AdviceContext& ctx, std::vector<Finding>& out)
         f.setSuggestion(text(QT_TRANSLATE_NOOP("Advice",
             "Raise the number of micro-batches per step (gradient accumulation), use an interleaved (virtual pipeline) "
             "schedule, or balance the stages (see stage_imbalance).")));
+        setImpact(f, bubble / n, wall / n);
         f.evidence.view = "parallel";
         f.evidence.stage = stage.index;
         out.push_back(std::move(f));

@@ -93,7 +93,7 @@ void labelGap(const TimelineDigest& d, Gap& gap)
         { launch->event.name, fixed(ms(delay), 3), fixed(ms(std::abs(lead)), 3), gap.next->name });
 }
 
-void idleGaps(const std::vector<TimelineDigest>& digests, std::vector<Finding>& out)
+void idleGaps(const AdviceContext& ctx, const std::vector<TimelineDigest>& digests, std::vector<Finding>& out)
 {
     const auto minGap = static_cast<int64_t>(T::kIdleGapMs * 1e6);
     for (const auto& d : digests) {
@@ -162,6 +162,12 @@ void idleGaps(const std::vector<TimelineDigest>& digests, std::vector<Finding>& 
                 : text(QT_TRANSLATE_NOOP("Advice",
                     "Look at the device tasks around the gap in the Timeline: memory copies, events and other "
                     "non-compute tasks, or a dependency that kept the stream waiting.")));
+        // The gaps' share of the device span, in ms of the rank's mean step (the timeline may cover several steps);
+        // without step times, of the device span (docs/metrics.md, "Impact").
+        if (const double stepNs = ctx.rankStepNs(d.rank()); stepNs > 0)
+            setImpact(f, share * stepNs, stepNs);
+        else
+            setImpact(f, static_cast<double>(idle), static_cast<double>(deviceSpan));
         f.evidence.view = "timeline";
         f.evidence.rank = d.rank();
         out.push_back(std::move(f));
@@ -174,7 +180,7 @@ struct Arrival {
     const TimelineTask* op = nullptr;
 };
 
-void collectiveBound(const std::vector<TimelineDigest>& digests, std::vector<Finding>& out)
+void collectiveBound(const AdviceContext& ctx, const std::vector<TimelineDigest>& digests, std::vector<Finding>& out)
 {
     if (digests.size() < 2)
         return;
@@ -268,6 +274,8 @@ void collectiveBound(const std::vector<TimelineDigest>& digests, std::vector<Fin
                 "The late rank's device had more to do: compare its kernels with the early rank's (Operators, compare "
                 "ranks) or look for a slow rank.")));
         }
+        // The early ranks wait the spread for the late one in this collective (docs/metrics.md, "Impact").
+        setImpact(f, static_cast<double>(c.spread), ctx.rankStepNs(late.rank()));
         f.evidence.view = "timeline";
         f.evidence.rank = f.ranks[0];
         f.evidence.op = c.name;
@@ -412,8 +420,8 @@ void dispatchChain(const std::vector<TimelineDigest>& digests, std::vector<Findi
                  "start median %2 µs (p90 %3); %4; launch end → device start median %5 µs (p90 %6). Per rank "
                  "(median, tasks): %7. %8"),
             { std::to_string(total.size()), fixed(f.value, 1), fixed(p90(total), 1), cann,
-                fixed(OutlierTest::median(launchToDevice), 1), fixed(p90(launchToDevice), 1), joined(perRank, QT_TRANSLATE_NOOP("Advice", "%1, %2")),
-                examined(digests) }));
+                fixed(OutlierTest::median(launchToDevice), 1), fixed(p90(launchToDevice), 1),
+                joined(perRank, QT_TRANSLATE_NOOP("Advice", "%1, %2")), examined(digests) }));
     f.setSuggestion(text(QT_TRANSLATE_NOOP("Advice",
         "A launch → device time near zero means the device waits for the host (host-bound); a large one that the host "
         "runs ahead, as it should.")));
@@ -429,8 +437,8 @@ void timelineRules(const AdviceContext& ctx, std::vector<Finding>& out)
     const auto digests = TimelineDigest::loadAll(ctx.db);
     if (digests.empty())
         return;
-    idleGaps(digests, out);
-    collectiveBound(digests, out);
+    idleGaps(ctx, digests, out);
+    collectiveBound(ctx, digests, out);
     sdmaContention(ctx, digests, out);
     dispatchChain(digests, out);
 }

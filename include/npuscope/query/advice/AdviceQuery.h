@@ -28,9 +28,13 @@ class AdviceQuery {
 public:
     // Findings sorted by sortFindings.
     static std::vector<Finding> run(model::Database& db, const AdviceOptions& options = {});
-    // Critical first, then warning, then info; within a severity by rule id, then value descending (for slow_link,
-    // whose value is a bandwidth, ascending), then the first rank.
+    // Critical first, then warning, then info (for a finding with an impact, its severity follows from the share of
+    // the step it explains); within a severity by impact descending (findings without an impact estimate last), then
+    // rule id, then value descending (for slow_link, whose value is a bandwidth, ascending), then the first rank.
     static void sortFindings(std::vector<Finding>& findings);
+    // The finding to lead with (a status bar, the Overview): the first of sorted findings that has an impact, else
+    // the first; nullptr for none. Points into findings.
+    static const Finding* topFinding(const std::vector<Finding>& findings);
 };
 
 } // namespace npuscope::query::advice

@@ -5,6 +5,13 @@ namespace npuscope::query::advice {
 
 // Every threshold the advice rules use, in one place; docs/metrics.md ("Advice rules") gives each one's source.
 struct AdviceThresholds {
+    // Severity of a finding with an impact (docs/metrics.md, "Impact"): the share of the step time it explains.
+    // Critical from a fifth of the step (a cause that large dominates the step: fixing it is the first thing to do),
+    // warning from 5 % (above the 2-5 % step-to-step noise of a healthy job, see kDispersionWarning), info below
+    // (npuscope).
+    static constexpr double kImpactCritical = 0.20;
+    static constexpr double kImpactWarning = 0.05;
+
     // Problem delimitation: (max − min) ÷ mean of a step_trace column over comparable ranks (same stage, same TP
     // position). msprof-analyze advisor's slow rank analysis flags 0.05; npuscope warns from 0.10 (step to step noise
     // of a healthy job reaches 5 %) and calls it critical from 0.25.
@@ -45,6 +52,10 @@ struct AdviceThresholds {
     // healthy real 2-rank torch_npu runs wait up to 6.0 % of their step (level2 rank 1; level1 rank 0 3.8 %), the
     // rank that waits most changing from run to run; a balanced generated cluster waits 5.3 %.
     static constexpr double kWaitMinShareOfStep = 0.10;
+    // Missing group ranks: the loaded members of a communication group whose rank list names ranks that were not
+    // loaded spend at least this share of the step in the group's collectives neither transferring nor waiting for
+    // each other (npuscope: the warning share of the impact).
+    static constexpr double kMissingGroupWaitShare = 0.05;
     // msprof-analyze advisor packet.yaml: min_sdma_size 16 MB, min_rdma_size 1 MB, ratios 0.2.
     static constexpr double kSmallSdmaMb = 16.0;
     static constexpr double kSmallRdmaMb = 1.0;

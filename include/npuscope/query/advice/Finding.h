@@ -47,6 +47,11 @@ struct Finding {
     std::string thresholdText; // the rule in words, e.g. "wait ratio > 0.2"
     double value = 0; // the measured figure, in unit
     std::string unit; // "ratio", "GB/s", "ms", "us", "share", ...
+    // The step time the finding explains (docs/metrics.md, "Impact"), per rule: ns of the mean step (or of the step
+    // concerned), and that ÷ the step time it refers to (0..1). 0 when the rule cannot estimate it (memory, FLOPs
+    // utilisation, statistics); such a finding keeps the severity of its rule.
+    double impactNs = 0;
+    double impactShare = 0;
     std::vector<int64_t> ranks; // global ranks concerned, the most affected first
     std::vector<FindingLink> links;
     std::vector<std::string> ops; // op keys (communication op names, operator names)
