@@ -136,6 +136,8 @@ int guiOpen(int argc, char** argv, const std::vector<std::string>& args)
     window.timelineDock()->show();
     window.timelineDock()->raise();
     window.timelineDock()->expandAllRanks();
+    // The batch starts once its memory estimate is in (a worker reads rank_file).
+    spin(5000, [&] { return !loads->batches().empty(); });
     int batchTotal = 0;
     for (const auto& b : loads->batches())
         batchTotal += b.total;

@@ -33,6 +33,8 @@ TEST(AdviceEvidence, SlowLinkSelectsBothRanksAndExportReportsFailures)
     dock->show();
     dock->raise();
     ASSERT_TRUE(test::openAndWait(*window, { QString::fromStdString(o.outDir) }));
+    // The open lays the window out anew (on a 1400 px window Advice is a tab after Cluster steps): bring it forward.
+    window->showView(dock);
     ASSERT_TRUE(test::waitFor([&] { return !dock->isBusy() && dock->model()->rowCount() > 0; }));
     int row = -1;
     for (size_t i = 0; i < dock->model()->rows().size(); ++i) {

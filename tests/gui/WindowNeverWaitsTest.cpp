@@ -20,6 +20,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QSemaphore>
@@ -368,4 +369,23 @@ TEST(DefaultLayout, TheAnsweringViewsAreInSight)
         EXPECT_GT(window->timelineDock()->height(), size.height() * 35 / 100) << what;
         EXPECT_GT(steps->height(), size.height() / 3) << what;
     }
+}
+
+TEST(Advice, TheStatusBarLeadsWithTheFindingThatExplainsTheMost)
+{
+    auto window = test::newWindow(QSize(1920, 1080));
+    window->show();
+    ASSERT_TRUE(test::openAndWait(*window, { test::kTwoRanks }));
+    // Advice is in front on a wide window: its findings arrive with the open, and the status bar names the first.
+    ASSERT_TRUE(test::waitFor([&] { return !window->workspace()->topFindingRule().isEmpty(); }, 60000));
+    QLabel* label = window->topFindingLabel();
+    ASSERT_TRUE(label);
+    EXPECT_TRUE(label->isVisible());
+    // The demo holds 2 of an 8-rank job: the wait on the six ranks that were not collected explains most of the step.
+    EXPECT_EQ(window->workspace()->topFindingRule(), QStringLiteral("missing_group_ranks"));
+    EXPECT_TRUE(label->text().contains(QStringLiteral("% of the step"))) << label->text().toStdString();
+    // A new model clears it until its own findings arrive.
+    window->workspace()->setDatabase(nullptr);
+    EXPECT_TRUE(window->workspace()->topFindingRule().isEmpty());
+    EXPECT_FALSE(label->isVisible());
 }

@@ -181,6 +181,11 @@ void AdviceDock::reload()
                       .arg(QString::fromStdString(top->id), AdviceTableModel::impactSentence(*top))
                 : QString();
             m_summary->setText(m_summary->text() + lead);
+            // The status bar (and whoever else leads with it) shows the finding that explains the most.
+            if (top)
+                workspace()->setTopFinding(QString::fromStdString(top->id), AdviceTableModel::impactSentence(*top));
+            else
+                workspace()->setTopFinding({}, {});
             m_model->setFindings(std::move(findings));
             // A reset keeps the header's sort indicator, not the order: sort again (the query's order for Impact).
             const QHeaderView* header = m_table->horizontalHeader();

@@ -612,6 +612,24 @@ void MainWindow::createStatusBar()
     });
     statusBar()->addPermanentWidget(m_badge);
 
+    // The advice finding that explains the most of the step, once the Advice view has its findings; a click shows
+    // the Advice view.
+    m_topFinding = new QLabel(this);
+    m_topFinding->setObjectName(QStringLiteral("topFindingLabel"));
+    m_topFinding->setTextFormat(Qt::RichText);
+    m_topFinding->hide();
+    statusBar()->addPermanentWidget(m_topFinding);
+    connect(m_topFinding, &QLabel::linkActivated, this, [this] { showView(m_adviceDock); });
+    connect(m_workspace, &Workspace::topFindingChanged, this, [this] {
+        const QString rule = m_workspace->topFindingRule();
+        m_topFinding->setVisible(!rule.isEmpty());
+        if (rule.isEmpty())
+            return;
+        m_topFinding->setText(tr("Advice: <a href=\"advice\">%1</a> %2")
+                                  .arg(rule.toHtmlEscaped(), m_workspace->topFindingText().toHtmlEscaped()));
+        m_topFinding->setToolTip(tr("The finding that explains the most of the step time; click to show Advice"));
+    });
+
     // Problems found after the load (a rank's timeline or memory files imported later, a failed view query) update
     // the badge at once, whether or not Parse issues is shown.
     m_issueCounter = new QueryRunner(m_workspace, tr("Status bar"), this);

@@ -48,6 +48,9 @@ void Workspace::setDatabase(std::shared_ptr<model::Database> database, const QSt
     m_commOp.reset();
     m_operator.reset();
     m_collectiveFocus.reset();
+    const bool hadTop = !m_topFindingRule.isEmpty();
+    m_topFindingRule.clear();
+    m_topFindingText.clear();
     const bool hadErrors = !m_viewErrors.empty();
     m_viewErrors.clear();
     emit databaseChanged();
@@ -59,6 +62,17 @@ void Workspace::setDatabase(std::shared_ptr<model::Database> database, const QSt
     emit operatorChanged();
     if (hadErrors)
         emit errorReported();
+    if (hadTop)
+        emit topFindingChanged();
+}
+
+void Workspace::setTopFinding(const QString& rule, const QString& text)
+{
+    if (rule == m_topFindingRule && text == m_topFindingText)
+        return;
+    m_topFindingRule = rule;
+    m_topFindingText = text;
+    emit topFindingChanged();
 }
 
 void Workspace::setBaseline(std::shared_ptr<model::Database> baseline, const QStringList& paths)

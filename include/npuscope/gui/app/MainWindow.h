@@ -112,6 +112,8 @@ public:
     QString summaryText() const;
     int64_t problemCount() const { return m_problemCount; }
     QLabel* warningsBadge() const { return m_badge; }
+    // The status bar's lead advice finding (hidden until the Advice view has findings).
+    QLabel* topFindingLabel() const { return m_topFinding; }
     // The central page shown while nothing is loaded (hidden once a model is).
     WelcomePage* welcomePage() const { return m_welcome; }
     // The first window size: 1600×1000, or 90 % of the screen's free area where that is smaller.
@@ -217,6 +219,7 @@ private:
     QMenu* m_viewMenu = nullptr;
     QLabel* m_summary = nullptr;
     QLabel* m_badge = nullptr;
+    QLabel* m_topFinding = nullptr; // "Advice: stage_imbalance explains 30.5 ms (17.9 % of the step)"
     QLabel* m_baselineLabel = nullptr; // "Baseline: N ranks" while a baseline is loaded (a permanent status widget)
     QProgressDialog* m_progress = nullptr;
     QTimer* m_progressTimer = nullptr;

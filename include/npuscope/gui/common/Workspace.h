@@ -131,6 +131,13 @@ public:
     // the Parallel strategy dock), e.g. to show the evidence of an advice finding. Emits showViewRequested.
     void requestShowView(const QString& name) { emit showViewRequested(name); }
 
+    // The advice finding to lead with (query::advice::AdviceQuery::topFinding, set by the Advice view when its
+    // findings arrive): its rule id and one sentence with what it explains; empty when none. Cleared by
+    // setDatabase(). Emits topFindingChanged.
+    QString topFindingRule() const { return m_topFindingRule; }
+    QString topFindingText() const { return m_topFindingText; }
+    void setTopFinding(const QString& rule, const QString& text);
+
     // Background queries or deferred imports (DeferredLoadService) in flight; used to wait for quiet views.
     bool isBusy() const;
     void beginQuery();
@@ -171,6 +178,7 @@ signals:
     void errorReported();
     void issuesAdded();
     void showViewRequested(const QString& name);
+    void topFindingChanged();
 
 private:
     std::shared_ptr<model::Database> m_database;
@@ -188,6 +196,8 @@ private:
     std::optional<CollectiveFocus> m_collectiveFocus;
     bool m_showHostIps = false;
     int m_pendingQueries = 0;
+    QString m_topFindingRule;
+    QString m_topFindingText;
     QThreadPool* m_inMemoryPool;
     QThreadPool* m_queryPool;
     QThreadPool* m_jobPool;
