@@ -90,8 +90,9 @@ for path in "${paths[@]}"; do
     sleep 0.1
   done
   [[ -n "$win" ]] || { echo "gui-session: no window for $path" >&2; status=1; continue; }
-  # Maximised, as on a laptop; the title gets the folder's name once the profile is loaded.
-  xdotool windowsize "$win" 100% 100% 2>/dev/null || true
+  # Maximised, as on a laptop (the window manager keeps the title bar and the status bar on the screen); the title
+  # gets the folder's name once the profile is loaded.
+  xdotool windowstate --add MAXIMIZED_VERT,MAXIMIZED_HORZ "$win" 2>/dev/null || xdotool windowsize "$win" 100% 100% 2>/dev/null || true
   xdotool windowactivate --sync "$win" 2>/dev/null || xdotool windowfocus "$win" 2>/dev/null || true
   loaded=0
   while ((SECONDS - start < waitSeconds)); do

@@ -160,9 +160,11 @@ int main(int argc, char** argv)
     if (!screenshot) {
         // Debug builds and NPUSCOPE_STALL_WATCHDOG=1: every GUI-thread stall over 100 ms is logged with its stack;
         // NPUSCOPE_STALL_REPORT=FILE writes the longest one and the count at exit (scripts/gui-session.sh reads it).
+        // It starts with the event loop: building the window before the first frame is start-up, not a stall of
+        // something the user did.
         std::unique_ptr<npuscope::gui::StallWatchdog> watchdog;
         if (npuscope::gui::StallWatchdog::enabledByDefault())
-            watchdog = std::make_unique<npuscope::gui::StallWatchdog>(100);
+            QTimer::singleShot(0, [&watchdog] { watchdog = std::make_unique<npuscope::gui::StallWatchdog>(100); });
         const auto writeStallReport = qScopeGuard([&watchdog] {
             const QString report = qEnvironmentVariable("NPUSCOPE_STALL_REPORT");
             if (!watchdog || report.isEmpty())

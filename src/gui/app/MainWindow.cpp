@@ -164,6 +164,21 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     createMenus();
     createStatusBar();
     m_defaultState = saveState(kStateVersion);
+    // The narrow and the low forms of the default layout, built once now (before anything is shown, cheap): at the
+    // open, tabifying 17 views one by one into a laid-out window held the GUI thread for half a second at 1366×768.
+    // applyDefaultSplit restores the one the window's size asks for.
+    {
+        const QList<QDockWidget*> order = defaultTabOrder();
+        for (QDockWidget* dock : order.mid(1))
+            tabifyDockWidget(m_stepsDock, dock);
+        m_stepsDock->raise();
+        m_narrowState = saveState(kStateVersion);
+        for (QDockWidget* dock : order)
+            tabifyDockWidget(m_timelineDock, dock);
+        m_timelineDock->raise();
+        m_lowState = saveState(kStateVersion);
+        restoreState(m_defaultState, kStateVersion);
+    }
 
     bool placed = false;
     if (m_options.persistSettings) {
@@ -268,6 +283,14 @@ QList<QDockWidget*> MainWindow::clusterTabOrder() const
 
 QList<QDockWidget*> MainWindow::answerTabOrder() const { return { m_blameDock, m_collectivesDock, m_issuesDock }; }
 
+QList<QDockWidget*> MainWindow::defaultTabOrder() const
+{
+    QList<QDockWidget*> order { m_stepsDock, m_adviceDock };
+    order += answerTabOrder();
+    order += clusterTabOrder();
+    return order;
+}
+
 QList<QDockWidget*> MainWindow::docks() const
 {
     return { m_stepsDock, m_overviewDock, m_issuesDock, m_commMatrixDock, m_commDurationDock, m_linksDock, m_groupsDock,
@@ -311,9 +334,12 @@ QSize MainWindow::defaultSize() const
 
 void MainWindow::fitTabBars()
 {
+    // Only when different: each setter lays the bar out again, and this runs whenever a view is shown or hidden.
     for (QTabBar* bar : findChildren<QTabBar*>(Qt::FindDirectChildrenOnly)) {
-        bar->setElideMode(Qt::ElideNone);
-        bar->setUsesScrollButtons(true);
+        if (bar->elideMode() != Qt::ElideNone)
+            bar->setElideMode(Qt::ElideNone);
+        if (!bar->usesScrollButtons())
+            bar->setUsesScrollButtons(true);
     }
 }
 
@@ -364,25 +390,16 @@ void MainWindow::applyDefaultSplit()
     }
     // A window too low for both views above each other (1366×768 at scale 2: 384 logical pixels; 1920×1080 at scale
     // 2: Cluster steps would scroll its footer away in half of 540) would show half a table above a few timeline
-    // tracks: the timeline joins the cluster views' tabs, in front, and each view gets the whole height.
-    // One tab group in a window too narrow for the answering views beside the cluster views: Cluster steps, then
-    // Advice, Blame, Collectives, then the other views (each tabify puts the view at the end of the group's tabs).
-    QList<QDockWidget*> order { m_stepsDock, m_adviceDock };
-    order += answerTabOrder();
-    order += clusterTabOrder();
+    // tracks: the timeline's tab first, then Cluster steps and every other view, in front, each with the whole height.
+    // (The Timeline added last, in front, scrolled the tab bar so far that Cluster steps was out of sight.)
     if (available < kMinSplitHeight || least > available / 2) {
-        // The Timeline's tab first, Cluster steps and the other views after it in that order: the views join the
-        // Timeline's place one by one. (The Timeline added last, in front, scrolled the tab bar so far that Cluster
-        // steps and the first views were out of sight.)
-        for (QDockWidget* dock : order)
-            tabifyDockWidget(m_timelineDock, dock);
-        m_timelineDock->raise();
+        restoreState(m_lowState, kStateVersion);
         return;
     }
+    // A window too narrow for the answering views beside the cluster views: one tab group, Cluster steps, then Advice,
+    // Blame, Collectives, Parse issues, then the other views.
     if (width() < kMinSideBySideWidth) {
-        for (QDockWidget* dock : order.mid(1))
-            tabifyDockWidget(m_stepsDock, dock);
-        m_stepsDock->raise();
+        restoreState(m_narrowState, kStateVersion);
     } else {
         resizeDocks({ m_stepsDock, m_adviceDock }, { width() * 62 / 100, width() * 38 / 100 }, Qt::Horizontal);
     }

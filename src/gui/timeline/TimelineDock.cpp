@@ -43,6 +43,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <set>
 
 namespace npuscope::gui {
 
@@ -373,6 +374,7 @@ void TimelineDock::reload()
     m_sessionKey = m_persistSession ? TimelineSession::keyFor(workspace()->sourcePaths()) : QString();
     m_session = TimelineSession::load(m_sessionKey);
     m_loadRunner->cancelPending();
+    m_fittedToSteps = false;
     m_statsRunner->cancelPending();
     m_searchRunner->cancelPending();
     m_operatorRunner->cancelPending();
@@ -652,8 +654,37 @@ void TimelineDock::ranksArrived()
     m_view->relayout();
     m_markerModel->setOrigin(m_view->renderer().axis().boundsBegin());
     applyStep();
+    if (!workspace()->step() && !m_fittedToSteps)
+        m_fittedToSteps = fitToSteps();
     if (workspace()->selectedOperator())
         highlightOperator(m_view->renderer().highlights().empty());
+}
+
+bool TimelineDock::fitToSteps()
+{
+    // With no step chosen, the first view is the steps' span, not the whole file: a trace's process start-up,
+    // counters and tails left most of the first window blank (issue 36).
+    std::optional<std::pair<int64_t, int64_t>> span;
+    for (const auto& e : m_view->renderer().ranks()) {
+        if (!e.data)
+            continue;
+        std::set<std::string> steps;
+        for (const auto& [id, name] : e.data->names) {
+            if (name.rfind("ProfilerStep#", 0) == 0)
+                steps.insert(name);
+        }
+        for (const std::string& name : steps) {
+            if (const auto s = query::TimelineQuery::spanOfName({ e.data }, name)) {
+                const std::pair<int64_t, int64_t> shifted { s->first + e.offsetNs, s->second + e.offsetNs };
+                span = span ? std::pair { std::min(span->first, shifted.first), std::max(span->second, shifted.second) }
+                            : shifted;
+            }
+        }
+    }
+    if (!span || span->second <= span->first)
+        return false;
+    m_view->fitRange(span->first, span->second);
+    return true;
 }
 
 void TimelineDock::rankFailed(int rankIndex, const QString& message)

@@ -187,6 +187,8 @@ private:
     // The default tab order of the cluster views after Cluster steps, and of the answering views after Advice.
     QList<QDockWidget*> clusterTabOrder() const;
     QList<QDockWidget*> answerTabOrder() const;
+    // Every view but the Timeline in the one-group order: Cluster steps, the answering views, the cluster views.
+    QList<QDockWidget*> defaultTabOrder() const;
     void createHelp();
     // ui/style.qss plus the dark palette's overrides when the application palette is dark.
     void applyStyleSheet();
@@ -232,6 +234,8 @@ private:
     int64_t m_stepCount = 0;
     int64_t m_problemCount = 0;
     QByteArray m_defaultState;
+    QByteArray m_narrowState; // the default layout of a window narrower than kMinSideBySideWidth (one tab group)
+    QByteArray m_lowState; // ... of a window too low for two views above each other (the Timeline among the tabs)
     bool m_restylePending = false; // a style sheet polish after a palette change is queued
     QPalette m_styledPalette; // the application palette the style sheet was last polished with
     WelcomePage* m_welcome = nullptr;

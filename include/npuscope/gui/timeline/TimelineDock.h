@@ -111,6 +111,8 @@ private:
     // The service answered for rank: read its arrays (in-memory pool), then lay out with the other arrivals.
     void readRank(int64_t rank, const DeferredLoadService::Result& result);
     void ranksArrived();
+    // Zooms to the span of the loaded ranks' ProfilerStep slices; false when they have none.
+    bool fitToSteps();
     struct RankList;
     void loadFirstTimelines(const RankList& list);
     // The rank's timeline could not be loaded: its row says so, and the dock's error line.
@@ -143,6 +145,7 @@ private:
     bool m_arrivedRanks = false; // a rank's arrays arrived since the last layout
     bool m_arrivalPending = false; // a layout waits for the timer (counted in the Workspace's busy count)
     int m_autoLoadRanks = 8;
+    bool m_fittedToSteps = false; // the first arrival after an open zoomed to the steps
     QueryRunner* m_statsRunner;
     QueryRunner* m_searchRunner;
     QueryRunner* m_detailsRunner;
