@@ -365,9 +365,12 @@ void MainWindow::hideWelcome()
     if (!m_welcome || m_welcome->isHidden())
         return;
     m_welcome->hide();
-    restoreState(m_stateBehindWelcome, kStateVersion);
+    // The default layout goes straight to its form for this window's size: one restore, not two (each restore shows
+    // and hides every dock, a round trip to the X server per dock).
     if (m_stateBehindWelcome == m_defaultState)
         applyDefaultSplit();
+    else
+        restoreState(m_stateBehindWelcome, kStateVersion);
 }
 
 void MainWindow::applyDefaultSplit()
@@ -384,6 +387,8 @@ void MainWindow::applyDefaultSplit()
         int tabBar = 0;
         for (const QTabBar* bar : findChildren<QTabBar*>(Qt::FindDirectChildrenOnly))
             tabBar = std::max(tabBar, bar->sizeHint().height());
+        if (tabBar == 0) // no tab bar yet (the layout is restored below): one line of text and its frame
+            tabBar = fontMetrics().height() + 12;
         const int chrome = fontMetrics().height() + 8 + tabBar + 4; // 4: the dock separator, rounding at scale 1.5
         least = area->widget()->minimumSizeHint().height() + chrome;
         wanted = area->widget()->sizeHint().height() + chrome;
@@ -401,6 +406,7 @@ void MainWindow::applyDefaultSplit()
     if (width() < kMinSideBySideWidth) {
         restoreState(m_narrowState, kStateVersion);
     } else {
+        restoreState(m_defaultState, kStateVersion);
         resizeDocks({ m_stepsDock, m_adviceDock }, { width() * 62 / 100, width() * 38 / 100 }, Qt::Horizontal);
     }
     // Even: at a scale factor of 1.5 an odd logical height puts the tab bar under the cluster views between device
@@ -551,8 +557,8 @@ void MainWindow::createMenus()
     m_viewMenu->addAction(tr("Reset layout"), this, [this] {
         for (QDockWidget* dock : docks())
             dock->setFloating(false);
-        hideWelcome();
-        restoreState(m_defaultState, kStateVersion);
+        if (m_welcome && !m_welcome->isHidden())
+            m_welcome->hide();
         applyDefaultSplit();
     });
     m_viewMenu->addSeparator();
