@@ -436,9 +436,12 @@ void TimelineDock::reload()
             }
             m_view->relayout();
             // A rank selected before the rank rows existed (another view, --rank) is shown now: expanded and scrolled
-            // to.
+            // to; else the rank the view opened on (the slowest of a large job).
             if (const auto rank = workspace()->selectedRank())
                 scrollToRank(*rank);
+            else if (m_openOnRank)
+                scrollToRank(*m_openOnRank);
+            m_openOnRank.reset();
             applyCollectiveFocus();
         });
 }
@@ -476,6 +479,8 @@ void TimelineDock::loadFirstTimelines(const RankList& list)
         if (index >= 0 && m_view->renderer().ranks()[static_cast<size_t>(index)].hasFile)
             setRankExpanded(index, true);
     }
+    // The rank the view opens on is the one in sight, not rank 0's "click to load" row (scrolled to once laid out).
+    m_openOnRank = first.front();
 }
 
 void TimelineDock::expandAllRanks()

@@ -146,6 +146,7 @@ private:
     bool m_arrivalPending = false; // a layout waits for the timer (counted in the Workspace's busy count)
     int m_autoLoadRanks = 8;
     bool m_fittedToSteps = false; // the first arrival after an open zoomed to the steps
+    std::optional<int64_t> m_openOnRank; // loadFirstTimelines' rank, scrolled to once the rows are laid out
     QueryRunner* m_statsRunner;
     QueryRunner* m_searchRunner;
     QueryRunner* m_detailsRunner;
