@@ -967,6 +967,14 @@
         <source>Costliest collectives of this rank</source>
         <translation>该卡代价最大的集合通信</translation>
     </message>
+    <message>
+        <source> · slowest rank %1 (step wall time %2)</source>
+        <translation> · 最慢卡 %1（迭代墙钟时间 %2）</translation>
+    </message>
+    <message>
+        <source>Step wall time: %1</source>
+        <translation>迭代墙钟时间：%1</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::CollectivesDock</name>
@@ -1857,6 +1865,13 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
     <message>
         <source>ranks %1–%2</source>
         <translation>卡 %1–%2</translation>
+    </message>
+</context>
+<context>
+    <name>DivergingScale</name>
+    <message>
+        <source>Colour: deviation from the column&apos;s median over ranks, %1 neutral (so is a difference within %1 of the median step wall time), full at %2 (warm: more than the median, cool: less)</source>
+        <translation>颜色：与该列各卡中位数的偏差，%1 以内为中性（与中位数之差在迭代墙钟时间中位数的 %1 以内时也是中性），%2 时颜色最深（暖色：高于中位数，冷色：低于中位数）</translation>
     </message>
 </context>
 <context>
@@ -4398,6 +4413,18 @@ rank %1 of %2</source>
         <source>Baseline: rank %1 not in the baseline</source>
         <translation>基线：基线中没有卡 %1</translation>
     </message>
+    <message>
+        <source>%1 per step = step wall time: ProfilerStep#N&apos;s start on the host → the end of its last device task. Stage %2 = first → last device task − Bubble. The %3 between them = Preparing %4 + Bubble %5</source>
+        <translation>每迭代 %1 = 迭代墙钟时间：从 Host 上 ProfilerStep#N 开始 → 该迭代最后一个 Device 任务结束。Stage %2 = 第一个 → 最后一个 Device 任务 − Bubble。两者之差 %3 = Preparing %4 + Bubble %5</translation>
+    </message>
+    <message>
+        <source> + %1 not in those columns</source>
+        <translation> + %1 不在这些列中</translation>
+    </message>
+    <message>
+        <source>Step wall time = Computing + Communication(Not Overlapped) + Free + Preparing (the donut&apos;s parts). Stage, as step_trace_time.csv writes it = Computing + Communication(Not Overlapped) + Free − Bubble. Preparing = ProfilerStep#N&apos;s start → the step&apos;s first device task.</source>
+        <translation>迭代墙钟时间 = Computing + Communication(Not Overlapped) + Free + Preparing（环形图的各部分）。Stage（step_trace_time.csv 所写）= Computing + Communication(Not Overlapped) + Free − Bubble。Preparing = ProfilerStep#N 开始 → 该迭代第一个 Device 任务。</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::PacketChart</name>
@@ -5684,6 +5711,14 @@ click: select the rank</source>
         <source>Font size:</source>
         <translation>字体大小：</translation>
     </message>
+    <message>
+        <source>Cluster steps colours a cell by its deviation from the column&apos;s median over ranks: within this band it stays neutral, beyond it turns warm (above) or cool (below), full at %1</source>
+        <translation>集群迭代表按单元格与该列各卡中位数的偏差着色：在此范围内为中性，超出后变为暖色（高于）或冷色（低于），%1 时颜色最深</translation>
+    </message>
+    <message>
+        <source>Colour neutral band:</source>
+        <translation>颜色中性范围：</translation>
+    </message>
 </context>
 <context>
     <name>SplitParts</name>
@@ -5804,6 +5839,14 @@ click: select the rank</source>
         <source>Maximum %1 on rank %2</source>
         <translation>%1 最大值，在卡 %2</translation>
     </message>
+    <message>
+        <source>median</source>
+        <translation>中位数</translation>
+    </message>
+    <message>
+        <source>The middle value over ranks: the reference of the table&apos;s colours</source>
+        <translation>各卡的中间值：表格颜色的参照</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::StepTableModel</name>
@@ -5920,12 +5963,26 @@ click: select the rank</source>
         <translation>tail：反向结束 → 迭代结束（梯度 all-reduce、优化器）</translation>
     </message>
     <message>
-        <source>%1%2 % vs cluster mean</source>
-        <translation>相对集群均值 %1%2 %</translation>
-    </message>
-    <message>
         <source>mean of %1 steps</source>
         <translation>%1 个迭代的均值</translation>
+    </message>
+    <message>
+        <source>Step wall time</source>
+        <translation>迭代墙钟时间</translation>
+    </message>
+    <message>
+        <source>%1%2 % vs the median of the ranks</source>
+        <translation>相对各卡中位数 %1%2 %</translation>
+    </message>
+    <message>
+        <source>Step wall
+time</source>
+        <translation>迭代墙钟
+时间</translation>
+    </message>
+    <message>
+        <source>From the step&apos;s start on the host (ProfilerStep#N) to the end of its last device task; Stage is shorter by Preparing and Bubble. &quot;Slowest rank&quot; is the rank with the largest step wall time: sorted by this column, slowest first, it is the top row.</source>
+        <translation>从该迭代在 Host 上开始（ProfilerStep#N）到其最后一个 Device 任务结束；Stage 比它少 Preparing 和 Bubble。“最慢卡”是迭代墙钟时间最大的卡：按此列从慢到快排序时，它在第一行。</translation>
     </message>
 </context>
 <context>
@@ -5969,6 +6026,10 @@ click: select the rank</source>
     <message>
         <source>%1 ranks</source>
         <translation>%1 张卡</translation>
+    </message>
+    <message>
+        <source>median %1, %2 neutral</source>
+        <translation>中位数 %1，%2 以内为中性</translation>
     </message>
 </context>
 <context>
@@ -6061,16 +6122,8 @@ click: select the rank</source>
         <translation>平均等待</translation>
     </message>
     <message>
-        <source>&lt;/table&gt;&lt;i&gt;click: select this step&lt;/i&gt;</source>
-        <translation>&lt;/table&gt;&lt;i&gt;单击：选中该迭代&lt;/i&gt;</translation>
-    </message>
-    <message>
         <source>No steps</source>
         <translation>无迭代</translation>
-    </message>
-    <message>
-        <source>step time</source>
-        <translation>迭代时间</translation>
     </message>
     <message>
         <source>comm / wait</source>
@@ -6108,6 +6161,14 @@ click: select the rank</source>
         <source>mean wait (right)</source>
         <translation>平均等待（右轴）</translation>
     </message>
+    <message>
+        <source>&lt;/table&gt;Step time = step wall time: Computing + Communication(Not Overlapped) + Free + Preparing (not Stage)&lt;br&gt;&lt;i&gt;click: select this step&lt;/i&gt;</source>
+        <translation>&lt;/table&gt;迭代时间 = 迭代墙钟时间：Computing + Communication(Not Overlapped) + Free + Preparing（不是 Stage）&lt;br&gt;&lt;i&gt;单击：选中该迭代&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>step wall time</source>
+        <translation>迭代墙钟时间</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::TimeOverviewDock</name>
@@ -6124,10 +6185,6 @@ click: select the rank</source>
         <translation>%1 个迭代</translation>
     </message>
     <message>
-        <source> · click a step to select it (again: all steps) · hover for values</source>
-        <translation> · 单击选中迭代（再次单击：所有迭代）· 悬停查看数值</translation>
-    </message>
-    <message>
         <source>No profile loaded</source>
         <translation>未加载性能数据</translation>
     </message>
@@ -6138,6 +6195,14 @@ click: select the rank</source>
     <message>
         <source>Start both axes at 0; unchecked, each axis spans its own figures (the labels say where)</source>
         <translation>两条坐标轴都从 0 开始；不勾选时，每条坐标轴只覆盖自身数据的范围（以刻度标签为准）</translation>
+    </message>
+    <message>
+        <source> · step wall time per rank · click a step to select it (again: all steps) · hover for values</source>
+        <translation> · 各卡的迭代墙钟时间 · 单击选中迭代（再次单击：所有迭代）· 悬停查看数值</translation>
+    </message>
+    <message>
+        <source>Step wall time: %1, from ProfilerStep#N&apos;s start on the host to the end of the step&apos;s last device task (Stage is shorter by Preparing and Bubble)</source>
+        <translation>迭代墙钟时间：%1，从 Host 上 ProfilerStep#N 开始到该迭代最后一个 Device 任务结束（Stage 比它少 Preparing 和 Bubble）</translation>
     </message>
 </context>
 <context>

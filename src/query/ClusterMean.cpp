@@ -15,6 +15,7 @@ ClusterMean ClusterMean::of(const std::vector<StepBreakdown>& rows)
     m.ranks = static_cast<int>(meanRows.size());
     m.otherGenerationRanks = static_cast<int>(rows.size() - meanRows.size());
     m.stats = clusterStats(meanRows);
+    m.wallTime = wallTimeStats(meanRows);
     if (meanRows.empty())
         return m;
     StepBreakdown mean;
@@ -33,6 +34,13 @@ std::optional<double> deviationFromMean(std::optional<int64_t> value, const Colu
     if (!value || !stats.mean || *stats.mean <= 0 || stats.count < 2)
         return std::nullopt;
     return (static_cast<double>(*value) - *stats.mean) / *stats.mean;
+}
+
+std::optional<double> deviationFromMedian(std::optional<int64_t> value, const ColumnStats& stats)
+{
+    if (!value || !stats.median || *stats.median <= 0 || stats.count < 2)
+        return std::nullopt;
+    return (static_cast<double>(*value) - *stats.median) / *stats.median;
 }
 
 } // namespace npuscope::query

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
+#include <utility>
 
 namespace npuscope::query {
 
@@ -257,35 +259,85 @@ std::vector<StageBreakdown> StepQuery::averagedStages(model::Database& db, bool 
     return readStages(st, true);
 }
 
+namespace {
+
+// min / max (first rank on a tie) / mean / median / spread of (rank, value) pairs in row order.
+ColumnStats statsOf(const std::vector<std::pair<int64_t, int64_t>>& values)
+{
+    ColumnStats s;
+    double sum = 0;
+    std::vector<int64_t> sorted;
+    sorted.reserve(values.size());
+    for (const auto& [rank, v] : values) {
+        const double x = static_cast<double>(v);
+        if (!s.min || x < *s.min) {
+            s.min = x;
+            s.minRank = rank;
+        }
+        if (!s.max || x > *s.max) {
+            s.max = x;
+            s.maxRank = rank;
+        }
+        sum += x;
+        ++s.count;
+        sorted.push_back(v);
+    }
+    if (s.count > 0) {
+        s.mean = sum / s.count;
+        if (*s.mean != 0)
+            s.spread = (*s.max - *s.min) / *s.mean;
+        std::sort(sorted.begin(), sorted.end());
+        const size_t n = sorted.size();
+        s.median = n % 2 ? static_cast<double>(sorted[n / 2])
+                         : (static_cast<double>(sorted[n / 2 - 1]) + static_cast<double>(sorted[n / 2])) / 2;
+    }
+    return s;
+}
+
+} // namespace
+
 std::array<ColumnStats, kStepColumnCount> clusterStats(const std::vector<StepBreakdown>& rows)
 {
     std::array<ColumnStats, kStepColumnCount> stats {};
-    for (int c = 0; c < kStepColumnCount; ++c) {
-        auto& s = stats[static_cast<size_t>(c)];
-        double sum = 0;
+    std::vector<std::pair<int64_t, int64_t>> values;
+    values.reserve(rows.size());
+    for (size_t c = 0; c < stats.size(); ++c) {
+        values.clear();
         for (const auto& r : rows) {
-            const auto v = r.values[static_cast<size_t>(c)];
-            if (!v)
-                continue;
-            const double x = static_cast<double>(*v);
-            if (!s.min || x < *s.min) {
-                s.min = x;
-                s.minRank = r.rank;
-            }
-            if (!s.max || x > *s.max) {
-                s.max = x;
-                s.maxRank = r.rank;
-            }
-            sum += x;
-            ++s.count;
+            if (const auto v = r.values[c])
+                values.emplace_back(r.rank, *v);
         }
-        if (s.count > 0) {
-            s.mean = sum / s.count;
-            if (*s.mean != 0)
-                s.spread = (*s.max - *s.min) / *s.mean;
-        }
+        stats[c] = statsOf(values);
     }
     return stats;
+}
+
+ColumnStats wallTimeStats(const std::vector<StepBreakdown>& rows)
+{
+    std::vector<std::pair<int64_t, int64_t>> values;
+    values.reserve(rows.size());
+    for (const auto& r : rows) {
+        if (const auto v = r.wallTime())
+            values.emplace_back(r.rank, *v);
+    }
+    return statsOf(values);
+}
+
+std::vector<StepBreakdown> StepQuery::withoutFirstStep(std::vector<StepBreakdown> rows)
+{
+    // Per rank: its lowest step and how many distinct steps it has (as the SQL of averaged() counts them).
+    std::map<int64_t, std::set<int64_t>> steps;
+    for (const auto& r : rows) {
+        if (r.step)
+            steps[r.rank].insert(*r.step);
+    }
+    std::erase_if(rows, [&steps](const StepBreakdown& r) {
+        if (!r.step)
+            return false;
+        const auto& own = steps[r.rank];
+        return own.size() > 1 && *r.step == *own.begin();
+    });
+    return rows;
 }
 
 std::optional<int64_t> StepQuery::slowestRank(const std::vector<StepBreakdown>& rows)

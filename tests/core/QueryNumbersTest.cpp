@@ -10,6 +10,7 @@
 #include "npuscope/query/CommOpIndex.h"
 #include "npuscope/query/PacketBuckets.h"
 #include "npuscope/query/StepQuery.h"
+#include "npuscope/query/StepTimeGap.h"
 
 #include <gtest/gtest.h>
 
@@ -90,6 +91,70 @@ TEST(ClusterMean, DeviationIsRelativeToTheColumnMean)
     // One rank: nothing to deviate from.
     const auto one = ClusterMean::of({ newRow(0, 100, 10) });
     EXPECT_FALSE(deviationFromMean(100, one.stats[static_cast<size_t>(StepColumn::Computing)]));
+}
+
+TEST(ClusterMean, MedianAndWallTimeStatistics)
+{
+    // Computing 100, 300, 1000: median 300 (mean 466.7); an even count takes the mean of the two middle values.
+    const auto m = ClusterMean::of({ newRow(0, 100, 10), newRow(1, 1000, 30), newRow(2, 300, 20) });
+    const auto& computing = m.stats[static_cast<size_t>(StepColumn::Computing)];
+    EXPECT_EQ(computing.median, 300.0);
+    EXPECT_DOUBLE_EQ(*deviationFromMedian(330, computing), 0.1);
+    EXPECT_DOUBLE_EQ(*deviationFromMedian(270, computing), -0.1);
+    EXPECT_FALSE(deviationFromMedian(std::nullopt, computing));
+    // Wall time = Computing + Free here (no Communication(Not Overlapped), no Preparing): 110, 1030, 320.
+    EXPECT_EQ(m.wallTime.count, 3);
+    EXPECT_EQ(m.wallTime.median, 320.0);
+    EXPECT_EQ(m.wallTime.maxRank, 1);
+    EXPECT_EQ(m.wallTime.minRank, 0);
+    const auto even = ClusterMean::of({ newRow(0, 100, 0), newRow(1, 200, 0), newRow(2, 400, 0), newRow(3, 900, 0) });
+    EXPECT_EQ(even.stats[static_cast<size_t>(StepColumn::Computing)].median, 300.0);
+    // One rank: nothing to deviate from.
+    const auto one = ClusterMean::of({ newRow(0, 100, 10) });
+    EXPECT_FALSE(deviationFromMedian(100, one.stats[static_cast<size_t>(StepColumn::Computing)]));
+}
+
+TEST(StepQuery, WithoutFirstStepDropsEachRanksLowestStepWhenItHasMore)
+{
+    auto row = [](int64_t rank, int64_t step) {
+        StepBreakdown b = newRow(rank, 100, 0);
+        b.step = step;
+        return b;
+    };
+    // Rank 0 has steps 3, 4, 5; rank 1 only step 4 (kept, as averaged(db, true) keeps a rank's only step).
+    const auto kept = StepQuery::withoutFirstStep({ row(0, 4), row(0, 3), row(1, 4), row(0, 5) });
+    ASSERT_EQ(kept.size(), 3u);
+    EXPECT_EQ(kept[0].step, 4);
+    EXPECT_EQ(kept[1].rank, 1);
+    EXPECT_EQ(kept[2].step, 5);
+}
+
+TEST(StepTimeGap, WallMinusStageIsPreparingPlusBubble)
+{
+    // Rank 0 of torch_npu_2rank_level1 step 50 (step_trace_time.csv, ns): Stage is written rounded (136581.0 µs
+    // beside Computing + Communication(Not Overlapped) + Free = 136581.009 µs).
+    StepBreakdown b;
+    b.rank = 0;
+    b.step = 50;
+    b.values[static_cast<size_t>(StepColumn::Computing)] = 8873756;
+    b.values[static_cast<size_t>(StepColumn::CommunicationNotOverlapped)] = 101963203;
+    b.values[static_cast<size_t>(StepColumn::Overlapped)] = 4028675;
+    b.values[static_cast<size_t>(StepColumn::Free)] = 25744050;
+    b.values[static_cast<size_t>(StepColumn::Stage)] = 136581000;
+    b.values[static_cast<size_t>(StepColumn::Bubble)] = 0;
+    b.values[static_cast<size_t>(StepColumn::Preparing)] = 17902500;
+    const auto gap = StepTimeGap::of(b);
+    ASSERT_TRUE(gap);
+    EXPECT_EQ(gap->wall, 154483509);
+    EXPECT_EQ(gap->stage, 136581000);
+    EXPECT_EQ(gap->difference(), 17902509);
+    EXPECT_EQ(gap->preparing, 17902500);
+    EXPECT_EQ(gap->bubble, 0);
+    EXPECT_EQ(gap->rest, 9); // the 9 ns torch_npu's rounding of Stage dropped
+    // No Stage (or an old-generation iteration trace): no gap to explain.
+    b.values[static_cast<size_t>(StepColumn::Stage)].reset();
+    EXPECT_FALSE(StepTimeGap::of(b));
+    EXPECT_FALSE(StepTimeGap::of(oldRow(0, 1000)));
 }
 
 TEST(PacketBuckets, PowerOfTwoByteRangesWithInnerGapsKept)

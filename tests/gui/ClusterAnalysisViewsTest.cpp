@@ -41,7 +41,8 @@ TEST(ClusterAnalysisViews, StageTableShowsTheStageRows)
     EXPECT_EQ(model.index(0, StageTableModel::Stage).data().toString(), QStringLiteral("0"));
     EXPECT_EQ(model.index(0, StageTableModel::Ranks).data().toString(), QStringLiteral("0-7"));
     EXPECT_EQ(model.index(1, StageTableModel::Ranks).data().toString(), QStringLiteral("8-15"));
-    EXPECT_EQ(model.index(1, StageTableModel::Bubble).data().toString(), QStringLiteral("195498.280"));
+    // ms with one decimal by default (the file's 195498.280 µs).
+    EXPECT_EQ(model.index(1, StageTableModel::Bubble).data().toString(), QStringLiteral("195.5"));
     EXPECT_EQ(model.index(0, StageTableModel::Computing).data(StageTableModel::RawValueRole).toLongLong(), 76310940);
     EXPECT_EQ(model.index(0, StageTableModel::Preparing).data().toString(), TimeFormat::kAbsent);
 
@@ -53,6 +54,9 @@ TEST(ClusterAnalysisViews, StageTableShowsTheStageRows)
     ASSERT_EQ(model.rowCount(), 2);
     EXPECT_EQ(model.rows()[1].step, 2);
     EXPECT_EQ(model.index(1, StageTableModel::StageTime).data(StageTableModel::RawValueRole).toLongLong(), 203701736);
+    dock->setTimeUnit(TimeFormat::Unit::Microseconds);
+    EXPECT_EQ(model.index(1, StageTableModel::Bubble).data().toString(), QStringLiteral("195498.280"));
+    dock->setTimeUnit(TimeFormat::Unit::Milliseconds);
 
     // A profile without stage rows hides the table again.
     ASSERT_TRUE(test::openAndWait(window, { test::dataPath("torch_npu_2rank_level1") }));

@@ -161,14 +161,18 @@ TEST(LanguageTheme, SettingsDialogAndStorageKeepTheChoices)
     Appearance::Choices chosen;
     chosen.language = QStringLiteral("zh_CN");
     chosen.theme = Appearance::Theme::Dark;
-    chosen.timeUnit = Appearance::TimeUnit::Milliseconds;
+    chosen.timeUnit = Appearance::TimeUnit::Microseconds; // not the default (ms)
     chosen.fontPointSize = 11;
+    chosen.neutralBandPercent = 3.5;
     const SettingsDialog dialog(chosen);
     const Appearance::Choices shown = dialog.choices();
     EXPECT_EQ(shown.language, QStringLiteral("zh_CN"));
     EXPECT_EQ(shown.theme, Appearance::Theme::Dark);
-    EXPECT_EQ(shown.timeUnit, Appearance::TimeUnit::Milliseconds);
+    EXPECT_EQ(shown.timeUnit, Appearance::TimeUnit::Microseconds);
     EXPECT_EQ(shown.fontPointSize, 11);
+    EXPECT_DOUBLE_EQ(shown.neutralBandPercent, 3.5);
+    EXPECT_EQ(Appearance::Choices {}.timeUnit, Appearance::TimeUnit::Milliseconds);
+    EXPECT_DOUBLE_EQ(Appearance::Choices {}.neutralBandPercent, 2.0);
 
     const Appearance::Choices saved = Appearance::load();
     Appearance::save(chosen);
@@ -176,6 +180,7 @@ TEST(LanguageTheme, SettingsDialogAndStorageKeepTheChoices)
     Appearance::save(saved);
     EXPECT_EQ(loaded.language, QStringLiteral("zh_CN"));
     EXPECT_EQ(loaded.theme, Appearance::Theme::Dark);
-    EXPECT_EQ(loaded.timeUnit, Appearance::TimeUnit::Milliseconds);
+    EXPECT_EQ(loaded.timeUnit, Appearance::TimeUnit::Microseconds);
     EXPECT_EQ(loaded.fontPointSize, 11);
+    EXPECT_DOUBLE_EQ(loaded.neutralBandPercent, 3.5);
 }

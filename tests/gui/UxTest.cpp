@@ -366,15 +366,16 @@ TEST(Ux, HelpOpensOnF1AndDefinitionsMatchTheDocs)
     ASSERT_GE(query::MetricDefinitions::all().size(), 10u);
     for (const auto& d : query::MetricDefinitions::all())
         EXPECT_NE(doc.find(std::string(d.definition)), std::string::npos) << d.name;
-    // The Cluster steps headers show them as tooltips.
+    // The Cluster steps headers show them as tooltips: the definition's line, then the colour rule.
     const auto stage = query::MetricDefinitions::of("Stage");
     EXPECT_FALSE(stage.empty());
     StepTableModel model;
     bool found = false;
     for (int c = 0; c < model.columnCount(); ++c) {
         if (model.headerData(c, Qt::Horizontal).toString().startsWith(QStringLiteral("Stage"))) {
-            EXPECT_EQ(
-                model.headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString().toStdString(), std::string(stage));
+            const QStringList lines = model.headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString().split('\n');
+            EXPECT_EQ(lines.front().toStdString(), std::string(stage));
+            EXPECT_TRUE(lines.back().startsWith(QStringLiteral("Colour: deviation from the column's median")));
             found = true;
         }
     }

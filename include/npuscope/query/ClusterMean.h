@@ -15,6 +15,7 @@ namespace npuscope::query {
 // not averaged in. The Overview pie, the Cluster steps table and `npuscope-cli summary` all use this.
 struct ClusterMean {
     std::array<ColumnStats, kStepColumnCount> stats {}; // over the ranks in the mean
+    ColumnStats wallTime; // StepBreakdown::wallTime() over the ranks in the mean
     std::optional<StepBreakdown> mean; // column means rounded to ns (stepCount = ranks); nullopt without rows
     std::optional<StepSplit> split; // splitOf(*mean)
     int ranks = 0; // rows in the mean
@@ -26,5 +27,8 @@ struct ClusterMean {
 // (value − mean) / mean of a column, relative; nullopt without a value, with fewer than 2 ranks in the statistics or
 // a mean <= 0. Any thread.
 std::optional<double> deviationFromMean(std::optional<int64_t> value, const ColumnStats& stats);
+// (value − median) / median, relative: what the tables colour by (docs/metrics.md "Colour of the per-rank tables");
+// nullopt without a value, with fewer than 2 ranks in the statistics or a median <= 0. Any thread.
+std::optional<double> deviationFromMedian(std::optional<int64_t> value, const ColumnStats& stats);
 
 } // namespace npuscope::query

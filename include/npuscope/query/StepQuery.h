@@ -111,6 +111,9 @@ public:
     static std::vector<StageBreakdown> stages(model::Database& db, std::optional<int64_t> step = std::nullopt);
     // One row per stage: the mean of each column over its steps (step = nullopt), like averaged().
     static std::vector<StageBreakdown> averagedStages(model::Database& db, bool skipFirst = false);
+    // The rows of breakdown(db) that averaged(db, skipFirst = true) averages: each rank's lowest step is left out when
+    // the rank has more than one step. Pure; any thread.
+    static std::vector<StepBreakdown> withoutFirstStep(std::vector<StepBreakdown> rows);
     // The "slowest rank" of every view (docs/metrics.md, MetricDefinitions "Slowest rank"): the rank whose step wall
     // time summed over the given rows is largest (the lowest rank on a tie; rows without a step number are left out);
     // nullopt when no row has a wall time.
@@ -118,10 +121,12 @@ public:
     static std::optional<int64_t> slowestRank(const std::vector<StepBreakdown>& rows);
 };
 
-// min / max / mean of one column over ranks, and which rank holds min and max.
+// min / max / mean / median of one column over ranks, and which rank holds min and max.
 struct ColumnStats {
     int count = 0;
     std::optional<double> min, max, mean;
+    // The middle value (the mean of the two middle values for an even count): the reference of the tables' colours.
+    std::optional<double> median;
     std::optional<int64_t> minRank, maxRank;
     // (max − min) / mean; nullopt when mean is 0 or there is no value.
     std::optional<double> spread;
@@ -129,5 +134,7 @@ struct ColumnStats {
 
 // Pure function over rows (one per rank): stats per StepColumn.
 std::array<ColumnStats, kStepColumnCount> clusterStats(const std::vector<StepBreakdown>& rows);
+// The same statistics of StepBreakdown::wallTime() over the rows (the Cluster steps "Step wall time" column).
+ColumnStats wallTimeStats(const std::vector<StepBreakdown>& rows);
 
 } // namespace npuscope::query

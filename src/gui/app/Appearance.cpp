@@ -2,6 +2,8 @@
 #include "npuscope/gui/app/Appearance.h"
 
 #include "npuscope/gui/app/ContrastStyle.h"
+#include "npuscope/gui/common/DivergingScale.h"
+#include "npuscope/gui/common/TimeFormat.h"
 
 #include <QApplication>
 #include <QFont>
@@ -22,6 +24,7 @@ const QString kLanguageKey = QStringLiteral("appearance/language");
 const QString kThemeKey = QStringLiteral("appearance/theme");
 const QString kTimeUnitKey = QStringLiteral("appearance/timeUnit");
 const QString kFontKey = QStringLiteral("appearance/fontPointSize");
+const QString kNeutralBandKey = QStringLiteral("appearance/neutralBandPercent");
 
 // The platform's style, palette and font before any change: Theme::System goes back to them.
 struct Platform {
@@ -60,9 +63,12 @@ Appearance::Choices Appearance::load()
     c.theme = theme == QLatin1String("dark") ? Theme::Dark
         : theme == QLatin1String("light")    ? Theme::Light
                                              : Theme::System;
+    // Milliseconds unless µs was chosen ("us"): ms became the default after µs.
     c.timeUnit
-        = s.value(kTimeUnitKey).toString() == QLatin1String("ms") ? TimeUnit::Milliseconds : TimeUnit::Microseconds;
+        = s.value(kTimeUnitKey).toString() == QLatin1String("us") ? TimeUnit::Microseconds : TimeUnit::Milliseconds;
     c.fontPointSize = std::clamp(s.value(kFontKey, 0).toInt(), 0, 32);
+    c.neutralBandPercent = std::clamp(
+        s.value(kNeutralBandKey, c.neutralBandPercent).toDouble(), 0.0, DivergingScale::kMaxNeutralBand * 100);
     return c;
 }
 
@@ -75,6 +81,7 @@ void Appearance::save(const Choices& c)
                                : (c.theme == Theme::Light ? QStringLiteral("light") : QStringLiteral("system")));
     s.setValue(kTimeUnitKey, c.timeUnit == TimeUnit::Milliseconds ? QStringLiteral("ms") : QStringLiteral("us"));
     s.setValue(kFontKey, c.fontPointSize);
+    s.setValue(kNeutralBandKey, c.neutralBandPercent);
 }
 
 QString Appearance::resolvedLanguage(const QString& setting)
@@ -200,6 +207,9 @@ void Appearance::apply(const Choices& c)
         QApplication::setPalette(original.palette);
         break;
     }
+    TimeFormat::setTableUnit(
+        c.timeUnit == TimeUnit::Microseconds ? TimeFormat::Unit::Microseconds : TimeFormat::Unit::Milliseconds);
+    DivergingScale::setNeutralBand(c.neutralBandPercent / 100);
     QFont font = original.font;
     if (c.fontPointSize > 0)
         font.setPointSize(c.fontPointSize);

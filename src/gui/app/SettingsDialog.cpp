@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/app/SettingsDialog.h"
+#include "npuscope/gui/common/DivergingScale.h"
 
 #include <QApplication>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QSpinBox>
@@ -19,6 +21,7 @@ SettingsDialog::SettingsDialog(const Appearance::Choices& current, QWidget* pare
     , m_theme(new QComboBox(this))
     , m_timeUnit(new QComboBox(this))
     , m_fontSize(new QSpinBox(this))
+    , m_neutralBand(new QDoubleSpinBox(this))
 {
     setObjectName(QStringLiteral("settingsDialog"));
     setWindowTitle(tr("Settings"));
@@ -44,6 +47,18 @@ SettingsDialog::SettingsDialog(const Appearance::Choices& current, QWidget* pare
     m_fontSize->setSuffix(tr(" pt"));
     m_fontSize->setValue(current.fontPointSize);
 
+    m_neutralBand->setObjectName(QStringLiteral("neutralBand"));
+    m_neutralBand->setRange(0, DivergingScale::kMaxNeutralBand * 100);
+    m_neutralBand->setSingleStep(0.5);
+    m_neutralBand->setDecimals(1);
+    m_neutralBand->setPrefix(QStringLiteral("\u00b1"));
+    m_neutralBand->setSuffix(QStringLiteral(" %"));
+    m_neutralBand->setValue(current.neutralBandPercent);
+    m_neutralBand->setToolTip(tr("Cluster steps colours a cell by its deviation from the column's median over ranks: "
+                                 "within this band it stays neutral, beyond it turns warm (above) or cool (below), "
+                                 "full at %1")
+                                  .arg(DivergingScale::percent(DivergingScale::kSaturation)));
+
     auto* form = new QFormLayout;
     form->addRow(tr("Language:"), m_language);
     auto* restart = new QLabel(tr("A new language applies when npuscope is started again."), this);
@@ -53,6 +68,7 @@ SettingsDialog::SettingsDialog(const Appearance::Choices& current, QWidget* pare
     form->addRow(tr("Theme:"), m_theme);
     form->addRow(tr("Time unit:"), m_timeUnit);
     form->addRow(tr("Font size:"), m_fontSize);
+    form->addRow(tr("Colour neutral band:"), m_neutralBand);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
@@ -69,6 +85,7 @@ Appearance::Choices SettingsDialog::choices() const
     c.theme = static_cast<Appearance::Theme>(m_theme->currentData().toInt());
     c.timeUnit = static_cast<Appearance::TimeUnit>(m_timeUnit->currentData().toInt());
     c.fontPointSize = m_fontSize->value();
+    c.neutralBandPercent = m_neutralBand->value();
     return c;
 }
 

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/common/TimeFormat.h"
 
+#include <QCoreApplication>
+#include <QVariant>
+
 #include <cmath>
 
 namespace npuscope::gui {
@@ -36,6 +39,41 @@ QString TimeFormat::format(int64_t ns, Unit unit)
 }
 
 QString TimeFormat::format(const std::optional<int64_t>& ns, Unit unit) { return ns ? format(*ns, unit) : kAbsent; }
+
+QString TimeFormat::tableCell(int64_t ns, Unit unit)
+{
+    if (unit == Unit::Microseconds)
+        return fixed3(ns);
+    // Tenths of a ms, rounded half away from zero like format(), still without a double.
+    const int64_t tenths = roundedDiv(ns, 100000);
+    const bool negative = tenths < 0;
+    const uint64_t magnitude = negative ? static_cast<uint64_t>(-(tenths + 1)) + 1 : static_cast<uint64_t>(tenths);
+    const QString s = QString::number(magnitude / 10) + QLatin1Char('.') + QString::number(magnitude % 10);
+    return negative ? QLatin1Char('-') + s : s;
+}
+
+QString TimeFormat::tableCell(const std::optional<int64_t>& ns, Unit unit)
+{
+    return ns ? tableCell(*ns, unit) : kAbsent;
+}
+
+namespace {
+// A dynamic property of the application object, so the preference lives and dies with the application.
+constexpr const char* kTableUnitProperty = "npuscopeTableUnit";
+}
+
+TimeFormat::Unit TimeFormat::tableUnit()
+{
+    const QCoreApplication* app = QCoreApplication::instance();
+    const QVariant v = app ? app->property(kTableUnitProperty) : QVariant();
+    return v.isValid() && v.toInt() == static_cast<int>(Unit::Microseconds) ? Unit::Microseconds : Unit::Milliseconds;
+}
+
+void TimeFormat::setTableUnit(Unit unit)
+{
+    if (QCoreApplication* app = QCoreApplication::instance())
+        app->setProperty(kTableUnitProperty, static_cast<int>(unit));
+}
 
 QString TimeFormat::withUnit(int64_t ns, Unit unit) { return format(ns, unit) + QLatin1Char(' ') + unitSuffix(unit); }
 

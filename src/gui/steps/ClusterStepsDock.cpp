@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/steps/ClusterStepsDock.h"
+#include "npuscope/gui/common/DivergingScale.h"
 #include "npuscope/gui/common/TableSetup.h"
 #include "npuscope/query/MetricDefinitions.h"
 
@@ -31,10 +32,13 @@ namespace {
 struct TableResult {
     std::vector<query::StepBreakdown> rows;
     std::array<query::ColumnStats, query::kStepColumnCount> stats {};
+    query::ColumnStats wallStats;
     std::map<int64_t, std::string> hosts;
     std::vector<query::StageBreakdown> stages;
     int64_t loadedRanks = 0;
-    std::optional<int64_t> slowestRank; // StepQuery::slowestRank over the step shown, or over every step
+    // StepQuery::slowestRank over the steps the table shows: the one step, every step, or every step but each rank's
+    // first (as the "but the first" mean leaves it out), so the header names the top row of the wall time column.
+    std::optional<int64_t> slowestRank;
 };
 
 } // namespace
@@ -66,6 +70,7 @@ ClusterStepsDock::ClusterStepsDock(Workspace* ws, QWidget* parent)
     m_unitCombo = new QComboBox(body);
     m_unitCombo->addItem(QStringLiteral("\u00b5s"), static_cast<int>(TimeFormat::Unit::Microseconds));
     m_unitCombo->addItem(QStringLiteral("ms"), static_cast<int>(TimeFormat::Unit::Milliseconds));
+    m_unitCombo->setCurrentIndex(m_unitCombo->findData(static_cast<int>(TimeFormat::Unit::Milliseconds)));
     bar->addWidget(m_unitCombo);
     bar->addSpacing(12);
     m_summary = new QLabel(body);
@@ -163,6 +168,10 @@ ClusterStepsDock::ClusterStepsDock(Workspace* ws, QWidget* parent)
         fitColumns();
     });
 
+    // The order the user clicked stays; until then the table follows its size (applyDefaultSort).
+    connect(m_table->horizontalHeader(), &QHeaderView::sectionClicked, this, [this] { m_userSorted = true; });
+    setTimeUnit(TimeFormat::tableUnit());
+
     connect(workspace(), &Workspace::stepChanged, this, &ClusterStepsDock::syncStepCombo);
     reloadPartOn({ &Workspace::hostDisplayChanged, &Workspace::stepChanged }, [this] { reloadTable(); });
     connect(workspace(), &Workspace::selectedRankChanged, this, &ClusterStepsDock::syncSelection);
@@ -228,11 +237,19 @@ void ClusterStepsDock::reloadTable()
         [step, skipFirst, hosts](model::Database& db) {
             TableResult r;
             r.rows = step ? query::StepQuery::breakdown(db, step) : query::StepQuery::averaged(db, skipFirst);
-            r.stats = query::ClusterMean::of(r.rows).stats;
+            const auto mean = query::ClusterMean::of(r.rows);
+            r.stats = mean.stats;
+            r.wallStats = mean.wallTime;
             r.hosts = query::RankQuery::hosts(db, hosts);
             r.stages = step ? query::StepQuery::stages(db, step) : query::StepQuery::averagedStages(db, skipFirst);
             r.loadedRanks = query::RankQuery::rankCount(db);
-            r.slowestRank = query::StepQuery::slowestRank(step ? r.rows : query::StepQuery::breakdown(db));
+            if (step)
+                r.slowestRank = query::StepQuery::slowestRank(r.rows);
+            else if (skipFirst)
+                r.slowestRank = query::StepQuery::slowestRank(
+                    query::StepQuery::withoutFirstStep(query::StepQuery::breakdown(db)));
+            else
+                r.slowestRank = query::StepQuery::slowestRank(query::StepQuery::breakdown(db));
             return r;
         },
         [this](TableResult r) {
@@ -241,19 +258,31 @@ void ClusterStepsDock::reloadTable()
             for (const auto& [rank, host] : r.hosts)
                 hostNames.emplace(rank, QString::fromStdString(host));
             m_model->setHosts(std::move(hostNames));
-            m_model->setRows(std::move(r.rows), r.stats);
-            m_statsModel->setStats(r.stats);
+            m_model->setRows(std::move(r.rows), r.stats, r.wallStats);
+            m_statsModel->setStats(r.stats, r.wallStats);
             setStages(std::move(r.stages));
             // The same rank count as the status bar: ranks without step times are said, not dropped silently.
             QString text = static_cast<int64_t>(count) == r.loadedRanks || r.loadedRanks == 0
                 ? (count == 1 ? tr("1 rank") : tr("%1 ranks").arg(count))
                 : tr("%1 of %2 ranks have step times").arg(count).arg(r.loadedRanks);
-            if (r.slowestRank)
-                text += tr(" \u00b7 slowest rank %1").arg(*r.slowestRank);
+            // The slowest rank with the figure that makes it the slowest: the top of the Step wall time column.
+            if (r.slowestRank) {
+                const int row = m_model->rowOfRank(*r.slowestRank);
+                const auto wall = row >= 0 ? m_model->rowAt(row).wallTime() : std::nullopt;
+                text += wall
+                    ? tr(" \u00b7 slowest rank %1 (step wall time %2)")
+                          .arg(*r.slowestRank)
+                          .arg(TimeFormat::tableCell(*wall, TimeFormat::Unit::Milliseconds) + QStringLiteral(" ms"))
+                    : tr(" \u00b7 slowest rank %1").arg(*r.slowestRank);
+            }
             m_summary->setText(text);
             m_summary->setToolTip(
-                tr("Slowest rank: %1").arg(QString::fromUtf8(query::MetricDefinitions::of("Slowest rank").data())));
+                tr("Slowest rank: %1").arg(QString::fromUtf8(query::MetricDefinitions::of("Slowest rank").data()))
+                + QStringLiteral("\n")
+                + tr("Step wall time: %1").arg(QString::fromUtf8(query::MetricDefinitions::of("Step wall time").data()))
+                + QStringLiteral("\n") + DivergingScale::legend());
             applyColumnVisibility();
+            applyDefaultSort();
             fitColumns();
             syncSelection();
         });
@@ -280,9 +309,22 @@ void ClusterStepsDock::applyComparison()
     // Compare mode sorts by the step's |Δ|, largest first; leaving it goes back to the rank order.
     if (m_model->isComparing())
         m_table->sortByColumn(m_model->compareDeltaColumn(), Qt::DescendingOrder);
-    else if (wasComparing)
-        m_table->sortByColumn(StepTableModel::Rank, Qt::AscendingOrder);
+    else if (wasComparing) {
+        m_userSorted = false;
+        applyDefaultSort();
+    }
     syncSelection();
+}
+
+void ClusterStepsDock::applyDefaultSort()
+{
+    if (m_userSorted || m_model->isComparing())
+        return;
+    // A large cluster opens on its slowest ranks, a small one in rank order (StepTableModel::kRankOrderMaxRanks).
+    if (m_model->rowCount() > StepTableModel::kRankOrderMaxRanks)
+        m_table->sortByColumn(StepTableModel::WallTime, Qt::DescendingOrder);
+    else
+        m_table->sortByColumn(StepTableModel::Rank, Qt::AscendingOrder);
 }
 
 void ClusterStepsDock::setStages(std::vector<query::StageBreakdown> stages)

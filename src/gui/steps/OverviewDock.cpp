@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/steps/OverviewDock.h"
 
+#include "npuscope/gui/common/TimeFormat.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/gui/compare/BaselineComparison.h"
 #include "npuscope/gui/steps/StepSplitPie.h"
@@ -13,6 +14,8 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include <cstdlib>
+
 namespace npuscope::gui {
 
 namespace {
@@ -20,6 +23,8 @@ namespace {
 struct OverviewResult {
     std::vector<RankBarChart::Bar> bars;
     std::optional<query::StepSplit> meanSplit;
+    std::optional<query::StepTimeGap> meanGap;
+    std::map<int64_t, query::StepTimeGap> rankGaps;
     int meanRanks = 0; // ranks in the mean
     int otherGenerationRanks = 0; // ranks whose split is of the other file generation (not in the mean)
 };
@@ -28,6 +33,9 @@ QString ranksText(int count)
 {
     return count == 1 ? OverviewDock::tr("1 rank") : OverviewDock::tr("%1 ranks").arg(count);
 }
+
+// The donut's unit and precision (0.1 ms), so the line under it repeats the figure the donut shows.
+QString ms(int64_t ns) { return TimeFormat::tableCell(ns, TimeFormat::Unit::Milliseconds) + QStringLiteral(" ms"); }
 
 } // namespace
 
@@ -42,9 +50,26 @@ OverviewDock::OverviewDock(Workspace* ws, QWidget* parent)
     m_basePie->setAutoFillBackground(true);
     m_basePie->setBackgroundRole(QPalette::Base);
     m_basePie->hide();
-    m_pie = new StepSplitPie(splitter);
+    // The donut with the line under it that says which step time it is.
+    auto* pieBox = new QWidget(splitter);
+    pieBox->setAutoFillBackground(true);
+    pieBox->setBackgroundRole(QPalette::Base);
+    auto* pieLayout = new QVBoxLayout(pieBox);
+    pieLayout->setContentsMargins(0, 0, 0, 0);
+    pieLayout->setSpacing(0);
+    m_pie = new StepSplitPie(pieBox);
     m_pie->setAutoFillBackground(true);
     m_pie->setBackgroundRole(QPalette::Base);
+    pieLayout->addWidget(m_pie);
+    m_stepTimeNote = new QLabel(pieBox);
+    m_stepTimeNote->setObjectName(QStringLiteral("overviewStepTimeNote"));
+    m_stepTimeNote->setWordWrap(true);
+    m_stepTimeNote->setContentsMargins(8, 2, 8, 6);
+    m_stepTimeNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_stepTimeNote->hide();
+    pieLayout->addWidget(m_stepTimeNote);
+    // The line stays under the donut's figure; the room a tall dock has is left below it.
+    pieLayout->addStretch(1);
 
     auto* right = new QWidget(splitter);
     auto* rightLayout = new QVBoxLayout(right);
@@ -70,7 +95,7 @@ OverviewDock::OverviewDock(Workspace* ws, QWidget* parent)
     rightLayout->addWidget(m_scroll, 1);
 
     splitter->addWidget(m_basePie);
-    splitter->addWidget(m_pie);
+    splitter->addWidget(pieBox);
     splitter->addWidget(right);
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 2);
@@ -104,9 +129,14 @@ void OverviewDock::reload()
             OverviewResult r;
             const auto rows = step ? query::StepQuery::breakdown(db, step) : query::StepQuery::averaged(db, skipFirst);
             r.bars.reserve(rows.size());
-            for (const auto& row : rows)
+            for (const auto& row : rows) {
                 r.bars.push_back({ row.rank, query::splitOf(row) });
+                if (const auto gap = query::StepTimeGap::of(row))
+                    r.rankGaps.emplace(row.rank, *gap);
+            }
             const auto mean = query::ClusterMean::of(rows);
+            if (mean.mean)
+                r.meanGap = query::StepTimeGap::of(*mean.mean);
             r.meanRanks = mean.ranks;
             r.otherGenerationRanks = mean.otherGenerationRanks;
             r.meanSplit = mean.split;
@@ -118,6 +148,8 @@ void OverviewDock::reload()
             m_meanRanks = r.meanRanks;
             m_otherGenerationRanks = r.otherGenerationRanks;
             m_meanSplit = r.meanSplit;
+            m_meanGap = r.meanGap;
+            m_rankGaps = std::move(r.rankGaps);
             m_chart->setBars(std::move(r.bars));
             const QString stepText = step ? tr("step %1").arg(*step) : (workspace()->skipFirstStep() ? tr("mean over steps but the first") : tr("mean over steps"));
             // Old MindSpore / MindInsight data has the iteration trace split (interval, fp+bp, tail) instead.
@@ -137,6 +169,8 @@ void OverviewDock::reload()
     if (!started) {
         m_loaded = false;
         m_meanSplit.reset();
+        m_meanGap.reset();
+        m_rankGaps.clear();
         m_rankCount = 0;
         m_chart->setBars({});
         m_chartTitle->setText(tr("Per-rank step split"));
@@ -211,6 +245,8 @@ void OverviewDock::showSelection()
             if (bar.rank == *selected) {
                 m_shownRank = selected;
                 m_pie->setSplit(bar.split, run + tr("Rank %1 \u00b7 %2").arg(*selected).arg(stepText));
+                const auto gap = m_rankGaps.find(*selected);
+                showStepTimeNote(gap == m_rankGaps.end() ? std::nullopt : std::optional(gap->second));
                 return;
             }
         }
@@ -218,8 +254,10 @@ void OverviewDock::showSelection()
     m_shownRank.reset();
     if (!m_loaded) {
         m_pie->setSplit(std::nullopt, tr("Step split"));
+        showStepTimeNote(std::nullopt);
         return;
     }
+    showStepTimeNote(m_meanGap);
     // With both file generations loaded the mean covers the ranks of one: "15 of 16 ranks".
     const QString ranks = m_otherGenerationRanks > 0
         ? tr("%1 of %2 ranks").arg(m_meanRanks).arg(m_meanRanks + m_otherGenerationRanks)
@@ -229,6 +267,31 @@ void OverviewDock::showSelection()
             ? tr("%1 with the other file generation's split (old iteration trace vs step_trace_time) are not in "
                  "this mean; their bars are on the right.")
                   .arg(ranksText(m_otherGenerationRanks))
+            : QString());
+}
+
+QString OverviewDock::stepTimeNoteText(const query::StepTimeGap& gap)
+{
+    // Both figures with their definitions, and what the difference is made of (docs/metrics.md "Two step times").
+    QString text = tr("%1 per step = step wall time: ProfilerStep#N's start on the host \u2192 the end of its last "
+                      "device task. Stage %2 = first \u2192 last device task \u2212 Bubble. The %3 between them = "
+                      "Preparing %4 + Bubble %5")
+                       .arg(ms(gap.wall), ms(gap.stage), ms(gap.difference()), ms(gap.preparing), ms(gap.bubble));
+    // torch_npu rounds Stage to 0.5–1 µs; a rest that shows at 0.1 ms is said, not hidden in the sum.
+    if (std::llabs(gap.rest) >= 50000)
+        text += tr(" + %1 not in those columns").arg(ms(gap.rest));
+    return text + QLatin1Char('.');
+}
+
+void OverviewDock::showStepTimeNote(const std::optional<query::StepTimeGap>& gap)
+{
+    m_stepTimeNote->setVisible(gap.has_value());
+    m_stepTimeNote->setText(gap ? stepTimeNoteText(*gap) : QString());
+    m_stepTimeNote->setToolTip(gap
+            ? tr("Step wall time = Computing + Communication(Not Overlapped) + Free + Preparing "
+                 "(the donut's parts). Stage, as step_trace_time.csv writes it = Computing + "
+                 "Communication(Not Overlapped) + Free \u2212 Bubble. Preparing = ProfilerStep#N's "
+                 "start \u2192 the step's first device task.")
             : QString());
 }
 

@@ -36,7 +36,7 @@ StageTableModel::StageTableModel(QObject* parent)
                 const auto v = r.value(c);
                 return v ? QVariant::fromValue<qlonglong>(*v) : QVariant();
             },
-            [this, c](const StageBreakdown& r) { return TimeFormat::format(r.value(c), m_unit); } });
+            [this, c](const StageBreakdown& r) { return TimeFormat::tableCell(r.value(c), m_unit); } });
     }
     for (int column = 0; column < ColumnCount; ++column) {
         const auto c = stepColumn(column);

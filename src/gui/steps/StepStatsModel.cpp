@@ -19,10 +19,12 @@ StepStatsModel::StepStatsModel(QObject* parent)
 {
 }
 
-void StepStatsModel::setStats(const std::array<query::ColumnStats, query::kStepColumnCount>& stats)
+void StepStatsModel::setStats(
+    const std::array<query::ColumnStats, query::kStepColumnCount>& stats, const query::ColumnStats& wallStats)
 {
     beginResetModel();
     m_stats = stats;
+    m_wallStats = wallStats;
     m_hasStats = true;
     endResetModel();
 }
@@ -31,6 +33,7 @@ void StepStatsModel::clear()
 {
     beginResetModel();
     m_stats = {};
+    m_wallStats = {};
     m_hasStats = false;
     endResetModel();
 }
@@ -62,8 +65,12 @@ void StepStatsModel::setExtraColumns(int count)
 
 const query::ColumnStats* StepStatsModel::statsFor(int column) const
 {
+    if (!m_hasStats)
+        return nullptr;
+    if (column == StepTableModel::WallTime)
+        return &m_wallStats;
     const auto c = StepTableModel::stepColumn(column);
-    if (!c || !m_hasStats)
+    if (!c)
         return nullptr;
     return &m_stats[static_cast<size_t>(*c)];
 }
@@ -79,11 +86,13 @@ QVariant StepStatsModel::data(const QModelIndex& index, int role) const
 
     if (column == LabelColumn) {
         static const char* const kLabels[RowCount]
-            = { QT_TR_NOOP("min"), QT_TR_NOOP("max"), QT_TR_NOOP("mean"), QT_TR_NOOP("spread") };
+            = { QT_TR_NOOP("min"), QT_TR_NOOP("median"), QT_TR_NOOP("max"), QT_TR_NOOP("mean"), QT_TR_NOOP("spread") };
         if (role == Qt::DisplayRole)
             return tr(kLabels[row]);
         if (role == Qt::ToolTipRole && row == Spread)
             return tr("(max \u2212 min) / mean over ranks");
+        if (role == Qt::ToolTipRole && row == Median)
+            return tr("The middle value over ranks: the reference of the table's colours");
         if (role == Qt::FontRole) {
             QFont f;
             f.setItalic(true);
@@ -105,6 +114,9 @@ QVariant StepStatsModel::data(const QModelIndex& index, int role) const
             value = stats->max;
             rank = stats->maxRank;
             break;
+        case Median:
+            value = stats->median;
+            break;
         case Mean:
             value = stats->mean;
             break;
@@ -123,7 +135,7 @@ QVariant StepStatsModel::data(const QModelIndex& index, int role) const
         if (row == Spread)
             return QStringLiteral("%1 %").arg(*value * 100.0, 0, 'f', 2);
         {
-            QString text = TimeFormat::format(static_cast<int64_t>(std::llround(*value)), m_unit);
+            QString text = TimeFormat::tableCell(static_cast<int64_t>(std::llround(*value)), m_unit);
             if (rank)
                 text = QStringLiteral("r%1  ").arg(*rank) + text;
             return text;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/steps/StepTableModel.h"
+#include "npuscope/gui/common/DivergingScale.h"
 #include "npuscope/gui/common/MetricText.h"
 
 #include "npuscope/gui/compare/CompareColumns.h"
@@ -9,6 +10,7 @@
 #include <QColor>
 #include <QFont>
 #include <QGuiApplication>
+#include <QPalette>
 
 #include <algorithm>
 #include <cmath>
@@ -74,10 +76,11 @@ void StepTableModel::setComparison(std::shared_ptr<const query::RunDiff> diff)
     endResetModel();
 }
 
-void StepTableModel::setRows(
-    std::vector<query::StepBreakdown> rows, const std::array<query::ColumnStats, query::kStepColumnCount>& stats)
+void StepTableModel::setRows(std::vector<query::StepBreakdown> rows,
+    const std::array<query::ColumnStats, query::kStepColumnCount>& stats, const query::ColumnStats& wallStats)
 {
     m_stats = stats;
+    m_wallStats = wallStats;
     resetRows(std::move(rows));
 }
 
@@ -94,7 +97,7 @@ void StepTableModel::setHosts(std::map<int64_t, QString> hosts)
 
 bool StepTableModel::isColumnShown(int column) const
 {
-    if (column == Rank || column == Device)
+    if (column == Rank || column == Device || column == WallTime)
         return true;
     if (column == Host)
         return !m_hosts.empty();
@@ -139,6 +142,8 @@ int StepTableModel::rowOfRank(int64_t rank) const
     return it == rows().end() ? -1 : static_cast<int>(it - rows().begin());
 }
 
+bool StepTableModel::isTimeColumn(int column) { return column == WallTime || stepColumn(column).has_value(); }
+
 std::optional<StepColumn> StepTableModel::stepColumn(int column)
 {
     if (column < Computing || column >= ColumnCount)
@@ -148,17 +153,17 @@ std::optional<StepColumn> StepTableModel::stepColumn(int column)
 
 // The titles of columnTitle() and query::stepColumnTitle(), for lupdate: the header translates them (tr() looks them
 // up in "npuscope::gui::StepTableModel"; scripts/update-translations.sh adds the namespace lupdate does not see).
-[[maybe_unused]] constexpr const char* kTranslatedTitles[]
-    = { QT_TRANSLATE_NOOP("StepTableModel", "Rank"), QT_TRANSLATE_NOOP("StepTableModel", "Device"),
-          QT_TRANSLATE_NOOP("StepTableModel", "Host"), QT_TRANSLATE_NOOP("StepTableModel", "Computing"),
-          QT_TRANSLATE_NOOP("StepTableModel", "Communication(Not Overlapped)"),
-          QT_TRANSLATE_NOOP("StepTableModel", "Overlapped"), QT_TRANSLATE_NOOP("StepTableModel", "Communication"),
-          QT_TRANSLATE_NOOP("StepTableModel", "Free"), QT_TRANSLATE_NOOP("StepTableModel", "Stage"),
-          QT_TRANSLATE_NOOP("StepTableModel", "Bubble"),
-          QT_TRANSLATE_NOOP("StepTableModel", "Communication(Not Overlapped and Exclude Receive)"),
-          QT_TRANSLATE_NOOP("StepTableModel", "Preparing"), QT_TRANSLATE_NOOP("StepTableModel", "Total"),
-          QT_TRANSLATE_NOOP("StepTableModel", "Iteration interval"), QT_TRANSLATE_NOOP("StepTableModel", "FP+BP"),
-          QT_TRANSLATE_NOOP("StepTableModel", "Tail") };
+[[maybe_unused]] constexpr const char* kTranslatedTitles[] = { QT_TRANSLATE_NOOP("StepTableModel", "Rank"),
+    QT_TRANSLATE_NOOP("StepTableModel", "Device"), QT_TRANSLATE_NOOP("StepTableModel", "Host"),
+    QT_TRANSLATE_NOOP("StepTableModel", "Step wall time"), QT_TRANSLATE_NOOP("StepTableModel", "Computing"),
+    QT_TRANSLATE_NOOP("StepTableModel", "Communication(Not Overlapped)"),
+    QT_TRANSLATE_NOOP("StepTableModel", "Overlapped"), QT_TRANSLATE_NOOP("StepTableModel", "Communication"),
+    QT_TRANSLATE_NOOP("StepTableModel", "Free"), QT_TRANSLATE_NOOP("StepTableModel", "Stage"),
+    QT_TRANSLATE_NOOP("StepTableModel", "Bubble"),
+    QT_TRANSLATE_NOOP("StepTableModel", "Communication(Not Overlapped and Exclude Receive)"),
+    QT_TRANSLATE_NOOP("StepTableModel", "Preparing"), QT_TRANSLATE_NOOP("StepTableModel", "Total"),
+    QT_TRANSLATE_NOOP("StepTableModel", "Iteration interval"), QT_TRANSLATE_NOOP("StepTableModel", "FP+BP"),
+    QT_TRANSLATE_NOOP("StepTableModel", "Tail") };
 
 QString StepTableModel::columnTitle(int column)
 {
@@ -168,6 +173,8 @@ QString StepTableModel::columnTitle(int column)
         return QStringLiteral("Device");
     if (column == Host)
         return QStringLiteral("Host");
+    if (column == WallTime)
+        return QStringLiteral("Step wall time"); // the name of the metric (query::MetricDefinitions)
     const auto c = stepColumn(column);
     return c ? QString::fromUtf8(query::stepColumnTitle(*c)) : QString();
 }
@@ -178,16 +185,24 @@ std::optional<int64_t> StepTableModel::rawValue(const query::StepBreakdown& row,
         return row.rank;
     if (column == Device)
         return row.device;
+    if (column == WallTime)
+        return row.wallTime();
     const auto c = stepColumn(column);
     return c ? row.value(*c) : std::nullopt;
 }
 
+const query::ColumnStats* StepTableModel::statsOf(int column) const
+{
+    if (column == WallTime)
+        return &m_wallStats;
+    const auto c = stepColumn(column);
+    return c ? &m_stats[static_cast<size_t>(*c)] : nullptr;
+}
+
 std::optional<double> StepTableModel::deviation(const query::StepBreakdown& row, int column) const
 {
-    const auto c = stepColumn(column);
-    if (!c)
-        return std::nullopt;
-    return query::deviationFromMean(row.value(*c), m_stats[static_cast<size_t>(*c)]);
+    const query::ColumnStats* stats = statsOf(column);
+    return stats ? query::deviationFromMedian(rawValue(row, column), *stats) : std::nullopt;
 }
 
 // Every role of a cell is answered here: the tint and tooltips need the column statistics.
@@ -219,7 +234,7 @@ std::optional<QVariant> StepTableModel::cellData(const query::StepBreakdown& row
         const auto v = rawValue(row, column);
         if (column == Rank || column == Device)
             return v ? QString::number(*v) : TimeFormat::kAbsent;
-        return TimeFormat::format(v, m_unit);
+        return TimeFormat::tableCell(v, m_unit);
     }
     case RawValueRole: {
         const auto v = rawValue(row, column);
@@ -241,25 +256,30 @@ std::optional<QVariant> StepTableModel::cellData(const query::StepBreakdown& row
         }
         return QVariant();
     case Qt::BackgroundRole: {
+        // Deviation from the median, neutral within the band (DivergingScale, docs/metrics.md), and neutral when the
+        // difference is within the band of the median step wall time: a part of the step that moves by less than that
+        // cannot make the step that much slower (0.1 ms more Free is 30 % of a 0.4 ms median, not a finding).
         const auto d = deviation(row, column);
-        if (!d || std::abs(*d) <= kTintThreshold)
+        if (!d)
             return QVariant();
-        // Intensity grows with the deviation and saturates at +30 %; below-mean cells get a
-        // softer blue: being fast is not the problem the table is hunting for.
-        const double strength = std::clamp((std::abs(*d) - kTintThreshold) / 0.25, 0.0, 1.0);
-        if (*d > 0)
-            return QBrush(QColor(225, 70, 55, static_cast<int>(45 + 150 * strength)));
-        // On the dark theme's base the light blue blended into a dull grey-blue: a brighter blue, more opaque.
-        if (QGuiApplication::palette().color(QPalette::Base).lightness() < 128)
-            return QBrush(QColor(80, 155, 255, static_cast<int>(55 + 110 * strength)));
-        return QBrush(QColor(70, 130, 210, static_cast<int>(30 + 80 * strength)));
+        const query::ColumnStats* stats = statsOf(column);
+        const auto v = rawValue(row, column);
+        const double band = DivergingScale::neutralBand();
+        if (stats && stats->median && v && m_wallStats.median
+            && std::abs(static_cast<double>(*v) - *stats->median) <= band * *m_wallStats.median)
+            return QVariant();
+        const QColor colour = DivergingScale::colour(*d, band, QGuiApplication::palette());
+        return colour.isValid() ? QVariant(QBrush(colour)) : QVariant();
     }
     case Qt::ToolTipRole: {
         QString tip = tr("Rank %1 \u00b7 %2").arg(row.rank).arg(tr(columnTitle(column).toUtf8().constData()));
-        if (const auto v = rawValue(row, column); v && stepColumn(column))
-            tip += QStringLiteral("\n%1 ns").arg(*v);
+        if (const auto v = rawValue(row, column); v && isTimeColumn(column))
+            tip += QStringLiteral("\n%1 \u00b5s = %2 ns")
+                       .arg(TimeFormat::format(*v, TimeFormat::Unit::Microseconds))
+                       .arg(*v);
         if (const auto d = deviation(row, column))
-            tip += QLatin1Char('\n') + tr("%1%2 % vs cluster mean").arg(*d >= 0 ? "+" : "").arg(*d * 100, 0, 'f', 1);
+            tip += QLatin1Char('\n')
+                + tr("%1%2 % vs the median of the ranks").arg(*d >= 0 ? "+" : "").arg(*d * 100, 0, 'f', 1);
         if (row.stepCount > 1)
             tip += QLatin1Char('\n') + tr("mean of %1 steps").arg(row.stepCount);
         return tip;
@@ -276,6 +296,8 @@ QVariant StepTableModel::headerData(int section, Qt::Orientation orientation, in
     if (role == Qt::DisplayRole) {
         // The English title stays the key of the metric definitions; the header shows its translation.
         const QString title = tr(columnTitle(section).toUtf8().constData());
+        if (section == WallTime) // two lines, like the long step_trace titles, so the column stays narrow
+            return tr("Step wall\ntime") + QStringLiteral(" [%1]").arg(TimeFormat::unitSuffix(m_unit));
         return stepColumn(section) ? TimeFormat::columnHeader(title, m_unit) : title;
     }
     if (role == Qt::ToolTipRole) {
@@ -294,10 +316,19 @@ QVariant StepTableModel::headerData(int section, Qt::Orientation orientation, in
             return tr("fp_and_bp: forward start → backward end");
         case Tail:
             return tr("tail: backward end → iteration end (gradient all-reduce, optimizer)");
+        case WallTime:
+            // The definition, and what the header's "slowest rank" has to do with this column.
+            return RowTableModel::headerData(section, orientation, role).toString() + QStringLiteral("\n")
+                + tr("From the step's start on the host (ProfilerStep#N) to the end of its last device task; Stage "
+                     "is shorter by Preparing and Bubble. \"Slowest rank\" is the rank with the largest step wall "
+                     "time: sorted by this column, slowest first, it is the top row.")
+                + QStringLiteral("\n") + DivergingScale::legend();
         default: {
-            // The metric's definition (query::MetricDefinitions, as docs/metrics.md words it), else its title.
+            // The metric's definition (query::MetricDefinitions, as docs/metrics.md words it), else its title; the
+            // colour rule for the time columns.
             const QVariant definition = RowTableModel::headerData(section, orientation, role);
-            return definition.isValid() ? definition : QVariant(columnTitle(section));
+            const QString text = definition.isValid() ? definition.toString() : columnTitle(section);
+            return isTimeColumn(section) ? text + QStringLiteral("\n") + DivergingScale::legend() : text;
         }
         }
     }

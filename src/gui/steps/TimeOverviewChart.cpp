@@ -122,7 +122,9 @@ QString TimeOverviewChart::toolTipFor(int index) const
         row(tr("Slowest rank %1").arg(*m_overview.slowestRank), ms(static_cast<double>(*s.slowestRankNs)));
     row(tr("Mean communication"), s.meanCommNs ? ms(*s.meanCommNs) : TimeFormat::kAbsent);
     row(tr("Mean wait"), s.meanWaitNs ? ms(*s.meanWaitNs) : TimeFormat::kAbsent);
-    return html + tr("</table><i>click: select this step</i>");
+    return html
+        + tr("</table>Step time = step wall time: Computing + Communication(Not Overlapped) + Free + Preparing "
+             "(not Stage)<br><i>click: select this step</i>");
 }
 
 void TimeOverviewChart::paintEvent(QPaintEvent*)
@@ -190,7 +192,8 @@ void TimeOverviewChart::paintEvent(QPaintEvent*)
     p.setPen(kMedian.darker(130));
     // Axis titles above the top tick labels (which are centred on the plot's top edge).
     const int titleBaseline = plot.top() - fm.height() / 2 - 4;
-    p.drawText(QPoint(4, titleBaseline), tr("step time"));
+    // Which step time: the step wall time (Stage, the other step_trace figure, is shorter by Preparing and Bubble).
+    p.drawText(QPoint(4, titleBaseline), tr("step wall time"));
     // No communication data: no right axis (a 0–1 ns scale would read as measured zeros).
     if (hasCommunication()) {
         p.setPen(kComm.darker(130));

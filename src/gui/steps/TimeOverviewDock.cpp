@@ -4,6 +4,7 @@
 #include "npuscope/gui/steps/TimeOverviewChart.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/query/CommAnalysisQuery.h"
+#include "npuscope/query/MetricDefinitions.h"
 
 #include <QCheckBox>
 #include <QHBoxLayout>
@@ -47,7 +48,11 @@ void TimeOverviewDock::reload()
     const bool started = runner()->run([](model::Database& db) { return query::CommAnalysisQuery::timeOverview(db); },
         [this](query::TimeOverview overview) {
             m_summary->setText((overview.steps.size() == 1 ? tr("1 step") : tr("%1 steps").arg(overview.steps.size()))
-                + tr(" \u00b7 click a step to select it (again: all steps) \u00b7 hover for values"));
+                + tr(" \u00b7 step wall time per rank \u00b7 click a step to select it (again: all steps) \u00b7 hover "
+                     "for values"));
+            m_summary->setToolTip(tr("Step wall time: %1, from ProfilerStep#N's start on the host to the end of the "
+                                     "step's last device task (Stage is shorter by Preparing and Bubble)")
+                                      .arg(QString::fromUtf8(query::MetricDefinitions::of("Step wall time").data())));
             m_chart->setOverview(std::move(overview));
             m_chart->setSelectedStep(workspace()->step());
         });

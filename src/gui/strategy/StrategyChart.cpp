@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/strategy/StrategyChart.h"
 
+#include "npuscope/gui/common/DivergingScale.h"
 #include "npuscope/gui/common/TimeFormat.h"
 
 #include <QCoreApplication>
@@ -24,13 +25,11 @@ constexpr int kStagePad = 4; // px inside a stage box
 constexpr int kReplicaPad = 2; // px inside a DP replica box
 constexpr int kReplicaGap = 3; // px between DP replica boxes
 
-// Sequential yellow-orange-red (ColorBrewer YlOrRd): light = low, dark = high; every metric here is "more is worse".
-struct Stop {
-    double at;
-    QColor color;
-};
-const std::array<Stop, 5> kRamp { { { 0.0, QColor(0xff, 0xff, 0xcc) }, { 0.25, QColor(0xfe, 0xd9, 0x76) },
-    { 0.5, QColor(0xfd, 0x8d, 0x3c) }, { 0.75, QColor(0xe3, 0x1a, 0x1c) }, { 1.0, QColor(0x80, 0x00, 0x26) } } };
+// Diverging around the median (ColorBrewer RdBu ends): a light neutral grey within the band, towards red above the
+// median and blue below; every metric here is "more is worse".
+const QColor kNeutral(0xe8, 0xe8, 0xe8);
+const QColor kWarm(0xd7, 0x30, 0x27);
+const QColor kCool(0x45, 0x75, 0xb4);
 const QColor kNoData(0xbd, 0xbd, 0xbd);
 const QColor kLink(0x1f, 0x4e, 0x9c);
 
@@ -40,20 +39,11 @@ QColor linkColour(const QPalette& palette)
     return palette.color(QPalette::Base).lightnessF() < 0.5 ? QColor(0x7f, 0xa8, 0xf0) : kLink;
 }
 
-QColor ramp(double t)
+QColor mix(const QColor& a, const QColor& b, double f)
 {
-    t = std::clamp(t, 0.0, 1.0);
-    for (size_t i = 1; i < kRamp.size(); ++i) {
-        if (t <= kRamp[i].at) {
-            const double f = (t - kRamp[i - 1].at) / (kRamp[i].at - kRamp[i - 1].at);
-            const auto& a = kRamp[i - 1].color;
-            const auto& b = kRamp[i].color;
-            return QColor::fromRgbF(static_cast<float>(a.redF() + f * (b.redF() - a.redF())),
-                static_cast<float>(a.greenF() + f * (b.greenF() - a.greenF())),
-                static_cast<float>(a.blueF() + f * (b.blueF() - a.blueF())));
-        }
-    }
-    return kRamp.back().color;
+    return QColor::fromRgbF(static_cast<float>(a.redF() + f * (b.redF() - a.redF())),
+        static_cast<float>(a.greenF() + f * (b.greenF() - a.greenF())),
+        static_cast<float>(a.blueF() + f * (b.blueF() - a.blueF())));
 }
 
 int ceilDiv(int a, int b) { return (a + b - 1) / b; }
@@ -81,11 +71,17 @@ void StrategyChart::setValues(query::RankMetric metric, std::map<int64_t, double
 {
     m_metric = metric;
     m_values = std::move(values);
-    m_min.reset();
-    m_max.reset();
+    m_median.reset();
+    std::vector<double> sorted;
+    sorted.reserve(m_values.size());
     for (const auto& [rank, v] : m_values) {
-        m_min = std::min(m_min.value_or(v), v);
-        m_max = std::max(m_max.value_or(v), v);
+        sorted.push_back(v);
+    }
+    // The colour's reference (as query::ColumnStats::median): the mean of the two middle values for an even count.
+    if (!sorted.empty()) {
+        std::sort(sorted.begin(), sorted.end());
+        const size_t n = sorted.size();
+        m_median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
     update();
 }
@@ -118,10 +114,19 @@ void StrategyChart::setSelectedRank(std::optional<int64_t> rank)
 
 QColor StrategyChart::colorOf(std::optional<double> value) const
 {
-    if (!value || !m_min || !m_max)
+    if (!value || !m_median)
         return kNoData;
-    const double span = *m_max - *m_min;
-    return ramp(span > 0 ? (*value - *m_min) / span : 0.5);
+    const double deviation = *m_median > 0 ? (*value - *m_median) / *m_median : 0.0;
+    return deviationColour(deviation, DivergingScale::neutralBand());
+}
+
+QColor StrategyChart::deviationColour(double deviation, double band)
+{
+    const double s = DivergingScale::strength(deviation, band);
+    if (s == 0)
+        return kNeutral;
+    // The first step past the band is already visibly tinted, as in the tables.
+    return mix(kNeutral, s > 0 ? kWarm : kCool, 0.2 + 0.8 * std::abs(s));
 }
 
 QString StrategyChart::formatValue(double value) const
@@ -282,23 +287,28 @@ void StrategyChart::paintLegend(QPainter& p) const
     const QString title = QCoreApplication::translate("RankMetric", query::rankMetricTitle(m_metric));
     p.drawText(kMargin, y0 + fm.ascent(), title);
     const int barX = kMargin + fm.horizontalAdvance(title) + 12;
-    // At least as wide as its two end labels and a gap, so that they never run together.
-    const int labelsWidth = m_min && m_max
-        ? fm.horizontalAdvance(formatValue(*m_min)) + fm.horizontalAdvance(formatValue(*m_max)) + 16
-        : 0;
+    // The bar spans deviations of −20 % .. +20 % from the median; its labels: the two ends and the median with the
+    // neutral band. At least as wide as its labels and gaps, so that they never run together.
+    const double saturation = DivergingScale::kSaturation;
+    const double band = DivergingScale::neutralBand();
+    const QString low = QStringLiteral("\u2212%1 %").arg(saturation * 100, 0, 'f', 0);
+    const QString high = QStringLiteral("+%1 %").arg(saturation * 100, 0, 'f', 0);
+    const QString middle = m_median
+        ? tr("median %1, %2 neutral").arg(formatValue(*m_median), DivergingScale::percent(band))
+        : tr("no rank has this figure");
+    const int labelsWidth = fm.horizontalAdvance(low) + fm.horizontalAdvance(middle) + fm.horizontalAdvance(high) + 24;
     const int barWidth = std::max(std::clamp(width() / 5, 120, 280), labelsWidth);
     for (int x = 0; x < barWidth; ++x)
-        p.fillRect(QRect(barX + x, y0, 1, h), ramp((x + 0.5) / barWidth));
+        p.fillRect(QRect(barX + x, y0, 1, h), deviationColour(((x + 0.5) / barWidth * 2 - 1) * saturation, band));
     p.setPen(QPen(palette().color(QPalette::Mid), 1));
     p.drawRect(QRect(barX, y0, barWidth, h).adjusted(0, 0, -1, -1));
     p.setPen(palette().color(QPalette::WindowText));
-    if (m_min && m_max) {
-        p.drawText(barX, y0 + h + 2 + fm.ascent(), formatValue(*m_min));
-        const QString hi = formatValue(*m_max);
-        p.drawText(barX + barWidth - fm.horizontalAdvance(hi), y0 + h + 2 + fm.ascent(), hi);
-    } else {
-        p.drawText(barX, y0 + h + 2 + fm.ascent(), tr("no rank has this figure"));
+    const int labelY = y0 + h + 2 + fm.ascent();
+    if (m_median) {
+        p.drawText(barX, labelY, low);
+        p.drawText(barX + barWidth - fm.horizontalAdvance(high), labelY, high);
     }
+    p.drawText(barX + (barWidth - fm.horizontalAdvance(middle)) / 2, labelY, middle);
     int sx = barX + barWidth + 24;
     const auto swatch = [&](const QBrush& brush, const QString& text) {
         const QRect r(sx, y0, h, h);
@@ -313,7 +323,7 @@ void StrategyChart::paintLegend(QPainter& p) const
     swatch(kNoData, tr("no figure"));
     swatch(QBrush(kNoData, Qt::BDiagPattern), tr("not loaded"));
     if (m_low || m_high) {
-        QColor faded = ramp(0.6);
+        QColor faded = kWarm;
         faded.setAlpha(50);
         swatch(faded, tr("outside range"));
     }

@@ -18,8 +18,11 @@ public:
     struct Choices {
         QString language = QStringLiteral("system"); // "system", "en" or "zh_CN"
         Theme theme = Theme::System;
-        TimeUnit timeUnit = TimeUnit::Microseconds; // Cluster steps' initial unit
+        TimeUnit timeUnit = TimeUnit::Milliseconds; // Cluster steps' initial unit
         int fontPointSize = 0; // 0: the platform's default
+        // The per-rank tables' colour: deviations from the median within ± this many per cent stay neutral
+        // (DivergingScale), 0 .. 10 in steps of 0.5.
+        double neutralBandPercent = 2.0;
     };
 
     static Choices load();
@@ -32,7 +35,8 @@ public:
     static bool installTranslation(const QString& language);
 
     // The Fusion style with a dark palette for Dark, the light one for Light; System keeps the platform's style and
-    // palette (the saved light/dark of the platform is whatever it gives). Also applies the font size.
+    // palette (the saved light/dark of the platform is whatever it gives). Also applies the font size, the step tables'
+    // unit (TimeFormat::setTableUnit) and the colour's neutral band (DivergingScale::setNeutralBand).
     static void apply(const Choices& choices);
     static QPalette darkPalette();
     static QPalette lightPalette();

@@ -6,11 +6,13 @@
 #include <QDialog>
 
 class QComboBox;
+class QDoubleSpinBox;
 class QSpinBox;
 
 namespace npuscope::gui {
 
-// Edit → Settings…: language (applies after a restart), theme, Cluster steps' time unit and font size (at once).
+// Edit → Settings…: language (applies after a restart), theme, Cluster steps' time unit, font size and the neutral
+// band of the tables' colour (at once).
 // GUI thread only.
 class SettingsDialog : public QDialog {
     Q_OBJECT
@@ -24,6 +26,7 @@ private:
     QComboBox* m_theme;
     QComboBox* m_timeUnit;
     QSpinBox* m_fontSize;
+    QDoubleSpinBox* m_neutralBand;
 };
 
 } // namespace npuscope::gui

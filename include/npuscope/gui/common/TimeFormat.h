@@ -19,6 +19,13 @@ public:
     // 3 decimals in the unit ("8873.756"); ms values are rounded half away from zero to the µs.
     static QString format(int64_t ns, Unit unit);
     static QString format(const std::optional<int64_t>& ns, Unit unit);
+    // A cell of the step tables: µs with 3 decimals as the files write them ("8873.756"), ms with one ("8.9"): the
+    // spread between ranks shows at 0.1 ms and the exact value is in the cell's tooltip.
+    static QString tableCell(int64_t ns, Unit unit);
+    static QString tableCell(const std::optional<int64_t>& ns, Unit unit);
+    // The unit the step tables start in (Settings → Time unit; Appearance::apply sets it): ms unless set. GUI thread.
+    static Unit tableUnit();
+    static void setTableUnit(Unit unit);
     // Same with the unit suffix ("8873.756 µs").
     static QString withUnit(int64_t ns, Unit unit);
     static QString unitSuffix(Unit unit);

@@ -20,10 +20,11 @@ class StepStatsModel;
 class StepTableModel;
 
 // The cluster step breakdown: one row per rank for the selected step (or each rank's mean over
-// all steps), sortable, tinted by deviation from the cluster mean, with a min / max / mean /
-// spread footer. Double-click selects the rank in the Workspace. Under it, only when the input has msprof-analyze
-// pipeline stage rows (cluster_step_trace_time.csv Type "stage"), a small table of the stages for the same step.
-// GUI thread only.
+// all steps), sortable, coloured by deviation from the column's median (DivergingScale), with a min / median / max /
+// mean / spread footer. The summary names the slowest rank, the top of the Step wall time column; a cluster of more
+// than 16 ranks opens sorted by that column, slowest first. Double-click selects the rank in the Workspace. Under it,
+// only when the input has msprof-analyze pipeline stage rows (cluster_step_trace_time.csv Type "stage"), a small table
+// of the stages for the same step. GUI thread only.
 class ClusterStepsDock : public QueryDock {
     Q_OBJECT
 public:
@@ -52,6 +53,9 @@ private:
     void fitColumns();
     // Compare mode: the table gains the Workspace comparison's Base / New / Δ columns (StepTableModel::setComparison).
     void applyComparison();
+    // Unless the user sorted the table: more than StepTableModel::kRankOrderMaxRanks ranks by the step wall time,
+    // slowest first; fewer by rank.
+    void applyDefaultSort();
     // Fills the stage table and shows it (with its title) only when there are stage rows.
     void setStages(std::vector<query::StageBreakdown> stages);
     // Hides the columns the loaded data does not have (StepTableModel::isColumnShown), in table and footer.
@@ -74,6 +78,7 @@ private:
     QComboBox* m_unitCombo;
     QLabel* m_summary;
     bool m_updatingCombo = false;
+    bool m_userSorted = false; // a header click chose the order; a reload keeps it
 };
 
 } // namespace npuscope::gui

@@ -3,9 +3,11 @@
 
 #include "npuscope/gui/common/RankBarChart.h"
 #include "npuscope/query/StepQuery.h"
+#include "npuscope/query/StepTimeGap.h"
 
 #include "npuscope/gui/common/QueryDock.h"
 
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -17,8 +19,9 @@ namespace npuscope::gui {
 class StepSplitPie;
 
 // Where the step goes: a donut of the selected rank's split (the cluster mean's when no rank is
-// selected) next to one stacked bar per rank. Follows the Workspace step and rank; clicking a bar
-// selects that rank. GUI thread only.
+// selected) next to one stacked bar per rank. Under the donut a line says which step time it shows (the step wall
+// time) and why Stage, the step time of Cluster steps' Stage column, is shorter (query::StepTimeGap). Follows the
+// Workspace step and rank; clicking a bar selects that rank. GUI thread only.
 class OverviewDock : public QueryDock {
     Q_OBJECT
 public:
@@ -35,6 +38,10 @@ public:
     // the cluster mean, each the mean per step); hidden without a baseline.
     StepSplitPie* basePie() const { return m_basePie; }
     RankBarChart* chart() const { return m_chart; }
+    // The line under the donut: its figure's definition and its difference from Stage.
+    QLabel* stepTimeNote() const { return m_stepTimeNote; }
+    // The text of that line for a gap (the donut's rank or the cluster mean); public for the tests.
+    static QString stepTimeNoteText(const query::StepTimeGap& gap);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -43,6 +50,7 @@ private:
     void reload() override;
     void showSelection();
     void showBaseline();
+    void showStepTimeNote(const std::optional<query::StepTimeGap>& gap);
     // Compare mode: "New run, step +x ms (+y %) against the baseline · " (cluster or the selected rank); empty
     // without a comparison.
     QString newRunTitle() const;
@@ -52,7 +60,10 @@ private:
     RankBarChart* m_chart;
     QScrollArea* m_scroll;
     QLabel* m_chartTitle;
+    QLabel* m_stepTimeNote;
     std::optional<query::StepSplit> m_meanSplit;
+    std::optional<query::StepTimeGap> m_meanGap;
+    std::map<int64_t, query::StepTimeGap> m_rankGaps;
     int m_rankCount = 0;
     int m_meanRanks = 0;
     int m_otherGenerationRanks = 0;

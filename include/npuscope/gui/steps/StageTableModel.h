@@ -47,7 +47,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    TimeFormat::Unit m_unit = TimeFormat::Unit::Microseconds;
+    TimeFormat::Unit m_unit = TimeFormat::Unit::Milliseconds;
 };
 
 } // namespace npuscope::gui

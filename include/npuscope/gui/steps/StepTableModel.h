@@ -20,9 +20,10 @@ struct RunDiff;
 
 namespace npuscope::gui {
 
-// One row per rank of the step_trace breakdown (one step, or each rank's mean over steps).
-// Cells are tinted by their relative deviation from the column's cluster mean so a slow rank
-// stands out. GUI thread only; the rows come from StepQuery in a worker.
+// One row per rank of the step_trace breakdown (one step, or each rank's mean over steps), led by the step wall time
+// that defines the "slowest rank" (StepQuery::slowestRank). Time cells are coloured by their relative deviation from
+// the column's median over ranks (DivergingScale: neutral within the band, warm above, cool below) so a slow rank
+// stands out and a 1 % spread does not. GUI thread only; the rows come from StepQuery in a worker.
 // The table carries both generations' columns: step_trace_time.csv (Computing .. Preparing) and the old MindSpore /
 // MindInsight iteration trace (Total .. Tail), plus the host (mapping id, or IP when the user asked). Views show
 // only isColumnShown() columns, so each generation's data shows its own columns.
@@ -33,6 +34,7 @@ public:
         Rank,
         Device,
         Host,
+        WallTime, // StepBreakdown::wallTime(): Computing + Communication(Not Overlapped) + Free + Preparing
         Computing,
         CommunicationNotOverlapped,
         Overlapped,
@@ -50,7 +52,7 @@ public:
     enum Role {
         // qlonglong: ns for time columns, the id for Rank/Device; QString for Host; invalid QVariant when absent.
         RawValueRole = ValueRole,
-        // double: query::deviationFromMean of the cell; invalid when not defined.
+        // double: query::deviationFromMedian of the cell (what its colour shows); invalid when not defined.
         DeviationRole,
         // qlonglong: the row's rank, for every column.
         RankIdRole,
@@ -62,13 +64,15 @@ public:
         query::StepColumn::Free, query::StepColumn::Stage, query::StepColumn::Bubble, query::StepColumn::Preparing,
         query::StepColumn::Total, query::StepColumn::IterationInterval, query::StepColumn::FpBp,
         query::StepColumn::Tail };
-    // Deviations below this (relative) are not tinted.
-    static constexpr double kTintThreshold = 0.05;
+    // Tables of more ranks than this open sorted by the step wall time, slowest first (ClusterStepsDock): on a large
+    // cluster the rank order hides the ranks that matter below the fold; a small one reads well in rank order.
+    static constexpr int kRankOrderMaxRanks = 16;
 
     explicit StepTableModel(QObject* parent = nullptr);
 
-    void setRows(
-        std::vector<query::StepBreakdown> rows, const std::array<query::ColumnStats, query::kStepColumnCount>& stats);
+    // stats: per StepColumn over the ranks (ClusterMean::stats); wallStats: the same of the wall time.
+    void setRows(std::vector<query::StepBreakdown> rows,
+        const std::array<query::ColumnStats, query::kStepColumnCount>& stats, const query::ColumnStats& wallStats = {});
     void clear();
     // rank -> host name (mapping id or IP, as RankQuery::hosts gives it); ranks without one show "—".
     void setHosts(std::map<int64_t, QString> hosts);
@@ -94,8 +98,10 @@ public:
     // The column of the step's Δ in compare mode (-1 otherwise): the default sort, by |Δ| descending.
     int compareDeltaColumn() const { return m_diff ? ColumnCount + 2 : -1; }
 
-    // The StepColumn behind a time column, nullopt for Rank/Device/Host.
+    // The StepColumn behind a time column, nullopt for Rank/Device/Host/WallTime.
     static std::optional<query::StepColumn> stepColumn(int column);
+    // WallTime and the StepColumn columns: what shows in the time unit and is coloured.
+    static bool isTimeColumn(int column);
     static QString columnTitle(int column);
 
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
@@ -107,8 +113,11 @@ private:
     std::optional<int64_t> rawValue(const query::StepBreakdown& row, int column) const;
     std::optional<double> deviation(const query::StepBreakdown& row, int column) const;
 
+    const query::ColumnStats* statsOf(int column) const;
+
     std::array<query::ColumnStats, query::kStepColumnCount> m_stats {};
-    TimeFormat::Unit m_unit = TimeFormat::Unit::Microseconds;
+    query::ColumnStats m_wallStats;
+    TimeFormat::Unit m_unit = TimeFormat::Unit::Milliseconds;
     std::optional<int64_t> m_highlightedRank;
     std::map<int64_t, QString> m_hosts;
     std::vector<RowColumn<query::StepBreakdown>> m_ownColumns;

@@ -17,7 +17,8 @@ namespace npuscope::gui {
 
 // The ranks of a ParallelLayout as nested boxes: one column per pipeline stage, inside it one box per DP replica
 // (wrapped into several replica columns when DP is large), inside that CP blocks of TP cells. Each cell is coloured
-// by a per-rank metric (a sequential ramp from the lowest to the highest value, with a legend); cells outside the
+// by a per-rank metric's deviation from the median over the ranks shown (DivergingScale: neutral within the band,
+// warm above, cool below, full at ±20 %; with a legend), so a 1 % spread stays one colour; cells outside the
 // range filter are faded, ranks without the figure grey, ranks of the world that were not loaded hatched. Point-to-
 // point pairs between stages are thin lines between cell centres. Cells shrink to fit down to kMinCell px, then the
 // widget grows (meant for a QScrollArea with widgetResizable). Items are rank ids (the layout's ranks are 0 ..
@@ -46,6 +47,8 @@ public:
     // The cell of a rank at the current size (px), empty when the rank is not in the layout.
     QRect cellRect(int64_t rank) const;
     QColor colorOf(std::optional<double> value) const;
+    // The colour of a relative deviation from the median (opaque: the cells are drawn on each other's borders).
+    static QColor deviationColour(double deviation, double band);
     // The metric value as shown ("12.345 ms", "37.5 %").
     QString formatValue(double value) const;
 
@@ -78,7 +81,7 @@ private:
     query::ParallelLayout m_layout;
     query::RankMetric m_metric = query::RankMetric::StepTime;
     std::map<int64_t, double> m_values;
-    std::optional<double> m_min, m_max; // over m_values
+    std::optional<double> m_median; // over m_values: the colour's reference
     std::optional<double> m_low, m_high;
     std::vector<std::pair<int64_t, int64_t>> m_pairs;
     Geometry m_geometry;
