@@ -1857,6 +1857,25 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
     </message>
 </context>
 <context>
+    <name>npuscope::gui::DeferredLoadService</name>
+    <message>
+        <source>Timeline import</source>
+        <translation>时间线导入</translation>
+    </message>
+    <message>
+        <source>Kernel import</source>
+        <translation>核函数导入</translation>
+    </message>
+    <message>
+        <source>Memory import</source>
+        <translation>内存数据导入</translation>
+    </message>
+    <message>
+        <source>Kernel totals import</source>
+        <translation>核函数汇总导入</translation>
+    </message>
+</context>
+<context>
     <name>npuscope::gui::DeviceHeatmap</name>
     <message>
         <source>No ranks loaded</source>
@@ -2948,6 +2967,14 @@ rank %1 of %2</source>
     <message>
         <source>Step %1</source>
         <translation>迭代 %1</translation>
+    </message>
+    <message>
+        <source>Advice: &lt;a href=&quot;advice&quot;&gt;%1&lt;/a&gt; %2</source>
+        <translation>专家建议：&lt;a href=&quot;advice&quot;&gt;%1&lt;/a&gt; %2</translation>
+    </message>
+    <message>
+        <source>The finding that explains the most of the step time; click to show Advice</source>
+        <translation>解释迭代时间最多的建议；单击显示专家建议视图</translation>
     </message>
 </context>
 <context>

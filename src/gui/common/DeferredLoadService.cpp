@@ -28,6 +28,21 @@ io::DeferredGroups groupsOf(DeferredLoadService::Part part)
     return io::kNoGroup;
 }
 
+QString partName(DeferredLoadService::Part part)
+{
+    switch (part) {
+    case DeferredLoadService::Part::Timeline:
+        return DeferredLoadService::tr("Timeline import");
+    case DeferredLoadService::Part::Kernels:
+        return DeferredLoadService::tr("Kernel import");
+    case DeferredLoadService::Part::Memory:
+        return DeferredLoadService::tr("Memory import");
+    case DeferredLoadService::Part::KernelTotals:
+        return DeferredLoadService::tr("Kernel totals import");
+    }
+    return {};
+}
+
 } // namespace
 
 DeferredLoadService::DeferredLoadService(Workspace* workspace)
@@ -297,6 +312,9 @@ void DeferredLoadService::finished(quint64 generation, Key key, bool imported, Q
         else
             it->second.state = Entry::State::Done;
     }
+    // A failed import is never only a dock's error line: Parse issues lists it, with its rank.
+    if (!error.isEmpty() && m_workspace)
+        m_workspace->reportError(partName(key.part), error, key.rank);
     bool batchesMoved = false;
     Result result;
     result.imported = imported;
