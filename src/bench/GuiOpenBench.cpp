@@ -22,6 +22,9 @@
 #include <QThread>
 
 #include <cstdio>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -90,7 +93,10 @@ int guiOpen(int argc, char** argv, const std::vector<std::string>& args)
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
 
-    const double engineS = engineOpenSeconds(path);
+    // Twice, the faster counts: the first run also warms the page cache, which the window's open then finds warm, so
+    // comparing against the first run alone would flatter the window.
+    const double engineFirstS = engineOpenSeconds(path);
+    const double engineS = engineFirstS < 0 ? engineFirstS : std::min(engineFirstS, engineOpenSeconds(path));
     if (engineS < 0) {
         std::fprintf(stderr, "npuscope-bench: nothing loaded from %s\n", path.c_str());
         return 1;
@@ -111,9 +117,13 @@ int guiOpen(int argc, char** argv, const std::vector<std::string>& args)
     QObject::connect(&window, &gui::MainWindow::loadFinished, &window, [&](bool success, const QString&) {
         ok = success;
         finished = true;
+        if (qEnvironmentVariableIsSet("NPUSCOPE_TRACE_QUERIES"))
+            spdlog::info("gui-open: loadFinished");
     });
     QElapsedTimer clock;
     clock.start();
+    if (qEnvironmentVariableIsSet("NPUSCOPE_TRACE_QUERIES"))
+        spdlog::info("gui-open: open");
     window.open({ QString::fromStdString(path) });
     spin(30 * 60 * 1000, [&] { return finished; });
     const double loadedS = static_cast<double>(clock.nsecsElapsed()) / 1e9;
@@ -123,6 +133,8 @@ int guiOpen(int argc, char** argv, const std::vector<std::string>& args)
     }
     const bool idle = window.waitUntilIdle(30 * 60 * 1000);
     const double readyS = static_cast<double>(clock.nsecsElapsed()) / 1e9;
+    if (qEnvironmentVariableIsSet("NPUSCOPE_TRACE_QUERIES"))
+        spdlog::info("gui-open: ready");
     const double openStallMs = watchdog.maxStallMs();
     if (qEnvironmentVariableIsSet("NPUSCOPE_BENCH_DOCKS")) {
         for (QDockWidget* dock : window.docks())
@@ -157,6 +169,7 @@ int guiOpen(int argc, char** argv, const std::vector<std::string>& args)
     const double sessionStallMs = watchdog.maxStallMs();
     const size_t sessionStalls = watchdog.stalls().size();
 
+    print("engine.first_s", engineFirstS, "s");
     print("engine.ready_s", engineS, "s");
     print("gui.loaded_s", loadedS, "s");
     print("gui.ready_s", readyS, "s");

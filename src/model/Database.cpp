@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/model/Database.h"
 
+#include <algorithm>
+#include <cstring>
+
 #include <sqlite3.h>
 
 #include <string>
@@ -56,32 +59,49 @@ Database::Database(sqlite3* db)
     sqlite3_update_hook(m_db, &Database::onRowChange, this);
 }
 
-void Database::onRowChange(void* self, int, const char*, const char*, long long)
+void Database::onRowChange(void* self, int, const char* schema, const char* table, long long)
 {
     auto* database = static_cast<Database*>(self);
-    if (database->m_cacheFilled.load(std::memory_order_relaxed))
-        database->clearCaches();
+    if (database->m_cacheFilled.load(std::memory_order_relaxed)
+        && table != database->m_unaffectedTable.load(std::memory_order_relaxed))
+        database->clearCachesOf(table, std::strcmp(schema, "main") == 0);
 }
 
-void Database::clearCaches()
+void Database::clearCaches() { clearCachesOf(nullptr, false); }
+
+void Database::clearCachesOf(const char* table, bool stableName)
 {
     std::lock_guard lock(m_cacheMutex);
-    m_cache.clear();
-    m_cacheFilled.store(false, std::memory_order_relaxed);
+    bool affected = false;
+    for (auto it = m_cache.begin(); it != m_cache.end();) {
+        const auto& tables = it->second.tables;
+        if (!table || tables.empty() || std::find(tables.begin(), tables.end(), table) != tables.end()) {
+            it = m_cache.erase(it);
+            affected = true;
+        } else {
+            ++it;
+        }
+    }
+    // Remembered by its name's address only for the model's own tables, which live as long as the connection (a
+    // temporary or attached table's name may be freed and its address reused by another table).
+    m_unaffectedTable.store(table && stableName && !affected ? table : nullptr, std::memory_order_relaxed);
+    m_cacheFilled.store(!m_cache.empty(), std::memory_order_relaxed);
 }
 
 std::shared_ptr<const void> Database::findCached(std::type_index key)
 {
     std::lock_guard lock(m_cacheMutex);
     auto it = m_cache.find(key);
-    return it == m_cache.end() ? nullptr : it->second;
+    return it == m_cache.end() ? nullptr : it->second.value;
 }
 
-void Database::storeCached(std::type_index key, std::shared_ptr<const void> value)
+void Database::storeCached(std::type_index key, std::shared_ptr<const void> value, std::vector<std::string> tables)
 {
     std::lock_guard lock(m_cacheMutex);
-    m_cache[key] = std::move(value);
+    m_cache[key] = CacheSlot { std::move(value), std::move(tables) };
     m_cacheFilled.store(true, std::memory_order_relaxed);
+    // The new slot may depend on the table the last unaffecting change was in.
+    m_unaffectedTable.store(nullptr, std::memory_order_relaxed);
 }
 
 Database::~Database()
@@ -340,6 +360,14 @@ std::optional<std::string> Statement::optText(int col) const
     if (isNull(col))
         return std::nullopt;
     return text(col);
+}
+
+std::optional<std::string_view> Statement::textView(int col) const
+{
+    const auto* p = sqlite3_column_text(m_stmt, col);
+    if (!p)
+        return std::nullopt;
+    return std::string_view(reinterpret_cast<const char*>(p), static_cast<size_t>(sqlite3_column_bytes(m_stmt, col)));
 }
 
 void Statement::readText(int col, std::string& out) const

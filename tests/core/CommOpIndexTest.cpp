@@ -3,7 +3,6 @@
 #include "CommSqlOracle.h"
 #include "TestSupport.h"
 
-#include "npuscope/testgen/ClusterGenerator.h"
 #include "npuscope/io/detect/Detector.h"
 #include "npuscope/load/Loader.h"
 #include "npuscope/query/CommAnalysisQuery.h"
@@ -11,6 +10,7 @@
 #include "npuscope/query/CommOpIndex.h"
 #include "npuscope/query/CommQuery.h"
 #include "npuscope/query/StepQuery.h"
+#include "npuscope/testgen/ClusterGenerator.h"
 
 #include <gtest/gtest.h>
 
@@ -247,8 +247,9 @@ TEST(StepMeans, SkipFirstLeavesOutEachRanksWarmUpStep)
     ASSERT_EQ(skipped.size(), 4u);
     for (size_t i = 0; i < all.size(); ++i) {
         SCOPED_TRACE(all[i].rank);
-        const auto expected = db->scalarInt("SELECT CAST(ROUND(AVG(total_ns)) AS INTEGER) FROM step_trace WHERE rank_id = "
-            + std::to_string(all[i].rank) + " AND step > 1");
+        const auto expected
+            = db->scalarInt("SELECT CAST(ROUND(AVG(total_ns)) AS INTEGER) FROM step_trace WHERE rank_id = "
+                + std::to_string(all[i].rank) + " AND step > 1");
         ASSERT_TRUE(expected);
         EXPECT_EQ(skipped[i].value(query::StepColumn::Total), expected);
         EXPECT_EQ(skipped[i].stepCount, all[i].stepCount - 1);
@@ -262,4 +263,36 @@ TEST(StepMeans, SkipFirstLeavesOutEachRanksWarmUpStep)
     EXPECT_EQ(query::StepQuery::averaged(*one, true).size(), 2u);
     EXPECT_EQ(query::StepQuery::averaged(*one, true)[0].value(query::StepColumn::Computing),
         query::StepQuery::averaged(*one)[0].value(query::StepColumn::Computing));
+}
+
+// The indexes depend on their own tables only: a timeline imported later (rows in other tables) keeps them, a change
+// to a communication table drops them.
+TEST(CommOpIndex, KeptAcrossRowChangesInOtherTablesDroppedByItsOwn)
+{
+    const auto db = openModel(test::dataDir() / "torch_npu_2rank_level1");
+    const auto ops = CommOpIndex::forDatabase(db);
+    const auto links = CommLinkIndex::forDatabase(db);
+    {
+        auto guard = db->lock();
+        db->exec("INSERT INTO parse_issue (severity, message) VALUES ('info', 'a row elsewhere')");
+        db->exec("INSERT INTO parse_issue (severity, message) VALUES ('info', 'and another')");
+    }
+    EXPECT_EQ(ops, CommOpIndex::forDatabase(db));
+    EXPECT_EQ(links, CommLinkIndex::forDatabase(db));
+    {
+        auto guard = db->lock();
+        db->exec("UPDATE comm_op SET wait_ns = wait_ns WHERE id = (SELECT MIN(id) FROM comm_op)");
+    }
+    const auto rebuilt = CommOpIndex::forDatabase(db);
+    EXPECT_NE(ops, rebuilt);
+    EXPECT_EQ(links, CommLinkIndex::forDatabase(db));
+    {
+        auto guard = db->lock();
+        db->exec("UPDATE comm_link_row SET size_mb = size_mb WHERE id = (SELECT MIN(id) FROM comm_link_row)");
+    }
+    EXPECT_NE(links, CommLinkIndex::forDatabase(db));
+    EXPECT_EQ(rebuilt, CommOpIndex::forDatabase(db));
+    // clearCaches() drops every slot.
+    db->clearCaches();
+    EXPECT_NE(rebuilt, CommOpIndex::forDatabase(db));
 }

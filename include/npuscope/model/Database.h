@@ -11,6 +11,7 @@
 #include <string_view>
 #include <typeindex>
 #include <unordered_map>
+#include <vector>
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -73,11 +74,18 @@ public:
 
     // The value of type T derived from this model (one slot per type, e.g. an in-memory index), built by
     // build(Database&) -> std::shared_ptr<const T> on first use and shared until the model changes: any row
-    // inserted, updated or deleted through this connection empties every slot, so the next call rebuilds. Any
+    // inserted, updated or deleted through this connection empties the slot, so the next call rebuilds. Any
     // thread. A hit takes only the slots' own mutex, never lock(), so in-memory queries do not wait for SQL running
     // elsewhere; a miss builds under lock() (recursive: the caller may hold it) and never holds the slots' mutex
     // while waiting for lock(). Writers hold lock() (see above), so no row changes during a build.
     template <typename T, typename Build> std::shared_ptr<const T> cached(Build build)
+    {
+        return cachedFor<T>({}, build);
+    }
+    // cached() for a value read from the given tables only: a row change elsewhere (a timeline imported while the
+    // communication views are open) keeps it. Empty tables: any change empties the slot.
+    template <typename T, typename Build>
+    std::shared_ptr<const T> cachedFor(std::vector<std::string> tables, Build build)
     {
         const std::type_index key(typeid(T));
         if (auto hit = findCached(key))
@@ -87,7 +95,7 @@ public:
         if (auto hit = findCached(key))
             return std::static_pointer_cast<const T>(hit);
         std::shared_ptr<const T> value = build(*this);
-        storeCached(key, value);
+        storeCached(key, value, std::move(tables));
         return value;
     }
     // Empties every slot of cached(). Any thread. Row changes clear them through SQLite's update hook (which does not
@@ -97,13 +105,22 @@ public:
 private:
     explicit Database(sqlite3* db);
     std::shared_ptr<const void> findCached(std::type_index key);
-    void storeCached(std::type_index key, std::shared_ptr<const void> value);
+    void storeCached(std::type_index key, std::shared_ptr<const void> value, std::vector<std::string> tables);
+    // Empties the slots that depend on table (all when null); stableName: table is a main-schema table's name.
+    void clearCachesOf(const char* table, bool stableName);
     static void onRowChange(void* self, int op, const char* database, const char* table, long long rowid);
 
     sqlite3* m_db = nullptr;
     std::recursive_mutex m_mutex;
     std::mutex m_cacheMutex;
-    std::unordered_map<std::type_index, std::shared_ptr<const void>> m_cache;
+    struct CacheSlot {
+        std::shared_ptr<const void> value;
+        std::vector<std::string> tables; // empty: every table
+    };
+    std::unordered_map<std::type_index, CacheSlot> m_cache;
+    // The last table a row change was seen in that no slot depends on (SQLite passes the same name pointer for every
+    // row of a table): a bulk insert into it costs one comparison per row, not the slots' mutex.
+    std::atomic<const char*> m_unaffectedTable { nullptr };
     // Whether m_cache holds anything: the per-row change hook only takes m_cacheMutex when it does.
     std::atomic<bool> m_cacheFilled { false };
 };
@@ -147,6 +164,9 @@ public:
     std::optional<int64_t> optInt(int col) const;
     std::optional<double> optReal(int col) const;
     std::optional<std::string> optText(int col) const;
+    // The column's text without a copy, nullopt for NULL; valid until the next step(), reset() or column call on the
+    // same column (an index build interns it without allocating a string per row).
+    std::optional<std::string_view> textView(int col) const;
     // The column assigned to out, reusing out's buffer: a loop reading rows into one object allocates once.
     void readText(int col, std::string& out) const;
     void readText(int col, std::optional<std::string>& out) const;

@@ -3,6 +3,7 @@
 
 #include "npuscope/model/Database.h"
 #include "npuscope/query/CommQuery.h"
+#include "npuscope/query/StringTable.h"
 
 #include <cstdint>
 #include <memory>
@@ -34,9 +35,9 @@ public:
 
     // Loads the index; the caller holds the database lock.
     static std::shared_ptr<const CommLinkIndex> build(model::Database& db);
-    // The index of this database, held in the database's own cache slot (model::Database::cached): built on
-    // first use (taking db.lock() for the build), shared until the model changes. Any thread; once built no
-    // database lock is taken.
+    // The index of this database, held in the database's own cache slot (model::Database::cachedFor): built on
+    // first use (taking db.lock() for the build), shared until a row of a table it reads changes (timelines and
+    // kernels imported later keep it). Any thread; once built no database lock is taken.
     static std::shared_ptr<const CommLinkIndex> forDatabase(model::Database& db);
     static std::shared_ptr<const CommLinkIndex> forDatabase(const std::shared_ptr<model::Database>& db)
     {
@@ -45,7 +46,7 @@ public:
 
     // Rows of one step (nullopt: every row), ordered by step.
     std::pair<const Row*, const Row*> rows(std::optional<int64_t> step) const;
-    const std::string& text(int32_t id) const { return m_strings[static_cast<size_t>(id)]; }
+    const std::string& text(int32_t id) const { return m_strings.text(id); }
     // Ids run from 0 to stringCount() - 1.
     size_t stringCount() const { return m_strings.size(); }
     // Id of a string, -1 when no row uses it.
@@ -58,8 +59,7 @@ public:
 private:
     std::vector<Row> m_rows;
     std::vector<std::pair<int64_t, std::pair<size_t, size_t>>> m_steps; // step -> [begin, end)
-    std::vector<std::string> m_strings;
-    std::unordered_map<std::string, int32_t> m_ids;
+    StringTable m_strings;
     std::vector<Group> m_groups; // names and members, without op counts
     std::vector<std::string> m_localGroups;
 };

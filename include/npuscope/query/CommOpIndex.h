@@ -2,6 +2,7 @@
 #pragma once
 
 #include "npuscope/model/Database.h"
+#include "npuscope/query/StringTable.h"
 
 #include <cstdint>
 #include <memory>
@@ -52,9 +53,9 @@ public:
 
     // Loads the index; the caller holds the database lock.
     static std::shared_ptr<const CommOpIndex> build(model::Database& db);
-    // The index of this database, held in the database's own cache slot (model::Database::cached): built on
-    // first use (taking db.lock() for the build), shared until the model changes. Any thread; once built no
-    // database lock is taken.
+    // The index of this database, held in the database's own cache slot (model::Database::cachedFor): built on
+    // first use (taking db.lock() for the build), shared until a row of a table it reads changes (timelines and
+    // kernels imported later keep it). Any thread; once built no database lock is taken.
     static std::shared_ptr<const CommOpIndex> forDatabase(model::Database& db);
     static std::shared_ptr<const CommOpIndex> forDatabase(const std::shared_ptr<model::Database>& db)
     {
@@ -71,20 +72,17 @@ public:
     {
         return { m_packets.data() + bw.packetBegin, m_packets.data() + bw.packetEnd };
     }
-    const std::string& text(int32_t id) const { return m_strings[static_cast<size_t>(id)]; }
+    const std::string& text(int32_t id) const { return m_strings.text(id); }
     // Id of a string, -1 when no row uses it.
     int32_t id(const std::string& s) const;
     size_t size() const { return m_ops.size(); }
 
 private:
-    int32_t intern(const std::optional<std::string>& s);
-
     std::vector<Op> m_ops;
     std::vector<Bandwidth> m_bandwidths;
     std::vector<Packet> m_packets;
     std::vector<std::pair<int64_t, std::pair<size_t, size_t>>> m_steps; // step -> [begin, end) of m_ops
-    std::vector<std::string> m_strings;
-    std::unordered_map<std::string, int32_t> m_ids;
+    StringTable m_strings;
 };
 
 } // namespace npuscope::query
