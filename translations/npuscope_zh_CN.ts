@@ -1828,6 +1828,10 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
         <source>%1 (%2, %3)</source>
         <translation>%1（%2，%3）</translation>
     </message>
+    <message>
+        <source>Not comparable as is: %1.</source>
+        <translation>不能直接比较：%1。</translation>
+    </message>
 </context>
 <context>
     <name>CoreClass</name>
@@ -3358,6 +3362,14 @@ rank %1 of %2</source>
         <source>over 90 %</source>
         <translation>超过 90 %</translation>
     </message>
+    <message>
+        <source>Peak reserved: deviation from the median device (%1, %2 neutral)</source>
+        <translation>峰值预留内存：相对中位设备的偏差（%1，%2 内不着色）</translation>
+    </message>
+    <message>
+        <source>median</source>
+        <translation>中位数</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::MemoryHeatmapDock</name>
@@ -3402,12 +3414,12 @@ rank %1 of %2</source>
         <translation>占设备内存比例</translation>
     </message>
     <message>
-        <source>least to most used device</source>
-        <translation>从用量最少到最多的设备</translation>
-    </message>
-    <message>
         <source>Share of device memory: light blue 0 %, dark blue 90 %. Least to most used: the blues span the devices shown, so a spread of a few per cent shows. Red is over 90 % on both.</source>
         <translation>占设备内存比例：浅蓝为 0 %，深蓝为 90 %。从用量最少到最多：蓝色覆盖所显示设备的范围，几个百分点的差异也能看出。两种方式下红色均表示超过 90 %。</translation>
+    </message>
+    <message>
+        <source>deviation from the median device</source>
+        <translation>相对中位设备的偏差</translation>
     </message>
 </context>
 <context>
@@ -4451,6 +4463,14 @@ rank %1 of %2</source>
     <message>
         <source>Step wall time = Computing + Communication(Not Overlapped) + Free + Preparing (the donut&apos;s parts). Stage, as step_trace_time.csv writes it = Computing + Communication(Not Overlapped) + Free − Bubble. Preparing = ProfilerStep#N&apos;s start → the step&apos;s first device task.</source>
         <translation>迭代墙钟时间 = Computing + Communication(Not Overlapped) + Free + Preparing（环形图的各部分）。Stage（step_trace_time.csv 所写）= Computing + Communication(Not Overlapped) + Free − Bubble。Preparing = ProfilerStep#N 开始 → 该迭代第一个 Device 任务。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Main finding:&lt;/b&gt; %1 · %2 · &lt;a href=&quot;advice&quot;&gt;show in Advice&lt;/a&gt;</source>
+        <translation>&lt;b&gt;主要结论：&lt;/b&gt;%1 · %2 · &lt;a href=&quot;advice&quot;&gt;在专家建议中查看&lt;/a&gt;</translation>
+    </message>
+    <message>
+        <source>The advice finding that explains the most of the step time (ranked by the time it explains); Advice lists every finding with its rule, figures and evidence</source>
+        <translation>解释迭代时间最多的专家建议结论（按其解释的时间排序）；专家建议视图列出每条结论的规则、数值和证据</translation>
     </message>
 </context>
 <context>
@@ -6662,6 +6682,10 @@ time</source>
     <message>
         <source>ms per step</source>
         <translation>每迭代 ms</translation>
+    </message>
+    <message>
+        <source>ms per step · axis from %1 ms (the changes are small against the step)</source>
+        <translation>每迭代 ms · 坐标轴从 %1 ms 开始（变化相对迭代时间很小）</translation>
     </message>
 </context>
 <context>

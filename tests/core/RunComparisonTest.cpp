@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The run comparison (query::RunComparison, npuscope.diff/1): an input against itself, a planted slow rank, and the
 // real Kineto control/test pair against figures computed here from the two JSON files.
-#include "GzJson.h"
 #include "npuscope/query/compare/RunComparison.h"
+#include "GzJson.h"
 #include "TestSupport.h"
 #include "npuscope/query/compare/DiffReport.h"
 #include "npuscope/testgen/ClusterGenerator.h"
@@ -468,4 +468,19 @@ TEST(RunComparison, MemoryOperatorsWhoseAllocationChangedMost)
     EXPECT_NEAR(diff.memoryOperators.front().deltaMb(), 1024.0, 1e-6);
     const std::string report = query::DiffReport::text(diff, "a", "b", 5);
     EXPECT_NE(report.find("Operators whose allocation changed most"), std::string::npos);
+}
+
+// Level0 against Level1 (the same job collected at two levels): the comparison says the levels differ before any
+// figure, in the report's text; the same level twice says nothing.
+TEST(RunComparison, DifferentProfilerLevelsAreNamed)
+{
+    auto level0 = openWithKernels(dataDir() / "torch_npu_2rank_level0");
+    auto level1 = openWithKernels(dataDir() / "torch_npu_2rank_level1");
+    const auto diff = query::RunComparison::compare(*level0, *level1, {});
+    EXPECT_EQ(diff.base.profilerLevels, std::vector<std::string> { "Level0" });
+    EXPECT_EQ(diff.neu.profilerLevels, std::vector<std::string> { "Level1" });
+    const std::string note = query::DiffReport::levelNote(diff);
+    EXPECT_NE(note.find("different profiler levels (base Level0, new Level1)"), std::string::npos) << note;
+    EXPECT_NE(query::DiffReport::text(diff, "a", "b", 5).find("note: " + note), std::string::npos);
+    EXPECT_TRUE(query::DiffReport::levelNote(query::RunComparison::compare(*level1, *level1, {})).empty());
 }

@@ -84,6 +84,16 @@ TEST(CompareDock, SlowRankIsTheLargestComputingIncrease)
     const auto& last = bars[bars.size() - 2];
     EXPECT_NEAR(last.to, bars.back().to, 1e-6);
     EXPECT_GT(bars.back().to, bars.front().to); // the cluster step got slower
+    // The axis starts at zero unless every change is too small to see against the step, and then says so.
+    double largest = 0;
+    for (const auto& b : bars) {
+        if (b.kind != gui::WaterfallChart::Bar::Total)
+            largest = std::max(largest, std::abs(b.to - b.from));
+    }
+    if (largest >= 0.08 * bars.back().to) {
+        EXPECT_EQ(dock->waterfall()->axisFloorMs(), 0.0);
+    }
+    EXPECT_EQ(dock->waterfall()->truncated(), dock->waterfall()->axisFloorMs() > 0);
 
     // The headline and the operator tables are filled; a click on the strip selects the rank.
     EXPECT_TRUE(dock->headline()->text().startsWith(QStringLiteral("step +")));

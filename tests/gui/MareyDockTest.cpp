@@ -254,3 +254,47 @@ TEST(MareyDock, NarrowWindowFitsLegendAndTicksAreCentred)
         }
     }
 }
+
+// A large job (4 stages of 32 devices: 128 lines, more than kAutoCollapseDevices) opens with its stages collapsed, one
+// line each, instead of a hatch of one-pixel device lines; once stages are chosen by hand the choice is kept.
+TEST(MareyDock, ManyDevicesOpenWithStagesCollapsed)
+{
+    auto big = std::make_shared<query::MareyStep>();
+    for (int s = 0; s < 4; ++s) {
+        big->stages.push_back({ s, s * 32, 32, 0 });
+        for (int d = 0; d < 32; ++d) {
+            query::MareyDevice device;
+            device.rank = s * 32 + d;
+            device.stage = s;
+            big->devices.push_back(device);
+        }
+    }
+    gui::MareyChart chart;
+    chart.resize(900, 500);
+    chart.setStep(big);
+    for (int s = 0; s < 4; ++s)
+        EXPECT_TRUE(chart.isStageCollapsed(s)) << s;
+    EXPECT_EQ(chart.deviceY(0), chart.deviceY(31));
+
+    // A small one (2 stages of 8) opens expanded.
+    auto small = std::make_shared<query::MareyStep>();
+    small->step = 2;
+    for (int s = 0; s < 2; ++s) {
+        small->stages.push_back({ s, s * 8, 8, 0 });
+        for (int d = 0; d < 8; ++d) {
+            query::MareyDevice device;
+            device.rank = s * 8 + d;
+            device.stage = s;
+            small->devices.push_back(device);
+        }
+    }
+    chart.setStep(small);
+    EXPECT_FALSE(chart.isStageCollapsed(0));
+
+    // Expanded by hand: the next large step keeps the hand's choice.
+    chart.setStep(big);
+    chart.setStageCollapsed(0, false);
+    chart.setStep(small);
+    chart.setStep(big);
+    EXPECT_FALSE(chart.isStageCollapsed(0));
+}

@@ -151,10 +151,11 @@ TEST(MemoryHeatmap, HostsAreRowsDevicesAreColumns)
     EXPECT_EQ(map.cells()[4].column, 2);
 }
 
-// Devices that reserve 50 … 53 % of their memory are one blue on the device scale. "Least to most used device"
-// spans the blues over them: the least and most used are the ramp's two ends, red stays "over 90 %". A spread of a
-// few MB is noise: the ramp spans at least kMinSpread, so it is not painted light against dark.
-TEST(MemoryHeatmap, SpreadScaleTellsNearlyEqualDevicesApart)
+// Devices that reserve 50 … 53 % of their memory are one blue on the device scale. "Deviation from the median device"
+// colours what differs from the median by more than the neutral band (±2 %): 0.52 is the median, 0.53 (+1.9 %) stays
+// neutral, 0.50 (−3.8 %) is cool and 0.60 (+15 %) warm; red stays "over 90 %". A spread of a few MB is noise: both
+// neutral (a least-to-most ramp painted it light against dark).
+TEST(MemoryHeatmap, MedianScaleColoursOnlyWhatDiffersPastTheBand)
 {
     const auto peaksOf = [](std::vector<double> ratios) {
         std::vector<query::RankMemoryPeak> peaks;
@@ -173,20 +174,24 @@ TEST(MemoryHeatmap, SpreadScaleTellsNearlyEqualDevicesApart)
     };
     MemoryHeatmap map;
     map.resize(800, 300);
-    map.setPeaks(peaksOf({ 0.50, 0.51, 0.52, 0.53, 0.95 }));
+    map.setPeaks(peaksOf({ 0.50, 0.51, 0.52, 0.53, 0.60, 0.95 }));
     EXPECT_EQ(map.scale(), MemoryHeatmap::Scale::Device);
     EXPECT_LT(distance(map.colorOnScale(0.50), map.colorOnScale(0.53)), 40);
-    map.setScale(MemoryHeatmap::Scale::Spread);
-    EXPECT_GT(distance(map.colorOnScale(0.50), map.colorOnScale(0.53)), 200);
-    EXPECT_EQ(map.colorOnScale(0.50).name(), MemoryHeatmap::colorOf(0.0).name());
-    EXPECT_EQ(map.colorOnScale(0.53).name(), MemoryHeatmap::colorOf(MemoryHeatmap::kHighRatio).name());
+    map.setScale(MemoryHeatmap::Scale::Median);
+    EXPECT_NEAR(map.medianRatio(), 0.525, 1e-12);
+    EXPECT_EQ(map.colorOnScale(0.52).name(), MemoryHeatmap::neutralColor().name());
+    EXPECT_EQ(map.colorOnScale(0.53).name(), MemoryHeatmap::neutralColor().name());
+    const QColor cool = map.colorOnScale(0.50), warm = map.colorOnScale(0.60);
+    EXPECT_GT(cool.blue(), cool.red()) << cool.name().toStdString();
+    EXPECT_GT(warm.red(), warm.blue()) << warm.name().toStdString();
+    EXPECT_GT(distance(warm, MemoryHeatmap::neutralColor()), distance(cool, MemoryHeatmap::neutralColor()));
     EXPECT_EQ(map.colorOnScale(0.95).name(), MemoryHeatmap::colorOf(0.95).name()); // red on both scales
     const QImage image = map.toImage();
-    test::keepImage(image, QStringLiteral("memory-spread.png"));
-    const QRect cell = map.cellRect(map.cellOfRank(3));
-    EXPECT_EQ(QColor(image.pixel(cell.center() + QPoint(0, cell.height() / 4))).name(), map.colorOnScale(0.53).name());
+    test::keepImage(image, QStringLiteral("memory-median.png"));
+    const QRect cell = map.cellRect(map.cellOfRank(4));
+    EXPECT_EQ(QColor(image.pixel(cell.center() + QPoint(0, cell.height() / 4))).name(), warm.name());
 
-    // 4 MB apart of 64 GB: both near the middle of the ramp.
+    // 4 MB apart of 64 GB: both neutral.
     map.setPeaks(peaksOf({ 0.52, 0.52 + 4.0 / 65536.0 }));
-    EXPECT_LT(distance(map.colorOnScale(0.52), map.colorOnScale(0.52 + 4.0 / 65536.0)), 40);
+    EXPECT_EQ(map.colorOnScale(0.52 + 4.0 / 65536.0).name(), MemoryHeatmap::neutralColor().name());
 }

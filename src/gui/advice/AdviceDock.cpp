@@ -135,6 +135,9 @@ AdviceDock::AdviceDock(Workspace* ws, QWidget* parent)
         if (const Finding* f = currentFinding())
             showEvidence(*f);
     });
+    // The status bar and the Overview lead with the top finding: the findings are computed once per model even while
+    // this view waits behind a tab (the only dock that does).
+    setReloadWhenHidden(true);
     requestReload();
 }
 

@@ -29,7 +29,7 @@ DeferredReload::DeferredReload(QWidget* widget, std::function<void()> reload)
 
 bool DeferredReload::mustWait() const
 {
-    if (!m_widget->window()->isVisible())
+    if (m_alwaysRun || !m_widget->window()->isVisible())
         return false;
     // Hidden, or covered (a background tab's dock keeps isVisible() but has no visible region).
     return !m_widget->isVisible() || m_widget->visibleRegion().isEmpty();

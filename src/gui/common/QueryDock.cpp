@@ -60,6 +60,8 @@ QueryRunner* QueryDock::addRunner(QueryRunner::Delivery delivery)
     return runner;
 }
 
+void QueryDock::setReloadWhenHidden(bool always) { m_deferred->setAlwaysRun(always); }
+
 void QueryDock::requestReload()
 {
     m_errorLabel->hide();

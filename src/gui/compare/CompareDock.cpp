@@ -77,6 +77,13 @@ CompareDock::CompareDock(Workspace* ws, QWidget* parent)
     bold.setBold(true);
     m_headline->setFont(bold);
     layout->addWidget(m_headline);
+    // Profiles of different profiler levels: said before any figure is read.
+    m_levelNote = new QLabel(body);
+    m_levelNote->setObjectName(QStringLiteral("compareLevelNote"));
+    m_levelNote->setWordWrap(true);
+    m_levelNote->setStyleSheet(QStringLiteral("QLabel { color: #b35900; }"));
+    m_levelNote->hide();
+    layout->addWidget(m_levelNote);
     m_sides = new QLabel(body);
     m_sides->setObjectName(QStringLiteral("compareSides"));
     m_sides->setWordWrap(true);
@@ -209,6 +216,10 @@ void CompareDock::showDiff(std::shared_ptr<const query::RunDiff> diff)
     m_diff = std::move(diff);
     const query::RunDiff& d = *m_diff;
     m_headline->setText(QString::fromStdString(query::DiffReport::headline(d)));
+    const std::string levels = query::DiffReport::levelNote(d);
+    m_levelNote->setText(
+        levels.empty() ? QString() : tr("Not comparable as is: %1.").arg(QString::fromStdString(levels)));
+    m_levelNote->setVisible(!levels.empty());
     QString sides
         = tr("Base: %1 \u2192 new: %2")
               .arg(sideText(workspace()->baselinePaths(), d.base), sideText(workspace()->sourcePaths(), d.neu));

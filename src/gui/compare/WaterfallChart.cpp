@@ -59,7 +59,9 @@ void WaterfallChart::setDiff(const query::RunDiff& diff)
         m_bars.push_back({ tr("other"), total, *neu, Bar::Delta });
     }
     m_bars.push_back({ tr("new step"), 0, *neu, Bar::Total });
-    // The deltas are small against the step: zoom the axis onto the range the bars cover, from a round floor.
+    // From zero, so a bar's height is its time; only when every change is too small to see against the step (the
+    // largest under 8 % of it) does the axis zoom onto the range the bars cover, and then it says so and the total
+    // bars carry a break mark (a bar cut at a floor of 80 ms read as a step of a few ms).
     double lo = *neu, hi = *neu;
     for (const Bar& b : m_bars) {
         if (b.kind == Bar::Total)
@@ -70,10 +72,13 @@ void WaterfallChart::setDiff(const query::RunDiff& diff)
     lo = std::min(lo, *base);
     hi = std::max(hi, *base);
     const double span = std::max(hi - lo, 1e-3);
+    m_truncated = span < 0.08 * std::max(*base, *neu);
     // Four ticks or so on round values: the axis ends on multiples of a 1-2-5 step.
-    const double low = std::max(0.0, lo - span * 1.5), high = hi + span * 0.25;
+    const double low = m_truncated ? std::max(0.0, lo - span * 1.5) : 0.0;
+    const double high = m_truncated ? hi + span * 0.25 : hi * 1.06;
     m_step = niceStep(high - low, 4);
     m_lo = std::floor(low / m_step) * m_step;
+    m_truncated = m_truncated && m_lo > 0;
     m_hi = std::max(std::ceil(high / m_step) * m_step, m_lo + m_step);
     update();
 }
@@ -145,7 +150,10 @@ void WaterfallChart::paintEvent(QPaintEvent*)
         painter.drawText(QRect(0, y - fm.height() / 2, p.left() - 4, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
             QString::number(v, 'f', decimals));
     }
-    painter.drawText(QRect(0, 2, p.left() + 40, fm.height()), Qt::AlignLeft, tr("ms per step"));
+    painter.drawText(QRect(0, 2, p.width(), fm.height()), Qt::AlignLeft,
+        m_truncated ? tr("ms per step · axis from %1 ms (the changes are small against the step)")
+                          .arg(QString::number(m_lo, 'f', decimals))
+                    : tr("ms per step"));
     const double slot = static_cast<double>(p.width()) / static_cast<double>(m_bars.size());
     for (int i = 0; i < static_cast<int>(m_bars.size()); ++i) {
         const Bar& b = m_bars[static_cast<size_t>(i)];
@@ -158,6 +166,13 @@ void WaterfallChart::paintEvent(QPaintEvent*)
         else
             painter.setBrush(fill);
         painter.drawRect(r);
+        if (m_truncated && b.kind == Bar::Total) {
+            // The break mark: the bar goes on below the axis' floor.
+            const int y = r.bottom() - 6;
+            painter.setPen(QPen(palette().color(QPalette::Base), 3));
+            painter.drawLine(r.left() - 2, y + 3, r.right() + 2, y - 3);
+            painter.drawLine(r.left() - 2, y + 9, r.right() + 2, y + 3);
+        }
         if (i == hoveredItem() || i == selectedItem()) {
             painter.setPen(QPen(palette().color(QPalette::Highlight), 2));
             painter.setBrush(Qt::NoBrush);

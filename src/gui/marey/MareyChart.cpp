@@ -101,6 +101,18 @@ void MareyChart::setStep(std::shared_ptr<const query::MareyStep> step, std::vect
             kept.insert(s);
     }
     m_collapsed = kept;
+    if (m_step && !sameStep && !m_collapseChosen) {
+        int devices = 0;
+        for (const auto& stage : m_step->stages)
+            devices += stage.deviceCount;
+        m_collapsed.clear();
+        if (devices > kAutoCollapseDevices) {
+            for (size_t s = 0; s < m_step->stages.size(); ++s) {
+                if (m_step->stages[s].deviceCount > 1)
+                    m_collapsed.insert(static_cast<int>(s));
+            }
+        }
+    }
     layoutRows();
     resetAxis();
     if (zoomed)
@@ -126,6 +138,7 @@ void MareyChart::setTimeMode(query::MareyTime mode)
 
 void MareyChart::setStageCollapsed(int stage, bool collapsed)
 {
+    m_collapseChosen = true;
     if (isStageCollapsed(stage) == collapsed)
         return;
     if (collapsed)

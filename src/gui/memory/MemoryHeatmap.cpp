@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/memory/MemoryHeatmap.h"
 
+#include "npuscope/gui/common/DivergingScale.h"
+
 #include <QDateTime>
 
 #include <algorithm>
@@ -19,6 +21,7 @@ const std::array<DeviceHeatmap::ColorStop, 4> kRamp { { { 0.0, QColor(0xc6, 0xdb
 const QColor kHigh(0xd6, 0x27, 0x28);
 const QColor kOver(0x8b, 0x00, 0x00);
 const QColor kNoData(0xbd, 0xbd, 0xbd);
+const QColor kNeutral(0xf4, 0xf4, 0xf4);
 
 QString megabytes(double mb) { return QStringLiteral("%1 MB (%2 GB)").arg(mb, 0, 'f', 1).arg(mb / 1024.0, 0, 'f', 2); }
 
@@ -49,35 +52,43 @@ void MemoryHeatmap::setScale(Scale scale)
     update();
 }
 
-void MemoryHeatmap::updateSpread()
+QColor MemoryHeatmap::neutralColor() { return kNeutral; }
+
+void MemoryHeatmap::updateMedian()
 {
-    bool any = false;
+    std::vector<double> ratios;
     for (const auto& cell : m_cells) {
-        const auto& r = cell.peak.ratio;
-        if (!r || *r > kHighRatio)
-            continue;
-        m_least = any ? std::min(m_least, *r) : *r;
-        m_most = any ? std::max(m_most, *r) : *r;
-        any = true;
+        if (cell.peak.ratio)
+            ratios.push_back(*cell.peak.ratio);
     }
-    if (!any)
-        m_least = m_most = 0;
-    // A spread below kMinSpread is noise (the generated ranks differ by a few MB of 64 GB): the ramp spans at least
-    // that much around its middle, so a few MB are not painted as light against dark.
-    if (m_most - m_least < kMinSpread) {
-        const double middle = (m_least + m_most) / 2;
-        m_least = std::max(0.0, middle - kMinSpread / 2);
-        m_most = m_least + kMinSpread;
-    }
+    m_median = 0;
+    if (ratios.empty())
+        return;
+    const size_t mid = ratios.size() / 2;
+    std::nth_element(ratios.begin(), ratios.begin() + static_cast<std::ptrdiff_t>(mid), ratios.end());
+    m_median = ratios[mid];
+    if (ratios.size() % 2 == 0)
+        m_median
+            = (m_median + *std::max_element(ratios.begin(), ratios.begin() + static_cast<std::ptrdiff_t>(mid))) / 2;
 }
 
 QColor MemoryHeatmap::colorOnScale(std::optional<double> ratio) const
 {
-    if (m_scale == Scale::Device || !ratio || *ratio > kHighRatio)
+    if (m_scale == Scale::Device || !ratio || *ratio > kHighRatio || !(m_median > 0))
         return colorOf(ratio);
-    // The whole blue ramp from the least to the most used device.
-    const double at = std::clamp((*ratio - m_least) / (m_most - m_least), 0.0, 1.0);
-    return rampColor(kRamp, at * kHighRatio);
+    return deviationColor(*ratio / m_median - 1);
+}
+
+QColor MemoryHeatmap::deviationColor(double deviation) const
+{
+    const QColor c = DivergingScale::colour(deviation, DivergingScale::neutralBand(), palette());
+    if (!c.isValid())
+        return kNeutral;
+    // The scale's colours are translucent over a table's base; a cell is opaque: the same colour over the neutral.
+    const double a = c.alphaF();
+    return QColor::fromRgbF(static_cast<float>(c.redF() * a + kNeutral.redF() * (1 - a)),
+        static_cast<float>(c.greenF() * a + kNeutral.greenF() * (1 - a)),
+        static_cast<float>(c.blueF() * a + kNeutral.blueF() * (1 - a)));
 }
 
 void MemoryHeatmap::setPeaks(std::vector<query::RankMemoryPeak> peaks)
@@ -96,7 +107,7 @@ void MemoryHeatmap::setPeaks(std::vector<query::RankMemoryPeak> peaks)
         m_cells[i].row = slot.row;
         m_cells[i].column = slot.column;
     }
-    updateSpread();
+    updateMedian();
 }
 
 QColor MemoryHeatmap::cellColor(int index) const
@@ -112,13 +123,16 @@ QString MemoryHeatmap::cellText(int index) const
 
 DeviceHeatmap::Legend MemoryHeatmap::legend() const
 {
-    if (m_scale == Scale::Spread) {
-        // The ramp spans the devices shown: its ends are the least and most used, red stays "over 90 %".
-        const int decimals = m_most - m_least < 0.02 ? 2 : 1; // ticks a quarter of the span apart stay distinct
-        const auto pct = [decimals](double r) { return QStringLiteral("%1 %").arg(100.0 * r, 0, 'f', decimals); };
-        return { tr("Peak reserved \u00f7 device memory"), [](double r) { return rampColor(kRamp, r * kHighRatio); },
-            { { 0.0, pct(m_least), Qt::AlignLeft }, { 0.5, pct((m_least + m_most) / 2) },
-                { 1.0, pct(m_most), Qt::AlignRight } },
+    if (m_scale == Scale::Median) {
+        // The ramp runs from −20 % to +20 % of the median device's peak; the middle band is neutral.
+        const double band = DivergingScale::neutralBand();
+        const double full = DivergingScale::kSaturation;
+        const auto deviationAt = [full](double v) { return (v - 0.5) * 2 * full; };
+        return { tr("Peak reserved: deviation from the median device (%1, %2 neutral)")
+                     .arg(percent(m_median), DivergingScale::percent(band)),
+            [this, deviationAt](double v) { return deviationColor(deviationAt(v)); },
+            { { 0.0, QStringLiteral("\u2212%1 %").arg(full * 100, 0, 'f', 0), Qt::AlignLeft }, { 0.5, tr("median") },
+                { 1.0, QStringLiteral("+%1 %").arg(full * 100, 0, 'f', 0), Qt::AlignRight } },
             { { kHigh, tr("over 90 %") }, { kOver, tr("over 100 %") }, { kNoData, tr("no memory records") } } };
     }
     // 0 … 90 % the ramp, 90 … 100 % red; a separate swatch for over 100 % and one for no data. 90 % and 100 % are

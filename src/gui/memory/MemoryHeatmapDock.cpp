@@ -49,7 +49,7 @@ MemoryHeatmapDock::MemoryHeatmapDock(Workspace* ws, QWidget* parent)
     m_scale = new QComboBox(body);
     m_scale->setObjectName(QStringLiteral("memoryScaleCombo"));
     m_scale->addItem(tr("share of device memory"), static_cast<int>(MemoryHeatmap::Scale::Device));
-    m_scale->addItem(tr("least to most used device"), static_cast<int>(MemoryHeatmap::Scale::Spread));
+    m_scale->addItem(tr("deviation from the median device"), static_cast<int>(MemoryHeatmap::Scale::Median));
     const QString scaleTip = tr("Share of device memory: light blue 0 %, dark blue 90 %. Least to most used: the "
                                 "blues span the devices shown, so a spread of a few per cent shows. Red is over "
                                 "90 % on both.");

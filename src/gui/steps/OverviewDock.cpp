@@ -100,7 +100,26 @@ OverviewDock::OverviewDock(Workspace* ws, QWidget* parent)
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 2);
     splitter->setStretchFactor(2, 3);
-    setBody(splitter);
+    // The question the view answers leads: the advice finding that explains the most of the step.
+    auto* body = new QWidget(this);
+    auto* bodyLayout = new QVBoxLayout(body);
+    bodyLayout->setContentsMargins(0, 0, 0, 0);
+    bodyLayout->setSpacing(0);
+    m_leadFinding = new QLabel(body);
+    m_leadFinding->setObjectName(QStringLiteral("overviewLeadFinding"));
+    m_leadFinding->setTextFormat(Qt::RichText);
+    m_leadFinding->setWordWrap(true);
+    m_leadFinding->setContentsMargins(8, 6, 8, 6);
+    m_leadFinding->setAutoFillBackground(true);
+    m_leadFinding->setBackgroundRole(QPalette::AlternateBase);
+    m_leadFinding->hide();
+    connect(m_leadFinding, &QLabel::linkActivated, this,
+        [this] { workspace()->requestShowView(QStringLiteral("advice")); });
+    bodyLayout->addWidget(m_leadFinding);
+    bodyLayout->addWidget(splitter, 1);
+    setBody(body);
+    connect(ws, &Workspace::topFindingChanged, this, &OverviewDock::showLeadFinding);
+    showLeadFinding();
 
     connect(m_chart, &RankBarChart::rankClicked, this, [this](qint64 rank) { workspace()->setSelectedRank(rank); });
     reloadOn({ &Workspace::stepChanged });
@@ -151,7 +170,9 @@ void OverviewDock::reload()
             m_meanGap = r.meanGap;
             m_rankGaps = std::move(r.rankGaps);
             m_chart->setBars(std::move(r.bars));
-            const QString stepText = step ? tr("step %1").arg(*step) : (workspace()->skipFirstStep() ? tr("mean over steps but the first") : tr("mean over steps"));
+            const QString stepText = step
+                ? tr("step %1").arg(*step)
+                : (workspace()->skipFirstStep() ? tr("mean over steps but the first") : tr("mean over steps"));
             // Old MindSpore / MindInsight data has the iteration trace split (interval, fp+bp, tail) instead.
             const bool iterationTrace = m_meanSplit && m_meanSplit->iterationTrace;
             if (m_otherGenerationRanks > 0)
@@ -199,6 +220,18 @@ void OverviewDock::showBaseline()
     }
     m_basePie->setSplit(query::splitOfDiff(diff->clusterBase),
         tr("Baseline cluster mean of %1 \u00b7 %2").arg(ranksText(static_cast<int>(diff->ranks.size())), steps));
+}
+
+void OverviewDock::showLeadFinding()
+{
+    const QString rule = workspace()->topFindingRule();
+    m_leadFinding->setVisible(!rule.isEmpty());
+    if (rule.isEmpty())
+        return;
+    m_leadFinding->setText(tr("<b>Main finding:</b> %1 · %2 · <a href=\"advice\">show in Advice</a>")
+                               .arg(rule.toHtmlEscaped(), workspace()->topFindingText().toHtmlEscaped()));
+    m_leadFinding->setToolTip(tr("The advice finding that explains the most of the step time (ranked by the time it "
+                                 "explains); Advice lists every finding with its rule, figures and evidence"));
 }
 
 QString OverviewDock::newRunTitle() const

@@ -134,6 +134,26 @@ std::string cell(std::optional<double> v, int width = 10, int decimals = 3, bool
 
 } // namespace
 
+std::string DiffReport::levelNote(const RunDiff& diff)
+{
+    const auto& a = diff.base.profilerLevels;
+    const auto& b = diff.neu.profilerLevels;
+    if (a.empty() || b.empty() || a == b)
+        return {};
+    auto join = [](const std::vector<std::string>& v) {
+        std::string out;
+        for (const auto& s : v)
+            out += (out.empty() ? "" : "+") + s;
+        return out;
+    };
+    // What a level records (torch_npu profiler levels): Level0 writes no communication.json and no operator details,
+    // Level1 adds them and the AI Core metrics, Level2 more kernel detail: a figure one side never recorded changes
+    // by up to 100 % without the run having changed.
+    return "the inputs were collected at different profiler levels (base " + join(a) + ", new " + join(b)
+        + "): figures one level does not record (communication details, operator categories, \"other\") differ "
+          "because of the collection, not the run; compare profiles of the same level";
+}
+
 std::string DiffReport::headline(const RunDiff& diff)
 {
     const auto stepDelta = diffDelta(diff.clusterBase, diff.clusterNew, DiffComponent::Step);
@@ -269,6 +289,8 @@ std::string DiffReport::text(
     const RunDiff& diff, const std::string& basePath, const std::string& newPath, std::size_t top)
 {
     std::string out = headline(diff) + "\n";
+    if (const auto note = levelNote(diff); !note.empty())
+        out += "note: " + note + "\n";
     auto sideLine = [](const char* label, const DiffSide& s, const std::string& path) {
         std::string line = std::string(label) + ": " + path + " — " + std::to_string(s.ranks.size()) + " ranks, ";
         line += s.step         ? "step " + std::to_string(*s.step)

@@ -121,6 +121,10 @@ Side readSide(model::Database& db, std::optional<int64_t> step)
         steps = StepQuery::steps(db);
     side.info.stepCount = static_cast<int64_t>(steps.size());
     const std::string filter = stepFilter(steps);
+    auto levels = db.prepare("SELECT DISTINCT profiler_level FROM rank WHERE profiler_level IS NOT NULL AND "
+                             "profiler_level <> '' ORDER BY 1");
+    while (levels.step())
+        side.info.profilerLevels.push_back(levels.text(0));
 
     // Kernels: one pass over the rows, strings resolved once per distinct id.
     struct Key {
@@ -193,8 +197,8 @@ Side readSide(model::Database& db, std::optional<int64_t> step)
             c.ranks.insert(st.int64(3));
             ofOp.emplace(st.int64(0), &c);
         }
-        auto bw = db.prepare(
-            "SELECT comm_op_id, size_mb, transit_ns FROM comm_bandwidth WHERE bandwidth_gbps IS NOT NULL");
+        auto bw
+            = db.prepare("SELECT comm_op_id, size_mb, transit_ns FROM comm_bandwidth WHERE bandwidth_gbps IS NOT NULL");
         while (bw.step()) {
             const auto it = ofOp.find(bw.int64(0));
             if (it == ofOp.end())

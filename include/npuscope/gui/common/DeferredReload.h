@@ -26,6 +26,9 @@ public:
     bool mustWait() const;
     // A reload waits for the widget to be shown.
     bool isPending() const { return m_pending; }
+    // Never wait: a view whose result others lead with (Advice: the status bar and the Overview show its top finding)
+    // runs while hidden too.
+    void setAlwaysRun(bool always) { m_alwaysRun = always; }
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -38,6 +41,7 @@ private:
     std::function<void()> m_reload;
     bool m_pending = false;
     bool m_recheckQueued = false;
+    bool m_alwaysRun = false;
 };
 
 } // namespace npuscope::gui

@@ -54,6 +54,8 @@ protected:
     QueryRunner* addRunner(QueryRunner::Delivery delivery = QueryRunner::Delivery::NewestOnly);
     // Reloads now, or when the dock is next shown if it is hidden in a visible window.
     void requestReload();
+    // Reload while hidden too (DeferredReload::setAlwaysRun): for a dock whose result other views lead with.
+    void setReloadWhenHidden(bool always);
     // Also reload when the Workspace emits one of these (databaseChanged always does).
     void reloadOn(std::initializer_list<void (Workspace::*)()> triggers);
     // On these signals run part, a smaller re-query than reload(); while the dock waits to be shown the full

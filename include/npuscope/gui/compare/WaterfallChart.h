@@ -29,6 +29,9 @@ public:
     // Rebuilds the bars from a comparison's cluster figures; an empty diff (no matched rank) shows nothing.
     void setDiff(const query::RunDiff& diff);
     const std::vector<Bar>& bars() const { return m_bars; }
+    // The axis' floor in ms: 0 unless every change is under 8 % of the step (then truncated() and the chart says so).
+    double axisFloorMs() const { return m_lo; }
+    bool truncated() const { return m_truncated; }
 
     int itemAt(const QPoint& pos) const override;
     QString itemToolTip(int item) const override;
@@ -43,6 +46,7 @@ private:
 
     std::vector<Bar> m_bars;
     double m_lo = 0, m_hi = 1, m_step = 1; // axis range and tick step, ms
+    bool m_truncated = false; // the axis starts above zero (said on the chart, break marks on the totals)
 };
 
 } // namespace npuscope::gui

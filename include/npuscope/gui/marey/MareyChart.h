@@ -49,6 +49,9 @@ public:
 
     void setTimeMode(query::MareyTime mode);
     query::MareyTime timeMode() const { return m_time; }
+    // A step of more device lines than this opens with each stage of several devices collapsed to one line of unions
+    // (1,024 ranks drew a solid hatch, one pixel per device), until stages are collapsed or expanded by hand.
+    static constexpr int kAutoCollapseDevices = 64;
     void setStageCollapsed(int stage, bool collapsed);
     bool isStageCollapsed(int stage) const { return m_collapsed.count(stage) > 0; }
     // The finding drawn highlighted (its operator outlined on its device or on every device of its stage).
@@ -123,6 +126,7 @@ private:
     std::vector<Blocks> m_blocks;
     query::MareyTime m_time = query::MareyTime::Absolute;
     std::set<int> m_collapsed;
+    bool m_collapseChosen = false; // setStageCollapsed was called: no automatic collapse from then on
     mutable std::vector<std::vector<query::MareyCollapsedOp>> m_collapsedOps; // per stage, built when first drawn
     mutable std::vector<bool> m_collapsedBuilt;
     std::optional<query::MareyFinding> m_highlight;

@@ -25,15 +25,20 @@ public:
         int column = 0;
     };
     static constexpr double kHighRatio = 0.9; // ratios above this are drawn red
-    // What the blue ramp spans: the device's memory (0 … 90 %), or the spread of the devices shown (least … most
-    // used): at 1,024 ranks that reserve 52 % ± 1 % each, the device scale paints every cell the same blue. Ratios
-    // above kHighRatio are red on both.
-    enum class Scale { Device, Spread };
-    static constexpr double kMinSpread = 0.005; // Spread: the ramp spans at least 0.5 % of device memory
+    // What the colour says: the share of the device's memory (a blue ramp 0 … 90 %), or the deviation of the device's
+    // peak from the median device's (DivergingScale: within the neutral band, ±2 % by default, uncoloured; warm above,
+    // cool below, full at ±20 %): at 1,024 ranks that reserve 52 % ± 1 % each, the device scale paints every cell the
+    // same blue, and a least-to-most ramp painted a 1 % spread from light to dark. Ratios above kHighRatio are red on
+    // both. (The value 1 was "least to most used device", which the median scale replaces in saved settings.)
+    enum class Scale { Device, Median };
+    // Median: the fill of a device within the neutral band.
+    static QColor neutralColor();
     void setScale(Scale scale);
     Scale scale() const { return m_scale; }
     // The colour of a cell's ratio on the current scale.
     QColor colorOnScale(std::optional<double> ratio) const;
+    // Median: the median device's ratio (0 without cells).
+    double medianRatio() const { return m_median; }
 
     explicit MemoryHeatmap(QWidget* parent = nullptr);
 
@@ -51,11 +56,13 @@ protected:
     Legend legend() const override;
 
 private:
-    void updateSpread();
+    void updateMedian();
+    // A deviation's DivergingScale colour made opaque over neutralColor() (neutralColor() within the band).
+    QColor deviationColor(double deviation) const;
 
     std::vector<Cell> m_cells;
     Scale m_scale = Scale::Device;
-    double m_least = 0, m_most = 0; // Spread: the least and most ratio among the cells (below kHighRatio)
+    double m_median = 0; // Median: the median ratio of the cells that have one
 };
 
 } // namespace npuscope::gui

@@ -20,7 +20,9 @@ class StepSplitPie;
 
 // Where the step goes: a donut of the selected rank's split (the cluster mean's when no rank is
 // selected) next to one stacked bar per rank. Under the donut a line says which step time it shows (the step wall
-// time) and why Stage, the step time of Cluster steps' Stage column, is shorter (query::StepTimeGap). Follows the
+// time) and why Stage, the step time of Cluster steps' Stage column, is shorter (query::StepTimeGap). Above both, the
+// advice finding that explains the most of the step, with a link to Advice (issue 36: the Overview leads with the main
+// problem). Follows the
 // Workspace step and rank; clicking a bar selects that rank. GUI thread only.
 class OverviewDock : public QueryDock {
     Q_OBJECT
@@ -40,6 +42,9 @@ public:
     RankBarChart* chart() const { return m_chart; }
     // The line under the donut: its figure's definition and its difference from Stage.
     QLabel* stepTimeNote() const { return m_stepTimeNote; }
+    // The line above everything: the advice finding that explains the most of the step (Workspace::topFinding),
+    // hidden until Advice has one.
+    QLabel* leadFinding() const { return m_leadFinding; }
     // The text of that line for a gap (the donut's rank or the cluster mean); public for the tests.
     static QString stepTimeNoteText(const query::StepTimeGap& gap);
 
@@ -51,6 +56,7 @@ private:
     void showSelection();
     void showBaseline();
     void showStepTimeNote(const std::optional<query::StepTimeGap>& gap);
+    void showLeadFinding();
     // Compare mode: "New run, step +x ms (+y %) against the baseline · " (cluster or the selected rank); empty
     // without a comparison.
     QString newRunTitle() const;
@@ -61,6 +67,7 @@ private:
     QScrollArea* m_scroll;
     QLabel* m_chartTitle;
     QLabel* m_stepTimeNote;
+    QLabel* m_leadFinding = nullptr;
     std::optional<query::StepSplit> m_meanSplit;
     std::optional<query::StepTimeGap> m_meanGap;
     std::map<int64_t, query::StepTimeGap> m_rankGaps;

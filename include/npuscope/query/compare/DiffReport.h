@@ -30,6 +30,9 @@ public:
         const RunDiff& diff, const std::string& basePath, const std::string& newPath, std::size_t top);
     // The headline alone (first line of text()).
     static std::string headline(const RunDiff& diff);
+    // When the two inputs were collected at different profiler levels (e.g. Level0 against Level1), a sentence that
+    // says so and what it does to the comparison; empty when the levels agree or either is unknown.
+    static std::string levelNote(const RunDiff& diff);
 };
 
 } // namespace npuscope::query

@@ -87,6 +87,7 @@ struct DiffSide {
     int64_t stepCount = 0; // numbered steps averaged (0: the input has no step numbers, its whole range is one step)
     int64_t kernelRanks = 0; // ranks with kernel rows in the chosen steps
     int64_t kernelRows = 0;
+    std::vector<std::string> profilerLevels; // distinct rank.profiler_level values (Level0, Level1, ...), ascending
 };
 
 // The comparison of two loaded inputs. Times in ms.
