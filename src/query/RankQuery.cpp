@@ -106,6 +106,18 @@ std::vector<ParseIssue> IssueQuery::issues(model::Database& db)
     return out;
 }
 
+std::vector<ParseIssue> IssueQuery::rankIssues(model::Database& db, int64_t rank)
+{
+    std::vector<ParseIssue> out;
+    auto st = db.prepare("SELECT id, severity, rank_id, file, line, message, message_template FROM parse_issue "
+                         "WHERE rank_id = ?1 ORDER BY id");
+    st.bind(1, rank);
+    while (st.step())
+        out.push_back(
+            { st.int64(0), st.text(1), st.optInt(2), st.optText(3), st.optInt(4), st.text(5), st.optText(6) });
+    return out;
+}
+
 int64_t IssueQuery::problemCount(model::Database& db)
 {
     return db.scalarInt("SELECT COUNT(*) FROM parse_issue WHERE severity IN ('warning', 'error')").value_or(0);

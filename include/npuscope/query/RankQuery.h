@@ -59,6 +59,9 @@ public:
     // All parse issues: those without a rank first, then by rank, each rank's in the order they were written
     // (stable across runs although ranks are parsed on several threads).
     static std::vector<ParseIssue> issues(model::Database& db);
+    // The issues of one rank, in the order they were written (a view reading one rank after another's import must not
+    // read every rank's issues each time: quadratic over "Expand all ranks").
+    static std::vector<ParseIssue> rankIssues(model::Database& db, int64_t rank);
     // Number of issues with severity warning or error.
     static int64_t problemCount(model::Database& db);
 };

@@ -25,7 +25,6 @@ namespace npuscope::gui {
 
 FlopsHeatmapDock::FlopsHeatmapDock(Workspace* ws, QWidget* parent)
     : QueryDock(tr("FLOPs heatmap"), kObjectName, ws, parent)
-    , m_importRunner(addRunner(QueryRunner::Delivery::Every))
     , m_flopsRunner(addRunner())
     , m_heatmap(new FlopsHeatmap)
     , m_redraw(new QTimer(this))
@@ -118,7 +117,6 @@ void FlopsHeatmapDock::showEvent(QShowEvent* event)
 
 void FlopsHeatmapDock::reload()
 {
-    m_importRunner->cancelPending();
     ++m_importEpoch; // answers to the imports asked for before this reload are not counted
     m_redraw->stop();
     m_queue.clear();

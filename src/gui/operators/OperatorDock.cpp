@@ -157,7 +157,6 @@ PieChart::Ring typeRing(
 
 OperatorDock::OperatorDock(Workspace* ws, QWidget* parent)
     : QueryDock(tr("Operators"), kObjectName, ws, parent)
-    , m_importRunner(addRunner(QueryRunner::Delivery::Every))
     , m_model(new OperatorTableModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
 {
@@ -327,7 +326,6 @@ void OperatorDock::selectOperatorAt(int viewRow)
 
 void OperatorDock::reload()
 {
-    m_importRunner->cancelPending();
     m_imported.clear();
     m_importing.clear();
     m_queue.clear();

@@ -589,10 +589,10 @@ void TimelineDock::readRank(int64_t rank, const DeferredLoadService::Result& res
         auto guard = db->lock();
         RankLoad r;
         r.timeline = query::TimelineQuery::loadRank(*db, rank);
-        const auto issues = query::IssueQuery::issues(*db);
+        const auto issues = query::IssueQuery::rankIssues(*db, rank);
         for (const auto& issue : issues) {
             // DeferredSniff::truncation's warning, or the importer's own report of a document that ended early.
-            if (issue.rank == rank && issue.message.rfind("file looks truncated", 0) == 0)
+            if (issue.message.rfind("file looks truncated", 0) == 0)
                 r.truncated = true;
         }
         if (r.timeline && !r.timeline->tracks.empty())
@@ -602,7 +602,7 @@ void TimelineDock::readRank(int64_t rank, const DeferredLoadService::Result& res
         // Nothing to draw: the import problems of this rank say why (the file may also just have no events).
         QStringList errors;
         for (const auto& issue : issues) {
-            if (issue.rank == rank && issue.severity == "error")
+            if (issue.severity == "error")
                 errors << issueMessage(issue);
         }
         r.problem = errors.isEmpty() ? (imported ? tr("the timeline has no events") : QString())

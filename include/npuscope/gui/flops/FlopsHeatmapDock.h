@@ -63,7 +63,6 @@ private:
     void updateStatus();
     void syncSelection();
 
-    QueryRunner* m_importRunner;
     quint64 m_importEpoch = 0; // bumped by reload()
     // FlopsQuery, apart from runner()'s rank listing so a refresh never drops the listing.
     QueryRunner* m_flopsRunner;

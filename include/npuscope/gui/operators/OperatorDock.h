@@ -95,7 +95,6 @@ private:
     // Ranks the current choice needs imported (all-ranks: capped unless "Load all" was pressed).
     std::vector<int64_t> neededRanks() const;
 
-    QueryRunner* m_importRunner;
     OperatorTableModel* m_model;
     QSortFilterProxyModel* m_proxy;
     QTableView* m_table;
