@@ -70,8 +70,8 @@ std::shared_ptr<const CommLinkIndex> CommLinkIndex::build(model::Database& db)
     std::vector<int32_t> nameIds(names.size(), -2); // -2: not interned yet
 
     // The rows as the view gives them, with global ranks (kNullRank when unknown) and, aside, the local ranks.
-    std::vector<Row>& rows = index->m_rows;
-    std::vector<std::pair<int32_t, int32_t>> localRanks;
+    auto& rows = index->m_rows;
+    core::HugeVector<std::pair<int32_t, int32_t>> localRanks;
     {
         auto count = db.prepare("SELECT COUNT(*) FROM comm_link_row");
         const size_t n = count.step() ? static_cast<size_t>(count.int64(0)) : 0;

@@ -30,10 +30,10 @@ IdRange idRange(model::Database& db, const char* sql)
 
 // Lays out rows grouped by an owner index (an op, a bandwidth row), keeping their order within an owner: a counting
 // sort. setRange(owner, begin, end) receives each owner's [begin, end).
-template <typename Row, typename Out, typename OwnerOf, typename Value, typename SetRange>
-void layOutByOwner(
-    const std::vector<Row>& rows, size_t owners, std::vector<Out>& out, OwnerOf ownerOf, Value value, SetRange setRange)
+template <typename Rows, typename Out, typename OwnerOf, typename Value, typename SetRange>
+void layOutByOwner(const Rows& rows, size_t owners, Out& out, OwnerOf ownerOf, Value value, SetRange setRange)
 {
+    using Row = typename Rows::value_type;
     std::vector<uint32_t> next(owners + 1, 0);
     for (const Row& r : rows)
         ++next[ownerOf(r) + 1];
@@ -54,7 +54,7 @@ void layOutByOwner(
 std::shared_ptr<const CommOpIndex> CommOpIndex::build(model::Database& db)
 {
     auto index = std::make_shared<CommOpIndex>();
-    std::vector<Op>& ops = index->m_ops;
+    auto& ops = index->m_ops;
     const auto opIds = idRange(db, "SELECT MIN(id), MAX(id), COUNT(*) FROM comm_op WHERE is_total = 0");
     ops.reserve(opIds.count);
     auto st = db.prepare("SELECT id, rank_id, step, op_name, group_hash, start_ns, elapse_ns, transit_ns, wait_ns, "
@@ -92,7 +92,7 @@ std::shared_ptr<const CommOpIndex> CommOpIndex::build(model::Database& db)
         size_t op;
         Bandwidth bw;
     };
-    std::vector<RawBandwidth> raw;
+    core::HugeVector<RawBandwidth> raw;
     raw.reserve(idRange(db, "SELECT MIN(id), MAX(id), COUNT(*) FROM comm_bandwidth").count);
     int64_t minBw = 0, maxBw = -1;
     auto bw
@@ -126,7 +126,7 @@ std::shared_ptr<const CommOpIndex> CommOpIndex::build(model::Database& db)
     for (size_t i = 0; i < bandwidths.size(); ++i)
         bwOf.add(bandwidths[i].id, i);
     bwOf.seal();
-    std::vector<std::pair<size_t, Packet>> packets;
+    core::HugeVector<std::pair<size_t, Packet>> packets;
     packets.reserve(idRange(db, "SELECT 0, 0, COUNT(*) FROM comm_packet").count);
     auto pk = db.prepare("SELECT comm_bandwidth_id, package_mb, count, total_ns FROM comm_packet");
     while (pk.step()) {

@@ -14,10 +14,11 @@ using StepRanges = std::vector<std::pair<int64_t, std::pair<size_t, size_t>>>;
 // Reorders items by step, keeping the order within a step (a counting sort: a job has a handful of steps, and a
 // 1,024-rank index holds hundreds of thousands of rows, which std::stable_sort moved through a buffer of the same
 // size log n times). Items without a step (hasStep(item) false) go first and get no range: they are only part of
-// "every step". T must be default-constructible.
-template <typename T, typename HasStep, typename Step>
-StepRanges bucketBySteps(std::vector<T>& items, HasStep hasStep, Step step)
+// "every step". Vector is a std::vector of a default-constructible type (any allocator).
+template <typename Vector, typename HasStep, typename Step>
+StepRanges bucketBySteps(Vector& items, HasStep hasStep, Step step)
 {
+    using T = typename Vector::value_type;
     std::vector<int64_t> steps;
     size_t withoutStep = 0;
     for (const T& item : items) {
@@ -47,7 +48,7 @@ StepRanges bucketBySteps(std::vector<T>& items, HasStep hasStep, Step step)
         at += counts[i];
     }
     if (!steps.empty()) {
-        std::vector<T> out(items.size());
+        Vector out(items.size());
         size_t none = 0;
         for (T& item : items)
             out[hasStep(item) ? next[slot(step(item))]++ : none++] = std::move(item);

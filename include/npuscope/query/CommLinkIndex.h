@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "npuscope/core/HugePageAllocator.h"
 #include "npuscope/model/Database.h"
 #include "npuscope/query/CommQuery.h"
 #include "npuscope/query/StringTable.h"
@@ -57,7 +58,7 @@ public:
     size_t size() const { return m_rows.size(); }
 
 private:
-    std::vector<Row> m_rows;
+    core::HugeVector<Row> m_rows;
     std::vector<std::pair<int64_t, std::pair<size_t, size_t>>> m_steps; // step -> [begin, end)
     StringTable m_strings;
     std::vector<Group> m_groups; // names and members, without op counts

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "npuscope/core/HugePageAllocator.h"
 #include "npuscope/model/Database.h"
 #include "npuscope/query/StringTable.h"
 
@@ -78,9 +79,9 @@ public:
     size_t size() const { return m_ops.size(); }
 
 private:
-    std::vector<Op> m_ops;
-    std::vector<Bandwidth> m_bandwidths;
-    std::vector<Packet> m_packets;
+    core::HugeVector<Op> m_ops;
+    core::HugeVector<Bandwidth> m_bandwidths;
+    core::HugeVector<Packet> m_packets;
     std::vector<std::pair<int64_t, std::pair<size_t, size_t>>> m_steps; // step -> [begin, end) of m_ops
     StringTable m_strings;
 };
