@@ -60,6 +60,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QMouseEvent>
+#include <QMutexLocker>
 #include <QProgressDialog>
 #include <QScreen>
 #include <QScrollArea>
@@ -822,7 +823,32 @@ QStringList MainWindow::recentEntries() const
 {
     if (!m_options.persistSettings)
         return {};
-    return QSettings().value(kRecentKey).toStringList();
+    if (!m_recent)
+        m_recent = QSettings().value(kRecentKey).toStringList();
+    return *m_recent;
+}
+
+void MainWindow::writeRecent(RecentWrite& state, quint64 generation, const QStringList& list)
+{
+    QMutexLocker lock(&state.mutex);
+    if (!state.isLatest(generation))
+        return;
+    QSettings settings;
+    if (list.isEmpty())
+        settings.remove(QLatin1String(kRecentKey));
+    else
+        settings.setValue(QLatin1String(kRecentKey), list);
+}
+
+void MainWindow::storeRecent(const QStringList& list)
+{
+    m_recent = list;
+    // QSettings writes its file when destroyed, locking it and fdatasync()ing: 100 ms of the GUI thread at the end
+    // of an open in the X11 session (scripts/gui-session.sh). The write goes to the job pool; the newest list wins
+    // (an older job that runs later finds a newer generation and writes nothing).
+    auto state = m_recentWrite;
+    const quint64 generation = state->latest.fetchAndAddOrdered(1) + 1;
+    m_workspace->jobPool()->start([state, generation, list] { writeRecent(*state, generation, list); });
 }
 
 void MainWindow::addRecent(const QStringList& paths)
@@ -836,7 +862,7 @@ void MainWindow::addRecent(const QStringList& paths)
     list.prepend(entry);
     while (list.size() > kMaxRecent)
         list.removeLast();
-    QSettings().setValue(kRecentKey, list);
+    storeRecent(list);
     m_welcome->setRecent(list);
 }
 
@@ -855,7 +881,10 @@ void MainWindow::rebuildRecentMenu()
         return;
     }
     m_recentMenu->addSeparator();
-    m_recentMenu->addAction(tr("Clear list"), this, [] { QSettings().remove(kRecentKey); });
+    m_recentMenu->addAction(tr("Clear list"), this, [this] {
+        storeRecent({});
+        m_welcome->setRecent({});
+    });
 }
 
 void MainWindow::open(const QStringList& paths)

@@ -3,14 +3,17 @@
 
 #include "npuscope/query/NavigationQuery.h"
 
+#include <QAtomicInteger>
 #include <QElapsedTimer>
 #include <QFuture>
 #include <QMainWindow>
+#include <QMutex>
 #include <QStringList>
 
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 class QLabel;
 class QMenu;
@@ -138,6 +141,8 @@ public:
     bool exportReport(const QString& path, QString* error);
 
     QStringList recentEntries() const;
+    // Remembers the recent list and writes it to the settings on the job pool (never on the GUI thread).
+    void storeRecent(const QStringList& list);
 
     // The progress dialog's text for a load's progress: the file being read and "rank N of M", or, for a folder of
     // imported rank files (npuscope-cli import), "N of M ranks imported". GUI thread only.
@@ -239,6 +244,15 @@ private:
     bool m_restylePending = false; // a style sheet polish after a palette change is queued
     QPalette m_styledPalette; // the application palette the style sheet was last polished with
     WelcomePage* m_welcome = nullptr;
+    mutable std::optional<QStringList> m_recent; // the recent list as last read or stored
+    struct RecentWrite {
+        QMutex mutex; // held by the job while it writes
+        QAtomicInteger<quint64> latest { 0 }; // the newest list's generation
+        bool isLatest(quint64 generation) const { return latest.loadAcquire() == generation; }
+    };
+    std::shared_ptr<RecentWrite> m_recentWrite = std::make_shared<RecentWrite>();
+    // The job's body (out of line: GCC 12 inlined into std::function warns falsely on the atomic load).
+    [[gnu::noinline]] static void writeRecent(RecentWrite& state, quint64 generation, const QStringList& list);
     QByteArray m_stateBehindWelcome;
     QueryRunner* m_issueCounter = nullptr;
     // The ranks, steps and operator types the palette offers, fetched after each open.
