@@ -259,16 +259,22 @@ TEST(MareyDock, NarrowWindowFitsLegendAndTicksAreCentred)
 // line each, instead of a hatch of one-pixel device lines; once stages are chosen by hand the choice is kept.
 TEST(MareyDock, ManyDevicesOpenWithStagesCollapsed)
 {
-    auto big = std::make_shared<query::MareyStep>();
-    for (int s = 0; s < 4; ++s) {
-        big->stages.push_back({ s, s * 32, 32, 0 });
-        for (int d = 0; d < 32; ++d) {
-            query::MareyDevice device;
-            device.rank = s * 32 + d;
-            device.stage = s;
-            big->devices.push_back(device);
+    // stages × devices, without ops: the layout is what is tested.
+    const auto stepOf = [](std::optional<int64_t> step, int stages, int devices) {
+        auto out = std::make_shared<query::MareyStep>();
+        out->step = step;
+        for (int s = 0; s < stages; ++s) {
+            out->stages.push_back({ s, s * devices, devices, 0 });
+            for (int d = 0; d < devices; ++d) {
+                query::MareyDevice device;
+                device.rank = s * devices + d;
+                device.stage = s;
+                out->devices.push_back(device);
+            }
         }
-    }
+        return out;
+    };
+    const auto big = stepOf(std::nullopt, 4, 32);
     gui::MareyChart chart;
     chart.resize(900, 500);
     chart.setStep(big);
@@ -277,17 +283,7 @@ TEST(MareyDock, ManyDevicesOpenWithStagesCollapsed)
     EXPECT_EQ(chart.deviceY(0), chart.deviceY(31));
 
     // A small one (2 stages of 8) opens expanded.
-    auto small = std::make_shared<query::MareyStep>();
-    small->step = 2;
-    for (int s = 0; s < 2; ++s) {
-        small->stages.push_back({ s, s * 8, 8, 0 });
-        for (int d = 0; d < 8; ++d) {
-            query::MareyDevice device;
-            device.rank = s * 8 + d;
-            device.stage = s;
-            small->devices.push_back(device);
-        }
-    }
+    const auto small = stepOf(2, 2, 8);
     chart.setStep(small);
     EXPECT_FALSE(chart.isStageCollapsed(0));
 

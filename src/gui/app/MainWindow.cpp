@@ -74,6 +74,8 @@
 #include <QToolButton>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <spdlog/spdlog.h>
+
 #include <functional>
 #include <map>
 #include <mutex>
@@ -838,6 +840,10 @@ void MainWindow::writeRecent(RecentWrite& state, quint64 generation, const QStri
         settings.remove(QLatin1String(kRecentKey));
     else
         settings.setValue(QLatin1String(kRecentKey), list);
+    settings.sync();
+    // Not a problem of the profile (Parse issues): the log says it, the list stays in memory for this session.
+    if (settings.status() != QSettings::NoError)
+        spdlog::warn("recent files: cannot write the settings file {}", settings.fileName().toStdString());
 }
 
 void MainWindow::storeRecent(const QStringList& list)

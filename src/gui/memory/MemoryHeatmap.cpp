@@ -2,6 +2,7 @@
 #include "npuscope/gui/memory/MemoryHeatmap.h"
 
 #include "npuscope/gui/common/DivergingScale.h"
+#include "npuscope/query/advice/OutlierTest.h"
 
 #include <QDateTime>
 
@@ -61,15 +62,7 @@ void MemoryHeatmap::updateMedian()
         if (cell.peak.ratio)
             ratios.push_back(*cell.peak.ratio);
     }
-    m_median = 0;
-    if (ratios.empty())
-        return;
-    const size_t mid = ratios.size() / 2;
-    std::nth_element(ratios.begin(), ratios.begin() + static_cast<std::ptrdiff_t>(mid), ratios.end());
-    m_median = ratios[mid];
-    if (ratios.size() % 2 == 0)
-        m_median
-            = (m_median + *std::max_element(ratios.begin(), ratios.begin() + static_cast<std::ptrdiff_t>(mid))) / 2;
+    m_median = query::advice::OutlierTest::median(std::move(ratios)); // 0 without cells
 }
 
 QColor MemoryHeatmap::colorOnScale(std::optional<double> ratio) const
