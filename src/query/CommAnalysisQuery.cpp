@@ -41,20 +41,6 @@ std::optional<double> bandwidth(double sizeMb, int64_t timeNs)
     return sizeMb / (static_cast<double>(timeNs) / 1.0e6);
 }
 
-struct RawLink {
-    int64_t reportedBy = 0;
-    std::optional<int64_t> step;
-    std::string opType; // op type, or the real op name for 2023 keys
-    std::string group;
-    int64_t src = 0, dst = 0;
-    std::string transport;
-    double sizeMb = 0;
-    int64_t timeNs = 0;
-    std::string opName;
-    double bandwidthGbps = 0; // as written
-    bool local = false; // src / dst are group-local ranks (CommQuery::localRankGroups)
-};
-
 enum class LinkMode { Totals, Slot, Op, Bottom1 };
 
 // Which comm_link rows a view needs. Totals: the "total" slot of every op type (or of opType), plus
@@ -169,32 +155,6 @@ bool keepLink(const LocalPolicy& p, bool local, const std::string& group)
     return p.localGroup ? local && group == *p.localGroup : !local;
 }
 
-// The links a LinkQuery selects, as values.
-std::vector<RawLink> fetchIndex(const CommLinkIndex& index, const LinkQuery& q)
-{
-    std::vector<RawLink> all;
-    forEachIndexRow(index, q, [&](const CommLinkIndex::Row& row, int32_t typeId) {
-        const auto* r = &row;
-        const bool realOp = r->slot < 0;
-        RawLink l;
-        l.reportedBy = r->reportedBy;
-        l.step = r->hasStep ? std::optional<int64_t>(r->step) : std::nullopt;
-        l.opType = index.text(typeId);
-        l.group = r->group >= 0 ? index.text(r->group) : std::string();
-        l.src = r->src;
-        l.dst = r->dst;
-        l.transport = r->transport >= 0 ? index.text(r->transport) : std::string();
-        l.sizeMb = r->sizeMb;
-        l.timeNs = r->timeNs;
-        if (q.mode != LinkMode::Totals)
-            l.opName = r->opName >= 0 ? index.text(r->opName) : (realOp ? index.text(r->matrixOp) : std::string());
-        l.bandwidthGbps = r->bandwidthGbps;
-        l.local = r->local;
-        all.push_back(std::move(l));
-    });
-    return all;
-}
-
 // What dedup compares of a link: the run key (step, group, src, dst), who wrote it and its op type;
 // group and type are ids that are equal exactly when the strings are.
 struct DedupKey {
@@ -241,34 +201,6 @@ std::vector<size_t> dedupOrder(const std::vector<DedupKey>& keys)
         }
         begin = end;
     }
-    return out;
-}
-
-std::vector<RawLink> dedup(std::vector<RawLink> all, LinkMode mode)
-{
-    if (mode == LinkMode::Op) {
-        // The same op can fill several slots (top1 and bottom2 ...): one copy per link.
-        for (auto& l : all)
-            l.opType = l.opName;
-    }
-    std::unordered_map<std::string, int32_t> groupIds, typeIds;
-    std::vector<DedupKey> keys;
-    keys.reserve(all.size());
-    for (const auto& l : all) {
-        DedupKey k;
-        k.step = l.step.value_or(INT64_MIN);
-        k.group = groupIds.emplace(l.group, static_cast<int32_t>(groupIds.size())).first->second;
-        k.src = l.src;
-        k.dst = l.dst;
-        k.reportedBy = l.reportedBy;
-        k.type = typeIds.emplace(l.opType, static_cast<int32_t>(typeIds.size())).first->second;
-        keys.push_back(k);
-    }
-    std::vector<RawLink> out;
-    const std::vector<size_t> kept = dedupOrder(keys);
-    out.reserve(kept.size());
-    for (size_t i : kept)
-        out.push_back(std::move(all[i]));
     return out;
 }
 
@@ -577,14 +509,14 @@ namespace {
 void finishMatrix(CommMatrix& m, const std::vector<Group>& groups, const CommSelection& sel, const std::string& orderBy,
     const LocalPolicy& policy);
 
-// A link of the index that a matrix sums, with the ids its cell compares (NULL read as "", as fetchIndex does).
+// A link of the index that a matrix sums, with the ids its cell compares (NULL read as "").
 struct IndexLink {
     const CommLinkIndex::Row* row = nullptr;
     int32_t transport = -1, opName = -1;
 };
 
-// The matrix of dedup(fetchIndex(...)) computed on ids: no string is copied per link; each cell sums its kept links
-// in dedupOrder's order.
+// The matrix of the deduplicated links (dedupOrder) computed on ids: no string is copied per link; each cell sums its
+// kept links in dedupOrder's order.
 CommMatrix indexMatrix(
     const CommLinkIndex& index, const LinkQuery& q, const CommSelection& sel, const std::string& orderBy)
 {
@@ -797,44 +729,150 @@ CommMatrix CommAnalysisQuery::matrix(
 
 namespace {
 
-std::vector<LinkRow> buildLinkTable(
-    const std::vector<RawLink>& links, const std::vector<RawLink>& bottom1, const LinkFilter& filter)
+// linkTable's key: (step when a step is selected, group, op type, src, dst), compared on ids (equal exactly when
+// the strings are, NULL read as "").
+struct LinkKey {
+    int64_t step = INT64_MIN; // INT64_MIN: no step, or summed over steps
+    int32_t group = -1, type = -1;
+    int64_t src = 0, dst = 0;
+    bool operator==(const LinkKey&) const = default;
+};
+
+struct LinkKeyHash {
+    size_t operator()(const LinkKey& k) const
+    {
+        uint64_t h = static_cast<uint64_t>(k.step) * 0x9E3779B97F4A7C15ull;
+        for (const int64_t v : { static_cast<int64_t>(k.group), static_cast<int64_t>(k.type), k.src, k.dst })
+            h = (h ^ static_cast<uint64_t>(v)) * 0x100000001B3ull;
+        return static_cast<size_t>(h ^ (h >> 29));
+    }
+};
+
+// The link table summed on ids: the deduplicated links of the query by key, with the slowest bottom1 op of each key.
+// Strings are copied once per output row (15,872 of them for 282,624 links of a 1,024-rank cluster), not per link.
+std::vector<LinkRow> indexLinkTable(const CommLinkIndex& index, const LinkQuery& totals, const LinkFilter& filter)
 {
-    using Key = std::tuple<std::optional<int64_t>, std::string, std::string, int64_t, int64_t>;
-    std::map<Key, LinkRow> rows;
-    for (const auto& l : links) {
-        const std::optional<int64_t> step = filter.step ? l.step : std::nullopt;
-        LinkRow& r = rows[Key { step, l.group, l.opType, l.src, l.dst }];
-        if (r.transport.empty()) {
-            r.step = step;
-            r.groupHash = l.group.empty() ? std::nullopt : std::optional<std::string>(l.group);
-            r.opType = l.opType;
-            r.src = l.src;
-            r.dst = l.dst;
-            r.transport = l.transport;
-            r.localRanks = l.local;
-        } else if (r.transport != l.transport) {
-            r.transport = "mixed";
+    const int32_t empty = index.id("");
+    auto orEmpty = [empty](int32_t id) { return id >= 0 ? id : empty; };
+    auto text = [&](int32_t id) { return id >= 0 ? index.text(id) : std::string(); };
+    auto keyOf = [&](const CommLinkIndex::Row& r, int32_t typeId) {
+        LinkKey k;
+        k.step = filter.step && r.hasStep ? r.step : INT64_MIN;
+        k.group = orEmpty(r.group);
+        k.type = orEmpty(typeId);
+        k.src = r.src;
+        k.dst = r.dst;
+        return k;
+    };
+
+    // One link per (step, group, op type, src, dst), the sender's copy of a link both ends wrote (dedupOrder).
+    std::vector<const CommLinkIndex::Row*> links;
+    std::vector<int32_t> types;
+    std::vector<DedupKey> keys;
+    std::vector<int32_t> groupOrdinal(index.stringCount() + 1, -1); // by id + 1 (0: NULL and no "")
+    int32_t groups = 0;
+    forEachIndexRow(index, totals, [&](const CommLinkIndex::Row& r, int32_t typeId) {
+        int32_t& group = groupOrdinal[static_cast<size_t>(orEmpty(r.group) + 1)];
+        if (group < 0)
+            group = groups++;
+        DedupKey k;
+        k.step = r.hasStep ? r.step : INT64_MIN;
+        k.group = group;
+        k.src = r.src;
+        k.dst = r.dst;
+        k.reportedBy = r.reportedBy;
+        k.type = orEmpty(typeId);
+        keys.push_back(k);
+        links.push_back(&r);
+        types.push_back(typeId);
+    });
+
+    struct Sum {
+        LinkKey key;
+        const CommLinkIndex::Row* first = nullptr; // the link that set the row's fields
+        int32_t type = -1;
+        int32_t transport = -1; // -1 with mixed false: "" (NULL)
+        bool mixed = false;
+        double sizeMb = 0;
+        int64_t timeNs = 0;
+        bool hasSlowest = false;
+        double slowestGbps = 0;
+        int32_t slowestOp = -1;
+    };
+    std::vector<Sum> sums;
+    std::unordered_map<LinkKey, uint32_t, LinkKeyHash> at;
+    for (size_t i : dedupOrder(keys)) {
+        const CommLinkIndex::Row& r = *links[i];
+        const LinkKey key = keyOf(r, types[i]);
+        const auto [it, inserted] = at.emplace(key, static_cast<uint32_t>(sums.size()));
+        if (inserted)
+            sums.push_back({ key });
+        Sum& s = sums[it->second];
+        const int32_t transport = orEmpty(r.transport);
+        // The row takes a link's fields while its transport reads "" (the first link, or one with a NULL transport).
+        if (!s.mixed && (s.first == nullptr || s.transport == empty)) {
+            s.first = &r;
+            s.type = types[i];
+            s.transport = transport;
+        } else if (s.mixed || s.transport != transport) {
+            s.mixed = true;
         }
-        r.sizeMb += l.sizeMb;
-        r.timeNs += l.timeNs;
+        s.sizeMb += r.sizeMb;
+        s.timeNs += r.timeNs;
     }
     // The op the profiler ranked slowest for each link (bottom1 slot), when the file names it.
-    std::map<Key, std::pair<double, std::string>> slowest;
-    for (const auto& l : bottom1) {
-        const std::optional<int64_t> step = filter.step ? l.step : std::nullopt;
-        const Key key { step, l.group, l.opType, l.src, l.dst };
-        auto it = slowest.find(key);
-        if (it == slowest.end() || l.bandwidthGbps < it->second.first)
-            slowest[key] = { l.bandwidthGbps, l.opName };
-    }
+    LinkQuery bottom1 = totals;
+    bottom1.mode = LinkMode::Bottom1;
+    forEachIndexRow(index, bottom1, [&](const CommLinkIndex::Row& r, int32_t typeId) {
+        const auto it = at.find(keyOf(r, typeId));
+        if (it == at.end())
+            return;
+        Sum& s = sums[it->second];
+        if (!s.hasSlowest || r.bandwidthGbps < s.slowestGbps) {
+            s.hasSlowest = true;
+            s.slowestGbps = r.bandwidthGbps;
+            s.slowestOp = r.opName >= 0 ? r.opName : (r.slot < 0 ? r.matrixOp : empty);
+        }
+    });
+
+    // Key order as the strings compare (the order of the std::map it replaces), then by bandwidth, ties kept.
+    std::vector<uint32_t> order(sums.size());
+    for (uint32_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    auto textOf = [&](int32_t id) -> std::string_view {
+        return id >= 0 ? std::string_view(index.text(id)) : std::string_view();
+    };
+    std::sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) {
+        const LinkKey& a = sums[x].key;
+        const LinkKey& b = sums[y].key;
+        if (a.step != b.step)
+            return a.step < b.step; // INT64_MIN (nullopt) first, as std::optional orders
+        if (a.group != b.group)
+            return textOf(a.group) < textOf(b.group);
+        if (a.type != b.type)
+            return textOf(a.type) < textOf(b.type);
+        return std::tie(a.src, a.dst) < std::tie(b.src, b.dst);
+    });
     std::vector<LinkRow> out;
-    out.reserve(rows.size());
-    for (auto& [key, r] : rows) {
-        r.bandwidthGbps = bandwidth(r.sizeMb, r.timeNs);
-        if (auto it = slowest.find(key); it != slowest.end())
-            r.slowestOp = it->second.second;
-        out.push_back(std::move(r));
+    out.reserve(sums.size());
+    for (uint32_t i : order) {
+        const Sum& s = sums[i];
+        const CommLinkIndex::Row& r = *s.first;
+        LinkRow row;
+        row.step = filter.step && r.hasStep ? std::optional<int64_t>(r.step) : std::nullopt;
+        if (std::string group = text(r.group); !group.empty())
+            row.groupHash = std::move(group);
+        row.opType = text(s.type);
+        row.src = r.src;
+        row.dst = r.dst;
+        row.transport = s.mixed ? std::string("mixed") : text(s.transport);
+        row.localRanks = r.local;
+        row.sizeMb = s.sizeMb;
+        row.timeNs = s.timeNs;
+        row.bandwidthGbps = bandwidth(s.sizeMb, s.timeNs);
+        if (s.hasSlowest)
+            row.slowestOp = text(s.slowestOp);
+        out.push_back(std::move(row));
     }
     std::stable_sort(out.begin(), out.end(), [](const LinkRow& x, const LinkRow& y) {
         if (x.bandwidthGbps.has_value() != y.bandwidthGbps.has_value())
@@ -848,10 +886,7 @@ std::vector<LinkRow> buildLinkTable(
 
 std::vector<LinkRow> CommAnalysisQuery::linkTable(const CommLinkIndex& index, const LinkFilter& filter)
 {
-    LinkQuery q = resolveTotals(index, linkTableQuery(filter));
-    const auto links = dedup(fetchIndex(index, q), q.mode);
-    q.mode = LinkMode::Bottom1;
-    return buildLinkTable(links, fetchIndex(index, q), filter);
+    return indexLinkTable(index, resolveTotals(index, linkTableQuery(filter)), filter);
 }
 
 CommMatrix CommAnalysisQuery::matrix(

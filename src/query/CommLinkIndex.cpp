@@ -4,6 +4,7 @@
 #include "StepBuckets.h"
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <set>
 
@@ -11,18 +12,39 @@ namespace npuscope::query {
 
 namespace {
 
-// One comm_link_op row: what its links share, its strings interned when a link first uses them.
+// One comm_link_op row: what its links share. Its strings are ids of the ops' own table (every op row, read once),
+// mapped to the index's table when a link first uses them, so the index holds only strings some link carries.
 struct LinkOp {
     int64_t id = 0;
     int64_t firstRow = 0, lastRow = -1; // NULL bounds: no link joins the op (the comm_link view's BETWEEN)
-    int32_t rank = 0;
-    bool hasStep = false;
     int64_t step = 0;
-    std::string matrixOp;
-    std::optional<std::string> opType, slot, group;
+    int32_t rank = 0;
+    int32_t matrixOp = -1, opType = -1, slot = -1, group = -1; // ids in the ops' table, -1 for NULL
+    bool hasStep = false;
     bool total = false; // matrix_op = 'Total Op Info'
-    bool interned = false;
-    int32_t matrixOpId = -1, opTypeId = -1, slotId = -1, groupId = -1;
+};
+
+// Ids of the ops' table to ids of the index's, added to the index on first use. Ops hold a few distinct strings,
+// so 76,800 op rows of a 1,024-rank cluster need no string of their own (they were 0.12 s of page faults).
+class OpStrings {
+public:
+    int32_t local(std::optional<std::string_view> s) { return m_local.intern(s); }
+    std::string_view text(int32_t id) const { return id < 0 ? std::string_view() : m_local.text(id); }
+    int32_t indexId(int32_t id, StringTable& index)
+    {
+        if (id < 0)
+            return -1;
+        if (static_cast<size_t>(id) >= m_toIndex.size())
+            m_toIndex.resize(m_local.size(), -2);
+        auto& mapped = m_toIndex[static_cast<size_t>(id)];
+        if (mapped == -2)
+            mapped = index.intern(m_local.text(id));
+        return mapped;
+    }
+
+private:
+    StringTable m_local;
+    std::vector<int32_t> m_toIndex; // -2: not in the index yet
 };
 
 constexpr int32_t kNullRank = INT32_MIN;
@@ -43,6 +65,11 @@ std::shared_ptr<const CommLinkIndex> CommLinkIndex::build(model::Database& db)
     auto index = std::make_shared<CommLinkIndex>();
     auto& strings = index->m_strings;
     std::vector<LinkOp> ops;
+    OpStrings opStrings;
+    {
+        auto count = db.prepare("SELECT COUNT(*) FROM comm_link_op");
+        ops.reserve(count.step() ? static_cast<size_t>(count.int64(0)) : 0);
+    }
     auto opSt = db.prepare("SELECT id, first_row, last_row, rank_id, step, matrix_op, op_type, slot, group_hash "
                            "FROM comm_link_op ORDER BY id");
     while (opSt.step()) {
@@ -55,12 +82,13 @@ std::shared_ptr<const CommLinkIndex> CommLinkIndex::build(model::Database& db)
         o.rank = static_cast<int32_t>(opSt.int64(3));
         o.hasStep = !opSt.isNull(4);
         o.step = o.hasStep ? opSt.int64(4) : 0;
-        o.matrixOp = opSt.text(5);
-        o.total = o.matrixOp == "Total Op Info";
-        o.opType = opSt.optText(6);
-        o.slot = opSt.optText(7);
-        o.group = opSt.optText(8);
-        ops.push_back(std::move(o));
+        const auto matrixOp = opSt.textView(5).value_or(std::string_view());
+        o.total = matrixOp == "Total Op Info";
+        o.matrixOp = opStrings.local(matrixOp);
+        o.opType = opStrings.local(opSt.textView(6));
+        o.slot = opStrings.local(opSt.textView(7));
+        o.group = opStrings.local(opSt.textView(8));
+        ops.push_back(o);
     }
     // Op names by comm_link_name.id, interned when a link first uses them.
     std::vector<std::pair<int64_t, std::string>> names;
@@ -80,6 +108,8 @@ std::shared_ptr<const CommLinkIndex> CommLinkIndex::build(model::Database& db)
     }
     std::set<std::string> localGroups; // CommQuery::localRankGroupsSql, NULL and '' alike
     size_t current = 0; // the op of the previous row: a file's links are consecutive
+    size_t interned = SIZE_MAX; // the op whose index ids are in ids
+    std::array<int32_t, 4> ids {};
     std::optional<std::string> lastTransport;
     int32_t lastTransportId = -1;
     auto rowSt = db.prepare("SELECT id, op_id, src, dst, local_src, local_dst, transport, size_mb, time_ns, "
@@ -94,24 +124,23 @@ std::shared_ptr<const CommLinkIndex> CommLinkIndex::build(model::Database& db)
                 continue;
             current = static_cast<size_t>(it - ops.begin());
         }
-        LinkOp& op = ops[current];
+        const LinkOp& op = ops[current];
         if (rowId < op.firstRow || rowId > op.lastRow)
             continue;
-        if (!op.interned) {
-            op.interned = true;
-            op.matrixOpId = strings.intern(op.matrixOp);
-            op.opTypeId = strings.intern(op.opType);
-            op.slotId = strings.intern(op.slot);
-            op.groupId = strings.intern(op.group);
+        if (current != interned) {
+            // The op's first link (in the order matrix_op, op_type, slot, group, as the strings were added before).
+            interned = current;
+            ids = { opStrings.indexId(op.matrixOp, strings), opStrings.indexId(op.opType, strings),
+                opStrings.indexId(op.slot, strings), opStrings.indexId(op.group, strings) };
         }
         Row row;
         row.reportedBy = op.rank;
         row.hasStep = op.hasStep;
         row.step = op.step;
-        row.matrixOp = op.matrixOpId;
-        row.opType = op.opTypeId;
-        row.slot = op.slotId;
-        row.group = op.groupId;
+        row.matrixOp = ids[0];
+        row.opType = ids[1];
+        row.slot = ids[2];
+        row.group = ids[3];
         row.src = rankOrNull(rowSt, 2);
         row.dst = rankOrNull(rowSt, 3);
         // A handful of transports, in runs: the previous row's id when the text is the same.
@@ -136,7 +165,7 @@ std::shared_ptr<const CommLinkIndex> CommLinkIndex::build(model::Database& db)
             }
         }
         if ((row.src == kNullRank || row.dst == kNullRank) && !op.total)
-            localGroups.insert(op.group.value_or(""));
+            localGroups.insert(std::string(opStrings.text(op.group)));
         rows.push_back(row);
         localRanks.emplace_back(rankOrNull(rowSt, 4), rankOrNull(rowSt, 5));
     }

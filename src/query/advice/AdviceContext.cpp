@@ -14,7 +14,7 @@ namespace npuscope::query::advice {
 
 AdviceContext AdviceContext::build(model::Database& db, const AdviceOptions& options)
 {
-    AdviceContext ctx { db, options, ParallelLayoutQuery::layout(db), {}, {}, {}, {}, 0 };
+    AdviceContext ctx { db, options, ParallelLayoutQuery::layout(db), {}, {}, {}, {}, {}, 0 };
     std::map<std::pair<int, int>, std::vector<int64_t>> sets;
     for (const auto& c : ctx.layout.ranks) {
         if (!c.loaded)
@@ -25,7 +25,8 @@ AdviceContext AdviceContext::build(model::Database& db, const AdviceOptions& opt
     for (auto& [key, ranks] : sets)
         ctx.comparable.push_back(std::move(ranks));
     ctx.averaged = StepQuery::averaged(db, options.skipFirstStep);
-    for (const auto& row : StepQuery::breakdown(db)) {
+    ctx.breakdown = StepQuery::breakdown(db);
+    for (const auto& row : ctx.breakdown) {
         if (const auto w = row.wallTime()) {
             auto& steps = ctx.stepsOf[row.rank];
             steps.sumNs += static_cast<double>(*w);

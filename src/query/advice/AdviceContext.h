@@ -32,6 +32,7 @@ struct AdviceContext {
     std::vector<std::vector<int64_t>> comparable;
     std::map<int64_t, int> stageOf; // loaded rank -> pp index
     std::vector<StepBreakdown> averaged; // StepQuery::averaged(db, options.skipFirstStep)
+    std::vector<StepBreakdown> breakdown; // StepQuery::breakdown(db): every rank and step, read once for every rule
     std::map<int64_t, RankSteps> stepsOf; // rank -> Σ wallTime() and count of StepQuery::breakdown
     // The mean step: the mean over the ranks of their averaged wallTime() (0 without step times).
     double meanStepNs = 0;

@@ -57,7 +57,7 @@ void missingGroupRanksRule(const AdviceContext& ctx, std::vector<Finding>& out)
         loaded.insert(entry.first);
     // rank -> (Σ Communication(Not Overlapped), steps with it) over every step, as the op instances cover every step.
     std::map<int64_t, std::pair<double, int>> notOverlapped;
-    for (const auto& row : StepQuery::breakdown(ctx.db)) {
+    for (const auto& row : ctx.breakdown) {
         if (const auto v = row.value(StepColumn::CommunicationNotOverlapped)) {
             notOverlapped[row.rank].first += static_cast<double>(*v);
             ++notOverlapped[row.rank].second;

@@ -125,7 +125,7 @@ void modelFlopsUtilisation(const AdviceContext& ctx, std::vector<Finding>& out)
     if (!summary.recorded)
         return;
     std::map<int64_t, int64_t> wallNs;
-    for (const auto& row : StepQuery::breakdown(ctx.db))
+    for (const auto& row : ctx.breakdown)
         wallNs[row.rank] += row.wallTime().value_or(0);
     std::vector<std::pair<double, int64_t>> rates; // FLOP/s over the wall time, rank
     for (const auto& r : summary.ranks) {

@@ -74,7 +74,7 @@ void preparing(const AdviceContext& ctx, std::vector<Finding>& out)
 void stepVariance(const AdviceContext& ctx, std::vector<Finding>& out)
 {
     std::map<int64_t, std::vector<std::pair<int64_t, double>>> perRank; // rank -> (step, wall ns)
-    for (const auto& row : StepQuery::breakdown(ctx.db)) {
+    for (const auto& row : ctx.breakdown) {
         if (const auto w = row.wallTime(); w && row.step)
             perRank[row.rank].emplace_back(*row.step, static_cast<double>(*w));
     }
