@@ -110,4 +110,8 @@ int diffRuns(const std::vector<std::string>& args);
 
 int ingestGenerated(const std::vector<std::string>& args, int (*ingest)(const std::string&, int));
 
+// advise [--ranks 1024] [--work DIR] [--path CLUSTER] [--repeat 3]: the advice after a warm summary open, cold and
+// by part (communication indexes, link table, rules on warm indexes), the fastest of --repeat runs each.
+int adviseCluster(const std::vector<std::string>& args);
+
 } // namespace npuscope::bench

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0
+// `npuscope-bench advise`: on a generated PP 4 x TP 8 cluster (or --path), the cost of the advice after a summary
+// open, cold (a fresh model each time, as after an open in the window, where Advice is the longest query) and by
+// part: the two communication indexes, the link table and the rules on warm indexes. The fastest of --repeat runs
+// of each; the summary open (warm parse cache) of the same run for scale.
+
+#include "BenchCases.h"
+
+#include "npuscope/io/detect/Detector.h"
+#include "npuscope/load/ParseCache.h"
+#include "npuscope/model/Database.h"
+#include "npuscope/query/CommAnalysisQuery.h"
+#include "npuscope/query/CommLinkIndex.h"
+#include "npuscope/query/CommOpIndex.h"
+#include "npuscope/query/advice/AdviceQuery.h"
+#include "npuscope/testgen/ClusterGenerator.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace npuscope::bench {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+template <typename Fn> double timed(Fn fn)
+{
+    const auto t0 = Clock::now();
+    fn();
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+} // namespace
+
+int adviseCluster(const std::vector<std::string>& args)
+{
+    int ranks = 1024;
+    int repeat = 3;
+    std::string work = (fs::temp_directory_path() / "npuscope-bench").string();
+    std::string path;
+    for (size_t i = 0; i + 1 < args.size(); i += 2) {
+        if (args[i] == "--ranks")
+            ranks = std::max(32, std::atoi(args[i + 1].c_str()));
+        else if (args[i] == "--work")
+            work = args[i + 1];
+        else if (args[i] == "--path")
+            path = args[i + 1];
+        else if (args[i] == "--repeat")
+            repeat = std::max(1, std::atoi(args[i + 1].c_str()));
+        else
+            return 2;
+    }
+    if (path.empty()) {
+        testgen::GeneratorOptions g;
+        g.outDir = (fs::path(work) / ("advise" + std::to_string(ranks))).string();
+        g.ranks = ranks / 32 * 32;
+        g.pp = 4;
+        g.tp = 8;
+        g.steps = 3;
+        g.traceMb = 0.01;
+        g.slowRank = 37;
+        g.slowLink = std::pair(3, 11);
+        std::string error;
+        if (!fs::exists(fs::path(g.outDir) / testgen::ClusterGenerator::kMarkerFile)
+            && !testgen::ClusterGenerator::generate(g, error)) {
+            std::fprintf(stderr, "npuscope-bench advise: generate: %s\n", error.c_str());
+            return 1;
+        }
+        path = g.outDir;
+    }
+    const load::ParseCache cache({ (fs::path(work) / "advise-cache").string(), 64ull << 30 });
+    const auto plan = io::Detector::detect({ path });
+    if (!openSummary(plan, cache)) { // fills the parse cache: every timed open below is warm
+        std::fprintf(stderr, "npuscope-bench advise: nothing loaded from %s\n", path.c_str());
+        return 1;
+    }
+    constexpr double kNone = std::numeric_limits<double>::infinity();
+    double open = kNone, cold = kNone, opIndex = kNone, linkIndex = kNone, linkTable = kNone, rules = kNone;
+    size_t findings = 0, links = 0;
+    for (int i = 0; i < repeat; ++i) {
+        std::unique_ptr<model::Database> db;
+        open = std::min(open, timed([&] { db = openSummary(plan, cache); }));
+        cold = std::min(cold, timed([&] { findings = query::advice::AdviceQuery::run(*db, {}).size(); }));
+        db = openSummary(plan, cache);
+        opIndex = std::min(opIndex, timed([&] { query::CommOpIndex::forDatabase(*db); }));
+        linkIndex = std::min(linkIndex, timed([&] { query::CommLinkIndex::forDatabase(*db); }));
+        linkTable = std::min(linkTable, timed([&] { links = query::CommAnalysisQuery::linkTable(*db, {}).size(); }));
+        rules = std::min(rules, timed([&] { query::advice::AdviceQuery::run(*db, {}); }));
+    }
+    print("advise.ranks", static_cast<double>(plan.ranks.size()), "ranks");
+    print("advise.findings", static_cast<double>(findings), "findings");
+    print("advise.links", static_cast<double>(links), "rows");
+    print("advise.summary_open_s", open, "s");
+    print("advise.cold_s", cold, "s");
+    print("advise.op_index_s", opIndex, "s");
+    print("advise.link_index_s", linkIndex, "s");
+    print("advise.link_table_s", linkTable, "s");
+    print("advise.rules_warm_s", rules, "s");
+    print("advise.cold_over_open", open > 0 ? cold / open : 0, "x");
+    print("advise.peak_rss", peakRssMb(), "MB");
+    return 0;
+}
+
+} // namespace npuscope::bench
