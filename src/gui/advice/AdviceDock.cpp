@@ -74,6 +74,7 @@ AdviceDock::AdviceDock(Workspace* ws, QWidget* parent)
     : QueryDock(tr("Advice"), kObjectName, ws, parent)
     , m_model(new AdviceTableModel(this))
 {
+    runner()->setPriority(-1); // the longest query of an open: the quick views first
     auto* body = new QWidget(this);
     auto* layout = new QVBoxLayout(body);
     layout->setContentsMargins(4, 4, 4, 4);

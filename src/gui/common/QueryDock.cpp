@@ -78,6 +78,9 @@ void QueryDock::reloadPartOn(std::initializer_list<void (Workspace::*)()> trigge
 {
     for (auto signal : triggers) {
         connect(m_workspace, signal, this, [this, part] {
+            // A new model: databaseChanged has reloaded (or queued) every part already.
+            if (m_workspace->isResetting())
+                return;
             if (m_deferred->mustWait())
                 m_deferred->request();
             else

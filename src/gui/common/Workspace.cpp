@@ -54,12 +54,14 @@ void Workspace::setDatabase(std::shared_ptr<model::Database> database, const QSt
     const bool hadErrors = !m_viewErrors.empty();
     m_viewErrors.clear();
     emit databaseChanged();
+    m_resetting = true;
     emit selectedRankChanged();
     emit stepChanged();
     emit timeWindowChanged();
     emit groupChanged();
     emit commOpChanged();
     emit operatorChanged();
+    m_resetting = false;
     if (hadErrors)
         emit errorReported();
     if (hadTop)

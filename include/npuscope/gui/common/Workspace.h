@@ -138,6 +138,10 @@ public:
     QString topFindingText() const { return m_topFindingText; }
     void setTopFinding(const QString& rule, const QString& text);
 
+    // True while setDatabase() emits the selection signals that follow databaseChanged: a view reloads every part on
+    // databaseChanged, so a part reloaded on those signals would run its query twice (QueryDock::reloadPartOn).
+    bool isResetting() const { return m_resetting; }
+
     // Background queries or deferred imports (DeferredLoadService) in flight; used to wait for quiet views.
     bool isBusy() const;
     void beginQuery();
@@ -198,6 +202,7 @@ private:
     int m_pendingQueries = 0;
     QString m_topFindingRule;
     QString m_topFindingText;
+    bool m_resetting = false;
     QThreadPool* m_inMemoryPool;
     QThreadPool* m_queryPool;
     QThreadPool* m_jobPool;
