@@ -234,6 +234,7 @@ void ParallelStrategyDock::reload()
             syncSelection();
         });
     if (!started) {
+        m_valueRunner->cancelPending(); // a figure of the previous model must not reach the cleared chart
         m_chart->setLayoutData({});
         m_source->setText(tr("No profile loaded"));
         return;
