@@ -9,7 +9,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 QT_BIN=${QT_BIN:-/usr/lib/qt6/bin}
-qobjects=$(grep -rl 'Q_OBJECT' include/npuscope/gui | xargs -n1 basename | sed 's/\.h$//' | sort -u)
+# The Q_OBJECT classes: every header's name, and every class whose declaration line is followed by Q_OBJECT (a header
+# may hold several, e.g. statistics/StatisticsTableModels.h).
+qobjects=$( (grep -rl 'Q_OBJECT' include/npuscope/gui | xargs -n1 basename | sed 's/\.h$//';
+  grep -rh -A1 '^class [A-Za-z]* ' include/npuscope/gui | awk '/^class /{c=$2} /Q_OBJECT/{print c}') | sort -u)
 for ts in translations/npuscope_*.ts; do
   sed -i 's#<name>npuscope::gui::\([A-Za-z]*\)</name>#<name>\1</name>#' "$ts"
   "$QT_BIN/lupdate" -silent -no-obsolete -locations none src/gui src/app src/query/MetricDefinitions.cpp src/query/RankMetricQuery.cpp \

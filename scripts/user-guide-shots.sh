@@ -13,7 +13,7 @@ mkdir -p "$out"
 export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}"
 "$build/npuscope" --screenshot "$out/welcome.png" --view welcome --size "$size"
 for view in all steps overview timeline timeoverview matrix commduration links groups operators memory memorydetail \
-  flops strategy marey advice collectives blame compare issues; do
+  flops strategy marey advice collectives blame compare statistics issues; do
   args=()
   case "$view" in
     memorydetail | links) args=(--rank 0) ;;

@@ -680,6 +680,81 @@
     </message>
 </context>
 <context>
+    <name>npuscope::gui::ApiStatisticTableModel</name>
+    <message>
+        <source>Level</source>
+        <translation>级别</translation>
+    </message>
+    <message>
+        <source>api_statistic.csv: Level (acl, runtime, hccl, node, communication)</source>
+        <translation>api_statistic.csv：Level（acl、runtime、hccl、node、communication）</translation>
+    </message>
+    <message>
+        <source>API Name</source>
+        <translation>API 名称</translation>
+    </message>
+    <message>
+        <source>api_statistic.csv: API Name</source>
+        <translation>api_statistic.csv：API Name</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>卡数</translation>
+    </message>
+    <message>
+        <source>Ranks shown whose api_statistic.csv lists the API</source>
+        <translation>所示 rank 中 api_statistic.csv 列出该 API 的个数</translation>
+    </message>
+    <message>
+        <source>Count</source>
+        <translation>次数</translation>
+    </message>
+    <message>
+        <source>Count, summed over the ranks shown</source>
+        <translation>Count，所示 rank 之和</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>总时间</translation>
+    </message>
+    <message>
+        <source>Time, summed over the ranks shown</source>
+        <translation>Time，所示 rank 之和</translation>
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>平均</translation>
+    </message>
+    <message>
+        <source>Total ÷ Count over the ranks shown (the file&apos;s Avg on one rank)</source>
+        <translation>所示 rank 的总时间 ÷ 次数（单个 rank 时即文件的 Avg）</translation>
+    </message>
+    <message>
+        <source>Min</source>
+        <translation>最小</translation>
+    </message>
+    <message>
+        <source>Min: the least over the ranks shown</source>
+        <translation>Min：所示 rank 中的最小值</translation>
+    </message>
+    <message>
+        <source>Max</source>
+        <translation>最大</translation>
+    </message>
+    <message>
+        <source>Max: the largest over the ranks shown</source>
+        <translation>Max：所示 rank 中的最大值</translation>
+    </message>
+    <message>
+        <source>Share [%]</source>
+        <translation>占比 [%]</translation>
+    </message>
+    <message>
+        <source>The API&apos;s time over the time of every API of its level, on the ranks shown</source>
+        <translation>该 API 的时间占所示 rank 上同级别全部 API 时间的比例</translation>
+    </message>
+</context>
+<context>
     <name>npuscope::gui::AreaStatsModel</name>
     <message>
         <source>, over the slices of this name in the selected time range and rows</source>
@@ -3906,6 +3981,81 @@ rank %1 of %2</source>
     </message>
 </context>
 <context>
+    <name>npuscope::gui::OpStatisticTableModel</name>
+    <message>
+        <source>OP Type</source>
+        <translation>算子类型</translation>
+    </message>
+    <message>
+        <source>op_statistic.csv: OP Type</source>
+        <translation>op_statistic.csv：OP Type</translation>
+    </message>
+    <message>
+        <source>Core Type</source>
+        <translation>核类型</translation>
+    </message>
+    <message>
+        <source>op_statistic.csv: Core Type (the unit the op ran on)</source>
+        <translation>op_statistic.csv：Core Type（算子运行的计算单元）</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>卡数</translation>
+    </message>
+    <message>
+        <source>Ranks shown whose op_statistic.csv lists the type</source>
+        <translation>所示 rank 中 op_statistic.csv 列出该类型的个数</translation>
+    </message>
+    <message>
+        <source>Count</source>
+        <translation>次数</translation>
+    </message>
+    <message>
+        <source>Count, summed over the ranks shown</source>
+        <translation>Count，所示 rank 之和</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>总时间</translation>
+    </message>
+    <message>
+        <source>Total Time, summed over the ranks shown</source>
+        <translation>Total Time，所示 rank 之和</translation>
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>平均</translation>
+    </message>
+    <message>
+        <source>Total ÷ Count over the ranks shown (the file&apos;s Avg Time on one rank)</source>
+        <translation>所示 rank 的总时间 ÷ 次数（单个 rank 时即文件的 Avg Time）</translation>
+    </message>
+    <message>
+        <source>Min</source>
+        <translation>最小</translation>
+    </message>
+    <message>
+        <source>Min Time: the least over the ranks shown</source>
+        <translation>Min Time：所示 rank 中的最小值</translation>
+    </message>
+    <message>
+        <source>Max</source>
+        <translation>最大</translation>
+    </message>
+    <message>
+        <source>Max Time: the largest over the ranks shown</source>
+        <translation>Max Time：所示 rank 中的最大值</translation>
+    </message>
+    <message>
+        <source>Share [%]</source>
+        <translation>占比 [%]</translation>
+    </message>
+    <message>
+        <source>The type&apos;s total time over the total of every type, on the ranks shown (the file&apos;s Ratio(%) on one rank)</source>
+        <translation>该类型总时间占所示 rank 上全部类型总时间的比例（单个 rank 时即文件的 Ratio(%)）</translation>
+    </message>
+</context>
+<context>
     <name>npuscope::gui::OpStripView</name>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;rank %2, starts +%3&lt;br&gt;Elapsed %4 · Transit %5 · Wait %6&lt;br&gt;&lt;i&gt;click: show in the timeline&lt;/i&gt;</source>
@@ -5815,6 +5965,45 @@ click: select the rank</source>
     <message>
         <source>Ranks</source>
         <translation>卡</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::StatisticsDock</name>
+    <message>
+        <source>Statistics</source>
+        <translation>统计</translation>
+    </message>
+    <message>
+        <source>Filter by op type, API, level…</source>
+        <translation>按算子类型、API、级别过滤…</translation>
+    </message>
+    <message>
+        <source>Op types (device)</source>
+        <translation>算子类型（设备）</translation>
+    </message>
+    <message>
+        <source>APIs (host)</source>
+        <translation>API（主机）</translation>
+    </message>
+    <message>
+        <source>No op_statistic.csv was loaded.</source>
+        <translation>未加载 op_statistic.csv。</translation>
+    </message>
+    <message>
+        <source>No api_statistic.csv was loaded.</source>
+        <translation>未加载 api_statistic.csv。</translation>
+    </message>
+    <message>
+        <source>No statistics files loaded</source>
+        <translation>未加载统计文件</translation>
+    </message>
+    <message>
+        <source>Summed over every rank (%1 with op_statistic, %2 with api_statistic); select ranks to narrow</source>
+        <translation>所有 rank 之和（%1 个有 op_statistic，%2 个有 api_statistic）；选择 rank 以缩小范围</translation>
+    </message>
+    <message>
+        <source>Summed over the selected ranks: %1</source>
+        <translation>所选 rank 之和：%1</translation>
     </message>
 </context>
 <context>

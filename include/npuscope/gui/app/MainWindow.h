@@ -41,6 +41,7 @@ class AdviceDock;
 class BlameDock;
 class BaselineLoader;
 class CompareDock;
+class StatisticsDock;
 class CollectivesDock;
 class MemoryHeatmapDock;
 class TimeOverviewDock;
@@ -95,6 +96,7 @@ public:
     CollectivesDock* collectivesDock() const { return m_collectivesDock; }
     BlameDock* blameDock() const { return m_blameDock; }
     CompareDock* compareDock() const { return m_compareDock; }
+    StatisticsDock* statisticsDock() const { return m_statisticsDock; }
     QList<QDockWidget*> docks() const;
     // A dock by short name (steps | overview | issues) or objectName, case-insensitive; nullptr if unknown.
     QDockWidget* dockByName(const QString& name) const;
@@ -221,6 +223,7 @@ private:
     CollectivesDock* m_collectivesDock = nullptr;
     BlameDock* m_blameDock = nullptr;
     CompareDock* m_compareDock = nullptr;
+    StatisticsDock* m_statisticsDock = nullptr;
     BaselineLoader* m_baselineLoader = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
