@@ -60,7 +60,9 @@ if command -v openbox >/dev/null; then
   sleep 0.5
 fi
 
-shot() { import -window root "$out/$1.png" 2>/dev/null || true; }
+# NPUSCOPE_SESSION_SHOTS=0 takes none: a 1920x1080 grab (import -window root, one GetImage) holds the
+# single-threaded X server for ~0.1 s, and a paint that needs a reply meanwhile waits for it.
+shot() { [ "${NPUSCOPE_SESSION_SHOTS:-1}" = 0 ] && return 0; import -window root "$out/$1.png" 2>/dev/null || true; }
 key() { xdotool key --clearmodifiers "$@"; sleep 0.4; }
 # Types a query into the command palette and runs the first match.
 palette() {

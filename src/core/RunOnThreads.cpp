@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/core/RunOnThreads.h"
 
+#include "npuscope/core/ThreadPriority.h"
+
 #include <exception>
 #include <thread>
 #include <vector>
@@ -13,6 +15,7 @@ void runOnThreads(std::size_t count, const std::function<void(std::size_t)>& bod
     std::vector<std::thread> pool;
     for (std::size_t i = 0; i < count; ++i) {
         pool.emplace_back([&, i] {
+            enterBackground();
             try {
                 body(i);
             } catch (...) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "npuscope/core/ThreadPriority.h"
+
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -87,6 +89,7 @@ public:
 private:
     void run()
     {
+        enterBackground();
         for (;;) {
             T* item = nullptr;
             {

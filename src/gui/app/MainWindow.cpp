@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "npuscope/core/ThreadPriority.h"
 #include "npuscope/gui/app/MainWindow.h"
 
 #include "npuscope/gui/app/Appearance.h"
@@ -91,6 +92,8 @@ namespace {
 
 // 2: the answering views (Advice, Blame, Collectives) in a group of their own; a saved layout of version 1 is replaced.
 constexpr int kStateVersion = 2;
+// Nice increment of the worker threads of a process with a window (setBackgroundNice).
+constexpr int kBackgroundNice = 5;
 const char* const kRecentKey = "recent";
 const char* const kGeometryKey = "window/geometry";
 const char* const kStateKey = "window/state";
@@ -157,7 +160,11 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     , m_workspace(new Workspace(this))
 {
     initNpuscopeResources();
-    setObjectName(QStringLiteral("mainWindow"));
+    // A process with a window: its worker threads run below the GUI thread and the display server (nice +5 unless
+    // NPUSCOPE_BACKGROUND_NICE says otherwise; 0 turns it off). core/ThreadPriority.h says why.
+    bool niceSet = false;
+    const int nice = qEnvironmentVariableIntValue("NPUSCOPE_BACKGROUND_NICE", &niceSet);
+    setBackgroundNice(niceSet ? nice : kBackgroundNice);
     setWindowTitle(QStringLiteral("npuscope"));
     setWindowIcon(QIcon(QStringLiteral(":/npuscope/npuscope.svg")));
     applyStyleSheet();
@@ -747,6 +754,7 @@ namespace {
 QString writeReport(const std::shared_ptr<model::Database>& db, const std::vector<std::string>& paths,
     const query::advice::AdviceOptions& options, const QString& path)
 {
+    enterBackground();
     std::string html;
     try {
         auto guard = db->lock();
@@ -856,7 +864,10 @@ void MainWindow::storeRecent(const QStringList& list)
     // (an older job that runs later finds a newer generation and writes nothing).
     auto state = m_recentWrite;
     const quint64 generation = state->latest.fetchAndAddOrdered(1) + 1;
-    m_workspace->jobPool()->start([state, generation, list] { writeRecent(*state, generation, list); });
+    m_workspace->jobPool()->start([state, generation, list] {
+        enterBackground();
+        writeRecent(*state, generation, list);
+    });
 }
 
 void MainWindow::addRecent(const QStringList& paths)
@@ -931,6 +942,7 @@ void MainWindow::open(const QStringList& paths)
         finishLoad(id, outcome, absolute);
     });
     watcher->setFuture(QtConcurrent::run(m_workspace->jobPool(), [inputs, state, timelines, useCache]() -> LoadOutcome {
+        enterBackground();
         LoadOutcome out;
         try {
             const io::LoadPlan plan = io::Detector::detect(inputs);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "npuscope/core/ThreadPriority.h"
 #include "npuscope/gui/common/DeferredLoadService.h"
 
 #include "npuscope/gui/common/Workspace.h"
@@ -266,6 +267,7 @@ void DeferredLoadService::pump()
         ++m_running;
         const quint64 generation = m_generation;
         m_pool->start([this, db, cache, key, generation, cancel = it->second.cancel] {
+            enterBackground();
             bool imported = false;
             QString error;
             try {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "npuscope/core/ThreadPriority.h"
 #include "npuscope/io/torch_npu/TraceViewImporter.h"
 
 #include "npuscope/core/TranslationMarker.h"
@@ -417,7 +418,10 @@ public:
     {
         m_row.rankId = rankId;
         try {
-            m_thread = std::thread([this] { work(); });
+            m_thread = std::thread([this] {
+                enterBackground();
+                work();
+            });
         } catch (const std::system_error&) {
             m_inline = true;
         }
@@ -1355,7 +1359,10 @@ bool Importer::finish(const std::optional<FileStamp>& stamp, const std::optional
 
     std::thread flowSorter;
     try {
-        flowSorter = std::thread(sortFlows);
+        flowSorter = std::thread([&sortFlows] {
+            enterBackground();
+            sortFlows();
+        });
     } catch (const std::system_error&) {
         sortFlows();
     }

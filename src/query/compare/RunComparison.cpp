@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "npuscope/core/ThreadPriority.h"
 #include "npuscope/query/compare/RunComparison.h"
 
 #include "npuscope/query/MemoryQuery.h"
@@ -316,6 +317,7 @@ RunDiff RunComparison::compare(model::Database& base, model::Database& neu, cons
     Side b;
     std::exception_ptr baseError;
     std::thread baseRead([&] {
+        enterBackground();
         try {
             b = readSide(base, options.stepBase);
         } catch (...) {

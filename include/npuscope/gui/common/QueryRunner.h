@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "npuscope/core/ThreadPriority.h"
 #include "npuscope/gui/common/Workspace.h"
 
 #include <QFutureWatcher>
@@ -135,6 +136,7 @@ private:
                 outcome.skipped = true;
                 return outcome;
             }
+            enterBackground(); // a pool thread: below the GUI thread and the display server
             const auto begin = std::chrono::steady_clock::now();
             try {
                 outcome.value = fn(db);
