@@ -165,6 +165,38 @@ struct DedupKey {
     int32_t type = 0;
 };
 
+// dedupOrder's key of an index row: the group as its ordinal of first appearance among the rows keyed (NULL and ""
+// alike), the type as given (an id: equal exactly when the strings are).
+class DedupKeyMaker {
+public:
+    explicit DedupKeyMaker(const CommLinkIndex& index)
+        : m_empty(index.id(""))
+        , m_ordinal(index.stringCount() + 1, -1) // by id + 1 (0: NULL and no "")
+    {
+    }
+    // NULL (-1) read as "": the id of "" when a row holds it, else -1.
+    int32_t orEmpty(int32_t id) const { return id >= 0 ? id : m_empty; }
+    DedupKey operator()(const CommLinkIndex::Row& r, int32_t type)
+    {
+        int32_t& group = m_ordinal[static_cast<size_t>(orEmpty(r.group) + 1)];
+        if (group < 0)
+            group = m_groups++;
+        DedupKey k;
+        k.step = r.hasStep ? r.step : INT64_MIN;
+        k.group = group;
+        k.src = r.src;
+        k.dst = r.dst;
+        k.reportedBy = r.reportedBy;
+        k.type = type;
+        return k;
+    }
+
+private:
+    int32_t m_empty;
+    std::vector<int32_t> m_ordinal;
+    int32_t m_groups = 0;
+};
+
 // One link per (step, group, op type, src, dst). A link written by both ends (p2p: "send" by the
 // sender, "receive" by the receiver) keeps only the sender's copy, so a transfer is not counted
 // twice in a total. Returns the indexes of the kept links in output order: by run key, and within a
@@ -520,26 +552,15 @@ struct IndexLink {
 CommMatrix indexMatrix(
     const CommLinkIndex& index, const LinkQuery& q, const CommSelection& sel, const std::string& orderBy)
 {
-    const int32_t empty = index.id("");
-    auto orEmpty = [empty](int32_t id) { return id >= 0 ? id : empty; };
-    std::vector<int32_t> groupOrdinal(index.stringCount() + 1, -1); // by id + 1 (0: NULL and no "")
-    int32_t groups = 0;
+    DedupKeyMaker keyOf(index);
+    const int32_t empty = keyOf.orEmpty(-1);
+    auto orEmpty = [&keyOf](int32_t id) { return keyOf.orEmpty(id); };
     std::vector<IndexLink> links;
     std::vector<DedupKey> keys;
     forEachIndexRow(index, q, [&](const CommLinkIndex::Row& r, int32_t typeId) {
         const bool realOp = r.slot < 0;
         const int32_t opName = r.opName >= 0 ? r.opName : (realOp ? r.matrixOp : empty);
-        int32_t& group = groupOrdinal[static_cast<size_t>(orEmpty(r.group) + 1)];
-        if (group < 0)
-            group = groups++;
-        DedupKey k;
-        k.step = r.hasStep ? r.step : INT64_MIN;
-        k.group = group;
-        k.src = r.src;
-        k.dst = r.dst;
-        k.reportedBy = r.reportedBy;
-        k.type = q.mode == LinkMode::Op ? opName : orEmpty(typeId);
-        keys.push_back(k);
+        keys.push_back(keyOf(r, q.mode == LinkMode::Op ? opName : orEmpty(typeId)));
         links.push_back({ &r, orEmpty(r.transport), q.mode == LinkMode::Totals ? -1 : opName });
     });
     bool hasGlobal = false;
@@ -769,20 +790,9 @@ std::vector<LinkRow> indexLinkTable(const CommLinkIndex& index, const LinkQuery&
     std::vector<const CommLinkIndex::Row*> links;
     std::vector<int32_t> types;
     std::vector<DedupKey> keys;
-    std::vector<int32_t> groupOrdinal(index.stringCount() + 1, -1); // by id + 1 (0: NULL and no "")
-    int32_t groups = 0;
+    DedupKeyMaker dedupKeyOf(index);
     forEachIndexRow(index, totals, [&](const CommLinkIndex::Row& r, int32_t typeId) {
-        int32_t& group = groupOrdinal[static_cast<size_t>(orEmpty(r.group) + 1)];
-        if (group < 0)
-            group = groups++;
-        DedupKey k;
-        k.step = r.hasStep ? r.step : INT64_MIN;
-        k.group = group;
-        k.src = r.src;
-        k.dst = r.dst;
-        k.reportedBy = r.reportedBy;
-        k.type = orEmpty(typeId);
-        keys.push_back(k);
+        keys.push_back(dedupKeyOf(r, orEmpty(typeId)));
         links.push_back(&r);
         types.push_back(typeId);
     });
