@@ -6,37 +6,22 @@
 #include "FuzzScratch.h"
 
 #include "npuscope/core/CsvReader.h"
-#include "npuscope/io/cann/CannProfImporter.h"
-#include "npuscope/io/db/AnalysisDbImporter.h"
-#include "npuscope/io/db/DbTimelineImporter.h"
-#include "npuscope/io/db/ProfilerDbImporter.h"
 #include "npuscope/io/detect/Detector.h"
-#include "npuscope/io/mindspore/MindSporeHcclRawImporter.h"
-#include "npuscope/io/mindspore/MindSporeMiscImporter.h"
-#include "npuscope/io/mindspore/MindSporeStepTraceImporter.h"
-#include "npuscope/io/mindspore/MindSporeTimelineImporter.h"
-#include "npuscope/io/mindspore/MsParallelStrategyImporter.h"
-#include "npuscope/io/msprof_analyze/ClusterAnalysisDbImporter.h"
-#include "npuscope/io/msprof_analyze/ClusterAnalysisImporter.h"
-#include "npuscope/io/torch_npu/ApiStatisticImporter.h"
-#include "npuscope/io/torch_npu/CommunicationImporter.h"
-#include "npuscope/io/torch_npu/KernelDetailsImporter.h"
-#include "npuscope/io/torch_npu/MemoryRecordImporter.h"
-#include "npuscope/io/torch_npu/NpuModuleMemImporter.h"
-#include "npuscope/io/torch_npu/OpStatisticImporter.h"
-#include "npuscope/io/torch_npu/OperatorMemoryImporter.h"
+#include "npuscope/io/detect/FileKinds.h"
 #include "npuscope/io/torch_npu/ProfilerInfoImporter.h"
-#include "npuscope/io/torch_npu/StepTraceImporter.h"
-#include "npuscope/io/torch_npu/TraceViewImporter.h"
 #include "npuscope/load/Loader.h"
 #include "npuscope/model/Database.h"
 #include "npuscope/model/ModelWriter.h"
 
 #include <sqlite3.h>
 
+#include <deque>
 #include <exception>
 #include <functional>
+#include <mutex>
+#include <span>
 #include <string>
+#include <vector>
 
 namespace npuscope::fuzz {
 
@@ -62,7 +47,7 @@ model::Database& scratchModel()
 // is caught and reported (Loader's importFile does the same), so only crashes, sanitizer reports and hangs are
 // findings. The importers of one call share the rank's state, as a rank's importers do. The transaction is this
 // function's (the writer never begins one) and is rolled back at the end, whatever happened.
-void importAs(const std::string& fileName, const uint8_t* data, size_t size, std::initializer_list<Importer> importers)
+void importAs(const std::string& fileName, const uint8_t* data, size_t size, const std::vector<Importer>& importers)
 {
     const std::string path = FuzzScratch::instance().write(fileName, data, size);
     auto& db = scratchModel();
@@ -106,62 +91,61 @@ void csvReader(const uint8_t* data, size_t size)
     while (text.next(fields)) { }
 }
 
-void kernelDetails(const uint8_t* data, size_t size)
+// The fixed files a kind's fuzzed file is read with (FuzzPrelude), written before it; for ProfilerMetadata the
+// metadata importer that reads it, to run first.
+std::vector<Importer> prelude(io::FuzzPrelude which)
 {
-    importAs("kernel_details.csv", data, size,
-        { &io::KernelDetailsImporter::run, &io::KernelDetailsImporter::runTotals,
-            [](io::ImportContext& ctx) { return io::KernelDetailsImporter::runStep(ctx, std::nullopt); },
-            [](io::ImportContext& ctx) { return io::KernelDetailsImporter::runStep(ctx, 1); } });
+    switch (which) {
+    case io::FuzzPrelude::None:
+        return {};
+    case io::FuzzPrelude::ProfilerMetadata: {
+        // The rank's groups map a communication file's local ranks: a fixed metadata file, so the fuzzed bytes go to
+        // the communication importer.
+        const std::string metadata = FuzzScratch::instance().write("profiler_metadata.json",
+            R"({"parallel_group_info":{"10":{"group_name":"dp","group_rank":0,"global_ranks":[0,1]}},)"
+            R"("distributed_args":{"world_size":2,"rank":0}})");
+        return { [metadata](io::ImportContext& ctx) {
+            io::ImportContext meta(ctx.writer(), 0, metadata);
+            meta.setRankState(std::shared_ptr<io::RankState>(&ctx.rankState(), [](io::RankState*) {}));
+            return io::MetadataImporter::run(meta);
+        } };
+    }
+    case io::FuzzPrelude::CannStartInfo:
+        // CANN timeline files sit in device_<n>/timeline/ and are placed on the epoch clock with
+        // device_<n>/start_info.<n>.
+        FuzzScratch::instance().write("device_0/start_info.0",
+            R"({"collectionDateBegin":"2023-08-18 14:27:04.324979","collectionTimeBegin":"1692340024324979",)"
+            R"("clockMonotonicRaw":"56579931060630"})");
+        return {};
+    }
+    return {};
 }
 
-void memoryRecord(const uint8_t* data, size_t size)
+// Detection, then the whole load (summary, deferred files, group resolution, indexes) of root on one thread.
+void loadRoot(const std::filesystem::path& root)
 {
-    importAs("memory_record.csv", data, size, { &io::MemoryRecordImporter::run, &io::MemoryRecordImporter::runPeaks });
+    const auto plan = io::Detector::detect({ root.string() });
+    load::LoadOptions options;
+    options.threads = 1;
+    load::Loader::load(plan, options);
 }
 
-// communication.json and communication_matrix.json after the rank's profiler_metadata.json (its groups map the
-// matrix's local ranks), with a fixed metadata file so the fuzzed bytes go to the communication importer.
-void afterMetadata(const char* fileName, const Importer& importer, const uint8_t* data, size_t size)
+// A file kind's target (its FileKinds entry's fuzz spec): the bytes as the kind's file, read by its importer and the
+// entry points that read the same file, after the prelude; or, for a kind without an importer, as the only file of a
+// folder that is detected and loaded.
+void fuzzKind(const io::FileKindSpec& spec, const uint8_t* data, size_t size)
 {
-    const std::string metadata = FuzzScratch::instance().write("profiler_metadata.json",
-        R"({"parallel_group_info":{"10":{"group_name":"dp","group_rank":0,"global_ranks":[0,1]}},)"
-        R"("distributed_args":{"world_size":2,"rank":0}})");
-    importAs(fileName, data, size,
-        { [&](io::ImportContext& ctx) {
-             io::ImportContext meta(ctx.writer(), 0, metadata);
-             meta.setRankState(std::shared_ptr<io::RankState>(&ctx.rankState(), [](io::RankState*) {}));
-             return io::MetadataImporter::run(meta);
-         },
-            importer });
-}
-
-void communication(const uint8_t* data, size_t size)
-{
-    afterMetadata("communication.json", &io::CommunicationImporter::run, data, size);
-}
-
-void communicationMatrix(const uint8_t* data, size_t size)
-{
-    afterMetadata("communication_matrix.json", &io::CommunicationMatrixImporter::run, data, size);
-}
-
-// CANN timeline files sit in device_<n>/timeline/ and are placed on the epoch clock with device_<n>/start_info.<n>.
-void cannFile(const char* fileName, const Importer& importer, const uint8_t* data, size_t size)
-{
-    FuzzScratch::instance().write("device_0/start_info.0",
-        R"({"collectionDateBegin":"2023-08-18 14:27:04.324979","collectionTimeBegin":"1692340024324979",)"
-        R"("clockMonotonicRaw":"56579931060630"})");
-    importAs(std::string("device_0/timeline/") + fileName, data, size, { importer });
-}
-
-void cannTimeline(const uint8_t* data, size_t size)
-{
-    cannFile("msprof_0_1_1.json", &io::CannProfImporter::runTimeline, data, size);
-}
-
-void cannStepTrace(const uint8_t* data, size_t size)
-{
-    cannFile("step_trace_0_1_1.json", &io::CannProfImporter::runStepTrace, data, size);
+    if (spec.fuzz.viaLoad) {
+        const auto root = FuzzScratch::instance().freshFolder("kind");
+        FuzzScratch::instance().write("kind/" + std::string(spec.fuzz.fileName), data, size);
+        loadRoot(root);
+        return;
+    }
+    auto importers = prelude(spec.fuzz.prelude);
+    importers.emplace_back(spec.importer);
+    for (const io::ImporterFn also : spec.fuzz.alsoRun)
+        importers.emplace_back(also);
+    importAs(spec.fuzz.fileName, data, size, importers);
 }
 
 void detect(const uint8_t* data, size_t size)
@@ -176,81 +160,57 @@ void loadFolder(const uint8_t* data, size_t size)
 {
     const auto root = FuzzScratch::instance().freshFolder("load");
     FolderDescription::materialise(data, size, root);
-    const auto plan = io::Detector::detect({ root.string() });
-    load::LoadOptions options;
-    options.threads = 1;
-    load::Loader::load(plan, options);
+    loadRoot(root);
 }
 
 void parseCache(const uint8_t* data, size_t size) { CacheEntryFuzzer::instance().run(data, size); }
 
-// A target that imports the input as one file name with one importer.
-#define IMPORT(fileName, importer)                                                                                     \
-    [](const uint8_t* data, size_t size) { importAs(fileName, data, size, { importer }); }
+size_t maxLenOf(const io::FileKindSpec& spec) { return spec.format == io::FileFormat::Sqlite ? kDbMaxLen : kTextMaxLen; }
 
-const std::vector<FuzzTarget> kTargets = {
-    { "csv_reader", &csvReader, "*.csv", kTextMaxLen },
-    { "step_trace_time", IMPORT("step_trace_time.csv", &io::StepTraceImporter::run), "step_trace_time.csv",
-        kTextMaxLen },
-    { "kernel_details", &kernelDetails, "kernel_details.csv op_summary_*.csv", kTextMaxLen },
-    { "op_summary", IMPORT("op_summary_0.csv", &io::KernelDetailsImporter::run), "op_summary_*.csv", kTextMaxLen },
-    { "op_statistic", IMPORT("op_statistic.csv", &io::OpStatisticImporter::run), "op_statistic.csv", kTextMaxLen },
-    { "api_statistic", IMPORT("api_statistic.csv", &io::ApiStatisticImporter::run), "api_statistic.csv", kTextMaxLen },
-    { "memory_record", &memoryRecord, "memory_record.csv", kTextMaxLen },
-    { "operator_memory", IMPORT("operator_memory.csv", &io::OperatorMemoryImporter::run), "operator_memory.csv",
-        kTextMaxLen },
-    { "npu_module_mem", IMPORT("npu_module_mem.csv", &io::NpuModuleMemImporter::run), "npu_module_mem.csv",
-        kTextMaxLen },
-    { "cluster_step_trace", IMPORT("cluster_step_trace_time.csv", &io::ClusterAnalysisImporter::runStepTrace),
-        "cluster_step_trace_time.csv", kTextMaxLen },
-    { "ms_step_trace_raw", IMPORT("step_trace_raw_0_detail_time.csv", &io::MindSporeStepTraceImporter::run),
-        "step_trace_raw_*_detail_time.csv", kTextMaxLen },
-    { "ms_hccl_raw", IMPORT("hccl_raw_0.csv", &io::MindSporeHcclRawImporter::run), "hccl_raw_*.csv", kTextMaxLen },
-    { "trace_view", IMPORT("trace_view.json", static_cast<bool (*)(io::ImportContext&)>(&io::TraceViewImporter::run)),
-        "trace_view*.json", kTextMaxLen },
-    { "communication", &communication, "communication.json", kTextMaxLen },
-    { "communication_matrix", &communicationMatrix, "communication_matrix.json", kTextMaxLen },
-    { "profiler_metadata", IMPORT("profiler_metadata.json", &io::MetadataImporter::run), "profiler_metadata.json",
-        kTextMaxLen },
-    { "profiler_info", IMPORT("profiler_info_0.json", &io::ProfilerInfoImporter::run), "profiler_info*.json",
-        kTextMaxLen },
-    { "cluster_communication", IMPORT("cluster_communication.json", &io::ClusterAnalysisImporter::runCommunication),
-        "cluster_communication.json", kTextMaxLen },
-    { "cluster_communication_matrix",
-        IMPORT("cluster_communication_matrix.json", &io::ClusterAnalysisImporter::runMatrix),
-        "cluster_communication_matrix.json", kTextMaxLen },
-    { "communication_group", IMPORT("communication_group.json", &io::ClusterAnalysisImporter::runCommunicationGroup),
-        "communication_group*.json", kTextMaxLen },
-    { "ms_timeline_display", IMPORT("ascend_timeline_display_0.json", &io::MindSporeTimelineImporter::run),
-        "ascend_timeline_display_*.json timeline_display_*.json", kTextMaxLen },
-    { "ms_flops_summary", IMPORT("flops_summary_0.json", &io::MindSporeMiscImporter::runFlops), "flops_summary_*.json",
-        kTextMaxLen },
-    { "ms_rank_table", IMPORT("hccl.json", &io::MindSporeMiscImporter::runRankTable), "hccl.json", kTextMaxLen },
-    { "ms_parallel_strategy", IMPORT("parallel_strategy_0.json", &io::MsParallelStrategyImporter::run),
-        "parallel_strategy_*.json", kTextMaxLen },
-    { "cann_info", IMPORT("info.json.0", &io::CannProfImporter::runInfo), "info.json.[0-9]", kTextMaxLen },
-    { "cann_timeline", &cannTimeline, "msprof_*.json", kTextMaxLen },
-    { "cann_step_trace", &cannStepTrace, "step_trace_*_*_*.json", kTextMaxLen },
-    { "profiler_db", IMPORT("ascend_pytorch_profiler_0.db", &io::ProfilerDbImporter::run),
-        "ascend_pytorch_profiler*.db msprof_*.db report_*.db", kDbMaxLen },
-    { "profiler_db_timeline", IMPORT("ascend_pytorch_profiler_0.db", &io::DbTimelineImporter::run),
-        "ascend_pytorch_profiler*.db msprof_*.db report_*.db", kDbMaxLen },
-    { "analysis_db", IMPORT("analysis.db", &io::AnalysisDbImporter::run), "analysis.db", kDbMaxLen },
-    { "cluster_analysis_db", IMPORT("cluster_analysis.db", &io::ClusterAnalysisDbImporter::run), "cluster_analysis.db",
-        kDbMaxLen },
-    { "detect", &detect, "@folders", kFolderMaxLen },
-    { "load_folder", &loadFolder, "@folders", kFolderMaxLen },
-    { "parse_cache", &parseCache, "@cache", kDbMaxLen },
+// The targets: the CSV reader, one per file kind that has a target of its own (FileKinds, in table order), then
+// detection, whole loads and the parse cache; kinds added to the table later are appended when the list is next asked
+// for. A deque, so the references findFuzzTarget hands out stay valid when it grows.
+struct Targets {
+    std::mutex mutex;
+    std::deque<FuzzTarget> list;
+    size_t kindsSeen = 0;
+
+    void addKinds(std::span<const io::FileKindSpec> kinds)
+    {
+        for (; kindsSeen < kinds.size(); ++kindsSeen) {
+            const io::FileKindSpec& spec = kinds[kindsSeen];
+            if (!spec.fuzz.target)
+                continue;
+            list.push_back({ spec.fuzz.target, [&spec](const uint8_t* data, size_t size) { fuzzKind(spec, data, size); },
+                spec.fuzz.seeds ? spec.fuzz.seeds : "", maxLenOf(spec) });
+        }
+    }
+
+    Targets()
+    {
+        list.push_back({ "csv_reader", &csvReader, "*.csv", kTextMaxLen });
+        addKinds(io::FileKinds::all());
+        list.push_back({ "detect", &detect, "@folders", kFolderMaxLen });
+        list.push_back({ "load_folder", &loadFolder, "@folders", kFolderMaxLen });
+        list.push_back({ "parse_cache", &parseCache, "@cache", kDbMaxLen });
+    }
 };
-#undef IMPORT
+
+Targets& targets()
+{
+    static Targets t;
+    std::lock_guard lock(t.mutex);
+    t.addKinds(io::FileKinds::all());
+    return t;
+}
 
 } // namespace
 
-const std::vector<FuzzTarget>& fuzzTargets() { return kTargets; }
+const std::deque<FuzzTarget>& fuzzTargets() { return targets().list; }
 
 const FuzzTarget* findFuzzTarget(std::string_view name)
 {
-    for (const auto& t : kTargets) {
+    for (const auto& t : fuzzTargets()) {
         if (name == t.name)
             return &t;
     }

@@ -2,6 +2,7 @@
 #include "npuscope/load/DeferredSniff.h"
 
 #include "npuscope/core/TranslationMarker.h"
+#include "npuscope/io/detect/FileKinds.h"
 #include "npuscope/io/parse/IssueText.h"
 
 #include <algorithm>
@@ -30,23 +31,12 @@ std::string hexByte(unsigned char c)
 
 std::optional<TrText> DeferredSniff::problem(const io::PlannedFile& file)
 {
-    using io::FileKind;
-    bool json = false;
-    bool csv = false;
-    switch (file.kind) {
-    case FileKind::TraceView:
-    case FileKind::MsTimelineDisplay:
-        json = true;
-        break;
-    case FileKind::KernelDetails:
-    case FileKind::OpSummary:
-    case FileKind::OperatorMemory:
-    case FileKind::NpuModuleMem:
-        csv = true;
-        break;
-    default:
+    // Deferred text kinds the summary does not read at all (one with a summary pass has been read by it already).
+    const auto* spec = io::FileKinds::find(file.kind);
+    if (!spec || spec->deferred == io::kNoGroup || spec->summaryPass
+        || (spec->format != io::FileFormat::Json && spec->format != io::FileFormat::Csv))
         return std::nullopt;
-    }
+    const bool json = spec->format == io::FileFormat::Json;
     if (endsWith(file.path, ".gz") || file.size == 0)
         return std::nullopt; // an empty file: its importer says so
     std::ifstream in(file.path, std::ios::binary);
@@ -66,7 +56,7 @@ std::optional<TrText> DeferredSniff::problem(const io::PlannedFile& file)
                                  "not JSON: syntax error at byte %1 (starts with byte %2, expected '[' or '{')"),
             { std::to_string(start), hexByte(static_cast<unsigned char>(prefix[start])) });
     }
-    if (csv) {
+    if (!json) {
         if (prefix.find('\0') != std::string::npos)
             return io::issueText(
                 QT_TRANSLATE_NOOP("ParseIssue", "not a CSV text file (binary data in its first bytes)"));

@@ -5,29 +5,9 @@
 #include "npuscope/io/parse/IssueText.h"
 
 #include "npuscope/core/RunOnThreads.h"
-#include "npuscope/io/cann/CannProfImporter.h"
-#include "npuscope/io/db/AnalysisDbImporter.h"
-#include "npuscope/io/db/DbTimelineImporter.h"
-#include "npuscope/io/db/ProfilerDbImporter.h"
-#include "npuscope/io/kineto/KinetoTraceImporter.h"
-#include "npuscope/io/mindspore/MindSporeHcclRawImporter.h"
-#include "npuscope/io/mindspore/MindSporeMiscImporter.h"
-#include "npuscope/io/mindspore/MindSporeStepTraceImporter.h"
-#include "npuscope/io/mindspore/MindSporeTimelineImporter.h"
-#include "npuscope/io/mindspore/MsParallelStrategyImporter.h"
-#include "npuscope/io/msprof_analyze/ClusterAnalysisDbImporter.h"
-#include "npuscope/io/msprof_analyze/ClusterAnalysisImporter.h"
+#include "npuscope/io/detect/FileKinds.h"
 #include "npuscope/io/parse/SourceFile.h"
-#include "npuscope/io/torch_npu/ApiStatisticImporter.h"
-#include "npuscope/io/torch_npu/CommunicationImporter.h"
 #include "npuscope/io/torch_npu/KernelDetailsImporter.h"
-#include "npuscope/io/torch_npu/MemoryRecordImporter.h"
-#include "npuscope/io/torch_npu/NpuModuleMemImporter.h"
-#include "npuscope/io/torch_npu/OpStatisticImporter.h"
-#include "npuscope/io/torch_npu/OperatorMemoryImporter.h"
-#include "npuscope/io/torch_npu/ProfilerInfoImporter.h"
-#include "npuscope/io/torch_npu/StepTraceImporter.h"
-#include "npuscope/io/torch_npu/TraceViewImporter.h"
 #include "npuscope/load/DeferredSniff.h"
 #include "npuscope/load/MemoryGuard.h"
 #include "npuscope/load/ModelMerger.h"
@@ -57,96 +37,19 @@ using namespace model;
 
 namespace {
 
-using ImporterFn = bool (*)(ImportContext&);
 // An importer that is not a file kind's own (an aggregate or step-scoped pass); empty = the kind's importer.
 using ImporterOverride = std::function<bool(ImportContext&)>;
 
 ImporterFn importerFor(FileKind kind)
 {
-    switch (kind) {
-    case FileKind::ProfilerInfo:
-        return &ProfilerInfoImporter::run;
-    case FileKind::ProfilerMetadata:
-        return &MetadataImporter::run;
-    case FileKind::StepTraceTime:
-        return &StepTraceImporter::run;
-    case FileKind::KernelDetails:
-    case FileKind::OpSummary: // same importer, CANN column names
-        return &KernelDetailsImporter::run;
-    case FileKind::OpStatistic:
-        return &OpStatisticImporter::run;
-    case FileKind::ApiStatistic:
-        return &ApiStatisticImporter::run;
-    case FileKind::Communication:
-        return &CommunicationImporter::run;
-    case FileKind::CommunicationMatrix:
-        return &CommunicationMatrixImporter::run;
-    case FileKind::MemoryRecord:
-        return &MemoryRecordImporter::run;
-    case FileKind::OperatorMemory:
-        return &OperatorMemoryImporter::run;
-    case FileKind::NpuModuleMem:
-        return &NpuModuleMemImporter::run;
-    case FileKind::TraceView:
-        return &TraceViewImporter::run;
-    case FileKind::ProfilerDb:
-        return &ProfilerDbImporter::run;
-    case FileKind::AnalysisDb:
-        return &AnalysisDbImporter::run;
-    case FileKind::ClusterStepTrace:
-        return &ClusterAnalysisImporter::runStepTrace;
-    case FileKind::ClusterCommunication:
-        return &ClusterAnalysisImporter::runCommunication;
-    case FileKind::ClusterCommunicationMatrix:
-        return &ClusterAnalysisImporter::runMatrix;
-    case FileKind::ClusterAnalysisDb:
-        return &ClusterAnalysisDbImporter::run;
-    case FileKind::ClusterCommunicationGroup:
-        return &ClusterAnalysisImporter::runCommunicationGroup;
-    case FileKind::MsStepTraceRaw:
-        return &MindSporeStepTraceImporter::run;
-    case FileKind::MsHcclRaw:
-        return &MindSporeHcclRawImporter::run;
-    case FileKind::MsTimelineDisplay:
-        return &MindSporeTimelineImporter::run;
-    case FileKind::MsFlopsSummary:
-        return &MindSporeMiscImporter::runFlops;
-    case FileKind::MiRankTable:
-        return &MindSporeMiscImporter::runRankTable;
-    case FileKind::CannInfo:
-        return &CannProfImporter::runInfo;
-    case FileKind::CannStepTrace:
-        return &CannProfImporter::runStepTrace;
-    case FileKind::CannTimeline:
-        return &CannProfImporter::runTimeline;
-    case FileKind::ProfilerDbTimeline:
-        return &DbTimelineImporter::run;
-    case FileKind::MsParallelStrategy:
-        return &MsParallelStrategyImporter::run;
-    case FileKind::ImportedRank: // merged as a model (mergeImportedRank), never parsed
-        return nullptr;
-    case FileKind::KinetoTrace:
-        return &KinetoTraceImporter::run;
-    }
-    return nullptr;
+    const auto* spec = FileKinds::find(kind);
+    return spec ? spec->importer : nullptr;
 }
 
-// profiler_info first (it fills the rank row), the timeline last (largest).
 int importOrder(FileKind k)
 {
-    switch (k) {
-    case FileKind::ProfilerInfo:
-        return 0;
-    case FileKind::ProfilerMetadata:
-        return 1;
-    case FileKind::TraceView:
-    case FileKind::MsTimelineDisplay:
-    case FileKind::ProfilerDbTimeline:
-    case FileKind::KinetoTrace:
-        return 3;
-    default:
-        return 2;
-    }
+    const auto* spec = FileKinds::find(k);
+    return spec ? spec->importOrder : 2;
 }
 
 RankFileStatus loadedOrFailed(bool ok) { return ok ? RankFileStatus::Loaded : RankFileStatus::Failed; }
@@ -326,15 +229,19 @@ void importRankFiles(model::ModelWriter& writer, const PlannedRank& rank, Progre
         if (cancel && cancel->load())
             return;
         const auto& file = rank.files[f];
+        const auto* spec = FileKinds::find(file.kind);
         if (isDeferredKind(file.kind)) {
-            // memory_record.csv: its memory_peak rows now, its rows with the Memory group; stays "skipped".
-            importFile(writer, rank.rank, file, progress, cancel, state, false, &MemoryRecordImporter::runPeaks);
+            // Its summary pass now (memory_record.csv: its memory_peak rows), its rows with its group; stays
+            // "skipped".
+            if (spec && spec->summaryPass)
+                importFile(writer, rank.rank, file, progress, cancel, state, false, spec->summaryPass);
             continue;
         }
-        // Lean mode (MemoryGuard::Watch): the matrix without the per-op slots its total slot aggregates.
-        const bool leanMatrix = lean && lean->load() && file.kind == FileKind::CommunicationMatrix;
+        // Lean mode (MemoryGuard::Watch): the kind's lean importer (the matrix without the per-op slots its total
+        // slot aggregates).
+        const bool leanPass = lean && lean->load() && spec && spec->leanImporter;
         status[f] = loadedOrFailed(importFile(writer, rank.rank, file, progress, cancel, state, false,
-            leanMatrix ? ImporterOverride(&CommunicationMatrixImporter::runLean) : ImporterOverride()));
+            leanPass ? ImporterOverride(spec->leanImporter) : ImporterOverride()));
     }
     // A deferred file that is plainly not its kind (garbage named trace_view.json) is an error now, not when a view
     // first loads it; it stays unread ("failed").

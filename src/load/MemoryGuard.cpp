@@ -4,6 +4,7 @@
 #include "npuscope/model/RankFileTable.h"
 
 #include "npuscope/core/TranslationMarker.h"
+#include "npuscope/io/detect/FileKinds.h"
 #include "npuscope/io/parse/IssueText.h"
 
 #include <algorithm>
@@ -21,28 +22,12 @@ using namespace io;
 
 namespace {
 
-// Bytes of memory per input byte while a file of this kind is imported and its rows held in the model. The
-// communication matrix: every link becomes a row; a flat 1,024-rank every-pair cluster (2.0 GB of summary files,
-// 1.94 GB of them matrices) peaks at 1.49 per byte since workers merge in batches and the text summary streams its
-// links (it grew to 24 GB when the whole document and every link were held). Timelines keep compact slice records
-// until their track is sorted.
+// Bytes of memory per input byte while a file of this kind is imported and its rows held in the model: its
+// FileKinds entry's memoryWeight (io/detect/FileKinds.cpp says where each weight comes from).
 double bytesPerInputByte(FileKind kind)
 {
-    switch (kind) {
-    case FileKind::CommunicationMatrix:
-    case FileKind::ClusterCommunicationMatrix:
-        return 2.0;
-    case FileKind::Communication:
-    case FileKind::ClusterCommunication:
-    case FileKind::MsHcclRaw:
-        return 4.0;
-    case FileKind::TraceView:
-    case FileKind::MsTimelineDisplay:
-    case FileKind::CannTimeline:
-        return 3.0;
-    default:
-        return 2.0;
-    }
+    const auto* spec = FileKinds::find(kind);
+    return spec ? spec->memoryWeight : 2.0;
 }
 
 std::optional<uint64_t> readNumber(const char* path)

@@ -3,6 +3,8 @@
 // through every fuzz target's entry function (fuzz/FuzzTarget.h), in the normal build: a fixed bug stays fixed
 // without libFuzzer, and under ASan + UBSan in build/asan (scripts/test.sh).
 #include "FuzzTarget.h"
+
+#include "npuscope/io/detect/FileKinds.h"
 #include "TestSupport.h"
 
 #include <gtest/gtest.h>
@@ -64,8 +66,13 @@ INSTANTIATE_TEST_SUITE_P(Targets, FuzzRegression, testing::ValuesIn(targetNames(
 
 TEST(FuzzTargets, CoverEveryImporterEntryPoint)
 {
-    // One target per importer entry the loader dispatches to, plus reader, detection, whole load and cache.
-    EXPECT_EQ(fuzz::fuzzTargets().size(), 34u);
+    // One target per file kind that has one (io::FileKinds: every importer the loader dispatches to), plus reader,
+    // detection, whole load and cache.
+    size_t kinds = 0;
+    for (const auto& spec : io::FileKinds::all())
+        kinds += spec.fuzz.target != nullptr;
+    EXPECT_GE(kinds, 32u);
+    EXPECT_EQ(fuzz::fuzzTargets().size(), kinds + 4);
     for (const char* name : { "csv_reader", "trace_view", "communication", "communication_matrix", "profiler_metadata",
              "profiler_info", "profiler_db", "analysis_db", "cluster_analysis_db", "detect", "parse_cache" })
         EXPECT_NE(fuzz::findFuzzTarget(name), nullptr) << name;

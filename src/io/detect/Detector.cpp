@@ -5,6 +5,7 @@
 
 #include "npuscope/core/Decimal.h"
 #include "npuscope/io/cann/CannProfImporter.h"
+#include "npuscope/io/detect/FileKinds.h"
 #include "npuscope/io/detect/FileSniffer.h"
 #include "npuscope/io/mindspore/MindSporeLayout.h"
 #include "npuscope/io/msprof_analyze/ClusterSummary.h"
@@ -83,7 +84,8 @@ std::vector<fs::path> filesIn(const fs::path& dir)
 // timeline data.
 bool isFactsKind(FileKind k)
 {
-    return k == FileKind::ProfilerInfo || k == FileKind::ProfilerMetadata || k == FileKind::MsParallelStrategy;
+    const auto* spec = FileKinds::find(k);
+    return spec && spec->facts;
 }
 
 // Files that describe a whole cluster (msprof-analyze cluster_analysis_output); ClusterSummary plans them, never a
@@ -98,27 +100,8 @@ bool isClusterFile(const fs::path& f, FileKind k)
 // What a db export gives in place of a text file, in the info issue naming each rank's sources.
 const char* dataName(FileKind k)
 {
-    switch (k) {
-    case FileKind::StepTraceTime:
-        return "step trace";
-    case FileKind::Communication:
-        return "communication";
-    case FileKind::CommunicationMatrix:
-        return "communication matrix";
-    case FileKind::KernelDetails:
-    case FileKind::OpSummary:
-        return "kernels";
-    case FileKind::MemoryRecord:
-        return "memory record";
-    case FileKind::OperatorMemory:
-        return "operator memory";
-    case FileKind::NpuModuleMem:
-        return "NPU module memory";
-    case FileKind::TraceView:
-        return "timeline";
-    default:
-        return fileKindName(k);
-    }
+    const auto* spec = FileKinds::find(k);
+    return spec && spec->dataName ? spec->dataName : fileKindName(k);
 }
 
 bool hasFileOfKind(const fs::path& dir, std::initializer_list<FileKind> kinds)

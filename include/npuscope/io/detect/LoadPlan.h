@@ -74,27 +74,12 @@ enum DeferredGroup : unsigned {
 };
 using DeferredGroups = unsigned;
 
-inline DeferredGroup deferredGroupOf(FileKind k)
-{
-    switch (k) {
-    case FileKind::TraceView:
-    case FileKind::MsTimelineDisplay:
-    case FileKind::ProfilerDbTimeline:
-        return kTimelineGroup;
-    case FileKind::KernelDetails:
-    case FileKind::OpSummary:
-        return kKernelsGroup;
-    case FileKind::MemoryRecord:
-    case FileKind::OperatorMemory:
-        return kMemoryGroup;
-    default:
-        return kNoGroup;
-    }
-}
+// The group of a kind (its FileKinds entry), kNoGroup for a kind read with the summary.
+DeferredGroup deferredGroupOf(FileKind k);
 inline bool isDeferredKind(FileKind k) { return deferredGroupOf(k) != kNoGroup; }
-// Deferred files the summary still reads, in a cheap pass that writes a few aggregate rows: memory_record.csv
-// (memory_peak). Their content is part of the summary's cache key.
-inline bool isReadAtSummary(FileKind k) { return !isDeferredKind(k) || k == FileKind::MemoryRecord; }
+// Deferred files the summary still reads, in a cheap pass that writes a few aggregate rows (FileKindSpec::summaryPass:
+// memory_record.csv's memory_peak). Their content is part of the summary's cache key.
+bool isReadAtSummary(FileKind k);
 // "timeline" | "kernels" | "memory" for one group (cache keys, messages).
 const char* deferredGroupName(DeferredGroup group);
 
