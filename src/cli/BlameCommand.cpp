@@ -10,8 +10,6 @@
 
 namespace {
 
-using npuscope::cli::parseInt;
-using npuscope::cli::usageError;
 
 constexpr const char* kUsage = R"(  blame [--json] [--step N] [--no-cache] PATH...
       Per step, who held the cluster up: every delayed communication op is followed back through the ops its last
@@ -23,32 +21,18 @@ constexpr const char* kUsage = R"(  blame [--json] [--step N] [--no-cache] PATH.
 
 int run(const std::vector<std::string>& args)
 {
-    bool json = false;
-    bool useCache = true;
+    bool json = false, noCache = false;
     std::optional<int64_t> step;
     std::vector<std::string> paths;
-    auto usage = [](const std::string& message) { return usageError("blame", message); };
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        long long n = 0;
-        if (a == "--json")
-            json = true;
-        else if (a == "--no-cache")
-            useCache = false;
-        else if (a == "--step") {
-            if (i + 1 >= args.size())
-                return usage("--step needs a value");
-            if (!parseInt(args[++i], std::numeric_limits<long long>::min(), std::numeric_limits<long long>::max(), n))
-                return usage("--step expects an integer, got \"" + args[i] + "\"");
-            step = n;
-        } else if (a.rfind("--", 0) == 0)
-            return usage("unknown option " + a);
-        else
-            paths.push_back(a);
-    }
-    if (paths.empty())
-        return usage("no PATH given");
-    auto db = npuscope::cli::loadRanks("blame", paths, npuscope::io::kNoGroup, useCache);
+    npuscope::cli::Options options("blame");
+    options.flag("--json", json)
+        .flag("--no-cache", noCache)
+        .integer("--step", std::numeric_limits<long long>::min(), std::numeric_limits<long long>::max(), "an integer",
+            [&](long long n) { step = n; })
+        .paths(paths);
+    if (const auto status = options.parse(args))
+        return *status;
+    auto db = npuscope::cli::loadRanks("blame", paths, npuscope::io::kNoGroup, !noCache);
     if (!db)
         return 1;
     const auto blame = npuscope::query::BlameAnalysis::run(*db);
@@ -59,6 +43,6 @@ int run(const std::vector<std::string>& args)
     return std::cout ? 0 : 1;
 }
 
-const bool kRegistered = npuscope::cli::registerCommand({ "blame", kUsage, &run });
+const bool kRegistered = npuscope::cli::registerCommand({ "blame", kUsage, &run, 100 });
 
 } // namespace

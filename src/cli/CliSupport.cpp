@@ -6,6 +6,8 @@
 #include "npuscope/load/ParseCache.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
@@ -21,8 +23,6 @@ constexpr const char* kUsageTail = R"(  help
 exit status: 0 on success, 1 when nothing could be loaded (or an output file could not be written), 2 on a
 usage error.
 )";
-
-const char* g_builtinUsage = "";
 
 // Function-local so that registration from other files' static initialisers never sees it unconstructed.
 std::vector<Command>& registry()
@@ -73,6 +73,109 @@ bool parseRankList(const std::string& text, std::set<int64_t>& out)
     return !out.empty();
 }
 
+std::optional<double> parseCapacityMb(const std::string& text)
+{
+    double gb = 0;
+    size_t used = 0;
+    try {
+        gb = std::stod(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != text.size() || !(gb > 0))
+        return std::nullopt;
+    return gb * 1024.0;
+}
+
+std::optional<double> parsePositive(const std::string& text)
+{
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || *end || !(v > 0) || !std::isfinite(v))
+        return std::nullopt;
+    return v;
+}
+
+Options& Options::flag(const char* name, bool& out)
+{
+    m_options.push_back({ name, false, {}, [&out](const std::string&) -> std::optional<std::string> {
+                             out = true;
+                             return std::nullopt;
+                         } });
+    return *this;
+}
+
+Options& Options::value(
+    const char* name, const char* expects, std::function<bool(const std::string&)> set, const char* needs)
+{
+    const std::string option = name;
+    const std::string what = expects;
+    m_options.push_back({ option, true, needs,
+        [option, what, set = std::move(set)](const std::string& v) -> std::optional<std::string> {
+            if (set(v))
+                return std::nullopt;
+            return option + " expects " + what + ", got \"" + v + "\"";
+        } });
+    return *this;
+}
+
+Options& Options::text(const char* name, std::function<void(const std::string&)> set, const char* needs)
+{
+    m_options.push_back({ name, true, needs, [set = std::move(set)](const std::string& v) -> std::optional<std::string> {
+                             set(v);
+                             return std::nullopt;
+                         } });
+    return *this;
+}
+
+Options& Options::integer(
+    const char* name, long long lo, long long hi, const char* expects, std::function<void(long long)> set)
+{
+    return value(name, expects, [lo, hi, set = std::move(set)](const std::string& v) {
+        long long n = 0;
+        if (!parseInt(v, lo, hi, n))
+            return false;
+        set(n);
+        return true;
+    });
+}
+
+Options& Options::paths(std::vector<std::string>& out, bool optional)
+{
+    m_paths = &out;
+    m_pathsOptional = optional;
+    return *this;
+}
+
+int Options::error(const std::string& message) const { return usageError(m_command, message); }
+
+std::optional<int> Options::parse(const std::vector<std::string>& args) const
+{
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        const auto option = std::find_if(m_options.begin(), m_options.end(), [&](const Option& o) { return o.name == a; });
+        if (option == m_options.end()) {
+            if (a.rfind("--", 0) == 0)
+                return error("unknown option " + a);
+            if (!m_paths)
+                return error("unexpected argument " + a);
+            m_paths->push_back(a);
+            continue;
+        }
+        std::string value;
+        if (option->takesValue) {
+            if (i + 1 >= args.size())
+                return error(a + " needs " + option->needs);
+            value = args[++i];
+        }
+        if (auto problem = option->set(value))
+            return error(*problem);
+    }
+    if (m_paths && !m_pathsOptional && m_paths->empty())
+        return error("no PATH given");
+    return std::nullopt;
+}
+
 std::unique_ptr<model::Database> loadPlan(const io::LoadPlan& plan, io::DeferredGroups groups, bool useCache)
 {
     load::LoadOptions options;
@@ -99,20 +202,18 @@ std::unique_ptr<model::Database> loadRanks(
 bool registerCommand(const Command& command)
 {
     auto& commands = registry();
-    const auto at = std::lower_bound(commands.begin(), commands.end(), command,
-        [](const Command& a, const Command& b) { return std::string_view(a.name) < std::string_view(b.name); });
+    const auto at = std::lower_bound(commands.begin(), commands.end(), command, [](const Command& a, const Command& b) {
+        return a.order != b.order ? a.order < b.order : std::string_view(a.name) < std::string_view(b.name);
+    });
     commands.insert(at, command);
     return true;
 }
 
 const std::vector<Command>& registeredCommands() { return registry(); }
 
-void setBuiltinUsage(const char* text) { g_builtinUsage = text; }
-
 std::string usageText()
 {
     std::string text = kUsageHead;
-    text += g_builtinUsage;
     for (const auto& c : registry())
         text += c.usage;
     text += kUsageTail;

@@ -7,7 +7,9 @@
 #include "npuscope/model/Database.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -24,6 +26,51 @@ bool parseInt(const std::string& text, long long lo, long long hi, long long& ou
 // an empty list. Shared by --ranks of slim, collect and import.
 bool parseRankList(const std::string& text, std::set<int64_t>& out);
 
+// --capacity-gb G: the device memory in MB (2^20 B); nullopt when G is not a positive number.
+std::optional<double> parseCapacityMb(const std::string& text);
+
+// A whole positive finite number (--peak-tflops); nullopt for anything else.
+std::optional<double> parsePositive(const std::string& text);
+
+// The options of one command, declared once; parse() reads the arguments and reports what every command reports
+// alike, through usageError: "unknown option X", "X needs a value" (or the option's own noun), "X expects <what>,
+// got "V"", "unexpected argument A" (a command without PATHs) and "no PATH given".
+class Options {
+public:
+    explicit Options(std::string command)
+        : m_command(std::move(command))
+    {
+    }
+    // A flag: out becomes true when given.
+    Options& flag(const char* name, bool& out);
+    // An option with a value: set(value) takes it or returns false, and the error says "NAME expects EXPECTS, got
+    // "VALUE"". needs is the noun of the "NAME needs ..." error ("a value", "a FILE").
+    Options& value(const char* name, const char* expects, std::function<bool(const std::string&)> set,
+        const char* needs = "a value");
+    // An option whose value is any text.
+    Options& text(const char* name, std::function<void(const std::string&)> set, const char* needs = "a value");
+    // An integer option within [lo, hi]; expects as in value() ("an integer", "a rank").
+    Options& integer(const char* name, long long lo, long long hi, const char* expects, std::function<void(long long)> set);
+    // The PATH... arguments (at least one unless optional): anything not starting with "--".
+    Options& paths(std::vector<std::string>& out, bool optional = false);
+    // nullopt when every argument was taken; else the exit status of the usage error it printed (2).
+    std::optional<int> parse(const std::vector<std::string>& args) const;
+    // The usage error of this command (for checks after parse()).
+    int error(const std::string& message) const;
+
+private:
+    struct Option {
+        std::string name;
+        bool takesValue = false;
+        std::string needs;
+        std::function<std::optional<std::string>(const std::string&)> set; // error text, nullopt when taken
+    };
+    std::string m_command;
+    std::vector<Option> m_options;
+    std::vector<std::string>* m_paths = nullptr;
+    bool m_pathsOptional = false;
+};
+
 // Loads a plan: the summary, the deferred per-rank files of the groups a command reads (io::kNoGroup for none),
 // through the parse cache unless useCache is false. nullptr when cancelled.
 std::unique_ptr<model::Database> loadPlan(const io::LoadPlan& plan, io::DeferredGroups groups, bool useCache);
@@ -33,26 +80,25 @@ std::unique_ptr<model::Database> loadPlan(const io::LoadPlan& plan, io::Deferred
 std::unique_ptr<model::Database> loadRanks(
     const char* command, const std::vector<std::string>& paths, io::DeferredGroups groups, bool useCache);
 
-// A command defined outside main.cpp. usage is its block of the usage text (two-space indent for the synopsis,
-// six for the description, ending in a newline); run gets the arguments after the command name and returns the
-// exit status (0 ok, 1 nothing loaded / output failed, 2 usage error).
+// A command of npuscope-cli, each in its own file (src/cli/<Name>Command.cpp). usage is its block of the usage text
+// (two-space indent for the synopsis, six for the description, ending in a newline); run gets the arguments after
+// the command name and returns the exit status (0 ok, 1 nothing loaded / output failed, 2 usage error). order places
+// the block in the usage text (then the name): the report commands first, as users meet them.
 struct Command {
     const char* name;
     const char* usage;
     int (*run)(const std::vector<std::string>& args);
+    int order;
 };
 
 // Adds a command; call from a namespace-scope initialiser in the command's file:
-//   const bool kRegistered = npuscope::cli::registerCommand({ "name", kUsage, &run });
+//   const bool kRegistered = npuscope::cli::registerCommand({ "name", kUsage, &run, 100 });
 bool registerCommand(const Command& command);
 
-// The registered commands, in name order.
+// The registered commands, by order then name.
 const std::vector<Command>& registeredCommands();
 
-// main.cpp's own block of the usage text (its commands); set once at start-up, before usageText is used.
-void setBuiltinUsage(const char* text);
-
-// The full usage text: main.cpp's commands, then the registered ones, then help and the exit status paragraph.
+// The full usage text: every command's block in registeredCommands() order, then help and the exit status paragraph.
 std::string usageText();
 
 } // namespace npuscope::cli

@@ -447,36 +447,31 @@ Outcome collectHost(const Host& host, const Options& o, Progress& progress)
 int run(const std::vector<std::string>& args)
 {
     Options o;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const bool value = i + 1 < args.size();
-        long long n = 0;
-        if (args[i] == "--hosts" && value)
-            o.hostsFile = args[++i];
-        else if (args[i] == "--remote-dir" && value)
-            o.remoteDir = args[++i];
-        else if (args[i] == "--out" && value)
-            o.out = args[++i];
-        else if (args[i] == "--ssh-config" && value)
-            o.sshConfig = args[++i];
-        else if (args[i] == "--jobs" && value && npuscope::cli::parseInt(args[i + 1], 1, 256, n)) {
-            o.jobs = static_cast<int>(n);
-            ++i;
-        } else if (args[i] == "--bwlimit" && value && npuscope::cli::parseInt(args[i + 1], 1, 1LL << 40, n)) {
-            o.bwlimit = n;
-            ++i;
-        } else if (args[i] == "--ranks" && value) {
-            std::set<int64_t> ranks;
-            if (!npuscope::cli::parseRankList(args[++i], ranks))
-                return npuscope::cli::usageError("collect", "--ranks takes rank ids and ranges such as 0,3,8-15");
-            o.ranks = std::move(ranks);
-        } else if (args[i] == "--slim" && value
-            && (args[i + 1] == "summary" || args[i + 1] == "timeline" || args[i + 1] == "all"))
-            o.slim = args[++i];
-        else if (args[i] == "--show-host-ips")
-            o.showHosts = true;
-        else
-            return npuscope::cli::usageError("collect", "unexpected argument " + args[i]);
-    }
+    npuscope::cli::Options parser("collect");
+    parser.text("--hosts", [&](const std::string& v) { o.hostsFile = v; })
+        .text("--remote-dir", [&](const std::string& v) { o.remoteDir = v; })
+        .text("--out", [&](const std::string& v) { o.out = v; })
+        .text("--ssh-config", [&](const std::string& v) { o.sshConfig = v; })
+        .integer("--jobs", 1, 256, "an integer in 1..256", [&](long long n) { o.jobs = static_cast<int>(n); })
+        .integer("--bwlimit", 1, 1LL << 40, "a positive integer (KB/s)", [&](long long n) { o.bwlimit = n; })
+        .value("--ranks", "rank ids and ranges such as 0,3,8-15",
+            [&](const std::string& v) {
+                std::set<int64_t> ranks;
+                if (!npuscope::cli::parseRankList(v, ranks))
+                    return false;
+                o.ranks = std::move(ranks);
+                return true;
+            })
+        .value("--slim", "summary, timeline or all",
+            [&](const std::string& v) {
+                if (v != "summary" && v != "timeline" && v != "all")
+                    return false;
+                o.slim = v;
+                return true;
+            })
+        .flag("--show-host-ips", o.showHosts);
+    if (const auto status = parser.parse(args))
+        return *status;
     if (o.hostsFile.empty() || o.remoteDir.empty() || o.out.empty())
         return npuscope::cli::usageError("collect", "needs --hosts FILE, --remote-dir DIR and --out RUN");
     if (o.ranks && o.slim == "summary")
@@ -577,6 +572,6 @@ int run(const std::vector<std::string>& args)
     return failed ? 1 : 0;
 }
 
-const bool kRegistered = npuscope::cli::registerCommand({ "collect", kUsage, &run });
+const bool kRegistered = npuscope::cli::registerCommand({ "collect", kUsage, &run, 100 });
 
 } // namespace

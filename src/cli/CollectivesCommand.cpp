@@ -11,8 +11,6 @@
 
 namespace {
 
-using npuscope::cli::parseInt;
-using npuscope::cli::usageError;
 
 constexpr const char* kUsage = R"(  collectives [--json] [--step N] [--group G] [--top K] [--no-cache] PATH...
       Every communication op matched across the ranks of its group (same step, op name and group; a send with
@@ -24,38 +22,21 @@ constexpr const char* kUsage = R"(  collectives [--json] [--step N] [--group G] 
 
 int run(const std::vector<std::string>& args)
 {
-    bool json = false;
-    bool useCache = true;
+    bool json = false, noCache = false;
     npuscope::query::CollectivesFilter filter;
     std::vector<std::string> paths;
-    auto usage = [](const std::string& message) { return usageError("collectives", message); };
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        long long n = 0;
-        if (a == "--json")
-            json = true;
-        else if (a == "--no-cache")
-            useCache = false;
-        else if ((a == "--step" || a == "--group" || a == "--top") && i + 1 >= args.size())
-            return usage(a + " needs a value");
-        else if (a == "--step") {
-            if (!parseInt(args[++i], std::numeric_limits<long long>::min(), std::numeric_limits<long long>::max(), n))
-                return usage("--step expects an integer, got \"" + args[i] + "\"");
-            filter.step = n;
-        } else if (a == "--top") {
-            if (!parseInt(args[++i], 1, std::numeric_limits<int>::max(), n))
-                return usage("--top expects a positive integer, got \"" + args[i] + "\"");
-            filter.top = static_cast<size_t>(n);
-        } else if (a == "--group")
-            filter.group = args[++i];
-        else if (a.rfind("--", 0) == 0)
-            return usage("unknown option " + a);
-        else
-            paths.push_back(a);
-    }
-    if (paths.empty())
-        return usage("no PATH given");
-    auto db = npuscope::cli::loadRanks("collectives", paths, npuscope::io::kNoGroup, useCache);
+    npuscope::cli::Options options("collectives");
+    options.flag("--json", json)
+        .flag("--no-cache", noCache)
+        .integer("--step", std::numeric_limits<long long>::min(), std::numeric_limits<long long>::max(), "an integer",
+            [&](long long n) { filter.step = n; })
+        .integer("--top", 1, std::numeric_limits<int>::max(), "a positive integer",
+            [&](long long n) { filter.top = static_cast<size_t>(n); })
+        .text("--group", [&](const std::string& g) { filter.group = g; })
+        .paths(paths);
+    if (const auto status = options.parse(args))
+        return *status;
+    auto db = npuscope::cli::loadRanks("collectives", paths, npuscope::io::kNoGroup, !noCache);
     if (!db)
         return 1;
     const auto blame = npuscope::query::BlameAnalysis::run(*db);
@@ -66,6 +47,6 @@ int run(const std::vector<std::string>& args)
     return std::cout ? 0 : 1;
 }
 
-const bool kRegistered = npuscope::cli::registerCommand({ "collectives", kUsage, &run });
+const bool kRegistered = npuscope::cli::registerCommand({ "collectives", kUsage, &run, 100 });
 
 } // namespace

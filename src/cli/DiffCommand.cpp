@@ -77,39 +77,24 @@ std::unique_ptr<npuscope::model::Database> loadSide(const std::string& path, boo
 
 int run(const std::vector<std::string>& args)
 {
-    using npuscope::cli::usageError;
-    bool json = false;
-    bool useCache = true;
+    bool json = false, noCache = false;
     long long top = 20;
     npuscope::query::RunComparison::Options options;
     std::vector<std::string> paths;
-    auto usage = [](const std::string& message) { return usageError("diff", message); };
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a == "--json") {
-            json = true;
-        } else if (a == "--no-cache") {
-            useCache = false;
-        } else if (a == "--step-base" || a == "--step-new" || a == "--top") {
-            if (i + 1 >= args.size())
-                return usage(a + " needs a value");
-            long long n = 0;
-            const long long lo = a == "--top" ? 0 : std::numeric_limits<int64_t>::min();
-            if (!npuscope::cli::parseInt(args[++i], lo, std::numeric_limits<int32_t>::max(), n))
-                return usage(
-                    a + " expects " + (a == "--top" ? "a count >= 0" : "a step number") + ", got \"" + args[i] + "\"");
-            if (a == "--top")
-                top = n;
-            else
-                (a == "--step-base" ? options.stepBase : options.stepNew) = n;
-        } else if (a.rfind("--", 0) == 0) {
-            return usage("unknown option " + a);
-        } else {
-            paths.push_back(a);
-        }
-    }
+    npuscope::cli::Options parser("diff");
+    parser.flag("--json", json)
+        .flag("--no-cache", noCache)
+        .integer("--step-base", std::numeric_limits<int64_t>::min(), std::numeric_limits<int32_t>::max(),
+            "a step number", [&](long long n) { options.stepBase = n; })
+        .integer("--step-new", std::numeric_limits<int64_t>::min(), std::numeric_limits<int32_t>::max(),
+            "a step number", [&](long long n) { options.stepNew = n; })
+        .integer("--top", 0, std::numeric_limits<int32_t>::max(), "a count >= 0", [&](long long n) { top = n; })
+        .paths(paths);
+    if (const auto status = parser.parse(args))
+        return *status;
     if (paths.size() != 2)
-        return usage("expects exactly two paths, BASE and NEW");
+        return parser.error("expects exactly two paths, BASE and NEW");
+    const bool useCache = !noCache;
     std::unique_ptr<npuscope::model::Database> base, neu;
     std::string baseError, newError;
     std::thread baseLoad([&] { base = loadSide(paths[0], useCache, baseError); });
@@ -135,6 +120,6 @@ int run(const std::vector<std::string>& args)
     return std::cout.good() ? 0 : 1;
 }
 
-const bool kRegistered = npuscope::cli::registerCommand({ "diff", kUsage, &run });
+const bool kRegistered = npuscope::cli::registerCommand({ "diff", kUsage, &run, 100 });
 
 } // namespace

@@ -45,37 +45,38 @@ int run(const std::vector<std::string>& args)
     std::vector<std::string> dirs;
     std::string out;
     bool quiet = false;
-    bool joinWhole = true;
+    bool noJoin = false;
     npuscope::load::RankImport::Options options;
-    for (size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == "--out" && i + 1 < args.size())
-            out = args[++i];
-        else if (args[i] == "--keep" && i + 1 < args.size()) {
-            const std::string keep = args[++i];
-            if (keep == "summary")
-                options.groups = npuscope::io::kNoGroup;
-            else if (keep == "timeline")
-                options.groups = npuscope::io::kTimelineGroup;
-            else if (keep == "all")
-                options.groups = npuscope::io::kAllGroups;
-            else
-                return npuscope::cli::usageError("import", "--keep takes summary, timeline or all");
-        } else if (args[i] == "--ranks" && i + 1 < args.size()) {
-            std::set<int64_t> ranks;
-            if (!npuscope::cli::parseRankList(args[++i], ranks))
-                return npuscope::cli::usageError("import", "--ranks takes rank ids and ranges such as 0,3,8-15");
-            options.groupRanks = std::move(ranks);
-        } else if (args[i] == "--quiet")
-            quiet = true;
-        else if (args[i] == "--no-join")
-            joinWhole = false;
-        else if (args[i].rfind("--", 0) == 0)
-            return npuscope::cli::usageError("import", "unknown option " + args[i]);
-        else
-            dirs.push_back(args[i]);
-    }
+    npuscope::cli::Options parser("import");
+    parser.text("--out", [&](const std::string& v) { out = v; })
+        .value("--keep", "summary, timeline or all",
+            [&](const std::string& keep) {
+                if (keep == "summary")
+                    options.groups = npuscope::io::kNoGroup;
+                else if (keep == "timeline")
+                    options.groups = npuscope::io::kTimelineGroup;
+                else if (keep == "all")
+                    options.groups = npuscope::io::kAllGroups;
+                else
+                    return false;
+                return true;
+            })
+        .value("--ranks", "rank ids and ranges such as 0,3,8-15",
+            [&](const std::string& v) {
+                std::set<int64_t> ranks;
+                if (!npuscope::cli::parseRankList(v, ranks))
+                    return false;
+                options.groupRanks = std::move(ranks);
+                return true;
+            })
+        .flag("--quiet", quiet)
+        .flag("--no-join", noJoin)
+        .paths(dirs, true);
+    if (const auto status = parser.parse(args))
+        return *status;
+    const bool joinWhole = !noJoin;
     if (out.empty() || dirs.empty())
-        return npuscope::cli::usageError("import", "needs RANKDIR... and --out DIR");
+        return parser.error("needs RANKDIR... and --out DIR");
     const auto result = npuscope::load::RankImport::importRanks(
         dirs, out,
         [&](const auto& w) {
@@ -100,6 +101,6 @@ int run(const std::vector<std::string>& args)
     return result.errors.empty() && !result.written.empty() && joined ? 0 : 1;
 }
 
-const bool kRegistered = npuscope::cli::registerCommand({ "import", kUsage, &run });
+const bool kRegistered = npuscope::cli::registerCommand({ "import", kUsage, &run, 100 });
 
 } // namespace

@@ -32,23 +32,23 @@ int run(const std::vector<std::string>& args)
 {
     npuscope::load::ProfileSlim::Options options;
     std::vector<std::string> paths;
-    for (size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == "--keep" && i + 1 < args.size()) {
-            if (!npuscope::load::ProfileSlim::keepFromName(args[++i], options.keep))
-                return npuscope::cli::usageError("slim", "--keep takes summary, timeline or all");
-        } else if (args[i] == "--ranks" && i + 1 < args.size()) {
-            std::set<int64_t> ranks;
-            if (!npuscope::cli::parseRankList(args[++i], ranks))
-                return npuscope::cli::usageError("slim", "--ranks takes rank ids and ranges such as 0,3,8-15");
-            options.ranks = std::move(ranks);
-        } else if (args[i].rfind("--", 0) == 0) {
-            return npuscope::cli::usageError("slim", "unknown option " + args[i]);
-        } else {
-            paths.push_back(args[i]);
-        }
-    }
+    npuscope::cli::Options parser("slim");
+    parser
+        .value("--keep", "summary, timeline or all",
+            [&](const std::string& v) { return npuscope::load::ProfileSlim::keepFromName(v, options.keep); })
+        .value("--ranks", "rank ids and ranges such as 0,3,8-15",
+            [&](const std::string& v) {
+                std::set<int64_t> ranks;
+                if (!npuscope::cli::parseRankList(v, ranks))
+                    return false;
+                options.ranks = std::move(ranks);
+                return true;
+            })
+        .paths(paths, true);
+    if (const auto status = parser.parse(args))
+        return *status;
     if (paths.size() != 2)
-        return npuscope::cli::usageError("slim", "needs SRC and DST");
+        return parser.error("needs SRC and DST");
     options.source = paths[0];
     options.destination = paths[1];
     const auto result = npuscope::load::ProfileSlim::run(options);
@@ -66,6 +66,6 @@ int run(const std::vector<std::string>& args)
     return 0;
 }
 
-const bool kRegistered = npuscope::cli::registerCommand({ "slim", kUsage, &run });
+const bool kRegistered = npuscope::cli::registerCommand({ "slim", kUsage, &run, 100 });
 
 } // namespace
