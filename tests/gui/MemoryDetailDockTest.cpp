@@ -42,8 +42,8 @@ TEST(MemoryDetailDock, CurvesTablesAndWindowFilter)
     auto window = test::newWindow();
     ASSERT_TRUE(test::openAndWait(*window, { test::kTwoRanks }));
     MemoryDetailDock* dock = showDetail(*window);
-    QAbstractItemModelTester blockTester(dock->blockModel(), QAbstractItemModelTester::FailureReportingMode::Warning);
-    QAbstractItemModelTester moduleTester(dock->moduleModel(), QAbstractItemModelTester::FailureReportingMode::Warning);
+    QAbstractItemModelTester blockTester(dock->blockModel(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QAbstractItemModelTester moduleTester(dock->moduleModel(), QAbstractItemModelTester::FailureReportingMode::Fatal);
     // No rank selected: the first rank; rank 0's files have 184 operator_memory rows, 1004 memory_record rows in
     // APP / PTA / GE / PTA+GE.
     EXPECT_EQ(dock->shownRank(), std::optional<int64_t>(0));
