@@ -154,7 +154,7 @@ TEST(AdviceDock, ListsFindingsAndShowsEvidence)
 
     auto db = test::openFolder(folder);
     ASSERT_TRUE(db);
-    const auto expected = AdviceQuery::run(*db, gui::AdviceDock::adviceOptions());
+    const auto expected = AdviceQuery::run(*db, gui::AdviceDock::adviceOptions(*window->workspace()));
     const auto& rows = dock->model()->rows();
     ASSERT_EQ(rows.size(), expected.size());
     int slowRankRow = -1;

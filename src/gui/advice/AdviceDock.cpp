@@ -6,7 +6,6 @@
 #include "npuscope/gui/common/SplitterShares.h"
 #include "npuscope/gui/common/TableSetup.h"
 #include "npuscope/gui/common/Workspace.h"
-#include "npuscope/gui/memory/MemoryHeatmapDock.h"
 #include "npuscope/query/advice/AdviceQuery.h"
 
 #include <QHBoxLayout>
@@ -136,20 +135,18 @@ AdviceDock::AdviceDock(Workspace* ws, QWidget* parent)
         if (const Finding* f = currentFinding())
             showEvidence(*f);
     });
+    // memory_peak is measured against the device memory: a new one gives new findings.
+    connect(workspace(), &Workspace::deviceCapacityChanged, this, [this] { requestReload(); });
     // The status bar and the Overview lead with the top finding: the findings are computed once per model even while
     // this view waits behind a tab (the only dock that does).
     setReloadWhenHidden(true);
     requestReload();
 }
 
-query::advice::AdviceOptions AdviceDock::adviceOptions()
+query::advice::AdviceOptions AdviceDock::adviceOptions(const Workspace& workspace)
 {
     query::advice::AdviceOptions options;
-    options.capacityMb
-        = QSettings()
-              .value(QLatin1String(MemoryHeatmapDock::kCapacitySetting), MemoryHeatmapDock::kDefaultCapacityGb)
-              .toDouble()
-        * 1024.0;
+    options.capacityMb = workspace.deviceCapacityGb() * 1024.0;
     return options;
 }
 
@@ -161,7 +158,7 @@ const Finding* AdviceDock::currentFinding() const
 
 void AdviceDock::reload()
 {
-    const query::advice::AdviceOptions options = adviceOptions();
+    const query::advice::AdviceOptions options = adviceOptions(*workspace());
     const double capacityGb = options.capacityMb.value_or(0) / 1024.0;
     const bool started = runner()->run(
         [options](model::Database& db) { return query::advice::AdviceQuery::run(db, options); },

@@ -781,7 +781,7 @@ QFuture<QString> MainWindow::exportReportAsync(const QString& path)
     std::vector<std::string> paths;
     for (const QString& p : m_workspace->sourcePaths())
         paths.push_back(p.toStdString());
-    return QtConcurrent::run(m_workspace->jobPool(), writeReport, db, paths, AdviceDock::adviceOptions(), path);
+    return QtConcurrent::run(m_workspace->jobPool(), writeReport, db, paths, AdviceDock::adviceOptions(*m_workspace), path);
 }
 
 bool MainWindow::exportReport(const QString& path, QString* error)

@@ -3,6 +3,10 @@
 
 #include "npuscope/gui/common/DeferredLoadService.h"
 
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFileInfo>
+#include <QSettings>
 #include <QThreadPool>
 
 #include <algorithm>
@@ -203,6 +207,109 @@ void Workspace::endQuery()
 {
     if (m_pendingQueries > 0 && --m_pendingQueries == 0)
         emit busyChanged(false);
+}
+
+double Workspace::deviceCapacityGb() const
+{
+    return QSettings().value(QLatin1String(kCapacitySetting), kDefaultCapacityGb).toDouble();
+}
+
+void Workspace::setDeviceCapacityGb(double gb)
+{
+    if (!(gb > 0) || gb == deviceCapacityGb())
+        return;
+    QSettings().setValue(QLatin1String(kCapacitySetting), gb);
+    emit deviceCapacityChanged();
+}
+
+namespace {
+
+// The five sizes in the order they are stored: pp, dp, cp, tp, ep.
+int& sizeAt(query::ParallelSizes& s, int i)
+{
+    switch (i) {
+    case 0:
+        return s.pp;
+    case 1:
+        return s.dp;
+    case 2:
+        return s.cp;
+    case 3:
+        return s.tp;
+    default:
+        return s.ep;
+    }
+}
+
+QString sizesSettingKey(const QString& inputSet)
+{
+    return QStringLiteral("%1/%2").arg(QLatin1String(Workspace::kSizesSetting), inputSet);
+}
+
+std::optional<query::ParallelSizes> readSizes(const QString& inputSet)
+{
+    if (inputSet.isEmpty())
+        return std::nullopt;
+    const QStringList parts
+        = QSettings().value(sizesSettingKey(inputSet)).toString().split(QLatin1Char(','), Qt::SkipEmptyParts);
+    if (parts.size() != 5)
+        return std::nullopt;
+    query::ParallelSizes s;
+    for (int i = 0; i < 5; ++i) {
+        bool ok = false;
+        sizeAt(s, i) = parts[i].toInt(&ok);
+        if (!ok)
+            return std::nullopt;
+    }
+    return s;
+}
+
+} // namespace
+
+std::optional<query::ParallelSizes> Workspace::parallelSizes() const
+{
+    // Read once per input set; an input set without paths (a model given directly) keeps its sizes in memory only.
+    const QString key = inputSetKey(m_sourcePaths);
+    if (key != m_sizesInputSet) {
+        m_sizes = readSizes(key);
+        m_sizesInputSet = key;
+    }
+    return m_sizes;
+}
+
+void Workspace::setParallelSizes(std::optional<query::ParallelSizes> sizes)
+{
+    if (sizes == parallelSizes())
+        return;
+    m_sizes = sizes;
+    if (!m_sizesInputSet.isEmpty()) {
+        QSettings settings;
+        if (sizes) {
+            QStringList parts;
+            for (int i = 0; i < 5; ++i)
+                parts << QString::number(sizeAt(*sizes, i));
+            settings.setValue(sizesSettingKey(m_sizesInputSet), parts.join(QLatin1Char(',')));
+        } else {
+            settings.remove(sizesSettingKey(m_sizesInputSet));
+        }
+    }
+    emit parallelSizesChanged();
+}
+
+QString Workspace::inputSetKey(const QStringList& sourcePaths)
+{
+    QStringList paths;
+    for (const QString& p : sourcePaths) {
+        const QFileInfo info(p);
+        const QString canonical = info.canonicalFilePath();
+        paths << QDir::cleanPath(canonical.isEmpty() ? info.absoluteFilePath() : canonical);
+    }
+    paths.removeDuplicates();
+    paths.sort();
+    if (paths.isEmpty())
+        return {};
+    return QString::fromLatin1(
+        QCryptographicHash::hash(paths.join(QLatin1Char('\n')).toUtf8(), QCryptographicHash::Sha1).toHex());
 }
 
 } // namespace npuscope::gui

@@ -4,8 +4,6 @@
 #include "npuscope/gui/common/EmptyHint.h"
 #include "npuscope/gui/common/TimeFormat.h"
 #include "npuscope/gui/common/Workspace.h"
-#include "npuscope/gui/memory/MemoryHeatmapDock.h"
-#include "npuscope/gui/strategy/ParallelStrategyDock.h"
 #include "npuscope/load/Loader.h"
 #include "npuscope/query/FlopsQuery.h"
 #include "npuscope/query/MareyQuery.h"
@@ -130,6 +128,9 @@ MareyDock::MareyDock(Workspace* ws, QWidget* parent)
         if (item)
             activateFinding(item->data(0, Qt::UserRole).toInt());
     });
+    // The memory line's scale and the stage layout are the workspace's shared settings.
+    connect(workspace(), &Workspace::deviceCapacityChanged, this, [this] { requestReload(); });
+    connect(workspace(), &Workspace::parallelSizesChanged, this, [this] { requestReload(); });
     connect(workspace(), &Workspace::selectedRankChanged, this,
         [this] { m_chart->setSelectedRank(workspace()->selectedRank()); });
     reloadPartOn({ &Workspace::stepChanged }, [this] {
@@ -149,7 +150,7 @@ bool MareyDock::importStepKernels(
 
 std::optional<query::ParallelSizes> MareyDock::rememberedSizes() const
 {
-    return ParallelStrategyDock::rememberedSizes(workspace()->sourcePaths());
+    return workspace()->parallelSizes();
 }
 
 void MareyDock::showEvent(QShowEvent* event)
@@ -260,11 +261,7 @@ void MareyDock::refresh()
     }
     const auto sizes = rememberedSizes();
     const auto wanted = workspace()->step();
-    const double capacityMb
-        = QSettings()
-              .value(QLatin1String(MemoryHeatmapDock::kCapacitySetting), MemoryHeatmapDock::kDefaultCapacityGb)
-              .toDouble()
-        * 1024.0;
+    const double capacityMb = workspace()->deviceCapacityGb() * 1024.0;
     m_dataRunner->run(
         [sizes, wanted, capacityMb](model::Database& db) {
             MareyResult r;

@@ -36,7 +36,7 @@ MemoryHeatmapDock::MemoryHeatmapDock(Workspace* ws, QWidget* parent)
     m_capacity->setRange(1, 4096);
     m_capacity->setDecimals(0);
     m_capacity->setKeyboardTracking(false);
-    m_capacity->setValue(QSettings().value(QLatin1String(kCapacitySetting), kDefaultCapacityGb).toDouble());
+    m_capacity->setValue(ws->deviceCapacityGb());
     const QString capacityTip
         = tr("No profile records the device's memory size: the ratio is peak reserved \u00f7 this "
              "(GB = 2^30 bytes). 64 GB: Atlas 800T A2 / 910B class.");
@@ -66,8 +66,11 @@ MemoryHeatmapDock::MemoryHeatmapDock(Workspace* ws, QWidget* parent)
     layout->addWidget(m_scroll, 1);
     setBody(body);
 
-    connect(m_capacity, &QDoubleSpinBox::valueChanged, this, [this](double gb) {
-        QSettings().setValue(QLatin1String(kCapacitySetting), gb);
+    // The capacity is the workspace's (several views use it): set there, shown here, reloaded when it changes.
+    connect(m_capacity, &QDoubleSpinBox::valueChanged, this, [this](double gb) { this->workspace()->setDeviceCapacityGb(gb); });
+    connect(ws, &Workspace::deviceCapacityChanged, this, [this] {
+        const QSignalBlocker block(m_capacity);
+        m_capacity->setValue(this->workspace()->deviceCapacityGb());
         requestReload();
     });
     connect(m_scale, &QComboBox::currentIndexChanged, this, [this] {

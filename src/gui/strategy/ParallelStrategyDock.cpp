@@ -3,9 +3,7 @@
 
 #include "npuscope/gui/common/TranslatedText.h"
 #include "npuscope/gui/common/Workspace.h"
-#include "npuscope/gui/memory/MemoryHeatmapDock.h"
 #include "npuscope/gui/strategy/StrategyChart.h"
-#include "npuscope/gui/timeline/TimelineSession.h"
 #include "npuscope/query/ParallelLayoutQuery.h"
 #include "npuscope/query/RankMetricQuery.h"
 
@@ -138,66 +136,22 @@ ParallelStrategyDock::ParallelStrategyDock(Workspace* ws, QWidget* parent)
         [this](qint64 rank) { workspace()->setSelectedRank(static_cast<int64_t>(rank)); });
     connect(workspace(), &Workspace::selectedRankChanged, this, &ParallelStrategyDock::syncSelection);
     reloadPartOn({ &Workspace::stepChanged }, [this] { reloadValues(); });
+    reloadPartOn({ &Workspace::deviceCapacityChanged }, [this] { reloadValues(); });
+    connect(ws, &Workspace::parallelSizesChanged, this, [this] { requestReload(); });
     requestReload();
 }
 
-QString ParallelStrategyDock::settingsKey() const
-{
-    const QString key = TimelineSession::keyFor(workspace()->sourcePaths());
-    return key.isEmpty() ? QString() : QStringLiteral("%1/%2").arg(QLatin1String(kSizesSetting), key);
-}
-
-std::optional<query::ParallelSizes> ParallelStrategyDock::rememberedSizes(const QStringList& sourcePaths)
-{
-    const QString key = TimelineSession::keyFor(sourcePaths);
-    if (key.isEmpty())
-        return std::nullopt;
-    const QStringList parts = QSettings()
-                                  .value(QStringLiteral("%1/%2").arg(QLatin1String(kSizesSetting), key))
-                                  .toString()
-                                  .split(QLatin1Char(','), Qt::SkipEmptyParts);
-    if (parts.size() != 5)
-        return std::nullopt;
-    query::ParallelSizes s;
-    for (int i = 0; i < 5; ++i) {
-        bool ok = false;
-        sizeAt(s, i) = parts[i].toInt(&ok);
-        if (!ok)
-            return std::nullopt;
-    }
-    return s;
-}
-
-void ParallelStrategyDock::loadUserSizes()
-{
-    m_sizesKey = settingsKey();
-    m_userSizes = m_sizesKey.isEmpty() ? std::nullopt : rememberedSizes(workspace()->sourcePaths());
-}
+std::optional<query::ParallelSizes> ParallelStrategyDock::userSizes() const { return workspace()->parallelSizes(); }
 
 void ParallelStrategyDock::applySizes(std::optional<query::ParallelSizes> sizes)
 {
-    m_userSizes = sizes;
-    m_sizesKey = settingsKey();
-    if (const QString key = m_sizesKey; !key.isEmpty()) {
-        QSettings settings;
-        if (sizes) {
-            QStringList parts;
-            for (int i = 0; i < 5; ++i)
-                parts << QString::number(sizeAt(*sizes, i));
-            settings.setValue(key, parts.join(QLatin1Char(',')));
-        } else {
-            settings.remove(key);
-        }
-    }
-    requestReload();
+    workspace()->setParallelSizes(sizes); // parallelSizesChanged reloads this view and Marey
 }
 
 void ParallelStrategyDock::reload()
 {
-    // Another input set opened: its own remembered sizes.
-    if (settingsKey() != m_sizesKey)
-        loadUserSizes();
-    const auto user = m_userSizes;
+    // The sizes applied for this input set, if any (another input set has its own).
+    const auto user = workspace()->parallelSizes();
     const bool started = runner()->run(
         [user](model::Database& db) {
             return LayoutResult { query::ParallelLayoutQuery::layout(db, user),
@@ -247,11 +201,7 @@ void ParallelStrategyDock::reloadValues()
     const auto metric = static_cast<query::RankMetric>(m_metric->currentData().toInt());
     const auto step = workspace()->step();
     const bool skipFirst = workspace()->skipFirstStep();
-    const double capacityMb
-        = QSettings()
-              .value(QLatin1String(MemoryHeatmapDock::kCapacitySetting), MemoryHeatmapDock::kDefaultCapacityGb)
-              .toDouble()
-        * 1024.0;
+    const double capacityMb = workspace()->deviceCapacityGb() * 1024.0;
     const bool ratio = query::rankMetricIsRatio(metric);
     m_unit->setText(ratio ? QStringLiteral("%") : QStringLiteral("ms"));
     m_valueRunner->run(

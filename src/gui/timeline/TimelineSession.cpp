@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/timeline/TimelineSession.h"
 
+#include "npuscope/gui/common/Workspace.h"
+
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QDir>
@@ -145,21 +147,7 @@ TimelineSession TimelineSession::fromJson(const QByteArray& json)
     return s;
 }
 
-QString TimelineSession::keyFor(const QStringList& sourcePaths)
-{
-    QStringList paths;
-    for (const QString& p : sourcePaths) {
-        const QFileInfo info(p);
-        const QString canonical = info.canonicalFilePath();
-        paths << QDir::cleanPath(canonical.isEmpty() ? info.absoluteFilePath() : canonical);
-    }
-    paths.removeDuplicates();
-    paths.sort();
-    if (paths.isEmpty())
-        return {};
-    return QString::fromLatin1(
-        QCryptographicHash::hash(paths.join(QLatin1Char('\n')).toUtf8(), QCryptographicHash::Sha1).toHex());
-}
+QString TimelineSession::keyFor(const QStringList& sourcePaths) { return Workspace::inputSetKey(sourcePaths); }
 
 TimelineSession TimelineSession::load(const QString& key)
 {

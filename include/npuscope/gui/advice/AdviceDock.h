@@ -31,8 +31,8 @@ public:
     QPushButton* evidenceButton() const { return m_evidence; }
     QLabel* summaryLabel() const { return m_summary; }
 
-    // The options the dock and File > Export report run the advice with: the Memory heatmap's device memory.
-    static query::advice::AdviceOptions adviceOptions();
+    // The options the dock and File > Export report run the advice with: the workspace's device memory.
+    static query::advice::AdviceOptions adviceOptions(const Workspace& workspace);
     // The translated title of the view an evidence names ("timeoverview": "Time overview"); else the name itself.
     static QString viewTitle(const std::string& view);
 

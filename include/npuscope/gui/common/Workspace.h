@@ -4,6 +4,7 @@
 #include "npuscope/load/ParseCache.h"
 #include "npuscope/model/Database.h"
 #include "npuscope/query/OperatorQuery.h"
+#include "npuscope/query/ParallelLayout.h"
 #include "npuscope/query/RankQuery.h"
 
 #include <QObject>
@@ -79,6 +80,22 @@ public:
     // fill, or nullptr when caching is off (File > Use parse cache). Shared so a worker still importing keeps it.
     std::shared_ptr<const load::ParseCache> parseCache() const { return m_parseCache; }
     void setParseCache(std::shared_ptr<const load::ParseCache> cache) { m_parseCache = std::move(cache); }
+
+    // Settings several views share, remembered in QSettings (never a dock's own).
+    // The device memory in GB (2^30 B; no profile records it): the memory heatmap's ratio, the memory_peak advice
+    // rule, Marey's memory line and the strategy view's memory figure. Emits deviceCapacityChanged when it changes.
+    static constexpr const char* kCapacitySetting = "memory/deviceCapacityGb";
+    static constexpr double kDefaultCapacityGb = 64.0;
+    double deviceCapacityGb() const;
+    void setDeviceCapacityGb(double gb);
+    // The PP / DP / CP / TP / EP sizes applied for the open input set (the strategy view's "Apply"): they override
+    // the data's layout in the strategy and Marey views; nullopt: the data's layout. Remembered per input set under
+    // kSizesSetting/<inputSetKey>. Emits parallelSizesChanged when it changes.
+    static constexpr const char* kSizesSetting = "strategy/sizes";
+    std::optional<query::ParallelSizes> parallelSizes() const;
+    void setParallelSizes(std::optional<query::ParallelSizes> sizes);
+    // An input set's key in QSettings: its canonical paths, sorted and hashed; empty for none.
+    static QString inputSetKey(const QStringList& sourcePaths);
 
     // The primary selected rank (first of selectedRanks()), nullopt when none.
     std::optional<int64_t> selectedRank() const;
@@ -178,6 +195,8 @@ signals:
     void alignCollectiveRequested(bool align);
     void collectivesOfRequested(const QList<qint64>& ranks);
     void hostDisplayChanged();
+    void deviceCapacityChanged();
+    void parallelSizesChanged();
     void busyChanged(bool busy);
     void errorReported();
     void issuesAdded();
@@ -187,6 +206,8 @@ signals:
 private:
     std::shared_ptr<model::Database> m_database;
     QStringList m_sourcePaths;
+    mutable std::optional<query::ParallelSizes> m_sizes; // parallelSizes() of m_sizesInputSet
+    mutable QString m_sizesInputSet = QStringLiteral("-"); // "-": not read yet
     std::shared_ptr<model::Database> m_baseline;
     QStringList m_baselinePaths;
     std::shared_ptr<const load::ParseCache> m_parseCache;

@@ -13,17 +13,16 @@ namespace npuscope::gui {
 class MemoryHeatmap;
 
 // The cluster memory heatmap: each device's peak reserved memory ÷ its capacity (docs/metrics.md, "Memory peak"),
-// laid out by host × device. No profile records the capacity, so the dock has a per-device default the user can
-// change ("Device memory (GB)", GB = 2^30 bytes, remembered in QSettings under kCapacitySetting). Clicking a cell
+// laid out by host × device. No profile records the capacity, so the dock shows the workspace's device memory
+// (Workspace::deviceCapacityGb, GB = 2^30 bytes, shared with the views that use it) for the user to change. Clicking a cell
 // selects the rank in the Workspace. GUI thread only.
 class MemoryHeatmapDock : public QueryDock {
     Q_OBJECT
 public:
     static constexpr const char* kObjectName = "memoryHeatmapDock";
-    static constexpr const char* kCapacitySetting = "memory/deviceCapacityGb";
     static constexpr const char* kScaleSetting = "memory/heatmapScale"; // MemoryHeatmap::Scale as an int
-    // Atlas 800T A2 / 910B class devices have 64 GB of HBM.
-    static constexpr double kDefaultCapacityGb = 64.0;
+    // Atlas 800T A2 / 910B class devices have 64 GB of HBM (the workspace's default).
+    static constexpr double kDefaultCapacityGb = Workspace::kDefaultCapacityGb;
 
     explicit MemoryHeatmapDock(Workspace* workspace, QWidget* parent = nullptr);
 

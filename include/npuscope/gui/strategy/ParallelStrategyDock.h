@@ -22,13 +22,12 @@ class StrategyChart;
 // The parallel-strategy view: the loaded ranks laid out as PP stages × DP replicas × CP × TP cells
 // (query::ParallelLayoutQuery), coloured by a per-rank metric (query::RankMetricQuery) for the selected step or all
 // steps, with a range filter and the point-to-point pairs between stages. PP / DP / CP / TP / EP sizes the user
-// applies override the data's layout and are remembered per input set in QSettings (kSizesSetting/<input set key>);
-// "From data" forgets them. Clicking a cell selects the rank in the Workspace. GUI thread only.
+// applies override the data's layout; they are the workspace's (Workspace::parallelSizes, remembered per input set,
+// also used by the Marey view); "From data" forgets them. Clicking a cell selects the rank in the Workspace. GUI thread only.
 class ParallelStrategyDock : public QueryDock {
     Q_OBJECT
 public:
     static constexpr const char* kObjectName = "parallelStrategyDock";
-    static constexpr const char* kSizesSetting = "strategy/sizes";
 
     explicit ParallelStrategyDock(Workspace* workspace, QWidget* parent = nullptr);
 
@@ -41,19 +40,15 @@ public:
     QPushButton* applyButton() const { return m_apply; }
     QLabel* sourceLabel() const { return m_source; }
     // The sizes applied for the current input set, nullopt when the data's layout is used.
-    std::optional<query::ParallelSizes> userSizes() const { return m_userSizes; }
+    std::optional<query::ParallelSizes> userSizes() const;
     // Applies sizes as if entered and "Apply" pressed (remembered for the input set).
     void applySizes(std::optional<query::ParallelSizes> sizes);
-    // The sizes remembered for an input set (the Marey view lays its stages out with them too); nullopt for none.
-    static std::optional<query::ParallelSizes> rememberedSizes(const QStringList& sourcePaths);
 
 private:
     void reload() override;
     void reloadValues();
-    void loadUserSizes();
     void applyRange();
     void syncSelection();
-    QString settingsKey() const;
 
     StrategyChart* m_chart;
     QScrollArea* m_scroll;
@@ -66,8 +61,6 @@ private:
     QLabel* m_source;
     QLabel* m_unit;
     QueryRunner* m_valueRunner;
-    std::optional<query::ParallelSizes> m_userSizes;
-    QString m_sizesKey = QStringLiteral("-"); // the input set m_userSizes belongs to ("-": not read yet)
 };
 
 } // namespace npuscope::gui
