@@ -28,6 +28,9 @@ struct Case {
     std::string args; // npuscope-cli arguments before the sample's path
 };
 
+// How gtest and ctest name a case ("torch_npu_2rank_level1: summary --no-cache"), not a dump of its bytes.
+void PrintTo(const Case& c, std::ostream* os) { *os << c.sample << ": " << c.args; }
+
 std::vector<Case> cases()
 {
     std::vector<std::pair<std::string, std::string>> commands;
