@@ -11,30 +11,15 @@
 #include <QDoubleSpinBox>
 #include <QSettings>
 #include <QSignalSpy>
-#include <QTemporaryDir>
 
 #include <gtest/gtest.h>
 
 using namespace npuscope;
 using namespace npuscope::gui;
 
-namespace {
-
-// The settings of this test live in a scratch folder, not in the user's configuration.
-class ScratchSettings {
-public:
-    ScratchSettings() { QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.path()); }
-    ~ScratchSettings() { QSettings().clear(); }
-
-private:
-    QTemporaryDir m_dir;
-};
-
-} // namespace
-
 TEST(SharedSettings, DeviceMemoryIsTheWorkspacesAndEveryViewFollowsIt)
 {
-    ScratchSettings scratch;
+    test::ScratchSettings scratch;
     QSettings().clear();
     auto window = test::newWindow();
     Workspace* ws = window->workspace();
@@ -59,7 +44,7 @@ TEST(SharedSettings, DeviceMemoryIsTheWorkspacesAndEveryViewFollowsIt)
 
 TEST(SharedSettings, ParallelSizesBelongToTheInputSet)
 {
-    ScratchSettings scratch;
+    test::ScratchSettings scratch;
     QSettings().clear();
     auto window = test::newWindow();
     ASSERT_TRUE(test::openAndWait(*window, { test::kTwoRanks }));

@@ -9,7 +9,6 @@
 #include "npuscope/gui/timeline/TimelineView.h"
 
 #include <QSettings>
-#include <QTemporaryDir>
 
 #include <gtest/gtest.h>
 
@@ -17,16 +16,6 @@ using namespace npuscope;
 using namespace npuscope::gui;
 
 namespace {
-
-// The settings of this test live in a scratch folder, not in the user's configuration.
-class ScratchSettings {
-public:
-    ScratchSettings() { QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.path()); }
-    ~ScratchSettings() { QSettings().clear(); }
-
-private:
-    QTemporaryDir m_dir;
-};
 
 // A window that keeps its timeline session, with the two ranks loaded and expanded.
 std::unique_ptr<MainWindow> openExpanded()
@@ -86,7 +75,7 @@ TEST(TimelineSession, JsonRoundTripKeepsEpochNanoseconds)
 
 TEST(TimelineSession, ReopeningTheSameInputsRestoresOffsetsMarkersPinsAndHiddenRows)
 {
-    ScratchSettings settings;
+    test::ScratchSettings settings;
     std::string pinnedName, hiddenName;
     int64_t markerBegin = 0;
     {
@@ -139,7 +128,7 @@ TEST(TimelineSession, ReopeningTheSameInputsRestoresOffsetsMarkersPinsAndHiddenR
 
 TEST(TimelineSession, OffByDefault)
 {
-    ScratchSettings settings;
+    test::ScratchSettings settings;
     MainWindow::Options options;
     options.persistSettings = false;
     options.interactive = false;

@@ -23,8 +23,10 @@
 #include <QImage>
 #include <QSize>
 #include <QSortFilterProxyModel>
+#include <QSettings>
 #include <QString>
 #include <QStringList>
+#include <QTemporaryDir>
 
 #include <gtest/gtest.h>
 
@@ -44,6 +46,16 @@ inline QString dataPath(const char* relative)
 
 // Two torch_npu Level1 ranks, step 50: the sample most GUI tests look at.
 inline const QString kTwoRanks = dataPath("torch_npu_2rank_level1");
+
+// Settings of a test written to a scratch folder, not to the user's configuration; cleared when it dies.
+class ScratchSettings {
+public:
+    ScratchSettings() { QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.path()); }
+    ~ScratchSettings() { QSettings().clear(); }
+
+private:
+    QTemporaryDir m_dir;
+};
 
 // No settings written, no dialogs.
 inline gui::MainWindow::Options testOptions()
