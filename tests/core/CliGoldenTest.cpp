@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <set>
@@ -79,6 +80,20 @@ std::string firstDifference(const std::string& a, const std::string& b)
     }
 }
 
+// A copy of a sample whose files and folders all carry one fixed time. The detector keeps the newest of several
+// folders of one rank by file time when nothing better tells them apart (mindspore_flat_profiler has rank 0 in two
+// folders); a fresh clone writes its files in no fixed order, so the golden output must not depend on checkout times.
+// With equal times the first folder in path order is kept. scripts/update-cli-golden.sh does the same (touch -d).
+void copyWithFixedTimes(const fs::path& from, const fs::path& to)
+{
+    fs::copy(from, to, fs::copy_options::recursive);
+    const auto fixed = fs::file_time_type::clock::now() - std::chrono::hours(24 * 365);
+    // Setting a time writes no folder entry, so the order does not matter.
+    fs::last_write_time(to, fixed);
+    for (const auto& e : fs::recursive_directory_iterator(to))
+        fs::last_write_time(e.path(), fixed);
+}
+
 class CliGolden : public testing::TestWithParam<Case> { };
 
 } // namespace
@@ -89,17 +104,18 @@ TEST_P(CliGolden, OutputIsUnchanged)
     const fs::path golden = kGolden / c.sample / c.file;
     ASSERT_TRUE(fs::exists(golden)) << golden << " is missing: run scripts/update-cli-golden.sh";
     // The parse cache of the run goes to a scratch folder (comm and collectives use the cache without --no-cache).
-    ScratchDir cache;
+    ScratchDir cache, data;
+    copyWithFixedTimes(dataDir() / c.sample, data.path() / c.sample);
     const char* previous = std::getenv("XDG_CACHE_HOME");
     const std::string saved = previous ? previous : "";
     setenv("XDG_CACHE_HOME", cache.path().c_str(), 1);
-    const auto run = runCli(c.args + " '" + (dataDir() / c.sample).string() + "'");
+    const auto run = runCli(c.args + " '" + (data.path() / c.sample).string() + "'");
     if (previous)
         setenv("XDG_CACHE_HOME", saved.c_str(), 1);
     else
         unsetenv("XDG_CACHE_HOME");
     const std::string now
-        = replaceAll(run.out, dataDir().string(), "<data>") + "# exit " + std::to_string(run.status) + "\n";
+        = replaceAll(run.out, data.path().string(), "<data>") + "# exit " + std::to_string(run.status) + "\n";
     const std::string expected = readFile(golden);
     EXPECT_TRUE(now == expected) << "npuscope-cli " << c.args << " <data>/" << c.sample << " differs from " << golden
                                  << " at " << firstDifference(expected, now)
