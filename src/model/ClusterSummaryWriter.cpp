@@ -7,16 +7,27 @@
 
 namespace npuscope::model {
 
+namespace {
+
+// cluster_stage_step: the step, stage and its ranks, the step_trace_time.csv columns (Computing .. Preparing of
+// kStepColumns), the source line.
+constexpr TableInsert<4 + kStepTraceFileColumnCount>::Columns kStageColumns = [] {
+    TableInsert<4 + kStepTraceFileColumnCount>::Columns c { "step", "stage_index", "ranks" };
+    for (int i = 0; i < kStepTraceFileColumnCount; ++i)
+        c[3 + static_cast<std::size_t>(i)] = kStepColumns[static_cast<std::size_t>(i)].sql;
+    c[3 + kStepTraceFileColumnCount] = "source_line";
+    return c;
+}();
+
+} // namespace
+
 struct ClusterSummaryWriter::Statements {
     explicit Statements(Database& db)
-        : stage(db, "cluster_stage_step",
-            { "step", "stage_index", "ranks", "computing_ns", "communication_not_overlapped_ns", "overlapped_ns",
-                "communication_ns", "free_ns", "stage_ns", "bubble_ns",
-                "communication_not_overlapped_exclude_receive_ns", "preparing_ns", "source_line" })
+        : stage(db, "cluster_stage_step", kStageColumns)
         , group(db, "cluster_comm_group", { "kind", "group_hash", "raw_name", "name", "ranks", "source" })
     {
     }
-    TableInsert<13> stage;
+    TableInsert<4 + kStepTraceFileColumnCount> stage;
     TableInsert<6> group;
 };
 
@@ -29,9 +40,16 @@ ClusterSummaryWriter::~ClusterSummaryWriter() = default;
 
 void ClusterSummaryWriter::addStage(const ClusterStageRow& r)
 {
-    m_st->stage.insert(r.step, r.stageIndex, rankText(r.ranks), r.computing, r.communicationNotOverlapped, r.overlapped,
-        r.communication, r.free, r.stage, r.bubble, r.communicationNotOverlappedExcludeReceive, r.preparing,
-        r.sourceLine);
+    auto& insert = m_st->stage;
+    const std::string ranks = rankText(r.ranks); // bound without a copy: alive until run()
+    int at = 0;
+    insert.bindAt(++at, r.step);
+    insert.bindAt(++at, r.stageIndex);
+    insert.bindAt(++at, ranks);
+    for (int i = 0; i < kStepTraceFileColumnCount; ++i)
+        insert.bindAt(++at, r.*kStepColumns[static_cast<std::size_t>(i)].field);
+    insert.bindAt(++at, r.sourceLine);
+    insert.run();
 }
 
 void ClusterSummaryWriter::addCommGroup(const ClusterCommGroupRow& r)

@@ -36,6 +36,15 @@ constexpr TableInsert<17>::Columns kCommOpColumns { "rank_id", "step", "kind", "
     "group_hash", "is_total", "start_ns", "elapse_ns", "transit_ns", "wait_ns", "sync_ns", "idle_ns", "wait_ratio",
     "sync_ratio", "zero_transports" };
 
+// step_trace: the rank, device and step, the step columns in kStepColumns order, the source line.
+constexpr TableInsert<4 + kStepColumnCount>::Columns kStepTraceColumns = [] {
+    TableInsert<4 + kStepColumnCount>::Columns c { "rank_id", "device_id", "step" };
+    for (std::size_t i = 0; i < kStepColumns.size(); ++i)
+        c[3 + i] = kStepColumns[i].sql;
+    c[3 + kStepColumns.size()] = "source_line";
+    return c;
+}();
+
 constexpr TableInsert<4>::Columns kPacketColumns { "comm_bandwidth_id", "package_mb", "count", "total_ns" };
 
 constexpr TableInsert<6>::Columns kBandwidthColumns { "comm_op_id", "transport", "size_mb", "transit_ns",
@@ -117,11 +126,7 @@ struct ModelWriter::Statements {
                                 "world_size=COALESCE(?10,world_size) WHERE rank_id=?1"))
         , rankInfo(db, "rank_info", { "rank_id", "key", "value" })
         , parallelGroup(db)
-        , stepTrace(db, "step_trace",
-              { "rank_id", "device_id", "step", "computing_ns", "communication_not_overlapped_ns", "overlapped_ns",
-                  "communication_ns", "free_ns", "stage_ns", "bubble_ns",
-                  "communication_not_overlapped_exclude_receive_ns", "preparing_ns", "source_line", "total_ns",
-                  "iteration_interval_ns", "fp_bp_ns", "tail_ns" })
+        , stepTrace(db, "step_trace", kStepTraceColumns)
         , kernel(db, "kernel",
               { "rank_id", "device_id", "step", "model_id", "task_id", "stream_id", "name_id", "type_id", "op_state",
                   "accelerator_core", "ts", "dur", "wait_ns", "block_dim", "mix_block_dim", "input_shapes",
@@ -179,7 +184,7 @@ struct ModelWriter::Statements {
     Statement rankUpdate;
     TableInsert<3> rankInfo;
     ParallelGroupTable parallelGroup;
-    TableInsert<17> stepTrace;
+    TableInsert<4 + kStepColumnCount> stepTrace;
     TableInsert<25> kernel;
     TableInsert<10> opStatistic, apiStatistic;
     BatchInsert<17, kCommBatch> commOps;
@@ -293,9 +298,15 @@ void ModelWriter::addParallelGroup(const ParallelGroupRow& r) { m_st->parallelGr
 
 void ModelWriter::addStepTrace(const StepTraceRow& r)
 {
-    m_st->stepTrace.insert(r.rankId, r.deviceId, r.step, r.computing, r.communicationNotOverlapped, r.overlapped,
-        r.communication, r.free, r.stage, r.bubble, r.communicationNotOverlappedExcludeReceive, r.preparing,
-        r.sourceLine, r.total, r.iterationInterval, r.fpBp, r.tail);
+    auto& insert = m_st->stepTrace;
+    int at = 0;
+    insert.bindAt(++at, r.rankId);
+    insert.bindAt(++at, r.deviceId);
+    insert.bindAt(++at, r.step);
+    for (const auto& c : kStepColumns)
+        insert.bindAt(++at, r.*c.field);
+    insert.bindAt(++at, r.sourceLine);
+    insert.run();
 }
 
 void ModelWriter::addKernel(const KernelRow& r)

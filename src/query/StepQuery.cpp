@@ -11,9 +11,15 @@ namespace npuscope::query {
 
 namespace {
 
-constexpr const char* kColumns = "computing_ns, communication_not_overlapped_ns, overlapped_ns, communication_ns, "
-                                 "free_ns, stage_ns, bubble_ns, communication_not_overlapped_exclude_receive_ns, "
-                                 "preparing_ns, total_ns, iteration_interval_ns, fp_bp_ns, tail_ns";
+// ", <c1>, <c2>, ..." for the first `count` step columns (model::kStepColumns order), each written as
+// before + column + after (nothing for the plain column, an aggregate around it otherwise).
+std::string stepColumnList(int count, const char* before = "", const char* after = "")
+{
+    std::string out;
+    for (int i = 0; i < count; ++i)
+        out += std::string(", ") + before + model::kStepColumns[static_cast<size_t>(i)].sql + after;
+    return out;
+}
 
 StepBreakdown readRow(const model::Statement& st)
 {
@@ -28,77 +34,11 @@ StepBreakdown readRow(const model::Statement& st)
 
 } // namespace
 
-const char* stepColumnTitle(StepColumn c)
-{
-    switch (c) {
-    case StepColumn::Computing:
-        return "Computing";
-    case StepColumn::CommunicationNotOverlapped:
-        return "Communication(Not Overlapped)";
-    case StepColumn::Overlapped:
-        return "Overlapped";
-    case StepColumn::Communication:
-        return "Communication";
-    case StepColumn::Free:
-        return "Free";
-    case StepColumn::Stage:
-        return "Stage";
-    case StepColumn::Bubble:
-        return "Bubble";
-    case StepColumn::CommunicationNotOverlappedExcludeReceive:
-        return "Communication(Not Overlapped and Exclude Receive)";
-    case StepColumn::Preparing:
-        return "Preparing";
-    case StepColumn::Total:
-        return "Total";
-    case StepColumn::IterationInterval:
-        return "Iteration interval";
-    case StepColumn::FpBp:
-        return "FP+BP";
-    case StepColumn::Tail:
-        return "Tail";
-    }
-    return "";
-}
+const char* stepColumnTitle(StepColumn c) { return model::stepColumnSpec(c).title; }
 
-const char* stepColumnJsonKey(StepColumn c)
-{
-    switch (c) {
-    case StepColumn::Computing:
-        return "computing_us";
-    case StepColumn::CommunicationNotOverlapped:
-        return "communication_not_overlapped_us";
-    case StepColumn::Overlapped:
-        return "overlapped_us";
-    case StepColumn::Communication:
-        return "communication_us";
-    case StepColumn::Free:
-        return "free_us";
-    case StepColumn::Stage:
-        return "stage_us";
-    case StepColumn::Bubble:
-        return "bubble_us";
-    case StepColumn::CommunicationNotOverlappedExcludeReceive:
-        return "communication_not_overlapped_exclude_receive_us";
-    case StepColumn::Preparing:
-        return "preparing_us";
-    case StepColumn::Total:
-        return "total_us";
-    case StepColumn::IterationInterval:
-        return "iteration_interval_us";
-    case StepColumn::FpBp:
-        return "fp_bp_us";
-    case StepColumn::Tail:
-        return "tail_us";
-    }
-    return "";
-}
+const char* stepColumnJsonKey(StepColumn c) { return model::stepColumnSpec(c).jsonKey; }
 
-bool isIterationTraceColumn(StepColumn c)
-{
-    return c == StepColumn::Total || c == StepColumn::IterationInterval || c == StepColumn::FpBp
-        || c == StepColumn::Tail;
-}
+bool isIterationTraceColumn(StepColumn c) { return model::stepColumnSpec(c).iterationTrace; }
 
 std::optional<int64_t> StepBreakdown::wallTime() const
 {
@@ -149,8 +89,8 @@ std::vector<StepBreakdown> StepQuery::breakdown(model::Database& db, std::option
 {
     // The Device_id column exists only in multi-device builds; otherwise use the rank's device.
     std::string sql = std::string("SELECT rank_id, COALESCE(device_id, (SELECT r.device_id FROM rank r WHERE "
-                                  "r.rank_id = step_trace.rank_id)), step, ")
-        + kColumns + " FROM step_trace";
+                                  "r.rank_id = step_trace.rank_id)), step")
+        + stepColumnList(kStepColumnCount) + " FROM step_trace";
     if (step)
         sql += " WHERE step = ?1";
     sql += " ORDER BY rank_id, step, device_id";
@@ -168,12 +108,7 @@ std::vector<StepBreakdown> StepQuery::averaged(model::Database& db, bool skipFir
     // Mean per rank, keeping NULL when a column is absent in every step of that rank.
     std::string sql = "SELECT rank_id, COALESCE(MIN(device_id), (SELECT r.device_id FROM rank r WHERE r.rank_id = "
                       "step_trace.rank_id)), NULL";
-    static constexpr const char* kCols[] = { "computing_ns", "communication_not_overlapped_ns", "overlapped_ns",
-        "communication_ns", "free_ns", "stage_ns", "bubble_ns", "communication_not_overlapped_exclude_receive_ns",
-        "preparing_ns", "total_ns", "iteration_interval_ns", "fp_bp_ns", "tail_ns" };
-    static_assert(std::size(kCols) == kStepColumnCount);
-    for (const char* c : kCols)
-        sql += std::string(", CAST(ROUND(AVG(") + c + ")) AS INTEGER)";
+    sql += stepColumnList(kStepColumnCount, "CAST(ROUND(AVG(", ")) AS INTEGER)");
     sql += ", COUNT(*) FROM step_trace";
     if (skipFirst)
         sql += " WHERE NOT (step IS NOT NULL AND step = (SELECT MIN(f.step) FROM step_trace f WHERE f.rank_id = "
@@ -193,9 +128,7 @@ std::vector<StepBreakdown> StepQuery::averaged(model::Database& db, bool skipFir
 namespace {
 
 // The stage table has the step_trace_time.csv columns (Computing .. Preparing), in StepColumn order.
-constexpr const char* kStageColumns[]
-    = { "computing_ns", "communication_not_overlapped_ns", "overlapped_ns", "communication_ns", "free_ns", "stage_ns",
-          "bubble_ns", "communication_not_overlapped_exclude_receive_ns", "preparing_ns" };
+constexpr int kStageColumnCount = model::kStepTraceFileColumnCount;
 
 std::vector<int64_t> rankList(const std::string& text)
 {
@@ -218,10 +151,10 @@ std::vector<StageBreakdown> readStages(model::Statement& st, bool averaged)
         b.stage = st.int64(0);
         b.ranks = rankList(st.text(1));
         b.step = st.optInt(2);
-        for (size_t i = 0; i < std::size(kStageColumns); ++i)
-            b.values[i] = st.optInt(3 + static_cast<int>(i));
+        for (int i = 0; i < kStageColumnCount; ++i)
+            b.values[static_cast<size_t>(i)] = st.optInt(3 + i);
         if (averaged)
-            b.stepCount = static_cast<int>(st.int64(3 + static_cast<int>(std::size(kStageColumns))));
+            b.stepCount = static_cast<int>(st.int64(3 + kStageColumnCount));
         out.push_back(std::move(b));
     }
     return out;
@@ -232,8 +165,7 @@ std::vector<StageBreakdown> readStages(model::Statement& st, bool averaged)
 std::vector<StageBreakdown> StepQuery::stages(model::Database& db, std::optional<int64_t> step)
 {
     std::string sql = "SELECT stage_index, ranks, step";
-    for (const char* c : kStageColumns)
-        sql += std::string(", ") + c;
+    sql += stepColumnList(kStageColumnCount);
     sql += " FROM cluster_stage_step";
     if (step)
         sql += " WHERE step = ?1";
@@ -247,8 +179,7 @@ std::vector<StageBreakdown> StepQuery::stages(model::Database& db, std::optional
 std::vector<StageBreakdown> StepQuery::averagedStages(model::Database& db, bool skipFirst)
 {
     std::string sql = "SELECT stage_index, MIN(ranks), NULL";
-    for (const char* c : kStageColumns)
-        sql += std::string(", CAST(ROUND(AVG(") + c + ")) AS INTEGER)";
+    sql += stepColumnList(kStageColumnCount, "CAST(ROUND(AVG(", ")) AS INTEGER)");
     sql += ", COUNT(*) FROM cluster_stage_step";
     if (skipFirst)
         sql += " WHERE NOT (step IS NOT NULL AND step = (SELECT MIN(f.step) FROM cluster_stage_step f WHERE "

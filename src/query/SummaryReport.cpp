@@ -105,10 +105,8 @@ void SummaryReport::write(std::ostream& out, model::Database& db, HostDisplay ho
         ojson s;
         s["rank"] = b.rank;
         s["step"] = orNull(b.step);
-        for (int c = 0; c < kStepColumnCount; ++c) {
-            const auto col = static_cast<StepColumn>(c);
-            s[stepColumnJsonKey(col)] = usOrNull(b.value(col));
-        }
+        for (const auto& c : model::kStepColumns)
+            s[c.jsonKey] = usOrNull(b.value(c.column));
         s["device"] = orNull(b.device);
         w.value(s);
     }
@@ -122,10 +120,9 @@ void SummaryReport::write(std::ostream& out, model::Database& db, HostDisplay ho
         s["stage"] = b.stage;
         s["ranks"] = b.ranks;
         s["step"] = orNull(b.step);
-        for (int c = 0; c < kStepColumnCount; ++c) {
-            const auto col = static_cast<StepColumn>(c);
-            if (!isIterationTraceColumn(col))
-                s[stepColumnJsonKey(col)] = usOrNull(b.value(col));
+        for (const auto& c : model::kStepColumns) {
+            if (!c.iterationTrace)
+                s[c.jsonKey] = usOrNull(b.value(c.column));
         }
         w.value(s);
     }
@@ -217,34 +214,26 @@ std::string SummaryReport::text(model::Database& db, HostDisplay hosts)
 
     const auto rows = StepQuery::breakdown(db);
     out << "\nStep breakdown (ms)\n" << pad("rank", 6) << pad("step", 7);
-    static constexpr StepColumn kShown[] = { StepColumn::Computing, StepColumn::CommunicationNotOverlapped,
-        StepColumn::Overlapped, StepColumn::Communication, StepColumn::Free, StepColumn::Stage, StepColumn::Bubble,
-        StepColumn::Preparing };
-    static constexpr const char* kShort[]
-        = { "Computing", "CommNotOvl", "Overlapped", "Comm", "Free", "Stage", "Bubble", "Preparing" };
-    // The old-generation iteration trace columns, only when some row has them.
-    static constexpr StepColumn kIterationTrace[]
-        = { StepColumn::Total, StepColumn::IterationInterval, StepColumn::FpBp, StepColumn::Tail };
-    static constexpr const char* kIterationShort[] = { "Total", "Interval", "FP+BP", "Tail" };
+    // The columns with a short title (model::kStepColumns); the old-generation iteration trace ones only when some
+    // row has them.
     const bool iterationTrace = std::any_of(rows.begin(), rows.end(), [](const StepBreakdown& b) {
-        return std::any_of(std::begin(kIterationTrace), std::end(kIterationTrace),
-            [&b](StepColumn c) { return b.value(c).has_value(); });
+        return std::any_of(model::kStepColumns.begin(), model::kStepColumns.end(),
+            [&b](const model::StepColumnSpec& c) { return c.iterationTrace && b.value(c.column).has_value(); });
     });
-    for (const char* h : kShort)
-        out << pad(h, 12);
-    if (iterationTrace) {
-        for (const char* h : kIterationShort)
-            out << pad(h, 12);
+    std::vector<const model::StepColumnSpec*> shown, fileShown;
+    for (const auto& c : model::kStepColumns) {
+        if (c.shortTitle && (!c.iterationTrace || iterationTrace))
+            shown.push_back(&c);
+        if (c.shortTitle && !c.iterationTrace)
+            fileShown.push_back(&c);
     }
+    for (const auto* c : shown)
+        out << pad(c->shortTitle, 12);
     out << "\n";
     for (const auto& b : rows) {
         out << pad(std::to_string(b.rank), 6) << pad(b.step ? std::to_string(*b.step) : "—", 7);
-        for (auto c : kShown)
-            out << pad(msText(b.value(c)), 12);
-        if (iterationTrace) {
-            for (auto c : kIterationTrace)
-                out << pad(msText(b.value(c)), 12);
-        }
+        for (const auto* c : shown)
+            out << pad(msText(b.value(c->column)), 12);
         out << "\n";
     }
     if (rows.empty())
@@ -254,14 +243,14 @@ std::string SummaryReport::text(model::Database& db, HostDisplay hosts)
     if (!stages.empty()) {
         out << "\nPipeline stages (msprof-analyze: per step, the max of each column over the stage's ranks; ms)\n"
             << pad("stage", 6) << pad("step", 7) << "  " << pad("ranks", 18, false);
-        for (const char* h : kShort)
-            out << pad(h, 12);
+        for (const auto* c : fileShown)
+            out << pad(c->shortTitle, 12);
         out << "\n";
         for (const auto& b : stages) {
             out << pad(std::to_string(b.stage), 6) << pad(b.step ? std::to_string(*b.step) : "—", 7) << "  "
                 << pad(rankRanges(b.ranks), 18, false);
-            for (auto c : kShown)
-                out << pad(msText(b.value(c)), 12);
+            for (const auto* c : fileShown)
+                out << pad(msText(b.value(c->column)), 12);
             out << "\n";
         }
     }
@@ -278,13 +267,9 @@ std::string SummaryReport::text(model::Database& db, HostDisplay hosts)
                 << (mean.otherGenerationRanks == 1 ? "rank is" : "ranks are") << " not in these statistics\n";
         out << pad("column", 14, false) << pad("min", 12) << pad("max", 12) << pad("mean", 12) << pad("spread", 9)
             << pad("min rank", 10) << pad("max rank", 10) << "\n";
-        std::vector<std::pair<StepColumn, const char*>> shown;
-        for (size_t i = 0; i < std::size(kShown); ++i)
-            shown.emplace_back(kShown[i], kShort[i]);
-        for (size_t i = 0; iterationTrace && i < std::size(kIterationTrace); ++i)
-            shown.emplace_back(kIterationTrace[i], kIterationShort[i]);
-        for (const auto& [column, name] : shown) {
-            const auto& s = stats[static_cast<size_t>(column)];
+        for (const auto* c : shown) {
+            const char* name = c->shortTitle;
+            const auto& s = stats[static_cast<size_t>(c->column)];
             auto ms = [](const std::optional<double>& v) { return v ? fmt(3, *v / 1.0e6) : std::string("—"); };
             out << pad(name, 14, false) << pad(ms(s.min), 12) << pad(ms(s.max), 12) << pad(ms(s.mean), 12)
                 << pad(s.spread ? fmt(1, *s.spread * 100, "%") : "—", 9)

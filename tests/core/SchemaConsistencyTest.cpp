@@ -253,3 +253,57 @@ TEST(SchemaConsistency, InsertedRowsReadBackInTheirColumns)
     EXPECT_EQ(kernel.int64(3), 5);
     EXPECT_EQ(kernel.int64(4), 9);
 }
+
+// The step columns are defined once (model/StepColumns.h): step_trace has exactly the rank, device, step and source
+// line plus every entry; cluster_stage_step every step_trace_time.csv entry and none of the iteration trace ones;
+// titles, db names and JSON keys are distinct, so no two entries read or print as one.
+TEST(SchemaConsistency, StepColumnsTableMatchesTheSchema)
+{
+    auto db = Database::createModel();
+    const auto tables = modelTables(*db);
+    std::set<std::string> stepTrace(tables.at("step_trace").begin(), tables.at("step_trace").end());
+    std::set<std::string> expected { "rank_id", "device_id", "step", "source_line" };
+    std::set<std::string> titles, dbNames, jsonKeys;
+    const auto& stages = tables.at("cluster_stage_step");
+    for (const auto& c : kStepColumns) {
+        expected.insert(c.sql);
+        EXPECT_TRUE(titles.insert(c.title).second) << c.title;
+        EXPECT_TRUE(jsonKeys.insert(c.jsonKey).second) << c.jsonKey;
+        EXPECT_EQ(c.dbName == nullptr, c.iterationTrace) << c.sql << ": db exports have the file columns only";
+        if (c.dbName) {
+            EXPECT_TRUE(dbNames.insert(c.dbName).second) << c.dbName;
+        }
+        EXPECT_EQ(std::count(stages.begin(), stages.end(), c.sql), c.iterationTrace ? 0 : 1)
+            << "cluster_stage_step." << c.sql;
+    }
+    EXPECT_EQ(stepTrace, expected);
+
+    // A row written through the table reads back column by column.
+    ModelWriter writer(*db);
+    writer.begin();
+    StepTraceRow row;
+    row.rankId = 3;
+    int64_t value = 100;
+    for (const auto& c : kStepColumns)
+        row.*c.field = value++;
+    writer.addStepTrace(row);
+    ClusterStageRow stage;
+    stage.stageIndex = 1;
+    stage.ranks = { 0, 4 };
+    for (int i = 0; i < kStepTraceFileColumnCount; ++i)
+        stage.*kStepColumns[static_cast<size_t>(i)].field = 200 + i;
+    ClusterSummaryWriter(writer).addStage(stage);
+    writer.commit();
+    value = 100;
+    for (const auto& c : kStepColumns) {
+        auto st = db->prepare(std::string("SELECT ") + c.sql + " FROM step_trace WHERE rank_id = 3");
+        ASSERT_TRUE(st.step());
+        EXPECT_EQ(st.int64(0), value++) << c.sql;
+        if (c.iterationTrace)
+            continue;
+        auto sst = db->prepare(std::string("SELECT ") + c.sql + ", ranks FROM cluster_stage_step");
+        ASSERT_TRUE(sst.step());
+        EXPECT_EQ(sst.int64(0), 200 + static_cast<int>(c.column)) << c.sql;
+        EXPECT_EQ(sst.text(1), "0,4");
+    }
+}

@@ -12,12 +12,11 @@ namespace npuscope::model {
 
 // A pipeline stage row of cluster_step_trace_time.csv / ClusterStepTraceTime (Type "stage"). Times in ns; nullopt
 // is written as NULL. Field meanings: resources/schema.sql cluster_stage_step.
-struct ClusterStageRow {
+// Only the step_trace_time.csv columns (Computing .. Preparing) are written; the iteration trace ones stay unset.
+struct ClusterStageRow : StepDurations {
     OptInt step;
     int64_t stageIndex = 0;
     std::vector<int64_t> ranks; // ascending
-    OptInt computing, communicationNotOverlapped, overlapped, communication, free, stage, bubble,
-        communicationNotOverlappedExcludeReceive, preparing;
     int64_t sourceLine = 0;
 };
 

@@ -6,6 +6,7 @@
 
 #include "npuscope/core/TrText.h"
 #include "npuscope/model/RankFileStatus.h"
+#include "npuscope/model/StepColumns.h"
 
 #include <cstdint>
 #include <optional>
@@ -42,13 +43,11 @@ struct ParallelGroupRow {
     std::vector<int64_t> globalRanks; // the integer elements of global_ranks, ascending (local rank i = element i)
 };
 
-struct StepTraceRow {
+// One step of one rank: the durations (StepDurations, columns in StepColumns.h) and where the row came from.
+struct StepTraceRow : StepDurations {
     int64_t rankId = 0;
     OptInt deviceId, step;
-    OptInt computing, communicationNotOverlapped, overlapped, communication, free, stage, bubble,
-        communicationNotOverlappedExcludeReceive, preparing;
     int64_t sourceLine = 0;
-    OptInt total, iterationInterval, fpBp, tail; // old MindSpore step_trace_raw only
 };
 
 struct StepTraceOpRow {

@@ -41,6 +41,14 @@ public:
         int index = static_cast<int>(row * N);
         (m_st.bind(++index, values), ...);
     }
+    // Binds one value by its 1-based position in the statement, for a row whose columns come from a table
+    // (kStepColumns) rather than a fixed list; bind every position, then run().
+    template <typename T> void bindAt(int position, const T& value)
+    {
+        if (position < 1 || static_cast<std::size_t>(position) > N)
+            throw DbError("TableInsert::bindAt: position " + std::to_string(position) + " outside 1.." + std::to_string(N));
+        m_st.bind(position, value);
+    }
     void run() { m_st.run(); }
 
     static std::string sql(

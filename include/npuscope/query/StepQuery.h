@@ -2,6 +2,7 @@
 #pragma once
 
 #include "npuscope/model/Database.h"
+#include "npuscope/model/StepColumns.h"
 
 #include <array>
 #include <cstdint>
@@ -11,26 +12,13 @@
 
 namespace npuscope::query {
 
-// The step_trace_time.csv breakdown columns, in file order, then the four columns of the old MindSpore /
-// MindInsight step_trace_raw_{id}_detail_time.csv (iteration trace; see docs/metrics.md). A source that does not
-// write a column leaves it nullopt: new-generation files have no Total .. Tail, old ones none of Overlapped,
-// Communication, Free, Preparing (Computing .. Bubble only from an ascend_cluster_analyse file).
-enum class StepColumn {
-    Computing,
-    CommunicationNotOverlapped,
-    Overlapped,
-    Communication,
-    Free,
-    Stage,
-    Bubble,
-    CommunicationNotOverlappedExcludeReceive,
-    Preparing,
-    Total, // total: previous iteration end -> this iteration end
-    IterationInterval, // iteration_interval: previous iteration end -> fp start
-    FpBp, // fp_and_bp: fp start -> bp end
-    Tail, // tail: bp end -> iteration end
-};
-constexpr int kStepColumnCount = 13;
+// The step breakdown columns (model/StepColumns.h, where each is defined once): the step_trace_time.csv columns in
+// file order, then the four of the old MindSpore / MindInsight step_trace_raw_{id}_detail_time.csv (iteration
+// trace; see docs/metrics.md). A source that does not write a column leaves it nullopt: new-generation files have no
+// Total .. Tail, old ones none of Overlapped, Communication, Free, Preparing (Computing .. Bubble only from an
+// ascend_cluster_analyse file).
+using model::StepColumn;
+using model::kStepColumnCount;
 
 // True for the columns only the old-generation iteration trace has (Total, IterationInterval, FpBp, Tail).
 bool isIterationTraceColumn(StepColumn c);

@@ -86,13 +86,10 @@ void importStepTrace(ImportContext& ctx, SqliteExport& db, std::optional<int64_t
             issueText(QT_TRANSLATE_NOOP("ParseIssue", "no StepTraceTime table; no step breakdown from this file")));
         return;
     }
-    const std::string sql = "SELECT " + db.columnOrNull(t, { "deviceId", "device_id" }) + ", "
-        + db.columnOrNull(t, { "step" }) + ", " + db.columnOrNull(t, { "computing" }) + ", "
-        + db.columnOrNull(t, { "communication_not_overlapped" }) + ", " + db.columnOrNull(t, { "overlapped" }) + ", "
-        + db.columnOrNull(t, { "communication" }) + ", " + db.columnOrNull(t, { "free" }) + ", "
-        + db.columnOrNull(t, { "stage" }) + ", " + db.columnOrNull(t, { "bubble" }) + ", "
-        + db.columnOrNull(t, { "communication_not_overlapped_and_exclude_receive" }) + ", "
-        + db.columnOrNull(t, { "preparing" }) + " FROM StepTraceTime" + deviceFilter(db, t, device) + " ORDER BY rowid";
+    std::string sql = "SELECT " + db.columnOrNull(t, { "deviceId", "device_id" }) + ", " + db.columnOrNull(t, { "step" });
+    for (int i = 0; i < model::kStepTraceFileColumnCount; ++i)
+        sql += ", " + db.columnOrNull(t, { model::kStepColumns[static_cast<size_t>(i)].dbName });
+    sql += " FROM StepTraceTime" + deviceFilter(db, t, device) + " ORDER BY rowid";
     auto st = db.db().prepare(sql);
     int64_t row = 0;
     while (st.step()) {
@@ -102,15 +99,8 @@ void importStepTrace(ImportContext& ctx, SqliteExport& db, std::optional<int64_t
         r.deviceId = st.optInt(0);
         if (auto step = st.optText(1); step && !isMissing(trim(*step)))
             r.step = stepFromKey(*step);
-        r.computing = Cell::scaledNs(st, 2, 1.0e3);
-        r.communicationNotOverlapped = Cell::scaledNs(st, 3, 1.0e3);
-        r.overlapped = Cell::scaledNs(st, 4, 1.0e3);
-        r.communication = Cell::scaledNs(st, 5, 1.0e3);
-        r.free = Cell::scaledNs(st, 6, 1.0e3);
-        r.stage = Cell::scaledNs(st, 7, 1.0e3);
-        r.bubble = Cell::scaledNs(st, 8, 1.0e3);
-        r.communicationNotOverlappedExcludeReceive = Cell::scaledNs(st, 9, 1.0e3);
-        r.preparing = Cell::scaledNs(st, 10, 1.0e3);
+        for (int i = 0; i < model::kStepTraceFileColumnCount; ++i)
+            r.*model::kStepColumns[static_cast<size_t>(i)].field = Cell::scaledNs(st, 2 + i, 1.0e3);
         r.sourceLine = row; // the table row, 1-based
         ctx.writer().addStepTrace(r);
     }

@@ -48,10 +48,20 @@ std::string select(
 
 void importSteps(ImportContext& ctx, SqliteExport& db)
 {
-    auto st = db.db().prepare(select(db, "ClusterStepTraceTime",
-        { { "step" }, { "type" }, { "index" }, { "computing" }, { "communication_not_overlapped" }, { "overlapped" },
-            { "communication" }, { "free" }, { "stage" }, { "bubble" },
-            { "communication_not_overlapped_and_exclude_receive" }, { "preparing" } }));
+    const char* table = "ClusterStepTraceTime";
+    const auto column = [&](std::string_view name) {
+        const std::string c = db.column(table, { name });
+        return c.empty() ? std::string("NULL") : "\"" + c + "\"";
+    };
+    std::string sql = "SELECT " + column("step") + ", " + column("type") + ", " + column("index");
+    for (int i = 0; i < model::kStepTraceFileColumnCount; ++i)
+        sql += ", " + column(model::kStepColumns[static_cast<size_t>(i)].dbName);
+    auto st = db.db().prepare(sql + " FROM " + table + " ORDER BY rowid");
+    // Columns 3.. are Computing .. Preparing (µs).
+    const auto readDurations = [&st](model::StepDurations& d) {
+        for (int i = 0; i < model::kStepTraceFileColumnCount; ++i)
+            d.*model::kStepColumns[static_cast<size_t>(i)].field = Cell::scaledNs(st, 3 + i, 1.0e3);
+    };
     int64_t row = 0;
     int64_t other = 0;
     std::vector<model::ClusterStageRow> stages;
@@ -63,15 +73,7 @@ void importSteps(ImportContext& ctx, SqliteExport& db)
             model::ClusterStageRow s;
             s.step = intCell(st, 0);
             s.ranks = model::ClusterSummaryWriter::parseRanks(st.optText(2).value_or(std::string()));
-            s.computing = Cell::scaledNs(st, 3, 1.0e3);
-            s.communicationNotOverlapped = Cell::scaledNs(st, 4, 1.0e3);
-            s.overlapped = Cell::scaledNs(st, 5, 1.0e3);
-            s.communication = Cell::scaledNs(st, 6, 1.0e3);
-            s.free = Cell::scaledNs(st, 7, 1.0e3);
-            s.stage = Cell::scaledNs(st, 8, 1.0e3);
-            s.bubble = Cell::scaledNs(st, 9, 1.0e3);
-            s.communicationNotOverlappedExcludeReceive = Cell::scaledNs(st, 10, 1.0e3);
-            s.preparing = Cell::scaledNs(st, 11, 1.0e3);
+            readDurations(s);
             s.sourceLine = row;
             stages.push_back(std::move(s));
             continue;
@@ -92,15 +94,7 @@ void importSteps(ImportContext& ctx, SqliteExport& db)
         model::StepTraceRow r;
         r.rankId = *rank;
         r.step = intCell(st, 0);
-        r.computing = Cell::scaledNs(st, 3, 1.0e3);
-        r.communicationNotOverlapped = Cell::scaledNs(st, 4, 1.0e3);
-        r.overlapped = Cell::scaledNs(st, 5, 1.0e3);
-        r.communication = Cell::scaledNs(st, 6, 1.0e3);
-        r.free = Cell::scaledNs(st, 7, 1.0e3);
-        r.stage = Cell::scaledNs(st, 8, 1.0e3);
-        r.bubble = Cell::scaledNs(st, 9, 1.0e3);
-        r.communicationNotOverlappedExcludeReceive = Cell::scaledNs(st, 10, 1.0e3);
-        r.preparing = Cell::scaledNs(st, 11, 1.0e3);
+        readDurations(r);
         r.sourceLine = row;
         ctx.writer().addStepTrace(r);
     }

@@ -57,13 +57,18 @@ public:
         // qlonglong: the row's rank, for every column.
         RankIdRole,
     };
-    // The StepColumn of each time column, Computing .. Tail in column order; StageTableModel's time columns are the
-    // first eight.
-    static constexpr std::array<query::StepColumn, ColumnCount - Computing> kTimeColumns { query::StepColumn::Computing,
-        query::StepColumn::CommunicationNotOverlapped, query::StepColumn::Overlapped, query::StepColumn::Communication,
-        query::StepColumn::Free, query::StepColumn::Stage, query::StepColumn::Bubble, query::StepColumn::Preparing,
-        query::StepColumn::Total, query::StepColumn::IterationInterval, query::StepColumn::FpBp,
-        query::StepColumn::Tail };
+    // The StepColumn of each time column, Computing .. Tail in column order: the columns with a short title in
+    // model::kStepColumns (the table's columns are the summary text's); StageTableModel's time columns are the first
+    // eight.
+    static constexpr std::array<query::StepColumn, ColumnCount - Computing> kTimeColumns = [] {
+        std::array<query::StepColumn, ColumnCount - Computing> out {};
+        size_t n = 0;
+        for (const auto& c : model::kStepColumns) {
+            if (c.shortTitle)
+                out.at(n++) = c.column;
+        }
+        return n == out.size() ? out : throw "StepTableModel: one time column per titled step column";
+    }();
     // Tables of more ranks than this open sorted by the step wall time, slowest first (ClusterStepsDock): on a large
     // cluster the rank order hides the ranks that matter below the fold; a small one reads well in rank order.
     static constexpr int kRankOrderMaxRanks = 16;

@@ -2,6 +2,9 @@
 #pragma once
 
 #include "npuscope/io/parse/CsvImport.h"
+#include "npuscope/model/StepColumns.h"
+
+#include <array>
 
 namespace npuscope::io {
 
@@ -16,28 +19,14 @@ public:
     template <typename Row> void read(CsvImport& csv, Row& row) const
     {
         row.step = csv.optInt(m_step);
-        row.computing = csv.usNs(m_computing);
-        row.communicationNotOverlapped = csv.usNs(m_notOverlapped);
-        row.overlapped = csv.usNs(m_overlapped);
-        row.communication = csv.usNs(m_communication);
-        row.free = csv.usNs(m_free);
-        row.stage = csv.usNs(m_stage);
-        row.bubble = csv.usNs(m_bubble);
-        row.communicationNotOverlappedExcludeReceive = csv.usNs(m_excludeReceive);
-        row.preparing = csv.usNs(m_preparing);
+        for (int i = 0; i < model::kStepTraceFileColumnCount; ++i)
+            row.*model::kStepColumns[static_cast<size_t>(i)].field = csv.usNs(m_columns[static_cast<size_t>(i)]);
     }
 
 private:
     int m_step;
-    int m_computing;
-    int m_notOverlapped;
-    int m_overlapped;
-    int m_communication;
-    int m_free;
-    int m_stage;
-    int m_bubble;
-    int m_excludeReceive;
-    int m_preparing; // absent before 2024
+    // The file's column of each of Computing .. Preparing (model::kStepColumns); Preparing is absent before 2024.
+    std::array<int, model::kStepTraceFileColumnCount> m_columns {};
 };
 
 } // namespace npuscope::io
