@@ -27,6 +27,9 @@ struct MatrixOp {
     std::string slot = "total"; // with opType: total | top1 | middle | bottom1 | bottom2 | bottom3
 };
 
+// Bandwidth of sizeMb moved in timeNs, in GB/s (MB / ms); nullopt when the time is not positive.
+std::optional<double> bandwidthGbpsOf(double sizeMb, int64_t timeNs);
+
 // One src → dst cell of the matrix (global ranks, or group-local ones when CommMatrix::localGroup is set). Several
 // links summed: size and time are sums, bandwidth is Σsize / Σtime (MB/ms = GB/s).
 struct MatrixCell {
