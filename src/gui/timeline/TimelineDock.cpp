@@ -49,10 +49,6 @@ namespace npuscope::gui {
 
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-
-QString us(int64_t ns) { return TimeFormat::withUnit(ns, TimeFormat::Unit::Microseconds); }
-
 const char* const kFlowCategories[] = { "HostToDevice", "async_npu", "async_task_queue", "fwdbwd" };
 
 // A rank's timeline read into arrays, and why it is empty when it is.
@@ -86,7 +82,35 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
     auto* layout = new QVBoxLayout(root);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
+    layout->addLayout(buildSearchBar(root));
+    layout->addLayout(buildRowBar(root));
+    m_spanLabel = new QLabel(root);
+    m_spanLabel->setObjectName(QStringLiteral("timelineSpanNote"));
+    m_spanLabel->setStyleSheet(QStringLiteral("color: #b35900;"));
+    m_spanLabel->hide();
+    layout->addWidget(m_spanLabel);
 
+    // Details beside the tracks, not under them: the tracks keep the dock's height.
+    auto* splitter = new QSplitter(Qt::Horizontal, root);
+    m_view = new TimelineView(splitter);
+    buildTabs(splitter);
+    splitter->addWidget(m_view);
+    splitter->addWidget(m_tabs);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({ 1300, 560 }); // the pane wide enough for its four tab titles at 1920 px
+    layout->addWidget(splitter, 1);
+    setBody(root);
+
+    connectView();
+    connectWorkspace();
+    requestReload();
+}
+
+// The search bar: slice search with its match arrows, the operator highlight's clear button, the flow categories
+// drawn for every slice, Fit.
+QHBoxLayout* TimelineDock::buildSearchBar(QWidget* root)
+{
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(6, 4, 6, 0);
     m_searchEdit = new QLineEdit(root);
@@ -144,8 +168,22 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
     fit->setToolTip(
         tr("Show everything (0); W/S zoom, A/D pan, Shift+drag selects a range, F fits it, Backspace undoes"));
     bar->addWidget(fit);
-    layout->addLayout(bar);
+    connect(fit, &QPushButton::clicked, this, [this] { m_view->fitAll(); });
+    connect(m_searchEdit, &QLineEdit::returnPressed, this, [this] {
+        if (!m_hits.empty())
+            nextHit();
+    });
+    connect(
+        m_searchEdit, &QLineEdit::textChanged, this, [this](const QString& t) { search(t, m_caseBox->isChecked()); });
+    connect(m_caseBox, &QCheckBox::toggled, this, [this](bool on) { search(m_searchEdit->text(), on); });
+    connect(prev, &QToolButton::clicked, this, &TimelineDock::previousHit);
+    connect(next, &QToolButton::clicked, this, &TimelineDock::nextHit);
+    return bar;
+}
 
+// The row bar: the row filter, nesting levels, the Ranks menu and a hint.
+QHBoxLayout* TimelineDock::buildRowBar(QWidget* root)
+{
     auto* rowBar = new QHBoxLayout;
     rowBar->setContentsMargins(6, 0, 6, 0);
     m_filterEdit = new QLineEdit(root);
@@ -173,16 +211,14 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
     auto* hint = new ElidedLabel(tr("Right-click a row name to pin, hide or move it; M adds a marker"), root);
     hint->setObjectName(QStringLiteral("timelineRowHint"));
     rowBar->addWidget(hint, 1);
-    layout->addLayout(rowBar);
-    m_spanLabel = new QLabel(root);
-    m_spanLabel->setObjectName(QStringLiteral("timelineSpanNote"));
-    m_spanLabel->setStyleSheet(QStringLiteral("color: #b35900;"));
-    m_spanLabel->hide();
-    layout->addWidget(m_spanLabel);
+    connect(m_filterEdit, &QLineEdit::textChanged, this, &TimelineDock::setRowFilter);
+    connect(m_levelsSpin, &QSpinBox::valueChanged, this, &TimelineDock::setMaxLevels);
+    return rowBar;
+}
 
-    // Details beside the tracks, not under them: the tracks keep the dock's height.
-    auto* splitter = new QSplitter(Qt::Horizontal, root);
-    m_view = new TimelineView(splitter);
+// The pane beside the tracks: Details, Area statistics, Search results, Markers.
+void TimelineDock::buildTabs(QSplitter* splitter)
+{
     m_tabs = new QTabWidget(splitter);
     // Arrows instead of a tab bar as wide as its four titles, and a minimum below the pages' own (their button rows),
     // so the pane can be narrow and the dock fits 1366 px at 200 % scaling without a horizontal scroll bar.
@@ -218,6 +254,12 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
     statsLayout->addWidget(m_statsView, 1);
     m_tabs->addTab(statsPage, tr("Area statistics"));
 
+    connect(exportButton, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export statistics"), QStringLiteral("timeline_stats.csv"), tr("CSV files (*.csv)"));
+        if (!path.isEmpty())
+            exportStatsCsv(path);
+    });
     m_hitsTable = new QTableWidget(0, 5, m_tabs);
     m_hitsTable->setObjectName(QStringLiteral("timelineSearchResults"));
     m_hitsTable->setHorizontalHeaderLabels({ tr("Rank"), tr("Row"), tr("Name"), tr("Start"), tr("Duration") });
@@ -232,6 +274,7 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
     m_hitsTable->verticalHeader()->hide();
     m_tabs->addTab(m_hitsTable, tr("Search results"));
 
+    connect(m_hitsTable, &QTableWidget::cellClicked, this, [this](int row, int) { goToHit(row); });
     auto* markerPage = new QWidget(m_tabs);
     auto* markerLayout = new QVBoxLayout(markerPage);
     markerLayout->setContentsMargins(0, 0, 0, 0);
@@ -261,6 +304,11 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
         m_view->update();
         saveSession();
     });
+}
+
+// What the track view's signals do: selection, headers, markers, row state.
+void TimelineDock::connectView()
+{
     connect(m_view, &TimelineView::rowStateChanged, this, &TimelineDock::saveSession);
     connect(m_markerView, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
         if (index.column() == TimelineMarkerModel::Name)
@@ -273,34 +321,7 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
         m_markerModel->addMarker(ns, ns);
         m_tabs->setCurrentWidget(m_markerView->parentWidget());
     });
-    connect(m_filterEdit, &QLineEdit::textChanged, this, &TimelineDock::setRowFilter);
-    connect(m_levelsSpin, &QSpinBox::valueChanged, this, &TimelineDock::setMaxLevels);
     connect(m_view, &TimelineView::rowMenuRequested, this, &TimelineDock::addRankActions);
-    splitter->addWidget(m_view);
-    splitter->addWidget(m_tabs);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 1);
-    splitter->setSizes({ 1300, 560 }); // the pane wide enough for its four tab titles at 1920 px
-    layout->addWidget(splitter, 1);
-    setBody(root);
-
-    connect(fit, &QPushButton::clicked, m_view, &TimelineView::fitAll);
-    connect(m_searchEdit, &QLineEdit::returnPressed, this, [this] {
-        if (!m_hits.empty())
-            nextHit();
-    });
-    connect(
-        m_searchEdit, &QLineEdit::textChanged, this, [this](const QString& t) { search(t, m_caseBox->isChecked()); });
-    connect(m_caseBox, &QCheckBox::toggled, this, [this](bool on) { search(m_searchEdit->text(), on); });
-    connect(prev, &QToolButton::clicked, this, &TimelineDock::previousHit);
-    connect(next, &QToolButton::clicked, this, &TimelineDock::nextHit);
-    connect(m_hitsTable, &QTableWidget::cellClicked, this, [this](int row, int) { goToHit(row); });
-    connect(exportButton, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(
-            this, tr("Export statistics"), QStringLiteral("timeline_stats.csv"), tr("CSV files (*.csv)"));
-        if (!path.isEmpty())
-            exportStatsCsv(path);
-    });
     connect(m_details, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
         if (url.scheme() == QLatin1String("slice"))
             selectSliceById(url.path().toLongLong(), true);
@@ -320,6 +341,11 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
     connect(m_view, &TimelineView::selectionCleared, this, [this] { m_details->clear(); });
     connect(m_view, &TimelineView::rangeSelected, this, &TimelineDock::rangeChanged);
     connect(m_view, &TimelineView::rangeCleared, this, [this] { workspace()->setTimeWindow(std::nullopt); });
+}
+
+// What the shared selection's changes do here: the time window, step, operator, rank and collective focus.
+void TimelineDock::connectWorkspace()
+{
     connect(workspace(), &Workspace::timeWindowChanged, this, &TimelineDock::applyTimeWindow);
     connect(workspace(), &Workspace::stepChanged, this, &TimelineDock::applyStep);
     connect(workspace(), &Workspace::operatorChanged, this, [this] {
@@ -343,7 +369,6 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
             resetOffsets();
         raise();
     });
-    requestReload();
 }
 
 // Workers still running keep the database alive by shared_ptr; the runners drop their results.
@@ -800,541 +825,6 @@ void TimelineDock::updateSpanNote()
                             "or align ranks on a step")
                              .arg(days, 0, 'f', days < 10 ? 1 : 0));
     m_spanLabel->show();
-}
-
-void TimelineDock::offsetsChanged()
-{
-    m_view->relayout();
-    m_markerModel->setOrigin(m_view->renderer().axis().boundsBegin());
-    saveSession();
-    updateSpanNote();
-}
-
-void TimelineDock::setRankOffset(int rankIndex, int64_t offsetNs)
-{
-    auto& ranks = m_view->renderer().ranks();
-    if (rankIndex < 0 || static_cast<size_t>(rankIndex) >= ranks.size())
-        return;
-    ranks[static_cast<size_t>(rankIndex)].offsetNs = offsetNs;
-    offsetsChanged();
-}
-
-int TimelineDock::alignRanksOnStep(int64_t step)
-{
-    auto& ranks = m_view->renderer().ranks();
-    std::vector<query::RankTimelinePtr> timelines;
-    for (const auto& e : ranks)
-        timelines.push_back(e.data);
-    // The first rank that has the step keeps its offset; the others move to it.
-    int64_t reference = 0;
-    const std::string name = "ProfilerStep#" + std::to_string(step);
-    for (const auto& e : ranks) {
-        if (e.data && query::TimelineQuery::spanOfName({ e.data }, name)) {
-            reference = e.offsetNs;
-            break;
-        }
-    }
-    const auto offsets = query::TimelineQuery::alignOffsets(timelines, name, reference);
-    int aligned = 0;
-    for (size_t i = 0; i < ranks.size(); ++i) {
-        if (offsets[i]) {
-            ranks[i].offsetNs = *offsets[i];
-            ++aligned;
-        }
-    }
-    offsetsChanged();
-    return aligned;
-}
-
-void TimelineDock::resetOffsets()
-{
-    for (auto& e : m_view->renderer().ranks())
-        e.offsetNs = 0;
-    offsetsChanged();
-    fitCollectiveFocus();
-}
-
-int TimelineDock::alignRanksOnCollective()
-{
-    const auto focus = workspace()->collectiveFocus();
-    if (!focus || focus->chain || focus->spans.empty())
-        return 0;
-    auto& ranks = m_view->renderer().ranks();
-    std::optional<int64_t> reference; // display time of the first member's end
-    int aligned = 0;
-    for (const auto& s : focus->spans) {
-        const int index = rankIndexOf(s.rank);
-        if (index < 0)
-            continue;
-        auto& e = ranks[static_cast<size_t>(index)];
-        if (!reference)
-            reference = s.endNs + e.offsetNs;
-        e.offsetNs = *reference - s.endNs;
-        ++aligned;
-    }
-    offsetsChanged();
-    fitCollectiveFocus();
-    return aligned;
-}
-
-int TimelineDock::rankIndexOf(int64_t rank) const
-{
-    const auto& ranks = m_view->renderer().ranks();
-    for (size_t i = 0; i < ranks.size(); ++i) {
-        if (ranks[i].rank == rank)
-            return static_cast<int>(i);
-    }
-    return -1;
-}
-
-void TimelineDock::applyCollectiveFocus()
-{
-    constexpr size_t kFocusLoads = 16;
-    auto& renderer = m_view->renderer();
-    const auto focus = workspace()->collectiveFocus();
-    std::vector<TimelineRenderer::FocusSpan> spans;
-    std::vector<int> late, others;
-    if (focus) {
-        for (const auto& s : focus->spans) {
-            const int index = rankIndexOf(s.rank);
-            if (index < 0)
-                continue;
-            spans.push_back({ index, s.beginNs, s.endNs, s.late });
-            (s.late ? late : others).push_back(index);
-            // Members are loaded (the marks sit on their header rows, loaded or not); the last arriver is opened as
-            // well, being the rank whose work before the op explains the wait. A data-parallel group of a large
-            // cluster has dozens of members: only the first few are loaded by themselves.
-            if (s.late)
-                setRankExpanded(index, true);
-            else if (renderer.ranks()[static_cast<size_t>(index)].hasFile && others.size() <= kFocusLoads)
-                startLoad(index);
-        }
-        late.insert(late.end(), others.begin(), others.end());
-        renderer.bringRanksToTop(late);
-    }
-    renderer.setFocus(std::move(spans), focus && focus->chain);
-    m_view->relayout();
-    if (focus) {
-        fitCollectiveFocus();
-        m_view->scrollToRow(0);
-    }
-    m_view->update();
-}
-
-bool TimelineDock::fitCollectiveFocus()
-{
-    const auto& renderer = m_view->renderer();
-    std::optional<std::pair<int64_t, int64_t>> span;
-    for (const auto& f : renderer.focus()) {
-        const int64_t offset = renderer.ranks()[static_cast<size_t>(f.rank)].offsetNs;
-        const std::pair<int64_t, int64_t> shifted { f.begin + offset, f.end + offset };
-        span = span ? std::pair { std::min(span->first, shifted.first), std::max(span->second, shifted.second) }
-                    : shifted;
-    }
-    if (!span)
-        return false;
-    // Room on both sides for the work that led to the arrivals.
-    const int64_t pad = std::max<int64_t>(1000, (span->second - span->first) / 4);
-    m_view->fitRange(span->first - pad, span->second + pad);
-    return true;
-}
-
-void TimelineDock::scrollToRank(int64_t rank)
-{
-    auto& ranks = m_view->renderer().ranks();
-    for (size_t i = 0; i < ranks.size(); ++i) {
-        if (ranks[i].rank != rank)
-            continue;
-        if (!ranks[i].expanded)
-            setRankExpanded(static_cast<int>(i), true);
-        m_view->scrollToRow(m_view->renderer().rowOfRank(static_cast<int>(i)));
-        return;
-    }
-}
-
-void TimelineDock::addRankActions(QMenu* menu, int row)
-{
-    const auto& r = m_view->renderer().rows()[static_cast<size_t>(row)];
-    if (r.kind != TimelineRenderer::RowKind::Rank)
-        return;
-    const int rankIndex = r.rank;
-    menu->addSeparator();
-    menu->addAction(tr("Set time offset\u2026"), this, [this, rankIndex] {
-        const auto& e = m_view->renderer().ranks()[static_cast<size_t>(rankIndex)];
-        bool ok = false;
-        const QString text = QInputDialog::getText(this, tr("Time offset"),
-            tr("Offset of rank %1 in ns (added to its times):").arg(e.rank), QLineEdit::Normal,
-            QString::number(e.offsetNs), &ok);
-        const qlonglong value = text.trimmed().toLongLong(&ok);
-        if (ok)
-            setRankOffset(rankIndex, value);
-    });
-    menu->addAction(tr("Align ranks on the start of step\u2026"), this, &TimelineDock::promptAlign);
-    menu->addAction(tr("Reset time offsets"), this, &TimelineDock::resetOffsets);
-}
-
-void TimelineDock::promptAlign()
-{
-    bool ok = false;
-    const int step = QInputDialog::getInt(this, tr("Align ranks"), tr("Align every rank on the start of step:"),
-        static_cast<int>(workspace()->step().value_or(0)), 0, 1'000'000'000, 1, &ok);
-    if (ok)
-        alignRanksOnStep(step);
-}
-
-void TimelineDock::addMarkerAtCursor()
-{
-    const auto& axis = m_view->renderer().axis();
-    const int64_t ns = m_view->cursorNs().value_or(axis.toNs(axis.width() / 2));
-    m_markerModel->addMarker(ns, ns);
-    m_tabs->setCurrentWidget(m_markerView->parentWidget());
-}
-
-bool TimelineDock::addMarkerFromRange()
-{
-    const auto range = m_view->renderer().range();
-    if (!range)
-        return false;
-    m_markerModel->addMarker(range->first, range->second);
-    m_tabs->setCurrentWidget(m_markerView->parentWidget());
-    return true;
-}
-
-void TimelineDock::removeSelectedMarkers()
-{
-    QList<int> rows;
-    for (const QModelIndex& i : m_markerView->selectionModel()->selectedRows())
-        rows << i.row();
-    std::sort(rows.begin(), rows.end(), std::greater<>());
-    for (int r : rows)
-        m_markerModel->removeRows(r, 1);
-}
-
-bool TimelineDock::selectSliceById(int64_t sliceId, bool centre)
-{
-    auto& ranks = m_view->renderer().ranks();
-    for (size_t r = 0; r < ranks.size(); ++r) {
-        if (!ranks[r].data)
-            continue;
-        if (const auto ref = ranks[r].data->find(sliceId)) {
-            if (!ranks[r].expanded) {
-                ranks[r].expanded = true;
-                m_view->relayout();
-            }
-            const int64_t pid = ranks[r].data->tracks[static_cast<size_t>(ref->track)].pid;
-            if (ranks[r].collapsedPids.erase(pid))
-                m_view->relayout();
-            m_view->selectSlice(static_cast<int>(r), *ref, centre);
-            showSelection(static_cast<int>(r), *ref);
-            return true;
-        }
-    }
-    return false;
-}
-
-void TimelineDock::showSelection(int rank, const query::SliceRef& ref)
-{
-    const auto tl = m_view->renderer().ranks()[static_cast<size_t>(rank)].data;
-    if (!tl)
-        return;
-    const auto& track = tl->tracks[static_cast<size_t>(ref.track)];
-    const auto& level = track.levels[static_cast<size_t>(ref.depth)];
-    const int64_t id = level.id[ref.index];
-    const int64_t offset = m_view->renderer().ranks()[static_cast<size_t>(rank)].offsetNs;
-    const int64_t origin = m_view->renderer().axis().boundsBegin() - offset;
-
-    QString html = QStringLiteral("<h3>%1</h3>").arg(qs(tl->nameOf(level.nameId[ref.index])).toHtmlEscaped());
-    html += QStringLiteral("<table cellspacing=2>");
-    auto row = [&html](const QString& k, const QString& v) {
-        html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(k.toHtmlEscaped(), v);
-    };
-    row(tr("Rank"), QString::number(tl->rank));
-    row(tr("Row"), qs(track.name).toHtmlEscaped() + QStringLiteral(" (pid %1, tid %2)").arg(track.pid).arg(track.tid));
-    row(tr("Start"),
-        QStringLiteral("+%1 (%2 ns)").arg(us(level.start[ref.index] - origin)).arg(level.start[ref.index]));
-    row(tr("Duration"), us(level.end[ref.index] - level.start[ref.index]));
-    if (offset != 0)
-        row(tr("Rank offset"), QStringLiteral("%1 ns").arg(offset));
-    row(tr("Depth"), QString::number(ref.depth));
-    row(tr("Slice id"), QString::number(id));
-    html += QStringLiteral("</table>");
-
-    html += QStringLiteral("<h4>%1</h4>").arg(tr("Parent chain"));
-    QStringList chain;
-    for (auto p = tl->parentOf(ref); p; p = tl->parentOf(*p)) {
-        const auto& pl = tl->tracks[static_cast<size_t>(p->track)].levels[static_cast<size_t>(p->depth)];
-        chain << QStringLiteral("<a href=\"slice:%1\">%2</a> (%3)")
-                     .arg(pl.id[p->index])
-                     .arg(qs(tl->nameOf(pl.nameId[p->index])).toHtmlEscaped(),
-                         us(pl.end[p->index] - pl.start[p->index]));
-    }
-    html += chain.isEmpty() ? tr("(top level)") : chain.join(QStringLiteral("<br>\u2191 "));
-
-    html += QStringLiteral("<h4>%1</h4>").arg(tr("Flows"));
-    const auto flows = tl->flowsOf(id);
-    if (flows.empty())
-        html += tr("(none)");
-    for (int fi : flows) {
-        const auto& f = tl->flows[static_cast<size_t>(fi)];
-        const bool outgoing = f.srcSlice && *f.srcSlice == id;
-        const auto other = outgoing ? f.dstSlice : f.srcSlice;
-        QString otherName = tr("unbound");
-        if (other) {
-            if (const auto oref = tl->find(*other)) {
-                const auto& ol = tl->tracks[static_cast<size_t>(oref->track)].levels[static_cast<size_t>(oref->depth)];
-                otherName = QStringLiteral("<a href=\"slice:%1\">%2</a> on %3")
-                                .arg(*other)
-                                .arg(qs(tl->nameOf(ol.nameId[oref->index])).toHtmlEscaped(),
-                                    qs(tl->tracks[static_cast<size_t>(oref->track)].name).toHtmlEscaped());
-            }
-        }
-        html += QStringLiteral("%1 %2 %3 %4<br>")
-                    .arg(qs(f.cat).toHtmlEscaped(), outgoing ? QStringLiteral("\u2192") : QStringLiteral("\u2190"),
-                        otherName, qs(f.name).toHtmlEscaped());
-    }
-    m_details->setHtml(html + QStringLiteral("<h4>%1</h4><i>%2</i>").arg(tr("Args"), tr("loading\u2026")));
-    m_tabs->setCurrentWidget(m_details);
-
-    // Args and category live only in the model: fetch them off the GUI thread.
-    m_detailsRunner->run([id](model::Database& db) { return load::SourceDetails::slice(db, id); },
-        [this, html](std::optional<query::SliceDetails> d) {
-            QString args = QStringLiteral("<h4>%1</h4>").arg(tr("Args"));
-            if (!d) {
-                m_details->setHtml(html + args + tr("(not in the model)"));
-                return;
-            }
-            args += QStringLiteral("<table cellspacing=2>");
-            if (!d->category.empty())
-                args += QStringLiteral("<tr><td><b>cat</b></td><td>%1</td></tr>").arg(qs(d->category).toHtmlEscaped());
-            const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(d->argsJson));
-            const QJsonObject obj = doc.object();
-            for (auto it = obj.begin(); it != obj.end(); ++it) {
-                const QJsonValue v = it.value();
-                const QString text = v.isString() ? v.toString()
-                    : v.isDouble()                ? QString::number(v.toDouble(), 'g', 17)
-                                   : QString::fromUtf8(QJsonDocument(QJsonArray { v }).toJson(QJsonDocument::Compact))
-                                         .mid(1)
-                                         .chopped(1);
-                args += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>")
-                            .arg(it.key().toHtmlEscaped(), text.toHtmlEscaped());
-            }
-            args += QStringLiteral("</table>");
-            if (!d->argsError.empty())
-                args += QStringLiteral("<i>%1</i>").arg(qs(d->argsError).toHtmlEscaped());
-            else if (obj.isEmpty())
-                args += tr("(none)");
-            m_details->setHtml(html + args);
-        });
-}
-
-QString TimelineDock::detailsText() const { return m_details->toPlainText(); }
-
-void TimelineDock::computeStats(int64_t b, int64_t e)
-{
-    std::vector<query::TrackSelection> tracks;
-    for (const auto& [rank, track] : m_view->rangeTracks()) {
-        const auto& entry = m_view->renderer().ranks()[static_cast<size_t>(rank)];
-        if (entry.data)
-            tracks.push_back({ entry.data, track, entry.offsetNs });
-    }
-    m_statsLabel->setText(tr("Computing\u2026"));
-    const size_t trackCount = tracks.size();
-    const auto done = [this, b, e, trackCount](std::vector<query::AreaStat> stats) {
-        const auto statsCount = stats.size();
-        m_statsModel->setStats(stats);
-        const int sortColumn = m_statsView->horizontalHeader()->sortIndicatorSection();
-        m_statsModel->sort(sortColumn, m_statsView->horizontalHeader()->sortIndicatorOrder());
-        m_statsLabel->setText(
-            tr("%1 \u2013 %2 (%3) over %4 rows: %5 names")
-                .arg(TimeFormat::adaptive(static_cast<double>(b - m_view->renderer().axis().boundsBegin())),
-                    TimeFormat::adaptive(static_cast<double>(e - m_view->renderer().axis().boundsBegin())),
-                    TimeFormat::adaptive(static_cast<double>(e - b)))
-                .arg(trackCount)
-                .arg(statsCount));
-        m_tabs->setCurrentIndex(1);
-    };
-    const auto failed = [this](const QString& message) { m_statsLabel->setText(tr("Failed: %1").arg(message)); };
-    m_statsRunner->runInMemory(
-        [tracks, b, e](
-            const std::shared_ptr<model::Database>&) { return query::TimelineQuery::areaStats(tracks, b, e); },
-        done, failed);
-}
-
-bool TimelineDock::exportStatsCsv(const QString& path) const { return m_statsModel->exportCsv(path); }
-
-void TimelineDock::search(const QString& text, bool caseSensitive)
-{
-    if (m_searchEdit->text() != text)
-        m_searchEdit->setText(text); // re-enters through textChanged
-    if (m_caseBox->isChecked() != caseSensitive)
-        m_caseBox->setChecked(caseSensitive);
-    const auto ranks = loadedRanks(false);
-    const std::string needle = text.toStdString();
-    const auto done = [this](std::vector<query::SearchHit> hits) {
-        m_hits = std::move(hits);
-        m_hitIndex = -1;
-        fillHitsTable();
-        m_searchLabel->setText(m_hits.empty() ? (m_searchEdit->text().isEmpty() ? QString() : tr("no match"))
-                                              : tr("%1 matches").arg(m_hits.size()));
-    };
-    m_searchRunner->runInMemory(
-        [ranks, needle, caseSensitive](const std::shared_ptr<model::Database>&) {
-            return query::TimelineQuery::search(ranks, needle, caseSensitive);
-        },
-        done, [this](const QString& message) { m_searchLabel->setText(tr("search failed: %1").arg(message)); });
-}
-
-void TimelineDock::fillHitsTable()
-{
-    const int shown = static_cast<int>(std::min<size_t>(m_hits.size(), 5000));
-    m_hitsTable->setRowCount(shown);
-    const int64_t origin = m_view->renderer().axis().boundsBegin();
-    const auto& ranksList = m_view->renderer().ranks();
-    for (int i = 0; i < shown; ++i) {
-        const auto& h = m_hits[static_cast<size_t>(i)];
-        const query::RankTimeline* tl = nullptr;
-        int64_t offset = 0;
-        for (const auto& e : ranksList) {
-            if (e.rank == h.rank && e.data) {
-                tl = e.data.get();
-                offset = e.offsetNs;
-            }
-        }
-        if (!tl)
-            continue;
-        const auto& track = tl->tracks[static_cast<size_t>(h.ref.track)];
-        const auto& level = track.levels[static_cast<size_t>(h.ref.depth)];
-        m_hitsTable->setItem(i, 0, new QTableWidgetItem(QString::number(h.rank)));
-        m_hitsTable->setItem(i, 1, new QTableWidgetItem(qs(track.name)));
-        m_hitsTable->setItem(i, 2, new QTableWidgetItem(qs(tl->nameOf(level.nameId[h.ref.index]))));
-        m_hitsTable->setItem(i, 3, new QTableWidgetItem(QStringLiteral("+") + us(h.start + offset - origin)));
-        m_hitsTable->setItem(i, 4, new QTableWidgetItem(us(h.end - h.start)));
-    }
-}
-
-void TimelineDock::goToHit(int index)
-{
-    if (m_hits.empty())
-        return;
-    m_hitIndex = (index % searchHitCount() + searchHitCount()) % searchHitCount();
-    const auto& h = m_hits[static_cast<size_t>(m_hitIndex)];
-    auto& ranks = m_view->renderer().ranks();
-    for (size_t r = 0; r < ranks.size(); ++r) {
-        if (ranks[r].rank != h.rank || !ranks[r].data)
-            continue;
-        if (!ranks[r].expanded)
-            setRankExpanded(static_cast<int>(r), true);
-        const int64_t pid = ranks[r].data->tracks[static_cast<size_t>(h.ref.track)].pid;
-        if (ranks[r].collapsedPids.erase(pid))
-            m_view->relayout();
-        m_view->selectSlice(static_cast<int>(r), h.ref, true);
-        showSelection(static_cast<int>(r), h.ref);
-    }
-    m_searchLabel->setText(tr("%1 of %2").arg(m_hitIndex + 1).arg(m_hits.size()));
-}
-
-void TimelineDock::nextHit() { goToHit(m_hitIndex + 1); }
-
-void TimelineDock::previousHit() { goToHit(m_hitIndex < 0 ? -1 : m_hitIndex - 1); }
-
-size_t TimelineDock::highlightedCount() const
-{
-    size_t n = 0;
-    for (const auto& [key, indexes] : m_view->renderer().highlights())
-        n += indexes.size();
-    return n;
-}
-
-void TimelineDock::highlightOperator(bool zoom)
-{
-    const auto op = workspace()->selectedOperator();
-    m_clearOperator->setVisible(op.has_value());
-    if (!op) {
-        m_operatorRunner->cancelPending();
-        m_view->renderer().setHighlights({});
-        m_view->update();
-        return;
-    }
-    std::vector<query::RankTimelinePtr> ranks;
-    for (const auto& e : m_view->renderer().ranks()) {
-        if (e.data && (!op->rank || e.rank == *op->rank))
-            ranks.push_back(e.data);
-    }
-    const QString key = QString::fromStdString(op->key);
-    struct Found {
-        std::vector<query::SearchHit> hits;
-        int64_t kernels = 0;
-    };
-    m_operatorRunner->runInMemory(
-        [ranks, by = op->by, k = op->key, rank = op->rank](const std::shared_ptr<model::Database>& db) {
-            query::OperatorOccurrences::Kernels kernels;
-            {
-                auto guard = db->lock();
-                kernels = query::OperatorOccurrences::kernels(*db, by, k, rank);
-            }
-            return Found { query::OperatorOccurrences::find(kernels, ranks), kernels.count };
-        },
-        [this, zoom, key](Found found) {
-            auto& renderer = m_view->renderer();
-            std::map<TimelineRenderer::HighlightKey, std::vector<size_t>> highlights;
-            for (const auto& h : found.hits) {
-                for (size_t r = 0; r < renderer.ranks().size(); ++r) {
-                    if (renderer.ranks()[r].rank == h.rank)
-                        highlights[{ static_cast<int>(r), h.ref.track, h.ref.depth }].push_back(h.ref.index);
-                }
-            }
-            for (auto& [k, indexes] : highlights)
-                std::sort(indexes.begin(), indexes.end());
-            renderer.setHighlights(std::move(highlights));
-            // The occurrences become the search results: next / previous and the results tab step through them.
-            m_searchRunner->cancelPending();
-            m_hits = std::move(found.hits);
-            m_hitIndex = -1;
-            fillHitsTable();
-            m_searchLabel->setText(tr("%1: %2 occurrences (%3 kernels)")
-                                       .arg(QFontMetrics(font()).elidedText(key, Qt::ElideMiddle, 260))
-                                       .arg(m_hits.size())
-                                       .arg(found.kernels));
-            m_view->update();
-            if (!zoom || m_hits.empty())
-                return;
-            // The first occurrence in the selected step, else the first one.
-            int first = 0;
-            if (const auto step = workspace()->step()) {
-                const std::string stepName = "ProfilerStep#" + std::to_string(*step);
-                for (size_t i = 0; i < m_hits.size(); ++i) {
-                    const auto& h = m_hits[i];
-                    const auto tl = std::find_if(renderer.ranks().begin(), renderer.ranks().end(),
-                        [&](const auto& e) { return e.rank == h.rank && e.data; });
-                    const auto span = tl == renderer.ranks().end()
-                        ? std::nullopt
-                        : query::TimelineQuery::spanOfName({ tl->data }, stepName);
-                    if (span && h.start >= span->first && h.start < span->second) {
-                        first = static_cast<int>(i);
-                        break;
-                    }
-                }
-            }
-            goToHit(first);
-            const auto& h = m_hits[static_cast<size_t>(first)];
-            int64_t offset = 0;
-            int rankIndex = -1;
-            for (size_t r = 0; r < renderer.ranks().size(); ++r) {
-                if (renderer.ranks()[r].rank == h.rank) {
-                    offset = renderer.ranks()[r].offsetNs;
-                    rankIndex = static_cast<int>(r);
-                }
-            }
-            // The kernel's row at the top of the view (the dock may have been laid out anew since it was raised).
-            m_view->scrollToRow(renderer.rowOfTrack(rankIndex, h.ref.track));
-            // Wide enough to see the kernel's neighbours, narrow enough to see the kernel.
-            const int64_t pad = std::max<int64_t>(20'000, (h.end - h.start) * 10);
-            m_view->fitRange(h.start + offset - pad, h.end + offset + pad);
-            m_searchLabel->setText(tr("%1: %2 of %3")
-                                       .arg(QFontMetrics(font()).elidedText(key, Qt::ElideMiddle, 260))
-                                       .arg(first + 1)
-                                       .arg(m_hits.size()));
-        });
 }
 
 } // namespace npuscope::gui

@@ -14,10 +14,12 @@
 #include <vector>
 
 class QCheckBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QMenu;
 class QSpinBox;
+class QSplitter;
 class QTabWidget;
 class QTableView;
 class QTableWidget;
@@ -105,6 +107,13 @@ public:
     const TimelineSession& session() const { return m_session; }
 
 private:
+    // The constructor's parts (TimelineDock.cpp): the two bars above the tracks, the pane beside them, and what the
+    // track view's and the workspace's signals do.
+    QHBoxLayout* buildSearchBar(QWidget* root);
+    QHBoxLayout* buildRowBar(QWidget* root);
+    void buildTabs(QSplitter* splitter);
+    void connectView();
+    void connectWorkspace();
     void reload() override;
     // Asks the Workspace's DeferredLoadService for the rank's timeline (urgent: before the queued ranks).
     void startLoad(int rankIndex, bool urgent = false);
