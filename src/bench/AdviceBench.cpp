@@ -47,18 +47,9 @@ int adviseCluster(const std::vector<std::string>& args)
     int repeat = 3;
     std::string work = (fs::temp_directory_path() / "npuscope-bench").string();
     std::string path;
-    for (size_t i = 0; i + 1 < args.size(); i += 2) {
-        if (args[i] == "--ranks")
-            ranks = std::max(32, std::atoi(args[i + 1].c_str()));
-        else if (args[i] == "--work")
-            work = args[i + 1];
-        else if (args[i] == "--path")
-            path = args[i + 1];
-        else if (args[i] == "--repeat")
-            repeat = std::max(1, std::atoi(args[i + 1].c_str()));
-        else
-            return 2;
-    }
+    if (!parseArgs(args, { { "--ranks", &ranks, 32 }, { "--repeat", &repeat, 1 } },
+            { { "--work", &work }, { "--path", &path } }))
+        return 2;
     if (path.empty()) {
         testgen::GeneratorOptions g;
         g.outDir = (fs::path(work) / ("advise" + std::to_string(ranks))).string();
@@ -69,12 +60,8 @@ int adviseCluster(const std::vector<std::string>& args)
         g.traceMb = 0.01;
         g.slowRank = 37;
         g.slowLink = std::pair(3, 11);
-        std::string error;
-        if (!fs::exists(fs::path(g.outDir) / testgen::ClusterGenerator::kMarkerFile)
-            && !testgen::ClusterGenerator::generate(g, error)) {
-            std::fprintf(stderr, "npuscope-bench advise: generate: %s\n", error.c_str());
+        if (!generateOnce(g, "advise"))
             return 1;
-        }
         path = g.outDir;
     }
     const load::ParseCache cache({ (fs::path(work) / "advise-cache").string(), 64ull << 30 });

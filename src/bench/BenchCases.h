@@ -5,6 +5,7 @@
 // exit status; none of them is a pass/fail test.
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,7 +20,29 @@ namespace npuscope::model {
 class Database;
 }
 
+namespace npuscope::testgen {
+struct GeneratorOptions;
+}
+
 namespace npuscope::bench {
+
+// One "--name value" argument of a case: an integer kept at least min, or a text.
+struct IntArg {
+    const char* name;
+    int* value;
+    int min;
+};
+struct TextArg {
+    const char* name;
+    std::string* value;
+};
+// Reads a case's "--name value" pairs into the given settings; false for a name that is not one of them.
+bool parseArgs(const std::vector<std::string>& args, std::initializer_list<IntArg> ints,
+    std::initializer_list<TextArg> texts = {});
+
+// Generates g's cluster into g.outDir unless a finished one is there already (the generator's marker file), so a
+// case reruns on the same files; false, with the case's name and the reason on stderr, when generation fails.
+bool generateOnce(const testgen::GeneratorOptions& g, const char* caseName);
 
 // A summary open of plan (no timelines) through cache, as the GUI opens a cluster (LazyBench.cpp).
 std::unique_ptr<model::Database> openSummary(const io::LoadPlan& plan, const load::ParseCache& cache);

@@ -99,6 +99,39 @@ double percentile(std::vector<double> v, double p)
     return v[i];
 }
 
+bool parseArgs(
+    const std::vector<std::string>& args, std::initializer_list<IntArg> ints, std::initializer_list<TextArg> texts)
+{
+    for (size_t i = 0; i + 1 < args.size(); i += 2) {
+        bool known = false;
+        for (const auto& a : ints) {
+            if (args[i] == a.name) {
+                *a.value = std::max(a.min, std::atoi(args[i + 1].c_str()));
+                known = true;
+            }
+        }
+        for (const auto& a : texts) {
+            if (args[i] == a.name) {
+                *a.value = args[i + 1];
+                known = true;
+            }
+        }
+        if (!known)
+            return false;
+    }
+    return true;
+}
+
+bool generateOnce(const testgen::GeneratorOptions& g, const char* caseName)
+{
+    std::string error;
+    if (fs::exists(fs::path(g.outDir) / testgen::ClusterGenerator::kMarkerFile)
+        || testgen::ClusterGenerator::generate(g, error))
+        return true;
+    std::fprintf(stderr, "npuscope-bench %s: generate: %s\n", caseName, error.c_str());
+    return false;
+}
+
 void print(const std::string& name, double value, const char* unit)
 {
     std::printf("%s %.3f %s\n", name.c_str(), value, unit);

@@ -25,16 +25,8 @@ int diffRuns(const std::vector<std::string>& args)
     int ranks = 1024;
     std::string work = (fs::temp_directory_path() / "npuscope-bench").string();
     std::string cli = cliExe();
-    for (size_t i = 0; i + 1 < args.size(); i += 2) {
-        if (args[i] == "--ranks")
-            ranks = std::max(32, std::atoi(args[i + 1].c_str()));
-        else if (args[i] == "--work")
-            work = args[i + 1];
-        else if (args[i] == "--cli")
-            cli = args[i + 1];
-        else
-            return 2;
-    }
+    if (!parseArgs(args, { { "--ranks", &ranks, 32 } }, { { "--work", &work }, { "--cli", &cli } }))
+        return 2;
     std::vector<std::string> paths;
     for (const std::optional<int> slow : { std::optional<int>(), std::optional<int>(5) }) {
         testgen::GeneratorOptions g;
@@ -44,12 +36,8 @@ int diffRuns(const std::vector<std::string>& args)
         g.tp = 8;
         g.traceMb = 0;
         g.slowRank = slow;
-        std::string error;
-        if (!fs::exists(fs::path(g.outDir) / testgen::ClusterGenerator::kMarkerFile)
-            && !testgen::ClusterGenerator::generate(g, error)) {
-            std::fprintf(stderr, "npuscope-bench diff: generate: %s\n", error.c_str());
+        if (!generateOnce(g, "diff"))
             return 1;
-        }
         paths.push_back(g.outDir);
     }
     const std::string out = (fs::path(work) / "diff.out").string();

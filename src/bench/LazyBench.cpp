@@ -53,16 +53,8 @@ int lazyAggregates(const std::vector<std::string>& args)
     int ranks = 1024;
     std::string work = (fs::temp_directory_path() / "npuscope-bench").string();
     std::string path;
-    for (size_t i = 0; i + 1 < args.size(); i += 2) {
-        if (args[i] == "--ranks")
-            ranks = std::max(1, std::atoi(args[i + 1].c_str()));
-        else if (args[i] == "--work")
-            work = args[i + 1];
-        else if (args[i] == "--path")
-            path = args[i + 1];
-        else
-            return 2;
-    }
+    if (!parseArgs(args, { { "--ranks", &ranks, 1 } }, { { "--work", &work }, { "--path", &path } }))
+        return 2;
     if (path.empty()) {
         testgen::GeneratorOptions g;
         g.outDir = (fs::path(work) / ("lazy" + std::to_string(ranks))).string();
@@ -72,12 +64,8 @@ int lazyAggregates(const std::vector<std::string>& args)
         g.pp = std::max(1, std::min(4, ranks / g.tp));
         g.memoryHeavyRank = ranks > 1 ? 1 : 0;
         g.flopsLightRank = ranks > 2 ? 2 : 0;
-        std::string error;
-        if (!fs::exists(fs::path(g.outDir) / testgen::ClusterGenerator::kMarkerFile)
-            && !testgen::ClusterGenerator::generate(g, error)) {
-            std::fprintf(stderr, "npuscope-bench lazy: generate: %s\n", error.c_str());
+        if (!generateOnce(g, "lazy"))
             return 1;
-        }
         path = g.outDir;
     }
     const fs::path cacheDir = fs::path(work) / "lazy-cache";

@@ -86,7 +86,8 @@ void importStepTrace(ImportContext& ctx, SqliteExport& db, std::optional<int64_t
             issueText(QT_TRANSLATE_NOOP("ParseIssue", "no StepTraceTime table; no step breakdown from this file")));
         return;
     }
-    std::string sql = "SELECT " + db.columnOrNull(t, { "deviceId", "device_id" }) + ", " + db.columnOrNull(t, { "step" });
+    std::string sql
+        = "SELECT " + db.columnOrNull(t, { "deviceId", "device_id" }) + ", " + db.columnOrNull(t, { "step" });
     for (int i = 0; i < model::kStepTraceFileColumnCount; ++i)
         sql += ", " + db.columnOrNull(t, { model::kStepColumns[static_cast<size_t>(i)].dbName });
     sql += " FROM StepTraceTime" + deviceFilter(db, t, device) + " ORDER BY rowid";
@@ -259,18 +260,10 @@ void importCommMatrix(ImportContext& ctx, SqliteExport& db, std::optional<int64_
 
 bool AnalysisDbImporter::run(ImportContext& ctx)
 {
-    std::unique_ptr<SqliteExport> db;
-    try {
-        db = std::make_unique<SqliteExport>(ctx.file());
-    } catch (const model::DbError& e) {
-        ctx.error(
-            std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "not a readable SQLite export: %1"), { e.what() }));
-        return false;
-    }
-    try {
+    return SqliteExport::importWith(ctx, [&ctx](SqliteExport& db) {
         // One process driving several devices writes them all into one file; the Detector then plans one rank
         // per device (rank id = device id) and each rank takes its device's rows.
-        const auto devices = devicesOf(*db);
+        const auto devices = devicesOf(db);
         std::optional<int64_t> device;
         if (devices.size() > 1) {
             if (std::find(devices.begin(), devices.end(), ctx.rankId()) == devices.end()) {
@@ -278,8 +271,7 @@ bool AnalysisDbImporter::run(ImportContext& ctx)
                     issueText(QT_TRANSLATE_NOOP("ParseIssue",
                                   "the file holds devices %1 and none is this rank's id %2; nothing imported for it"),
                         { joined(devices), std::to_string(ctx.rankId()) }));
-                ctx.finish();
-                return true;
+                return; // importWith finishes the import
             }
             device = ctx.rankId();
             ctx.info(std::nullopt,
@@ -288,31 +280,23 @@ bool AnalysisDbImporter::run(ImportContext& ctx)
                               "device ids; the file has no rank information)"),
                     { joined(devices), std::to_string(*device), std::to_string(*device) }));
         }
-        importStepTrace(ctx, *db, device);
-        if (db->hasTable("CommAnalyzerTime")) {
-            if (splittable(ctx, *db, "CommAnalyzerTime", device, devices)) {
+        importStepTrace(ctx, db, device);
+        if (db.hasTable("CommAnalyzerTime")) {
+            if (splittable(ctx, db, "CommAnalyzerTime", device, devices)) {
                 OpIndex ops;
-                importCommTime(ctx, *db, ops, device);
-                if (db->hasTable("CommAnalyzerBandwidth")
-                    && splittable(ctx, *db, "CommAnalyzerBandwidth", device, devices))
-                    importCommBandwidth(ctx, *db, ops, device);
+                importCommTime(ctx, db, ops, device);
+                if (db.hasTable("CommAnalyzerBandwidth")
+                    && splittable(ctx, db, "CommAnalyzerBandwidth", device, devices))
+                    importCommBandwidth(ctx, db, ops, device);
             }
         } else {
             ctx.info(std::nullopt,
                 issueText(
                     QT_TRANSLATE_NOOP("ParseIssue", "no CommAnalyzerTime table; no communication ops from this file")));
         }
-        if (db->hasTable("CommAnalyzerMatrix") && splittable(ctx, *db, "CommAnalyzerMatrix", device, devices))
-            importCommMatrix(ctx, *db, device);
-    } catch (const model::DbError& e) {
-        // A damaged export: what was read before stays; the model itself is a different connection.
-        ctx.error(
-            std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "reading the export failed: %1"), { e.what() }));
-        ctx.finish();
-        return false;
-    }
-    ctx.finish();
-    return true;
+        if (db.hasTable("CommAnalyzerMatrix") && splittable(ctx, db, "CommAnalyzerMatrix", device, devices))
+            importCommMatrix(ctx, db, device);
+    });
 }
 
 } // namespace npuscope::io

@@ -420,33 +420,18 @@ int64_t importModuleMemory(ImportContext& ctx, SqliteExport& db)
 
 bool ProfilerDbImporter::run(ImportContext& ctx)
 {
-    std::unique_ptr<SqliteExport> db;
-    try {
-        db = std::make_unique<SqliteExport>(ctx.file());
-    } catch (const model::DbError& e) {
-        ctx.error(
-            std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "not a readable SQLite export: %1"), { e.what() }));
-        return false;
-    }
-    try {
-        importRankFacts(ctx, *db);
-        const auto steps = readSteps(*db);
-        const int64_t kernels = importComputeKernels(ctx, *db, steps) + importCommunicationKernels(ctx, *db, steps);
+    return SqliteExport::importWith(ctx, [&ctx](SqliteExport& db) {
+        importRankFacts(ctx, db);
+        const auto steps = readSteps(db);
+        const int64_t kernels = importComputeKernels(ctx, db, steps) + importCommunicationKernels(ctx, db, steps);
         if (kernels == 0)
             ctx.info(std::nullopt,
                 issueText(QT_TRANSLATE_NOOP(
                     "ParseIssue", "no TASK / COMPUTE_TASK_INFO / COMMUNICATION_OP rows; no kernels from this file")));
-        importMemoryRecords(ctx, *db);
-        importOperatorMemory(ctx, *db);
-        importModuleMemory(ctx, *db);
-    } catch (const model::DbError& e) {
-        ctx.error(
-            std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "reading the export failed: %1"), { e.what() }));
-        ctx.finish();
-        return false;
-    }
-    ctx.finish();
-    return true;
+        importMemoryRecords(ctx, db);
+        importOperatorMemory(ctx, db);
+        importModuleMemory(ctx, db);
+    });
 }
 
 } // namespace npuscope::io

@@ -3,6 +3,8 @@
 
 #include "npuscope/core/Decimal.h"
 #include "npuscope/core/GroupHash.h"
+#include "npuscope/core/TranslationMarker.h"
+#include "npuscope/io/parse/ImportContext.h"
 
 #include <algorithm>
 #include <cctype>
@@ -165,6 +167,29 @@ std::optional<std::string> SqliteExport::groupHashOf(const std::optional<std::st
     // analysis.db writes the '@' number; an export that writes the raw HCCL group name gets it hashed.
     const bool digits = std::all_of(group->begin(), group->end(), [](unsigned char c) { return std::isdigit(c); });
     return digits ? *group : groupDoubleHashText(*group);
+}
+
+bool SqliteExport::importWith(ImportContext& ctx, const std::function<void(SqliteExport&)>& read)
+{
+    std::unique_ptr<SqliteExport> db;
+    try {
+        db = std::make_unique<SqliteExport>(ctx.file());
+    } catch (const model::DbError& e) {
+        ctx.error(
+            std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "not a readable SQLite export: %1"), { e.what() }));
+        return false;
+    }
+    try {
+        read(*db);
+    } catch (const model::DbError& e) {
+        // A damaged export: what was read before stays; the model itself is a different connection.
+        ctx.error(
+            std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "reading the export failed: %1"), { e.what() }));
+        ctx.finish();
+        return false;
+    }
+    ctx.finish();
+    return true;
 }
 
 } // namespace npuscope::io

@@ -284,39 +284,24 @@ void importMatrix(ImportContext& ctx, SqliteExport& db)
 
 bool ClusterAnalysisDbImporter::run(ImportContext& ctx)
 {
-    std::unique_ptr<SqliteExport> db;
-    try {
-        db = std::make_unique<SqliteExport>(ctx.file());
-    } catch (const model::DbError& e) {
-        ctx.error(
-            std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "not a readable SQLite export: %1"), { e.what() }));
-        return false;
-    }
-    try {
-        if (db->hasTable("ClusterStepTraceTime"))
-            importSteps(ctx, *db);
+    return SqliteExport::importWith(ctx, [&ctx](SqliteExport& db) {
+        if (db.hasTable("ClusterStepTraceTime"))
+            importSteps(ctx, db);
         else
             ctx.info(std::nullopt,
                 issueText(QT_TRANSLATE_NOOP(
                     "ParseIssue", "no ClusterStepTraceTime table; no step breakdown from this file")));
-        if (db->hasTable("ClusterCommAnalyzerTime")) {
+        if (db.hasTable("ClusterCommAnalyzerTime")) {
             OpIndex ops;
-            importTimes(ctx, *db, ops);
-            if (db->hasTable("ClusterCommAnalyzerBandwidth"))
-                importBandwidth(ctx, *db, ops);
+            importTimes(ctx, db, ops);
+            if (db.hasTable("ClusterCommAnalyzerBandwidth"))
+                importBandwidth(ctx, db, ops);
         }
-        if (db->hasTable("ClusterCommAnalyzerMatrix"))
-            importMatrix(ctx, *db);
-        if (db->hasTable("CommunicationGroup"))
-            importGroups(ctx, *db);
-    } catch (const model::DbError& e) {
-        ctx.error(
-            std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "reading the export failed: %1"), { e.what() }));
-        ctx.finish();
-        return false;
-    }
-    ctx.finish();
-    return true;
+        if (db.hasTable("ClusterCommAnalyzerMatrix"))
+            importMatrix(ctx, db);
+        if (db.hasTable("CommunicationGroup"))
+            importGroups(ctx, db);
+    });
 }
 
 } // namespace npuscope::io

@@ -4,6 +4,7 @@
 #include "npuscope/model/Database.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -13,6 +14,8 @@
 
 namespace npuscope::io {
 
+class ImportContext;
+
 // A profiler SQLite export (ascend_pytorch_profiler_{rank}.db, analysis.db, cluster_analysis.db, msprof_*.db)
 // opened read-only and immutable: the file is never written. Knows which tables and columns exist (PRAGMA
 // table_info, so column-name drift between tool versions is handled by asking, not assuming), resolves the
@@ -21,6 +24,12 @@ class SqliteExport {
 public:
     // Opens path; throws model::DbError when it is not a readable SQLite file.
     explicit SqliteExport(const std::string& path);
+
+    // The frame every db importer's run() shares: opens ctx's file and runs read on it. A file SQLite cannot open is
+    // an error "not a readable SQLite export"; a read that fails part way is an error "reading the export failed"
+    // (what was read before stays: the model is another connection), and ctx.finish() ends the import. Returns
+    // whether the read completed.
+    static bool importWith(ImportContext& ctx, const std::function<void(SqliteExport&)>& read);
 
     model::Database& db() { return *m_db; }
 
