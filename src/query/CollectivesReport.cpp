@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/CollectivesReport.h"
+#include "npuscope/query/ReportText.h"
 
 #include "npuscope/query/CommQuery.h"
 
@@ -21,12 +22,7 @@ double us(int64_t ns) { return static_cast<double>(ns) / 1.0e3; }
 template <typename T> ojson orNull(const std::optional<T>& v) { return v ? ojson(*v) : ojson(nullptr); }
 ojson msOrNull(const std::optional<int64_t>& v) { return v ? ojson(ms(*v)) : ojson(nullptr); }
 
-std::string fmt(int decimals, double v)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
+std::string fmt(int decimals, double v) { return report::fixed(decimals, v); }
 
 std::string rootLabel(const BlameRoot& r)
 {

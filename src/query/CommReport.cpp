@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/CommReport.h"
+#include "npuscope/query/ReportText.h"
 
 #include "npuscope/query/CommQuery.h"
 #include "npuscope/query/JsonStreamWriter.h"
@@ -19,25 +20,11 @@ std::optional<double> msIf(bool has, int64_t ns) { return has ? std::optional<do
 
 template <typename T> ojson orNull(const std::optional<T>& v) { return v ? ojson(*v) : ojson(nullptr); }
 
-std::string fmt(int decimals, double v)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
+std::string fmt(int decimals, double v) { return report::fixed(decimals, v); }
 
 std::string fmt(int decimals, const std::optional<double>& v) { return v ? fmt(decimals, *v) : std::string("—"); }
 
-std::string pad(const std::string& s, size_t width, bool right = true)
-{
-    size_t len = 0;
-    for (unsigned char c : s)
-        len += (c & 0xC0) != 0x80;
-    if (len >= width)
-        return s;
-    const std::string fill(width - len, ' ');
-    return right ? fill + s : s + fill;
-}
+using report::pad;
 
 LinkFilter linkFilter(const CommSelection& sel)
 {

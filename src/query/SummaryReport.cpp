@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/SummaryReport.h"
+#include "npuscope/query/ReportText.h"
 
 #include "npuscope/core/RunOnThreads.h"
 #include "npuscope/query/ClusterMean.h"
@@ -7,7 +8,6 @@
 #include "npuscope/query/JsonStreamWriter.h"
 #include "npuscope/query/RankQuery.h"
 #include "npuscope/query/StepQuery.h"
-
 
 #include <algorithm>
 #include <cstdio>
@@ -25,29 +25,12 @@ template <typename T> ojson orNull(const std::optional<T>& v) { return v ? ojson
 
 ojson usOrNull(const std::optional<int64_t>& ns) { return ns ? ojson(static_cast<double>(*ns) / 1000.0) : ojson(); }
 
-// Fixed-point text with the given number of decimals.
-std::string fmt(int decimals, double v, const char* suffix = "")
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f%s", decimals, v, suffix);
-    return buf;
-}
+using report::pad;
+const auto fmt = [](int decimals, double v, const char* suffix = "") { return report::fixed(decimals, v, suffix); };
 
 std::string msText(const std::optional<int64_t>& ns)
 {
     return ns ? fmt(3, static_cast<double>(*ns) / 1.0e6) : std::string("—");
-}
-
-// Pads s to width (counting UTF-8 code points, so "—" is one column).
-std::string pad(const std::string& s, size_t width, bool right = true)
-{
-    size_t len = 0;
-    for (unsigned char c : s)
-        len += (c & 0xC0) != 0x80;
-    if (len >= width)
-        return s;
-    const std::string fill(width - len, ' ');
-    return right ? fill + s : s + fill;
 }
 
 // "0-7" / "0,8" / "0-3,8-11" for ascending ranks.
@@ -176,8 +159,7 @@ void SummaryReport::write(std::ostream& out, model::Database& db, HostDisplay ho
     };
     // Printed on a second thread while the next ones are read from the model (each was about half of the links'
     // cost: 282,624 links on a 1,024-rank cluster).
-    CommQuery::forEachLink(
-        db, {}, print, hardwareThreads() > 1 ? LinkVisit::OtherThread : LinkVisit::CallerThread);
+    CommQuery::forEachLink(db, {}, print, hardwareThreads() > 1 ? LinkVisit::OtherThread : LinkVisit::CallerThread);
     w.endArray();
 
     w.key("issues");
@@ -326,10 +308,11 @@ std::string SummaryReport::text(model::Database& db, HostDisplay hosts)
     std::vector<Ranked> slowest;
     size_t linkCount = 0;
     // Columns 0-10 as below, 11: link_seq (link_op and link_seq are two columns: op ids are large, see ModelMerger).
-    auto links = db.prepare("SELECT link_op, rank_id, step, group_hash, matrix_op, src, dst, transport, size_mb, "
-                            "time_ns, bandwidth_gbps, link_seq FROM comm_link WHERE bandwidth_gbps IS NOT NULL AND src IS NOT "
-                            "NULL AND dst IS NOT NULL AND (transport IS NULL OR transport <> 'LOCAL') AND (slot IS "
-                            "NULL OR (slot = 'total' AND group_hash IS NOT NULL))");
+    auto links
+        = db.prepare("SELECT link_op, rank_id, step, group_hash, matrix_op, src, dst, transport, size_mb, "
+                     "time_ns, bandwidth_gbps, link_seq FROM comm_link WHERE bandwidth_gbps IS NOT NULL AND src IS NOT "
+                     "NULL AND dst IS NOT NULL AND (transport IS NULL OR transport <> 'LOCAL') AND (slot IS "
+                     "NULL OR (slot = 'total' AND group_hash IS NOT NULL))");
     while (links.step()) {
         ++linkCount;
         const double bandwidth = links.real(10);

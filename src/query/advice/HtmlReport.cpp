@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/advice/HtmlReport.h"
+#include "npuscope/query/ReportText.h"
 
 #include "npuscope/query/ClusterMean.h"
 #include "npuscope/query/CommAnalysisQuery.h"
@@ -40,12 +41,7 @@ std::string measured(double v, const std::string& unit)
     return unit.empty() ? number(v) : number(v) + " " + esc(unit);
 }
 
-std::string fixed(double v, int decimals)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
+std::string fixed(double v, int decimals) { return report::fixed(decimals, v); }
 
 std::string ms(int64_t ns) { return fixed(static_cast<double>(ns) / 1e6, 3); }
 
