@@ -9,7 +9,7 @@ PACKAGES=(build-essential cmake ninja-build ccache pkg-config
   zlib1g-dev qt6-l10n-tools qt6-tools-dev)
 # GUI: CJK glyphs for the Chinese interface (without them Chinese text shows as boxes).
 PACKAGES+=(fonts-noto-cjk)
-# Optional, with --test-extras: what tests/core/CollectTest.cpp needs (it starts its own sshd on 127.0.0.1 and is
+# Optional, with --test-extras: what tests/core/cli/CollectTest.cpp needs (it starts its own sshd on 127.0.0.1 and is
 # skipped without them). npuscope-cli collect itself needs only the ssh client and rsync.
 if [ "${1:-}" = "--test-extras" ]; then
   PACKAGES+=(openssh-client openssh-server rsync)

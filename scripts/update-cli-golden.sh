@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Regenerates tests/golden/cli: the output of every npuscope-cli report command on every real sample in tests/data,
-# as CliGolden.* (tests/core/CliGoldenTest.cpp) compares it. Review the diff before committing it: a changed figure
+# as CliGolden.* (tests/core/cli/CliGoldenTest.cpp) compares it. Review the diff before committing it: a changed figure
 # must be explained in the commit message.
 #   scripts/update-cli-golden.sh [CLI]        (default build/ci/npuscope-cli)
 set -euo pipefail

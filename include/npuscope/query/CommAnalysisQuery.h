@@ -164,7 +164,7 @@ struct TimeOverview {
 // `npuscope-cli comm`. Plain functions; the figures are computed once, over the in-memory indexes
 // (CommOpIndex, CommLinkIndex): the views call the index overloads, and each model::Database& overload is the
 // same function over the database's cached index (built on first use). The SQL these figures were first written
-// in is kept as the test oracle (tests/core/CommSqlOracle.h). The Database& overloads: any thread holding the
+// in is kept as the test oracle (tests/core/query/CommSqlOracle.h). The Database& overloads: any thread holding the
 // database lock; the index overloads: any thread, no lock.
 class CommAnalysisQuery {
 public:

@@ -156,7 +156,7 @@ TEST(AdviceRuleValues, NoSlowRankOnBalancedOrUnequalStageClusters)
     balanced.ranks = 16;
     EXPECT_TRUE(withId(AdviceQuery::run(*openFolder(generate(balancedDir, balanced))), "slow_rank").empty());
     // PP = 4: the stages' waits differ by design (1F1B: stage s runs p − 1 − s warm-up passes, the bubbles differ);
-    // tests/core/AdviceQueryTest.cpp also scales one stage's Computing by 1.7.
+    // tests/core/query/AdviceQueryTest.cpp also scales one stage's Computing by 1.7.
     testgen::GeneratorOptions stages;
     stages.ranks = 32;
     stages.pp = 4;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // `npuscope-cli advise --html FILE`: writes the self-contained report and keeps stdout as without it; a file that
-// cannot be written is an error (exit 1). The report's markup itself is checked in tests/gui/AdviceReportTest.cpp.
+// cannot be written is an error (exit 1). The report's markup itself is checked in tests/gui/advice/AdviceReportTest.cpp.
 #include "TestSupport.h"
 
 #include "npuscope/testgen/ClusterGenerator.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Block-parallel trace_view.json parsing: the model is the one a single pass gives, row for row,
 // and a syntax error inside a block names the file's byte offset and line.
-#include "../support/TestSupport.h"
+#include "TestSupport.h"
 #include "npuscope/io/parse/ImportContext.h"
 #include "npuscope/io/torch_npu/TraceViewImporter.h"
 #include "npuscope/model/Database.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The README's lists follow the code: every npuscope-cli command and every npuscope-bench case is named in it, and
 // every package scripts/deps.sh installs is accounted for in its set-up paragraph. (The --view list is checked against
-// the window's docks in tests/gui/ReadmeViewsTest.cpp.)
+// the window's docks in tests/gui/app/ReadmeViewsTest.cpp.)
 #include "TestSupport.h"
 
 #include <gtest/gtest.h>

@@ -28,7 +28,7 @@ using query::advice::HtmlReport;
 
 namespace {
 
-// 16 ranks, PP 2 × TP 2, rank 5 computes longer: the advice finds slow_rank 5 (tests/core/AdviceQueryTest.cpp).
+// 16 ranks, PP 2 × TP 2, rank 5 computes longer: the advice finds slow_rank 5 (tests/core/query/AdviceQueryTest.cpp).
 std::string generateSlowRank(const test::ScratchDir& dir)
 {
     testgen::GeneratorOptions o;
