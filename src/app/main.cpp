@@ -55,85 +55,83 @@ int fail(int code, const QString& message)
     return code;
 }
 
-} // namespace
-
-int main(int argc, char** argv)
-{
-    // A screenshot needs no display: fall back to the offscreen platform when none is available.
-    const bool screenshot = wantsScreenshot(argc, argv);
-    if (screenshot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && !hasPlatformArgument(argc, argv)
-        && qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-
-    QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("npuscope"));
-    QApplication::setOrganizationName(QStringLiteral("npuscope"));
-    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
-
+// The window's command line: the options, declared once, and what they read.
+struct Arguments {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Viewer for Ascend NPU training profiles."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("PATH"),
-        QStringLiteral("Profiling folder(s): a rank folder, ASCEND_PROFILER_OUTPUT, or a cluster."),
-        QStringLiteral("[PATH...]"));
-    const QCommandLineOption screenshotOption(QStringLiteral("screenshot"),
-        QStringLiteral("Load PATH, render the window to FILE.png and exit."), QStringLiteral("FILE.png"));
-    const QCommandLineOption viewOption(QStringLiteral("view"),
+    const QCommandLineOption screenshotOption { QStringLiteral("screenshot"),
+        QStringLiteral("Load PATH, render the window to FILE.png and exit."), QStringLiteral("FILE.png") };
+    const QCommandLineOption viewOption { QStringLiteral("view"),
         QStringLiteral(
             "Dock to show in the screenshot: steps | overview | issues | matrix | commduration | links | "
             "groups | timeoverview | timeline | operators | memory | memorydetail | flops | strategy | "
-            "marey | advice | collectives | blame | compare | all, or welcome (the first-run page, no PATH). advice "
+            "marey | advice | collectives | blame | compare | all, or welcome (the first-run page, no PATH). "
+            "advice "
             "loads the timelines of a job of up to 8 ranks first, for the timeline rules. Several views "
             "separated by commas load PATH once and write one image each: FILE must then hold {view}, "
             "which each image's view name replaces."),
-        QStringLiteral("NAME"), QStringLiteral("steps"));
-    const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size, default 1600x1000."),
-        QStringLiteral("WxH"), QStringLiteral("1600x1000"));
-    parser.addOption(screenshotOption);
-    const QCommandLineOption stepOption(QStringLiteral("step"),
-        QStringLiteral("Step to select before the screenshot (the timeline zooms to it)."), QStringLiteral("N"));
-    parser.addOption(stepOption);
-    const QCommandLineOption rankOption(QStringLiteral("rank"),
+        QStringLiteral("NAME"), QStringLiteral("steps") };
+    const QCommandLineOption sizeOption { QStringLiteral("size"), QStringLiteral("Window size, default 1600x1000."),
+        QStringLiteral("WxH"), QStringLiteral("1600x1000") };
+    const QCommandLineOption stepOption { QStringLiteral("step"),
+        QStringLiteral("Step to select before the screenshot (the timeline zooms to it)."), QStringLiteral("N") };
+    const QCommandLineOption rankOption { QStringLiteral("rank"),
         QStringLiteral("Rank to select before the screenshot; 'all' shows every rank in the Operators view."),
-        QStringLiteral("R"));
-    parser.addOption(rankOption);
-    const QCommandLineOption compareOption(QStringLiteral("compare"),
-        QStringLiteral("Comparison rank of the Operators view in the screenshot."), QStringLiteral("R2"));
-    parser.addOption(compareOption);
-    const QCommandLineOption collectiveOption(QStringLiteral("collective"),
+        QStringLiteral("R") };
+    const QCommandLineOption compareOption { QStringLiteral("compare"),
+        QStringLiteral("Comparison rank of the Operators view in the screenshot."), QStringLiteral("R2") };
+    const QCommandLineOption collectiveOption { QStringLiteral("collective"),
         QStringLiteral("Instance of the Collectives view to select before the screenshot (0 = the costliest); the "
                        "timeline marks it."),
-        QStringLiteral("K"));
-    parser.addOption(collectiveOption);
-    const QCommandLineOption baselineOption(QStringLiteral("baseline"),
+        QStringLiteral("K") };
+    const QCommandLineOption baselineOption { QStringLiteral("baseline"),
         QStringLiteral("Compare mode: load BASE (anything npuscope opens) as the baseline the opened PATH is compared "
                        "with (the Compare view)."),
-        QStringLiteral("BASE"));
-    parser.addOption(baselineOption);
-    parser.addOption(viewOption);
-    parser.addOption(sizeOption);
-    const QCommandLineOption langOption(QStringLiteral("lang"),
+        QStringLiteral("BASE") };
+    const QCommandLineOption langOption { QStringLiteral("lang"),
         QStringLiteral(
             "Language of this run: en or zh_CN (default: Settings, else the locale, e.g. LANG=zh_CN.UTF-8)."),
-        QStringLiteral("LANG"));
-    parser.addOption(langOption);
-    const QCommandLineOption themeOption(QStringLiteral("theme"),
-        QStringLiteral("Theme of this run: system, light or dark (default: Settings)."), QStringLiteral("THEME"));
-    parser.addOption(themeOption);
-    parser.process(app);
+        QStringLiteral("LANG") };
+    const QCommandLineOption themeOption { QStringLiteral("theme"),
+        QStringLiteral("Theme of this run: system, light or dark (default: Settings)."), QStringLiteral("THEME") };
 
+    Arguments()
+    {
+        parser.setApplicationDescription(QStringLiteral("Viewer for Ascend NPU training profiles."));
+        parser.addHelpOption();
+        parser.addVersionOption();
+        parser.addPositionalArgument(QStringLiteral("PATH"),
+            QStringLiteral("Profiling folder(s): a rank folder, ASCEND_PROFILER_OUTPUT, or a cluster."),
+            QStringLiteral("[PATH...]"));
+        parser.addOption(screenshotOption);
+        parser.addOption(stepOption);
+        parser.addOption(rankOption);
+        parser.addOption(compareOption);
+        parser.addOption(collectiveOption);
+        parser.addOption(baselineOption);
+        parser.addOption(viewOption);
+        parser.addOption(sizeOption);
+        parser.addOption(langOption);
+        parser.addOption(themeOption);
+    }
+    bool isSet(const QCommandLineOption& o) const { return parser.isSet(o); }
+    QString value(const QCommandLineOption& o) const { return parser.value(o); }
+};
+
+// --lang and --theme over the saved appearance (a screenshot starts from the defaults); 0, or the exit code of a bad
+// value.
+int applyAppearance(const Arguments& args, bool screenshot)
+{
     // A screenshot does not read the user's settings (it shows the defaults unless --lang / --theme say otherwise).
     npuscope::gui::Appearance::Choices appearance
         = screenshot ? npuscope::gui::Appearance::Choices {} : npuscope::gui::Appearance::load();
-    if (parser.isSet(langOption)) {
-        const QString lang = parser.value(langOption);
+    if (args.isSet(args.langOption)) {
+        const QString lang = args.value(args.langOption);
         if (lang != QLatin1String("en") && lang != QLatin1String("zh_CN") && lang != QLatin1String("system"))
             return fail(2, QStringLiteral("invalid --lang '%1' (expected en, zh_CN or system)").arg(lang));
         appearance.language = lang;
     }
-    if (parser.isSet(themeOption)) {
-        const QString theme = parser.value(themeOption).toLower();
+    if (args.isSet(args.themeOption)) {
+        const QString theme = args.value(args.themeOption).toLower();
         if (theme == QLatin1String("dark"))
             appearance.theme = npuscope::gui::Appearance::Theme::Dark;
         else if (theme == QLatin1String("light"))
@@ -149,53 +147,139 @@ int main(int argc, char** argv)
             qPrintable(language));
     npuscope::gui::Appearance::apply(appearance);
 
-    const QStringList paths = parser.positionalArguments();
-    const QRegularExpressionMatch size
-        = QRegularExpression(QStringLiteral("^(\\d+)[xX](\\d+)$")).match(parser.value(sizeOption));
-    if (!size.hasMatch() || size.captured(1).toInt() < 200 || size.captured(2).toInt() < 150)
-        return fail(
-            2, QStringLiteral("invalid --size '%1' (expected WxH, e.g. 1600x1000)").arg(parser.value(sizeOption)));
-    const QSize windowSize(size.captured(1).toInt(), size.captured(2).toInt());
+    return 0;
+}
 
-    if (!screenshot) {
-        // Debug builds and NPUSCOPE_STALL_WATCHDOG=1: every GUI-thread stall over 100 ms is logged with its stack;
-        // NPUSCOPE_STALL_REPORT=FILE writes the longest one and the count at exit (scripts/gui-session.sh reads it).
-        // It starts with the event loop: building the window before the first frame is start-up, not a stall of
-        // something the user did.
-        std::unique_ptr<npuscope::gui::StallWatchdog> watchdog;
-        if (npuscope::gui::StallWatchdog::enabledByDefault())
-            QTimer::singleShot(0, [&watchdog] { watchdog = std::make_unique<npuscope::gui::StallWatchdog>(100); });
-        const auto writeStallReport = qScopeGuard([&watchdog] {
-            const QString report = qEnvironmentVariable("NPUSCOPE_STALL_REPORT");
-            if (!watchdog || report.isEmpty())
-                return;
-            QFile file(report);
-            if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-                std::fprintf(stderr, "npuscope: cannot write %s\n", qPrintable(report));
-                return;
-            }
-            QTextStream out(&file);
-            out << "max_stall_ms " << watchdog->maxStallMs() << "\n";
-            out << "stalls_over_100ms " << watchdog->stalls().size() << "\n";
-            for (const auto& stall : watchdog->stalls())
-                out << "stall_ms " << stall.ms << "\n" << stall.stack;
+// The interactive window: PATH (and --baseline) opened once the event loop runs.
+int runWindow(QApplication& app, const Arguments& args, const QStringList& paths, const QSize& windowSize)
+{
+    // Debug builds and NPUSCOPE_STALL_WATCHDOG=1: every GUI-thread stall over 100 ms is logged with its stack;
+    // NPUSCOPE_STALL_REPORT=FILE writes the longest one and the count at exit (scripts/gui-session.sh reads it).
+    // It starts with the event loop: building the window before the first frame is start-up, not a stall of
+    // something the user did.
+    std::unique_ptr<npuscope::gui::StallWatchdog> watchdog;
+    if (npuscope::gui::StallWatchdog::enabledByDefault())
+        QTimer::singleShot(0, [&watchdog] { watchdog = std::make_unique<npuscope::gui::StallWatchdog>(100); });
+    const auto writeStallReport = qScopeGuard([&watchdog] {
+        const QString report = qEnvironmentVariable("NPUSCOPE_STALL_REPORT");
+        if (!watchdog || report.isEmpty())
+            return;
+        QFile file(report);
+        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+            std::fprintf(stderr, "npuscope: cannot write %s\n", qPrintable(report));
+            return;
+        }
+        QTextStream out(&file);
+        out << "max_stall_ms " << watchdog->maxStallMs() << "\n";
+        out << "stalls_over_100ms " << watchdog->stalls().size() << "\n";
+        for (const auto& stall : watchdog->stalls())
+            out << "stall_ms " << stall.ms << "\n" << stall.stack;
+    });
+    npuscope::gui::MainWindow window;
+    if (args.isSet(args.sizeOption))
+        window.resize(windowSize);
+    window.show();
+    const QString baseline = args.value(args.baselineOption);
+    if (!paths.isEmpty())
+        QTimer::singleShot(0, &window, [&window, paths, baseline] {
+            window.open(paths);
+            if (!baseline.isEmpty())
+                window.openBaseline({ baseline });
         });
-        npuscope::gui::MainWindow window;
-        if (parser.isSet(sizeOption))
-            window.resize(windowSize);
-        window.show();
-        const QString baseline = parser.value(baselineOption);
-        if (!paths.isEmpty())
-            QTimer::singleShot(0, &window, [&window, paths, baseline] {
-                window.open(paths);
-                if (!baseline.isEmpty())
-                    window.openBaseline({ baseline });
-            });
-        return app.exec();
-    }
+    return app.exec();
+}
 
-    const QString outputPattern = parser.value(screenshotOption);
-    const QStringList views = parser.value(viewOption).split(QLatin1Char(','), Qt::SkipEmptyParts);
+// Before the screenshot: the step, rank, comparison rank and collective of the command line; 0 or an exit code.
+int applySelection(npuscope::gui::MainWindow& window, const Arguments& args, QDockWidget* dock)
+{
+    if (args.isSet(args.stepOption)) {
+        bool isNumber = false;
+        const qlonglong step = args.value(args.stepOption).toLongLong(&isNumber);
+        if (!isNumber)
+            return fail(2, QStringLiteral("--step needs a step number, not '%1'").arg(args.value(args.stepOption)));
+        window.workspace()->setStep(step);
+    }
+    if (args.isSet(args.rankOption)) {
+        bool isNumber = false;
+        const qlonglong rank = args.value(args.rankOption).toLongLong(&isNumber);
+        if (args.value(args.rankOption) == QStringLiteral("all"))
+            window.operatorDock()->showAllRanks();
+        else if (isNumber)
+            window.workspace()->setSelectedRank(rank);
+        else
+            return fail(2, QStringLiteral("--rank needs a rank number or 'all', not '%1'").arg(args.value(args.rankOption)));
+    }
+    if (args.isSet(args.compareOption)) {
+        bool isNumber = false;
+        const qlonglong rank = args.value(args.compareOption).toLongLong(&isNumber);
+        if (!isNumber)
+            return fail(2, QStringLiteral("--compare needs a rank number, not '%1'").arg(args.value(args.compareOption)));
+        window.operatorDock()->setCompareRank(rank);
+    }
+    if (args.isSet(args.collectiveOption)) {
+        bool isNumber = false;
+        const int k = args.value(args.collectiveOption).toInt(&isNumber);
+        auto* collectives = window.collectivesDock();
+        window.focusDock(collectives); // it loads once shown
+        window.show();
+        if (!window.waitUntilIdle())
+            return fail(1, QStringLiteral("timed out waiting for the views"));
+        if (!isNumber || k < 0 || k >= collectives->model()->rowCount())
+            return fail(2,
+                QStringLiteral("--collective needs an instance index below %1, not '%2'")
+                    .arg(collectives->model()->rowCount())
+                    .arg(args.value(args.collectiveOption)));
+        collectives->tableView()->setCurrentIndex(collectives->model()->index(k, 0));
+        if (dock)
+            window.focusDock(dock);
+    }
+    return 0;
+}
+
+// What a view's screenshot needs loaded first. The timeline shows the ranks of the screenshot: load (in the
+// background) and expand them all (with a collective selected: its members); of a large cluster (their timelines
+// would take minutes) only the selected rank, or the first, is loaded and shown. 0 or an exit code.
+int prepareView(npuscope::gui::MainWindow& window, const Arguments& args, QDockWidget* dock)
+{
+    if (dock == window.timelineDock() && !args.isSet(args.collectiveOption)) {
+        constexpr int64_t kExpandAllRanks = 16;
+        const auto db = window.workspace()->database();
+        std::vector<npuscope::query::RankInfo> ranks;
+        {
+            auto lock = db->lock();
+            ranks = npuscope::query::RankQuery::ranks(*db);
+        }
+        if (static_cast<int64_t>(ranks.size()) <= kExpandAllRanks)
+            window.timelineDock()->expandAllRanks();
+        else if (!window.workspace()->selectedRank() && !ranks.empty())
+            window.workspace()->setSelectedRank(ranks.front().rank);
+    }
+    // The advice's timeline rules examine the ranks whose timeline is loaded: of a small job, load them all first
+    // (a large one would take minutes; the dock then says which ranks were examined).
+    if (dock == window.adviceDock()) {
+        constexpr size_t kAdviceTimelineRanks = 8;
+        const auto db = window.workspace()->database();
+        std::vector<npuscope::query::RankInfo> ranks;
+        {
+            auto lock = db->lock();
+            ranks = npuscope::query::RankQuery::ranks(*db);
+        }
+        if (ranks.size() <= kAdviceTimelineRanks) {
+            if (!window.waitUntilIdle())
+                return fail(1, QStringLiteral("timed out waiting for the views"));
+            for (const auto& r : ranks)
+                npuscope::load::Loader::loadTimeline(*db, r.rank);
+            window.adviceDock()->runAgain();
+        }
+    }
+    return 0;
+}
+
+// --screenshot: loads PATH, shows each --view in turn and writes its image.
+int runScreenshot(const Arguments& args, const QStringList& paths, const QSize& windowSize)
+{
+    const QString outputPattern = args.value(args.screenshotOption);
+    const QStringList views = args.value(args.viewOption).split(QLatin1Char(','), Qt::SkipEmptyParts);
     if (views.isEmpty())
         return fail(2, QStringLiteral("--view needs a view name"));
     if (views.size() > 1 && !outputPattern.contains(QStringLiteral("{view}")))
@@ -253,8 +337,8 @@ int main(int argc, char** argv)
     if (!ok)
         return fail(1, message.isEmpty() ? QStringLiteral("nothing loaded") : message);
 
-    if (parser.isSet(baselineOption)) {
-        window.openBaseline({ parser.value(baselineOption) });
+    if (args.isSet(args.baselineOption)) {
+        window.openBaseline({ args.value(args.baselineOption) });
         // A loaded baseline raises the Compare view: wait for it, so that the requested view is the one shown. A
         // 1,024-rank baseline and its comparison take minutes on a busy two-core machine: up to 15 minutes.
         if (dock && !window.waitUntilIdle(15 * 60 * 1000))
@@ -262,48 +346,8 @@ int main(int argc, char** argv)
     }
     if (dock)
         window.focusDock(dock);
-    if (parser.isSet(stepOption)) {
-        bool isNumber = false;
-        const qlonglong step = parser.value(stepOption).toLongLong(&isNumber);
-        if (!isNumber)
-            return fail(2, QStringLiteral("--step needs a step number, not '%1'").arg(parser.value(stepOption)));
-        window.workspace()->setStep(step);
-    }
-    if (parser.isSet(rankOption)) {
-        bool isNumber = false;
-        const qlonglong rank = parser.value(rankOption).toLongLong(&isNumber);
-        if (parser.value(rankOption) == QStringLiteral("all"))
-            window.operatorDock()->showAllRanks();
-        else if (isNumber)
-            window.workspace()->setSelectedRank(rank);
-        else
-            return fail(
-                2, QStringLiteral("--rank needs a rank number or 'all', not '%1'").arg(parser.value(rankOption)));
-    }
-    if (parser.isSet(compareOption)) {
-        bool isNumber = false;
-        const qlonglong rank = parser.value(compareOption).toLongLong(&isNumber);
-        if (!isNumber)
-            return fail(2, QStringLiteral("--compare needs a rank number, not '%1'").arg(parser.value(compareOption)));
-        window.operatorDock()->setCompareRank(rank);
-    }
-    if (parser.isSet(collectiveOption)) {
-        bool isNumber = false;
-        const int k = parser.value(collectiveOption).toInt(&isNumber);
-        auto* collectives = window.collectivesDock();
-        window.focusDock(collectives); // it loads once shown
-        window.show();
-        if (!window.waitUntilIdle())
-            return fail(1, QStringLiteral("timed out waiting for the views"));
-        if (!isNumber || k < 0 || k >= collectives->model()->rowCount())
-            return fail(2,
-                QStringLiteral("--collective needs an instance index below %1, not '%2'")
-                    .arg(collectives->model()->rowCount())
-                    .arg(parser.value(collectiveOption)));
-        collectives->tableView()->setCurrentIndex(collectives->model()->index(k, 0));
-        if (dock)
-            window.focusDock(dock);
-    }
+    if (const int code = applySelection(window, args, dock))
+        return code;
     const QByteArray defaultState = window.saveState();
     for (size_t v = 0; v < docks.size(); ++v) {
         dock = docks[v];
@@ -313,43 +357,11 @@ int main(int argc, char** argv)
             if (dock)
                 window.focusDock(dock);
         }
-        // The timeline shows the ranks of the screenshot: load (in the background) and expand them all (with a
-        // collective selected: its members). Of a large cluster (their timelines would take minutes) only the
-        // selected rank, or the first, is loaded and shown.
-        if (dock == window.timelineDock() && !parser.isSet(collectiveOption)) {
-            constexpr int64_t kExpandAllRanks = 16;
-            const auto db = window.workspace()->database();
-            std::vector<npuscope::query::RankInfo> ranks;
-            {
-                auto lock = db->lock();
-                ranks = npuscope::query::RankQuery::ranks(*db);
-            }
-            if (static_cast<int64_t>(ranks.size()) <= kExpandAllRanks)
-                window.timelineDock()->expandAllRanks();
-            else if (!window.workspace()->selectedRank() && !ranks.empty())
-                window.workspace()->setSelectedRank(ranks.front().rank);
-        }
-        // The advice's timeline rules examine the ranks whose timeline is loaded: of a small job, load them all first
-        // (a large one would take minutes; the dock then says which ranks were examined).
-        if (dock == window.adviceDock()) {
-            constexpr size_t kAdviceTimelineRanks = 8;
-            const auto db = window.workspace()->database();
-            std::vector<npuscope::query::RankInfo> ranks;
-            {
-                auto lock = db->lock();
-                ranks = npuscope::query::RankQuery::ranks(*db);
-            }
-            if (ranks.size() <= kAdviceTimelineRanks) {
-                if (!window.waitUntilIdle())
-                    return fail(1, QStringLiteral("timed out waiting for the views"));
-                for (const auto& r : ranks)
-                    npuscope::load::Loader::loadTimeline(*db, r.rank);
-                window.adviceDock()->runAgain();
-            }
-        }
+        if (const int code = prepareView(window, args, dock))
+            return code;
         window.show();
         // Against a baseline the views wait for the comparison (minutes for 1,024 ranks on a busy machine).
-        if (!window.waitUntilIdle(parser.isSet(baselineOption) ? 15 * 60 * 1000 : 120000))
+        if (!window.waitUntilIdle(args.isSet(args.baselineOption) ? 15 * 60 * 1000 : 120000))
             return fail(1, QStringLiteral("timed out waiting for the views"));
         QCoreApplication::processEvents();
 
@@ -361,4 +373,35 @@ int main(int argc, char** argv)
             qPrintable(dock ? dock->objectName() : QStringLiteral("all")), image.width(), image.height());
     }
     return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    // A screenshot needs no display: fall back to the offscreen platform when none is available.
+    const bool screenshot = wantsScreenshot(argc, argv);
+    if (screenshot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && !hasPlatformArgument(argc, argv)
+        && qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("npuscope"));
+    QApplication::setOrganizationName(QStringLiteral("npuscope"));
+    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+
+    Arguments args;
+    args.parser.process(app);
+    if (const int code = applyAppearance(args, screenshot))
+        return code;
+
+    const QStringList paths = args.parser.positionalArguments();
+    const QRegularExpressionMatch size
+        = QRegularExpression(QStringLiteral("^(\\d+)[xX](\\d+)$")).match(args.value(args.sizeOption));
+    if (!size.hasMatch() || size.captured(1).toInt() < 200 || size.captured(2).toInt() < 150)
+        return fail(
+            2, QStringLiteral("invalid --size '%1' (expected WxH, e.g. 1600x1000)").arg(args.value(args.sizeOption)));
+    const QSize windowSize(size.captured(1).toInt(), size.captured(2).toInt());
+
+    return screenshot ? runScreenshot(args, paths, windowSize) : runWindow(app, args, paths, windowSize);
 }
