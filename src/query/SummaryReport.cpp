@@ -180,9 +180,11 @@ nlohmann::ordered_json SummaryReport::json(model::Database& db, HostDisplay host
     return nlohmann::ordered_json::parse(out.str());
 }
 
-std::string SummaryReport::text(model::Database& db, HostDisplay hosts)
+namespace {
+
+// The text summary's sections, in their order; each writes to out.
+void writeRanks(std::ostream& out, model::Database& db, HostDisplay hosts)
 {
-    std::ostringstream out;
     const auto ranks = RankQuery::ranks(db, hosts);
     const bool anyHost = std::any_of(ranks.begin(), ranks.end(), [](const RankInfo& r) { return r.host.has_value(); });
     out << "Ranks: " << ranks.size() << "\n";
@@ -193,7 +195,17 @@ std::string SummaryReport::text(model::Database& db, HostDisplay hosts)
             << (anyHost ? pad(r.host.value_or("—"), 16, false) : std::string())
             << pad(r.profilerLevel.value_or("—"), 8, false) << r.path << "\n";
     }
+}
 
+// The step columns the text tables show: those with a short title (model::kStepColumns), the old-generation iteration
+// trace ones only when some row has them (all), and the step_trace_time.csv ones (file).
+struct ShownColumns {
+    std::vector<const model::StepColumnSpec*> all, file;
+};
+
+// The step breakdown per rank and step, then msprof-analyze's pipeline stages when the input has them.
+ShownColumns writeSteps(std::ostream& out, model::Database& db)
+{
     const auto rows = StepQuery::breakdown(db);
     out << "\nStep breakdown (ms)\n" << pad("rank", 6) << pad("step", 7);
     // The columns with a short title (model::kStepColumns); the old-generation iteration trace ones only when some
@@ -202,7 +214,9 @@ std::string SummaryReport::text(model::Database& db, HostDisplay hosts)
         return std::any_of(model::kStepColumns.begin(), model::kStepColumns.end(),
             [&b](const model::StepColumnSpec& c) { return c.iterationTrace && b.value(c.column).has_value(); });
     });
-    std::vector<const model::StepColumnSpec*> shown, fileShown;
+    ShownColumns columns;
+    auto& shown = columns.all;
+    auto& fileShown = columns.file;
     for (const auto& c : model::kStepColumns) {
         if (c.shortTitle && (!c.iterationTrace || iterationTrace))
             shown.push_back(&c);
@@ -237,6 +251,13 @@ std::string SummaryReport::text(model::Database& db, HostDisplay hosts)
         }
     }
 
+    return columns;
+}
+
+// min / max / mean / spread of each shown column over the ranks (mean of their steps), when there are several ranks.
+void writeClusterStatistics(
+    std::ostream& out, model::Database& db, const std::vector<const model::StepColumnSpec*>& shown)
+{
     const auto averaged = StepQuery::averaged(db);
     if (averaged.size() > 1) {
         // The cluster-mean rule (docs/metrics.md): the ranks of the majority file generation.
@@ -259,7 +280,11 @@ std::string SummaryReport::text(model::Database& db, HostDisplay hosts)
                 << pad(s.maxRank ? std::to_string(*s.maxRank) : "—", 10) << "\n";
         }
     }
+}
 
+// The communication groups with their members, then the groups communication_group.json lists without a hash.
+void writeGroups(std::ostream& out, model::Database& db)
+{
     const auto groups = CommQuery::groups(db);
     out << "\nCommunication groups: " << groups.size() << "\n";
     for (const auto& g : groups) {
@@ -290,7 +315,10 @@ std::string SummaryReport::text(model::Database& db, HostDisplay hosts)
                 out << "  " << pad(count == 0 ? kind : "", 11, false) << line << "\n";
         }
     }
+}
 
+void writeSlowestLinks(std::ostream& out, model::Database& db)
+{
     // The ten slowest of possibly millions of links (12.6M on a flat 1,024-way all-to-all cluster): one pass over the
     // table in storage order with the filter in SQL (no index walk, no sort of every link), a bounded max-heap, ties
     // in the order summary --json lists the links (CommQuery::forEachLink), never the whole list. Kept: one row per
@@ -348,7 +376,11 @@ std::string SummaryReport::text(model::Database& db, HostDisplay hosts)
             << pad(fmt(3, *l.bandwidthGbps, " GB/s"), 14) << pad(l.sizeMb ? fmt(3, *l.sizeMb, " MB") : "—", 14)
             << pad(msText(l.timeNs) + " ms", 14) << "\n";
     }
+}
 
+// The first 20 parse issues.
+void writeIssues(std::ostream& out, model::Database& db)
+{
     const auto issues = IssueQuery::issues(db);
     out << "\nParse issues: " << issues.size() << "\n";
     for (size_t i = 0; i < issues.size() && i < 20; ++i) {
@@ -358,6 +390,19 @@ std::string SummaryReport::text(model::Database& db, HostDisplay hosts)
     }
     if (issues.size() > 20)
         out << "  ... " << issues.size() - 20 << " more (use --json)\n";
+}
+
+} // namespace
+
+std::string SummaryReport::text(model::Database& db, HostDisplay hosts)
+{
+    std::ostringstream out;
+    writeRanks(out, db, hosts);
+    const ShownColumns columns = writeSteps(out, db);
+    writeClusterStatistics(out, db, columns.all);
+    writeGroups(out, db);
+    writeSlowestLinks(out, db);
+    writeIssues(out, db);
     return out.str();
 }
 
