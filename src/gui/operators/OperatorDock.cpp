@@ -433,6 +433,114 @@ void OperatorDock::startImports()
     }
 }
 
+namespace {
+
+// tr() of OperatorDock for the free functions below: the same context (lupdate sees "OperatorDock" in the markers;
+// scripts/update-translations.sh adds the namespace).
+QString trOperators(const char* text) { return QCoreApplication::translate("npuscope::gui::OperatorDock", text); }
+
+// The worker's part of refresh(): the rows of one rank, of every rank or of a comparison, cut to the top N (against a
+// baseline: the largest changes), and what the pies show.
+Shown queryShown(const std::shared_ptr<model::Database>& db, OperatorGroupBy by, std::optional<int64_t> rank,
+    std::optional<int64_t> compare, bool all, size_t topN, const std::shared_ptr<const query::RunDiff>& diff)
+{
+    const auto index = query::OperatorQuery::forDatabase(*db);
+    Shown s;
+    if (compare) {
+        auto rows = index->compare(by, *rank, *compare);
+        s.keys = rows.size();
+        for (const auto& r : rows) {
+            s.extraNs += r.diffNs();
+            s.kernels += r.base.count;
+        }
+        s.rows = query::OperatorQuery::largest(std::move(rows), topN);
+        s.baseTypes = index->group(OperatorGroupBy::Type, *rank);
+        s.compareTypes = index->group(OperatorGroupBy::Type, *compare);
+        s.baseCores = index->coreTotals(*rank);
+        s.compareCores = index->coreTotals(*compare);
+        return s;
+    }
+    auto rows = all ? index->aggregate(by) : index->group(by, *rank);
+    s.keys = rows.size();
+    for (const auto& r : rows)
+        s.kernels += r.count;
+    if (diff)
+        s.rows
+            = largestChanges(std::move(rows), by == OperatorGroupBy::Type ? diff->types : diff->kernels, topN, *rank);
+    else
+        s.rows = query::OperatorQuery::largest(std::move(rows), topN);
+    s.baseTypes = all ? index->aggregate(OperatorGroupBy::Type) : index->group(OperatorGroupBy::Type, *rank);
+    s.baseCores = index->coreTotals(all ? std::nullopt : rank);
+    s.ranksWithKernels = all ? index->ranks().size() : 1;
+    return s;
+}
+
+// The pies of a query's result: kernel time by op type (top N and other) and by accelerator core class, one ring per
+// rank (outer: the comparison rank).
+void fillPies(PieChart* typePie, PieChart* corePie, const Shown& s, std::optional<int64_t> rank,
+    std::optional<int64_t> compare, bool all, size_t topN)
+{
+    const bool comparing = compare.has_value();
+    // The pies: by type (top N and other) and by accelerator core class.
+    const QString baseName = all ? trOperators(QT_TRANSLATE_NOOP("OperatorDock", "all ranks"))
+                                 : trOperators(QT_TRANSLATE_NOOP("OperatorDock", "rank %1")).arg(*rank);
+    // The types ranked by their total over both ranks in compare mode, so both rings list the same parts.
+    std::map<std::string, int64_t> byKey;
+    for (const auto* list : { &s.baseTypes, &s.compareTypes }) {
+        for (const auto& r : *list)
+            byKey[r.key] += r.totalNs;
+    }
+    std::vector<query::OperatorRow> summed;
+    for (const auto& [key, total] : byKey) {
+        query::OperatorRow r;
+        r.key = key;
+        r.totalNs = total;
+        summed.push_back(r);
+    }
+    const auto labels = query::OperatorQuery::topShares(summed, topN);
+    std::vector<PieChart::Part> typeParts;
+    for (size_t i = 0; i < labels.size(); ++i) {
+        const bool other = i + 1 == labels.size() && labels[i].label == "other" && !byKey.count("other");
+        typeParts.push_back(
+            { other ? trOperators(QT_TRANSLATE_NOOP("OperatorDock", "other")) : QString::fromStdString(labels[i].label),
+                other ? kOtherColor : typeColor(i) });
+    }
+    std::vector<PieChart::Ring> typeRings;
+    std::vector<PieChart::Ring> coreRings;
+    std::vector<PieChart::Part> coreParts;
+    for (size_t c = 0; c < query::kCoreClassCount; ++c) {
+        const auto cls = static_cast<query::CoreClass>(c);
+        // coreClassName is a string literal, marked for translation.
+        coreParts.push_back(
+            { QCoreApplication::translate("CoreClass", query::coreClassName(cls).data()), coreColor(cls) });
+    }
+    const auto coreRing = [](const QString& name, const auto& totals) {
+        return PieChart::Ring { name, std::vector<int64_t>(totals.begin(), totals.end()) };
+    };
+    if (comparing) {
+        const QString compareName = trOperators(QT_TRANSLATE_NOOP("OperatorDock", "rank %1")).arg(*compare);
+        typeRings = { typeRing(compareName, labels, s.compareTypes), typeRing(baseName, labels, s.baseTypes) };
+        coreRings = { coreRing(compareName, s.compareCores), coreRing(baseName, s.baseCores) };
+    } else {
+        typeRings = { typeRing(baseName, labels, s.baseTypes) };
+        coreRings = { coreRing(baseName, s.baseCores) };
+    }
+    const QString rings = comparing
+        ? trOperators(QT_TRANSLATE_NOOP("OperatorDock", " \u2014 outer: rank %1, inner: rank %2"))
+              .arg(*compare)
+              .arg(*rank)
+        : QString();
+    typePie->setData(trOperators(QT_TRANSLATE_NOOP("OperatorDock", "Kernel time by op type")) + rings,
+        std::move(typeParts), std::move(typeRings));
+    corePie->setData(trOperators(QT_TRANSLATE_NOOP("OperatorDock", "Kernel time by accelerator core")) + rings,
+        std::move(coreParts), std::move(coreRings));
+    const QString none = trOperators(QT_TRANSLATE_NOOP("OperatorDock", "No kernel rows"));
+    typePie->setPlaceholder(none);
+    corePie->setPlaceholder(none);
+}
+
+} // namespace
+
 void OperatorDock::refresh()
 {
     const auto rank = shownRank();
@@ -493,37 +601,8 @@ void OperatorDock::refresh()
     if (by == OperatorGroupBy::Shape)
         diff.reset();
     runner()->runInMemory(
-        [by, rank, compare, all, topN, diff](const std::shared_ptr<model::Database>& db) {
-            const auto index = query::OperatorQuery::forDatabase(*db);
-            Shown s;
-            if (compare) {
-                auto rows = index->compare(by, *rank, *compare);
-                s.keys = rows.size();
-                for (const auto& r : rows) {
-                    s.extraNs += r.diffNs();
-                    s.kernels += r.base.count;
-                }
-                s.rows = query::OperatorQuery::largest(std::move(rows), topN);
-                s.baseTypes = index->group(OperatorGroupBy::Type, *rank);
-                s.compareTypes = index->group(OperatorGroupBy::Type, *compare);
-                s.baseCores = index->coreTotals(*rank);
-                s.compareCores = index->coreTotals(*compare);
-                return s;
-            }
-            auto rows = all ? index->aggregate(by) : index->group(by, *rank);
-            s.keys = rows.size();
-            for (const auto& r : rows)
-                s.kernels += r.count;
-            if (diff)
-                s.rows = largestChanges(
-                    std::move(rows), by == OperatorGroupBy::Type ? diff->types : diff->kernels, topN, *rank);
-            else
-                s.rows = query::OperatorQuery::largest(std::move(rows), topN);
-            s.baseTypes = all ? index->aggregate(OperatorGroupBy::Type) : index->group(OperatorGroupBy::Type, *rank);
-            s.baseCores = index->coreTotals(all ? std::nullopt : rank);
-            s.ranksWithKernels = all ? index->ranks().size() : 1;
-            return s;
-        },
+        [by, rank, compare, all, topN, diff](
+            const std::shared_ptr<model::Database>& db) { return queryShown(db, by, rank, compare, all, topN, diff); },
         [this, rank, compare, all, topN, progress, againstBaseline = diff != nullptr](Shown s) {
             const bool comparing = compare.has_value();
             const QString limit = topN == 0 || s.keys <= topN ? QString()
@@ -565,57 +644,7 @@ void OperatorDock::refresh()
             }
             m_status->setText(progress.isEmpty() ? text : text + QStringLiteral("<br>") + progress.toHtmlEscaped());
 
-            // The pies: by type (top N and other) and by accelerator core class.
-            const QString baseName = all ? tr("all ranks") : tr("rank %1").arg(*rank);
-            // The types ranked by their total over both ranks in compare mode, so both rings list the same parts.
-            std::map<std::string, int64_t> byKey;
-            for (const auto* list : { &s.baseTypes, &s.compareTypes }) {
-                for (const auto& r : *list)
-                    byKey[r.key] += r.totalNs;
-            }
-            std::vector<query::OperatorRow> summed;
-            for (const auto& [key, total] : byKey) {
-                query::OperatorRow r;
-                r.key = key;
-                r.totalNs = total;
-                summed.push_back(r);
-            }
-            const auto labels = query::OperatorQuery::topShares(summed, topN);
-            std::vector<PieChart::Part> typeParts;
-            for (size_t i = 0; i < labels.size(); ++i) {
-                const bool other = i + 1 == labels.size() && labels[i].label == "other" && !byKey.count("other");
-                typeParts.push_back({ other ? tr("other") : QString::fromStdString(labels[i].label),
-                    other ? kOtherColor : typeColor(i) });
-            }
-            std::vector<PieChart::Ring> typeRings;
-            std::vector<PieChart::Ring> coreRings;
-            std::vector<PieChart::Part> coreParts;
-            for (size_t c = 0; c < query::kCoreClassCount; ++c) {
-                const auto cls = static_cast<query::CoreClass>(c);
-                // coreClassName is a string literal, marked for translation.
-                coreParts.push_back(
-                    { QCoreApplication::translate("CoreClass", query::coreClassName(cls).data()), coreColor(cls) });
-            }
-            const auto coreRing = [](const QString& name, const auto& totals) {
-                return PieChart::Ring { name, std::vector<int64_t>(totals.begin(), totals.end()) };
-            };
-            if (comparing) {
-                const QString compareName = tr("rank %1").arg(*compare);
-                typeRings = { typeRing(compareName, labels, s.compareTypes), typeRing(baseName, labels, s.baseTypes) };
-                coreRings = { coreRing(compareName, s.compareCores), coreRing(baseName, s.baseCores) };
-            } else {
-                typeRings = { typeRing(baseName, labels, s.baseTypes) };
-                coreRings = { coreRing(baseName, s.baseCores) };
-            }
-            const QString rings
-                = comparing ? tr(" \u2014 outer: rank %1, inner: rank %2").arg(*compare).arg(*rank) : QString();
-            m_typePie->setData(tr("Kernel time by op type") + rings, std::move(typeParts), std::move(typeRings));
-            m_corePie->setData(
-                tr("Kernel time by accelerator core") + rings, std::move(coreParts), std::move(coreRings));
-            const QString none = tr("No kernel rows");
-            m_typePie->setPlaceholder(none);
-            m_corePie->setPlaceholder(none);
-
+            fillPies(m_typePie, m_corePie, s, rank, compare, all, topN);
             applyComparison();
         });
 }
