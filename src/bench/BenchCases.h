@@ -41,7 +41,8 @@ bool parseArgs(const std::vector<std::string>& args, std::initializer_list<IntAr
     std::initializer_list<TextArg> texts = {});
 
 // Generates g's cluster into g.outDir unless a finished one is there already (the generator's marker file), so a
-// case reruns on the same files; false, with the case's name and the reason on stderr, when generation fails.
+// case reruns on the same files; false, with the case's name (when not empty) and the reason on stderr, when
+// generation fails.
 bool generateOnce(const testgen::GeneratorOptions& g, const char* caseName);
 
 // A summary open of plan (no timelines) through cache, as the GUI opens a cluster (LazyBench.cpp).

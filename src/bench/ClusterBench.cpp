@@ -128,7 +128,7 @@ bool generateOnce(const testgen::GeneratorOptions& g, const char* caseName)
     if (fs::exists(fs::path(g.outDir) / testgen::ClusterGenerator::kMarkerFile)
         || testgen::ClusterGenerator::generate(g, error))
         return true;
-    std::fprintf(stderr, "npuscope-bench %s: generate: %s\n", caseName, error.c_str());
+    std::fprintf(stderr, "npuscope-bench%s%s: generate: %s\n", *caseName ? " " : "", caseName, error.c_str());
     return false;
 }
 

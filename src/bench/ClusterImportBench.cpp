@@ -40,7 +40,7 @@ std::string generated(const std::string& work, const std::string& name, int rank
     g.traceMb = traceMb;
     g.tp = std::min(8, ranks);
     g.pp = std::max(1, std::min(4, ranks / g.tp));
-    return generateOnce(g, "imported-open") ? g.outDir : std::string();
+    return generateOnce(g, "") ? g.outDir : std::string();
 }
 
 // Median seconds of n summary opens of paths (cache: nullptr = none); rank count in ranksOut, the last open's stages
