@@ -11,6 +11,7 @@
 #include "npuscope/load/Loader.h"
 #include "npuscope/query/RankQuery.h"
 
+#include <algorithm>
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDockWidget>
@@ -155,11 +156,17 @@ int runWindow(QApplication& app, const Arguments& args, const QStringList& paths
 {
     // Debug builds and NPUSCOPE_STALL_WATCHDOG=1: every GUI-thread stall over 100 ms is logged with its stack;
     // NPUSCOPE_STALL_REPORT=FILE writes the longest one and the count at exit (scripts/gui-session.sh reads it).
+    // NPUSCOPE_STALL_THRESHOLD_MS lowers (or raises) the 100 ms from which a stall is kept with its stack, to find
+    // what the shorter ones are made of.
     // It starts with the event loop: building the window before the first frame is start-up, not a stall of
     // something the user did.
     std::unique_ptr<npuscope::gui::StallWatchdog> watchdog;
     if (npuscope::gui::StallWatchdog::enabledByDefault())
-        QTimer::singleShot(0, [&watchdog] { watchdog = std::make_unique<npuscope::gui::StallWatchdog>(100); });
+        QTimer::singleShot(0, [&watchdog] {
+            bool set = false;
+            const int threshold = qEnvironmentVariableIntValue("NPUSCOPE_STALL_THRESHOLD_MS", &set);
+            watchdog = std::make_unique<npuscope::gui::StallWatchdog>(set && threshold > 0 ? threshold : 100);
+        });
     const auto writeStallReport = qScopeGuard([&watchdog] {
         const QString report = qEnvironmentVariable("NPUSCOPE_STALL_REPORT");
         if (!watchdog || report.isEmpty())
@@ -171,7 +178,8 @@ int runWindow(QApplication& app, const Arguments& args, const QStringList& paths
         }
         QTextStream out(&file);
         out << "max_stall_ms " << watchdog->maxStallMs() << "\n";
-        out << "stalls_over_100ms " << watchdog->stalls().size() << "\n";
+        out << "stalls_over_100ms " << std::count_if(watchdog->stalls().begin(), watchdog->stalls().end(),
+            [](const auto& stall) { return stall.ms > 100; }) << "\n";
         for (const auto& stall : watchdog->stalls())
             out << "stall_ms " << stall.ms << "\n" << stall.stack;
     });
