@@ -14,6 +14,9 @@ PACKAGES+=(fonts-noto-cjk)
 if [ "${1:-}" = "--test-extras" ]; then
   PACKAGES+=(openssh-client openssh-server rsync)
 fi
+# The scripted X11 session of the tests (scripts/gui-session.sh, ctest GuiSession.Samples): a virtual X server, a
+# small window manager for focus, and xdotool to type and click.
+PACKAGES+=(xvfb openbox xdotool)
 # The sanitizer build and the fuzz smoke run of scripts/test.sh (clang with libFuzzer and its sanitizer runtimes).
 PACKAGES+=(clang-14 libclang-rt-14-dev)
 

@@ -9,8 +9,15 @@
 #   scripts/gui-session.sh [--size 1920x1080] [--out DIR] [--exe build/ci/npuscope] [--max-stall-ms 100]
 #                          [--wait-seconds 120] PATH...
 #
-# Needs xvfb, xdotool and imagemagick (import) from Debian; openbox is optional (a window manager gives the window
-# focus the way a desktop does). Prints one "name value unit" line per figure.
+# Needs xvfb and xdotool from Debian (scripts/deps.sh installs them), imagemagick's import for the screenshots
+# (NPUSCOPE_SESSION_SHOTS=0 takes none and does not need it); openbox is optional (a window manager gives the window
+# focus the way a desktop does). Exits 77 when a tool is missing (ctest counts that as skipped). Prints one
+# "name value unit" line per figure.
+#
+# ctest runs it as GuiSession.Samples (tests/CMakeLists.txt) on two real samples at 1366x768 without screenshots and
+# with --max-stall-ms 1000: there it proves the window opens, loads, answers the palette and the shortcuts and quits
+# (no frozen frame), and prints the longest stall; the 100 ms figure is checked by running this script by hand, as a
+# benchmark, at 1366x768 and 1920x1080, never as a timed pass/fail on a shared CI machine.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 size=1920x1080
@@ -34,8 +41,10 @@ if ((${#paths[@]} == 0)); then
   echo "usage: scripts/gui-session.sh [--size WxH] [--out DIR] [--exe EXE] [--max-stall-ms MS] PATH..." >&2
   exit 2
 fi
-for tool in Xvfb xdotool import; do
-  command -v "$tool" >/dev/null || { echo "gui-session: $tool is not installed (apt-get install xvfb xdotool imagemagick)" >&2; exit 2; }
+tools=(Xvfb xdotool)
+[ "${NPUSCOPE_SESSION_SHOTS:-1}" = 0 ] || tools+=(import)
+for tool in "${tools[@]}"; do
+  command -v "$tool" >/dev/null || { echo "gui-session: $tool is not installed (apt-get install xvfb xdotool imagemagick)" >&2; exit 77; }
 done
 [[ -x "$exe" ]] || { echo "gui-session: no executable $exe (build first)" >&2; exit 2; }
 mkdir -p "$out"
@@ -53,6 +62,8 @@ cleanup() {
 }
 trap cleanup EXIT
 export DISPLAY=":$display"
+# The real X11 platform, also when the caller runs the offscreen one (scripts/test.sh exports QT_QPA_PLATFORM=offscreen).
+export QT_QPA_PLATFORM=xcb
 for _ in $(seq 50); do xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.1; done
 if command -v openbox >/dev/null; then
   openbox >"$out/openbox.log" 2>&1 &
@@ -82,6 +93,9 @@ for path in "${paths[@]}"; do
   # A fresh settings folder: the first-run layout, no recent list, no saved session.
   export XDG_CONFIG_HOME="$out/$name-config"
   rm -rf "$XDG_CONFIG_HOME"
+  # Its own parse cache too: the user's cache is neither read nor filled.
+  export XDG_CACHE_HOME="$out/$name-cache"
+  rm -rf "$XDG_CACHE_HOME"
   NPUSCOPE_STALL_WATCHDOG=1 NPUSCOPE_STALL_REPORT="$report" "$exe" "$path" >"$out/$name.log" 2>&1 &
   app=$!
   start=$SECONDS
