@@ -121,112 +121,200 @@ std::vector<int64_t> estimateOffsets(const std::vector<CollectiveInstance>& inst
 
 } // namespace
 
-CollectiveSet CollectiveInstances::build(model::Database& db)
-{
-    CollectiveSet out;
-    std::vector<Row> rows;
+namespace {
+
+// What build reads from the model.
+struct Inputs {
+    std::vector<Row> rows; // comm_op rows with a step, in id order
     std::map<int64_t, std::string> hosts; // rank -> host ("" unknown)
     std::set<std::tuple<int64_t, std::string, int64_t, int64_t>> links; // (step, group, src, dst) of p2p links
-    {
-        auto guard = db.lock();
-        auto h = db.prepare("SELECT rank_id, COALESCE(host, '') FROM rank ORDER BY rank_id");
-        while (h.step())
-            hosts[h.int64(0)] = h.text(1);
-        std::unordered_map<int64_t, double> sizes;
-        auto b = db.prepare("SELECT comm_op_id, SUM(COALESCE(size_mb, 0)) FROM comm_bandwidth "
-                            "WHERE transport <> 'LOCAL' GROUP BY comm_op_id");
-        while (b.step())
-            sizes[b.int64(0)] = b.real(1);
-        auto st = db.prepare("SELECT id, rank_id, step, kind, op_key, op_name, COALESCE(op_type, ''), "
-                             "COALESCE(group_hash, ''), start_ns, elapse_ns, transit_ns, wait_ns, sync_ns, idle_ns "
-                             "FROM comm_op WHERE is_total = 0 AND step IS NOT NULL ORDER BY id");
-        while (st.step()) {
-            Row r;
-            r.m.commOpId = st.int64(0);
-            r.m.rank = st.int64(1);
-            r.step = st.int64(2);
-            r.p2p = st.text(3) == "p2p";
-            r.m.opKey = st.text(4);
-            r.opName = st.text(5);
-            r.m.opType = st.text(6);
-            r.groupHash = st.text(7);
-            r.m.startNs = st.optInt(8).value_or(0);
-            r.m.elapseNs = st.optInt(9).value_or(0);
-            r.m.transitNs = st.optInt(10).value_or(0);
-            r.m.waitNs = st.optInt(11).value_or(0);
-            r.m.syncNs = st.optInt(12).value_or(0);
-            r.m.idleNs = st.optInt(13).value_or(0);
-            if (auto it = sizes.find(r.m.commOpId); it != sizes.end())
-                r.m.sizeMb = it->second;
-            rows.push_back(std::move(r));
-        }
-        auto l = db.prepare("SELECT DISTINCT step, COALESCE(group_hash, ''), src, dst FROM comm_link "
-                            "WHERE kind = 'p2p' AND step IS NOT NULL AND src IS NOT NULL AND dst IS NOT NULL "
-                            "AND src <> dst");
-        while (l.step())
-            links.emplace(l.int64(0), l.text(1), l.int64(2), l.int64(3));
-    }
+};
 
-    // Clock domains: one per host, or per rank when the host is unknown.
-    int64_t maxRank = -1;
-    for (const auto& r : rows)
-        maxRank = std::max(maxRank, r.m.rank);
-    for (const auto& [rank, host] : hosts)
-        maxRank = std::max(maxRank, rank);
-    std::vector<int> domainOfRank(static_cast<size_t>(maxRank + 1), -1);
-    std::map<std::string, int> domainIds;
-    auto domainName = [&](int64_t rank) {
-        auto it = hosts.find(rank);
-        return it != hosts.end() && !it->second.empty() ? it->second : "rank " + std::to_string(rank);
-    };
-    std::vector<int64_t> ranksSeen;
-    for (const auto& [rank, host] : hosts)
-        ranksSeen.push_back(rank);
-    for (const auto& r : rows)
-        ranksSeen.push_back(r.m.rank);
-    std::sort(ranksSeen.begin(), ranksSeen.end());
-    ranksSeen.erase(std::unique(ranksSeen.begin(), ranksSeen.end()), ranksSeen.end());
-    for (int64_t rank : ranksSeen) {
-        auto [it, inserted] = domainIds.emplace(domainName(rank), static_cast<int>(domainIds.size()));
-        domainOfRank[static_cast<size_t>(rank)] = it->second;
+Inputs readInputs(model::Database& db)
+{
+    Inputs in;
+    auto guard = db.lock();
+    auto h = db.prepare("SELECT rank_id, COALESCE(host, '') FROM rank ORDER BY rank_id");
+    while (h.step())
+        in.hosts[h.int64(0)] = h.text(1);
+    std::unordered_map<int64_t, double> sizes;
+    auto b = db.prepare("SELECT comm_op_id, SUM(COALESCE(size_mb, 0)) FROM comm_bandwidth "
+                        "WHERE transport <> 'LOCAL' GROUP BY comm_op_id");
+    while (b.step())
+        sizes[b.int64(0)] = b.real(1);
+    auto st = db.prepare("SELECT id, rank_id, step, kind, op_key, op_name, COALESCE(op_type, ''), "
+                         "COALESCE(group_hash, ''), start_ns, elapse_ns, transit_ns, wait_ns, sync_ns, idle_ns "
+                         "FROM comm_op WHERE is_total = 0 AND step IS NOT NULL ORDER BY id");
+    while (st.step()) {
+        Row r;
+        r.m.commOpId = st.int64(0);
+        r.m.rank = st.int64(1);
+        r.step = st.int64(2);
+        r.p2p = st.text(3) == "p2p";
+        r.m.opKey = st.text(4);
+        r.opName = st.text(5);
+        r.m.opType = st.text(6);
+        r.groupHash = st.text(7);
+        r.m.startNs = st.optInt(8).value_or(0);
+        r.m.elapseNs = st.optInt(9).value_or(0);
+        r.m.transitNs = st.optInt(10).value_or(0);
+        r.m.waitNs = st.optInt(11).value_or(0);
+        r.m.syncNs = st.optInt(12).value_or(0);
+        r.m.idleNs = st.optInt(13).value_or(0);
+        if (auto it = sizes.find(r.m.commOpId); it != sizes.end())
+            r.m.sizeMb = it->second;
+        in.rows.push_back(std::move(r));
     }
-    const int domains = static_cast<int>(domainIds.size());
+    auto l = db.prepare("SELECT DISTINCT step, COALESCE(group_hash, ''), src, dst FROM comm_link "
+                        "WHERE kind = 'p2p' AND step IS NOT NULL AND src IS NOT NULL AND dst IS NOT NULL "
+                        "AND src <> dst");
+    while (l.step())
+        in.links.emplace(l.int64(0), l.text(1), l.int64(2), l.int64(3));
+    return in;
+}
 
-    // Collectives, and p2p groups written as one key on every side, by (step, group, op name).
+// Clock domains: one per host, or per rank when the host is unknown.
+struct Domains {
+    std::vector<int> ofRank; // rank -> domain id, -1 for a rank not seen
+    std::map<std::string, int> ids; // domain name -> id, ids in the order of the ranks
+    std::vector<int64_t> ranks; // every rank seen, ascending
+};
+
+Domains clockDomains(const Inputs& in)
+{
+    Domains d;
+    for (const auto& [rank, host] : in.hosts)
+        d.ranks.push_back(rank);
+    for (const auto& r : in.rows)
+        d.ranks.push_back(r.m.rank);
+    std::sort(d.ranks.begin(), d.ranks.end());
+    d.ranks.erase(std::unique(d.ranks.begin(), d.ranks.end()), d.ranks.end());
+    d.ofRank.assign(d.ranks.empty() ? 0 : static_cast<size_t>(d.ranks.back() + 1), -1);
+    for (int64_t rank : d.ranks) {
+        const auto host = in.hosts.find(rank);
+        const std::string name
+            = host != in.hosts.end() && !host->second.empty() ? host->second : "rank " + std::to_string(rank);
+        auto [it, inserted] = d.ids.emplace(name, static_cast<int>(d.ids.size()));
+        d.ofRank[static_cast<size_t>(rank)] = it->second;
+    }
+    return d;
+}
+
+// The rows by instance: collectives, and p2p groups written as one key on every side, by (step, group, op name);
+// p2p groups with both sends and receives in a step by (step, group), to be matched send -> receive.
+struct Grouped {
     std::map<std::tuple<int64_t, std::string, std::string>, std::vector<size_t>> byKey;
+    std::map<std::pair<int64_t, std::string>, std::vector<size_t>> pairRows;
+};
+
+Grouped groupRows(const std::vector<Row>& rows)
+{
     // p2p groups per step: which op types occur.
     std::map<std::pair<int64_t, std::string>, std::pair<bool, bool>> p2pTypes; // (has send, has receive)
-    for (size_t i = 0; i < rows.size(); ++i) {
-        const auto& r = rows[i];
+    for (const auto& r : rows) {
         if (!r.p2p)
             continue;
         auto& t = p2pTypes[{ r.step, r.groupHash }];
         (r.m.opType == "receive" ? t.second : t.first) = true;
     }
-    std::map<std::pair<int64_t, std::string>, std::vector<size_t>> pairRows; // p2p groups matched send -> receive
+    Grouped g;
     for (size_t i = 0; i < rows.size(); ++i) {
         const auto& r = rows[i];
         if (r.p2p) {
             const auto& t = p2pTypes[{ r.step, r.groupHash }];
             if (t.first && t.second) {
-                pairRows[{ r.step, r.groupHash }].push_back(i);
+                g.pairRows[{ r.step, r.groupHash }].push_back(i);
                 continue;
             }
         }
-        byKey[{ r.step, r.groupHash, r.opName }].push_back(i);
+        g.byKey[{ r.step, r.groupHash, r.opName }].push_back(i);
     }
-    auto makeInstance = [&](const Row& first) {
-        CollectiveInstance inst;
-        inst.step = first.step;
-        inst.groupHash = first.groupHash;
-        inst.opName = first.opName;
-        inst.opKey = first.groupHash.empty() ? first.opName : first.opName + "@" + first.groupHash;
-        inst.opType = first.m.opType;
-        inst.p2p = first.p2p;
-        return inst;
+    return g;
+}
+
+CollectiveInstance makeInstance(const Row& first)
+{
+    CollectiveInstance inst;
+    inst.step = first.step;
+    inst.groupHash = first.groupHash;
+    inst.opName = first.opName;
+    inst.opKey = first.groupHash.empty() ? first.opName : first.opName + "@" + first.groupHash;
+    inst.opType = first.m.opType;
+    inst.p2p = first.p2p;
+    return inst;
+}
+
+// Send -> receive pairs of one (step, group): the receives of every rank in start order; a send takes the first
+// unmatched receive of its size on a linked peer (per-pair order is FIFO), the nearest in aligned time when several
+// peers qualify. Pairs go to insts, what found no partner to unmatched.
+void matchPairs(const std::vector<Row>& rows, const std::pair<int64_t, std::string>& sg, const std::vector<size_t>& idx,
+    const Inputs& in, std::vector<CollectiveInstance>& insts, std::vector<UnmatchedP2p>& unmatched)
+{
+    std::map<int64_t, std::vector<size_t>> recvs; // rank -> rows
+    std::vector<size_t> sends;
+    for (size_t i : idx)
+        (rows[i].m.opType == "receive" ? recvs[rows[i].m.rank] : sends).push_back(i);
+    auto byStart = [&](size_t a, size_t b) {
+        return std::make_pair(rows[a].m.alignedStartNs, a) < std::make_pair(rows[b].m.alignedStartNs, b);
     };
+    std::sort(sends.begin(), sends.end(), byStart);
+    for (auto& [rank, v] : recvs)
+        std::sort(v.begin(), v.end(), byStart);
+    std::map<int64_t, std::vector<bool>> taken;
+    for (auto& [rank, v] : recvs)
+        taken[rank].assign(v.size(), false);
+    const bool groupHasLinks = std::any_of(in.links.begin(), in.links.end(),
+        [&](const auto& l) { return std::get<0>(l) == sg.first && std::get<1>(l) == sg.second; });
+    for (size_t si : sends) {
+        const Row& s = rows[si];
+        const double tol = 1e-6 * std::max(1.0, s.m.sizeMb);
+        std::optional<std::pair<int64_t, size_t>> best; // (rank, index into recvs[rank])
+        int64_t bestDistance = 0;
+        for (auto& [q, v] : recvs) {
+            if (q == s.m.rank || (groupHasLinks && !in.links.count({ sg.first, sg.second, s.m.rank, q })))
+                continue;
+            const auto& t = taken[q];
+            for (size_t k = 0; k < v.size(); ++k) {
+                if (t[k] || std::abs(rows[v[k]].m.sizeMb - s.m.sizeMb) > tol)
+                    continue;
+                const Row& r = rows[v[k]];
+                const int64_t d = std::llabs((r.m.alignedStartNs + r.m.waitNs) - (s.m.alignedStartNs + s.m.waitNs));
+                if (!best || d < bestDistance) {
+                    best = std::make_pair(q, k);
+                    bestDistance = d;
+                }
+                break;
+            }
+        }
+        if (!best) {
+            unmatched.push_back({ s.step, s.m.rank, s.m.opKey, s.m.opType });
+            continue;
+        }
+        taken[best->first][best->second] = true;
+        CollectiveInstance inst = makeInstance(s);
+        inst.members.push_back(s.m);
+        inst.members.push_back(rows[recvs[best->first][best->second]].m);
+        insts.push_back(std::move(inst));
+    }
+    for (auto& [q, v] : recvs) {
+        for (size_t k = 0; k < v.size(); ++k) {
+            if (!taken[q][k])
+                unmatched.push_back({ rows[v[k]].step, q, rows[v[k]].m.opKey, rows[v[k]].m.opType });
+        }
+    }
+}
+
+} // namespace
+
+CollectiveSet CollectiveInstances::build(model::Database& db)
+{
+    CollectiveSet out;
+    Inputs in = readInputs(db);
+    auto& rows = in.rows;
+    const Domains domains = clockDomains(in);
+    const Grouped grouped = groupRows(rows);
     std::vector<CollectiveInstance> insts;
-    for (const auto& [key, idx] : byKey) {
+    for (const auto& [key, idx] : grouped.byKey) {
         CollectiveInstance inst = makeInstance(rows[idx.front()]);
         for (size_t i : idx)
             inst.members.push_back(rows[i].m);
@@ -236,78 +324,17 @@ CollectiveSet CollectiveInstances::build(model::Database& db)
     }
 
     std::vector<int64_t> used;
-    const std::vector<int64_t> off = estimateOffsets(insts, domainOfRank, domains, used);
-    auto offsetOf = [&](int64_t rank) { return off[static_cast<size_t>(domainOfRank[static_cast<size_t>(rank)])]; };
+    const std::vector<int64_t> off = estimateOffsets(insts, domains.ofRank, static_cast<int>(domains.ids.size()), used);
+    auto offsetOf = [&](int64_t rank) { return off[static_cast<size_t>(domains.ofRank[static_cast<size_t>(rank)])]; };
     for (auto& inst : insts) {
         for (auto& m : inst.members)
             m.alignedStartNs = m.startNs - offsetOf(m.rank);
     }
     for (auto& r : rows)
         r.m.alignedStartNs = r.m.startNs - offsetOf(r.m.rank);
+    for (const auto& [sg, idx] : grouped.pairRows)
+        matchPairs(rows, sg, idx, in, insts, out.unmatched);
 
-    // Send -> receive pairs: per (step, group) the receives of every rank in start order; a send takes the first
-    // unmatched receive of its size on a linked peer (per-pair order is FIFO), the nearest in aligned time when
-    // several peers qualify.
-    for (const auto& pairRow : pairRows) {
-        // Not a structured binding: clang 14 cannot capture one in a lambda.
-        const auto& sg = pairRow.first;
-        const auto& idx = pairRow.second;
-        std::map<int64_t, std::vector<size_t>> recvs; // rank -> rows
-        std::vector<size_t> sends;
-        std::set<int64_t> members;
-        for (size_t i : idx) {
-            members.insert(rows[i].m.rank);
-            (rows[i].m.opType == "receive" ? recvs[rows[i].m.rank] : sends).push_back(i);
-        }
-        auto byStart = [&](size_t a, size_t b) {
-            return std::make_pair(rows[a].m.alignedStartNs, a) < std::make_pair(rows[b].m.alignedStartNs, b);
-        };
-        std::sort(sends.begin(), sends.end(), byStart);
-        for (auto& [rank, v] : recvs)
-            std::sort(v.begin(), v.end(), byStart);
-        std::map<int64_t, std::vector<bool>> taken;
-        for (auto& [rank, v] : recvs)
-            taken[rank].assign(v.size(), false);
-        const bool groupHasLinks = std::any_of(links.begin(), links.end(),
-            [&](const auto& l) { return std::get<0>(l) == sg.first && std::get<1>(l) == sg.second; });
-        for (size_t si : sends) {
-            const Row& s = rows[si];
-            const double tol = 1e-6 * std::max(1.0, s.m.sizeMb);
-            std::optional<std::pair<int64_t, size_t>> best; // (rank, index into recvs[rank])
-            int64_t bestDistance = 0;
-            for (auto& [q, v] : recvs) {
-                if (q == s.m.rank || (groupHasLinks && !links.count({ sg.first, sg.second, s.m.rank, q })))
-                    continue;
-                const auto& t = taken[q];
-                for (size_t k = 0; k < v.size(); ++k) {
-                    if (t[k] || std::abs(rows[v[k]].m.sizeMb - s.m.sizeMb) > tol)
-                        continue;
-                    const Row& r = rows[v[k]];
-                    const int64_t d = std::llabs((r.m.alignedStartNs + r.m.waitNs) - (s.m.alignedStartNs + s.m.waitNs));
-                    if (!best || d < bestDistance) {
-                        best = std::make_pair(q, k);
-                        bestDistance = d;
-                    }
-                    break;
-                }
-            }
-            if (!best) {
-                out.unmatched.push_back({ s.step, s.m.rank, s.m.opKey, s.m.opType });
-                continue;
-            }
-            taken[best->first][best->second] = true;
-            CollectiveInstance inst = makeInstance(s);
-            inst.members.push_back(s.m);
-            inst.members.push_back(rows[recvs[best->first][best->second]].m);
-            insts.push_back(std::move(inst));
-        }
-        for (auto& [q, v] : recvs) {
-            for (size_t k = 0; k < v.size(); ++k) {
-                if (!taken[q][k])
-                    out.unmatched.push_back({ rows[v[k]].step, q, rows[v[k]].m.opKey, rows[v[k]].m.opType });
-            }
-        }
-    }
     for (auto& inst : insts)
         finish(inst);
     std::sort(insts.begin(), insts.end(), [](const CollectiveInstance& a, const CollectiveInstance& b) {
@@ -319,13 +346,13 @@ CollectiveSet CollectiveInstances::build(model::Database& db)
     std::sort(out.unmatched.begin(), out.unmatched.end(), [](const UnmatchedP2p& a, const UnmatchedP2p& b) {
         return std::tie(a.step, a.rank, a.opKey) < std::tie(b.step, b.rank, b.opKey);
     });
-    for (const auto& [name, id] : domainIds) {
+    for (const auto& [name, id] : domains.ids) {
         ClockOffset o;
         o.domain = name;
         o.offsetNs = off[static_cast<size_t>(id)];
         o.instances = used.empty() ? 0 : used[static_cast<size_t>(id)];
-        for (int64_t rank : ranksSeen) {
-            if (domainOfRank[static_cast<size_t>(rank)] == id)
+        for (int64_t rank : domains.ranks) {
+            if (domains.ofRank[static_cast<size_t>(rank)] == id)
                 o.ranks.push_back(rank);
         }
         out.offsets.push_back(std::move(o));
