@@ -4,11 +4,11 @@
 #include "npuscope/core/TranslationMarker.h"
 #include "npuscope/io/parse/IssueText.h"
 
+#include "LoaderParts.h"
 #include "npuscope/core/RunOnThreads.h"
 #include "npuscope/io/detect/FileKinds.h"
 #include "npuscope/io/parse/SourceFile.h"
 #include "npuscope/io/torch_npu/KernelDetailsImporter.h"
-#include "LoaderParts.h"
 #include "npuscope/load/DeferredSniff.h"
 #include "npuscope/load/MemoryGuard.h"
 #include "npuscope/load/ModelMerger.h"
@@ -37,7 +37,6 @@ using namespace io;
 using namespace model;
 
 namespace detail {
-
 
 ImporterFn importerFor(FileKind kind)
 {
@@ -73,7 +72,6 @@ std::string workerModelName()
     static std::atomic<uint64_t> counter { 0 };
     return "npuscope_worker_" + std::to_string(::getpid()) + "_" + std::to_string(counter.fetch_add(1));
 }
-
 
 // Stores model in the cache under key. A cache that cannot be written (read-only, full, not a folder) never fails
 // the load: the model the user sees gets an info issue saying why, and the files are parsed again next time.
@@ -558,22 +556,170 @@ std::unique_ptr<model::Database> readCachedModel(
 
 using namespace detail;
 
-std::unique_ptr<model::Database> Loader::load(
-    const LoadPlan& plan, const LoadOptions& options, const ProgressFn& progressFn, const std::atomic<bool>* cancel)
+namespace {
+
+// The bytes the progress counts: the summary files, and the deferred ones a load with timelines reads.
+uint64_t plannedBytes(const LoadPlan& plan, const LoadOptions& options)
 {
-    uint64_t totalBytes = 0;
+    uint64_t total = 0;
     for (const auto& r : plan.ranks) {
         for (const auto& f : r.files) {
             if (isReadAtSummary(f.kind))
-                totalBytes += f.size;
+                total += f.size;
             if (options.loadTimelines && (deferredGroupOf(f.kind) & options.deferredGroups) != 0)
-                totalBytes += f.size;
+                total += f.size;
         }
     }
-    ProgressSink progress(progressFn, totalBytes, static_cast<int>(plan.ranks.size()), options.report);
+    return total;
+}
+
+int loadThreads(const LoadPlan& plan, const LoadOptions& options)
+{
     int threads = options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
     threads = std::clamp(threads, 1, 16);
-    threads = std::min<int>(threads, std::max<int>(1, static_cast<int>(plan.ranks.size())));
+    return std::min<int>(threads, std::max<int>(1, static_cast<int>(plan.ranks.size())));
+}
+
+// The model of a parse cache entry (never trusted when damaged: it must pass SQLite's check and hold every planned
+// rank); nullptr, the entry removed and why in rejected, when it is unusable.
+std::unique_ptr<model::Database> readCacheEntry(const ParseCache& cache, const std::string& key,
+    const std::string& path, const LoadPlan& plan, ProgressSink& progress, std::optional<TrText>& rejected)
+{
+    progress.message("reading the parse cache");
+    try {
+        return readCachedModel(path, plan);
+    } catch (const model::DbError& e) {
+        spdlog::warn("parse cache entry {} unusable ({}); parsing again", path, e.what());
+        cache.remove(key);
+        rejected = io::issueText(
+            QT_TRANSLATE_NOOP("ParseIssue", "parse cache entry %1 unusable (%2); removed it and parsed again"),
+            { path, e.what() });
+        progress.cacheRejected();
+        return nullptr;
+    }
+}
+
+// An imported folder joined on the cluster (npuscope-cli import --join): its whole summary model in one file.
+std::unique_ptr<model::Database> readJoined(const std::string& joined, const LoadPlan& plan, ProgressSink& progress,
+    uint64_t totalBytes, std::optional<TrText>& rejected)
+{
+    progress.message("reading the joined imported ranks");
+    try {
+        // npuscope_join is the file's description; merges copy every table of the model, so it goes. The seal (a
+        // hash of the file's bytes) stands for SQLite's quick_check, which costs more than the copy.
+        RankImport::checkJoinedSeal(joined);
+        auto db = readCachedModel(joined, plan, "npuscope_join", true);
+        progress.bytes(totalBytes, joined);
+        return db;
+    } catch (const model::DbError& e) {
+        rejected = io::issueText(
+            QT_TRANSLATE_NOOP("ParseIssue", "joined model %1 unusable (%2); merged the rank files instead"),
+            { joined, e.what() });
+        return nullptr;
+    }
+}
+
+// Step 1 without a cache entry: every rank's summary files parsed and merged, the groups resolved, the indexes built
+// and the model stored under key (unless lean). nullptr when cancelled.
+std::unique_ptr<model::Database> parseSummary(const LoadPlan& plan, int threads, ProgressSink& progress,
+    const std::atomic<bool>* cancel, const LoadOptions& options, MemoryGuard::Watch& watch, const std::string& key)
+{
+    auto db = model::Database::createModel();
+    const auto facts = loadSummary(*db, plan, threads, progress, cancel, options, watch);
+    if (cancel && cancel->load())
+        return nullptr;
+    const auto t0 = std::chrono::steady_clock::now();
+    {
+        model::ModelWriter writer(*db);
+        writer.begin();
+        progress.message("resolving communication groups");
+        load::PostLoad::resolveGroups(*db, writer, facts);
+        load::PostLoad::fillDevices(*db);
+        writer.commit();
+    }
+    const auto t1 = std::chrono::steady_clock::now();
+    progress.message("building the indexes");
+    db->createIndexes(threads - 1);
+    if (options.report) {
+        options.report->postLoadSeconds = secondsBetween(t0, t1);
+        options.report->indexSeconds = secondsBetween(t1, std::chrono::steady_clock::now());
+    }
+    // A lean model is not the model of these files: never cached.
+    if (options.cache && !watch.lean.load()) {
+        progress.message("writing the parse cache");
+        storeInCache(*options.cache, *db, key);
+        progress.cacheMiss();
+    }
+    return db;
+}
+
+// Step 2: the deferred files (timelines, kernel details), several ranks at a time; one rank at a time straight into
+// the model when there is one thread (no second copy in memory).
+void loadDeferredFiles(model::Database& db, const LoadPlan& plan, int threads, ProgressSink& progress,
+    const std::atomic<bool>* cancel, const LoadOptions& options)
+{
+    if (threads == 1 && plan.ranks.size() > 1 && !hasImportedRanks(db)) {
+        // Several ranks on one thread: one writer and transaction for every rank (a writer per rank would read the
+        // model's whole string table each time, quadratic over a cluster's ranks). Straight into the model, without
+        // per-rank cache entries (their merges cost more than parsing the small per-rank files of a cluster again;
+        // npuscope-cli diff loads this way). One rank keeps the path below, which reuses its cache entries.
+        model::ModelWriter writer(db);
+        writer.begin();
+        for (const auto& r : plan.ranks) {
+            if (cancel && cancel->load())
+                break;
+            importDeferred(db, r.rank, options.deferredGroups, options.cache, progress, cancel, true, &writer);
+        }
+        writer.commit();
+        return;
+    }
+    const bool direct = threads == 1;
+    std::atomic<size_t> next { 0 };
+    runOnThreads(static_cast<size_t>(threads), [&](size_t) {
+        for (size_t r = next.fetch_add(1); r < plan.ranks.size(); r = next.fetch_add(1))
+            importDeferred(db, plan.ranks[r].rank, options.deferredGroups, options.cache, progress, cancel, direct);
+    });
+}
+
+// Step 3: what detection found, a rejected cache entry and the memory guard's decisions are part of this opening,
+// not of the cached parse.
+void addOpeningIssues(model::Database& db, const LoadPlan& plan, const std::optional<TrText>& rejected,
+    const MemoryGuard::Check& memory, const MemoryGuard::Watch& watch)
+{
+    model::ModelWriter writer(db);
+    writer.begin();
+    for (const auto& issue : plan.issues)
+        writer.addIssue({ severityOf(issue.severity), std::nullopt, issue.path, std::nullopt, issue.text });
+    if (rejected)
+        writer.addIssue({ model::Severity::Warning, std::nullopt, std::nullopt, std::nullopt, *rejected });
+    if (memory.tooHigh())
+        writer.addIssue({ model::Severity::Warning, std::nullopt, std::nullopt, std::nullopt, memory.message() });
+    else if (watch.switchedDuringLoad.load())
+        writer.addIssue({ model::Severity::Warning, std::nullopt, std::nullopt, std::nullopt,
+            io::issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                              "memory: the load grew to %1 % of the memory it may use (%2); the ranks read after "
+                              "that in lean mode: %3"),
+                { std::to_string(static_cast<int>(MemoryGuard::kLeanFraction * 100)), memory.availableSource,
+                    MemoryGuard::leanText() }) });
+    if (watch.ranksLeftOut.load() > 0)
+        writer.addIssue({ model::Severity::Error, std::nullopt, std::nullopt, std::nullopt,
+            io::issueText(
+                QT_TRANSLATE_NOOP("ParseIssue",
+                    "memory: the load used all the memory it may use (%1) even in lean mode; %2 of %3 ranks were "
+                    "left out (listed, files not read) so the process is not killed: open fewer ranks"),
+                { memory.availableSource, std::to_string(watch.ranksLeftOut.load()),
+                    std::to_string(plan.ranks.size()) }) });
+    writer.commit();
+}
+
+} // namespace
+
+std::unique_ptr<model::Database> Loader::load(
+    const LoadPlan& plan, const LoadOptions& options, const ProgressFn& progressFn, const std::atomic<bool>* cancel)
+{
+    const uint64_t totalBytes = plannedBytes(plan, options);
+    ProgressSink progress(progressFn, totalBytes, static_cast<int>(plan.ranks.size()), options.report);
+    const int threads = loadThreads(plan, options);
 
     // Memory guard (docs/robustness.md): a load expected to need more memory than the process may use runs in lean
     // mode from the start (no per-op matrix slots, no deferred files); one that grows to kLeanFraction of it while
@@ -591,19 +737,10 @@ std::unique_ptr<model::Database> Loader::load(
     const bool everything = options.loadTimelines && options.deferredGroups == kAllGroups;
     const std::string full = options.cache && everything ? fullKey(*options.cache, plan) : std::string();
     if (const auto cached = full.empty() ? std::nullopt : options.cache->lookup(full)) {
-        progress.message("reading the parse cache");
-        try {
-            db = readCachedModel(*cached, plan);
+        db = readCacheEntry(*options.cache, full, *cached, plan, progress, rejected);
+        if (db) {
             progress.bytes(totalBytes, *cached);
             progress.cacheHit();
-        } catch (const model::DbError& e) {
-            spdlog::warn("parse cache entry {} unusable ({}); parsing again", *cached, e.what());
-            options.cache->remove(full);
-            rejected = io::issueText(
-                QT_TRANSLATE_NOOP("ParseIssue", "parse cache entry %1 unusable (%2); removed it and parsed again"),
-                { *cached, e.what() });
-            progress.cacheRejected();
-            db.reset();
         }
     }
     const bool fromFullEntry = db != nullptr;
@@ -611,10 +748,8 @@ std::unique_ptr<model::Database> Loader::load(
     // 1. Summary files of every rank: from the cache when nothing changed, else parsed.
     const std::string key = options.cache ? summaryKey(*options.cache, plan) : std::string();
     if (const auto cached = db || !options.cache ? std::nullopt : options.cache->lookup(key)) {
-        progress.message("reading the parse cache");
-        try {
-            // Never trust a damaged entry: it must pass SQLite's check and hold every planned rank.
-            db = readCachedModel(*cached, plan);
+        db = readCacheEntry(*options.cache, key, *cached, plan, progress, rejected);
+        if (db) {
             for (const auto& r : plan.ranks) {
                 for (const auto& f : r.files) {
                     if (isReadAtSummary(f.kind))
@@ -623,89 +758,22 @@ std::unique_ptr<model::Database> Loader::load(
                 progress.rankDone();
             }
             progress.cacheHit();
-        } catch (const model::DbError& e) {
-            spdlog::warn("parse cache entry {} unusable ({}); parsing again", *cached, e.what());
-            options.cache->remove(key);
-            rejected = io::issueText(
-                QT_TRANSLATE_NOOP("ParseIssue", "parse cache entry %1 unusable (%2); removed it and parsed again"),
-                { *cached, e.what() });
-            progress.cacheRejected();
-            db.reset();
         }
     }
-    // An imported folder joined on the cluster (npuscope-cli import --join): its whole summary model in one file.
-    if (const auto joined = db || !options.useJoined ? std::nullopt : RankImport::joinedFor(plan)) {
-        progress.message("reading the joined imported ranks");
-        try {
-            // npuscope_join is the file's description; merges copy every table of the model, so it goes. The seal
-            // (a hash of the file's bytes) stands for SQLite's quick_check, which costs more than the copy.
-            RankImport::checkJoinedSeal(*joined);
-            db = readCachedModel(*joined, plan, "npuscope_join", true);
-            progress.bytes(totalBytes, *joined);
-        } catch (const model::DbError& e) {
-            rejected = io::issueText(
-                QT_TRANSLATE_NOOP("ParseIssue", "joined model %1 unusable (%2); merged the rank files instead"),
-                { *joined, e.what() });
-            db.reset();
-        }
-    }
+    if (const auto joined = db || !options.useJoined ? std::nullopt : RankImport::joinedFor(plan))
+        db = readJoined(*joined, plan, progress, totalBytes, rejected);
     if (!db) {
-        db = model::Database::createModel();
-        const auto facts = loadSummary(*db, plan, threads, progress, cancel, options, watch);
-        if (cancel && cancel->load())
+        db = parseSummary(plan, threads, progress, cancel, options, watch, key);
+        if (!db)
             return nullptr;
-        const auto t0 = std::chrono::steady_clock::now();
-        {
-            model::ModelWriter writer(*db);
-            writer.begin();
-            progress.message("resolving communication groups");
-            load::PostLoad::resolveGroups(*db, writer, facts);
-            load::PostLoad::fillDevices(*db);
-            writer.commit();
-        }
-        const auto t1 = std::chrono::steady_clock::now();
-        progress.message("building the indexes");
-        db->createIndexes(threads - 1);
-        if (options.report) {
-            options.report->postLoadSeconds = secondsBetween(t0, t1);
-            options.report->indexSeconds = secondsBetween(t1, std::chrono::steady_clock::now());
-        }
-        // A lean model is not the model of these files: never cached.
-        if (options.cache && !watch.lean.load()) {
-            progress.message("writing the parse cache");
-            storeInCache(*options.cache, *db, key);
-            progress.cacheMiss();
-        }
     }
     const bool lean = watch.lean.load();
 
     noteImportedRanks(*db, plan);
 
-    // 2. Deferred files (timelines, kernel details) when asked for, several ranks at a time; one
-    // rank at a time straight into the model when there is one thread (no second copy in memory).
-    if (options.loadTimelines && !fromFullEntry && !lean && threads == 1 && plan.ranks.size() > 1
-        && !hasImportedRanks(*db)) {
-        // Several ranks on one thread: one writer and transaction for every rank (a writer per rank would read the
-        // model's whole string table each time, quadratic over a cluster's ranks). Straight into the model, without
-        // per-rank cache entries (their merges cost more than parsing the small per-rank files of a cluster again;
-        // npuscope-cli diff loads this way). One rank keeps the path below, which reuses its cache entries.
-        model::ModelWriter writer(*db);
-        writer.begin();
-        for (const auto& r : plan.ranks) {
-            if (cancel && cancel->load())
-                break;
-            importDeferred(*db, r.rank, options.deferredGroups, options.cache, progress, cancel, true, &writer);
-        }
-        writer.commit();
-    } else if (options.loadTimelines && !fromFullEntry && !lean) {
-        const bool direct = threads == 1;
-        std::atomic<size_t> next { 0 };
-        runOnThreads(static_cast<size_t>(threads), [&](size_t) {
-            for (size_t r = next.fetch_add(1); r < plan.ranks.size(); r = next.fetch_add(1))
-                importDeferred(
-                    *db, plan.ranks[r].rank, options.deferredGroups, options.cache, progress, cancel, direct);
-        });
-    }
+    // 2. Deferred files when asked for.
+    if (options.loadTimelines && !fromFullEntry && !lean)
+        loadDeferredFiles(*db, plan, threads, progress, cancel, options);
     if (cancel && cancel->load())
         return nullptr;
     if (!full.empty() && !fromFullEntry && !lean) {
@@ -713,33 +781,8 @@ std::unique_ptr<model::Database> Loader::load(
         progress.cacheMiss();
     }
 
-    // 3. What detection found is part of this opening, not of the cached parse.
-    {
-        model::ModelWriter writer(*db);
-        writer.begin();
-        for (const auto& issue : plan.issues)
-            writer.addIssue({ severityOf(issue.severity), std::nullopt, issue.path, std::nullopt, issue.text });
-        if (rejected)
-            writer.addIssue({ model::Severity::Warning, std::nullopt, std::nullopt, std::nullopt, *rejected });
-        if (memory.tooHigh())
-            writer.addIssue({ model::Severity::Warning, std::nullopt, std::nullopt, std::nullopt, memory.message() });
-        else if (watch.switchedDuringLoad.load())
-            writer.addIssue({ model::Severity::Warning, std::nullopt, std::nullopt, std::nullopt,
-                io::issueText(QT_TRANSLATE_NOOP("ParseIssue",
-                                  "memory: the load grew to %1 % of the memory it may use (%2); the ranks read after "
-                                  "that in lean mode: %3"),
-                    { std::to_string(static_cast<int>(MemoryGuard::kLeanFraction * 100)), memory.availableSource,
-                        MemoryGuard::leanText() }) });
-        if (watch.ranksLeftOut.load() > 0)
-            writer.addIssue({ model::Severity::Error, std::nullopt, std::nullopt, std::nullopt,
-                io::issueText(
-                    QT_TRANSLATE_NOOP("ParseIssue",
-                        "memory: the load used all the memory it may use (%1) even in lean mode; %2 of %3 ranks were "
-                        "left out (listed, files not read) so the process is not killed: open fewer ranks"),
-                    { memory.availableSource, std::to_string(watch.ranksLeftOut.load()),
-                        std::to_string(plan.ranks.size()) }) });
-        writer.commit();
-    }
+    // 3. What this opening found.
+    addOpeningIssues(*db, plan, rejected, memory, watch);
     progress.message("");
     return db;
 }
