@@ -173,97 +173,98 @@ void addBandwidth(ImportContext& ctx, int64_t opId, const nlohmann::json& links)
     }
 }
 
-bool importRows(CsvImport& csv)
+struct Columns {
+    int step, cost, wait, link, op;
+};
+
+// A step's "Total Op Info" row (communication_cost, wait_cost) and its links and bandwidths from link_info.
+void importStepTotal(CsvImport& csv, const Columns& col, int64_t step, std::vector<model::CommLinkRow>& links)
 {
-    if (!csv.open({ "step_num", "communication_cost" }))
-        return false;
     auto& ctx = csv.context();
-    const int stepCol = csv.column({ "step_num" });
-    const int costCol = csv.column({ "communication_cost" });
-    const int waitCol = csv.column({ "wait_cost" });
-    const int linkCol = csv.column({ "link_info" });
-    const int opCol = csv.column({ "communication_operator_cost" });
-    std::vector<model::CommLinkRow> links; // written once the owner's local index is known
-    while (csv.next()) {
-        const auto stepText = csv.text(stepCol);
-        if (!stepText || *stepText == "-")
-            continue; // the average row: not a step, and counting it would weigh the average in twice
-        const auto step = csv.optInt(stepCol);
-        if (!step)
-            continue;
-        auto msCell = [&](int col) -> std::optional<int64_t> {
-            const auto cell = trim(csv.raw(col));
-            return col < 0 || isMissing(cell) ? std::nullopt : msToNs(cell);
-        };
-        model::CommOpRow total;
-        total.rankId = ctx.rankId();
-        total.step = step;
-        total.kind = "collective";
-        total.opKey = "Total Op Info";
-        total.opName = "Total Op Info";
-        total.isTotal = true;
-        total.elapseNs = msCell(costCol);
-        total.waitNs = msCell(waitCol);
-        const int64_t totalId = ctx.writer().addCommOp(total);
+    auto msCell = [&](int c) -> std::optional<int64_t> {
+        const auto cell = trim(csv.raw(c));
+        return c < 0 || isMissing(cell) ? std::nullopt : msToNs(cell);
+    };
+    model::CommOpRow total;
+    total.rankId = ctx.rankId();
+    total.step = step;
+    total.kind = "collective";
+    total.opKey = "Total Op Info";
+    total.opName = "Total Op Info";
+    total.isTotal = true;
+    total.elapseNs = msCell(col.cost);
+    total.waitNs = msCell(col.wait);
+    const int64_t totalId = ctx.writer().addCommOp(total);
 
-        model::CommLinkRow totalLink;
-        totalLink.rankId = ctx.rankId();
-        totalLink.step = step;
-        totalLink.kind = "collective";
-        totalLink.matrixOp = "Total Op Info";
-        totalLink.slot = "total";
-        if (const auto raw = csv.raw(linkCol); !trim(raw).empty()) {
-            const auto parsed = nlohmann::json::parse(raw, nullptr, false);
-            if (parsed.is_discarded()) {
-                ctx.warning(csv.line(),
-                    issueText(QT_TRANSLATE_NOOP("ParseIssue", "link_info is not JSON; step links skipped")));
-            } else {
-                addLinks(ctx, parsed, totalLink, true, csv.line(), links);
-                addBandwidth(ctx, totalId, parsed);
-            }
-        }
-        const auto raw = csv.raw(opCol);
-        if (trim(raw).empty())
-            continue;
-        const auto ops = nlohmann::json::parse(raw, nullptr, false);
-        if (ops.is_discarded() || !ops.is_object()) {
-            ctx.warning(csv.line(),
-                issueText(
-                    QT_TRANSLATE_NOOP("ParseIssue", "communication_operator_cost is not a JSON object; ops skipped")));
-            continue;
-        }
-        for (auto it = ops.begin(); it != ops.end(); ++it) {
-            if (!it->is_array() || it->size() < 3)
-                continue;
-            model::CommOpRow op;
-            op.rankId = ctx.rankId();
-            op.step = step;
-            op.opKey = it.key();
-            op.opName = it.key();
-            op.opType = opTypeOf(it.key());
-            const std::string type = lower(op.opType.value_or(std::string()));
-            op.kind = type == "send" || type == "receive" ? "p2p" : "collective";
-            if (const auto cost = number((*it)[1]))
-                op.elapseNs = doubleToNs(*cost, 1.0e6);
-            if (const auto wait = number((*it)[2]))
-                op.waitNs = doubleToNs(*wait, 1.0e6);
-            const int64_t opId = ctx.writer().addCommOp(op);
-            if (it->size() >= 4) {
-                model::CommLinkRow base;
-                base.rankId = ctx.rankId();
-                base.step = step;
-                base.kind = op.kind;
-                base.matrixOp = it.key();
-                base.opType = type.empty() ? std::nullopt : std::optional<std::string>(type);
-                base.opName = it.key();
-                addLinks(ctx, (*it)[3], base, false, csv.line(), links);
-                addBandwidth(ctx, opId, (*it)[3]);
-            }
-        }
-        csv.countImported();
+    model::CommLinkRow totalLink;
+    totalLink.rankId = ctx.rankId();
+    totalLink.step = step;
+    totalLink.kind = "collective";
+    totalLink.matrixOp = "Total Op Info";
+    totalLink.slot = "total";
+    const auto raw = csv.raw(col.link);
+    if (trim(raw).empty())
+        return;
+    const auto parsed = nlohmann::json::parse(raw, nullptr, false);
+    if (parsed.is_discarded()) {
+        ctx.warning(
+            csv.line(), issueText(QT_TRANSLATE_NOOP("ParseIssue", "link_info is not JSON; step links skipped")));
+        return;
     }
+    addLinks(ctx, parsed, totalLink, true, csv.line(), links);
+    addBandwidth(ctx, totalId, parsed);
+}
 
-    // Local -> global ranks (FORMATS.md §4, §11): never by identity.
+// A step's ops from communication_operator_cost ({name: [?, cost ms, wait ms, links]}); false when the cell is empty
+// or not a JSON object (the row is then not counted as imported).
+bool importStepOps(CsvImport& csv, const Columns& col, int64_t step, std::vector<model::CommLinkRow>& links)
+{
+    auto& ctx = csv.context();
+    const auto raw = csv.raw(col.op);
+    if (trim(raw).empty())
+        return false;
+    const auto ops = nlohmann::json::parse(raw, nullptr, false);
+    if (ops.is_discarded() || !ops.is_object()) {
+        ctx.warning(csv.line(),
+            issueText(
+                QT_TRANSLATE_NOOP("ParseIssue", "communication_operator_cost is not a JSON object; ops skipped")));
+        return false;
+    }
+    for (auto it = ops.begin(); it != ops.end(); ++it) {
+        if (!it->is_array() || it->size() < 3)
+            continue;
+        model::CommOpRow op;
+        op.rankId = ctx.rankId();
+        op.step = step;
+        op.opKey = it.key();
+        op.opName = it.key();
+        op.opType = opTypeOf(it.key());
+        const std::string type = lower(op.opType.value_or(std::string()));
+        op.kind = type == "send" || type == "receive" ? "p2p" : "collective";
+        if (const auto cost = number((*it)[1]))
+            op.elapseNs = doubleToNs(*cost, 1.0e6);
+        if (const auto wait = number((*it)[2]))
+            op.waitNs = doubleToNs(*wait, 1.0e6);
+        const int64_t opId = ctx.writer().addCommOp(op);
+        if (it->size() >= 4) {
+            model::CommLinkRow base;
+            base.rankId = ctx.rankId();
+            base.step = step;
+            base.kind = op.kind;
+            base.matrixOp = it.key();
+            base.opType = type.empty() ? std::nullopt : std::optional<std::string>(type);
+            base.opName = it.key();
+            addLinks(ctx, (*it)[3], base, false, csv.line(), links);
+            addBandwidth(ctx, opId, (*it)[3]);
+        }
+    }
+    return true;
+}
+
+// Local -> global ranks of the links (FORMATS.md §4, §11): never by identity. The self-link names the owner's local
+// rank; the pipeline-parallel layout file beside the file gives the stage groups; what is inferred or unknown is said.
+LocalRankMap localRankMap(ImportContext& ctx, const std::vector<model::CommLinkRow>& links)
+{
     LocalRankMap map;
     map.owner = ctx.rankId();
     std::set<int64_t> selfLinks;
@@ -276,16 +277,13 @@ bool importRows(CsvImport& csv)
     }
     if (selfLinks.size() == 1)
         map.ownerLocal = *selfLinks.begin();
+    if (links.empty())
+        return map;
     const auto layout = stageLayoutOf(ctx.file());
-    const std::string localsText = [&] {
-        std::string t;
-        for (int64_t k : locals)
-            t += (t.empty() ? "" : ", ") + std::to_string(k);
-        return t;
-    }();
-    if (links.empty()) {
-        // nothing to map
-    } else if (!map.ownerLocal) {
+    std::string localsText;
+    for (int64_t k : locals)
+        localsText += (localsText.empty() ? "" : ", ") + std::to_string(k);
+    if (!map.ownerLocal) {
         ctx.warning(std::nullopt,
             issueText(QT_TRANSLATE_NOOP("ParseIssue",
                           "link keys are local ranks of this rank's communication group and the file names no single "
@@ -326,6 +324,29 @@ bool importRows(CsvImport& csv)
                 { localsText, std::to_string(map.owner), std::to_string(*map.ownerLocal),
                     std::to_string(*map.ownerLocal) }));
     }
+    return map;
+}
+
+bool importRows(CsvImport& csv)
+{
+    if (!csv.open({ "step_num", "communication_cost" }))
+        return false;
+    auto& ctx = csv.context();
+    const Columns col { csv.column({ "step_num" }), csv.column({ "communication_cost" }), csv.column({ "wait_cost" }),
+        csv.column({ "link_info" }), csv.column({ "communication_operator_cost" }) };
+    std::vector<model::CommLinkRow> links; // written once the owner's local index is known
+    while (csv.next()) {
+        const auto stepText = csv.text(col.step);
+        if (!stepText || *stepText == "-")
+            continue; // the average row: not a step, and counting it would weigh the average in twice
+        const auto step = csv.optInt(col.step);
+        if (!step)
+            continue;
+        importStepTotal(csv, col, *step, links);
+        if (importStepOps(csv, col, *step, links))
+            csv.countImported();
+    }
+    const LocalRankMap map = localRankMap(ctx, links);
     for (auto& l : links) {
         l.src = map.global(*l.localSrc);
         l.dst = map.global(*l.localDst);
