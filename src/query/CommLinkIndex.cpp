@@ -54,18 +54,11 @@ int32_t rankOrNull(const model::Statement& st, int col)
     return st.isNull(col) ? kNullRank : static_cast<int32_t>(st.int64(col));
 }
 
-} // namespace
+using Row = CommLinkIndex::Row;
 
-// The comm_link view joins comm_link_row to its op and op name by the row id range; here the tables are read one by
-// one (the ops and names once, the narrow link rows in id order, the order the view's plan scans them), joined in
-// memory into the final rows (the array reserved once), and the groups holding group-local ranks found in the same
-// pass: 0.48 s became about 0.13 s on a 1,024-rank cluster of 282,624 links.
-std::shared_ptr<const CommLinkIndex> CommLinkIndex::build(model::Database& db)
+std::vector<LinkOp> readLinkOps(model::Database& db, OpStrings& opStrings)
 {
-    auto index = std::make_shared<CommLinkIndex>();
-    auto& strings = index->m_strings;
     std::vector<LinkOp> ops;
-    OpStrings opStrings;
     {
         auto count = db.prepare("SELECT COUNT(*) FROM comm_link_op");
         ops.reserve(count.step() ? static_cast<size_t>(count.int64(0)) : 0);
@@ -90,23 +83,55 @@ std::shared_ptr<const CommLinkIndex> CommLinkIndex::build(model::Database& db)
         o.group = opStrings.local(opSt.textView(8));
         ops.push_back(o);
     }
-    // Op names by comm_link_name.id, interned when a link first uses them.
-    std::vector<std::pair<int64_t, std::string>> names;
-    auto nameSt = db.prepare("SELECT id, value FROM comm_link_name ORDER BY id");
-    while (nameSt.step())
-        names.emplace_back(nameSt.int64(0), nameSt.text(1));
-    std::vector<int32_t> nameIds(names.size(), -2); // -2: not interned yet
+    return ops;
+}
 
-    // The rows as the view gives them, with global ranks (kNullRank when unknown) and, aside, the local ranks.
-    auto& rows = index->m_rows;
+// Op names by comm_link_name.id, interned in the index when a link first uses them.
+class OpNames {
+public:
+    explicit OpNames(model::Database& db)
+    {
+        auto st = db.prepare("SELECT id, value FROM comm_link_name ORDER BY id");
+        while (st.step())
+            m_names.emplace_back(st.int64(0), st.text(1));
+        m_ids.assign(m_names.size(), -2);
+    }
+    // The index's id of name nameId, -1 when there is no such name.
+    int32_t id(int64_t nameId, StringTable& strings)
+    {
+        const auto name = std::lower_bound(m_names.begin(), m_names.end(), std::pair(nameId, std::string()),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+        if (name == m_names.end() || name->first != nameId)
+            return -1;
+        auto& id = m_ids[static_cast<size_t>(name - m_names.begin())];
+        if (id == -2)
+            id = strings.intern(name->second);
+        return id;
+    }
+
+private:
+    std::vector<std::pair<int64_t, std::string>> m_names;
+    std::vector<int32_t> m_ids; // -2: not interned yet
+};
+
+// The link rows as the view gives them, with global ranks (kNullRank when unknown) and, aside, the local ranks and
+// the groups holding group-local ranks (CommQuery::localRankGroupsSql, NULL and '' alike).
+struct RawLinks {
     core::HugeVector<std::pair<int32_t, int32_t>> localRanks;
+    std::set<std::string> localGroups;
+};
+
+RawLinks readLinkRows(model::Database& db, const std::vector<LinkOp>& ops, OpStrings& opStrings, StringTable& strings,
+    core::HugeVector<Row>& rows)
+{
+    OpNames names(db);
+    RawLinks raw;
     {
         auto count = db.prepare("SELECT COUNT(*) FROM comm_link_row");
         const size_t n = count.step() ? static_cast<size_t>(count.int64(0)) : 0;
         rows.reserve(n);
-        localRanks.reserve(n);
+        raw.localRanks.reserve(n);
     }
-    std::set<std::string> localGroups; // CommQuery::localRankGroupsSql, NULL and '' alike
     size_t current = 0; // the op of the previous row: a file's links are consecutive
     size_t interned = SIZE_MAX; // the op whose index ids are in ids
     std::array<int32_t, 4> ids {};
@@ -153,65 +178,80 @@ std::shared_ptr<const CommLinkIndex> CommLinkIndex::build(model::Database& db)
         row.sizeMb = rowSt.optReal(7).value_or(0.0);
         row.timeNs = rowSt.optInt(8).value_or(0);
         row.bandwidthGbps = rowSt.optReal(9).value_or(0.0);
-        if (!rowSt.isNull(10)) {
-            const int64_t nameId = rowSt.int64(10);
-            const auto name = std::lower_bound(names.begin(), names.end(), std::pair(nameId, std::string()),
-                [](const auto& a, const auto& b) { return a.first < b.first; });
-            if (name != names.end() && name->first == nameId) {
-                auto& id = nameIds[static_cast<size_t>(name - names.begin())];
-                if (id == -2)
-                    id = strings.intern(name->second);
-                row.opName = id;
-            }
-        }
+        if (!rowSt.isNull(10))
+            row.opName = names.id(rowSt.int64(10), strings);
         if ((row.src == kNullRank || row.dst == kNullRank) && !op.total)
-            localGroups.insert(std::string(opStrings.text(op.group)));
+            raw.localGroups.insert(std::string(opStrings.text(op.group)));
         rows.push_back(row);
-        localRanks.emplace_back(rankOrNull(rowSt, 4), rankOrNull(rowSt, 5));
+        raw.localRanks.emplace_back(rankOrNull(rowSt, 4), rankOrNull(rowSt, 5));
     }
-    index->m_localGroups.assign(localGroups.begin(), localGroups.end());
+    return raw;
+}
 
-    // A group with unknown global ranks keeps its rows with the local ranks as written (docs/metrics.md); a row
-    // whose chosen ranks are unknown is left out.
+// A group with unknown global ranks keeps its rows with the local ranks as written (docs/metrics.md); a row whose
+// chosen ranks are unknown is left out.
+void chooseRanks(core::HugeVector<Row>& rows, const RawLinks& raw, const StringTable& strings)
+{
     std::vector<char> localGroup(strings.size(), 0);
-    bool localNullGroup = localGroups.count("") > 0;
-    for (const auto& g : localGroups) {
+    const bool localNullGroup = raw.localGroups.count("") > 0;
+    for (const auto& g : raw.localGroups) {
         if (const int32_t id = strings.id(g); id >= 0)
             localGroup[static_cast<size_t>(id)] = 1;
     }
     size_t kept = 0;
     for (size_t i = 0; i < rows.size(); ++i) {
         Row row = rows[i];
-        row.local = !localGroups.empty()
+        row.local = !raw.localGroups.empty()
             && (row.group < 0 ? localNullGroup : localGroup[static_cast<size_t>(row.group)] != 0);
         if (row.local) {
-            row.src = localRanks[i].first;
-            row.dst = localRanks[i].second;
+            row.src = raw.localRanks[i].first;
+            row.dst = raw.localRanks[i].second;
         }
         if (row.src == kNullRank || row.dst == kNullRank)
             continue;
         rows[kept++] = row;
     }
     rows.resize(kept);
-    localRanks = {};
-    // Rows without a step sort first and are only returned for "every step".
-    index->m_steps = bucketBySteps(
-        rows, [](const Row& r) { return r.hasStep; }, [](const Row& r) { return r.step; });
+}
 
+std::vector<Group> readGroups(model::Database& db)
+{
+    std::vector<Group> out;
     std::unordered_map<std::string, size_t> groupIndex;
     auto groups = db.prepare("SELECT group_hash, name FROM comm_group ORDER BY group_hash");
     while (groups.step()) {
         Group g;
         g.hash = groups.text(0);
         g.name = groups.optText(1);
-        groupIndex.emplace(g.hash, index->m_groups.size());
-        index->m_groups.push_back(std::move(g));
+        groupIndex.emplace(g.hash, out.size());
+        out.push_back(std::move(g));
     }
     auto members = db.prepare("SELECT group_hash, global_rank FROM comm_group_rank ORDER BY group_hash, local_rank");
     while (members.step()) {
         if (auto it = groupIndex.find(members.text(0)); it != groupIndex.end())
-            index->m_groups[it->second].ranks.push_back(members.int64(1));
+            out[it->second].ranks.push_back(members.int64(1));
     }
+    return out;
+}
+
+} // namespace
+
+// The comm_link view joins comm_link_row to its op and op name by the row id range; here the tables are read one by
+// one (the ops and names once, the narrow link rows in id order, the order the view's plan scans them), joined in
+// memory into the final rows (the array reserved once), and the groups holding group-local ranks found in the same
+// pass: 0.48 s became about 0.13 s on a 1,024-rank cluster of 282,624 links.
+std::shared_ptr<const CommLinkIndex> CommLinkIndex::build(model::Database& db)
+{
+    auto index = std::make_shared<CommLinkIndex>();
+    OpStrings opStrings;
+    const std::vector<LinkOp> ops = readLinkOps(db, opStrings);
+    const RawLinks raw = readLinkRows(db, ops, opStrings, index->m_strings, index->m_rows);
+    index->m_localGroups.assign(raw.localGroups.begin(), raw.localGroups.end());
+    chooseRanks(index->m_rows, raw, index->m_strings);
+    // Rows without a step sort first and are only returned for "every step".
+    index->m_steps = bucketBySteps(
+        index->m_rows, [](const Row& r) { return r.hasStep; }, [](const Row& r) { return r.step; });
+    index->m_groups = readGroups(db);
     return index;
 }
 
