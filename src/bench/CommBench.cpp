@@ -6,16 +6,16 @@
 
 #include "BenchCases.h"
 
+#include "npuscope/gui/app/MainWindow.h"
 #include "npuscope/gui/comm/CommDurationDock.h"
 #include "npuscope/gui/comm/CommMatrixDock.h"
 #include "npuscope/gui/comm/CommMatrixView.h"
-#include "npuscope/gui/app/MainWindow.h"
 #include "npuscope/gui/common/Workspace.h"
-#include "npuscope/testgen/ClusterGenerator.h"
 #include "npuscope/query/CommAnalysisQuery.h"
 #include "npuscope/query/CommLinkIndex.h"
 #include "npuscope/query/CommOpIndex.h"
 #include "npuscope/query/CommQuery.h"
+#include "npuscope/testgen/ClusterGenerator.h"
 
 #include <QApplication>
 #include <QDeadlineTimer>
@@ -60,25 +60,9 @@ double msOf(const std::function<void()>& fn)
     return static_cast<double>(t.nsecsElapsed()) / 1.0e6;
 }
 
-} // namespace
-
-int commViews(int argc, char** argv, const std::vector<std::string>& args)
+// The generated cluster for about `ranks` ranks: TP up to 8, PP up to 8, the rest DP (rounded down), one slow link.
+testgen::GeneratorOptions clusterOptions(int ranks, const std::string& work)
 {
-    int ranks = 1024;
-    std::string work = (fs::temp_directory_path() / "npuscope-bench").string();
-    for (size_t i = 0; i + 1 < args.size(); i += 2) {
-        if (args[i] == "--ranks")
-            ranks = std::max(1, std::atoi(args[i + 1].c_str()));
-        else if (args[i] == "--work")
-            work = args[i + 1];
-        else
-            return 2;
-    }
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    print("comm.machine_load1_start", loadAverage(), "load");
-
     testgen::GeneratorOptions g;
     g.outDir = (fs::path(work) / ("comm" + std::to_string(ranks))).string();
     g.ranks = ranks;
@@ -91,91 +75,102 @@ int commViews(int argc, char** argv, const std::vector<std::string>& args)
     if (g.ranks > 4)
         g.slowLink = std::make_pair(3, 4);
     g.seed = 42;
+    return g;
+}
+
+bool generateCluster(const testgen::GeneratorOptions& g)
+{
     std::string error;
     QElapsedTimer clock;
     clock.start();
     if (!testgen::ClusterGenerator::generate(g, error)) {
         std::fprintf(stderr, "npuscope-bench: generate %d ranks: %s\n", g.ranks, error.c_str());
-        return 1;
+        return false;
     }
     print("comm.ranks", g.ranks, "ranks");
     print("comm.generate_s", static_cast<double>(clock.elapsed()) / 1e3, "s");
+    return true;
+}
 
-    gui::MainWindow::Options options;
-    options.persistSettings = false;
-    options.interactive = false;
-    gui::MainWindow window(options);
-    window.resize(1600, 1000);
+bool openCluster(gui::MainWindow& window, const std::string& dir)
+{
     bool loaded = false;
-    QObject::connect(&window, &gui::MainWindow::loadFinished, &window, [&](bool ok, const QString&) { loaded = ok; });
-    clock.restart();
-    window.open({ QString::fromStdString(g.outDir) });
-    if (!window.waitUntilIdle(600000) || !loaded) {
-        std::fprintf(stderr, "npuscope-bench: loading %s failed\n", g.outDir.c_str());
-        return 1;
+    const QMetaObject::Connection connection = QObject::connect(
+        &window, &gui::MainWindow::loadFinished, &window, [&](bool ok, const QString&) { loaded = ok; });
+    QElapsedTimer clock;
+    clock.start();
+    window.open({ QString::fromStdString(dir) });
+    const bool opened = window.waitUntilIdle(600000) && loaded;
+    QObject::disconnect(connection); // loaded is this function's
+    if (!opened) {
+        std::fprintf(stderr, "npuscope-bench: loading %s failed\n", dir.c_str());
+        return false;
     }
     print("comm.open_and_first_views_s", static_cast<double>(clock.elapsed()) / 1e3, "s");
+    return true;
+}
 
-    // Matrix and duration table side by side (by default they share a tab): both must redraw.
-    gui::CommMatrixDock* matrix = window.commMatrixDock();
-    gui::CommDurationDock* duration = window.commDurationDock();
-    window.addDockWidget(Qt::RightDockWidgetArea, duration);
-    window.focusDock(matrix);
-    duration->show();
-    window.show();
-    window.waitUntilIdle(60000);
+// The steps with communication ops and the communication groups' hashes. The caller holds db's lock.
+void listSelections(model::Database& db, std::vector<int64_t>& steps, std::vector<std::string>& groups)
+{
+    auto st = db.prepare("SELECT DISTINCT step FROM comm_op WHERE step IS NOT NULL ORDER BY step");
+    while (st.step())
+        steps.push_back(st.int64(0));
+    for (const auto& grp : query::CommQuery::groups(db))
+        groups.push_back(grp.hash);
+}
 
-    gui::Workspace& ws = *window.workspace();
-    const std::shared_ptr<model::Database> db = ws.database();
-    std::vector<int64_t> steps;
-    std::vector<std::string> groups;
-    {
-        auto guard = db->lock();
-        auto st = db->prepare("SELECT DISTINCT step FROM comm_op WHERE step IS NOT NULL ORDER BY step");
-        while (st.step())
-            steps.push_back(st.int64(0));
-        for (const auto& grp : query::CommQuery::groups(*db))
-            groups.push_back(grp.hash);
-        // The indexes the views share, built again here to time them (the views built theirs on open).
-        std::vector<double> linkBuild, opBuild;
-        for (int i = 0; i < 3; ++i) {
-            linkBuild.push_back(msOf([&] { query::CommLinkIndex::build(*db); }));
-            opBuild.push_back(msOf([&] { query::CommOpIndex::build(*db); }));
-        }
-        print("comm.index_build.links_ms", percentile(linkBuild, 0.5), "ms");
-        print("comm.index_build.ops_ms", percentile(opBuild, 0.5), "ms");
-        print("comm.index.link_rows", static_cast<double>(query::CommLinkIndex::forDatabase(db)->size()), "rows");
-        print("comm.index.op_rows", static_cast<double>(query::CommOpIndex::forDatabase(db)->size()), "rows");
-        // The duration dock's figures from the index, and the same through the database (its cached index).
-        query::CommSelection sel;
-        sel.step = steps.empty() ? std::nullopt : std::optional<int64_t>(steps[steps.size() / 2]);
-        const auto ops = query::CommOpIndex::forDatabase(db);
-        std::vector<double> viaDb, mem;
-        for (int i = 0; i < 5; ++i) {
-            viaDb.push_back(msOf([&] {
-                query::CommAnalysisQuery::durations(*db, sel);
-                query::CommAnalysisQuery::packets(*db, sel);
-                query::CommAnalysisQuery::opStrip(*db, sel);
-            }));
-            mem.push_back(msOf([&] {
-                query::CommAnalysisQuery::durations(*ops, sel);
-                query::CommAnalysisQuery::packets(*ops, sel);
-                query::CommAnalysisQuery::opStrip(*ops, sel);
-            }));
-        }
-        print("comm.duration_query.via_database_ms", percentile(viaDb, 0.5), "ms");
-        print("comm.duration_query.index_ms", percentile(mem, 0.5), "ms");
+// The indexes the views share, built again here to time them (the views built theirs on open). The caller holds db's
+// lock.
+void timeIndexBuilds(const std::shared_ptr<model::Database>& db)
+{
+    std::vector<double> linkBuild, opBuild;
+    for (int i = 0; i < 3; ++i) {
+        linkBuild.push_back(msOf([&] { query::CommLinkIndex::build(*db); }));
+        opBuild.push_back(msOf([&] { query::CommOpIndex::build(*db); }));
     }
-    if (steps.empty() || groups.empty()) {
-        std::fprintf(stderr, "npuscope-bench: the cluster has no communication steps or groups\n");
-        return 1;
-    }
+    print("comm.index_build.links_ms", percentile(linkBuild, 0.5), "ms");
+    print("comm.index_build.ops_ms", percentile(opBuild, 0.5), "ms");
+    print("comm.index.link_rows", static_cast<double>(query::CommLinkIndex::forDatabase(db)->size()), "rows");
+    print("comm.index.op_rows", static_cast<double>(query::CommOpIndex::forDatabase(db)->size()), "rows");
+}
 
-    // One switch: from the Workspace change until both docks applied their new result and the event
-    // loop ran once more (their repaint). Then everything settles before the next switch.
+// The duration dock's figures of the middle step from the index, and the same through the database (its cached
+// index). The caller holds db's lock.
+void timeDurationQueries(const std::shared_ptr<model::Database>& db, const std::vector<int64_t>& steps)
+{
+    query::CommSelection sel;
+    sel.step = steps.empty() ? std::nullopt : std::optional<int64_t>(steps[steps.size() / 2]);
+    const auto ops = query::CommOpIndex::forDatabase(db);
+    std::vector<double> viaDb, mem;
+    for (int i = 0; i < 5; ++i) {
+        viaDb.push_back(msOf([&] {
+            query::CommAnalysisQuery::durations(*db, sel);
+            query::CommAnalysisQuery::packets(*db, sel);
+            query::CommAnalysisQuery::opStrip(*db, sel);
+        }));
+        mem.push_back(msOf([&] {
+            query::CommAnalysisQuery::durations(*ops, sel);
+            query::CommAnalysisQuery::packets(*ops, sel);
+            query::CommAnalysisQuery::opStrip(*ops, sel);
+        }));
+    }
+    print("comm.duration_query.via_database_ms", percentile(viaDb, 0.5), "ms");
+    print("comm.duration_query.index_ms", percentile(mem, 0.5), "ms");
+}
+
+// Times selection switches. One switch: from the Workspace change until both docks applied their new result and the
+// event loop ran once more (their repaint). Then everything settles before the next switch.
+struct SwitchTimer {
+    gui::MainWindow& window;
+    gui::CommMatrixDock* matrix;
+    gui::CommDurationDock* duration;
     bool timedOut = false;
     std::vector<double> matrixAt, durationAt; // when each dock applied its result, every switch
-    auto measure = [&](std::vector<double>& out, const std::function<void()>& change) {
+
+    // Appends the time of one switch (change) to out.
+    void measure(std::vector<double>& out, const std::function<void()>& change)
+    {
         window.waitUntilIdle(60000);
         const int m0 = matrix->resultsApplied();
         const int d0 = duration->resultsApplied();
@@ -197,36 +192,48 @@ int commViews(int argc, char** argv, const std::vector<std::string>& args)
         QCoreApplication::processEvents();
         timedOut = timedOut || deadline.hasExpired();
         out.push_back(static_cast<double>(t.nsecsElapsed()) / 1.0e6);
-    };
+    }
+};
+
+// Step, group and op switches, round after round, and the docks' last query times.
+void timeSwitches(gui::MainWindow& window, gui::CommMatrixDock* matrix, gui::CommDurationDock* duration,
+    const std::shared_ptr<model::Database>& db, const std::vector<int64_t>& steps,
+    const std::vector<std::string>& groups)
+{
+    gui::Workspace& ws = *window.workspace();
+    SwitchTimer timer { window, matrix, duration, false, {}, {} };
     std::vector<double> stepSwitch, groupSwitch, opSwitch;
     constexpr int kRounds = 12;
     for (int i = 0; i < kRounds; ++i) {
         const int64_t step = steps[static_cast<size_t>(i) % steps.size()];
-        measure(stepSwitch, [&] { ws.setStep(step); });
+        timer.measure(stepSwitch, [&] { ws.setStep(step); });
         const std::string group = groups[static_cast<size_t>(i * 37) % groups.size()];
-        measure(groupSwitch, [&] { ws.setGroupHash(group); });
+        timer.measure(groupSwitch, [&] { ws.setGroupHash(group); });
         query::CommSelection sel;
         sel.step = step;
         sel.groupHash = group;
         const auto names = query::CommAnalysisQuery::opNames(*query::CommOpIndex::forDatabase(db), sel);
         if (!names.empty()) {
             const std::string op = names[static_cast<size_t>(i) % names.size()];
-            measure(opSwitch, [&] { ws.setCommOp(op); });
-            measure(opSwitch, [&] { ws.setCommOp(std::nullopt); });
+            timer.measure(opSwitch, [&] { ws.setCommOp(op); });
+            timer.measure(opSwitch, [&] { ws.setCommOp(std::nullopt); });
         }
-        measure(groupSwitch, [&] { ws.setGroupHash(std::nullopt); });
+        timer.measure(groupSwitch, [&] { ws.setGroupHash(std::nullopt); });
     }
     printStats("comm.switch_step", stepSwitch);
     printStats("comm.switch_group", groupSwitch);
     printStats("comm.switch_op", opSwitch);
-    printStats("comm.switch_any.matrix_applied", matrixAt);
-    printStats("comm.switch_any.duration_applied", durationAt);
-    print("comm.switch_timeouts", timedOut ? 1 : 0, "bool");
+    printStats("comm.switch_any.matrix_applied", timer.matrixAt);
+    printStats("comm.switch_any.duration_applied", timer.durationAt);
+    print("comm.switch_timeouts", timer.timedOut ? 1 : 0, "bool");
     print("comm.matrix_query_last_ms", matrix->lastQueryMs(), "ms");
     print("comm.duration_query_last_ms", duration->lastQueryMs(), "ms");
+}
 
-    // Matrix frames: the all-ranks matrix of one step, painted at several zoom levels.
-    ws.setStep(steps.front());
+// Matrix frames: the all-ranks matrix of one step, painted at several zoom levels, against blitting one image.
+void timeMatrixFrames(gui::MainWindow& window, gui::CommMatrixDock* matrix, int64_t step)
+{
+    window.workspace()->setStep(step);
     window.waitUntilIdle(60000);
     gui::CommMatrixView* view = matrix->view();
     QImage target(view->size(), QImage::Format_ARGB32_Premultiplied);
@@ -256,6 +263,62 @@ int commViews(int argc, char** argv, const std::vector<std::string>& args)
     printStats("comm.matrix_frame", frames);
     printStats("comm.matrix_frame_baseline_blit", baseline);
     print("comm.matrix_frame_ratio", percentile(frames, 0.5) / std::max(1e-6, percentile(baseline, 0.5)), "x");
+}
+
+} // namespace
+
+int commViews(int argc, char** argv, const std::vector<std::string>& args)
+{
+    int ranks = 1024;
+    std::string work = (fs::temp_directory_path() / "npuscope-bench").string();
+    for (size_t i = 0; i + 1 < args.size(); i += 2) {
+        if (args[i] == "--ranks")
+            ranks = std::max(1, std::atoi(args[i + 1].c_str()));
+        else if (args[i] == "--work")
+            work = args[i + 1];
+        else
+            return 2;
+    }
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    print("comm.machine_load1_start", loadAverage(), "load");
+
+    const testgen::GeneratorOptions g = clusterOptions(ranks, work);
+    if (!generateCluster(g))
+        return 1;
+    gui::MainWindow::Options options;
+    options.persistSettings = false;
+    options.interactive = false;
+    gui::MainWindow window(options);
+    window.resize(1600, 1000);
+    if (!openCluster(window, g.outDir))
+        return 1;
+
+    // Matrix and duration table side by side (by default they share a tab): both must redraw.
+    gui::CommMatrixDock* matrix = window.commMatrixDock();
+    gui::CommDurationDock* duration = window.commDurationDock();
+    window.addDockWidget(Qt::RightDockWidgetArea, duration);
+    window.focusDock(matrix);
+    duration->show();
+    window.show();
+    window.waitUntilIdle(60000);
+
+    const std::shared_ptr<model::Database> db = window.workspace()->database();
+    std::vector<int64_t> steps;
+    std::vector<std::string> groups;
+    {
+        auto guard = db->lock();
+        listSelections(*db, steps, groups);
+        timeIndexBuilds(db);
+        timeDurationQueries(db, steps);
+    }
+    if (steps.empty() || groups.empty()) {
+        std::fprintf(stderr, "npuscope-bench: the cluster has no communication steps or groups\n");
+        return 1;
+    }
+    timeSwitches(window, matrix, duration, db, steps, groups);
+    timeMatrixFrames(window, matrix, steps.front());
     print("comm.machine_load1_end", loadAverage(), "load");
     print("rss.comm.peak_mb", peakRssMb(), "MB");
     return 0;

@@ -24,6 +24,9 @@ const QColor kSlowest(200, 30, 40);
 const QColor kComm(52, 168, 83);
 const QColor kWait(245, 150, 30);
 
+// The width of a step's min–max box (slot: px per step); the selection band around it is a few of these wide.
+double boxWidth(double slot) { return std::min(28.0, slot * 0.3); }
+
 } // namespace
 
 TimeOverviewChart::TimeOverviewChart(QWidget* parent)
@@ -127,19 +130,23 @@ QString TimeOverviewChart::toolTipFor(int index) const
              "(not Stage)<br><i>click: select this step</i>");
 }
 
-void TimeOverviewChart::paintEvent(QPaintEvent*)
+// One paint's plot and axis scales: where a step's centre is and where a value lies on the left (step time) or the
+// right (communication) axis.
+struct TimeOverviewChart::Frame {
+    QRect plot;
+    double slot = 0; // px per step
+    int ticks = 1; // gridline intervals, the same on both axes
+    double leftLow = 0, leftMax = 0, leftStep = 0;
+    double rightLow = 0, rightMax = 0, rightStep = 0;
+
+    double x(int i) const { return plot.left() + (i + 0.5) * slot; }
+    double yLeft(double v) const { return plot.bottom() - (v - leftLow) / (leftMax - leftLow) * plot.height(); }
+    double yRight(double v) const { return plot.bottom() - (v - rightLow) / (rightMax - rightLow) * plot.height(); }
+};
+
+TimeOverviewChart::Frame TimeOverviewChart::scaleFrame(const QRect& plot) const
 {
-    QPainter p(this);
-    p.fillRect(rect(), palette().color(QPalette::Base));
-    const QFontMetrics fm = fontMetrics();
     const auto& steps = m_overview.steps;
-    if (steps.empty()) {
-        p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(rect(), Qt::AlignCenter, tr("No steps"));
-        return;
-    }
-    const QRect plot = plotRect();
-    const int n = static_cast<int>(steps.size());
     double leftMax = 0, rightMax = 0;
     double leftMin = std::numeric_limits<double>::infinity(), rightMin = leftMin;
     for (const auto& s : steps) {
@@ -157,37 +164,62 @@ void TimeOverviewChart::paintEvent(QPaintEvent*)
         rightMin = 0;
     // Gridlines on 1-2-5 multiples of the left axis's step; the right axis gets as many, on its own 1-2-5 step. Fitted
     // to the data, each axis starts at the multiple of its step at or below its smallest value.
-    const double leftStep = niceStep(std::max(leftMax - leftMin, leftMax * 1e-3), 4);
-    const double leftLow = std::floor(leftMin / leftStep) * leftStep;
-    const int ticks = std::max(1, static_cast<int>(std::ceil((leftMax - leftLow) / leftStep - 1e-9)));
-    double rightStep = niceStep(std::max(rightMax - rightMin, rightMax * 1e-3), ticks);
-    double rightLow = std::floor(rightMin / rightStep) * rightStep;
-    while (rightLow + rightStep * ticks < rightMax - 1e-9) { // flooring the start can leave the top short
-        rightStep = niceStep(rightStep * 1.01 * ticks, ticks);
-        rightLow = std::floor(rightMin / rightStep) * rightStep;
+    Frame f;
+    f.plot = plot;
+    f.slot = static_cast<double>(plot.width()) / static_cast<int>(steps.size());
+    f.leftStep = niceStep(std::max(leftMax - leftMin, leftMax * 1e-3), 4);
+    f.leftLow = std::floor(leftMin / f.leftStep) * f.leftStep;
+    f.ticks = std::max(1, static_cast<int>(std::ceil((leftMax - f.leftLow) / f.leftStep - 1e-9)));
+    f.rightStep = niceStep(std::max(rightMax - rightMin, rightMax * 1e-3), f.ticks);
+    f.rightLow = std::floor(rightMin / f.rightStep) * f.rightStep;
+    while (f.rightLow + f.rightStep * f.ticks < rightMax - 1e-9) { // flooring the start can leave the top short
+        f.rightStep = niceStep(f.rightStep * 1.01 * f.ticks, f.ticks);
+        f.rightLow = std::floor(rightMin / f.rightStep) * f.rightStep;
     }
-    leftMax = leftLow + leftStep * ticks;
-    rightMax = rightLow + rightStep * ticks;
-    m_leftRange = { leftLow, leftMax };
-    const double slot = static_cast<double>(plot.width()) / n;
-    auto xOf = [&](int i) { return plot.left() + (i + 0.5) * slot; };
-    auto yl = [&](double v) { return plot.bottom() - (v - leftLow) / (leftMax - leftLow) * plot.height(); };
-    auto yr = [&](double v) { return plot.bottom() - (v - rightLow) / (rightMax - rightLow) * plot.height(); };
+    f.leftMax = f.leftLow + f.leftStep * f.ticks;
+    f.rightMax = f.rightLow + f.rightStep * f.ticks;
+    return f;
+}
 
+void TimeOverviewChart::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    p.fillRect(rect(), palette().color(QPalette::Base));
+    if (m_overview.steps.empty()) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(rect(), Qt::AlignCenter, tr("No steps"));
+        return;
+    }
+    const Frame f = scaleFrame(plotRect());
+    m_leftRange = { f.leftLow, f.leftMax };
+    paintAxes(p, f);
+    paintStepBands(p, f);
+    p.setRenderHint(QPainter::Antialiasing, true);
+    paintMinMax(p, f);
+    paintSeries(p, f);
+    p.setRenderHint(QPainter::Antialiasing, false);
+    paintStepLabels(p, f);
+    paintLegend(p);
+}
+
+void TimeOverviewChart::paintAxes(QPainter& p, const Frame& f) const
+{
+    const QFontMetrics fm = fontMetrics();
+    const QRect& plot = f.plot;
     // Grid and both axes.
-    for (int k = 0; k <= ticks; ++k) {
-        const double y = plot.bottom() - k * plot.height() / static_cast<double>(ticks);
+    for (int k = 0; k <= f.ticks; ++k) {
+        const double y = plot.bottom() - k * plot.height() / static_cast<double>(f.ticks);
         p.setPen(QPen(gridColor(), 1));
         p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
         p.setPen(kMedian.darker(130));
-        const QString l = TimeFormat::axisTick(leftLow + leftStep * k, leftStep);
+        const QString l = TimeFormat::axisTick(f.leftLow + f.leftStep * k, f.leftStep);
         p.drawText(
             QRectF(0, y - fm.height() / 2.0, plot.left() - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter, l);
         if (!hasCommunication())
             continue;
         p.setPen(kComm.darker(130));
         p.drawText(QRectF(plot.right() + 6, y - fm.height() / 2.0, width() - plot.right() - 6, fm.height()),
-            Qt::AlignLeft | Qt::AlignVCenter, TimeFormat::axisTick(rightLow + rightStep * k, rightStep));
+            Qt::AlignLeft | Qt::AlignVCenter, TimeFormat::axisTick(f.rightLow + f.rightStep * k, f.rightStep));
     }
     p.setPen(kMedian.darker(130));
     // Axis titles above the top tick labels (which are centred on the plot's top edge).
@@ -202,57 +234,71 @@ void TimeOverviewChart::paintEvent(QPaintEvent*)
                                                                       : tr("wait");
         p.drawText(QPoint(width() - fm.horizontalAdvance(rightTitle) - 4, titleBaseline), rightTitle);
     }
+}
 
+void TimeOverviewChart::paintStepBands(QPainter& p, const Frame& f) const
+{
     // Selected and hovered steps: a band around the step's box, at most a few box widths wide (one step alone must
     // not wash the whole plot), in the palette's highlight colour.
-    const double boxW = std::min(28.0, slot * 0.3);
-    const double bandW = std::min(slot, std::max(3.0 * boxW, 48.0));
+    const auto& steps = m_overview.steps;
+    const double bandW = std::min(f.slot, std::max(3.0 * boxWidth(f.slot), 48.0));
     const QColor selectedFill = selectionColor();
     QColor hoveredFill = palette().color(QPalette::Text);
     hoveredFill.setAlpha(18);
-    for (int i = 0; i < n; ++i) {
+    for (int i = 0; i < static_cast<int>(steps.size()); ++i) {
         const bool selected = m_selected && *m_selected == steps[static_cast<size_t>(i)].step;
         if (selected || i == hoveredItem())
-            p.fillRect(
-                QRectF(xOf(i) - bandW / 2, plot.top(), bandW, plot.height()), selected ? selectedFill : hoveredFill);
+            p.fillRect(QRectF(f.x(i) - bandW / 2, f.plot.top(), bandW, f.plot.height()),
+                selected ? selectedFill : hoveredFill);
     }
+}
+
+void TimeOverviewChart::paintMinMax(QPainter& p, const Frame& f) const
+{
     // Min–max band (a polygon across steps, plus a box per step so a single step shows too).
-    p.setRenderHint(QPainter::Antialiasing, true);
+    const auto& steps = m_overview.steps;
     // Steps with communication ops but no step trace row (ranks == 0) have no step time: no band, box or median.
     std::vector<int> timed;
-    for (int i = 0; i < n; ++i) {
+    for (int i = 0; i < static_cast<int>(steps.size()); ++i) {
         if (steps[static_cast<size_t>(i)].ranks > 0)
             timed.push_back(i);
     }
     if (timed.size() > 1) {
         QPainterPath band;
-        band.moveTo(xOf(timed.front()), yl(static_cast<double>(steps[static_cast<size_t>(timed.front())].maxNs)));
+        band.moveTo(f.x(timed.front()), f.yLeft(static_cast<double>(steps[static_cast<size_t>(timed.front())].maxNs)));
         for (size_t k = 1; k < timed.size(); ++k)
-            band.lineTo(xOf(timed[k]), yl(static_cast<double>(steps[static_cast<size_t>(timed[k])].maxNs)));
+            band.lineTo(f.x(timed[k]), f.yLeft(static_cast<double>(steps[static_cast<size_t>(timed[k])].maxNs)));
         for (auto it = timed.rbegin(); it != timed.rend(); ++it)
-            band.lineTo(xOf(*it), yl(static_cast<double>(steps[static_cast<size_t>(*it)].minNs)));
+            band.lineTo(f.x(*it), f.yLeft(static_cast<double>(steps[static_cast<size_t>(*it)].minNs)));
         band.closeSubpath();
         p.fillPath(band, kBand);
     }
+    const double boxW = boxWidth(f.slot);
     for (int i : timed) {
         const auto& s = steps[static_cast<size_t>(i)];
-        const QRectF box(QPointF(xOf(i) - boxW / 2, yl(static_cast<double>(s.maxNs))),
-            QPointF(xOf(i) + boxW / 2, yl(static_cast<double>(s.minNs))));
+        const QRectF box(QPointF(f.x(i) - boxW / 2, f.yLeft(static_cast<double>(s.maxNs))),
+            QPointF(f.x(i) + boxW / 2, f.yLeft(static_cast<double>(s.minNs))));
         p.fillRect(box, kBand);
         p.setPen(QPen(kMedian, 1));
         p.drawRect(box);
         p.setPen(QPen(kMedian, 2));
-        p.drawLine(QPointF(box.left(), yl(static_cast<double>(s.medianNs))),
-            QPointF(box.right(), yl(static_cast<double>(s.medianNs))));
+        p.drawLine(QPointF(box.left(), f.yLeft(static_cast<double>(s.medianNs))),
+            QPointF(box.right(), f.yLeft(static_cast<double>(s.medianNs))));
     }
+}
+
+void TimeOverviewChart::paintSeries(QPainter& p, const Frame& f) const
+{
+    const auto& steps = m_overview.steps;
+    // One series: a dot per step that has a value (value gives its y, nullopt for none), joined by a line.
     auto polyline = [&](const QColor& color, Qt::PenStyle style, auto value) {
         QPainterPath path;
         bool started = false;
-        for (int i = 0; i < n; ++i) {
+        for (int i = 0; i < static_cast<int>(steps.size()); ++i) {
             const std::optional<double> v = value(steps[static_cast<size_t>(i)]);
             if (!v)
                 continue;
-            const QPointF pt(xOf(i), *v);
+            const QPointF pt(f.x(i), *v);
             if (started)
                 path.lineTo(pt);
             else
@@ -267,31 +313,38 @@ void TimeOverviewChart::paintEvent(QPaintEvent*)
         p.drawPath(path);
     };
     polyline(kMedian, Qt::SolidLine, [&](const query::StepOverview& s) {
-        return s.ranks > 0 ? std::optional<double>(yl(static_cast<double>(s.medianNs))) : std::nullopt;
+        return s.ranks > 0 ? std::optional<double>(f.yLeft(static_cast<double>(s.medianNs))) : std::nullopt;
     });
     polyline(kSlowest, Qt::DashLine, [&](const query::StepOverview& s) {
-        return s.slowestRankNs ? std::optional<double>(yl(static_cast<double>(*s.slowestRankNs))) : std::nullopt;
+        return s.slowestRankNs ? std::optional<double>(f.yLeft(static_cast<double>(*s.slowestRankNs))) : std::nullopt;
     });
     polyline(kComm, Qt::SolidLine, [&](const query::StepOverview& s) {
-        return s.meanCommNs ? std::optional<double>(yr(*s.meanCommNs)) : std::nullopt;
+        return s.meanCommNs ? std::optional<double>(f.yRight(*s.meanCommNs)) : std::nullopt;
     });
     polyline(kWait, Qt::SolidLine, [&](const query::StepOverview& s) {
-        return s.meanWaitNs ? std::optional<double>(yr(*s.meanWaitNs)) : std::nullopt;
+        return s.meanWaitNs ? std::optional<double>(f.yRight(*s.meanWaitNs)) : std::nullopt;
     });
-    p.setRenderHint(QPainter::Antialiasing, false);
+}
 
-    // X labels.
+void TimeOverviewChart::paintStepLabels(QPainter& p, const Frame& f) const
+{
+    // Step numbers under the plot: every step, or every 2nd, 4th, … when they would not fit.
+    const QFontMetrics fm = fontMetrics();
+    const auto& steps = m_overview.steps;
     p.setPen(palette().color(QPalette::WindowText));
     int every = 1;
-    while (every * slot < fm.horizontalAdvance(QStringLiteral("8888")) + 8)
+    while (every * f.slot < fm.horizontalAdvance(QStringLiteral("8888")) + 8)
         every *= 2;
-    for (int i = 0; i < n; i += every)
-        p.drawText(QRectF(xOf(i) - slot * every / 2, plot.bottom() + 4, slot * every, fm.height()), Qt::AlignHCenter,
-            QString::number(steps[static_cast<size_t>(i)].step));
+    for (int i = 0; i < static_cast<int>(steps.size()); i += every)
+        p.drawText(QRectF(f.x(i) - f.slot * every / 2, f.plot.bottom() + 4, f.slot * every, fm.height()),
+            Qt::AlignHCenter, QString::number(steps[static_cast<size_t>(i)].step));
     p.setPen(QPen(palette().color(QPalette::Mid), 1));
-    p.drawRect(plot.adjusted(0, 0, -1, -1));
+    p.drawRect(f.plot.adjusted(0, 0, -1, -1));
+}
 
-    // Legend.
+void TimeOverviewChart::paintLegend(QPainter& p) const
+{
+    const QFontMetrics fm = fontMetrics();
     const auto entries = legendEntries();
     const auto at = legendPositions();
     for (size_t k = 0; k < entries.size(); ++k) {

@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+class QPainter;
+
 namespace npuscope::gui {
 
 // Per-step chart with two y axes. Left: the step time over ranks as a min–max band with the
@@ -55,6 +57,18 @@ protected:
     void paintEvent(QPaintEvent* event) override;
 
 private:
+    // One paint's plot rectangle and axis scales (defined in the .cpp).
+    struct Frame;
+    // Both axes fitted to the steps (from 0, or around the data with setFitToData): a whole number of 1-2-5 steps.
+    Frame scaleFrame(const QRect& plot) const;
+    // The parts of paintEvent, in drawing order.
+    void paintAxes(QPainter& p, const Frame& f) const;
+    void paintStepBands(QPainter& p, const Frame& f) const;
+    void paintMinMax(QPainter& p, const Frame& f) const;
+    void paintSeries(QPainter& p, const Frame& f) const;
+    void paintStepLabels(QPainter& p, const Frame& f) const;
+    void paintLegend(QPainter& p) const;
+
     query::TimeOverview m_overview;
     std::optional<int64_t> m_selected;
     bool m_fit = false;
