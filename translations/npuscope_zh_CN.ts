@@ -2510,6 +2510,10 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
         <source>fallback</source>
         <translation>兜底推断</translation>
     </message>
+    <message>
+        <source>pipeline-parallel file names</source>
+        <translation>pipeline-parallel 文件名</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::LinkTableModel</name>
@@ -4735,6 +4739,18 @@ rank %1 of %2</source>
     <message>
         <source>MindSpore stageDevices not used: %1.</source>
         <translation>未使用 MindSpore stageDevices：%1。</translation>
+    </message>
+    <message>
+        <source>%1 pipeline stage(s) of %2 contiguous ranks, from the names of MindInsight&apos;s ascend_cluster_analyse_pipeline-parallel files</source>
+        <translation>%1 个流水线阶段，每阶段 %2 个连续 rank，取自 MindInsight 的 ascend_cluster_analyse_pipeline-parallel 文件名</translation>
+    </message>
+    <message>
+        <source>%1 stages of %2 ranks, world size %3</source>
+        <translation>%1 个阶段共 %2 个 rank，而 world size 为 %3</translation>
+    </message>
+    <message>
+        <source>ascend_cluster_analyse_pipeline-parallel files not used: %1.</source>
+        <translation>未使用 ascend_cluster_analyse_pipeline-parallel 文件：%1。</translation>
     </message>
 </context>
 <context>

@@ -21,6 +21,8 @@ const char* layoutSourceName(LayoutSource source)
         return QT_TRANSLATE_NOOP("LayoutSource", "distributed_args");
     case LayoutSource::MindSporeStages:
         return QT_TRANSLATE_NOOP("LayoutSource", "MindSpore stageDevices");
+    case LayoutSource::ClusterAnalyseFiles:
+        return QT_TRANSLATE_NOOP("LayoutSource", "pipeline-parallel file names");
     case LayoutSource::Fallback:
         return QT_TRANSLATE_NOOP("LayoutSource", "fallback");
     }

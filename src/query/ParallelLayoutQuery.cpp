@@ -113,7 +113,8 @@ ParallelLayout ParallelLayoutQuery::layout(model::Database& db, std::optional<Pa
         const auto error = ParallelLayoutMath::validate(*userSizes, world, worldWhat);
         if (error.source.empty())
             return ParallelLayoutMath::megatron(*userSizes, loaded, LayoutSource::UserSizes,
-                layoutText(QT_TRANSLATE_NOOP("ParallelLayout", "sizes entered by the user, Megatron order tp-cp-dp-pp")));
+                layoutText(
+                    QT_TRANSLATE_NOOP("ParallelLayout", "sizes entered by the user, Megatron order tp-cp-dp-pp")));
         notes.push_back(layoutText(QT_TRANSLATE_NOOP("ParallelLayout", "Entered sizes not used: %1."), { error }));
     }
     TrText why;
@@ -148,7 +149,34 @@ ParallelLayout ParallelLayoutQuery::layout(model::Database& db, std::optional<Pa
             why = layoutText(QT_TRANSLATE_NOOP("ParallelLayout", "it lists %1 ranks, world size %2"),
                 { std::to_string(l->worldSize), std::to_string(world) });
         }
-        notes.push_back(layoutText(QT_TRANSLATE_NOOP("ParallelLayout", "MindSpore stageDevices not used: %1."), { why }));
+        notes.push_back(
+            layoutText(QT_TRANSLATE_NOOP("ParallelLayout", "MindSpore stageDevices not used: %1."), { why }));
+    }
+    // MindInsight's ascend_cluster_analyse_pipeline-parallel_{stages}_{ranks}_{id}.csv: contiguous stages.
+    const auto analyse = infoOfFirstRank(db, "cluster_analyse.");
+    if (const auto stages = positiveInt(analyse, "pipeline_stages"), ranks = positiveInt(analyse, "rank_size");
+        stages && ranks) {
+        if (*ranks == world && *ranks % *stages == 0) {
+            const int perStage = *ranks / *stages;
+            std::vector<std::vector<int64_t>> stageDevices(static_cast<size_t>(*stages));
+            for (int r = 0; r < *ranks; ++r)
+                stageDevices[static_cast<size_t>(r / perStage)].push_back(r);
+            if (auto l = ParallelLayoutMath::fromStages(stageDevices, loaded, &why)) {
+                l->source = LayoutSource::ClusterAnalyseFiles;
+                l->detail
+                    = layoutText(QT_TRANSLATE_NOOP("ParallelLayout",
+                                     "%1 pipeline stage(s) of %2 contiguous ranks, from the names of MindInsight's "
+                                     "ascend_cluster_analyse_pipeline-parallel files"),
+                        { std::to_string(*stages), std::to_string(perStage) });
+                return withNotes(std::move(*l));
+            }
+        } else {
+            why = layoutText(QT_TRANSLATE_NOOP("ParallelLayout", "%1 stages of %2 ranks, world size %3"),
+                { std::to_string(*stages), std::to_string(*ranks), std::to_string(world) });
+        }
+        notes.push_back(layoutText(
+            QT_TRANSLATE_NOOP("ParallelLayout", "ascend_cluster_analyse_pipeline-parallel files not used: %1."),
+            { why }));
     }
     return withNotes(ParallelLayoutMath::fallback(loaded, world));
 }

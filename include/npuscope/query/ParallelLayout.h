@@ -17,10 +17,11 @@ enum class LayoutSource {
     ParallelGroups, // profiler_metadata.json parallel_group_info (table parallel_group)
     DistributedArgs, // profiler_metadata.json distributed_args.*_size (table rank_info), Megatron order
     MindSporeStages, // MindSpore parallel_strategy_{rank}.json config.stageDevices (rank_info)
+    ClusterAnalyseFiles, // MindInsight ascend_cluster_analyse_pipeline-parallel_{stages}_{ranks}_{id}.csv names
     Fallback, // nothing says otherwise: one stage, DP = world size
 };
 
-// "user sizes", "parallel groups", "distributed_args", "MindSpore stageDevices", "fallback".
+// "user sizes", "parallel groups", "distributed_args", "MindSpore stageDevices", "pipeline-parallel file names", "fallback".
 const char* layoutSourceName(LayoutSource source);
 
 // Parallel degrees. world() = pp × dp × cp × tp; ep splits the dp × cp ranks of a stage for the experts and does

@@ -44,6 +44,15 @@ std::map<int64_t, Breakdown> readClusterAnalyse(ImportContext& ctx)
     }
     if (analyse.empty())
         return out;
+    // ascend_cluster_analyse_pipeline-parallel_{stage_num}_{rank_size}_{id}.csv names the pipeline layout (MindInsight
+    // lays the stages out as contiguous rank ranges of rank_size / stage_num): kept as rank info for the parallel
+    // layout (ParallelLayoutQuery), so ranks of different stages are not compared as peers.
+    static const std::regex kPipeline(R"(^ascend_cluster_analyse_pipeline-parallel_(\d+)_(\d+)_\d+\.csv$)");
+    const std::string analyseName = analyse.filename().string();
+    if (std::smatch p; std::regex_match(analyseName, p, kPipeline)) {
+        ctx.writer().addRankInfo(ctx.rankId(), "cluster_analyse.pipeline_stages", p[1].str());
+        ctx.writer().addRankInfo(ctx.rankId(), "cluster_analyse.rank_size", p[2].str());
+    }
     CsvReader reader;
     std::string error;
     std::vector<std::string> row;
