@@ -164,8 +164,7 @@ void importCommBandwidth(ImportContext& ctx, SqliteExport& db, const OpIndex& op
         + db.columnOrNull(t, { "type" }) + " FROM CommAnalyzerBandwidth" + deviceFilter(db, t, device)
         + " ORDER BY rowid";
     auto st = db.db().prepare(sql);
-    // The db repeats the per-transport figures on every package-size row: one comm_bandwidth per (op, transport).
-    std::map<std::pair<int64_t, std::string>, int64_t> bandwidthIds;
+    CommAnalyzerBandwidthRows bandwidths;
     int missing = 0;
     while (st.step()) {
         const std::string op = st.optText(0).value_or(std::string());
@@ -177,28 +176,7 @@ void importCommBandwidth(ImportContext& ctx, SqliteExport& db, const OpIndex& op
             ++missing;
             continue;
         }
-        auto [bwIt, added] = bandwidthIds.emplace(std::make_pair(opIt->second, transport), 0);
-        if (added) {
-            model::CommBandwidthRow bw;
-            bw.commOpId = opIt->second;
-            bw.transport = transport;
-            bw.sizeMb = Cell::real(st, 3);
-            bw.transitNs = Cell::scaledNs(st, 4, 1.0e6);
-            bw.bandwidthGbps = Cell::real(st, 5);
-            bw.largePacketRatio = Cell::real(st, 6);
-            bwIt->second = ctx.writer().addCommBandwidth(bw);
-        }
-        const auto packageMb = Cell::real(st, 7);
-        const auto count = st.optInt(8);
-        // A (0, 0, 0) package row stands for "no packets" (the text export's empty Size Distribution).
-        if (!packageMb || (*packageMb == 0 && count.value_or(0) == 0))
-            continue;
-        model::CommPacketRow p;
-        p.commBandwidthId = bwIt->second;
-        p.packageMb = *packageMb;
-        p.count = count;
-        p.totalNs = Cell::scaledNs(st, 9, 1.0e6);
-        ctx.writer().addCommPacket(p);
+        bandwidths.add(ctx, st, 3, opIt->second, transport, st.optInt(8));
     }
     if (missing > 0)
         ctx.warning(std::nullopt,

@@ -192,4 +192,29 @@ bool SqliteExport::importWith(ImportContext& ctx, const std::function<void(Sqlit
     return true;
 }
 
+void CommAnalyzerBandwidthRows::add(ImportContext& ctx, const model::Statement& st, int first, int64_t commOpId,
+    const std::string& transport, std::optional<int64_t> count)
+{
+    auto [bwIt, added] = m_bandwidthIds.emplace(std::make_pair(commOpId, transport), 0);
+    if (added) {
+        model::CommBandwidthRow bw;
+        bw.commOpId = commOpId;
+        bw.transport = transport;
+        bw.sizeMb = SqliteExport::real(st, first);
+        bw.transitNs = SqliteExport::scaledNs(st, first + 1, 1.0e6);
+        bw.bandwidthGbps = SqliteExport::real(st, first + 2);
+        bw.largePacketRatio = SqliteExport::real(st, first + 3);
+        bwIt->second = ctx.writer().addCommBandwidth(bw);
+    }
+    const auto packageMb = SqliteExport::real(st, first + 4);
+    if (!packageMb || (*packageMb == 0 && count.value_or(0) == 0))
+        return;
+    model::CommPacketRow p;
+    p.commBandwidthId = bwIt->second;
+    p.packageMb = *packageMb;
+    p.count = count;
+    p.totalNs = SqliteExport::scaledNs(st, first + 6, 1.0e6);
+    ctx.writer().addCommPacket(p);
+}
+
 } // namespace npuscope::io

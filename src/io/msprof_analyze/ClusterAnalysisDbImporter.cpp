@@ -186,7 +186,7 @@ void importBandwidth(ImportContext& ctx, SqliteExport& db, const OpIndex& ops)
         { { "rank_set" }, { "step" }, { "rank_id" }, { "hccl_op_name" }, { "group_name" },
             { "band_type", "transport_type" }, { "transit_size" }, { "transit_time" }, { "bandwidth" },
             { "large_packet_ratio" }, { "package_size" }, { "count" }, { "total_duration" } }));
-    std::map<std::pair<int64_t, std::string>, int64_t> bandwidthIds;
+    CommAnalyzerBandwidthRows bandwidths;
     int64_t missing = 0;
     while (st.step()) {
         const auto rank = intCell(st, 2);
@@ -201,27 +201,7 @@ void importBandwidth(ImportContext& ctx, SqliteExport& db, const OpIndex& ops)
             continue;
         }
         const std::string transport = st.optText(5).value_or(std::string());
-        auto [bwIt, added] = bandwidthIds.emplace(std::make_pair(opIt->second, transport), 0);
-        if (added) {
-            model::CommBandwidthRow bw;
-            bw.commOpId = opIt->second;
-            bw.transport = transport;
-            bw.sizeMb = Cell::real(st, 6);
-            bw.transitNs = Cell::scaledNs(st, 7, 1.0e6);
-            bw.bandwidthGbps = Cell::real(st, 8);
-            bw.largePacketRatio = Cell::real(st, 9);
-            bwIt->second = ctx.writer().addCommBandwidth(bw);
-        }
-        const auto packageMb = Cell::real(st, 10);
-        const auto count = intCell(st, 11);
-        if (!packageMb || (*packageMb == 0 && count.value_or(0) == 0))
-            continue;
-        model::CommPacketRow p;
-        p.commBandwidthId = bwIt->second;
-        p.packageMb = *packageMb;
-        p.count = count;
-        p.totalNs = Cell::scaledNs(st, 12, 1.0e6);
-        ctx.writer().addCommPacket(p);
+        bandwidths.add(ctx, st, 6, opIt->second, transport, intCell(st, 11));
     }
     if (missing > 0)
         ctx.warning(std::nullopt,

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -66,6 +67,21 @@ private:
     std::unordered_map<int64_t, std::string> m_strings;
     bool m_stringsLoaded = false;
     std::unordered_map<std::string, std::unordered_map<int64_t, std::string>> m_enums;
+};
+
+// The rows of msprof-analyze's CommAnalyzerBandwidth tables (analysis.db, cluster_analysis.db), which repeat an op's
+// per-transport figures on every package-size row: one comm_bandwidth per (op, transport), the first time it is seen,
+// and one comm_packet per package row; a (0, 0, 0) package row stands for "no packets" (the text export's empty Size
+// Distribution). One object per table read.
+class CommAnalyzerBandwidthRows {
+public:
+    // st's columns from first on: transit_size (MB), transit_time (ms), bandwidth (GB/s), large_packet_ratio,
+    // package_size (MB), count, total_duration (ms); count as the caller reads it.
+    void add(ImportContext& ctx, const model::Statement& st, int first, int64_t commOpId, const std::string& transport,
+        std::optional<int64_t> count);
+
+private:
+    std::map<std::pair<int64_t, std::string>, int64_t> m_bandwidthIds; // (op, transport) -> comm_bandwidth id
 };
 
 } // namespace npuscope::io
