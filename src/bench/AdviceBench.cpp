@@ -51,39 +51,30 @@ int adviseCluster(const std::vector<std::string>& args)
             { { "--work", &work }, { "--path", &path } }))
         return 2;
     if (path.empty()) {
-        testgen::GeneratorOptions g;
-        g.outDir = (fs::path(work) / ("advise" + std::to_string(ranks))).string();
-        g.ranks = ranks / 32 * 32;
-        g.pp = 4;
-        g.tp = 8;
-        g.steps = 3;
-        g.traceMb = 0.01;
-        g.slowRank = 37;
+        auto g = pipelineCluster(work, "advise", ranks);
         g.slowLink = std::pair(3, 11);
         if (!generateOnce(g, "advise"))
             return 1;
         path = g.outDir;
     }
     const load::ParseCache cache({ (fs::path(work) / "advise-cache").string(), 64ull << 30 });
-    const auto plan = io::Detector::detect({ path });
-    if (!openSummary(plan, cache)) { // fills the parse cache: every timed open below is warm
-        std::fprintf(stderr, "npuscope-bench advise: nothing loaded from %s\n", path.c_str());
+    const auto plan = warmPlan(path, cache, "advise"); // every timed open below is warm
+    if (!plan)
         return 1;
-    }
     constexpr double kNone = std::numeric_limits<double>::infinity();
     double open = kNone, cold = kNone, opIndex = kNone, linkIndex = kNone, linkTable = kNone, rules = kNone;
     size_t findings = 0, links = 0;
     for (int i = 0; i < repeat; ++i) {
         std::unique_ptr<model::Database> db;
-        open = std::min(open, timed([&] { db = openSummary(plan, cache); }));
+        open = std::min(open, timed([&] { db = openSummary(*plan, cache); }));
         cold = std::min(cold, timed([&] { findings = query::advice::AdviceQuery::run(*db, {}).size(); }));
-        db = openSummary(plan, cache);
+        db = openSummary(*plan, cache);
         opIndex = std::min(opIndex, timed([&] { query::CommOpIndex::forDatabase(*db); }));
         linkIndex = std::min(linkIndex, timed([&] { query::CommLinkIndex::forDatabase(*db); }));
         linkTable = std::min(linkTable, timed([&] { links = query::CommAnalysisQuery::linkTable(*db, {}).size(); }));
         rules = std::min(rules, timed([&] { query::advice::AdviceQuery::run(*db, {}); }));
     }
-    print("advise.ranks", static_cast<double>(plan.ranks.size()), "ranks");
+    print("advise.ranks", static_cast<double>(plan->ranks.size()), "ranks");
     print("advise.findings", static_cast<double>(findings), "findings");
     print("advise.links", static_cast<double>(links), "rows");
     print("advise.summary_open_s", open, "s");

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,14 @@ bool parseArgs(const std::vector<std::string>& args, std::initializer_list<IntAr
 // case reruns on the same files; false, with the case's name (when not empty) and the reason on stderr, when
 // generation fails.
 bool generateOnce(const testgen::GeneratorOptions& g, const char* caseName);
+
+// The TP8 x PP4 cluster of the advice and blame cases: ranks rounded down to a multiple of 32, 3 steps, tiny traces,
+// rank 37 computing slower, written to work/<name><ranks>.
+testgen::GeneratorOptions pipelineCluster(const std::string& work, const char* name, int ranks);
+
+// The detection plan of path with its summary already in cache (one untimed open), so the timed opens of a case are
+// warm; nullopt, with the case's name on stderr, when nothing loads.
+std::optional<io::LoadPlan> warmPlan(const std::string& path, const load::ParseCache& cache, const char* caseName);
 
 // A summary open of plan (no timelines) through cache, as the GUI opens a cluster (LazyBench.cpp).
 std::unique_ptr<model::Database> openSummary(const io::LoadPlan& plan, const load::ParseCache& cache);

@@ -38,35 +38,26 @@ int blameCluster(const std::vector<std::string>& args)
     if (!parseArgs(args, { { "--ranks", &ranks, 32 } }, { { "--work", &work }, { "--path", &path } }))
         return 2;
     if (path.empty()) {
-        testgen::GeneratorOptions g;
-        g.outDir = (fs::path(work) / ("blame" + std::to_string(ranks))).string();
-        g.ranks = ranks / 32 * 32;
-        g.pp = 4;
-        g.tp = 8;
-        g.steps = 3;
-        g.traceMb = 0.01;
-        g.slowRank = 37;
+        auto g = pipelineCluster(work, "blame", ranks);
         g.clockSkewUs = 500;
         if (!generateOnce(g, "blame"))
             return 1;
         path = g.outDir;
     }
     const load::ParseCache cache({ (fs::path(work) / "blame-cache").string(), 64ull << 30 });
-    const auto plan = io::Detector::detect({ path });
-    if (!openSummary(plan, cache)) { // fills the parse cache: both timed opens below are warm
-        std::fprintf(stderr, "npuscope-bench blame: nothing loaded from %s\n", path.c_str());
+    const auto plan = warmPlan(path, cache, "blame"); // both timed opens below are warm
+    if (!plan)
         return 1;
-    }
     auto t0 = Clock::now();
-    auto db = openSummary(plan, cache);
+    auto db = openSummary(*plan, cache);
     const double summary = since(t0);
     t0 = Clock::now();
-    db = openSummary(plan, cache);
+    db = openSummary(*plan, cache);
     const auto loaded = Clock::now();
     const auto result = query::BlameAnalysis::run(*db);
     const double analysis = since(loaded);
     const double cluster = since(t0);
-    print("blame.ranks", static_cast<double>(plan.ranks.size()), "ranks");
+    print("blame.ranks", static_cast<double>(plan->ranks.size()), "ranks");
     print("blame.instances", static_cast<double>(result.set.instances.size()), "instances");
     print("blame.summary_s", summary, "s");
     print("blame.analysis_s", analysis, "s");

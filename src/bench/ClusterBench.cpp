@@ -132,6 +132,29 @@ bool generateOnce(const testgen::GeneratorOptions& g, const char* caseName)
     return false;
 }
 
+testgen::GeneratorOptions pipelineCluster(const std::string& work, const char* name, int ranks)
+{
+    testgen::GeneratorOptions g;
+    g.outDir = (fs::path(work) / (name + std::to_string(ranks))).string();
+    g.ranks = ranks / 32 * 32;
+    g.pp = 4;
+    g.tp = 8;
+    g.steps = 3;
+    g.traceMb = 0.01;
+    g.slowRank = 37;
+    return g;
+}
+
+std::optional<io::LoadPlan> warmPlan(const std::string& path, const load::ParseCache& cache, const char* caseName)
+{
+    auto plan = io::Detector::detect({ path });
+    if (!openSummary(plan, cache)) {
+        std::fprintf(stderr, "npuscope-bench %s: nothing loaded from %s\n", caseName, path.c_str());
+        return std::nullopt;
+    }
+    return plan;
+}
+
 void print(const std::string& name, double value, const char* unit)
 {
     std::printf("%s %.3f %s\n", name.c_str(), value, unit);
