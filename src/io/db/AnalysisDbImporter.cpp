@@ -203,18 +203,8 @@ void importCommMatrix(ImportContext& ctx, SqliteExport& db, std::optional<int64_
         r.kind = st.optText(9).value_or("collective");
         const std::string op = st.optText(0).value_or(std::string());
         const OpKey parsed = parseOpKey(op);
-        r.matrixOp = parsed.name;
         r.groupHash = Cell::groupHashOf(st.optText(1));
-        if (parsed.type) {
-            r.opType = *parsed.type;
-            std::transform(r.opType->begin(), r.opType->end(), r.opType->begin(),
-                [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-        } else if (const auto dash = parsed.name.rfind('-'); dash != std::string::npos) {
-            r.opType = parsed.name.substr(0, dash);
-            r.slot = parsed.name.substr(dash + 1);
-        } else if (op == "Total Op Info") {
-            r.slot = "total";
-        }
+        setMatrixOp(r, op, parsed);
         r.localSrc = parseInt(st.optText(2).value_or(std::string()));
         r.localDst = parseInt(st.optText(3).value_or(std::string()));
         if (!r.localSrc || !r.localDst) {

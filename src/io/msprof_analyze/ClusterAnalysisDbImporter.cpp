@@ -233,18 +233,8 @@ void importMatrix(ImportContext& ctx, SqliteExport& db)
         r.step = stepFromKey(st.optText(1).value_or(std::string()));
         r.kind = kindOf(st.optText(0));
         const OpKey parsed = parseOpKey(op);
-        r.matrixOp = parsed.name;
         r.groupHash = Cell::groupHashOf(st.optText(3));
-        if (parsed.type) {
-            r.opType = *parsed.type;
-            std::transform(r.opType->begin(), r.opType->end(), r.opType->begin(),
-                [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-        } else if (const auto dash = parsed.name.rfind('-'); dash != std::string::npos) {
-            r.opType = parsed.name.substr(0, dash);
-            r.slot = parsed.name.substr(dash + 1);
-        } else if (op == "Total Op Info") {
-            r.slot = "total";
-        }
+        setMatrixOp(r, op, parsed);
         r.localSrc = src;
         r.localDst = dst;
         r.src = src;

@@ -31,6 +31,22 @@ OpKey parseOpKey(const std::string& key)
     return k;
 }
 
+void setMatrixOp(model::CommLinkRow& row, const std::string& opKey, const OpKey& parsed)
+{
+    row.matrixOp = parsed.name;
+    if (parsed.type) {
+        // 2023 builds key the matrix by the real op name.
+        row.opType = *parsed.type;
+        std::transform(row.opType->begin(), row.opType->end(), row.opType->begin(),
+            [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    } else if (const auto dash = parsed.name.rfind('-'); dash != std::string::npos) {
+        row.opType = parsed.name.substr(0, dash);
+        row.slot = parsed.name.substr(dash + 1);
+    } else if (opKey == "Total Op Info") {
+        row.slot = "total";
+    }
+}
+
 namespace {
 
 // Streams communication.json: step -> "p2p"|"collective" -> op key -> OPINFO object. Each op object

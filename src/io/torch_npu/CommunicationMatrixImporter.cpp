@@ -19,8 +19,6 @@ namespace npuscope::io {
 
 namespace {
 
-constexpr const char* kTotalOp = "Total Op Info";
-
 namespace od = simdjson::ondemand;
 
 // The op's fields of a matrix link row (step, kind, op key parsed); the link's own fields are left to
@@ -33,19 +31,8 @@ const std::vector<int64_t>* startMatrixOp(ImportContext& ctx, model::CommLinkRow
     op.rankId = ctx.rankId();
     op.step = step;
     op.kind = kind;
-    op.matrixOp = parsed.name;
     op.groupHash = parsed.groupHash;
-    if (parsed.type) {
-        // 2023 builds key the matrix by the real op name.
-        op.opType = *parsed.type;
-        std::transform(op.opType->begin(), op.opType->end(), op.opType->begin(),
-            [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    } else if (const auto dash = parsed.name.rfind('-'); dash != std::string::npos) {
-        op.opType = parsed.name.substr(0, dash);
-        op.slot = parsed.name.substr(dash + 1);
-    } else if (opKey == kTotalOp) {
-        op.slot = "total";
-    }
+    setMatrixOp(op, opKey, parsed);
     if (op.groupHash) {
         const auto& groups = ctx.rankState().groupRanks;
         if (auto g = groups.find(*op.groupHash); g != groups.end())

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "npuscope/io/parse/ImportContext.h"
+#include "npuscope/model/Rows.h"
 
 #include <optional>
 #include <string>
@@ -15,6 +16,11 @@ struct OpKey {
     std::optional<std::string> type; // "allReduce" from "hcom_allReduce__..."
 };
 OpKey parseOpKey(const std::string& key);
+
+// A communication_matrix op key's parts on a link row: matrix_op (the key before '@'); op_type lower case when the key
+// is a real op name (2023 builds), else "allreduce" and slot "top1" of "allreduce-top1"; slot "total" for "Total Op
+// Info". groupHash is left to the caller (the text and db exports write it differently).
+void setMatrixOp(model::CommLinkRow& row, const std::string& opKey, const OpKey& parsed);
 
 // communication.json: per step, p2p/collective, one comm_op row per op (and "Total Op Info"),
 // its per-transport bandwidth rows and packet size distribution. ms -> ns, µs start -> epoch ns.
