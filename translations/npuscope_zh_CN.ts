@@ -5606,6 +5606,10 @@ rank %1 of %2</source>
         <source>file looks truncated: it ends at byte %1 inside a JSON value (&quot;…%2&quot;), not with &apos;]&apos; or &apos;}&apos;; the timeline stops where the file was cut</source>
         <translation>文件疑似被截断：在第 %1 字节处结束于一个 JSON 值内部（&quot;…%2&quot;），而不是以 &apos;]&apos; 或 &apos;}&apos; 结尾；时间线在截断处终止</translation>
     </message>
+    <message>
+        <source>column %1 holds timestamps in scientific notation (%2), as a spreadsheet saves them: they are rounded to 10^%3 µs, so times in this file are not exact and do not line up with other files</source>
+        <translation>列 %1 的时间戳为科学计数法（%2），这是电子表格保存后的形式：已舍入到 10^%3 µs，因此本文件中的时间不精确，且无法与其他文件对齐</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::ParseIssuesDock</name>

@@ -5,6 +5,8 @@
 
 #include "npuscope/core/Decimal.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <exception>
 
 namespace npuscope::io {
@@ -162,7 +164,33 @@ auto CsvImport::number(int col, bool required, Parse parse) -> decltype(parse(st
     return value;
 }
 
-std::optional<int64_t> CsvImport::usNs(int col, bool required) { return number(col, required, npuscope::usToNs); }
+std::optional<int64_t> CsvImport::usNs(int col, bool required)
+{
+    const auto ns = number(col, required, npuscope::usToNs);
+    if (ns)
+        checkRoundedTimestamp(col, trim(field(m_row, col)), *ns);
+    return ns;
+}
+
+void CsvImport::checkRoundedTimestamp(int col, std::string_view cell, int64_t ns)
+{
+    constexpr int64_t kEpochLikeNs = 1'000'000'000'000'000; // 10^12 µs: after 2001-09 as epoch µs
+    const auto e = cell.find_first_of("eE");
+    if (e == std::string_view::npos || std::llabs(ns) < kEpochLikeNs
+        || std::find(m_roundedColumns.begin(), m_roundedColumns.end(), col) != m_roundedColumns.end())
+        return;
+    m_roundedColumns.push_back(col);
+    // The last written digit's place: "1.69512E+15" has 5 decimals of 10^15 µs, so 10^10 µs.
+    const auto dot = cell.find('.');
+    const int decimals = dot == std::string_view::npos || dot > e ? 0 : static_cast<int>(e - dot - 1);
+    const int exponent = parseInt(cell.substr(e + 1)).value_or(0);
+    const int place = exponent - decimals;
+    m_ctx.warning(line(),
+        issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                      "column %1 holds timestamps in scientific notation (%2), as a spreadsheet saves them: they are "
+                      "rounded to 10^%3 µs, so times in this file are not exact and do not line up with other files"),
+            { quote(name(col)), quote(cell), std::to_string(place) }));
+}
 std::optional<int64_t> CsvImport::optInt(int col) { return number(col, false, npuscope::parseInt); }
 std::optional<double> CsvImport::optReal(int col) { return number(col, false, npuscope::parseDouble); }
 

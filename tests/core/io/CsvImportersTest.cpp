@@ -192,6 +192,10 @@ TEST(CsvImporters, GoldenRowCountsAndNoIssues)
                 ASSERT_EQ(issues.size(), 2u) << describe(issues);
                 EXPECT_TRUE(anyIssue(issues, "warning", 17, { "31 fields", "32" })) << describe(issues);
                 EXPECT_TRUE(anyIssue(issues, "warning", 17, { "\"NO\"", "\"Mix Block Dim\"" })) << describe(issues);
+            } else if (c.dir.find("test_rank_1") != std::string::npos && std::string(f.file) == "memory_record.csv") {
+                // Its timestamps went through a spreadsheet ("1.69512E+15"): said once, at the first row.
+                ASSERT_EQ(issues.size(), 1u) << describe(issues);
+                EXPECT_TRUE(anyIssue(issues, "warning", 2, { "scientific notation" })) << describe(issues);
             } else {
                 EXPECT_TRUE(issues.empty()) << describe(issues);
             }
@@ -738,6 +742,24 @@ TEST_F(CsvImportersCorpus, MalformedNumbersAndCrlf)
     EXPECT_TRUE(anyIssue(issues, "warning", 2, { "malformed number", "\"12.3.4\"", "\"Computing\"" }))
         << describe(issues);
     EXPECT_TRUE(anyIssue(issues, "warning", 3, { "malformed number", "\"x2\"", "\"Step\"" })) << describe(issues);
+}
+
+// torch_npu_2023_2rank's rank 1 memory_record.csv went through a spreadsheet: every Timestamp(us) reads
+// "1.69512E+15". The value is read as written (1695120000000000 µs) and the rounding is said once, at the first row.
+TEST_F(CsvImportersCorpus, TimestampsInScientificNotationAreReportedOnce)
+{
+    Model model;
+    const auto path = write("memory_record.csv",
+        "Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Total Active(MB),Stream Ptr,Device Type\n"
+        "APP,1.69512E+15,,10750.375,,,NPU:1\n"
+        "APP,1.69512E+15,,10751.375,,,NPU:1\n"
+        "APP,1695120000000001.5,,10752.375,,,NPU:1\n");
+    EXPECT_TRUE(model.import(&MemoryRecordImporter::run, path));
+    EXPECT_EQ(model.scalar("SELECT count(*) FROM memory_record WHERE ts = 1695120000000000000"), 2);
+    const auto issues = model.issues(path);
+    EXPECT_EQ(issues.size(), 1u) << describe(issues);
+    EXPECT_TRUE(anyIssue(issues, "warning", 2, { "scientific notation", "\"1.69512E+15\"", "10^10 µs" }))
+        << describe(issues);
 }
 
 TEST_F(CsvImportersCorpus, TabSuffixedNumbers)

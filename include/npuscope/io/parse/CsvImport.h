@@ -54,7 +54,9 @@ public:
     bool skipped() const { return m_skipped; }
 
     // Typed cells of the current record.
-    std::optional<int64_t> usNs(int col, bool required = false); // decimal µs -> exact ns
+    // Decimal µs -> exact ns. A timestamp (10^12 µs and more) written in scientific notation ("1.69512E+15": a
+    // spreadsheet kept 6 significant digits) is read as written and reported once per column.
+    std::optional<int64_t> usNs(int col, bool required = false);
     std::optional<int64_t> optInt(int col);
     std::optional<double> optReal(int col);
     std::optional<std::string> text(int col, bool required = false); // trimmed
@@ -72,6 +74,7 @@ public:
 private:
     template <typename Parse> auto number(int col, bool required, Parse parse) -> decltype(parse(std::string_view()));
     void skip(int col, const std::string& why);
+    void checkRoundedTimestamp(int col, std::string_view cell, int64_t ns);
     std::string_view name(int col) const;
 
     ImportContext& m_ctx;
@@ -82,6 +85,7 @@ private:
     int64_t m_imported = 0;
     bool m_skipped = false;
     bool m_cancelled = false;
+    std::vector<int> m_roundedColumns; // columns already reported by checkRoundedTimestamp
 };
 
 } // namespace npuscope::io
