@@ -339,7 +339,7 @@ void writeSlowestLinks(std::ostream& out, model::Database& db)
     auto links
         = db.prepare("SELECT link_op, rank_id, step, group_hash, matrix_op, src, dst, transport, size_mb, "
                      "time_ns, bandwidth_gbps, link_seq FROM comm_link WHERE bandwidth_gbps IS NOT NULL AND src IS NOT "
-                     "NULL AND dst IS NOT NULL AND (transport IS NULL OR transport <> 'LOCAL') AND (slot IS "
+                     "NULL AND dst IS NOT NULL AND src <> dst AND (transport IS NULL OR transport <> 'LOCAL') AND (slot IS "
                      "NULL OR (slot = 'total' AND group_hash IS NOT NULL))");
     while (links.step()) {
         ++linkCount;
@@ -367,7 +367,7 @@ void writeSlowestLinks(std::ostream& out, model::Database& db)
         std::push_heap(slowest.begin(), slowest.end(), slower);
     }
     std::sort_heap(slowest.begin(), slowest.end(), slower);
-    out << "\nSlowest links (per op or total slot, global ranks known, excluding LOCAL): " << linkCount << "\n";
+    out << "\nSlowest links (per op or total slot, global ranks known, excluding LOCAL and a rank's links to itself): " << linkCount << "\n";
     for (const auto& ranked : slowest) {
         const auto& l = ranked.link;
         auto rank = [](const std::optional<int64_t>& r) { return r ? std::to_string(*r) : std::string("?"); };
