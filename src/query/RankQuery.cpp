@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/RankQuery.h"
 
+#include "npuscope/core/HostIpsMapping.h"
+
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 namespace npuscope::query {
 
@@ -15,15 +15,10 @@ namespace {
 std::map<std::string, std::string> readHostMapping(const std::string& rankTablePath)
 {
     std::map<std::string, std::string> out;
-    std::ifstream in(std::filesystem::path(rankTablePath).parent_path() / "host_ips_mapping.txt");
-    std::string line;
-    while (std::getline(in, line)) {
-        std::istringstream words(line);
-        std::string ip;
-        std::string id;
-        if (words >> ip >> id)
-            out.emplace(id, ip);
-    }
+    const auto pairs
+        = core::readHostIpsMapping(std::filesystem::path(rankTablePath).parent_path() / "host_ips_mapping.txt");
+    for (const auto& [ip, id] : pairs.value_or(std::vector<std::pair<std::string, std::string>>()))
+        out.emplace(id, ip);
     return out;
 }
 

@@ -4,12 +4,11 @@
 #include "npuscope/core/TranslationMarker.h"
 
 #include "npuscope/core/Decimal.h"
+#include "npuscope/core/HostIpsMapping.h"
 #include "npuscope/io/parse/JsonFile.h"
 
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 namespace fs = std::filesystem;
 
@@ -40,16 +39,9 @@ bool MindSporeMiscImporter::runRankTable(ImportContext& ctx)
     if (!readJsonFile(ctx, root))
         return false;
     std::map<std::string, std::string> mapping; // host ip -> mapping id (kept in memory only)
-    const fs::path mappingFile = fs::path(ctx.file()).parent_path() / "host_ips_mapping.txt";
-    if (std::ifstream in(mappingFile); in) {
-        std::string line;
-        while (std::getline(in, line)) {
-            std::istringstream words(line);
-            std::string ip;
-            std::string id;
-            if (words >> ip >> id)
-                mapping[ip] = id; // MindInsight ignores lines with fewer than 2 tokens
-        }
+    if (const auto pairs = core::readHostIpsMapping(fs::path(ctx.file()).parent_path() / "host_ips_mapping.txt")) {
+        for (const auto& [ip, id] : *pairs)
+            mapping[ip] = id;
     } else {
         ctx.warning(std::nullopt,
             issueText(QT_TRANSLATE_NOOP(
