@@ -2,6 +2,7 @@
 #include "npuscope/gui/collectives/BlameDock.h"
 
 #include "npuscope/gui/collectives/BlameTableModel.h"
+#include "npuscope/gui/common/DockControls.h"
 #include "npuscope/gui/common/EmptyHint.h"
 #include "npuscope/gui/common/SplitterShares.h"
 #include "npuscope/gui/common/TableSetup.h"
@@ -16,6 +17,8 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+#include "CollectivesParts.h"
+
 namespace npuscope::gui {
 
 namespace {
@@ -28,22 +31,16 @@ BlameDock::BlameDock(Workspace* ws, QWidget* parent)
     : QueryDock(tr("Blame"), kObjectName, ws, parent)
     , m_model(new BlameTableModel(this))
 {
-    auto* body = new QWidget(this);
-    auto* layout = new QVBoxLayout(body);
-    layout->setContentsMargins(4, 4, 4, 4);
-    auto* bar = new QHBoxLayout;
+    const auto [body, layout, bar] = makeBody();
     m_step = new QComboBox(body);
     m_step->setObjectName(QStringLiteral("blameStep"));
-    // Step numbers filled in later: as wide as the widest, never squeezed below it.
-    m_step->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_step->setSizePolicy(QSizePolicy::Fixed, m_step->sizePolicy().verticalPolicy());
+    fitToItems(m_step);
     bar->addWidget(new QLabel(tr("Step:"), body));
     bar->addWidget(m_step);
     m_summary = new QLabel(body);
     m_summary->setObjectName(QStringLiteral("blameSummary"));
     m_summary->setWordWrap(true);
     bar->addWidget(m_summary, 1);
-    layout->addLayout(bar);
     auto* splitter = new QSplitter(Qt::Vertical, body);
     m_table = new QTableView(splitter);
     m_table->setObjectName(QStringLiteral("blameTable"));
@@ -63,13 +60,7 @@ BlameDock::BlameDock(Workspace* ws, QWidget* parent)
 
     connect(m_step, &QComboBox::currentIndexChanged, this, &BlameDock::showStep);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &BlameDock::showRoot);
-    // Esc (no rank and no collective selected any more) clears the row too, so the same row can be clicked again.
-    auto clearRow = [this] {
-        if (!workspace()->collectiveFocus() && workspace()->selectedRanks().empty())
-            m_table->selectionModel()->clear();
-    };
-    connect(ws, &Workspace::collectiveFocusChanged, this, clearRow);
-    connect(ws, &Workspace::selectedRankChanged, this, clearRow);
+    collectives_detail::clearRowWhenNothingSelected(ws, m_table);
     requestReload();
 }
 

@@ -5,6 +5,7 @@
 
 #include "npuscope/gui/collectives/BlameTableModel.h"
 #include "npuscope/gui/collectives/CollectivesTableModel.h"
+#include "npuscope/gui/common/DockControls.h"
 #include "npuscope/gui/common/TableSetup.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/query/CommQuery.h"
@@ -23,6 +24,8 @@
 #include <optional>
 #include <set>
 #include <unordered_map>
+
+#include "CollectivesParts.h"
 
 namespace npuscope::gui {
 
@@ -49,15 +52,10 @@ CollectivesDock::CollectivesDock(Workspace* ws, QWidget* parent)
     , m_filterRunner(addRunner())
     , m_model(new CollectivesTableModel(this))
 {
-    auto* body = new QWidget(this);
-    auto* layout = new QVBoxLayout(body);
-    layout->setContentsMargins(4, 4, 4, 4);
-    auto* bar = new QHBoxLayout;
+    const auto [body, layout, bar] = makeBody();
     m_step = new QComboBox(body);
     m_step->setObjectName(QStringLiteral("collectivesStep"));
-    // Step numbers filled in later: as wide as the widest, never squeezed below it.
-    m_step->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_step->setSizePolicy(QSizePolicy::Fixed, m_step->sizePolicy().verticalPolicy());
+    fitToItems(m_step);
     m_group = new QComboBox(body);
     m_group->setObjectName(QStringLiteral("collectivesGroup"));
     m_type = new QComboBox(body);
@@ -84,7 +82,6 @@ CollectivesDock::CollectivesDock(Workspace* ws, QWidget* parent)
     m_resetAlign->setToolTip(tr("Put every rank's timeline offset back to 0"));
     bar->addWidget(m_align);
     bar->addWidget(m_resetAlign);
-    layout->addLayout(bar);
     m_summary = new QLabel(body);
     m_summary->setObjectName(QStringLiteral("collectivesSummary"));
     m_summary->setWordWrap(true);
@@ -108,13 +105,7 @@ CollectivesDock::CollectivesDock(Workspace* ws, QWidget* parent)
         [this](const QList<qint64>& ranks) { setMemberFilter(std::vector<int64_t>(ranks.begin(), ranks.end())); });
     connect(m_align, &QPushButton::clicked, this, [this] { workspace()->requestAlignCollective(true); });
     connect(m_resetAlign, &QPushButton::clicked, this, [this] { workspace()->requestAlignCollective(false); });
-    // Esc (no rank and no collective selected any more) clears the row too, so the same row can be clicked again.
-    auto clearRow = [this] {
-        if (!workspace()->collectiveFocus() && workspace()->selectedRanks().empty())
-            m_table->selectionModel()->clear();
-    };
-    connect(ws, &Workspace::collectiveFocusChanged, this, clearRow);
-    connect(ws, &Workspace::selectedRankChanged, this, clearRow);
+    collectives_detail::clearRowWhenNothingSelected(ws, m_table);
     requestReload();
 }
 

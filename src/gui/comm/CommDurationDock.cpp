@@ -78,17 +78,13 @@ CommDurationDock::CommDurationDock(Workspace* ws, QWidget* parent)
     , m_model(new CommDurationModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
 {
-    auto* body = new QWidget(this);
-    auto* layout = new QVBoxLayout(body);
-    layout->setContentsMargins(4, 4, 4, 4);
-    auto* bar = new QHBoxLayout;
+    const auto [body, layout, bar] = makeBody();
     m_bar = new CommSelectionBar(ws, body);
     bar->addWidget(m_bar);
     bar->addStretch(1);
     m_summary = new QLabel(body);
     m_summary->setObjectName(QStringLiteral("durationSummary"));
     bar->addWidget(m_summary);
-    layout->addLayout(bar);
 
     m_table = TableSetup::sortedTable(m_model, m_proxy, CommDurationModel::RawValueRole,
         { .singleSelection = true, .centeredHeader = true, .sortable = true, .sortColumn = CommDurationModel::Rank },

@@ -3,6 +3,7 @@
 
 #include "npuscope/gui/comm/CommMatrixView.h"
 #include "npuscope/gui/comm/CommSelectionBar.h"
+#include "npuscope/gui/common/DockControls.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/query/CommLinkIndex.h"
 #include "npuscope/query/CommOpIndex.h"
@@ -40,22 +41,16 @@ CommMatrixDock::CommMatrixDock(Workspace* ws, QWidget* parent)
     : QueryDock(tr("Communication matrix"), kObjectName, ws, parent)
     , m_slotRunner(addRunner())
 {
-    auto* body = new QWidget(this);
-    auto* layout = new QVBoxLayout(body);
-    layout->setContentsMargins(4, 4, 4, 4);
-
-    auto* bar = new QHBoxLayout;
+    const auto [body, layout, bar] = makeBody();
     m_bar = new CommSelectionBar(ws, body);
     bar->addWidget(m_bar);
     bar->addStretch(1);
-    layout->addLayout(bar);
     // The matrix's own choices on a second row: on one row with the selection they were squeezed (the Metric combo
     // clipped to "Bandwi…") at 1366 px, and more in Chinese or at scale 2.
     auto* choices = new QHBoxLayout;
     m_slot = new QComboBox(body);
     m_slot->setObjectName(QStringLiteral("matrixSlotCombo"));
-    m_slot->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_slot->setSizePolicy(QSizePolicy::Fixed, m_slot->sizePolicy().verticalPolicy()); // its items are short: whole
+    fitToItems(m_slot); // its items are short: whole
     m_slot->setToolTip(tr("With “All ops”: the total over every op type, or one op type's slot"));
     choices->addWidget(m_slot);
     choices->addSpacing(8);

@@ -26,10 +26,7 @@ GroupsDock::GroupsDock(Workspace* ws, QWidget* parent)
     , m_model(new GroupTableModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
 {
-    auto* body = new QWidget(this);
-    auto* layout = new QVBoxLayout(body);
-    layout->setContentsMargins(4, 4, 4, 4);
-    auto* bar = new QHBoxLayout;
+    const auto [body, layout, bar] = makeBody();
     m_summary = new QLabel(body);
     m_summary->setObjectName(QStringLiteral("groupsSummary"));
     bar->addWidget(m_summary);
@@ -37,7 +34,6 @@ GroupsDock::GroupsDock(Workspace* ws, QWidget* parent)
     m_all = new QPushButton(tr("All groups"), body);
     m_all->setObjectName(QStringLiteral("allGroupsButton"));
     bar->addWidget(m_all);
-    layout->addLayout(bar);
 
     m_table = TableSetup::sortedTable(m_model, m_proxy, GroupTableModel::RawValueRole,
         { .singleSelection = true, .stretchLastSection = true, .sortable = true, .sortColumn = GroupTableModel::Name },

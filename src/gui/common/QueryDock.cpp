@@ -6,6 +6,7 @@
 #include "npuscope/gui/common/TableSetup.h"
 #include "npuscope/gui/common/Workspace.h"
 
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
 
@@ -34,6 +35,18 @@ QueryDock::~QueryDock() = default;
 bool QueryDock::isBusy() const
 {
     return std::any_of(m_runners.begin(), m_runners.end(), [](const QueryRunner* r) { return r->isBusy(); });
+}
+
+QueryDock::Body QueryDock::makeBody(const BodyOptions& options)
+{
+    auto* body = new QWidget(this);
+    auto* layout = new QVBoxLayout(body);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(options.spacing);
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(0, 0, 0, options.barGap);
+    layout->addLayout(bar);
+    return { body, layout, bar };
 }
 
 void QueryDock::setBody(QWidget* body)

@@ -16,7 +16,6 @@
 #include <QLabel>
 #include <QScrollArea>
 #include <QSignalBlocker>
-#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -27,15 +26,15 @@ FlopsHeatmapDock::FlopsHeatmapDock(Workspace* ws, QWidget* parent)
     : QueryDock(tr("FLOPs heatmap"), kObjectName, ws, parent)
     , m_flopsRunner(addRunner())
     , m_heatmap(new FlopsHeatmap)
-    , m_redraw(new QTimer(this))
+    // Only the rank's kernel totals (one scan of its kernel file), not its timeline or kernel table, through the
+    // Workspace's load service; parsing runs without the model lock (Loader::loadKernelTotals merges under it).
+    , m_imports(new RankImportQueue(
+          this, 1, [this](const std::vector<int64_t>& ranks, const RankImportQueue::Finished& finished) {
+              return workspace()->loads()->request(ranks.front(), DeferredLoadService::Part::KernelTotals, this,
+                  [finished](const DeferredLoadService::Result& r) { finished(r.error); });
+          }))
 {
-    auto* body = new QWidget(this);
-    auto* layout = new QVBoxLayout(body);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->setSpacing(0);
-
-    auto* bar = new QHBoxLayout;
-    bar->setContentsMargins(0, 0, 0, 4);
+    const auto [body, layout, bar] = makeBody({ .spacing = 0, .barGap = 4 });
     bar->addWidget(new QLabel(tr("Colour by:"), body));
     m_measure = new QComboBox(body);
     m_measure->setObjectName(QStringLiteral("flopsMeasure"));
@@ -54,7 +53,6 @@ FlopsHeatmapDock::FlopsHeatmapDock(Workspace* ws, QWidget* parent)
     m_status->setObjectName(QStringLiteral("flopsStatus"));
     m_status->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     bar->addWidget(m_status, 1); // the rest of the width, right-aligned; cut with "…" when the dock is narrow
-    layout->addLayout(bar);
 
     m_message = new QLabel(body);
     m_message->setObjectName(QStringLiteral("flopsMessage"));
@@ -68,9 +66,11 @@ FlopsHeatmapDock::FlopsHeatmapDock(Workspace* ws, QWidget* parent)
     layout->addWidget(m_scroll, 1);
     setBody(body);
 
-    m_redraw->setSingleShot(true);
-    m_redraw->setInterval(kRedrawIntervalMs);
-    connect(m_redraw, &QTimer::timeout, this, &FlopsHeatmapDock::refresh);
+    connect(m_imports, &RankImportQueue::redraw, this, &FlopsHeatmapDock::refresh);
+    connect(m_imports, &RankImportQueue::progressed, this, &FlopsHeatmapDock::updateStatus);
+    connect(m_imports, &RankImportQueue::failed, this, [this](const std::vector<int64_t>& ranks, const QString& error) {
+        showError(tr("rank %1: kernels not loaded: %2").arg(ranks.front()).arg(error));
+    });
     connect(m_measure, &QComboBox::currentIndexChanged, this,
         [this] { m_heatmap->setMeasure(static_cast<FlopsHeatmap::Measure>(m_measure->currentData().toInt())); });
     connect(m_allSteps, &QCheckBox::toggled, this, &FlopsHeatmapDock::refresh);
@@ -112,17 +112,12 @@ std::optional<int64_t> FlopsHeatmapDock::shownStep() const
 void FlopsHeatmapDock::showEvent(QShowEvent* event)
 {
     QueryDock::showEvent(event);
-    startImports();
+    m_imports->resume();
 }
 
 void FlopsHeatmapDock::reload()
 {
-    ++m_importEpoch; // answers to the imports asked for before this reload are not counted
-    m_redraw->stop();
-    m_queue.clear();
-    m_pending.clear();
-    m_inFlight = 0;
-    m_loaded = 0;
+    m_imports->clear(); // answers to the imports asked for before this reload are not counted
     m_places.clear();
     const auto hostDisplay = workspace()->showHostIps() ? query::HostDisplay::RealIp : query::HostDisplay::MappingId;
     const bool started = runner()->run(
@@ -134,11 +129,10 @@ void FlopsHeatmapDock::reload()
         },
         [this](std::vector<DeviceHeatmap::Place> places) {
             m_places = std::move(places);
-            for (const auto& p : m_places) {
-                m_queue.push_back(p.rank);
-                m_pending.insert(p.rank);
-            }
-            startImports();
+            std::vector<int64_t> ranks;
+            for (const auto& p : m_places)
+                ranks.push_back(p.rank);
+            m_imports->start(ranks);
             refresh();
         });
     if (!started) {
@@ -149,54 +143,10 @@ void FlopsHeatmapDock::reload()
     }
 }
 
-void FlopsHeatmapDock::startImports()
-{
-    // Scanning the kernel files costs a pass over each: only for a dock the user can see.
-    if (!isVisible())
-        return;
-    while (m_inFlight < kParallelImports && !m_queue.empty()) {
-        const int64_t rank = m_queue.front();
-        m_queue.pop_front();
-        ++m_inFlight;
-        const auto finished = [this, rank] {
-            --m_inFlight;
-            ++m_loaded;
-            m_pending.erase(rank);
-            startImports();
-            if (isImporting()) {
-                if (!m_redraw->isActive())
-                    m_redraw->start();
-            } else {
-                m_redraw->stop();
-                refresh();
-                // Import problems were written to the model's parse_issue table: once, not per rank.
-                workspace()->notifyIssuesAdded();
-            }
-            updateStatus();
-        };
-        // Only the rank's kernel totals (one scan of its kernel file), not its timeline or kernel table, through the
-        // Workspace's load service; parsing runs without the model lock (Loader::loadKernelTotals merges under it).
-        const bool started = workspace()->loads()->request(rank, DeferredLoadService::Part::KernelTotals, this,
-            [this, rank, finished, epoch = m_importEpoch](const DeferredLoadService::Result& r) {
-                if (epoch != m_importEpoch)
-                    return;
-                if (!r.error.isEmpty())
-                    showError(tr("rank %1: kernels not loaded: %2").arg(rank).arg(r.error));
-                finished();
-            });
-        if (!started) {
-            --m_inFlight;
-            m_queue.clear();
-            m_pending.clear();
-        }
-    }
-    updateStatus();
-}
-
 void FlopsHeatmapDock::updateStatus()
 {
     const int total = static_cast<int>(m_places.size());
-    QString text = tr("kernels loaded for %1 of %2 ranks").arg(m_loaded).arg(total);
+    QString text = tr("kernels loaded for %1 of %2 ranks").arg(m_imports->loaded()).arg(total);
     if (isImporting() && !isVisible())
         text += tr(" (the rest load when this view is shown)");
     syncAllStepsBox();
@@ -234,7 +184,7 @@ void FlopsHeatmapDock::refresh()
                 m_message->hide();
                 m_scroll->show();
             }
-            m_heatmap->setFlops(m_places, summary, m_pending);
+            m_heatmap->setFlops(m_places, summary, m_imports->pending());
             syncSelection();
             updateStatus();
         });

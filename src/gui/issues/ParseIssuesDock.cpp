@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/issues/ParseIssuesDock.h"
+#include "npuscope/gui/common/DockControls.h"
 #include "npuscope/gui/common/EmptyHint.h"
 #include "npuscope/gui/common/TableSetup.h"
 
+#include "npuscope/gui/common/Workspace.h"
 #include "npuscope/gui/issues/IssueFilterModel.h"
 #include "npuscope/gui/issues/IssueTableModel.h"
-#include "npuscope/gui/common/Workspace.h"
 #include "npuscope/query/RankQuery.h"
 
 #include <QComboBox>
@@ -25,16 +26,8 @@ ParseIssuesDock::ParseIssuesDock(Workspace* ws, QWidget* parent)
     , m_model(new IssueTableModel(this))
     , m_filter(new IssueFilterModel(this))
 {
-    auto* body = new QWidget(this);
-    auto* layout = new QVBoxLayout(body);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->setSpacing(4);
-
-    auto* bar = new QHBoxLayout;
-    m_filterEdit = new QLineEdit(body);
-    m_filterEdit->setObjectName(QStringLiteral("issueFilter"));
-    m_filterEdit->setPlaceholderText(tr("Filter by file, message, rank\u2026"));
-    m_filterEdit->setClearButtonEnabled(true);
+    const auto [body, layout, bar] = makeBody({ .spacing = 4 });
+    m_filterEdit = newFilterEdit("issueFilter", tr("Filter by file, message, rank\u2026"), body);
     bar->addWidget(m_filterEdit, 1);
     m_severityCombo = new QComboBox(body);
     m_severityCombo->setObjectName(QStringLiteral("severityCombo"));
@@ -45,7 +38,6 @@ ParseIssuesDock::ParseIssuesDock(Workspace* ws, QWidget* parent)
     bar->addWidget(m_severityCombo);
     m_count = new QLabel(body);
     bar->addWidget(m_count);
-    layout->addLayout(bar);
 
     m_filter->setSourceModel(m_model);
     m_table = new QTableView(body);

@@ -18,7 +18,6 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
-#include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -43,16 +42,19 @@ struct MareyResult {
 MareyDock::MareyDock(Workspace* ws, QWidget* parent)
     : QueryDock(tr("Marey view"), kObjectName, ws, parent)
     , m_chart(new MareyChart)
-    , m_redraw(new QTimer(this))
     , m_importRunner(addRunner(QueryRunner::Delivery::Every))
     , m_dataRunner(addRunner())
+    , m_imports(new RankImportQueue(
+          this, kRanksPerJob, [this](const std::vector<int64_t>& ranks, const RankImportQueue::Finished& finished) {
+              return m_importRunner->runUnlocked(
+                  [ranks, step = m_loadStep, cache = workspace()->parseCache()](
+                      const std::shared_ptr<model::Database>& db) {
+                      return importStepKernels(*db, ranks, step, cache.get());
+                  },
+                  [finished](bool) { finished({}); }, finished);
+          }))
 {
-    auto* body = new QWidget(this);
-    auto* layout = new QVBoxLayout(body);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->setSpacing(2);
-
-    auto* bar = new QHBoxLayout;
+    const auto [body, layout, bar] = makeBody({ .spacing = 2 });
     bar->addWidget(new QLabel(tr("Time:"), body));
     m_time = new QComboBox(body);
     m_time->setObjectName(QStringLiteral("mareyTime"));
@@ -69,12 +71,12 @@ MareyDock::MareyDock(Workspace* ws, QWidget* parent)
                               "(clicking a stage label does the same)"));
     bar->addWidget(m_collapse);
     bar->addStretch(1);
-    layout->addLayout(bar);
     // The legend has a row of its own, wrapped to the dock's width: beside the controls it was cut on a laptop screen.
     m_legend = new QLabel(
         tr("<span style='color:#3a6fb0'>\u25a0</span> compute <span style='color:#d9822b'>\u25a0</span> "
            "communication <span style='color:#2e9e5b'>\u25a0</span> send <span style='color:#8e5ab8'>\u25a0</span> "
-           "receive \u00b7 blocks: F = FLOPs (operations) \u00f7 max, FS = FLOP/s (their rate) \u00f7 max, M = peak memory \u00f7 capacity "
+           "receive \u00b7 blocks: F = FLOPs (operations) \u00f7 max, FS = FLOP/s (their rate) \u00f7 max, M = peak "
+           "memory \u00f7 capacity "
            "(grey: unknown) \u00b7 drag to zoom, double-click to zoom out"),
         body);
     m_legend->setObjectName(QStringLiteral("mareyLegend"));
@@ -98,8 +100,8 @@ MareyDock::MareyDock(Workspace* ws, QWidget* parent)
     m_findings->setRootIsDecorated(false);
     m_findings->setUniformRowHeights(true);
     m_findings->setHeaderLabels({ tr("Finding"), tr("Where"), tr("Operator"), tr("Duration"), tr("Reference") });
-    setEmptyHint(m_findings,
-        tr("No finding in this step: no device or stage is as slow as the thresholds above ask for."));
+    setEmptyHint(
+        m_findings, tr("No finding in this step: no device or stage is as slow as the thresholds above ask for."));
     m_findings->headerItem()->setToolTip(
         3, tr("Slow device: Σ of its compared ops. Stage-wide: the stage's median. One device: on the device."));
     m_findings->headerItem()->setToolTip(4,
@@ -116,9 +118,11 @@ MareyDock::MareyDock(Workspace* ws, QWidget* parent)
     layout->addWidget(split, 1);
     setBody(body);
 
-    m_redraw->setSingleShot(true);
-    m_redraw->setInterval(kRedrawIntervalMs);
-    connect(m_redraw, &QTimer::timeout, this, &MareyDock::refresh);
+    connect(m_imports, &RankImportQueue::redraw, this, &MareyDock::refresh);
+    connect(m_imports, &RankImportQueue::progressed, this, &MareyDock::updateStatus);
+    connect(m_imports, &RankImportQueue::failed, this, [this](const std::vector<int64_t>& ranks, const QString& error) {
+        showError(tr("ranks %1 to %2: kernels not loaded: %3").arg(ranks.front()).arg(ranks.back()).arg(error));
+    });
     connect(m_time, &QComboBox::currentIndexChanged, this,
         [this] { m_chart->setTimeMode(static_cast<query::MareyTime>(m_time->currentData().toInt())); });
     connect(m_chart, &MareyChart::rankClicked, this,
@@ -148,10 +152,7 @@ bool MareyDock::importStepKernels(
     return load::Loader::loadStepKernels(db, ranks, step, {}, nullptr, cache);
 }
 
-std::optional<query::ParallelSizes> MareyDock::rememberedSizes() const
-{
-    return workspace()->parallelSizes();
-}
+std::optional<query::ParallelSizes> MareyDock::rememberedSizes() const { return workspace()->parallelSizes(); }
 
 void MareyDock::showEvent(QShowEvent* event)
 {
@@ -159,16 +160,13 @@ void MareyDock::showEvent(QShowEvent* event)
     // Sizes applied in the Parallel strategy view while this dock was hidden lay the stages out anew.
     if (!m_ranks.empty() && rememberedSizes() != m_sizesUsed)
         requestReload();
-    startImports();
+    m_imports->resume();
 }
 
 void MareyDock::reload()
 {
-    m_importRunner->cancelPending();
-    m_redraw->stop();
-    m_queue.clear();
-    m_inFlight = 0;
-    m_loaded = 0;
+    m_importRunner->cancelPending(); // an older job's failure is not this layout's
+    m_imports->clear();
     m_ranks.clear();
     const auto sizes = rememberedSizes();
     m_sizesUsed = sizes;
@@ -205,52 +203,8 @@ void MareyDock::reload()
 void MareyDock::loadStep(std::optional<int64_t> step)
 {
     m_importRunner->cancelPending(); // the older step's jobs still finish, their callbacks are dropped
-    m_inFlight = 0;
     m_loadStep = step;
-    m_loaded = 0;
-    m_queue.assign(m_ranks.begin(), m_ranks.end());
-    startImports();
-}
-
-void MareyDock::startImports()
-{
-    // Importing parses large files: only for a dock the user can see.
-    if (!isVisible())
-        return;
-    while (m_inFlight < kParallelImports && !m_queue.empty()) {
-        const size_t n = std::min<size_t>(kRanksPerJob, m_queue.size());
-        std::vector<int64_t> ranks(m_queue.begin(), m_queue.begin() + static_cast<std::ptrdiff_t>(n));
-        m_queue.erase(m_queue.begin(), m_queue.begin() + static_cast<std::ptrdiff_t>(n));
-        ++m_inFlight;
-        const auto finished = [this, n] {
-            --m_inFlight;
-            m_loaded += static_cast<int>(n);
-            startImports();
-            if (isImporting()) {
-                if (!m_redraw->isActive())
-                    m_redraw->start();
-            } else {
-                m_redraw->stop();
-                refresh();
-                workspace()->notifyIssuesAdded();
-            }
-            updateStatus();
-        };
-        const bool started = m_importRunner->runUnlocked(
-            [ranks, step = m_loadStep, cache = workspace()->parseCache()](const std::shared_ptr<model::Database>& db) {
-                return importStepKernels(*db, ranks, step, cache.get());
-            },
-            [finished](bool) { finished(); },
-            [this, first = ranks.front(), last = ranks.back(), finished](const QString& message) {
-                showError(tr("ranks %1 to %2: kernels not loaded: %3").arg(first).arg(last).arg(message));
-                finished();
-            });
-        if (!started) {
-            --m_inFlight;
-            m_queue.clear();
-        }
-    }
-    updateStatus();
+    m_imports->start(m_ranks);
 }
 
 void MareyDock::refresh()
@@ -301,7 +255,7 @@ void MareyDock::refresh()
 
 void MareyDock::updateStatus()
 {
-    QString text = tr("kernels loaded for %1 of %2 ranks").arg(m_loaded).arg(m_ranks.size());
+    QString text = tr("kernels loaded for %1 of %2 ranks").arg(m_imports->loaded()).arg(m_ranks.size());
     if (isImporting() && !isVisible())
         text += tr(" (the rest load when this view is shown)");
     if (m_step) {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/memory/MemoryDetailDock.h"
 
-#include "npuscope/gui/common/SplitterShares.h"
+#include "npuscope/gui/common/DockControls.h"
 #include "npuscope/gui/common/EmptyHint.h"
+#include "npuscope/gui/common/SplitterShares.h"
 #include "npuscope/gui/common/TableSetup.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/gui/compare/BaselineComparison.h"
@@ -30,7 +31,6 @@
 namespace npuscope::gui {
 
 namespace {
-
 
 // What the worker hands to the GUI thread: the rank's figures with the curves prepared for drawing.
 struct Shown {
@@ -74,10 +74,7 @@ MemoryDetailDock::MemoryDetailDock(Workspace* ws, QWidget* parent)
     auto* lowerLayout = new QVBoxLayout(lower);
     lowerLayout->setContentsMargins(0, 0, 0, 0);
     auto* bar = new QHBoxLayout;
-    m_filter = new QLineEdit(lower);
-    m_filter->setObjectName(QStringLiteral("memoryBlockFilter"));
-    m_filter->setPlaceholderText(tr("Filter names"));
-    m_filter->setClearButtonEnabled(true);
+    m_filter = newFilterEdit("memoryBlockFilter", tr("Filter names"), lower);
     m_filter->setMaximumWidth(260);
     bar->addWidget(m_filter);
     m_windowOnly = new QCheckBox(tr("Only blocks allocated or released in the selected window"), lower);

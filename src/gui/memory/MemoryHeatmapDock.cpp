@@ -22,13 +22,7 @@ MemoryHeatmapDock::MemoryHeatmapDock(Workspace* ws, QWidget* parent)
     : QueryDock(tr("Memory heatmap"), kObjectName, ws, parent)
     , m_heatmap(new MemoryHeatmap)
 {
-    auto* body = new QWidget(this);
-    auto* layout = new QVBoxLayout(body);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->setSpacing(0);
-
-    auto* bar = new QHBoxLayout;
-    bar->setContentsMargins(0, 0, 0, 4);
+    const auto [body, layout, bar] = makeBody({ .spacing = 0, .barGap = 4 });
     auto* capacityLabel = new QLabel(tr("Device memory (GB):"), body);
     bar->addWidget(capacityLabel);
     m_capacity = new QDoubleSpinBox(body);
@@ -60,14 +54,14 @@ MemoryHeatmapDock::MemoryHeatmapDock(Workspace* ws, QWidget* parent)
     m_summary = new QLabel(body);
     m_summary->setObjectName(QStringLiteral("memorySummary"));
     bar->addWidget(m_summary);
-    layout->addLayout(bar);
 
     m_scroll = m_heatmap->makeScrollArea(body);
     layout->addWidget(m_scroll, 1);
     setBody(body);
 
     // The capacity is the workspace's (several views use it): set there, shown here, reloaded when it changes.
-    connect(m_capacity, &QDoubleSpinBox::valueChanged, this, [this](double gb) { this->workspace()->setDeviceCapacityGb(gb); });
+    connect(m_capacity, &QDoubleSpinBox::valueChanged, this,
+        [this](double gb) { this->workspace()->setDeviceCapacityGb(gb); });
     connect(ws, &Workspace::deviceCapacityChanged, this, [this] {
         const QSignalBlocker block(m_capacity);
         m_capacity->setValue(this->workspace()->deviceCapacityGb());

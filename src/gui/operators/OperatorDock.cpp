@@ -2,6 +2,7 @@
 #include "npuscope/gui/operators/OperatorDock.h"
 
 #include "npuscope/gui/common/DeferredLoadService.h"
+#include "npuscope/gui/common/DockControls.h"
 
 #include "npuscope/gui/common/PieChart.h"
 #include "npuscope/gui/common/TableSetup.h"
@@ -160,10 +161,7 @@ OperatorDock::OperatorDock(Workspace* ws, QWidget* parent)
     , m_model(new OperatorTableModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
 {
-    auto* body = new QWidget(this);
-    auto* layout = new QVBoxLayout(body);
-    layout->setContentsMargins(4, 4, 4, 4);
-    auto* controls = new QHBoxLayout;
+    const auto [body, layout, controls] = makeBody();
     controls->addWidget(new QLabel(tr("Group by:"), body));
     m_groupBy = new QComboBox(body);
     m_groupBy->setObjectName(QStringLiteral("operatorGroupBy"));
@@ -191,14 +189,10 @@ OperatorDock::OperatorDock(Workspace* ws, QWidget* parent)
                           "largest |difference|); 0 shows every key"));
     controls->addWidget(m_topN);
     controls->addSpacing(12);
-    m_filter = new QLineEdit(body);
-    m_filter->setObjectName(QStringLiteral("operatorFilter"));
-    m_filter->setPlaceholderText(tr("Filter keys"));
-    m_filter->setClearButtonEnabled(true);
+    m_filter = newFilterEdit("operatorFilter", tr("Filter keys"), body);
     m_filter->setMaximumWidth(260);
     controls->addWidget(m_filter);
     controls->addStretch(1);
-    layout->addLayout(controls);
     auto* statusLine = new QHBoxLayout;
     m_status = new QLabel(body);
     m_status->setObjectName(QStringLiteral("operatorStatus"));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/statistics/StatisticsDock.h"
 
+#include "npuscope/gui/common/DockControls.h"
 #include "npuscope/gui/common/EmptyHint.h"
 #include "npuscope/gui/common/TableSetup.h"
 #include "npuscope/gui/common/TimeFormat.h"
@@ -38,20 +39,12 @@ StatisticsDock::StatisticsDock(Workspace* ws, QWidget* parent)
     , m_opFilter(new QSortFilterProxyModel(this))
     , m_apiFilter(new QSortFilterProxyModel(this))
 {
-    auto* body = new QWidget(this);
-    auto* layout = new QVBoxLayout(body);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->setSpacing(4);
-    auto* bar = new QHBoxLayout;
-    m_filterEdit = new QLineEdit(body);
-    m_filterEdit->setObjectName(QStringLiteral("statisticsFilter"));
-    m_filterEdit->setPlaceholderText(tr("Filter by op type, API, level\u2026"));
-    m_filterEdit->setClearButtonEnabled(true);
+    const auto [body, layout, bar] = makeBody({ .spacing = 4 });
+    m_filterEdit = newFilterEdit("statisticsFilter", tr("Filter by op type, API, level\u2026"), body);
     bar->addWidget(m_filterEdit, 1);
     m_scope = new QLabel(body);
     m_scope->setObjectName(QStringLiteral("statisticsScope"));
     bar->addWidget(m_scope);
-    layout->addLayout(bar);
 
     m_tabs = new QTabWidget(body);
     m_tabs->setObjectName(QStringLiteral("statisticsTabs"));

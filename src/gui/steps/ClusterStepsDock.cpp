@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/steps/ClusterStepsDock.h"
 #include "npuscope/gui/common/DivergingScale.h"
+#include "npuscope/gui/common/DockControls.h"
 #include "npuscope/gui/common/TableSetup.h"
 #include "npuscope/query/MetricDefinitions.h"
 
@@ -51,19 +52,11 @@ ClusterStepsDock::ClusterStepsDock(Workspace* ws, QWidget* parent)
     , m_proxy(new QSortFilterProxyModel(this))
     , m_stageModel(new StageTableModel(this))
 {
-    auto* body = new QWidget(this);
-    auto* layout = new QVBoxLayout(body);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->setSpacing(0);
-
-    auto* bar = new QHBoxLayout;
-    bar->setContentsMargins(0, 0, 0, 4);
+    const auto [body, layout, bar] = makeBody({ .spacing = 0, .barGap = 4 });
     bar->addWidget(new QLabel(tr("Step:"), body));
     m_stepCombo = new QComboBox(body);
     m_stepCombo->setObjectName(QStringLiteral("stepCombo"));
-    m_stepCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    // As wide as its longest item, never squeezed below it (the summary beside it wraps instead).
-    m_stepCombo->setSizePolicy(QSizePolicy::Fixed, m_stepCombo->sizePolicy().verticalPolicy());
+    fitToItems(m_stepCombo); // the summary beside it wraps instead
     bar->addWidget(m_stepCombo);
     bar->addSpacing(12);
     bar->addWidget(new QLabel(tr("Unit:"), body));
@@ -81,7 +74,6 @@ ClusterStepsDock::ClusterStepsDock(Workspace* ws, QWidget* parent)
     // wrapped "2 ranks · slowest rank 0" even at 1366 px.
     bar->addWidget(m_summary, 1);
     bar->addSpacing(12);
-    layout->addLayout(bar);
     // The table's row count, Copy and Export CSV end this row: a low window (1366×768) keeps the footer's last row.
 
     m_table = TableSetup::sortedTable(m_model, m_proxy, StepTableModel::RawValueRole,

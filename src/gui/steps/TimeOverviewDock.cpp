@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/steps/TimeOverviewDock.h"
 
-#include "npuscope/gui/steps/TimeOverviewChart.h"
 #include "npuscope/gui/common/Workspace.h"
+#include "npuscope/gui/steps/TimeOverviewChart.h"
 #include "npuscope/query/CommAnalysisQuery.h"
 #include "npuscope/query/MetricDefinitions.h"
 
@@ -16,10 +16,7 @@ namespace npuscope::gui {
 TimeOverviewDock::TimeOverviewDock(Workspace* ws, QWidget* parent)
     : QueryDock(tr("Time overview"), kObjectName, ws, parent)
 {
-    auto* body = new QWidget(this);
-    auto* layout = new QVBoxLayout(body);
-    layout->setContentsMargins(4, 4, 4, 4);
-    auto* bar = new QHBoxLayout;
+    const auto [body, layout, bar] = makeBody();
     m_summary = new QLabel(body);
     m_summary->setObjectName(QStringLiteral("timeOverviewSummary"));
     bar->addWidget(m_summary, 1);
@@ -27,9 +24,9 @@ TimeOverviewDock::TimeOverviewDock(Workspace* ws, QWidget* parent)
     // from 0 their band, median and slowest rank are one line.
     m_fromZero = new QCheckBox(tr("Axes from 0"), body);
     m_fromZero->setObjectName(QStringLiteral("timeOverviewFromZero"));
-    m_fromZero->setToolTip(tr("Start both axes at 0; unchecked, each axis spans its own figures (the labels say where)"));
+    m_fromZero->setToolTip(
+        tr("Start both axes at 0; unchecked, each axis spans its own figures (the labels say where)"));
     bar->addWidget(m_fromZero);
-    layout->addLayout(bar);
     m_chart = new TimeOverviewChart(body);
     m_chart->setFitToData(true);
     connect(m_fromZero, &QCheckBox::toggled, m_chart, [this](bool on) { m_chart->setFitToData(!on); });

@@ -7,8 +7,8 @@
 #include "npuscope/query/ParallelLayoutQuery.h"
 #include "npuscope/query/RankMetricQuery.h"
 
-#include <QCoreApplication>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -42,17 +42,13 @@ ParallelStrategyDock::ParallelStrategyDock(Workspace* ws, QWidget* parent)
     , m_chart(new StrategyChart)
     , m_valueRunner(addRunner())
 {
-    auto* body = new QWidget(this);
-    auto* layout = new QVBoxLayout(body);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->setSpacing(4);
-
-    auto* bar = new QHBoxLayout;
+    const auto [body, layout, bar] = makeBody({ .spacing = 4 });
     bar->addWidget(new QLabel(tr("Colour by:"), body));
     m_metric = new QComboBox(body);
     m_metric->setObjectName(QStringLiteral("strategyMetric"));
     for (int i = 0; i < query::kRankMetricCount; ++i)
-        m_metric->addItem(QCoreApplication::translate("RankMetric", query::rankMetricTitle(static_cast<query::RankMetric>(i))), i);
+        m_metric->addItem(
+            QCoreApplication::translate("RankMetric", query::rankMetricTitle(static_cast<query::RankMetric>(i))), i);
     m_metric->setToolTip(tr("Per-rank figure of the selected step (or the mean over steps); docs/metrics.md"));
     bar->addWidget(m_metric);
     bar->addSpacing(12);
@@ -80,7 +76,6 @@ ParallelStrategyDock::ParallelStrategyDock(Workspace* ws, QWidget* parent)
     m_unit = new QLabel(body);
     bar->addWidget(m_unit);
     bar->addStretch(1);
-    layout->addLayout(bar);
 
     auto* sizes = new QHBoxLayout;
     sizes->addWidget(new QLabel(tr("Sizes:"), body));

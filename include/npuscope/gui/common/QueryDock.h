@@ -9,7 +9,9 @@
 #include <initializer_list>
 #include <vector>
 
+class QHBoxLayout;
 class QLabel;
+class QVBoxLayout;
 
 namespace npuscope::gui {
 
@@ -21,7 +23,9 @@ class Workspace;
 // a subclass keeps its widgets, its query call and its display code:
 //
 //   MyDock::MyDock(Workspace* ws, QWidget* parent) : QueryDock(tr("Title"), kObjectName, ws, parent) {
-//       setBody(...);                                  // the dock's own widgets
+//       const auto [body, layout, bar] = makeBody();   // or a widget of its own
+//       ...                                            // the dock's own widgets
+//       setBody(body);
 //       reloadOn({ &Workspace::stepChanged });         // databaseChanged is always a trigger
 //       requestReload();
 //   }
@@ -46,6 +50,19 @@ protected:
     // Re-queries the view (called by requestReload, now or when the dock is next shown).
     virtual void reload() = 0;
 
+    // The content of a dock led by a row of controls: widget (for setBody) holds layout, a column with the docks'
+    // 4 px margin, whose first row is bar.
+    struct Body {
+        QWidget* widget;
+        QVBoxLayout* layout;
+        QHBoxLayout* bar;
+    };
+    struct BodyOptions {
+        int spacing = -1; // between the column's rows; -1: the style's
+        int barGap = 0; // under the bar, for a column whose other rows touch (spacing 0)
+    };
+    Body makeBody(const BodyOptions& options);
+    Body makeBody() { return makeBody(BodyOptions {}); }
     // The dock's content, shown under the error line.
     void setBody(QWidget* body);
     // The dock's first runner; addRunner() makes more (independent request streams), all owned by the dock and

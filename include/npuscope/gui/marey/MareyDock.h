@@ -2,12 +2,12 @@
 #pragma once
 
 #include "npuscope/gui/common/QueryDock.h"
+#include "npuscope/gui/common/RankImportQueue.h"
 #include "npuscope/gui/marey/MareyChart.h"
 #include "npuscope/query/MareyFindings.h"
 #include "npuscope/query/ParallelLayout.h"
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -30,17 +30,15 @@ namespace npuscope::gui {
 // selected) as one line per device, devices grouped by pipeline stage (query::MareyQuery over the parallel layout,
 // with the sizes the Parallel strategy view remembers for the input set), and the findings beside it
 // (query::MareyFindings). Kernels are deferred per-rank files: while the dock is visible it loads the shown step's
-// kernels of the shown ranks in the background, kRanksPerJob ranks per job (importStepKernels, kParallelImports jobs
-// at a time), says "kernels loaded for N of M ranks" and redraws as they arrive; another step loads its own rows.
+// kernels of the shown ranks in the background, kRanksPerJob ranks per job (importStepKernels through a
+// RankImportQueue), says "kernels loaded for N of M ranks" and redraws as they arrive; another step loads its own rows.
 // Clicking a device selects the rank; clicking a finding highlights it and selects its operator in the Workspace (the
 // timeline highlights its occurrences). GUI thread only.
 class MareyDock : public QueryDock {
     Q_OBJECT
 public:
     static constexpr const char* kObjectName = "mareyDock";
-    static constexpr int kParallelImports = 2;
     static constexpr int kRanksPerJob = 64; // so progress shows and the first stage draws early
-    static constexpr int kRedrawIntervalMs = 500;
 
     explicit MareyDock(Workspace* workspace, QWidget* parent = nullptr);
 
@@ -57,7 +55,7 @@ public:
     QLabel* statusLabel() const { return m_status; }
     QPushButton* collapseButton() const { return m_collapse; }
     QLabel* legend() const { return m_legend; }
-    bool isImporting() const { return !m_queue.empty() || m_inFlight > 0; }
+    bool isImporting() const { return m_imports->isImporting(); }
     // The step shown (nullopt before the first result, or when the profile has no kernel steps).
     std::optional<int64_t> shownStep() const { return m_shownStep; }
     const query::MareyFindingList& findings() const { return m_findingList; }
@@ -70,7 +68,6 @@ protected:
 private:
     void reload() override;
     void refresh();
-    void startImports();
     void loadStep(std::optional<int64_t> step);
     void updateStatus();
     void fillFindings();
@@ -84,13 +81,10 @@ private:
     QTreeWidget* m_findings;
     QLabel* m_status;
     QLabel* m_findingsNote;
-    QTimer* m_redraw;
     QueryRunner* m_importRunner;
     QueryRunner* m_dataRunner;
+    RankImportQueue* m_imports; // the ranks of m_loadStep
     std::vector<int64_t> m_ranks; // the layout's loaded ranks, stage order
-    std::deque<int64_t> m_queue;
-    int m_inFlight = 0;
-    int m_loaded = 0; // ranks of m_loadStep loaded
     std::optional<int64_t> m_loadStep; // the step whose kernels the queue loads
     std::optional<int64_t> m_shownStep;
     std::optional<query::ParallelSizes> m_sizesUsed; // the strategy sizes the last reload laid the stages out with
