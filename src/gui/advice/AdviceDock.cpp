@@ -160,8 +160,10 @@ void AdviceDock::reload()
 {
     const query::advice::AdviceOptions options = adviceOptions(*workspace());
     const double capacityGb = options.capacityMb.value_or(0) / 1024.0;
-    const bool started = runner()->run(
-        [options](model::Database& db) { return query::advice::AdviceQuery::run(db, options); },
+    // AdviceQuery::run takes the model's lock itself and releases it for the rules that read only in-memory indexes,
+    // so the views waiting for the model after an open (the timeline's first rank) get it meanwhile.
+    const bool started = runner()->runUnlocked(
+        [options](const std::shared_ptr<model::Database>& db) { return query::advice::AdviceQuery::run(*db, options); },
         [this, capacityGb](std::vector<Finding> findings) {
             int counts[3] = { 0, 0, 0 };
             for (const auto& f : findings)
