@@ -127,6 +127,7 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     setAcceptDrops(true);
     setDockNestingEnabled(true);
 
+    m_recentWrite->file = recentFile(); // set once: the job that writes the list reads it
     createDocks();
     createMenus();
     createStatusBar();

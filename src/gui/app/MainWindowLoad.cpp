@@ -152,9 +152,18 @@ QStringList MainWindow::recentEntries() const
 {
     if (!m_options.persistSettings)
         return {};
-    if (!m_recent)
-        m_recent = QSettings().value(kRecentKey).toStringList();
+    if (!m_recent) {
+        m_recent = QSettings(m_recentWrite->file, QSettings::IniFormat).value(kRecentKey).toStringList();
+        // Written by a version that kept it among the other settings.
+        if (m_recent->isEmpty())
+            m_recent = QSettings().value(kRecentKey).toStringList();
+    }
     return *m_recent;
+}
+
+QString MainWindow::recentFile()
+{
+    return QFileInfo(QSettings().fileName()).absolutePath() + QStringLiteral("/recent.ini");
 }
 
 void MainWindow::writeRecent(RecentWrite& state, quint64 generation, const QStringList& list)
@@ -162,7 +171,7 @@ void MainWindow::writeRecent(RecentWrite& state, quint64 generation, const QStri
     QMutexLocker lock(&state.mutex);
     if (!state.isLatest(generation))
         return;
-    QSettings settings;
+    QSettings settings(state.file, QSettings::IniFormat);
     if (list.isEmpty())
         settings.remove(QLatin1String(kRecentKey));
     else
@@ -177,8 +186,9 @@ void MainWindow::storeRecent(const QStringList& list)
 {
     m_recent = list;
     // QSettings writes its file when destroyed, locking it and fdatasync()ing: 100 ms of the GUI thread at the end
-    // of an open in the X11 session (scripts/gui-session.sh). The write goes to the job pool; the newest list wins
-    // (an older job that runs later finds a newer generation and writes nothing).
+    // of an open in the X11 session (scripts/gui-session.sh). The write goes to the job pool, to the recent list's own
+    // file (recentFile()); the newest list wins (an older job that runs later finds a newer generation and writes
+    // nothing).
     auto state = m_recentWrite;
     const quint64 generation = state->latest.fetchAndAddOrdered(1) + 1;
     m_workspace->jobPool()->start([state, generation, list] {

@@ -249,6 +249,7 @@ private:
     WelcomePage* m_welcome = nullptr;
     mutable std::optional<QStringList> m_recent; // the recent list as last read or stored
     struct RecentWrite {
+        QString file; // the recent list's own settings file (recentFile())
         QMutex mutex; // held by the job while it writes
         QAtomicInteger<quint64> latest { 0 }; // the newest list's generation
         bool isLatest(quint64 generation) const { return latest.loadAcquire() == generation; }
@@ -256,6 +257,10 @@ private:
     std::shared_ptr<RecentWrite> m_recentWrite = std::make_shared<RecentWrite>();
     // The job's body (out of line: GCC 12 inlined into std::function warns falsely on the atomic load).
     [[gnu::noinline]] static void writeRecent(RecentWrite& state, quint64 generation, const QStringList& list);
+    // The recent list is kept in a file of its own beside the application's settings: its write (on the job pool,
+    // with an fdatasync of ~0.1 s on a slow disk) holds that file's lock, and a QSettings of the main file made on the
+    // GUI thread meanwhile (the timeline's session at the end of an open) waited for it.
+    static QString recentFile();
     QByteArray m_stateBehindWelcome;
     QueryRunner* m_issueCounter = nullptr;
     // The ranks, steps and operator types the palette offers, fetched after each open.
