@@ -167,16 +167,17 @@ auto CsvImport::number(int col, bool required, Parse parse) -> decltype(parse(st
 std::optional<int64_t> CsvImport::usNs(int col, bool required)
 {
     const auto ns = number(col, required, npuscope::usToNs);
-    if (ns)
-        checkRoundedTimestamp(col, trim(field(m_row, col)), *ns);
+    constexpr int64_t kEpochLikeNs = 1'000'000'000'000'000; // 10^12 µs: after 2001-09 as epoch µs
+    // Only an epoch-like value is looked at again: the other µs cells of every row cost no second scan.
+    if (ns && std::llabs(*ns) >= kEpochLikeNs)
+        checkRoundedTimestamp(col, trim(field(m_row, col)));
     return ns;
 }
 
-void CsvImport::checkRoundedTimestamp(int col, std::string_view cell, int64_t ns)
+void CsvImport::checkRoundedTimestamp(int col, std::string_view cell)
 {
-    constexpr int64_t kEpochLikeNs = 1'000'000'000'000'000; // 10^12 µs: after 2001-09 as epoch µs
     const auto e = cell.find_first_of("eE");
-    if (e == std::string_view::npos || std::llabs(ns) < kEpochLikeNs
+    if (e == std::string_view::npos
         || std::find(m_roundedColumns.begin(), m_roundedColumns.end(), col) != m_roundedColumns.end())
         return;
     m_roundedColumns.push_back(col);

@@ -74,7 +74,7 @@ public:
 private:
     template <typename Parse> auto number(int col, bool required, Parse parse) -> decltype(parse(std::string_view()));
     void skip(int col, const std::string& why);
-    void checkRoundedTimestamp(int col, std::string_view cell, int64_t ns);
+    void checkRoundedTimestamp(int col, std::string_view cell);
     std::string_view name(int col) const;
 
     ImportContext& m_ctx;
