@@ -56,12 +56,12 @@ bool QueryRunner::traceEnabled()
     return on;
 }
 
-void QueryRunner::trace(double workMs, std::chrono::steady_clock::time_point submitted,
+void QueryRunner::trace(double workMs, double lockWaitMs, std::chrono::steady_clock::time_point submitted,
     std::chrono::steady_clock::time_point delivered, std::chrono::steady_clock::time_point shown) const
 {
     using Ms = std::chrono::duration<double, std::milli>;
-    spdlog::info("query {}: work {:.1f} ms, submitted to delivered {:.1f} ms, done() {:.1f} ms", m_source.toStdString(),
-        workMs, Ms(delivered - submitted).count(), Ms(shown - delivered).count());
+    spdlog::info("query {}: work {:.1f} ms (lock wait {:.1f} ms), submitted to delivered {:.1f} ms, done() {:.1f} ms",
+        m_source.toStdString(), workMs, lockWaitMs, Ms(delivered - submitted).count(), Ms(shown - delivered).count());
 }
 
 bool QueryRunner::isDelivered(quint64 id) const

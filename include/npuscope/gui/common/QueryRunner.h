@@ -50,7 +50,9 @@ public:
     {
         return submit(
             [fn = std::move(fn)](const std::shared_ptr<model::Database>& db) {
+                const auto asked = std::chrono::steady_clock::now();
                 auto guard = db->lock();
+                lockWaitMs() = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - asked).count();
                 return fn(*db);
             },
             std::move(done), std::move(fail), queryPool());
@@ -93,11 +95,18 @@ private:
         QString error;
         bool skipped = false;
         double workMs = 0; // the query's own time on its worker
+        double lockWaitMs = 0; // of workMs, the time run() waited for the database lock
     };
+    // The lock wait of the query running on this thread (run() sets it; the trace reads it).
+    static double& lockWaitMs()
+    {
+        thread_local double ms = 0;
+        return ms;
+    }
     // NPUSCOPE_TRACE_QUERIES=1: every delivered request is logged (source, worker time, time queued, time in done()),
     // to find what a view waits for (docs/loading.md, "Where an open's time goes").
     static bool traceEnabled();
-    void trace(double workMs, std::chrono::steady_clock::time_point submitted,
+    void trace(double workMs, double lockWaitMs, std::chrono::steady_clock::time_point submitted,
         std::chrono::steady_clock::time_point delivered, std::chrono::steady_clock::time_point shown) const;
 
     template <typename Fn, typename Done> bool submit(Fn fn, Done done, FailFn fail, QThreadPool* pool)
@@ -126,7 +135,7 @@ private:
                 }
                 finished(); // after done(): a view is quiet only once it shows its result
                 if (traceEnabled())
-                    trace(outcome.workMs, submitted, delivered, std::chrono::steady_clock::now());
+                    trace(outcome.workMs, outcome.lockWaitMs, submitted, delivered, std::chrono::steady_clock::now());
             });
         const bool newestOnly = m_delivery == Delivery::NewestOnly;
         auto work = [db, fn = std::move(fn), id, newestOnly, latest = m_lastId]() -> Outcome<Result> {
@@ -138,10 +147,12 @@ private:
             }
             enterBackground(); // a pool thread: below the GUI thread and the display server
             const auto begin = std::chrono::steady_clock::now();
+            lockWaitMs() = 0;
             try {
                 outcome.value = fn(db);
                 outcome.workMs
                     = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
+                outcome.lockWaitMs = lockWaitMs();
             } catch (const std::exception& e) {
                 outcome.error = QString::fromUtf8(e.what());
             } catch (...) {
