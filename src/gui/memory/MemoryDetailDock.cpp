@@ -11,7 +11,7 @@
 #include "npuscope/gui/memory/MemoryCurveChart.h"
 #include "npuscope/gui/memory/ModuleMemoryModel.h"
 #include "npuscope/gui/memory/OperatorMemoryModel.h"
-#include "npuscope/load/Loader.h"
+#include "npuscope/gui/common/DeferredLoadService.h"
 #include "npuscope/query/RankQuery.h"
 
 #include <QCheckBox>
@@ -33,13 +33,6 @@ namespace npuscope::gui {
 namespace {
 
 // What the worker hands to the GUI thread: the rank's figures with the curves prepared for drawing.
-struct Shown {
-    std::optional<int64_t> rank;
-    query::MemoryDetail detail;
-    std::vector<MemoryCurveChart::Series> series;
-    bool imported = false; // this job imported the rank's memory files (their problems are new parse_issue rows)
-};
-
 QString noRecordsText(int64_t rank)
 {
     return QObject::tr("Rank %1 has no memory records. They come from memory_record.csv, operator_memory.csv and "
@@ -199,89 +192,126 @@ void MemoryDetailDock::showComparison()
     TableSetup::fitColumns(m_compareTable, { MemoryOperatorDiffModel::Name });
 }
 
+struct MemoryDetailDock::Shown {
+    std::optional<int64_t> rank;
+    query::MemoryDetail detail;
+    std::vector<MemoryCurveChart::Series> series;
+};
+
 void MemoryDetailDock::reload()
 {
-    const auto selected = workspace()->selectedRank();
-    // Unlocked: the rank's memory_record / operator_memory rows are deferred (the Memory group), imported here
-    // without holding the model lock; Loader::loadDeferred merges them under it.
-    const bool started = runner()->runUnlocked(
-        [selected, cache = workspace()->parseCache()](const std::shared_ptr<model::Database>& shared) {
-            model::Database& db = *shared;
+    if (const auto selected = workspace()->selectedRank()) {
+        importRank(*selected);
+        return;
+    }
+    // Nothing selected: the first rank.
+    const bool started = runner()->run(
+        [](model::Database& db) {
+            const auto ranks = query::RankQuery::ranks(db);
+            return ranks.empty() ? std::optional<int64_t>() : std::optional<int64_t>(ranks.front().rank);
+        },
+        [this](std::optional<int64_t> rank) {
+            if (rank)
+                importRank(*rank);
+            else
+                showDetail(Shown {});
+        });
+    if (!started)
+        showNoProfile();
+}
+
+void MemoryDetailDock::importRank(int64_t rank)
+{
+    // The rank's memory_record / operator_memory rows are deferred (the Memory group): the load service imports them
+    // once, on its own pool, and answers at once when they already are.
+    const quint64 request = ++m_importRequest;
+    const bool started = workspace()->loads()->request(
+        rank, DeferredLoadService::Part::Memory, this,
+        [this, rank, request](const DeferredLoadService::Result& r) {
+            if (request != m_importRequest || r.cancelled)
+                return; // another rank was asked for since
+            // Problems of the import show in Parse issues now.
+            if (r.imported)
+                workspace()->notifyIssuesAdded();
+            if (!r.error.isEmpty())
+                showError(tr("rank %1: memory files not loaded: %2").arg(rank).arg(r.error));
+            queryDetail(rank);
+        },
+        /*urgent=*/true);
+    if (!started)
+        showNoProfile();
+}
+
+void MemoryDetailDock::queryDetail(int64_t rank)
+{
+    runner()->run(
+        [rank](model::Database& db) {
             Shown s;
-            s.rank = selected;
-            if (!s.rank) {
-                auto lock = db.lock();
-                const auto ranks = query::RankQuery::ranks(db);
-                if (!ranks.empty())
-                    s.rank = ranks.front().rank;
-            }
-            if (s.rank) {
-                s.imported = load::Loader::loadDeferred(db, *s.rank, io::kMemoryGroup, {}, nullptr, cache.get());
-                auto lock = db.lock();
-                s.detail = query::MemoryDetailQuery::detail(db, *s.rank);
-                s.series = MemoryCurveChart::prepare(s.detail.curves);
-                s.detail.curves.clear(); // moved into series
-            }
+            s.rank = rank;
+            s.detail = query::MemoryDetailQuery::detail(db, rank);
+            s.series = MemoryCurveChart::prepare(s.detail.curves);
+            s.detail.curves.clear(); // moved into series
             return s;
         },
-        [this](Shown s) {
-            // Problems of the import show in Parse issues now. The reload this triggers finds nothing left to
-            // import, so it does not notify again.
-            if (s.imported)
-                workspace()->notifyIssuesAdded();
-            m_rank = s.rank;
-            const auto& d = s.detail;
-            int64_t origin = std::numeric_limits<int64_t>::max();
-            size_t points = 0;
-            for (const auto& series : s.series) {
-                points += series.curve.points.size();
-                if (!series.curve.points.empty())
-                    origin = std::min(origin, series.curve.points.front().t);
-            }
-            for (const auto& b : d.blocks) {
-                if (b.allocTs)
-                    origin = std::min(origin, *b.allocTs);
-            }
-            m_origin = origin == std::numeric_limits<int64_t>::max() ? 0 : origin;
-            m_allBlocks = d.blocks;
-            if (!m_rank) {
-                m_status->setText(tr("No ranks loaded."));
-            } else if (s.series.empty() && d.blocks.empty() && d.modules.empty()) {
-                m_status->setText(noRecordsText(*m_rank));
-            } else {
-                QString text = tr("<b>Rank %1</b>: %2 memory samples in %3 series, %4 operator blocks, %5 CANN modules")
-                                   .arg(*m_rank)
-                                   .arg(points)
-                                   .arg(s.series.size())
-                                   .arg(d.blocks.size())
-                                   .arg(d.modules.size());
-                if (d.steps.empty())
-                    text += d.hasTimeline ? tr("; the timeline has no ProfilerStep slices")
-                                          : tr("; step boundaries appear once the rank's timeline is loaded "
-                                               "(Timeline view)");
-                m_status->setText(text);
-            }
-            m_chart->setEmptyText(m_rank
-                    ? (d.blocks.empty() && d.modules.empty() ? noRecordsText(*m_rank)
-                                                             : tr("Rank %1 has no memory_record samples.").arg(*m_rank))
-                    : tr("No ranks loaded."));
-            m_chart->setSeries(std::move(s.series));
-            m_chart->setSteps(d.steps);
-            m_modules->setRows(d.modules);
-            m_moduleTable->resizeColumnsToContents();
-            applyWindow();
-            showComparison(); // without a selected rank it shows the rank just loaded
-        });
-    if (!started) {
-        m_rank.reset();
-        m_allBlocks.clear();
-        m_chart->setSeries({});
-        m_chart->setSteps({});
-        m_chart->setEmptyText(tr("Open a profile to see its memory."));
-        m_modules->setRows({});
-        m_status->setText(tr("Open a profile to see its memory."));
-        showBlocks();
+        [this](Shown s) { showDetail(std::move(s)); });
+}
+
+void MemoryDetailDock::showDetail(Shown s)
+{
+    m_rank = s.rank;
+    const auto& d = s.detail;
+    int64_t origin = std::numeric_limits<int64_t>::max();
+    size_t points = 0;
+    for (const auto& series : s.series) {
+        points += series.curve.points.size();
+        if (!series.curve.points.empty())
+            origin = std::min(origin, series.curve.points.front().t);
     }
+    for (const auto& b : d.blocks) {
+        if (b.allocTs)
+            origin = std::min(origin, *b.allocTs);
+    }
+    m_origin = origin == std::numeric_limits<int64_t>::max() ? 0 : origin;
+    m_allBlocks = d.blocks;
+    if (!m_rank) {
+        m_status->setText(tr("No ranks loaded."));
+    } else if (s.series.empty() && d.blocks.empty() && d.modules.empty()) {
+        m_status->setText(noRecordsText(*m_rank));
+    } else {
+        QString text = tr("<b>Rank %1</b>: %2 memory samples in %3 series, %4 operator blocks, %5 CANN modules")
+                           .arg(*m_rank)
+                           .arg(points)
+                           .arg(s.series.size())
+                           .arg(d.blocks.size())
+                           .arg(d.modules.size());
+        if (d.steps.empty())
+            text += d.hasTimeline ? tr("; the timeline has no ProfilerStep slices")
+                                  : tr("; step boundaries appear once the rank's timeline is loaded "
+                                       "(Timeline view)");
+        m_status->setText(text);
+    }
+    m_chart->setEmptyText(m_rank
+            ? (d.blocks.empty() && d.modules.empty() ? noRecordsText(*m_rank)
+                                                     : tr("Rank %1 has no memory_record samples.").arg(*m_rank))
+            : tr("No ranks loaded."));
+    m_chart->setSeries(std::move(s.series));
+    m_chart->setSteps(d.steps);
+    m_modules->setRows(d.modules);
+    m_moduleTable->resizeColumnsToContents();
+    applyWindow();
+    showComparison(); // without a selected rank it shows the rank just loaded
+}
+
+void MemoryDetailDock::showNoProfile()
+{
+    m_rank.reset();
+    m_allBlocks.clear();
+    m_chart->setSeries({});
+    m_chart->setSteps({});
+    m_chart->setEmptyText(tr("Open a profile to see its memory."));
+    m_modules->setRows({});
+    m_status->setText(tr("Open a profile to see its memory."));
+    showBlocks();
 }
 
 void MemoryDetailDock::applyWindow()

@@ -48,7 +48,14 @@ public:
     std::optional<int64_t> shownRank() const { return m_rank; }
 
 private:
+    struct Shown; // a rank's detail, prepared off the GUI thread
     void reload() override;
+    // The rank's deferred memory files through the workspace's load service (DeferredLoadService::Part::Memory),
+    // then its detail.
+    void importRank(int64_t rank);
+    void queryDetail(int64_t rank);
+    void showDetail(Shown s);
+    void showNoProfile();
     // The Workspace's window changed: the band and, when asked, the block table.
     void applyWindow();
     void showBlocks();
@@ -71,6 +78,7 @@ private:
     MemoryOperatorDiffModel* m_compareModel;
     QTableView* m_compareTable;
     std::optional<int64_t> m_rank;
+    quint64 m_importRequest = 0; // the newest importRank(): older imports' answers are dropped
     std::vector<query::OperatorMemoryRow> m_allBlocks;
     int64_t m_origin = 0;
 };
