@@ -22,6 +22,7 @@
 #include <QElapsedTimer>
 #include <QImage>
 #include <QPainter>
+#include <QThreadPool>
 
 #include <algorithm>
 #include <cstdio>
@@ -265,6 +266,50 @@ void timeMatrixFrames(gui::MainWindow& window, gui::CommMatrixDock* matrix, int6
     print("comm.matrix_frame_ratio", percentile(frames, 0.5) / std::max(1e-6, percentile(baseline, 0.5)), "x");
 }
 
+// A full all-to-all matrix (a flat data-parallel job: every rank sends to every other), set on a view and painted
+// fitted: what setMatrix and the first frames cost the GUI thread at ranks x ranks cells.
+void timeFullMeshMatrix(int ranks, QThreadPool* pool, const std::string& prefix)
+{
+    query::CommMatrix m;
+    const auto n = static_cast<size_t>(ranks);
+    m.ranks.resize(n);
+    for (size_t i = 0; i < n; ++i)
+        m.ranks[i] = static_cast<int64_t>(i);
+    m.cells.reserve(n * n);
+    for (size_t s = 0; s < n; ++s) {
+        for (size_t d = 0; d < n; ++d) {
+            query::MatrixCell c;
+            c.src = static_cast<int64_t>(s);
+            c.dst = static_cast<int64_t>(d);
+            c.transport = s == d ? "LOCAL" : (s / 8 == d / 8 ? "HCCS" : "RDMA");
+            c.sizeMb = 4.0 + static_cast<double>((s * 31 + d * 17) % 97) / 10.0;
+            c.timeNs = 100000 + static_cast<int64_t>((s * 13 + d * 7) % 1000) * 100;
+            c.links = 1;
+            m.cells.push_back(std::move(c));
+        }
+    }
+    gui::CommMatrixView view;
+    view.setWorkerPool(pool);
+    view.resize(900, 700);
+    QImage target(view.size(), QImage::Format_ARGB32_Premultiplied);
+    const double setMs = msOf([&] { view.setMatrix(std::move(m)); });
+    std::vector<double> frames;
+    QElapsedTimer clock;
+    clock.start();
+    frames.push_back(msOf([&] { view.render(&target); }));
+    // Until the fitted image is drawn (built on a worker where the view has a pool): frames as a user's repaints.
+    while (view.imagesPending() && clock.elapsed() < 60000) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        frames.push_back(msOf([&] { view.render(&target); }));
+    }
+    const double readyMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+    print(prefix + ".cells", static_cast<double>(n * n), "cells");
+    print(prefix + ".set_matrix_ms", setMs, "ms");
+    print(prefix + ".first_frame_ms", frames.front(), "ms");
+    print(prefix + ".max_frame_ms", *std::max_element(frames.begin(), frames.end()), "ms");
+    print(prefix + ".image_ready_ms", readyMs, "ms");
+}
+
 } // namespace
 
 int commViews(int argc, char** argv, const std::vector<std::string>& args)
@@ -319,6 +364,9 @@ int commViews(int argc, char** argv, const std::vector<std::string>& args)
     }
     timeSwitches(window, matrix, duration, db, steps, groups);
     timeMatrixFrames(window, matrix, steps.front());
+    // The images built on the GUI thread (no pool: the view before it had one) and on the workspace's pool.
+    timeFullMeshMatrix(ranks, nullptr, "comm.full_mesh.gui_thread");
+    timeFullMeshMatrix(ranks, window.workspace()->inMemoryPool(), "comm.full_mesh.pool");
     print("comm.machine_load1_end", loadAverage(), "load");
     print("rss.comm.peak_mb", peakRssMb(), "MB");
     return 0;

@@ -90,6 +90,17 @@ CommMatrixDock::CommMatrixDock(Workspace* ws, QWidget* parent)
     m_status->setWordWrap(true);
     layout->addWidget(m_status);
     m_view = new CommMatrixView(body);
+    // Its cell images (a million cells for a 1,024-rank all-to-all) are built off the GUI thread.
+    m_view->setWorkerPool(ws->inMemoryPool());
+    connect(m_view, &CommMatrixView::imagesBusyChanged, this, [this](bool busy) {
+        if (busy && !m_imagesBusy) {
+            m_imagesBusy = workspace();
+            workspace()->beginQuery();
+        } else if (!busy && m_imagesBusy) {
+            m_imagesBusy->endQuery();
+            m_imagesBusy.clear();
+        }
+    });
     layout->addWidget(m_view, 1);
     setBody(body);
 
@@ -114,6 +125,12 @@ CommMatrixDock::CommMatrixDock(Workspace* ws, QWidget* parent)
     connect(workspace(), &Workspace::commOpChanged, this, [this] { m_slot->setEnabled(!workspace()->commOp()); });
     reloadOn({ &Workspace::stepChanged, &Workspace::groupChanged, &Workspace::commOpChanged });
     requestReload();
+}
+
+CommMatrixDock::~CommMatrixDock()
+{
+    if (m_imagesBusy)
+        m_imagesBusy->endQuery();
 }
 
 void CommMatrixDock::reload()

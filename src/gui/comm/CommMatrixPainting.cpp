@@ -36,7 +36,7 @@ void CommMatrixView::paintEvent(QPaintEvent*)
     m_rowBlockLabels.clear();
     m_columnBlockLabels.clear();
     m_slowestRing = {};
-    const int n = static_cast<int>(m_matrix.ranks.size());
+    const int n = static_cast<int>(m_data->ranks.size());
     if (n == 0) {
         p.setPen(palette().color(QPalette::PlaceholderText));
         p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, tr("No communication links for this selection"));
@@ -46,7 +46,10 @@ void CommMatrixView::paintEvent(QPaintEvent*)
     const QRect plot = l.plot;
     const QPointF px = cellPixels(plot);
     const int k = blockSize();
-    const Level& lv = level(k);
+    const Level* ready = level(k);
+    // While a worker builds this zoom's image: the nearest one built, drawn at its own block size.
+    int drawnK = k;
+    const Level* lv = ready ? ready : nearestLevel(k, &drawnK);
 
     QFont bold = font();
     bold.setBold(true);
@@ -59,36 +62,19 @@ void CommMatrixView::paintEvent(QPaintEvent*)
 
     p.save();
     p.setClipRect(plot);
-    // Whole image pixels (blocks) around the visible window, so nearest-neighbour scaling keeps every cell's edges
-    // where cellRect() says they are; the clip cuts the partly visible ones.
-    const int bx0 = static_cast<int>(std::floor(m_window.left() / k));
-    const int by0 = static_cast<int>(std::floor(m_window.top() / k));
-    const int bx1 = std::min(lv.side, static_cast<int>(std::ceil(m_window.right() / k)));
-    const int by1 = std::min(lv.side, static_cast<int>(std::ceil(m_window.bottom() / k)));
-    const QRectF target(plot.left() + (bx0 * k - m_window.left()) * px.x(),
-        plot.top() + (by0 * k - m_window.top()) * px.y(), (bx1 - bx0) * k * px.x(), (by1 - by0) * k * px.y());
-    p.setRenderHint(QPainter::SmoothPixmapTransform, false);
-    p.drawImage(target, lv.image, QRectF(bx0, by0, bx1 - bx0, by1 - by0));
-
-    const QPointF blockPx = px * k;
-    if (std::min(blockPx.x(), blockPx.y()) >= 6) {
-        p.setPen(QPen(QColor(255, 255, 255, 160), 1));
-        for (int i = bx0; i <= bx1; ++i) {
-            const double x = plot.left() + (i * k - m_window.left()) * px.x();
-            p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom() + 1));
-        }
-        for (int i = by0; i <= by1; ++i) {
-            const double y = plot.top() + (i * k - m_window.top()) * px.y();
-            p.drawLine(QPointF(plot.left(), y), QPointF(plot.right() + 1, y));
-        }
+    if (lv) {
+        paintCells(p, plot, *lv, drawnK);
+    } else {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(plot, Qt::AlignCenter | Qt::TextWordWrap, tr("Drawing the matrix\u2026"));
     }
     // Group blocks on the diagonal.
     QColor frame = palette().color(QPalette::Text);
     frame.setAlpha(90);
     p.setPen(QPen(frame, 1));
     p.setBrush(Qt::NoBrush);
-    if (m_matrix.blocks.size() > 1) {
-        for (const auto& b : m_matrix.blocks) {
+    if (m_data->blocks.size() > 1) {
+        for (const auto& b : m_data->blocks) {
             const QRectF r(plot.left() + (static_cast<double>(b.begin) - m_window.left()) * px.x(),
                 plot.top() + (static_cast<double>(b.begin) - m_window.top()) * px.y(),
                 static_cast<double>(b.end - b.begin) * px.x(), static_cast<double>(b.end - b.begin) * px.y());
@@ -97,8 +83,8 @@ void CommMatrixView::paintEvent(QPaintEvent*)
         }
     }
     // The slowest non-LOCAL link (its block when aggregated): a ring that stays visible when the cell is one pixel.
-    if (m_matrix.slowestCell && m_metric == Metric::Bandwidth) {
-        const auto& c = m_matrix.cells[*m_matrix.slowestCell];
+    if (m_data->slowestCell && m_metric == Metric::Bandwidth) {
+        const auto& c = m_data->cells[*m_data->slowestCell];
         const int row = m_position[static_cast<size_t>(c.src)] / k * k;
         const int col = m_position[static_cast<size_t>(c.dst)] / k * k;
         const QRectF cell(plot.left() + (col - m_window.left()) * px.x(), plot.top() + (row - m_window.top()) * px.y(),
@@ -143,14 +129,42 @@ void CommMatrixView::paintEvent(QPaintEvent*)
     paintLegend(p, l, lv, k);
 }
 
+void CommMatrixView::paintCells(QPainter& p, const QRect& plot, const Level& lv, int k) const
+{
+    const QPointF px = cellPixels(plot);
+    // Whole image pixels (blocks) around the visible window, so nearest-neighbour scaling keeps every cell's edges
+    // where cellRect() says they are; the clip cuts the partly visible ones.
+    const int bx0 = static_cast<int>(std::floor(m_window.left() / k));
+    const int by0 = static_cast<int>(std::floor(m_window.top() / k));
+    const int bx1 = std::min(lv.side, static_cast<int>(std::ceil(m_window.right() / k)));
+    const int by1 = std::min(lv.side, static_cast<int>(std::ceil(m_window.bottom() / k)));
+    const QRectF target(plot.left() + (bx0 * k - m_window.left()) * px.x(),
+        plot.top() + (by0 * k - m_window.top()) * px.y(), (bx1 - bx0) * k * px.x(), (by1 - by0) * k * px.y());
+    p.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    p.drawImage(target, lv.image, QRectF(bx0, by0, bx1 - bx0, by1 - by0));
+
+    const QPointF blockPx = px * k;
+    if (std::min(blockPx.x(), blockPx.y()) >= 6) {
+        p.setPen(QPen(QColor(255, 255, 255, 160), 1));
+        for (int i = bx0; i <= bx1; ++i) {
+            const double x = plot.left() + (i * k - m_window.left()) * px.x();
+            p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom() + 1));
+        }
+        for (int i = by0; i <= by1; ++i) {
+            const double y = plot.top() + (i * k - m_window.top()) * px.y();
+            p.drawLine(QPointF(plot.left(), y), QPointF(plot.right() + 1, y));
+        }
+    }
+}
+
 void CommMatrixView::paintTicks(QPainter& p, const Layout& l)
 {
-    const int n = static_cast<int>(m_matrix.ranks.size());
+    const int n = static_cast<int>(m_data->ranks.size());
     const QFontMetrics fm = fontMetrics();
     const QRect plot = l.plot;
     const QPointF px = cellPixels(plot);
     int64_t widest = 0;
-    for (int64_t r : m_matrix.ranks)
+    for (int64_t r : m_data->ranks)
         widest = std::max(widest, r);
     const int labelWidth = fm.horizontalAdvance(QString::number(widest));
     // The axis positions to label: every one when each has room; else ranks on a 1-2-5 scale when the axis ascends
@@ -164,12 +178,12 @@ void CommMatrixView::paintTicks(QPainter& p, const Layout& l)
                 out.push_back(i);
             return out;
         }
-        if (!m_ascending && !m_matrix.blocks.empty())
+        if (!m_ascending && !m_data->blocks.empty())
             return out;
         const int64_t step = std::max<int64_t>(1, std::llround(niceStep(needed / pxAxis, 1))); // whole ranks
         double previous = -std::numeric_limits<double>::infinity();
         for (int i = first; i <= last; ++i) {
-            const int64_t key = m_ascending ? m_matrix.ranks[static_cast<size_t>(i)] : i;
+            const int64_t key = m_ascending ? m_data->ranks[static_cast<size_t>(i)] : i;
             const double centre = (i + 0.5 - from) * pxAxis;
             if (key % step != 0 || centre - previous < needed)
                 continue;
@@ -184,7 +198,7 @@ void CommMatrixView::paintTicks(QPainter& p, const Layout& l)
     QRect previous;
     const int colTop = plot.top() - kGap - fm.height();
     for (int i : positions(m_window.left(), m_window.width(), px.x(), labelWidth + 8.0)) {
-        const QString text = QString::number(m_matrix.ranks[static_cast<size_t>(i)]);
+        const QString text = QString::number(m_data->ranks[static_cast<size_t>(i)]);
         const int w = fm.horizontalAdvance(text);
         const double x = plot.left() + (i + 0.5 - m_window.left()) * px.x();
         QRect r(static_cast<int>(std::lround(x - w / 2.0)), colTop, w, fm.height());
@@ -199,7 +213,7 @@ void CommMatrixView::paintTicks(QPainter& p, const Layout& l)
         p.drawLine(QPointF(x, plot.top() - 3), QPointF(x, plot.top() - 1));
         p.setPen(palette().color(QPalette::WindowText));
         m_labelRects.push_back(r);
-        m_columnTicks.push_back(m_matrix.ranks[static_cast<size_t>(i)]);
+        m_columnTicks.push_back(m_data->ranks[static_cast<size_t>(i)]);
         previous = r;
     }
     // Rows, left of the plot; a label may move down or up by up to half its height to stay beside the plot (clear of
@@ -207,7 +221,7 @@ void CommMatrixView::paintTicks(QPainter& p, const Layout& l)
     previous = {};
     const int rowRight = plot.left() - kGap;
     for (int i : positions(m_window.top(), m_window.height(), px.y(), fm.height() * 1.5 + 2.0)) {
-        const QString text = QString::number(m_matrix.ranks[static_cast<size_t>(i)]);
+        const QString text = QString::number(m_data->ranks[static_cast<size_t>(i)]);
         const int w = fm.horizontalAdvance(text);
         const double y = plot.top() + (i + 0.5 - m_window.top()) * px.y();
         QRect r(rowRight - w, static_cast<int>(std::lround(y - fm.height() / 2.0)), w, fm.height());
@@ -228,7 +242,7 @@ void CommMatrixView::paintTicks(QPainter& p, const Layout& l)
 
 void CommMatrixView::paintBlocks(QPainter& p, const Layout& l)
 {
-    if (m_matrix.blocks.empty())
+    if (m_data->blocks.empty())
         return;
     const QFontMetrics fm = fontMetrics();
     const QRect plot = l.plot;
@@ -240,8 +254,8 @@ void CommMatrixView::paintBlocks(QPainter& p, const Layout& l)
     // when they do not fit every block (skipping whichever overlapped the last one drawn spaced them unevenly).
     double rowPx = std::numeric_limits<double>::infinity(), colPx = rowPx;
     int widest = 0;
-    for (size_t bi = 0; bi < m_matrix.blocks.size(); ++bi) {
-        const auto& b = m_matrix.blocks[bi];
+    for (size_t bi = 0; bi < m_data->blocks.size(); ++bi) {
+        const auto& b = m_data->blocks[bi];
         rowPx = std::min(rowPx, static_cast<double>(b.end - b.begin) * px.y());
         colPx = std::min(colPx, static_cast<double>(b.end - b.begin) * px.x());
         widest = std::max(widest, fm.horizontalAdvance(m_blockLabels[bi]));
@@ -253,15 +267,15 @@ void CommMatrixView::paintBlocks(QPainter& p, const Layout& l)
     const int rowStride = stride(fm.height() + 4, rowPx);
     // Column blocks too narrow for their labels show their first rank instead (the row label of the same block starts
     // with it; the whole label is in the tooltip) when that fits every block: a label on every column block.
-    std::vector<QString> compact(m_matrix.blocks.size());
+    std::vector<QString> compact(m_data->blocks.size());
     int widestCompact = 0;
-    for (size_t bi = 0; bi < m_matrix.blocks.size(); ++bi) {
-        const auto& b = m_matrix.blocks[bi];
-        const size_t end = std::min(b.end, m_matrix.ranks.size());
+    for (size_t bi = 0; bi < m_data->blocks.size(); ++bi) {
+        const auto& b = m_data->blocks[bi];
+        const size_t end = std::min(b.end, m_data->ranks.size());
         if (b.begin < end)
             compact[bi]
-                = QString::number(*std::min_element(m_matrix.ranks.begin() + static_cast<std::ptrdiff_t>(b.begin),
-                    m_matrix.ranks.begin() + static_cast<std::ptrdiff_t>(end)));
+                = QString::number(*std::min_element(m_data->ranks.begin() + static_cast<std::ptrdiff_t>(b.begin),
+                    m_data->ranks.begin() + static_cast<std::ptrdiff_t>(end)));
         widestCompact = std::max(widestCompact, fm.horizontalAdvance(compact[bi]));
     }
     const bool compactColumns = widest + 4 > colPx && widestCompact + 10 <= colPx;
@@ -270,8 +284,8 @@ void CommMatrixView::paintBlocks(QPainter& p, const Layout& l)
     // Shading first, then the labels: a column label may reach over the next blocks' shading.
     for (int pass = 0; pass < 2; ++pass) {
         const bool labels = pass == 1;
-        for (size_t bi = 0; bi < m_matrix.blocks.size(); ++bi) {
-            const auto& b = m_matrix.blocks[bi];
+        for (size_t bi = 0; bi < m_data->blocks.size(); ++bi) {
+            const auto& b = m_data->blocks[bi];
             const QString& label = m_blockLabels[bi];
             // Rows: the block's extent shaded on every other block, the label centred on it (elided to the band).
             const double y0
@@ -346,7 +360,7 @@ void CommMatrixView::paintBlocks(QPainter& p, const Layout& l)
     }
 }
 
-void CommMatrixView::paintLegend(QPainter& p, const Layout& l, const Level& lv, int k)
+void CommMatrixView::paintLegend(QPainter& p, const Layout& l, const Level* lv, int k)
 {
     const QFontMetrics fm = fontMetrics();
     const int lx = l.legend.left();
@@ -384,7 +398,7 @@ void CommMatrixView::paintLegend(QPainter& p, const Layout& l, const Level& lv, 
             m_labelRects.push_back(r);
             y += entry;
         }
-    } else if (lv.range) {
+    } else if (lv && lv->range) {
         const int lh = std::max(0, std::min(260, l.legend.height() - notesHeight));
         if (lh >= line * 2) {
             for (int i = 0; i < lh; ++i) {
@@ -394,7 +408,7 @@ void CommMatrixView::paintLegend(QPainter& p, const Layout& l, const Level& lv, 
             p.setPen(QPen(palette().color(QPalette::Mid), 1));
             p.drawRect(QRect(lx, y, kLegendBar, lh).adjusted(0, 0, -1, -1));
             p.setPen(palette().color(QPalette::WindowText));
-            const int decimals = lv.range->second >= 100 ? 1 : 3;
+            const int decimals = lv->range->second >= 100 ? 1 : 3;
             const QString unit = m_metric == Metric::Bandwidth ? QStringLiteral("GB/s")
                 : m_metric == Metric::Size                     ? QStringLiteral("MB")
                                                                : QStringLiteral("ms");
@@ -404,8 +418,8 @@ void CommMatrixView::paintLegend(QPainter& p, const Layout& l, const Level& lv, 
                 p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, shown);
                 m_labelRects.push_back(r);
             };
-            text(number(lv.range->second, decimals), y);
-            text(number(lv.range->first, decimals), y + lh - line);
+            text(number(lv->range->second, decimals), y);
+            text(number(lv->range->first, decimals), y + lh - line);
             if (lh >= line * 3 + 4)
                 text(unit, y + (lh - line) / 2);
             y += lh;

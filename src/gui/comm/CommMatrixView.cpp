@@ -6,13 +6,16 @@
 #include "npuscope/gui/common/TimeFormat.h"
 
 #include <QEvent>
+#include <QFutureWatcher>
 #include <QHelpEvent>
 #include <QMenu>
 #include <QMouseEvent>
 #include <QPaintEvent>
 #include <QPainter>
+#include <QThreadPool>
 #include <QToolTip>
 #include <QWheelEvent>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <cmath>
@@ -99,6 +102,7 @@ struct Accumulator {
 
 CommMatrixView::CommMatrixView(QWidget* parent)
     : ChartWidget(parent)
+    , m_data(std::make_shared<const query::CommMatrix>())
 {
     setObjectName(QStringLiteral("commMatrixView"));
     setMouseTracking(true);
@@ -125,24 +129,24 @@ QColor CommMatrixView::transportColor(const std::string& t)
 
 void CommMatrixView::setMatrix(query::CommMatrix matrix)
 {
-    const bool sameAxis = matrix.ranks == m_matrix.ranks;
-    m_matrix = std::move(matrix);
+    const bool sameAxis = matrix.ranks == m_data->ranks;
+    m_data = std::make_shared<const query::CommMatrix>(std::move(matrix));
     int64_t maxRank = 0;
-    for (int64_t r : m_matrix.ranks)
+    for (int64_t r : m_data->ranks)
         maxRank = std::max(maxRank, r);
     m_position.assign(static_cast<size_t>(maxRank + 1), -1);
-    for (size_t i = 0; i < m_matrix.ranks.size(); ++i) {
-        if (m_matrix.ranks[i] >= 0)
-            m_position[static_cast<size_t>(m_matrix.ranks[i])] = static_cast<int>(i);
+    for (size_t i = 0; i < m_data->ranks.size(); ++i) {
+        if (m_data->ranks[i] >= 0)
+            m_position[static_cast<size_t>(m_data->ranks[i])] = static_cast<int>(i);
     }
-    m_ascending = std::is_sorted(m_matrix.ranks.begin(), m_matrix.ranks.end());
+    m_ascending = std::is_sorted(m_data->ranks.begin(), m_data->ranks.end());
     m_blockLabels.clear();
-    for (const auto& b : m_matrix.blocks)
+    for (const auto& b : m_data->blocks)
         m_blockLabels.push_back(blockLabelOf(b));
-    const size_t n = m_matrix.ranks.size();
+    const size_t n = m_data->ranks.size();
     m_cellAt.assign(n * n, -1);
-    for (size_t i = 0; i < m_matrix.cells.size(); ++i) {
-        const auto& c = m_matrix.cells[i];
+    for (size_t i = 0; i < m_data->cells.size(); ++i) {
+        const auto& c = m_data->cells[i];
         if (c.src < 0 || c.dst < 0 || static_cast<size_t>(std::max(c.src, c.dst)) >= m_position.size())
             continue;
         const int row = m_position[static_cast<size_t>(c.src)];
@@ -173,14 +177,16 @@ void CommMatrixView::setHideLocal(bool hide)
     invalidateLevels();
 }
 
-bool CommMatrixView::shown(const query::MatrixCell& c) const
+bool CommMatrixView::shownWhen(const query::MatrixCell& c, bool hideLocal)
 {
-    return !m_hideLocal || (c.src != c.dst && c.transport != "LOCAL");
+    return !hideLocal || (c.src != c.dst && c.transport != "LOCAL");
 }
 
-std::optional<double> CommMatrixView::cellValue(const query::MatrixCell& c) const
+std::optional<double> CommMatrixView::cellValue(const query::MatrixCell& c) const { return valueOf(c, m_metric); }
+
+std::optional<double> CommMatrixView::valueOf(const query::MatrixCell& c, Metric metric)
 {
-    switch (m_metric) {
+    switch (metric) {
     case Metric::Bandwidth:
         return c.bandwidthGbps();
     case Metric::Size:
@@ -193,49 +199,110 @@ std::optional<double> CommMatrixView::cellValue(const query::MatrixCell& c) cons
     return std::nullopt;
 }
 
-QColor CommMatrixView::colorFor(double value, const std::optional<std::pair<double, double>>& range) const
+QColor CommMatrixView::colorFor(double value, const std::optional<std::pair<double, double>>& range, Metric metric)
 {
     if (!range)
         return Qt::gray;
     const double span = range->second - range->first;
     const double t = span > 0 ? (value - range->first) / span : 0.5;
-    return ramp(t, m_metric == Metric::Bandwidth);
+    return ramp(t, metric == Metric::Bandwidth);
 }
 
 void CommMatrixView::invalidateLevels()
 {
     m_levels.clear();
-    m_range = level(1).range;
+    const bool wasBusy = !m_pending.empty();
+    m_pending.clear();
+    pendingChanged(wasBusy);
+    ++m_generation;
+    m_range.reset();
+    // The single-rank image gives the colour range; with a pool it arrives later (levelBuilt sets the range).
+    if (const Level* one = level(1))
+        m_range = one->range;
     update();
 }
 
-const CommMatrixView::Level& CommMatrixView::level(int k) const
+const CommMatrixView::Level* CommMatrixView::level(int k) const
 {
-    auto it = m_levels.find(k);
-    if (it == m_levels.end())
-        it = m_levels.emplace(k, buildLevel(k)).first;
-    return it->second;
+    if (const auto it = m_levels.find(k); it != m_levels.end())
+        return &it->second;
+    LevelInputs in { m_data, m_position, m_metric, m_hideLocal, palette().color(QPalette::AlternateBase) };
+    if (!m_pool) {
+        ++m_imagesBuilt;
+        return &m_levels.emplace(k, buildLevel(in, k)).first->second;
+    }
+    const bool wasBusy = !m_pending.empty();
+    if (m_pending.insert(k).second) {
+        auto* self = const_cast<CommMatrixView*>(this);
+        self->pendingChanged(wasBusy);
+        auto* watcher = new QFutureWatcher<Level>(self);
+        const quint64 generation = m_generation;
+        connect(watcher, &QFutureWatcherBase::finished, self, [self, watcher, generation, k] {
+            watcher->deleteLater();
+            self->levelBuilt(generation, k, watcher->result());
+        });
+        watcher->setFuture(QtConcurrent::run(m_pool.data(), [in = std::move(in), k] { return buildLevel(in, k); }));
+    }
+    return nullptr;
 }
 
-CommMatrixView::Level CommMatrixView::buildLevel(int k) const
+void CommMatrixView::levelBuilt(quint64 generation, int k, Level level)
 {
+    if (generation != m_generation)
+        return; // the matrix, metric or filter changed since it was asked for
+    const bool wasBusy = !m_pending.empty();
+    m_pending.erase(k);
+    pendingChanged(wasBusy);
     ++m_imagesBuilt;
-    const int n = static_cast<int>(m_matrix.ranks.size());
+    if (k == 1)
+        m_range = level.range;
+    m_levels.insert_or_assign(k, std::move(level));
+    update();
+}
+
+void CommMatrixView::pendingChanged(bool wasBusy)
+{
+    if (wasBusy != !m_pending.empty())
+        emit imagesBusyChanged(!m_pending.empty());
+}
+
+const CommMatrixView::Level* CommMatrixView::nearestLevel(int k, int* built) const
+{
+    const Level* best = nullptr;
+    int bestK = 0;
+    for (const auto& [size, lv] : m_levels) {
+        // Finer first (more detail than asked for still draws right), then the closest coarser one.
+        const bool better = !best || (size <= k ? (bestK > k || size > bestK) : (bestK > k && size < bestK));
+        if (better) {
+            best = &lv;
+            bestK = size;
+        }
+    }
+    if (built)
+        *built = bestK;
+    return best;
+}
+
+CommMatrixView::Level CommMatrixView::buildLevel(const LevelInputs& in, int k)
+{
+    const query::CommMatrix& matrix = *in.matrix;
+    const std::vector<int>& position = in.position;
+    const int n = static_cast<int>(matrix.ranks.size());
     Level lv;
     lv.side = std::max(1, (n + k - 1) / k);
     const size_t side = static_cast<size_t>(lv.side);
     lv.representative.assign(side * side, -1);
     lv.image = QImage(lv.side, lv.side, QImage::Format_RGB32);
-    lv.image.fill(palette().color(QPalette::AlternateBase));
+    lv.image.fill(in.empty);
     // Blocks with their links: sort the (block, cell) pairs once instead of holding an accumulator per block.
     std::vector<std::pair<uint32_t, int32_t>> keyed;
-    keyed.reserve(m_matrix.cells.size());
-    for (size_t i = 0; i < m_matrix.cells.size(); ++i) {
-        const auto& c = m_matrix.cells[i];
-        if (!shown(c) || c.src < 0 || c.dst < 0 || static_cast<size_t>(std::max(c.src, c.dst)) >= m_position.size())
+    keyed.reserve(matrix.cells.size());
+    for (size_t i = 0; i < matrix.cells.size(); ++i) {
+        const auto& c = matrix.cells[i];
+        if (!shownWhen(c, in.hideLocal) || c.src < 0 || c.dst < 0 || static_cast<size_t>(std::max(c.src, c.dst)) >= position.size())
             continue;
-        const int row = m_position[static_cast<size_t>(c.src)];
-        const int col = m_position[static_cast<size_t>(c.dst)];
+        const int row = position[static_cast<size_t>(c.src)];
+        const int col = position[static_cast<size_t>(c.dst)];
         if (row < 0 || col < 0)
             continue;
         keyed.emplace_back(
@@ -261,9 +328,9 @@ CommMatrixView::Level CommMatrixView::buildLevel(int k) const
         Accumulator acc;
         size_t j = i;
         for (; j < keyed.size() && keyed[j].first == keyed[i].first; ++j)
-            acc.add(m_matrix.cells[static_cast<size_t>(keyed[j].second)], keyed[j].second);
+            acc.add(matrix.cells[static_cast<size_t>(keyed[j].second)], keyed[j].second);
         Block b;
-        acc.finish(m_metric, b);
+        acc.finish(in.metric, b);
         if (b.value) {
             // Anchored at 0 so a few percent of spread does not read as red against green.
             if (!lv.range)
@@ -277,10 +344,10 @@ CommMatrixView::Level CommMatrixView::buildLevel(int k) const
     for (const auto& [key, b] : blocks) {
         lv.representative[key] = b.representative;
         QColor color;
-        if (m_metric == Metric::Transport)
+        if (in.metric == Metric::Transport)
             color = transportColor(b.transport.toStdString());
         else
-            color = b.value ? colorFor(*b.value, lv.range) : QColor(210, 210, 210);
+            color = b.value ? colorFor(*b.value, lv.range, in.metric) : QColor(210, 210, 210);
         lv.image.setPixel(static_cast<int>(key % side), static_cast<int>(key / side), color.rgb());
     }
     return lv;
@@ -298,7 +365,7 @@ CommMatrixView::Layout CommMatrixView::layout() const
     const QRect caption = bfm.boundingRect(QRect(area.left(), area.top(), std::max(1, area.width()), 100000),
         Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, l.captionText);
     l.caption = QRect(area.left(), area.top(), area.width(), caption.height());
-    const bool blocks = !m_matrix.blocks.empty();
+    const bool blocks = !m_data->blocks.empty();
     const int line = fm.height();
     int top = l.caption.bottom() + 1 + kGap;
     if (blocks)
@@ -315,7 +382,7 @@ CommMatrixView::Layout CommMatrixView::layout() const
         left += blockBand + kGap;
     }
     int64_t widestRank = 0;
-    for (int64_t r : m_matrix.ranks)
+    for (int64_t r : m_data->ranks)
         widestRank = std::max(widestRank, r);
     left += fm.horizontalAdvance(QString::number(widestRank)) + kGap;
 
@@ -337,29 +404,29 @@ CommMatrixView::Layout CommMatrixView::layout() const
 
 QString CommMatrixView::captionText() const
 {
-    const int n = static_cast<int>(m_matrix.ranks.size());
+    const int n = static_cast<int>(m_data->ranks.size());
     QString text = tr("Rows: src rank \u00b7 columns: dst rank \u00b7 %1 ranks").arg(n);
-    if (m_matrix.localGroup)
+    if (m_data->localGroup)
         text += QStringLiteral(" \u00b7 ") + tr("group-local ranks, global ranks unknown");
-    if (!m_matrix.orderedBy.empty())
-        text += QStringLiteral(" \u00b7 ") + tr("ordered by %1 groups").arg(QString::fromStdString(m_matrix.orderedBy));
+    if (!m_data->orderedBy.empty())
+        text += QStringLiteral(" \u00b7 ") + tr("ordered by %1 groups").arg(QString::fromStdString(m_data->orderedBy));
     return text;
 }
 
 QString CommMatrixView::blockLabelOf(const query::AxisBlock& block) const
 {
     const bool named = !block.label.empty() && block.label != block.hash;
-    const size_t end = std::min(block.end, m_matrix.ranks.size());
-    const std::vector<int64_t> ranks(m_matrix.ranks.begin() + static_cast<std::ptrdiff_t>(std::min(block.begin, end)),
-        m_matrix.ranks.begin() + static_cast<std::ptrdiff_t>(end));
+    const size_t end = std::min(block.end, m_data->ranks.size());
+    const std::vector<int64_t> ranks(m_data->ranks.begin() + static_cast<std::ptrdiff_t>(std::min(block.begin, end)),
+        m_data->ranks.begin() + static_cast<std::ptrdiff_t>(end));
     return (named ? QString::fromStdString(block.label) : tr("group")) + QLatin1Char(' ') + firstRanksText(ranks);
 }
 
 QString CommMatrixView::blockToolTip(const query::AxisBlock& block) const
 {
-    const size_t end = std::min(block.end, m_matrix.ranks.size());
-    std::vector<int64_t> ranks(m_matrix.ranks.begin() + static_cast<std::ptrdiff_t>(std::min(block.begin, end)),
-        m_matrix.ranks.begin() + static_cast<std::ptrdiff_t>(end));
+    const size_t end = std::min(block.end, m_data->ranks.size());
+    std::vector<int64_t> ranks(m_data->ranks.begin() + static_cast<std::ptrdiff_t>(std::min(block.begin, end)),
+        m_data->ranks.begin() + static_cast<std::ptrdiff_t>(end));
     std::sort(ranks.begin(), ranks.end());
     const bool named = !block.label.empty() && block.label != block.hash;
     QString html
@@ -410,7 +477,7 @@ QRectF CommMatrixView::cellRect(int row, int col) const
 
 int CommMatrixView::blockSize() const
 {
-    const int n = static_cast<int>(m_matrix.ranks.size());
+    const int n = static_cast<int>(m_data->ranks.size());
     const QPointF px = cellPixels(plotRect());
     const double smallest = std::min(px.x(), px.y());
     int k = 1;
@@ -421,13 +488,13 @@ int CommMatrixView::blockSize() const
 
 double CommMatrixView::zoom() const
 {
-    const double n = static_cast<double>(m_matrix.ranks.size());
+    const double n = static_cast<double>(m_data->ranks.size());
     return n > 0 && m_window.width() > 0 ? n / m_window.width() : 1.0;
 }
 
 void CommMatrixView::clampWindow()
 {
-    const double n = static_cast<double>(m_matrix.ranks.size());
+    const double n = static_cast<double>(m_data->ranks.size());
     if (n <= 0) {
         m_window = {};
         return;
@@ -440,7 +507,7 @@ void CommMatrixView::clampWindow()
 
 void CommMatrixView::setZoom(double zoom, QPointF anchorCell)
 {
-    const double n = static_cast<double>(m_matrix.ranks.size());
+    const double n = static_cast<double>(m_data->ranks.size());
     if (n <= 0)
         return;
     if (anchorCell.x() < 0)
@@ -463,20 +530,20 @@ void CommMatrixView::zoomToCells(const QRectF& cells)
 
 void CommMatrixView::resetView()
 {
-    const double n = static_cast<double>(m_matrix.ranks.size());
+    const double n = static_cast<double>(m_data->ranks.size());
     m_window = QRectF(0, 0, n, n);
     update();
 }
 
 CommMatrixView::Block CommMatrixView::blockOf(int row0, int row1, int col0, int col1) const
 {
-    const size_t n = m_matrix.ranks.size();
+    const size_t n = m_data->ranks.size();
     Accumulator acc;
     for (int r = row0; r < row1; ++r) {
         for (int c = col0; c < col1; ++c) {
             const int32_t i = m_cellAt[static_cast<size_t>(r) * n + static_cast<size_t>(c)];
-            if (i >= 0 && shown(m_matrix.cells[static_cast<size_t>(i)]))
-                acc.add(m_matrix.cells[static_cast<size_t>(i)], i);
+            if (i >= 0 && shown(m_data->cells[static_cast<size_t>(i)]))
+                acc.add(m_data->cells[static_cast<size_t>(i)], i);
         }
     }
     Block b;
@@ -490,7 +557,7 @@ CommMatrixView::Block CommMatrixView::blockOf(int row0, int row1, int col0, int 
 
 std::optional<CommMatrixView::Block> CommMatrixView::blockAt(const QPoint& pos) const
 {
-    const int n = static_cast<int>(m_matrix.ranks.size());
+    const int n = static_cast<int>(m_data->ranks.size());
     if (n == 0 || !plotRect().contains(pos))
         return std::nullopt;
     const QPointF cell = toCells(pos);
@@ -508,7 +575,7 @@ const query::MatrixCell* CommMatrixView::cellAt(const QPoint& pos) const
     const auto b = blockAt(pos);
     if (!b || b->representative < 0)
         return nullptr;
-    return &m_matrix.cells[static_cast<size_t>(b->representative)];
+    return &m_data->cells[static_cast<size_t>(b->representative)];
 }
 
 void CommMatrixView::addContextActions(QMenu& menu, const QPoint& pos)
@@ -527,7 +594,7 @@ QString CommMatrixView::toolTipFor(const query::MatrixCell& c) const
     QString html = QStringLiteral("<b>%1 \u2192 %2</b>%3<table>")
                        .arg(c.src)
                        .arg(c.dst)
-                       .arg(m_matrix.localGroup ? tr(" (group-local ranks)") : QString());
+                       .arg(m_data->localGroup ? tr(" (group-local ranks)") : QString());
     auto row = [&html](const QString& k, const QString& v) {
         html += QStringLiteral("<tr><td>%1</td><td align=right>&nbsp;%2</td></tr>").arg(k, v);
     };
@@ -544,10 +611,10 @@ QString CommMatrixView::toolTipAt(const QPoint& pos) const
     if (const auto b = blockAt(pos)) {
         const bool single = b->row1 - b->row0 == 1 && b->col1 - b->col0 == 1;
         if (single)
-            return b->representative >= 0 ? toolTipFor(m_matrix.cells[static_cast<size_t>(b->representative)])
+            return b->representative >= 0 ? toolTipFor(m_data->cells[static_cast<size_t>(b->representative)])
                                           : QString();
         auto ranksOf = [this](int from, int to) {
-            std::vector<int64_t> ranks(m_matrix.ranks.begin() + from, m_matrix.ranks.begin() + to);
+            std::vector<int64_t> ranks(m_data->ranks.begin() + from, m_data->ranks.begin() + to);
             std::sort(ranks.begin(), ranks.end());
             return GroupTableModel::rankList(ranks);
         };
@@ -574,7 +641,7 @@ QString CommMatrixView::toolTipAt(const QPoint& pos) const
                 value);
         html += QStringLiteral("</table>") + tr("Cell colour: %1.").arg(statisticText());
         if (b->representative >= 0) {
-            const auto& c = m_matrix.cells[static_cast<size_t>(b->representative)];
+            const auto& c = m_data->cells[static_cast<size_t>(b->representative)];
             html += QStringLiteral("<br>")
                 + tr("Click selects link %1 \u2192 %2; zoom in for single ranks.").arg(c.src).arg(c.dst);
         }
@@ -582,7 +649,7 @@ QString CommMatrixView::toolTipAt(const QPoint& pos) const
     }
     for (const auto& [r, index] : m_blockLabelHits) {
         if (r.contains(pos))
-            return blockToolTip(m_matrix.blocks[index]);
+            return blockToolTip(m_data->blocks[index]);
     }
     return {};
 }
@@ -610,7 +677,7 @@ bool CommMatrixView::event(QEvent* event)
 
 void CommMatrixView::wheelEvent(QWheelEvent* event)
 {
-    const double n = static_cast<double>(m_matrix.ranks.size());
+    const double n = static_cast<double>(m_data->ranks.size());
     if (n <= 0 || m_window.isEmpty())
         return;
     const QPointF anchor = toCells(event->position());

@@ -10,6 +10,7 @@
 #include <QApplication>
 #include <QMouseEvent>
 #include <QTest>
+#include <QThreadPool>
 #include <QWheelEvent>
 
 #include <gtest/gtest.h>
@@ -271,4 +272,35 @@ TEST(CommMatrixScale, AggregatesBlocksAt1024RanksAndZoomRevealsSingleRanks)
     const QImage image = view.grab().toImage();
     test::keepImage(image, QStringLiteral("comm_matrix_1024.png"));
     EXPECT_GT(test::distinctColours(image), 10);
+}
+
+// With a worker pool the cell images are built off the GUI thread: while one is built the view says so (busy signal,
+// imagesPending), and once it is in, the view draws exactly what the GUI-thread build draws, with the same range.
+TEST(CommMatrixScale, ImagesBuiltOnAPoolEqualTheGuiThreadImages)
+{
+    QThreadPool pool;
+    pool.setMaxThreadCount(1);
+    CommMatrixView onGui, onPool;
+    onPool.setWorkerPool(&pool);
+    std::vector<bool> busy;
+    QObject::connect(&onPool, &CommMatrixView::imagesBusyChanged, &onPool, [&busy](bool b) { busy.push_back(b); });
+    for (CommMatrixView* v : { &onGui, &onPool }) {
+        v->resize(700, 600);
+        v->setMatrix(syntheticMatrix(1024, 8));
+    }
+    EXPECT_TRUE(onGui.valueRange().has_value());
+    onPool.grab(); // asks for the fitted zoom's image too
+    ASSERT_TRUE(test::waitFor([&] { return !onPool.imagesPending(); }, 20000));
+    ASSERT_EQ(busy, (std::vector<bool> { true, false }));
+    ASSERT_TRUE(onPool.valueRange().has_value());
+    EXPECT_EQ(*onPool.valueRange(), *onGui.valueRange());
+    EXPECT_GT(onGui.blockSize(), 1);
+    EXPECT_EQ(onPool.grab().toImage(), onGui.grab().toImage());
+
+    // A new metric drops the images: the next ones are built again, the old results never shown.
+    onPool.setMetric(CommMatrixView::Metric::Size);
+    onGui.setMetric(CommMatrixView::Metric::Size);
+    onPool.grab();
+    ASSERT_TRUE(test::waitFor([&] { return !onPool.imagesPending(); }, 20000));
+    EXPECT_EQ(onPool.grab().toImage(), onGui.grab().toImage());
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <QPointer>
+
 #include "npuscope/query/CommAnalysisQuery.h"
 
 #include "npuscope/gui/common/QueryDock.h"
@@ -29,6 +31,7 @@ public:
     static constexpr const char* kObjectName = "commMatrixDock";
 
     explicit CommMatrixDock(Workspace* workspace, QWidget* parent = nullptr);
+    ~CommMatrixDock() override;
 
     CommMatrixView* view() const { return m_view; }
     CommSelectionBar* selectionBar() const { return m_bar; }
@@ -57,6 +60,9 @@ private:
     QCheckBox* m_hideLocal;
     QLabel* m_status;
     CommMatrixView* m_view;
+    // While the view's images are being built: the workspace they count in as one of its queries (QPointer: the
+    // dock may outlive it at the window's end).
+    QPointer<Workspace> m_imagesBusy;
     bool m_updating = false;
     double m_lastQueryMs = 0;
     int m_resultsApplied = 0;

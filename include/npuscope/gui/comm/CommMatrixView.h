@@ -5,10 +5,15 @@
 
 #include "npuscope/gui/common/ChartWidget.h"
 #include <QImage>
+#include <QPointer>
 
 #include <map>
+#include <memory>
 #include <optional>
+#include <set>
 #include <vector>
+
+class QThreadPool;
 
 namespace npuscope::gui {
 
@@ -25,7 +30,9 @@ namespace npuscope::gui {
 // Axis labels: rank numbers on a 1-2-5 scale when the axis is in ascending rank order (monotonic, evenly spaced), every
 // rank when each cell has room for its label, and the group blocks of the order ("tp 0–7"; the hash in the tooltip) on
 // a band outside the ticks. Labels never overlap (labelRects()). Clicking a cell selects its link (src and dst; an
-// aggregated cell: the link its statistic comes from). GUI thread only.
+// aggregated cell: the link its statistic comes from). GUI thread only; with a worker pool (setWorkerPool) the cell
+// images are built there, and a paint meanwhile shows the nearest image already built (or says it is drawing), so a
+// million-cell all-to-all matrix never holds the GUI thread.
 class CommMatrixView : public ChartWidget {
     Q_OBJECT
 public:
@@ -45,14 +52,19 @@ public:
     explicit CommMatrixView(QWidget* parent = nullptr);
 
     void setMatrix(query::CommMatrix matrix);
-    const query::CommMatrix& matrix() const { return m_matrix; }
+    const query::CommMatrix& matrix() const { return *m_data; }
+    // Where the cell images are built (a workspace's in-memory pool); none: on the GUI thread when first painted.
+    void setWorkerPool(QThreadPool* pool) { m_pool = pool; }
+    // Cell images asked for and not built yet (benchmarks, tests).
+    bool imagesPending() const { return !m_pending.empty(); }
     void setMetric(Metric metric);
     Metric metric() const { return m_metric; }
     // Hides the diagonal and LOCAL cells (and leaves them out of the colour range).
     void setHideLocal(bool hide);
     bool hideLocal() const { return m_hideLocal; }
 
-    // Colour range of the current metric over the shown single-rank cells; nullopt without cells.
+    // Colour range of the current metric over the shown single-rank cells; nullopt without cells (or, with a worker
+    // pool, until the single-rank image is built).
     std::optional<std::pair<double, double>> valueRange() const { return m_range; }
     std::optional<double> cellValue(const query::MatrixCell& cell) const;
     // The link under a widget position: the single cell, or an aggregated cell's representative; nullptr outside or
@@ -97,6 +109,9 @@ public:
     int imagesBuilt() const { return m_imagesBuilt; }
 
 signals:
+    // Cell images started (true) or ended (false) being built on the worker pool: the dock counts them as its work, so
+    // "the views are ready" (screenshots, benchmarks) waits for the image.
+    void imagesBusyChanged(bool busy);
     // A cell was clicked: its link's src and dst ranks (an aggregated cell: its representative link).
     void linkClicked(qint64 src, qint64 dst);
     // "Costliest collectives" was chosen on a cell's context menu: its src and dst ranks.
@@ -128,29 +143,51 @@ private:
         QString captionText;
     };
 
+    // What a cell image is built from: a snapshot a worker may read while the view changes.
+    struct LevelInputs {
+        std::shared_ptr<const query::CommMatrix> matrix;
+        std::vector<int> position;
+        Metric metric = Metric::Bandwidth;
+        bool hideLocal = true;
+        QColor empty; // an empty block's colour
+    };
+
     void invalidateLevels();
-    const Level& level(int k) const;
-    Level buildLevel(int k) const;
+    // The image of block size k: nullptr while a worker builds it (then the view repaints).
+    const Level* level(int k) const;
+    // The built image whose block size is nearest to k (finer first), nullptr when none; its size in *built.
+    const Level* nearestLevel(int k, int* built) const;
+    void levelBuilt(quint64 generation, int k, Level level);
+    // m_pending changed: imagesBusyChanged when it became empty or stopped being so.
+    void pendingChanged(bool wasBusy);
+    static Level buildLevel(const LevelInputs& in, int k);
     Layout layout() const;
     QString captionText() const;
     QString blockLabelOf(const query::AxisBlock& block) const;
     QString blockToolTip(const query::AxisBlock& block) const;
     Block blockOf(int row0, int row1, int col0, int col1) const;
-    QColor colorFor(double value, const std::optional<std::pair<double, double>>& range) const;
+    static QColor colorFor(double value, const std::optional<std::pair<double, double>>& range, Metric metric);
     QPointF cellPixels(const QRect& plot) const; // px per axis position (x: columns, y: rows)
     QPointF toCells(const QPointF& pos) const; // widget position -> fractional axis position (col, row)
     void clampWindow();
-    bool shown(const query::MatrixCell& c) const;
+    bool shown(const query::MatrixCell& c) const { return shownWhen(c, m_hideLocal); }
+    static bool shownWhen(const query::MatrixCell& c, bool hideLocal);
+    static std::optional<double> valueOf(const query::MatrixCell& c, Metric metric);
     void paintTicks(QPainter& p, const Layout& l);
     void paintBlocks(QPainter& p, const Layout& l);
-    void paintLegend(QPainter& p, const Layout& l, const Level& lv, int k);
+    void paintLegend(QPainter& p, const Layout& l, const Level* lv, int k);
+    // The image of block size k over the visible window (and the block grid when blocks are large).
+    void paintCells(QPainter& p, const QRect& plot, const Level& lv, int k) const;
 
-    query::CommMatrix m_matrix;
+    std::shared_ptr<const query::CommMatrix> m_data; // never null; shared with the image builds in flight
     std::vector<int> m_position; // rank -> axis position (dense by rank id)
     std::vector<int32_t> m_cellAt; // axis row * n + col -> cell index, -1 empty
     bool m_ascending = true; // the axis lists ranks in ascending order
     std::vector<QString> m_blockLabels; // per matrix block: "tp 0–7"
     mutable std::map<int, Level> m_levels; // block size -> cached cells
+    mutable std::set<int> m_pending; // block sizes a worker builds for m_generation
+    quint64 m_generation = 0; // bumped whenever the images are invalidated: older builds are dropped
+    QPointer<QThreadPool> m_pool;
     mutable int m_imagesBuilt = 0;
     Metric m_metric = Metric::Bandwidth;
     bool m_hideLocal = true;
