@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 #include <map>
 #include <set>
 #include <string>
@@ -29,6 +30,18 @@ MareyOpKind commKind(const std::string& name, const std::string& type)
             return MareyOpKind::Receive;
     }
     return MareyOpKind::Communication;
+}
+
+// A MindSpore device task's collective type: the name's part before "-op" ("AllReduce-op534", "Receive-op1893"). The
+// stream synchronisation tasks (StreamSend, StreamRecv) are no communication.
+bool isMindSporeCollective(const std::string& name)
+{
+    static const std::set<std::string> kTypes { "AllReduce", "AllGather", "ReduceScatter", "Broadcast", "Send",
+        "Receive", "AllToAll", "AllToAllv", "AlltoAll", "AlltoAllV", "NeighborExchange", "NeighborExchangeV2",
+        "CollectivePermute", "Reduce", "Barrier", "BatchISendIRecv" };
+    const auto cut = name.find("-op");
+    const std::string type = name.substr(0, cut);
+    return kTypes.count(type) > 0 || type.rfind("Hcom", 0) == 0;
 }
 
 std::string stringValue(model::Database& db, int64_t id)
@@ -81,6 +94,21 @@ std::vector<int64_t> MareyQuery::steps(model::Database& db)
     return out;
 }
 
+std::vector<int64_t> MareyQuery::ranksNeedingTimelines(model::Database& db, const std::vector<int64_t>& ranks)
+{
+    std::vector<int64_t> out;
+    auto st = db.prepare("SELECT EXISTS (SELECT 1 FROM rank_file WHERE rank_id = ?1 AND kind = 'ms_timeline_display' "
+                         "AND status = 'skipped') AND NOT EXISTS (SELECT 1 FROM rank_file WHERE rank_id = ?1 AND kind "
+                         "IN ('kernel_details', 'op_summary'))");
+    for (const int64_t rank : ranks) {
+        st.reset();
+        st.bind(1, rank);
+        if (st.step() && st.int64(0) != 0)
+            out.push_back(rank);
+    }
+    return out;
+}
+
 MareyStep MareyQuery::step(model::Database& db, const ParallelLayout& layout, std::optional<int64_t> stepId)
 {
     MareyStep out;
@@ -106,6 +134,14 @@ MareyStep MareyQuery::step(model::Database& db, const ParallelLayout& layout, st
         "kernel WHERE rank_id = ?1 AND (?2 IS NULL OR step = ?2) UNION ALL SELECT name_id, type_id, accelerator_core "
         "IN ('HCCL', 'COMMUNICATION'), ts, dur, 1, rowid FROM step_kernel WHERE rank_id = ?1 AND (?2 IS NULL OR step "
         "= ?2) AND NOT EXISTS (SELECT 1 FROM kernel WHERE rank_id = ?1) ORDER BY ts, src, seq");
+    // MindSpore's timelines (ascend_timeline_display, MindSporeTimelineImporter): the "Device" process's tasks within
+    // the step's ProfilerStep#N span of the "Step Trace" process; all of them for every step.
+    auto stepSpan = db.prepare(
+        "SELECT t.ts, t.ts + t.dur FROM slice t JOIN process q ON q.rank_id = t.rank_id AND q.pid = t.pid JOIN string n "
+        "ON n.id = t.name_id WHERE t.rank_id = ?1 AND q.name = 'Step Trace' AND n.value = 'ProfilerStep#' || ?2 LIMIT 1");
+    auto deviceTasks = db.prepare(
+        "SELECT s.name_id, s.ts, s.dur FROM slice s JOIN process p ON p.rank_id = s.rank_id AND p.pid = s.pid WHERE "
+        "s.rank_id = ?1 AND p.name = 'Device' AND s.ts >= ?2 AND s.ts < ?3 ORDER BY s.ts, s.id");
     auto commOps = db.prepare("SELECT op_name, op_type, start_ns, COALESCE(elapse_ns, 0) FROM comm_op WHERE "
                               "rank_id = ?1 AND is_total = 0 AND start_ns IS NOT NULL AND (?2 IS NULL OR step = ?2)");
     for (const auto& stage : layout.stages) {
@@ -136,6 +172,33 @@ MareyStep MareyQuery::step(model::Database& db, const ParallelLayout& layout, st
                 op.start = kernels.int64(3);
                 op.end = op.start + std::max<int64_t>(0, kernels.int64(4));
                 dev.ops.push_back(op);
+            }
+            if (dev.ops.empty()) {
+                // No kernel rows: a MindSpore timeline's device tasks, when imported.
+                int64_t from = std::numeric_limits<int64_t>::min(), to = std::numeric_limits<int64_t>::max();
+                if (stepId) {
+                    stepSpan.reset();
+                    stepSpan.bind(1, rank).bind(2, *stepId);
+                    if (stepSpan.step()) {
+                        from = stepSpan.int64(0);
+                        to = stepSpan.int64(1);
+                    } else {
+                        to = from; // no span of that step: no task
+                    }
+                }
+                deviceTasks.reset();
+                deviceTasks.bind(1, rank).bind(2, from).bind(3, to);
+                while (deviceTasks.step()) {
+                    MareyOp op;
+                    op.name = names.byId(db, deviceTasks.int64(0));
+                    if (isMindSporeCollective(out.names[op.name])) {
+                        hasComm = true;
+                        op.kind = commKind(out.names[op.name], std::string());
+                    }
+                    op.start = deviceTasks.int64(1);
+                    op.end = op.start + std::max<int64_t>(0, deviceTasks.int64(2));
+                    dev.ops.push_back(op);
+                }
             }
             if (!hasComm) {
                 commOps.reset();

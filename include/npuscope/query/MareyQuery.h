@@ -22,6 +22,9 @@ public:
     static MareyStep step(model::Database& db, const ParallelLayout& layout, std::optional<int64_t> step);
     // Steps that have kernels, ascending (NULL steps left out).
     static std::vector<int64_t> steps(model::Database& db);
+    // Of ranks, those whose operator timings come only from a MindSpore timeline (ascend_timeline_display: no kernel
+    // file planned) that is not imported yet: the view imports their timelines, step() reads the device's tasks.
+    static std::vector<int64_t> ranksNeedingTimelines(model::Database& db, const std::vector<int64_t>& ranks);
 
     // Matching and pairing on a MareyStep whose devices' ops are filled (names, kinds, times): sorts each device's ops
     // by time, numbers occurrences, matches consecutive devices of each stage and counts unmatched ops. Exposed for

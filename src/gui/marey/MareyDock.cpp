@@ -149,7 +149,16 @@ MareyDock::MareyDock(Workspace* ws, QWidget* parent)
 bool MareyDock::importStepKernels(
     model::Database& db, const std::vector<int64_t>& ranks, std::optional<int64_t> step, const load::ParseCache* cache)
 {
-    return load::Loader::loadStepKernels(db, ranks, step, {}, nullptr, cache);
+    bool imported = load::Loader::loadStepKernels(db, ranks, step, {}, nullptr, cache);
+    // MindSpore ranks have no kernel files: their device tasks are on their timelines, which Marey reads instead.
+    std::vector<int64_t> timelines;
+    {
+        auto lock = db.lock();
+        timelines = query::MareyQuery::ranksNeedingTimelines(db, ranks);
+    }
+    for (const int64_t rank : timelines)
+        imported = load::Loader::loadDeferred(db, rank, io::kTimelineGroup, {}, nullptr, cache) || imported;
+    return imported;
 }
 
 std::optional<query::ParallelSizes> MareyDock::rememberedSizes() const { return workspace()->parallelSizes(); }
