@@ -1671,6 +1671,10 @@ Sync Ratio = ΣSync / (ΣSync + ΣTransit) over the rank&apos;s selected ops</so
         <source>shared transport</source>
         <translation>共用传输方式</translation>
     </message>
+    <message>
+        <source>Drawing the matrix…</source>
+        <translation>正在绘制矩阵…</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::CommRankChart</name>
@@ -3158,10 +3162,6 @@ rank %1 of %2</source>
         <translation>折叠后的阶段显示为一行：每个算子取其各设备区间的并集（单击阶段标签效果相同）</translation>
     </message>
     <message>
-        <source>&lt;span style=&apos;color:#3a6fb0&apos;&gt;■&lt;/span&gt; compute &lt;span style=&apos;color:#d9822b&apos;&gt;■&lt;/span&gt; communication &lt;span style=&apos;color:#2e9e5b&apos;&gt;■&lt;/span&gt; send &lt;span style=&apos;color:#8e5ab8&apos;&gt;■&lt;/span&gt; receive · blocks: F = FLOPs (operations) ÷ max, FS = FLOP/s (their rate) ÷ max, M = peak memory ÷ capacity (grey: unknown) · drag to zoom, double-click to zoom out</source>
-        <translation>&lt;span style=&apos;color:#3a6fb0&apos;&gt;■&lt;/span&gt; 计算 &lt;span style=&apos;color:#d9822b&apos;&gt;■&lt;/span&gt; 通信 &lt;span style=&apos;color:#2e9e5b&apos;&gt;■&lt;/span&gt; 发送 &lt;span style=&apos;color:#8e5ab8&apos;&gt;■&lt;/span&gt; 接收 · 色块：F = 浮点运算次数 FLOPs ÷ 最大值，FS = 每秒浮点运算 FLOP/s ÷ 最大值，M = 峰值内存 ÷ 容量（灰色：未知）· 拖动缩放，双击缩小</translation>
-    </message>
-    <message>
         <source>Finding</source>
         <translation>结论</translation>
     </message>
@@ -3256,6 +3256,10 @@ rank %1 of %2</source>
     <message>
         <source>No finding in this step: no device or stage is as slow as the thresholds above ask for.</source>
         <translation>本迭代没有发现：没有设备或阶段慢到上述阈值。</translation>
+    </message>
+    <message>
+        <source>%1 compute %2 communication %3 send %4 receive · blocks: F = FLOPs (operations) ÷ max, FS = FLOP/s (their rate) ÷ max, M = peak memory ÷ capacity (grey: unknown) · drag to zoom, double-click to zoom out</source>
+        <translation>%1 计算 %2 通信 %3 发送 %4 接收 · 色块：F = 浮点运算次数 FLOPs ÷ 最大值，FS = 每秒浮点运算 FLOP/s ÷ 最大值，M = 峰值内存 ÷ 容量（灰色：未知）· 拖动缩放，双击缩小</translation>
     </message>
 </context>
 <context>
@@ -3389,6 +3393,10 @@ rank %1 of %2</source>
     <message>
         <source>No block name matches the filter.</source>
         <translation>没有名称符合筛选条件的内存块。</translation>
+    </message>
+    <message>
+        <source>rank %1: memory files not loaded: %2</source>
+        <translation>卡 %1：内存文件未加载：%2</translation>
     </message>
 </context>
 <context>

@@ -26,14 +26,15 @@ FlopsHeatmapDock::FlopsHeatmapDock(Workspace* ws, QWidget* parent)
     : QueryDock(tr("FLOPs heatmap"), kObjectName, ws, parent)
     , m_flopsRunner(addRunner())
     , m_heatmap(new FlopsHeatmap)
+{
     // Only the rank's kernel totals (one scan of its kernel file), not its timeline or kernel table, through the
     // Workspace's load service; parsing runs without the model lock (Loader::loadKernelTotals merges under it).
-    , m_imports(new RankImportQueue(
-          this, 1, [this](const std::vector<int64_t>& ranks, const RankImportQueue::Finished& finished) {
-              return workspace()->loads()->request(ranks.front(), DeferredLoadService::Part::KernelTotals, this,
-                  [finished](const DeferredLoadService::Result& r) { finished(r.error); });
-          }))
-{
+    // (Made here, not in the initialiser list: lupdate loses the class's context after a lambda there.)
+    m_imports = new RankImportQueue(
+        this, 1, [this](const std::vector<int64_t>& ranks, const RankImportQueue::Finished& finished) {
+            return workspace()->loads()->request(ranks.front(), DeferredLoadService::Part::KernelTotals, this,
+                [finished](const DeferredLoadService::Result& r) { finished(r.error); });
+        });
     const auto [body, layout, bar] = makeBody({ .spacing = 0, .barGap = 4 });
     bar->addWidget(new QLabel(tr("Colour by:"), body));
     m_measure = new QComboBox(body);

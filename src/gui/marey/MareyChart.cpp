@@ -19,34 +19,13 @@ namespace {
 using query::MareyOpKind;
 
 // Bar (strong) and polygon (light) colours per operator kind.
-QRgb strongColour(MareyOpKind kind)
-{
-    switch (kind) {
-    case MareyOpKind::Compute:
-        return qRgb(0x3a, 0x6f, 0xb0);
-    case MareyOpKind::Communication:
-        return qRgb(0xd9, 0x82, 0x2b);
-    case MareyOpKind::Send:
-        return qRgb(0x2e, 0x9e, 0x5b);
-    case MareyOpKind::Receive:
-        return qRgb(0x8e, 0x5a, 0xb8);
-    }
-    return qRgb(0, 0, 0);
-}
+QRgb strongColour(MareyOpKind kind) { return MareyChart::kindColour(kind).rgb(); }
 
 QRgb lightColour(MareyOpKind kind)
 {
-    switch (kind) {
-    case MareyOpKind::Compute:
-        return qRgb(0xbc, 0xd0, 0xea);
-    case MareyOpKind::Communication:
-        return qRgb(0xf4, 0xd3, 0xae);
-    case MareyOpKind::Send:
-        return qRgb(0xbf, 0xe6, 0xcd);
-    case MareyOpKind::Receive:
-        return qRgb(0xdd, 0xcb, 0xec);
-    }
-    return qRgb(0xff, 0xff, 0xff);
+    // The strong colour at about a third of its saturation: the polygons between devices.
+    const QColor c = MareyChart::kindColour(kind);
+    return qRgb(255 - (255 - c.red()) * 35 / 100, 255 - (255 - c.green()) * 35 / 100, 255 - (255 - c.blue()) * 35 / 100);
 }
 
 // A ratio in [0, 1] as a block colour: light to dark; grey when unknown.
@@ -72,6 +51,22 @@ inline void fillSpan(QRgb* line, double x0, double x1, int left, int right, QRgb
 }
 
 } // namespace
+
+QColor MareyChart::kindColour(MareyOpKind kind)
+{
+    // The MindInsight tutorial's colours: computation green, communication orange; sends blue and receives purple.
+    switch (kind) {
+    case MareyOpKind::Compute:
+        return QColor(0x3c, 0x9a, 0x4e);
+    case MareyOpKind::Communication:
+        return QColor(0xe0, 0x7b, 0x1f);
+    case MareyOpKind::Send:
+        return QColor(0x3a, 0x6f, 0xb0);
+    case MareyOpKind::Receive:
+        return QColor(0x8e, 0x5a, 0xb8);
+    }
+    return QColor(Qt::black);
+}
 
 MareyChart::MareyChart(QWidget* parent)
     : ChartWidget(parent)

@@ -72,12 +72,14 @@ MareyDock::MareyDock(Workspace* ws, QWidget* parent)
     bar->addWidget(m_collapse);
     bar->addStretch(1);
     // The legend has a row of its own, wrapped to the dock's width: beside the controls it was cut on a laptop screen.
-    m_legend = new QLabel(
-        tr("<span style='color:#3a6fb0'>\u25a0</span> compute <span style='color:#d9822b'>\u25a0</span> "
-           "communication <span style='color:#2e9e5b'>\u25a0</span> send <span style='color:#8e5ab8'>\u25a0</span> "
-           "receive \u00b7 blocks: F = FLOPs (operations) \u00f7 max, FS = FLOP/s (their rate) \u00f7 max, M = peak "
-           "memory \u00f7 capacity "
-           "(grey: unknown) \u00b7 drag to zoom, double-click to zoom out"),
+    auto swatch = [](query::MareyOpKind kind) {
+        return QStringLiteral("<span style='color:%1'>\u25a0</span>").arg(MareyChart::kindColour(kind).name());
+    };
+    m_legend = new QLabel(tr("%1 compute %2 communication %3 send %4 receive \u00b7 blocks: F = FLOPs (operations) "
+                             "\u00f7 max, FS = FLOP/s (their rate) \u00f7 max, M = peak memory \u00f7 capacity (grey: "
+                             "unknown) \u00b7 drag to zoom, double-click to zoom out")
+                              .arg(swatch(query::MareyOpKind::Compute), swatch(query::MareyOpKind::Communication),
+                                  swatch(query::MareyOpKind::Send), swatch(query::MareyOpKind::Receive)),
         body);
     m_legend->setObjectName(QStringLiteral("mareyLegend"));
     m_legend->setWordWrap(true);

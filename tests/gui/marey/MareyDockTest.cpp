@@ -46,8 +46,10 @@ int countColour(const QImage& image, QRgb colour, int y0, int y1)
     return n;
 }
 
-constexpr QRgb kCompute = 0xff3a6fb0; // MareyChart's compute bar colour
-constexpr QRgb kComputeBand = 0xffbcd0ea; // and its polygon colour
+const QRgb kCompute = gui::MareyChart::kindColour(query::MareyOpKind::Compute).rgb(); // the compute bar colour
+// and its polygon colour (a third of its saturation, as MareyChart draws it)
+const QRgb kComputeBand = qRgb(255 - (255 - qRed(kCompute)) * 35 / 100, 255 - (255 - qGreen(kCompute)) * 35 / 100,
+    255 - (255 - qBlue(kCompute)) * 35 / 100);
 
 } // namespace
 

@@ -40,6 +40,8 @@ public:
     static constexpr int kTickLabelOverhang = 6; // px a tick label may reach left of the plot, into the label column
 
     explicit MareyChart(QWidget* parent = nullptr);
+    // An operator kind's bar colour (the legend uses it too).
+    static QColor kindColour(query::MareyOpKind kind);
 
     // New data: the view shows the whole step, or keeps its zoom when the data is the same step again (more ranks
     // arrived); the highlight is cleared. blocks: per device of step (may be shorter: unknown).
