@@ -4634,6 +4634,14 @@ rank %1 of %2</source>
         <source>The advice finding that explains the most of the step time (ranked by the time it explains); Advice lists every finding with its rule, figures and evidence</source>
         <translation>解释迭代时间最多的专家建议结论（按其解释的时间排序）；专家建议视图列出每条结论的规则、数值和证据</translation>
     </message>
+    <message>
+        <source>group %1 (%2 of %3 ranks)</source>
+        <translation>通信域 %1（%3 张卡中的 %2 张）</translation>
+    </message>
+    <message>
+        <source>Group %1 mean of %2 · %3</source>
+        <translation>通信域 %1 的 %2 均值 · %3</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::PacketChart</name>

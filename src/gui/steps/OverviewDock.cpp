@@ -6,6 +6,7 @@
 #include "npuscope/gui/compare/BaselineComparison.h"
 #include "npuscope/gui/steps/StepSplitPie.h"
 #include "npuscope/query/ClusterMean.h"
+#include "npuscope/query/CommQuery.h"
 #include "npuscope/query/compare/RunComparison.h"
 
 #include <QEvent>
@@ -15,6 +16,7 @@
 #include <QVBoxLayout>
 
 #include <cstdlib>
+#include <set>
 
 namespace npuscope::gui {
 
@@ -27,7 +29,28 @@ struct OverviewResult {
     std::map<int64_t, query::StepTimeGap> rankGaps;
     int meanRanks = 0; // ranks in the mean
     int otherGenerationRanks = 0; // ranks whose split is of the other file generation (not in the mean)
+    // The communication group the view is restricted to (the workspace's group): its name and how many ranks the
+    // whole job has; nullopt for every rank.
+    std::optional<QString> group;
+    int allRanks = 0;
 };
+
+// The rows of a group's member ranks, and the group's name (its hash when unnamed); rows unchanged for no group or a
+// group the model does not know.
+std::optional<QString> restrictToGroup(
+    model::Database& db, const std::optional<std::string>& hash, std::vector<query::StepBreakdown>& rows)
+{
+    if (!hash)
+        return std::nullopt;
+    for (const auto& g : query::CommQuery::groups(db)) {
+        if (g.hash != *hash)
+            continue;
+        const std::set<int64_t> members(g.ranks.begin(), g.ranks.end());
+        std::erase_if(rows, [&members](const auto& row) { return members.count(row.rank) == 0; });
+        return QString::fromStdString(g.name.value_or(g.hash));
+    }
+    return std::nullopt;
+}
 
 QString ranksText(int count)
 {
@@ -122,7 +145,7 @@ OverviewDock::OverviewDock(Workspace* ws, QWidget* parent)
     showLeadFinding();
 
     connect(m_chart, &RankBarChart::rankClicked, this, [this](qint64 rank) { workspace()->setSelectedRank(rank); });
-    reloadOn({ &Workspace::stepChanged });
+    reloadOn({ &Workspace::stepChanged, &Workspace::groupChanged });
     connect(workspace(), &Workspace::selectedRankChanged, this, &OverviewDock::showSelection);
     connect(BaselineComparison::of(ws), &BaselineComparison::comparisonChanged, this, &OverviewDock::showSelection);
     requestReload();
@@ -143,10 +166,13 @@ void OverviewDock::reload()
 {
     const auto step = workspace()->step();
     const bool skipFirst = workspace()->skipFirstStep();
+    const auto group = workspace()->groupHash();
     const bool started = runner()->run(
-        [step, skipFirst](model::Database& db) {
+        [step, skipFirst, group](model::Database& db) {
             OverviewResult r;
-            const auto rows = step ? query::StepQuery::breakdown(db, step) : query::StepQuery::averaged(db, skipFirst);
+            auto rows = step ? query::StepQuery::breakdown(db, step) : query::StepQuery::averaged(db, skipFirst);
+            r.allRanks = static_cast<int>(rows.size());
+            r.group = restrictToGroup(db, group, rows);
             r.bars.reserve(rows.size());
             for (const auto& row : rows) {
                 r.bars.push_back({ row.rank, query::splitOf(row) });
@@ -170,9 +196,14 @@ void OverviewDock::reload()
             m_meanGap = r.meanGap;
             m_rankGaps = std::move(r.rankGaps);
             m_chart->setBars(std::move(r.bars));
-            const QString stepText = step
+            QString stepText = step
                 ? tr("step %1").arg(*step)
                 : (workspace()->skipFirstStep() ? tr("mean over steps but the first") : tr("mean over steps"));
+            // Restricted to the communication group chosen in Groups or the communication views.
+            m_group = r.group;
+            if (r.group)
+                stepText = tr("group %1 (%2 of %3 ranks)").arg(*r.group).arg(r.bars.size()).arg(r.allRanks)
+                    + QStringLiteral(" \u00b7 ") + stepText;
             // Old MindSpore / MindInsight data has the iteration trace split (interval, fp+bp, tail) instead.
             const bool iterationTrace = m_meanSplit && m_meanSplit->iterationTrace;
             if (m_otherGenerationRanks > 0)
@@ -295,7 +326,10 @@ void OverviewDock::showSelection()
     const QString ranks = m_otherGenerationRanks > 0
         ? tr("%1 of %2 ranks").arg(m_meanRanks).arg(m_meanRanks + m_otherGenerationRanks)
         : ranksText(m_meanRanks);
-    m_pie->setSplit(m_meanSplit, run + tr("Cluster mean of %1 \u00b7 %2").arg(ranks, stepText));
+    m_pie->setSplit(m_meanSplit,
+        run
+            + (m_group ? tr("Group %1 mean of %2 \u00b7 %3").arg(*m_group, ranks, stepText)
+                       : tr("Cluster mean of %1 \u00b7 %2").arg(ranks, stepText)));
     m_pie->setToolTip(m_otherGenerationRanks > 0
             ? tr("%1 with the other file generation's split (old iteration trace vs step_trace_time) are not in "
                  "this mean; their bars are on the right.")

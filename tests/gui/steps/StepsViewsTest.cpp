@@ -13,6 +13,8 @@
 #include "npuscope/gui/steps/StepSplitPie.h"
 #include "npuscope/gui/steps/StepStatsModel.h"
 #include "npuscope/gui/steps/StepTableModel.h"
+#include "npuscope/query/CommQuery.h"
+#include "npuscope/testgen/ClusterGenerator.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -21,10 +23,12 @@
 #include <QPixmap>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTemporaryDir>
 
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <set>
 #include <vector>
 
 using namespace npuscope;
@@ -244,4 +248,52 @@ TEST(StepsViewsMindInsightJob, MeanWithoutTheWarmUpStep)
     combo->setCurrentIndex(0);
     ASSERT_TRUE(window.waitUntilIdle());
     EXPECT_FALSE(window.workspace()->skipFirstStep());
+}
+
+// Issue 38: the Overview by communication group. Choosing a group (Groups view, communication views) restricts the
+// per-rank bars and the mean to its members, and the titles say so; no group brings every rank back.
+TEST(StepsViewsGroups, OverviewFollowsTheChosenCommunicationGroup)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    testgen::GeneratorOptions o;
+    o.outDir = (dir.path() + QStringLiteral("/tp4pp2")).toStdString();
+    o.ranks = 8;
+    o.pp = 2;
+    o.tp = 4;
+    o.steps = 2;
+    o.traceMb = 1;
+    std::string error;
+    ASSERT_TRUE(testgen::ClusterGenerator::generate(o, error)) << error;
+    auto window = test::newWindow(QSize(1600, 1000));
+    ASSERT_TRUE(test::openAndWait(*window, { QString::fromStdString(o.outDir) }));
+    OverviewDock* overview = window->overviewDock();
+    ASSERT_EQ(overview->chart()->bars().size(), 8u);
+
+    // A group of fewer ranks than the job, from the model (not from the view).
+    std::optional<query::Group> group;
+    {
+        auto db = window->workspace()->database();
+        auto lock = db->lock();
+        for (const auto& g : query::CommQuery::groups(*db)) {
+            if (!group && g.ranks.size() > 1 && g.ranks.size() < 8)
+                group = g;
+        }
+    }
+    ASSERT_TRUE(group);
+    window->workspace()->setGroupHash(group->hash);
+    ASSERT_TRUE(window->waitUntilIdle(30000));
+    std::set<int64_t> shown;
+    for (const auto& bar : overview->chart()->bars())
+        shown.insert(bar.rank);
+    EXPECT_EQ(shown, std::set<int64_t>(group->ranks.begin(), group->ranks.end()));
+    const QString name = QString::fromStdString(group->name.value_or(group->hash));
+    EXPECT_TRUE(overview->pie()->title().startsWith(QStringLiteral("Group %1 mean of %2 ranks").arg(name).arg(shown.size())))
+        << overview->pie()->title().toStdString();
+
+    window->workspace()->setGroupHash(std::nullopt);
+    ASSERT_TRUE(window->waitUntilIdle(30000));
+    EXPECT_EQ(overview->chart()->bars().size(), 8u);
+    EXPECT_TRUE(overview->pie()->title().startsWith(QStringLiteral("Cluster mean of 8 ranks")))
+        << overview->pie()->title().toStdString();
 }

@@ -75,6 +75,7 @@ private:
     int m_meanRanks = 0;
     int m_otherGenerationRanks = 0;
     bool m_loaded = false;
+    std::optional<QString> m_group; // the communication group the view is restricted to, by name
     std::optional<int64_t> m_shownRank;
 };
 
