@@ -130,10 +130,10 @@ MareyStep MareyQuery::step(model::Database& db, const ParallelLayout& layout, st
     // step-scoped step_kernel rows (load::Loader::loadStepKernels), in the same order (start, then file order);
     // comm_op rows stand in for communication when the kernels have none.
     auto kernels = db.prepare(
-        "SELECT name_id, type_id, accelerator_core IN ('HCCL', 'COMMUNICATION'), ts, dur, 0 AS src, rowid AS seq FROM "
-        "kernel WHERE rank_id = ?1 AND (?2 IS NULL OR step = ?2) UNION ALL SELECT name_id, type_id, accelerator_core "
-        "IN ('HCCL', 'COMMUNICATION'), ts, dur, 1, rowid FROM step_kernel WHERE rank_id = ?1 AND (?2 IS NULL OR step "
-        "= ?2) AND NOT EXISTS (SELECT 1 FROM kernel WHERE rank_id = ?1) ORDER BY ts, src, seq");
+        "SELECT name_id, type_id, accelerator_core IN ('HCCL', 'COMMUNICATION'), ts, dur, 0 AS src, rowid AS seq, "
+        "flops FROM kernel WHERE rank_id = ?1 AND (?2 IS NULL OR step = ?2) UNION ALL SELECT name_id, type_id, "
+        "accelerator_core IN ('HCCL', 'COMMUNICATION'), ts, dur, 1, rowid, flops FROM step_kernel WHERE rank_id = ?1 "
+        "AND (?2 IS NULL OR step = ?2) AND NOT EXISTS (SELECT 1 FROM kernel WHERE rank_id = ?1) ORDER BY ts, src, seq");
     // MindSpore's timelines (ascend_timeline_display, MindSporeTimelineImporter): the "Device" process's tasks within
     // the step's ProfilerStep#N span of the "Step Trace" process; all of them for every step.
     auto stepSpan = db.prepare(
@@ -171,6 +171,7 @@ MareyStep MareyQuery::step(model::Database& db, const ParallelLayout& layout, st
                 }
                 op.start = kernels.int64(3);
                 op.end = op.start + std::max<int64_t>(0, kernels.int64(4));
+                op.flops = std::max(0.0, kernels.optReal(7).value_or(0.0));
                 dev.ops.push_back(op);
             }
             if (dev.ops.empty()) {

@@ -40,6 +40,7 @@ struct MareyOp {
     // ops; −1 when that device has none (or this is the stage's last device).
     int32_t next = -1;
     bool matched = false; // the previous or the next device of the stage has the same operator
+    double flops = 0; // the kernel's floating-point operations (kernel.flops); 0 when not recorded
 };
 
 // One device (rank) line.

@@ -52,9 +52,12 @@ inline void fillSpan(QRgb* line, double x0, double x1, int left, int right, QRgb
 
 } // namespace
 
+QColor MareyChart::flopsLineColour() { return QColor(0x8e, 0x44, 0xad); }
+
 QColor MareyChart::kindColour(MareyOpKind kind)
 {
-    // The MindInsight tutorial's colours: computation green, communication orange; sends blue and receives purple.
+    // The MindInsight tutorial's colours: computation green, communication orange (its FLOPs line is purple, so
+    // sends are blue and receives teal).
     switch (kind) {
     case MareyOpKind::Compute:
         return QColor(0x3c, 0x9a, 0x4e);
@@ -63,7 +66,7 @@ QColor MareyChart::kindColour(MareyOpKind kind)
     case MareyOpKind::Send:
         return QColor(0x3a, 0x6f, 0xb0);
     case MareyOpKind::Receive:
-        return QColor(0x8e, 0x5a, 0xb8);
+        return QColor(0x1a, 0x9b, 0xa8);
     }
     return QColor(Qt::black);
 }
@@ -404,6 +407,7 @@ void MareyChart::drawOverlay(QPainter& painter)
     painter.setPen(QPen(QColor(0x1b, 0x6e, 0x3c, alpha), 1));
     painter.drawLines(lines.data(), static_cast<int>(lines.size()));
 
+    drawFlopsLines(painter, plot);
     if (m_selectedRank) {
         const int d = m_step->deviceOf(*m_selectedRank);
         if (d >= 0) {
@@ -435,6 +439,55 @@ void MareyChart::drawOverlay(QPainter& painter)
         painter.fillRect(QRect(a, plot.top(), b - a, plot.height()), QColor(40, 90, 200, 50));
     }
     painter.restore();
+}
+
+void MareyChart::drawFlopsLines(QPainter& painter, const QRect& plot)
+{
+    // The tutorial's FLOPs line: above each expanded device's line, the FLOP rate (FLOPs ÷ duration) of the operator
+    // running at each pixel column (the highest when several share it), scaled to the step's fastest operator. Only
+    // where lines are far enough apart to read it.
+    if (m_pitch < 10)
+        return;
+    double maxRate = 0;
+    for (const auto& dev : m_step->devices) {
+        for (const auto& op : dev.ops) {
+            if (op.flops > 0 && op.end > op.start)
+                maxRate = std::max(maxRate, op.flops / static_cast<double>(op.end - op.start));
+        }
+    }
+    if (!(maxRate > 0))
+        return;
+    const int width = plot.width();
+    std::vector<double> column(static_cast<size_t>(std::max(0, width)));
+    QPen pen(flopsLineColour(), 1.2);
+    painter.setPen(pen);
+    painter.setBrush(Qt::NoBrush);
+    for (const auto& row : m_rows) {
+        if (row.device < 0)
+            continue;
+        const auto& dev = m_step->devices[row.device];
+        std::fill(column.begin(), column.end(), 0.0);
+        bool any = false;
+        const int64_t off = dev.offset(m_time);
+        for (const auto& op : dev.ops) {
+            if (!(op.flops > 0) || op.end <= op.start)
+                continue;
+            const int a = std::max(0, static_cast<int>(std::floor(m_axis.toPx(op.start - off))));
+            const int b = std::min(width - 1, static_cast<int>(std::ceil(m_axis.toPx(op.end - off))));
+            const double rate = op.flops / static_cast<double>(op.end - op.start) / maxRate;
+            for (int x = a; x <= b; ++x)
+                column[static_cast<size_t>(x)] = std::max(column[static_cast<size_t>(x)], rate);
+            any = any || a <= b;
+        }
+        if (!any)
+            continue;
+        const double base = row.y - 2, height = m_pitch * 0.45;
+        QPolygonF line;
+        line.reserve(width);
+        for (int x = 0; x < width; ++x)
+            line << QPointF(plot.left() + x + 0.5, base - column[static_cast<size_t>(x)] * height);
+        painter.drawPolyline(line);
+    }
 }
 
 void MareyChart::drawLabels(QPainter& painter)
@@ -683,6 +736,10 @@ QString MareyChart::itemToolTip(int item) const
                 .arg(op.occurrence)
                 .arg(QCoreApplication::translate("MareyOpKind", query::mareyOpKindName(op.kind)))
                 .arg(us(op.start - off - origin), us(op.end - off - origin), axisNote, us(op.end - op.start));
+    if (op.flops > 0 && op.end > op.start)
+        text += tr("<br>%1 GFLOPs, %2 TFLOP/s (the FLOPs line)")
+                    .arg(op.flops / 1e9, 0, 'f', 3)
+                    .arg(op.flops / static_cast<double>(op.end - op.start) / 1e3, 0, 'f', 2);
     if (!op.matched && stage.deviceCount > 1)
         text += tr("<br>unmatched: no neighbouring device of the stage has this operator");
     return text;

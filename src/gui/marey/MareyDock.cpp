@@ -75,11 +75,14 @@ MareyDock::MareyDock(Workspace* ws, QWidget* parent)
     auto swatch = [](query::MareyOpKind kind) {
         return QStringLiteral("<span style='color:%1'>\u25a0</span>").arg(MareyChart::kindColour(kind).name());
     };
-    m_legend = new QLabel(tr("%1 compute %2 communication %3 send %4 receive \u00b7 blocks: F = FLOPs (operations) "
-                             "\u00f7 max, FS = FLOP/s (their rate) \u00f7 max, M = peak memory \u00f7 capacity (grey: "
-                             "unknown) \u00b7 drag to zoom, double-click to zoom out")
+    const QString flopsLine
+        = QStringLiteral("<span style='color:%1'>\u2014</span>").arg(MareyChart::flopsLineColour().name());
+    m_legend = new QLabel(tr("%1 compute %2 communication %3 send %4 receive \u00b7 %5 FLOPs line: each operator's "
+                             "FLOP/s \u00f7 the step's fastest (kernels with FLOPs) \u00b7 blocks: F = FLOPs "
+                             "(operations) \u00f7 max, FS = FLOP/s (their rate) \u00f7 max, M = peak memory \u00f7 "
+                             "capacity (grey: unknown) \u00b7 drag to zoom, double-click to zoom out")
                               .arg(swatch(query::MareyOpKind::Compute), swatch(query::MareyOpKind::Communication),
-                                  swatch(query::MareyOpKind::Send), swatch(query::MareyOpKind::Receive)),
+                                  swatch(query::MareyOpKind::Send), swatch(query::MareyOpKind::Receive), flopsLine),
         body);
     m_legend->setObjectName(QStringLiteral("mareyLegend"));
     m_legend->setWordWrap(true);

@@ -296,3 +296,53 @@ TEST(MareyDock, ManyDevicesOpenWithStagesCollapsed)
     chart.setStep(big);
     EXPECT_FALSE(chart.isStageCollapsed(0));
 }
+
+// The tutorial's FLOPs line: each operator carries its kernel's FLOPs (the model's own sum per device and step), and
+// the chart draws the purple line above the devices whose kernels have FLOPs.
+TEST(MareyDock, FlopsLineFromTheKernelsFlops)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    testgen::GeneratorOptions o;
+    o.outDir = (dir.path() + QStringLiteral("/flops")).toStdString();
+    o.ranks = 8;
+    o.pp = 2;
+    o.tp = 4;
+    o.steps = 2;
+    o.traceMb = 1;
+    o.flops = true;
+    std::string error;
+    ASSERT_TRUE(testgen::ClusterGenerator::generate(o, error)) << error;
+    auto window = test::newWindow(QSize(1600, 1000));
+    ASSERT_TRUE(test::openAndWait(*window, { QString::fromStdString(o.outDir) }));
+    MareyDock* dock = showMarey(*window);
+    MareyChart* chart = dock->chart();
+    ASSERT_NE(chart->step(), nullptr);
+    ASSERT_TRUE(chart->step()->step);
+    const int64_t step = *chart->step()->step;
+    auto db = window->workspace()->database();
+    for (const auto& dev : chart->step()->devices) {
+        double shown = 0;
+        for (const auto& op : dev.ops)
+            shown += op.flops;
+        double expected = 0;
+        {
+            auto lock = db->lock();
+            const std::string where = " WHERE rank_id = " + std::to_string(dev.rank) + " AND step = "
+                + std::to_string(step);
+            expected = test::real(*db, "SELECT COALESCE((SELECT SUM(flops) FROM kernel" + where
+                    + "), (SELECT SUM(flops) FROM step_kernel" + where + "), 0)");
+        }
+        EXPECT_NEAR(shown, expected, std::max(1.0, expected * 1e-9)) << "rank " << dev.rank;
+        EXPECT_GT(shown, 0) << "rank " << dev.rank;
+    }
+    const QImage image = chart->grab().toImage();
+    const QRgb purple = MareyChart::flopsLineColour().rgb();
+    int lines = 0;
+    for (size_t d = 0; d < chart->step()->devices.size(); ++d) {
+        const int y = chart->deviceY(static_cast<int>(d));
+        lines += countColour(image, purple, y - 30, y) > 50 ? 1 : 0;
+    }
+    EXPECT_EQ(lines, static_cast<int>(chart->step()->devices.size()));
+    test::keepImage(image, QStringLiteral("marey_flops_line.png"));
+}

@@ -42,6 +42,8 @@ public:
     explicit MareyChart(QWidget* parent = nullptr);
     // An operator kind's bar colour (the legend uses it too).
     static QColor kindColour(query::MareyOpKind kind);
+    // The FLOPs line's colour (the tutorial's purple).
+    static QColor flopsLineColour();
 
     // New data: the view shows the whole step, or keeps its zoom when the data is the same step again (more ranks
     // arrived); the highlight is cleared. blocks: per device of step (may be shorter: unknown).
@@ -119,6 +121,8 @@ private:
     void rasterise(QImage& image);
     void drawOverlay(QPainter& painter);
     void drawLabels(QPainter& painter);
+    // The FLOPs line above each expanded device (operators with kernel FLOPs only).
+    void drawFlopsLines(QPainter& painter, const QRect& plot);
     void drawAxis(QPainter& painter);
     const std::vector<query::MareyCollapsedOp>& collapsedOps(int stage) const;
     std::optional<Hit> hitAt(const QPoint& pos) const;
