@@ -3262,8 +3262,12 @@ rank %1 of %2</source>
         <translation>本迭代没有发现：没有设备或阶段慢到上述阈值。</translation>
     </message>
     <message>
-        <source>%1 compute %2 communication %3 send %4 receive · %5 FLOPs line: each operator&apos;s FLOP/s ÷ the step&apos;s fastest (kernels with FLOPs) · blocks: F = FLOPs (operations) ÷ max, FS = FLOP/s (their rate) ÷ max, M = peak memory ÷ capacity (grey: unknown) · drag to zoom, double-click to zoom out</source>
-        <translation>%1 计算 %2 通信 %3 发送 %4 接收 · %5 FLOPs 折线：各算子的 FLOP/s ÷ 本迭代最快算子（有 FLOPs 的核函数）· 色块：F = 浮点运算次数 FLOPs ÷ 最大值，FS = 每秒浮点运算 FLOP/s ÷ 最大值，M = 峰值内存 ÷ 容量（灰色：未知）· 拖动缩放，双击缩小</translation>
+        <source>%1 compute %2 communication %3 send %4 receive %5 FLOP/s · blocks: F = FLOPs (operations) ÷ max, FS = FLOP/s (their rate) ÷ max, M = peak memory ÷ capacity (grey: unknown) · drag to zoom, double-click to zoom out</source>
+        <translation>%1 计算 %2 通信 %3 发送 %4 接收 %5 FLOP/s · 色块：F = 浮点运算次数 FLOPs ÷ 最大值，FS = 每秒浮点运算 FLOP/s ÷ 最大值，M = 峰值内存 ÷ 容量（灰色：未知）· 拖动缩放，双击缩小</translation>
+    </message>
+    <message>
+        <source>The purple line above each device: each operator&apos;s FLOP/s (its kernel&apos;s FLOPs ÷ its duration) ÷ the step&apos;s fastest operator; only kernels with FLOPs</source>
+        <translation>每个设备上方的紫色折线：各算子的 FLOP/s（其核函数的 FLOPs ÷ 耗时）÷ 本迭代最快的算子；仅含有 FLOPs 的核函数</translation>
     </message>
 </context>
 <context>

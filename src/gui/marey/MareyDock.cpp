@@ -77,13 +77,14 @@ MareyDock::MareyDock(Workspace* ws, QWidget* parent)
     };
     const QString flopsLine
         = QStringLiteral("<span style='color:%1'>\u2014</span>").arg(MareyChart::flopsLineColour().name());
-    m_legend = new QLabel(tr("%1 compute %2 communication %3 send %4 receive \u00b7 %5 FLOPs line: each operator's "
-                             "FLOP/s \u00f7 the step's fastest (kernels with FLOPs) \u00b7 blocks: F = FLOPs "
+    m_legend = new QLabel(tr("%1 compute %2 communication %3 send %4 receive %5 FLOP/s \u00b7 blocks: F = FLOPs "
                              "(operations) \u00f7 max, FS = FLOP/s (their rate) \u00f7 max, M = peak memory \u00f7 "
                              "capacity (grey: unknown) \u00b7 drag to zoom, double-click to zoom out")
                               .arg(swatch(query::MareyOpKind::Compute), swatch(query::MareyOpKind::Communication),
                                   swatch(query::MareyOpKind::Send), swatch(query::MareyOpKind::Receive), flopsLine),
         body);
+    m_legend->setToolTip(tr("The purple line above each device: each operator's FLOP/s (its kernel's FLOPs \u00f7 its "
+                            "duration) \u00f7 the step's fastest operator; only kernels with FLOPs"));
     m_legend->setObjectName(QStringLiteral("mareyLegend"));
     m_legend->setWordWrap(true);
     layout->addWidget(m_legend);
