@@ -51,9 +51,10 @@ bool importOpFlops(CsvImport& csv)
         csv.column({ "FLOPS utilization(vec)", "FLOPS utilization(vector)" }) };
     if (nameCol < 0 || (!total.any() && !cube.any() && !vec.any())) {
         ctx.error(1,
-            issueText(QT_TRANSLATE_NOOP("ParseIssue",
-                "%1: not a MindSpore FLOPs file: the header names no op (op_full_name, full_kernel_name) or no "
-                "FLOPs column"),
+            issueText(
+                QT_TRANSLATE_NOOP("ParseIssue",
+                    "%1: not a MindSpore FLOPs file: the header names no op (op_full_name, full_kernel_name) or no "
+                    "FLOPs column"),
                 { fs::path(ctx.file()).filename().string() }));
         return false;
     }
@@ -95,8 +96,8 @@ bool addLink(ImportContext& ctx, const nlohmann::json& link, size_t index)
     const auto value = link.is_object() ? jsonNumber(link, "value") : std::nullopt;
     if (!source || !target || !value) {
         ctx.warning(std::nullopt,
-            issueText(QT_TRANSLATE_NOOP("ParseIssue",
-                          "%1: link #%2 has no source, target or numeric value; skipped: %3"),
+            issueText(
+                QT_TRANSLATE_NOOP("ParseIssue", "%1: link #%2 has no source, target or numeric value; skipped: %3"),
                 { fs::path(ctx.file()).filename().string(), std::to_string(index + 1), link.dump().substr(0, 200) }));
         return false;
     }

@@ -29,8 +29,8 @@ namespace {
 const std::filesystem::path kFolder = dataDir() / "mindspore_flops_profiler";
 
 // One file imported by its importer alone into a fresh model, as rank `rank`.
-std::unique_ptr<model::Database> importOne(bool (*run)(io::ImportContext&), const std::filesystem::path& file,
-    int64_t rank = 0, bool* ok = nullptr)
+std::unique_ptr<model::Database> importOne(
+    bool (*run)(io::ImportContext&), const std::filesystem::path& file, int64_t rank = 0, bool* ok = nullptr)
 {
     auto db = model::Database::createModel();
     model::ModelWriter writer(*db);
@@ -109,8 +109,9 @@ TEST(MindSporeFlopsFiles, BadLinesAreReportedWithFileAndLine)
     writeFile(notFlops, "name,value\nx,1\n");
     auto bad = importOne(&io::MindSporeFlopsImporter::runOpFlops, notFlops, 4, &ok);
     EXPECT_FALSE(ok);
-    EXPECT_EQ(count(*bad, "SELECT COUNT(*) FROM parse_issue WHERE severity = 'error' AND line = 1 AND message LIKE "
-                          "'flops_4.txt: not a MindSpore FLOPs file%'"),
+    EXPECT_EQ(count(*bad,
+                  "SELECT COUNT(*) FROM parse_issue WHERE severity = 'error' AND line = 1 AND message LIKE "
+                  "'flops_4.txt: not a MindSpore FLOPs file%'"),
         1);
 }
 
@@ -120,10 +121,10 @@ TEST(MindSporeFlopsFiles, ScopeLinksAndDepthAreImported)
     ASSERT_TRUE(db);
     // 34 links; "Total -> Default" 4655.465 and "Total -> Gradients" 3512.277 MFLOPs; max_scope_num 7.
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM flops_scope_link WHERE rank_id = 0"), 34);
-    EXPECT_DOUBLE_EQ(real(*db, "SELECT flops FROM flops_scope_link WHERE source = 'Total' AND target = 'Default'"),
-        4655.465e6);
-    EXPECT_DOUBLE_EQ(real(*db, "SELECT flops FROM flops_scope_link WHERE source = 'Total' AND target = 'Gradients'"),
-        3512.277e6);
+    EXPECT_DOUBLE_EQ(
+        real(*db, "SELECT flops FROM flops_scope_link WHERE source = 'Total' AND target = 'Default'"), 4655.465e6);
+    EXPECT_DOUBLE_EQ(
+        real(*db, "SELECT flops FROM flops_scope_link WHERE source = 'Total' AND target = 'Gradients'"), 3512.277e6);
     EXPECT_EQ(text(*db, "SELECT value FROM rank_info WHERE key = 'flops_scope.max_scope_num'"), "7");
 }
 
@@ -138,8 +139,9 @@ TEST(MindSporeFlopsFiles, BadScopeLinksAreReportedAndSkipped)
     auto db = importOne(&io::MindSporeFlopsImporter::runScope, file, 2, &ok);
     ASSERT_TRUE(ok);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM flops_scope_link"), 1);
-    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM parse_issue WHERE severity = 'warning' AND message LIKE "
-                         "'flops_scope_2.json: link #%'"),
+    EXPECT_EQ(count(*db,
+                  "SELECT COUNT(*) FROM parse_issue WHERE severity = 'warning' AND message LIKE "
+                  "'flops_scope_2.json: link #%'"),
         3);
 
     writeFile(file, R"({"data": {"nodes": []}})");
@@ -153,7 +155,8 @@ TEST(MindSporeFlopsFiles, BadScopeLinksAreReportedAndSkipped)
 TEST(MindSporeFlopsFiles, NewerSummaryKeysAreSummedAndKept)
 {
     ScratchDir dir;
-    std::filesystem::copy_file(dataDir() / "mindspore_flat_profiler" / "tiny_fixture" / "step_trace_raw_1_detail_time.csv",
+    std::filesystem::copy_file(
+        dataDir() / "mindspore_flat_profiler" / "tiny_fixture" / "step_trace_raw_1_detail_time.csv",
         dir.path() / "step_trace_raw_1_detail_time.csv");
     writeFile(dir.path() / "flops_summary_1.json",
         R"({"cube_FLOPs": 1200.5, "cube_FLOPS": 3.25, "vec_FLOPs": 40.25, "vec_FLOPS": 0.5, "future_key": 1,)"
@@ -175,16 +178,18 @@ TEST(MindSporeFlopsFiles, NewerSummaryKeysAreSummedAndKept)
     // The unknown key is kept and not reported; the non-numeric figure is, naming the file.
     EXPECT_EQ(text(*db, "SELECT value FROM rank_info WHERE key = 'flops_summary.future_key'"), "1");
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM parse_issue WHERE message LIKE '%future_key%'"), 0);
-    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM parse_issue WHERE severity = 'warning' AND file LIKE "
-                         "'%flops_summary_1.json' AND message LIKE 'flops_summary_1.json: FLOPS_Utilization is not a "
-                         "number%'"),
+    EXPECT_EQ(count(*db,
+                  "SELECT COUNT(*) FROM parse_issue WHERE severity = 'warning' AND file LIKE "
+                  "'%flops_summary_1.json' AND message LIKE 'flops_summary_1.json: FLOPS_Utilization is not a "
+                  "number%'"),
         1);
 }
 
 TEST(MindSporeFlopsFiles, TotalsWinOverPartsWhenBothAreWritten)
 {
     ScratchDir dir;
-    std::filesystem::copy_file(dataDir() / "mindspore_flat_profiler" / "tiny_fixture" / "step_trace_raw_1_detail_time.csv",
+    std::filesystem::copy_file(
+        dataDir() / "mindspore_flat_profiler" / "tiny_fixture" / "step_trace_raw_1_detail_time.csv",
         dir.path() / "step_trace_raw_1_detail_time.csv");
     writeFile(dir.path() / "flops_summary_1.json", R"({"FLOPs": 10, "FLOPS": 2, "cube_FLOPs": 7, "vec_FLOPs": 1})");
     auto db = openFolder(dir.path());
