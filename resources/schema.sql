@@ -353,6 +353,31 @@ CREATE TABLE kernel_sum (
   dur_ns INTEGER NOT NULL    -- Σ Duration(us) as ns
 );
 
+-- MindSpore's per-op FLOPs file flops_{rank}.txt (old profiler/ folder; FlopsParser / AscendFlopsGenerator): one row
+-- per data line, in file order. Two forms: the total (FLOPs, FLOPS, FLOPS utilization) and, newer, the cube and
+-- vector units apart (cube and vec columns; the total columns are then their sums). Scaled from the file's MFLOPs
+-- (10^6) and GFLOPS (10^9 FLOP/s); a cell that is absent or not a number is NULL.
+CREATE TABLE op_flops (
+  rank_id INTEGER NOT NULL,   -- rank
+  name TEXT NOT NULL,         -- op_full_name / full_kernel_name: the op's full scope name (Default/.../MatMul-op9)
+  line INTEGER NOT NULL,      -- line of the file (1 = the header)
+  flops REAL,                 -- floating-point operations: MFLOPs × 10^6, or cube + vector
+  flops_per_s REAL,           -- FLOP/s: GFLOPS × 10^9, or cube + vector
+  utilization_pct REAL,       -- FLOPS utilization(%) as written (the op's FLOPS ÷ the device peak); NULL in the
+                              -- cube / vector form
+  cube_flops REAL, cube_flops_per_s REAL, cube_utilization_pct REAL, -- the cube unit's figures (newer form only)
+  vec_flops REAL, vec_flops_per_s REAL, vec_utilization_pct REAL     -- the vector unit's figures (newer form only)
+);
+
+-- MindSpore's flops_scope_{rank}.json: the FLOPs of the ops under each name scope, as the links of a Sankey diagram
+-- (data.links[]), in file order. query::FlopsScopeQuery builds the scope tree from them.
+CREATE TABLE flops_scope_link (
+  rank_id INTEGER NOT NULL,   -- rank
+  source TEXT NOT NULL,       -- the parent scope node as written ("Total" for the root)
+  target TEXT NOT NULL,       -- the child scope node as written (e.g. "conv1-Conv2d(Default)")
+  flops REAL NOT NULL         -- value (MFLOPs) × 10^6: FLOPs of the ops under target reached through source
+);
+
 -- operator_memory.csv
 CREATE TABLE operator_memory (
   rank_id INTEGER NOT NULL, -- rank

@@ -22,3 +22,6 @@ for view in all steps overview timeline timeoverview matrix commduration links g
   esac
   "$build/npuscope" --screenshot "$out/$view.png" --view "$view" --size "$size" "${args[@]}" "$input"
 done
+# MindSpore's FLOPs per scope: the demo (torch_npu) has no flops_scope file; MindInsight's old profiler folder has one.
+"$build/npuscope" --screenshot "$out/flopsscope.png" --view flopsscope --size "$size" \
+  "$here/tests/data/mindspore_flops_profiler"

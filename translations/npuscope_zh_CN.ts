@@ -2050,6 +2050,26 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
         <source>flops_summary_N.json (whole run)</source>
         <translation>flops_summary_N.json（整个运行）</translation>
     </message>
+    <message>
+        <source>FLOPS (as reported)</source>
+        <translation>FLOPS（文件所报）</translation>
+    </message>
+    <message>
+        <source>Cube FLOPs</source>
+        <translation>Cube FLOPs</translation>
+    </message>
+    <message>
+        <source>Vector FLOPs</source>
+        <translation>Vector FLOPs</translation>
+    </message>
+    <message>
+        <source>Cube FLOPS</source>
+        <translation>Cube FLOPS</translation>
+    </message>
+    <message>
+        <source>Vector FLOPS</source>
+        <translation>Vector FLOPS</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::FlopsHeatmapDock</name>
@@ -2123,6 +2143,76 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
     <message>
         <source>FLOPs are recorded only with aic_metrics=ArithmeticUtilization (torch_npu experimental_config aic_metrics=AiCMetrics.ArithmeticUtilization, or msprof --aic-metrics=ArithmeticUtilization)</source>
         <translation>仅在 aic_metrics=ArithmeticUtilization 时记录 FLOPs（torch_npu experimental_config aic_metrics=AiCMetrics.ArithmeticUtilization，或 msprof --aic-metrics=ArithmeticUtilization）</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::FlopsScopeChart</name>
+    <message>
+        <source>Scope</source>
+        <translation>作用域</translation>
+    </message>
+    <message>
+        <source>FLOPs</source>
+        <translation>FLOPs</translation>
+    </message>
+    <message>
+        <source>Share of the total</source>
+        <translation>占总量比例</translation>
+    </message>
+    <message>
+        <source>Share of the parent</source>
+        <translation>占父作用域比例</translation>
+    </message>
+    <message>
+        <source>In the scope itself</source>
+        <translation>作用域自身</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>&lt;i&gt;This scope name has several parents in the file; its sub-scopes are divided among them by FLOPs.&lt;/i&gt;</source>
+        <translation>&lt;i&gt;该作用域名在文件中有多个父作用域；其子作用域按 FLOPs 比例分配给各父作用域。&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>No FLOPs per scope (flops_scope_N.json) for this rank</source>
+        <translation>该 Rank 没有按作用域的 FLOPs（flops_scope_N.json）</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::FlopsScopeDock</name>
+    <message>
+        <source>FLOPs by scope</source>
+        <translation>按作用域的 FLOPs</translation>
+    </message>
+    <message>
+        <source>Rank:</source>
+        <translation>Rank：</translation>
+    </message>
+    <message>
+        <source>The rank whose flops_scope_N.json is shown (ranks without one are not listed)</source>
+        <translation>显示其 flops_scope_N.json 的 Rank（没有该文件的 Rank 不列出）</translation>
+    </message>
+    <message>
+        <source>No profile loaded</source>
+        <translation>未加载性能数据</translation>
+    </message>
+    <message>
+        <source>No flops_scope_N.json loaded (MindSpore&apos;s FLOPs per scope)</source>
+        <translation>未加载 flops_scope_N.json（MindSpore 按作用域统计的 FLOPs）</translation>
+    </message>
+    <message>
+        <source>Total %1 · %2 scopes · %3 levels</source>
+        <translation>总计 %1 · %2 个作用域 · %3 层</translation>
+    </message>
+    <message>
+        <source>%1: %2 (%3 % of the total)</source>
+        <translation>%1：%2（占总量的 %3 %）</translation>
+    </message>
+    <message>
+        <source> · tree cut at 20,000 scopes or 64 levels</source>
+        <translation> · 作用域树在 20,000 个作用域或 64 层处截断</translation>
     </message>
 </context>
 <context>
@@ -4539,6 +4629,22 @@ rank %1 of %2</source>
         <source>ms/step</source>
         <translation>ms/步</translation>
     </message>
+    <message>
+        <source>FLOPs</source>
+        <translation>FLOPs</translation>
+    </message>
+    <message>
+        <source>Floating-point operations of the key&apos;s ops from MindSpore&apos;s flops_N.txt (joined by kernel Name = the file&apos;s op full name): Σ over the key&apos;s distinct names in the file; — when none is</source>
+        <translation>该键算子的浮点运算次数，取自 MindSpore 的 flops_N.txt（按 kernel Name = 文件中的算子全名关联）：对该键在文件中出现的不同名称求和；均不在文件中时为 —</translation>
+    </message>
+    <message>
+        <source>FLOPS</source>
+        <translation>FLOPS</translation>
+    </message>
+    <message>
+        <source>FLOPs ÷ the time they took by the file&apos;s own FLOPS (Σ FLOPs ÷ Σ of each name&apos;s FLOPs ÷ its FLOPS), in FLOP/s</source>
+        <translation>FLOPs ÷ 按文件自身 FLOPS 推算的耗时（Σ FLOPs ÷ Σ 各名称的 FLOPs ÷ 其 FLOPS），单位 FLOP/s</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::OverviewDock</name>
@@ -5231,10 +5337,6 @@ rank %1 of %2</source>
         <translation>rank table 列出 %1 张卡；找到了 %2 张卡的文件</translation>
     </message>
     <message>
-        <source>flops_summary: %1 is not a number: %2</source>
-        <translation>flops_summary：%1 不是数值：%2</translation>
-    </message>
-    <message>
         <source>no host_ips_mapping.txt next to the rank table; hosts are shown by server index</source>
         <translation>rank table 旁没有 host_ips_mapping.txt；主机按服务器序号显示</translation>
     </message>
@@ -5633,6 +5735,30 @@ rank %1 of %2</source>
     <message>
         <source>column %1 holds timestamps in scientific notation (%2), as a spreadsheet saves them: they are rounded to 10^%3 µs, so times in this file are not exact and do not line up with other files</source>
         <translation>列 %1 的时间戳为科学计数法（%2），这是电子表格保存后的形式：已舍入到 10^%3 µs，因此本文件中的时间不精确，且无法与其他文件对齐</translation>
+    </message>
+    <message>
+        <source>%1: not a MindSpore FLOPs file: the header names no op (op_full_name, full_kernel_name) or no FLOPs column</source>
+        <translation>%1：不是 MindSpore FLOPs 文件：表头没有算子名列（op_full_name、full_kernel_name）或没有 FLOPs 列</translation>
+    </message>
+    <message>
+        <source>%1: link #%2 has no source, target or numeric value; skipped: %3</source>
+        <translation>%1：第 %2 条链接缺少 source、target 或数值 value，已跳过：%3</translation>
+    </message>
+    <message>
+        <source>%1: no data.links array (FLOPs per scope)</source>
+        <translation>%1：没有 data.links 数组（按作用域的 FLOPs）</translation>
+    </message>
+    <message>
+        <source>%1: no FLOPs scope links</source>
+        <translation>%1：没有 FLOPs 作用域链接</translation>
+    </message>
+    <message>
+        <source>flops_summary: not a JSON object</source>
+        <translation>flops_summary：不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>%1: %2 is not a number: %3</source>
+        <translation>%1：%2 不是数字：%3</translation>
     </message>
 </context>
 <context>

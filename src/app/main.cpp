@@ -65,7 +65,8 @@ struct Arguments {
         QStringLiteral(
             "Dock to show in the screenshot: steps | overview | issues | matrix | commduration | links | "
             "groups | timeoverview | timeline | operators | memory | memorydetail | flops | strategy | "
-            "marey | advice | collectives | blame | compare | all, or welcome (the first-run page, no PATH). "
+            "marey | advice | collectives | blame | compare | statistics | flopsscope | all, or welcome (the "
+            "first-run page, no PATH). "
             "advice "
             "loads the timelines of a job of up to 8 ranks first, for the timeline rules. Several views "
             "separated by commas load PATH once and write one image each: FILE must then hold {view}, "

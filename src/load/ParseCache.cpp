@@ -43,7 +43,8 @@ constexpr const char* kExtension = ".npdb";
 // 18: comm_op.zero_transports: a communication.json transport with every figure 0 and no packets has no comm_bandwidth
 //     row; comm ops, transports and packets written in multi-row statements.
 //     parse_issue.message_template (the translatable form of each import problem's message).
-constexpr int kImportVersion = 18;
+// 19: MindSpore flops_{rank}.txt (op_flops) and flops_scope_{rank}.json (flops_scope_link) imported.
+constexpr int kImportVersion = 19;
 
 uint64_t fnv1a(uint64_t h, std::string_view text)
 {

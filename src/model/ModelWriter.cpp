@@ -162,6 +162,10 @@ struct ModelWriter::Statements {
         , kernelSum(
               db, "kernel_sum", { "rank_id", "step", "name_id", "type_id", "accelerator_core", "kernels", "dur_ns" })
         , npuModuleMem(db, "npu_module_mem", { "rank_id", "device_id", "component", "ts", "reserved_mb", "device" })
+        , opFlops(db, "op_flops",
+              { "rank_id", "name", "line", "flops", "flops_per_s", "utilization_pct", "cube_flops", "cube_flops_per_s",
+                  "cube_utilization_pct", "vec_flops", "vec_flops_per_s", "vec_utilization_pct" })
+        , flopsScopeLink(db, "flops_scope_link", { "rank_id", "source", "target", "flops" })
         , process(db, "process", { "rank_id", "pid", "name", "label", "sort_index" },
               " ON CONFLICT(rank_id, pid) DO UPDATE SET name=COALESCE(excluded.name, name), "
               "label=COALESCE(excluded.label, label), sort_index=COALESCE(excluded.sort_index, sort_index)")
@@ -201,6 +205,8 @@ struct ModelWriter::Statements {
     TableInsert<8> stepKernel;
     TableInsert<7> kernelSum;
     TableInsert<6> npuModuleMem;
+    TableInsert<12> opFlops;
+    TableInsert<4> flopsScopeLink;
     TableInsert<5> process, thread;
     TableInsert<12> slice, sliceBatch;
     TableInsert<4> sourceFile;
@@ -548,6 +554,17 @@ void ModelWriter::addStepKernel(const StepKernelRow& r)
 void ModelWriter::addNpuModuleMem(const NpuModuleMemRow& r)
 {
     m_st->npuModuleMem.insert(r.rankId, r.deviceId, r.component, r.ts, r.reservedMb, r.device);
+}
+
+void ModelWriter::addOpFlops(const OpFlopsRow& r)
+{
+    m_st->opFlops.insert(r.rankId, r.name, r.line, r.flops, r.flopsPerSecond, r.utilizationPct, r.cubeFlops,
+        r.cubeFlopsPerSecond, r.cubeUtilizationPct, r.vecFlops, r.vecFlopsPerSecond, r.vecUtilizationPct);
+}
+
+void ModelWriter::addFlopsScopeLink(const FlopsScopeLinkRow& r)
+{
+    m_st->flopsScopeLink.insert(r.rankId, r.source, r.target, r.flops);
 }
 
 void ModelWriter::upsertProcess(const ProcessRow& r)

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <map>
 #include <string>
+#include <string_view>
 
 namespace npuscope::query {
 
@@ -54,27 +55,54 @@ std::optional<double> number(const std::string& text)
     return v;
 }
 
-// flops_summary_N.json as MindSpore's FlopsParser writes it: FLOPs in MFLOPs (10^6), FLOPS in GFLOPS (10^9 FLOP/s),
-// FLOPS_Utilization in percent. A value that is not a number was reported by the importer and is left out here.
+// flops_summary_N.json as MindSpore writes it: FLOPs in MFLOPs (10^6), FLOPS in GFLOPS (10^9 FLOP/s),
+// FLOPS_Utilization in percent; the newer form (AscendFlopsGenerator) has cube_FLOPs / vec_FLOPs (MFLOPs) and
+// cube_FLOPS / vec_FLOPS (GFLOPS) instead. A value that is not a number was reported by the importer and is left out.
 std::map<int64_t, RankFlops> summaryTotals(model::Database& db)
 {
+    struct Read {
+        std::optional<double> flops, perSecond;
+    };
     std::map<int64_t, RankFlops> out;
+    std::map<int64_t, Read> totals;
     auto st = db.prepare("SELECT rank_id, key, value FROM rank_info WHERE key IN ('flops_summary.FLOPs', "
-                         "'flops_summary.FLOPS', 'flops_summary.FLOPS_Utilization') ORDER BY rank_id");
+                         "'flops_summary.FLOPS', 'flops_summary.FLOPS_Utilization', 'flops_summary.cube_FLOPs', "
+                         "'flops_summary.vec_FLOPs', 'flops_summary.cube_FLOPS', 'flops_summary.vec_FLOPS') "
+                         "ORDER BY rank_id");
     while (st.step()) {
         const auto value = number(st.text(2));
         if (!value)
             continue;
         RankFlops& r = out[st.int64(0)];
+        Read& t = totals[st.int64(0)];
         r.rank = st.int64(0);
         r.source = FlopsSource::MindSporeSummary;
-        const std::string key = st.text(1);
-        if (key == "flops_summary.FLOPs")
-            r.flops = *value * 1e6;
-        else if (key == "flops_summary.FLOPS")
-            r.reportedFlopsPerSecond = *value * 1e9;
-        else
+        const std::string key = st.text(1).substr(std::string_view("flops_summary.").size());
+        if (key == "FLOPs")
+            t.flops = *value * 1e6;
+        else if (key == "FLOPS")
+            t.perSecond = *value * 1e9;
+        else if (key == "FLOPS_Utilization")
             r.utilizationPercent = *value;
+        else if (key == "cube_FLOPs")
+            r.cubeFlops = *value * 1e6;
+        else if (key == "vec_FLOPs")
+            r.vecFlops = *value * 1e6;
+        else if (key == "cube_FLOPS")
+            r.cubeFlopsPerSecond = *value * 1e9;
+        else
+            r.vecFlopsPerSecond = *value * 1e9;
+    }
+    // The total where the file gives it, else the sum of the parts it gives.
+    const auto sum = [](std::optional<double> a, std::optional<double> b) -> std::optional<double> {
+        if (!a && !b)
+            return std::nullopt;
+        return a.value_or(0.0) + b.value_or(0.0);
+    };
+    for (auto& [rank, r] : out) {
+        const Read& t = totals[rank];
+        r.flops = t.flops ? *t.flops : sum(r.cubeFlops, r.vecFlops).value_or(0.0);
+        r.reportedFlopsPerSecond = t.perSecond ? t.perSecond : sum(r.cubeFlopsPerSecond, r.vecFlopsPerSecond);
     }
     return out;
 }

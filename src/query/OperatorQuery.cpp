@@ -172,7 +172,57 @@ std::shared_ptr<const OperatorQuery> OperatorQuery::build(model::Database& db)
         }
         index->m_kernels.push_back(k);
     }
+    index->joinFlops(db);
     return index;
+}
+
+void OperatorQuery::joinFlops(model::Database& db)
+{
+    // Per (rank, name key id): the file's rows of that name summed (a name on several lines, as in the per-task
+    // form, adds up); the time each row implies is its FLOPs ÷ its FLOPS.
+    std::unordered_map<uint64_t, FlopsSum> byName;
+    auto st = db.prepare("SELECT rank_id, name, TOTAL(flops), "
+                         "TOTAL(CASE WHEN flops_per_s > 0 THEN flops / flops_per_s END), "
+                         "SUM(flops IS NOT NULL AND (flops_per_s IS NULL OR flops_per_s <= 0)) "
+                         "FROM op_flops WHERE flops IS NOT NULL GROUP BY rank_id, name");
+    while (st.step()) {
+        const auto id = m_keyIds.find(st.text(1));
+        if (id == m_keyIds.end())
+            continue;
+        byName[rankKey(st.int64(0), id->second)] = { st.real(2), st.real(3), st.int64(4) == 0 };
+    }
+    if (byName.empty())
+        return;
+    const auto add = [](FlopsSum& to, const FlopsSum& from) {
+        to.flops += from.flops;
+        to.seconds += from.seconds;
+        to.rateKnown = to.rateKnown && from.rateKnown;
+    };
+    // Each distinct (rank, key, name) once: a key's FLOPs are its names', not its kernels' count of them.
+    std::array<std::set<std::pair<uint64_t, int32_t>>, 3> seen;
+    const int nameSlot = static_cast<int>(OperatorGroupBy::Name);
+    for (const auto& k : m_kernels) {
+        const auto f = byName.find(rankKey(k.rank, k.key[nameSlot]));
+        if (f == byName.end())
+            continue;
+        for (int slot = 0; slot < 3; ++slot) {
+            if (!seen[static_cast<size_t>(slot)].emplace(rankKey(k.rank, k.key[slot]), k.key[nameSlot]).second)
+                continue;
+            add(m_keyFlops[static_cast<size_t>(slot)][rankKey(k.rank, k.key[slot])], f->second);
+            add(m_keyFlops[static_cast<size_t>(slot)][rankKey(kAllRanks, k.key[slot])], f->second);
+        }
+    }
+}
+
+void OperatorQuery::fillFlops(OperatorRow& r, uint64_t packed, OperatorGroupBy by) const
+{
+    const auto& sums = m_keyFlops[static_cast<size_t>(by)];
+    const auto it = sums.find(packed);
+    if (it == sums.end())
+        return;
+    r.flops = it->second.flops;
+    if (it->second.rateKnown && it->second.seconds > 0)
+        r.flopsPerSecond = it->second.flops / it->second.seconds;
 }
 
 std::shared_ptr<const OperatorQuery> OperatorQuery::forDatabase(model::Database& db)
@@ -228,6 +278,7 @@ OperatorRow OperatorQuery::row(uint64_t key, const Accumulator& a, OperatorGroup
     r.minNs = a.minNs;
     r.maxNs = a.maxNs;
     r.waitNs = a.waitNs;
+    fillFlops(r, key, by);
     return r;
 }
 

@@ -28,9 +28,15 @@ std::string usText(int64_t ns)
 ojson rowJson(const OperatorRow& r)
 {
     const bool some = r.count > 0;
-    return ojson { { "rank", r.rank }, { "key", r.key }, { "count", r.count }, { "total_us", us(r.totalNs) },
+    ojson row { { "rank", r.rank }, { "key", r.key }, { "count", r.count }, { "total_us", us(r.totalNs) },
         { "mean_us", some ? us(r.meanNs()) : ojson() }, { "min_us", some ? us(r.minNs) : ojson() },
         { "max_us", some ? us(r.maxNs) : ojson() }, { "wait_us", us(r.waitNs) } };
+    // Added to npuscope.ops/1 (optional: only where a MindSpore FLOPs file gives them, docs/metrics.md).
+    if (r.flops)
+        row["flops"] = *r.flops;
+    if (r.flopsPerSecond)
+        row["flops_per_s"] = *r.flopsPerSecond;
+    return row;
 }
 
 // Figures right-aligned, the key column left-aligned (last, so that a long name pushes no figure aside).

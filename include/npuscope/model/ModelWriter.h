@@ -62,6 +62,8 @@ public:
     void addStepKernel(const StepKernelRow& r);
     void addKernelSum(const KernelSumRow& r);
     void addNpuModuleMem(const NpuModuleMemRow& r);
+    void addOpFlops(const OpFlopsRow& r);
+    void addFlopsScopeLink(const FlopsScopeLinkRow& r);
     void upsertProcess(const ProcessRow& r);
     void upsertThread(const ThreadRow& r);
     int64_t addSlice(const SliceRow& r);

@@ -156,6 +156,24 @@ struct KernelTotalRow {
     int64_t flopsDurNs = 0;
 };
 
+// op_flops: one line of MindSpore's per-op flops_{rank}.txt (schema.sql); FLOPs and FLOP/s already scaled from the
+// file's MFLOPs / GFLOPS.
+struct OpFlopsRow {
+    int64_t rankId = 0;
+    std::string name;
+    int64_t line = 0;
+    OptReal flops, flopsPerSecond, utilizationPct;
+    OptReal cubeFlops, cubeFlopsPerSecond, cubeUtilizationPct;
+    OptReal vecFlops, vecFlopsPerSecond, vecUtilizationPct;
+};
+
+// flops_scope_link: one link of MindSpore's flops_scope_{rank}.json (schema.sql), FLOPs scaled from MFLOPs.
+struct FlopsScopeLinkRow {
+    int64_t rankId = 0;
+    std::string source, target;
+    double flops = 0;
+};
+
 // kernel_sum: the kernels of one rank, step, name, type and accelerator core (schema.sql); name and type are interned.
 struct KernelSumRow {
     int64_t rankId = 0;

@@ -12,7 +12,7 @@ namespace npuscope::query {
 // Where a rank's FLOPs come from (docs/metrics.md, "FLOPs").
 enum class FlopsSource {
     Kernels, // Σ kernel.flops: the *_fops PMU columns of kernel_details.csv / op_summary / a db export
-    MindSporeSummary, // the old MindSpore flops_summary_N.json (rank_info flops_summary.*): one figure per run
+    MindSporeSummary, // MindSpore's flops_summary_N.json (rank_info flops_summary.*): one figure per run
 };
 
 // One rank's floating-point work over the selected step(s) (docs/metrics.md, "FLOPs").
@@ -20,13 +20,20 @@ struct RankFlops {
     int64_t rank = 0;
     FlopsSource source = FlopsSource::Kernels;
     int64_t kernels = 0; // kernels with a FLOPs count (0 for MindSporeSummary)
-    double flops = 0; // floating-point operations (Σ kernel.flops, or flops_summary FLOPs × 10^6)
+    // floating-point operations: Σ kernel.flops, or flops_summary FLOPs × 10^6, or (a summary without FLOPs, as newer
+    // MindSpore writes it) (cube_FLOPs + vec_FLOPs) × 10^6
+    double flops = 0;
     int64_t computeNs = 0; // Σ dur of those kernels (0 for MindSporeSummary: the file has no time)
     // flops_summary only: its FLOPS (the mean over the run's distinct AI Core ops of each op's FLOPs ÷ its mean
     // duration, converted from GFLOPS to FLOP/s) and FLOPS_Utilization (the mean over those ops of that rate ÷ the
     // device's peak, in percent).
+    // A summary without FLOPS gives cube_FLOPS + vec_FLOPS here (its parts below).
     std::optional<double> reportedFlopsPerSecond;
     std::optional<double> utilizationPercent;
+    // The newer summary's parts, as written (× 10^6 FLOPs, × 10^9 FLOP/s), each kept whether or not the file also
+    // has the total: the cube unit's (matrix) and the vector unit's share. nullopt when the file has no such key.
+    std::optional<double> cubeFlops, vecFlops;
+    std::optional<double> cubeFlopsPerSecond, vecFlopsPerSecond;
     // FLOP/s: flops ÷ computeNs for kernels, the reported figure for flops_summary, 0 when neither is known.
     double flopsPerSecond() const
     {

@@ -53,6 +53,12 @@ struct OperatorRow {
     // The distinct accelerator_core values of the key's kernels, in first-seen order, joined with ", " (empty when
     // none has one).
     std::string accelerator;
+    // From MindSpore's per-op FLOPs file (op_flops), joined by kernel Name = the file's op full name on the same rank
+    // (docs/metrics.md, "FLOPs per op"): Σ over the row's distinct kernel names found in the file of their FLOPs, and
+    // that ÷ Σ of each name's FLOPs ÷ its FLOPS (FLOP/s). nullopt when none of the names is in a FLOPs file (or, for
+    // the rate, when a name has no positive FLOPS).
+    std::optional<double> flops;
+    std::optional<double> flopsPerSecond;
     // total ÷ count rounded to the nearest ns (half away from zero); 0 when count is 0.
     int64_t meanNs() const;
 };
@@ -134,6 +140,9 @@ private:
     std::vector<std::pair<uint64_t, Accumulator>> accumulate(OperatorGroupBy by, Keep keep) const;
     OperatorRow row(uint64_t packed, const Accumulator& a, OperatorGroupBy by) const;
     int32_t intern(std::string s);
+    // Joins op_flops to the kernels' names (m_keyFlops); after the kernels are read.
+    void joinFlops(model::Database& db);
+    void fillFlops(OperatorRow& r, uint64_t packed, OperatorGroupBy by) const;
 
     std::vector<Kernel> m_kernels;
     std::vector<std::string> m_keys;
@@ -143,6 +152,13 @@ private:
     std::vector<std::string> m_cores;
     std::vector<CoreClass> m_coreClass;
     std::unordered_map<std::string, int32_t> m_keyIds;
+    // FLOPs of a key on a rank (rank kAllRanks: every rank), per OperatorGroupBy, from op_flops.
+    struct FlopsSum {
+        double flops = 0;
+        double seconds = 0;
+        bool rateKnown = true;
+    };
+    std::array<std::unordered_map<uint64_t, FlopsSum>, 3> m_keyFlops;
 };
 
 } // namespace npuscope::query

@@ -21,7 +21,8 @@ struct OperatorSelection {
 
 // `npuscope-cli ops`: operator figures per rank and key over every loaded step (OperatorQuery). The
 // "npuscope.ops/1" document (stable contract: fields are added, never renamed): {"schema", "group_by", "rows":
-// [{"rank", "key", "count", "total_us", "mean_us", "min_us", "max_us", "wait_us"}]}, with a compare rank also
+// [{"rank", "key", "count", "total_us", "mean_us", "min_us", "max_us", "wait_us"[, "flops", "flops_per_s"]}]} (the
+// two optional fields only on rows a MindSpore FLOPs file gives them for), with a compare rank also
 // "compare_rank", "compare_count", "compare_total_us" and "diff_us" per row; µs are the exact ns ÷ 1000 (mean
 // rounded to the ns first); min/max/mean are null for a key the base rank does not have. Any thread; takes
 // db.lock() only to build the kernel index.

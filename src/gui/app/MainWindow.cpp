@@ -25,6 +25,7 @@
 #include "npuscope/gui/compare/CompareDock.h"
 #include "npuscope/gui/statistics/StatisticsDock.h"
 #include "npuscope/gui/flops/FlopsHeatmapDock.h"
+#include "npuscope/gui/flops/FlopsScopeDock.h"
 #include "npuscope/gui/issues/ParseIssuesDock.h"
 #include "npuscope/gui/marey/MareyDock.h"
 #include "npuscope/gui/memory/MemoryDetailDock.h"
@@ -180,6 +181,7 @@ void MainWindow::createDocks()
     m_memoryHeatmapDock = new MemoryHeatmapDock(m_workspace, this);
     m_memoryDetailDock = new MemoryDetailDock(m_workspace, this);
     m_flopsHeatmapDock = new FlopsHeatmapDock(m_workspace, this);
+    m_flopsScopeDock = new FlopsScopeDock(m_workspace, this);
     m_strategyDock = new ParallelStrategyDock(m_workspace, this);
     m_mareyDock = new MareyDock(m_workspace, this);
     m_adviceDock = new AdviceDock(m_workspace, this);
@@ -246,8 +248,8 @@ QList<QDockWidget*> MainWindow::clusterTabOrder() const
 {
     // After Cluster steps, in the order a step is usually explained: where the time goes, which operators, which links.
     return { m_overviewDock, m_operatorDock, m_commMatrixDock, m_mareyDock, m_timeOverviewDock, m_commDurationDock,
-        m_linksDock, m_groupsDock, m_memoryHeatmapDock, m_memoryDetailDock, m_flopsHeatmapDock, m_strategyDock,
-        m_statisticsDock, m_compareDock };
+        m_linksDock, m_groupsDock, m_memoryHeatmapDock, m_memoryDetailDock, m_flopsHeatmapDock, m_flopsScopeDock,
+        m_strategyDock, m_statisticsDock, m_compareDock };
 }
 
 QList<QDockWidget*> MainWindow::answerTabOrder() const { return { m_blameDock, m_collectivesDock, m_issuesDock }; }
@@ -264,7 +266,8 @@ QList<QDockWidget*> MainWindow::docks() const
 {
     return { m_stepsDock, m_overviewDock, m_issuesDock, m_commMatrixDock, m_commDurationDock, m_linksDock, m_groupsDock,
         m_timeOverviewDock, m_timelineDock, m_operatorDock, m_memoryHeatmapDock, m_memoryDetailDock, m_flopsHeatmapDock,
-        m_strategyDock, m_mareyDock, m_adviceDock, m_collectivesDock, m_blameDock, m_compareDock, m_statisticsDock };
+        m_strategyDock, m_mareyDock, m_adviceDock, m_collectivesDock, m_blameDock, m_compareDock, m_statisticsDock,
+        m_flopsScopeDock };
 }
 
 QStringList MainWindow::dockShortNames()
@@ -274,7 +277,7 @@ QStringList MainWindow::dockShortNames()
         QStringLiteral("timeoverview"), QStringLiteral("timeline"), QStringLiteral("operators"),
         QStringLiteral("memory"), QStringLiteral("memorydetail"), QStringLiteral("flops"), QStringLiteral("strategy"),
         QStringLiteral("marey"), QStringLiteral("advice"), QStringLiteral("collectives"), QStringLiteral("blame"),
-        QStringLiteral("compare"), QStringLiteral("statistics") };
+        QStringLiteral("compare"), QStringLiteral("statistics"), QStringLiteral("flopsscope") };
 }
 
 QDockWidget* MainWindow::dockByName(const QString& name) const

@@ -117,7 +117,18 @@ QString FlopsHeatmap::itemToolTip(int item) const
         addToolTipRow(html, tr("Compute time"), TimeFormat::adaptive(static_cast<double>(f->computeNs)));
         addToolTipRow(html, tr("FLOPS"), withPrefix(f->flopsPerSecond(), QStringLiteral("FLOP/s")));
     } else {
-        addToolTipRow(html, tr("FLOPS (mean per op)"), withPrefix(f->flopsPerSecond(), QStringLiteral("FLOP/s")));
+        // The newer summary's FLOPS parts are Σ per-op rates ÷ Σ durations, not a mean per op (docs/metrics.md).
+        const bool parts = f->cubeFlopsPerSecond || f->vecFlopsPerSecond;
+        addToolTipRow(html, parts ? tr("FLOPS (as reported)") : tr("FLOPS (mean per op)"),
+            withPrefix(f->flopsPerSecond(), QStringLiteral("FLOP/s")));
+        const auto part = [&](const QString& label, const std::optional<double>& v, const QString& unit) {
+            if (v)
+                addToolTipRow(html, label, withPrefix(*v, unit));
+        };
+        part(tr("Cube FLOPs"), f->cubeFlops, QStringLiteral("FLOPs"));
+        part(tr("Vector FLOPs"), f->vecFlops, QStringLiteral("FLOPs"));
+        part(tr("Cube FLOPS"), f->cubeFlopsPerSecond, QStringLiteral("FLOP/s"));
+        part(tr("Vector FLOPS"), f->vecFlopsPerSecond, QStringLiteral("FLOP/s"));
         if (f->utilizationPercent)
             addToolTipRow(
                 html, tr("Utilisation (mean per op)"), QStringLiteral("%1 %").arg(*f->utilizationPercent, 0, 'f', 3));

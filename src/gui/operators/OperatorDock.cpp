@@ -658,6 +658,9 @@ void OperatorDock::layoutColumns()
         m_table->setColumnHidden(c, !comparing);
     m_table->setColumnHidden(OperatorTableModel::Shapes,
         static_cast<OperatorGroupBy>(m_groupBy->currentData().toInt()) != OperatorGroupBy::Shape);
+    // FLOPs come from MindSpore's per-op FLOPs file only; without one the columns would be all dashes.
+    for (int c : { OperatorTableModel::Flops, OperatorTableModel::FlopsPerSecond })
+        m_table->setColumnHidden(c, !m_model->hasFlops());
     // Against a baseline run the rows sort by the |Δ| of the run comparison (largest change first).
     const int runDelta = m_model->runDeltaColumn();
     m_table->sortByColumn(comparing ? OperatorTableModel::Difference

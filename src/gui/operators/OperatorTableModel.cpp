@@ -3,7 +3,10 @@
 
 #include "npuscope/gui/common/TimeFormat.h"
 #include "npuscope/gui/compare/CompareColumns.h"
+#include "npuscope/gui/flops/FlopsHeatmap.h"
 #include "npuscope/query/compare/RunComparison.h"
+
+#include <algorithm>
 
 namespace npuscope::gui {
 
@@ -73,6 +76,24 @@ OperatorTableModel::OperatorTableModel(QObject* parent)
                "MIX_AIC, MIX_AIV, AI_CPU, HCCL / COMMUNICATION, …"),
             [](const OperatorCompareRow& r) { return QVariant(QString::fromStdString(r.base.accelerator)); }, {},
             left },
+        { tr("FLOPs"),
+            tr("Floating-point operations of the key's ops from MindSpore's flops_N.txt (joined by kernel Name = the "
+               "file's op full name): \u03a3 over the key's distinct names in the file; \u2014 when none is"),
+            [](const OperatorCompareRow& r) { return r.base.flops ? QVariant(*r.base.flops) : QVariant(); },
+            [](const OperatorCompareRow& r) {
+                return r.base.flops ? FlopsHeatmap::withPrefix(*r.base.flops, QStringLiteral("FLOPs"))
+                                    : TimeFormat::kAbsent;
+            } },
+        { tr("FLOPS"),
+            tr("FLOPs \u00f7 the time they took by the file's own FLOPS (\u03a3 FLOPs \u00f7 \u03a3 of each name's "
+               "FLOPs \u00f7 its FLOPS), in FLOP/s"),
+            [](const OperatorCompareRow& r) {
+                return r.base.flopsPerSecond ? QVariant(*r.base.flopsPerSecond) : QVariant();
+            },
+            [](const OperatorCompareRow& r) {
+                return r.base.flopsPerSecond ? FlopsHeatmap::withPrefix(*r.base.flopsPerSecond, QStringLiteral("FLOP/s"))
+                                             : TimeFormat::kAbsent;
+            } },
         { TimeFormat::columnHeader(tr("Baseline total"), us),
             tr("\u03a3 Duration of the key's kernels on the baseline rank R (µs); 0 when R has none"),
             [](const OperatorCompareRow& r) { return longValue(r.base.totalNs); },
@@ -114,6 +135,11 @@ void OperatorTableModel::setComparison(std::shared_ptr<const query::RunDiff> dif
     }
     setColumns(std::move(columns));
     endResetModel();
+}
+
+bool OperatorTableModel::hasFlops() const
+{
+    return std::any_of(rows().begin(), rows().end(), [](const OperatorCompareRow& r) { return r.base.flops; });
 }
 
 void OperatorTableModel::setRows(const std::vector<query::OperatorRow>& rows)

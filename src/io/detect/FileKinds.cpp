@@ -6,6 +6,7 @@
 #include "npuscope/io/db/DbTimelineImporter.h"
 #include "npuscope/io/db/ProfilerDbImporter.h"
 #include "npuscope/io/kineto/KinetoTraceImporter.h"
+#include "npuscope/io/mindspore/MindSporeFlopsImporter.h"
 #include "npuscope/io/mindspore/MindSporeHcclRawImporter.h"
 #include "npuscope/io/mindspore/MindSporeMiscImporter.h"
 #include "npuscope/io/mindspore/MindSporeStepTraceImporter.h"
@@ -176,6 +177,16 @@ std::vector<FileKindSpec> builtIns()
     t.push_back({ .kind = F::MsFlopsSummary, .name = "flops_summary", .family = Fam::MindSpore, .format = Fmt::Json,
         .numbered = { { "flops_summary_", ".json" } }, .importer = &MindSporeMiscImporter::runFlops,
         .fuzz = { .target = "ms_flops_summary", .fileName = "flops_summary_0.json", .seeds = "flops_summary_*.json" } });
+    // The per-op and per-scope FLOPs files written beside flops_summary (small: one line per distinct op, one link
+    // per scope pair), read with the summary of every rank.
+    t.push_back({ .kind = F::MsOpFlops, .name = "op_flops", .family = Fam::MindSpore, .format = Fmt::Csv,
+        .dataName = "FLOPs per op", .numbered = { { "flops_", ".txt" } },
+        .importer = &MindSporeFlopsImporter::runOpFlops,
+        .fuzz = { .target = "ms_op_flops", .fileName = "flops_0.txt", .seeds = "flops_[0-9]*.txt" } });
+    t.push_back({ .kind = F::MsFlopsScope, .name = "flops_scope", .family = Fam::MindSpore, .format = Fmt::Json,
+        .dataName = "FLOPs per scope", .numbered = { { "flops_scope_", ".json" } },
+        .importer = &MindSporeFlopsImporter::runScope,
+        .fuzz = { .target = "ms_flops_scope", .fileName = "flops_scope_0.json", .seeds = "flops_scope_*.json" } });
     t.push_back({ .kind = F::MsTimelineDisplay, .name = "ms_timeline_display", .family = Fam::MindSpore,
         .format = Fmt::Json, .numbered = { { "ascend_timeline_display_", ".json" }, { "timeline_display_", ".json" } },
         .deferred = kTimelineGroup, .importer = &MindSporeTimelineImporter::run, .importOrder = 3,

@@ -56,7 +56,7 @@ TEST(FileKinds, EveryKindIsFuzzed)
 TEST(FileKinds, EveryEnumValueHasOneEntryAndAStableName)
 {
     std::set<std::string> names;
-    for (int k = 0; k <= static_cast<int>(io::FileKind::KinetoTrace); ++k) {
+    for (int k = 0; k <= static_cast<int>(io::FileKind::MsFlopsScope); ++k) {
         const auto kind = static_cast<io::FileKind>(k);
         const auto* spec = io::FileKinds::find(kind);
         ASSERT_NE(spec, nullptr) << k;
@@ -100,6 +100,8 @@ TEST(FileKinds, NamesAreRecognisedAsBefore)
         { "step_trace_raw_7_detail_time.csv", K::MsStepTraceRaw },
         { "hccl_raw_7.csv", K::MsHcclRaw },
         { "flops_summary_7.json", K::MsFlopsSummary },
+        { "flops_7.txt", K::MsOpFlops },
+        { "flops_scope_7.json", K::MsFlopsScope },
         { "ascend_timeline_display_7.json", K::MsTimelineDisplay },
         { "timeline_display_7.json", K::MsTimelineDisplay },
         { "parallel_strategy_7.json", K::MsParallelStrategy },
@@ -115,7 +117,8 @@ TEST(FileKinds, NamesAreRecognisedAsBefore)
     for (const std::string name : { "ascend_pytorch_profiler_.db", "ascend_pytorch_profiler_x.db", "msprof_.db",
              "msprof_1a.db", "report_x.db", "op_summary__1.csv", "op_summary_1_.csv", "op_summary_x.csv",
              "hccl_raw_.csv", "hccl_raw_a.csv", "timeline_display_.json", "step_trace_raw_1.csv", "trace_view.json.bak",
-             "profiler_info.txt", "hccl.json", "info.json.0", "rank_0.nprank", "x.pt.trace.json" }) {
+             "profiler_info.txt", "hccl.json", "info.json.0", "rank_0.nprank", "x.pt.trace.json", "flops_.txt",
+             "flops_utilization_step_0.json", "flops_scope_x.json" }) {
         io::FileKind found {};
         EXPECT_FALSE(io::fileKindOf(name, found)) << name;
     }

@@ -35,6 +35,7 @@ class GroupsDock;
 class LinksDock;
 class MemoryDetailDock;
 class FlopsHeatmapDock;
+class FlopsScopeDock;
 class ParallelStrategyDock;
 class MareyDock;
 class AdviceDock;
@@ -90,6 +91,7 @@ public:
     MemoryHeatmapDock* memoryHeatmapDock() const { return m_memoryHeatmapDock; }
     MemoryDetailDock* memoryDetailDock() const { return m_memoryDetailDock; }
     FlopsHeatmapDock* flopsHeatmapDock() const { return m_flopsHeatmapDock; }
+    FlopsScopeDock* flopsScopeDock() const { return m_flopsScopeDock; }
     ParallelStrategyDock* strategyDock() const { return m_strategyDock; }
     MareyDock* mareyDock() const { return m_mareyDock; }
     AdviceDock* adviceDock() const { return m_adviceDock; }
@@ -217,6 +219,7 @@ private:
     MemoryHeatmapDock* m_memoryHeatmapDock = nullptr;
     MemoryDetailDock* m_memoryDetailDock = nullptr;
     FlopsHeatmapDock* m_flopsHeatmapDock = nullptr;
+    FlopsScopeDock* m_flopsScopeDock = nullptr;
     ParallelStrategyDock* m_strategyDock = nullptr;
     MareyDock* m_mareyDock = nullptr;
     AdviceDock* m_adviceDock = nullptr;

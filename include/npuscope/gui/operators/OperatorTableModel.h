@@ -19,7 +19,7 @@ namespace npuscope::gui {
 // Operator rows of one rank (OperatorQuery::group) or of a baseline rank compared with another
 // (OperatorQuery::compare). A plain group row is held as a compare row without a comparison side, so one column set
 // serves both: the dock hides Total in compare mode and the compare columns otherwise, and Shapes unless grouped by
-// name + shapes. Times in ns (ValueRole),
+// name + shapes, and FLOPs / FLOPS unless a row has them. Times in ns (ValueRole),
 // shown in µs. GUI thread only; the rows come from OperatorQuery in a worker.
 class OperatorTableModel : public RowTableModel<query::OperatorCompareRow> {
     Q_OBJECT
@@ -35,6 +35,8 @@ public:
         BlockDim,
         Shapes,
         Accelerator,
+        Flops,
+        FlopsPerSecond,
         BaseTotal,
         CompareTotal,
         Difference,
@@ -48,6 +50,8 @@ public:
     // Rows of a comparison (baseline = base.rank, comparison = compareRank).
     void setCompareRows(std::vector<query::OperatorCompareRow> rows);
     bool isCompare() const { return m_compare; }
+    // True when some row has FLOPs from a MindSpore FLOPs file (the dock shows the FLOPs columns only then).
+    bool hasFlops() const;
 
     // Compare mode against a baseline run (BaselineComparison): Base / New / Δ / Δ % of the key's ms per rank and step
     // from the run comparison (its op types when grouped by type, its kernel names when grouped by name; not by name +

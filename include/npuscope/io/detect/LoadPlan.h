@@ -50,6 +50,8 @@ enum class FileKind {
     ImportedRank, // rank_<id>.nprank written by `npuscope-cli import` (load::RankImport): one rank's summary model
     KinetoTrace, // PyTorch profiler (Kineto) GPU trace, *.pt.trace.json[.gz] or any JSON with Kineto's top-level
                  // keys: one file per rank, imported whole at summary time (steps, kernels, collectives, timeline)
+    MsOpFlops, // MindSpore flops_{id}.txt: FLOPs per op (old profiler/ folder, beside flops_summary_{id}.json)
+    MsFlopsScope, // MindSpore flops_scope_{id}.json: FLOPs per name scope (Sankey links)
 };
 
 // Stable name used in rank_file.kind and the summary ("step_trace_time", ...).
