@@ -162,6 +162,12 @@ struct ModelWriter::Statements {
         , kernelSum(
               db, "kernel_sum", { "rank_id", "step", "name_id", "type_id", "accelerator_core", "kernels", "dur_ns" })
         , npuModuleMem(db, "npu_module_mem", { "rank_id", "device_id", "component", "ts", "reserved_mb", "device" })
+        , pipelineOp(db, "pipeline_op",
+              { "rank_id", "source", "op_id", "op_type", "num_workers", "parent_id", "queue_capacity", "queue_samples",
+                  "queue_empty_samples", "queue_avg_size", "queue_usage_rate", "sample_interval" })
+        , pipelineCpu(
+              db, "pipeline_cpu", { "rank_id", "scope", "op_id", "metric", "samples", "avg_value", "max_value" })
+        , pipelineQueue(db, "pipeline_queue", { "rank_id", "step", "size", "capacity", "sample_time" })
         , process(db, "process", { "rank_id", "pid", "name", "label", "sort_index" },
               " ON CONFLICT(rank_id, pid) DO UPDATE SET name=COALESCE(excluded.name, name), "
               "label=COALESCE(excluded.label, label), sort_index=COALESCE(excluded.sort_index, sort_index)")
@@ -201,6 +207,9 @@ struct ModelWriter::Statements {
     TableInsert<8> stepKernel;
     TableInsert<7> kernelSum;
     TableInsert<6> npuModuleMem;
+    TableInsert<12> pipelineOp;
+    TableInsert<7> pipelineCpu;
+    TableInsert<5> pipelineQueue;
     TableInsert<5> process, thread;
     TableInsert<12> slice, sliceBatch;
     TableInsert<4> sourceFile;
@@ -548,6 +557,22 @@ void ModelWriter::addStepKernel(const StepKernelRow& r)
 void ModelWriter::addNpuModuleMem(const NpuModuleMemRow& r)
 {
     m_st->npuModuleMem.insert(r.rankId, r.deviceId, r.component, r.ts, r.reservedMb, r.device);
+}
+
+void ModelWriter::addPipelineOp(const PipelineOpRow& r)
+{
+    m_st->pipelineOp.insert(r.rankId, r.source, r.opId, r.opType, r.numWorkers, r.parentId, r.queueCapacity,
+        r.queueSamples, r.queueEmptySamples, r.queueAvgSize, r.queueUsageRate, r.sampleInterval);
+}
+
+void ModelWriter::addPipelineCpu(const PipelineCpuRow& r)
+{
+    m_st->pipelineCpu.insert(r.rankId, r.scope, r.opId, r.metric, r.samples, r.avgValue, r.maxValue);
+}
+
+void ModelWriter::addPipelineQueue(const PipelineQueueRow& r)
+{
+    m_st->pipelineQueue.insert(r.rankId, r.step, r.size, r.capacity, r.sampleTime);
 }
 
 void ModelWriter::upsertProcess(const ProcessRow& r)

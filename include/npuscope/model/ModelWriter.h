@@ -62,6 +62,9 @@ public:
     void addStepKernel(const StepKernelRow& r);
     void addKernelSum(const KernelSumRow& r);
     void addNpuModuleMem(const NpuModuleMemRow& r);
+    void addPipelineOp(const PipelineOpRow& r);
+    void addPipelineCpu(const PipelineCpuRow& r);
+    void addPipelineQueue(const PipelineQueueRow& r);
     void upsertProcess(const ProcessRow& r);
     void upsertThread(const ThreadRow& r);
     int64_t addSlice(const SliceRow& r);

@@ -37,10 +37,12 @@ std::vector<fs::path> sortedEntries(const fs::path& dir, bool directories)
 // The id inside an old MindSpore per-rank file name, for the kinds this layout plans.
 std::optional<int64_t> idOf(const std::string& name, FileKind kind)
 {
-    static const std::regex kId(R"(_(\d+)(?:_detail_time\.csv|\.csv|\.json)$)");
+    static const std::regex kId(R"(_(\d+)(?:_detail_time\.csv|\.csv|\.json|\.txt)$)");
     std::smatch m;
     if (kind == FileKind::ProfilerInfo || kind == FileKind::MsStepTraceRaw || kind == FileKind::MsHcclRaw
-        || kind == FileKind::MsFlopsSummary || kind == FileKind::MsTimelineDisplay) {
+        || kind == FileKind::MsFlopsSummary || kind == FileKind::MsTimelineDisplay || kind == FileKind::MsPipelineRaw
+        || kind == FileKind::MsPipelineProfiling || kind == FileKind::MsMinddataCpu
+        || kind == FileKind::MsDeviceQueue) {
         if (std::regex_search(name, m, kId))
             return parseInt(m[1].str());
     }
