@@ -403,6 +403,46 @@ CREATE TABLE npu_module_mem (
   device TEXT               -- Device, e.g. NPU:0
 );
 
+-- MindSpore data pipeline (minddata): the dataset operators of a rank, one row per operator and source file.
+-- minddata_pipeline_raw_{rank}.csv and pipeline_profiling_{rank}.json describe the same operators; the CSV also has the
+-- usage rate. query::PipelineQuery takes the CSV's rows when a rank has both.
+CREATE TABLE pipeline_op (
+  rank_id INTEGER NOT NULL,     -- rank
+  source TEXT NOT NULL,         -- file kind of the row: minddata_pipeline_raw | pipeline_profiling
+  op_id INTEGER NOT NULL,       -- op_id (0 is the operator that feeds the device queue)
+  op_type TEXT NOT NULL,        -- op_type (BatchOp, MapOp, TFReader, ...)
+  num_workers INTEGER,          -- num_workers: threads of the operator
+  parent_id INTEGER,            -- the operator this one feeds (parent_id; the op listing it in children); NULL: root
+  queue_capacity INTEGER,       -- output queue capacity in rows (output_queue_length, output_queue.length)
+  queue_samples INTEGER,        -- output queue size samples (output_queue_size, output_queue.size); NULL: none
+  queue_empty_samples INTEGER,  -- of them, samples with an empty queue
+  queue_avg_size REAL,          -- output_queue_average_size, else the mean of the samples (rows)
+  queue_usage_rate REAL,        -- output_queue_usage_rate as written (CSV only), NULL when absent
+  sample_interval INTEGER       -- sample_interval / sampling_interval as written (ms)
+);
+
+-- minddata_cpu_utilization_{rank}.json: CPU use of the machine, the training process and each dataset operator,
+-- sampled over the run; one row per series with its mean and maximum.
+CREATE TABLE pipeline_cpu (
+  rank_id INTEGER NOT NULL,     -- rank
+  scope TEXT NOT NULL,          -- device (device_info: the whole host) | process (process_info) | op (op_info)
+  op_id INTEGER,                -- op_info op_id for scope op, else NULL
+  metric TEXT NOT NULL,         -- the series' key: user_utilization, sys_utilization, io_utilization, ...
+  samples INTEGER NOT NULL,     -- values in the series
+  avg_value REAL,               -- mean of the series (% for *_utilization), NULL for an empty series
+  max_value REAL                -- largest value of the series, NULL for an empty series
+);
+
+-- device_queue_profiling_{rank}.txt: the size of the queue that feeds the device, one row per queue sample
+-- ("1 <capacity> <step> <size> <time>" lines; the "0 ..." time lines are not imported).
+CREATE TABLE pipeline_queue (
+  rank_id INTEGER NOT NULL,     -- rank
+  step INTEGER,                 -- step number (third field)
+  size INTEGER NOT NULL,        -- batches in the queue when sampled (fourth field)
+  capacity INTEGER,             -- queue capacity (second field)
+  sample_time INTEGER           -- fifth field as written (the sampling time), NULL when absent
+);
+
 -- trace_view.json processes (ph M process_name / process_labels / process_sort_index).
 CREATE TABLE process (
   rank_id INTEGER NOT NULL, -- rank

@@ -423,6 +423,54 @@
         <source>Open the missing ranks&apos; profiles with these (or collect them: profile every rank of the group, at least one per node) to see which of them arrives late; from the loaded ranks alone the wait cannot be attributed to a rank.</source>
         <translation>将缺失卡的性能数据与这些一起打开（若未采集：采集该通信域的每张卡，至少每个节点一张），以查看其中哪张卡迟到；仅凭已加载的卡无法把等待归因到某张卡。</translation>
     </message>
+    <message>
+        <source>No operator&apos;s queues single out a bottleneck.</source>
+        <translation>各算子的队列未能指出瓶颈算子。</translation>
+    </message>
+    <message>
+        <source>its output queue is emptier than its input queue</source>
+        <translation>其输出队列比输入队列更空</translation>
+    </message>
+    <message>
+        <source>a source whose output queue is almost empty</source>
+        <translation>源算子的输出队列几乎为空</translation>
+    </message>
+    <message>
+        <source>every queue before it is almost full</source>
+        <translation>其之前的各队列几乎全满</translation>
+    </message>
+    <message>
+        <source>Bottleneck operator: %1 (op %2, rule %3: %4; its queue %5 % used).</source>
+        <translation>瓶颈算子：%1（算子 %2，规则 %3：%4；其队列使用率 %5 %）。</translation>
+    </message>
+    <message>
+        <source>device queue empty in &gt; %1 of its samples</source>
+        <translation>设备队列为空的采样占比 &gt; %1</translation>
+    </message>
+    <message>
+        <source>The queue feeding the device was empty in %1 of %2 samples (%3 %) on rank %4: the data pipeline is slower than the device.</source>
+        <translation>rank %4 上向设备供数的队列在 %2 次采样中有 %1 次为空（%3 %）：数据管道比设备慢。</translation>
+    </message>
+    <message>
+        <source>Preparing ÷ step time &gt; %1 (no device queue file)</source>
+        <translation>Preparing ÷ 迭代时间 &gt; %1（无设备队列文件）</translation>
+    </message>
+    <message>
+        <source>Preparing (waiting for data before the first device task) is %1 % of the step on rank %2, which has a data pipeline profile.</source>
+        <translation>rank %2（有数据管道采集数据）上 Preparing（第一个设备任务之前等待数据的时间）占迭代的 %1 %。</translation>
+    </message>
+    <message>
+        <source>Preparing is %1 % of its step.</source>
+        <translation>Preparing 占其迭代的 %1 %。</translation>
+    </message>
+    <message>
+        <source>Input-bound ranks: %1.</source>
+        <translation>受输入限制的 rank：%1。</translation>
+    </message>
+    <message>
+        <source>Speed up the dataset pipeline: more num_workers for the bottleneck operator, lighter map operations, faster storage or a dataset cache, or a deeper prefetch queue; check that the host CPUs are not saturated.</source>
+        <translation>加快数据集管道：为瓶颈算子增加 num_workers，减轻 map 操作，使用更快的存储或数据集缓存，或加深预取队列；并检查主机 CPU 是否已饱和。</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::AdviceDock</name>
@@ -5760,6 +5808,70 @@ rank %1 of %2</source>
         <source>%1: %2 is not a number: %3</source>
         <translation>%1：%2 不是数字：%3</translation>
     </message>
+    <message>
+        <source>op_id is not an integer: &quot;%1&quot;; the row is skipped</source>
+        <translation>op_id 不是整数：“%1”；已跳过该行</translation>
+    </message>
+    <message>
+        <source>output_queue_size is not a list of numbers: &quot;%1&quot;; samples ignored</source>
+        <translation>output_queue_size 不是数字列表：“%1”；已忽略采样</translation>
+    </message>
+    <message>
+        <source>%1 has no integer op_id; the operator is skipped</source>
+        <translation>%1 没有整数 op_id；已跳过该算子</translation>
+    </message>
+    <message>
+        <source>%1 metrics have no output_queue object</source>
+        <translation>%1 的 metrics 没有 output_queue 对象</translation>
+    </message>
+    <message>
+        <source>%1 output_queue.size is not a list of numbers</source>
+        <translation>%1 的 output_queue.size 不是数字列表</translation>
+    </message>
+    <message>
+        <source>no op_info array</source>
+        <translation>没有 op_info 数组</translation>
+    </message>
+    <message>
+        <source>no dataset operators in op_info</source>
+        <translation>op_info 中没有数据集算子</translation>
+    </message>
+    <message>
+        <source>%1 is not an object of series</source>
+        <translation>%1 不是由序列组成的对象</translation>
+    </message>
+    <message>
+        <source>%1.%2 is not a list of numbers; the series is skipped</source>
+        <translation>%1.%2 不是数字列表；已跳过该序列</translation>
+    </message>
+    <message>
+        <source>queue line has %1 fields, expected 4 or 5; skipped</source>
+        <translation>队列行有 %1 个字段，应为 4 或 5 个；已跳过</translation>
+    </message>
+    <message>
+        <source>field %1 is not an integer: &quot;%2&quot;; the line is skipped</source>
+        <translation>第 %1 个字段不是整数：“%2”；已跳过该行</translation>
+    </message>
+    <message>
+        <source>no %1 object</source>
+        <translation>没有 %1 对象</translation>
+    </message>
+    <message>
+        <source>%1 has no integer op_id or no metrics; skipped</source>
+        <translation>%1 没有整数 op_id 或没有 metrics；已跳过</translation>
+    </message>
+    <message>
+        <source>op_info is not an array</source>
+        <translation>op_info 不是数组</translation>
+    </message>
+    <message>
+        <source>unknown record type &quot;%1&quot; (0 time, 1 queue); skipped</source>
+        <translation>未知记录类型“%1”（0 为耗时，1 为队列）；已跳过</translation>
+    </message>
+    <message>
+        <source>no queue samples (&quot;1 ...&quot; lines)</source>
+        <translation>没有队列采样（“1 ...”行）</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::ParseIssuesDock</name>
@@ -5821,6 +5933,197 @@ rank %1 of %2</source>
     <message>
         <source>… %1 more (hover the pie)</source>
         <translation>… 另有 %1 项（悬停饼图查看）</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::PipelineChain</name>
+    <message>
+        <source>Device queue: empty in %1 of %2 samples, full in %3; capacity %4</source>
+        <translation>设备队列：%2 次采样中 %1 次为空，%3 次为满；容量 %4</translation>
+    </message>
+    <message>
+        <source>%1 (op %2)
+Workers: %3
+Output queue: %4 used, capacity %5, mean %6 rows
+CPU: %7 %</source>
+        <translation>%1（算子 %2）
+工作线程：%3
+输出队列：使用率 %4，容量 %5，平均 %6 行
+CPU：%7 %</translation>
+    </message>
+    <message>
+        <source>No data pipeline for this rank</source>
+        <translation>该 rank 没有数据管道</translation>
+    </message>
+    <message>
+        <source>op %1 · %2 workers</source>
+        <translation>算子 %1 · %2 个工作线程</translation>
+    </message>
+    <message>
+        <source>op %1</source>
+        <translation>算子 %1</translation>
+    </message>
+    <message>
+        <source>queue %1 · bottleneck</source>
+        <translation>队列 %1 · 瓶颈</translation>
+    </message>
+    <message>
+        <source>queue %1</source>
+        <translation>队列 %1</translation>
+    </message>
+    <message>
+        <source>Device queue</source>
+        <translation>设备队列</translation>
+    </message>
+    <message>
+        <source>empty %1 of %2 samples</source>
+        <translation>%2 次采样中空 %1</translation>
+    </message>
+    <message>
+        <source>no device queue file</source>
+        <translation>无设备队列文件</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::PipelineDock</name>
+    <message>
+        <source>%1 (op %2)</source>
+        <translation>%1（算子 %2）</translation>
+    </message>
+    <message>
+        <source>Bottleneck: %1. Rule queue_drop: its output queue (%2 % used) is emptier than its input queue (%3 %) by more than %4 %: it consumes faster than it produces.</source>
+        <translation>瓶颈：%1。规则 queue_drop：其输出队列（使用率 %2 %）比输入队列（%3 %）空出 %4 % 以上：它消费得比产出快。</translation>
+    </message>
+    <message>
+        <source>Bottleneck: %1. Rule slow_source: a source whose output queue is %2 % used (below %3 %): reading the data is too slow.</source>
+        <translation>瓶颈：%1。规则 slow_source：源算子的输出队列使用率为 %2 %（低于 %3 %）：数据读取太慢。</translation>
+    </message>
+    <message>
+        <source>Bottleneck: %1. Rule all_queues_full: every queue below it is above %2 % used: the last operator or the transfer to the device is too slow.</source>
+        <translation>瓶颈：%1。规则 all_queues_full：其下游各队列使用率均高于 %2 %：最后一个算子或向设备的传输太慢。</translation>
+    </message>
+    <message>
+        <source>No bottleneck: the device queue was empty in %1 % of the samples (at most %2 %), the pipeline keeps up with the device.</source>
+        <translation>无瓶颈：设备队列在 %1 % 的采样中为空（不超过 %2 %），数据管道跟得上设备。</translation>
+    </message>
+    <message>
+        <source>No bottleneck found: no operator has sampled output queue figures.</source>
+        <translation>未找到瓶颈：没有算子带有输出队列的采样数据。</translation>
+    </message>
+    <message>
+        <source>No bottleneck found: no operator&apos;s queues single one out (no queue drop above %1 %, no source below %2 %, not every queue above %3 %).</source>
+        <translation>未找到瓶颈：各算子的队列未能指出某一个算子（没有超过 %1 % 的队列落差，没有低于 %2 % 的源算子，也不是所有队列都高于 %3 %）。</translation>
+    </message>
+    <message>
+        <source>No bottleneck: this rank has no dataset operator file (minddata_pipeline_raw or pipeline_profiling).</source>
+        <translation>无瓶颈：该 rank 没有数据集算子文件（minddata_pipeline_raw 或 pipeline_profiling）。</translation>
+    </message>
+    <message>
+        <source>Device queue empty in %1 of %2 samples (%3 %), full in %4</source>
+        <translation>设备队列在 %2 次采样中 %1 次为空（%3 %），%4 次为满</translation>
+    </message>
+    <message>
+        <source>No device queue file</source>
+        <translation>无设备队列文件</translation>
+    </message>
+    <message>
+        <source>process CPU %1 %</source>
+        <translation>进程 CPU %1 %</translation>
+    </message>
+    <message>
+        <source>host CPU user %1 %, sys %2 %</source>
+        <translation>主机 CPU 用户态 %1 %，内核态 %2 %</translation>
+    </message>
+    <message>
+        <source>Data pipeline</source>
+        <translation>数据管道</translation>
+    </message>
+    <message>
+        <source>Rank:</source>
+        <translation>Rank：</translation>
+    </message>
+    <message>
+        <source>No MindSpore data pipeline files were loaded.</source>
+        <translation>未加载 MindSpore 数据管道文件。</translation>
+    </message>
+    <message>
+        <source>No MindSpore data pipeline files (minddata_pipeline_raw, pipeline_profiling, minddata_cpu_utilization, device_queue_profiling) were loaded.</source>
+        <translation>未加载 MindSpore 数据管道文件（minddata_pipeline_raw、pipeline_profiling、minddata_cpu_utilization、device_queue_profiling）。</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::PipelineOpTableModel</name>
+    <message>
+        <source>Op</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>op_id (0 feeds the device queue)</source>
+        <translation>op_id（0 号算子向设备队列供数）</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>op_type</source>
+        <translation>op_type</translation>
+    </message>
+    <message>
+        <source>Feeds</source>
+        <translation>下游</translation>
+    </message>
+    <message>
+        <source>The operator this one feeds (parent_id); empty for the root, which feeds the device queue</source>
+        <translation>该算子供数的算子（parent_id）；根算子为空，它向设备队列供数</translation>
+    </message>
+    <message>
+        <source>Workers</source>
+        <translation>工作线程</translation>
+    </message>
+    <message>
+        <source>num_workers: threads of the operator</source>
+        <translation>num_workers：算子的线程数</translation>
+    </message>
+    <message>
+        <source>Queue used [%]</source>
+        <translation>队列使用率 [%]</translation>
+    </message>
+    <message>
+        <source>Output queue usage: output_queue_usage_rate, else mean queue size ÷ capacity</source>
+        <translation>输出队列使用率：output_queue_usage_rate，否则为平均队列长度 ÷ 容量</translation>
+    </message>
+    <message>
+        <source>Capacity</source>
+        <translation>容量</translation>
+    </message>
+    <message>
+        <source>Output queue capacity in rows (output_queue_length)</source>
+        <translation>输出队列容量（行，output_queue_length）</translation>
+    </message>
+    <message>
+        <source>Mean size</source>
+        <translation>平均长度</translation>
+    </message>
+    <message>
+        <source>Mean rows in the output queue (output_queue_average_size)</source>
+        <translation>输出队列中的平均行数（output_queue_average_size）</translation>
+    </message>
+    <message>
+        <source>Empty [%]</source>
+        <translation>为空 [%]</translation>
+    </message>
+    <message>
+        <source>Samples with an empty output queue ÷ samples</source>
+        <translation>输出队列为空的采样数 ÷ 采样数</translation>
+    </message>
+    <message>
+        <source>CPU [%]</source>
+        <translation>CPU [%]</translation>
+    </message>
+    <message>
+        <source>Mean user + sys CPU use of the operator&apos;s threads (minddata_cpu_utilization op_info)</source>
+        <translation>算子线程的平均用户态 + 内核态 CPU 占用（minddata_cpu_utilization op_info）</translation>
     </message>
 </context>
 <context>

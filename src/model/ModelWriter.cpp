@@ -166,6 +166,12 @@ struct ModelWriter::Statements {
               { "rank_id", "name", "line", "flops", "flops_per_s", "utilization_pct", "cube_flops", "cube_flops_per_s",
                   "cube_utilization_pct", "vec_flops", "vec_flops_per_s", "vec_utilization_pct" })
         , flopsScopeLink(db, "flops_scope_link", { "rank_id", "source", "target", "flops" })
+        , pipelineOp(db, "pipeline_op",
+              { "rank_id", "source", "op_id", "op_type", "num_workers", "parent_id", "queue_capacity", "queue_samples",
+                  "queue_empty_samples", "queue_avg_size", "queue_usage_rate", "sample_interval" })
+        , pipelineCpu(
+              db, "pipeline_cpu", { "rank_id", "scope", "op_id", "metric", "samples", "avg_value", "max_value" })
+        , pipelineQueue(db, "pipeline_queue", { "rank_id", "step", "size", "capacity", "sample_time" })
         , process(db, "process", { "rank_id", "pid", "name", "label", "sort_index" },
               " ON CONFLICT(rank_id, pid) DO UPDATE SET name=COALESCE(excluded.name, name), "
               "label=COALESCE(excluded.label, label), sort_index=COALESCE(excluded.sort_index, sort_index)")
@@ -207,6 +213,9 @@ struct ModelWriter::Statements {
     TableInsert<6> npuModuleMem;
     TableInsert<12> opFlops;
     TableInsert<4> flopsScopeLink;
+    TableInsert<12> pipelineOp;
+    TableInsert<7> pipelineCpu;
+    TableInsert<5> pipelineQueue;
     TableInsert<5> process, thread;
     TableInsert<12> slice, sliceBatch;
     TableInsert<4> sourceFile;
@@ -565,6 +574,22 @@ void ModelWriter::addOpFlops(const OpFlopsRow& r)
 void ModelWriter::addFlopsScopeLink(const FlopsScopeLinkRow& r)
 {
     m_st->flopsScopeLink.insert(r.rankId, r.source, r.target, r.flops);
+}
+
+void ModelWriter::addPipelineOp(const PipelineOpRow& r)
+{
+    m_st->pipelineOp.insert(r.rankId, r.source, r.opId, r.opType, r.numWorkers, r.parentId, r.queueCapacity,
+        r.queueSamples, r.queueEmptySamples, r.queueAvgSize, r.queueUsageRate, r.sampleInterval);
+}
+
+void ModelWriter::addPipelineCpu(const PipelineCpuRow& r)
+{
+    m_st->pipelineCpu.insert(r.rankId, r.scope, r.opId, r.metric, r.samples, r.avgValue, r.maxValue);
+}
+
+void ModelWriter::addPipelineQueue(const PipelineQueueRow& r)
+{
+    m_st->pipelineQueue.insert(r.rankId, r.step, r.size, r.capacity, r.sampleTime);
 }
 
 void ModelWriter::upsertProcess(const ProcessRow& r)

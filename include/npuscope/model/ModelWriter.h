@@ -64,6 +64,9 @@ public:
     void addNpuModuleMem(const NpuModuleMemRow& r);
     void addOpFlops(const OpFlopsRow& r);
     void addFlopsScopeLink(const FlopsScopeLinkRow& r);
+    void addPipelineOp(const PipelineOpRow& r);
+    void addPipelineCpu(const PipelineCpuRow& r);
+    void addPipelineQueue(const PipelineQueueRow& r);
     void upsertProcess(const ProcessRow& r);
     void upsertThread(const ThreadRow& r);
     int64_t addSlice(const SliceRow& r);

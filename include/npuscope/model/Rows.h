@@ -215,6 +215,35 @@ struct NpuModuleMemRow {
     OptText device;
 };
 
+// pipeline_op: one dataset operator of a MindSpore data pipeline.
+struct PipelineOpRow {
+    int64_t rankId = 0;
+    std::string source; // minddata_pipeline_raw | pipeline_profiling
+    int64_t opId = 0;
+    std::string opType;
+    OptInt numWorkers, parentId, queueCapacity, queueSamples, queueEmptySamples;
+    OptReal queueAvgSize, queueUsageRate;
+    OptInt sampleInterval;
+};
+
+// pipeline_cpu: one CPU utilisation series summarised.
+struct PipelineCpuRow {
+    int64_t rankId = 0;
+    std::string scope; // device | process | op
+    OptInt opId;
+    std::string metric;
+    int64_t samples = 0;
+    OptReal avgValue, maxValue;
+};
+
+// pipeline_queue: one device queue sample.
+struct PipelineQueueRow {
+    int64_t rankId = 0;
+    OptInt step;
+    int64_t size = 0;
+    OptInt capacity, sampleTime;
+};
+
 struct ProcessRow {
     int64_t rankId = 0, pid = 0;
     OptText name, label;

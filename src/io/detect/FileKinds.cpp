@@ -7,6 +7,7 @@
 #include "npuscope/io/db/ProfilerDbImporter.h"
 #include "npuscope/io/kineto/KinetoTraceImporter.h"
 #include "npuscope/io/mindspore/MindSporeFlopsImporter.h"
+#include "npuscope/io/mindspore/MindDataImporter.h"
 #include "npuscope/io/mindspore/MindSporeHcclRawImporter.h"
 #include "npuscope/io/mindspore/MindSporeMiscImporter.h"
 #include "npuscope/io/mindspore/MindSporeStepTraceImporter.h"
@@ -231,6 +232,27 @@ std::vector<FileKindSpec> builtIns()
         .importer = &KinetoTraceImporter::run, .importOrder = 3, .memoryWeight = 3.0,
         .fuzz = { .target = "kineto_trace", .fileName = "rank0.pt.trace.json",
             .seeds = "*.pt.trace.json *.pt.trace.json.gz" } });
+    // MindSpore data pipeline (minddata) files: a few KB each, read with the summary of every rank.
+    t.push_back({ .kind = F::MsPipelineRaw, .name = "minddata_pipeline_raw", .family = Fam::MindSpore,
+        .format = Fmt::Csv, .dataName = "data pipeline", .numbered = { { "minddata_pipeline_raw_", ".csv" } },
+        .importer = &MindDataImporter::runPipelineRaw,
+        .fuzz = { .target = "ms_pipeline_raw", .fileName = "minddata_pipeline_raw_0.csv",
+            .seeds = "minddata_pipeline_raw_*.csv" } });
+    t.push_back({ .kind = F::MsPipelineProfiling, .name = "pipeline_profiling", .family = Fam::MindSpore,
+        .format = Fmt::Json, .dataName = "data pipeline", .numbered = { { "pipeline_profiling_", ".json" } },
+        .importer = &MindDataImporter::runPipelineProfiling,
+        .fuzz = { .target = "ms_pipeline_profiling", .fileName = "pipeline_profiling_0.json",
+            .seeds = "pipeline_profiling_*.json" } });
+    t.push_back({ .kind = F::MsMinddataCpu, .name = "minddata_cpu_utilization", .family = Fam::MindSpore,
+        .format = Fmt::Json, .dataName = "data pipeline CPU use",
+        .numbered = { { "minddata_cpu_utilization_", ".json" } }, .importer = &MindDataImporter::runCpuUtilization,
+        .fuzz = { .target = "ms_minddata_cpu", .fileName = "minddata_cpu_utilization_0.json",
+            .seeds = "minddata_cpu_utilization_*.json" } });
+    t.push_back({ .kind = F::MsDeviceQueue, .name = "device_queue_profiling", .family = Fam::MindSpore,
+        .format = Fmt::Other, .dataName = "device queue", .numbered = { { "device_queue_profiling_", ".txt" } },
+        .importer = &MindDataImporter::runDeviceQueue,
+        .fuzz = { .target = "ms_device_queue", .fileName = "device_queue_profiling_0.txt",
+            .seeds = "device_queue_profiling_*.txt" } });
     return t;
 }
 

@@ -35,8 +35,9 @@ std::vector<Finding> AdviceQuery::run(model::Database& db, const AdviceOptions& 
     CommOpIndex::forDatabase(db);
     CommLinkIndex::forDatabase(db);
     CommQuery::groups(db);
-    std::vector<Finding> communication, resource, timeline;
+    std::vector<Finding> communication, resource, timeline, input;
     communicationRules(ctx, communication);
+    inputBoundRule(ctx, input);
     resourceRules(ctx, resource);
     timelineRules(ctx, timeline);
     guard.unlock();
@@ -47,6 +48,7 @@ std::vector<Finding> AdviceQuery::run(model::Database& db, const AdviceOptions& 
     slowLinkRule(ctx, findings);
     findings.insert(findings.end(), communication.begin(), communication.end());
     stepRules(ctx, findings);
+    findings.insert(findings.end(), input.begin(), input.end());
     findings.insert(findings.end(), resource.begin(), resource.end());
     findings.insert(findings.end(), timeline.begin(), timeline.end());
     missingGroupRanksRule(ctx, findings);

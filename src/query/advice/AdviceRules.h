@@ -19,5 +19,7 @@ void resourceRules(const AdviceContext& ctx, std::vector<Finding>& out); // memo
 void timelineRules(const AdviceContext& ctx, std::vector<Finding>& out);
 // Communication groups whose rank list names ranks that were not loaded: missing_group_ranks.
 void missingGroupRanksRule(const AdviceContext& ctx, std::vector<Finding>& out);
+// Ranks with a MindSpore data pipeline profile whose device queue runs empty (else Preparing is high): input_bound.
+void inputBoundRule(const AdviceContext& ctx, std::vector<Finding>& out);
 
 } // namespace npuscope::query::advice

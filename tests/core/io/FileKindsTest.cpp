@@ -56,7 +56,7 @@ TEST(FileKinds, EveryKindIsFuzzed)
 TEST(FileKinds, EveryEnumValueHasOneEntryAndAStableName)
 {
     std::set<std::string> names;
-    for (int k = 0; k <= static_cast<int>(io::FileKind::MsFlopsScope); ++k) {
+    for (int k = 0; k <= static_cast<int>(io::FileKind::MsDeviceQueue); ++k) {
         const auto kind = static_cast<io::FileKind>(k);
         const auto* spec = io::FileKinds::find(kind);
         ASSERT_NE(spec, nullptr) << k;
@@ -108,6 +108,10 @@ TEST(FileKinds, NamesAreRecognisedAsBefore)
         { "op_summary.csv", K::OpSummary },
         { "op_summary_20240101.csv", K::OpSummary },
         { "op_summary_0_1_2.csv", K::OpSummary },
+        { "minddata_pipeline_raw_7.csv", K::MsPipelineRaw },
+        { "pipeline_profiling_7.json", K::MsPipelineProfiling },
+        { "minddata_cpu_utilization_7.json", K::MsMinddataCpu },
+        { "device_queue_profiling_7.txt", K::MsDeviceQueue },
     };
     for (const auto& [name, kind] : known) {
         io::FileKind found {};

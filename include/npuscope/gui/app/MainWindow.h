@@ -43,6 +43,7 @@ class BlameDock;
 class BaselineLoader;
 class CompareDock;
 class StatisticsDock;
+class PipelineDock;
 class CollectivesDock;
 class MemoryHeatmapDock;
 class TimeOverviewDock;
@@ -99,6 +100,7 @@ public:
     BlameDock* blameDock() const { return m_blameDock; }
     CompareDock* compareDock() const { return m_compareDock; }
     StatisticsDock* statisticsDock() const { return m_statisticsDock; }
+    PipelineDock* pipelineDock() const { return m_pipelineDock; }
     QList<QDockWidget*> docks() const;
     // A dock by short name (steps | overview | issues) or objectName, case-insensitive; nullptr if unknown.
     QDockWidget* dockByName(const QString& name) const;
@@ -227,6 +229,7 @@ private:
     BlameDock* m_blameDock = nullptr;
     CompareDock* m_compareDock = nullptr;
     StatisticsDock* m_statisticsDock = nullptr;
+    PipelineDock* m_pipelineDock = nullptr;
     BaselineLoader* m_baselineLoader = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;

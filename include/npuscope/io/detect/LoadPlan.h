@@ -52,6 +52,11 @@ enum class FileKind {
                  // keys: one file per rank, imported whole at summary time (steps, kernels, collectives, timeline)
     MsOpFlops, // MindSpore flops_{id}.txt: FLOPs per op (old profiler/ folder, beside flops_summary_{id}.json)
     MsFlopsScope, // MindSpore flops_scope_{id}.json: FLOPs per name scope (Sankey links)
+    // MindSpore data pipeline (minddata) files, in old profiler/ folders and ASCEND_PROFILER_OUTPUT alike:
+    MsPipelineRaw, // minddata_pipeline_raw_{rank}.csv (dataset operators with their output queues)
+    MsPipelineProfiling, // pipeline_profiling_{rank}.json (the same operators, raw queue samples)
+    MsMinddataCpu, // minddata_cpu_utilization_{rank}.json (host, process and per-operator CPU use)
+    MsDeviceQueue, // device_queue_profiling_{rank}.txt (size of the queue feeding the device, per step)
 };
 
 // Stable name used in rank_file.kind and the summary ("step_trace_time", ...).

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "npuscope/query/PipelineQuery.h"
+
 namespace npuscope::query::advice {
 
 // Every threshold the advice rules use, in one place; docs/metrics.md ("Advice rules") gives each one's source.
@@ -71,6 +73,9 @@ struct AdviceThresholds {
     static constexpr double kAiCpuUs = 20.0;
     // Preparing (data loading before the step's first device task) above this share of the step.
     static constexpr double kPreparingShare = 0.10;
+    // input_bound: the queue feeding the device empty in more than this share of its samples (MindInsight's minddata
+    // analyser, DEVICE_QUEUE_EMPTY_WARNING_THRESHOLD; query::PipelineQuery::kDeviceQueueEmptyRate).
+    static constexpr double kDeviceQueueEmptyRate = PipelineQuery::kDeviceQueueEmptyRate;
     // (max − min) ÷ mean of one rank's step time over its steps (the first left out when there are more than two).
     static constexpr double kStepVariance = 0.20;
     // Pipeline bubble ÷ step time, mean over a stage's ranks.
