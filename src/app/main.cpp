@@ -4,6 +4,7 @@
 #include "npuscope/gui/app/MainWindow.h"
 #include "npuscope/gui/collectives/CollectivesDock.h"
 #include "npuscope/gui/collectives/CollectivesTableModel.h"
+#include "npuscope/gui/common/SettingsWriter.h"
 #include "npuscope/gui/common/StallWatchdog.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/gui/operators/OperatorDock.h"
@@ -195,7 +196,10 @@ int runWindow(QApplication& app, const Arguments& args, const QStringList& paths
             if (!baseline.isEmpty())
                 window.openBaseline({ baseline });
         });
-    return app.exec();
+    const int status = app.exec();
+    // The settings the window saved on close are written on their own thread: wait for them before exiting.
+    npuscope::gui::SettingsWriter::flush();
+    return status;
 }
 
 // Before the screenshot: the step, rank, comparison rank and collective of the command line; 0 or an exit code.

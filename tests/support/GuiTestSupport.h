@@ -8,6 +8,7 @@
 #include "TestSupport.h"
 
 #include "npuscope/gui/app/MainWindow.h"
+#include "npuscope/gui/common/SettingsWriter.h"
 #include "npuscope/gui/issues/IssueFilterModel.h"
 #include "npuscope/gui/issues/IssueTableModel.h"
 #include "npuscope/gui/issues/ParseIssuesDock.h"
@@ -50,8 +51,18 @@ inline const QString kTwoRanks = dataPath("torch_npu_2rank_level1");
 // Settings of a test written to a scratch folder, not to the user's configuration; cleared when it dies.
 class ScratchSettings {
 public:
-    ScratchSettings() { QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.path()); }
-    ~ScratchSettings() { QSettings().clear(); }
+    // Queued writes (SettingsWriter) go to the file they were meant for before the path changes, and are in the file
+    // before it is cleared.
+    ScratchSettings()
+    {
+        gui::SettingsWriter::flush();
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.path());
+    }
+    ~ScratchSettings()
+    {
+        gui::SettingsWriter::flush();
+        QSettings().clear();
+    }
 
 private:
     QTemporaryDir m_dir;

@@ -18,6 +18,7 @@
 #include "npuscope/gui/comm/LinksDock.h"
 #include "npuscope/gui/common/DeferredLoadService.h"
 #include "npuscope/gui/common/QueryRunner.h"
+#include "npuscope/gui/common/SettingsWriter.h"
 #include "npuscope/gui/common/TimeFormat.h"
 #include "npuscope/gui/common/WidgetImage.h"
 #include "npuscope/gui/common/Workspace.h"
@@ -447,11 +448,11 @@ void MainWindow::createMenus()
     file->addSeparator();
     QAction* useCache = file->addAction(tr("Use parse &cache"));
     useCache->setCheckable(true);
-    useCache->setChecked(QSettings().value(QStringLiteral("parseCache/enabled"), true).toBool());
+    useCache->setChecked(SettingsWriter::value(QStringLiteral("parseCache/enabled"), true).toBool());
     useCache->setToolTip(tr("Keep what was parsed in %1 and reuse it while the input files are unchanged")
                              .arg(QString::fromStdString(load::ParseCache::defaultDir())));
     connect(useCache, &QAction::toggled, this,
-        [](bool on) { QSettings().setValue(QStringLiteral("parseCache/enabled"), on); });
+        [](bool on) { SettingsWriter::setValue(QStringLiteral("parseCache/enabled"), on); });
     file->addAction(tr("C&lear parse cache"), this, [this] {
         const uint64_t freed = load::ParseCache().clear();
         statusBar()->showMessage(
@@ -483,11 +484,11 @@ void MainWindow::createMenus()
     });
     file->addSeparator();
     file->addAction(tr("Save &layout"), this, [this] {
-        QSettings().setValue(kSavedLayoutKey, saveState(kStateVersion));
+        SettingsWriter::setValue(kSavedLayoutKey, saveState(kStateVersion));
         statusBar()->showMessage(tr("Layout saved; File \u2192 Restore layout brings it back"), 5000);
     });
     file->addAction(tr("Restore la&yout"), this, [this] {
-        const QByteArray state = QSettings().value(kSavedLayoutKey).toByteArray();
+        const QByteArray state = SettingsWriter::value(kSavedLayoutKey).toByteArray();
         if (state.isEmpty()) {
             statusBar()->showMessage(tr("No saved layout yet (File \u2192 Save layout)"), 5000);
             return;
@@ -522,11 +523,11 @@ void MainWindow::createMenus()
     showHostIps->setCheckable(true);
     showHostIps->setToolTip(tr("Name hosts by their real IP from host_ips_mapping.txt instead of the mapping id"));
     showHostIps->setChecked(
-        m_options.persistSettings && QSettings().value(QStringLiteral("view/showHostIps"), false).toBool());
+        m_options.persistSettings && SettingsWriter::value(QStringLiteral("view/showHostIps"), false).toBool());
     m_workspace->setShowHostIps(showHostIps->isChecked());
     connect(showHostIps, &QAction::toggled, this, [this](bool on) {
         if (m_options.persistSettings)
-            QSettings().setValue(QStringLiteral("view/showHostIps"), on);
+            SettingsWriter::setValue(QStringLiteral("view/showHostIps"), on);
         m_workspace->setShowHostIps(on);
     });
     m_viewMenu->addAction(tr("Reset layout"), this, [this] {
@@ -791,10 +792,10 @@ void MainWindow::closeEvent(QCloseEvent* event)
 {
     cancelLoading();
     if (m_options.persistSettings) {
-        QSettings settings;
-        settings.setValue(kGeometryKey, saveGeometry());
+        // Written on SettingsWriter's thread (its file lock and fsync took 100-140 ms here); main() waits for it.
+        SettingsWriter::setValue(kGeometryKey, saveGeometry());
         const bool welcome = m_welcome && !m_welcome->isHidden();
-        settings.setValue(kStateKey, welcome ? m_stateBehindWelcome : saveState(kStateVersion));
+        SettingsWriter::setValue(kStateKey, welcome ? m_stateBehindWelcome : saveState(kStateVersion));
     }
     QMainWindow::closeEvent(event);
 }
@@ -839,7 +840,7 @@ void MainWindow::openBaseline(const QStringList& paths)
         tr("Loading the baseline %1\u2026").arg(QDir::toNativeSeparators(paths.join(QStringLiteral(", ")))));
     m_baselineLabel->show();
     m_baselineLoader->load(
-        paths, m_options.useParseCache && QSettings().value(QStringLiteral("parseCache/enabled"), true).toBool());
+        paths, m_options.useParseCache && SettingsWriter::value(QStringLiteral("parseCache/enabled"), true).toBool());
 }
 
 } // namespace npuscope::gui

@@ -21,6 +21,7 @@
 #include "npuscope/gui/comm/LinksDock.h"
 #include "npuscope/gui/common/DeferredLoadService.h"
 #include "npuscope/gui/common/QueryRunner.h"
+#include "npuscope/gui/common/SettingsWriter.h"
 #include "npuscope/gui/common/TimeFormat.h"
 #include "npuscope/gui/common/WidgetImage.h"
 #include "npuscope/gui/common/Workspace.h"
@@ -255,7 +256,7 @@ void MainWindow::open(const QStringList& paths)
     m_loadState = state;
     const bool timelines = m_options.loadTimelines;
     const bool useCache
-        = m_options.useParseCache && QSettings().value(QStringLiteral("parseCache/enabled"), true).toBool();
+        = m_options.useParseCache && SettingsWriter::value(QStringLiteral("parseCache/enabled"), true).toBool();
     m_summary->setText(tr("Loading %1\u2026").arg(QDir::toNativeSeparators(absolute.join(QStringLiteral(", ")))));
 
     std::vector<std::string> inputs;

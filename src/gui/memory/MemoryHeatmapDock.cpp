@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/memory/MemoryHeatmapDock.h"
 
+#include "npuscope/gui/common/SettingsWriter.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/gui/memory/MemoryHeatmap.h"
 #include "npuscope/query/MemoryQuery.h"
@@ -11,7 +12,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QScrollArea>
-#include <QSettings>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -69,10 +69,10 @@ MemoryHeatmapDock::MemoryHeatmapDock(Workspace* ws, QWidget* parent)
     });
     connect(m_scale, &QComboBox::currentIndexChanged, this, [this] {
         m_heatmap->setScale(static_cast<MemoryHeatmap::Scale>(m_scale->currentData().toInt()));
-        QSettings().setValue(QLatin1String(kScaleSetting), m_scale->currentData().toInt());
+        SettingsWriter::setValue(QLatin1String(kScaleSetting), m_scale->currentData().toInt());
     });
     // The colours chosen last time (like the device memory).
-    if (const int i = m_scale->findData(QSettings().value(QLatin1String(kScaleSetting), 0).toInt()); i > 0)
+    if (const int i = m_scale->findData(SettingsWriter::value(QLatin1String(kScaleSetting), 0).toInt()); i > 0)
         m_scale->setCurrentIndex(i);
     connect(m_heatmap, &MemoryHeatmap::rankClicked, this,
         [this](qint64 rank) { workspace()->setSelectedRank(static_cast<int64_t>(rank)); });
