@@ -139,9 +139,14 @@ void missingGroupRanksRule(const AdviceContext& ctx, std::vector<Finding>& out)
         std::sort(names.begin(), names.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
         for (size_t i = 0; i < names.size() && i < 5; ++i)
             f.ops.push_back(names[i].second);
+        // Named as the Groups and Collectives views name it (its name, else its ranks: a 20-digit hash alone tells
+        // the user nothing), the hash after it for search.
+        std::vector<int64_t> groupRanks = group.ranks;
+        std::sort(groupRanks.begin(), groupRanks.end());
         const FindingText groupName = group.name
             ? text(QT_TRANSLATE_NOOP("Advice", "%1 (%2)"), { *group.name, group.hash })
-            : FindingText(group.hash);
+            : (groupRanks.empty() ? FindingText(group.hash)
+                                  : text(QT_TRANSLATE_NOOP("Advice", "%1 (%2)"), { rankRuns(groupRanks), group.hash }));
         f.setMessage(text(QT_TRANSLATE_NOOP("Advice",
                               "The wait is on ranks %1 of communication group %2, which were not loaded (not "
                               "collected, or not opened): the loaded members %3 spend %4 ms per step (%5 % of the "
