@@ -3272,6 +3272,10 @@ rank %1 of %2</source>
         <source>&lt;br&gt;%1 GFLOPs, %2 TFLOP/s (the FLOPs line)</source>
         <translation>&lt;br&gt;%1 GFLOPs，%2 TFLOP/s（FLOPs 折线）</translation>
     </message>
+    <message>
+        <source>&lt;br&gt;memory at its start: %1 MB (%2, the memory line)</source>
+        <translation>&lt;br&gt;开始时的内存：%1 MB（%2，内存折线）</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::MareyDock</name>
@@ -3400,12 +3404,12 @@ rank %1 of %2</source>
         <translation>本迭代没有发现：没有设备或阶段慢到上述阈值。</translation>
     </message>
     <message>
-        <source>%1 compute %2 communication %3 send %4 receive %5 FLOP/s · blocks: F = FLOPs (operations) ÷ max, FS = FLOP/s (their rate) ÷ max, M = peak memory ÷ capacity (grey: unknown) · drag to zoom, double-click to zoom out</source>
-        <translation>%1 计算 %2 通信 %3 发送 %4 接收 %5 FLOP/s · 色块：F = 浮点运算次数 FLOPs ÷ 最大值，FS = 每秒浮点运算 FLOP/s ÷ 最大值，M = 峰值内存 ÷ 容量（灰色：未知）· 拖动缩放，双击缩小</translation>
+        <source>%1 compute %2 communication %3 send %4 receive %5 FLOP/s %6 memory · blocks: F = FLOPs (operations) ÷ max, FS = FLOP/s (their rate) ÷ max, M = peak memory ÷ capacity (grey: unknown) · drag to zoom, double-click to zoom out</source>
+        <translation>%1 计算 %2 通信 %3 发送 %4 接收 %5 FLOP/s %6 内存 · 色块：F = 浮点运算次数 FLOPs ÷ 最大值，FS = 每秒浮点运算 FLOP/s ÷ 最大值，M = 峰值内存 ÷ 容量（灰色：未知）· 拖动缩放，双击缩小</translation>
     </message>
     <message>
-        <source>The purple line above each device: each operator&apos;s FLOP/s (its kernel&apos;s FLOPs ÷ its duration) ÷ the step&apos;s fastest operator; only kernels with FLOPs</source>
-        <translation>每个设备上方的紫色折线：各算子的 FLOP/s（其核函数的 FLOPs ÷ 耗时）÷ 本迭代最快的算子；仅含有 FLOPs 的核函数</translation>
+        <source>The purple line above each device: each operator&apos;s FLOP/s (its kernel&apos;s FLOPs ÷ its duration) ÷ the step&apos;s fastest operator; only kernels with FLOPs. The blue line: the device&apos;s memory in use over the step (memory_record: PTA+GE, else APP, allocated), from its smallest value in the step to its largest (hover an operator for the value; the M block compares devices); the memory files load when the step has at most %1 devices.</source>
+        <translation>每个设备上方的紫色折线：各算子的 FLOP/s（其核函数的 FLOPs ÷ 耗时）÷ 本迭代最快的算子；仅含有 FLOPs 的核函数。蓝色折线：该设备在本迭代中使用的内存（memory_record：PTA+GE，否则 APP，已分配），从其在本迭代中的最小值到最大值（悬停在算子上查看数值；M 色块用于比较设备）；迭代的设备数不超过 %1 时才加载内存文件。</translation>
     </message>
 </context>
 <context>

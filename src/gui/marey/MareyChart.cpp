@@ -54,6 +54,14 @@ inline void fillSpan(QRgb* line, double x0, double x1, int left, int right, QRgb
 
 QColor MareyChart::flopsLineColour() { return QColor(0x8e, 0x44, 0xad); }
 
+QColor MareyChart::memoryLineColour() { return QColor(0x1f, 0x6f, 0xd1); }
+
+const MareyChart::Blocks& MareyChart::blocksOf(int device) const
+{
+    static const Blocks none;
+    return device >= 0 && device < static_cast<int>(m_blocks.size()) ? m_blocks[static_cast<size_t>(device)] : none;
+}
+
 QColor MareyChart::kindColour(MareyOpKind kind)
 {
     // The MindInsight tutorial's colours: computation green, communication orange (its FLOPs line is purple, so
@@ -407,6 +415,7 @@ void MareyChart::drawOverlay(QPainter& painter)
     painter.setPen(QPen(QColor(0x1b, 0x6e, 0x3c, alpha), 1));
     painter.drawLines(lines.data(), static_cast<int>(lines.size()));
 
+    drawMemoryLines(painter, plot);
     drawFlopsLines(painter, plot);
     if (m_selectedRank) {
         const int d = m_step->deviceOf(*m_selectedRank);
@@ -490,6 +499,43 @@ void MareyChart::drawFlopsLines(QPainter& painter, const QRect& plot)
     }
 }
 
+void MareyChart::drawMemoryLines(QPainter& painter, const QRect& plot)
+{
+    // The tutorial's memory line: above each expanded device's line, its memory in use over the step, a step curve
+    // (a value holds until the next sample), from the device's smallest value in the step to its largest, so the
+    // step's allocations and frees show (on one scale, from zero or across devices, a few hundred MB of activations
+    // over a 20 GB base were a flat line; the M block compares devices, a hover gives the value). Only where lines
+    // are far enough apart to read it.
+    if (m_pitch < 10)
+        return;
+    painter.setPen(QPen(memoryLineColour(), 1.2));
+    painter.setBrush(Qt::NoBrush);
+    for (const auto& row : m_rows) {
+        const Blocks& b = blocksOf(row.device);
+        if (row.device < 0 || b.memoryLine.empty())
+            continue;
+        const auto [lo, hi] = std::minmax_element(b.memoryLine.begin(), b.memoryLine.end(),
+            [](const core::CurvePoint& x, const core::CurvePoint& y) { return x.v < y.v; });
+        const double minMb = lo->v, span = hi->v > lo->v ? hi->v - lo->v : 1.0;
+        const int64_t off = m_step->devices[row.device].offset(m_time);
+        const double base = row.y - 2, height = m_pitch * 0.45;
+        QPolygonF line;
+        line.reserve(static_cast<int>(b.memoryLine.size() * 2));
+        for (size_t i = 0; i < b.memoryLine.size(); ++i) {
+            const double x = std::clamp(plot.left() + m_axis.toPx(b.memoryLine[i].t - off), -1.0e6, 1.0e6);
+            const double y = base - (b.memoryLine[i].v - minMb) / span * height;
+            if (i > 0)
+                line << QPointF(x, line.back().y());
+            line << QPointF(x, y);
+        }
+        line << QPointF(plot.right(), line.back().y());
+        painter.save();
+        painter.setClipRect(plot);
+        painter.drawPolyline(line);
+        painter.restore();
+    }
+}
+
 void MareyChart::drawLabels(QPainter& painter)
 {
     const QRect plot = plotRect();
@@ -541,7 +587,7 @@ void MareyChart::drawLabels(QPainter& painter)
         } else if (selected) {
             painter.fillRect(QRectF(0, y - 1, blocksX - 4, 3), palette().color(QPalette::Highlight));
         }
-        const Blocks b = row.device < static_cast<int>(m_blocks.size()) ? m_blocks[row.device] : Blocks {};
+        const Blocks& b = blocksOf(row.device);
         const std::optional<double> values[3] = { b.flops, b.flopsPerSecond, b.memory };
         for (int i = 0; i < 3; ++i)
             painter.fillRect(
@@ -721,7 +767,7 @@ QString MareyChart::itemToolTip(int item) const
     QString text = tr("<b>rank %1</b> \u00b7 stage %2").arg(dev.rank).arg(stage.index);
     if (h.op < 0) {
         text += tr("<br>%1 operator(s) in the step").arg(dev.ops.size());
-        const Blocks b = h.device < static_cast<int>(m_blocks.size()) ? m_blocks[h.device] : Blocks {};
+        const Blocks& b = blocksOf(h.device);
         auto pct = [](const std::optional<double>& v) {
             return v ? QStringLiteral("%1 %").arg(*v * 100, 0, 'f', 1) : tr("unknown");
         };
@@ -736,6 +782,15 @@ QString MareyChart::itemToolTip(int item) const
                 .arg(op.occurrence)
                 .arg(QCoreApplication::translate("MareyOpKind", query::mareyOpKindName(op.kind)))
                 .arg(us(op.start - off - origin), us(op.end - off - origin), axisNote, us(op.end - op.start));
+    if (const Blocks& b = blocksOf(h.device); !b.memoryLine.empty()) {
+        // The memory line's value when the operator starts: the last sample at or before it.
+        const auto after = std::upper_bound(b.memoryLine.begin(), b.memoryLine.end(), op.start,
+            [](int64_t t, const core::CurvePoint& p) { return t < p.t; });
+        if (after != b.memoryLine.begin())
+            text += tr("<br>memory at its start: %1 MB (%2, the memory line)")
+                        .arg(std::prev(after)->v, 0, 'f', 1)
+                        .arg(QString::fromStdString(b.memorySeries));
+    }
     if (op.flops > 0 && op.end > op.start)
         text += tr("<br>%1 GFLOPs, %2 TFLOP/s (the FLOPs line)")
                     .arg(op.flops / 1e9, 0, 'f', 3)

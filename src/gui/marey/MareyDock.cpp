@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/marey/MareyDock.h"
 
+#include "npuscope/gui/common/DeferredLoadService.h"
 #include "npuscope/gui/common/EmptyHint.h"
 #include "npuscope/gui/common/TimeFormat.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/load/Loader.h"
 #include "npuscope/query/FlopsQuery.h"
 #include "npuscope/query/MareyQuery.h"
+#include "npuscope/query/MemoryDetailQuery.h"
 #include "npuscope/query/MemoryQuery.h"
 #include "npuscope/query/ParallelLayoutQuery.h"
 
@@ -18,11 +20,13 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
+#include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
 #include <map>
+#include <span>
 
 namespace npuscope::gui {
 
@@ -36,6 +40,41 @@ struct MareyResult {
     query::MareyFindingList findings;
     std::vector<MareyChart::Blocks> blocks;
 };
+
+// The memory line of device d: its memory_record series (PTA+GE, else APP, else PTA, else the first component;
+// allocated MB) over the device's step, from the last sample before its first operator, at most kMaxPoints points.
+void memoryLine(model::Database& db, const query::MareyDevice& d, MareyChart::Blocks& out)
+{
+    constexpr size_t kMaxPoints = 2000;
+    if (!d.hasOps())
+        return;
+    const int64_t first = d.stepStart, last = d.stepEnd;
+    const auto curves = query::MemoryDetailQuery::curves(db, d.rank);
+    const query::MemoryCurve* chosen = nullptr;
+    for (const char* component : { "PTA+GE", "APP", "PTA" }) {
+        for (const auto& c : curves) {
+            if (!chosen && c.component == component && c.metric == query::MemoryMetric::Allocated)
+                chosen = &c;
+        }
+    }
+    for (const auto& c : curves) {
+        if (!chosen && c.metric == query::MemoryMetric::Allocated)
+            chosen = &c;
+    }
+    if (!chosen)
+        return;
+    const auto& points = chosen->points;
+    auto begin = std::upper_bound(points.begin(), points.end(), first,
+        [](int64_t t, const core::CurvePoint& p) { return t < p.t; });
+    if (begin != points.begin())
+        --begin; // the value in force when the step starts
+    const auto end = std::upper_bound(begin, points.end(), last,
+        [](int64_t t, const core::CurvePoint& p) { return t < p.t; });
+    if (begin == end)
+        return;
+    out.memoryLine = core::downsampleLttb(std::span(&*begin, static_cast<size_t>(end - begin)), kMaxPoints);
+    out.memorySeries = (chosen->component.empty() ? std::string("memory") : chosen->component) + " allocated";
+}
 
 } // namespace
 
@@ -75,16 +114,22 @@ MareyDock::MareyDock(Workspace* ws, QWidget* parent)
     auto swatch = [](query::MareyOpKind kind) {
         return QStringLiteral("<span style='color:%1'>\u25a0</span>").arg(MareyChart::kindColour(kind).name());
     };
-    const QString flopsLine
-        = QStringLiteral("<span style='color:%1'>\u2014</span>").arg(MareyChart::flopsLineColour().name());
-    m_legend = new QLabel(tr("%1 compute %2 communication %3 send %4 receive %5 FLOP/s \u00b7 blocks: F = FLOPs "
-                             "(operations) \u00f7 max, FS = FLOP/s (their rate) \u00f7 max, M = peak memory \u00f7 "
-                             "capacity (grey: unknown) \u00b7 drag to zoom, double-click to zoom out")
+    auto line = [](const QColor& colour) {
+        return QStringLiteral("<span style='color:%1'>\u2014</span>").arg(colour.name());
+    };
+    m_legend = new QLabel(tr("%1 compute %2 communication %3 send %4 receive %5 FLOP/s %6 memory \u00b7 blocks: F = "
+                             "FLOPs (operations) \u00f7 max, FS = FLOP/s (their rate) \u00f7 max, M = peak memory "
+                             "\u00f7 capacity (grey: unknown) \u00b7 drag to zoom, double-click to zoom out")
                               .arg(swatch(query::MareyOpKind::Compute), swatch(query::MareyOpKind::Communication),
-                                  swatch(query::MareyOpKind::Send), swatch(query::MareyOpKind::Receive), flopsLine),
+                                  swatch(query::MareyOpKind::Send), swatch(query::MareyOpKind::Receive),
+                                  line(MareyChart::flopsLineColour()), line(MareyChart::memoryLineColour())),
         body);
     m_legend->setToolTip(tr("The purple line above each device: each operator's FLOP/s (its kernel's FLOPs \u00f7 its "
-                            "duration) \u00f7 the step's fastest operator; only kernels with FLOPs"));
+                            "duration) \u00f7 the step's fastest operator; only kernels with FLOPs. The blue line: the "
+                            "device's memory in use over the step (memory_record: PTA+GE, else APP, allocated), "
+                            "from its smallest value in the step to its largest (hover an operator for the value; the M "
+                            "block compares devices); the memory files load when the step has at most %1 devices.")
+                              .arg(MareyChart::kAutoCollapseDevices));
     m_legend->setObjectName(QStringLiteral("mareyLegend"));
     m_legend->setWordWrap(true);
     layout->addWidget(m_legend);
@@ -125,6 +170,13 @@ MareyDock::MareyDock(Workspace* ws, QWidget* parent)
     setBody(body);
 
     connect(m_imports, &RankImportQueue::redraw, this, &MareyDock::refresh);
+    m_memoryRedraw = new QTimer(this);
+    m_memoryRedraw->setSingleShot(true);
+    m_memoryRedraw->setInterval(250);
+    connect(m_memoryRedraw, &QTimer::timeout, this, [this] {
+        refresh();
+        workspace()->endQuery(); // after refresh() counted its own query
+    });
     connect(m_imports, &RankImportQueue::progressed, this, &MareyDock::updateStatus);
     connect(m_imports, &RankImportQueue::failed, this, [this](const std::vector<int64_t>& ranks, const QString& error) {
         showError(tr("ranks %1 to %2: kernels not loaded: %3").arg(ranks.front()).arg(ranks.back()).arg(error));
@@ -167,6 +219,12 @@ bool MareyDock::importStepKernels(
     return imported;
 }
 
+MareyDock::~MareyDock()
+{
+    if (m_memoryRedraw->isActive() && workspace())
+        workspace()->endQuery();
+}
+
 std::optional<query::ParallelSizes> MareyDock::rememberedSizes() const { return workspace()->parallelSizes(); }
 
 void MareyDock::showEvent(QShowEvent* event)
@@ -180,6 +238,7 @@ void MareyDock::showEvent(QShowEvent* event)
 
 void MareyDock::reload()
 {
+    m_memoryRequested.clear(); // a new model: its memory parts are not imported yet
     m_importRunner->cancelPending(); // an older job's failure is not this layout's
     m_imports->clear();
     m_ranks.clear();
@@ -252,6 +311,8 @@ void MareyDock::refresh()
             for (const auto& m : query::MemoryQuery::peaks(db, capacityMb))
                 byRank[m.rank].memory = m.ratio;
             for (const auto& d : marey->devices)
+                memoryLine(db, d, byRank[d.rank]);
+            for (const auto& d : marey->devices)
                 r.blocks.push_back(byRank.count(d.rank) ? byRank[d.rank] : MareyChart::Blocks {});
             r.marey = std::move(marey);
             return r;
@@ -259,6 +320,7 @@ void MareyDock::refresh()
         [this](MareyResult r) {
             m_shownStep = r.step;
             m_step = r.marey;
+            requestMemory();
             m_findingList = std::move(r.findings);
             m_chart->setStep(m_step, std::move(r.blocks));
             m_chart->setSelectedRank(workspace()->selectedRank());
@@ -266,6 +328,31 @@ void MareyDock::refresh()
             fillFindings();
             updateStatus();
         });
+}
+
+void MareyDock::requestMemory()
+{
+    // The memory line needs the devices' memory records, a deferred part: asked for once per rank while the step has
+    // few enough devices to draw lines for (a larger one opens collapsed). Each import that ends redraws, coalesced.
+    if (!m_step || !isVisible() || m_step->devices.size() > static_cast<size_t>(MareyChart::kAutoCollapseDevices))
+        return;
+    for (const auto& d : m_step->devices) {
+        if (!m_memoryRequested.insert(d.rank).second)
+            continue;
+        workspace()->loads()->request(d.rank, DeferredLoadService::Part::Memory, this,
+            [this](const DeferredLoadService::Result& r) {
+                if (r.cancelled)
+                    return;
+                // Also when another view's request imported the part: that may have ended after this view's query
+                // read the model (each rank is asked for once, so this redraws at most once per rank).
+                if (r.imported)
+                    workspace()->notifyIssuesAdded();
+                // The redraw to come counts as this view's query, so "views ready" waits for it.
+                if (!m_memoryRedraw->isActive())
+                    workspace()->beginQuery();
+                m_memoryRedraw->start();
+            });
+    }
 }
 
 void MareyDock::updateStatus()

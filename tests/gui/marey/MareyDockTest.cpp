@@ -11,6 +11,7 @@
 #include "npuscope/testgen/ClusterGenerator.h"
 
 #include <QComboBox>
+#include <QFile>
 #include <QLabel>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -345,4 +346,56 @@ TEST(MareyDock, FlopsLineFromTheKernelsFlops)
     }
     EXPECT_EQ(lines, static_cast<int>(chart->step()->devices.size()));
     test::keepImage(image, QStringLiteral("marey_flops_line.png"));
+}
+
+// The tutorial's memory line, from torch_npu's memory_record.csv: each device's line is its PTA+GE "Total
+// Allocated(MB)" samples over the step (with the one in force at its start), read here from the CSV itself; the
+// chart draws it in the memory colour.
+TEST(MareyDock, MemoryLineFromMemoryRecord)
+{
+    auto window = test::newWindow(QSize(1600, 1000));
+    ASSERT_TRUE(test::openAndWait(*window, { test::kTwoRanks }));
+    MareyDock* dock = showMarey(*window);
+    MareyChart* chart = dock->chart();
+    ASSERT_NE(chart->step(), nullptr);
+    ASSERT_EQ(chart->blocks().size(), chart->step()->devices.size());
+    for (size_t d = 0; d < chart->step()->devices.size(); ++d) {
+        const auto& dev = chart->step()->devices[d];
+        const auto& line = chart->blocks()[d].memoryLine;
+        // The rank's PTA+GE rows: "PTA+GE,<us with a fraction>\t,<allocated MB>,..." as epoch ns.
+        QFile csv(test::kTwoRanks + QStringLiteral("/rank%1_ascend_pt/ASCEND_PROFILER_OUTPUT/memory_record.csv")
+                .arg(dev.rank));
+        ASSERT_TRUE(csv.open(QIODevice::ReadOnly)) << csv.fileName().toStdString();
+        std::vector<std::pair<int64_t, double>> rows;
+        for (const QByteArray& raw : csv.readAll().split('\n')) {
+            const QList<QByteArray> cells = raw.split(',');
+            if (cells.size() < 3 || cells[0] != "PTA+GE" || cells[2].trimmed().isEmpty())
+                continue;
+            const QList<QByteArray> us = cells[1].trimmed().split('.');
+            int64_t ns = us[0].toLongLong() * 1000;
+            if (us.size() > 1)
+                ns += us[1].leftJustified(3, '0').left(3).toLongLong();
+            rows.emplace_back(ns, cells[2].trimmed().toDouble());
+        }
+        ASSERT_FALSE(rows.empty());
+        std::sort(rows.begin(), rows.end());
+        // The samples in force during the step: the last one at or before its first operator, then those up to its end.
+        std::vector<std::pair<int64_t, double>> expected;
+        for (size_t i = 0; i < rows.size(); ++i) {
+            const bool inForceAtStart = rows[i].first <= dev.stepStart
+                && (i + 1 == rows.size() || rows[i + 1].first > dev.stepStart);
+            if (inForceAtStart || (rows[i].first > dev.stepStart && rows[i].first <= dev.stepEnd))
+                expected.push_back(rows[i]);
+        }
+        ASSERT_FALSE(expected.empty()) << "rank " << dev.rank;
+        ASSERT_LE(expected.size(), 2000u); // under the line's point budget: every sample is drawn
+        ASSERT_EQ(line.size(), expected.size()) << "rank " << dev.rank;
+        for (size_t i = 0; i < line.size(); ++i) {
+            EXPECT_EQ(line[i].t, expected[i].first) << "rank " << dev.rank << " sample " << i;
+            EXPECT_NEAR(line[i].v, expected[i].second, 1e-9) << "rank " << dev.rank << " sample " << i;
+        }
+        EXPECT_EQ(chart->blocks()[d].memorySeries, "PTA+GE allocated");
+    }
+    const QImage image = chart->grab().toImage();
+    EXPECT_GT(countColour(image, MareyChart::memoryLineColour().rgb(), 0, image.height()), 50);
 }

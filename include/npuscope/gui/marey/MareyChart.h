@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "npuscope/core/Downsample.h"
 #include "npuscope/core/TimeAxis.h"
 #include "npuscope/gui/common/ChartWidget.h"
 #include "npuscope/query/MareyFindings.h"
@@ -12,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <string>
 #include <vector>
 
 namespace npuscope::gui {
@@ -32,6 +34,10 @@ public:
     // One device's blocks, each a ratio in [0, 1] or nullopt when unknown.
     struct Blocks {
         std::optional<double> flops, flopsPerSecond, memory;
+        // The memory line: the device's memory in use over the step (MB, epoch ns as the operators), from
+        // memory_record; empty when the rank's memory files are not loaded or hold nothing in the step.
+        std::vector<core::CurvePoint> memoryLine;
+        std::string memorySeries; // what the line shows, e.g. "PTA+GE allocated"
     };
     static constexpr int kLabelWidth = 118; // the left column: stage labels, device labels, blocks (px)
     static constexpr int kAxisHeight = 22; // the time axis above the plot (px)
@@ -44,12 +50,15 @@ public:
     static QColor kindColour(query::MareyOpKind kind);
     // The FLOPs line's colour (the tutorial's purple).
     static QColor flopsLineColour();
+    // The memory line's colour (the tutorial's blue).
+    static QColor memoryLineColour();
 
     // New data: the view shows the whole step, or keeps its zoom when the data is the same step again (more ranks
     // arrived); the highlight is cleared. blocks: per device of step (may be shorter: unknown).
     void setStep(std::shared_ptr<const query::MareyStep> step, std::vector<Blocks> blocks = {});
     const query::MareyStep* step() const { return m_step.get(); }
     void setBlocks(std::vector<Blocks> blocks);
+    const std::vector<Blocks>& blocks() const { return m_blocks; }
 
     void setTimeMode(query::MareyTime mode);
     query::MareyTime timeMode() const { return m_time; }
@@ -123,6 +132,9 @@ private:
     void drawLabels(QPainter& painter);
     // The FLOPs line above each expanded device (operators with kernel FLOPs only).
     void drawFlopsLines(QPainter& painter, const QRect& plot);
+    // The memory line above each expanded device whose memory records are loaded, scaled to the step's largest value.
+    void drawMemoryLines(QPainter& painter, const QRect& plot);
+    const Blocks& blocksOf(int device) const;
     void drawAxis(QPainter& painter);
     const std::vector<query::MareyCollapsedOp>& collapsedOps(int stage) const;
     std::optional<Hit> hitAt(const QPoint& pos) const;

@@ -10,11 +10,13 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <vector>
 
 class QComboBox;
 class QLabel;
 class QPushButton;
+class QTimer;
 class QTreeWidget;
 
 namespace npuscope::model {
@@ -41,6 +43,7 @@ public:
     static constexpr int kRanksPerJob = 64; // so progress shows and the first stage draws early
 
     explicit MareyDock(Workspace* workspace, QWidget* parent = nullptr);
+    ~MareyDock() override;
 
     // Loads the kernels of one step of ranks into db: step_kernel rows of the ranks whose kernel files are not
     // imported (load::Loader::loadStepKernels; kernel_details.csv / op_summary, not trace_view.json), through cache
@@ -70,6 +73,8 @@ private:
     void refresh();
     void loadStep(std::optional<int64_t> step);
     void updateStatus();
+    // Asks the load service for the memory part of the step's devices not asked for yet (the memory line).
+    void requestMemory();
     void fillFindings();
     void rebuildCollapseMenu();
     std::optional<query::ParallelSizes> rememberedSizes() const;
@@ -90,6 +95,8 @@ private:
     std::optional<query::ParallelSizes> m_sizesUsed; // the strategy sizes the last reload laid the stages out with
     std::shared_ptr<const query::MareyStep> m_step;
     query::MareyFindingList m_findingList;
+    std::set<int64_t> m_memoryRequested; // ranks whose memory part was asked for since the last reload
+    QTimer* m_memoryRedraw; // one refresh for imports that end together
 };
 
 } // namespace npuscope::gui
