@@ -142,6 +142,9 @@ MareyStep MareyQuery::step(model::Database& db, const ParallelLayout& layout, st
     auto deviceTasks = db.prepare(
         "SELECT s.name_id, s.ts, s.dur FROM slice s JOIN process p ON p.rank_id = s.rank_id AND p.pid = s.pid WHERE "
         "s.rank_id = ?1 AND p.name = 'Device' AND s.ts >= ?2 AND s.ts < ?3 ORDER BY s.ts, s.id");
+    // MindSpore's per-op FLOPs (flops_{rank}.txt, op_flops): one execution's FLOPs by the op's full scope name
+    // (Default/.../MatMul-op9), where the timeline names the task by its last part (MatMul-op9).
+    auto opFlops = db.prepare("SELECT name, flops FROM op_flops WHERE rank_id = ?1 AND flops > 0 ORDER BY line");
     auto commOps = db.prepare("SELECT op_name, op_type, start_ns, COALESCE(elapse_ns, 0) FROM comm_op WHERE "
                               "rank_id = ?1 AND is_total = 0 AND start_ns IS NOT NULL AND (?2 IS NULL OR step = ?2)");
     for (const auto& stage : layout.stages) {
@@ -187,6 +190,14 @@ MareyStep MareyQuery::step(model::Database& db, const ParallelLayout& layout, st
                         to = from; // no span of that step: no task
                     }
                 }
+                std::unordered_map<std::string, double> flopsOf; // by the name's last scope part; the first line wins
+                opFlops.reset();
+                opFlops.bind(1, rank);
+                while (opFlops.step()) {
+                    const std::string full = opFlops.text(0);
+                    const auto slash = full.rfind('/');
+                    flopsOf.emplace(slash == std::string::npos ? full : full.substr(slash + 1), opFlops.real(1));
+                }
                 deviceTasks.reset();
                 deviceTasks.bind(1, rank).bind(2, from).bind(3, to);
                 while (deviceTasks.step()) {
@@ -195,6 +206,13 @@ MareyStep MareyQuery::step(model::Database& db, const ParallelLayout& layout, st
                     if (isMindSporeCollective(out.names[op.name])) {
                         hasComm = true;
                         op.kind = commKind(out.names[op.name], std::string());
+                    }
+                    if (!flopsOf.empty()) {
+                        const std::string& name = out.names[op.name];
+                        const auto slash = name.rfind('/');
+                        const auto it = flopsOf.find(slash == std::string::npos ? name : name.substr(slash + 1));
+                        if (it != flopsOf.end())
+                            op.flops = it->second;
                     }
                     op.start = deviceTasks.int64(1);
                     op.end = op.start + std::max<int64_t>(0, deviceTasks.int64(2));

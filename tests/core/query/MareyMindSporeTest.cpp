@@ -17,6 +17,8 @@
 #include <set>
 #include <string>
 
+#include <unistd.h>
+
 namespace fs = std::filesystem;
 using namespace npuscope;
 using npuscope::test::dataDir;
@@ -100,4 +102,45 @@ TEST(MareyMindSpore, DevicesAreTheTimelinesTasksInTheirPipelineStages)
         }
     }
     EXPECT_GT(collectives, 0u);
+}
+
+// The tutorial's FLOPs line on a MindSpore job: flops_{rank}.txt names each op by its full scope name
+// (Default/.../MatMul-op9) and gives one execution's MFLOPs; the timeline's task carries the last part of it. A copy of
+// the fixture with a FLOPs file written here (values made up for the test: the fixture's job has none) for every
+// other op name of devices 0 and 2: those tasks carry the file's FLOPs, the others none.
+TEST(MareyMindSpore, TimelineTasksCarryTheFlopsFilesFlops)
+{
+    const auto root = fs::temp_directory_path() / ("npuscope-marey-flops-" + std::to_string(::getpid()));
+    fs::remove_all(root);
+    fs::copy(dataDir() / "mindinsight_marey_4dev", root, fs::copy_options::recursive);
+    std::map<int, std::map<std::string, double>> expected; // device -> op name -> FLOPs
+    for (const int d : { 0, 2 }) {
+        std::ofstream out(root / "profiler" / ("flops_" + std::to_string(d) + ".txt"));
+        out << "full_kernel_name, FLOPs, FLOPS, FLOPS utilization\n";
+        int i = 0;
+        for (const auto& [name, span] : deviceOps(d)) {
+            if (i++ % 2 != 0)
+                continue;
+            const double mflops = 100.0 + i;
+            out << "Default/network-WithLossCell/" << name << ", " << mflops << ", 1000, 10\n";
+            expected[d][name] = mflops * 1e6;
+        }
+    }
+    auto db = test::openFolder(root);
+    ASSERT_TRUE(db);
+    for (const int64_t rank : { 0, 1, 2, 3 })
+        ASSERT_TRUE(load::Loader::loadDeferred(*db, rank, io::kTimelineGroup));
+    const auto marey = query::MareyQuery::step(*db, query::ParallelLayoutQuery::layout(*db), 1);
+    ASSERT_EQ(marey.devices.size(), 4u);
+    for (int d = 0; d < 4; ++d) {
+        size_t withFlops = 0;
+        for (const auto& op : marey.devices[static_cast<size_t>(d)].ops) {
+            const auto& name = marey.names[op.name];
+            const auto it = expected[d].find(name);
+            EXPECT_DOUBLE_EQ(op.flops, it == expected[d].end() ? 0.0 : it->second) << "device " << d << " " << name;
+            withFlops += op.flops > 0 ? 1 : 0;
+        }
+        EXPECT_EQ(withFlops > 0, d == 0 || d == 2) << "device " << d;
+    }
+    fs::remove_all(root);
 }
