@@ -132,7 +132,7 @@ private:
     void drawLabels(QPainter& painter);
     // The FLOPs line above each expanded device (operators with kernel FLOPs only).
     void drawFlopsLines(QPainter& painter, const QRect& plot);
-    // The memory line above each expanded device whose memory records are loaded, scaled to the step's largest value.
+    // The memory line above each expanded device whose memory records are loaded, from its smallest to its largest.
     void drawMemoryLines(QPainter& painter, const QRect& plot);
     const Blocks& blocksOf(int device) const;
     void drawAxis(QPainter& painter);
