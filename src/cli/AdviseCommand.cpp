@@ -31,13 +31,12 @@ constexpr const char* kUsage = R"(  advise [--json] [--html FILE] [--capacity-gb
 
 int run(const std::vector<std::string>& args)
 {
-    bool json = false, noCache = false, kernels = false, timeline = false;
+    npuscope::cli::ReportArgs report;
+    bool kernels = false, timeline = false;
     std::string htmlPath;
     npuscope::query::advice::AdviceOptions advice;
-    std::vector<std::string> paths;
     npuscope::cli::Options options("advise");
-    options.flag("--json", json)
-        .flag("--no-cache", noCache)
+    options.report(report)
         .flag("--with-kernels", kernels)
         .flag("--with-timeline", timeline)
         .value("--peak-tflops", "a positive number",
@@ -49,21 +48,20 @@ int run(const std::vector<std::string>& args)
             })
         .text("--html", [&](const std::string& v) { htmlPath = v; }, "a FILE")
         .value("--capacity-gb", "a positive number",
-            [&](const std::string& v) { return (advice.capacityMb = npuscope::cli::parseCapacityMb(v)).has_value(); })
-        .paths(paths);
+            [&](const std::string& v) { return (advice.capacityMb = npuscope::cli::parseCapacityMb(v)).has_value(); });
     if (const auto status = options.parse(args))
         return *status;
     // Every rule but aicpu_long and the timeline rules reads what the summary load imports; the kernel rows (every
     // rank's kernel_details.csv) only with --with-kernels, the timelines only with --with-timeline.
     const npuscope::io::DeferredGroups groups = (kernels ? npuscope::io::kKernelsGroup : npuscope::io::kNoGroup)
         | (timeline ? npuscope::io::kTimelineGroup : npuscope::io::kNoGroup);
-    auto db = npuscope::cli::loadRanks("advise", paths, groups, !noCache);
+    auto db = npuscope::cli::loadRanks("advise", report, groups);
     if (!db)
         return 1;
     const auto findings = npuscope::query::advice::AdviceQuery::run(*db, advice);
     if (!htmlPath.empty()) {
         const std::string html = npuscope::query::advice::HtmlReport::build(
-            *db, findings, { .paths = paths, .generatedAt = {}, .skipFirstStep = advice.skipFirstStep });
+            *db, findings, { .paths = report.paths, .generatedAt = {}, .skipFirstStep = advice.skipFirstStep });
         std::ofstream file(htmlPath, std::ios::binary);
         file << html;
         file.close();
@@ -72,10 +70,9 @@ int run(const std::vector<std::string>& args)
             return 1;
         }
     }
-    if (json)
-        std::cout << npuscope::query::advice::AdviceReport::json(findings).dump(2) << "\n";
-    else
-        std::cout << npuscope::query::advice::AdviceReport::text(findings);
+    npuscope::cli::printReport(
+        report, [&] { return npuscope::query::advice::AdviceReport::json(findings); },
+        [&] { return npuscope::query::advice::AdviceReport::text(findings); });
     return 0;
 }
 

@@ -21,25 +21,19 @@ constexpr const char* kUsage = R"(  blame [--json] [--step N] [--no-cache] PATH.
 
 int run(const std::vector<std::string>& args)
 {
-    bool json = false, noCache = false;
+    npuscope::cli::ReportArgs report;
     std::optional<int64_t> step;
-    std::vector<std::string> paths;
     npuscope::cli::Options options("blame");
-    options.flag("--json", json)
-        .flag("--no-cache", noCache)
-        .integer("--step", std::numeric_limits<long long>::min(), std::numeric_limits<long long>::max(), "an integer",
-            [&](long long n) { step = n; })
-        .paths(paths);
+    options.report(report).step([&](long long n) { step = n; });
     if (const auto status = options.parse(args))
         return *status;
-    auto db = npuscope::cli::loadRanks("blame", paths, npuscope::io::kNoGroup, !noCache);
+    auto db = npuscope::cli::loadRanks("blame", report, npuscope::io::kNoGroup);
     if (!db)
         return 1;
     const auto blame = npuscope::query::BlameAnalysis::run(*db);
-    if (json)
-        std::cout << npuscope::query::CollectivesReport::blameJson(blame, step).dump(2) << "\n";
-    else
-        std::cout << npuscope::query::CollectivesReport::blameText(blame, step);
+    npuscope::cli::printReport(
+        report, [&] { return npuscope::query::CollectivesReport::blameJson(blame, step); },
+        [&] { return npuscope::query::CollectivesReport::blameText(blame, step); });
     return std::cout ? 0 : 1;
 }
 

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -147,6 +148,17 @@ Options& Options::paths(std::vector<std::string>& out, bool optional)
     return *this;
 }
 
+Options& Options::report(ReportArgs& out)
+{
+    return flag("--json", out.json).flag("--no-cache", out.noCache).paths(out.paths);
+}
+
+Options& Options::step(std::function<void(long long)> set)
+{
+    return integer("--step", std::numeric_limits<long long>::min(), std::numeric_limits<long long>::max(), "an integer",
+        std::move(set));
+}
+
 int Options::error(const std::string& message) const { return usageError(m_command, message); }
 
 std::optional<int> Options::parse(const std::vector<std::string>& args) const
@@ -197,6 +209,11 @@ std::unique_ptr<model::Database> loadRanks(
         return nullptr;
     }
     return db;
+}
+
+std::unique_ptr<model::Database> loadRanks(const char* command, const ReportArgs& report, io::DeferredGroups groups)
+{
+    return loadRanks(command, report.paths, groups, !report.noCache);
 }
 
 bool registerCommand(const Command& command)

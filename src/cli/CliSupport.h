@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <iostream>
 #include <memory>
 #include <optional>
 #include <set>
@@ -32,6 +33,14 @@ std::optional<double> parseCapacityMb(const std::string& text);
 // A whole positive finite number (--peak-tflops); nullopt for anything else.
 std::optional<double> parsePositive(const std::string& text);
 
+// What a report command (loads PATHs, prints a text or a JSON report) takes besides its own options: --json,
+// --no-cache and at least one PATH (Options::report, loadRanks, printReport).
+struct ReportArgs {
+    bool json = false;
+    bool noCache = false;
+    std::vector<std::string> paths;
+};
+
 // The options of one command, declared once; parse() reads the arguments and reports what every command reports
 // alike, through usageError: "unknown option X", "X needs a value" (or the option's own noun), "X expects <what>,
 // got "V"", "unexpected argument A" (a command without PATHs) and "no PATH given".
@@ -53,6 +62,10 @@ public:
     Options& integer(const char* name, long long lo, long long hi, const char* expects, std::function<void(long long)> set);
     // The PATH... arguments (at least one unless optional): anything not starting with "--".
     Options& paths(std::vector<std::string>& out, bool optional = false);
+    // --json, --no-cache and the PATHs of a report command.
+    Options& report(ReportArgs& out);
+    // --step N, any integer: the step a report is about.
+    Options& step(std::function<void(long long)> set);
     // nullopt when every argument was taken; else the exit status of the usage error it printed (2).
     std::optional<int> parse(const std::vector<std::string>& args) const;
     // The usage error of this command (for checks after parse()).
@@ -79,6 +92,18 @@ std::unique_ptr<model::Database> loadPlan(const io::LoadPlan& plan, io::Deferred
 // nothing loaded.
 std::unique_ptr<model::Database> loadRanks(
     const char* command, const std::vector<std::string>& paths, io::DeferredGroups groups, bool useCache);
+// The same for a report command: its PATHs, through the parse cache unless --no-cache.
+std::unique_ptr<model::Database> loadRanks(const char* command, const ReportArgs& report, io::DeferredGroups groups);
+
+// Prints a report command's result: with --json document() indented by 2 and a newline, else text(). Only the one
+// printed is made.
+template <typename Document, typename Text> void printReport(const ReportArgs& report, Document&& document, Text&& text)
+{
+    if (report.json)
+        std::cout << document().dump(2) << "\n";
+    else
+        std::cout << text();
+}
 
 // A command of npuscope-cli, each in its own file (src/cli/<Name>Command.cpp). usage is its block of the usage text
 // (two-space indent for the synopsis, six for the description, ending in a newline); run gets the arguments after

@@ -22,28 +22,23 @@ constexpr const char* kUsage = R"(  collectives [--json] [--step N] [--group G] 
 
 int run(const std::vector<std::string>& args)
 {
-    bool json = false, noCache = false;
+    npuscope::cli::ReportArgs report;
     npuscope::query::CollectivesFilter filter;
-    std::vector<std::string> paths;
     npuscope::cli::Options options("collectives");
-    options.flag("--json", json)
-        .flag("--no-cache", noCache)
-        .integer("--step", std::numeric_limits<long long>::min(), std::numeric_limits<long long>::max(), "an integer",
-            [&](long long n) { filter.step = n; })
+    options.report(report)
+        .step([&](long long n) { filter.step = n; })
         .integer("--top", 1, std::numeric_limits<int>::max(), "a positive integer",
             [&](long long n) { filter.top = static_cast<size_t>(n); })
-        .text("--group", [&](const std::string& g) { filter.group = g; })
-        .paths(paths);
+        .text("--group", [&](const std::string& g) { filter.group = g; });
     if (const auto status = options.parse(args))
         return *status;
-    auto db = npuscope::cli::loadRanks("collectives", paths, npuscope::io::kNoGroup, !noCache);
+    auto db = npuscope::cli::loadRanks("collectives", report, npuscope::io::kNoGroup);
     if (!db)
         return 1;
     const auto blame = npuscope::query::BlameAnalysis::run(*db);
-    if (json)
-        std::cout << npuscope::query::CollectivesReport::collectivesJson(*db, blame, filter).dump(2) << "\n";
-    else
-        std::cout << npuscope::query::CollectivesReport::collectivesText(*db, blame, filter);
+    npuscope::cli::printReport(
+        report, [&] { return npuscope::query::CollectivesReport::collectivesJson(*db, blame, filter); },
+        [&] { return npuscope::query::CollectivesReport::collectivesText(*db, blame, filter); });
     return std::cout ? 0 : 1;
 }
 

@@ -28,8 +28,7 @@ int run(const std::vector<std::string>& args)
     std::vector<std::string> paths;
     npuscope::cli::Options options("comm");
     options.flag("--json", json)
-        .integer("--step", std::numeric_limits<long long>::min(), std::numeric_limits<long long>::max(), "an integer",
-            [&](long long n) { sel.step = n; })
+        .step([&](long long n) { sel.step = n; })
         .text("--group", [&](const std::string& g) { group = g; })
         .paths(paths);
     if (const auto status = options.parse(args))

@@ -89,30 +89,28 @@ std::string text(const std::vector<npuscope::load::HcclOpFigures>& ops)
 
 int run(const std::vector<std::string>& args)
 {
-    bool json = false, noCache = false;
+    npuscope::cli::ReportArgs report;
     std::optional<int64_t> rank;
-    std::vector<std::string> paths;
     npuscope::cli::Options options("comm-tasks");
-    options.flag("--json", json)
-        .flag("--no-cache", noCache)
-        .integer("--rank", 0, std::numeric_limits<int>::max(), "a rank", [&](long long r) { rank = r; })
-        .paths(paths);
+    options.report(report).integer(
+        "--rank", 0, std::numeric_limits<int>::max(), "a rank", [&](long long r) { rank = r; });
     if (const auto status = options.parse(args))
         return *status;
-    auto db = npuscope::cli::loadRanks("comm-tasks", paths, npuscope::io::kTimelineGroup, !noCache);
+    auto db = npuscope::cli::loadRanks("comm-tasks", report, npuscope::io::kTimelineGroup);
     if (!db)
         return 1;
     auto ops = npuscope::load::HcclTasks::read(*db);
     if (rank)
         std::erase_if(ops, [&](const auto& op) { return op.rank != *rank; });
-    if (json) {
-        nlohmann::json doc { { "schema", "npuscope.comm_tasks/1" }, { "ops", nlohmann::json::array() } };
-        for (const auto& op : ops)
-            doc["ops"].push_back(opJson(op));
-        std::cout << doc.dump(2) << "\n";
-    } else {
-        std::cout << text(ops);
-    }
+    npuscope::cli::printReport(
+        report,
+        [&] {
+            nlohmann::json doc { { "schema", "npuscope.comm_tasks/1" }, { "ops", nlohmann::json::array() } };
+            for (const auto& op : ops)
+                doc["ops"].push_back(opJson(op));
+            return doc;
+        },
+        [&] { return text(ops); });
     return std::cout ? 0 : 1;
 }
 

@@ -19,25 +19,20 @@ constexpr const char* kUsage = R"(  memory [--json] [--capacity-gb G] [--no-cach
 
 int run(const std::vector<std::string>& args)
 {
-    bool json = false, noCache = false;
+    npuscope::cli::ReportArgs report;
     std::optional<double> capacityMb;
-    std::vector<std::string> paths;
     npuscope::cli::Options options("memory");
-    options.flag("--json", json)
-        .flag("--no-cache", noCache)
-        .value("--capacity-gb", "a positive number",
-            [&](const std::string& v) { return (capacityMb = npuscope::cli::parseCapacityMb(v)).has_value(); })
-        .paths(paths);
+    options.report(report).value("--capacity-gb", "a positive number",
+        [&](const std::string& v) { return (capacityMb = npuscope::cli::parseCapacityMb(v)).has_value(); });
     if (const auto status = options.parse(args))
         return *status;
     // The peaks were folded from memory_record at summary load (memory_peak): no memory_record row is imported.
-    auto db = npuscope::cli::loadRanks("memory", paths, npuscope::io::kNoGroup, !noCache);
+    auto db = npuscope::cli::loadRanks("memory", report, npuscope::io::kNoGroup);
     if (!db)
         return 1;
-    if (json)
-        std::cout << npuscope::query::MemoryReport::json(*db, capacityMb).dump(2) << "\n";
-    else
-        std::cout << npuscope::query::MemoryReport::text(*db, capacityMb);
+    npuscope::cli::printReport(
+        report, [&] { return npuscope::query::MemoryReport::json(*db, capacityMb); },
+        [&] { return npuscope::query::MemoryReport::text(*db, capacityMb); });
     return 0;
 }
 

@@ -24,13 +24,11 @@ constexpr const char* kUsage = R"(  ops [--json] [--rank R] [--compare R2] [--gr
 
 int run(const std::vector<std::string>& args)
 {
-    bool json = false, noCache = false;
+    npuscope::cli::ReportArgs report;
     npuscope::query::OperatorSelection sel;
-    std::vector<std::string> paths;
     constexpr long long kMin = std::numeric_limits<int32_t>::min(), kMax = std::numeric_limits<int32_t>::max();
     npuscope::cli::Options options("ops");
-    options.flag("--json", json)
-        .flag("--no-cache", noCache)
+    options.report(report)
         .integer("--rank", kMin, kMax, "a rank", [&](long long n) { sel.rank = n; })
         .integer("--compare", kMin, kMax, "a rank", [&](long long n) { sel.compareRank = n; })
         .value("--group-by", "type, name or shape",
@@ -39,14 +37,13 @@ int run(const std::vector<std::string>& args)
                 if (by)
                     sel.groupBy = *by;
                 return by.has_value();
-            })
-        .paths(paths);
+            });
     if (const auto status = options.parse(args))
         return *status;
     if (sel.compareRank && !sel.rank)
         return options.error("--compare needs --rank (the baseline rank)");
     // Kernel rows live in the deferred per-rank files: import their Kernels group only (no timeline, no memory).
-    auto db = npuscope::cli::loadRanks("ops", paths, npuscope::io::kKernelsGroup, !noCache);
+    auto db = npuscope::cli::loadRanks("ops", report, npuscope::io::kKernelsGroup);
     if (!db)
         return 1;
     const auto loaded = npuscope::query::RankQuery::ranks(*db);
@@ -57,10 +54,9 @@ int run(const std::vector<std::string>& args)
     if (npuscope::query::OperatorQuery::forDatabase(*db)->size() == 0)
         std::cerr << "npuscope-cli ops: the loaded data has no kernel rows (kernel_details.csv, op_summary or a db "
                      "export's kernel tables)\n";
-    if (json)
-        std::cout << npuscope::query::OperatorReport::json(*db, sel).dump(2) << "\n";
-    else
-        std::cout << npuscope::query::OperatorReport::text(*db, sel);
+    npuscope::cli::printReport(
+        report, [&] { return npuscope::query::OperatorReport::json(*db, sel); },
+        [&] { return npuscope::query::OperatorReport::text(*db, sel); });
     return 0;
 }
 

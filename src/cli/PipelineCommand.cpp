@@ -18,19 +18,17 @@ constexpr const char* kUsage = R"(  pipeline [--json] [--no-cache] PATH...
 
 int run(const std::vector<std::string>& args)
 {
-    bool json = false, noCache = false;
-    std::vector<std::string> paths;
+    npuscope::cli::ReportArgs report;
     npuscope::cli::Options options("pipeline");
-    options.flag("--json", json).flag("--no-cache", noCache).paths(paths);
+    options.report(report);
     if (const auto status = options.parse(args))
         return *status;
-    auto db = npuscope::cli::loadRanks("pipeline", paths, npuscope::io::kNoGroup, !noCache);
+    auto db = npuscope::cli::loadRanks("pipeline", report, npuscope::io::kNoGroup);
     if (!db)
         return 1;
-    if (json)
-        std::cout << npuscope::query::PipelineReport::json(*db).dump(2) << "\n";
-    else
-        std::cout << npuscope::query::PipelineReport::text(*db);
+    npuscope::cli::printReport(
+        report, [&] { return npuscope::query::PipelineReport::json(*db); },
+        [&] { return npuscope::query::PipelineReport::text(*db); });
     return std::cout ? 0 : 1;
 }
 

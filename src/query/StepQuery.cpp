@@ -21,6 +21,23 @@ std::string stepColumnList(int count, const char* before = "", const char* after
     return out;
 }
 
+// The means of count step columns of table per key (rank_id of step_trace, stage_index of cluster_stage_step), after
+// head (the key and the columns before the step columns) and before the row count. skipFirst leaves out each key's
+// first step when it has more than one. One text for both tables, so the two averages agree.
+std::string averagedSql(const char* head, int count, const std::string& table, const std::string& key, bool skipFirst)
+{
+    std::string sql = head;
+    sql += stepColumnList(count, "CAST(ROUND(AVG(", ")) AS INTEGER)");
+    sql += ", COUNT(*) FROM " + table;
+    if (skipFirst) {
+        const std::string sameKey = " f WHERE f." + key + " = " + table + "." + key + ")";
+        sql += " WHERE NOT (step IS NOT NULL AND step = (SELECT MIN(f.step) FROM " + table + sameKey
+            + " AND (SELECT COUNT(DISTINCT f.step) FROM " + table + sameKey + " > 1)";
+    }
+    sql += " GROUP BY " + key + " ORDER BY " + key;
+    return sql;
+}
+
 StepBreakdown readRow(const model::Statement& st)
 {
     StepBreakdown b;
@@ -106,16 +123,9 @@ std::vector<StepBreakdown> StepQuery::breakdown(model::Database& db, std::option
 std::vector<StepBreakdown> StepQuery::averaged(model::Database& db, bool skipFirst)
 {
     // Mean per rank, keeping NULL when a column is absent in every step of that rank.
-    std::string sql = "SELECT rank_id, COALESCE(MIN(device_id), (SELECT r.device_id FROM rank r WHERE r.rank_id = "
-                      "step_trace.rank_id)), NULL";
-    sql += stepColumnList(kStepColumnCount, "CAST(ROUND(AVG(", ")) AS INTEGER)");
-    sql += ", COUNT(*) FROM step_trace";
-    if (skipFirst)
-        sql += " WHERE NOT (step IS NOT NULL AND step = (SELECT MIN(f.step) FROM step_trace f WHERE f.rank_id = "
-               "step_trace.rank_id) AND (SELECT COUNT(DISTINCT f.step) FROM step_trace f WHERE f.rank_id = "
-               "step_trace.rank_id) > 1)";
-    sql += " GROUP BY rank_id ORDER BY rank_id";
-    auto st = db.prepare(sql);
+    auto st = db.prepare(averagedSql("SELECT rank_id, COALESCE(MIN(device_id), (SELECT r.device_id FROM rank r WHERE "
+                                     "r.rank_id = step_trace.rank_id)), NULL",
+        kStepColumnCount, "step_trace", "rank_id", skipFirst));
     std::vector<StepBreakdown> out;
     while (st.step()) {
         auto b = readRow(st);
@@ -178,15 +188,8 @@ std::vector<StageBreakdown> StepQuery::stages(model::Database& db, std::optional
 
 std::vector<StageBreakdown> StepQuery::averagedStages(model::Database& db, bool skipFirst)
 {
-    std::string sql = "SELECT stage_index, MIN(ranks), NULL";
-    sql += stepColumnList(kStageColumnCount, "CAST(ROUND(AVG(", ")) AS INTEGER)");
-    sql += ", COUNT(*) FROM cluster_stage_step";
-    if (skipFirst)
-        sql += " WHERE NOT (step IS NOT NULL AND step = (SELECT MIN(f.step) FROM cluster_stage_step f WHERE "
-               "f.stage_index = cluster_stage_step.stage_index) AND (SELECT COUNT(DISTINCT f.step) FROM "
-               "cluster_stage_step f WHERE f.stage_index = cluster_stage_step.stage_index) > 1)";
-    sql += " GROUP BY stage_index ORDER BY stage_index";
-    auto st = db.prepare(sql);
+    auto st = db.prepare(averagedSql(
+        "SELECT stage_index, MIN(ranks), NULL", kStageColumnCount, "cluster_stage_step", "stage_index", skipFirst));
     return readStages(st, true);
 }
 

@@ -3,6 +3,7 @@
 
 #include "npuscope/gui/advice/AdviceTableModel.h"
 #include "npuscope/gui/comm/GroupTableModel.h"
+#include "npuscope/gui/common/DockControls.h"
 #include "npuscope/gui/common/SplitterShares.h"
 #include "npuscope/gui/common/TableSetup.h"
 #include "npuscope/gui/common/Workspace.h"
@@ -74,12 +75,8 @@ AdviceDock::AdviceDock(Workspace* ws, QWidget* parent)
     , m_model(new AdviceTableModel(this))
 {
     runner()->setPriority(-1); // the longest query of an open: the quick views first
-    auto* body = new QWidget(this);
-    auto* layout = new QVBoxLayout(body);
-    layout->setContentsMargins(4, 4, 4, 4);
-    m_summary = new QLabel(body);
-    m_summary->setObjectName(QStringLiteral("adviceSummary"));
-    m_summary->setWordWrap(true);
+    const auto [body, layout] = newColumn(this, 4);
+    m_summary = newWrappedLabel("adviceSummary", body);
     layout->addWidget(m_summary);
 
     auto* splitter = new QSplitter(Qt::Vertical, body);
@@ -95,9 +92,7 @@ AdviceDock::AdviceDock(Workspace* ws, QWidget* parent)
             .sortOrder = Qt::DescendingOrder });
     m_table->setToolTip(tr("Double-click a finding to show its evidence"));
 
-    auto* detailPane = new QWidget(splitter);
-    auto* detailLayout = new QVBoxLayout(detailPane);
-    detailLayout->setContentsMargins(0, 0, 0, 0);
+    const auto [detailPane, detailLayout] = newColumn(splitter);
     m_detail = new QTextBrowser(detailPane);
     m_detail->setObjectName(QStringLiteral("adviceDetail"));
     m_detail->setOpenLinks(false);

@@ -37,9 +37,7 @@ BlameDock::BlameDock(Workspace* ws, QWidget* parent)
     fitToItems(m_step);
     bar->addWidget(new QLabel(tr("Step:"), body));
     bar->addWidget(m_step);
-    m_summary = new QLabel(body);
-    m_summary->setObjectName(QStringLiteral("blameSummary"));
-    m_summary->setWordWrap(true);
+    m_summary = newWrappedLabel("blameSummary", body);
     bar->addWidget(m_summary, 1);
     auto* splitter = new QSplitter(Qt::Vertical, body);
     m_table = new QTableView(splitter);

@@ -82,9 +82,7 @@ CollectivesDock::CollectivesDock(Workspace* ws, QWidget* parent)
     m_resetAlign->setToolTip(tr("Put every rank's timeline offset back to 0"));
     bar->addWidget(m_align);
     bar->addWidget(m_resetAlign);
-    m_summary = new QLabel(body);
-    m_summary->setObjectName(QStringLiteral("collectivesSummary"));
-    m_summary->setWordWrap(true);
+    m_summary = newWrappedLabel("collectivesSummary", body);
     layout->addWidget(m_summary);
     m_table = new QTableView(body);
     m_table->setObjectName(QStringLiteral("collectivesTable"));

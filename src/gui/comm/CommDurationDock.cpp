@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/comm/CommDurationDock.h"
+#include "npuscope/gui/common/DockControls.h"
 #include "npuscope/gui/common/TableSetup.h"
 
 #include "npuscope/gui/comm/CommDurationModel.h"
@@ -57,9 +58,7 @@ protected:
 
 QWidget* titled(const QString& title, QWidget* content, QWidget* parent, QLabel** labelOut = nullptr)
 {
-    auto* box = new QWidget(parent);
-    auto* l = new QVBoxLayout(box);
-    l->setContentsMargins(0, 0, 0, 0);
+    const auto [box, l] = newColumn(parent);
     l->setSpacing(2);
     auto* label = new TitleLabel(QStringLiteral("<b>%1</b>").arg(title), box);
     label->setWordWrap(true);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/comm/LinksDock.h"
+#include "npuscope/gui/common/DockControls.h"
 #include "npuscope/gui/common/TableSetup.h"
 
 #include "npuscope/gui/comm/GroupText.h"
@@ -67,31 +68,21 @@ LinksDock::LinksDock(Workspace* ws, QWidget* parent)
     , m_rankProxy(new QSortFilterProxyModel(this))
     , m_clusterProxy(new QSortFilterProxyModel(this))
 {
-    auto* body = new QWidget(this);
-    auto* layout = new QVBoxLayout(body);
-    layout->setContentsMargins(4, 4, 4, 4);
+    const auto [body, layout] = newColumn(this, 4);
     auto* split = new QSplitter(Qt::Vertical, body);
 
-    auto* rankBox = new QWidget(split);
-    auto* rankLayout = new QVBoxLayout(rankBox);
-    rankLayout->setContentsMargins(0, 0, 0, 0);
-    m_rankTitle = new QLabel(rankBox);
-    m_rankTitle->setObjectName(QStringLiteral("rankLinksTitle"));
-    m_rankTitle->setWordWrap(true);
+    const auto [rankBox, rankLayout] = newColumn(split);
+    m_rankTitle = newWrappedLabel("rankLinksTitle", rankBox);
     rankLayout->addWidget(m_rankTitle);
     m_rankTable
         = TableSetup::sortedTable(m_rankModel, m_rankProxy, LinkTableModel::RawValueRole, kTableOptions, rankBox);
     m_rankTable->setObjectName(QStringLiteral("rankLinksTable"));
     rankLayout->addWidget(m_rankTable, 1);
 
-    auto* clusterBox = new QWidget(split);
-    auto* clusterLayout = new QVBoxLayout(clusterBox);
-    clusterLayout->setContentsMargins(0, 0, 0, 0);
+    const auto [clusterBox, clusterLayout] = newColumn(split);
     // The title (long on a large cluster: shown of total, group-local groups) wraps on its own row, so the filters
     // beside it do not make the dock wider than a laptop screen.
-    m_clusterTitle = new QLabel(clusterBox);
-    m_clusterTitle->setObjectName(QStringLiteral("clusterLinksTitle"));
-    m_clusterTitle->setWordWrap(true);
+    m_clusterTitle = newWrappedLabel("clusterLinksTitle", clusterBox);
     clusterLayout->addWidget(m_clusterTitle);
     auto* filters = new QHBoxLayout;
     // The step and group other views chose filter these links too; each shows as a chip whose ✕ drops it.

@@ -2,7 +2,9 @@
 #include "npuscope/gui/common/DockControls.h"
 
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
+#include <QVBoxLayout>
 
 namespace npuscope::gui {
 
@@ -19,6 +21,22 @@ QLineEdit* newFilterEdit(const char* objectName, const QString& placeholder, QWi
     edit->setPlaceholderText(placeholder);
     edit->setClearButtonEnabled(true);
     return edit;
+}
+
+QLabel* newWrappedLabel(const char* objectName, QWidget* parent)
+{
+    auto* label = new QLabel(parent);
+    label->setObjectName(QString::fromLatin1(objectName));
+    label->setWordWrap(true);
+    return label;
+}
+
+Column newColumn(QWidget* parent, int margin)
+{
+    auto* widget = new QWidget(parent);
+    auto* layout = new QVBoxLayout(widget);
+    layout->setContentsMargins(margin, margin, margin, margin);
+    return { widget, layout };
 }
 
 } // namespace npuscope::gui

@@ -2,6 +2,7 @@
 #include "npuscope/gui/common/QueryDock.h"
 
 #include "npuscope/gui/common/DeferredReload.h"
+#include "npuscope/gui/common/DockControls.h"
 #include "npuscope/gui/common/DockScrollArea.h"
 #include "npuscope/gui/common/TableSetup.h"
 #include "npuscope/gui/common/Workspace.h"
@@ -39,9 +40,7 @@ bool QueryDock::isBusy() const
 
 QueryDock::Body QueryDock::makeBody(const BodyOptions& options)
 {
-    auto* body = new QWidget(this);
-    auto* layout = new QVBoxLayout(body);
-    layout->setContentsMargins(4, 4, 4, 4);
+    const auto [body, layout] = newColumn(this, 4);
     layout->setSpacing(options.spacing);
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(0, 0, 0, options.barGap);
@@ -51,9 +50,7 @@ QueryDock::Body QueryDock::makeBody(const BodyOptions& options)
 
 void QueryDock::setBody(QWidget* body)
 {
-    auto* frame = new QWidget(this);
-    auto* layout = new QVBoxLayout(frame);
-    layout->setContentsMargins(0, 0, 0, 0);
+    const auto [frame, layout] = newColumn(this);
     layout->setSpacing(0);
     m_errorLabel->setParent(frame);
     layout->addWidget(m_errorLabel);

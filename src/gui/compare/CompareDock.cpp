@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/compare/CompareDock.h"
 
+#include "npuscope/gui/common/DockControls.h"
 #include "npuscope/gui/common/TableSetup.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/gui/compare/BaselineComparison.h"
@@ -66,35 +67,25 @@ CompareDock::CompareDock(Workspace* ws, QWidget* parent)
     m_message->setWordWrap(true);
     m_pages->addWidget(m_message);
 
-    auto* body = new QWidget(m_pages);
-    auto* layout = new QVBoxLayout(body);
-    layout->setContentsMargins(4, 4, 4, 4);
-    m_headline = new QLabel(body);
-    m_headline->setObjectName(QStringLiteral("compareHeadline"));
-    m_headline->setWordWrap(true);
+    const auto [body, layout] = newColumn(m_pages, 4);
+    m_headline = newWrappedLabel("compareHeadline", body);
     m_headline->setTextInteractionFlags(Qt::TextSelectableByMouse);
     QFont bold = m_headline->font();
     bold.setBold(true);
     m_headline->setFont(bold);
     layout->addWidget(m_headline);
     // Profiles of different profiler levels: said before any figure is read.
-    m_levelNote = new QLabel(body);
-    m_levelNote->setObjectName(QStringLiteral("compareLevelNote"));
-    m_levelNote->setWordWrap(true);
+    m_levelNote = newWrappedLabel("compareLevelNote", body);
     m_levelNote->setStyleSheet(QStringLiteral("QLabel { color: #b35900; }"));
     m_levelNote->hide();
     layout->addWidget(m_levelNote);
-    m_sides = new QLabel(body);
-    m_sides->setObjectName(QStringLiteral("compareSides"));
-    m_sides->setWordWrap(true);
+    m_sides = newWrappedLabel("compareSides", body);
     layout->addWidget(m_sides);
 
     auto* splitter = new QSplitter(Qt::Vertical, body);
     auto* charts = new QSplitter(Qt::Horizontal, splitter);
     m_waterfall = new WaterfallChart(charts);
-    auto* stripBox = new QWidget(charts);
-    auto* stripLayout = new QVBoxLayout(stripBox);
-    stripLayout->setContentsMargins(0, 0, 0, 0);
+    const auto [stripBox, stripLayout] = newColumn(charts);
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("\u0394 per rank of"), stripBox));
     m_component = new QComboBox(stripBox);

@@ -3,6 +3,7 @@
 
 #include "npuscope/gui/common/DeferredLoadService.h"
 
+#include "npuscope/gui/common/DockControls.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/gui/flops/FlopsHeatmap.h"
 #include "npuscope/load/Loader.h"
@@ -55,9 +56,7 @@ FlopsHeatmapDock::FlopsHeatmapDock(Workspace* ws, QWidget* parent)
     m_status->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     bar->addWidget(m_status, 1); // the rest of the width, right-aligned; cut with "…" when the dock is narrow
 
-    m_message = new QLabel(body);
-    m_message->setObjectName(QStringLiteral("flopsMessage"));
-    m_message->setWordWrap(true);
+    m_message = newWrappedLabel("flopsMessage", body);
     m_message->setAlignment(Qt::AlignCenter);
     m_message->setMargin(24);
     m_message->hide();

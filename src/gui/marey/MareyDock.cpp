@@ -2,6 +2,7 @@
 #include "npuscope/gui/marey/MareyDock.h"
 
 #include "npuscope/gui/common/DeferredLoadService.h"
+#include "npuscope/gui/common/DockControls.h"
 #include "npuscope/gui/common/EmptyHint.h"
 #include "npuscope/gui/common/TimeFormat.h"
 #include "npuscope/gui/common/Workspace.h"
@@ -133,16 +134,12 @@ MareyDock::MareyDock(Workspace* ws, QWidget* parent)
     m_legend->setObjectName(QStringLiteral("mareyLegend"));
     m_legend->setWordWrap(true);
     layout->addWidget(m_legend);
-    m_status = new QLabel(body);
-    m_status->setObjectName(QStringLiteral("mareyStatus"));
-    m_status->setWordWrap(true);
+    m_status = newWrappedLabel("mareyStatus", body);
     layout->addWidget(m_status);
 
     auto* split = new QSplitter(Qt::Horizontal, body);
     split->addWidget(m_chart);
-    auto* side = new QWidget(split);
-    auto* sideLayout = new QVBoxLayout(side);
-    sideLayout->setContentsMargins(0, 0, 0, 0);
+    const auto [side, sideLayout] = newColumn(split);
     m_findingsNote = new QLabel(side);
     m_findingsNote->setWordWrap(true);
     sideLayout->addWidget(m_findingsNote);

@@ -51,21 +51,15 @@ MemoryDetailDock::MemoryDetailDock(Workspace* ws, QWidget* parent)
     , m_blockProxy(new QSortFilterProxyModel(this))
     , m_modules(new ModuleMemoryModel(this))
 {
-    auto* body = new QWidget(this);
-    auto* layout = new QVBoxLayout(body);
-    layout->setContentsMargins(4, 4, 4, 4);
-    m_status = new QLabel(body);
-    m_status->setObjectName(QStringLiteral("memoryDetailStatus"));
-    m_status->setWordWrap(true);
+    const auto [body, layout] = newColumn(this, 4);
+    m_status = newWrappedLabel("memoryDetailStatus", body);
     layout->addWidget(m_status);
 
     auto* split = new QSplitter(Qt::Vertical, body);
     m_chart->setToolTip(QString());
     split->addWidget(m_chart);
 
-    auto* lower = new QWidget(split);
-    auto* lowerLayout = new QVBoxLayout(lower);
-    lowerLayout->setContentsMargins(0, 0, 0, 0);
+    const auto [lower, lowerLayout] = newColumn(split);
     auto* bar = new QHBoxLayout;
     m_filter = newFilterEdit("memoryBlockFilter", tr("Filter names"), lower);
     m_filter->setMaximumWidth(260);
@@ -101,13 +95,10 @@ MemoryDetailDock::MemoryDetailDock(Workspace* ws, QWidget* parent)
         tables);
     m_moduleTable->setObjectName(QStringLiteral("memoryModuleTable"));
     // Compare mode: the selected rank's allocation changes against the baseline, beside the blocks.
-    m_compareBox = new QWidget(tables);
+    const auto [compareBox, compareLayout] = newColumn(tables);
+    m_compareBox = compareBox;
     m_compareBox->setObjectName(QStringLiteral("memoryCompareBox"));
-    auto* compareLayout = new QVBoxLayout(m_compareBox);
-    compareLayout->setContentsMargins(0, 0, 0, 0);
-    m_compareTitle = new QLabel(m_compareBox);
-    m_compareTitle->setObjectName(QStringLiteral("memoryCompareTitle"));
-    m_compareTitle->setWordWrap(true);
+    m_compareTitle = newWrappedLabel("memoryCompareTitle", m_compareBox);
     compareLayout->addWidget(m_compareTitle);
     m_compareModel = new MemoryOperatorDiffModel(this);
     auto* compareProxy = new QSortFilterProxyModel(this);

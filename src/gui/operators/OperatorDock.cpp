@@ -194,9 +194,7 @@ OperatorDock::OperatorDock(Workspace* ws, QWidget* parent)
     controls->addWidget(m_filter);
     controls->addStretch(1);
     auto* statusLine = new QHBoxLayout;
-    m_status = new QLabel(body);
-    m_status->setObjectName(QStringLiteral("operatorStatus"));
-    m_status->setWordWrap(true);
+    m_status = newWrappedLabel("operatorStatus", body);
     statusLine->addWidget(m_status, 1);
     m_loadAll = new QPushButton(body);
     m_loadAll->setObjectName(QStringLiteral("operatorLoadAll"));

@@ -96,14 +96,10 @@ PipelineDock::PipelineDock(Workspace* ws, QWidget* parent)
     rankLabel->setBuddy(m_rankCombo);
     bar->addWidget(rankLabel);
     bar->addWidget(m_rankCombo);
-    m_queue = new QLabel(body);
-    m_queue->setObjectName(QStringLiteral("pipelineQueue"));
-    m_queue->setWordWrap(true);
+    m_queue = newWrappedLabel("pipelineQueue", body);
     bar->addWidget(m_queue, 1);
 
-    m_bottleneck = new QLabel(body);
-    m_bottleneck->setObjectName(QStringLiteral("pipelineBottleneck"));
-    m_bottleneck->setWordWrap(true);
+    m_bottleneck = newWrappedLabel("pipelineBottleneck", body);
     m_bottleneck->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_bottleneck);
 

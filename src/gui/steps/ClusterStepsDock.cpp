@@ -66,9 +66,7 @@ ClusterStepsDock::ClusterStepsDock(Workspace* ws, QWidget* parent)
     m_unitCombo->setCurrentIndex(m_unitCombo->findData(static_cast<int>(TimeFormat::Unit::Milliseconds)));
     bar->addWidget(m_unitCombo);
     bar->addSpacing(12);
-    m_summary = new QLabel(body);
-    m_summary->setObjectName(QStringLiteral("stepsSummary"));
-    m_summary->setWordWrap(true);
+    m_summary = newWrappedLabel("stepsSummary", body);
     m_summary->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     // All the width the combos leave (right-aligned): a word-wrapped label beside a stretch got only its minimum and
     // wrapped "2 ranks · slowest rank 0" even at 1366 px.

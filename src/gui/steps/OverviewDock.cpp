@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/steps/OverviewDock.h"
 
+#include "npuscope/gui/common/DockControls.h"
 #include "npuscope/gui/common/TimeFormat.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/gui/compare/BaselineComparison.h"
@@ -84,9 +85,7 @@ OverviewDock::OverviewDock(Workspace* ws, QWidget* parent)
     m_pie->setAutoFillBackground(true);
     m_pie->setBackgroundRole(QPalette::Base);
     pieLayout->addWidget(m_pie);
-    m_stepTimeNote = new QLabel(pieBox);
-    m_stepTimeNote->setObjectName(QStringLiteral("overviewStepTimeNote"));
-    m_stepTimeNote->setWordWrap(true);
+    m_stepTimeNote = newWrappedLabel("overviewStepTimeNote", pieBox);
     m_stepTimeNote->setContentsMargins(8, 2, 8, 6);
     m_stepTimeNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_stepTimeNote->hide();
@@ -94,9 +93,7 @@ OverviewDock::OverviewDock(Workspace* ws, QWidget* parent)
     // The line stays under the donut's figure; the room a tall dock has is left below it.
     pieLayout->addStretch(1);
 
-    auto* right = new QWidget(splitter);
-    auto* rightLayout = new QVBoxLayout(right);
-    rightLayout->setContentsMargins(0, 0, 0, 0);
+    const auto [right, rightLayout] = newColumn(splitter);
     rightLayout->setSpacing(0);
     m_chartTitle = new QLabel(right);
     m_chartTitle->setObjectName(QStringLiteral("chartTitle"));
@@ -124,9 +121,7 @@ OverviewDock::OverviewDock(Workspace* ws, QWidget* parent)
     splitter->setStretchFactor(1, 2);
     splitter->setStretchFactor(2, 3);
     // The question the view answers leads: the advice finding that explains the most of the step.
-    auto* body = new QWidget(this);
-    auto* bodyLayout = new QVBoxLayout(body);
-    bodyLayout->setContentsMargins(0, 0, 0, 0);
+    const auto [body, bodyLayout] = newColumn(this);
     bodyLayout->setSpacing(0);
     m_leadFinding = new QLabel(body);
     m_leadFinding->setObjectName(QStringLiteral("overviewLeadFinding"));

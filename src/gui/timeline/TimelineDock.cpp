@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/timeline/TimelineDock.h"
 
+#include "npuscope/gui/common/DockControls.h"
 #include "npuscope/gui/common/TranslatedText.h"
 
 #include "npuscope/gui/common/DeferredLoadService.h"
@@ -78,9 +79,7 @@ TimelineDock::TimelineDock(Workspace* ws, QWidget* parent)
     m_arrivalTimer->setSingleShot(true);
     m_arrivalTimer->setInterval(100);
     connect(m_arrivalTimer, &QTimer::timeout, this, &TimelineDock::ranksArrived);
-    auto* root = new QWidget(this);
-    auto* layout = new QVBoxLayout(root);
-    layout->setContentsMargins(0, 0, 0, 0);
+    const auto [root, layout] = newColumn(this);
     layout->setSpacing(2);
     layout->addLayout(buildSearchBar(root));
     layout->addLayout(buildRowBar(root));
@@ -113,10 +112,7 @@ QHBoxLayout* TimelineDock::buildSearchBar(QWidget* root)
 {
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(6, 4, 6, 0);
-    m_searchEdit = new QLineEdit(root);
-    m_searchEdit->setObjectName(QStringLiteral("timelineSearch"));
-    m_searchEdit->setPlaceholderText(tr("Search slice names (Enter: next)"));
-    m_searchEdit->setClearButtonEnabled(true);
+    m_searchEdit = newFilterEdit("timelineSearch", tr("Search slice names (Enter: next)"), root);
     m_caseBox = new QCheckBox(tr("Aa"), root);
     m_caseBox->setToolTip(tr("Case sensitive"));
     auto* prev = new QToolButton(root);
@@ -186,10 +182,7 @@ QHBoxLayout* TimelineDock::buildRowBar(QWidget* root)
 {
     auto* rowBar = new QHBoxLayout;
     rowBar->setContentsMargins(6, 0, 6, 0);
-    m_filterEdit = new QLineEdit(root);
-    m_filterEdit->setObjectName(QStringLiteral("timelineRowFilter"));
-    m_filterEdit->setPlaceholderText(tr("Filter rows by name"));
-    m_filterEdit->setClearButtonEnabled(true);
+    m_filterEdit = newFilterEdit("timelineRowFilter", tr("Filter rows by name"), root);
     m_levelsSpin = new QSpinBox(root);
     m_levelsSpin->setRange(1, 64);
     m_levelsSpin->setValue(TimelineRenderer::kDefaultMaxLevels);
@@ -230,9 +223,7 @@ void TimelineDock::buildTabs(QSplitter* splitter)
     m_details->setPlaceholderText(tr("Click a slice to see its args, parent chain and flows."));
     m_tabs->addTab(m_details, tr("Details"));
 
-    auto* statsPage = new QWidget(m_tabs);
-    auto* statsLayout = new QVBoxLayout(statsPage);
-    statsLayout->setContentsMargins(0, 0, 0, 0);
+    const auto [statsPage, statsLayout] = newColumn(m_tabs);
     auto* statsBar = new QHBoxLayout;
     m_statsLabel = new QLabel(tr("Shift+drag over the timeline to select a time range and rows."), statsPage);
     m_statsLabel->setWordWrap(true);
@@ -275,9 +266,7 @@ void TimelineDock::buildTabs(QSplitter* splitter)
     m_tabs->addTab(m_hitsTable, tr("Search results"));
 
     connect(m_hitsTable, &QTableWidget::cellClicked, this, [this](int row, int) { goToHit(row); });
-    auto* markerPage = new QWidget(m_tabs);
-    auto* markerLayout = new QVBoxLayout(markerPage);
-    markerLayout->setContentsMargins(0, 0, 0, 0);
+    const auto [markerPage, markerLayout] = newColumn(m_tabs);
     auto* markerBar = new QHBoxLayout;
     auto* addPoint = new QPushButton(tr("Add at cursor (M)"), markerPage);
     auto* addRange = new QPushButton(tr("Add from selected range"), markerPage);

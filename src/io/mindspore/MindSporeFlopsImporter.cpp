@@ -58,28 +58,23 @@ bool importOpFlops(CsvImport& csv)
                 { fs::path(ctx.file()).filename().string() }));
         return false;
     }
-    while (csv.next()) {
-        model::OpFlopsRow r;
-        r.rankId = ctx.rankId();
-        r.line = csv.line();
-        r.name = csv.text(nameCol, true).value_or(std::string());
-        // MFLOPs (10^6) and GFLOPS (10^9 FLOP/s) in both forms.
-        r.cubeFlops = scaled(csv.optReal(cube.flops), 1e6);
-        r.cubeFlopsPerSecond = scaled(csv.optReal(cube.perSecond), 1e9);
-        r.cubeUtilizationPct = csv.optReal(cube.utilization);
-        r.vecFlops = scaled(csv.optReal(vec.flops), 1e6);
-        r.vecFlopsPerSecond = scaled(csv.optReal(vec.perSecond), 1e9);
-        r.vecUtilizationPct = csv.optReal(vec.utilization);
-        r.flops = total.flops >= 0 ? scaled(csv.optReal(total.flops), 1e6) : sum(r.cubeFlops, r.vecFlops);
-        r.flopsPerSecond = total.perSecond >= 0 ? scaled(csv.optReal(total.perSecond), 1e9)
-                                                : sum(r.cubeFlopsPerSecond, r.vecFlopsPerSecond);
-        r.utilizationPct = csv.optReal(total.utilization);
-        if (csv.skipped())
-            continue;
-        ctx.writer().addOpFlops(r);
-        csv.countImported();
-    }
-    return csv.result();
+    return csv.readRows<model::OpFlopsRow>(
+        [&](model::OpFlopsRow& r) {
+            r.line = csv.line();
+            r.name = csv.text(nameCol, true).value_or(std::string());
+            // MFLOPs (10^6) and GFLOPS (10^9 FLOP/s) in both forms.
+            r.cubeFlops = scaled(csv.optReal(cube.flops), 1e6);
+            r.cubeFlopsPerSecond = scaled(csv.optReal(cube.perSecond), 1e9);
+            r.cubeUtilizationPct = csv.optReal(cube.utilization);
+            r.vecFlops = scaled(csv.optReal(vec.flops), 1e6);
+            r.vecFlopsPerSecond = scaled(csv.optReal(vec.perSecond), 1e9);
+            r.vecUtilizationPct = csv.optReal(vec.utilization);
+            r.flops = total.flops >= 0 ? scaled(csv.optReal(total.flops), 1e6) : sum(r.cubeFlops, r.vecFlops);
+            r.flopsPerSecond = total.perSecond >= 0 ? scaled(csv.optReal(total.perSecond), 1e9)
+                                                    : sum(r.cubeFlopsPerSecond, r.vecFlopsPerSecond);
+            r.utilizationPct = csv.optReal(total.utilization);
+        },
+        [&](const model::OpFlopsRow& r) { ctx.writer().addOpFlops(r); });
 }
 
 // One data.links[] entry; false (reported) when it is not a link with a numeric value.

@@ -24,25 +24,19 @@ bool importRows(CsvImport& csv)
     const int maxCol = csv.column({ "Max(us)" });
     const int varianceCol = csv.column({ "Variance" });
 
-    auto& ctx = csv.context();
-    while (csv.next()) {
-        model::ApiStatisticRow r;
-        r.rankId = ctx.rankId();
-        r.deviceId = csv.text(deviceCol);
-        r.level = csv.text(levelCol);
-        r.apiName = csv.text(nameCol, true).value_or(std::string());
-        r.totalNs = csv.usNs(timeCol);
-        r.count = csv.optInt(countCol);
-        r.avgNs = csv.usNs(avgCol);
-        r.minNs = csv.usNs(minCol);
-        r.maxNs = csv.usNs(maxCol);
-        r.variance = csv.optReal(varianceCol);
-        if (csv.skipped())
-            continue;
-        ctx.writer().addApiStatistic(r);
-        csv.countImported();
-    }
-    return csv.result();
+    return csv.readRows<model::ApiStatisticRow>(
+        [&](model::ApiStatisticRow& r) {
+            r.deviceId = csv.text(deviceCol);
+            r.level = csv.text(levelCol);
+            r.apiName = csv.text(nameCol, true).value_or(std::string());
+            r.totalNs = csv.usNs(timeCol);
+            r.count = csv.optInt(countCol);
+            r.avgNs = csv.usNs(avgCol);
+            r.minNs = csv.usNs(minCol);
+            r.maxNs = csv.usNs(maxCol);
+            r.variance = csv.optReal(varianceCol);
+        },
+        [&](const model::ApiStatisticRow& r) { csv.context().writer().addApiStatistic(r); });
 }
 
 } // namespace

@@ -26,27 +26,25 @@ bool importRows(CsvImport& csv, bool rows)
 
     auto& ctx = csv.context();
     MemoryPeakTracker peaks;
-    while (csv.next()) {
-        model::MemoryRecordRow r;
-        r.rankId = ctx.rankId();
-        r.component = csv.text(componentCol);
-        r.ts = csv.usNs(tsCol, true).value_or(0);
-        r.allocatedMb = csv.optReal(allocatedCol);
-        r.reservedMb = csv.optReal(reservedCol);
-        r.activeMb = csv.optReal(activeCol);
-        r.streamPtr = csv.text(streamCol);
-        r.device = csv.text(deviceCol);
-        if (csv.skipped())
-            continue;
-        if (rows)
-            ctx.writer().addMemoryRecord(r);
-        else
-            peaks.add(r);
-        csv.countImported();
-    }
+    const bool result = csv.readRows<model::MemoryRecordRow>(
+        [&](model::MemoryRecordRow& r) {
+            r.component = csv.text(componentCol);
+            r.ts = csv.usNs(tsCol, true).value_or(0);
+            r.allocatedMb = csv.optReal(allocatedCol);
+            r.reservedMb = csv.optReal(reservedCol);
+            r.activeMb = csv.optReal(activeCol);
+            r.streamPtr = csv.text(streamCol);
+            r.device = csv.text(deviceCol);
+        },
+        [&](const model::MemoryRecordRow& r) {
+            if (rows)
+                ctx.writer().addMemoryRecord(r);
+            else
+                peaks.add(r);
+        });
     if (!rows)
         peaks.write(ctx.writer(), ctx.rankId());
-    return csv.result();
+    return result;
 }
 
 } // namespace

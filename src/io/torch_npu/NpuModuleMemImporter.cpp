@@ -20,21 +20,15 @@ bool importRows(CsvImport& csv)
     const int reservedCol = csv.column({ "Total Reserved(MB)" });
     const int deviceCol = csv.column({ "Device" });
 
-    auto& ctx = csv.context();
-    while (csv.next()) {
-        model::NpuModuleMemRow r;
-        r.rankId = ctx.rankId();
-        r.deviceId = csv.optInt(deviceIdCol);
-        r.component = csv.text(componentCol);
-        r.ts = csv.usNs(tsCol, true).value_or(0);
-        r.reservedMb = csv.optReal(reservedCol);
-        r.device = csv.text(deviceCol);
-        if (csv.skipped())
-            continue;
-        ctx.writer().addNpuModuleMem(r);
-        csv.countImported();
-    }
-    return csv.result();
+    return csv.readRows<model::NpuModuleMemRow>(
+        [&](model::NpuModuleMemRow& r) {
+            r.deviceId = csv.optInt(deviceIdCol);
+            r.component = csv.text(componentCol);
+            r.ts = csv.usNs(tsCol, true).value_or(0);
+            r.reservedMb = csv.optReal(reservedCol);
+            r.device = csv.text(deviceCol);
+        },
+        [&](const model::NpuModuleMemRow& r) { csv.context().writer().addNpuModuleMem(r); });
 }
 
 } // namespace

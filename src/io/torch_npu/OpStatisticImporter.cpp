@@ -24,25 +24,19 @@ bool importRows(CsvImport& csv)
     const int maxCol = csv.column({ "Max Time(us)" });
     const int ratioCol = csv.column({ "Ratio(%)" });
 
-    auto& ctx = csv.context();
-    while (csv.next()) {
-        model::OpStatisticRow r;
-        r.rankId = ctx.rankId();
-        r.deviceId = csv.optInt(deviceCol);
-        r.opType = csv.text(opTypeCol, true).value_or(std::string());
-        r.coreType = csv.text(coreTypeCol);
-        r.count = csv.optInt(countCol);
-        r.totalNs = csv.usNs(totalCol);
-        r.minNs = csv.usNs(minCol);
-        r.avgNs = csv.usNs(avgCol);
-        r.maxNs = csv.usNs(maxCol);
-        r.ratioPct = csv.optReal(ratioCol);
-        if (csv.skipped())
-            continue;
-        ctx.writer().addOpStatistic(r);
-        csv.countImported();
-    }
-    return csv.result();
+    return csv.readRows<model::OpStatisticRow>(
+        [&](model::OpStatisticRow& r) {
+            r.deviceId = csv.optInt(deviceCol);
+            r.opType = csv.text(opTypeCol, true).value_or(std::string());
+            r.coreType = csv.text(coreTypeCol);
+            r.count = csv.optInt(countCol);
+            r.totalNs = csv.usNs(totalCol);
+            r.minNs = csv.usNs(minCol);
+            r.avgNs = csv.usNs(avgCol);
+            r.maxNs = csv.usNs(maxCol);
+            r.ratioPct = csv.optReal(ratioCol);
+        },
+        [&](const model::OpStatisticRow& r) { csv.context().writer().addOpStatistic(r); });
 }
 
 } // namespace

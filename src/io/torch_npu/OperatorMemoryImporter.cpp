@@ -30,31 +30,25 @@ bool importRows(CsvImport& csv)
     const int streamCol = csv.column({ "Stream Ptr" });
     const int deviceCol = csv.column({ "Device Type" });
 
-    auto& ctx = csv.context();
-    while (csv.next()) {
-        model::OperatorMemoryRow r;
-        r.rankId = ctx.rankId();
-        r.name = csv.text(nameCol, true).value_or(std::string());
-        r.sizeKb = csv.optReal(sizeCol);
-        r.allocTs = csv.usNs(allocCol);
-        r.releaseTs = csv.usNs(releaseCol); // empty when not freed inside the window
-        r.activeReleaseTs = csv.usNs(activeReleaseCol);
-        r.dur = csv.usNs(durCol);
-        r.activeDur = csv.usNs(activeDurCol);
-        r.allocAllocatedMb = csv.optReal(allocAllocatedCol);
-        r.allocReservedMb = csv.optReal(allocReservedCol);
-        r.allocActiveMb = csv.optReal(allocActiveCol);
-        r.releaseAllocatedMb = csv.optReal(releaseAllocatedCol);
-        r.releaseReservedMb = csv.optReal(releaseReservedCol);
-        r.releaseActiveMb = csv.optReal(releaseActiveCol);
-        r.streamPtr = csv.text(streamCol);
-        r.device = csv.text(deviceCol);
-        if (csv.skipped())
-            continue;
-        ctx.writer().addOperatorMemory(r);
-        csv.countImported();
-    }
-    return csv.result();
+    return csv.readRows<model::OperatorMemoryRow>(
+        [&](model::OperatorMemoryRow& r) {
+            r.name = csv.text(nameCol, true).value_or(std::string());
+            r.sizeKb = csv.optReal(sizeCol);
+            r.allocTs = csv.usNs(allocCol);
+            r.releaseTs = csv.usNs(releaseCol); // empty when not freed inside the window
+            r.activeReleaseTs = csv.usNs(activeReleaseCol);
+            r.dur = csv.usNs(durCol);
+            r.activeDur = csv.usNs(activeDurCol);
+            r.allocAllocatedMb = csv.optReal(allocAllocatedCol);
+            r.allocReservedMb = csv.optReal(allocReservedCol);
+            r.allocActiveMb = csv.optReal(allocActiveCol);
+            r.releaseAllocatedMb = csv.optReal(releaseAllocatedCol);
+            r.releaseReservedMb = csv.optReal(releaseReservedCol);
+            r.releaseActiveMb = csv.optReal(releaseActiveCol);
+            r.streamPtr = csv.text(streamCol);
+            r.device = csv.text(deviceCol);
+        },
+        [&](const model::OperatorMemoryRow& r) { csv.context().writer().addOperatorMemory(r); });
 }
 
 } // namespace

@@ -18,19 +18,13 @@ bool importRows(CsvImport& csv)
     const int deviceCol = csv.column({ "Device_id", "Device Id", "Device ID" });
     const StepTraceColumns columns(csv);
 
-    auto& ctx = csv.context();
-    while (csv.next()) {
-        model::StepTraceRow r;
-        r.rankId = ctx.rankId();
-        r.deviceId = csv.optInt(deviceCol);
-        columns.read(csv, r);
-        r.sourceLine = csv.line();
-        if (csv.skipped())
-            continue;
-        ctx.writer().addStepTrace(r);
-        csv.countImported();
-    }
-    return csv.result();
+    return csv.readRows<model::StepTraceRow>(
+        [&](model::StepTraceRow& r) {
+            r.deviceId = csv.optInt(deviceCol);
+            columns.read(csv, r);
+            r.sourceLine = csv.line();
+        },
+        [&](const model::StepTraceRow& r) { csv.context().writer().addStepTrace(r); });
 }
 
 } // namespace

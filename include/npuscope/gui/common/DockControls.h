@@ -4,7 +4,9 @@
 #include <QString>
 
 class QComboBox;
+class QLabel;
 class QLineEdit;
+class QVBoxLayout;
 class QWidget;
 
 namespace npuscope::gui {
@@ -17,5 +19,16 @@ void fitToItems(QComboBox* combo);
 
 // A text filter: placeholder and clear button.
 QLineEdit* newFilterEdit(const char* objectName, const QString& placeholder, QWidget* parent);
+
+// A status or summary line: wraps rather than widen the dock, named for the tests.
+QLabel* newWrappedLabel(const char* objectName, QWidget* parent);
+
+// A widget holding a column: a part of a splitter or a tab page (margin 0, the column touches its frame), or a dock
+// body that has no row of controls (margin 4, the margin of QueryDock::makeBody).
+struct Column {
+    QWidget* widget;
+    QVBoxLayout* layout;
+};
+Column newColumn(QWidget* parent, int margin = 0);
 
 } // namespace npuscope::gui

@@ -69,6 +69,23 @@ public:
     // without data rows (reported as info).
     bool result();
 
+    // The loop of an importer that makes one row per record: for every record a Row with the context's rank id,
+    // fill(row) reads its cells, and unless a required cell was missing write(row) hands it on and it is counted;
+    // then result(). Written once so that every such importer skips, counts and ends alike.
+    template <typename Row, typename Fill, typename Write> bool readRows(Fill&& fill, Write&& write)
+    {
+        while (next()) {
+            Row row;
+            row.rankId = m_ctx.rankId();
+            fill(row);
+            if (skipped())
+                continue;
+            write(row);
+            countImported();
+        }
+        return result();
+    }
+
     static constexpr int64_t kCancelCheckRows = 4096;
 
 private:
