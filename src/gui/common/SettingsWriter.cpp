@@ -9,6 +9,8 @@
 #include <QSettings>
 #include <QThreadPool>
 
+#include <spdlog/spdlog.h>
+
 #include <optional>
 
 namespace npuscope::gui {
@@ -51,13 +53,15 @@ void queue(const QString& key, std::optional<QVariant> value)
     }
     writerPool().start([key, value, generation] {
         enterBackground();
-        {
-            QSettings settings;
-            if (value)
-                settings.setValue(key, *value);
-            else
-                settings.remove(key);
-        } // written (locked, fsync'd) here
+        QSettings settings;
+        if (value)
+            settings.setValue(key, *value);
+        else
+            settings.remove(key);
+        settings.sync(); // written (locked, fsync'd) here
+        // Not a problem of the profile (Parse issues): the log says it.
+        if (settings.status() != QSettings::NoError)
+            spdlog::warn("settings: cannot write {} to {}", key.toStdString(), settings.fileName().toStdString());
         auto& p = pending();
         QMutexLocker lock(&p.mutex);
         if (auto it = p.values.find(key); it != p.values.end() && it.value().second == generation)

@@ -508,6 +508,8 @@ void MareyChart::drawMemoryLines(QPainter& painter, const QRect& plot)
     // are far enough apart to read it.
     if (m_pitch < 10)
         return;
+    painter.save();
+    painter.setClipRect(plot);
     painter.setPen(QPen(memoryLineColour(), 1.2));
     painter.setBrush(Qt::NoBrush);
     for (const auto& row : m_rows) {
@@ -529,11 +531,9 @@ void MareyChart::drawMemoryLines(QPainter& painter, const QRect& plot)
             line << QPointF(x, y);
         }
         line << QPointF(plot.right(), line.back().y());
-        painter.save();
-        painter.setClipRect(plot);
         painter.drawPolyline(line);
-        painter.restore();
     }
+    painter.restore();
 }
 
 void MareyChart::drawLabels(QPainter& painter)

@@ -231,6 +231,7 @@ void MareyDock::showEvent(QShowEvent* event)
     if (!m_ranks.empty() && rememberedSizes() != m_sizesUsed)
         requestReload();
     m_imports->resume();
+    requestMemory(); // a step shown while the view was hidden asked for no memory (requestMemory needs it visible)
 }
 
 void MareyDock::reload()
