@@ -17,6 +17,7 @@
 #include "npuscope/gui/comm/GroupsDock.h"
 #include "npuscope/gui/comm/LinksDock.h"
 #include "npuscope/gui/common/DeferredLoadService.h"
+#include "npuscope/gui/common/FontWarmup.h"
 #include "npuscope/gui/common/QueryRunner.h"
 #include "npuscope/gui/common/SettingsWriter.h"
 #include "npuscope/gui/common/TimeFormat.h"
@@ -160,6 +161,7 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     if (!placed)
         resize(defaultSize());
     createWelcome();
+    FontWarmup::schedule(this, font());
 
     m_progressTimer = new QTimer(this);
     m_progressTimer->setInterval(100);
