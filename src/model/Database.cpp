@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 
 #include <string>
+#include <utility>
 
 namespace npuscope::model {
 
@@ -69,6 +70,39 @@ void Database::onRowChange(void* self, int, const char* schema, const char* tabl
 
 void Database::clearCaches() { clearCachesOf(nullptr, false); }
 
+uint64_t Database::sizeBytes()
+{
+    auto guard = lock();
+    const auto pages = scalarInt("PRAGMA main.page_count").value_or(0);
+    const auto pageSize = scalarInt("PRAGMA main.page_size").value_or(0);
+    return static_cast<uint64_t>(std::max<int64_t>(0, pages * pageSize));
+}
+
+std::unique_ptr<Database> Database::readOnlyCopy()
+{
+    sqlite3_int64 size = 0;
+    unsigned char* pages = nullptr;
+    {
+        auto guard = lock();
+        pages = sqlite3_serialize(m_db, "main", &size, 0);
+    }
+    if (!pages)
+        throw DbError("cannot copy the model (out of memory?)");
+    sqlite3* db = nullptr;
+    if (openConnection(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX) != SQLITE_OK) {
+        sqlite3_free(pages);
+        sqlite3_close_v2(db);
+        throw DbError("cannot open a connection for the model's copy");
+    }
+    std::unique_ptr<Database> copy(new Database(db));
+    // FREEONCLOSE: the connection owns the pages from here, also when this fails.
+    const int rc = sqlite3_deserialize(
+        db, "main", pages, size, size, SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY);
+    if (rc != SQLITE_OK)
+        fail(db, "copy of the model");
+    return copy;
+}
+
 void Database::clearCachesOf(const char* table, bool stableName)
 {
     std::lock_guard lock(m_cacheMutex);
@@ -86,13 +120,95 @@ void Database::clearCachesOf(const char* table, bool stableName)
     // temporary or attached table's name may be freed and its address reused by another table).
     m_unaffectedTable.store(table && stableName && !affected ? table : nullptr, std::memory_order_relaxed);
     m_cacheFilled.store(!m_cache.empty(), std::memory_order_relaxed);
+    // A reserved slot may have gone: its waiters build the value themselves.
+    if (affected)
+        m_cacheFilledOrDropped.notify_all();
 }
 
 std::shared_ptr<const void> Database::findCached(std::type_index key)
 {
+    std::unique_lock lock(m_cacheMutex);
+    for (;;) {
+        auto it = m_cache.find(key);
+        if (it == m_cache.end())
+            return nullptr;
+        if (it->second.reservation == 0)
+            return it->second.value;
+        m_cacheFilledOrDropped.wait(lock);
+    }
+}
+
+Database::Reservation Database::reserveSlot(std::type_index key, std::vector<std::string> tables)
+{
     std::lock_guard lock(m_cacheMutex);
-    auto it = m_cache.find(key);
-    return it == m_cache.end() ? nullptr : it->second.value;
+    if (m_cache.count(key))
+        return {};
+    const uint64_t token = ++m_nextToken;
+    m_cache[key] = CacheSlot { nullptr, std::move(tables), token };
+    m_cacheFilled.store(true, std::memory_order_relaxed);
+    m_unaffectedTable.store(nullptr, std::memory_order_relaxed);
+    return Reservation(this, key, token);
+}
+
+Database::Reservation::Reservation(Database* db, std::type_index key, uint64_t token)
+    : m_db(db)
+    , m_key(key)
+    , m_token(token)
+{
+}
+
+Database::Reservation::Reservation(Reservation&& other) noexcept
+    : m_db(std::exchange(other.m_db, nullptr))
+    , m_key(other.m_key)
+    , m_token(other.m_token)
+{
+}
+
+Database::Reservation& Database::Reservation::operator=(Reservation&& other) noexcept
+{
+    if (this != &other) {
+        drop();
+        m_db = std::exchange(other.m_db, nullptr);
+        m_key = other.m_key;
+        m_token = other.m_token;
+    }
+    return *this;
+}
+
+Database::Reservation::~Reservation() { drop(); }
+
+bool Database::Reservation::fill(std::shared_ptr<const void> value)
+{
+    if (!m_db)
+        return false;
+    Database* db = std::exchange(m_db, nullptr);
+    bool filled = false;
+    {
+        std::lock_guard lock(db->m_cacheMutex);
+        auto it = db->m_cache.find(m_key);
+        if (it != db->m_cache.end() && it->second.reservation == m_token) {
+            it->second.value = std::move(value);
+            it->second.reservation = 0;
+            filled = true;
+        }
+    }
+    db->m_cacheFilledOrDropped.notify_all();
+    return filled;
+}
+
+void Database::Reservation::drop()
+{
+    if (!m_db)
+        return;
+    Database* db = std::exchange(m_db, nullptr);
+    {
+        std::lock_guard lock(db->m_cacheMutex);
+        auto it = db->m_cache.find(m_key);
+        if (it != db->m_cache.end() && it->second.reservation == m_token)
+            db->m_cache.erase(it);
+        db->m_cacheFilled.store(!db->m_cache.empty(), std::memory_order_relaxed);
+    }
+    db->m_cacheFilledOrDropped.notify_all();
 }
 
 void Database::storeCached(std::type_index key, std::shared_ptr<const void> value, std::vector<std::string> tables)

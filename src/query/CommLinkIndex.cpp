@@ -255,11 +255,15 @@ std::shared_ptr<const CommLinkIndex> CommLinkIndex::build(model::Database& db)
     return index;
 }
 
+const std::vector<std::string>& CommLinkIndex::tables()
+{
+    static const std::vector<std::string> kTables { "comm_link_op", "comm_link_row", "comm_link_name", "comm_group", "comm_group_rank" };
+    return kTables;
+}
+
 std::shared_ptr<const CommLinkIndex> CommLinkIndex::forDatabase(model::Database& db)
 {
-    return db.cachedFor<CommLinkIndex>(
-        { "comm_link_op", "comm_link_row", "comm_link_name", "comm_group", "comm_group_rank" },
-        [](model::Database& d) { return build(d); });
+    return db.cachedFor<CommLinkIndex>(tables(), [](model::Database& d) { return build(d); });
 }
 
 std::pair<const CommLinkIndex::Row*, const CommLinkIndex::Row*> CommLinkIndex::rows(std::optional<int64_t> step) const

@@ -145,10 +145,15 @@ std::shared_ptr<const CommOpIndex> CommOpIndex::build(model::Database& db)
     return index;
 }
 
+const std::vector<std::string>& CommOpIndex::tables()
+{
+    static const std::vector<std::string> kTables { "comm_op", "comm_bandwidth", "comm_packet" };
+    return kTables;
+}
+
 std::shared_ptr<const CommOpIndex> CommOpIndex::forDatabase(model::Database& db)
 {
-    return db.cachedFor<CommOpIndex>(
-        { "comm_op", "comm_bandwidth", "comm_packet" }, [](model::Database& d) { return build(d); });
+    return db.cachedFor<CommOpIndex>(tables(), [](model::Database& d) { return build(d); });
 }
 
 std::span<const CommOpIndex::Op> CommOpIndex::ops(std::optional<int64_t> step) const

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -43,6 +44,13 @@ public:
     // A new in-memory model holding a copy of a model saved in a file (the parse cache), copied
     // page by page with the SQLite backup API.
     static std::unique_ptr<Database> createModelFromFile(const std::string& path);
+    // A read-only copy of this model on a connection of its own, for reads that should not queue on this connection
+    // (the communication indexes after an open, query/IndexPrebuild.h): the pages are copied with
+    // sqlite3_serialize under lock() (about 1 ms per MB), then the copy owns them (sqlite3_deserialize). Its
+    // cachedFor() slots are its own. The copy costs sizeBytes() of memory while it lives.
+    std::unique_ptr<Database> readOnlyCopy();
+    // page_count × page_size: the bytes the model's pages take (and what readOnlyCopy() allocates).
+    uint64_t sizeBytes();
     // Opens an existing SQLite file read-only (exports; never modified).
     static std::unique_ptr<Database> openReadOnly(const std::string& path);
     // The process-wide SQLite settings (memory statistics off), applied once: they only take effect before SQLite
@@ -84,6 +92,7 @@ public:
     }
     // cached() for a value read from the given tables only: a row change elsewhere (a timeline imported while the
     // communication views are open) keeps it. Empty tables: any change empties the slot.
+    // A slot reserved with reserveCached() is waited for, not built (see there).
     template <typename T, typename Build>
     std::shared_ptr<const T> cachedFor(std::vector<std::string> tables, Build build)
     {
@@ -98,13 +107,46 @@ public:
         storeCached(key, value, std::move(tables));
         return value;
     }
+    // A slot of cachedFor<T>() that another thread fills, typically with a value built on a readOnlyCopy() taken
+    // under the same lock() as the reservation: until it is filled or dropped, cachedFor<T>() waits for it instead of
+    // building T again (the waiter may hold lock(): whoever fills the slot must not need this connection). A row
+    // change in one of its tables drops it, as it empties a filled slot, and so does destroying the Reservation
+    // unfilled; a waiter then builds T itself. Take it, and the copy, with no other thread writing the model.
+    class Reservation {
+    public:
+        Reservation() = default;
+        Reservation(Reservation&& other) noexcept;
+        Reservation& operator=(Reservation&& other) noexcept;
+        Reservation(const Reservation&) = delete;
+        Reservation& operator=(const Reservation&) = delete;
+        ~Reservation();
+        // Stores value in the slot; false when the slot was dropped meanwhile (the model changed).
+        bool fill(std::shared_ptr<const void> value);
+        explicit operator bool() const { return m_db != nullptr; }
+
+    private:
+        friend class Database;
+        Reservation(Database* db, std::type_index key, uint64_t token);
+        void drop();
+        Database* m_db = nullptr;
+        std::type_index m_key = typeid(void);
+        uint64_t m_token = 0;
+    };
+    // Reserves T's slot for tables (the same list T's cachedFor() names); an empty Reservation when the slot is
+    // already filled or reserved. The Database must outlive the Reservation.
+    template <typename T> Reservation reserveCached(std::vector<std::string> tables)
+    {
+        return reserveSlot(std::type_index(typeid(T)), std::move(tables));
+    }
     // Empties every slot of cached(). Any thread. Row changes clear them through SQLite's update hook (which does not
     // see WITHOUT ROWID tables: the model has none, keep it so or call this after writing one).
     void clearCaches();
 
 private:
     explicit Database(sqlite3* db);
+    // The slot's value; waits while the slot is reserved and unfilled.
     std::shared_ptr<const void> findCached(std::type_index key);
+    Reservation reserveSlot(std::type_index key, std::vector<std::string> tables);
     void storeCached(std::type_index key, std::shared_ptr<const void> value, std::vector<std::string> tables);
     // Empties the slots that depend on table (all when null); stableName: table is a main-schema table's name.
     void clearCachesOf(const char* table, bool stableName);
@@ -116,7 +158,10 @@ private:
     struct CacheSlot {
         std::shared_ptr<const void> value;
         std::vector<std::string> tables; // empty: every table
+        uint64_t reservation = 0; // non-zero while reserved and unfilled (the Reservation's token)
     };
+    std::condition_variable m_cacheFilledOrDropped; // with m_cacheMutex: a reserved slot was filled or dropped
+    uint64_t m_nextToken = 0;
     std::unordered_map<std::type_index, CacheSlot> m_cache;
     // The last table a row change was seen in that no slot depends on (SQLite passes the same name pointer for every
     // row of a table): a bulk insert into it costs one comparison per row, not the slots' mutex.

@@ -36,9 +36,12 @@ public:
 
     // Loads the index; the caller holds the database lock.
     static std::shared_ptr<const CommLinkIndex> build(model::Database& db);
+    // The tables build() reads: a row change in one of them drops the cached index.
+    static const std::vector<std::string>& tables();
     // The index of this database, held in the database's own cache slot (model::Database::cachedFor): built on
     // first use (taking db.lock() for the build), shared until a row of a table it reads changes (timelines and
-    // kernels imported later keep it). Any thread; once built no database lock is taken.
+    // kernels imported later keep it). Any thread; once built no database lock is taken. A slot reserved by
+    // query::IndexPrebuild is waited for.
     static std::shared_ptr<const CommLinkIndex> forDatabase(model::Database& db);
     static std::shared_ptr<const CommLinkIndex> forDatabase(const std::shared_ptr<model::Database>& db)
     {

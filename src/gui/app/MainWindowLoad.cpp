@@ -42,7 +42,9 @@
 #include "npuscope/gui/timeline/TimelineDock.h"
 #include "npuscope/io/detect/Detector.h"
 #include "npuscope/load/Loader.h"
+#include "npuscope/load/MemoryGuard.h"
 #include "npuscope/load/ParseCache.h"
+#include "npuscope/query/IndexPrebuild.h"
 #include "npuscope/query/RankQuery.h"
 #include "npuscope/query/StepQuery.h"
 #include "npuscope/query/advice/HtmlReport.h"
@@ -109,6 +111,8 @@ struct MainWindow::LoadState {
 
 struct MainWindow::LoadOutcome {
     std::shared_ptr<model::Database> database;
+    // The communication indexes to build on a copy of database (declared after it: dropped before it).
+    std::shared_ptr<query::IndexPrebuild> prebuild;
     bool cancelled = false;
     QString error;
     int64_t ranks = 0;
@@ -319,6 +323,10 @@ void MainWindow::open(const QStringList& paths)
                 return out;
             }
             out.nothingUsable = !hasUsableData(query::RankQuery::ranks(*db), out.steps);
+            // The copy the indexes are built on costs the model's size for about a second: only within a quarter of
+            // the memory the process may still use (else the views build them on the model as before).
+            const uint64_t copyBudget = load::MemoryGuard::available().value_or(0) / 4;
+            out.prebuild = query::IndexPrebuild::prepare(*db, copyBudget);
             out.database = std::move(db);
         } catch (const std::exception& e) {
             out.error = QString::fromUtf8(e.what());
@@ -446,7 +454,7 @@ void MainWindow::finishLoad(quint64 id, const LoadOutcome& outcome, const QStrin
     setWindowTitle(QStringLiteral("%1 \u2014 npuscope").arg(names.join(QStringLiteral(", "))));
     addRecent(paths);
     m_workspace->setParseCache(outcome.usedCache ? std::make_shared<const load::ParseCache>() : nullptr);
-    m_workspace->setDatabase(outcome.database, paths);
+    m_workspace->setDatabase(outcome.database, paths, outcome.prebuild);
     if (outcome.nothingUsable) {
         // The files were there but gave nothing: say so in one sentence and show why (Parse issues).
         showIssues();

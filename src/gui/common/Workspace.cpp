@@ -2,6 +2,7 @@
 #include "npuscope/gui/common/Workspace.h"
 
 #include "npuscope/gui/common/DeferredLoadService.h"
+#include "npuscope/query/IndexPrebuild.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -10,6 +11,9 @@
 #include <QThreadPool>
 
 #include <algorithm>
+#include <chrono>
+
+#include <spdlog/spdlog.h>
 
 namespace npuscope::gui {
 
@@ -18,6 +22,7 @@ Workspace::Workspace(QObject* parent)
     , m_inMemoryPool(new QThreadPool(this))
     , m_queryPool(new QThreadPool(this))
     , m_jobPool(new QThreadPool(this))
+    , m_prebuildPool(new QThreadPool(this))
     , m_loads(new DeferredLoadService(this))
 {
     // In-memory queries are short; two threads keep them from waiting on each other.
@@ -26,6 +31,9 @@ Workspace::Workspace(QObject* parent)
     // another holds the lock.
     m_queryPool->setMaxThreadCount(2);
     m_jobPool->setMaxThreadCount(2);
+    // A view query waiting for a reserved index may hold the model lock or a thread of the pools above: the build it
+    // waits for must not queue behind it.
+    m_prebuildPool->setMaxThreadCount(1);
 }
 
 Workspace::~Workspace()
@@ -36,12 +44,35 @@ Workspace::~Workspace()
     m_queryPool->waitForDone();
     m_jobPool->waitForDone();
     m_inMemoryPool->waitForDone();
+    m_prebuildPool->waitForDone();
 }
 
 std::shared_ptr<model::Database> Workspace::database() const { return m_database; }
 
-void Workspace::setDatabase(std::shared_ptr<model::Database> database, const QStringList& sourcePaths)
+void Workspace::setDatabase(
+    std::shared_ptr<model::Database> database, const QStringList& sourcePaths, std::shared_ptr<query::IndexPrebuild> prebuild)
 {
+    if (prebuild && database) {
+        // The model first, the prebuild second: the prebuild's reservations are dropped before the model goes.
+        struct Job {
+            std::shared_ptr<model::Database> db;
+            std::shared_ptr<query::IndexPrebuild> prebuild;
+        };
+        m_prebuildPool->start([job = Job { database, std::move(prebuild) }]() mutable {
+            try {
+                const auto start = std::chrono::steady_clock::now();
+                const int filled = job.prebuild->run();
+                if (qEnvironmentVariableIntValue("NPUSCOPE_TRACE_QUERIES") != 0)
+                    spdlog::info("index prebuild: {} of 2 indexes filled in {:.1f} ms (copy {:.1f} MB)", filled,
+                        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count(),
+                        static_cast<double>(job.prebuild->copyBytes()) / 1e6);
+            } catch (const std::exception& e) {
+                // The reservations are dropped with the prebuild: the views build the indexes themselves.
+                spdlog::warn("building the communication indexes on a copy of the model failed: {}", e.what());
+            }
+            job.prebuild.reset();
+        });
+    }
     // The selection belongs to the old model: a rank or step may not exist in the new one.
     m_database = std::move(database);
     m_sourcePaths = sourcePaths;

@@ -30,10 +30,12 @@ std::vector<Finding> AdviceQuery::run(model::Database& db, const AdviceOptions& 
     // database's cache without the lock) and the rules that read SQL. The rules that only read the context and those
     // indexes run after the lock is released, so a view waiting for the model (the timeline's first rank at an open)
     // runs meanwhile instead of after the whole advice. Each rule's findings keep their place in the rule order.
-    auto guard = db.lock();
-    const auto ctx = AdviceContext::build(db, options);
+    // The indexes first, before the lock: after an open they may be in the making on a copy of the model
+    // (IndexPrebuild), and waiting for them while holding the lock would hold up every other view.
     CommOpIndex::forDatabase(db);
     CommLinkIndex::forDatabase(db);
+    auto guard = db.lock();
+    const auto ctx = AdviceContext::build(db, options);
     CommQuery::groups(db);
     std::vector<Finding> communication, resource, timeline, input;
     communicationRules(ctx, communication);

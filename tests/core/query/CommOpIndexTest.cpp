@@ -9,15 +9,19 @@
 #include "npuscope/query/CommLinkIndex.h"
 #include "npuscope/query/CommOpIndex.h"
 #include "npuscope/query/CommQuery.h"
+#include "npuscope/query/IndexPrebuild.h"
 #include "npuscope/query/StepQuery.h"
 #include "npuscope/testgen/ClusterGenerator.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -295,4 +299,84 @@ TEST(CommOpIndex, KeptAcrossRowChangesInOtherTablesDroppedByItsOwn)
     // clearCaches() drops every slot.
     db->clearCaches();
     EXPECT_NE(rebuilt, CommOpIndex::forDatabase(db));
+}
+
+// Issue 36, the window's open: IndexPrebuild builds both indexes on a read-only copy of the model, a caller asking
+// meanwhile waits for that build instead of making its own, and the prebuilt indexes give the SQL oracle's figures.
+TEST(IndexPrebuild, IndexesBuiltOnTheCopyAreTheModelsAndWaitedFor)
+{
+    const auto db = openModel(test::dataDir() / "torch_npu_2rank_level1");
+    ASSERT_TRUE(db);
+    auto prebuild = IndexPrebuild::prepare(*db, 1ull << 30);
+    ASSERT_TRUE(prebuild);
+    EXPECT_EQ(prebuild->copyBytes(), db->sizeBytes());
+    std::shared_ptr<const CommOpIndex> seen;
+    std::atomic<bool> asked { false };
+    std::thread asker([&] {
+        asked = true;
+        seen = CommOpIndex::forDatabase(db); // waits: the slot is reserved
+    });
+    while (!asked)
+        std::this_thread::yield();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_FALSE(seen); // still waiting for the prebuild
+    EXPECT_EQ(prebuild->run(), 2);
+    asker.join();
+    ASSERT_TRUE(seen);
+    EXPECT_EQ(seen, CommOpIndex::forDatabase(db));
+    expectIndexEqualsSql(db);
+}
+
+// A row change in an index's tables before the prebuild ends drops that index's reservation: the caller builds it from
+// the changed model; the other index is still the prebuilt one.
+TEST(IndexPrebuild, ARowChangeDropsTheReservationAndTheCallerBuilds)
+{
+    const auto db = openModel(test::dataDir() / "torch_npu_2rank_level1");
+    auto prebuild = IndexPrebuild::prepare(*db, 1ull << 30);
+    ASSERT_TRUE(prebuild);
+    {
+        auto guard = db->lock();
+        db->exec("UPDATE comm_op SET wait_ns = 123456789 WHERE id = (SELECT MIN(id) FROM comm_op WHERE is_total = 0)");
+    }
+    const auto ops = CommOpIndex::forDatabase(db); // not reserved any more: built here, from the changed row
+    EXPECT_EQ(prebuild->run(), 1);
+    EXPECT_EQ(ops, CommOpIndex::forDatabase(db));
+    const int64_t changed = db->scalarInt("SELECT MIN(id) FROM comm_op WHERE is_total = 0").value_or(-1);
+    const auto all = ops->ops(std::nullopt);
+    const auto op = std::find_if(all.begin(), all.end(), [&](const CommOpIndex::Op& o) { return o.id == changed; });
+    ASSERT_NE(op, all.end());
+    EXPECT_EQ(op->waitNs, 123456789);
+    expectIndexEqualsSql(db);
+}
+
+// A prebuild dropped unrun (the open was superseded) releases its waiters; nothing to build or a copy over the budget
+// gives no prebuild.
+TEST(IndexPrebuild, DroppedUnrunReleasesWaitersAndLimitsApply)
+{
+    const auto db = openModel(test::dataDir() / "torch_npu_2rank_level1");
+    EXPECT_FALSE(IndexPrebuild::prepare(*db, 1024)); // the copy would exceed the budget: nothing reserved
+    auto prebuild = IndexPrebuild::prepare(*db, 1ull << 30);
+    ASSERT_TRUE(prebuild);
+    EXPECT_FALSE(IndexPrebuild::prepare(*db, 1ull << 30)); // already reserved
+    std::shared_ptr<const CommLinkIndex> seen;
+    std::thread asker([&] { seen = CommLinkIndex::forDatabase(db); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    prebuild.reset();
+    asker.join();
+    ASSERT_TRUE(seen);
+    EXPECT_EQ(seen, CommLinkIndex::forDatabase(db));
+    const auto empty = std::shared_ptr<model::Database>(model::Database::createModel());
+    EXPECT_FALSE(IndexPrebuild::prepare(*empty, 1ull << 30));
+}
+
+// The copy holds the model's rows and refuses writes.
+TEST(IndexPrebuild, TheModelsCopyIsReadOnlyWithTheSameRows)
+{
+    const auto db = openModel(test::dataDir() / "torch_npu_2rank_level1");
+    const auto copy = db->readOnlyCopy();
+    for (const char* sql : { "SELECT COUNT(*) FROM comm_op", "SELECT COUNT(*) FROM comm_link_row",
+             "SELECT SUM(wait_ns) FROM comm_op", "SELECT COUNT(*) FROM step_trace" })
+        EXPECT_EQ(copy->scalarInt(sql), db->scalarInt(sql)) << sql;
+    EXPECT_THROW(copy->exec("DELETE FROM comm_op"), model::DbError);
+    EXPECT_GT(db->scalarInt("SELECT COUNT(*) FROM comm_op").value_or(0), 0);
 }

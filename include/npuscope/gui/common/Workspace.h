@@ -18,6 +18,10 @@
 
 class QThreadPool;
 
+namespace npuscope::query {
+class IndexPrebuild;
+}
+
 namespace npuscope::gui {
 
 class DeferredLoadService;
@@ -66,8 +70,11 @@ public:
     std::shared_ptr<model::Database> database() const;
     // The folders the database was loaded from.
     QStringList sourcePaths() const { return m_sourcePaths; }
-    // Replaces the model and clears the selection (step, ranks, window, group).
-    void setDatabase(std::shared_ptr<model::Database> database, const QStringList& sourcePaths = {});
+    // Replaces the model and clears the selection (step, ranks, window, group). prebuild, made by the loader's
+    // thread for this model (query::IndexPrebuild::prepare), is run on a thread of its own at once, before the views
+    // ask: they wait for its indexes instead of building them on the model's connection.
+    void setDatabase(std::shared_ptr<model::Database> database, const QStringList& sourcePaths = {},
+        std::shared_ptr<query::IndexPrebuild> prebuild = {});
 
     // The baseline a Compare view compares the model against (loaded with its Kernels group), and the paths it was
     // loaded from; nullptr when none. Kept across setDatabase() (MainWindow clears it on a new open). Emits
@@ -227,6 +234,7 @@ private:
     QThreadPool* m_inMemoryPool;
     QThreadPool* m_queryPool;
     QThreadPool* m_jobPool;
+    QThreadPool* m_prebuildPool; // one thread: IndexPrebuild::run, which no other pool's task may queue behind
     DeferredLoadService* m_loads;
     std::vector<query::ParseIssue> m_viewErrors;
 };
