@@ -28,53 +28,37 @@ namespace fs = std::filesystem;
 
 namespace npuscope::bench {
 
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-template <typename Fn> double timed(Fn fn)
-{
-    const auto t0 = Clock::now();
-    fn();
-    return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-} // namespace
-
 int adviseCluster(const std::vector<std::string>& args)
 {
     int ranks = 1024;
     int repeat = 3;
-    std::string work = (fs::temp_directory_path() / "npuscope-bench").string();
+    std::string work = defaultWorkDir();
     std::string path;
     if (!parseArgs(args, { { "--ranks", &ranks, 32 }, { "--repeat", &repeat, 1 } },
             { { "--work", &work }, { "--path", &path } }))
         return 2;
-    if (path.empty()) {
-        auto g = pipelineCluster(work, "advise", ranks);
-        g.slowLink = std::pair(3, 11);
-        if (!generateOnce(g, "advise"))
-            return 1;
-        path = g.outDir;
-    }
-    const load::ParseCache cache({ (fs::path(work) / "advise-cache").string(), 64ull << 30 });
-    const auto plan = warmPlan(path, cache, "advise"); // every timed open below is warm
-    if (!plan)
+    auto g = pipelineCluster(work, "advise", ranks);
+    g.slowLink = std::pair(3, 11);
+    const auto warm = warmCluster(path, g, work, "advise"); // every timed open below is warm
+    if (!warm)
         return 1;
+    const load::ParseCache& cache = *warm->cache;
+    const io::LoadPlan& plan = warm->plan;
     constexpr double kNone = std::numeric_limits<double>::infinity();
     double open = kNone, cold = kNone, opIndex = kNone, linkIndex = kNone, linkTable = kNone, rules = kNone;
     size_t findings = 0, links = 0;
     for (int i = 0; i < repeat; ++i) {
         std::unique_ptr<model::Database> db;
-        open = std::min(open, timed([&] { db = openSummary(*plan, cache); }));
-        cold = std::min(cold, timed([&] { findings = query::advice::AdviceQuery::run(*db, {}).size(); }));
-        db = openSummary(*plan, cache);
-        opIndex = std::min(opIndex, timed([&] { query::CommOpIndex::forDatabase(*db); }));
-        linkIndex = std::min(linkIndex, timed([&] { query::CommLinkIndex::forDatabase(*db); }));
-        linkTable = std::min(linkTable, timed([&] { links = query::CommAnalysisQuery::linkTable(*db, {}).size(); }));
-        rules = std::min(rules, timed([&] { query::advice::AdviceQuery::run(*db, {}); }));
+        open = std::min(open, secondsOf([&] { db = openSummary(plan, cache); }));
+        cold = std::min(cold, secondsOf([&] { findings = query::advice::AdviceQuery::run(*db, {}).size(); }));
+        db = openSummary(plan, cache);
+        opIndex = std::min(opIndex, secondsOf([&] { query::CommOpIndex::forDatabase(*db); }));
+        linkIndex = std::min(linkIndex, secondsOf([&] { query::CommLinkIndex::forDatabase(*db); }));
+        linkTable
+            = std::min(linkTable, secondsOf([&] { links = query::CommAnalysisQuery::linkTable(*db, {}).size(); }));
+        rules = std::min(rules, secondsOf([&] { query::advice::AdviceQuery::run(*db, {}); }));
     }
-    print("advise.ranks", static_cast<double>(plan->ranks.size()), "ranks");
+    print("advise.ranks", static_cast<double>(plan.ranks.size()), "ranks");
     print("advise.findings", static_cast<double>(findings), "findings");
     print("advise.links", static_cast<double>(links), "rows");
     print("advise.summary_open_s", open, "s");

@@ -4,16 +4,17 @@
 // The npuscope-bench cases beyond `ingest`. Each prints `name value unit` lines and returns an
 // exit status; none of them is a pass/fail test.
 
+#include "npuscope/io/detect/LoadPlan.h"
+
+#include <chrono>
 #include <cstdint>
 #include <initializer_list>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace npuscope::io {
-struct LoadPlan;
-}
 namespace npuscope::load {
 class ParseCache;
 }
@@ -27,6 +28,24 @@ struct GeneratorOptions;
 
 namespace npuscope::bench {
 
+// The clock every case times with, and the time from t0 to now in seconds or milliseconds.
+using Clock = std::chrono::steady_clock;
+inline double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+inline double msSince(Clock::time_point t0)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+// Seconds fn takes to run.
+template <typename Fn> double secondsOf(Fn&& fn)
+{
+    const auto t0 = Clock::now();
+    fn();
+    return secondsSince(t0);
+}
+
+// The folder a case generates into unless --work names another: <temp>/npuscope-bench.
+std::string defaultWorkDir();
+
 // One "--name value" argument of a case: an integer kept at least min, or a text.
 struct IntArg {
     const char* name;
@@ -37,9 +56,18 @@ struct TextArg {
     const char* name;
     std::string* value;
 };
+// A number with a fraction ("--trace-mb 0.5"), kept at least min.
+struct RealArg {
+    const char* name;
+    double* value;
+    double min;
+};
+// The min of an IntArg or RealArg that keeps every value as given.
+inline constexpr int kAnyInt = std::numeric_limits<int>::min();
+inline constexpr double kAnyReal = -std::numeric_limits<double>::infinity();
 // Reads a case's "--name value" pairs into the given settings; false for a name that is not one of them.
 bool parseArgs(const std::vector<std::string>& args, std::initializer_list<IntArg> ints,
-    std::initializer_list<TextArg> texts = {});
+    std::initializer_list<TextArg> texts = {}, std::initializer_list<RealArg> reals = {});
 
 // Generates g's cluster into g.outDir unless a finished one is there already (the generator's marker file), so a
 // case reruns on the same files; false, with the case's name (when not empty) and the reason on stderr, when
@@ -53,6 +81,17 @@ testgen::GeneratorOptions pipelineCluster(const std::string& work, const char* n
 // The detection plan of path with its summary already in cache (one untimed open), so the timed opens of a case are
 // warm; nullopt, with the case's name on stderr, when nothing loads.
 std::optional<io::LoadPlan> warmPlan(const std::string& path, const load::ParseCache& cache, const char* caseName);
+
+// What the warm cases (advise, blame) start from: a parse cache in work/<caseName>-cache and the plan of the cluster
+// at path, or of g generated once (generateOnce) when path is empty, with its summary already in that cache
+// (warmPlan), so the timed opens are warm.
+struct WarmCluster {
+    std::unique_ptr<load::ParseCache> cache;
+    io::LoadPlan plan;
+};
+// nullopt, said on stderr, when generation fails or nothing loads.
+std::optional<WarmCluster> warmCluster(
+    const std::string& path, const testgen::GeneratorOptions& g, const std::string& work, const char* caseName);
 
 // A summary open of plan (no timelines) through cache, as the GUI opens a cluster (LazyBench.cpp).
 std::unique_ptr<model::Database> openSummary(const io::LoadPlan& plan, const load::ParseCache& cache);

@@ -22,42 +22,30 @@ namespace fs = std::filesystem;
 
 namespace npuscope::bench {
 
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-} // namespace
-
 int blameCluster(const std::vector<std::string>& args)
 {
     int ranks = 1024;
-    std::string work = (fs::temp_directory_path() / "npuscope-bench").string();
+    std::string work = defaultWorkDir();
     std::string path;
     if (!parseArgs(args, { { "--ranks", &ranks, 32 } }, { { "--work", &work }, { "--path", &path } }))
         return 2;
-    if (path.empty()) {
-        auto g = pipelineCluster(work, "blame", ranks);
-        g.clockSkewUs = 500;
-        if (!generateOnce(g, "blame"))
-            return 1;
-        path = g.outDir;
-    }
-    const load::ParseCache cache({ (fs::path(work) / "blame-cache").string(), 64ull << 30 });
-    const auto plan = warmPlan(path, cache, "blame"); // both timed opens below are warm
-    if (!plan)
+    auto g = pipelineCluster(work, "blame", ranks);
+    g.clockSkewUs = 500;
+    const auto warm = warmCluster(path, g, work, "blame"); // both timed opens below are warm
+    if (!warm)
         return 1;
+    const load::ParseCache& cache = *warm->cache;
+    const io::LoadPlan& plan = warm->plan;
     auto t0 = Clock::now();
-    auto db = openSummary(*plan, cache);
-    const double summary = since(t0);
+    auto db = openSummary(plan, cache);
+    const double summary = secondsSince(t0);
     t0 = Clock::now();
-    db = openSummary(*plan, cache);
+    db = openSummary(plan, cache);
     const auto loaded = Clock::now();
     const auto result = query::BlameAnalysis::run(*db);
-    const double analysis = since(loaded);
-    const double cluster = since(t0);
-    print("blame.ranks", static_cast<double>(plan->ranks.size()), "ranks");
+    const double analysis = secondsSince(loaded);
+    const double cluster = secondsSince(t0);
+    print("blame.ranks", static_cast<double>(plan.ranks.size()), "ranks");
     print("blame.instances", static_cast<double>(result.set.instances.size()), "instances");
     print("blame.summary_s", summary, "s");
     print("blame.analysis_s", analysis, "s");

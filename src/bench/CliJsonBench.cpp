@@ -30,7 +30,7 @@ ChildRun runMeasured(const std::vector<std::string>& argv, const std::string& ou
     for (const auto& a : argv)
         args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
-    const auto t0 = std::chrono::steady_clock::now();
+    const auto t0 = Clock::now();
     const pid_t pid = fork();
     if (pid < 0)
         return r;
@@ -48,7 +48,7 @@ ChildRun runMeasured(const std::vector<std::string>& argv, const std::string& ou
     rusage usage {};
     if (wait4(pid, &status, 0, &usage) != pid)
         return r;
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    r.seconds = secondsSince(t0);
     r.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     r.peakRssMb = static_cast<double>(usage.ru_maxrss) / 1024.0; // kB
     std::error_code ec;
@@ -67,26 +67,13 @@ int cliJson(const std::vector<std::string>& args)
 {
     int ranks = 1024;
     double traceMb = 1.0;
-    std::string work = (fs::temp_directory_path() / "npuscope-bench").string();
+    std::string work = defaultWorkDir();
     std::string path;
     std::string cli = cliExe();
     int repeat = 3;
-    for (size_t i = 0; i + 1 < args.size(); i += 2) {
-        if (args[i] == "--ranks")
-            ranks = std::atoi(args[i + 1].c_str());
-        else if (args[i] == "--trace-mb")
-            traceMb = std::atof(args[i + 1].c_str());
-        else if (args[i] == "--work")
-            work = args[i + 1];
-        else if (args[i] == "--path")
-            path = args[i + 1];
-        else if (args[i] == "--cli")
-            cli = args[i + 1];
-        else if (args[i] == "--repeat")
-            repeat = std::max(1, std::atoi(args[i + 1].c_str()));
-        else
-            return 2;
-    }
+    if (!parseArgs(args, { { "--ranks", &ranks, kAnyInt }, { "--repeat", &repeat, 1 } },
+            { { "--work", &work }, { "--path", &path }, { "--cli", &cli } }, { { "--trace-mb", &traceMb, kAnyReal } }))
+        return 2;
     if (path.empty()) {
         // The case: tp 8, pp 4; --trace-mb sets the kernels (and so the tp all-reduces) per step.
         testgen::GeneratorOptions g;
@@ -149,13 +136,13 @@ int cliJson(const std::vector<std::string>& args)
     auto db = load::Loader::load(io::Detector::detect({ path }), load::LoadOptions {});
     std::vector<double> textWrites, jsonWrites;
     for (int i = 0; i < repeat; ++i) {
-        auto t0 = std::chrono::steady_clock::now();
+        auto t0 = Clock::now();
         const std::string printed = query::SummaryReport::text(*db);
-        textWrites.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        textWrites.push_back(secondsSince(t0));
         std::ofstream sink; // never opened: every write is dropped
-        t0 = std::chrono::steady_clock::now();
+        t0 = Clock::now();
         query::SummaryReport::write(sink, *db);
-        jsonWrites.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        jsonWrites.push_back(secondsSince(t0));
     }
     print("cli-json.text_report_s", percentile(textWrites, 0.5), "s");
     print("cli-json.json_report_s", percentile(jsonWrites, 0.5), "s");

@@ -25,10 +25,6 @@ namespace npuscope::bench {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
 std::string selfExe()
 {
     std::error_code ec;
@@ -99,8 +95,8 @@ double percentile(std::vector<double> v, double p)
     return v[i];
 }
 
-bool parseArgs(
-    const std::vector<std::string>& args, std::initializer_list<IntArg> ints, std::initializer_list<TextArg> texts)
+bool parseArgs(const std::vector<std::string>& args, std::initializer_list<IntArg> ints,
+    std::initializer_list<TextArg> texts, std::initializer_list<RealArg> reals)
 {
     for (size_t i = 0; i + 1 < args.size(); i += 2) {
         bool known = false;
@@ -116,11 +112,19 @@ bool parseArgs(
                 known = true;
             }
         }
+        for (const auto& a : reals) {
+            if (args[i] == a.name) {
+                *a.value = std::max(a.min, std::atof(args[i + 1].c_str()));
+                known = true;
+            }
+        }
         if (!known)
             return false;
     }
     return true;
 }
+
+std::string defaultWorkDir() { return (fs::temp_directory_path() / "npuscope-bench").string(); }
 
 bool generateOnce(const testgen::GeneratorOptions& g, const char* caseName)
 {
@@ -153,6 +157,21 @@ std::optional<io::LoadPlan> warmPlan(const std::string& path, const load::ParseC
         return std::nullopt;
     }
     return plan;
+}
+
+std::optional<WarmCluster> warmCluster(
+    const std::string& path, const testgen::GeneratorOptions& g, const std::string& work, const char* caseName)
+{
+    if (path.empty() && !generateOnce(g, caseName))
+        return std::nullopt;
+    WarmCluster c;
+    c.cache = std::make_unique<load::ParseCache>(
+        load::ParseCache::Options { (fs::path(work) / (std::string(caseName) + "-cache")).string(), 64ull << 30 });
+    auto plan = warmPlan(path.empty() ? g.outDir : path, *c.cache, caseName);
+    if (!plan)
+        return std::nullopt;
+    c.plan = std::move(*plan);
+    return c;
 }
 
 void print(const std::string& name, double value, const char* unit)
@@ -209,20 +228,14 @@ int clusterOpen(const std::vector<std::string>& args)
 {
     std::vector<int> sizes { 64, 256, 1024 };
     int flatDp = 1024;
-    std::string work = (fs::temp_directory_path() / "npuscope-bench").string();
+    std::string work = defaultWorkDir();
     std::string threads = "0";
-    for (size_t i = 0; i + 1 < args.size(); i += 2) {
-        if (args[i] == "--ranks")
-            sizes = parseList(args[i + 1]);
-        else if (args[i] == "--flat-dp")
-            flatDp = std::atoi(args[i + 1].c_str());
-        else if (args[i] == "--work")
-            work = args[i + 1];
-        else if (args[i] == "--threads")
-            threads = args[i + 1];
-        else
-            return 2;
-    }
+    std::string ranks;
+    if (!parseArgs(args, { { "--flat-dp", &flatDp, kAnyInt } },
+            { { "--ranks", &ranks }, { "--work", &work }, { "--threads", &threads } }))
+        return 2;
+    if (!ranks.empty())
+        sizes = parseList(ranks);
     struct Case {
         int ranks;
         bool flat;
@@ -284,15 +297,9 @@ int generateSingleRank(
     const std::vector<std::string>& args, double& mb, std::string& work, testgen::GeneratorOptions& g)
 {
     mb = 500;
-    work = (fs::temp_directory_path() / "npuscope-bench").string();
-    for (size_t i = 0; i + 1 < args.size(); i += 2) {
-        if (args[i] == "--mb")
-            mb = std::atof(args[i + 1].c_str());
-        else if (args[i] == "--work")
-            work = args[i + 1];
-        else
-            return 2;
-    }
+    work = defaultWorkDir();
+    if (!parseArgs(args, {}, { { "--work", &work } }, { { "--mb", &mb, kAnyReal } }))
+        return 2;
     g.outDir = (fs::path(work) / "single").string();
     g.ranks = 1;
     g.steps = 3;

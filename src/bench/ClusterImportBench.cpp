@@ -29,8 +29,6 @@ namespace npuscope::bench {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 // Generates a cluster into work/name unless the generator already wrote it there; "" on failure (said on stderr).
 std::string generated(const std::string& work, const std::string& name, int ranks, double traceMb)
 {
@@ -58,7 +56,7 @@ double medianOpen(const std::vector<std::string>& paths, const load::ParseCache*
         load::LoadReport stages;
         options.report = &stages;
         auto db = load::Loader::load(plan, options);
-        times.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+        times.push_back(secondsSince(t0));
         if (first && i == 0)
             *first = times.back();
         ranksOut = db ? db->rankCount() : -1;
@@ -85,20 +83,11 @@ int importedOpen(const std::vector<std::string>& args)
 {
     int ranks = 1024;
     int repeat = 3;
-    std::string work = (fs::temp_directory_path() / "npuscope-bench").string();
+    std::string work = defaultWorkDir();
     std::string path;
-    for (size_t i = 0; i + 1 < args.size(); i += 2) {
-        if (args[i] == "--ranks")
-            ranks = std::max(1, std::atoi(args[i + 1].c_str()));
-        else if (args[i] == "--work")
-            work = args[i + 1];
-        else if (args[i] == "--path")
-            path = args[i + 1];
-        else if (args[i] == "--repeat")
-            repeat = std::max(1, std::atoi(args[i + 1].c_str()));
-        else
-            return 2;
-    }
+    if (!parseArgs(args, { { "--ranks", &ranks, 1 }, { "--repeat", &repeat, 1 } },
+            { { "--work", &work }, { "--path", &path } }))
+        return 2;
     if (path.empty())
         path = generated(work, "imported-open" + std::to_string(ranks), ranks, 0.01);
     if (path.empty())
@@ -118,7 +107,7 @@ int importedOpen(const std::vector<std::string>& args)
     // of the whole folder (RankImport::joinIfWhole).
     const auto t0 = Clock::now();
     const auto result = load::RankImport::importRanks(rankFolders(path), importDir.string());
-    const double importSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    const double importSeconds = secondsSince(t0);
     for (const auto& e : result.errors)
         std::fprintf(stderr, "npuscope-bench imported-open: %s\n", e.c_str());
     uint64_t importedBytes = 0;
@@ -126,7 +115,7 @@ int importedOpen(const std::vector<std::string>& args)
         importedBytes += w.bytes;
     const auto j0 = Clock::now();
     const auto joinError = load::RankImport::joinIfWhole(importDir.string(), result).value_or("not joined");
-    const double joinSeconds = std::chrono::duration<double>(Clock::now() - j0).count();
+    const double joinSeconds = secondsSince(j0);
     if (!joinError.empty())
         std::fprintf(stderr, "npuscope-bench imported-open: join: %s\n", joinError.c_str());
 
@@ -142,7 +131,7 @@ int importedOpen(const std::vector<std::string>& args)
     load::LoadReport stages;
     const auto d0 = Clock::now();
     io::Detector::detect({ importDir.string() });
-    const double detectSeconds = std::chrono::duration<double>(Clock::now() - d0).count();
+    const double detectSeconds = secondsSince(d0);
     double importedFirst = 0;
     const double imported = medianOpen({ importDir.string() }, nullptr, repeat, importedRanks, &stages, &importedFirst);
     fs::remove_all(cacheDir, ec);
@@ -178,17 +167,9 @@ int slimRatio(const std::vector<std::string>& args)
 {
     int ranks = 256;
     double traceMb = 2;
-    std::string work = (fs::temp_directory_path() / "npuscope-bench").string();
-    for (size_t i = 0; i + 1 < args.size(); i += 2) {
-        if (args[i] == "--ranks")
-            ranks = std::max(1, std::atoi(args[i + 1].c_str()));
-        else if (args[i] == "--trace-mb")
-            traceMb = std::max(0.0, std::atof(args[i + 1].c_str()));
-        else if (args[i] == "--work")
-            work = args[i + 1];
-        else
-            return 2;
-    }
+    std::string work = defaultWorkDir();
+    if (!parseArgs(args, { { "--ranks", &ranks, 1 } }, { { "--work", &work } }, { { "--trace-mb", &traceMb, 0.0 } }))
+        return 2;
     const std::string source = generated(work, "slim" + std::to_string(ranks), ranks, traceMb);
     if (source.empty())
         return 1;
@@ -201,7 +182,7 @@ int slimRatio(const std::vector<std::string>& args)
     options.keep = load::ProfileSlim::Keep::Summary;
     const auto t0 = Clock::now();
     const auto result = load::ProfileSlim::run(options);
-    const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    const double seconds = secondsSince(t0);
     if (!result.error.empty()) {
         std::fprintf(stderr, "npuscope-bench slim: %s\n", result.error.c_str());
         return 1;

@@ -315,15 +315,9 @@ void timeFullMeshMatrix(int ranks, QThreadPool* pool, const std::string& prefix)
 int commViews(int argc, char** argv, const std::vector<std::string>& args)
 {
     int ranks = 1024;
-    std::string work = (fs::temp_directory_path() / "npuscope-bench").string();
-    for (size_t i = 0; i + 1 < args.size(); i += 2) {
-        if (args[i] == "--ranks")
-            ranks = std::max(1, std::atoi(args[i + 1].c_str()));
-        else if (args[i] == "--work")
-            work = args[i + 1];
-        else
-            return 2;
-    }
+    std::string work = defaultWorkDir();
+    if (!parseArgs(args, { { "--ranks", &ranks, 1 } }, { { "--work", &work } }))
+        return 2;
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);

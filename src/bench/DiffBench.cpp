@@ -23,7 +23,7 @@ namespace npuscope::bench {
 int diffRuns(const std::vector<std::string>& args)
 {
     int ranks = 1024;
-    std::string work = (fs::temp_directory_path() / "npuscope-bench").string();
+    std::string work = defaultWorkDir();
     std::string cli = cliExe();
     if (!parseArgs(args, { { "--ranks", &ranks, 32 } }, { { "--work", &work }, { "--cli", &cli } }))
         return 2;

@@ -27,19 +27,6 @@ namespace fs = std::filesystem;
 
 namespace npuscope::bench {
 
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double secondsOf(const std::function<void()>& fn)
-{
-    const auto t0 = Clock::now();
-    fn();
-    return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-} // namespace
-
 std::unique_ptr<model::Database> openSummary(const io::LoadPlan& plan, const load::ParseCache& cache)
 {
     load::LoadOptions options;
@@ -51,7 +38,7 @@ std::unique_ptr<model::Database> openSummary(const io::LoadPlan& plan, const loa
 int lazyAggregates(const std::vector<std::string>& args)
 {
     int ranks = 1024;
-    std::string work = (fs::temp_directory_path() / "npuscope-bench").string();
+    std::string work = defaultWorkDir();
     std::string path;
     if (!parseArgs(args, { { "--ranks", &ranks, 1 } }, { { "--work", &work }, { "--path", &path } }))
         return 2;

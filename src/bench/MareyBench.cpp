@@ -35,10 +35,6 @@ namespace npuscope::bench {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double ms(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
-
 // devices (a multiple of 32) × ops: a training-like step per device, the same sequence of named ops on every
 // device of a stage (every 25th a collective, sends and receives at the stage borders), durations jittered.
 std::shared_ptr<query::MareyStep> syntheticStep(int devices, int ops, query::ParallelLayout& layout)
@@ -118,13 +114,13 @@ OpenTimes openCluster(
     const std::string& cluster, const load::ParseCache& cache, gui::MareyChart& chart, KernelSource source)
 {
     OpenTimes t;
-    auto a = Clock::now();
+    auto t0 = Clock::now();
     load::LoadOptions options;
     options.loadTimelines = false;
     options.cache = &cache;
     auto db = load::Loader::load(io::Detector::detect({ cluster }), options);
-    auto b = Clock::now();
-    t.load = ms(a, b) / 1000;
+    t.load = secondsSince(t0);
+    t0 = Clock::now();
     if (!db)
         return t;
     const auto layout = query::ParallelLayoutQuery::layout(*db);
@@ -149,13 +145,13 @@ OpenTimes openCluster(
         w1.join();
         w2.join();
     }
-    auto c = Clock::now();
-    t.import = ms(b, c) / 1000;
+    t.import = secondsSince(t0);
+    t0 = Clock::now();
     auto guard = db->lock();
     auto step = std::make_shared<query::MareyStep>(query::MareyQuery::step(*db, layout, stepId));
     const auto findings = query::MareyFindings::find(*step);
-    auto d = Clock::now();
-    t.query = ms(c, d) / 1000;
+    t.query = secondsSince(t0);
+    t0 = Clock::now();
     t.ops = step->opCount;
     t.devices = step->devices.size();
     chart.setStep(step);
@@ -163,7 +159,7 @@ OpenTimes openCluster(
     QPainter p(&image);
     chart.paint(p);
     p.end();
-    t.layout = ms(d, Clock::now()) / 1000;
+    t.layout = secondsSince(t0);
     if (findings.findings.empty() && step->opCount == 0)
         std::fprintf(stderr, "marey: no operators in %s\n", cluster.c_str());
     return t;
@@ -186,10 +182,10 @@ int mareyView(int argc, char** argv, const std::vector<std::string>& args)
     query::ParallelLayout layout;
     auto a = Clock::now();
     auto step = syntheticStep(devices, ops, layout);
-    print("marey.synthetic.build", ms(a, Clock::now()), "ms");
+    print("marey.synthetic.build", msSince(a), "ms");
     a = Clock::now();
     query::MareyQuery::match(*step);
-    print("marey.match", ms(a, Clock::now()), "ms");
+    print("marey.match", msSince(a), "ms");
     a = Clock::now();
     // The peers a communication matrix would name: the same dp/tp coordinate on the next / previous stage.
     std::vector<query::MareyQuery::OpPeer> peers;
@@ -206,10 +202,10 @@ int mareyView(int argc, char** argv, const std::vector<std::string>& args)
         }
     }
     query::MareyQuery::pairSendReceive(*step, layout, peers);
-    print("marey.pair_send_receive", ms(a, Clock::now()), "ms");
+    print("marey.pair_send_receive", msSince(a), "ms");
     a = Clock::now();
     const auto findings = query::MareyFindings::find(*step);
-    print("marey.findings", ms(a, Clock::now()), "ms");
+    print("marey.findings", msSince(a), "ms");
     print("marey.devices", static_cast<double>(step->devices.size()), "count");
     print("marey.ops", static_cast<double>(step->opCount), "count");
     print("marey.p2p", static_cast<double>(step->p2p.size()), "count");
@@ -229,7 +225,7 @@ int mareyView(int argc, char** argv, const std::vector<std::string>& args)
             else
                 chart.paint(p);
             p.end();
-            times.push_back(ms(t, Clock::now()));
+            times.push_back(msSince(t));
         }
         return times;
     };

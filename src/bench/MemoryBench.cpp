@@ -25,10 +25,6 @@ namespace npuscope::bench {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double ms(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
-
 // A training-like curve: a sawtooth per step (activations allocated in forward, freed in backward) plus noise.
 std::vector<query::MemoryCurve> syntheticCurves(size_t total)
 {
@@ -78,7 +74,7 @@ int memoryCurve(int argc, char** argv, const std::vector<std::string>& args)
     // Once per rank (a worker thread in the dock): the overviews of a rank above kReduceAbove points.
     auto a = Clock::now();
     auto series = gui::MemoryCurveChart::prepare(curves);
-    print("memory.prepare", ms(a, Clock::now()), "ms");
+    print("memory.prepare", msSince(a), "ms");
 
     gui::MemoryCurveChart chart;
     chart.resize(1600, 500);
@@ -101,7 +97,7 @@ int memoryCurve(int argc, char** argv, const std::vector<std::string>& args)
             QPainter p(&image);
             chart.paint(p);
             p.end();
-            times.push_back(ms(t, Clock::now()));
+            times.push_back(msSince(t));
         }
         return times;
     };
@@ -121,7 +117,7 @@ int memoryCurve(int argc, char** argv, const std::vector<std::string>& args)
             size_t kept = 0;
             for (const auto& s : series)
                 kept += core::downsampleLttb(levelOf(s), 3200).size();
-            times.push_back(ms(t, Clock::now()));
+            times.push_back(msSince(t));
             if (kept == 0)
                 return -1.0;
         }
@@ -139,7 +135,7 @@ int memoryCurve(int argc, char** argv, const std::vector<std::string>& args)
     a = Clock::now();
     for (const auto& c : curves)
         core::downsampleLttb(c.points, 3200);
-    print("memory.lttb.raw", ms(a, Clock::now()), "ms");
+    print("memory.lttb.raw", msSince(a), "ms");
 
     // Baseline: every point drawn unreduced as one polyline per series, the same pens' width, no antialiasing.
     std::vector<double> baseline;
@@ -159,7 +155,7 @@ int memoryCurve(int argc, char** argv, const std::vector<std::string>& args)
             p.drawPolyline(line);
         }
         p.end();
-        baseline.push_back(ms(t, Clock::now()));
+        baseline.push_back(msSince(t));
     }
     const double base = percentile(baseline, 0.5);
     print("memory.frame.unreduced.median", base, "ms");

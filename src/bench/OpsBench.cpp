@@ -19,10 +19,6 @@ namespace npuscope::bench {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
-
 // splitmix64: deterministic row contents without <random>'s per-platform differences.
 uint64_t mix(uint64_t x)
 {

@@ -24,10 +24,6 @@ namespace npuscope::bench {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double ms(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
-
 } // namespace
 
 int runTimelineBench(int argc, char** argv)
@@ -38,7 +34,7 @@ int runTimelineBench(int argc, char** argv)
     const int64_t slices = argc > 2 ? std::atoll(argv[2]) : 5'000'000;
     const auto t0 = Clock::now();
     const auto data = testgen::TimelineGenerator::generate(slices, 64, 4);
-    std::printf("timeline.generate %.3f ms\n", ms(t0, Clock::now()));
+    std::printf("timeline.generate %.3f ms\n", msSince(t0));
     std::printf("timeline.slices %zu count\n", data->sliceCount());
 
     gui::TimelineRenderer renderer;
@@ -79,7 +75,7 @@ int runTimelineBench(int argc, char** argv)
             QPainter p(&image);
             renderer.paint(p);
             p.end();
-            times.push_back(ms(a, Clock::now()));
+            times.push_back(msSince(a));
         }
         std::printf("timeline.paint.%s.median %.3f ms\n", level.name, percentile(times, 0.5));
         std::printf("timeline.paint.%s.p95 %.3f ms\n", level.name, percentile(times, 0.95));
@@ -94,7 +90,7 @@ int runTimelineBench(int argc, char** argv)
             gui::TimelineRenderer::kRulerHeight + (i * 53) % (1080 - gui::TimelineRenderer::kRulerHeight));
         const auto a = Clock::now();
         found += renderer.hitTest(pos).has_value() ? 1 : 0;
-        hits.push_back(ms(a, Clock::now()));
+        hits.push_back(msSince(a));
     }
     std::printf("timeline.hover.full.median %.4f ms\n", percentile(hits, 0.5));
     std::printf("timeline.hover.full.p95 %.4f ms\n", percentile(hits, 0.95));

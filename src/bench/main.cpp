@@ -23,7 +23,8 @@
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using npuscope::bench::Clock;
+using npuscope::bench::secondsSince;
 
 int usage()
 {
@@ -72,8 +73,6 @@ int usage()
     return 2;
 }
 
-double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
-
 using npuscope::bench::peakRssMb;
 
 void print(const char* name, double value, const char* unit) { npuscope::bench::print(name, value, unit); }
@@ -96,7 +95,7 @@ IngestResult ingestOnce(const std::string& path)
         writer.begin();
         r.ok = npuscope::io::TraceViewImporter::run(ctx);
         writer.commit();
-        r.secs = seconds(t0, Clock::now());
+        r.secs = secondsSince(t0);
     }
     r.slices = db->scalarInt("SELECT count(*) FROM slice").value_or(0);
     r.counters = db->scalarInt("SELECT count(*) FROM counter").value_or(0);
@@ -125,7 +124,7 @@ int ingestImpl(const std::string& path, int repeat, bool modelOnly)
     for (int i = 0; i < repeat && !modelOnly; ++i) {
         auto t0 = Clock::now();
         const auto bytes = npuscope::io::TraceViewImporter::parseOnly(path);
-        const double floorSecs = seconds(t0, Clock::now());
+        const double floorSecs = secondsSince(t0);
         if (!bytes) {
             std::fprintf(stderr, "npuscope-bench: %s is not valid JSON (floor parse failed)\n", path.c_str());
             return 1;
@@ -136,7 +135,7 @@ int ingestImpl(const std::string& path, int repeat, bool modelOnly)
             std::fprintf(stderr, "npuscope-bench: %s is not valid JSON (raw floor failed)\n", path.c_str());
             return 1;
         }
-        rawBest = std::min(rawBest, seconds(t0, Clock::now()));
+        rawBest = std::min(rawBest, secondsSince(t0));
         last = ingestOnce(path);
         ingestBest = std::min(ingestBest, last.secs);
     }

@@ -159,6 +159,17 @@ Options& Options::step(std::function<void(long long)> set)
         std::move(set));
 }
 
+Options& Options::ranks(std::optional<std::set<int64_t>>& out)
+{
+    return value("--ranks", "rank ids and ranges such as 0,3,8-15", [&out](const std::string& v) {
+        std::set<int64_t> ranks;
+        if (!parseRankList(v, ranks))
+            return false;
+        out = std::move(ranks);
+        return true;
+    });
+}
+
 int Options::error(const std::string& message) const { return usageError(m_command, message); }
 
 std::optional<int> Options::parse(const std::vector<std::string>& args) const

@@ -66,6 +66,8 @@ public:
     Options& report(ReportArgs& out);
     // --step N, any integer: the step a report is about.
     Options& step(std::function<void(long long)> set);
+    // --ranks LIST, rank ids and ranges (parseRankList): the ranks a command keeps to.
+    Options& ranks(std::optional<std::set<int64_t>>& out);
     // nullopt when every argument was taken; else the exit status of the usage error it printed (2).
     std::optional<int> parse(const std::vector<std::string>& args) const;
     // The usage error of this command (for checks after parse()).

@@ -454,14 +454,7 @@ int run(const std::vector<std::string>& args)
         .text("--ssh-config", [&](const std::string& v) { o.sshConfig = v; })
         .integer("--jobs", 1, 256, "an integer in 1..256", [&](long long n) { o.jobs = static_cast<int>(n); })
         .integer("--bwlimit", 1, 1LL << 40, "a positive integer (KB/s)", [&](long long n) { o.bwlimit = n; })
-        .value("--ranks", "rank ids and ranges such as 0,3,8-15",
-            [&](const std::string& v) {
-                std::set<int64_t> ranks;
-                if (!npuscope::cli::parseRankList(v, ranks))
-                    return false;
-                o.ranks = std::move(ranks);
-                return true;
-            })
+        .ranks(o.ranks)
         .value("--slim", "summary, timeline or all",
             [&](const std::string& v) {
                 if (v != "summary" && v != "timeline" && v != "all")

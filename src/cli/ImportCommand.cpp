@@ -5,7 +5,6 @@
 #include "npuscope/load/RankImport.h"
 
 #include <iostream>
-#include <set>
 
 namespace {
 
@@ -61,14 +60,7 @@ int run(const std::vector<std::string>& args)
                     return false;
                 return true;
             })
-        .value("--ranks", "rank ids and ranges such as 0,3,8-15",
-            [&](const std::string& v) {
-                std::set<int64_t> ranks;
-                if (!npuscope::cli::parseRankList(v, ranks))
-                    return false;
-                options.groupRanks = std::move(ranks);
-                return true;
-            })
+        .ranks(options.groupRanks)
         .flag("--quiet", quiet)
         .flag("--no-join", noJoin)
         .paths(dirs, true);

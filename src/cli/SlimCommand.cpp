@@ -5,7 +5,6 @@
 #include "npuscope/load/ProfileSlim.h"
 
 #include <iostream>
-#include <set>
 #include <sstream>
 
 namespace {
@@ -36,14 +35,7 @@ int run(const std::vector<std::string>& args)
     parser
         .value("--keep", "summary, timeline or all",
             [&](const std::string& v) { return npuscope::load::ProfileSlim::keepFromName(v, options.keep); })
-        .value("--ranks", "rank ids and ranges such as 0,3,8-15",
-            [&](const std::string& v) {
-                std::set<int64_t> ranks;
-                if (!npuscope::cli::parseRankList(v, ranks))
-                    return false;
-                options.ranks = std::move(ranks);
-                return true;
-            })
+        .ranks(options.ranks)
         .paths(paths, true);
     if (const auto status = parser.parse(args))
         return *status;

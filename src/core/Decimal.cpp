@@ -103,33 +103,47 @@ std::optional<int64_t> parseScaled(std::string_view s, int scaleDigits)
     return negative ? -result : result;
 }
 
-std::optional<int64_t> parseInt(std::string_view s)
+namespace {
+
+// The text of a plain number: s without surrounding blanks and one leading '+'; nullopt for a missing value.
+std::optional<std::string_view> numberText(std::string_view s)
 {
     s = trim(s);
     if (isMissing(s))
         return std::nullopt;
     if (s.front() == '+')
         s.remove_prefix(1);
+    return s;
+}
+
+// Whether std::from_chars reads all of text into v.
+template <typename T> bool readsWhole(std::string_view text, T& v)
+{
+    const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    return ec == std::errc() && p == text.data() + text.size();
+}
+
+} // namespace
+
+std::optional<int64_t> parseInt(std::string_view s)
+{
+    const auto text = numberText(s);
+    if (!text)
+        return std::nullopt;
     int64_t v = 0;
-    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec == std::errc() && p == s.data() + s.size())
+    if (readsWhole(*text, v))
         return v;
     // "12.0" style integers written by Python.
-    if (auto d = parseDouble(s); d && std::floor(*d) == *d && std::fabs(*d) < 9.0e18)
+    if (auto d = parseDouble(*text); d && std::floor(*d) == *d && std::fabs(*d) < 9.0e18)
         return static_cast<int64_t>(*d);
     return std::nullopt;
 }
 
 std::optional<double> parseDouble(std::string_view s)
 {
-    s = trim(s);
-    if (isMissing(s))
-        return std::nullopt;
-    if (s.front() == '+')
-        s.remove_prefix(1);
+    const auto text = numberText(s);
     double v = 0;
-    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || p != s.data() + s.size() || !std::isfinite(v))
+    if (!text || !readsWhole(*text, v) || !std::isfinite(v))
         return std::nullopt;
     return v;
 }

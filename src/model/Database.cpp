@@ -311,13 +311,7 @@ Statement Database::prepare(std::string_view sql) { return Statement(m_db, sql);
 
 int64_t Database::lastInsertRowId() const { return sqlite3_last_insert_rowid(m_db); }
 
-std::optional<int64_t> Database::scalarInt(std::string_view sql)
-{
-    auto st = prepare(sql);
-    if (!st.step())
-        return std::nullopt;
-    return st.optInt(0);
-}
+std::optional<int64_t> Database::scalarInt(std::string_view sql) { return prepare(sql).scalarInt(); }
 
 void Database::createIndexes(int sorterThreads)
 {
@@ -418,6 +412,13 @@ bool Statement::step()
     if (rc == SQLITE_DONE)
         return false;
     fail(m_db, "step");
+}
+
+std::optional<int64_t> Statement::scalarInt()
+{
+    if (!step())
+        return std::nullopt;
+    return optInt(0);
 }
 
 void Statement::run()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/model/ModelWriter.h"
 
+#include "npuscope/core/EnumNames.h"
 #include "npuscope/model/ParallelGroupTable.h"
 #include "npuscope/model/TableInsert.h"
 
@@ -55,20 +56,12 @@ constexpr TableInsert<12>::Columns kSliceColumns { "rank_id", "pid", "tid", "ts"
 constexpr TableInsert<12>::Columns kFlowColumns { "rank_id", "cat", "name", "flow_id", "src_pid", "src_tid", "src_ts",
     "dst_pid", "dst_tid", "dst_ts", "src_slice_id", "dst_slice_id" };
 
+constexpr EnumName<Severity> kSeverityNames[] { { Severity::Info, "info" }, { Severity::Warning, "warning" },
+    { Severity::Error, "error" } };
+
 } // namespace
 
-const char* severityName(Severity s)
-{
-    switch (s) {
-    case Severity::Info:
-        return "info";
-    case Severity::Warning:
-        return "warning";
-    case Severity::Error:
-        return "error";
-    }
-    return "warning";
-}
+const char* severityName(Severity s) { return nameOf(kSeverityNames, s, "warning"); }
 
 // Multi-row INSERTs of 1 to B rows into one table, each prepared when first used.
 template <std::size_t N, std::size_t B> class BatchInsert {
@@ -376,10 +369,7 @@ void ModelWriter::addCommBandwidths(const CommBandwidthRow* rows, std::size_t n,
     });
 }
 
-void ModelWriter::addCommPacket(const CommPacketRow& r)
-{
-    addCommPackets(&r, 1);
-}
+void ModelWriter::addCommPacket(const CommPacketRow& r) { addCommPackets(&r, 1); }
 
 void ModelWriter::addCommPackets(const CommPacketRow* rows, std::size_t n)
 {

@@ -1,41 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/model/RankFileStatus.h"
 
-#include <array>
+#include "npuscope/core/EnumNames.h"
 
 namespace npuscope::model {
 
 namespace {
 
-constexpr std::array kStatuses { RankFileStatus::Planned, RankFileStatus::Skipped, RankFileStatus::Loading,
-    RankFileStatus::Loaded, RankFileStatus::Failed };
+constexpr EnumName<RankFileStatus> kStatusNames[] { { RankFileStatus::Planned, "planned" },
+    { RankFileStatus::Skipped, "skipped" }, { RankFileStatus::Loading, "loading" },
+    { RankFileStatus::Loaded, "loaded" }, { RankFileStatus::Failed, "failed" } };
 
 } // namespace
 
-const char* rankFileStatusName(RankFileStatus status)
-{
-    switch (status) {
-    case RankFileStatus::Planned:
-        return "planned";
-    case RankFileStatus::Skipped:
-        return "skipped";
-    case RankFileStatus::Loading:
-        return "loading";
-    case RankFileStatus::Loaded:
-        return "loaded";
-    case RankFileStatus::Failed:
-        return "failed";
-    }
-    return "failed";
-}
+const char* rankFileStatusName(RankFileStatus status) { return nameOf(kStatusNames, status, "failed"); }
 
-std::optional<RankFileStatus> rankFileStatusFromName(std::string_view name)
-{
-    for (const RankFileStatus s : kStatuses) {
-        if (name == rankFileStatusName(s))
-            return s;
-    }
-    return std::nullopt;
-}
+std::optional<RankFileStatus> rankFileStatusFromName(std::string_view name) { return valueOf(kStatusNames, name); }
 
 } // namespace npuscope::model

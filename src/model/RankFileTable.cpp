@@ -36,7 +36,7 @@ int64_t RankFileTable::bytesWithStatus(int64_t rankId, RankFileStatus status)
 {
     auto st = m_db.prepare("SELECT COALESCE(SUM(size_bytes), 0) FROM rank_file WHERE rank_id = ?1 AND status = ?2");
     st.bind(1, rankId).bind(2, rankFileStatusName(status));
-    return st.step() ? st.int64(0) : 0;
+    return st.scalarInt().value_or(0);
 }
 
 void RankFileTable::changeStatus(int64_t rankId, RankFileStatus from, RankFileStatus to)

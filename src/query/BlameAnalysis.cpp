@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/BlameAnalysis.h"
+#include "npuscope/core/EnumNames.h"
 #include "npuscope/query/TranslationMarker.h"
 
 #include <algorithm>
@@ -10,19 +11,19 @@
 
 namespace npuscope::query {
 
+namespace {
+
+constexpr EnumName<BlameCause> kCauseNames[] {
+    { BlameCause::Compute, QT_TRANSLATE_NOOP("BlameCause", "compute") },
+    { BlameCause::Host, QT_TRANSLATE_NOOP("BlameCause", "host") },
+    { BlameCause::Link, QT_TRANSLATE_NOOP("BlameCause", "link") },
+};
+
+} // namespace
+
 const char* blameCauseName(BlameCause cause)
 {
-    switch (cause) {
-    case BlameCause::Compute:
-        return QT_TRANSLATE_NOOP("BlameCause", "compute");
-    case BlameCause::Host:
-        return QT_TRANSLATE_NOOP("BlameCause", "host");
-    case BlameCause::Link:
-        return QT_TRANSLATE_NOOP("BlameCause", "link");
-    case BlameCause::Unknown:
-        break;
-    }
-    return QT_TRANSLATE_NOOP("BlameCause", "unknown");
+    return nameOf(kCauseNames, cause, QT_TRANSLATE_NOOP("BlameCause", "unknown"));
 }
 
 namespace {

@@ -59,10 +59,7 @@ using Row = CommLinkIndex::Row;
 std::vector<LinkOp> readLinkOps(model::Database& db, OpStrings& opStrings)
 {
     std::vector<LinkOp> ops;
-    {
-        auto count = db.prepare("SELECT COUNT(*) FROM comm_link_op");
-        ops.reserve(count.step() ? static_cast<size_t>(count.int64(0)) : 0);
-    }
+    ops.reserve(static_cast<size_t>(db.scalarInt("SELECT COUNT(*) FROM comm_link_op").value_or(0)));
     auto opSt = db.prepare("SELECT id, first_row, last_row, rank_id, step, matrix_op, op_type, slot, group_hash "
                            "FROM comm_link_op ORDER BY id");
     while (opSt.step()) {
@@ -126,12 +123,9 @@ RawLinks readLinkRows(model::Database& db, const std::vector<LinkOp>& ops, OpStr
 {
     OpNames names(db);
     RawLinks raw;
-    {
-        auto count = db.prepare("SELECT COUNT(*) FROM comm_link_row");
-        const size_t n = count.step() ? static_cast<size_t>(count.int64(0)) : 0;
-        rows.reserve(n);
-        raw.localRanks.reserve(n);
-    }
+    const auto n = static_cast<size_t>(db.scalarInt("SELECT COUNT(*) FROM comm_link_row").value_or(0));
+    rows.reserve(n);
+    raw.localRanks.reserve(n);
     size_t current = 0; // the op of the previous row: a file's links are consecutive
     size_t interned = SIZE_MAX; // the op whose index ids are in ids
     std::array<int32_t, 4> ids {};
@@ -217,20 +211,14 @@ void chooseRanks(core::HugeVector<Row>& rows, const RawLinks& raw, const StringT
 std::vector<Group> readGroups(model::Database& db)
 {
     std::vector<Group> out;
-    std::unordered_map<std::string, size_t> groupIndex;
     auto groups = db.prepare("SELECT group_hash, name FROM comm_group ORDER BY group_hash");
     while (groups.step()) {
         Group g;
         g.hash = groups.text(0);
         g.name = groups.optText(1);
-        groupIndex.emplace(g.hash, out.size());
         out.push_back(std::move(g));
     }
-    auto members = db.prepare("SELECT group_hash, global_rank FROM comm_group_rank ORDER BY group_hash, local_rank");
-    while (members.step()) {
-        if (auto it = groupIndex.find(members.text(0)); it != groupIndex.end())
-            out[it->second].ranks.push_back(members.int64(1));
-    }
+    CommQuery::addMembers(db, out);
     return out;
 }
 

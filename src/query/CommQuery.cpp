@@ -459,7 +459,6 @@ struct GroupList {
 std::vector<Group> readGroups(model::Database& db)
 {
     std::vector<Group> out;
-    std::map<std::string, size_t> index;
     // The op counts in one GROUP BY over comm_op: a subquery per group needed an index on comm_op(group_hash), whose
     // build took as long as this pass (0.1-0.17 s of a 1,024-rank load) and paid off only through this query.
     auto st = db.prepare("SELECT g.group_hash, g.raw_name, g.name, g.ranks_source, COALESCE(c.n, 0) FROM comm_group g "
@@ -473,18 +472,25 @@ std::vector<Group> readGroups(model::Database& db)
         g.name = st.optText(2);
         g.ranksSource = st.text(3);
         g.opCount = st.int64(4);
-        index[g.hash] = out.size();
         out.push_back(std::move(g));
     }
-    auto members = db.prepare("SELECT group_hash, global_rank FROM comm_group_rank ORDER BY group_hash, local_rank");
-    while (members.step()) {
-        if (auto it = index.find(members.text(0)); it != index.end())
-            out[it->second].ranks.push_back(members.int64(1));
-    }
+    CommQuery::addMembers(db, out);
     return out;
 }
 
 } // namespace
+
+void CommQuery::addMembers(model::Database& db, std::vector<Group>& groups)
+{
+    std::unordered_map<std::string, size_t> index;
+    for (size_t i = 0; i < groups.size(); ++i)
+        index.emplace(groups[i].hash, i);
+    auto members = db.prepare("SELECT group_hash, global_rank FROM comm_group_rank ORDER BY group_hash, local_rank");
+    while (members.step()) {
+        if (auto it = index.find(members.text(0)); it != index.end())
+            groups[it->second].ranks.push_back(members.int64(1));
+    }
+}
 
 std::vector<Group> CommQuery::groups(model::Database& db)
 {

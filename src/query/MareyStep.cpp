@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/MareyStep.h"
 
+#include "npuscope/core/EnumNames.h"
 #include "npuscope/query/TranslationMarker.h"
 
 #include <algorithm>
@@ -9,20 +10,18 @@
 
 namespace npuscope::query {
 
-const char* mareyOpKindName(MareyOpKind kind)
-{
-    switch (kind) {
-    case MareyOpKind::Compute:
-        return QT_TRANSLATE_NOOP("MareyOpKind", "compute");
-    case MareyOpKind::Communication:
-        return QT_TRANSLATE_NOOP("MareyOpKind", "communication");
-    case MareyOpKind::Send:
-        return QT_TRANSLATE_NOOP("MareyOpKind", "send");
-    case MareyOpKind::Receive:
-        return QT_TRANSLATE_NOOP("MareyOpKind", "receive");
-    }
-    return "compute";
-}
+namespace {
+
+constexpr EnumName<MareyOpKind> kOpKindNames[] {
+    { MareyOpKind::Compute, QT_TRANSLATE_NOOP("MareyOpKind", "compute") },
+    { MareyOpKind::Communication, QT_TRANSLATE_NOOP("MareyOpKind", "communication") },
+    { MareyOpKind::Send, QT_TRANSLATE_NOOP("MareyOpKind", "send") },
+    { MareyOpKind::Receive, QT_TRANSLATE_NOOP("MareyOpKind", "receive") },
+};
+
+} // namespace
+
+const char* mareyOpKindName(MareyOpKind kind) { return nameOf(kOpKindNames, kind, "compute"); }
 
 std::pair<int64_t, int64_t> MareyStep::range(MareyTime time) const
 {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/MemoryDetailQuery.h"
+#include "npuscope/core/EnumNames.h"
 #include "npuscope/query/TranslationMarker.h"
 
 #include "npuscope/query/TimelineQuery.h"
@@ -18,20 +19,15 @@ constexpr const char* kStepPrefix = "ProfilerStep#";
 
 bool inside(std::optional<int64_t> ts, int64_t begin, int64_t end) { return ts && *ts >= begin && *ts < end; }
 
+constexpr EnumName<MemoryMetric> kMetricNames[] {
+    { MemoryMetric::Allocated, QT_TRANSLATE_NOOP("MemoryMetric", "Allocated") },
+    { MemoryMetric::Reserved, QT_TRANSLATE_NOOP("MemoryMetric", "Reserved") },
+    { MemoryMetric::Active, QT_TRANSLATE_NOOP("MemoryMetric", "Active") },
+};
+
 } // namespace
 
-const char* memoryMetricName(MemoryMetric m)
-{
-    switch (m) {
-    case MemoryMetric::Allocated:
-        return QT_TRANSLATE_NOOP("MemoryMetric", "Allocated");
-    case MemoryMetric::Reserved:
-        return QT_TRANSLATE_NOOP("MemoryMetric", "Reserved");
-    case MemoryMetric::Active:
-        return QT_TRANSLATE_NOOP("MemoryMetric", "Active");
-    }
-    return "";
-}
+const char* memoryMetricName(MemoryMetric m) { return nameOf(kMetricNames, m, ""); }
 
 uint32_t operatorMemoryFlags(const OperatorMemoryRow& row)
 {

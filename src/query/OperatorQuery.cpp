@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/OperatorQuery.h"
 
+#include "npuscope/core/EnumNames.h"
 #include "npuscope/query/TranslationMarker.h"
 
 #include <algorithm>
@@ -21,28 +22,22 @@ uint64_t rankKey(int64_t rank, int32_t key)
 
 int64_t rankOf(uint64_t packed) { return static_cast<int32_t>(static_cast<uint32_t>(packed >> 32)); }
 
+constexpr EnumName<OperatorGroupBy> kGroupByNames[] { { OperatorGroupBy::Type, "type" },
+    { OperatorGroupBy::Name, "name" }, { OperatorGroupBy::Shape, "shape" } };
+
+constexpr EnumName<CoreClass> kCoreClassNames[] {
+    { CoreClass::AiCore, QT_TRANSLATE_NOOP("CoreClass", "AI Core") },
+    { CoreClass::AiVector, QT_TRANSLATE_NOOP("CoreClass", "AI Vector") },
+    { CoreClass::Mix, QT_TRANSLATE_NOOP("CoreClass", "MIX") },
+    { CoreClass::AiCpu, QT_TRANSLATE_NOOP("CoreClass", "AI CPU") },
+    { CoreClass::Communication, QT_TRANSLATE_NOOP("CoreClass", "communication") },
+};
+
 } // namespace
 
-std::string_view groupByName(OperatorGroupBy by)
-{
-    switch (by) {
-    case OperatorGroupBy::Type:
-        return "type";
-    case OperatorGroupBy::Name:
-        return "name";
-    case OperatorGroupBy::Shape:
-        return "shape";
-    }
-    return "type";
-}
+std::string_view groupByName(OperatorGroupBy by) { return nameOf(kGroupByNames, by, "type"); }
 
-std::optional<OperatorGroupBy> groupByFromName(std::string_view name)
-{
-    for (auto by : { OperatorGroupBy::Type, OperatorGroupBy::Name, OperatorGroupBy::Shape })
-        if (groupByName(by) == name)
-            return by;
-    return std::nullopt;
-}
+std::optional<OperatorGroupBy> groupByFromName(std::string_view name) { return valueOf(kGroupByNames, name); }
 
 CoreClass coreClassOf(std::string_view core)
 {
@@ -62,21 +57,7 @@ CoreClass coreClassOf(std::string_view core)
 
 std::string_view coreClassName(CoreClass c)
 {
-    switch (c) {
-    case CoreClass::AiCore:
-        return QT_TRANSLATE_NOOP("CoreClass", "AI Core");
-    case CoreClass::AiVector:
-        return QT_TRANSLATE_NOOP("CoreClass", "AI Vector");
-    case CoreClass::Mix:
-        return QT_TRANSLATE_NOOP("CoreClass", "MIX");
-    case CoreClass::AiCpu:
-        return QT_TRANSLATE_NOOP("CoreClass", "AI CPU");
-    case CoreClass::Communication:
-        return QT_TRANSLATE_NOOP("CoreClass", "communication");
-    case CoreClass::Other:
-        break;
-    }
-    return QT_TRANSLATE_NOOP("CoreClass", "other");
+    return nameOf(kCoreClassNames, c, QT_TRANSLATE_NOOP("CoreClass", "other"));
 }
 
 int64_t OperatorRow::meanNs() const

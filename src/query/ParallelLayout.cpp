@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/ParallelLayout.h"
+#include "npuscope/core/EnumNames.h"
 #include "npuscope/query/TranslationMarker.h"
 
 #include <algorithm>
@@ -10,24 +11,20 @@
 
 namespace npuscope::query {
 
-const char* layoutSourceName(LayoutSource source)
-{
-    switch (source) {
-    case LayoutSource::UserSizes:
-        return QT_TRANSLATE_NOOP("LayoutSource", "user sizes");
-    case LayoutSource::ParallelGroups:
-        return QT_TRANSLATE_NOOP("LayoutSource", "parallel groups");
-    case LayoutSource::DistributedArgs:
-        return QT_TRANSLATE_NOOP("LayoutSource", "distributed_args");
-    case LayoutSource::MindSporeStages:
-        return QT_TRANSLATE_NOOP("LayoutSource", "MindSpore stageDevices");
-    case LayoutSource::ClusterAnalyseFiles:
-        return QT_TRANSLATE_NOOP("LayoutSource", "pipeline-parallel file names");
-    case LayoutSource::Fallback:
-        return QT_TRANSLATE_NOOP("LayoutSource", "fallback");
-    }
-    return "fallback";
-}
+namespace {
+
+constexpr EnumName<LayoutSource> kSourceNames[] {
+    { LayoutSource::UserSizes, QT_TRANSLATE_NOOP("LayoutSource", "user sizes") },
+    { LayoutSource::ParallelGroups, QT_TRANSLATE_NOOP("LayoutSource", "parallel groups") },
+    { LayoutSource::DistributedArgs, QT_TRANSLATE_NOOP("LayoutSource", "distributed_args") },
+    { LayoutSource::MindSporeStages, QT_TRANSLATE_NOOP("LayoutSource", "MindSpore stageDevices") },
+    { LayoutSource::ClusterAnalyseFiles, QT_TRANSLATE_NOOP("LayoutSource", "pipeline-parallel file names") },
+    { LayoutSource::Fallback, QT_TRANSLATE_NOOP("LayoutSource", "fallback") },
+};
+
+} // namespace
+
+const char* layoutSourceName(LayoutSource source) { return nameOf(kSourceNames, source, "fallback"); }
 
 const RankCoord* ParallelLayout::find(int64_t rank) const
 {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/RankMetricQuery.h"
+#include "npuscope/core/EnumNames.h"
 #include "npuscope/query/TranslationMarker.h"
 
 #include "npuscope/query/CommAnalysisQuery.h"
@@ -10,24 +11,20 @@
 
 namespace npuscope::query {
 
-const char* rankMetricTitle(RankMetric m)
-{
-    switch (m) {
-    case RankMetric::StepTime:
-        return QT_TRANSLATE_NOOP("RankMetric", "Step time");
-    case RankMetric::Computing:
-        return QT_TRANSLATE_NOOP("RankMetric", "Computing");
-    case RankMetric::CommNotOverlapped:
-        return QT_TRANSLATE_NOOP("RankMetric", "Communication (not overlapped)");
-    case RankMetric::Free:
-        return QT_TRANSLATE_NOOP("RankMetric", "Free");
-    case RankMetric::WaitRatio:
-        return QT_TRANSLATE_NOOP("RankMetric", "Wait ratio");
-    case RankMetric::PeakMemoryRatio:
-        return QT_TRANSLATE_NOOP("RankMetric", "Peak memory \u00f7 capacity");
-    }
-    return "";
-}
+namespace {
+
+constexpr EnumName<RankMetric> kMetricTitles[] {
+    { RankMetric::StepTime, QT_TRANSLATE_NOOP("RankMetric", "Step time") },
+    { RankMetric::Computing, QT_TRANSLATE_NOOP("RankMetric", "Computing") },
+    { RankMetric::CommNotOverlapped, QT_TRANSLATE_NOOP("RankMetric", "Communication (not overlapped)") },
+    { RankMetric::Free, QT_TRANSLATE_NOOP("RankMetric", "Free") },
+    { RankMetric::WaitRatio, QT_TRANSLATE_NOOP("RankMetric", "Wait ratio") },
+    { RankMetric::PeakMemoryRatio, QT_TRANSLATE_NOOP("RankMetric", "Peak memory \u00f7 capacity") },
+};
+
+} // namespace
+
+const char* rankMetricTitle(RankMetric m) { return nameOf(kMetricTitles, m, ""); }
 
 bool rankMetricIsRatio(RankMetric m) { return m == RankMetric::WaitRatio || m == RankMetric::PeakMemoryRatio; }
 

@@ -15,6 +15,7 @@
 #include "npuscope/gui/steps/ClusterStepsDock.h"
 #include "npuscope/gui/steps/StepStatsModel.h"
 #include "npuscope/gui/steps/StepTableModel.h"
+#include "npuscope/testgen/ClusterGenerator.h"
 
 #include <QAbstractItemModelTester>
 #include <QCoreApplication>
@@ -105,6 +106,31 @@ inline bool openAndWait(
     const bool idle = window.waitUntilIdle(timeoutMs);
     QObject::disconnect(connection);
     return idle && done && ok;
+}
+
+// Generates the small cluster o describes into outDir (o.outDir is set to it) and opens it in window through
+// openAndWait: what a test of a view on a generated cluster starts from. Fails with the generator's error or the
+// load's closing message.
+inline ::testing::AssertionResult generateAndOpen(
+    gui::MainWindow& window, testgen::GeneratorOptions& o, const QString& outDir)
+{
+    o.outDir = outDir.toStdString();
+    std::string error;
+    if (!testgen::ClusterGenerator::generate(o, error))
+        return ::testing::AssertionFailure() << "generate: " << error;
+    QString message;
+    if (!openAndWait(window, { outDir }, &message))
+        return ::testing::AssertionFailure() << "open: " << message.toStdString();
+    return ::testing::AssertionSuccess();
+}
+
+// Brings dock to the front of the shown window and waits until the window is idle (its query answered).
+template <typename Dock> Dock* showDock(gui::MainWindow& window, Dock* dock, int timeoutMs = 60000)
+{
+    window.focusDock(dock);
+    window.show();
+    EXPECT_TRUE(window.waitUntilIdle(timeoutMs));
+    return dock;
 }
 
 // Runs the event loop until condition holds or ms pass; returns the condition.

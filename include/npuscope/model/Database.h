@@ -194,6 +194,9 @@ public:
 
     // Steps once; true when a row is available.
     bool step();
+    // Steps once and gives the first column of the row as an integer: nullopt when there is no row or it is NULL
+    // (SELECT COUNT(*) ..., a single id).
+    std::optional<int64_t> scalarInt();
     // Runs an insert/update to completion and resets for reuse (bindings cleared), also when step() throws.
     void run();
     // run() for a statement whose every parameter is bound again before each run (TableInsert): the bindings are

@@ -93,6 +93,9 @@ public:
     static void forEachLink(model::Database& db, const CommFilter& filter,
         const std::function<void(const LinkRef&)>& visit, LinkVisit where = LinkVisit::CallerThread);
     static std::vector<Group> groups(model::Database& db);
+    // Appends to the ranks of each group of groups its members in comm_group_rank (global ranks by local rank),
+    // matched by hash. Needs the lock.
+    static void addMembers(model::Database& db, std::vector<Group>& groups);
     // Groups msprof-analyze's communication_group.json (or CommunicationGroup) lists without a hash (older builds,
     // p2p entries), so no op or link can name them: hash empty, ranksSource the file (cluster_comm_group.source),
     // kind set, ranks ascending. A set is left out when a hashed group of groups() has the same ranks and kind (or no

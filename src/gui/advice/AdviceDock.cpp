@@ -111,13 +111,7 @@ AdviceDock::AdviceDock(Workspace* ws, QWidget* parent)
     buttons->addWidget(rerun);
     buttons->addStretch(1);
     detailLayout->addLayout(buttons);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
-    // 3 : 2 whatever the two would like (the table's hint took nearly all of a short dock); the detail keeps a few
-    // lines of text.
-    SplitterShares::install(splitter, { 3, 2 });
-    splitter->setChildrenCollapsible(false);
-    m_detail->setMinimumHeight(4 * m_detail->fontMetrics().lineSpacing());
+    SplitterShares::installTableDetail(splitter, m_detail);
     layout->addWidget(splitter, 1);
     setBody(body);
 

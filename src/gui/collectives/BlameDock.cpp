@@ -46,13 +46,7 @@ BlameDock::BlameDock(Workspace* ws, QWidget* parent)
     TableSetup::install(m_table, { .singleSelection = true, .stretchLastSection = true, .sortable = true });
     m_chain = new QTextBrowser(splitter);
     m_chain->setObjectName(QStringLiteral("blameChain"));
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
-    // 3 : 2 whatever the two would like (the table's hint took nearly all of a short dock); the chain keeps a few
-    // lines of text.
-    SplitterShares::install(splitter, { 3, 2 });
-    splitter->setChildrenCollapsible(false);
-    m_chain->setMinimumHeight(4 * m_chain->fontMetrics().lineSpacing());
+    SplitterShares::installTableDetail(splitter, m_chain);
     layout->addWidget(splitter, 1);
     setBody(body);
 

@@ -101,13 +101,14 @@ struct Accumulator {
 } // namespace
 
 CommMatrixView::CommMatrixView(QWidget* parent)
-    : ChartWidget(parent)
+    : ChartWidget(parent,
+        { .objectName = "commMatrixView",
+            .hover = true,
+            .minimumSize = { 200, 160 },
+            .horizontal = QSizePolicy::Expanding,
+            .vertical = QSizePolicy::Expanding })
     , m_data(std::make_shared<const query::CommMatrix>())
 {
-    setObjectName(QStringLiteral("commMatrixView"));
-    setMouseTracking(true);
-    setMinimumSize(200, 160);
-    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
 }
 
 QColor CommMatrixView::transportColor(const std::string& t)

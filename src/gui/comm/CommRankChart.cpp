@@ -24,13 +24,10 @@ constexpr double kMaxRow = 28.0;
 } // namespace
 
 CommRankChart::CommRankChart(QWidget* parent)
-    : ChartWidget(parent)
+    : ChartWidget(parent, { .objectName = "commRankChart", .hover = true, .minimumSize = { 200, 120 } })
 {
-    setObjectName(QStringLiteral("commRankChart"));
-    setMouseTracking(true);
     connect(this, &ChartWidget::itemClicked, this,
         [this](int item) { emit rankClicked(m_rows[static_cast<size_t>(item)].rank); });
-    setMinimumSize(200, 120);
 }
 
 void CommRankChart::setRows(std::vector<query::RankDuration> rows)

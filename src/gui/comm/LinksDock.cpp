@@ -43,12 +43,19 @@ std::vector<std::pair<std::string, std::string>> groupNames(const query::CommLin
     return out;
 }
 
-// A rank filter field wide enough for its placeholder and a five-digit rank.
-int rankFieldWidth(const QLineEdit* edit)
+// A rank filter field ("any" when empty), wide enough for its placeholder and a five-digit rank.
+QLineEdit* newRankFilter(const char* objectName, QWidget* parent)
 {
+    auto* edit = new QLineEdit(parent);
+    edit->setObjectName(QString::fromLatin1(objectName));
+    edit->setPlaceholderText(LinksDock::tr("any"));
+    edit->setValidator(new QIntValidator(0, 10000000, edit));
+    edit->setMaximumWidth(80);
     const QFontMetrics fm = edit->fontMetrics();
-    return std::max(fm.horizontalAdvance(edit->placeholderText()), fm.horizontalAdvance(QStringLiteral("00000")))
-        + 4 * fm.averageCharWidth();
+    edit->setMinimumWidth(
+        std::max(fm.horizontalAdvance(edit->placeholderText()), fm.horizontalAdvance(QStringLiteral("00000")))
+        + 4 * fm.averageCharWidth());
+    return edit;
 }
 
 // Both tables, sorted by bandwidth at first.
@@ -99,20 +106,10 @@ LinksDock::LinksDock(Workspace* ws, QWidget* parent)
     connect(m_groupChip, &QToolButton::clicked, this, [this] { workspace()->setGroupHash(std::nullopt); });
     filters->addWidget(m_groupChip);
     filters->addWidget(new QLabel(tr("Src:"), clusterBox));
-    m_src = new QLineEdit(clusterBox);
-    m_src->setObjectName(QStringLiteral("linkSrcFilter"));
-    m_src->setPlaceholderText(tr("any"));
-    m_src->setValidator(new QIntValidator(0, 10000000, m_src));
-    m_src->setMaximumWidth(80);
-    m_src->setMinimumWidth(rankFieldWidth(m_src));
+    m_src = newRankFilter("linkSrcFilter", clusterBox);
     filters->addWidget(m_src);
     filters->addWidget(new QLabel(tr("Dst:"), clusterBox));
-    m_dst = new QLineEdit(clusterBox);
-    m_dst->setObjectName(QStringLiteral("linkDstFilter"));
-    m_dst->setPlaceholderText(tr("any"));
-    m_dst->setValidator(new QIntValidator(0, 10000000, m_dst));
-    m_dst->setMaximumWidth(80);
-    m_dst->setMinimumWidth(rankFieldWidth(m_dst));
+    m_dst = newRankFilter("linkDstFilter", clusterBox);
     filters->addWidget(m_dst);
     filters->addWidget(new QLabel(tr("Transport:"), clusterBox));
     m_transport = new QComboBox(clusterBox);

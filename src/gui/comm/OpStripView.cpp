@@ -20,15 +20,12 @@ constexpr double kMaxRow = 24.0;
 } // namespace
 
 OpStripView::OpStripView(QWidget* parent)
-    : ChartWidget(parent)
+    : ChartWidget(parent, { .objectName = "opStripView", .hover = true, .minimumSize = { 220, 120 } })
 {
-    setObjectName(QStringLiteral("opStripView"));
-    setMouseTracking(true);
     connect(this, &ChartWidget::itemClicked, this, [this](int item) {
         const auto& o = m_strip.ops[static_cast<size_t>(item)];
         emit opActivated(o.rank, o.startNs, o.startNs + o.elapseNs);
     });
-    setMinimumSize(220, 120);
 }
 
 void OpStripView::setStrip(query::OpStrip strip)

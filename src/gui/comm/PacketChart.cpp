@@ -14,11 +14,8 @@
 namespace npuscope::gui {
 
 PacketChart::PacketChart(QWidget* parent)
-    : ChartWidget(parent)
+    : ChartWidget(parent, { .objectName = "packetChart", .hover = true, .minimumSize = { 220, 140 } })
 {
-    setObjectName(QStringLiteral("packetChart"));
-    setMouseTracking(true);
-    setMinimumSize(220, 140);
 }
 
 void PacketChart::setDistributions(std::vector<query::PacketDistribution> distributions)

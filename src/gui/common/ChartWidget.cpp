@@ -41,9 +41,18 @@ QColor ChartWidget::selectionColor() const
     return c;
 }
 
-ChartWidget::ChartWidget(QWidget* parent)
+ChartWidget::ChartWidget(QWidget* parent, const ChartSetup& setup)
     : QWidget(parent)
+    , m_plotMargins(setup.plotMargins)
 {
+    if (setup.objectName)
+        setObjectName(QString::fromLatin1(setup.objectName));
+    if (setup.hover)
+        setMouseTracking(true);
+    if (!setup.minimumSize.isNull())
+        setMinimumSize(setup.minimumSize);
+    if (setup.horizontal != QSizePolicy::Preferred || setup.vertical != QSizePolicy::Preferred)
+        setSizePolicy(setup.horizontal, setup.vertical);
 }
 
 int ChartWidget::itemAt(const QPoint&) const { return -1; }

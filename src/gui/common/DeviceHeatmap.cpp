@@ -64,11 +64,9 @@ bool naturalLess(const QString& a, const QString& b)
 } // namespace
 
 DeviceHeatmap::DeviceHeatmap(QWidget* parent)
-    : ChartWidget(parent)
+    : ChartWidget(parent, { .hover = true, .horizontal = QSizePolicy::Expanding, .vertical = QSizePolicy::Expanding })
     , m_emptyText(tr("No ranks loaded"))
 {
-    setMouseTracking(true);
-    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
     connect(this, &ChartWidget::itemClicked, this,
         [this](int item) { emit rankClicked(m_slots[static_cast<size_t>(item)].rank); });
 }

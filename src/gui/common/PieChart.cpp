@@ -42,10 +42,9 @@ int64_t PieChart::Ring::total() const
 }
 
 PieChart::PieChart(QWidget* parent)
-    : ChartWidget(parent)
+    : ChartWidget(parent, { .horizontal = QSizePolicy::Expanding, .vertical = QSizePolicy::Expanding })
     , m_placeholder(tr("No data"))
 {
-    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
 }
 
 void PieChart::setData(const QString& title, std::vector<Part> parts, std::vector<Ring> rings)

@@ -23,13 +23,10 @@ constexpr int kBottomMargin = 6;
 } // namespace
 
 RankBarChart::RankBarChart(QWidget* parent)
-    : ChartWidget(parent)
+    : ChartWidget(parent, { .objectName = "rankBarChart", .hover = true, .horizontal = QSizePolicy::Expanding })
 {
-    setObjectName(QStringLiteral("rankBarChart"));
-    setMouseTracking(true);
     connect(this, &ChartWidget::itemClicked, this,
         [this](int item) { emit rankClicked(m_bars[static_cast<size_t>(item)].rank); });
-    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
     relayout();
 }
 

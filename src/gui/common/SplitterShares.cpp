@@ -24,6 +24,16 @@ SplitterShares* SplitterShares::install(QSplitter* splitter, std::vector<int> sh
     return keeper;
 }
 
+SplitterShares* SplitterShares::installTableDetail(QSplitter* splitter, QWidget* detail)
+{
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    auto* keeper = install(splitter, { 3, 2 });
+    splitter->setChildrenCollapsible(false);
+    detail->setMinimumHeight(4 * detail->fontMetrics().lineSpacing());
+    return keeper;
+}
+
 bool SplitterShares::eventFilter(QObject* watched, QEvent* event)
 {
     if (watched == m_splitter && !m_userSized && (event->type() == QEvent::Resize || event->type() == QEvent::Show))

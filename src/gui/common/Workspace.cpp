@@ -12,10 +12,24 @@
 
 #include <algorithm>
 #include <chrono>
+#include <utility>
 
 #include <spdlog/spdlog.h>
 
 namespace npuscope::gui {
+
+namespace {
+
+// Sets field to value when they differ; true when it changed (the setters then emit their signal).
+template <typename T, typename V> bool assignChanged(T& field, V&& value)
+{
+    if (field == value)
+        return false;
+    field = std::forward<V>(value);
+    return true;
+}
+
+} // namespace
 
 Workspace::Workspace(QObject* parent)
     : QObject(parent)
@@ -141,74 +155,56 @@ void Workspace::setSelectedRanks(std::vector<int64_t> ranks)
         if (std::find(unique.begin(), unique.end(), r) == unique.end())
             unique.push_back(r);
     }
-    if (unique == m_selectedRanks)
-        return;
-    m_selectedRanks = std::move(unique);
-    emit selectedRankChanged();
+    if (assignChanged(m_selectedRanks, std::move(unique)))
+        emit selectedRankChanged();
 }
 
 void Workspace::setStep(std::optional<int64_t> step)
 {
-    if (step == m_step)
-        return;
-    m_step = step;
-    emit stepChanged();
+    if (assignChanged(m_step, step))
+        emit stepChanged();
 }
 
 void Workspace::setSkipFirstStep(bool skip)
 {
-    if (skip == m_skipFirstStep)
-        return;
-    m_skipFirstStep = skip;
-    emit stepChanged();
+    if (assignChanged(m_skipFirstStep, skip))
+        emit stepChanged();
 }
 
 void Workspace::setTimeWindow(std::optional<TimeWindow> window)
 {
-    if (window == m_timeWindow)
-        return;
-    m_timeWindow = window;
-    emit timeWindowChanged();
+    if (assignChanged(m_timeWindow, window))
+        emit timeWindowChanged();
 }
 
 void Workspace::setGroupHash(std::optional<std::string> hash)
 {
-    if (hash == m_groupHash)
-        return;
-    m_groupHash = std::move(hash);
-    emit groupChanged();
+    if (assignChanged(m_groupHash, std::move(hash)))
+        emit groupChanged();
 }
 
 void Workspace::setSelectedOperator(std::optional<OperatorKey> op)
 {
-    if (op == m_operator)
-        return;
-    m_operator = std::move(op);
-    emit operatorChanged();
+    if (assignChanged(m_operator, std::move(op)))
+        emit operatorChanged();
 }
 
 void Workspace::setCollectiveFocus(std::optional<CollectiveFocus> focus)
 {
-    if (focus == m_collectiveFocus)
-        return;
-    m_collectiveFocus = std::move(focus);
-    emit collectiveFocusChanged();
+    if (assignChanged(m_collectiveFocus, std::move(focus)))
+        emit collectiveFocusChanged();
 }
 
 void Workspace::setCommOp(std::optional<std::string> opName)
 {
-    if (opName == m_commOp)
-        return;
-    m_commOp = std::move(opName);
-    emit commOpChanged();
+    if (assignChanged(m_commOp, std::move(opName)))
+        emit commOpChanged();
 }
 
 void Workspace::setShowHostIps(bool on)
 {
-    if (on == m_showHostIps)
-        return;
-    m_showHostIps = on;
-    emit hostDisplayChanged();
+    if (assignChanged(m_showHostIps, on))
+        emit hostDisplayChanged();
 }
 
 void Workspace::reportError(const QString& source, const QString& message, std::optional<int64_t> rank)

@@ -19,11 +19,9 @@ QString signedMs(double ms) { return DeltaColors::signedText(ms, 3); }
 } // namespace
 
 RankDeltaStrip::RankDeltaStrip(QWidget* parent)
-    : ChartWidget(parent)
+    : ChartWidget(
+        parent, { .objectName = "compareRankStrip", .plotMargins = { 56, 20, 12, 18 }, .minimumSize = { 0, 100 } })
 {
-    setObjectName(QStringLiteral("compareRankStrip"));
-    setPlotMargins({ 56, 20, 12, 18 });
-    setMinimumHeight(100);
 }
 
 void RankDeltaStrip::setDiff(const query::RunDiff& diff)

@@ -17,11 +17,9 @@ QString signedMs(double ms) { return DeltaColors::signedText(ms, 2); }
 } // namespace
 
 WaterfallChart::WaterfallChart(QWidget* parent)
-    : ChartWidget(parent)
+    : ChartWidget(
+        parent, { .objectName = "compareWaterfall", .plotMargins = { 56, 22, 12, 34 }, .minimumSize = { 0, 160 } })
 {
-    setObjectName(QStringLiteral("compareWaterfall"));
-    setPlotMargins({ 56, 22, 12, 34 });
-    setMinimumHeight(160);
 }
 
 void WaterfallChart::setDiff(const query::RunDiff& diff)

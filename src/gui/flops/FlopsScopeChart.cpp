@@ -28,11 +28,8 @@ void addRow(QString& html, const QString& name, const QString& value)
 } // namespace
 
 FlopsScopeChart::FlopsScopeChart(QWidget* parent)
-    : ChartWidget(parent)
+    : ChartWidget(parent, { .objectName = "flopsScopeChart", .plotMargins = { 8, 8, 8, 8 }, .minimumSize = { 0, 120 } })
 {
-    setObjectName(QStringLiteral("flopsScopeChart"));
-    setPlotMargins({ 8, 8, 8, 8 });
-    setMinimumHeight(120);
 }
 
 void FlopsScopeChart::setTree(query::FlopsScopeTree tree)

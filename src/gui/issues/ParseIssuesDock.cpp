@@ -63,8 +63,6 @@ ParseIssuesDock::ParseIssuesDock(Workspace* ws, QWidget* parent)
     requestReload();
 }
 
-ParseIssuesDock::~ParseIssuesDock() = default;
-
 void ParseIssuesDock::reload()
 {
     const bool started = runner()->run([](model::Database& db) { return query::IssueQuery::issues(db); },

@@ -80,11 +80,9 @@ QColor MareyChart::kindColour(MareyOpKind kind)
 }
 
 MareyChart::MareyChart(QWidget* parent)
-    : ChartWidget(parent)
+    : ChartWidget(
+        parent, { .hover = true, .plotMargins = { kLabelWidth, kAxisHeight, 8, 4 }, .minimumSize = { 300, 160 } })
 {
-    setMouseTracking(true);
-    setMinimumSize(300, 160);
-    setPlotMargins(QMargins(kLabelWidth, kAxisHeight, 8, 4));
 }
 
 void MareyChart::setStep(std::shared_ptr<const query::MareyStep> step, std::vector<Blocks> blocks)

@@ -123,10 +123,8 @@ std::vector<MemoryCurveChart::Series> MemoryCurveChart::prepare(
 }
 
 MemoryCurveChart::MemoryCurveChart(QWidget* parent)
-    : ChartWidget(parent)
+    : ChartWidget(parent, { .objectName = "memoryCurveChart", .hover = true })
 {
-    setMouseTracking(true);
-    setObjectName(QStringLiteral("memoryCurveChart"));
 }
 
 void MemoryCurveChart::setSeries(std::vector<Series> series)

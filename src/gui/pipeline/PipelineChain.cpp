@@ -40,10 +40,8 @@ void drawArrow(QPainter& p, QPointF from, QPointF to)
 } // namespace
 
 PipelineChain::PipelineChain(QWidget* parent)
-    : ChartWidget(parent)
+    : ChartWidget(parent, { .objectName = "pipelineChain", .hover = true })
 {
-    setObjectName(QStringLiteral("pipelineChain"));
-    setMouseTracking(true);
 }
 
 void PipelineChain::setPipeline(std::optional<query::RankPipeline> pipeline)

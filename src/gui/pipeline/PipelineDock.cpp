@@ -126,8 +126,6 @@ PipelineDock::PipelineDock(Workspace* ws, QWidget* parent)
     requestReload();
 }
 
-PipelineDock::~PipelineDock() = default;
-
 void PipelineDock::reload()
 {
     const bool started = runner()->run([](model::Database& db) { return query::PipelineQuery::ranks(db); },

@@ -74,8 +74,6 @@ StatisticsDock::StatisticsDock(Workspace* ws, QWidget* parent)
     reloadOn({ &Workspace::selectedRankChanged });
 }
 
-StatisticsDock::~StatisticsDock() = default;
-
 void StatisticsDock::reload()
 {
     const std::vector<int64_t> chosen = workspace()->selectedRanks();

@@ -179,8 +179,6 @@ void ClusterStepsDock::reload()
     reloadTable();
 }
 
-ClusterStepsDock::~ClusterStepsDock() = default;
-
 void ClusterStepsDock::reloadSteps()
 {
     const bool started = runner()->run([](model::Database& db) { return query::StepQuery::steps(db); },

@@ -146,8 +146,6 @@ OverviewDock::OverviewDock(Workspace* ws, QWidget* parent)
     requestReload();
 }
 
-OverviewDock::~OverviewDock() = default;
-
 bool OverviewDock::eventFilter(QObject* watched, QEvent* event)
 {
     if (watched == m_scroll->viewport() && event->type() == QEvent::Resize)

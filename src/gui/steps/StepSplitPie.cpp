@@ -21,10 +21,9 @@ constexpr int kSwatch = 12;
 } // namespace
 
 StepSplitPie::StepSplitPie(QWidget* parent)
-    : ChartWidget(parent)
+    : ChartWidget(parent,
+        { .objectName = "stepSplitPie", .horizontal = QSizePolicy::Expanding, .vertical = QSizePolicy::Expanding })
 {
-    setObjectName(QStringLiteral("stepSplitPie"));
-    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
 }
 
 void StepSplitPie::setSplit(const std::optional<query::StepSplit>& split, const QString& title)

@@ -30,13 +30,10 @@ double boxWidth(double slot) { return std::min(28.0, slot * 0.3); }
 } // namespace
 
 TimeOverviewChart::TimeOverviewChart(QWidget* parent)
-    : ChartWidget(parent)
+    : ChartWidget(parent, { .objectName = "timeOverviewChart", .hover = true, .minimumSize = { 320, 200 } })
 {
-    setObjectName(QStringLiteral("timeOverviewChart"));
-    setMouseTracking(true);
     connect(this, &ChartWidget::itemClicked, this,
         [this](int item) { emit stepClicked(m_overview.steps[static_cast<size_t>(item)].step); });
-    setMinimumSize(320, 200);
 }
 
 void TimeOverviewChart::setOverview(query::TimeOverview overview)

@@ -51,9 +51,8 @@ int ceilDiv(int a, int b) { return (a + b - 1) / b; }
 } // namespace
 
 StrategyChart::StrategyChart(QWidget* parent)
-    : ChartWidget(parent)
+    : ChartWidget(parent, { .hover = true })
 {
-    setMouseTracking(true);
     connect(this, &ChartWidget::itemClicked, this, [this](int item) {
         if (item >= 0)
             emit rankClicked(item);

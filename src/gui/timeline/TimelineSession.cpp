@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/gui/timeline/TimelineSession.h"
 
+#include "npuscope/core/EnumNames.h"
 #include "npuscope/gui/common/Workspace.h"
 
 #include <QCryptographicHash>
@@ -23,31 +24,12 @@ using RowKind = TimelineRenderer::RowKind;
 
 constexpr const char* kGroup = "timelineSessions";
 
-const char* kindName(RowKind k)
-{
-    switch (k) {
-    case RowKind::Rank:
-        return "rank";
-    case RowKind::Process:
-        return "process";
-    case RowKind::Track:
-        return "track";
-    case RowKind::Counter:
-        return "counter";
-    case RowKind::Group:
-        return "counters";
-    }
-    return "rank";
-}
+constexpr EnumName<RowKind> kKindNames[] { { RowKind::Rank, "rank" }, { RowKind::Process, "process" },
+    { RowKind::Track, "track" }, { RowKind::Counter, "counter" }, { RowKind::Group, "counters" } };
 
-std::optional<RowKind> kindFrom(const QString& name)
-{
-    for (RowKind k : { RowKind::Rank, RowKind::Process, RowKind::Track, RowKind::Counter, RowKind::Group }) {
-        if (name == QLatin1String(kindName(k)))
-            return k;
-    }
-    return std::nullopt;
-}
+const char* kindName(RowKind k) { return nameOf(kKindNames, k, "rank"); }
+
+std::optional<RowKind> kindFrom(const QString& name) { return valueOf(kKindNames, name.toStdString()); }
 
 // int64 values travel as decimal strings: JSON numbers are doubles and epoch ns need 19 digits.
 QString num(int64_t v) { return QString::number(static_cast<qlonglong>(v)); }

@@ -20,17 +20,6 @@ namespace npuscope::io {
 
 namespace {
 
-std::optional<nlohmann::json> readSmall(const fs::path& p)
-{
-    std::ifstream in(p);
-    if (!in)
-        return std::nullopt;
-    auto j = nlohmann::json::parse(in, nullptr, false);
-    if (j.is_discarded() || !j.is_object())
-        return std::nullopt;
-    return j;
-}
-
 // device_<n>/timeline/x.json -> device_<n>; device_<n>/info.json.<n> -> device_<n>.
 fs::path deviceDir(const std::string& file)
 {
@@ -45,7 +34,7 @@ std::optional<nlohmann::json> startInfo(const fs::path& device)
     for (fs::directory_iterator it(device, ec), end; !ec && it != end; it.increment(ec)) {
         const std::string n = it->path().filename().string();
         if (n.rfind("start_info.", 0) == 0 && n.find(".done") == std::string::npos)
-            return readSmall(it->path());
+            return peekJsonObject(it->path());
     }
     return std::nullopt;
 }
@@ -90,7 +79,7 @@ bool CannProfImporter::runInfo(ImportContext& ctx)
         const std::string n = it->path().filename().string();
         if (n.rfind("end_info.", 0) != 0 || n.find(".done") != std::string::npos)
             continue;
-        if (const auto e = readSmall(it->path())) {
+        if (const auto e = peekJsonObject(it->path())) {
             if (auto us = jsonInt(*e, "collectionTimeEnd"))
                 row.collectionEndNs = *us * 1000;
             if (auto v = e->find("clockMonotonicRaw"); v != e->end() && v->is_string())
@@ -326,7 +315,7 @@ std::vector<PlannedRank> CannProfImporter::planRanks(const fs::path& dir)
         if (fs::is_regular_file(info, ec)) {
             r.files.push_back({ FileKind::CannInfo, fs::absolute(info).lexically_normal().string(),
                 static_cast<uint64_t>(fs::file_size(info, ec)) });
-            if (const auto j = readSmall(info); j && jsonInt(*j, "rank_id").value_or(-1) >= 0) {
+            if (const auto j = peekJsonObject(info); j && jsonInt(*j, "rank_id").value_or(-1) >= 0) {
                 r.rank = *jsonInt(*j, "rank_id");
                 r.rankSource = "rank_id_field";
             }

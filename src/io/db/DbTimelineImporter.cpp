@@ -199,8 +199,10 @@ private:
         const std::string col = m_db.column("TASK", { "deviceId", "device_id" });
         if (col.empty())
             return 0;
-        auto st = m_db.db().prepare("SELECT " + col + " FROM TASK WHERE " + col + " IS NOT NULL LIMIT 1");
-        return st.step() ? st.int64(0) : 0;
+        return m_db.db()
+            .prepare("SELECT " + col + " FROM TASK WHERE " + col + " IS NOT NULL LIMIT 1")
+            .scalarInt()
+            .value_or(0);
     }
 
     int64_t groupIndex(const std::optional<std::string>& group)

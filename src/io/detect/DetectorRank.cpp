@@ -11,12 +11,12 @@
 #include "npuscope/core/Decimal.h"
 #include "npuscope/io/detect/FileKinds.h"
 #include "npuscope/io/detect/FileSniffer.h"
+#include "npuscope/io/parse/JsonFile.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <regex>
@@ -54,13 +54,10 @@ std::string joinNumbers(const std::vector<int64_t>& values)
 // recognised by magnitude), or nullopt.
 std::optional<int64_t> collectionEndOf(const fs::path& file)
 {
-    std::ifstream in(file);
-    if (!in)
+    const auto j = peekJsonObject(file);
+    if (!j || !j->contains("end_info") || !(*j)["end_info"].is_object())
         return std::nullopt;
-    const auto j = nlohmann::json::parse(in, nullptr, false);
-    if (j.is_discarded() || !j.is_object() || !j.contains("end_info") || !j["end_info"].is_object())
-        return std::nullopt;
-    const auto& end = j["end_info"];
+    const auto& end = (*j)["end_info"];
     const auto it = end.find("collectionTimeEnd");
     if (it == end.end())
         return std::nullopt;
@@ -79,49 +76,26 @@ std::optional<int64_t> collectionEndOf(const fs::path& file)
 
 std::optional<int64_t> rankFromInfoFile(const fs::path& file)
 {
-    std::ifstream in(file);
-    if (!in)
+    const auto j = peekJsonObject(file);
+    if (!j)
         return std::nullopt;
-    auto j = nlohmann::json::parse(in, nullptr, false);
-    if (j.is_discarded() || !j.is_object())
-        return std::nullopt;
-    auto fromValue = [](const nlohmann::json& v) -> std::optional<int64_t> {
-        if (v.is_number_integer())
-            return v.get<int64_t>();
-        if (v.is_string())
-            return parseInt(v.get<std::string>());
-        return std::nullopt;
-    };
-    if (j.contains("rank_id")) {
-        if (auto r = fromValue(j["rank_id"]); r && *r >= 0)
-            return r;
-    }
-    if (j.contains("ms_profiler_info") && j["ms_profiler_info"].is_object()
-        && j["ms_profiler_info"].contains("rank_id"))
-        return fromValue(j["ms_profiler_info"]["rank_id"]);
+    if (auto r = jsonInt(*j, "rank_id"); r && *r >= 0)
+        return r;
+    if (const auto ms = j->find("ms_profiler_info"); ms != j->end())
+        return jsonInt(*ms, "rank_id");
     return std::nullopt;
 }
 
 // profiler_metadata.json distributed_args.rank (Megatron / MindSpeed runs add it).
 std::optional<int64_t> rankFromMetadataFile(const fs::path& file)
 {
-    std::ifstream in(file);
-    if (!in)
+    const auto j = peekJsonObject(file);
+    if (!j)
         return std::nullopt;
-    const auto j = nlohmann::json::parse(in, nullptr, false);
-    if (j.is_discarded() || !j.is_object())
+    const auto args = j->find("distributed_args");
+    if (args == j->end() || !args->is_object())
         return std::nullopt;
-    const auto args = j.find("distributed_args");
-    if (args == j.end() || !args->is_object())
-        return std::nullopt;
-    const auto rank = args->find("rank");
-    if (rank == args->end())
-        return std::nullopt;
-    std::optional<int64_t> value;
-    if (rank->is_number_integer())
-        value = rank->get<int64_t>();
-    else if (rank->is_string())
-        value = parseInt(rank->get<std::string>());
+    const auto value = jsonInt(*args, "rank");
     return value && *value >= 0 ? value : std::nullopt;
 }
 

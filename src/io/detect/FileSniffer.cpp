@@ -6,6 +6,7 @@
 #include "npuscope/core/Decimal.h"
 #include "npuscope/io/db/SqliteExport.h"
 #include "npuscope/io/kineto/KinetoTraceImporter.h"
+#include "npuscope/io/parse/PeekSax.h"
 
 #include <nlohmann/json.hpp>
 
@@ -46,7 +47,7 @@ bool endsWith(const std::string& s, std::string_view suffix)
 // Watches the SAX events of a JSON prefix for the two Chrome trace shapes: a top-level array whose first element
 // is an event object ("ph", "pid", "name" keys), or a top-level object with a "traceEvents" key. Stops as soon as
 // the answer is known; the prefix usually ends mid-document, so the final parse error is expected.
-class TraceShape : public nlohmann::json_sax<nlohmann::json> {
+class TraceShape : public PeekSax {
 public:
     bool isTrace() const
     {
@@ -54,58 +55,42 @@ public:
     }
     bool isArray() const { return m_topArray; }
 
-    bool null() override { return value(); }
-    bool boolean(bool) override { return value(); }
-    bool number_integer(number_integer_t) override { return value(); }
-    bool number_unsigned(number_unsigned_t) override { return value(); }
-    bool number_float(number_float_t, const string_t&) override { return value(); }
-    bool string(string_t&) override { return value(); }
-    bool binary(binary_t&) override { return value(); }
-    bool start_object(std::size_t) override
+    bool start_object(std::size_t n) override
     {
-        if (m_depth == 0)
+        if (depth() == 0)
             m_topObject = true;
-        else if (m_depth == 1 && m_topArray)
+        else if (depth() == 1 && m_topArray)
             m_inFirst = true;
-        ++m_depth;
-        return true;
+        return PeekSax::start_object(n);
     }
     bool key(string_t& k) override
     {
-        if (m_depth == 1 && m_topObject && k == "traceEvents") {
+        if (depth() == 1 && m_topObject && k == "traceEvents") {
             m_traceEvents = true;
             return false;
         }
-        if (m_depth == 2 && m_inFirst)
+        if (depth() == 2 && m_inFirst)
             m_keys.insert(k);
         return true;
     }
     bool end_object() override
     {
-        --m_depth;
-        return !(m_depth == 1 && m_inFirst); // the first event is complete: enough seen
+        PeekSax::end_object();
+        return !(depth() == 1 && m_inFirst); // the first event is complete: enough seen
     }
-    bool start_array(std::size_t) override
+    bool start_array(std::size_t n) override
     {
-        if (m_depth == 0)
+        if (depth() == 0)
             m_topArray = true;
-        else if (m_depth == 1 && m_topArray)
+        else if (depth() == 1 && m_topArray)
             return false; // the first element is not an event object
-        ++m_depth;
-        return true;
+        return PeekSax::start_array(n);
     }
-    bool end_array() override
-    {
-        --m_depth;
-        return true;
-    }
-    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
 
 private:
     // A scalar as the first element of a top-level array: not a trace.
-    bool value() const { return !(m_depth == 1 && m_topArray); }
+    bool value() override { return !(depth() == 1 && m_topArray); }
 
-    int m_depth = 0;
     bool m_topArray = false;
     bool m_topObject = false;
     bool m_inFirst = false;

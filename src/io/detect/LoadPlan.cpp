@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/detect/LoadPlan.h"
 
+#include "npuscope/core/EnumNames.h"
 #include "npuscope/io/detect/FileKinds.h"
 
 #include <string_view>
@@ -32,16 +33,9 @@ bool isReadAtSummary(FileKind k)
 
 const char* deferredGroupName(DeferredGroup group)
 {
-    switch (group) {
-    case kTimelineGroup:
-        return "timeline";
-    case kKernelsGroup:
-        return "kernels";
-    case kMemoryGroup:
-        return "memory";
-    default:
-        return "none";
-    }
+    static constexpr EnumName<DeferredGroup> kNames[] { { kTimelineGroup, "timeline" }, { kKernelsGroup, "kernels" },
+        { kMemoryGroup, "memory" } };
+    return nameOf(kNames, group, "none");
 }
 
 std::string importedRankFileName(int64_t rank)

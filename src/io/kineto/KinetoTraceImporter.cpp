@@ -11,6 +11,7 @@
 
 #include "npuscope/core/Decimal.h"
 #include "npuscope/io/kineto/GzipStreamBuf.h"
+#include "npuscope/io/parse/PeekSax.h"
 
 #include <nlohmann/json.hpp>
 
@@ -123,31 +124,25 @@ private:
 };
 
 // Watches the start of a file for Kineto's top-level keys and distributedInfo.rank / world_size.
-class HeaderSniffer : public nlohmann::json_sax<Json> {
+class HeaderSniffer : public PeekSax {
 public:
     bool kineto = false;
     KinetoTraceImporter::Header header;
 
-    bool null() override { return true; }
-    bool boolean(bool) override { return true; }
     bool number_integer(number_integer_t v) override { return number(static_cast<int64_t>(v)); }
     bool number_unsigned(number_unsigned_t v) override { return number(static_cast<int64_t>(v)); }
-    bool number_float(number_float_t, const string_t&) override { return true; }
-    bool string(string_t&) override { return true; }
-    bool binary(binary_t&) override { return true; }
-    bool start_object(std::size_t) override
+    bool start_object(std::size_t n) override
     {
-        if (m_depth == 0)
+        if (depth() == 0)
             m_topObject = true;
-        if (m_depth == 1)
+        if (depth() == 1)
             m_inDistributed = m_key == "distributedInfo";
-        ++m_depth;
-        return true;
+        return PeekSax::start_object(n);
     }
     bool key(string_t& k) override
     {
         m_key = k;
-        if (m_depth == 1 && m_topObject) {
+        if (depth() == 1 && m_topObject) {
             if (k == "schemaVersion" || k == "deviceProperties" || k == "distributedInfo")
                 kineto = true;
             if (k == "traceEvents")
@@ -157,29 +152,22 @@ public:
     }
     bool end_object() override
     {
-        --m_depth;
-        if (m_depth == 1)
+        PeekSax::end_object();
+        if (depth() == 1)
             m_inDistributed = false;
         return true;
     }
-    bool start_array(std::size_t) override
+    bool start_array(std::size_t n) override
     {
-        if (m_depth == 0)
+        if (depth() == 0)
             return false; // a bare event array (trace_view.json style), not Kineto
-        ++m_depth;
-        return true;
+        return PeekSax::start_array(n);
     }
-    bool end_array() override
-    {
-        --m_depth;
-        return true;
-    }
-    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
 
 private:
     bool number(int64_t v)
     {
-        if (m_depth == 2 && m_inDistributed) {
+        if (depth() == 2 && m_inDistributed) {
             if (m_key == "rank")
                 header.rank = v;
             else if (m_key == "world_size")
@@ -188,7 +176,6 @@ private:
         return true;
     }
 
-    int m_depth = 0;
     bool m_topObject = false;
     bool m_inDistributed = false;
     std::string m_key;

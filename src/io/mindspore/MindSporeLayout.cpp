@@ -4,6 +4,7 @@
 #include "npuscope/core/TranslationMarker.h"
 
 #include "npuscope/core/Decimal.h"
+#include "npuscope/core/HostIpsMapping.h"
 #include "npuscope/io/parse/JsonFile.h"
 
 #include <nlohmann/json.hpp>
@@ -12,7 +13,6 @@
 #include <fstream>
 #include <map>
 #include <regex>
-#include <sstream>
 
 namespace fs = std::filesystem;
 
@@ -127,15 +127,9 @@ std::vector<PlannedRank> MindSporeLayout::jobRanks(const fs::path& dir, std::vec
         return out;
     }
     std::map<std::string, std::string> mapping; // ip -> mapping id, in memory only
-    if (std::ifstream m(dir / "host_ips_mapping.txt"); m) {
-        std::string line;
-        while (std::getline(m, line)) {
-            std::istringstream words(line);
-            std::string ip;
-            std::string id;
-            if (words >> ip >> id)
-                mapping[ip] = id;
-        }
+    if (const auto pairs = core::readHostIpsMapping(dir / "host_ips_mapping.txt")) {
+        for (const auto& [ip, id] : *pairs)
+            mapping[ip] = id;
     } else {
         issues.push_back({ "warning", jobPath,
             issueText(QT_TRANSLATE_NOOP(

@@ -170,29 +170,47 @@ std::optional<int64_t> stepFromKey(const std::string& key)
     return parseInt(std::string_view(key).substr(i, j - i));
 }
 
-std::optional<double> jsonNumber(const nlohmann::json& object, const char* key)
+std::optional<nlohmann::json> peekJsonObject(const std::filesystem::path& path)
+{
+    std::ifstream in(path);
+    if (!in)
+        return std::nullopt;
+    auto j = nlohmann::json::parse(in, nullptr, false);
+    if (j.is_discarded() || !j.is_object())
+        return std::nullopt;
+    return j;
+}
+
+namespace {
+
+// object[key], nullptr when object is not an object or has no such key.
+const nlohmann::json* memberOf(const nlohmann::json& object, const char* key)
 {
     if (!object.is_object())
-        return std::nullopt;
+        return nullptr;
     const auto it = object.find(key);
-    if (it == object.end())
-        return std::nullopt;
-    if (it->is_number())
-        return it->get<double>();
-    if (it->is_string())
-        return parseDouble(it->get<std::string>());
+    return it == object.end() ? nullptr : &*it;
+}
+
+} // namespace
+
+std::optional<double> jsonNumber(const nlohmann::json& object, const char* key)
+{
+    const nlohmann::json* v = memberOf(object, key);
+    if (v && v->is_number())
+        return v->get<double>();
+    if (v && v->is_string())
+        return parseDouble(v->get<std::string>());
     return std::nullopt;
 }
 
 std::optional<int64_t> jsonInt(const nlohmann::json& object, const char* key)
 {
-    const auto it = object.find(key);
-    if (it == object.end())
-        return std::nullopt;
-    if (it->is_number_integer())
-        return it->get<int64_t>();
-    if (it->is_string())
-        return parseInt(it->get<std::string>());
+    const nlohmann::json* v = memberOf(object, key);
+    if (v && v->is_number_integer())
+        return v->get<int64_t>();
+    if (v && v->is_string())
+        return parseInt(v->get<std::string>());
     return std::nullopt;
 }
 

@@ -16,27 +16,20 @@ bool importRows(CsvImport& csv, bool rows)
     if (!csv.open({ "Timestamp(us)" }))
         return false;
 
-    const int componentCol = csv.column({ "Component" });
-    const int tsCol = csv.column({ "Timestamp(us)" });
-    const int allocatedCol = csv.column({ "Total Allocated(MB)" });
-    const int reservedCol = csv.column({ "Total Reserved(MB)" });
-    const int activeCol = csv.column({ "Total Active(MB)" }); // absent in 2023 builds -> NULL
-    const int streamCol = csv.column({ "Stream Ptr" }); // absent in 2023 builds -> NULL
-    const int deviceCol = csv.column({ "Device Type" });
-
+    using Row = model::MemoryRecordRow;
     auto& ctx = csv.context();
     MemoryPeakTracker peaks;
-    const bool result = csv.readRows<model::MemoryRecordRow>(
-        [&](model::MemoryRecordRow& r) {
-            r.component = csv.text(componentCol);
-            r.ts = csv.usNs(tsCol, true).value_or(0);
-            r.allocatedMb = csv.optReal(allocatedCol);
-            r.reservedMb = csv.optReal(reservedCol);
-            r.activeMb = csv.optReal(activeCol);
-            r.streamPtr = csv.text(streamCol);
-            r.device = csv.text(deviceCol);
+    const bool result = csv.readFields<Row>(
+        {
+            { { "Component" }, &Row::component },
+            { { "Timestamp(us)" }, &Row::ts },
+            { { "Total Allocated(MB)" }, &Row::allocatedMb },
+            { { "Total Reserved(MB)" }, &Row::reservedMb },
+            { { "Total Active(MB)" }, &Row::activeMb }, // absent in 2023 builds -> NULL
+            { { "Stream Ptr" }, &Row::streamPtr }, // absent in 2023 builds -> NULL
+            { { "Device Type" }, &Row::device },
         },
-        [&](const model::MemoryRecordRow& r) {
+        [&](const Row& r) {
             if (rows)
                 ctx.writer().addMemoryRecord(r);
             else

@@ -3,36 +3,20 @@
 
 #include "npuscope/io/parse/CsvImport.h"
 
-#include <string>
-
 namespace npuscope::io {
 
-namespace {
-
-bool importRows(CsvImport& csv)
+bool NpuModuleMemImporter::run(ImportContext& ctx)
 {
-    if (!csv.open({ "Timestamp(us)" }))
-        return false;
-
-    const int deviceIdCol = csv.column({ "Device_id", "Device Id", "Device ID" });
-    const int componentCol = csv.column({ "Component" });
-    const int tsCol = csv.column({ "Timestamp(us)" });
-    const int reservedCol = csv.column({ "Total Reserved(MB)" });
-    const int deviceCol = csv.column({ "Device" });
-
-    return csv.readRows<model::NpuModuleMemRow>(
-        [&](model::NpuModuleMemRow& r) {
-            r.deviceId = csv.optInt(deviceIdCol);
-            r.component = csv.text(componentCol);
-            r.ts = csv.usNs(tsCol, true).value_or(0);
-            r.reservedMb = csv.optReal(reservedCol);
-            r.device = csv.text(deviceCol);
+    using Row = model::NpuModuleMemRow;
+    return CsvImport::runFields<Row>(ctx, { "Timestamp(us)" },
+        {
+            { { "Device_id", "Device Id", "Device ID" }, &Row::deviceId },
+            { { "Component" }, &Row::component },
+            { { "Timestamp(us)" }, &Row::ts },
+            { { "Total Reserved(MB)" }, &Row::reservedMb },
+            { { "Device" }, &Row::device },
         },
-        [&](const model::NpuModuleMemRow& r) { csv.context().writer().addNpuModuleMem(r); });
+        [&ctx](const Row& r) { ctx.writer().addNpuModuleMem(r); });
 }
-
-} // namespace
-
-bool NpuModuleMemImporter::run(ImportContext& ctx) { return CsvImport::run(ctx, importRows); }
 
 } // namespace npuscope::io

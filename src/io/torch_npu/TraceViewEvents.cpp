@@ -5,6 +5,7 @@
 #include "TraceViewParts.h"
 
 #include "npuscope/core/Decimal.h"
+#include "npuscope/core/EnumNames.h"
 #include "npuscope/core/TranslationMarker.h"
 
 #include <charconv>
@@ -15,23 +16,10 @@ namespace {
 
 std::string_view kindName(Kind k)
 {
-    switch (k) {
-    case Kind::None:
-        return "missing";
-    case Kind::Int:
-    case Kind::Uint:
-    case Kind::Float:
-        return "number";
-    case Kind::String:
-        return "string";
-    case Kind::Bool:
-        return "boolean";
-    case Kind::Null:
-        return "null";
-    case Kind::Compound:
-        return "object/array";
-    }
-    return "missing";
+    static constexpr EnumName<Kind> kNames[] { { Kind::None, "missing" }, { Kind::Int, "number" },
+        { Kind::Uint, "number" }, { Kind::Float, "number" }, { Kind::String, "string" }, { Kind::Bool, "boolean" },
+        { Kind::Null, "null" }, { Kind::Compound, "object/array" } };
+    return nameOf(kNames, k, "missing");
 }
 
 // kindName as an import problem's word ("missing", "number", ...), translated in the GUI.

@@ -3,6 +3,7 @@
 
 #include "AdviceRules.h"
 
+#include "npuscope/core/EnumNames.h"
 #include "npuscope/query/CommLinkIndex.h"
 #include "npuscope/query/CommOpIndex.h"
 #include "npuscope/query/CommQuery.h"
@@ -11,18 +12,14 @@
 
 namespace npuscope::query::advice {
 
-std::string_view severityName(Severity s)
-{
-    switch (s) {
-    case Severity::Info:
-        return "info";
-    case Severity::Warning:
-        return "warning";
-    case Severity::Critical:
-        return "critical";
-    }
-    return "info";
-}
+namespace {
+
+constexpr EnumName<Severity> kSeverityNames[] { { Severity::Info, "info" }, { Severity::Warning, "warning" },
+    { Severity::Critical, "critical" } };
+
+} // namespace
+
+std::string_view severityName(Severity s) { return nameOf(kSeverityNames, s, "info"); }
 
 std::vector<Finding> AdviceQuery::run(model::Database& db, const AdviceOptions& options)
 {

@@ -37,14 +37,11 @@ void waitRatio(const AdviceContext& ctx, std::vector<Finding>& out)
     const auto it = ctx.stepsOf.find(top.rank);
     const double waitShare
         = it != ctx.stepsOf.end() && it->second.sumNs > 0 ? static_cast<double>(top.waitNs) / it->second.sumNs : 1.0;
-    Finding f;
-    f.id = "wait_ratio";
-    f.category = "communication";
     // Waiting a few per cent of the step is the jitter of healthy ranks, whatever the ratio.
-    f.severity = waitShare >= T::kWaitMinShareOfStep ? Severity::Warning : Severity::Info;
-    f.threshold = T::kWaitRatio;
-    f.setThreshold(text(QT_TRANSLATE_NOOP("Advice", "Σwait ÷ (Σwait + Σtransit) of a rank's communication ops > %1"),
-        { fixed(T::kWaitRatio, 1) }));
+    Finding f = Finding::ofRule("wait_ratio", "communication",
+        waitShare >= T::kWaitMinShareOfStep ? Severity::Warning : Severity::Info, T::kWaitRatio,
+        text(QT_TRANSLATE_NOOP("Advice", "Σwait ÷ (Σwait + Σtransit) of a rank's communication ops > %1"),
+            { fixed(T::kWaitRatio, 1) }));
     f.value = *top.waitRatio;
     f.unit = "ratio";
     for (const auto& d : above)
@@ -88,13 +85,9 @@ void packetRules(const AdviceContext& ctx, std::vector<Finding>& out)
             }
         }
         if (limit > 0 && total > 0 && static_cast<double>(small) / static_cast<double>(total) > T::kSmallPacketShare) {
-            Finding f;
-            f.id = "small_packets";
-            f.category = "communication";
-            f.severity = Severity::Warning;
-            f.threshold = T::kSmallPacketShare;
-            f.setThreshold(text(QT_TRANSLATE_NOOP("Advice", "share of %1 transfers smaller than %2 MB > %3"),
-                { d.transport, fixed(limit, 0), fixed(T::kSmallPacketShare, 1) }));
+            Finding f = Finding::ofRule("small_packets", "communication", Severity::Warning, T::kSmallPacketShare,
+                text(QT_TRANSLATE_NOOP("Advice", "share of %1 transfers smaller than %2 MB > %3"),
+                    { d.transport, fixed(limit, 0), fixed(T::kSmallPacketShare, 1) }));
             f.value = static_cast<double>(small) / static_cast<double>(total);
             f.unit = "share";
             f.setMessage(text(QT_TRANSLATE_NOOP("Advice",
@@ -110,14 +103,10 @@ void packetRules(const AdviceContext& ctx, std::vector<Finding>& out)
             out.push_back(std::move(f));
         }
         if (large > 0 && static_cast<double>(misaligned) / static_cast<double>(large) > T::kAlignmentShare) {
-            Finding f;
-            f.id = "alignment";
-            f.category = "communication";
-            f.severity = Severity::Info;
-            f.threshold = T::kAlignmentShare;
-            f.setThreshold(text(QT_TRANSLATE_NOOP("Advice",
-                                    "share of %1 transfers of at least 1 MB whose size is not a multiple of %2 B > %3"),
-                { d.transport, fixed(T::kAlignmentBytes, 0), fixed(T::kAlignmentShare, 1) }));
+            Finding f = Finding::ofRule("alignment", "communication", Severity::Info, T::kAlignmentShare,
+                text(QT_TRANSLATE_NOOP(
+                         "Advice", "share of %1 transfers of at least 1 MB whose size is not a multiple of %2 B > %3"),
+                    { d.transport, fixed(T::kAlignmentBytes, 0), fixed(T::kAlignmentShare, 1) }));
             f.value = static_cast<double>(misaligned) / static_cast<double>(large);
             f.unit = "share";
             f.setMessage(
@@ -161,12 +150,7 @@ void retransmission(const AdviceContext& ctx, std::vector<Finding>& out)
     }
     if (ranks.empty())
         return;
-    Finding f;
-    f.id = "rdma_retransmission";
-    f.category = "communication";
-    f.severity = Severity::Critical;
-    f.threshold = T::kRetransmissionMs;
-    f.setThreshold(
+    Finding f = Finding::ofRule("rdma_retransmission", "communication", Severity::Critical, T::kRetransmissionMs,
         text(QT_TRANSLATE_NOOP("Advice", "RDMA transit time of one op > %1 ms"), { fixed(T::kRetransmissionMs, 0) }));
     f.value = worstMs;
     f.unit = "ms";

@@ -101,14 +101,11 @@ void dispersion(const AdviceContext& ctx, const DelimitationColumn& col, std::ve
     if (!worst)
         return;
     const auto& s = worst->stats;
-    Finding f;
-    f.id = col.id;
-    f.category = col.category;
-    f.severity = worst->spread > T::kDispersionCritical ? Severity::Critical : Severity::Warning;
-    f.threshold = T::kDispersionWarning;
-    f.setThreshold(text(QT_TRANSLATE_NOOP("Advice",
-                            "(max − min) ÷ mean of %1 over comparable ranks (same stage, same TP position) > %2"),
-        { text(col.what), fixed(T::kDispersionWarning, 2) }));
+    Finding f = Finding::ofRule(col.id, col.category,
+        worst->spread > T::kDispersionCritical ? Severity::Critical : Severity::Warning, T::kDispersionWarning,
+        text(QT_TRANSLATE_NOOP(
+                 "Advice", "(max − min) ÷ mean of %1 over comparable ranks (same stage, same TP position) > %2"),
+            { text(col.what), fixed(T::kDispersionWarning, 2) }));
     f.value = worst->spread;
     f.unit = "ratio";
     f.ranks = { *s.maxRank, *s.minRank };
@@ -173,13 +170,9 @@ void stageImbalance(const AdviceContext& ctx, std::vector<Finding>& out)
         if (stats.count >= 2 && stats.spread)
             within = std::max(within, *stats.spread);
     }
-    Finding f;
-    f.id = "stage_imbalance";
-    f.category = "delimitation";
-    f.severity = Severity::Warning;
-    f.threshold = T::kStageImbalance;
-    f.setThreshold(text(QT_TRANSLATE_NOOP("Advice", "(max − min) ÷ mean of the pipeline stages' mean Computing > %1"),
-        { fixed(T::kStageImbalance, 2) }));
+    Finding f = Finding::ofRule("stage_imbalance", "delimitation", Severity::Warning, T::kStageImbalance,
+        text(QT_TRANSLATE_NOOP("Advice", "(max − min) ÷ mean of the pipeline stages' mean Computing > %1"),
+            { fixed(T::kStageImbalance, 2) }));
     f.value = spread;
     f.unit = "ratio";
     f.ranks = hi->ranks;

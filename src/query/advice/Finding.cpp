@@ -3,6 +3,18 @@
 
 namespace npuscope::query::advice {
 
+Finding Finding::ofRule(
+    std::string id, std::string category, Severity severity, double threshold, FindingText thresholdText)
+{
+    Finding f;
+    f.id = std::move(id);
+    f.category = std::move(category);
+    f.severity = severity;
+    f.threshold = threshold;
+    f.setThreshold(std::move(thresholdText));
+    return f;
+}
+
 void Finding::setThreshold(FindingText text)
 {
     thresholdText = text.english();

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/advice/HtmlReport.h"
+#include "npuscope/core/EnumNames.h"
 #include "npuscope/query/ReportText.h"
 
 #include "npuscope/query/ClusterMean.h"
@@ -57,15 +58,9 @@ std::string nowUtc()
 
 const char* severityColour(Severity s)
 {
-    switch (s) {
-    case Severity::Critical:
-        return "#c62828";
-    case Severity::Warning:
-        return "#ef6c00";
-    case Severity::Info:
-        break;
-    }
-    return "#1565c0";
+    static constexpr EnumName<Severity> kColours[] { { Severity::Critical, "#c62828" },
+        { Severity::Warning, "#ef6c00" } };
+    return nameOf(kColours, s, "#1565c0");
 }
 
 constexpr const char* kStyle = R"(

@@ -118,16 +118,13 @@ void missingGroupRanksRule(const AdviceContext& ctx, std::vector<Finding>& out)
         if (!(stepNs > 0) || perStepNs < T::kMissingGroupWaitShare * stepNs)
             continue;
 
-        Finding f;
-        f.id = "missing_group_ranks";
-        f.category = "communication";
-        f.severity = Severity::Warning;
-        f.threshold = T::kMissingGroupWaitShare * stepNs / 1e6;
-        f.setThreshold(text(QT_TRANSLATE_NOOP("Advice",
-                                "per step, the time the loaded members of a group whose rank list names ranks that "
-                                "were not loaded spend in its ops neither transferring nor waiting for each other "
-                                "(the least over them per op) > %1 % of the step"),
-            { fixed(T::kMissingGroupWaitShare * 100, 0) }));
+        Finding f = Finding::ofRule("missing_group_ranks", "communication", Severity::Warning,
+            T::kMissingGroupWaitShare * stepNs / 1e6,
+            text(QT_TRANSLATE_NOOP("Advice",
+                     "per step, the time the loaded members of a group whose rank list names ranks that "
+                     "were not loaded spend in its ops neither transferring nor waiting for each other "
+                     "(the least over them per op) > %1 % of the step"),
+                { fixed(T::kMissingGroupWaitShare * 100, 0) }));
         f.value = perStepNs / 1e6;
         f.unit = "ms";
         f.ranks = missing;

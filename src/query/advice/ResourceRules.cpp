@@ -34,12 +34,8 @@ void memoryPeak(const AdviceContext& ctx, std::vector<Finding>& out)
     std::sort(above.begin(), above.end(),
         [](const auto& a, const auto& b) { return *a.ratio != *b.ratio ? *a.ratio > *b.ratio : a.rank < b.rank; });
     const auto& top = above.front();
-    Finding f;
-    f.id = "memory_peak";
-    f.category = "memory";
-    f.severity = *top.ratio > T::kMemoryCritical ? Severity::Critical : Severity::Warning;
-    f.threshold = T::kMemoryPeak;
-    f.setThreshold(
+    Finding f = Finding::ofRule("memory_peak", "memory",
+        *top.ratio > T::kMemoryCritical ? Severity::Critical : Severity::Warning, T::kMemoryPeak,
         text(QT_TRANSLATE_NOOP("Advice", "peak reserved ÷ device memory > %1"), { fixed(T::kMemoryPeak, 2) }));
     f.value = *top.ratio;
     f.unit = "ratio";
@@ -84,12 +80,7 @@ void flopsLight(const AdviceContext& ctx, std::vector<Finding>& out)
             const auto it = rate.find(r);
             if (it == rate.end() || !(median > 0) || it->second >= T::kFlopsLight * median)
                 continue;
-            Finding f;
-            f.id = "flops_light";
-            f.category = "computation";
-            f.severity = Severity::Warning;
-            f.threshold = T::kFlopsLight;
-            f.setThreshold(
+            Finding f = Finding::ofRule("flops_light", "computation", Severity::Warning, T::kFlopsLight,
                 text(QT_TRANSLATE_NOOP("Advice", "a rank's FLOP/s ÷ the median of its comparable ranks < %1"),
                     { fixed(T::kFlopsLight, 1) }));
             f.value = it->second / median;

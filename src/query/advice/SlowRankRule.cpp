@@ -159,19 +159,16 @@ Finding slowRankFinding(const AdviceContext& ctx, const CommOpIndex& index, cons
     const std::optional<RankDuration>& waiting)
 {
     const bool syncConfirms = waiting && waiting->syncRatio && *waiting->syncRatio > T::kSyncRatio;
-    Finding f;
-    f.id = "slow_rank";
-    f.category = "slow_rank";
-    f.severity = syncConfirms ? Severity::Critical : Severity::Warning;
-    f.threshold = o.limitNs / 1e6;
-    f.setThreshold(text(QT_TRANSLATE_NOOP("Advice",
-                            "the delay a rank causes (Σ over the collectives it arrives last in of the next-least "
-                            "wait − its wait) is an outlier among %1 comparable ranks (%2) and exceeds their "
-                            "median by %3 % of its step time"),
-        { std::to_string(o.count),
-            o.count <= 10 ? text(QT_TRANSLATE_NOOP("Advice", "Dixon's Q, 95 %"))
-                          : text(QT_TRANSLATE_NOOP("Advice", "robust z-score > 3.5")),
-            fixed(T::kSlowRankMinDelayShare * 100, 0) }));
+    Finding f = Finding::ofRule("slow_rank", "slow_rank", syncConfirms ? Severity::Critical : Severity::Warning,
+        o.limitNs / 1e6,
+        text(QT_TRANSLATE_NOOP("Advice",
+                 "the delay a rank causes (Σ over the collectives it arrives last in of the next-least "
+                 "wait − its wait) is an outlier among %1 comparable ranks (%2) and exceeds their "
+                 "median by %3 % of its step time"),
+            { std::to_string(o.count),
+                o.count <= 10 ? text(QT_TRANSLATE_NOOP("Advice", "Dixon's Q, 95 %"))
+                              : text(QT_TRANSLATE_NOOP("Advice", "robust z-score > 3.5")),
+                fixed(T::kSlowRankMinDelayShare * 100, 0) }));
     f.value = o.delayNs / 1e6;
     f.unit = "ms";
     f.ranks = { o.rank };

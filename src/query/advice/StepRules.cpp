@@ -46,12 +46,8 @@ void preparing(const AdviceContext& ctx, std::vector<Finding>& out)
     if (above.empty())
         return;
     above = sortedDesc(std::move(above));
-    Finding f;
-    f.id = "preparing";
-    f.category = "scheduling";
-    f.severity = Severity::Warning;
-    f.threshold = T::kPreparingShare;
-    f.setThreshold(text(QT_TRANSLATE_NOOP("Advice", "Preparing ÷ step time > %1"), { fixed(T::kPreparingShare, 2) }));
+    Finding f = Finding::ofRule("preparing", "scheduling", Severity::Warning, T::kPreparingShare,
+        text(QT_TRANSLATE_NOOP("Advice", "Preparing ÷ step time > %1"), { fixed(T::kPreparingShare, 2) }));
     f.value = above.front().second;
     f.unit = "ratio";
     f.ranks = ranksOf(above);
@@ -113,13 +109,9 @@ void stepVariance(const AdviceContext& ctx, std::vector<Finding>& out)
         return;
     above = sortedDesc(std::move(above));
     const int64_t rank = above.front().first;
-    Finding f;
-    f.id = "step_variance";
-    f.category = "scheduling";
-    f.severity = Severity::Warning;
-    f.threshold = T::kStepVariance;
-    f.setThreshold(text(QT_TRANSLATE_NOOP("Advice", "(max − min) ÷ mean of a rank's step time over its steps > %1"),
-        { fixed(T::kStepVariance, 2) }));
+    Finding f = Finding::ofRule("step_variance", "scheduling", Severity::Warning, T::kStepVariance,
+        text(QT_TRANSLATE_NOOP("Advice", "(max − min) ÷ mean of a rank's step time over its steps > %1"),
+            { fixed(T::kStepVariance, 2) }));
     f.value = above.front().second;
     f.unit = "ratio";
     f.ranks = ranksOf(above);
@@ -159,13 +151,9 @@ void bubbleShare(const AdviceContext& ctx, std::vector<Finding>& out)
         }
         if (n == 0 || !(wall > 0) || bubble / wall <= T::kBubbleShare)
             continue;
-        Finding f;
-        f.id = "bubble_share";
-        f.category = "scheduling";
-        f.severity = Severity::Warning;
-        f.threshold = T::kBubbleShare;
-        f.setThreshold(text(QT_TRANSLATE_NOOP("Advice", "Σ Bubble ÷ Σ step time over a stage's ranks > %1"),
-            { fixed(T::kBubbleShare, 2) }));
+        Finding f = Finding::ofRule("bubble_share", "scheduling", Severity::Warning, T::kBubbleShare,
+            text(QT_TRANSLATE_NOOP("Advice", "Σ Bubble ÷ Σ step time over a stage's ranks > %1"),
+                { fixed(T::kBubbleShare, 2) }));
         f.value = bubble / wall;
         f.unit = "ratio";
         f.ranks = stage.loadedRanks;

@@ -225,15 +225,12 @@ void collectiveBound(const AdviceContext& ctx, const std::vector<TimelineDigest>
         const int64_t earlyIdle = (c.early.op->begin - earlyFrom) - earlyBusy;
         const int64_t extraIdle = lateIdle - earlyIdle;
         const bool hostBound = static_cast<double>(extraIdle) >= T::kGapCauseShare * static_cast<double>(c.spread);
-        Finding f;
-        f.id = "collective_bound";
-        f.category = "communication";
-        f.severity = hostBound ? Severity::Warning : Severity::Info;
-        f.threshold = T::kCollectiveSpreadMs;
-        f.setThreshold(text(QT_TRANSLATE_NOOP("Advice",
-                                "one of the %1 collectives whose start spread over the ranks is the largest, from %2 "
-                                "ms"),
-            { std::to_string(T::kCollectiveTop), fixed(T::kCollectiveSpreadMs, 1) }));
+        Finding f = Finding::ofRule("collective_bound", "communication", hostBound ? Severity::Warning : Severity::Info,
+            T::kCollectiveSpreadMs,
+            text(QT_TRANSLATE_NOOP("Advice",
+                     "one of the %1 collectives whose start spread over the ranks is the largest, from %2 "
+                     "ms"),
+                { std::to_string(T::kCollectiveTop), fixed(T::kCollectiveSpreadMs, 1) }));
         f.value = ms(c.spread);
         f.unit = "ms";
         f.ranks = { late.rank(), early.rank() };
@@ -338,13 +335,9 @@ void sdmaContention(const AdviceContext& ctx, const std::vector<TimelineDigest>&
         if (contended.empty())
             continue;
         std::sort(contended.begin(), contended.end());
-        Finding f;
-        f.id = "sdma_contention";
-        f.category = "communication";
-        f.severity = Severity::Warning;
-        f.threshold = T::kContentionSdmaGbps;
-        f.setThreshold(text(QT_TRANSLATE_NOOP("Advice", "SDMA bandwidth < %1 GB/s while a MatMul runs"),
-            { fixed(T::kContentionSdmaGbps, 1) }));
+        Finding f = Finding::ofRule("sdma_contention", "communication", Severity::Warning, T::kContentionSdmaGbps,
+            text(QT_TRANSLATE_NOOP("Advice", "SDMA bandwidth < %1 GB/s while a MatMul runs"),
+                { fixed(T::kContentionSdmaGbps, 1) }));
         f.value = contended.front().first;
         f.unit = "GB/s";
         f.ranks = { rank };
@@ -396,12 +389,8 @@ void dispatchChain(const std::vector<TimelineDigest>& digests, std::vector<Findi
     }
     if (total.empty())
         return;
-    Finding f;
-    f.id = "dispatch_chain";
-    f.category = "scheduling";
-    f.severity = Severity::Info;
-    f.threshold = 0;
-    f.setThreshold(text(QT_TRANSLATE_NOOP("Advice", "statistics, no threshold")));
+    Finding f = Finding::ofRule("dispatch_chain", "scheduling", Severity::Info, 0,
+        text(QT_TRANSLATE_NOOP("Advice", "statistics, no threshold")));
     f.value = OutlierTest::median(total);
     f.unit = "us";
     f.ranks = ranks;

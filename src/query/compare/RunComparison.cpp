@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "npuscope/core/ThreadPriority.h"
 #include "npuscope/query/compare/RunComparison.h"
+
+#include "npuscope/core/EnumNames.h"
+#include "npuscope/core/ThreadPriority.h"
 
 #include "npuscope/query/MemoryQuery.h"
 #include "npuscope/query/OperatorQuery.h"
@@ -238,48 +240,34 @@ std::vector<OperatorDiff> joined(
     return out;
 }
 
+// Per component its summary JSON key and its title.
+struct ComponentText {
+    DiffComponent value;
+    const char* key;
+    const char* title;
+};
+constexpr ComponentText kComponentTexts[] {
+    { DiffComponent::Step, "step_ms", "step" },
+    { DiffComponent::Computing, "computing_ms", "computing" },
+    { DiffComponent::CommunicationNotOverlapped, "communication_not_overlapped_ms", "communication not overlapped" },
+    { DiffComponent::Overlapped, "overlapped_ms", "overlapped" },
+    { DiffComponent::Free, "free_ms", "free" },
+    { DiffComponent::Bubble, "bubble_ms", "bubble" },
+    { DiffComponent::Preparing, "preparing_ms", "preparing" },
+};
+
 } // namespace
 
 const char* diffComponentKey(DiffComponent c)
 {
-    switch (c) {
-    case DiffComponent::Step:
-        return "step_ms";
-    case DiffComponent::Computing:
-        return "computing_ms";
-    case DiffComponent::CommunicationNotOverlapped:
-        return "communication_not_overlapped_ms";
-    case DiffComponent::Overlapped:
-        return "overlapped_ms";
-    case DiffComponent::Free:
-        return "free_ms";
-    case DiffComponent::Bubble:
-        return "bubble_ms";
-    case DiffComponent::Preparing:
-        return "preparing_ms";
-    }
-    return "step_ms";
+    const ComponentText* t = entryOf(kComponentTexts, c);
+    return t ? t->key : "step_ms";
 }
 
 const char* diffComponentTitle(DiffComponent c)
 {
-    switch (c) {
-    case DiffComponent::Step:
-        return "step";
-    case DiffComponent::Computing:
-        return "computing";
-    case DiffComponent::CommunicationNotOverlapped:
-        return "communication not overlapped";
-    case DiffComponent::Overlapped:
-        return "overlapped";
-    case DiffComponent::Free:
-        return "free";
-    case DiffComponent::Bubble:
-        return "bubble";
-    case DiffComponent::Preparing:
-        return "preparing";
-    }
-    return "step";
+    const ComponentText* t = entryOf(kComponentTexts, c);
+    return t ? t->title : "step";
 }
 
 std::optional<double> diffDelta(const DiffBreakdown& base, const DiffBreakdown& neu, DiffComponent c)

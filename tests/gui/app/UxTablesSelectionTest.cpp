@@ -250,14 +250,11 @@ TEST(UxSelection, TheTimelineScrollsToTheSelectedRank)
 {
     test::ScratchDir dir;
     testgen::GeneratorOptions o;
-    o.outDir = (dir.path() / "gen").string();
     o.traceMb = 0;
     o.ranks = 16;
-    std::string error;
-    ASSERT_TRUE(testgen::ClusterGenerator::generate(o, error)) << error;
     MainWindow window(test::testOptions());
     window.resize(1400, 900);
-    ASSERT_TRUE(test::openAndWait(window, { QString::fromStdString(o.outDir) }));
+    ASSERT_TRUE(test::generateAndOpen(window, o, QString::fromStdString((dir.path() / "gen").string())));
     window.focusDock(window.timelineDock());
     window.show();
     ASSERT_TRUE(window.waitUntilIdle());

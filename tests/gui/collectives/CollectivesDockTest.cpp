@@ -47,17 +47,14 @@ TEST(BlameDock, GeneratedSlowRankIsTheFirstRoot)
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
     testgen::GeneratorOptions o;
-    o.outDir = (dir.path() + QStringLiteral("/pp4")).toStdString();
     o.ranks = 64;
     o.pp = 4;
     o.tp = 8;
     o.steps = 2;
     o.traceMb = 0;
     o.slowRank = 9;
-    std::string error;
-    ASSERT_TRUE(testgen::ClusterGenerator::generate(o, error)) << error;
     auto window = test::newWindow();
-    ASSERT_TRUE(test::openAndWait(*window, { QString::fromStdString(o.outDir) }));
+    ASSERT_TRUE(test::generateAndOpen(*window, o, dir.path() + QStringLiteral("/pp4")));
     gui::BlameDock* dock = window->blameDock();
     window->focusDock(dock);
     window->show();

@@ -306,7 +306,6 @@ TEST(CommViewsGenerated, PlantedSlowLinkIsTheMatrixOutlier)
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
     testgen::GeneratorOptions o;
-    o.outDir = (dir.path() + QStringLiteral("/c")).toStdString();
     o.ranks = 64;
     o.pp = 2;
     o.tp = 8;
@@ -314,11 +313,9 @@ TEST(CommViewsGenerated, PlantedSlowLinkIsTheMatrixOutlier)
     o.steps = 2;
     o.traceMb = 0;
     o.slowLink = std::make_pair(3, 4);
-    std::string error;
-    ASSERT_TRUE(testgen::ClusterGenerator::generate(o, error)) << error;
     MainWindow window(test::testOptions());
     window.resize(1400, 900);
-    ASSERT_TRUE(test::openAndWait(window, { QString::fromStdString(o.outDir) }));
+    ASSERT_TRUE(test::generateAndOpen(window, o, dir.path() + QStringLiteral("/c")));
     CommMatrixView* view = window.commMatrixDock()->view();
     const auto& m = view->matrix();
     ASSERT_EQ(m.ranks.size(), 64u);

@@ -23,10 +23,7 @@ namespace {
 
 FlopsHeatmap* showFlops(gui::MainWindow& window)
 {
-    FlopsHeatmapDock* dock = window.flopsHeatmapDock();
-    window.focusDock(dock);
-    window.show();
-    EXPECT_TRUE(window.waitUntilIdle(120000));
+    FlopsHeatmapDock* dock = test::showDock(window, window.flopsHeatmapDock(), 120000);
     EXPECT_FALSE(dock->isImporting());
     return dock->heatmap();
 }
@@ -38,16 +35,13 @@ TEST(FlopsHeatmap, GeneratedLightRankStandsOutAndClickSelects)
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
     testgen::GeneratorOptions o;
-    o.outDir = (dir.path() + QStringLiteral("/c")).toStdString();
     o.ranks = 16;
     o.tp = 8;
     o.steps = 2;
     o.traceMb = 0;
     o.flopsLightRank = 11;
-    std::string error;
-    ASSERT_TRUE(testgen::ClusterGenerator::generate(o, error)) << error;
     auto window = test::newWindow();
-    ASSERT_TRUE(test::openAndWait(*window, { QString::fromStdString(o.outDir) }));
+    ASSERT_TRUE(test::generateAndOpen(*window, o, dir.path() + QStringLiteral("/c")));
     FlopsHeatmap* map = showFlops(*window);
     FlopsHeatmapDock* dock = window->flopsHeatmapDock();
     EXPECT_TRUE(dock->messageLabel()->isHidden());

@@ -17,14 +17,7 @@ using gui::FlopsScopeDock;
 
 namespace {
 
-FlopsScopeChart* showScope(gui::MainWindow& window)
-{
-    FlopsScopeDock* dock = window.flopsScopeDock();
-    window.focusDock(dock);
-    window.show();
-    EXPECT_TRUE(window.waitUntilIdle(60000));
-    return dock->chart();
-}
+FlopsScopeChart* showScope(gui::MainWindow& window) { return test::showDock(window, window.flopsScopeDock())->chart(); }
 
 int nodeNamed(const FlopsScopeChart* chart, const std::string& name)
 {

@@ -27,10 +27,7 @@ namespace {
 
 MareyDock* showMarey(gui::MainWindow& window)
 {
-    MareyDock* dock = window.mareyDock();
-    window.focusDock(dock);
-    window.show();
-    EXPECT_TRUE(window.waitUntilIdle(120000));
+    MareyDock* dock = test::showDock(window, window.mareyDock(), 120000);
     EXPECT_TRUE(test::waitFor([dock] { return !dock->isImporting() && !dock->isBusy(); }, 120000));
     EXPECT_TRUE(window.waitUntilIdle(120000));
     return dock;
@@ -59,17 +56,14 @@ TEST(MareyDock, GeneratedPipelineRendersCollapsesAndSelects)
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
     testgen::GeneratorOptions o;
-    o.outDir = (dir.path() + QStringLiteral("/pp4")).toStdString();
     o.ranks = 32;
     o.pp = 4;
     o.tp = 8;
     o.steps = 2;
     o.traceMb = 1;
     o.slowRank = 9;
-    std::string error;
-    ASSERT_TRUE(testgen::ClusterGenerator::generate(o, error)) << error;
     auto window = test::newWindow(QSize(1600, 1000));
-    ASSERT_TRUE(test::openAndWait(*window, { QString::fromStdString(o.outDir) }));
+    ASSERT_TRUE(test::generateAndOpen(*window, o, dir.path() + QStringLiteral("/pp4")));
     MareyDock* dock = showMarey(*window);
     MareyChart* chart = dock->chart();
     ASSERT_NE(chart->step(), nullptr);
@@ -305,17 +299,14 @@ TEST(MareyDock, FlopsLineFromTheKernelsFlops)
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
     testgen::GeneratorOptions o;
-    o.outDir = (dir.path() + QStringLiteral("/flops")).toStdString();
     o.ranks = 8;
     o.pp = 2;
     o.tp = 4;
     o.steps = 2;
     o.traceMb = 1;
     o.flops = true;
-    std::string error;
-    ASSERT_TRUE(testgen::ClusterGenerator::generate(o, error)) << error;
     auto window = test::newWindow(QSize(1600, 1000));
-    ASSERT_TRUE(test::openAndWait(*window, { QString::fromStdString(o.outDir) }));
+    ASSERT_TRUE(test::generateAndOpen(*window, o, dir.path() + QStringLiteral("/flops")));
     MareyDock* dock = showMarey(*window);
     MareyChart* chart = dock->chart();
     ASSERT_NE(chart->step(), nullptr);

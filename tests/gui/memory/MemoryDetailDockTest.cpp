@@ -26,14 +26,7 @@ using gui::MemoryDetailDock;
 
 namespace {
 
-MemoryDetailDock* showDetail(gui::MainWindow& window)
-{
-    MemoryDetailDock* dock = window.memoryDetailDock();
-    window.focusDock(dock);
-    window.show();
-    EXPECT_TRUE(window.waitUntilIdle(60000));
-    return dock;
-}
+MemoryDetailDock* showDetail(gui::MainWindow& window) { return test::showDock(window, window.memoryDetailDock()); }
 
 } // namespace
 

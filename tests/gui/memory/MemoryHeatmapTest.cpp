@@ -79,16 +79,13 @@ TEST(MemoryHeatmap, GeneratedHeavyRankHasTheHighestRatio)
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
     testgen::GeneratorOptions o;
-    o.outDir = (dir.path() + QStringLiteral("/c")).toStdString();
     o.ranks = 16;
     o.tp = 8;
     o.steps = 2;
     o.traceMb = 0;
     o.memoryHeavyRank = 11;
-    std::string error;
-    ASSERT_TRUE(testgen::ClusterGenerator::generate(o, error)) << error;
     auto window = test::newWindow();
-    ASSERT_TRUE(test::openAndWait(*window, { QString::fromStdString(o.outDir) }));
+    ASSERT_TRUE(test::generateAndOpen(*window, o, dir.path() + QStringLiteral("/c")));
     MemoryHeatmap* map = showMemory(*window);
     const auto& cells = map->cells();
     ASSERT_EQ(cells.size(), 16u);

@@ -191,15 +191,12 @@ TEST(OperatorDockAllRanks, CapsTheImportAndLoadsTheRestOnRequest)
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
     testgen::GeneratorOptions o;
-    o.outDir = (dir.path() + QStringLiteral("/c")).toStdString();
     o.ranks = OperatorDock::kAutoImportRanks + 6;
     o.tp = 2;
     o.steps = 1;
     o.traceMb = 0;
-    std::string error;
-    ASSERT_TRUE(testgen::ClusterGenerator::generate(o, error)) << error;
     auto window = test::newWindow();
-    ASSERT_TRUE(test::openAndWait(*window, { QString::fromStdString(o.outDir) }));
+    ASSERT_TRUE(test::generateAndOpen(*window, o, dir.path() + QStringLiteral("/c")));
     OperatorDock* dock = window->operatorDock();
     window->focusDock(dock);
     window->show();

@@ -217,14 +217,11 @@ TEST(StepFiguresCluster, LargeClusterOpensSortedByWallTimeSlowestFirst)
 {
     test::ScratchDir dir;
     testgen::GeneratorOptions o;
-    o.outDir = (dir.path() / "gen").string();
     o.traceMb = 0;
     o.ranks = 32;
-    std::string error;
-    ASSERT_TRUE(testgen::ClusterGenerator::generate(o, error)) << error;
 
     auto window = test::newWindow();
-    ASSERT_TRUE(test::openAndWait(*window, { QString::fromStdString(o.outDir) }));
+    ASSERT_TRUE(test::generateAndOpen(*window, o, QString::fromStdString((dir.path() / "gen").string())));
     ClusterStepsDock& dock = *window->stepsDock();
     const QSortFilterProxyModel& proxy = *dock.proxyModel();
     ASSERT_EQ(proxy.rowCount(), 32);

@@ -257,16 +257,13 @@ TEST(StepsViewsGroups, OverviewFollowsTheChosenCommunicationGroup)
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
     testgen::GeneratorOptions o;
-    o.outDir = (dir.path() + QStringLiteral("/tp4pp2")).toStdString();
     o.ranks = 8;
     o.pp = 2;
     o.tp = 4;
     o.steps = 2;
     o.traceMb = 1;
-    std::string error;
-    ASSERT_TRUE(testgen::ClusterGenerator::generate(o, error)) << error;
     auto window = test::newWindow(QSize(1600, 1000));
-    ASSERT_TRUE(test::openAndWait(*window, { QString::fromStdString(o.outDir) }));
+    ASSERT_TRUE(test::generateAndOpen(*window, o, dir.path() + QStringLiteral("/tp4pp2")));
     OverviewDock* overview = window->overviewDock();
     ASSERT_EQ(overview->chart()->bars().size(), 8u);
 

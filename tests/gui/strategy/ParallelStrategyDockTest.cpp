@@ -21,14 +21,7 @@ using gui::StrategyChart;
 
 namespace {
 
-StrategyChart* showStrategy(gui::MainWindow& window)
-{
-    ParallelStrategyDock* dock = window.strategyDock();
-    window.focusDock(dock);
-    window.show();
-    EXPECT_TRUE(window.waitUntilIdle(60000));
-    return dock->chart();
-}
+StrategyChart* showStrategy(gui::MainWindow& window) { return test::showDock(window, window.strategyDock())->chart(); }
 
 } // namespace
 
@@ -68,17 +61,14 @@ TEST(ParallelStrategyDock, GeneratedClusterSizesRangeAndOverride)
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
     testgen::GeneratorOptions o;
-    o.outDir = (dir.path() + QStringLiteral("/c")).toStdString();
     o.ranks = 32;
     o.pp = 2;
     o.tp = 4;
     o.steps = 2;
     o.traceMb = 0;
     o.slowRank = 9;
-    std::string error;
-    ASSERT_TRUE(testgen::ClusterGenerator::generate(o, error)) << error;
     auto window = test::newWindow();
-    ASSERT_TRUE(test::openAndWait(*window, { QString::fromStdString(o.outDir) }));
+    ASSERT_TRUE(test::generateAndOpen(*window, o, dir.path() + QStringLiteral("/c")));
     ParallelStrategyDock* dock = window->strategyDock();
     dock->applySizes(std::nullopt);
     StrategyChart* chart = showStrategy(*window);

@@ -34,7 +34,6 @@ public:
     CollectivesTableModel* model() const { return m_model; }
     QTableView* tableView() const { return m_table; }
     QComboBox* stepFilter() const { return m_step; }
-    QComboBox* groupFilter() const { return m_group; }
     QComboBox* typeFilter() const { return m_type; }
     QLabel* summaryLabel() const { return m_summary; }
     QPushButton* alignButton() const { return m_align; }

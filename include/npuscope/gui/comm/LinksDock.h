@@ -29,14 +29,11 @@ public:
     LinkTableModel* rankModel() const { return m_rankModel; }
     LinkTableModel* clusterModel() const { return m_clusterModel; }
     QSortFilterProxyModel* clusterProxy() const { return m_clusterProxy; }
-    QTableView* clusterTable() const { return m_clusterTable; }
     QLabel* clusterTitle() const { return m_clusterTitle; }
     QLineEdit* srcFilter() const { return m_src; }
-    QLineEdit* dstFilter() const { return m_dst; }
     QComboBox* transportFilter() const { return m_transport; }
-    // The inherited step / group filters as removable chips (hidden when not filtering).
+    // The inherited step filter as a removable chip (hidden when not filtering).
     QToolButton* stepChip() const { return m_stepChip; }
-    QToolButton* groupChip() const { return m_groupChip; }
 
 private:
     // Both tables.

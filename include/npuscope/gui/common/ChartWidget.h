@@ -4,11 +4,24 @@
 #include <QColor>
 #include <QImage>
 #include <QMargins>
+#include <QSize>
+#include <QSizePolicy>
 #include <QWidget>
 
 class QMenu;
 
 namespace npuscope::gui {
+
+// What a chart sets once when it is made (ChartWidget's constructor); each field left as it is changes nothing.
+struct ChartSetup {
+    const char* objectName = nullptr;
+    // The hovered item follows the mouse (mouse tracking), not only a pressed button.
+    bool hover = false;
+    QMargins plotMargins {};
+    QSize minimumSize {}; // (0, h): a minimum height only
+    QSizePolicy::Policy horizontal = QSizePolicy::Preferred;
+    QSizePolicy::Policy vertical = QSizePolicy::Preferred;
+};
 
 // Base of the custom-painted charts: a chart draws itself and answers "which item is at this point" and "what does
 // this item say"; the base turns that into hover tracking, tooltips, clicks, a selected item, and image export
@@ -17,7 +30,7 @@ namespace npuscope::gui {
 class ChartWidget : public QWidget {
     Q_OBJECT
 public:
-    explicit ChartWidget(QWidget* parent = nullptr);
+    explicit ChartWidget(QWidget* parent = nullptr, const ChartSetup& setup = {});
 
     // The item under a widget position (px), -1 for none.
     virtual int itemAt(const QPoint& pos) const;

@@ -7,6 +7,7 @@
 #include <vector>
 
 class QSplitter;
+class QWidget;
 
 namespace npuscope::gui {
 
@@ -20,6 +21,10 @@ class SplitterShares : public QObject {
 public:
     // shares: one positive weight per pane, in the splitter's order.
     static SplitterShares* install(QSplitter* splitter, std::vector<int> shares);
+    // A table over its detail pane (the splitter's two panes) at 3 : 2 whatever the two would like (the table's hint
+    // took nearly all of a short dock): stretch factors and shares 3 and 2, panes that do not collapse, the detail at
+    // least four lines of text high.
+    static SplitterShares* installTableDetail(QSplitter* splitter, QWidget* detail);
     // Whether the user has moved a handle (the shares no longer apply).
     bool userSized() const { return m_userSized; }
 

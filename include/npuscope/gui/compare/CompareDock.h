@@ -34,8 +34,6 @@ public:
     // The last comparison shown, nullptr before one arrives or without a baseline.
     const query::RunDiff* diff() const { return m_diff.get(); }
     QLabel* headline() const { return m_headline; }
-    // Shown when the two profiles were collected at different profiler levels (DiffReport::levelNote).
-    QLabel* levelNote() const { return m_levelNote; }
     WaterfallChart* waterfall() const { return m_waterfall; }
     RankDeltaStrip* strip() const { return m_strip; }
     OperatorDiffModel* kernelModel() const { return m_kernels; }

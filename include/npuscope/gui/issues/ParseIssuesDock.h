@@ -25,7 +25,6 @@ public:
     static constexpr const char* kObjectName = "parseIssuesDock";
 
     explicit ParseIssuesDock(Workspace* workspace, QWidget* parent = nullptr);
-    ~ParseIssuesDock() override;
 
     IssueTableModel* model() const { return m_model; }
     IssueFilterModel* filterModel() const { return m_filter; }

@@ -56,7 +56,6 @@ public:
     QComboBox* timeCombo() const { return m_time; }
     QTreeWidget* findingsList() const { return m_findings; }
     QLabel* statusLabel() const { return m_status; }
-    QPushButton* collapseButton() const { return m_collapse; }
     QLabel* legend() const { return m_legend; }
     bool isImporting() const { return m_imports->isImporting(); }
     // The step shown (nullopt before the first result, or when the profile has no kernel steps).

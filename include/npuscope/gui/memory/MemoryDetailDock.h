@@ -39,7 +39,6 @@ public:
     QSortFilterProxyModel* blockProxy() const { return m_blockProxy; }
     // Compare mode's table of the selected rank's allocation changes.
     MemoryOperatorDiffModel* compareModel() const { return m_compareModel; }
-    QTableView* blockTable() const { return m_blockTable; }
     ModuleMemoryModel* moduleModel() const { return m_modules; }
     QCheckBox* windowOnlyCheck() const { return m_windowOnly; }
     QLineEdit* filterEdit() const { return m_filter; }

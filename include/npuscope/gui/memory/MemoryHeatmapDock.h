@@ -28,7 +28,6 @@ public:
 
     MemoryHeatmap* heatmap() const { return m_heatmap; }
     QDoubleSpinBox* capacitySpin() const { return m_capacity; }
-    QComboBox* scaleCombo() const { return m_scale; }
     // The capacity the ratios are computed with (MB, 2^20 bytes).
     double capacityMb() const;
 

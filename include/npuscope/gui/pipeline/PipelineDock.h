@@ -26,7 +26,6 @@ public:
     static constexpr const char* kObjectName = "pipelineDock";
 
     explicit PipelineDock(Workspace* workspace, QWidget* parent = nullptr);
-    ~PipelineDock() override;
 
     PipelineChain* chain() const { return m_chain; }
     PipelineOpTableModel* model() const { return m_model; }

@@ -24,7 +24,6 @@ public:
     static constexpr const char* kObjectName = "statisticsDock";
 
     explicit StatisticsDock(Workspace* workspace, QWidget* parent = nullptr);
-    ~StatisticsDock() override;
 
     OpStatisticTableModel* opModel() const { return m_opModel; }
     ApiStatisticTableModel* apiModel() const { return m_apiModel; }

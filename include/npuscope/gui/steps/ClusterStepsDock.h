@@ -31,7 +31,6 @@ public:
     static constexpr const char* kObjectName = "clusterStepsDock";
 
     explicit ClusterStepsDock(Workspace* workspace, QWidget* parent = nullptr);
-    ~ClusterStepsDock() override;
 
     StepTableModel* model() const { return m_model; }
     StepStatsModel* statsModel() const { return m_statsModel; }

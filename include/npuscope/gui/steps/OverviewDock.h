@@ -30,7 +30,6 @@ public:
     static constexpr const char* kObjectName = "overviewDock";
 
     explicit OverviewDock(Workspace* workspace, QWidget* parent = nullptr);
-    ~OverviewDock() override;
 
     // What the donut shows: the rank (nullopt = cluster mean) and its split.
     std::optional<int64_t> shownRank() const { return m_shownRank; }

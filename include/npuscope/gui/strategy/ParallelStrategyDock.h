@@ -34,7 +34,6 @@ public:
     StrategyChart* chart() const { return m_chart; }
     QComboBox* metricCombo() const { return m_metric; }
     QDoubleSpinBox* lowSpin() const { return m_low; }
-    QDoubleSpinBox* highSpin() const { return m_high; }
     // pp, dp, cp, tp, ep in that order.
     QSpinBox* sizeSpin(int index) const { return m_sizeSpins[index]; }
     QPushButton* applyButton() const { return m_apply; }

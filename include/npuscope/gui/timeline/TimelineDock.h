@@ -63,7 +63,6 @@ public:
     // Selects the slice with this slice.id in a loaded rank; false if none has it.
     bool selectSliceById(int64_t sliceId, bool centre = true);
     QString detailsText() const;
-    QTextBrowser* detailsBrowser() const { return m_details; }
 
     void search(const QString& text, bool caseSensitive);
     int searchHitCount() const { return static_cast<int>(m_hits.size()); }

@@ -10,9 +10,44 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
+#include <variant>
 #include <vector>
 
 namespace npuscope::io {
+
+class CsvImport;
+
+// One column of a CSV file that maps straight to one field of Row, for CsvImport::readFields: the header names the
+// column goes by (the first present is read) and the field, which says how the cell is read:
+//  - std::optional<std::string>: text(col); std::string: text(col, required), "" when skipped
+//  - std::optional<double>: optReal(col)
+//  - std::optional<int64_t>: optInt(col), or usNs(col) with CsvField::Us
+//  - int64_t: usNs(col, required), 0 when skipped
+template <typename Row> class CsvField {
+public:
+    enum Unit { Plain, Us };
+    using Member = std::variant<std::optional<std::string> Row::*, std::string Row::*, std::optional<double> Row::*,
+        std::optional<int64_t> Row::*, int64_t Row::*>;
+
+    template <typename T>
+    CsvField(std::initializer_list<std::string_view> names, T Row::*member, Unit unit = Plain)
+        : m_names(names)
+        , m_member(member)
+        , m_unit(unit)
+    {
+    }
+
+    const std::vector<std::string_view>& names() const { return m_names; }
+    // Reads the cell of column col (-1: none) of the current record into row.
+    void read(CsvImport& csv, int col, Row& row) const;
+
+private:
+    std::vector<std::string_view> m_names; // string literals
+    Member m_member;
+    Unit m_unit;
+};
 
 // What the CSV importers share: opens ctx.file(), reads and checks the header, walks the data records and reads
 // typed cells. Every problem goes to ctx with the CSV line and, for cells, the column name, so an importer only
@@ -86,6 +121,34 @@ public:
         return result();
     }
 
+    // readRows for a file whose columns each map to one field: fields read in the order listed, with the columns
+    // looked up once.
+    template <typename Row, typename Write> bool readFields(std::initializer_list<CsvField<Row>> fields, Write&& write)
+    {
+        std::vector<int> cols;
+        for (const CsvField<Row>& f : fields) {
+            int col = -1;
+            for (auto n = f.names().begin(); col < 0 && n != f.names().end(); ++n)
+                col = column({ *n });
+            cols.push_back(col);
+        }
+        return readRows<Row>(
+            [&](Row& row) {
+                size_t i = 0;
+                for (const CsvField<Row>& f : fields)
+                    f.read(*this, cols[i++], row);
+            },
+            std::forward<Write>(write));
+    }
+
+    // run() for such a file: opens it with the required columns, then readFields.
+    template <typename Row, typename Write>
+    static bool runFields(ImportContext& ctx, std::initializer_list<std::string_view> required,
+        std::initializer_list<CsvField<Row>> fields, Write&& write)
+    {
+        return run(ctx, [&](CsvImport& csv) { return csv.open(required) && csv.readFields<Row>(fields, write); });
+    }
+
     static constexpr int64_t kCancelCheckRows = 4096;
 
 private:
@@ -104,5 +167,24 @@ private:
     bool m_cancelled = false;
     std::vector<int> m_roundedColumns; // columns already reported by checkRoundedTimestamp
 };
+
+template <typename Row> void CsvField<Row>::read(CsvImport& csv, int col, Row& row) const
+{
+    std::visit(
+        [&](auto member) {
+            using T = std::remove_reference_t<decltype(row.*member)>;
+            if constexpr (std::is_same_v<T, std::optional<std::string>>)
+                row.*member = csv.text(col);
+            else if constexpr (std::is_same_v<T, std::string>)
+                row.*member = csv.text(col, true).value_or(std::string());
+            else if constexpr (std::is_same_v<T, std::optional<double>>)
+                row.*member = csv.optReal(col);
+            else if constexpr (std::is_same_v<T, std::optional<int64_t>>)
+                row.*member = m_unit == Us ? csv.usNs(col) : csv.optInt(col);
+            else
+                row.*member = csv.usNs(col, true).value_or(0);
+        },
+        m_member);
+}
 
 } // namespace npuscope::io

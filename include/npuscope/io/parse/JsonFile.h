@@ -5,6 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+#include <optional>
+
 namespace npuscope::io {
 
 // Reads a small JSON file (profiler_info, metadata, communication*.json: KB to a few MB) into a
@@ -13,6 +16,9 @@ namespace npuscope::io {
 // usable was read; when true, out is an object.
 bool readJsonFile(ImportContext& ctx, nlohmann::json& out);
 
+// The top-level object of a small JSON file, for a look that reports nothing (detection, a device folder's
+// info.json); nullopt when the file cannot be read, is not JSON or its top level is not an object. Any thread.
+std::optional<nlohmann::json> peekJsonObject(const std::filesystem::path& path);
 // Reads a whole small file into text, reporting "cannot open" / "empty file". False when unusable.
 bool readTextFile(ImportContext& ctx, std::string& text);
 // Reports a JSON syntax error at a byte offset of text (with its line) as an error issue.

@@ -63,6 +63,11 @@ struct Finding {
     // is its form's english(), both set by setThreshold / setMessage / setSuggestion.
     FindingText thresholdForm, messageForm, suggestionForm;
 
+    // A finding of rule id with what every rule sets first: its category, severity and the threshold its value is
+    // compared with, as a number and in words (setThreshold).
+    static Finding ofRule(
+        std::string id, std::string category, Severity severity, double threshold, FindingText thresholdText);
+
     void setThreshold(FindingText text);
     void setMessage(FindingText text);
     void setSuggestion(FindingText text);
