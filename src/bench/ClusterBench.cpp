@@ -211,31 +211,50 @@ int clusterOpen(const std::vector<std::string>& args)
     int flatDp = 1024;
     std::string work = (fs::temp_directory_path() / "npuscope-bench").string();
     std::string threads = "0";
+    std::vector<testgen::OutputFormat> formats { testgen::OutputFormat::TorchNpu };
     for (size_t i = 0; i + 1 < args.size(); i += 2) {
-        if (args[i] == "--ranks")
+        if (args[i] == "--ranks") {
             sizes = parseList(args[i + 1]);
-        else if (args[i] == "--flat-dp")
+        } else if (args[i] == "--flat-dp") {
             flatDp = std::atoi(args[i + 1].c_str());
-        else if (args[i] == "--work")
+        } else if (args[i] == "--work") {
             work = args[i + 1];
-        else if (args[i] == "--threads")
+        } else if (args[i] == "--threads") {
             threads = args[i + 1];
-        else
+        } else if (args[i] == "--formats") {
+            // The torch_npu form is always measured first: the other forms' ratios are against it.
+            formats = { testgen::OutputFormat::TorchNpu };
+            std::stringstream list(args[i + 1]);
+            std::string name;
+            while (std::getline(list, name, ',')) {
+                const auto f = testgen::formatFromName(name);
+                if (!f)
+                    return 2;
+                if (*f != testgen::OutputFormat::TorchNpu)
+                    formats.push_back(*f);
+            }
+        } else {
             return 2;
+        }
     }
     struct Case {
         int ranks;
         bool flat;
+        testgen::OutputFormat format;
     };
     std::vector<Case> cases;
-    for (int n : sizes)
-        cases.push_back({ n, false });
+    for (int n : sizes) {
+        for (const auto f : formats)
+            cases.push_back({ n, false, f });
+    }
     if (flatDp > 0)
-        cases.push_back({ flatDp, true });
-    for (const auto& [n, flat] : cases) {
+        cases.push_back({ flatDp, true, testgen::OutputFormat::TorchNpu });
+    std::map<int, double> torchReady; // ranks -> ready_s of the torch_npu form, the other forms' baseline
+    for (const auto& [n, flat, format] : cases) {
+        const bool torch = format == testgen::OutputFormat::TorchNpu;
         testgen::GeneratorOptions g;
         const std::string name = (flat ? "flat-dp" : "cluster") + std::to_string(n);
-        g.outDir = (fs::path(work) / name).string();
+        g.outDir = (fs::path(work) / (torch ? name : name + "-" + testgen::formatName(format))).string();
         g.ranks = n;
         g.steps = 3;
         g.traceMb = 0.01; // timelines are not part of the cluster open
@@ -245,13 +264,16 @@ int clusterOpen(const std::vector<std::string>& args)
         g.pp = n >= 64 && !flat ? 4 : 1;
         g.allToAllGroups = flat;
         g.seed = 42;
+        g.format = format;
         std::string error;
         const auto t0 = Clock::now();
         if (!testgen::ClusterGenerator::generate(g, error)) {
             std::fprintf(stderr, "npuscope-bench: generate %d ranks: %s\n", n, error.c_str());
             return 1;
         }
-        const std::string prefix = "cluster-open." + name.substr(flat ? 0 : 7);
+        // The torch_npu form keeps the figure names it always had; another form adds its name.
+        const std::string prefix
+            = "cluster-open." + name.substr(flat ? 0 : 7) + (torch ? "" : std::string(".") + testgen::formatName(format));
         print(prefix + ".generate_s", secondsSince(t0), "s");
         // Warm the page cache once so every figure measures parsing, not the disk.
         runChild(selfExe() + " internal-open '" + g.outDir + "' " + threads + " - 0");
@@ -269,6 +291,14 @@ int clusterOpen(const std::vector<std::string>& args)
         }
         print(prefix + ".ranks", r.at("ranks"), "ranks");
         print(prefix + ".input_mb", r.at("input_mb"), "MB");
+        if (!torch) {
+            print(prefix + ".problems", r.at("problems"), "rows");
+            if (const auto base = torchReady.find(n); base != torchReady.end())
+                print(prefix + ".ready_ratio", r.at("ready_s") / std::max(1e-9, base->second), "x torch_npu");
+            continue;
+        }
+        if (!flat)
+            torchReady[n] = r.at("ready_s");
         const std::string rss = "rss." + (flat ? name : "cluster-" + std::to_string(n));
         print(rss + ".peak_mb", r.at("rss_mb"), "MB");
         print(rss + ".ratio", r.at("rss_mb") / std::max(1e-9, r.at("input_mb")), "x input");
