@@ -9,11 +9,13 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <filesystem>
 #include <map>
 #include <regex>
 #include <set>
+#include <vector>
 
 namespace npuscope::io {
 
@@ -51,34 +53,45 @@ std::optional<double> number(Element v)
 }
 
 // An object's members in key order, the last of equal keys kept: the order (and the choice among duplicates) of the
-// std::map nlohmann's DOM held them in before, so rows are written as they always were.
-std::vector<std::pair<std::string_view, Element>> members(simdjson::dom::object object)
+// std::map nlohmann's DOM held them in before, so rows are written as they always were. Filled into out, whose
+// capacity the next object reuses.
+using Members = std::vector<std::pair<std::string_view, Element>>;
+
+void members(simdjson::dom::object object, Members& out)
 {
-    std::vector<std::pair<std::string_view, Element>> all;
+    out.clear();
     for (const auto field : object)
-        all.emplace_back(field.key, field.value);
-    std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::vector<std::pair<std::string_view, Element>> out;
-    for (size_t i = 0; i < all.size(); ++i) {
-        if (i + 1 == all.size() || all[i + 1].first != all[i].first)
-            out.push_back(all[i]);
+        out.emplace_back(field.key, field.value);
+    const auto notBefore = [](const auto& a, const auto& b) { return !(a.first < b.first); };
+    if (std::adjacent_find(out.begin(), out.end(), notBefore) == out.end())
+        return; // already strictly ascending, as the links of every generated and most real files are
+    std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    size_t kept = 0;
+    for (size_t i = 0; i < out.size(); ++i) {
+        if (i + 1 == out.size() || out[i + 1].first != out[i].first)
+            out[kept++] = out[i];
     }
-    return out;
+    out.resize(kept);
 }
 
-// The first n elements of an array value, or nothing when it is not an array of at least n.
-std::optional<std::vector<Element>> elements(Element v, size_t n)
+// The buffers of members() for the three levels of a cell: ops, their links, a link's transports.
+struct Scratch {
+    Members ops, links, transports;
+};
+
+// Up to N leading elements of an array value into out; how many there were (0: not an array).
+template <size_t N> size_t leading(Element v, std::array<Element, N>& out)
 {
     simdjson::dom::array array;
     if (v.get_array().get(array) != simdjson::SUCCESS)
-        return std::nullopt;
-    std::vector<Element> out;
+        return 0;
+    size_t n = 0;
     for (const auto e : array) {
-        out.push_back(e);
-        if (out.size() == n)
-            return out;
+        out[n++] = e;
+        if (n == N)
+            break;
     }
-    return std::nullopt;
+    return n;
 }
 
 // A cell holding a JSON object; false when it is not JSON or not an object.
@@ -146,13 +159,14 @@ public:
 };
 
 // {"src-dst": {"SDMA": [time_ms, size_KB, bandwidth_KB_s]}} -> comm_link rows (global src/dst filled in later).
-void addLinks(ImportContext& ctx, Element links, const model::CommLinkRow& base, bool total, int64_t line,
-    std::vector<model::CommLinkRow>& out)
+void addLinks(ImportContext& ctx, Scratch& scratch, Element links, const model::CommLinkRow& base, bool total,
+    int64_t line, std::vector<model::CommLinkRow>& out)
 {
     simdjson::dom::object object;
     if (links.get_object().get(object) != simdjson::SUCCESS)
         return;
-    for (const auto& [key, value] : members(object)) {
+    members(object, scratch.links);
+    for (const auto& [key, value] : scratch.links) {
         const auto sep = key.find('-');
         const auto src = sep == std::string_view::npos ? std::nullopt : parseInt(key.substr(0, sep));
         const auto dst = sep == std::string_view::npos ? std::nullopt : parseInt(key.substr(sep + 1));
@@ -163,17 +177,18 @@ void addLinks(ImportContext& ctx, Element links, const model::CommLinkRow& base,
                     { std::string(key) }));
             continue;
         }
-        for (const auto& [transport, figures] : members(transports)) {
-            const auto v = elements(figures, 3);
-            if (!v)
+        members(transports, scratch.transports);
+        for (const auto& [transport, figures] : scratch.transports) {
+            std::array<Element, 3> v;
+            if (leading(figures, v) < 3)
                 continue;
             model::CommLinkRow r = base;
             r.localSrc = src;
             r.localDst = dst;
             r.transport = std::string(transport);
-            const auto ms = number((*v)[0]);
-            const auto kb = number((*v)[1]);
-            const auto kbps = number((*v)[2]);
+            const auto ms = number(v[0]);
+            const auto kb = number(v[1]);
+            const auto kbps = number(v[2]);
             if (ms)
                 r.timeNs = doubleToNs(*ms, 1.0e6);
             if (kb)
@@ -190,24 +205,26 @@ void addLinks(ImportContext& ctx, Element links, const model::CommLinkRow& base,
 // One comm_bandwidth row per transport of an op, from its link_info: Σsize (KB -> MB) and Σtime (ms) over the links
 // to or from other ranks. Self-links "k-k" (an on-chip copy, even when labelled SDMA) and LOCAL are left out, as
 // communication.json's bandwidth info leaves out LOCAL.
-void addBandwidth(ImportContext& ctx, int64_t opId, Element links)
+void addBandwidth(ImportContext& ctx, Scratch& scratch, int64_t opId, Element links)
 {
     simdjson::dom::object object;
     if (links.get_object().get(object) != simdjson::SUCCESS)
         return;
     std::map<std::string, std::pair<double, double>> byTransport; // transport -> (size MB, time ms)
-    for (const auto& [key, value] : members(object)) {
+    members(object, scratch.links);
+    for (const auto& [key, value] : scratch.links) {
         const auto sep = key.find('-');
         simdjson::dom::object transports;
         if (sep == std::string_view::npos || value.get_object().get(transports) != simdjson::SUCCESS
             || key.substr(0, sep) == key.substr(sep + 1))
             continue;
-        for (const auto& [transport, figures] : members(transports)) {
-            const auto v = transport == "LOCAL" ? std::nullopt : elements(figures, 2);
-            if (!v)
+        members(transports, scratch.transports);
+        for (const auto& [transport, figures] : scratch.transports) {
+            std::array<Element, 2> v;
+            if (transport == "LOCAL" || leading(figures, v) < 2)
                 continue;
-            const auto ms = number((*v)[0]);
-            const auto kb = number((*v)[1]);
+            const auto ms = number(v[0]);
+            const auto kb = number(v[1]);
             if (!ms || !kb)
                 continue;
             auto& [mb, time] = byTransport[std::string(transport)];
@@ -232,7 +249,7 @@ struct Columns {
 };
 
 // A step's "Total Op Info" row (communication_cost, wait_cost) and its links and bandwidths from link_info.
-void importStepTotal(CsvImport& csv, simdjson::dom::parser& parser, const Columns& col, int64_t step,
+void importStepTotal(CsvImport& csv, simdjson::dom::parser& parser, Scratch& scratch, const Columns& col, int64_t step,
     std::vector<model::CommLinkRow>& links)
 {
     auto& ctx = csv.context();
@@ -266,13 +283,13 @@ void importStepTotal(CsvImport& csv, simdjson::dom::parser& parser, const Column
             csv.line(), issueText(QT_TRANSLATE_NOOP("ParseIssue", "link_info is not JSON; step links skipped")));
         return;
     }
-    addLinks(ctx, parsed, totalLink, true, csv.line(), links);
-    addBandwidth(ctx, totalId, parsed);
+    addLinks(ctx, scratch, parsed, totalLink, true, csv.line(), links);
+    addBandwidth(ctx, scratch, totalId, parsed);
 }
 
 // A step's ops from communication_operator_cost ({name: [?, cost ms, wait ms, links]}); false when the cell is empty
 // or not a JSON object (the row is then not counted as imported).
-bool importStepOps(CsvImport& csv, simdjson::dom::parser& parser, const Columns& col, int64_t step,
+bool importStepOps(CsvImport& csv, simdjson::dom::parser& parser, Scratch& scratch, const Columns& col, int64_t step,
     std::vector<model::CommLinkRow>& links)
 {
     auto& ctx = csv.context();
@@ -286,18 +303,12 @@ bool importStepOps(CsvImport& csv, simdjson::dom::parser& parser, const Columns&
                 QT_TRANSLATE_NOOP("ParseIssue", "communication_operator_cost is not a JSON object; ops skipped")));
         return false;
     }
-    for (const auto& [key, value] : members(ops)) {
+    members(ops, scratch.ops);
+    for (const auto& [key, value] : scratch.ops) {
         // [step, cost ms, wait ms] and, from the newer builds on, the op's links.
-        simdjson::dom::array fields;
-        if (value.get_array().get(fields) != simdjson::SUCCESS)
-            continue;
-        std::vector<Element> v;
-        for (const auto e : fields) {
-            v.push_back(e);
-            if (v.size() == 4)
-                break;
-        }
-        if (v.size() < 3)
+        std::array<Element, 4> v;
+        const size_t fields = leading(value, v);
+        if (fields < 3)
             continue;
         const std::string name(key);
         model::CommOpRow op;
@@ -313,7 +324,7 @@ bool importStepOps(CsvImport& csv, simdjson::dom::parser& parser, const Columns&
         if (const auto wait = number(v[2]))
             op.waitNs = doubleToNs(*wait, 1.0e6);
         const int64_t opId = ctx.writer().addCommOp(op);
-        if (v.size() >= 4) {
+        if (fields >= 4) {
             model::CommLinkRow base;
             base.rankId = ctx.rankId();
             base.step = step;
@@ -321,8 +332,8 @@ bool importStepOps(CsvImport& csv, simdjson::dom::parser& parser, const Columns&
             base.matrixOp = name;
             base.opType = type.empty() ? std::nullopt : std::optional<std::string>(type);
             base.opName = name;
-            addLinks(ctx, v[3], base, false, csv.line(), links);
-            addBandwidth(ctx, opId, v[3]);
+            addLinks(ctx, scratch, v[3], base, false, csv.line(), links);
+            addBandwidth(ctx, scratch, opId, v[3]);
         }
     }
     return true;
@@ -403,6 +414,7 @@ bool importRows(CsvImport& csv)
         csv.column({ "link_info" }), csv.column({ "communication_operator_cost" }) };
     std::vector<model::CommLinkRow> links; // written once the owner's local index is known
     simdjson::dom::parser parser;
+    Scratch scratch;
     while (csv.next()) {
         const auto stepText = csv.text(col.step);
         if (!stepText || *stepText == "-")
@@ -410,8 +422,8 @@ bool importRows(CsvImport& csv)
         const auto step = csv.optInt(col.step);
         if (!step)
             continue;
-        importStepTotal(csv, parser, col, *step, links);
-        if (importStepOps(csv, parser, col, *step, links))
+        importStepTotal(csv, parser, scratch, col, *step, links);
+        if (importStepOps(csv, parser, scratch, col, *step, links))
             csv.countImported();
     }
     const LocalRankMap map = localRankMap(ctx, links);
