@@ -81,7 +81,8 @@ double percentile(std::vector<double> v, double p);
 // with every-pair links (--all-to-all-groups; 0 skips it): peak RSS / summary bytes and MB/s of the summary files.
 // --formats (torch_npu, mindspore, mindspore-legacy) also writes each size's cluster in those forms and prints
 // their figures under cluster-open.<ranks>.<form> with ready_ratio, their ready time over the torch_npu form's of
-// the same cluster in the same run.
+// the same cluster in the same run; the forms of a size are then opened in turn three times, each keeping its
+// fastest open.
 int clusterOpen(const std::vector<std::string>& args);
 // internal: one open measured in this process (used by clusterOpen through a child process).
 int clusterOpenChild(const std::vector<std::string>& args);
