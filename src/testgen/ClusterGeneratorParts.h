@@ -339,8 +339,8 @@ std::string legacyProfilerInfo(const Cluster& c, int rank, int64_t endNs);
 // MindSporeLegacy.cpp: one rank's files in its host's cluster_profiler/<host>/profiler/ folder, and the job's rank
 // table (hccl.json) and host_ips_mapping.txt.
 std::string legacyHostId(int rank); // the host_ips_mapping.txt id of the rank's server ("1" for ranks 0-7)
-bool writeLegacyRank(const Cluster& c, int rank, const std::vector<StepPlan>& steps, const fs::path& root,
-    std::string& error);
+bool writeLegacyRank(
+    const Cluster& c, int rank, const std::vector<StepPlan>& steps, const fs::path& root, std::string& error);
 bool writeLegacyJobFiles(const Cluster& c, const fs::path& root, std::string& error);
 
 } // namespace npuscope::testgen::detail

@@ -142,7 +142,8 @@ std::string pmuColumnsFlops(const Kernel& k, uint64_t salt, const KernelFlops& f
 KernelFlops kernelFlops(const Cluster& c, int rank, const Kernel& k)
 {
     const GeneratorOptions& o = c.options;
-    const double flopsFactor = o.flopsLightRank && *o.flopsLightRank == rank ? GeneratorOptions::kFlopsLightFactor : 1.0;
+    const double flopsFactor
+        = o.flopsLightRank && *o.flopsLightRank == rank ? GeneratorOptions::kFlopsLightFactor : 1.0;
     const auto& kt = kKernelTypes[static_cast<size_t>(k.type)];
     const uint64_t salt = kernelSalt(c, rank, k);
     const double us = static_cast<double>(k.dur) / 1000.0;

@@ -164,10 +164,10 @@ std::string minddataPipelineCsv(const Cluster& c, int rank, const std::vector<St
         const double avg = sizes.empty() ? 0.0 : sum / static_cast<double>(sizes.size());
         const std::string children
             = op.id + 1 < static_cast<int>(kDatasetOps.size()) ? csvCell(intList({ op.id + 1 })) : std::string();
-        s += std::to_string(op.id) + "," + op.type + "," + std::to_string(op.workers) + "," + csvCell(intList(sizes)) + ","
-            + pyFloat(round4(avg)) + "," + std::to_string(op.queueLength) + ","
-            + pyFloat(round4(avg / op.queueLength)) + ",10," + (op.parent >= 0 ? std::to_string(op.parent) : "")
-            + "," + children + "\r\n";
+        s += std::to_string(op.id) + "," + op.type + "," + std::to_string(op.workers) + "," + csvCell(intList(sizes))
+            + "," + pyFloat(round4(avg)) + "," + std::to_string(op.queueLength) + ","
+            + pyFloat(round4(avg / op.queueLength)) + ",10," + (op.parent >= 0 ? std::to_string(op.parent) : "") + ","
+            + children + "\r\n";
     }
     return s;
 }
@@ -179,24 +179,25 @@ std::string minddataCpuJson(const Cluster& c, int rank, const std::vector<StepPl
     auto series = [&](uint64_t key, double lo, double hi) {
         std::vector<int> v;
         for (const auto& sp : steps)
-            v.push_back(static_cast<int>(lo + (hi - lo) * unit(mix(salt, key * 65536u + static_cast<uint64_t>(sp.step)))));
+            v.push_back(
+                static_cast<int>(lo + (hi - lo) * unit(mix(salt, key * 65536u + static_cast<uint64_t>(sp.step)))));
         return intList(v);
     };
     std::vector<int> stamps;
     for (const auto& sp : steps)
         stamps.push_back(static_cast<int>((sp.start - steps.front().start) / kMs));
-    std::string s = "{\n  \"sampling_interval\": 100,\n  \"cpu_processor_num\": 192,\n  \"time_stamp\": " + intList(stamps)
-        + ",\n  \"device_info\": {\n    \"user_utilization\": " + series(1, 20, 40) + ",\n    \"sys_utilization\": "
-        + series(2, 2, 6) + ",\n    \"io_utilization\": " + series(3, 0, 2) + ",\n    \"idle_utilization\": "
-        + series(4, 50, 70) + ",\n    \"runable_processes\": " + series(5, 10, 40)
+    std::string s = "{\n  \"sampling_interval\": 100,\n  \"cpu_processor_num\": 192,\n  \"time_stamp\": "
+        + intList(stamps) + ",\n  \"device_info\": {\n    \"user_utilization\": " + series(1, 20, 40)
+        + ",\n    \"sys_utilization\": " + series(2, 2, 6) + ",\n    \"io_utilization\": " + series(3, 0, 2)
+        + ",\n    \"idle_utilization\": " + series(4, 50, 70) + ",\n    \"runable_processes\": " + series(5, 10, 40)
         + ",\n    \"context_switch_count\": " + series(6, 1000, 5000) + "\n},\n  \"process_info\": {\n"
         + "    \"user_utilization\": " + series(7, 200, 400) + ",\n    \"sys_utilization\": " + series(8, 10, 30)
         + "\n  },\n  \"op_info\": [";
     for (const auto& op : kDatasetOps) {
         const auto k = static_cast<uint64_t>(16 + 2 * op.id);
         s += std::string(op.id ? "," : "") + "{\n    \"metrics\":{\n      \"user_utilization\": "
-            + series(k, 5.0 * op.workers, 20.0 * op.workers) + ",\n      \"sys_utilization\": "
-            + series(k + 1, 1, 5) + "\n    },\n    \"op_id\": " + std::to_string(op.id) + "\n  }\n  ";
+            + series(k, 5.0 * op.workers, 20.0 * op.workers) + ",\n      \"sys_utilization\": " + series(k + 1, 1, 5)
+            + "\n    },\n    \"op_id\": " + std::to_string(op.id) + "\n  }\n  ";
     }
     return s + "]\n}\n";
 }

@@ -124,6 +124,16 @@ struct OpCost {
     LinkSums links;
 };
 
+void addSums(LinkSums& into, const LinkSums& from)
+{
+    for (const auto& [key, byTransport] : from) {
+        for (const auto& [transport, sums] : byTransport) {
+            into[key][transport].first += sums.first;
+            into[key][transport].second += sums.second;
+        }
+    }
+}
+
 std::string linksJson(const LinkSums& links, double scale)
 {
     std::string s = "{";
@@ -135,8 +145,8 @@ std::string linksJson(const LinkSums& links, double scale)
         for (const auto& [transport, sums] : byTransport) {
             const double ms = sums.first * scale;
             const double kb = sums.second * scale;
-            s += std::string(firstTransport ? "" : ", ") + "\"" + transport + "\": [" + pyFloat(ms) + ", "
-                + pyFloat(kb) + ", " + pyFloat(ms > 0 ? kb / (ms / 1e3) : 0.0) + "]";
+            s += std::string(firstTransport ? "" : ", ") + "\"" + transport + "\": [" + pyFloat(ms) + ", " + pyFloat(kb)
+                + ", " + pyFloat(ms > 0 ? kb / (ms / 1e3) : 0.0) + "]";
             firstTransport = false;
         }
         s += "}";
@@ -172,9 +182,9 @@ std::vector<std::pair<std::string, OpCost>> stepCosts(const Cluster& c, int rank
         if (l.op->type != "send") {
             cost.costMs = nsToMs(l.op->transit);
             for (const auto& link : l.op->links) {
-                const std::string key = l.op->p2p ? self + "-" + self
-                                                  : std::to_string(link.srcGlobal % stageSize) + "-"
-                        + std::to_string(link.dstGlobal % stageSize);
+                const std::string key = l.op->p2p
+                    ? self + "-" + self
+                    : std::to_string(link.srcGlobal % stageSize) + "-" + std::to_string(link.dstGlobal % stageSize);
                 auto& sums = cost.links[key][link.transport == "RDMA" ? "RDMA" : "SDMA"];
                 sums.first += nsToMs(link.timeNs);
                 sums.second += link.sizeMb * 1e3;
@@ -197,12 +207,7 @@ std::string hcclRaw(const Cluster& c, int rank, const std::vector<StepPlan>& ste
             const auto& [name, op] = ops[i];
             cost += op.costMs;
             wait += op.waitMs;
-            for (const auto& [key, byTransport] : op.links) {
-                for (const auto& [transport, sums] : byTransport) {
-                    links[key][transport].first += sums.first;
-                    links[key][transport].second += sums.second;
-                }
-            }
+            addSums(links, op.links);
             opsJson += std::string(i ? ", " : "") + "\"" + name + "\": [\"" + label + "\", "
                 + pyFloat(op.costMs * scale) + ", " + pyFloat(op.waitMs * scale) + ", " + linksJson(op.links, scale)
                 + "]";
@@ -221,12 +226,7 @@ std::string hcclRaw(const Cluster& c, int rank, const std::vector<StepPlan>& ste
             }
             it->second.costMs += op.costMs;
             it->second.waitMs += op.waitMs;
-            for (const auto& [key, byTransport] : op.links) {
-                for (const auto& [transport, sums] : byTransport) {
-                    it->second.links[key][transport].first += sums.first;
-                    it->second.links[key][transport].second += sums.second;
-                }
-            }
+            addSums(it->second.links, op.links);
         }
     }
     row("-", total, 1.0 / static_cast<double>(std::max<size_t>(1, steps.size())));

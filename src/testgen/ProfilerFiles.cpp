@@ -54,8 +54,8 @@ std::string dateTimeText(int64_t epochNs)
 {
     const auto d = dateParts(epochNs);
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%04d-%02u-%02u %02lld:%02lld:%02lld", d.year, d.month, d.day, d.hours, d.minutes,
-        d.seconds);
+    std::snprintf(
+        buf, sizeof buf, "%04d-%02u-%02u %02lld:%02lld:%02lld", d.year, d.month, d.day, d.hours, d.minutes, d.seconds);
     return buf;
 }
 

@@ -161,8 +161,8 @@ bool MindSporeMiscImporter::runRankTable(ImportContext& ctx)
     }
     if (found == Lookup::Absent) {
         ctx.warning(std::nullopt,
-            issueText(QT_TRANSLATE_NOOP("ParseIssue", "rank %1 is not in the rank table"),
-                { std::to_string(ctx.rankId()) }));
+            issueText(
+                QT_TRANSLATE_NOOP("ParseIssue", "rank %1 is not in the rank table"), { std::to_string(ctx.rankId()) }));
         ctx.finish();
         return true;
     }

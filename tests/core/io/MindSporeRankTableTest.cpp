@@ -44,8 +44,7 @@ Result importTable(const std::string& table, int64_t rank, bool withMapping = tr
     auto row = db->prepare("SELECT device_id, host, framework FROM rank WHERE rank_id = ?1");
     row.bind(1, rank);
     if (row.step())
-        r.rank = row.optText(0).value_or("-") + "|" + row.optText(1).value_or("-") + "|"
-            + row.optText(2).value_or("-");
+        r.rank = row.optText(0).value_or("-") + "|" + row.optText(1).value_or("-") + "|" + row.optText(2).value_or("-");
     auto issues = db->prepare("SELECT severity, message FROM parse_issue ORDER BY id");
     while (issues.step())
         r.issues += issues.text(0) + ": " + issues.text(1) + "\n";

@@ -159,8 +159,8 @@ int64_t count(model::Database& db, const std::string& sql) { return db.scalarInt
 
 TEST(MindSporeForms, FormatNamesRoundTrip)
 {
-    for (const auto f : { testgen::OutputFormat::TorchNpu, testgen::OutputFormat::MindSpore,
-             testgen::OutputFormat::MindSporeLegacy })
+    for (const auto f :
+        { testgen::OutputFormat::TorchNpu, testgen::OutputFormat::MindSpore, testgen::OutputFormat::MindSporeLegacy })
         EXPECT_EQ(testgen::formatFromName(testgen::formatName(f)), f);
     EXPECT_FALSE(testgen::formatFromName("mindinsight"));
 }
@@ -169,11 +169,11 @@ TEST(MindSporeForms, MindSpore2xFormMatchesTheTorchForm)
 {
     ScratchDir scratch;
     std::string error;
-    ASSERT_TRUE(testgen::ClusterGenerator::generate(
-        cluster(scratch.path() / "pt", testgen::OutputFormat::TorchNpu), error))
+    ASSERT_TRUE(
+        testgen::ClusterGenerator::generate(cluster(scratch.path() / "pt", testgen::OutputFormat::TorchNpu), error))
         << error;
-    ASSERT_TRUE(testgen::ClusterGenerator::generate(
-        cluster(scratch.path() / "ms", testgen::OutputFormat::MindSpore), error))
+    ASSERT_TRUE(
+        testgen::ClusterGenerator::generate(cluster(scratch.path() / "ms", testgen::OutputFormat::MindSpore), error))
         << error;
     const auto pt = rankFolders(scratch.path() / "pt", "_ascend_pt");
     const auto ms = rankFolders(scratch.path() / "ms", "_ascend_ms");
@@ -212,8 +212,8 @@ TEST(MindSporeForms, MindSpore2xFormMatchesTheTorchForm)
         int ops = 0;
         for (const int n : expected.commOps)
             ops += n;
-        EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM comm_op WHERE is_total = 0 AND rank_id = " + std::to_string(rank)),
-            ops);
+        EXPECT_EQ(
+            count(*db, "SELECT COUNT(*) FROM comm_op WHERE is_total = 0 AND rank_id = " + std::to_string(rank)), ops);
     }
     // Step wall times of the loaded model equal the torch_npu form's files.
     for (const auto& row : query::StepQuery::breakdown(*db)) {
@@ -229,12 +229,11 @@ TEST(MindSporeForms, LegacyFormMatchesTheTorchForm)
 {
     ScratchDir scratch;
     std::string error;
-    ASSERT_TRUE(testgen::ClusterGenerator::generate(
-        cluster(scratch.path() / "pt", testgen::OutputFormat::TorchNpu), error))
+    ASSERT_TRUE(
+        testgen::ClusterGenerator::generate(cluster(scratch.path() / "pt", testgen::OutputFormat::TorchNpu), error))
         << error;
     const fs::path job = scratch.path() / "legacy";
-    ASSERT_TRUE(
-        testgen::ClusterGenerator::generate(cluster(job, testgen::OutputFormat::MindSporeLegacy), error))
+    ASSERT_TRUE(testgen::ClusterGenerator::generate(cluster(job, testgen::OutputFormat::MindSporeLegacy), error))
         << error;
     ASSERT_TRUE(fs::is_regular_file(job / "hccl.json"));
     ASSERT_TRUE(fs::is_regular_file(job / "host_ips_mapping.txt"));
