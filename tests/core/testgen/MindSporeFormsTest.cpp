@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -274,6 +275,15 @@ TEST(MindSporeForms, LegacyFormMatchesTheTorchForm)
         EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM comm_op WHERE is_total = 0" + of), ops) << "rank " << rank;
         // Every link has global ranks (stage-local keys mapped through the pipeline-parallel layout file).
         EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM comm_link WHERE (src IS NULL OR dst IS NULL)" + of), 0);
+        // The timeline holds the torch_npu form's kernels (kernel_details.csv rows other than HCCL's) on stream 13.
+        int64_t kernels = 0;
+        for (const auto& row : readCsv(dir / "ASCEND_PROFILER_OUTPUT" / "kernel_details.csv"))
+            kernels += row.size() > 7 && row[0] != "Step Id" && row[7] != "HCCL" ? 1 : 0;
+        const auto timeline = nlohmann::json::parse(readAll(job / "cluster_profiler" / std::to_string(rank / 8 + 1)
+            / "profiler" / ("ascend_timeline_display_" + std::to_string(rank % 8) + ".json")));
+        EXPECT_EQ(
+            std::count_if(timeline.begin(), timeline.end(), [](const auto& e) { return e["tid"] == 13; }), kernels)
+            << "rank " << rank;
         EXPECT_GT(count(*db, "SELECT COUNT(*) FROM slice WHERE rank_id = " + std::to_string(rank)), 0);
         EXPECT_GT(count(*db, "SELECT COUNT(*) FROM op_flops WHERE rank_id = " + std::to_string(rank)), 0);
     }
