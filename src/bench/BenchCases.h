@@ -114,10 +114,14 @@ std::string cliExe();
 // The p-quantile (0..1, nearest rank) of v; 0 for an empty v.
 double percentile(std::vector<double> v, double p);
 
-// cluster-open [--ranks 64,256,1024] [--flat-dp 1024] [--work DIR] [--threads N]: generated clusters, time from
-// start to "cluster views ready" (detect + summary files of every rank + the cluster views' queries), each
+// cluster-open [--ranks 64,256,1024] [--flat-dp 1024] [--work DIR] [--threads N] [--formats LIST]: generated clusters,
+// time from start to "cluster views ready" (detect + summary files of every rank + the cluster views' queries), each
 // open in a fresh child process so its peak RSS is its own; then a flat data-parallel cluster of --flat-dp ranks
 // with every-pair links (--all-to-all-groups; 0 skips it): peak RSS / summary bytes and MB/s of the summary files.
+// --formats (torch_npu, mindspore, mindspore-legacy) also writes each size's cluster in those forms and prints
+// their figures under cluster-open.<ranks>.<form> with ready_ratio, their ready time over the torch_npu form's of
+// the same cluster in the same run; the forms of a size are then opened in turn three times, each keeping its
+// fastest open.
 int clusterOpen(const std::vector<std::string>& args);
 // internal: one open measured in this process (used by clusterOpen through a child process).
 int clusterOpenChild(const std::vector<std::string>& args);

@@ -12,28 +12,37 @@ namespace {
 constexpr const char* kUsage = R"(  generate --out DIR --ranks N [--steps S] [--trace-mb M] [--pp P --tp T --dp D] [--microbatches B]
            [--slow-rank R] [--slow-link A-B] [--slow-host R] [--clock-skew-us U] [--memory-heavy-rank R] [--flops]
            [--flops-light-rank R] [--late-launch-rank R] [--seed X] [--analysis-db] [--all-to-all-groups]
-      Write a deterministic torch_npu-style cluster (one rank{r}_{timestamp}_ascend_pt folder per rank,
-      Level1 text export, trace_view.json of about M MB per rank; defaults S=3, M=1, pp=tp=1, dp=N/(pp*tp),
-      X=1). Ranks are laid out Megatron-style (tp innermost, then dp, then pp). With P > 1 every step is a
-      1F1B pipeline schedule of B microbatches (default 2*P): stage s runs P-1-s warm-up forward passes, then
+           [--format torch_npu|mindspore|mindspore-legacy]
+      Write a deterministic cluster, by default torch_npu-style (one rank{r}_{timestamp}_ascend_pt folder per
+      rank, Level1 text export, trace_view.json of about M MB per rank; defaults S=3, M=1, pp=tp=1,
+      dp=N/(pp*tp), X=1). --format mindspore writes the same cluster as MindSpore 2.x does
+      (rank{r}_{timestamp}_ascend_ms folders: MindSpore's profiler_info, a "MindSpore" framework process and
+      mindspore_to_npu flows in trace_view.json, minddata_pipeline_raw_{r}.csv); --format mindspore-legacy as
+      the older MindSpore / MindInsight cluster_profiler job (hccl.json, host_ips_mapping.txt,
+      cluster_profiler/<host>/profiler/ with each device's step_trace_raw, hccl_raw,
+      ascend_cluster_analyse_pipeline-parallel, ascend_timeline_display + min_cycle_counter, flops,
+      flops_summary, flops_scope, minddata and device_queue_profiling files, steps numbered from 1). Every form
+      is written from the same planned cluster, so one seed gives the same steps, step times and communication
+      ops in each. Ranks are laid out Megatron-style (tp innermost, then dp, then pp). With P > 1 every step is
+      a 1F1B pipeline schedule of B microbatches (default 2*P): stage s runs P-1-s warm-up forward passes, then
       one forward and one backward in turn, then the cool-down backward passes; each pass is a run of
       transformer-layer kernels (backward twice the forward) with tp all-reduces inside, hcom_send_ /
       hcom_receive_ ops carry activations and gradients between neighbouring stages (a receive waits for the
       neighbour's send, so the bubbles appear), then the dp gradient all-reduce, a pp-group gradient-norm
-      all-reduce and the optimizer. --slow-rank makes rank R compute 30 % longer (in a pipeline its tp peers
-      and the stages after it wait for it); --slow-link gives the link between global ranks
-      A and B a tenth of its bandwidth; --slow-host makes rank R host-bound (40-120 us between the device tasks
-      it launches instead of 0.8-4 us); --clock-skew-us shifts each server's clock (8 ranks) by up to U us
-      (server 0 unshifted). --memory-heavy-rank gives rank R 1.6 times the memory of the others.
-      --flops writes kernel_details.csv with the FLOPs columns of an aic_metrics=ArithmeticUtilization run
-      (aic/aiv_cube_fops, aic/aiv_vector_fops); --flops-light-rank (implies --flops) makes rank R do half the
-      FLOPs in the same time. --late-launch-rank makes rank R's host launch every 40th kernel of a step (from
-      the 5th) late: the device idles 2 ms before it while the launch runs. --analysis-db also writes each
-      rank's analysis.db (the db export of the same step trace and communication data; loading takes those
-      from it). The communication matrix links each all-reduce as HCCL does: a full mesh among the group's ranks
-      on one server (8 devices), a ring across servers between the ranks at the same place on theirs;
-      --all-to-all-groups links every rank of a group to every other instead (1,024-way matrices for stress
-      tests). An existing non-empty DIR is only replaced if the generator wrote it.
+      all-reduce and the optimizer. --slow-rank makes rank R compute 30 % longer (in a pipeline its tp peers and
+      the stages after it wait for it); --slow-link gives the link between global ranks A and B a tenth of its
+      bandwidth; --slow-host makes rank R host-bound (40-120 us between the device tasks it launches instead of
+      0.8-4 us); --clock-skew-us shifts each server's clock (8 ranks) by up to U us (server 0 unshifted).
+      --memory-heavy-rank gives rank R 1.6 times the memory of the others. --flops writes kernel_details.csv
+      with the FLOPs columns of an aic_metrics=ArithmeticUtilization run (aic/aiv_cube_fops,
+      aic/aiv_vector_fops); --flops-light-rank (implies --flops) makes rank R do half the FLOPs in the same
+      time. --late-launch-rank makes rank R's host launch every 40th kernel of a step (from the 5th) late: the
+      device idles 2 ms before it while the launch runs. --analysis-db also writes each rank's analysis.db (the
+      db export of the same step trace and communication data; loading takes those from it). The communication
+      matrix links each all-reduce as HCCL does: a full mesh among the group's ranks on one server (8 devices),
+      a ring across servers between the ranks at the same place on theirs; --all-to-all-groups links every rank
+      of a group to every other instead (1,024-way matrices for stress tests). An existing non-empty DIR is only
+      replaced if the generator wrote it.
 )";
 
 int run(const std::vector<std::string>& args)
@@ -80,6 +89,13 @@ int run(const std::vector<std::string>& args)
                     return false;
                 o.slowLink = std::make_pair(static_cast<int>(x), static_cast<int>(y));
                 return true;
+            })
+        .value("--format", "torch_npu, mindspore or mindspore-legacy",
+            [&](const std::string& v) {
+                const auto format = npuscope::testgen::formatFromName(v);
+                if (format)
+                    o.format = *format;
+                return format.has_value();
             })
         .flag("--analysis-db", o.analysisDb)
         .flag("--flops", o.flops)

@@ -2,15 +2,18 @@
 // ClusterGenerator::generate and its per-rank driver: checks the options, lays out the cluster and draws every rank's
 // compute time, prepares the output folder (replacing only a previous run's rank folders), plans the steps (flat rank
 // by rank, or the whole pipeline at once), shifts each rank's times by its server's clock skew and writes the rank's
-// folder through the per-file writers declared in ClusterGeneratorParts.h.
+// folder through the per-file writers declared in ClusterGeneratorParts.h (the MindSpore forms' writers are in
+// MindSporeFiles.cpp and MindSporeLegacy.cpp).
 #include "npuscope/testgen/ClusterGenerator.h"
 
 #include "ClusterGeneratorParts.h"
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace npuscope::testgen {
@@ -21,6 +24,19 @@ namespace {
 
 // 2025-01-09 07:48:00 UTC, the day of the real 2025-01 samples.
 constexpr int64_t kEpochBaseNs = 1736408880000000000;
+
+// What the old MindSpore form writes at the top of the output folder (the rank folders' names end in _ascend_pt or
+// _ascend_ms).
+constexpr std::array<const char*, 3> kLegacyEntries { "cluster_profiler", "hccl.json", "host_ips_mapping.txt" };
+
+bool isGeneratedEntry(const std::string& name)
+{
+    auto endsWith = [&](std::string_view suffix) {
+        return name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+    };
+    return endsWith("_ascend_pt") || endsWith("_ascend_ms")
+        || std::find(kLegacyEntries.begin(), kLegacyEntries.end(), name) != kLegacyEntries.end();
+}
 
 // ---- output folder ----
 
@@ -51,8 +67,8 @@ bool prepareOutDir(const fs::path& out, std::string& error)
         while (std::getline(in, line)) {
             const fs::path entry(line);
             // Only plain rank folder names the generator writes; never a path that leaves the folder.
-            if (line.empty() || entry.has_parent_path() || line.find("..") != std::string::npos || line.size() < 10
-                || line.compare(line.size() - 10, 10, "_ascend_pt") != 0)
+            if (line.empty() || entry.has_parent_path() || line.find("..") != std::string::npos
+                || !isGeneratedEntry(line))
                 continue;
             fs::remove_all(out / entry, ec);
             if (ec) {
@@ -101,11 +117,13 @@ void shiftClock(std::vector<StepPlan>& steps, int64_t offsetNs)
     }
 }
 
+// One rank folder of the torch_npu or MindSpore 2.x form.
 bool generateRank(const Cluster& c, int rank, const std::vector<StepPlan>& steps, const fs::path& root,
     std::string& folder, std::string& error)
 {
-    folder
-        = "rank" + std::to_string(rank) + "_" + folderTimestamp(c.rankStart[static_cast<size_t>(rank)]) + "_ascend_pt";
+    const bool ms = c.options.format == OutputFormat::MindSpore;
+    folder = "rank" + std::to_string(rank) + "_" + folderTimestamp(c.rankStart[static_cast<size_t>(rank)])
+        + (ms ? "_ascend_ms" : "_ascend_pt");
     const fs::path dir = root / folder;
     const fs::path out = dir / "ASCEND_PROFILER_OUTPUT";
     std::error_code ec;
@@ -123,8 +141,13 @@ bool generateRank(const Cluster& c, int rank, const std::vector<StepPlan>& steps
         = c.options.memoryHeavyRank && *c.options.memoryHeavyRank == rank ? GeneratorOptions::kMemoryHeavyFactor : 1.0;
     if (c.options.analysisDb && !writeAnalysisDb(out / "analysis.db", stepCsv, comm, matrix, error))
         return false;
+    const int64_t endNs = steps.back().end + 40 * kMs;
+    if (ms
+        && !writeText(out / ("minddata_pipeline_raw_" + std::to_string(rank) + ".csv"),
+            minddataPipelineCsv(c, rank, steps), error))
+        return false;
     if (!writeText(dir / ("profiler_info_" + std::to_string(rank) + ".json"),
-            profilerInfo(rank, steps.back().end + 40 * kMs, c.options.seed), error)
+            ms ? msProfilerInfo(c, rank, endNs) : profilerInfo(rank, endNs, c.options.seed), error)
         || !writeText(dir / "profiler_metadata.json", profilerMetadata(c, rank), error)
         || !writeText(out / "step_trace_time.csv", stepCsv, error)
         || !writeKernelDetails(out / "kernel_details.csv", c, rank, steps, error)
@@ -202,6 +225,11 @@ bool ClusterGenerator::generate(const GeneratorOptions& input, std::string& erro
         error = "--out is required";
         return false;
     }
+    if (o.analysisDb && o.format == OutputFormat::MindSporeLegacy) {
+        error = "--analysis-db is part of the torch_npu and mindspore forms only (the old MindSpore profiler wrote no "
+                "analysis.db)";
+        return false;
+    }
 
     Cluster c;
     c.options = o;
@@ -244,7 +272,12 @@ bool ClusterGenerator::generate(const GeneratorOptions& input, std::string& erro
     const fs::path root(o.outDir);
     if (!prepareOutDir(root, error))
         return false;
+    const bool legacy = o.format == OutputFormat::MindSporeLegacy;
     std::string marker = "npuscope cluster generator output; the folders below are replaced by the next run\n";
+    if (legacy) {
+        for (const char* entry : kLegacyEntries)
+            marker += std::string(entry) + "\n";
+    }
     // Pipeline stages wait for each other, so a pp > 1 cluster is planned whole; a flat one rank by rank.
     std::vector<std::vector<StepPlan>> pipeline;
     if (o.pp > 1)
@@ -257,14 +290,45 @@ bool ClusterGenerator::generate(const GeneratorOptions& input, std::string& erro
         else
             steps = planRank(c, r);
         shiftClock(steps, clockOffsetNs(c, r));
-        if (!generateRank(c, r, steps, root, folder, error))
-            return false;
-        marker += folder + "\n";
+        if (legacy) {
+            for (size_t i = 0; i < steps.size(); ++i)
+                steps[i].step = static_cast<int>(i) + 1; // MindSpore counts a job's steps from 1
+            if (!writeLegacyRank(c, r, steps, root, error))
+                return false;
+            if (r > 0 && r + 1 < o.ranks)
+                continue; // the marker lists the legacy entries already; written after the first and last rank
+        } else {
+            if (!generateRank(c, r, steps, root, folder, error))
+                return false;
+            marker += folder + "\n";
+        }
         // Written after every rank so a failed run can still be regenerated over.
         if (!writeText(root / kMarkerFile, marker, error))
             return false;
     }
-    return true;
+    return !legacy || writeLegacyJobFiles(c, root, error);
+}
+
+const char* formatName(OutputFormat format)
+{
+    switch (format) {
+    case OutputFormat::TorchNpu:
+        return "torch_npu";
+    case OutputFormat::MindSpore:
+        return "mindspore";
+    case OutputFormat::MindSporeLegacy:
+        return "mindspore-legacy";
+    }
+    return "torch_npu";
+}
+
+std::optional<OutputFormat> formatFromName(std::string_view name)
+{
+    for (const auto f : { OutputFormat::TorchNpu, OutputFormat::MindSpore, OutputFormat::MindSporeLegacy }) {
+        if (name == formatName(f))
+            return f;
+    }
+    return std::nullopt;
 }
 
 } // namespace npuscope::testgen

@@ -275,8 +275,13 @@ std::string profilerInfo(int rank, int64_t endNs, uint64_t seed);
 std::string profilerMetadata(const Cluster& c, int rank);
 std::string stepTraceCsv(const std::vector<StepPlan>& steps);
 
-// KernelDetails.cpp: kernel_details.csv and op_statistic.csv.
+// KernelDetails.cpp: kernel_details.csv and op_statistic.csv, and the FLOPs of a kernel (its ArithmeticUtilization
+// PMU columns; MindSpore's FLOPs files use the same figures).
 std::string kernelName(const Kernel& k);
+struct KernelFlops {
+    int64_t aicCube = 0, aicVector = 0, aivVector = 0; // floating-point operations of one execution
+};
+KernelFlops kernelFlops(const Cluster& c, int rank, const Kernel& k);
 bool writeKernelDetails(
     const fs::path& path, const Cluster& c, int rank, const std::vector<StepPlan>& steps, std::string& error);
 std::string opStatisticCsv(const std::vector<StepPlan>& steps);
@@ -289,11 +294,53 @@ std::string matrixJson(const Cluster& c, const std::vector<StepPlan>& steps);
 std::string memoryRecordCsv(int device, const std::vector<StepPlan>& steps, uint64_t salt, double factor);
 std::string npuModuleMemCsv(int device, const std::vector<StepPlan>& steps, double factor);
 
-// TraceView.cpp: trace_view.json, streamed to out.
+// TraceView.cpp: trace_view.json, streamed to out (with MindSpore's framework process and flows when
+// c.options.format is MindSpore).
 void writeTraceView(Out& out, const Cluster& c, int rank, const std::vector<StepPlan>& steps);
 
 // AnalysisDb.cpp: analysis.db, from the text exports of the same rank.
 bool writeAnalysisDb(const fs::path& path, const std::string& stepCsv, const std::string& commJson,
     const std::string& matrixJson, std::string& error);
+
+// ---- MindSpore forms ----
+
+// MindSporeFiles.cpp: what both MindSpore forms share. A kernel's MindSpore names: "MatMulV2-op12" (its type and
+// 1-based place in the step, the same every step as in graph mode) and its full scope name
+// ("Default/network-WithLossCell/_backbone-Transformer/layer1-TransformerLayer/MatMulV2-op12"; backward kernels under
+// "Gradients/...", the optimizer's under "Default/optimizer-AdamWeightDecay/"). Forward, backward and optimizer are
+// told apart by the share of the step's kernel time done (kForwardShare, kBackwardEndShare: the planners' split).
+constexpr double kForwardShare = 0.32;
+constexpr double kBackwardEndShare = 0.92;
+struct MsKernelName {
+    std::string name, fullName;
+};
+std::vector<MsKernelName> msKernelNames(const StepPlan& sp);
+// Where backward ends (MindSpore's bp_point): the end of the kernel that completes kBackwardEndShare of the step's
+// kernel time; the step's first task when it has no kernels.
+int64_t backwardEndNs(const StepPlan& sp);
+// The data pipeline of a rank (the same dataset chain on every rank; queue sizes from the rank's own steps):
+// minddata_pipeline_raw_{id}.csv, minddata_cpu_utilization_{id}.json and device_queue_profiling_{id}.txt.
+std::string minddataPipelineCsv(const Cluster& c, int rank, const std::vector<StepPlan>& steps);
+std::string minddataCpuJson(const Cluster& c, int rank, const std::vector<StepPlan>& steps);
+std::string deviceQueueText(const Cluster& c, int rank, const std::vector<StepPlan>& steps);
+// flops_{id}.txt (cube / vector form, one line per distinct op), flops_summary_{id}.json (old and new keys) and
+// flops_scope_{id}.json (the FLOPs under each name scope).
+std::string opFlopsText(const Cluster& c, int rank, const std::vector<StepPlan>& steps);
+std::string flopsSummaryJson(const Cluster& c, int rank, const std::vector<StepPlan>& steps);
+std::string flopsScopeJson(const Cluster& c, int rank, const std::vector<StepPlan>& steps);
+// A double as Python's json module writes it (shortest round trip, "1.0" for whole numbers).
+std::string pyFloat(double v);
+
+// ProfilerFiles.cpp: profiler_info_{rank}.json of MindSpore 2.x (ms_profiler_info) and of the old profiler (rank_id
+// as a string, rank_size, parallel_mode, stage_num).
+std::string msProfilerInfo(const Cluster& c, int rank, int64_t endNs);
+std::string legacyProfilerInfo(const Cluster& c, int rank, int64_t endNs);
+
+// MindSporeLegacy.cpp: one rank's files in its host's cluster_profiler/<host>/profiler/ folder, and the job's rank
+// table (hccl.json) and host_ips_mapping.txt.
+std::string legacyHostId(int rank); // the host_ips_mapping.txt id of the rank's server ("1" for ranks 0-7)
+bool writeLegacyRank(
+    const Cluster& c, int rank, const std::vector<StepPlan>& steps, const fs::path& root, std::string& error);
+bool writeLegacyJobFiles(const Cluster& c, const fs::path& root, std::string& error);
 
 } // namespace npuscope::testgen::detail

@@ -92,16 +92,20 @@ std::string pmuColumns(const Kernel& k, uint64_t salt)
     return s;
 }
 
-// 14 ArithmeticUtilization columns: times and cycles as pmuColumns, FLOPs from the kernel's duration (a cube kernel
-// at ~60 % of a 910B-class AI Core's ~300 TFLOPS fp16 peak per 24 cores, vector kernels far lower) times flopsFactor.
-std::string pmuColumnsFlops(const Kernel& k, uint64_t salt, double flopsFactor)
+// The seeded salt of a kernel's PMU figures: the same for its kernel_details row and MindSpore's FLOPs files.
+uint64_t kernelSalt(const Cluster& c, int rank, const Kernel& k)
+{
+    return mix(c.options.seed, static_cast<uint64_t>(rank) * 1000003u + static_cast<uint64_t>(k.taskId));
+}
+
+// 14 ArithmeticUtilization columns: times and cycles as pmuColumns, the FLOPs of kernelFlops.
+std::string pmuColumnsFlops(const Kernel& k, uint64_t salt, const KernelFlops& f)
 {
     const auto& kt = kKernelTypes[static_cast<size_t>(k.type)];
     const double us = static_cast<double>(k.dur) / 1000.0;
     const bool aic = std::string(kt.core) != "AI_VECTOR_CORE";
     const bool aiv = std::string(kt.core) != "AI_CORE";
     auto r = [&](int i) { return 0.05 + 0.9 * unit(mix(salt, static_cast<uint64_t>(i))); };
-    auto fops = [&](double perUs) { return std::to_string(static_cast<int64_t>(us * perUs * flopsFactor)); };
     std::string s;
     auto add = [&s](const std::string& v) { s += "," + v; };
     if (aic) {
@@ -110,8 +114,8 @@ std::string pmuColumnsFlops(const Kernel& k, uint64_t salt, double flopsFactor)
         add(std::to_string(static_cast<int64_t>(t * 1800.0 * 24)));
         add(fixed(r(0), 3));
         add("0.0");
-        add(fops(1.8e8 * (0.8 + 0.2 * r(1))));
-        add(fops(2.0e6 * r(2)));
+        add(std::to_string(f.aicCube));
+        add(std::to_string(f.aicVector));
     } else {
         for (const char* v : { "0.0", "0", "0.0", "0.0", "0", "0" })
             add(v);
@@ -123,7 +127,7 @@ std::string pmuColumnsFlops(const Kernel& k, uint64_t salt, double flopsFactor)
         for (int i = 0; i < 4; ++i)
             add(fixed(r(10 + i) * 0.25, 3));
         add("0");
-        add(fops(6.0e6 * (0.8 + 0.2 * r(14))));
+        add(std::to_string(f.aivVector));
     } else {
         for (const char* v : { "0.0", "0", "0.0", "0.0", "0.0", "0.0", "0", "0" })
             add(v);
@@ -132,6 +136,28 @@ std::string pmuColumnsFlops(const Kernel& k, uint64_t salt, double flopsFactor)
 }
 
 } // namespace
+
+// FLOPs from the kernel's duration (a cube kernel at ~60 % of a 910B-class AI Core's ~300 TFLOPS fp16 peak per 24
+// cores, vector kernels far lower), times kFlopsLightFactor on --flops-light-rank.
+KernelFlops kernelFlops(const Cluster& c, int rank, const Kernel& k)
+{
+    const GeneratorOptions& o = c.options;
+    const double flopsFactor
+        = o.flopsLightRank && *o.flopsLightRank == rank ? GeneratorOptions::kFlopsLightFactor : 1.0;
+    const auto& kt = kKernelTypes[static_cast<size_t>(k.type)];
+    const uint64_t salt = kernelSalt(c, rank, k);
+    const double us = static_cast<double>(k.dur) / 1000.0;
+    auto r = [&](int i) { return 0.05 + 0.9 * unit(mix(salt, static_cast<uint64_t>(i))); };
+    auto fops = [&](double perUs) { return static_cast<int64_t>(us * perUs * flopsFactor); };
+    KernelFlops f;
+    if (std::string(kt.core) != "AI_VECTOR_CORE") {
+        f.aicCube = fops(1.8e8 * (0.8 + 0.2 * r(1)));
+        f.aicVector = fops(2.0e6 * r(2));
+    }
+    if (std::string(kt.core) != "AI_CORE")
+        f.aivVector = fops(6.0e6 * (0.8 + 0.2 * r(14)));
+    return f;
+}
 
 bool writeKernelDetails(
     const fs::path& path, const Cluster& c, int rank, const std::vector<StepPlan>& steps, std::string& error)
@@ -143,8 +169,6 @@ bool writeKernelDetails(
     }
     const GeneratorOptions& o = c.options;
     const bool flops = o.flops || o.flopsLightRank;
-    const double flopsFactor
-        = o.flopsLightRank && *o.flopsLightRank == rank ? GeneratorOptions::kFlopsLightFactor : 1.0;
     out << (flops ? kKernelHeaderFlops : kKernelHeader);
     // A communication row leaves Mix Block Dim .. Context ID (9 columns) and every PMU column N/A.
     std::string na;
@@ -160,15 +184,14 @@ bool writeKernelDetails(
             if (kernelNext) {
                 const Kernel& k = sp.kernels[ki++];
                 const auto& kt = kKernelTypes[static_cast<size_t>(k.type)];
-                const uint64_t salt
-                    = mix(c.options.seed, static_cast<uint64_t>(rank) * 1000003u + static_cast<uint64_t>(k.taskId));
+                const uint64_t salt = kernelSalt(c, rank, k);
                 row += std::to_string(k.taskId) + ",2," + kernelName(k) + "," + kt.type + ",dynamic," + kt.core + ","
                     + usText(k.ts) + "\t," + usText(k.dur) + "," + usText(k.waitNs) + ","
                     + std::to_string(std::string(kt.core) == "AI_CORE" ? 24 : 48) + ","
                     + (std::string(kt.core).rfind("MIX", 0) == 0 ? "48" : "0") + ","
                     + (std::string(kt.core) == "AI_CORE" ? "YES" : "NO") + ",\"\"\"" + kt.inShapes + "\"\"\","
                     + kt.inTypes + "," + kt.inFormats + ",\"\"\"" + kt.outShapes + "\"\"\"," + "BF16,ND,N/A"
-                    + (flops ? pmuColumnsFlops(k, salt, flopsFactor) : pmuColumns(k, salt));
+                    + (flops ? pmuColumnsFlops(k, salt, kernelFlops(c, rank, k)) : pmuColumns(k, salt));
             } else {
                 const CommOp& op = sp.ops[oi++];
                 row += "N/A,N/A," + opKey(c, op) + ",hcom_" + op.type + "_,N/A,HCCL," + usText(op.ts) + "\t,"

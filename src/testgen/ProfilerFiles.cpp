@@ -28,18 +28,45 @@ bool writeText(const fs::path& path, const std::string& text, std::string& error
     return out.close(error);
 }
 
-std::string folderTimestamp(int64_t epochNs)
+namespace {
+
+// The UTC date and time of epochNs: year, month, day, hours, minutes, seconds, milliseconds.
+struct DateParts {
+    int year;
+    unsigned month, day;
+    long long hours, minutes, seconds, millis;
+};
+
+DateParts dateParts(int64_t epochNs)
 {
     using namespace std::chrono;
     const sys_time<milliseconds> tp { milliseconds(epochNs / kMs) };
     const auto day = floor<days>(tp);
     const year_month_day ymd { day };
     const hh_mm_ss<milliseconds> hms { tp - day };
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%04d%02u%02u%02lld%02lld%02lld%03lld", static_cast<int>(ymd.year()),
-        static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()),
+    return { static_cast<int>(ymd.year()), static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()),
         static_cast<long long>(hms.hours().count()), static_cast<long long>(hms.minutes().count()),
-        static_cast<long long>(hms.seconds().count()), static_cast<long long>(hms.subseconds().count()));
+        static_cast<long long>(hms.seconds().count()), static_cast<long long>(hms.subseconds().count()) };
+}
+
+// "2025-01-09 07:48:00", as the old profiler writes its times.
+std::string dateTimeText(int64_t epochNs)
+{
+    const auto d = dateParts(epochNs);
+    char buf[64];
+    std::snprintf(
+        buf, sizeof buf, "%04d-%02u-%02u %02lld:%02lld:%02lld", d.year, d.month, d.day, d.hours, d.minutes, d.seconds);
+    return buf;
+}
+
+} // namespace
+
+std::string folderTimestamp(int64_t epochNs)
+{
+    const auto d = dateParts(epochNs);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%04d%02u%02u%02lld%02lld%02lld%03lld", d.year, d.month, d.day, d.hours, d.minutes,
+        d.seconds, d.millis);
     return buf;
 }
 
@@ -95,6 +122,39 @@ std::string profilerMetadata(const Cluster& c, int rank)
     }
     j["parallel_group_info"] = std::move(groups);
     return j.dump(4);
+}
+
+// MindSpore 2.x (FORMATS.md §2.3): the rank under ms_profiler_info, the versions at the top level.
+std::string msProfilerInfo(const Cluster& c, int rank, int64_t endNs)
+{
+    Json j;
+    j["profiler_parameters"] = Json { { "output_path", "./profiler_data" }, { "profiler_level", "Level1" },
+        { "activities", { "CPU", "NPU" } }, { "profile_memory", true }, { "with_stack", false },
+        { "data_process", true }, { "parallel_strategy", false }, { "aic_metrics", "PipeUtilization" },
+        { "l2_cache", false }, { "export_type", Json::array({ "text" }) }, { "data_simplification", true } };
+    j["ms_profiler_info"] = Json { { "context_mode", "GRAPH" }, { "rank_id", rank },
+        { "device_id", rank % kRanksPerServer }, { "rank_size", c.layout.world } };
+    j["cann_profiler_info"] = Json { { "collectionTimeEnd", endNs } };
+    j["analysis_cost_time"] = 12.5;
+    j["ms_version"] = "2.5.0";
+    j["cann_version"] = "8.0.0";
+    j["jit_level"] = "O0";
+    return j.dump(4);
+}
+
+// The old profiler (FORMATS.md §2.2): rank_id as a string, the parallel layout as MindSpore describes it.
+std::string legacyProfilerInfo(const Cluster& c, int rank, int64_t endNs)
+{
+    Json j;
+    j["context_mode"] = "graph";
+    j["rank_id"] = std::to_string(rank);
+    j["rank_size"] = c.layout.world;
+    j["parallel_mode"] = c.layout.world > 1 ? "semi_auto_parallel" : "stand_alone";
+    j["stage_num"] = c.layout.pp;
+    j["profiling_stop_time"] = dateTimeText(endNs);
+    j["graph_ids"] = Json::array({ 0 });
+    j["analyse_end_time"] = dateTimeText(endNs + 30000 * kMs);
+    return j.dump();
 }
 
 std::string stepTraceCsv(const std::vector<StepPlan>& steps)

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // trace_view.json of a generated rank, streamed: the process and thread metadata, per step the device kernels and
 // HCCL ops with their host launches (aten op, CANN API and the flows between them), the overlap analysis rows and
-// counters, then Python frames around the launches until the file reaches the requested size.
+// counters, then Python frames around the launches until the file reaches the requested size. In the MindSpore form
+// the framework process is "MindSpore", its launches flow to the device as mindspore_to_npu (string ids) and every X
+// event's dur is a string too (FORMATS.md §1.2).
 #include "ClusterGeneratorParts.h"
 
 #include <cstdio>
@@ -15,6 +17,7 @@ public:
     TraceWriter(Out& out, const Cluster& c, int rank)
         : m_out(out)
         , m_c(c)
+        , m_ms(c.options.format == OutputFormat::MindSpore)
     {
         m_hostPid = 2100000 + static_cast<int64_t>(mix(c.options.seed, static_cast<uint64_t>(rank)) % 900000u);
         m_device = rank % kRanksPerServer;
@@ -64,7 +67,7 @@ private:
 
     void metadata()
     {
-        process(m_hostPid, "Python", "CPU", 0);
+        process(m_hostPid, m_ms ? "MindSpore" : "Python", "CPU", 0);
         thread(m_hostPid, m_hostPid, "Thread " + std::to_string(m_hostPid), m_hostPid);
         process(devicePid(7), "CANN", "CPU", 7);
         thread(devicePid(7), m_cannTid, "Thread " + std::to_string(m_cannTid), m_cannTid);
@@ -87,7 +90,9 @@ private:
     {
         sep();
         m_out << "{\"ph\": \"X\", \"name\": \"" << name << "\", \"pid\": " << pid << ", \"tid\": " << tid
-              << ", \"ts\": \"" << usText(ts) << "\", \"dur\": " << usText(dur);
+              << ", \"ts\": \"" << usText(ts) << (m_ms ? "\", \"dur\": \"" : "\", \"dur\": ") << usText(dur);
+        if (m_ms)
+            m_out << '"';
         if (cat)
             m_out << ", \"cat\": \"" << cat << "\"";
         if (!args.empty())
@@ -139,7 +144,7 @@ private:
         const int64_t hccl = devicePid(15);
         const int64_t ov = devicePid(23);
         x("ProfilerStep#" + std::to_string(sp.step), m_hostPid, m_hostPid, sp.start, sp.end - sp.start, "cpu_op",
-            "{\"Sequence number\": -1, \"Fwd thread id\": 0}");
+            hostArgs());
         counter("AI Core Freq", devicePid(14), sp.start, "{\"MHz\": 1800}");
         for (int q = 0; q < 16; ++q) {
             const int64_t ts = sp.start + (sp.end - sp.start) * q / 16;
@@ -206,12 +211,16 @@ private:
                 int64_t hd = std::max<int64_t>(1, std::min<int64_t>(lead * 6 / 10, 25 * kUs));
                 if (it.kernel && it.kernel->lateLaunch)
                     lateLaunchHost(it.ts, idleFrom, hs, hd);
-                const std::string hostName = it.kernel
-                    ? "aten::" + lowerType(kKernelTypes[static_cast<size_t>(it.kernel->type)].type)
-                    : "Hccl" + it.op->type;
-                x(hostName, m_hostPid, m_hostPid, hs, hd, "cpu_op", "{\"Sequence number\": -1, \"Fwd thread id\": 0}");
-                flow('s', "torch_to_npu", "async_npu", std::to_string(it.ts), m_hostPid, m_hostPid, hs, true);
-                flow('f', "torch_to_npu", "async_npu", std::to_string(it.ts), devPid, devTid, it.ts, true);
+                const char* kernelType = it.kernel ? kKernelTypes[static_cast<size_t>(it.kernel->type)].type : "";
+                const std::string hostName = !it.kernel ? "Hccl" + it.op->type
+                    : m_ms                              ? std::string("LaunchKernel::") + kernelType
+                                                        : "aten::" + lowerType(kernelType);
+                x(hostName, m_hostPid, m_hostPid, hs, hd, "cpu_op", hostArgs());
+                // MindSpore's flow ids are strings of the device task's start (FORMATS.md §5.2), torch_npu's integers.
+                const std::string flowId = m_ms ? "\"" + std::to_string(it.ts) + "\"" : std::to_string(it.ts);
+                const char* flowName = m_ms ? "mindspore_to_npu" : "torch_to_npu";
+                flow('s', flowName, "async_npu", flowId, m_hostPid, m_hostPid, hs, true);
+                flow('f', flowName, "async_npu", flowId, devPid, devTid, it.ts, true);
                 const std::string id = hostToDeviceId();
                 const int64_t cd = std::max<int64_t>(1, hd / 2);
                 // A late launch's CANN API is its last part, ending right before the kernel starts.
@@ -225,9 +234,9 @@ private:
                     "{\"Thread Id\": " + std::to_string(m_cannTid)
                         + ", \"Mode\": \"ACL_OP\", \"level\": \"acl\", \"id\": \"" + api
                         + "\", \"item_id\": \"0\", \"connection_id\": " + std::to_string(m_connection) + "}");
-                const std::string flowName = "HostToDevice" + id;
-                flow('s', flowName.c_str(), "HostToDevice", "\"" + id + "\"", devicePid(7), m_cannTid, cs, false);
-                flow('f', flowName.c_str(), "HostToDevice", "\"" + id + "\"", devPid, devTid, it.ts, true);
+                const std::string hostToDevice = "HostToDevice" + id;
+                flow('s', hostToDevice.c_str(), "HostToDevice", "\"" + id + "\"", devicePid(7), m_cannTid, cs, false);
+                flow('f', hostToDevice.c_str(), "HostToDevice", "\"" + id + "\"", devPid, devTid, it.ts, true);
                 m_hostOps.push_back({ prev, hs, hs + hd, it.ts });
             }
             prev = it.ts;
@@ -267,13 +276,18 @@ private:
         const int64_t depth
             = std::clamp<int64_t>(static_cast<int64_t>(remaining / (kFrameBytes * m_hostOps.size())), 0, 400);
         int64_t extra = static_cast<int64_t>(remaining / kFrameBytes) - depth * static_cast<int64_t>(m_hostOps.size());
-        static const std::array<const char*, 6> kFrames {
+        static const std::array<const char*, 6> kTorchFrames {
             "megatron/core/transformer/transformer_layer.py(184): forward",
             "megatron/core/transformer/attention.py(312): forward", "torch/nn/modules/module.py(1527): _call_impl",
             "megatron/core/tensor_parallel/layers.py(795): forward",
             "mindspeed/core/fusions/fused_layer_norm.py(61): forward",
             "torch/nn/modules/module.py(1518): _wrapped_call_impl"
         };
+        static const std::array<const char*, 6> kMindSporeFrames { "mindformers/models/llama/llama.py(402): construct",
+            "mindformers/modules/transformer/transformer.py(1296): construct", "mindspore/nn/cell.py(703): __call__",
+            "mindformers/modules/layers.py(454): construct", "mindspore/common/api.py(957): staging_specialize",
+            "mindspore/nn/cell.py(1040): _run_construct" };
+        const auto& kFrames = m_ms ? kMindSporeFrames : kTorchFrames;
         int64_t pyId = 1;
         for (const auto& h : m_hostOps) {
             int64_t d = depth;
@@ -301,8 +315,12 @@ private:
         int64_t lo, hostStart, hostEnd, hi;
     };
 
+    // A host op's args: torch_npu's autograd fields; MindSpore writes none.
+    std::string hostArgs() const { return m_ms ? std::string() : "{\"Sequence number\": -1, \"Fwd thread id\": 0}"; }
+
     Out& m_out;
     const Cluster& m_c;
+    bool m_ms = false; // the MindSpore 2.x form
     int64_t m_hostPid = 0;
     int m_device = 0;
     int64_t m_cannTid = 0;

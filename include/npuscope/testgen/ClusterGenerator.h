@@ -4,9 +4,30 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace npuscope::testgen {
+
+// The form the generated cluster is written in. Every form is written from the same planned cluster (ranks, steps,
+// kernels, communication ops and links), so figures of one seed are comparable across forms.
+enum class OutputFormat {
+    // torch_npu: one rank{r}_{timestamp}_ascend_pt folder per rank (ASCEND_PROFILER_OUTPUT text export).
+    TorchNpu,
+    // MindSpore 2.x: one rank{r}_{timestamp}_ascend_ms folder per rank, the same ASCEND_PROFILER_OUTPUT files with
+    // MindSpore's profiler_info and framework process naming in trace_view.json, plus minddata_pipeline_raw_{r}.csv
+    // (FORMATS.md §1.2).
+    MindSpore,
+    // The older MindSpore / MindInsight <= r1.3 cluster_profiler job: hccl.json, host_ips_mapping.txt and
+    // cluster_profiler/<host>/profiler/ holding each device's step_trace_raw, hccl_raw, ascend_cluster_analyse,
+    // ascend_timeline_display (+ min_cycle_counter), flops, flops_summary, flops_scope, minddata and device queue
+    // files, named by device id (FORMATS.md §1.5, §11).
+    MindSporeLegacy,
+};
+
+// "torch_npu", "mindspore", "mindspore-legacy" (the --format values of npuscope-cli generate).
+const char* formatName(OutputFormat format);
+std::optional<OutputFormat> formatFromName(std::string_view name);
 
 // What to generate. Ranks are laid out Megatron-style: rank = ppIndex*(tp*dp) + dpIndex*tp + tpIndex,
 // so tp groups are consecutive ranks, dp groups are strided by tp and pp groups by tp*dp.
@@ -42,6 +63,7 @@ struct GeneratorOptions {
     // Also write ASCEND_PROFILER_OUTPUT/analysis.db, the db export of the same step trace and communication data
     // (the loader takes step trace and communication from it, the rest from the text files): the same run in both forms.
     bool analysisDb = false;
+    OutputFormat format = OutputFormat::TorchNpu;
 
     static constexpr double kSlowFactor = 1.3; // compute time multiplier of the slow rank
     static constexpr double kSlowLinkFactor = 0.1; // bandwidth multiplier of the slow link
@@ -53,10 +75,11 @@ struct GeneratorOptions {
     static constexpr int kLateLaunchDelayUs = 2000;
 };
 
-// Writes a deterministic, realistic torch_npu 2025-01 style cluster (one
+// Writes a deterministic, realistic cluster in options.format: by default torch_npu 2025-01 style (one
 // rank{r}_{timestamp}_ascend_pt folder per rank, Level1 text export, profiler_metadata.json with
-// parallel_group_info) with optional planted anomalies. Large files (trace_view.json) are streamed
-// to disk. Byte-identical output for identical options. Any thread; no shared state.
+// parallel_group_info), or one of the MindSpore forms (OutputFormat), with optional planted anomalies. Large files
+// (trace_view.json, timelines) are streamed to disk. Byte-identical output for identical options. Any thread; no
+// shared state.
 class ClusterGenerator {
 public:
     // Returns false with a message in error for bad options or I/O failures. An existing non-empty

@@ -6,14 +6,16 @@
 #include "npuscope/core/Decimal.h"
 #include "npuscope/io/parse/CsvImport.h"
 
-#include <nlohmann/json.hpp>
+#include <simdjson.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <filesystem>
 #include <map>
 #include <regex>
 #include <set>
+#include <vector>
 
 namespace npuscope::io {
 
@@ -35,13 +37,69 @@ std::string lower(std::string s)
     return s;
 }
 
-std::optional<double> number(const nlohmann::json& v)
+// The JSON cells are read with simdjson's DOM: a 1,024-rank job has a few hundred thousand of them, and nlohmann's
+// DOM (a std::map per object) took as long as the rest of the summary load.
+using Element = simdjson::dom::element;
+
+std::optional<double> number(Element v)
 {
-    if (v.is_number())
-        return v.get<double>();
-    if (v.is_string())
-        return parseDouble(v.get<std::string>());
+    double d = 0;
+    if (v.is_number() && v.get_double().get(d) == simdjson::SUCCESS)
+        return d;
+    std::string_view text;
+    if (v.get_string().get(text) == simdjson::SUCCESS)
+        return parseDouble(text);
     return std::nullopt;
+}
+
+// An object's members in key order, the last of equal keys kept: the order (and the choice among duplicates) of the
+// std::map nlohmann's DOM held them in before, so rows are written as they always were. Filled into out, whose
+// capacity the next object reuses.
+using Members = std::vector<std::pair<std::string_view, Element>>;
+
+void members(simdjson::dom::object object, Members& out)
+{
+    out.clear();
+    for (const auto field : object)
+        out.emplace_back(field.key, field.value);
+    const auto notBefore = [](const auto& a, const auto& b) { return !(a.first < b.first); };
+    if (std::adjacent_find(out.begin(), out.end(), notBefore) == out.end())
+        return; // already strictly ascending, as the links of every generated and most real files are
+    std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    size_t kept = 0;
+    for (size_t i = 0; i < out.size(); ++i) {
+        if (i + 1 == out.size() || out[i + 1].first != out[i].first)
+            out[kept++] = out[i];
+    }
+    out.resize(kept);
+}
+
+// The buffers of members() for the three levels of a cell: ops, their links, a link's transports.
+struct Scratch {
+    Members ops, links, transports;
+};
+
+// Up to N leading elements of an array value into out; how many there were (0: not an array).
+template <size_t N> size_t leading(Element v, std::array<Element, N>& out)
+{
+    simdjson::dom::array array;
+    if (v.get_array().get(array) != simdjson::SUCCESS)
+        return 0;
+    size_t n = 0;
+    for (const auto e : array) {
+        out[n++] = e;
+        if (n == N)
+            break;
+    }
+    return n;
+}
+
+// A cell holding a JSON object; false when it is not JSON or not an object.
+bool parseObject(simdjson::dom::parser& parser, std::string_view text, simdjson::dom::object& out)
+{
+    Element doc;
+    return parser.parse(text.data(), text.size()).get(doc) == simdjson::SUCCESS
+        && doc.get_object().get(out) == simdjson::SUCCESS;
 }
 
 // The stage layout MindSpore names in ascend_cluster_analyse_pipeline-parallel_{stage_num}_{rank_size}_{id}.csv next to
@@ -67,7 +125,9 @@ std::optional<StageLayout> stageLayoutOf(const std::string& hcclFile)
     for (fs::directory_iterator it(file.parent_path(), ec), end; !ec && it != end; it.increment(ec)) {
         const std::string n = it->path().filename().string();
         std::smatch a;
-        if (!std::regex_match(n, a, kAnalyse) || a[3].str() != id)
+        // The prefix first: a job folder holds a dozen files per device, and std::regex is slow.
+        if (!n.starts_with("ascend_cluster_analyse_pipeline-parallel_") || !std::regex_match(n, a, kAnalyse)
+            || a[3].str() != id)
             continue;
         StageLayout l;
         l.stageNum = parseInt(a[1].str()).value_or(0);
@@ -99,31 +159,36 @@ public:
 };
 
 // {"src-dst": {"SDMA": [time_ms, size_KB, bandwidth_KB_s]}} -> comm_link rows (global src/dst filled in later).
-void addLinks(ImportContext& ctx, const nlohmann::json& links, const model::CommLinkRow& base, bool total, int64_t line,
-    std::vector<model::CommLinkRow>& out)
+void addLinks(ImportContext& ctx, Scratch& scratch, Element links, const model::CommLinkRow& base, bool total,
+    int64_t line, std::vector<model::CommLinkRow>& out)
 {
-    if (!links.is_object())
+    simdjson::dom::object object;
+    if (links.get_object().get(object) != simdjson::SUCCESS)
         return;
-    for (auto it = links.begin(); it != links.end(); ++it) {
-        const auto sep = it.key().find('-');
-        const auto src = sep == std::string::npos ? std::nullopt : parseInt(it.key().substr(0, sep));
-        const auto dst = sep == std::string::npos ? std::nullopt : parseInt(it.key().substr(sep + 1));
-        if (!src || !dst || !it->is_object()) {
+    members(object, scratch.links);
+    for (const auto& [key, value] : scratch.links) {
+        const auto sep = key.find('-');
+        const auto src = sep == std::string_view::npos ? std::nullopt : parseInt(key.substr(0, sep));
+        const auto dst = sep == std::string_view::npos ? std::nullopt : parseInt(key.substr(sep + 1));
+        simdjson::dom::object transports;
+        if (!src || !dst || value.get_object().get(transports) != simdjson::SUCCESS) {
             ctx.warning(line,
-                issueText(
-                    QT_TRANSLATE_NOOP("ParseIssue", "link key \"%1\" is not \"src-dst\"; skipped"), { it.key() }));
+                issueText(QT_TRANSLATE_NOOP("ParseIssue", "link key \"%1\" is not \"src-dst\"; skipped"),
+                    { std::string(key) }));
             continue;
         }
-        for (auto t = it->begin(); t != it->end(); ++t) {
-            if (!t->is_array() || t->size() < 3)
+        members(transports, scratch.transports);
+        for (const auto& [transport, figures] : scratch.transports) {
+            std::array<Element, 3> v;
+            if (leading(figures, v) < 3)
                 continue;
             model::CommLinkRow r = base;
             r.localSrc = src;
             r.localDst = dst;
-            r.transport = t.key();
-            const auto ms = number((*t)[0]);
-            const auto kb = number((*t)[1]);
-            const auto kbps = number((*t)[2]);
+            r.transport = std::string(transport);
+            const auto ms = number(v[0]);
+            const auto kb = number(v[1]);
+            const auto kbps = number(v[2]);
             if (ms)
                 r.timeNs = doubleToNs(*ms, 1.0e6);
             if (kb)
@@ -140,23 +205,29 @@ void addLinks(ImportContext& ctx, const nlohmann::json& links, const model::Comm
 // One comm_bandwidth row per transport of an op, from its link_info: Σsize (KB -> MB) and Σtime (ms) over the links
 // to or from other ranks. Self-links "k-k" (an on-chip copy, even when labelled SDMA) and LOCAL are left out, as
 // communication.json's bandwidth info leaves out LOCAL.
-void addBandwidth(ImportContext& ctx, int64_t opId, const nlohmann::json& links)
+void addBandwidth(ImportContext& ctx, Scratch& scratch, int64_t opId, Element links)
 {
-    if (!links.is_object())
+    simdjson::dom::object object;
+    if (links.get_object().get(object) != simdjson::SUCCESS)
         return;
     std::map<std::string, std::pair<double, double>> byTransport; // transport -> (size MB, time ms)
-    for (auto it = links.begin(); it != links.end(); ++it) {
-        const auto sep = it.key().find('-');
-        if (sep == std::string::npos || !it->is_object() || it.key().substr(0, sep) == it.key().substr(sep + 1))
+    members(object, scratch.links);
+    for (const auto& [key, value] : scratch.links) {
+        const auto sep = key.find('-');
+        simdjson::dom::object transports;
+        if (sep == std::string_view::npos || value.get_object().get(transports) != simdjson::SUCCESS
+            || key.substr(0, sep) == key.substr(sep + 1))
             continue;
-        for (auto t = it->begin(); t != it->end(); ++t) {
-            if (t.key() == "LOCAL" || !t->is_array() || t->size() < 2)
+        members(transports, scratch.transports);
+        for (const auto& [transport, figures] : scratch.transports) {
+            std::array<Element, 2> v;
+            if (transport == "LOCAL" || leading(figures, v) < 2)
                 continue;
-            const auto ms = number((*t)[0]);
-            const auto kb = number((*t)[1]);
+            const auto ms = number(v[0]);
+            const auto kb = number(v[1]);
             if (!ms || !kb)
                 continue;
-            auto& [mb, time] = byTransport[t.key()];
+            auto& [mb, time] = byTransport[std::string(transport)];
             mb += *kb / 1.0e3;
             time += *ms;
         }
@@ -178,7 +249,8 @@ struct Columns {
 };
 
 // A step's "Total Op Info" row (communication_cost, wait_cost) and its links and bandwidths from link_info.
-void importStepTotal(CsvImport& csv, const Columns& col, int64_t step, std::vector<model::CommLinkRow>& links)
+void importStepTotal(CsvImport& csv, simdjson::dom::parser& parser, Scratch& scratch, const Columns& col, int64_t step,
+    std::vector<model::CommLinkRow>& links)
 {
     auto& ctx = csv.context();
     auto msCell = [&](int c) -> std::optional<int64_t> {
@@ -205,57 +277,63 @@ void importStepTotal(CsvImport& csv, const Columns& col, int64_t step, std::vect
     const auto raw = csv.raw(col.link);
     if (trim(raw).empty())
         return;
-    const auto parsed = nlohmann::json::parse(raw, nullptr, false);
-    if (parsed.is_discarded()) {
+    Element parsed;
+    if (parser.parse(raw.data(), raw.size()).get(parsed) != simdjson::SUCCESS) {
         ctx.warning(
             csv.line(), issueText(QT_TRANSLATE_NOOP("ParseIssue", "link_info is not JSON; step links skipped")));
         return;
     }
-    addLinks(ctx, parsed, totalLink, true, csv.line(), links);
-    addBandwidth(ctx, totalId, parsed);
+    addLinks(ctx, scratch, parsed, totalLink, true, csv.line(), links);
+    addBandwidth(ctx, scratch, totalId, parsed);
 }
 
 // A step's ops from communication_operator_cost ({name: [?, cost ms, wait ms, links]}); false when the cell is empty
 // or not a JSON object (the row is then not counted as imported).
-bool importStepOps(CsvImport& csv, const Columns& col, int64_t step, std::vector<model::CommLinkRow>& links)
+bool importStepOps(CsvImport& csv, simdjson::dom::parser& parser, Scratch& scratch, const Columns& col, int64_t step,
+    std::vector<model::CommLinkRow>& links)
 {
     auto& ctx = csv.context();
     const auto raw = csv.raw(col.op);
     if (trim(raw).empty())
         return false;
-    const auto ops = nlohmann::json::parse(raw, nullptr, false);
-    if (ops.is_discarded() || !ops.is_object()) {
+    simdjson::dom::object ops;
+    if (!parseObject(parser, raw, ops)) {
         ctx.warning(csv.line(),
             issueText(
                 QT_TRANSLATE_NOOP("ParseIssue", "communication_operator_cost is not a JSON object; ops skipped")));
         return false;
     }
-    for (auto it = ops.begin(); it != ops.end(); ++it) {
-        if (!it->is_array() || it->size() < 3)
+    members(ops, scratch.ops);
+    for (const auto& [key, value] : scratch.ops) {
+        // [step, cost ms, wait ms] and, from the newer builds on, the op's links.
+        std::array<Element, 4> v;
+        const size_t fields = leading(value, v);
+        if (fields < 3)
             continue;
+        const std::string name(key);
         model::CommOpRow op;
         op.rankId = ctx.rankId();
         op.step = step;
-        op.opKey = it.key();
-        op.opName = it.key();
-        op.opType = opTypeOf(it.key());
+        op.opKey = name;
+        op.opName = name;
+        op.opType = opTypeOf(name);
         const std::string type = lower(op.opType.value_or(std::string()));
         op.kind = type == "send" || type == "receive" ? "p2p" : "collective";
-        if (const auto cost = number((*it)[1]))
+        if (const auto cost = number(v[1]))
             op.elapseNs = doubleToNs(*cost, 1.0e6);
-        if (const auto wait = number((*it)[2]))
+        if (const auto wait = number(v[2]))
             op.waitNs = doubleToNs(*wait, 1.0e6);
         const int64_t opId = ctx.writer().addCommOp(op);
-        if (it->size() >= 4) {
+        if (fields >= 4) {
             model::CommLinkRow base;
             base.rankId = ctx.rankId();
             base.step = step;
             base.kind = op.kind;
-            base.matrixOp = it.key();
+            base.matrixOp = name;
             base.opType = type.empty() ? std::nullopt : std::optional<std::string>(type);
-            base.opName = it.key();
-            addLinks(ctx, (*it)[3], base, false, csv.line(), links);
-            addBandwidth(ctx, opId, (*it)[3]);
+            base.opName = name;
+            addLinks(ctx, scratch, v[3], base, false, csv.line(), links);
+            addBandwidth(ctx, scratch, opId, v[3]);
         }
     }
     return true;
@@ -335,6 +413,8 @@ bool importRows(CsvImport& csv)
     const Columns col { csv.column({ "step_num" }), csv.column({ "communication_cost" }), csv.column({ "wait_cost" }),
         csv.column({ "link_info" }), csv.column({ "communication_operator_cost" }) };
     std::vector<model::CommLinkRow> links; // written once the owner's local index is known
+    simdjson::dom::parser parser;
+    Scratch scratch;
     while (csv.next()) {
         const auto stepText = csv.text(col.step);
         if (!stepText || *stepText == "-")
@@ -342,8 +422,8 @@ bool importRows(CsvImport& csv)
         const auto step = csv.optInt(col.step);
         if (!step)
             continue;
-        importStepTotal(csv, col, *step, links);
-        if (importStepOps(csv, col, *step, links))
+        importStepTotal(csv, parser, scratch, col, *step, links);
+        if (importStepOps(csv, parser, scratch, col, *step, links))
             csv.countImported();
     }
     const LocalRankMap map = localRankMap(ctx, links);
