@@ -4,6 +4,10 @@
 #include "npuscope/query/CommLinkIndex.h"
 #include "npuscope/query/CommOpIndex.h"
 
+#include "npuscope/core/RunOnThreads.h"
+
+#include <atomic>
+
 namespace npuscope::query {
 
 std::unique_ptr<IndexPrebuild> IndexPrebuild::prepare(model::Database& db, uint64_t maxCopyBytes)
@@ -22,6 +26,7 @@ std::unique_ptr<IndexPrebuild> IndexPrebuild::prepare(model::Database& db, uint6
         return nullptr;
     prebuild->m_copy = db.readOnlyCopy();
     prebuild->m_copyBytes = bytes;
+    prebuild->m_parallel = bytes <= maxCopyBytes / 2 && hardwareThreads() > 1 && prebuild->m_ops && prebuild->m_links;
     return prebuild;
 }
 
@@ -31,15 +36,27 @@ int IndexPrebuild::run()
 {
     if (!m_copy)
         return 0;
-    int filled = 0;
-    {
-        // The copy is this object's alone; its lock is taken as build() expects.
-        auto guard = m_copy->lock();
-        if (m_ops && m_ops.fill(CommOpIndex::build(*m_copy)))
+    // A connection serves one thread at a time: the link index gets a copy of its own (of the copy, not of the model,
+    // whose connection is the views').
+    std::unique_ptr<model::Database> second = m_parallel ? m_copy->readOnlyCopy() : nullptr;
+    std::atomic<int> filled { 0 };
+    const auto buildOps = [&](model::Database& on) {
+        auto guard = on.lock(); // the copies are this object's alone; build() expects the lock held
+        if (m_ops && m_ops.fill(CommOpIndex::build(on)))
             ++filled;
-        if (m_links && m_links.fill(CommLinkIndex::build(*m_copy)))
+    };
+    const auto buildLinks = [&](model::Database& on) {
+        auto guard = on.lock();
+        if (m_links && m_links.fill(CommLinkIndex::build(on)))
             ++filled;
+    };
+    if (second) {
+        runOnThreads(2, [&](size_t thread) { thread == 0 ? buildOps(*m_copy) : buildLinks(*second); });
+    } else {
+        buildOps(*m_copy);
+        buildLinks(*m_copy);
     }
+    second.reset();
     m_copy.reset();
     return filled;
 }

@@ -323,8 +323,9 @@ void MainWindow::open(const QStringList& paths)
                 return out;
             }
             out.nothingUsable = !hasUsableData(query::RankQuery::ranks(*db), out.steps);
-            // The copy the indexes are built on costs the model's size for about a second: only within a quarter of
-            // the memory the process may still use (else the views build them on the model as before).
+            // The copies the indexes are built on (one, or two to build both at once) cost the model's size each for
+            // about half a second: only within a quarter of the memory the process may still use (else the views build
+            // them on the model as before).
             const uint64_t copyBudget = load::MemoryGuard::available().value_or(0) / 4;
             out.prebuild = query::IndexPrebuild::prepare(*db, copyBudget);
             out.database = std::move(db);

@@ -77,8 +77,9 @@ void Workspace::setDatabase(
                 const auto start = std::chrono::steady_clock::now();
                 const int filled = job.prebuild->run();
                 if (qEnvironmentVariableIntValue("NPUSCOPE_TRACE_QUERIES") != 0)
-                    spdlog::info("index prebuild: {} of 2 indexes filled in {:.1f} ms (copy {:.1f} MB)", filled,
+                    spdlog::info("index prebuild: {} of 2 indexes filled in {:.1f} ms ({}, copy {:.1f} MB)", filled,
                         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count(),
+                        job.prebuild->parallel() ? "both at once" : "in turn",
                         static_cast<double>(job.prebuild->copyBytes()) / 1e6);
             } catch (const std::exception& e) {
                 // The reservations are dropped with the prebuild: the views build the indexes themselves.

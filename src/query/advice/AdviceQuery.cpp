@@ -27,13 +27,16 @@ std::vector<Finding> AdviceQuery::run(model::Database& db, const AdviceOptions& 
     // database's cache without the lock) and the rules that read SQL. The rules that only read the context and those
     // indexes run after the lock is released, so a view waiting for the model (the timeline's first rank at an open)
     // runs meanwhile instead of after the whole advice. Each rule's findings keep their place in the rule order.
-    // The indexes first, before the lock: after an open they may be in the making on a copy of the model
-    // (IndexPrebuild), and waiting for them while holding the lock would hold up every other view.
-    CommOpIndex::forDatabase(db);
-    CommLinkIndex::forDatabase(db);
+    // After an open the indexes may be in the making on a copy of the model (IndexPrebuild): the context is read
+    // meanwhile, and the indexes are asked for without the lock, since waiting for them while holding it would hold
+    // up every other view.
     auto guard = db.lock();
     const auto ctx = AdviceContext::build(db, options);
     CommQuery::groups(db);
+    guard.unlock();
+    CommOpIndex::forDatabase(db);
+    CommLinkIndex::forDatabase(db);
+    guard.lock();
     std::vector<Finding> communication, resource, timeline, input;
     communicationRules(ctx, communication);
     inputBoundRule(ctx, input);

@@ -3,6 +3,7 @@
 #include "CommSqlOracle.h"
 #include "TestSupport.h"
 
+#include "npuscope/core/RunOnThreads.h"
 #include "npuscope/io/detect/Detector.h"
 #include "npuscope/load/Loader.h"
 #include "npuscope/query/CommAnalysisQuery.h"
@@ -310,6 +311,7 @@ TEST(IndexPrebuild, IndexesBuiltOnTheCopyAreTheModelsAndWaitedFor)
     auto prebuild = IndexPrebuild::prepare(*db, 1ull << 30);
     ASSERT_TRUE(prebuild);
     EXPECT_EQ(prebuild->copyBytes(), db->sizeBytes());
+    EXPECT_EQ(prebuild->parallel(), hardwareThreads() > 1); // the budget holds two copies
     std::shared_ptr<const CommOpIndex> seen;
     std::atomic<bool> asked { false };
     std::thread asker([&] {
@@ -367,6 +369,17 @@ TEST(IndexPrebuild, DroppedUnrunReleasesWaitersAndLimitsApply)
     EXPECT_EQ(seen, CommLinkIndex::forDatabase(db));
     const auto empty = std::shared_ptr<model::Database>(model::Database::createModel());
     EXPECT_FALSE(IndexPrebuild::prepare(*empty, 1ull << 30));
+}
+
+// A budget of one copy but not two: both indexes are built one after the other on the one copy.
+TEST(IndexPrebuild, ABudgetOfOneCopyBuildsInTurn)
+{
+    const auto db = openModel(test::dataDir() / "torch_npu_2rank_level1");
+    auto prebuild = IndexPrebuild::prepare(*db, db->sizeBytes() * 3 / 2);
+    ASSERT_TRUE(prebuild);
+    EXPECT_FALSE(prebuild->parallel());
+    EXPECT_EQ(prebuild->run(), 2);
+    expectIndexEqualsSql(db);
 }
 
 // The copy holds the model's rows and refuses writes.
