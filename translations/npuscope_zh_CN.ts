@@ -3201,6 +3201,14 @@ rank %1 of %2</source>
         <source>The finding that explains the most of the step time; click to show Advice</source>
         <translation>解释迭代时间最多的建议；单击显示专家建议视图</translation>
     </message>
+    <message>
+        <source>Communication indexes</source>
+        <translation>通信索引</translation>
+    </message>
+    <message>
+        <source>copying the model to build them beside the views failed (%1); they are built on the model instead</source>
+        <translation>复制模型以便在视图之外构建索引失败（%1）；改为在模型上构建</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::MareyChart</name>
@@ -7410,6 +7418,17 @@ time</source>
     <message>
         <source>SVG image (*.svg)</source>
         <translation>SVG 图片 (*.svg)</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::Workspace</name>
+    <message>
+        <source>Communication indexes</source>
+        <translation>通信索引</translation>
+    </message>
+    <message>
+        <source>building them beside the views failed (%1); they are built on the model instead</source>
+        <translation>在视图之外构建索引失败（%1）；改为在模型上构建</translation>
     </message>
 </context>
 </TS>

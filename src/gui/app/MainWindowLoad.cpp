@@ -113,6 +113,7 @@ struct MainWindow::LoadOutcome {
     std::shared_ptr<model::Database> database;
     // The communication indexes to build on a copy of database (declared after it: dropped before it).
     std::shared_ptr<query::IndexPrebuild> prebuild;
+    QString prebuildError; // why no prebuild could be prepared (a copy of the model failed), else empty
     bool cancelled = false;
     QString error;
     int64_t ranks = 0;
@@ -327,7 +328,12 @@ void MainWindow::open(const QStringList& paths)
             // about half a second: only within a quarter of the memory the process may still use (else the views build
             // them on the model as before).
             const uint64_t copyBudget = load::MemoryGuard::available().value_or(0) / 4;
-            out.prebuild = query::IndexPrebuild::prepare(*db, copyBudget);
+            try {
+                out.prebuild = query::IndexPrebuild::prepare(*db, copyBudget);
+            } catch (const std::exception& e) {
+                // Not the open's failure: the views build the indexes on the model; Parse issues says why.
+                out.prebuildError = QString::fromUtf8(e.what());
+            }
             out.database = std::move(db);
         } catch (const std::exception& e) {
             out.error = QString::fromUtf8(e.what());
@@ -456,6 +462,10 @@ void MainWindow::finishLoad(quint64 id, const LoadOutcome& outcome, const QStrin
     addRecent(paths);
     m_workspace->setParseCache(outcome.usedCache ? std::make_shared<const load::ParseCache>() : nullptr);
     m_workspace->setDatabase(outcome.database, paths, outcome.prebuild);
+    if (!outcome.prebuildError.isEmpty())
+        m_workspace->reportError(tr("Communication indexes"),
+            tr("copying the model to build them beside the views failed (%1); they are built on the model instead")
+                .arg(outcome.prebuildError));
     if (outcome.nothingUsable) {
         // The files were there but gave nothing: say so in one sentence and show why (Parse issues).
         showIssues();

@@ -7,6 +7,7 @@
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFileInfo>
+#include <QPointer>
 #include <QSettings>
 #include <QThreadPool>
 
@@ -72,7 +73,7 @@ void Workspace::setDatabase(
             std::shared_ptr<model::Database> db;
             std::shared_ptr<query::IndexPrebuild> prebuild;
         };
-        m_prebuildPool->start([job = Job { database, std::move(prebuild) }]() mutable {
+        m_prebuildPool->start([job = Job { database, std::move(prebuild) }, self = QPointer<Workspace>(this)]() mutable {
             try {
                 const auto start = std::chrono::steady_clock::now();
                 const int filled = job.prebuild->run();
@@ -82,8 +83,18 @@ void Workspace::setDatabase(
                         job.prebuild->parallel() ? "both at once" : "in turn",
                         static_cast<double>(job.prebuild->copyBytes()) / 1e6);
             } catch (const std::exception& e) {
-                // The reservations are dropped with the prebuild: the views build the indexes themselves.
-                spdlog::warn("building the communication indexes on a copy of the model failed: {}", e.what());
+                // The reservations are dropped with the prebuild: the views build the indexes themselves. Said in
+                // Parse issues (on the GUI thread, for the model it was made for).
+                const QString message = QString::fromUtf8(e.what());
+                QMetaObject::invokeMethod(
+                    self,
+                    [self, db = job.db, message] {
+                        if (self && self->database() == db)
+                            self->reportError(tr("Communication indexes"),
+                                tr("building them beside the views failed (%1); they are built on the model instead")
+                                    .arg(message));
+                    },
+                    Qt::QueuedConnection);
             }
             job.prebuild.reset();
         });
