@@ -137,9 +137,9 @@ int reopen(const std::vector<std::string>& args);
 // frame, and the in-memory index build times (src/bench/CommBench.cpp).
 int commViews(int argc, char** argv, const std::vector<std::string>& args);
 
-// gui-open --path P [--expand-seconds 15] [--size 1920x1080]: the main window (on the display, else offscreen) opens P
-// until every visible dock is ready (gui.ready_s) against the engine's cluster-open of P in the same run
-// (engine.ready_s), then a scripted session: expand all ranks, raise every view in turn, cancel what is left; the GUI
+// gui-open --path P [--repeat 3] [--expand-seconds 15] [--size 1920x1080]: the main window (on the display, else
+// offscreen) opens P until every visible dock is ready (gui.ready_s) against the engine's cluster-open of P in the same
+// run (engine.ready_s), the two in turn --repeat times (medians, and the pairs within 1.2x + 0.5 s), then a scripted session: expand all ranks, raise every view in turn, cancel what is left; the GUI
 // thread's longest stall (StallWatchdog) during the open and the session (gui.max_stall_ms).
 int guiOpen(int argc, char** argv, const std::vector<std::string>& args);
 

@@ -38,7 +38,7 @@ int usage()
         "       npuscope-bench reopen [--mb 500] [--work DIR]\n"
         "       npuscope-bench timeline [SLICES]\n"
         "       npuscope-bench comm [--ranks 1024] [--work DIR]\n"
-        "       npuscope-bench gui-open --path P [--expand-seconds 15] [--size 1920x1080]\n"
+        "       npuscope-bench gui-open --path P [--repeat 3] [--expand-seconds 15] [--size 1920x1080]\n"
         "       npuscope-bench ops [--rows 1000000] [--ranks 8]\n"
         "       npuscope-bench memory [--points 5000000] [--frames 20]\n"
         "       npuscope-bench marey [--devices 1024] [--ops 2000] [--cluster DIR] [--work DIR] [--png DIR]\n"

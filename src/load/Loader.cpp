@@ -637,6 +637,8 @@ std::unique_ptr<model::Database> parseSummary(const LoadPlan& plan, int threads,
         load::PostLoad::fillDevices(*db);
         writer.commit();
     }
+    if (options.beforeIndexes)
+        options.beforeIndexes(*db);
     const auto t1 = std::chrono::steady_clock::now();
     progress.message("building the indexes");
     db->createIndexes(threads - 1);

@@ -54,8 +54,28 @@ void Database::configureSqlite()
     std::call_once(once, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
 }
 
+// The slots of cached()/cachedFor(). A Reservation holds them weakly: it may outlive the Database (a prebuild still
+// running when its load was cancelled), and then has nothing left to fill or drop.
+struct Database::CacheState {
+    std::mutex mutex;
+    struct Slot {
+        std::shared_ptr<const void> value;
+        std::vector<std::string> tables; // empty: every table
+        uint64_t reservation = 0; // non-zero while reserved and unfilled (the Reservation's token)
+    };
+    std::condition_variable filledOrDropped; // with mutex: a reserved slot was filled or dropped
+    uint64_t nextToken = 0;
+    std::unordered_map<std::type_index, Slot> slots;
+    // The last table a row change was seen in that no slot depends on (SQLite passes the same name pointer for every
+    // row of a table): a bulk insert into it costs one comparison per row, not the slots' mutex.
+    std::atomic<const char*> unaffectedTable { nullptr };
+    // Whether slots holds anything: the per-row change hook only takes the mutex when it does.
+    std::atomic<bool> filled { false };
+};
+
 Database::Database(sqlite3* db)
     : m_db(db)
+    , m_cache(std::make_shared<CacheState>())
 {
     sqlite3_update_hook(m_db, &Database::onRowChange, this);
 }
@@ -63,8 +83,8 @@ Database::Database(sqlite3* db)
 void Database::onRowChange(void* self, int, const char* schema, const char* table, long long)
 {
     auto* database = static_cast<Database*>(self);
-    if (database->m_cacheFilled.load(std::memory_order_relaxed)
-        && table != database->m_unaffectedTable.load(std::memory_order_relaxed))
+    const CacheState& cache = *database->m_cache;
+    if (cache.filled.load(std::memory_order_relaxed) && table != cache.unaffectedTable.load(std::memory_order_relaxed))
         database->clearCachesOf(table, std::strcmp(schema, "main") == 0);
 }
 
@@ -103,14 +123,38 @@ std::unique_ptr<Database> Database::readOnlyCopy()
     return copy;
 }
 
+std::unique_ptr<Database> Database::readOnlyView()
+{
+    // A deserialized database's pages are one buffer, which NOCOPY hands out as it is (null for any other).
+    sqlite3_int64 size = 0;
+    unsigned char* pages = nullptr;
+    {
+        auto guard = lock();
+        pages = sqlite3_serialize(m_db, "main", &size, SQLITE_SERIALIZE_NOCOPY);
+    }
+    if (!pages)
+        throw DbError("a view needs a copy of the model (readOnlyCopy)");
+    sqlite3* db = nullptr;
+    if (openConnection(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX) != SQLITE_OK) {
+        sqlite3_close_v2(db);
+        throw DbError("cannot open a connection for the view of the model's copy");
+    }
+    std::unique_ptr<Database> view(new Database(db));
+    // Not FREEONCLOSE: the pages stay this copy's. Both connections only read them.
+    if (sqlite3_deserialize(db, "main", pages, size, size, SQLITE_DESERIALIZE_READONLY) != SQLITE_OK)
+        fail(db, "view of the model's copy");
+    return view;
+}
+
 void Database::clearCachesOf(const char* table, bool stableName)
 {
-    std::lock_guard lock(m_cacheMutex);
+    CacheState& cache = *m_cache;
+    std::lock_guard lock(cache.mutex);
     bool affected = false;
-    for (auto it = m_cache.begin(); it != m_cache.end();) {
+    for (auto it = cache.slots.begin(); it != cache.slots.end();) {
         const auto& tables = it->second.tables;
         if (!table || tables.empty() || std::find(tables.begin(), tables.end(), table) != tables.end()) {
-            it = m_cache.erase(it);
+            it = cache.slots.erase(it);
             affected = true;
         } else {
             ++it;
@@ -118,49 +162,51 @@ void Database::clearCachesOf(const char* table, bool stableName)
     }
     // Remembered by its name's address only for the model's own tables, which live as long as the connection (a
     // temporary or attached table's name may be freed and its address reused by another table).
-    m_unaffectedTable.store(table && stableName && !affected ? table : nullptr, std::memory_order_relaxed);
-    m_cacheFilled.store(!m_cache.empty(), std::memory_order_relaxed);
+    cache.unaffectedTable.store(table && stableName && !affected ? table : nullptr, std::memory_order_relaxed);
+    cache.filled.store(!cache.slots.empty(), std::memory_order_relaxed);
     // A reserved slot may have gone: its waiters build the value themselves.
     if (affected)
-        m_cacheFilledOrDropped.notify_all();
+        cache.filledOrDropped.notify_all();
 }
 
 std::shared_ptr<const void> Database::findCached(std::type_index key)
 {
-    std::unique_lock lock(m_cacheMutex);
+    CacheState& cache = *m_cache;
+    std::unique_lock lock(cache.mutex);
     for (;;) {
-        auto it = m_cache.find(key);
-        if (it == m_cache.end())
+        auto it = cache.slots.find(key);
+        if (it == cache.slots.end())
             return nullptr;
         if (it->second.reservation == 0)
             return it->second.value;
-        m_cacheFilledOrDropped.wait(lock);
+        cache.filledOrDropped.wait(lock);
     }
 }
 
 Database::Reservation Database::reserveSlot(std::type_index key, std::vector<std::string> tables)
 {
-    std::lock_guard lock(m_cacheMutex);
-    if (m_cache.count(key))
+    CacheState& cache = *m_cache;
+    std::lock_guard lock(cache.mutex);
+    if (cache.slots.count(key))
         return {};
-    const uint64_t token = ++m_nextToken;
-    m_cache[key] = CacheSlot { nullptr, std::move(tables), token };
-    m_cacheFilled.store(true, std::memory_order_relaxed);
-    m_unaffectedTable.store(nullptr, std::memory_order_relaxed);
-    return Reservation(this, key, token);
+    const uint64_t token = ++cache.nextToken;
+    cache.slots[key] = CacheState::Slot { nullptr, std::move(tables), token };
+    cache.filled.store(true, std::memory_order_relaxed);
+    cache.unaffectedTable.store(nullptr, std::memory_order_relaxed);
+    return Reservation(m_cache, key, token);
 }
 
-Database::Reservation::Reservation(Database* db, std::type_index key, uint64_t token)
-    : m_db(db)
+Database::Reservation::Reservation(std::weak_ptr<CacheState> state, std::type_index key, uint64_t token)
+    : m_state(std::move(state))
     , m_key(key)
     , m_token(token)
 {
 }
 
 Database::Reservation::Reservation(Reservation&& other) noexcept
-    : m_db(std::exchange(other.m_db, nullptr))
+    : m_state(std::move(other.m_state))
     , m_key(other.m_key)
-    , m_token(other.m_token)
+    , m_token(std::exchange(other.m_token, 0))
 {
 }
 
@@ -168,9 +214,9 @@ Database::Reservation& Database::Reservation::operator=(Reservation&& other) noe
 {
     if (this != &other) {
         drop();
-        m_db = std::exchange(other.m_db, nullptr);
+        m_state = std::move(other.m_state);
         m_key = other.m_key;
-        m_token = other.m_token;
+        m_token = std::exchange(other.m_token, 0);
     }
     return *this;
 }
@@ -179,45 +225,48 @@ Database::Reservation::~Reservation() { drop(); }
 
 bool Database::Reservation::fill(std::shared_ptr<const void> value)
 {
-    if (!m_db)
+    const uint64_t token = std::exchange(m_token, 0);
+    const auto cache = std::exchange(m_state, {}).lock();
+    if (token == 0 || !cache)
         return false;
-    Database* db = std::exchange(m_db, nullptr);
     bool filled = false;
     {
-        std::lock_guard lock(db->m_cacheMutex);
-        auto it = db->m_cache.find(m_key);
-        if (it != db->m_cache.end() && it->second.reservation == m_token) {
+        std::lock_guard lock(cache->mutex);
+        auto it = cache->slots.find(m_key);
+        if (it != cache->slots.end() && it->second.reservation == token) {
             it->second.value = std::move(value);
             it->second.reservation = 0;
             filled = true;
         }
     }
-    db->m_cacheFilledOrDropped.notify_all();
+    cache->filledOrDropped.notify_all();
     return filled;
 }
 
 void Database::Reservation::drop()
 {
-    if (!m_db)
+    const uint64_t token = std::exchange(m_token, 0);
+    const auto cache = std::exchange(m_state, {}).lock();
+    if (token == 0 || !cache)
         return;
-    Database* db = std::exchange(m_db, nullptr);
     {
-        std::lock_guard lock(db->m_cacheMutex);
-        auto it = db->m_cache.find(m_key);
-        if (it != db->m_cache.end() && it->second.reservation == m_token)
-            db->m_cache.erase(it);
-        db->m_cacheFilled.store(!db->m_cache.empty(), std::memory_order_relaxed);
+        std::lock_guard lock(cache->mutex);
+        auto it = cache->slots.find(m_key);
+        if (it != cache->slots.end() && it->second.reservation == token)
+            cache->slots.erase(it);
+        cache->filled.store(!cache->slots.empty(), std::memory_order_relaxed);
     }
-    db->m_cacheFilledOrDropped.notify_all();
+    cache->filledOrDropped.notify_all();
 }
 
 void Database::storeCached(std::type_index key, std::shared_ptr<const void> value, std::vector<std::string> tables)
 {
-    std::lock_guard lock(m_cacheMutex);
-    m_cache[key] = CacheSlot { std::move(value), std::move(tables) };
-    m_cacheFilled.store(true, std::memory_order_relaxed);
+    CacheState& cache = *m_cache;
+    std::lock_guard lock(cache.mutex);
+    cache.slots[key] = CacheState::Slot { std::move(value), std::move(tables) };
+    cache.filled.store(true, std::memory_order_relaxed);
     // The new slot may depend on the table the last unaffecting change was in.
-    m_unaffectedTable.store(nullptr, std::memory_order_relaxed);
+    cache.unaffectedTable.store(nullptr, std::memory_order_relaxed);
 }
 
 Database::~Database()

@@ -6,7 +6,6 @@
 
 #include "npuscope/core/RunOnThreads.h"
 
-#include <atomic>
 
 namespace npuscope::query {
 
@@ -26,38 +25,56 @@ std::unique_ptr<IndexPrebuild> IndexPrebuild::prepare(model::Database& db, uint6
         return nullptr;
     prebuild->m_copy = db.readOnlyCopy();
     prebuild->m_copyBytes = bytes;
-    prebuild->m_parallel = bytes <= maxCopyBytes / 2 && hardwareThreads() > 1 && prebuild->m_ops && prebuild->m_links;
+    prebuild->m_parallel = hardwareThreads() > 1 && prebuild->m_ops && prebuild->m_links;
     return prebuild;
 }
 
 IndexPrebuild::~IndexPrebuild() = default; // an unfilled reservation is dropped: its waiters build the index
 
+void IndexPrebuild::build()
+{
+    std::lock_guard lock(m_buildMutex);
+    if (m_built)
+        return;
+    m_built = true;
+    if (!m_copy)
+        return;
+    try {
+        // A connection serves one thread at a time: the link index gets a connection of its own over the copy's pages
+        // (not the model's, whose connection is the views').
+        std::unique_ptr<model::Database> second = m_parallel ? m_copy->readOnlyView() : nullptr;
+        const auto buildOps = [&](model::Database& on) {
+            auto guard = on.lock(); // the copies are this object's alone; build() expects the lock held
+            if (m_ops)
+                m_opIndex = CommOpIndex::build(on);
+        };
+        const auto buildLinks = [&](model::Database& on) {
+            auto guard = on.lock();
+            if (m_links)
+                m_linkIndex = CommLinkIndex::build(on);
+        };
+        if (second) {
+            runOnThreads(2, [&](size_t thread) { thread == 0 ? buildOps(*m_copy) : buildLinks(*second); });
+        } else {
+            buildOps(*m_copy);
+            buildLinks(*m_copy);
+        }
+    } catch (...) {
+        m_buildError = std::current_exception();
+    }
+    m_copy.reset();
+}
+
 int IndexPrebuild::run()
 {
-    if (!m_copy)
-        return 0;
-    // A connection serves one thread at a time: the link index gets a copy of its own (of the copy, not of the model,
-    // whose connection is the views').
-    std::unique_ptr<model::Database> second = m_parallel ? m_copy->readOnlyCopy() : nullptr;
-    std::atomic<int> filled { 0 };
-    const auto buildOps = [&](model::Database& on) {
-        auto guard = on.lock(); // the copies are this object's alone; build() expects the lock held
-        if (m_ops && m_ops.fill(CommOpIndex::build(on)))
-            ++filled;
-    };
-    const auto buildLinks = [&](model::Database& on) {
-        auto guard = on.lock();
-        if (m_links && m_links.fill(CommLinkIndex::build(on)))
-            ++filled;
-    };
-    if (second) {
-        runOnThreads(2, [&](size_t thread) { thread == 0 ? buildOps(*m_copy) : buildLinks(*second); });
-    } else {
-        buildOps(*m_copy);
-        buildLinks(*m_copy);
-    }
-    second.reset();
-    m_copy.reset();
+    build();
+    if (m_buildError)
+        std::rethrow_exception(m_buildError);
+    int filled = 0;
+    if (m_opIndex && m_ops.fill(std::move(m_opIndex)))
+        ++filled;
+    if (m_linkIndex && m_links.fill(std::move(m_linkIndex)))
+        ++filled;
     return filled;
 }
 

@@ -42,6 +42,11 @@ struct LoadOptions {
     // Bytes of summary files a parser thread reads before it hands its model over to be merged (64 MB: a batch
     // per thread and its copy are what the load holds twice). Tests make it small to hand over every rank.
     uint64_t summaryBatchBytes = 64ull << 20;
+    // Called on the loader's thread, once, when the summary's rows are all written and the groups resolved, before
+    // the model's secondary indexes are built: after a parse only (not for a model read from the parse cache or a
+    // joined import). Nothing else uses the model meanwhile. The window starts its communication index builds there
+    // (query::IndexPrebuild), beside the rest of the load. An exception from it fails the load.
+    std::function<void(model::Database&)> beforeIndexes;
 };
 
 struct LoadProgress {

@@ -31,6 +31,8 @@ class Statement;
 // Owns one SQLite connection. A connection is used by one thread at a time: take lock() around
 // any sequence of calls made from a thread other than the one that created the object.
 class Database {
+    struct CacheState; // Database.cpp
+
 public:
     ~Database();
     Database(const Database&) = delete;
@@ -49,6 +51,10 @@ public:
     // sqlite3_serialize under lock() (about 1 ms per MB), then the copy owns them (sqlite3_deserialize). Its
     // cachedFor() slots are its own. The copy costs sizeBytes() of memory while it lives.
     std::unique_ptr<Database> readOnlyCopy();
+    // Another read-only connection over the pages of this readOnlyCopy(), without copying them: for a second thread
+    // reading the copy at the same time (a connection serves one thread at a time). Must not outlive this Database.
+    // Throws DbError for a model that is not such a copy.
+    std::unique_ptr<Database> readOnlyView();
     // page_count × page_size: the bytes the model's pages take (and what readOnlyCopy() allocates).
     uint64_t sizeBytes();
     // Opens an existing SQLite file read-only (exports; never modified).
@@ -120,20 +126,20 @@ public:
         Reservation(const Reservation&) = delete;
         Reservation& operator=(const Reservation&) = delete;
         ~Reservation();
-        // Stores value in the slot; false when the slot was dropped meanwhile (the model changed).
+        // Stores value in the slot; false when the slot was dropped meanwhile (the model changed or is gone).
         bool fill(std::shared_ptr<const void> value);
-        explicit operator bool() const { return m_db != nullptr; }
+        explicit operator bool() const { return m_token != 0; }
 
     private:
         friend class Database;
-        Reservation(Database* db, std::type_index key, uint64_t token);
+        Reservation(std::weak_ptr<CacheState> state, std::type_index key, uint64_t token);
         void drop();
-        Database* m_db = nullptr;
+        std::weak_ptr<CacheState> m_state; // the slots', not the Database's: a Reservation may outlive the model
         std::type_index m_key = typeid(void);
-        uint64_t m_token = 0;
+        uint64_t m_token = 0; // 0 once filled or dropped
     };
     // Reserves T's slot for tables (the same list T's cachedFor() names); an empty Reservation when the slot is
-    // already filled or reserved. The Database must outlive the Reservation.
+    // already filled or reserved. The Reservation may outlive the Database (its fill() then returns false).
     template <typename T> Reservation reserveCached(std::vector<std::string> tables)
     {
         return reserveSlot(std::type_index(typeid(T)), std::move(tables));
@@ -154,20 +160,8 @@ private:
 
     sqlite3* m_db = nullptr;
     std::recursive_mutex m_mutex;
-    std::mutex m_cacheMutex;
-    struct CacheSlot {
-        std::shared_ptr<const void> value;
-        std::vector<std::string> tables; // empty: every table
-        uint64_t reservation = 0; // non-zero while reserved and unfilled (the Reservation's token)
-    };
-    std::condition_variable m_cacheFilledOrDropped; // with m_cacheMutex: a reserved slot was filled or dropped
-    uint64_t m_nextToken = 0;
-    std::unordered_map<std::type_index, CacheSlot> m_cache;
-    // The last table a row change was seen in that no slot depends on (SQLite passes the same name pointer for every
-    // row of a table): a bulk insert into it costs one comparison per row, not the slots' mutex.
-    std::atomic<const char*> m_unaffectedTable { nullptr };
-    // Whether m_cache holds anything: the per-row change hook only takes m_cacheMutex when it does.
-    std::atomic<bool> m_cacheFilled { false };
+    // The slots of cached()/cachedFor(), shared with the Reservations taken on them (Database.cpp).
+    std::shared_ptr<CacheState> m_cache;
 };
 
 // RAII prepared statement. Bind indexes are 1-based as in SQLite.

@@ -111,7 +111,7 @@ struct MainWindow::LoadState {
 
 struct MainWindow::LoadOutcome {
     std::shared_ptr<model::Database> database;
-    // The communication indexes to build on a copy of database (declared after it: dropped before it).
+    // The communication indexes to build on a copy of database (their reservations are void once it is gone).
     std::shared_ptr<query::IndexPrebuild> prebuild;
     QString prebuildError; // why no prebuild could be prepared (a copy of the model failed), else empty
     bool cancelled = false;
@@ -274,7 +274,8 @@ void MainWindow::open(const QStringList& paths)
         watcher->deleteLater();
         finishLoad(id, outcome, absolute);
     });
-    watcher->setFuture(QtConcurrent::run(m_workspace->jobPool(), [inputs, state, timelines, useCache]() -> LoadOutcome {
+    watcher->setFuture(QtConcurrent::run(m_workspace->jobPool(), [inputs, state, timelines, useCache,
+                                                                 workspace = m_workspace]() -> LoadOutcome {
         enterBackground();
         LoadOutcome out;
         try {
@@ -304,6 +305,35 @@ void MainWindow::open(const QStringList& paths)
             if (useCache)
                 options.cache = &cache;
             out.usedCache = useCache;
+            // The copies the indexes are built on (one, or two to build both at once) cost the model's size each for
+            // about half a second: only within a quarter of the memory the process may still use (else the views build
+            // them on the model as before). Made as soon as the rows are in, and built while the loader still builds
+            // the model's own indexes; or, for a model read from the parse cache, once it is loaded.
+            bool prebuildTried = false;
+            const auto prepareIndexes = [&out, &prebuildTried](model::Database& model) {
+                prebuildTried = true;
+                try {
+                    out.prebuild = query::IndexPrebuild::prepare(model, load::MemoryGuard::available().value_or(0) / 4);
+                } catch (const std::exception& e) {
+                    // Not the open's failure: the views build the indexes on the model; Parse issues says why.
+                    out.prebuildError = QString::fromUtf8(e.what());
+                }
+            };
+            load::LoadReport report;
+            const bool trace = qEnvironmentVariableIntValue("NPUSCOPE_TRACE_QUERIES") != 0;
+            if (trace)
+                options.report = &report;
+            const auto loadStart = std::chrono::steady_clock::now();
+            const auto sinceLoad = [&loadStart] {
+                return std::chrono::duration<double>(std::chrono::steady_clock::now() - loadStart).count();
+            };
+            options.beforeIndexes = [&](model::Database& model) {
+                prepareIndexes(model);
+                if (trace)
+                    spdlog::info("load: rows in at {:.3f} s, prebuild prepared at {:.3f} s", report.parseSeconds,
+                        sinceLoad());
+                workspace->startIndexBuild(out.prebuild);
+            };
             std::unique_ptr<model::Database> db = load::Loader::load(
                 plan, options,
                 [state](const load::LoadProgress& progress) {
@@ -315,6 +345,9 @@ void MainWindow::open(const QStringList& paths)
                 out.cancelled = true;
                 return out;
             }
+            if (trace)
+                spdlog::info("load: loaded at {:.3f} s (parse {:.3f}, merge {:.3f}, post-load {:.3f}, index {:.3f})",
+                    sinceLoad(), report.parseSeconds, report.mergeSeconds, report.postLoadSeconds, report.indexSeconds);
             // Still ours alone: count what the status bar shows before handing it over.
             out.ranks = query::RankQuery::rankCount(*db);
             out.steps = static_cast<int64_t>(query::StepQuery::steps(*db).size());
@@ -324,16 +357,10 @@ void MainWindow::open(const QStringList& paths)
                 return out;
             }
             out.nothingUsable = !hasUsableData(query::RankQuery::ranks(*db), out.steps);
-            // The copies the indexes are built on (one, or two to build both at once) cost the model's size each for
-            // about half a second: only within a quarter of the memory the process may still use (else the views build
-            // them on the model as before).
-            const uint64_t copyBudget = load::MemoryGuard::available().value_or(0) / 4;
-            try {
-                out.prebuild = query::IndexPrebuild::prepare(*db, copyBudget);
-            } catch (const std::exception& e) {
-                // Not the open's failure: the views build the indexes on the model; Parse issues says why.
-                out.prebuildError = QString::fromUtf8(e.what());
-            }
+            if (!prebuildTried)
+                prepareIndexes(*db);
+            if (trace)
+                spdlog::info("load: counted at {:.3f} s", sinceLoad());
             out.database = std::move(db);
         } catch (const std::exception& e) {
             out.error = QString::fromUtf8(e.what());

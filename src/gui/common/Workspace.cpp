@@ -64,6 +64,13 @@ Workspace::~Workspace()
 
 std::shared_ptr<model::Database> Workspace::database() const { return m_database; }
 
+void Workspace::startIndexBuild(std::shared_ptr<query::IndexPrebuild> prebuild)
+{
+    // build() keeps an error for run() to rethrow, where it is reported for its model.
+    if (prebuild)
+        m_prebuildPool->start([prebuild = std::move(prebuild)] { prebuild->build(); });
+}
+
 void Workspace::setDatabase(
     std::shared_ptr<model::Database> database, const QStringList& sourcePaths, std::shared_ptr<query::IndexPrebuild> prebuild)
 {

@@ -21,6 +21,7 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -311,7 +312,7 @@ TEST(IndexPrebuild, IndexesBuiltOnTheCopyAreTheModelsAndWaitedFor)
     auto prebuild = IndexPrebuild::prepare(*db, 1ull << 30);
     ASSERT_TRUE(prebuild);
     EXPECT_EQ(prebuild->copyBytes(), db->sizeBytes());
-    EXPECT_EQ(prebuild->parallel(), hardwareThreads() > 1); // the budget holds two copies
+    EXPECT_EQ(prebuild->parallel(), hardwareThreads() > 1);
     std::shared_ptr<const CommOpIndex> seen;
     std::atomic<bool> asked { false };
     std::thread asker([&] {
@@ -371,25 +372,90 @@ TEST(IndexPrebuild, DroppedUnrunReleasesWaitersAndLimitsApply)
     EXPECT_FALSE(IndexPrebuild::prepare(*empty, 1ull << 30));
 }
 
-// A budget of one copy but not two: both indexes are built one after the other on the one copy.
-TEST(IndexPrebuild, ABudgetOfOneCopyBuildsInTurn)
+// A budget of one copy is enough to build both at once: the second thread reads the same pages (a view of the copy).
+TEST(IndexPrebuild, ABudgetOfOneCopyBuildsBoth)
 {
     const auto db = openModel(test::dataDir() / "torch_npu_2rank_level1");
-    auto prebuild = IndexPrebuild::prepare(*db, db->sizeBytes() * 3 / 2);
+    auto prebuild = IndexPrebuild::prepare(*db, db->sizeBytes());
     ASSERT_TRUE(prebuild);
-    EXPECT_FALSE(prebuild->parallel());
+    EXPECT_EQ(prebuild->parallel(), hardwareThreads() > 1);
     EXPECT_EQ(prebuild->run(), 2);
     expectIndexEqualsSql(db);
 }
 
-// The copy holds the model's rows and refuses writes.
+// The copy, and a view of it read on another thread at the same time, hold the model's rows and refuse writes; only a
+// copy has a view.
 TEST(IndexPrebuild, TheModelsCopyIsReadOnlyWithTheSameRows)
 {
     const auto db = openModel(test::dataDir() / "torch_npu_2rank_level1");
     const auto copy = db->readOnlyCopy();
-    for (const char* sql : { "SELECT COUNT(*) FROM comm_op", "SELECT COUNT(*) FROM comm_link_row",
-             "SELECT SUM(wait_ns) FROM comm_op", "SELECT COUNT(*) FROM step_trace" })
-        EXPECT_EQ(copy->scalarInt(sql), db->scalarInt(sql)) << sql;
+    const auto view = copy->readOnlyView();
+    const std::vector<const char*> queries { "SELECT COUNT(*) FROM comm_op", "SELECT COUNT(*) FROM comm_link_row",
+        "SELECT SUM(wait_ns) FROM comm_op", "SELECT COUNT(*) FROM step_trace" };
+    std::vector<std::optional<int64_t>> fromView(queries.size());
+    std::thread reader([&] {
+        for (size_t i = 0; i < queries.size(); ++i)
+            fromView[i] = view->scalarInt(queries[i]);
+    });
+    for (size_t i = 0; i < queries.size(); ++i)
+        EXPECT_EQ(copy->scalarInt(queries[i]), db->scalarInt(queries[i])) << queries[i];
+    reader.join();
+    for (size_t i = 0; i < queries.size(); ++i)
+        EXPECT_EQ(fromView[i], db->scalarInt(queries[i])) << queries[i];
     EXPECT_THROW(copy->exec("DELETE FROM comm_op"), model::DbError);
+    EXPECT_THROW(view->exec("DELETE FROM comm_op"), model::DbError);
+    EXPECT_THROW(db->readOnlyView(), model::DbError);
     EXPECT_GT(db->scalarInt("SELECT COUNT(*) FROM comm_op").value_or(0), 0);
+}
+
+// The window starts the builds from the loader (LoadOptions::beforeIndexes): once, with every summary row written and
+// no secondary index yet, so the copy is smaller; build() there and run() after the load, which only fills the slots;
+// the indexes are the model's.
+TEST(IndexPrebuild, StartedBeforeTheModelsIndexesFromTheLoader)
+{
+    load::LoadOptions options;
+    int calls = 0;
+    int64_t indexesAtCall = -1;
+    std::shared_ptr<IndexPrebuild> prebuild;
+    uint64_t sizeAtCall = 0;
+    options.beforeIndexes = [&](model::Database& model) {
+        ++calls;
+        indexesAtCall = model.scalarInt("SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
+                            .value_or(-1);
+        sizeAtCall = model.sizeBytes();
+        prebuild = IndexPrebuild::prepare(model, 1ull << 30);
+        ASSERT_TRUE(prebuild);
+        std::thread([prebuild] { prebuild->build(); }).join();
+    };
+    std::shared_ptr<model::Database> db
+        = load::Loader::load(io::Detector::detect({ (test::dataDir() / "torch_npu_2rank_level1").string() }), options);
+    ASSERT_TRUE(db);
+    EXPECT_EQ(calls, 1);
+    EXPECT_LT(indexesAtCall,
+        db->scalarInt("SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").value_or(0));
+    EXPECT_LT(prebuild->copyBytes(), db->sizeBytes()); // copied before the indexes
+    EXPECT_EQ(prebuild->copyBytes(), sizeAtCall);
+    EXPECT_EQ(prebuild->run(), 2);
+    EXPECT_EQ(prebuild->run(), 0); // once
+    expectIndexEqualsSql(db);
+}
+
+// A prebuild may outlive its model (an open cancelled while the builds ran): its reservations are void then, and
+// neither the builds nor dropping it touch the model that is gone.
+TEST(IndexPrebuild, OutlivesItsModel)
+{
+    std::unique_ptr<IndexPrebuild> prebuild;
+    {
+        const auto db = openModel(test::dataDir() / "torch_npu_2rank_level1");
+        prebuild = IndexPrebuild::prepare(*db, 1ull << 30);
+        ASSERT_TRUE(prebuild);
+    }
+    EXPECT_EQ(prebuild->run(), 0);
+    std::unique_ptr<IndexPrebuild> unrun;
+    {
+        const auto db = openModel(test::dataDir() / "torch_npu_2rank_level1");
+        unrun = IndexPrebuild::prepare(*db, 1ull << 30);
+        ASSERT_TRUE(unrun);
+    }
+    unrun.reset();
 }

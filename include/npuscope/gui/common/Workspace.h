@@ -75,6 +75,9 @@ public:
     // ask: they wait for its indexes instead of building them on the model's connection.
     void setDatabase(std::shared_ptr<model::Database> database, const QStringList& sourcePaths = {},
         std::shared_ptr<query::IndexPrebuild> prebuild = {});
+    // Any thread (the loader's, as soon as the copy exists): starts prebuild's builds (IndexPrebuild::build) on the
+    // prebuild thread, so that the run() setDatabase() queues behind them only fills the slots.
+    void startIndexBuild(std::shared_ptr<query::IndexPrebuild> prebuild);
 
     // The baseline a Compare view compares the model against (loaded with its Kernels group), and the paths it was
     // loaded from; nullptr when none. Kept across setDatabase() (MainWindow clears it on a new open). Emits
