@@ -512,6 +512,40 @@ CREATE TABLE flow (
   dst_slice_id INTEGER      -- slice enclosing the end point, NULL when none
 );
 
+-- MindSpore parallel_strategy_{rank}.json: the computation graph of one pipeline stage, kept for one rank per stage
+-- (the lowest rank config.stageDevices lists for the file's stage; a stage's ranks hold the same graph, which
+-- MindInsight merges the same way) or, without stageDevices, for every rank. One row per operator node (parameters
+-- and constants are not nodes), in the file's order, which is the execution order.
+CREATE TABLE strategy_node (
+  rank_id    INTEGER NOT NULL, -- rank whose file it is
+  stage      INTEGER NOT NULL, -- config.stageId (0 when absent)
+  node_index INTEGER NOT NULL, -- 1-based position among the file's operator nodes: the execution order
+  node_key   TEXT NOT NULL,    -- the node's "name" in the file, which inputs refer to
+  name       TEXT NOT NULL,    -- fullName (Default/network-Net/MatMul-op12)
+  op_type    TEXT NOT NULL,    -- opType
+  scope      TEXT NOT NULL,    -- scope ('' when absent)
+  instance_name TEXT,          -- instanceName (NULL when absent or empty)
+  special    INTEGER NOT NULL, -- bits: 1 sharded by a strategy (in_strategy, else gen_strategy), 2 redistribution
+                               -- (instanceName contains "redistribution"), 4 gradient aggregation ("grad_mirror")
+  strategy   TEXT,             -- that strategy as nested lists, e.g. [[2, 1], [1, 4]]; NULL when none
+  group_name TEXT,             -- the group attribute when it is a string (a communication group), else NULL
+  group_ranks TEXT,            -- the group_ranks attribute
+  sr_tag     INTEGER,          -- Send / Receive: the sr_tag attribute
+  peer_rank  INTEGER,          -- Send: dest_rank; Receive: src_rank
+  output_shape TEXT,           -- the shapes attribute, else outputType's shapes, as nested lists
+  output_type TEXT,            -- outputType's data type, e.g. DT_TENSOR[DT_FLOAT32]
+  inputs     TEXT NOT NULL,    -- the input names as written (node keys, parameters, constants), comma separated
+  attributes TEXT NOT NULL     -- the other attributes, one "name=value" line each, a value cut at 256 characters
+);
+
+-- The strategy graph's edges: an input of a strategy_node that names an operator node of the same file.
+CREATE TABLE strategy_edge (
+  rank_id   INTEGER NOT NULL, -- strategy_node.rank_id
+  src_index INTEGER NOT NULL, -- strategy_node.node_index of the input
+  dst_index INTEGER NOT NULL, -- strategy_node.node_index of the node reading it
+  control   INTEGER NOT NULL  -- 1 CONTROL_EDGE, 0 DATA_EDGE (or no type)
+);
+
 -- Problems found while importing. Never fatal: the rest of the files still load.
 CREATE TABLE parse_issue (
   id INTEGER PRIMARY KEY, -- insertion order

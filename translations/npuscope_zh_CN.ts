@@ -5884,6 +5884,14 @@ rank %1 of %2</source>
         <source>no queue samples (&quot;1 ...&quot; lines)</source>
         <translation>没有队列采样（“1 ...”行）</translation>
     </message>
+    <message>
+        <source>no graph.node array: the strategy graph of this rank is empty</source>
+        <translation>没有 graph.node 数组：该 rank 的策略图为空</translation>
+    </message>
+    <message>
+        <source>%1 graph nodes without a name or fullName left out</source>
+        <translation>已略去 %1 个没有 name 或 fullName 的图节点</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::ParseIssuesDock</name>

@@ -12,7 +12,7 @@ namespace {
 constexpr const char* kUsage = R"(  generate --out DIR --ranks N [--steps S] [--trace-mb M] [--pp P --tp T --dp D] [--microbatches B]
            [--slow-rank R] [--slow-link A-B] [--slow-host R] [--clock-skew-us U] [--memory-heavy-rank R] [--flops]
            [--flops-light-rank R] [--late-launch-rank R] [--seed X] [--analysis-db] [--all-to-all-groups]
-           [--format torch_npu|mindspore|mindspore-legacy]
+           [--format torch_npu|mindspore|mindspore-legacy] [--strategy-nodes N]
       Write a deterministic cluster, by default torch_npu-style (one rank{r}_{timestamp}_ascend_pt folder per
       rank, Level1 text export, trace_view.json of about M MB per rank; defaults S=3, M=1, pp=tp=1,
       dp=N/(pp*tp), X=1). --format mindspore writes the same cluster as MindSpore 2.x does
@@ -21,7 +21,10 @@ constexpr const char* kUsage = R"(  generate --out DIR --ranks N [--steps S] [--
       the older MindSpore / MindInsight cluster_profiler job (hccl.json, host_ips_mapping.txt,
       cluster_profiler/<host>/profiler/ with each device's step_trace_raw, hccl_raw,
       ascend_cluster_analyse_pipeline-parallel, ascend_timeline_display + min_cycle_counter, flops,
-      flops_summary, flops_scope, minddata and device_queue_profiling files, steps numbered from 1). Every form
+      flops_summary, flops_scope, minddata and device_queue_profiling files, steps numbered from 1). --strategy-nodes N (MindSpore forms) also writes each rank's
+      parallel_strategy_{r}.json: its stage's graph of about N nodes (a transformer stack, forward and backward,
+      sharded operators with in_strategy, tensor-parallel AllReduce, redistribution and gradient aggregation
+      operators, Send/Receive between neighbouring stages). Every form
       is written from the same planned cluster, so one seed gives the same steps, step times and communication
       ops in each. Ranks are laid out Megatron-style (tp innermost, then dp, then pp). With P > 1 every step is
       a 1F1B pipeline schedule of B microbatches (default 2*P): stage s runs P-1-s warm-up forward passes, then
@@ -67,6 +70,7 @@ int run(const std::vector<std::string>& args)
     number("--memory-heavy-rank", -1000000, 1000000, o.memoryHeavyRank);
     number("--flops-light-rank", -1000000, 1000000, o.flopsLightRank);
     number("--late-launch-rank", -1000000, 1000000, o.lateLaunchRank);
+    number("--strategy-nodes", 0, 10000000, o.strategyNodes);
     options
         .integer("--seed", 0, std::numeric_limits<long long>::max(), "a non-negative integer",
             [&](long long n) { o.seed = static_cast<uint64_t>(n); })

@@ -44,7 +44,8 @@ constexpr const char* kExtension = ".npdb";
 //     row; comm ops, transports and packets written in multi-row statements.
 //     parse_issue.message_template (the translatable form of each import problem's message).
 // 19: MindSpore flops_{rank}.txt (op_flops) and flops_scope_{rank}.json (flops_scope_link) imported.
-constexpr int kImportVersion = 19;
+// 20: parallel_strategy graphs (strategy_node, strategy_edge) of one rank per stage.
+constexpr int kImportVersion = 20;
 
 uint64_t fnv1a(uint64_t h, std::string_view text)
 {

@@ -162,6 +162,11 @@ struct ModelWriter::Statements {
         , pipelineOp(db, "pipeline_op",
               { "rank_id", "source", "op_id", "op_type", "num_workers", "parent_id", "queue_capacity", "queue_samples",
                   "queue_empty_samples", "queue_avg_size", "queue_usage_rate", "sample_interval" })
+        , strategyNode(db, "strategy_node",
+              { "rank_id", "stage", "node_index", "node_key", "name", "op_type", "scope", "instance_name", "special",
+                  "strategy", "group_name", "group_ranks", "sr_tag", "peer_rank", "output_shape", "output_type", "inputs",
+                  "attributes" })
+        , strategyEdge(db, "strategy_edge", { "rank_id", "src_index", "dst_index", "control" })
         , pipelineCpu(
               db, "pipeline_cpu", { "rank_id", "scope", "op_id", "metric", "samples", "avg_value", "max_value" })
         , pipelineQueue(db, "pipeline_queue", { "rank_id", "step", "size", "capacity", "sample_time" })
@@ -207,6 +212,8 @@ struct ModelWriter::Statements {
     TableInsert<12> opFlops;
     TableInsert<4> flopsScopeLink;
     TableInsert<12> pipelineOp;
+    TableInsert<18> strategyNode;
+    TableInsert<4> strategyEdge;
     TableInsert<7> pipelineCpu;
     TableInsert<5> pipelineQueue;
     TableInsert<5> process, thread;
@@ -570,6 +577,18 @@ void ModelWriter::addPipelineOp(const PipelineOpRow& r)
 {
     m_st->pipelineOp.insert(r.rankId, r.source, r.opId, r.opType, r.numWorkers, r.parentId, r.queueCapacity,
         r.queueSamples, r.queueEmptySamples, r.queueAvgSize, r.queueUsageRate, r.sampleInterval);
+}
+
+void ModelWriter::addStrategyNode(const StrategyNodeRow& r)
+{
+    m_st->strategyNode.insert(r.rankId, r.stage, r.nodeIndex, r.nodeKey, r.name, r.opType, r.scope, r.instanceName,
+        r.special, r.strategy, r.groupName, r.groupRanks, r.srTag, r.peerRank, r.outputShape, r.outputType, r.inputs,
+        r.attributes);
+}
+
+void ModelWriter::addStrategyEdge(const StrategyEdgeRow& r)
+{
+    m_st->strategyEdge.insert(r.rankId, r.srcIndex, r.dstIndex, static_cast<int64_t>(r.control ? 1 : 0));
 }
 
 void ModelWriter::addPipelineCpu(const PipelineCpuRow& r)

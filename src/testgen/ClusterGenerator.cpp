@@ -146,6 +146,9 @@ bool generateRank(const Cluster& c, int rank, const std::vector<StepPlan>& steps
         && !writeText(out / ("minddata_pipeline_raw_" + std::to_string(rank) + ".csv"),
             minddataPipelineCsv(c, rank, steps), error))
         return false;
+    if (ms && c.options.strategyNodes > 0
+        && !writeStrategyFile(c, rank, dir / ("parallel_strategy_" + std::to_string(rank) + ".json"), error))
+        return false;
     if (!writeText(dir / ("profiler_info_" + std::to_string(rank) + ".json"),
             ms ? msProfilerInfo(c, rank, endNs) : profilerInfo(rank, endNs, c.options.seed), error)
         || !writeText(dir / "profiler_metadata.json", profilerMetadata(c, rank), error)
@@ -185,6 +188,15 @@ bool ClusterGenerator::generate(const GeneratorOptions& input, std::string& erro
     }
     if (o.pp < 0 || o.tp < 0 || o.dp < 0) {
         error = "--pp, --tp and --dp must be positive";
+        return false;
+    }
+    if (o.strategyNodes < 0 || o.strategyNodes > 10000000) {
+        error = "--strategy-nodes must be between 0 and 10000000";
+        return false;
+    }
+    if (o.strategyNodes > 0 && o.format == OutputFormat::TorchNpu) {
+        error = "--strategy-nodes writes MindSpore's parallel_strategy files: use it with --format mindspore or "
+                "mindspore-legacy";
         return false;
     }
     if (o.pp == 0)

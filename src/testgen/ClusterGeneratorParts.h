@@ -336,6 +336,9 @@ std::string pyFloat(double v);
 std::string msProfilerInfo(const Cluster& c, int rank, int64_t endNs);
 std::string legacyProfilerInfo(const Cluster& c, int rank, int64_t endNs);
 
+// StrategyFiles.cpp: the rank's parallel_strategy_{rank}.json (GeneratorOptions::strategyNodes nodes per stage).
+bool writeStrategyFile(const Cluster& c, int rank, const fs::path& path, std::string& error);
+
 // MindSporeLegacy.cpp: one rank's files in its host's cluster_profiler/<host>/profiler/ folder, and the job's rank
 // table (hccl.json) and host_ips_mapping.txt.
 std::string legacyHostId(int rank); // the host_ips_mapping.txt id of the rank's server ("1" for ranks 0-7)

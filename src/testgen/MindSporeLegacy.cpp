@@ -361,6 +361,7 @@ bool writeLegacyRank(
         && writeText(dir / ("flops_summary_" + id + ".json"), flopsSummaryJson(c, rank, steps), error)
         && writeText(dir / ("flops_scope_" + id + ".json"), flopsScopeJson(c, rank, steps), error)
         && writeText(dir / ("minddata_pipeline_raw_" + id + ".csv"), minddataPipelineCsv(c, rank, steps), error)
+        && (c.options.strategyNodes == 0 || writeStrategyFile(c, rank, dir / ("parallel_strategy_" + id + ".json"), error))
         && writeText(dir / ("minddata_cpu_utilization_" + id + ".json"), minddataCpuJson(c, rank, steps), error)
         && writeText(dir / ("device_queue_profiling_" + id + ".txt"), deviceQueueText(c, rank, steps), error)
         && writeTimeline(dir, id, c, rank, steps, error);

@@ -65,6 +65,8 @@ public:
     void addOpFlops(const OpFlopsRow& r);
     void addFlopsScopeLink(const FlopsScopeLinkRow& r);
     void addPipelineOp(const PipelineOpRow& r);
+    void addStrategyNode(const StrategyNodeRow& r);
+    void addStrategyEdge(const StrategyEdgeRow& r);
     void addPipelineCpu(const PipelineCpuRow& r);
     void addPipelineQueue(const PipelineQueueRow& r);
     void upsertProcess(const ProcessRow& r);

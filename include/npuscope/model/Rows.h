@@ -226,6 +226,25 @@ struct PipelineOpRow {
     OptInt sampleInterval;
 };
 
+// strategy_node: one operator node of a parallel_strategy graph (resources/schema.sql).
+struct StrategyNodeRow {
+    enum Special : int64_t { Strategy = 1, Redistribution = 2, GradAggregation = 4 };
+    int64_t rankId = 0, stage = 0, nodeIndex = 0;
+    std::string nodeKey, name, opType, scope;
+    OptText instanceName;
+    int64_t special = 0;
+    OptText strategy, groupName, groupRanks;
+    OptInt srTag, peerRank;
+    OptText outputShape, outputType;
+    std::string inputs, attributes;
+};
+
+// strategy_edge: an input of a strategy node naming an operator node of the same file.
+struct StrategyEdgeRow {
+    int64_t rankId = 0, srcIndex = 0, dstIndex = 0;
+    bool control = false;
+};
+
 // pipeline_cpu: one CPU utilisation series summarised.
 struct PipelineCpuRow {
     int64_t rankId = 0;

@@ -64,6 +64,9 @@ struct GeneratorOptions {
     // (the loader takes step trace and communication from it, the rest from the text files): the same run in both forms.
     bool analysisDb = false;
     OutputFormat format = OutputFormat::TorchNpu;
+    // MindSpore forms: write each rank's parallel_strategy_{rank}.json with about this many graph nodes per stage (a
+    // transformer stack per stage, forward and backward, Send/Receive between stages); 0 writes none.
+    int strategyNodes = 0;
 
     static constexpr double kSlowFactor = 1.3; // compute time multiplier of the slow rank
     static constexpr double kSlowLinkFactor = 0.1; // bandwidth multiplier of the slow link

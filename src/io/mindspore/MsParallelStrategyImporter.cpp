@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/io/mindspore/MsParallelStrategyImporter.h"
 
+#include "MsStrategyGraph.h"
+
 #include "npuscope/core/TranslationMarker.h"
 
 #include "npuscope/core/Decimal.h"
@@ -154,6 +156,22 @@ bool MsParallelStrategyImporter::run(ImportContext& ctx)
         w.addRankInfo(ctx.rankId(), "parallel_strategy.stageCount", std::to_string(sax.stageDevices.size()));
     }
     w.addRankInfo(ctx.rankId(), "parallel_strategy.nodeCount", std::to_string(sax.nodeCount));
+    // The graph itself for one rank of each stage: the lowest rank stageDevices lists for the file's stage (the
+    // stage's ranks share the graph), or this rank when the file does not say.
+    int64_t stage = 0;
+    if (const auto it = sax.config.find("stageId"); it != sax.config.end())
+        stage = parseInt(it->second).value_or(0);
+    std::optional<int64_t> firstOfStage;
+    if (stage >= 0 && static_cast<std::size_t>(stage) < sax.stageDevices.size()) {
+        for (const auto& device : sax.stageDevices[static_cast<std::size_t>(stage)]) {
+            if (const auto rank = parseInt(device); rank && (!firstOfStage || *rank < *firstOfStage))
+                firstOfStage = rank;
+        }
+    }
+    if (!firstOfStage || *firstOfStage == ctx.rankId()) {
+        const int64_t nodes = detail::importStrategyGraph(ctx, stage);
+        w.addRankInfo(ctx.rankId(), "parallel_strategy.graphNodes", std::to_string(nodes));
+    }
     if (const auto it = sax.config.find("rankId"); it != sax.config.end()) {
         if (const auto id = parseInt(it->second); id && *id != ctx.rankId())
             ctx.warning(std::nullopt,

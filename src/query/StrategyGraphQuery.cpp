@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/query/StrategyGraphQuery.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace npuscope::query {
+
+namespace {
+
+constexpr const char* kNodeColumns = "node_index, node_key, name, op_type, scope, instance_name, special, strategy, "
+                                     "group_name, group_ranks, sr_tag, peer_rank, output_shape, output_type, inputs, "
+                                     "attributes";
+
+StrategyNode readNode(model::Statement& st)
+{
+    StrategyNode n;
+    int c = 0;
+    n.index = st.int64(c++);
+    n.key = st.text(c++);
+    n.name = st.text(c++);
+    n.opType = st.text(c++);
+    n.scope = st.text(c++);
+    n.instanceName = st.optText(c++);
+    n.special = static_cast<int>(st.int64(c++));
+    n.strategy = st.optText(c++);
+    n.groupName = st.optText(c++);
+    n.groupRanks = st.optText(c++);
+    n.srTag = st.optInt(c++);
+    n.peerRank = st.optInt(c++);
+    n.outputShape = st.optText(c++);
+    n.outputType = st.optText(c++);
+    n.inputs = st.text(c++);
+    n.attributes = st.text(c++);
+    return n;
+}
+
+// Each rank's stage as its file says (config.stageId; 0 when the file has none), and the rank holding each stage's
+// graph (the lowest, when several do).
+struct Layout {
+    std::map<int64_t, int64_t> stageOf; // rank -> stage
+    std::map<int64_t, int64_t> graphRank; // stage -> rank
+};
+
+Layout layout(model::Database& db)
+{
+    Layout l;
+    auto st = db.prepare("SELECT rank_id, MAX(CASE WHEN key = 'parallel_strategy.stageId' THEN value END) FROM rank_info "
+                         "WHERE key IN ('parallel_strategy.stageId', 'parallel_strategy.nodeCount') GROUP BY rank_id");
+    while (st.step())
+        l.stageOf[st.int64(0)] = st.optInt(1).value_or(0);
+    auto graphs = db.prepare("SELECT stage, MIN(rank_id) FROM strategy_node GROUP BY stage");
+    while (graphs.step()) {
+        l.graphRank[graphs.int64(0)] = graphs.int64(1);
+        l.stageOf.emplace(graphs.int64(1), graphs.int64(0));
+    }
+    return l;
+}
+
+} // namespace
+
+std::vector<StrategyStage> StrategyGraphQuery::stages(model::Database& db)
+{
+    const Layout l = layout(db);
+    std::map<int64_t, StrategyStage> byStage;
+    for (const auto& [rank, stage] : l.stageOf) {
+        auto& s = byStage[stage];
+        s.stage = stage;
+        s.ranks.push_back(rank);
+    }
+    for (const auto& [stage, rank] : l.graphRank) {
+        auto& s = byStage[stage];
+        s.graphRank = rank;
+        auto counts = db.prepare("SELECT COUNT(*), SUM(special & 1 <> 0), SUM(special & 2 <> 0), SUM(special & 4 <> 0) "
+                                 "FROM strategy_node WHERE rank_id = ?1 AND stage = ?2");
+        counts.bind(1, rank);
+        counts.bind(2, stage);
+        if (counts.step()) {
+            s.nodes = counts.int64(0);
+            s.strategyOps = counts.optInt(1).value_or(0);
+            s.redistributionOps = counts.optInt(2).value_or(0);
+            s.gradAggregationOps = counts.optInt(3).value_or(0);
+        }
+        auto edges = db.prepare("SELECT COUNT(*) FROM strategy_edge WHERE rank_id = ?1");
+        edges.bind(1, rank);
+        if (edges.step())
+            s.edges = edges.int64(0);
+    }
+    for (const auto& pair : sendRecvPairs(db))
+        ++byStage[pair.sendStage].sendRecvPairs;
+    std::vector<StrategyStage> out;
+    for (auto& [stage, s] : byStage)
+        out.push_back(std::move(s));
+    return out;
+}
+
+StrategyGraph StrategyGraphQuery::graph(model::Database& db, int64_t stage)
+{
+    StrategyGraph g;
+    g.stage = stage;
+    const Layout l = layout(db);
+    const auto it = l.graphRank.find(stage);
+    if (it == l.graphRank.end())
+        return g;
+    g.graphRank = it->second;
+    auto nodes = db.prepare(std::string("SELECT ") + kNodeColumns
+        + " FROM strategy_node WHERE rank_id = ?1 AND stage = ?2 ORDER BY node_index");
+    nodes.bind(1, it->second);
+    nodes.bind(2, stage);
+    while (nodes.step())
+        g.nodes.push_back(readNode(nodes));
+    auto edges = db.prepare("SELECT src_index, dst_index, control FROM strategy_edge WHERE rank_id = ?1 "
+                            "ORDER BY dst_index, rowid");
+    edges.bind(1, it->second);
+    while (edges.step())
+        g.edges.push_back({ edges.int64(0), edges.int64(1), edges.int64(2) != 0 });
+    return g;
+}
+
+std::vector<SendRecvPair> StrategyGraphQuery::sendRecvPairs(model::Database& db)
+{
+    const Layout l = layout(db);
+    // (send stage, receive stage, sr_tag) -> the Sends and the Receives, in execution order.
+    std::map<std::tuple<int64_t, int64_t, int64_t>, std::pair<std::vector<int64_t>, std::vector<int64_t>>> ends;
+    auto st = db.prepare("SELECT stage, node_index, op_type, sr_tag, peer_rank FROM strategy_node WHERE op_type IN "
+                         "('Send', 'Receive') AND sr_tag IS NOT NULL AND peer_rank IS NOT NULL ORDER BY stage, rank_id, "
+                         "node_index");
+    while (st.step()) {
+        const int64_t stage = st.int64(0);
+        const auto peer = l.stageOf.find(st.int64(4));
+        if (peer == l.stageOf.end() || peer->second == stage)
+            continue;
+        if (st.text(2) == "Send")
+            ends[{ stage, peer->second, st.int64(3) }].first.push_back(st.int64(1));
+        else
+            ends[{ peer->second, stage, st.int64(3) }].second.push_back(st.int64(1));
+    }
+    std::vector<SendRecvPair> pairs;
+    for (const auto& [key, sides] : ends) {
+        const auto& [sendStage, recvStage, tag] = key;
+        for (size_t i = 0; i < std::min(sides.first.size(), sides.second.size()); ++i)
+            pairs.push_back({ sendStage, sides.first[i], recvStage, sides.second[i], tag });
+    }
+    std::sort(pairs.begin(), pairs.end(), [](const SendRecvPair& a, const SendRecvPair& b) {
+        return std::tie(a.sendStage, a.sendIndex, a.recvStage) < std::tie(b.sendStage, b.sendIndex, b.recvStage);
+    });
+    return pairs;
+}
+
+std::vector<StrategyNode> StrategyGraphQuery::specialOps(model::Database& db, int64_t stage)
+{
+    std::vector<StrategyNode> out;
+    const Layout l = layout(db);
+    const auto it = l.graphRank.find(stage);
+    if (it == l.graphRank.end())
+        return out;
+    auto st = db.prepare(std::string("SELECT ") + kNodeColumns
+        + " FROM strategy_node WHERE rank_id = ?1 AND stage = ?2 AND special <> 0 ORDER BY node_index");
+    st.bind(1, it->second);
+    st.bind(2, stage);
+    while (st.step())
+        out.push_back(readNode(st));
+    return out;
+}
+
+} // namespace npuscope::query
