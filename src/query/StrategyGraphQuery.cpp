@@ -149,6 +149,18 @@ std::vector<SendRecvPair> StrategyGraphQuery::sendRecvPairs(model::Database& db)
     return pairs;
 }
 
+std::optional<StrategyNode> StrategyGraphQuery::node(model::Database& db, int64_t stage, int64_t index)
+{
+    auto st = db.prepare(std::string("SELECT ") + kNodeColumns
+        + " FROM strategy_node WHERE stage = ?1 AND node_index = ?2 AND rank_id = (SELECT MIN(rank_id) FROM "
+          "strategy_node WHERE stage = ?1)");
+    st.bind(1, stage);
+    st.bind(2, index);
+    if (!st.step())
+        return std::nullopt;
+    return readNode(st);
+}
+
 std::vector<StrategyNode> StrategyGraphQuery::specialOps(model::Database& db, int64_t stage)
 {
     std::vector<StrategyNode> out;

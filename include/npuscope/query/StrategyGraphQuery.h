@@ -58,6 +58,8 @@ public:
     static std::vector<StrategyStage> stages(model::Database& db);
     static StrategyGraph graph(model::Database& db, int64_t stage);
     static std::vector<SendRecvPair> sendRecvPairs(model::Database& db);
+    // One node of a stage's graph with all its fields (the attribute panel), nullopt when there is none.
+    static std::optional<StrategyNode> node(model::Database& db, int64_t stage, int64_t index);
     // The special operators of a stage (any Special bit), in execution order.
     static std::vector<StrategyNode> specialOps(model::Database& db, int64_t stage);
 };

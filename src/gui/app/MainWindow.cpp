@@ -26,6 +26,7 @@
 #include "npuscope/gui/compare/BaselineLoader.h"
 #include "npuscope/gui/compare/CompareDock.h"
 #include "npuscope/gui/pipeline/PipelineDock.h"
+#include "npuscope/gui/strategy/StrategyGraphDock.h"
 #include "npuscope/gui/statistics/StatisticsDock.h"
 #include "npuscope/gui/flops/FlopsHeatmapDock.h"
 #include "npuscope/gui/flops/FlopsScopeDock.h"
@@ -194,6 +195,7 @@ void MainWindow::createDocks()
     m_compareDock = new CompareDock(m_workspace, this);
     m_statisticsDock = new StatisticsDock(m_workspace, this);
     m_pipelineDock = new PipelineDock(m_workspace, this);
+    m_strategyGraphDock = new StrategyGraphDock(m_workspace, this);
     m_baselineLoader = new BaselineLoader(m_workspace, this);
     connect(m_baselineLoader, &BaselineLoader::finished, this, [this](bool ok, const QString& message) {
         // Said in a permanent status widget: a temporary message can be drawn over the summary label when it
@@ -254,7 +256,7 @@ QList<QDockWidget*> MainWindow::clusterTabOrder() const
     // After Cluster steps, in the order a step is usually explained: where the time goes, which operators, which links.
     return { m_overviewDock, m_operatorDock, m_commMatrixDock, m_mareyDock, m_timeOverviewDock, m_commDurationDock,
         m_linksDock, m_groupsDock, m_memoryHeatmapDock, m_memoryDetailDock, m_flopsHeatmapDock, m_flopsScopeDock,
-        m_strategyDock, m_statisticsDock, m_pipelineDock, m_compareDock };
+        m_strategyDock, m_strategyGraphDock, m_statisticsDock, m_pipelineDock, m_compareDock };
 }
 
 QList<QDockWidget*> MainWindow::answerTabOrder() const { return { m_blameDock, m_collectivesDock, m_issuesDock }; }
@@ -272,7 +274,7 @@ QList<QDockWidget*> MainWindow::docks() const
     return { m_stepsDock, m_overviewDock, m_issuesDock, m_commMatrixDock, m_commDurationDock, m_linksDock, m_groupsDock,
         m_timeOverviewDock, m_timelineDock, m_operatorDock, m_memoryHeatmapDock, m_memoryDetailDock, m_flopsHeatmapDock,
         m_strategyDock, m_mareyDock, m_adviceDock, m_collectivesDock, m_blameDock, m_compareDock, m_statisticsDock,
-        m_flopsScopeDock, m_pipelineDock };
+        m_flopsScopeDock, m_pipelineDock, m_strategyGraphDock };
 }
 
 QStringList MainWindow::dockShortNames()
@@ -283,7 +285,7 @@ QStringList MainWindow::dockShortNames()
         QStringLiteral("memory"), QStringLiteral("memorydetail"), QStringLiteral("flops"), QStringLiteral("strategy"),
         QStringLiteral("marey"), QStringLiteral("advice"), QStringLiteral("collectives"), QStringLiteral("blame"),
         QStringLiteral("compare"), QStringLiteral("statistics"), QStringLiteral("flopsscope"),
-        QStringLiteral("pipeline") };
+        QStringLiteral("pipeline"), QStringLiteral("strategy-graph") };
 }
 
 QDockWidget* MainWindow::dockByName(const QString& name) const

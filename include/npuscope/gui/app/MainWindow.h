@@ -44,6 +44,7 @@ class BaselineLoader;
 class CompareDock;
 class StatisticsDock;
 class PipelineDock;
+class StrategyGraphDock;
 class CollectivesDock;
 class MemoryHeatmapDock;
 class TimeOverviewDock;
@@ -101,6 +102,7 @@ public:
     CompareDock* compareDock() const { return m_compareDock; }
     StatisticsDock* statisticsDock() const { return m_statisticsDock; }
     PipelineDock* pipelineDock() const { return m_pipelineDock; }
+    StrategyGraphDock* strategyGraphDock() const { return m_strategyGraphDock; }
     QList<QDockWidget*> docks() const;
     // A dock by short name (steps | overview | issues) or objectName, case-insensitive; nullptr if unknown.
     QDockWidget* dockByName(const QString& name) const;
@@ -230,6 +232,7 @@ private:
     CompareDock* m_compareDock = nullptr;
     StatisticsDock* m_statisticsDock = nullptr;
     PipelineDock* m_pipelineDock = nullptr;
+    StrategyGraphDock* m_strategyGraphDock = nullptr;
     BaselineLoader* m_baselineLoader = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;

@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/gui/strategy/StrategyGraphCanvas.h"
+
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace npuscope::gui {
+
+namespace {
+
+using Layout = query::StrategyGraphLayout;
+using Kind = Layout::Kind;
+
+constexpr int kMinimapWidth = 220;
+constexpr int kMinimapStage = 7; // px per stage strip
+constexpr double kDetail = 3.0; // px per column from which nodes are boxes and edges are drawn
+constexpr double kLabels = 56.0; // px per column from which boxes carry their type
+
+QColor haloColor() { return QColor(255, 196, 0); }
+
+} // namespace
+
+StrategyGraphCanvas::StrategyGraphCanvas(QWidget* parent)
+    : ChartWidget(parent,
+          { .objectName = "strategyGraphCanvas", .hover = true, .plotMargins = QMargins(6, 4, 6, 4),
+              .minimumSize = QSize(200, 160), .horizontal = QSizePolicy::Expanding,
+              .vertical = QSizePolicy::Expanding })
+{
+    setFocusPolicy(Qt::StrongFocus);
+}
+
+QColor StrategyGraphCanvas::kindColor(Kind kind)
+{
+    switch (kind) {
+    case Kind::Cube:
+        return QColor(66, 133, 244);
+    case Kind::Vector:
+        return QColor(52, 168, 83);
+    case Kind::Communication:
+        return QColor(241, 143, 1);
+    case Kind::Pipeline:
+        return QColor(233, 163, 157);
+    case Kind::Other:
+        break;
+    }
+    return QColor(150, 150, 150);
+}
+
+void StrategyGraphCanvas::setGraph(std::shared_ptr<const query::StrategyGraphLayout> layout)
+{
+    m_layout = std::move(layout);
+    m_inEdges.clear();
+    m_inBegin.clear();
+    m_halo.clear();
+    m_haloCount = 0;
+    resetHover();
+    setSelectedItem(-1);
+    if (m_layout) {
+        const size_t n = m_layout->nodes.size();
+        m_inBegin.assign(n + 1, 0);
+        for (const auto& e : m_layout->edges)
+            ++m_inBegin[e.second + 1];
+        for (size_t i = 0; i < n; ++i)
+            m_inBegin[i + 1] += m_inBegin[i];
+        m_inEdges.resize(m_layout->edges.size());
+        std::vector<uint32_t> next(m_inBegin.begin(), m_inBegin.end() - 1);
+        for (uint32_t i = 0; i < m_layout->edges.size(); ++i)
+            m_inEdges[next[m_layout->edges[i].second]++] = i;
+        m_halo.assign(n, 0);
+    }
+    m_fitted = false;
+    fit();
+}
+
+void StrategyGraphCanvas::setHalo(const std::vector<uint32_t>& nodes)
+{
+    std::fill(m_halo.begin(), m_halo.end(), 0);
+    m_haloCount = 0;
+    for (const uint32_t n : nodes) {
+        if (n < m_halo.size() && !m_halo[n]) {
+            m_halo[n] = 1;
+            ++m_haloCount;
+        }
+    }
+    update();
+}
+
+void StrategyGraphCanvas::fit()
+{
+    const int width = std::max(1, plotRect().width());
+    const uint32_t columns = m_layout ? std::max<uint32_t>(1, m_layout->columns) : 1;
+    m_scaleX = static_cast<double>(width) / columns;
+    m_offsetX = 0;
+    m_offsetY = 0;
+    m_fitted = true;
+    update();
+}
+
+void StrategyGraphCanvas::zoomAt(double factor, double x)
+{
+    if (!m_layout)
+        return;
+    const double column = m_offsetX + (x - plotRect().left()) / m_scaleX;
+    const double fitScale = static_cast<double>(std::max(1, plotRect().width())) / std::max<uint32_t>(1, m_layout->columns);
+    m_scaleX = std::clamp(m_scaleX * factor, fitScale, 400.0);
+    m_offsetX = column - (x - plotRect().left()) / m_scaleX;
+    m_fitted = false;
+    clampView();
+    update();
+}
+
+void StrategyGraphCanvas::centerOn(uint32_t node)
+{
+    if (!m_layout || node >= m_layout->nodes.size())
+        return;
+    const auto& n = m_layout->nodes[node];
+    if (m_scaleX < kLabels)
+        m_scaleX = kLabels;
+    m_offsetX = n.column - plotRect().width() / (2 * m_scaleX);
+    m_offsetY = bandTop(n.stageSlot) + kBandHeader + n.lane * kLaneHeight - plotRect().height() / 2;
+    m_fitted = false;
+    clampView();
+    update();
+}
+
+void StrategyGraphCanvas::clampView()
+{
+    if (!m_layout)
+        return;
+    const double visible = plotRect().width() / m_scaleX;
+    m_offsetX = std::clamp(m_offsetX, 0.0, std::max(0.0, m_layout->columns - visible));
+    m_offsetY = std::clamp(m_offsetY, 0, std::max(0, contentHeight() - plotRect().height()));
+}
+
+int StrategyGraphCanvas::bandTop(size_t stage) const
+{
+    int top = 0;
+    for (size_t i = 0; i < stage && m_layout && i < m_layout->stages.size(); ++i)
+        top += kBandHeader + m_layout->stages[i].lanes * kLaneHeight + 8;
+    return top;
+}
+
+int StrategyGraphCanvas::contentHeight() const { return m_layout ? bandTop(m_layout->stages.size()) : 0; }
+
+QPointF StrategyGraphCanvas::nodeCenter(uint32_t node) const
+{
+    const auto& n = m_layout->nodes[node];
+    const double x = columnX(n.column) + m_scaleX / 2;
+    const double y
+        = plotRect().top() + bandTop(n.stageSlot) + kBandHeader + n.lane * kLaneHeight + kLaneHeight / 2.0 - m_offsetY;
+    return { x, y };
+}
+
+QRect StrategyGraphCanvas::minimapRect() const
+{
+    if (!m_layout || m_layout->stages.empty())
+        return {};
+    const int h = static_cast<int>(m_layout->stages.size()) * kMinimapStage + 6;
+    const QRect plot = plotRect();
+    return { plot.right() - kMinimapWidth - 4, plot.bottom() - h - 4, kMinimapWidth, h };
+}
+
+void StrategyGraphCanvas::moveToMinimap(const QPoint& pos)
+{
+    const QRect mini = minimapRect();
+    if (mini.isEmpty() || !m_layout)
+        return;
+    const double fx = std::clamp((pos.x() - mini.left()) / static_cast<double>(mini.width()), 0.0, 1.0);
+    const int stage = std::clamp((pos.y() - mini.top() - 3) / kMinimapStage, 0,
+        static_cast<int>(m_layout->stages.size()) - 1);
+    const double visible = plotRect().width() / m_scaleX;
+    m_offsetX = fx * m_layout->columns - visible / 2;
+    m_offsetY = bandTop(static_cast<size_t>(stage)) - plotRect().height() / 3;
+    m_fitted = false;
+    clampView();
+    update();
+}
+
+QImage StrategyGraphCanvas::renderFrame()
+{
+    QImage image(size(), QImage::Format_ARGB32_Premultiplied);
+    image.fill(palette().base().color());
+    QPainter p(&image);
+    paintGraph(p, rect());
+    return image;
+}
+
+void StrategyGraphCanvas::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    p.fillRect(rect(), palette().base());
+    paintGraph(p, rect());
+}
+
+void StrategyGraphCanvas::paintGraph(QPainter& p, const QRect&)
+{
+    if (!m_layout || m_layout->nodes.empty()) {
+        p.setPen(palette().placeholderText().color());
+        p.drawText(plotRect(), Qt::AlignCenter | Qt::TextWordWrap,
+            tr("No parallel strategy graph: the job has no parallel_strategy_{rank}.json files (MindSpore auto or "
+               "semi-auto parallel writes them)."));
+        return;
+    }
+    const Layout& l = *m_layout;
+    const QRect plot = plotRect();
+    p.setClipRect(plot);
+    const QColor text = palette().text().color();
+    const bool detail = m_scaleX >= kDetail;
+    const auto firstColumn = static_cast<uint32_t>(std::max(0.0, std::floor(m_offsetX)));
+    const auto lastColumn = static_cast<uint32_t>(std::max(0.0, std::ceil(m_offsetX + plot.width() / m_scaleX)));
+    QImage raster;
+    if (!detail) {
+        raster = QImage(plot.size(), QImage::Format_ARGB32_Premultiplied);
+        raster.fill(Qt::transparent);
+    }
+    for (size_t s = 0; s < l.stages.size(); ++s) {
+        const auto& stage = l.stages[s];
+        const int top = plot.top() + bandTop(s) - m_offsetY;
+        const int bandHeight = kBandHeader + stage.lanes * kLaneHeight;
+        if (top > plot.bottom() || top + bandHeight < plot.top())
+            continue;
+        p.fillRect(QRect(plot.left(), top, plot.width(), bandHeight), gridColor());
+        p.setPen(text);
+        QString header = tr("Stage %1").arg(stage.stage);
+        if (stage.graphRank)
+            header += tr(" · graph of rank %1 · %2 operators").arg(*stage.graphRank).arg(stage.count);
+        else
+            header += tr(" · no graph loaded (its first rank's parallel_strategy file is missing)");
+        p.drawText(QRect(plot.left() + 4, top, plot.width() - 8, kBandHeader), Qt::AlignVCenter | Qt::AlignLeft, header);
+        if (stage.count == 0)
+            continue;
+        const uint32_t from = std::min(firstColumn, stage.count);
+        const uint32_t to = std::min(lastColumn + 1, stage.count);
+        for (uint32_t c = from; c < to; ++c) {
+            const uint32_t i = stage.first + c;
+            const auto& n = l.nodes[i];
+            const int y = top + kBandHeader + n.lane * kLaneHeight;
+            if (!detail) {
+                const int px = static_cast<int>(columnX(n.column)) - plot.left();
+                const int py = y - plot.top() + kLaneHeight / 2;
+                if (px < 0 || px >= raster.width())
+                    continue;
+                const QRgb colour = (m_halo[i] ? haloColor() : kindColor(n.kind)).rgba();
+                for (int dy = -3; dy <= 3; ++dy) {
+                    if (py + dy >= 0 && py + dy < raster.height())
+                        reinterpret_cast<QRgb*>(raster.scanLine(py + dy))[px] = colour;
+                }
+                continue;
+            }
+            const double x = columnX(n.column);
+            const double w = std::max(2.0, m_scaleX * 0.8);
+            const QRectF box(x + (m_scaleX - w) / 2, y + 2, w, kLaneHeight - 4);
+            if (m_halo[i])
+                p.fillRect(box.adjusted(-2, -2, 2, 2), haloColor());
+            p.fillRect(box, kindColor(n.kind));
+            if (n.special & 2)
+                p.setPen(QPen(QColor(214, 39, 40), 2));
+            else if (n.special & 4)
+                p.setPen(QPen(QColor(148, 103, 189), 2));
+            else
+                p.setPen(Qt::NoPen);
+            if (n.special & 6)
+                p.drawRect(box);
+            if ((n.special & 1) && w >= 4) {
+                p.setPen(Qt::NoPen);
+                p.setBrush(text);
+                p.drawEllipse(QPointF(box.right() - 3, box.top() + 3), 2, 2);
+                p.setBrush(Qt::NoBrush);
+            }
+            if (static_cast<int>(i) == selectedItem()) {
+                p.setPen(QPen(text, 2));
+                p.drawRect(box.adjusted(-1, -1, 1, 1));
+            }
+            if (m_scaleX >= kLabels) {
+                p.setPen(Qt::white);
+                p.drawText(box.adjusted(2, 0, -2, 0), Qt::AlignCenter,
+                    fontMetrics().elidedText(
+                        QString::fromStdString(l.types[n.type]), Qt::ElideRight, static_cast<int>(box.width()) - 4));
+            }
+            // The edges into this node.
+            p.setPen(QPen(text.lighter(100), 1));
+            p.setOpacity(0.35);
+            for (uint32_t k = m_inBegin[i]; k < m_inBegin[i + 1]; ++k) {
+                const uint32_t src = l.edges[m_inEdges[k]].first;
+                p.drawLine(nodeCenter(src) + QPointF(m_scaleX * 0.4, 0), nodeCenter(i) - QPointF(m_scaleX * 0.4, 0));
+            }
+            p.setOpacity(1);
+        }
+    }
+    if (!detail)
+        p.drawImage(plot.topLeft(), raster);
+    // Send→Receive pairs between the bands.
+    p.setPen(QPen(QColor(214, 39, 40), 1.5, Qt::DashLine));
+    for (const auto& [send, recv] : l.sendRecv) {
+        const QPointF a = nodeCenter(send), b = nodeCenter(recv);
+        QPainterPath path(a);
+        const double dy = (b.y() - a.y()) / 2;
+        path.cubicTo(a + QPointF(0, dy), b - QPointF(0, dy), b);
+        p.drawPath(path);
+    }
+    // The minimap: every stage a strip, the view a rectangle.
+    p.setClipping(false);
+    const QRect mini = minimapRect();
+    p.fillRect(mini, palette().window());
+    p.setPen(gridColor().darker(150));
+    p.drawRect(mini);
+    for (size_t s = 0; s < l.stages.size(); ++s) {
+        const auto& stage = l.stages[s];
+        const int y = mini.top() + 3 + static_cast<int>(s) * kMinimapStage;
+        const int w = static_cast<int>(mini.width() * (stage.count / static_cast<double>(std::max<uint32_t>(1, l.columns))));
+        p.fillRect(QRect(mini.left() + 1, y, w, kMinimapStage - 2), kindColor(Kind::Cube).lighter(130));
+    }
+    const double fx0 = m_offsetX / std::max<uint32_t>(1, l.columns);
+    const double fx1 = (m_offsetX + plot.width() / m_scaleX) / std::max<uint32_t>(1, l.columns);
+    int firstStage = 0, lastStage = static_cast<int>(l.stages.size()) - 1;
+    for (size_t s = 0; s < l.stages.size(); ++s) {
+        if (bandTop(s + 1) <= m_offsetY)
+            firstStage = static_cast<int>(s) + 1;
+        if (bandTop(s) < m_offsetY + plot.height())
+            lastStage = static_cast<int>(s);
+    }
+    firstStage = std::min(firstStage, lastStage);
+    p.setPen(QPen(text, 1.5));
+    p.drawRect(QRectF(mini.left() + fx0 * mini.width(), mini.top() + 2 + firstStage * kMinimapStage,
+        std::max(3.0, (fx1 - fx0) * mini.width()), (lastStage - firstStage + 1) * kMinimapStage));
+}
+
+int StrategyGraphCanvas::itemAt(const QPoint& pos) const
+{
+    if (!m_layout || minimapRect().contains(pos))
+        return -1;
+    const QRect plot = plotRect();
+    const int y = pos.y() - plot.top() + m_offsetY;
+    for (size_t s = 0; s < m_layout->stages.size(); ++s) {
+        const auto& stage = m_layout->stages[s];
+        const int lanesTop = bandTop(s) + kBandHeader;
+        if (y < lanesTop || y >= lanesTop + stage.lanes * kLaneHeight)
+            continue;
+        const int lane = (y - lanesTop) / kLaneHeight;
+        const double column = m_offsetX + (pos.x() - plot.left()) / m_scaleX;
+        // Zoomed out a pixel holds many columns: the nearest node of the lane within 3 px.
+        const double slack = std::max(0.5, 3 / m_scaleX);
+        const auto lo = static_cast<int64_t>(std::floor(column - slack));
+        const auto hi = static_cast<int64_t>(std::ceil(column + slack));
+        int best = -1;
+        double bestDistance = 1e300;
+        for (int64_t c = std::max<int64_t>(0, lo); c <= hi && c < static_cast<int64_t>(stage.count); ++c) {
+            const uint32_t i = stage.first + static_cast<uint32_t>(c);
+            if (m_layout->nodes[i].lane != lane)
+                continue;
+            const double d = std::abs(c + 0.5 - column);
+            if (d < bestDistance) {
+                bestDistance = d;
+                best = static_cast<int>(i);
+            }
+        }
+        return best;
+    }
+    return -1;
+}
+
+QString StrategyGraphCanvas::itemToolTip(int item) const
+{
+    if (!m_layout || item < 0 || static_cast<size_t>(item) >= m_layout->nodes.size())
+        return {};
+    const auto& n = m_layout->nodes[static_cast<size_t>(item)];
+    QString tip = QStringLiteral("<b>%1</b><br>%2<br>").arg(QString::fromStdString(m_layout->types[n.type]).toHtmlEscaped(),
+        QString::fromStdString(n.name).toHtmlEscaped());
+    tip += tr("Stage %1 · execution order %2").arg(m_layout->stages[n.stageSlot].stage).arg(n.index);
+    if (n.strategy)
+        tip += QStringLiteral("<br>") + tr("Strategy: %1").arg(QString::fromStdString(*n.strategy).toHtmlEscaped());
+    if (n.special & 2)
+        tip += QStringLiteral("<br>") + tr("Redistribution operator");
+    if (n.special & 4)
+        tip += QStringLiteral("<br>") + tr("Gradient aggregation operator");
+    return tip;
+}
+
+void StrategyGraphCanvas::wheelEvent(QWheelEvent* event)
+{
+    const double steps = event->angleDelta().y() / 120.0;
+    if (event->modifiers() & Qt::ShiftModifier) {
+        m_offsetY -= static_cast<int>(steps * kLaneHeight * 3);
+        clampView();
+        update();
+    } else {
+        zoomAt(std::pow(1.25, steps), event->position().x());
+    }
+    event->accept();
+}
+
+void StrategyGraphCanvas::mousePressEvent(QMouseEvent* event)
+{
+    if (event->button() == Qt::LeftButton && minimapRect().contains(event->pos())) {
+        m_minimapDrag = true;
+        moveToMinimap(event->pos());
+        return;
+    }
+    m_dragFrom = event->pos();
+    m_dragOffsetX = m_offsetX;
+    m_dragOffsetY = m_offsetY;
+    m_dragging = false;
+    ChartWidget::mousePressEvent(event);
+}
+
+void StrategyGraphCanvas::mouseMoveEvent(QMouseEvent* event)
+{
+    if (m_minimapDrag) {
+        moveToMinimap(event->pos());
+        return;
+    }
+    if (event->buttons() & Qt::LeftButton) {
+        const QPoint d = event->pos() - m_dragFrom;
+        if (m_dragging || d.manhattanLength() > 4) {
+            m_dragging = true;
+            m_offsetX = m_dragOffsetX - d.x() / m_scaleX;
+            m_offsetY = m_dragOffsetY - d.y();
+            m_fitted = false;
+            clampView();
+            update();
+            return;
+        }
+    }
+    ChartWidget::mouseMoveEvent(event);
+}
+
+void StrategyGraphCanvas::mouseReleaseEvent(QMouseEvent* event)
+{
+    m_dragging = false;
+    m_minimapDrag = false;
+    ChartWidget::mouseReleaseEvent(event);
+}
+
+void StrategyGraphCanvas::keyPressEvent(QKeyEvent* event)
+{
+    const double mid = plotRect().center().x();
+    switch (event->key()) {
+    case Qt::Key_F:
+        fit();
+        return;
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        zoomAt(1.5, mid);
+        return;
+    case Qt::Key_Minus:
+        zoomAt(1 / 1.5, mid);
+        return;
+    default:
+        ChartWidget::keyPressEvent(event);
+    }
+}
+
+void StrategyGraphCanvas::resizeEvent(QResizeEvent* event)
+{
+    ChartWidget::resizeEvent(event);
+    if (m_fitted)
+        fit();
+    else
+        clampView();
+}
+
+} // namespace npuscope::gui
