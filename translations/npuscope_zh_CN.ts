@@ -6762,6 +6762,188 @@ time</source>
     </message>
 </context>
 <context>
+    <name>npuscope::gui::StrategyGraphCanvas</name>
+    <message>
+        <source>No parallel strategy graph: the job has no parallel_strategy_{rank}.json files (MindSpore auto or semi-auto parallel writes them).</source>
+        <translation>没有并行策略图：作业中没有 parallel_strategy_{rank}.json 文件（由 MindSpore 自动或半自动并行写出）。</translation>
+    </message>
+    <message>
+        <source>Stage %1</source>
+        <translation>Stage %1</translation>
+    </message>
+    <message>
+        <source> · graph of rank %1 · %2 operators</source>
+        <translation> · rank %1 的图 · %2 个算子</translation>
+    </message>
+    <message>
+        <source> · no graph loaded (its first rank&apos;s parallel_strategy file is missing)</source>
+        <translation> · 未加载图（其首个 rank 的 parallel_strategy 文件缺失）</translation>
+    </message>
+    <message>
+        <source>Stage %1 · execution order %2</source>
+        <translation>Stage %1 · 执行序 %2</translation>
+    </message>
+    <message>
+        <source>Strategy: %1</source>
+        <translation>策略：%1</translation>
+    </message>
+    <message>
+        <source>Redistribution operator</source>
+        <translation>重排布算子</translation>
+    </message>
+    <message>
+        <source>Gradient aggregation operator</source>
+        <translation>梯度聚合算子</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::StrategyGraphDock</name>
+    <message>
+        <source>Strategy graph</source>
+        <translation>策略图</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适配</translation>
+    </message>
+    <message>
+        <source>The whole pipeline in view (F)</source>
+        <translation>显示整个流水线 (F)</translation>
+    </message>
+    <message>
+        <source>MatMul / Conv (cube)</source>
+        <translation>MatMul / Conv（cube）</translation>
+    </message>
+    <message>
+        <source>vector</source>
+        <translation>vector</translation>
+    </message>
+    <message>
+        <source>collective communication</source>
+        <translation>集合通信</translation>
+    </message>
+    <message>
+        <source>Send / Receive</source>
+        <translation>Send / Receive</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>dot: sharded by a strategy</source>
+        <translation>圆点：按策略切分</translation>
+    </message>
+    <message>
+        <source>red outline: redistribution</source>
+        <translation>红框：重排布</translation>
+    </message>
+    <message>
+        <source>purple outline: gradient aggregation</source>
+        <translation>紫框：梯度聚合</translation>
+    </message>
+    <message>
+        <source>dashed curve: Send→Receive between stages</source>
+        <translation>虚线：stage 之间的 Send→Receive</translation>
+    </message>
+    <message>
+        <source>yellow: in a checked scope</source>
+        <translation>黄色：属于已勾选的 scope</translation>
+    </message>
+    <message>
+        <source>Name scope (operators)</source>
+        <translation>名称 scope（算子数）</translation>
+    </message>
+    <message>
+        <source>Special operators</source>
+        <translation>特殊算子</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>Click an operator to see its fields.</source>
+        <translation>单击算子查看其字段。</translation>
+    </message>
+    <message>
+        <source>No parallel strategy graph loaded.</source>
+        <translation>未加载并行策略图。</translation>
+    </message>
+    <message>
+        <source>%1 stages · %2 operators · %3 edges · %4 Send→Receive pairs · special: %5 with a strategy, %6 redistribution, %7 gradient aggregation</source>
+        <translation>%1 个 stage · %2 个算子 · %3 条边 · %4 对 Send→Receive · 特殊算子：%5 个带策略，%6 个重排布，%7 个梯度聚合</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>(no scope)</source>
+        <translation>（无 scope）</translation>
+    </message>
+    <message>
+        <source>Stage %1 (%2 + %3 + %4)</source>
+        <translation>Stage %1 (%2 + %3 + %4)</translation>
+    </message>
+    <message>
+        <source>With a strategy (%1)</source>
+        <translation>带策略 (%1)</translation>
+    </message>
+    <message>
+        <source>Redistribution (%1)</source>
+        <translation>重排布 (%1)</translation>
+    </message>
+    <message>
+        <source>Gradient aggregation (%1)</source>
+        <translation>梯度聚合 (%1)</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>作用域</translation>
+    </message>
+    <message>
+        <source>Execution order</source>
+        <translation>执行序</translation>
+    </message>
+    <message>
+        <source>Instance</source>
+        <translation>实例</translation>
+    </message>
+    <message>
+        <source>Output shape</source>
+        <translation>输出 shape</translation>
+    </message>
+    <message>
+        <source>Output type</source>
+        <translation>输出类型</translation>
+    </message>
+    <message>
+        <source>Group</source>
+        <translation>通信域</translation>
+    </message>
+    <message>
+        <source>sr_tag / peer rank</source>
+        <translation>sr_tag / 对端 rank</translation>
+    </message>
+    <message>
+        <source>Inputs</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Attributes</source>
+        <translation>属性</translation>
+    </message>
+</context>
+<context>
     <name>npuscope::gui::TableSetup</name>
     <message>
         <source>Copy rows</source>

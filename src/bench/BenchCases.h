@@ -143,6 +143,11 @@ int commViews(int argc, char** argv, const std::vector<std::string>& args);
 // thread's longest stall (StallWatchdog) during the open and the session (gui.max_stall_ms).
 int guiOpen(int argc, char** argv, const std::vector<std::string>& args);
 
+// strategy-graph --path P [--frames 15] [--size 1920x1080]: the Strategy graph view of P in the main window: how long
+// after the load it is ready (strategy.ready_s) and the median frame at each zoom level, the worst of them
+// (strategy.frame_median_ms), against a blank frame of the same size (strategy.blank_frame_median_ms).
+int strategyGraph(int argc, char** argv, const std::vector<std::string>& args);
+
 // ops [--rows 1000000] [--ranks 8]: a model of that many kernel rows; the operator table's index build, regroup
 // (type, name, name + shapes) and two-rank compare (query::OperatorQuery) against an SQL GROUP BY of the same rows
 // in the same run (src/bench/OpsBench.cpp).

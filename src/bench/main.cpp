@@ -39,6 +39,7 @@ int usage()
         "       npuscope-bench timeline [SLICES]\n"
         "       npuscope-bench comm [--ranks 1024] [--work DIR]\n"
         "       npuscope-bench gui-open --path P [--repeat 3] [--expand-seconds 15] [--size 1920x1080]\n"
+        "       npuscope-bench strategy-graph --path P [--frames 15] [--size 1920x1080]\n"
         "       npuscope-bench ops [--rows 1000000] [--ranks 8]\n"
         "       npuscope-bench memory [--points 5000000] [--frames 20]\n"
         "       npuscope-bench marey [--devices 1024] [--ops 2000] [--cluster DIR] [--work DIR] [--png DIR]\n"
@@ -58,6 +59,8 @@ int usage()
         "  reopen            a generated trace opened twice through the parse cache\n"
         "  gui-open          the main window's open of P until its visible views are ready vs the engine's\n"
         "                    cluster-open of P, then expand all ranks and every view raised: longest GUI stall\n"
+        "  strategy-graph    the Strategy graph view of P: ready after the load, worst median frame over zoom\n"
+        "                    levels vs a blank frame of the same size\n"
         "  comm              generated cluster: step/group/op switch and matrix frame times\n"
         "  ops               operator table regroup / compare on --rows kernel rows vs an SQL GROUP BY\n"
         "  memory            memory curve frames of --points samples vs drawing every point, and LTTB times\n"
@@ -202,6 +205,8 @@ int main(int argc, char** argv)
             return npuscope::bench::commViews(argc, argv, rest);
         if (command == "gui-open")
             return npuscope::bench::guiOpen(argc, argv, rest);
+        if (command == "strategy-graph")
+            return npuscope::bench::strategyGraph(argc, argv, rest);
         if (command == "ops")
             return npuscope::bench::opsTable(rest);
         if (command == "memory")

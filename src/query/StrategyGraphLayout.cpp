@@ -43,7 +43,7 @@ StrategyGraphLayout StrategyGraphLayout::build(model::Database& db)
 {
     StrategyGraphLayout l;
     std::unordered_map<std::string, uint32_t> typeIds, scopeIds;
-    std::map<std::pair<int64_t, int64_t>, uint32_t> positionOf; // (stage, index) -> position
+    std::map<int64_t, uint32_t> slotOf; // stage -> index into l.stages
     for (const auto& s : StrategyGraphQuery::stages(db)) {
         Stage stage;
         stage.stage = s.stage;
@@ -54,74 +54,96 @@ StrategyGraphLayout StrategyGraphLayout::build(model::Database& db)
         stage.redistributionOps = static_cast<int>(s.redistributionOps);
         stage.gradAggregationOps = static_cast<int>(s.gradAggregationOps);
         const auto slot = static_cast<uint32_t>(l.stages.size());
-        const StrategyGraph g = StrategyGraphQuery::graph(db, s.stage);
+        slotOf[s.stage] = slot;
+        if (!s.graphRank) {
+            l.stages.push_back(std::move(stage));
+            continue;
+        }
+        // Only what the drawing needs (the attribute panel asks for one node's fields when it is selected).
+        auto nodes = db.prepare("SELECT node_index, name, op_type, scope, special, strategy FROM strategy_node WHERE "
+                                "rank_id = ?1 AND stage = ?2 ORDER BY node_index");
+        nodes.bind(1, *s.graphRank);
+        nodes.bind(2, s.stage);
+        std::string type, scope;
+        while (nodes.step()) {
+            Node node;
+            node.stageSlot = slot;
+            node.index = nodes.int64(0);
+            node.column = static_cast<uint32_t>(l.nodes.size() - stage.first);
+            node.name = nodes.text(1);
+            nodes.readText(2, type);
+            nodes.readText(3, scope);
+            node.kind = kindOf(type);
+            node.type = intern(l.types, typeIds, type);
+            node.scope = intern(l.scopes, scopeIds, scope);
+            node.special = static_cast<uint8_t>(nodes.int64(4));
+            node.strategy = nodes.optText(5);
+            l.nodes.push_back(std::move(node));
+        }
+        stage.count = static_cast<uint32_t>(l.nodes.size()) - stage.first;
+        // Node indexes run 1..count in order (the importer numbers them so): index i is at first + i - 1.
+        const auto at = [&](int64_t index) -> std::optional<uint32_t> {
+            if (index < 1 || index > static_cast<int64_t>(stage.count))
+                return std::nullopt;
+            return stage.first + static_cast<uint32_t>(index - 1);
+        };
+        const size_t size = stage.count + 1;
         // The first operator input of each node, the first node reading each node, and each node's main reader: of
         // its readers the one read again soonest after it (ties: the earliest), which continues its lane.
-        const size_t size = g.nodes.size() + 1;
         std::vector<int64_t> firstInput(size, 0), firstReader(size, 0), mainReader(size, 0);
-        const auto valid = [&](const StrategyEdge& e) {
-            return e.dst >= 1 && static_cast<size_t>(e.dst) < size && e.src >= 1 && e.src < e.dst;
-        };
-        for (const auto& e : g.edges) {
-            if (!valid(e))
+        std::vector<std::pair<int64_t, int64_t>> stageEdges;
+        auto edges = db.prepare("SELECT src_index, dst_index FROM strategy_edge WHERE rank_id = ?1 ORDER BY dst_index, rowid");
+        edges.bind(1, *s.graphRank);
+        while (edges.step()) {
+            const int64_t src = edges.int64(0), dst = edges.int64(1);
+            if (!at(src) || !at(dst))
                 continue;
-            if (firstInput[static_cast<size_t>(e.dst)] == 0)
-                firstInput[static_cast<size_t>(e.dst)] = e.src;
-            auto& first = firstReader[static_cast<size_t>(e.src)];
-            first = first == 0 ? e.dst : std::min(first, e.dst);
+            l.edges.emplace_back(*at(src), *at(dst));
+            if (src >= dst)
+                continue;
+            stageEdges.emplace_back(src, dst);
+            if (firstInput[static_cast<size_t>(dst)] == 0)
+                firstInput[static_cast<size_t>(dst)] = src;
+            auto& first = firstReader[static_cast<size_t>(src)];
+            first = first == 0 ? dst : std::min(first, dst);
         }
         const auto gap = [&](int64_t r) {
             const int64_t next = firstReader[static_cast<size_t>(r)];
             return next == 0 ? INT64_MAX : next - r;
         };
-        for (const auto& e : g.edges) {
-            if (!valid(e))
-                continue;
-            auto& main = mainReader[static_cast<size_t>(e.src)];
-            if (main == 0 || gap(e.dst) < gap(main) || (gap(e.dst) == gap(main) && e.dst < main))
-                main = e.dst;
+        for (const auto& [src, dst] : stageEdges) {
+            auto& main = mainReader[static_cast<size_t>(src)];
+            if (main == 0 || gap(dst) < gap(main) || (gap(dst) == gap(main) && dst < main))
+                main = dst;
         }
-        std::vector<uint8_t> laneOf(g.nodes.size() + 1, 0);
-        for (const auto& n : g.nodes) {
-            Node node;
-            node.stageSlot = slot;
-            node.column = static_cast<uint32_t>(n.index - 1);
-            node.kind = kindOf(n.opType);
-            node.special = static_cast<uint8_t>(n.special);
-            node.type = intern(l.types, typeIds, n.opType);
-            node.scope = intern(l.scopes, scopeIds, n.scope);
-            node.index = n.index;
-            node.name = n.name;
-            node.strategy = n.strategy;
-            // The main reader of a node continues its lane; the others branch to the lane beside it (a backward
-            // pass's weight gradients beside its input gradients).
-            const int64_t input = firstInput[static_cast<size_t>(n.index)];
+        // The main reader of a node continues its lane; the others branch to the lane beside it (a backward pass's
+        // weight gradients beside its input gradients).
+        std::vector<uint8_t> laneOf(size, 0);
+        for (uint32_t i = stage.first; i < stage.first + stage.count; ++i) {
+            auto& node = l.nodes[i];
+            const int64_t input = firstInput[static_cast<size_t>(node.index)];
             int lane = 0;
             if (input > 0) {
                 const int inputLane = laneOf[static_cast<size_t>(input)];
-                lane = mainReader[static_cast<size_t>(input)] == n.index ? inputLane : (inputLane + 1) % kMaxLanes;
+                lane = mainReader[static_cast<size_t>(input)] == node.index ? inputLane : (inputLane + 1) % kMaxLanes;
             }
-            laneOf[static_cast<size_t>(n.index)] = static_cast<uint8_t>(lane);
+            laneOf[static_cast<size_t>(node.index)] = static_cast<uint8_t>(lane);
             node.lane = static_cast<uint8_t>(lane);
             stage.lanes = std::max(stage.lanes, lane + 1);
-            positionOf[{ s.stage, n.index }] = static_cast<uint32_t>(l.nodes.size());
-            l.nodes.push_back(std::move(node));
         }
-        for (const auto& e : g.edges) {
-            const auto a = positionOf.find({ s.stage, e.src });
-            const auto b = positionOf.find({ s.stage, e.dst });
-            if (a != positionOf.end() && b != positionOf.end())
-                l.edges.emplace_back(a->second, b->second);
-        }
-        stage.count = static_cast<uint32_t>(l.nodes.size()) - stage.first;
         l.columns = std::max(l.columns, stage.count);
         l.stages.push_back(std::move(stage));
     }
     for (const auto& p : StrategyGraphQuery::sendRecvPairs(db)) {
-        const auto a = positionOf.find({ p.sendStage, p.sendIndex });
-        const auto b = positionOf.find({ p.recvStage, p.recvIndex });
-        if (a != positionOf.end() && b != positionOf.end())
-            l.sendRecv.emplace_back(a->second, b->second);
+        const auto a = slotOf.find(p.sendStage);
+        const auto b = slotOf.find(p.recvStage);
+        if (a == slotOf.end() || b == slotOf.end())
+            continue;
+        const Stage& sa = l.stages[a->second];
+        const Stage& sb = l.stages[b->second];
+        if (p.sendIndex >= 1 && p.sendIndex <= sa.count && p.recvIndex >= 1 && p.recvIndex <= sb.count)
+            l.sendRecv.emplace_back(sa.first + static_cast<uint32_t>(p.sendIndex - 1),
+                sb.first + static_cast<uint32_t>(p.recvIndex - 1));
     }
     return l;
 }

@@ -8,6 +8,7 @@
 #include <QWheelEvent>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace npuscope::gui {
@@ -214,10 +215,18 @@ void StrategyGraphCanvas::paintGraph(QPainter& p, const QRect&)
     const bool detail = m_scaleX >= kDetail;
     const auto firstColumn = static_cast<uint32_t>(std::max(0.0, std::floor(m_offsetX)));
     const auto lastColumn = static_cast<uint32_t>(std::max(0.0, std::ceil(m_offsetX + plot.width() / m_scaleX)));
+    const QRgb halo = haloColor().rgba();
+    std::array<QRgb, 5> kindRgb {};
+    for (size_t k = 0; k < kindRgb.size(); ++k)
+        kindRgb[k] = kindColor(static_cast<Kind>(k)).rgba();
     QImage raster;
+    uchar* rasterBits = nullptr; // scanLine() checks for a detach on every call: the bits once
+    qsizetype rasterLine = 0;
     if (!detail) {
         raster = QImage(plot.size(), QImage::Format_ARGB32_Premultiplied);
         raster.fill(Qt::transparent);
+        rasterBits = raster.bits();
+        rasterLine = raster.bytesPerLine();
     }
     for (size_t s = 0; s < l.stages.size(); ++s) {
         const auto& stage = l.stages[s];
@@ -242,15 +251,13 @@ void StrategyGraphCanvas::paintGraph(QPainter& p, const QRect&)
             const auto& n = l.nodes[i];
             const int y = top + kBandHeader + n.lane * kLaneHeight;
             if (!detail) {
-                const int px = static_cast<int>(columnX(n.column)) - plot.left();
-                const int py = y - plot.top() + kLaneHeight / 2;
+                const int px = static_cast<int>((n.column - m_offsetX) * m_scaleX);
                 if (px < 0 || px >= raster.width())
                     continue;
-                const QRgb colour = (m_halo[i] ? haloColor() : kindColor(n.kind)).rgba();
-                for (int dy = -3; dy <= 3; ++dy) {
-                    if (py + dy >= 0 && py + dy < raster.height())
-                        reinterpret_cast<QRgb*>(raster.scanLine(py + dy))[px] = colour;
-                }
+                const int py = y - plot.top() + kLaneHeight / 2;
+                const QRgb colour = m_halo[i] ? halo : kindRgb[static_cast<size_t>(n.kind)];
+                for (int row = std::max(0, py - 3); row <= std::min(raster.height() - 1, py + 3); ++row)
+                    reinterpret_cast<QRgb*>(rasterBits + row * rasterLine)[px] = colour;
                 continue;
             }
             const double x = columnX(n.column);

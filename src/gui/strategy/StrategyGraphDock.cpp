@@ -14,6 +14,7 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <map>
 
 namespace npuscope::gui {
@@ -24,7 +25,7 @@ using Layout = query::StrategyGraphLayout;
 
 constexpr int kNodeRole = Qt::UserRole + 1;
 constexpr int kScopeRole = Qt::UserRole + 2;
-constexpr int kMaxListed = 500; // operators listed per stage and kind
+constexpr int kMaxListed = 200; // operators listed per stage and kind (the counts say how many there are)
 
 QString swatch(const QColor& c, const QString& label)
 {
@@ -309,16 +310,27 @@ void StrategyGraphDock::followOperator()
     const auto op = workspace()->selectedOperator();
     if (!op || op->by != query::OperatorGroupBy::Name)
         return;
+    // Op names repeat across stages (each stage's graph numbers its own): the stage of the operator's rank, else of
+    // the selected rank, first.
+    const std::optional<int64_t> rank = op->rank ? op->rank : workspace()->selectedRank();
     const QString wanted = QString::fromStdString(op->key);
+    int found = -1;
     for (uint32_t i = 0; i < m_layout->nodes.size(); ++i) {
         const auto& n = m_layout->nodes[i];
-        if (QString::fromStdString(n.name) == wanted || shortName(n.name) == wanted) {
-            m_canvas->setSelectedItem(static_cast<int>(i));
-            m_canvas->centerOn(i);
-            showAttributes(static_cast<int>(i));
-            return;
-        }
+        if (QString::fromStdString(n.name) != wanted && shortName(n.name) != wanted)
+            continue;
+        const auto& ranks = m_layout->stages[n.stageSlot].ranks;
+        const bool ofRank = rank && std::find(ranks.begin(), ranks.end(), *rank) != ranks.end();
+        if (found < 0 || ofRank)
+            found = static_cast<int>(i);
+        if (ofRank || !rank)
+            break;
     }
+    if (found < 0)
+        return;
+    m_canvas->setSelectedItem(found);
+    m_canvas->centerOn(static_cast<uint32_t>(found));
+    showAttributes(found);
 }
 
 } // namespace npuscope::gui

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: Apache-2.0
+// The Strategy graph view (issue 39): the real two-rank sample (tests/data/mindinsight_parallel_strategy: one stage,
+// GetNext → Conv2D with a gen_strategy, see tests/core/io/StrategyGraphTest.cpp for the reading of the files) and a
+// generated 4-stage job: stages, Send→Receive curves, a scope's halo, the special operators list, the attribute
+// panel, the Workspace's operator selection both ways, fit, zoom and the minimap.
+
+#include "GuiTestSupport.h"
+
+#include "npuscope/gui/common/Workspace.h"
+#include "npuscope/gui/strategy/StrategyGraphCanvas.h"
+#include "npuscope/gui/strategy/StrategyGraphDock.h"
+#include "npuscope/testgen/ClusterGenerator.h"
+
+#include <QLabel>
+#include <QTemporaryDir>
+#include <QTextBrowser>
+#include <QTreeWidget>
+
+using namespace npuscope;
+using namespace npuscope::test;
+
+TEST(StrategyGraphDock, RealSampleShowsItsTwoOperators)
+{
+    auto window = newWindow();
+    auto* dock = window->strategyGraphDock();
+    ASSERT_NE(dock, nullptr);
+    ASSERT_EQ(window->dockByName(QStringLiteral("strategy-graph")), dock);
+    ASSERT_TRUE(openAndWait(*window, { dataPath("mindinsight_parallel_strategy") }));
+    window->showView(dock);
+    ASSERT_TRUE(waitFor([&] { return dock->canvas()->graph() != nullptr; }));
+    const auto* graph = dock->canvas()->graph();
+    ASSERT_EQ(graph->stages.size(), 1u);
+    ASSERT_EQ(graph->nodes.size(), 2u);
+    EXPECT_EQ(graph->types[graph->nodes[0].type], "GetNext");
+    EXPECT_EQ(graph->types[graph->nodes[1].type], "Conv2D");
+    EXPECT_EQ(graph->edges.size(), 1u);
+    EXPECT_TRUE(dock->summaryLabel()->text().contains(QStringLiteral("2 operators")));
+    // The Conv2D under "With a strategy": clicking it selects it and fills the attribute panel.
+    QTreeWidgetItem* stage = dock->specialTree()->topLevelItem(0);
+    ASSERT_NE(stage, nullptr);
+    QTreeWidgetItem* withStrategy = stage->child(0);
+    ASSERT_EQ(withStrategy->childCount(), 1);
+    EXPECT_EQ(withStrategy->child(0)->text(1), QStringLiteral("[[2, 1, 1, 1], [1, 1, 1, 1]]"));
+    dock->selectNode(1);
+    ASSERT_TRUE(waitFor([&] { return dock->attributePanel()->toPlainText().contains(QStringLiteral("Conv2D-op2")); }));
+    EXPECT_TRUE(dock->attributePanel()->toPlainText().contains(QStringLiteral("pad_list=[2, 3, 2, 3]")));
+    ASSERT_TRUE(window->workspace()->selectedOperator());
+    EXPECT_EQ(window->workspace()->selectedOperator()->key, "Conv2D-op2");
+    const QImage image = dock->canvas()->renderFrame();
+    keepImage(image, QStringLiteral("strategy-graph-real"));
+    EXPECT_FALSE(image.isNull());
+}
+
+TEST(StrategyGraphDock, GeneratedPipelineHalosScopesAndFollowsTheSelection)
+{
+    auto window = newWindow();
+    auto* dock = window->strategyGraphDock();
+    QTemporaryDir dir;
+    testgen::GeneratorOptions o;
+    o.ranks = 4;
+    o.pp = 4;
+    o.steps = 1;
+    o.traceMb = 0;
+    o.format = testgen::OutputFormat::MindSpore;
+    o.strategyNodes = 500;
+    ASSERT_TRUE(generateAndOpen(*window, o, dir.path()));
+    window->showView(dock);
+    ASSERT_TRUE(waitFor([&] { return dock->canvas()->graph() != nullptr; }));
+    const auto* graph = dock->canvas()->graph();
+    ASSERT_EQ(graph->stages.size(), 4u);
+    EXPECT_EQ(graph->sendRecv.size(), 6u); // neighbours forward and backward
+    for (const auto& [send, recv] : graph->sendRecv) {
+        EXPECT_EQ(graph->types[graph->nodes[send].type], "Send");
+        EXPECT_EQ(graph->types[graph->nodes[recv].type], "Receive");
+        EXPECT_NE(graph->nodes[send].stageSlot, graph->nodes[recv].stageSlot);
+    }
+    // Checking the "Gradients" scope halos exactly the operators whose scope lies under it.
+    QTreeWidgetItem* gradients = nullptr;
+    for (int i = 0; i < dock->scopeTree()->topLevelItemCount(); ++i) {
+        if (dock->scopeTree()->topLevelItem(i)->text(0).startsWith(QStringLiteral("Gradients")))
+            gradients = dock->scopeTree()->topLevelItem(i);
+    }
+    ASSERT_NE(gradients, nullptr);
+    size_t expected = 0;
+    for (const auto& n : graph->nodes)
+        expected += graph->scopes[n.scope].rfind("Gradients/", 0) == 0 || graph->scopes[n.scope] == "Gradients";
+    ASSERT_GT(expected, 0u);
+    gradients->setCheckState(0, Qt::Checked);
+    EXPECT_EQ(dock->canvas()->haloCount(), expected);
+    gradients->setCheckState(0, Qt::Unchecked);
+    EXPECT_EQ(dock->canvas()->haloCount(), 0u);
+    // An operator selected elsewhere by its short name is found in the selected rank's stage (the names repeat across
+    // stages), selected and centred.
+    window->workspace()->setSelectedRank(2);
+    const auto& target = graph->nodes[graph->stages[2].first + 10];
+    const std::string shortName = target.name.substr(target.name.rfind('/') + 1);
+    window->workspace()->setSelectedOperator(
+        gui::Workspace::OperatorKey { query::OperatorGroupBy::Name, shortName, std::nullopt });
+    ASSERT_TRUE(waitFor([&] { return dock->canvas()->selectedItem() == static_cast<int>(graph->stages[2].first + 10); }));
+    EXPECT_GE(dock->canvas()->pixelsPerColumn(), 3.0);
+    // Fit shows every column; zoom keeps the column under the mouse.
+    dock->canvas()->fit();
+    EXPECT_DOUBLE_EQ(dock->canvas()->firstColumn(), 0.0);
+    const double before = dock->canvas()->pixelsPerColumn();
+    dock->canvas()->zoomAt(4, dock->canvas()->width() / 2.0);
+    EXPECT_NEAR(dock->canvas()->pixelsPerColumn(), before * 4, 1e-9);
+    keepImage(dock->canvas()->renderFrame(), QStringLiteral("strategy-graph-generated"));
+}
