@@ -39,16 +39,9 @@ int run(const std::vector<std::string>& args)
     options.report(report)
         .flag("--with-kernels", kernels)
         .flag("--with-timeline", timeline)
-        .value("--peak-tflops", "a positive number",
-            [&](const std::string& v) {
-                const auto peak = npuscope::cli::parsePositive(v);
-                if (peak)
-                    advice.peakTflops = *peak;
-                return peak.has_value();
-            })
+        .value("--peak-tflops", "a positive number", advice.peakTflops, npuscope::cli::parsePositive)
         .text("--html", [&](const std::string& v) { htmlPath = v; }, "a FILE")
-        .value("--capacity-gb", "a positive number",
-            [&](const std::string& v) { return (advice.capacityMb = npuscope::cli::parseCapacityMb(v)).has_value(); });
+        .value("--capacity-gb", "a positive number", advice.capacityMb, npuscope::cli::parseCapacityMb);
     if (const auto status = options.parse(args))
         return *status;
     // Every rule but aicpu_long and the timeline rules reads what the summary load imports; the kernel rows (every

@@ -56,6 +56,16 @@ public:
     // "VALUE"". needs is the noun of the "NAME needs ..." error ("a value", "a FILE").
     Options& value(const char* name, const char* expects, std::function<bool(const std::string&)> set,
         const char* needs = "a value");
+    // An option read by read(value) -> an optional: out takes what it gives, and nullopt is the "expects" error.
+    template <typename T, typename Read> Options& value(const char* name, const char* expects, T& out, Read read)
+    {
+        return value(name, expects, [&out, read](const std::string& v) {
+            auto parsed = read(v);
+            if (parsed)
+                out = *parsed;
+            return parsed.has_value();
+        });
+    }
     // An option whose value is any text.
     Options& text(const char* name, std::function<void(const std::string&)> set, const char* needs = "a value");
     // An integer option within [lo, hi]; expects as in value() ("an integer", "a rank").

@@ -94,13 +94,7 @@ int run(const std::vector<std::string>& args)
                 o.slowLink = std::make_pair(static_cast<int>(x), static_cast<int>(y));
                 return true;
             })
-        .value("--format", "torch_npu, mindspore or mindspore-legacy",
-            [&](const std::string& v) {
-                const auto format = npuscope::testgen::formatFromName(v);
-                if (format)
-                    o.format = *format;
-                return format.has_value();
-            })
+        .value("--format", "torch_npu, mindspore or mindspore-legacy", o.format, npuscope::testgen::formatFromName)
         .flag("--analysis-db", o.analysisDb)
         .flag("--flops", o.flops)
         .flag("--all-to-all-groups", o.allToAllGroups);

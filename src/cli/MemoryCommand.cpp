@@ -22,8 +22,7 @@ int run(const std::vector<std::string>& args)
     npuscope::cli::ReportArgs report;
     std::optional<double> capacityMb;
     npuscope::cli::Options options("memory");
-    options.report(report).value("--capacity-gb", "a positive number",
-        [&](const std::string& v) { return (capacityMb = npuscope::cli::parseCapacityMb(v)).has_value(); });
+    options.report(report).value("--capacity-gb", "a positive number", capacityMb, npuscope::cli::parseCapacityMb);
     if (const auto status = options.parse(args))
         return *status;
     // The peaks were folded from memory_record at summary load (memory_peak): no memory_record row is imported.

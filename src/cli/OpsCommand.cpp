@@ -31,13 +31,7 @@ int run(const std::vector<std::string>& args)
     options.report(report)
         .integer("--rank", kMin, kMax, "a rank", [&](long long n) { sel.rank = n; })
         .integer("--compare", kMin, kMax, "a rank", [&](long long n) { sel.compareRank = n; })
-        .value("--group-by", "type, name or shape",
-            [&](const std::string& v) {
-                const auto by = npuscope::query::groupByFromName(v);
-                if (by)
-                    sel.groupBy = *by;
-                return by.has_value();
-            });
+        .value("--group-by", "type, name or shape", sel.groupBy, npuscope::query::groupByFromName);
     if (const auto status = options.parse(args))
         return *status;
     if (sel.compareRank && !sel.rank)

@@ -30,7 +30,7 @@ io::DeferredGroups groupsOf(ProfileSlim::Keep keep)
 bool startsWith(const std::string& s, std::string_view prefix) { return s.rfind(prefix, 0) == 0; }
 
 // Small files that detection or an importer reads beside the planned files without planning them: MindInsight's
-// hccl.json and host_ips_mapping.txt (io::MindSporeLayout, MindSporeMiscImporter), old MindSpore's
+// hccl.json and host_ips_mapping.txt (io::MindSporeLayout, MindSporeRankTableImporter), old MindSpore's
 // ascend_cluster_analyse_*.csv (MindSporeStepTraceImporter) and min_cycle_counter_{id}.txt (MindSporeTimelineImporter),
 // CANN's start_info.N / end_info.N / info.json.N (CannProfImporter).
 bool isCompanion(const std::string& name)

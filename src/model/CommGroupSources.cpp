@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/model/CommGroupSources.h"
+#include "npuscope/model/ReadRow.h"
 
 namespace npuscope::model {
 
@@ -10,9 +11,7 @@ CommGroupSources::After CommGroupSources::lastIds(Database& db)
         "(SELECT COALESCE(MAX(id), 0) FROM comm_link_op), (SELECT COALESCE(MAX(id), 0) FROM comm_link_row)");
     After after;
     if (st.step()) {
-        after.commOp = st.int64(0);
-        after.linkOp = st.int64(1);
-        after.linkRow = st.int64(2);
+        readRow(st, after.commOp, after.linkOp, after.linkRow);
     }
     return after;
 }
@@ -44,11 +43,7 @@ void CommGroupSources::forEachSelfOrUnresolvedLink(
     st.bind(1, after.linkRow);
     GroupLinkRow row;
     while (st.step()) {
-        row.groupHash = st.text(0);
-        row.rankId = st.int64(1);
-        row.localSrc = st.optInt(2);
-        row.localDst = st.optInt(3);
-        row.resolved = st.int64(4) != 0;
+        readRow(st, row.groupHash, row.rankId, row.localSrc, row.localDst, row.resolved);
         fn(row);
     }
 }
@@ -59,10 +54,7 @@ void CommGroupSources::forEachListedGroup(Database& db, const std::function<void
                          "WHERE group_hash IS NOT NULL ORDER BY rowid");
     ClusterCommGroupRow row;
     while (st.step()) {
-        row.kind = st.text(0);
-        row.groupHash = st.optText(1);
-        row.rawName = st.optText(2);
-        row.name = st.optText(3);
+        readRow(st, row.kind, row.groupHash, row.rawName, row.name);
         row.ranks = ClusterSummaryWriter::parseRanks(st.text(4));
         row.source = st.text(5);
         fn(row);

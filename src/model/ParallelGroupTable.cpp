@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/model/ParallelGroupTable.h"
+#include "npuscope/model/ReadRow.h"
 
 #include <nlohmann/json.hpp>
 
@@ -79,9 +80,7 @@ void ParallelGroupTable::forEach(Database& db, const std::function<void(const Pa
     auto st = db.prepare("SELECT rank_id, raw_name, name, global_ranks FROM parallel_group ORDER BY rowid");
     ParallelGroupRow row;
     while (st.step()) {
-        row.rankId = st.int64(0);
-        row.rawName = st.text(1);
-        row.name = st.optText(2);
+        readRow(st, row.rankId, row.rawName, row.name);
         row.globalRanks = parseRankText(st.text(3));
         fn(row);
     }

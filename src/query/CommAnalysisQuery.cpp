@@ -26,9 +26,9 @@ enum class LinkMode { Totals, Slot, Op, Bottom1 };
 // the bottom1 slot links that name an op.
 struct LinkQuery {
     LinkMode mode = LinkMode::Totals;
-    std::optional<int64_t> step;
-    std::optional<std::string> group, opType, slot, opName, transport;
-    std::optional<int64_t> rank, src, dst;
+    std::optional<int64_t> step {};
+    std::optional<std::string> group {}, opType {}, slot {}, opName {}, transport {};
+    std::optional<int64_t> rank {}, src {}, dst {};
     // Totals: the "Total Op Info" rows instead of the per-type totals (only when the selection has no other).
     bool totalOpInfo = false;
 };
@@ -234,14 +234,9 @@ LinkQuery matrixQuery(const CommSelection& sel, const MatrixOp& op)
 
 LinkQuery linkTableQuery(const LinkFilter& f)
 {
-    LinkQuery q;
-    q.step = f.step;
-    q.group = f.groupHash;
-    q.rank = f.rank;
-    q.src = f.src;
-    q.dst = f.dst;
-    q.transport = f.transport;
-    return q;
+    return {
+        .step = f.step, .group = f.groupHash, .transport = f.transport, .rank = f.rank, .src = f.src, .dst = f.dst
+    };
 }
 
 } // namespace

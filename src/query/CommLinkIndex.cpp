@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/CommLinkIndex.h"
+#include "npuscope/model/ReadRow.h"
 
 #include "StepBuckets.h"
 
@@ -214,8 +215,7 @@ std::vector<Group> readGroups(model::Database& db)
     auto groups = db.prepare("SELECT group_hash, name FROM comm_group ORDER BY group_hash");
     while (groups.step()) {
         Group g;
-        g.hash = groups.text(0);
-        g.name = groups.optText(1);
+        model::readRow(groups, g.hash, g.name);
         out.push_back(std::move(g));
     }
     CommQuery::addMembers(db, out);

@@ -2,6 +2,7 @@
 #include "npuscope/query/CommQuery.h"
 
 #include "npuscope/core/HandOff.h"
+#include "npuscope/model/ReadRow.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -52,23 +53,8 @@ std::vector<CommOp> CommQuery::ops(model::Database& db, const CommFilter& filter
     std::vector<CommOp> out;
     while (st.step()) {
         CommOp o;
-        o.id = st.int64(0);
-        o.rank = st.int64(1);
-        o.step = st.optInt(2);
-        o.kind = st.text(3);
-        o.opKey = st.text(4);
-        o.opName = st.text(5);
-        o.opType = st.optText(6);
-        o.groupHash = st.optText(7);
-        o.isTotal = st.int64(8) != 0;
-        o.startNs = st.optInt(9);
-        o.elapseNs = st.optInt(10);
-        o.transitNs = st.optInt(11);
-        o.waitNs = st.optInt(12);
-        o.syncNs = st.optInt(13);
-        o.idleNs = st.optInt(14);
-        o.waitRatio = st.optReal(15);
-        o.syncRatio = st.optReal(16);
+        model::readRow(st, o.id, o.rank, o.step, o.kind, o.opKey, o.opName, o.opType, o.groupHash, o.isTotal, o.startNs,
+            o.elapseNs, o.transitNs, o.waitNs, o.syncNs, o.idleNs, o.waitRatio, o.syncRatio);
         out.push_back(std::move(o));
     }
     return out;
@@ -467,11 +453,7 @@ std::vector<Group> readGroups(model::Database& db)
                          "ORDER BY g.name IS NULL, g.name, g.group_hash");
     while (st.step()) {
         Group g;
-        g.hash = st.text(0);
-        g.rawName = st.optText(1);
-        g.name = st.optText(2);
-        g.ranksSource = st.text(3);
-        g.opCount = st.int64(4);
+        model::readRow(st, g.hash, g.rawName, g.name, g.ranksSource, g.opCount);
         out.push_back(std::move(g));
     }
     CommQuery::addMembers(db, out);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/FlopsQuery.h"
+#include "npuscope/model/ReadRow.h"
 #include "npuscope/query/TranslationMarker.h"
 
 #include <algorithm>
@@ -37,9 +38,7 @@ std::vector<RankFlops> kernelTotals(model::Database& db, std::optional<int64_t> 
         st.bind(1, *step);
     while (st.step()) {
         RankFlops r;
-        r.rank = st.int64(0);
-        r.kernels = st.int64(1);
-        r.flops = st.real(2);
+        model::readRow(st, r.rank, r.kernels, r.flops);
         r.computeNs = static_cast<int64_t>(st.real(3));
         out.push_back(r);
     }

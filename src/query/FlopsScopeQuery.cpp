@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/FlopsScopeQuery.h"
+#include "npuscope/model/ReadRow.h"
 
 #include <algorithm>
 #include <map>
@@ -104,11 +105,7 @@ void expand(const Graph& g, FlopsScopeTree& tree, size_t index, double scale, st
 
 std::vector<int64_t> FlopsScopeQuery::ranks(model::Database& db)
 {
-    std::vector<int64_t> out;
-    auto st = db.prepare("SELECT DISTINCT rank_id FROM flops_scope_link ORDER BY rank_id");
-    while (st.step())
-        out.push_back(st.int64(0));
-    return out;
+    return model::readInts(db, "SELECT DISTINCT rank_id FROM flops_scope_link ORDER BY rank_id");
 }
 
 FlopsScopeTree FlopsScopeQuery::tree(model::Database& db, int64_t rank)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/MareyQuery.h"
+#include "npuscope/model/ReadRow.h"
 
 #include <algorithm>
 #include <cctype>
@@ -85,13 +86,10 @@ private:
 
 std::vector<int64_t> MareyQuery::steps(model::Database& db)
 {
-    std::vector<int64_t> out;
     // step_trace too: before any kernel of a cluster is loaded (step_kernel), its steps come from the summary.
-    auto st = db.prepare("SELECT step FROM kernel WHERE step IS NOT NULL UNION SELECT step FROM step_kernel WHERE step "
-                         "IS NOT NULL UNION SELECT step FROM step_trace WHERE step IS NOT NULL ORDER BY step");
-    while (st.step())
-        out.push_back(st.int64(0));
-    return out;
+    return model::readInts(db,
+        "SELECT step FROM kernel WHERE step IS NOT NULL UNION SELECT step FROM step_kernel WHERE step IS NOT NULL "
+        "UNION SELECT step FROM step_trace WHERE step IS NOT NULL ORDER BY step");
 }
 
 std::vector<int64_t> MareyQuery::ranksNeedingTimelines(model::Database& db, const std::vector<int64_t>& ranks)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/MemoryDetailQuery.h"
 #include "npuscope/core/EnumNames.h"
+#include "npuscope/model/ReadRow.h"
 #include "npuscope/query/TranslationMarker.h"
 
 #include "npuscope/query/TimelineQuery.h"
@@ -136,18 +137,8 @@ std::vector<OperatorMemoryRow> MemoryDetailQuery::blocks(
     st.bind(1, rank);
     while (st.step()) {
         OperatorMemoryRow r;
-        r.name = st.text(0);
-        r.sizeKb = st.optReal(1);
-        r.allocTs = st.optInt(2);
-        r.releaseTs = st.optInt(3);
-        r.activeReleaseTs = st.optInt(4);
-        r.dur = st.optInt(5);
-        r.activeDur = st.optInt(6);
-        r.allocAllocatedMb = st.optReal(7);
-        r.allocReservedMb = st.optReal(8);
-        r.releaseAllocatedMb = st.optReal(9);
-        r.releaseReservedMb = st.optReal(10);
-        r.device = st.text(11);
+        model::readRow(st, r.name, r.sizeKb, r.allocTs, r.releaseTs, r.activeReleaseTs, r.dur, r.activeDur,
+            r.allocAllocatedMb, r.allocReservedMb, r.releaseAllocatedMb, r.releaseReservedMb, r.device);
         r.component = r.name.rfind("cann::", 0) == 0 ? "GE" : "PTA";
         if (window && !inWindow(r, window->first, window->second))
             continue;

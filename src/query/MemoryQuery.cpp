@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/MemoryQuery.h"
+#include "npuscope/model/ReadRow.h"
 
 #include "npuscope/query/RankQuery.h"
 
@@ -59,8 +60,7 @@ std::vector<RankMemoryPeak> MemoryQuery::peaks(model::Database& db, std::optiona
     auto st = db.prepare("SELECT rank_id, device_id FROM rank ORDER BY rank_id");
     while (st.step()) {
         RankMemoryPeak p;
-        p.rank = st.int64(0);
-        p.device = st.optInt(1);
+        model::readRow(st, p.rank, p.device);
         if (auto h = hosts.find(p.rank); h != hosts.end())
             p.host = h->second;
         for (const char* component : { "APP", "PTA+GE", "PTA" }) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/ParallelLayoutQuery.h"
+#include "npuscope/model/ReadRow.h"
 #include "npuscope/query/TranslationMarker.h"
 
 #include <algorithm>
@@ -13,11 +14,7 @@ namespace {
 
 std::vector<int64_t> loadedRanks(model::Database& db)
 {
-    std::vector<int64_t> out;
-    auto st = db.prepare("SELECT rank_id FROM rank ORDER BY rank_id");
-    while (st.step())
-        out.push_back(st.int64(0));
-    return out;
+    return model::readInts(db, "SELECT rank_id FROM rank ORDER BY rank_id");
 }
 
 // The integer lists of a text: "0,1,2" or "[0,1,2]" is one list, "[[0,1],[2,3]]" two (each inner bracket one).

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/PipelineQuery.h"
+#include "npuscope/model/ReadRow.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -19,12 +20,9 @@ std::optional<double> sum(std::optional<double> a, std::optional<double> b)
 
 std::vector<int64_t> pipelineRanks(model::Database& db)
 {
-    std::vector<int64_t> out;
-    auto st = db.prepare("SELECT rank_id FROM pipeline_op UNION SELECT rank_id FROM pipeline_cpu "
-                         "UNION SELECT rank_id FROM pipeline_queue ORDER BY 1");
-    while (st.step())
-        out.push_back(st.int64(0));
-    return out;
+    return model::readInts(db,
+        "SELECT rank_id FROM pipeline_op UNION SELECT rank_id FROM pipeline_cpu "
+        "UNION SELECT rank_id FROM pipeline_queue ORDER BY 1");
 }
 
 // The rank's operators from one source file: the CSV when the rank has one (it carries the usage rate;
@@ -133,11 +131,8 @@ void readDeviceQueue(model::Database& db, RankPipeline& p)
     st.bind(1, p.rank);
     if (!st.step())
         return;
-    p.deviceQueueSamples = st.int64(0);
-    p.deviceQueueEmpty = st.int64(1);
-    p.deviceQueueFull = st.int64(2);
-    p.deviceQueueCapacity = st.optInt(3);
-    p.deviceQueueAvgSize = st.optReal(4);
+    model::readRow(
+        st, p.deviceQueueSamples, p.deviceQueueEmpty, p.deviceQueueFull, p.deviceQueueCapacity, p.deviceQueueAvgSize);
     if (p.deviceQueueSamples > 0)
         p.deviceQueueEmptyRate = static_cast<double>(p.deviceQueueEmpty) / static_cast<double>(p.deviceQueueSamples);
 }

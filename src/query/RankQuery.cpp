@@ -2,6 +2,7 @@
 #include "npuscope/query/RankQuery.h"
 
 #include "npuscope/core/HostIpsMapping.h"
+#include "npuscope/model/ReadRow.h"
 
 #include <filesystem>
 #include <map>
@@ -52,16 +53,8 @@ std::vector<RankInfo> RankQuery::ranks(model::Database& db, HostDisplay hosts)
                          "cann_version, world_size FROM rank ORDER BY rank_id");
     while (st.step()) {
         RankInfo r;
-        r.rank = st.int64(0);
-        r.device = st.optInt(1);
-        r.path = st.text(2);
-        r.rankSource = st.text(3);
-        r.host = st.optText(4);
-        r.framework = st.optText(5);
-        r.profilerLevel = st.optText(6);
-        r.version = st.optText(7);
-        r.cannVersion = st.optText(8);
-        r.worldSize = st.optInt(9);
+        model::readRow(st, r.rank, r.device, r.path, r.rankSource, r.host, r.framework, r.profilerLevel, r.version,
+            r.cannVersion, r.worldSize);
         index[r.rank] = out.size();
         out.push_back(std::move(r));
     }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/StatisticsQuery.h"
+#include "npuscope/model/ReadRow.h"
 
 #include <map>
 
@@ -27,11 +28,7 @@ std::optional<double> meanOf(int64_t totalNs, int64_t count)
 
 std::vector<int64_t> ranksOf(model::Database& db, const char* table)
 {
-    std::vector<int64_t> out;
-    auto st = db.prepare(std::string("SELECT DISTINCT rank_id FROM ") + table + " ORDER BY rank_id");
-    while (st.step())
-        out.push_back(st.int64(0));
-    return out;
+    return model::readInts(db, std::string("SELECT DISTINCT rank_id FROM ") + table + " ORDER BY rank_id");
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/StepQuery.h"
+#include "npuscope/model/ReadRow.h"
 
 #include <algorithm>
 #include <cmath>
@@ -38,12 +39,10 @@ std::string averagedSql(const char* head, int count, const std::string& table, c
     return sql;
 }
 
-StepBreakdown readRow(const model::Statement& st)
+StepBreakdown readBreakdown(const model::Statement& st)
 {
     StepBreakdown b;
-    b.rank = st.int64(0);
-    b.device = st.optInt(1);
-    b.step = st.optInt(2);
+    model::readRow(st, b.rank, b.device, b.step);
     for (int i = 0; i < kStepColumnCount; ++i)
         b.values[static_cast<size_t>(i)] = st.optInt(3 + i);
     return b;
@@ -95,11 +94,7 @@ StepSplit splitOf(const StepBreakdown& b)
 
 std::vector<int64_t> StepQuery::steps(model::Database& db)
 {
-    std::vector<int64_t> out;
-    auto st = db.prepare("SELECT DISTINCT step FROM step_trace WHERE step IS NOT NULL ORDER BY step");
-    while (st.step())
-        out.push_back(st.int64(0));
-    return out;
+    return model::readInts(db, "SELECT DISTINCT step FROM step_trace WHERE step IS NOT NULL ORDER BY step");
 }
 
 std::vector<StepBreakdown> StepQuery::breakdown(model::Database& db, std::optional<int64_t> step)
@@ -116,7 +111,7 @@ std::vector<StepBreakdown> StepQuery::breakdown(model::Database& db, std::option
         st.bind(1, *step);
     std::vector<StepBreakdown> out;
     while (st.step())
-        out.push_back(readRow(st));
+        out.push_back(readBreakdown(st));
     return out;
 }
 
@@ -128,7 +123,7 @@ std::vector<StepBreakdown> StepQuery::averaged(model::Database& db, bool skipFir
         kStepColumnCount, "step_trace", "rank_id", skipFirst));
     std::vector<StepBreakdown> out;
     while (st.step()) {
-        auto b = readRow(st);
+        auto b = readBreakdown(st);
         b.stepCount = static_cast<int>(st.int64(3 + kStepColumnCount));
         out.push_back(b);
     }

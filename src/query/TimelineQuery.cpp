@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/TimelineQuery.h"
-
+#include "npuscope/model/ReadRow.h"
 
 #include <algorithm>
 #include <cctype>
@@ -216,17 +216,14 @@ RankTimelinePtr TimelineQuery::loadRank(model::Database& db, int64_t rank)
 
 std::optional<SliceDetails> TimelineQuery::details(model::Database& db, int64_t sliceId)
 {
-    auto st = db.prepare("SELECT s.id, n.value, c.value, s.ts, s.dur FROM slice s"
-                         " JOIN string n ON n.id = s.name_id LEFT JOIN string c ON c.id = s.cat_id WHERE s.id = ?1");
-    st.bind(1, sliceId);
-    if (!st.step())
+    const auto st = model::firstRow(db,
+        "SELECT s.id, n.value, c.value, s.ts, s.dur FROM slice s JOIN string n ON n.id = s.name_id LEFT JOIN string c "
+        "ON c.id = s.cat_id WHERE s.id = ?1",
+        sliceId);
+    if (!st)
         return std::nullopt;
     SliceDetails d;
-    d.id = st.int64(0);
-    d.name = st.text(1);
-    d.category = st.optText(2).value_or("");
-    d.ts = st.int64(3);
-    d.dur = st.int64(4);
+    model::readRow(*st, d.id, d.name, d.category, d.ts, d.dur); // a slice without a category: ""
     return d;
 }
 

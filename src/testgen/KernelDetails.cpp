@@ -48,48 +48,59 @@ std::string kernelName(const Kernel& k)
 
 namespace {
 
+// The PMU columns of one kernel row as both column sets write them: which units the kernel ran on, its seeded
+// ratios, and the text the columns are appended to (each with its leading comma).
+struct PmuColumns {
+    PmuColumns(const Kernel& k, uint64_t seed)
+        : us(static_cast<double>(k.dur) / 1000.0)
+        , aic(std::string(kKernelTypes[static_cast<size_t>(k.type)].core) != "AI_VECTOR_CORE")
+        , aiv(std::string(kKernelTypes[static_cast<size_t>(k.type)].core) != "AI_CORE")
+        , salt(seed)
+    {
+    }
+    double r(int i) const { return 0.05 + 0.9 * unit(mix(salt, static_cast<uint64_t>(i))); }
+    void add(const std::string& v) { text += "," + v; }
+    // Appends a unit's time (µs: share of the kernel's duration) and total cycles (1.8 GHz times cores); returns
+    // the time.
+    double addTime(double share, int cores)
+    {
+        const double t = us * share;
+        add(fixed(t, 3));
+        add(std::to_string(static_cast<int64_t>(t * 1800.0 * cores)));
+        return t;
+    }
+
+    double us;
+    bool aic, aiv;
+    uint64_t salt;
+    std::string text;
+};
+
 // 13 aic + 11 aiv PMU columns + cube_utilization, plausible for the core type.
 std::string pmuColumns(const Kernel& k, uint64_t salt)
 {
-    const auto& kt = kKernelTypes[static_cast<size_t>(k.type)];
-    const double us = static_cast<double>(k.dur) / 1000.0;
-    const bool aic = std::string(kt.core) != "AI_VECTOR_CORE";
-    const bool aiv = std::string(kt.core) != "AI_CORE";
-    auto r = [&](int i) { return 0.05 + 0.9 * unit(mix(salt, static_cast<uint64_t>(i))); };
-    std::string s;
-    auto add = [&s](const std::string& v) { s += "," + v; };
-    if (aic) {
-        const double t = us * 0.97;
-        add(fixed(t, 3));
-        add(std::to_string(static_cast<int64_t>(t * 1800.0 * 24)));
-        for (int i = 0; i < 5; ++i) {
-            add(fixed(t * r(i), 3));
-            add(fixed(r(i), 3));
+    PmuColumns p(k, salt);
+    // A unit's time, cycles, `pairs` (time, ratio) pairs from ratio `first` on and icache miss rate (ratio `miss`);
+    // zeros when the kernel did not run on it.
+    const auto unitColumns = [&p](bool ran, double share, int cores, int pairs, int first, int miss) {
+        if (!ran) {
+            p.add("0.0");
+            p.add("0");
+            for (int i = 0; i < 2 * pairs + 1; ++i)
+                p.add("0.0");
+            return;
         }
-        add(fixed(r(9) * 0.01, 3));
-    } else {
-        add("0.0");
-        add("0");
-        for (int i = 0; i < 11; ++i)
-            add("0.0");
-    }
-    if (aiv) {
-        const double t = us * 0.95;
-        add(fixed(t, 3));
-        add(std::to_string(static_cast<int64_t>(t * 1800.0 * 48)));
-        for (int i = 0; i < 4; ++i) {
-            add(fixed(t * r(10 + i), 3));
-            add(fixed(r(10 + i), 3));
+        const double t = p.addTime(share, cores);
+        for (int i = first; i < first + pairs; ++i) {
+            p.add(fixed(t * p.r(i), 3));
+            p.add(fixed(p.r(i), 3));
         }
-        add(fixed(r(20) * 0.01, 3));
-    } else {
-        add("0.0");
-        add("0");
-        for (int i = 0; i < 9; ++i)
-            add("0.0");
-    }
-    add(aic ? fixed(40.0 + 50.0 * r(21), 3) : "0");
-    return s;
+        p.add(fixed(p.r(miss) * 0.01, 3));
+    };
+    unitColumns(p.aic, 0.97, 24, 5, 0, 9);
+    unitColumns(p.aiv, 0.95, 48, 4, 10, 20);
+    p.add(p.aic ? fixed(40.0 + 50.0 * p.r(21), 3) : "0");
+    return p.text;
 }
 
 // The seeded salt of a kernel's PMU figures: the same for its kernel_details row and MindSpore's FLOPs files.
@@ -101,38 +112,28 @@ uint64_t kernelSalt(const Cluster& c, int rank, const Kernel& k)
 // 14 ArithmeticUtilization columns: times and cycles as pmuColumns, the FLOPs of kernelFlops.
 std::string pmuColumnsFlops(const Kernel& k, uint64_t salt, const KernelFlops& f)
 {
-    const auto& kt = kKernelTypes[static_cast<size_t>(k.type)];
-    const double us = static_cast<double>(k.dur) / 1000.0;
-    const bool aic = std::string(kt.core) != "AI_VECTOR_CORE";
-    const bool aiv = std::string(kt.core) != "AI_CORE";
-    auto r = [&](int i) { return 0.05 + 0.9 * unit(mix(salt, static_cast<uint64_t>(i))); };
-    std::string s;
-    auto add = [&s](const std::string& v) { s += "," + v; };
-    if (aic) {
-        const double t = us * 0.97;
-        add(fixed(t, 3));
-        add(std::to_string(static_cast<int64_t>(t * 1800.0 * 24)));
-        add(fixed(r(0), 3));
-        add("0.0");
-        add(std::to_string(f.aicCube));
-        add(std::to_string(f.aicVector));
+    PmuColumns p(k, salt);
+    if (p.aic) {
+        p.addTime(0.97, 24);
+        p.add(fixed(p.r(0), 3));
+        p.add("0.0");
+        p.add(std::to_string(f.aicCube));
+        p.add(std::to_string(f.aicVector));
     } else {
         for (const char* v : { "0.0", "0", "0.0", "0.0", "0", "0" })
-            add(v);
+            p.add(v);
     }
-    if (aiv) {
-        const double t = us * 0.95;
-        add(fixed(t, 3));
-        add(std::to_string(static_cast<int64_t>(t * 1800.0 * 48)));
+    if (p.aiv) {
+        p.addTime(0.95, 48);
         for (int i = 0; i < 4; ++i)
-            add(fixed(r(10 + i) * 0.25, 3));
-        add("0");
-        add(std::to_string(f.aivVector));
+            p.add(fixed(p.r(10 + i) * 0.25, 3));
+        p.add("0");
+        p.add(std::to_string(f.aivVector));
     } else {
         for (const char* v : { "0.0", "0", "0.0", "0.0", "0.0", "0.0", "0", "0" })
-            add(v);
+            p.add(v);
     }
-    return s;
+    return p.text;
 }
 
 } // namespace

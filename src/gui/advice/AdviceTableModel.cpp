@@ -86,18 +86,16 @@ QString AdviceTableModel::severityText(query::advice::Severity severity)
 
 QString AdviceTableModel::categoryText(const std::string& category)
 {
-    if (category == "delimitation")
-        return tr("delimitation");
-    if (category == "slow_rank")
-        return tr("slow rank");
-    if (category == "communication")
-        return tr("communication");
-    if (category == "computation")
-        return tr("computation");
-    if (category == "scheduling")
-        return tr("scheduling");
-    if (category == "memory")
-        return tr("memory");
+    static constexpr struct {
+        const char* key;
+        const char* text;
+    } kCategories[] { { "delimitation", QT_TR_NOOP("delimitation") }, { "slow_rank", QT_TR_NOOP("slow rank") },
+        { "communication", QT_TR_NOOP("communication") }, { "computation", QT_TR_NOOP("computation") },
+        { "scheduling", QT_TR_NOOP("scheduling") }, { "memory", QT_TR_NOOP("memory") } };
+    for (const auto& c : kCategories) {
+        if (category == c.key)
+            return tr(c.text);
+    }
     return QString::fromStdString(category);
 }
 

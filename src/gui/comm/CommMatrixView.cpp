@@ -113,18 +113,15 @@ CommMatrixView::CommMatrixView(QWidget* parent)
 
 QColor CommMatrixView::transportColor(const std::string& t)
 {
-    if (t == "LOCAL")
-        return QColor(170, 170, 170);
-    if (t == "HCCS")
-        return QColor(66, 133, 244);
-    if (t == "SDMA")
-        return QColor(52, 168, 83);
-    if (t == "RDMA")
-        return QColor(234, 67, 53);
-    if (t == "PCIE")
-        return QColor(251, 188, 5);
-    if (t == "SIO")
-        return QColor(155, 89, 182);
+    static constexpr struct {
+        const char* name;
+        int r, g, b;
+    } kColors[] { { "LOCAL", 170, 170, 170 }, { "HCCS", 66, 133, 244 }, { "SDMA", 52, 168, 83 },
+        { "RDMA", 234, 67, 53 }, { "PCIE", 251, 188, 5 }, { "SIO", 155, 89, 182 } };
+    for (const auto& c : kColors) {
+        if (t == c.name)
+            return QColor(c.r, c.g, c.b);
+    }
     return QColor(90, 90, 90);
 }
 

@@ -93,18 +93,20 @@ LinksDock::LinksDock(Workspace* ws, QWidget* parent)
     clusterLayout->addWidget(m_clusterTitle);
     auto* filters = new QHBoxLayout;
     // The step and group other views chose filter these links too; each shows as a chip whose ✕ drops it.
-    m_stepChip = new QToolButton(clusterBox);
-    m_stepChip->setObjectName(QStringLiteral("linkStepChip"));
-    m_stepChip->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    m_stepChip->setToolTip(tr("Filtered by the step chosen in Cluster steps; click to show every step"));
-    connect(m_stepChip, &QToolButton::clicked, this, [this] { workspace()->setStep(std::nullopt); });
-    filters->addWidget(m_stepChip);
-    m_groupChip = new QToolButton(clusterBox);
-    m_groupChip->setObjectName(QStringLiteral("linkGroupChip"));
-    m_groupChip->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    m_groupChip->setToolTip(tr("Filtered by the group chosen in another view; click to show every group"));
-    connect(m_groupChip, &QToolButton::clicked, this, [this] { workspace()->setGroupHash(std::nullopt); });
-    filters->addWidget(m_groupChip);
+    const auto newChip = [&](const char* name, const QString& toolTip, auto drop) {
+        auto* chip = new QToolButton(clusterBox);
+        chip->setObjectName(QString::fromLatin1(name));
+        chip->setToolButtonStyle(Qt::ToolButtonTextOnly);
+        chip->setToolTip(toolTip);
+        connect(chip, &QToolButton::clicked, this, drop);
+        filters->addWidget(chip);
+        return chip;
+    };
+    m_stepChip = newChip("linkStepChip", tr("Filtered by the step chosen in Cluster steps; click to show every step"),
+        [this] { workspace()->setStep(std::nullopt); });
+    m_groupChip
+        = newChip("linkGroupChip", tr("Filtered by the group chosen in another view; click to show every group"),
+            [this] { workspace()->setGroupHash(std::nullopt); });
     filters->addWidget(new QLabel(tr("Src:"), clusterBox));
     m_src = newRankFilter("linkSrcFilter", clusterBox);
     filters->addWidget(m_src);

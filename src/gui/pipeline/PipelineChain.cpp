@@ -174,13 +174,8 @@ void PipelineChain::drawBox(QPainter& p, int item) const
         fill = selectionColor();
     p.setPen(bottleneck ? QPen(bottleneckColor(), 3) : QPen(palette().color(QPalette::Mid), 1));
     p.setBrush(fill);
-    p.drawRoundedRect(box, 6, 6);
-    const QRectF inner = box.adjusted(8, 5, -8, -5);
-    QFont bold = font();
-    bold.setBold(true);
-    p.setFont(bold);
-    p.setPen(palette().color(QPalette::Text));
-    const QFontMetricsF fm(bold);
+    const QRectF inner = drawBoxFrame(p, box, QPalette::Text);
+    const QFontMetricsF fm(titleFont());
     p.drawText(QRectF(inner.left(), inner.top(), inner.width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
         fm.elidedText(QString::fromStdString(op.opType), Qt::ElideRight, inner.width()));
     p.setFont(font());
@@ -205,6 +200,21 @@ void PipelineChain::drawBox(QPainter& p, int item) const
         Qt::AlignLeft | Qt::AlignVCenter, small.elidedText(queue, Qt::ElideRight, inner.width()));
 }
 
+QRectF PipelineChain::drawBoxFrame(QPainter& p, const QRectF& box, QPalette::ColorRole text) const
+{
+    p.drawRoundedRect(box, 6, 6);
+    p.setFont(titleFont());
+    p.setPen(palette().color(text));
+    return box.adjusted(8, 5, -8, -5);
+}
+
+QFont PipelineChain::titleFont() const
+{
+    QFont bold = font();
+    bold.setBold(true);
+    return bold;
+}
+
 void PipelineChain::drawDeviceQueue(QPainter& p) const
 {
     const int item = static_cast<int>(m_boxes.size()) - 1;
@@ -214,12 +224,7 @@ void PipelineChain::drawDeviceQueue(QPainter& p) const
         = pl.deviceQueueEmptyRate && *pl.deviceQueueEmptyRate > query::PipelineQuery::kDeviceQueueEmptyRate;
     p.setPen(QPen(starved ? bottleneckColor() : palette().color(QPalette::Mid), starved ? 2 : 1, Qt::DashLine));
     p.setBrush(item == hoveredItem() || item == selectedItem() ? selectionColor() : palette().color(QPalette::Button));
-    p.drawRoundedRect(box, 6, 6);
-    const QRectF inner = box.adjusted(8, 5, -8, -5);
-    QFont bold = font();
-    bold.setBold(true);
-    p.setFont(bold);
-    p.setPen(palette().color(QPalette::ButtonText));
+    const QRectF inner = drawBoxFrame(p, box, QPalette::ButtonText);
     p.drawText(inner, Qt::AlignLeft | Qt::AlignTop, tr("Device queue"));
     p.setFont(font());
     const QString line = pl.deviceQueueSamples > 0

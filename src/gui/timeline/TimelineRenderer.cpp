@@ -194,9 +194,9 @@ bool TimelineRenderer::matchesFilter(const Row& row) const
 
 std::optional<TimelineRenderer::Row> TimelineRenderer::makeRow(const RowKey& key) const
 {
-    if (key.rank < 0 || static_cast<size_t>(key.rank) >= m_ranks.size())
+    const RankEntry* e = entryOf(key);
+    if (!e)
         return std::nullopt;
-    const RankEntry& e = m_ranks[static_cast<size_t>(key.rank)];
     Row r;
     r.kind = key.kind;
     r.rank = key.rank;
@@ -205,12 +205,12 @@ std::optional<TimelineRenderer::Row> TimelineRenderer::makeRow(const RowKey& key
         r.height = kHeaderHeight;
         return r;
     case RowKind::Group:
-        if (!e.data)
+        if (!e->data)
             return std::nullopt;
         r.height = kProcessHeight;
         return r;
     case RowKind::Process:
-        if (!e.data || static_cast<size_t>(key.item) >= e.data->processes.size())
+        if (!e->data || static_cast<size_t>(key.item) >= e->data->processes.size())
             return std::nullopt;
         r.process = key.item;
         r.height = kProcessHeight;
@@ -219,11 +219,11 @@ std::optional<TimelineRenderer::Row> TimelineRenderer::makeRow(const RowKey& key
     case RowKind::Counter:
         break;
     }
-    if (!e.data)
+    if (!e->data)
         return std::nullopt;
     r.item = key.item;
-    for (size_t p = 0; p < e.data->processes.size(); ++p) {
-        const auto& list = key.kind == RowKind::Track ? e.data->processes[p].tracks : e.data->processes[p].counters;
+    for (size_t p = 0; p < e->data->processes.size(); ++p) {
+        const auto& list = key.kind == RowKind::Track ? e->data->processes[p].tracks : e->data->processes[p].counters;
         if (std::find(list.begin(), list.end(), key.item) != list.end())
             r.process = static_cast<int>(p);
     }
@@ -232,7 +232,7 @@ std::optional<TimelineRenderer::Row> TimelineRenderer::makeRow(const RowKey& key
         return r;
     }
     const int depth
-        = static_cast<int>(std::max<size_t>(1, e.data->tracks[static_cast<size_t>(key.item)].levels.size()));
+        = static_cast<int>(std::max<size_t>(1, e->data->tracks[static_cast<size_t>(key.item)].levels.size()));
     r.levels = isTrackExpanded(key) ? depth : std::min(depth, m_maxLevels);
     r.hiddenLevels = depth - r.levels;
     r.height = r.levels * kLevelHeight + 4;

@@ -166,35 +166,34 @@ void TimelineSession::save(const QString& key) const
 std::optional<TimelineSession::RowId> TimelineSession::idOf(
     const TimelineRenderer& renderer, const TimelineRenderer::RowKey& key)
 {
-    const auto& ranks = renderer.ranks();
-    if (key.rank < 0 || static_cast<size_t>(key.rank) >= ranks.size())
+    const auto* e = renderer.entryOf(key);
+    if (!e)
         return std::nullopt;
-    const auto& e = ranks[static_cast<size_t>(key.rank)];
     RowId id;
     id.kind = key.kind;
-    id.rank = e.rank;
+    id.rank = e->rank;
     if (key.kind == RowKind::Rank || key.kind == RowKind::Group)
         return id;
-    if (!e.data || key.item < 0)
+    if (!e->data || key.item < 0)
         return std::nullopt;
     const auto item = static_cast<size_t>(key.item);
     switch (key.kind) {
     case RowKind::Process:
-        if (item >= e.data->processes.size())
+        if (item >= e->data->processes.size())
             return std::nullopt;
-        id.pid = e.data->processes[item].pid;
+        id.pid = e->data->processes[item].pid;
         return id;
     case RowKind::Track:
-        if (item >= e.data->tracks.size())
+        if (item >= e->data->tracks.size())
             return std::nullopt;
-        id.pid = e.data->tracks[item].pid;
-        id.tid = e.data->tracks[item].tid;
+        id.pid = e->data->tracks[item].pid;
+        id.tid = e->data->tracks[item].tid;
         return id;
     case RowKind::Counter:
-        if (item >= e.data->counters.size())
+        if (item >= e->data->counters.size())
             return std::nullopt;
-        id.pid = e.data->counters[item].pid;
-        id.counter = counterId(e.data->counters[item]);
+        id.pid = e->data->counters[item].pid;
+        id.counter = counterId(e->data->counters[item]);
         return id;
     default:
         return std::nullopt;

@@ -134,18 +134,11 @@ void importCommTime(ImportContext& ctx, SqliteExport& db, OpIndex& ops, std::opt
         r.step = stepFromKey(stepText);
         r.kind = kind;
         r.groupHash = Cell::groupHashOf(st.optText(1));
-        r.opKey = r.groupHash ? op + "@" + *r.groupHash : op;
-        const OpKey parsed = parseOpKey(r.opKey);
-        r.opName = parsed.name;
-        r.opType = parsed.type;
+        setOpKey(r, op);
         r.isTotal = op == "Total Op Info";
         if (!st.isNull(2))
             r.startNs = doubleToNs(st.real(2), 1.0e3);
-        r.elapseNs = Cell::scaledNs(st, 3, 1.0e6);
-        r.transitNs = Cell::scaledNs(st, 4, 1.0e6);
-        r.waitNs = Cell::scaledNs(st, 5, 1.0e6);
-        r.syncNs = Cell::scaledNs(st, 6, 1.0e6);
-        r.idleNs = Cell::scaledNs(st, 7, 1.0e6);
+        readCommAnalyzerTimes(st, 3, r);
         r.waitRatio = ratio(r.waitNs, r.transitNs);
         r.syncRatio = ratio(r.syncNs, r.transitNs);
         ops[{ stepText, kind, op, group }] = ctx.writer().addCommOp(r);

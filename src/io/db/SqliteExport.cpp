@@ -5,6 +5,7 @@
 #include "npuscope/core/GroupHash.h"
 #include "npuscope/core/TranslationMarker.h"
 #include "npuscope/io/parse/ImportContext.h"
+#include "npuscope/model/Rows.h"
 
 #include <algorithm>
 #include <cctype>
@@ -190,6 +191,15 @@ bool SqliteExport::importWith(ImportContext& ctx, const std::function<void(Sqlit
     }
     ctx.finish();
     return true;
+}
+
+void readCommAnalyzerTimes(const model::Statement& st, int first, model::CommOpRow& r)
+{
+    r.elapseNs = SqliteExport::scaledNs(st, first, 1.0e6);
+    r.transitNs = SqliteExport::scaledNs(st, first + 1, 1.0e6);
+    r.waitNs = SqliteExport::scaledNs(st, first + 2, 1.0e6);
+    r.syncNs = SqliteExport::scaledNs(st, first + 3, 1.0e6);
+    r.idleNs = SqliteExport::scaledNs(st, first + 4, 1.0e6);
 }
 
 void CommAnalyzerBandwidthRows::add(ImportContext& ctx, const model::Statement& st, int first, int64_t commOpId,

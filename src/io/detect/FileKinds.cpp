@@ -6,10 +6,12 @@
 #include "npuscope/io/db/DbTimelineImporter.h"
 #include "npuscope/io/db/ProfilerDbImporter.h"
 #include "npuscope/io/kineto/KinetoTraceImporter.h"
-#include "npuscope/io/mindspore/MindSporeFlopsImporter.h"
 #include "npuscope/io/mindspore/MindDataImporter.h"
+#include "npuscope/io/mindspore/MindSporeFlopsScopeImporter.h"
+#include "npuscope/io/mindspore/MindSporeFlopsSummaryImporter.h"
 #include "npuscope/io/mindspore/MindSporeHcclRawImporter.h"
-#include "npuscope/io/mindspore/MindSporeMiscImporter.h"
+#include "npuscope/io/mindspore/MindSporeOpFlopsImporter.h"
+#include "npuscope/io/mindspore/MindSporeRankTableImporter.h"
 #include "npuscope/io/mindspore/MindSporeStepTraceImporter.h"
 #include "npuscope/io/mindspore/MindSporeTimelineImporter.h"
 #include "npuscope/io/mindspore/MsParallelStrategyImporter.h"
@@ -176,17 +178,17 @@ std::vector<FileKindSpec> builtIns()
         .numbered = { { "hccl_raw_", ".csv" } }, .importer = &MindSporeHcclRawImporter::run, .memoryWeight = 4.0,
         .fuzz = { .target = "ms_hccl_raw", .fileName = "hccl_raw_0.csv", .seeds = "hccl_raw_*.csv" } });
     t.push_back({ .kind = F::MsFlopsSummary, .name = "flops_summary", .family = Fam::MindSpore, .format = Fmt::Json,
-        .numbered = { { "flops_summary_", ".json" } }, .importer = &MindSporeMiscImporter::runFlops,
+        .numbered = { { "flops_summary_", ".json" } }, .importer = &MindSporeFlopsSummaryImporter::run,
         .fuzz = { .target = "ms_flops_summary", .fileName = "flops_summary_0.json", .seeds = "flops_summary_*.json" } });
     // The per-op and per-scope FLOPs files written beside flops_summary (small: one line per distinct op, one link
     // per scope pair), read with the summary of every rank.
     t.push_back({ .kind = F::MsOpFlops, .name = "op_flops", .family = Fam::MindSpore, .format = Fmt::Csv,
         .dataName = "FLOPs per op", .numbered = { { "flops_", ".txt" } },
-        .importer = &MindSporeFlopsImporter::runOpFlops,
+        .importer = &MindSporeOpFlopsImporter::run,
         .fuzz = { .target = "ms_op_flops", .fileName = "flops_0.txt", .seeds = "flops_[0-9]*.txt" } });
     t.push_back({ .kind = F::MsFlopsScope, .name = "flops_scope", .family = Fam::MindSpore, .format = Fmt::Json,
         .dataName = "FLOPs per scope", .numbered = { { "flops_scope_", ".json" } },
-        .importer = &MindSporeFlopsImporter::runScope,
+        .importer = &MindSporeFlopsScopeImporter::run,
         .fuzz = { .target = "ms_flops_scope", .fileName = "flops_scope_0.json", .seeds = "flops_scope_*.json" } });
     t.push_back({ .kind = F::MsTimelineDisplay, .name = "ms_timeline_display", .family = Fam::MindSpore,
         .format = Fmt::Json, .numbered = { { "ascend_timeline_display_", ".json" }, { "timeline_display_", ".json" } },
@@ -196,7 +198,7 @@ std::vector<FileKindSpec> builtIns()
             .seeds = "ascend_timeline_display_*.json timeline_display_*.json" } });
     // hccl.json with host_ips_mapping.txt: planned per rank by Detector's MindInsight job layout.
     t.push_back({ .kind = F::MiRankTable, .name = "rank_table", .family = Fam::MindSpore, .format = Fmt::Json,
-        .importer = &MindSporeMiscImporter::runRankTable,
+        .importer = &MindSporeRankTableImporter::run,
         .fuzz = { .target = "ms_rank_table", .fileName = "hccl.json", .seeds = "hccl.json" } });
     // CANN PROF_*/device_<n>/ files: planned by Detector's PROF layout.
     t.push_back({ .kind = F::CannInfo, .name = "cann_info", .family = Fam::Cann, .format = Fmt::Json,

@@ -17,6 +17,7 @@
 #include <cctype>
 #include <map>
 #include <numeric>
+#include <tuple>
 #include <unordered_map>
 
 namespace npuscope::io::kineto_detail {
@@ -171,13 +172,7 @@ std::optional<int64_t> Import::sliceAt(int64_t pid, int64_t tid, int64_t ts) con
 void Import::writeFlowPoints()
 {
     std::stable_sort(m_flowPoints.begin(), m_flowPoints.end(), [](const FlowPoint& a, const FlowPoint& b) {
-        if (a.cat != b.cat)
-            return a.cat < b.cat;
-        if (a.id != b.id)
-            return a.id < b.id;
-        if (a.ts != b.ts)
-            return a.ts < b.ts;
-        return a.ordinal < b.ordinal;
+        return std::tie(a.cat, a.id, a.ts, a.ordinal) < std::tie(b.cat, b.id, b.ts, b.ordinal);
     });
     FlowTracker pairing;
     std::vector<FlowTracker::Phase> phases;
@@ -197,20 +192,19 @@ void Import::writeFlowPoints()
             f.cat = any.cat;
             f.name = any.name;
             f.flowId = any.id;
-            if (a.src >= 0) {
-                const FlowPoint& p = m_flowPoints[begin + static_cast<std::size_t>(a.src)];
-                f.srcPid = p.pid;
-                f.srcTid = p.tid;
-                f.srcTs = p.ts;
-                f.srcSliceId = sliceAt(p.pid, p.tid, p.ts);
-            }
-            if (a.dst >= 0) {
-                const FlowPoint& p = m_flowPoints[begin + static_cast<std::size_t>(a.dst)];
-                f.dstPid = p.pid;
-                f.dstTid = p.tid;
-                f.dstTs = p.ts;
-                f.dstSliceId = sliceAt(p.pid, p.tid, p.ts);
-            }
+            // One end of the arrow (an index into the group, -1 for a missing end): its place and its slice.
+            const auto setEnd
+                = [&](int index, model::OptInt& pid, model::OptInt& tid, model::OptInt& ts, model::OptInt& slice) {
+                      if (index < 0)
+                          return;
+                      const FlowPoint& p = m_flowPoints[begin + static_cast<std::size_t>(index)];
+                      pid = p.pid;
+                      tid = p.tid;
+                      ts = p.ts;
+                      slice = sliceAt(p.pid, p.tid, p.ts);
+                  };
+            setEnd(a.src, f.srcPid, f.srcTid, f.srcTs, f.srcSliceId);
+            setEnd(a.dst, f.dstPid, f.dstTid, f.dstTs, f.dstSliceId);
             rows.push_back(std::move(f));
         }
         begin = end;
@@ -374,24 +368,23 @@ void Import::write(const Json& top)
         r.sourceLine = ++line;
         m_w.addStepTrace(r);
     }
-    if (outside > 0)
-        m_ctx.info(std::nullopt,
-            issueText(QT_TRANSLATE_NOOP("ParseIssue",
-                          "%1 GPU activities were launched outside every ProfilerStep range; they are kernels "
-                          "without a step and in no step's breakdown"),
-                { std::to_string(outside) }));
-    if (unlaunched > 0)
-        m_ctx.info(std::nullopt,
-            issueText(QT_TRANSLATE_NOOP("ParseIssue",
-                          "%1 GPU activities have no runtime call with their correlation id in the trace; they are "
-                          "kernels without a step and in no step's breakdown"),
-                { std::to_string(unlaunched) }));
-    if (m_skipped > 0)
-        m_ctx.info(std::nullopt,
-            issueText(QT_TRANSLATE_NOOP("ParseIssue",
-                          "%1 complete events without an integer pid / tid or a ts (the profiler's own Spans / "
-                          "Traces markers) are not on the timeline"),
-                { std::to_string(m_skipped) }));
+    // An info issue counting what text (with %1 for the count) is about; none for a count of 0.
+    const auto countInfo = [this](auto count, const char* text) {
+        if (count > 0)
+            m_ctx.info(std::nullopt, issueText(text, { std::to_string(count) }));
+    };
+    countInfo(outside,
+        QT_TRANSLATE_NOOP("ParseIssue",
+            "%1 GPU activities were launched outside every ProfilerStep range; they are kernels without a step and in "
+            "no step's breakdown"));
+    countInfo(unlaunched,
+        QT_TRANSLATE_NOOP("ParseIssue",
+            "%1 GPU activities have no runtime call with their correlation id in the trace; they are kernels without "
+            "a step and in no step's breakdown"));
+    countInfo(m_skipped,
+        QT_TRANSLATE_NOOP("ParseIssue",
+            "%1 complete events without an integer pid / tid or a ts (the profiler's own Spans / Traces markers) are "
+            "not on the timeline"));
 }
 
 // The innermost cpu_op around a runtime call on its thread (aten::mm for a GEMM launch).

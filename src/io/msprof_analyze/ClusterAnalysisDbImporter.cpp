@@ -161,18 +161,11 @@ void importTimes(ImportContext& ctx, SqliteExport& db, OpIndex& ops)
         r.kind = kindOf(rankSet);
         r.isTotal = op == "Total Op Info";
         r.groupHash = r.isTotal ? std::nullopt : Cell::groupHashOf(st.optText(4));
-        r.opKey = r.groupHash ? op + "@" + *r.groupHash : op;
-        const OpKey parsed = parseOpKey(r.opKey);
-        r.opName = parsed.name;
-        r.opType = parsed.type;
+        setOpKey(r, op);
         // Total rows carry start 0: no start time.
         if (!r.isTotal && !st.isNull(5) && st.real(5) > 0)
             r.startNs = doubleToNs(st.real(5), 1.0e3);
-        r.elapseNs = Cell::scaledNs(st, 6, 1.0e6);
-        r.transitNs = Cell::scaledNs(st, 7, 1.0e6);
-        r.waitNs = Cell::scaledNs(st, 8, 1.0e6);
-        r.syncNs = Cell::scaledNs(st, 9, 1.0e6);
-        r.idleNs = Cell::scaledNs(st, 10, 1.0e6);
+        readCommAnalyzerTimes(st, 6, r);
         r.syncRatio = Cell::real(st, 11);
         r.waitRatio = Cell::real(st, 12);
         ops[{ rankSet.value_or(std::string()), stepText, *rank, op, st.optText(4).value_or(std::string()) }]

@@ -31,6 +31,14 @@ OpKey parseOpKey(const std::string& key)
     return k;
 }
 
+void setOpKey(model::CommOpRow& row, const std::string& op)
+{
+    row.opKey = row.groupHash ? op + "@" + *row.groupHash : op;
+    const OpKey parsed = parseOpKey(row.opKey);
+    row.opName = parsed.name;
+    row.opType = parsed.type;
+}
+
 void setMatrixOp(model::CommLinkRow& row, const std::string& opKey, const OpKey& parsed)
 {
     row.matrixOp = parsed.name;

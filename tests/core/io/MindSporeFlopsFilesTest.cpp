@@ -4,7 +4,8 @@
 // broken copies. Expected values are read off the input files (their SOURCE.txt says what they hold).
 #include "TestSupport.h"
 
-#include "npuscope/io/mindspore/MindSporeFlopsImporter.h"
+#include "npuscope/io/mindspore/MindSporeFlopsScopeImporter.h"
+#include "npuscope/io/mindspore/MindSporeOpFlopsImporter.h"
 #include "npuscope/io/parse/ImportContext.h"
 #include "npuscope/model/Database.h"
 #include "npuscope/model/ModelWriter.h"
@@ -68,7 +69,7 @@ TEST(MindSporeFlopsFiles, TotalFormPerOpFileIsLoadedWithTheRank)
 TEST(MindSporeFlopsFiles, CubeAndVectorFormKeepsBothUnitsAndSumsThem)
 {
     bool ok = false;
-    auto db = importOne(&io::MindSporeFlopsImporter::runOpFlops, kFolder / "flops_1.txt", 1, &ok);
+    auto db = importOne(&io::MindSporeOpFlopsImporter::run, kFolder / "flops_1.txt", 1, &ok);
     ASSERT_TRUE(ok);
     // 10 ops, each "333, 333, 33, 333, 333, 33": cube then vector MFLOPs, GFLOPS, utilisation.
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM op_flops WHERE rank_id = 1"), 10);
@@ -96,7 +97,7 @@ TEST(MindSporeFlopsFiles, BadLinesAreReportedWithFileAndLine)
         ", 1, 1, 1\n"
         "Default/Add-op2, 4, fast, 2\n");
     bool ok = false;
-    auto db = importOne(&io::MindSporeFlopsImporter::runOpFlops, file, 3, &ok);
+    auto db = importOne(&io::MindSporeOpFlopsImporter::run, file, 3, &ok);
     ASSERT_TRUE(ok);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM op_flops"), 2);
     EXPECT_DOUBLE_EQ(real(*db, "SELECT flops FROM op_flops WHERE line = 2"), 2.5e6);
@@ -107,7 +108,7 @@ TEST(MindSporeFlopsFiles, BadLinesAreReportedWithFileAndLine)
 
     const auto notFlops = dir.path() / "flops_4.txt";
     writeFile(notFlops, "name,value\nx,1\n");
-    auto bad = importOne(&io::MindSporeFlopsImporter::runOpFlops, notFlops, 4, &ok);
+    auto bad = importOne(&io::MindSporeOpFlopsImporter::run, notFlops, 4, &ok);
     EXPECT_FALSE(ok);
     EXPECT_EQ(count(*bad,
                   "SELECT COUNT(*) FROM parse_issue WHERE severity = 'error' AND line = 1 AND message LIKE "
@@ -136,7 +137,7 @@ TEST(MindSporeFlopsFiles, BadScopeLinksAreReportedAndSkipped)
         R"({"data": {"nodes": [], "links": [{"source": "Total", "target": "Default", "value": 5},)"
         R"j({"source": "Default", "value": 1}, {"source": "Default", "target": "a(Default)", "value": "x"}, 7]}})j");
     bool ok = false;
-    auto db = importOne(&io::MindSporeFlopsImporter::runScope, file, 2, &ok);
+    auto db = importOne(&io::MindSporeFlopsScopeImporter::run, file, 2, &ok);
     ASSERT_TRUE(ok);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM flops_scope_link"), 1);
     EXPECT_EQ(count(*db,
@@ -145,7 +146,7 @@ TEST(MindSporeFlopsFiles, BadScopeLinksAreReportedAndSkipped)
         3);
 
     writeFile(file, R"({"data": {"nodes": []}})");
-    importOne(&io::MindSporeFlopsImporter::runScope, file, 2, &ok);
+    importOne(&io::MindSporeFlopsScopeImporter::run, file, 2, &ok);
     EXPECT_FALSE(ok);
 }
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// MindInsight's rank table (hccl.json) as MindSporeMiscImporter::runRankTable reads it for one rank: the On Demand walk
+// MindInsight's rank table (hccl.json) as MindSporeRankTableImporter::run reads it for one rank: the On Demand walk
 // to the rank's device, and the DOM read it falls back to for a table of another shape, give the same rows and issues.
 #include "TestSupport.h"
 
-#include "npuscope/io/mindspore/MindSporeMiscImporter.h"
+#include "npuscope/io/mindspore/MindSporeRankTableImporter.h"
 #include "npuscope/io/parse/ImportContext.h"
 #include "npuscope/model/ModelWriter.h"
 
@@ -37,7 +37,7 @@ Result importTable(const std::string& table, int64_t rank, bool withMapping = tr
     Result r;
     {
         io::ImportContext ctx(writer, rank, (dir.path() / "hccl.json").string());
-        r.ok = io::MindSporeMiscImporter::runRankTable(ctx);
+        r.ok = io::MindSporeRankTableImporter::run(ctx);
         ctx.finish();
     }
     writer.commit();

@@ -39,6 +39,11 @@ private:
     void layoutBoxes();
     void drawBox(QPainter& p, int item) const;
     void drawDeviceQueue(QPainter& p) const;
+    // A box (pen and brush as the caller set them) with its title font (bold) and the text colour role set; the
+    // area inside its padding.
+    QRectF drawBoxFrame(QPainter& p, const QRectF& box, QPalette::ColorRole text) const;
+    // The widget's font, bold: a box's title.
+    QFont titleFont() const;
 
     std::optional<query::RankPipeline> m_pipeline;
     std::vector<QRectF> m_boxes;

@@ -107,6 +107,12 @@ public:
 
     std::vector<RankEntry>& ranks() { return m_ranks; }
     const std::vector<RankEntry>& ranks() const { return m_ranks; }
+    // The entry of key's rank (an index into ranks()); nullptr when there is none.
+    const RankEntry* entryOf(const RowKey& key) const
+    {
+        return key.rank >= 0 && static_cast<size_t>(key.rank) < m_ranks.size() ? &m_ranks[static_cast<size_t>(key.rank)]
+                                                                               : nullptr;
+    }
     // Recomputes the flat row list after ranks were added, loaded, expanded or collapsed, or any
     // row state below changed. Pinned rows come first in rows() (they stay at the top, unscrolled).
     void rebuildRows();

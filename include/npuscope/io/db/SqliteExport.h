@@ -13,6 +13,10 @@
 #include <string_view>
 #include <unordered_map>
 
+namespace npuscope::model {
+struct CommOpRow;
+}
+
 namespace npuscope::io {
 
 class ImportContext;
@@ -83,5 +87,9 @@ public:
 private:
     std::map<std::pair<int64_t, std::string>, int64_t> m_bandwidthIds; // (op, transport) -> comm_bandwidth id
 };
+
+// The times of a row of msprof-analyze's CommAnalyzerTime tables (analysis.db, cluster_analysis.db): st's columns from
+// first on, elapse, transit, wait, synchronization and idle time in ms, into r's ns times (absent cells: nullopt).
+void readCommAnalyzerTimes(const model::Statement& st, int first, model::CommOpRow& r);
 
 } // namespace npuscope::io

@@ -21,6 +21,9 @@ OpKey parseOpKey(const std::string& key);
 // is a real op name (2023 builds), else "allreduce" and slot "top1" of "allreduce-top1"; slot "total" for "Total Op
 // Info". groupHash is left to the caller (the text and db exports write it differently).
 void setMatrixOp(model::CommLinkRow& row, const std::string& opKey, const OpKey& parsed);
+// An op's key parts on its comm_op row when the name and the group come in separate cells (the db exports): op_key =
+// "op@groupHash" (op alone without a group hash), op_name and op_type parsed from it. Set row.groupHash first.
+void setOpKey(model::CommOpRow& row, const std::string& op);
 
 // communication.json: per step, p2p/collective, one comm_op row per op (and "Total Op Info"),
 // its per-transport bandwidth rows and packet size distribution. ms -> ns, µs start -> epoch ns.
