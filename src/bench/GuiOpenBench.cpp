@@ -3,6 +3,7 @@
 // then a scripted session (expand all ranks, every main view raised in turn) with the GUI thread's longest stall.
 
 #include "BenchCases.h"
+#include "GuiBenchSupport.h"
 
 #include "npuscope/gui/app/MainWindow.h"
 #include "npuscope/gui/common/DeferredLoadService.h"
@@ -57,17 +58,6 @@ double engineOpenSeconds(const std::string& path, load::LoadReport* report = nul
     return static_cast<double>(clock.nsecsElapsed()) / 1e9;
 }
 
-// Spins the event loop for ms, or until done() holds.
-template <typename Done> void spin(int ms, Done done)
-{
-    QElapsedTimer clock;
-    clock.start();
-    while (clock.elapsed() < ms && !done()) {
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
-        QThread::msleep(2);
-    }
-}
-
 // The window's open of path until every visible dock is ready: load finished and idle, in seconds (negative when it
 // could not open), and the GUI thread's longest stall meanwhile.
 struct WindowOpen {
@@ -93,7 +83,7 @@ WindowOpen openWindow(gui::MainWindow& window, const std::string& path)
     if (qEnvironmentVariableIsSet("NPUSCOPE_TRACE_QUERIES"))
         spdlog::info("gui-open: open");
     window.open({ QString::fromStdString(path) });
-    spin(30 * 60 * 1000, [&] { return finished; });
+    spinEvents(30 * 60 * 1000, [&] { return finished; });
     QObject::disconnect(connection);
     if (!ok)
         return result;
@@ -104,12 +94,6 @@ WindowOpen openWindow(gui::MainWindow& window, const std::string& path)
         spdlog::info("gui-open: ready");
     result.stallMs = watchdog.maxStallMs();
     return result;
-}
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : (v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2);
 }
 
 } // namespace
@@ -166,7 +150,7 @@ int guiOpen(int argc, char** argv, const std::vector<std::string>& args)
         window = std::make_unique<gui::MainWindow>(options);
         window->resize(width, height);
         window->show();
-        spin(300, [] { return false; }); // the first paint, the welcome page
+        spinEvents(300, [] { return false; }); // the first paint, the welcome page
         const WindowOpen open = openWindow(*window, path);
         if (open.readyS < 0) {
             std::fprintf(stderr, "npuscope-bench: the window could not open %s\n", path.c_str());
@@ -191,27 +175,27 @@ int guiOpen(int argc, char** argv, const std::vector<std::string>& args)
     window->timelineDock()->raise();
     window->timelineDock()->expandAllRanks();
     // The batch starts once its memory estimate is in (a worker reads rank_file).
-    spin(5000, [&] { return !loads->batches().empty(); });
+    spinEvents(5000, [&] { return !loads->batches().empty(); });
     int batchTotal = 0;
     for (const auto& b : loads->batches())
         batchTotal += b.total;
-    spin(expandSeconds * 1000 / 2, [&] { return loads->pendingCount() == 0; });
+    spinEvents(expandSeconds * 1000 / 2, [&] { return loads->pendingCount() == 0; });
     for (const QString& name : gui::MainWindow::dockShortNames()) {
         if (QDockWidget* dock = window->dockByName(name)) {
             window->showView(dock);
-            spin(400, [] { return false; });
+            spinEvents(400, [] { return false; });
         }
     }
-    spin(expandSeconds * 1000 / 2, [&] { return loads->pendingCount() == 0; });
+    spinEvents(expandSeconds * 1000 / 2, [&] { return loads->pendingCount() == 0; });
     int batchLeft = 0;
     for (const auto& b : loads->batches())
         batchLeft += b.total - b.done;
     loads->cancelAll();
-    spin(500, [] { return false; });
+    spinEvents(500, [] { return false; });
     const double sessionStallMs = watchdog.maxStallMs();
     const size_t sessionStalls = watchdog.stalls().size();
 
-    const double engine = median(engineS), ready = median(readyS);
+    const double engine = medianOf(engineS), ready = medianOf(readyS);
     print("engine.first_s", engineFirstS, "s");
     print("engine.ready_s", engine, "s");
     print("engine.ready_min_s", *std::min_element(engineS.begin(), engineS.end()), "s");
@@ -219,7 +203,7 @@ int guiOpen(int argc, char** argv, const std::vector<std::string>& args)
     print("engine.parse_s", stages.parseSeconds, "s");
     print("engine.postload_s", stages.postLoadSeconds, "s");
     print("engine.index_s", stages.indexSeconds, "s");
-    print("gui.loaded_s", median(loadedS), "s");
+    print("gui.loaded_s", medianOf(loadedS), "s");
     print("gui.ready_s", ready, "s");
     print("gui.ready_min_s", *std::min_element(readyS.begin(), readyS.end()), "s");
     print("gui.ready_max_s", *std::max_element(readyS.begin(), readyS.end()), "s");

@@ -3,6 +3,7 @@
 // how long after the load the view is ready, and the frame time at every zoom level against a blank frame of the
 // same size (the floor: filling and drawing an image that big).
 #include "BenchCases.h"
+#include "GuiBenchSupport.h"
 
 #include "npuscope/gui/app/MainWindow.h"
 #include "npuscope/gui/strategy/StrategyGraphCanvas.h"
@@ -20,27 +21,6 @@
 #include <vector>
 
 namespace npuscope::bench {
-
-namespace {
-
-double medianOf(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
-}
-
-template <typename Done> bool spinUntil(int ms, Done done)
-{
-    QElapsedTimer clock;
-    clock.start();
-    while (clock.elapsed() < ms && !done()) {
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
-        QThread::msleep(1);
-    }
-    return done();
-}
-
-} // namespace
 
 int strategyGraph(int argc, char** argv, const std::vector<std::string>& args)
 {
@@ -79,7 +59,7 @@ int strategyGraph(int argc, char** argv, const std::vector<std::string>& args)
     QElapsedTimer clock;
     clock.start();
     window.open({ QString::fromStdString(path) });
-    spinUntil(30 * 60 * 1000, [&] { return finished; });
+    spinEvents(30 * 60 * 1000, [&] { return finished; });
     const double loadedS = static_cast<double>(clock.nsecsElapsed()) / 1e9;
     if (!ok) {
         std::fprintf(stderr, "npuscope-bench: the window could not open %s\n", path.c_str());
@@ -87,7 +67,7 @@ int strategyGraph(int argc, char** argv, const std::vector<std::string>& args)
     }
     window.showView(dock); // the open raised the cluster views; a hidden dock queries when it is shown
     auto* canvas = dock->canvas();
-    spinUntil(30 * 60 * 1000, [&] { return canvas->graph() != nullptr; });
+    spinEvents(30 * 60 * 1000, [&] { return canvas->graph() != nullptr; });
     const double readyS = static_cast<double>(clock.nsecsElapsed()) / 1e9;
     if (!canvas->graph()) {
         std::fprintf(stderr, "npuscope-bench: no strategy graph in %s\n", path.c_str());

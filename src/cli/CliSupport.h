@@ -117,6 +117,23 @@ template <typename Document, typename Text> void printReport(const ReportArgs& r
         std::cout << text();
 }
 
+// The whole of a report command without options of its own (`<command> [--json] [--no-cache] PATH...`): the
+// summary of every rank loaded (no deferred files), then Report::json(db) or Report::text(db) printed. Returns the
+// exit status.
+template <typename Report> int runReport(const char* command, const std::vector<std::string>& args)
+{
+    ReportArgs report;
+    Options options(command);
+    options.report(report);
+    if (const auto status = options.parse(args))
+        return *status;
+    auto db = loadRanks(command, report, io::kNoGroup);
+    if (!db)
+        return 1;
+    printReport(report, [&] { return Report::json(*db); }, [&] { return Report::text(*db); });
+    return std::cout ? 0 : 1;
+}
+
 // A command of npuscope-cli, each in its own file (src/cli/<Name>Command.cpp). usage is its block of the usage text
 // (two-space indent for the synopsis, six for the description, ending in a newline); run gets the arguments after
 // the command name and returns the exit status (0 ok, 1 nothing loaded / output failed, 2 usage error). order places

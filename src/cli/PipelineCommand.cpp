@@ -4,8 +4,6 @@
 
 #include "npuscope/query/PipelineReport.h"
 
-#include <iostream>
-
 namespace {
 
 constexpr const char* kUsage = R"(  pipeline [--json] [--no-cache] PATH...
@@ -18,18 +16,7 @@ constexpr const char* kUsage = R"(  pipeline [--json] [--no-cache] PATH...
 
 int run(const std::vector<std::string>& args)
 {
-    npuscope::cli::ReportArgs report;
-    npuscope::cli::Options options("pipeline");
-    options.report(report);
-    if (const auto status = options.parse(args))
-        return *status;
-    auto db = npuscope::cli::loadRanks("pipeline", report, npuscope::io::kNoGroup);
-    if (!db)
-        return 1;
-    npuscope::cli::printReport(
-        report, [&] { return npuscope::query::PipelineReport::json(*db); },
-        [&] { return npuscope::query::PipelineReport::text(*db); });
-    return std::cout ? 0 : 1;
+    return npuscope::cli::runReport<npuscope::query::PipelineReport>("pipeline", args);
 }
 
 const bool kRegistered = npuscope::cli::registerCommand({ "pipeline", kUsage, &run, 55 });

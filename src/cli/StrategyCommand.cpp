@@ -4,8 +4,6 @@
 
 #include "npuscope/query/StrategyReport.h"
 
-#include <iostream>
-
 namespace {
 
 constexpr const char* kUsage = R"(  strategy [--json] [--no-cache] PATH...
@@ -17,18 +15,7 @@ constexpr const char* kUsage = R"(  strategy [--json] [--no-cache] PATH...
 
 int run(const std::vector<std::string>& args)
 {
-    npuscope::cli::ReportArgs report;
-    npuscope::cli::Options options("strategy");
-    options.report(report);
-    if (const auto status = options.parse(args))
-        return *status;
-    auto db = npuscope::cli::loadRanks("strategy", report, npuscope::io::kNoGroup);
-    if (!db)
-        return 1;
-    npuscope::cli::printReport(
-        report, [&] { return npuscope::query::StrategyReport::json(*db); },
-        [&] { return npuscope::query::StrategyReport::text(*db); });
-    return std::cout ? 0 : 1;
+    return npuscope::cli::runReport<npuscope::query::StrategyReport>("strategy", args);
 }
 
 const bool kRegistered = npuscope::cli::registerCommand({ "strategy", kUsage, &run, 56 });

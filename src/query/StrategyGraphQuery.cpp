@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/StrategyGraphQuery.h"
 
+#include "npuscope/model/ReadRow.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -14,26 +16,13 @@ constexpr const char* kNodeColumns = "node_index, node_key, name, op_type, scope
                                      "group_name, group_ranks, sr_tag, peer_rank, output_shape, output_type, inputs, "
                                      "attributes";
 
-StrategyNode readNode(model::Statement& st)
+StrategyNode readNode(const model::Statement& st)
 {
     StrategyNode n;
-    int c = 0;
-    n.index = st.int64(c++);
-    n.key = st.text(c++);
-    n.name = st.text(c++);
-    n.opType = st.text(c++);
-    n.scope = st.text(c++);
-    n.instanceName = st.optText(c++);
-    n.special = static_cast<int>(st.int64(c++));
-    n.strategy = st.optText(c++);
-    n.groupName = st.optText(c++);
-    n.groupRanks = st.optText(c++);
-    n.srTag = st.optInt(c++);
-    n.peerRank = st.optInt(c++);
-    n.outputShape = st.optText(c++);
-    n.outputType = st.optText(c++);
-    n.inputs = st.text(c++);
-    n.attributes = st.text(c++);
+    int64_t special = 0;
+    model::readRow(st, n.index, n.key, n.name, n.opType, n.scope, n.instanceName, special, n.strategy, n.groupName,
+        n.groupRanks, n.srTag, n.peerRank, n.outputShape, n.outputType, n.inputs, n.attributes);
+    n.special = static_cast<int>(special);
     return n;
 }
 
