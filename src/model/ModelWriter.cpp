@@ -165,6 +165,7 @@ struct ModelWriter::Statements {
         , pipelineCpu(
               db, "pipeline_cpu", { "rank_id", "scope", "op_id", "metric", "samples", "avg_value", "max_value" })
         , pipelineQueue(db, "pipeline_queue", { "rank_id", "step", "size", "capacity", "sample_time" })
+        , msMemoryNode(db, "ms_memory_node", { "rank_id", "graph_id", "node_index", "node_id", "name", "memory_gib" })
         , process(db, "process", { "rank_id", "pid", "name", "label", "sort_index" },
               " ON CONFLICT(rank_id, pid) DO UPDATE SET name=COALESCE(excluded.name, name), "
               "label=COALESCE(excluded.label, label), sort_index=COALESCE(excluded.sort_index, sort_index)")
@@ -209,6 +210,7 @@ struct ModelWriter::Statements {
     TableInsert<12> pipelineOp;
     TableInsert<7> pipelineCpu;
     TableInsert<5> pipelineQueue;
+    TableInsert<6> msMemoryNode;
     TableInsert<5> process, thread;
     TableInsert<12> slice, sliceBatch;
     TableInsert<4> sourceFile;
@@ -575,6 +577,11 @@ void ModelWriter::addPipelineOp(const PipelineOpRow& r)
 void ModelWriter::addPipelineCpu(const PipelineCpuRow& r)
 {
     m_st->pipelineCpu.insert(r.rankId, r.scope, r.opId, r.metric, r.samples, r.avgValue, r.maxValue);
+}
+
+void ModelWriter::addMsMemoryNode(const MsMemoryNodeRow& r)
+{
+    m_st->msMemoryNode.insert(r.rankId, r.graphId, r.nodeIndex, r.nodeId, r.name, r.memoryGib);
 }
 
 void ModelWriter::addPipelineQueue(const PipelineQueueRow& r)

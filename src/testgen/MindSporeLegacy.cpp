@@ -363,6 +363,8 @@ bool writeLegacyRank(
         && writeText(dir / ("minddata_pipeline_raw_" + id + ".csv"), minddataPipelineCsv(c, rank, steps), error)
         && writeText(dir / ("minddata_cpu_utilization_" + id + ".json"), minddataCpuJson(c, rank, steps), error)
         && writeText(dir / ("device_queue_profiling_" + id + ".txt"), deviceQueueText(c, rank, steps), error)
+        && writeText(dir / ("memory_usage_summary_" + id + ".json"), memoryUsageSummaryJson(c, rank, steps), error)
+        && writeText(dir / ("memory_usage_details_" + id + ".json"), memoryUsageDetailsJson(c, rank, steps), error)
         && writeTimeline(dir, id, c, rank, steps, error);
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace npuscope::testgen {
 
@@ -64,6 +65,10 @@ struct GeneratorOptions {
     // (the loader takes step trace and communication from it, the rest from the text files): the same run in both forms.
     bool analysisDb = false;
     OutputFormat format = OutputFormat::TorchNpu;
+    // Dynamic-profiler windows (step numbers, first and last, inclusive; steps are numbered from 50): each rank is
+    // written once per window, with only that window's steps, under rank{r}_start{a}_stop{b}/ as MindSpore's
+    // DynamicProfilerMonitor writes them. Empty: one folder per rank with every step. torch_npu and mindspore forms.
+    std::vector<std::pair<int, int>> windows;
 
     static constexpr double kSlowFactor = 1.3; // compute time multiplier of the slow rank
     static constexpr double kSlowLinkFactor = 0.1; // bandwidth multiplier of the slow link
