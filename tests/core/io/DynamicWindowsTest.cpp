@@ -101,7 +101,27 @@ TEST(DynamicWindows, EachWindowIsAStepRangeOfTheOneRank)
         EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM comm_op WHERE is_total = 0 AND rank_id = " + std::to_string(r)), ops)
             << "rank " << r;
     }
-    // Marey: each window's steps, each device's operators of a step are its window's kernel_details rows of it.
+    // Marey: each window's steps, each device's operators of a step are its window's kernel_details rows of it, on a
+    // lazy open too (kernel tables not imported: the view loads the step's kernel rows, as here).
+    auto lazy = test::openFolder(root);
+    ASSERT_TRUE(lazy);
+    std::vector<int64_t> ranks;
+    for (int r = 0; r < kRanks; ++r)
+        ranks.push_back(r);
+    for (const int64_t step : { 51, 55 }) {
+        load::Loader::loadStepKernels(*lazy, ranks, step);
+        const auto marey = query::MareyQuery::step(*lazy, query::ParallelLayoutQuery::layout(*lazy), step);
+        ASSERT_EQ(marey.devices.size(), static_cast<size_t>(kRanks));
+        for (const auto& dev : marey.devices) {
+            const auto rows
+                = readCsv(outputOf(root, static_cast<int>(dev.rank), step < 53 ? "start51_stop52" : "start54_stop55")
+                    / "kernel_details.csv");
+            size_t want = 0;
+            for (size_t i = 1; i < rows.size(); ++i)
+                want += std::stoll(rows[i][0]) == step ? 1 : 0;
+            EXPECT_EQ(dev.ops.size(), want) << "lazy: rank " << dev.rank << " step " << step;
+        }
+    }
     const auto steps = query::MareyQuery::steps(*db);
     EXPECT_EQ(steps, (std::vector<int64_t> { 51, 52, 54, 55 }));
     const auto layout = query::ParallelLayoutQuery::layout(*db);
