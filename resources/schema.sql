@@ -443,6 +443,18 @@ CREATE TABLE pipeline_queue (
   sample_time INTEGER           -- fifth field as written (the sampling time), NULL when absent
 );
 
+-- MindSpore's memory_usage_details_{rank}.json: per graph, the memory in use at each node (MindSpore samples graphs of
+-- more than 2,000 nodes: every n-th node with its value). The summary file's figures are rank_info rows
+-- memory_usage_summary.<key> (capacity, peak_mem, static_mem, allocations, deallocations; GiB as written).
+CREATE TABLE ms_memory_node (
+  rank_id INTEGER NOT NULL,     -- rank
+  graph_id INTEGER,             -- graph_id of the graph (its key when absent)
+  node_index INTEGER NOT NULL,  -- place of the node in the graph's nodes array (0-based)
+  node_id INTEGER,              -- node_id as written
+  name TEXT NOT NULL,           -- node name as written: the op name without its scope (MatMul-op9)
+  memory_gib REAL NOT NULL      -- memory in use at the node (the graph's lines value), GiB (1024^3 bytes)
+);
+
 -- trace_view.json processes (ph M process_name / process_labels / process_sort_index).
 CREATE TABLE process (
   rank_id INTEGER NOT NULL, -- rank

@@ -3615,6 +3615,14 @@ rank %1 of %2</source>
         <source>median</source>
         <translation>中位数</translation>
     </message>
+    <message>
+        <source>(from memory_usage_summary)</source>
+        <translation>（来自 memory_usage_summary）</translation>
+    </message>
+    <message>
+        <source>(entered: Device memory)</source>
+        <translation>（手动输入：设备内存）</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::MemoryHeatmapDock</name>
@@ -5891,6 +5899,38 @@ rank %1 of %2</source>
     <message>
         <source>%1 graph nodes without a name or fullName left out</source>
         <translation>已略去 %1 个没有 name 或 fullName 的图节点</translation>
+    </message>
+    <message>
+        <source>rank %1 has %2 dynamic-profiler windows (steps %3); each is kept as a step range of its own</source>
+        <translation>rank %1 有 %2 个动态采集窗口（step %3）；每个窗口保留为独立的 step 区间</translation>
+    </message>
+    <message>
+        <source>%1: expected a JSON object at the top level</source>
+        <translation>%1：顶层应为 JSON 对象</translation>
+    </message>
+    <message>
+        <source>%1: %2 is not a non-negative number: %3; not used</source>
+        <translation>%1：%2 不是非负数：%3；未使用</translation>
+    </message>
+    <message>
+        <source>%1: no capacity, peak_mem or static_mem figure; not a MindSpore memory summary</source>
+        <translation>%1：没有 capacity、peak_mem 或 static_mem 数值；不是 MindSpore 内存摘要</translation>
+    </message>
+    <message>
+        <source>%1: graph %2 has no nodes and lines arrays; skipped</source>
+        <translation>%1：图 %2 没有 nodes 和 lines 数组；已跳过</translation>
+    </message>
+    <message>
+        <source>%1: graph %2 has %3 nodes but %4 line values; the nodes without a value are skipped</source>
+        <translation>%1：图 %2 有 %3 个节点但只有 %4 个 lines 值；没有值的节点已跳过</translation>
+    </message>
+    <message>
+        <source>%1: graph %2, node %3: no name or its line value is not a number; skipped</source>
+        <translation>%1：图 %2，节点 %3：没有名称或其 lines 值不是数字；已跳过</translation>
+    </message>
+    <message>
+        <source>%1: no graph with named nodes and line values</source>
+        <translation>%1：没有含已命名节点和 lines 值的图</translation>
     </message>
 </context>
 <context>

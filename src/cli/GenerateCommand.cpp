@@ -12,7 +12,7 @@ namespace {
 constexpr const char* kUsage = R"(  generate --out DIR --ranks N [--steps S] [--trace-mb M] [--pp P --tp T --dp D] [--microbatches B]
            [--slow-rank R] [--slow-link A-B] [--slow-host R] [--clock-skew-us U] [--memory-heavy-rank R] [--flops]
            [--flops-light-rank R] [--late-launch-rank R] [--seed X] [--analysis-db] [--all-to-all-groups]
-           [--format torch_npu|mindspore|mindspore-legacy] [--strategy-nodes N]
+           [--format torch_npu|mindspore|mindspore-legacy] [--strategy-nodes N] [--windows A-B[,C-D...]]
       Write a deterministic cluster, by default torch_npu-style (one rank{r}_{timestamp}_ascend_pt folder per
       rank, Level1 text export, trace_view.json of about M MB per rank; defaults S=3, M=1, pp=tp=1,
       dp=N/(pp*tp), X=1). --format mindspore writes the same cluster as MindSpore 2.x does
@@ -21,10 +21,13 @@ constexpr const char* kUsage = R"(  generate --out DIR --ranks N [--steps S] [--
       the older MindSpore / MindInsight cluster_profiler job (hccl.json, host_ips_mapping.txt,
       cluster_profiler/<host>/profiler/ with each device's step_trace_raw, hccl_raw,
       ascend_cluster_analyse_pipeline-parallel, ascend_timeline_display + min_cycle_counter, flops,
-      flops_summary, flops_scope, minddata and device_queue_profiling files, steps numbered from 1). --strategy-nodes N (MindSpore forms) also writes each rank's
-      parallel_strategy_{r}.json: its stage's graph of about N nodes (a transformer stack, forward and backward,
-      sharded operators with in_strategy, tensor-parallel AllReduce, redistribution and gradient aggregation
-      operators, Send/Receive between neighbouring stages). Every form
+      flops_summary, flops_scope, minddata, device_queue_profiling, memory_usage_summary and
+      memory_usage_details files, steps numbered from 1). --windows writes each rank once per dynamic-profiler
+      window, with that window's steps only (steps are numbered from 50), under rank{r}_start{A}_stop{B}/, as
+      MindSpore's dynamic profiler does (torch_npu and mindspore forms). --strategy-nodes N (MindSpore forms) also
+      writes each rank's parallel_strategy_{r}.json: its stage's graph of about N nodes (a transformer stack, forward
+      and backward, sharded operators with in_strategy, tensor-parallel AllReduce, redistribution and gradient
+      aggregation operators, Send/Receive between neighbouring stages). Every form
       is written from the same planned cluster, so one seed gives the same steps, step times and communication
       ops in each. Ranks are laid out Megatron-style (tp innermost, then dp, then pp). With P > 1 every step is
       a 1F1B pipeline schedule of B microbatches (default 2*P): stage s runs P-1-s warm-up forward passes, then
@@ -93,6 +96,23 @@ int run(const std::vector<std::string>& args)
                     return false;
                 o.slowLink = std::make_pair(static_cast<int>(x), static_cast<int>(y));
                 return true;
+            })
+        .value("--windows", "A-B[,C-D...] (step ranges)",
+            [&](const std::string& v) {
+                o.windows.clear();
+                size_t at = 0;
+                while (at <= v.size()) {
+                    const auto comma = std::min(v.find(',', at), v.size());
+                    const std::string part = v.substr(at, comma - at);
+                    const auto dash = part.find('-');
+                    long long x = 0, y = 0;
+                    if (dash == std::string::npos || !npuscope::cli::parseInt(part.substr(0, dash), 0, 1000000, x)
+                        || !npuscope::cli::parseInt(part.substr(dash + 1), 0, 1000000, y))
+                        return false;
+                    o.windows.emplace_back(static_cast<int>(x), static_cast<int>(y));
+                    at = comma + 1;
+                }
+                return !o.windows.empty();
             })
         .value("--format", "torch_npu, mindspore or mindspore-legacy", o.format, npuscope::testgen::formatFromName)
         .flag("--analysis-db", o.analysisDb)

@@ -170,6 +170,7 @@ struct ModelWriter::Statements {
         , pipelineCpu(
               db, "pipeline_cpu", { "rank_id", "scope", "op_id", "metric", "samples", "avg_value", "max_value" })
         , pipelineQueue(db, "pipeline_queue", { "rank_id", "step", "size", "capacity", "sample_time" })
+        , msMemoryNode(db, "ms_memory_node", { "rank_id", "graph_id", "node_index", "node_id", "name", "memory_gib" })
         , process(db, "process", { "rank_id", "pid", "name", "label", "sort_index" },
               " ON CONFLICT(rank_id, pid) DO UPDATE SET name=COALESCE(excluded.name, name), "
               "label=COALESCE(excluded.label, label), sort_index=COALESCE(excluded.sort_index, sort_index)")
@@ -216,6 +217,7 @@ struct ModelWriter::Statements {
     TableInsert<4> strategyEdge;
     TableInsert<7> pipelineCpu;
     TableInsert<5> pipelineQueue;
+    TableInsert<6> msMemoryNode;
     TableInsert<5> process, thread;
     TableInsert<12> slice, sliceBatch;
     TableInsert<4> sourceFile;
@@ -594,6 +596,11 @@ void ModelWriter::addStrategyEdge(const StrategyEdgeRow& r)
 void ModelWriter::addPipelineCpu(const PipelineCpuRow& r)
 {
     m_st->pipelineCpu.insert(r.rankId, r.scope, r.opId, r.metric, r.samples, r.avgValue, r.maxValue);
+}
+
+void ModelWriter::addMsMemoryNode(const MsMemoryNodeRow& r)
+{
+    m_st->msMemoryNode.insert(r.rankId, r.graphId, r.nodeIndex, r.nodeId, r.name, r.memoryGib);
 }
 
 void ModelWriter::addPipelineQueue(const PipelineQueueRow& r)

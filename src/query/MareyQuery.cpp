@@ -40,10 +40,30 @@ bool isMindSporeCollective(const std::string& name)
     static const std::set<std::string> kTypes { "AllReduce", "AllGather", "ReduceScatter", "Broadcast", "Send",
         "Receive", "AllToAll", "AllToAllv", "AlltoAll", "AlltoAllV", "NeighborExchange", "NeighborExchangeV2",
         "CollectivePermute", "Reduce", "Barrier", "BatchISendIRecv" };
-    const auto cut = name.find("-op");
-    const std::string type = name.substr(0, cut);
+    // CANN's timelines name a task by the op's full scope name (Default/.../AllReduce-op534).
+    const auto slash = name.rfind('/');
+    const std::string last = slash == std::string::npos ? name : name.substr(slash + 1);
+    const auto cut = last.find("-op");
+    const std::string type = last.substr(0, cut);
     return kTypes.count(type) > 0 || type.rfind("Hcom", 0) == 0;
 }
+
+// The "Task Type" of a CANN device task from its args JSON text ({"Task Type":"AI_CORE",...}); empty when absent.
+std::string taskType(const std::string& args)
+{
+    static const std::string kKey = "\"Task Type\":";
+    auto at = args.find(kKey);
+    if (at == std::string::npos)
+        return {};
+    at = args.find('"', at + kKey.size());
+    if (at == std::string::npos)
+        return {};
+    const auto end = args.find('"', at + 1);
+    return end == std::string::npos ? std::string() : args.substr(at + 1, end - at - 1);
+}
+
+// Where a fallback task comes from (MareyQuery::step's device-task reading).
+enum class TaskSource { MindSporeDevice, AscendHardware, Hccl };
 
 std::string stringValue(model::Database& db, int64_t id)
 {
@@ -132,14 +152,23 @@ MareyStep MareyQuery::step(model::Database& db, const ParallelLayout& layout, st
         "flops FROM kernel WHERE rank_id = ?1 AND (?2 IS NULL OR step = ?2) UNION ALL SELECT name_id, type_id, "
         "accelerator_core IN ('HCCL', 'COMMUNICATION'), ts, dur, 1, rowid, flops FROM step_kernel WHERE rank_id = ?1 "
         "AND (?2 IS NULL OR step = ?2) AND NOT EXISTS (SELECT 1 FROM kernel WHERE rank_id = ?1) ORDER BY ts, src, seq");
-    // MindSpore's timelines (ascend_timeline_display, MindSporeTimelineImporter): the "Device" process's tasks within
-    // the step's ProfilerStep#N span of the "Step Trace" process; all of them for every step.
+    // Device tasks of ranks without kernel rows, within the step's span (all of them for every step):
+    // - MindSpore's timelines (ascend_timeline_display, MindSporeTimelineImporter): the "Device" process's tasks; the
+    //   span is ProfilerStep#N of the "Step Trace" process;
+    // - CANN PROF task timelines (msprof_*.json, CannProfImporter): the "Ascend Hardware" process's operator tasks
+    //   and the op-level slices of the "HCCL" process (not its "Plane" task rows); the span is "Iteration N" of the
+    //   "Step Trace(Model ID:…)" thread (of every model the device ran: the first start to the last end).
     auto stepSpan = db.prepare(
-        "SELECT t.ts, t.ts + t.dur FROM slice t JOIN process q ON q.rank_id = t.rank_id AND q.pid = t.pid JOIN string n "
-        "ON n.id = t.name_id WHERE t.rank_id = ?1 AND q.name = 'Step Trace' AND n.value = 'ProfilerStep#' || ?2 LIMIT 1");
+        "SELECT MIN(t.ts), MAX(t.ts + t.dur) FROM slice t JOIN process q ON q.rank_id = t.rank_id AND q.pid = t.pid "
+        "LEFT JOIN thread h ON h.rank_id = t.rank_id AND h.pid = t.pid AND h.tid = t.tid JOIN string n ON n.id = "
+        "t.name_id WHERE t.rank_id = ?1 AND ((q.name = 'Step Trace' AND n.value = 'ProfilerStep#' || ?2) OR (q.name = "
+        "'Ascend Hardware' AND h.name LIKE 'Step Trace%' AND n.value = 'Iteration ' || ?2))");
     auto deviceTasks = db.prepare(
-        "SELECT s.name_id, s.ts, s.dur FROM slice s JOIN process p ON p.rank_id = s.rank_id AND p.pid = s.pid WHERE "
-        "s.rank_id = ?1 AND p.name = 'Device' AND s.ts >= ?2 AND s.ts < ?3 ORDER BY s.ts, s.id");
+        "SELECT s.name_id, s.ts, s.dur, CASE p.name WHEN 'Device' THEN 0 WHEN 'Ascend Hardware' THEN 1 ELSE 2 END, "
+        "s.args FROM slice s JOIN process p ON p.rank_id = s.rank_id AND p.pid = s.pid LEFT JOIN thread h ON h.rank_id "
+        "= s.rank_id AND h.pid = s.pid AND h.tid = s.tid WHERE s.rank_id = ?1 AND (p.name = 'Device' OR (p.name = "
+        "'Ascend Hardware' AND (h.name IS NULL OR h.name NOT LIKE 'Step Trace%')) OR (p.name = 'HCCL' AND s.depth = 0 "
+        "AND (h.name IS NULL OR h.name NOT LIKE 'Plane%'))) AND s.ts >= ?2 AND s.ts < ?3 ORDER BY s.ts, s.id");
     // MindSpore's per-op FLOPs (flops_{rank}.txt, op_flops): one execution's FLOPs by the op's full scope name
     // (Default/.../MatMul-op9), where the timeline names the task by its last part (MatMul-op9).
     auto opFlops = db.prepare("SELECT name, flops FROM op_flops WHERE rank_id = ?1 AND flops > 0 ORDER BY line");
@@ -181,7 +210,7 @@ MareyStep MareyQuery::step(model::Database& db, const ParallelLayout& layout, st
                 if (stepId) {
                     stepSpan.reset();
                     stepSpan.bind(1, rank).bind(2, *stepId);
-                    if (stepSpan.step()) {
+                    if (stepSpan.step() && stepSpan.optInt(0) && stepSpan.optInt(1)) {
                         from = stepSpan.int64(0);
                         to = stepSpan.int64(1);
                     } else {
@@ -199,9 +228,21 @@ MareyStep MareyQuery::step(model::Database& db, const ParallelLayout& layout, st
                 deviceTasks.reset();
                 deviceTasks.bind(1, rank).bind(2, from).bind(3, to);
                 while (deviceTasks.step()) {
+                    const auto source = static_cast<TaskSource>(deviceTasks.int64(3));
                     MareyOp op;
                     op.name = names.byId(db, deviceTasks.int64(0));
-                    if (isMindSporeCollective(out.names[op.name])) {
+                    if (source == TaskSource::AscendHardware) {
+                        // An operator's task carries the operator's name; the runtime's own tasks (notify and event
+                        // records and waits, HCCL's reduce and copy steps) carry their task type as their name, and
+                        // the step markers none: both are no operator.
+                        const std::string type = taskType(deviceTasks.optText(4).value_or(std::string()));
+                        if (type.empty() || type == out.names[op.name])
+                            continue;
+                    }
+                    if (source == TaskSource::Hccl) {
+                        hasComm = true;
+                        op.kind = commKind(out.names[op.name], std::string());
+                    } else if (isMindSporeCollective(out.names[op.name])) {
                         hasComm = true;
                         op.kind = commKind(out.names[op.name], std::string());
                     }
@@ -264,6 +305,39 @@ MareyStep MareyQuery::step(model::Database& db, const ParallelLayout& layout, st
         }
     }
     pairSendReceive(out, layout, peers);
+    return out;
+}
+
+std::vector<core::CurvePoint> MareyQuery::memoryUsageLine(
+    model::Database& db, const MareyStep& step, const MareyDevice& device)
+{
+    std::vector<core::CurvePoint> out;
+    if (!device.hasOps())
+        return out;
+    auto st = db.prepare("SELECT name, memory_gib FROM ms_memory_node WHERE rank_id = ?1 AND graph_id IS (SELECT "
+                         "graph_id FROM ms_memory_node WHERE rank_id = ?1 GROUP BY graph_id ORDER BY COUNT(*) DESC, "
+                         "graph_id LIMIT 1) ORDER BY node_index");
+    st.bind(1, device.rank);
+    std::unordered_map<std::string, double> memoryOf; // node name -> GiB; the first node of a name wins
+    std::vector<std::string> order;
+    while (st.step()) {
+        if (memoryOf.emplace(st.text(0), st.real(1)).second)
+            order.push_back(st.text(0));
+    }
+    if (memoryOf.empty())
+        return out;
+    std::unordered_map<std::string, int64_t> startOf; // by the op name's last scope part, the first start
+    for (const auto& op : device.ops) {
+        const std::string& name = step.names[op.name];
+        const auto slash = name.rfind('/');
+        startOf.emplace(slash == std::string::npos ? name : name.substr(slash + 1), op.start);
+    }
+    for (const auto& name : order) {
+        if (const auto it = startOf.find(name); it != startOf.end())
+            out.push_back({ it->second, memoryOf[name] * 1024.0 });
+    }
+    std::stable_sort(
+        out.begin(), out.end(), [](const core::CurvePoint& a, const core::CurvePoint& b) { return a.t < b.t; });
     return out;
 }
 

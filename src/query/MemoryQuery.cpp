@@ -56,6 +56,17 @@ std::vector<RankMemoryPeak> MemoryQuery::peaks(model::Database& db, std::optiona
     const auto allocated
         = rows ? peaksOfRecords(db, "allocated_mb") : peaksOfAggregate(db, "peak_allocated_mb", "allocated_ts");
     const auto hosts = RankQuery::hosts(db);
+    // MindSpore's memory_usage_summary figures (rank_info, GiB as written).
+    struct Summary {
+        std::optional<double> capacityGib, peakGib;
+    };
+    std::map<int64_t, Summary> summaries;
+    auto sm = db.prepare("SELECT rank_id, key, CAST(value AS REAL) FROM rank_info WHERE key IN "
+                         "('memory_usage_summary.capacity', 'memory_usage_summary.peak_mem')");
+    while (sm.step()) {
+        auto& s = summaries[sm.int64(0)];
+        (sm.text(1) == "memory_usage_summary.capacity" ? s.capacityGib : s.peakGib) = sm.real(2);
+    }
     std::vector<RankMemoryPeak> out;
     auto st = db.prepare("SELECT rank_id, device_id FROM rank ORDER BY rank_id");
     while (st.step()) {
@@ -77,7 +88,21 @@ std::vector<RankMemoryPeak> MemoryQuery::peaks(model::Database& db, std::optiona
                 break;
             }
         }
-        p.capacityMb = capacityMb;
+        if (auto s = summaries.find(p.rank); s != summaries.end()) {
+            if (s->second.capacityGib && *s->second.capacityGib > 0) {
+                p.capacityMb = *s->second.capacityGib * 1024.0;
+                p.capacitySource = RankMemoryPeak::CapacitySource::MemorySummary;
+            }
+            if (!p.peakReservedMb && s->second.peakGib) {
+                p.peakReservedMb = *s->second.peakGib * 1024.0;
+                p.peakAllocatedMb = p.peakReservedMb;
+                p.component = "memory_usage_summary";
+            }
+        }
+        if (p.capacitySource == RankMemoryPeak::CapacitySource::None && capacityMb) {
+            p.capacityMb = capacityMb;
+            p.capacitySource = RankMemoryPeak::CapacitySource::User;
+        }
         if (p.peakReservedMb && p.capacityMb && *p.capacityMb > 0)
             p.ratio = *p.peakReservedMb / *p.capacityMb;
         out.push_back(std::move(p));

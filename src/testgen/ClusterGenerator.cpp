@@ -237,6 +237,19 @@ bool ClusterGenerator::generate(const GeneratorOptions& input, std::string& erro
         error = "--out is required";
         return false;
     }
+    for (size_t i = 0; i < o.windows.size(); ++i) {
+        const auto [a, b] = o.windows[i];
+        if (o.format == OutputFormat::MindSporeLegacy) {
+            error = "--windows is part of the torch_npu and mindspore forms only";
+            return false;
+        }
+        if (a > b || a < kFirstStep || b >= kFirstStep + o.steps || (i > 0 && a <= o.windows[i - 1].second)) {
+            error = "--windows " + std::to_string(a) + "-" + std::to_string(b) + ": windows must be ascending, apart "
+                + "and within the steps " + std::to_string(kFirstStep) + ".."
+                + std::to_string(kFirstStep + o.steps - 1);
+            return false;
+        }
+    }
     if (o.analysisDb && o.format == OutputFormat::MindSporeLegacy) {
         error = "--analysis-db is part of the torch_npu and mindspore forms only (the old MindSpore profiler wrote no "
                 "analysis.db)";
@@ -309,10 +322,23 @@ bool ClusterGenerator::generate(const GeneratorOptions& input, std::string& erro
                 return false;
             if (r > 0 && r + 1 < o.ranks)
                 continue; // the marker lists the legacy entries already; written after the first and last rank
-        } else {
+        } else if (o.windows.empty()) {
             if (!generateRank(c, r, steps, root, folder, error))
                 return false;
             marker += folder + "\n";
+        } else {
+            for (const auto& [a, b] : o.windows) {
+                std::vector<StepPlan> window;
+                for (const auto& sp : steps) {
+                    if (sp.step >= a && sp.step <= b)
+                        window.push_back(sp);
+                }
+                const std::string parent
+                    = "rank" + std::to_string(r) + "_start" + std::to_string(a) + "_stop" + std::to_string(b);
+                if (!generateRank(c, r, window, root / parent, folder, error))
+                    return false;
+                marker += parent + "\n";
+            }
         }
         // Written after every rank so a failed run can still be regenerated over.
         if (!writeText(root / kMarkerFile, marker, error))

@@ -328,6 +328,12 @@ std::string deviceQueueText(const Cluster& c, int rank, const std::vector<StepPl
 std::string opFlopsText(const Cluster& c, int rank, const std::vector<StepPlan>& steps);
 std::string flopsSummaryJson(const Cluster& c, int rank, const std::vector<StepPlan>& steps);
 std::string flopsScopeJson(const Cluster& c, int rank, const std::vector<StepPlan>& steps);
+// MindSpore's memory files of the old layout (MemoryUsageParser's form, one line each): the details hold one graph
+// (id 0) whose nodes are the first step's ops in order with the memory in use at each (GiB: the static memory plus
+// activations that grow through forward and are freed through backward); the summary gives the capacity (64 GiB),
+// the largest line value as peak_mem, the static memory, and one allocation and one free per node.
+std::string memoryUsageDetailsJson(const Cluster& c, int rank, const std::vector<StepPlan>& steps);
+std::string memoryUsageSummaryJson(const Cluster& c, int rank, const std::vector<StepPlan>& steps);
 // A double as Python's json module writes it (shortest round trip, "1.0" for whole numbers).
 std::string pyFloat(double v);
 

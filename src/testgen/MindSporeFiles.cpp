@@ -5,6 +5,7 @@
 // from the planned steps of the rank.
 #include "ClusterGeneratorParts.h"
 
+#include <algorithm>
 #include <charconv>
 #include <map>
 #include <set>
@@ -305,6 +306,80 @@ std::string flopsScopeJson(const Cluster& c, int rank, const std::vector<StepPla
         s += std::string(i ? ", " : "") + "{\"source\": \"" + order[i].first + "\", \"target\": \"" + order[i].second
             + "\", \"value\": " + fixed(links[order[i]], 3) + "}";
     return s + "]}, \"max_scope_num\": " + std::to_string(depth) + "}";
+}
+
+// ---- memory ----
+
+namespace {
+
+constexpr double kCapacityGib = 64.0;
+
+double memoryFactor(const Cluster& c, int rank)
+{
+    return c.options.memoryHeavyRank && *c.options.memoryHeavyRank == rank ? GeneratorOptions::kMemoryHeavyFactor : 1.0;
+}
+
+// The memory in use after each op of the first step, GiB: static memory plus activations growing through forward
+// (up to 20 GiB, times the rank's memory factor) and freed through backward.
+std::vector<double> memoryLine(const Cluster& c, int rank, const StepPlan& sp, double& staticGib)
+{
+    const double factor = memoryFactor(c, rank);
+    staticGib = round4(6.0 * factor);
+    double total = 0;
+    for (const auto& k : sp.kernels)
+        total += static_cast<double>(k.dur);
+    std::vector<double> out;
+    double done = 0;
+    for (const auto& k : sp.kernels) {
+        done += static_cast<double>(k.dur);
+        const double share = total > 0 ? done / total : 1.0;
+        double live = share < kForwardShare ? share / kForwardShare
+            : share < kBackwardEndShare     ? 1.0 - (share - kForwardShare) / (kBackwardEndShare - kForwardShare)
+                                            : 0.0;
+        live = std::max(0.0, std::min(1.0, live));
+        out.push_back(round4(staticGib + 20.0 * factor * live));
+    }
+    return out;
+}
+
+} // namespace
+
+std::string memoryUsageDetailsJson(const Cluster& c, int rank, const std::vector<StepPlan>& steps)
+{
+    if (steps.empty())
+        return "{}";
+    double staticGib = 0;
+    const auto line = memoryLine(c, rank, steps.front(), staticGib);
+    const auto names = msKernelNames(steps.front());
+    std::string nodes, lines;
+    for (size_t i = 0; i < names.size(); ++i) {
+        const std::string sep = i ? ", " : "";
+        const double change = line[i] - (i ? line[i - 1] : staticGib);
+        nodes += sep + "{\"name\": \"" + names[i].name + "\", \"fullname\": \"" + names[i].fullName
+            + "\", \"node_id\": " + std::to_string(i) + ", \"size\": " + pyFloat(round4(std::max(0.0, change)))
+            + ", \"allocations\": 1, \"deallocations\": 1, \"mem_change\": " + pyFloat(round4(change))
+            + ", \"inputs\": [], \"outputs\": [{\"format\": \"ND\", \"data_type\": \"float16\", \"shape\": \"[]\"}]}";
+        lines += sep + pyFloat(line[i]);
+    }
+    return "{\"0\": {\"graph_id\": 0, \"static_mem\": " + pyFloat(staticGib) + ", \"nodes\": [" + nodes
+        + "], \"lines\": [" + lines + "], \"fp_start\": 0, \"bp_end\": " + std::to_string(names.size() - 1)
+        + ", \"breakdowns\": [[{\"tensor_name\": \"" + (names.empty() ? std::string() : names.front().name)
+        + ":output:0\", \"size\": 0.0001, \"type\": \"output\", \"life_start\": 0, \"life_end\": 1}]]}}";
+}
+
+std::string memoryUsageSummaryJson(const Cluster& c, int rank, const std::vector<StepPlan>& steps)
+{
+    double staticGib = 0, peak = 0;
+    size_t nodes = 0;
+    if (!steps.empty()) {
+        const auto line = memoryLine(c, rank, steps.front(), staticGib);
+        for (const double v : line)
+            peak = std::max(peak, v);
+        nodes = line.size();
+    }
+    return "{\"capacity\": " + pyFloat(kCapacityGib) + ", \"allocations\": " + std::to_string(nodes)
+        + ", \"deallocations\": " + std::to_string(nodes) + ", \"peak_mem\": " + pyFloat(peak)
+        + ", \"static_mem\": " + pyFloat(staticGib) + "}";
 }
 
 } // namespace npuscope::testgen::detail

@@ -364,6 +364,8 @@ bool writeLegacyRank(
         && (c.options.strategyNodes == 0 || writeStrategyFile(c, rank, dir / ("parallel_strategy_" + id + ".json"), error))
         && writeText(dir / ("minddata_cpu_utilization_" + id + ".json"), minddataCpuJson(c, rank, steps), error)
         && writeText(dir / ("device_queue_profiling_" + id + ".txt"), deviceQueueText(c, rank, steps), error)
+        && writeText(dir / ("memory_usage_summary_" + id + ".json"), memoryUsageSummaryJson(c, rank, steps), error)
+        && writeText(dir / ("memory_usage_details_" + id + ".json"), memoryUsageDetailsJson(c, rank, steps), error)
         && writeTimeline(dir, id, c, rank, steps, error);
 }
 

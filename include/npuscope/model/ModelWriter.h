@@ -69,6 +69,7 @@ public:
     void addStrategyEdge(const StrategyEdgeRow& r);
     void addPipelineCpu(const PipelineCpuRow& r);
     void addPipelineQueue(const PipelineQueueRow& r);
+    void addMsMemoryNode(const MsMemoryNodeRow& r);
     void upsertProcess(const ProcessRow& r);
     void upsertThread(const ThreadRow& r);
     int64_t addSlice(const SliceRow& r);

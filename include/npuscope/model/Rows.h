@@ -255,6 +255,16 @@ struct PipelineCpuRow {
     OptReal avgValue, maxValue;
 };
 
+// ms_memory_node: one node of a graph of MindSpore's memory_usage_details file with its memory in use.
+struct MsMemoryNodeRow {
+    int64_t rankId = 0;
+    OptInt graphId;
+    int64_t nodeIndex = 0;
+    OptInt nodeId;
+    std::string name;
+    double memoryGib = 0;
+};
+
 // pipeline_queue: one device queue sample.
 struct PipelineQueueRow {
     int64_t rankId = 0;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "npuscope/core/Downsample.h"
 #include "npuscope/model/Database.h"
 #include "npuscope/query/MareyStep.h"
 #include "npuscope/query/ParallelLayout.h"
@@ -25,6 +26,13 @@ public:
     // Of ranks, those whose operator timings come only from a MindSpore timeline (ascend_timeline_display: no kernel
     // file planned) that is not imported yet: the view imports their timelines, step() reads the device's tasks.
     static std::vector<int64_t> ranksNeedingTimelines(model::Database& db, const std::vector<int64_t>& ranks);
+
+    // MindSpore's memory line of a device (docs/metrics.md, "Marey view"): the nodes of its memory_usage_details graph
+    // with the most nodes, each placed at the start of the device's first operator of the step with the node's name
+    // (the last part of the op's scope name), its memory in use in MB (GiB × 1024); sorted by time. Empty when the
+    // rank has no such file or no node names an operator of the step.
+    static std::vector<core::CurvePoint> memoryUsageLine(
+        model::Database& db, const MareyStep& step, const MareyDevice& device);
 
     // Matching and pairing on a MareyStep whose devices' ops are filled (names, kinds, times): sorts each device's ops
     // by time, numbers occurrences, matches consecutive devices of each stage and counts unmatched ops. Exposed for

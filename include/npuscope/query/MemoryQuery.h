@@ -19,10 +19,16 @@ struct RankMemoryPeak {
     // of PTA+GE, else of PTA.
     std::optional<double> peakReservedMb;
     std::optional<int64_t> peakTimeNs; // when that peak was sampled (epoch ns)
-    std::optional<std::string> component; // the component it was read from: APP | PTA+GE | PTA
+    // the component it was read from: APP | PTA+GE | PTA, or memory_usage_summary (MindSpore's peak_mem, for a rank
+    // without memory records)
+    std::optional<std::string> component;
     // The largest Total Allocated of PTA+GE, else of PTA.
     std::optional<double> peakAllocatedMb;
     std::optional<double> capacityMb; // the device's memory, when known
+    // Where capacityMb comes from: MindSpore's memory_usage_summary file of the rank (its capacity), else the figure
+    // the caller passed (the user's), else none.
+    enum class CapacitySource { None, User, MemorySummary };
+    CapacitySource capacitySource = CapacitySource::None;
     std::optional<double> ratio; // peakReservedMb / capacityMb
 };
 
@@ -34,8 +40,9 @@ public:
     // (the default), or the memory_record rows themselves (only once the ranks' Memory group is imported; the same
     // figures, for tests and the benchmark's baseline).
     enum class Source { Aggregate, Records };
-    // Every rank in rank order, with nullopt figures for a rank without memory records. capacityMb applies to every
-    // device whose capacity the data does not record (none of the known formats records it today).
+    // Every rank in rank order, with nullopt figures for a rank without memory records. A rank with MindSpore's
+    // memory_usage_summary takes its capacity (and, without memory records, its peak_mem as the peak) from it, GiB ×
+    // 1024; capacityMb applies to every other device.
     static std::vector<RankMemoryPeak> peaks(
         model::Database& db, std::optional<double> capacityMb = std::nullopt, Source source = Source::Aggregate);
 };

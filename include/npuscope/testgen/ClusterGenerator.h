@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace npuscope::testgen {
 
@@ -67,6 +68,10 @@ struct GeneratorOptions {
     // MindSpore forms: write each rank's parallel_strategy_{rank}.json with about this many graph nodes per stage (a
     // transformer stack per stage, forward and backward, Send/Receive between stages); 0 writes none.
     int strategyNodes = 0;
+    // Dynamic-profiler windows (step numbers, first and last, inclusive; steps are numbered from 50): each rank is
+    // written once per window, with only that window's steps, under rank{r}_start{a}_stop{b}/ as MindSpore's
+    // DynamicProfilerMonitor writes them. Empty: one folder per rank with every step. torch_npu and mindspore forms.
+    std::vector<std::pair<int, int>> windows;
 
     static constexpr double kSlowFactor = 1.3; // compute time multiplier of the slow rank
     static constexpr double kSlowLinkFactor = 0.1; // bandwidth multiplier of the slow link

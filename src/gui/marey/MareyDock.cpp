@@ -44,7 +44,7 @@ struct MareyResult {
 
 // The memory line of device d: its memory_record series (PTA+GE, else APP, else PTA, else the first component;
 // allocated MB) over the device's step, from the last sample before its first operator, at most kMaxPoints points.
-void memoryLine(model::Database& db, const query::MareyDevice& d, MareyChart::Blocks& out)
+void memoryLine(model::Database& db, const query::MareyStep& step, const query::MareyDevice& d, MareyChart::Blocks& out)
 {
     constexpr size_t kMaxPoints = 2000;
     if (!d.hasOps())
@@ -62,8 +62,15 @@ void memoryLine(model::Database& db, const query::MareyDevice& d, MareyChart::Bl
         if (!chosen && c.metric == query::MemoryMetric::Allocated)
             chosen = &c;
     }
-    if (!chosen)
+    if (!chosen) {
+        // MindSpore's old layout: the memory in use at each node of its memory_usage_details graph.
+        auto line = query::MareyQuery::memoryUsageLine(db, step, d);
+        if (line.empty())
+            return;
+        out.memoryLine = core::downsampleLttb(std::span(line.data(), line.size()), kMaxPoints);
+        out.memorySeries = "memory_usage_details";
         return;
+    }
     const auto& points = chosen->points;
     auto begin = std::upper_bound(points.begin(), points.end(), first,
         [](int64_t t, const core::CurvePoint& p) { return t < p.t; });
@@ -309,7 +316,7 @@ void MareyDock::refresh()
             for (const auto& m : query::MemoryQuery::peaks(db, capacityMb))
                 byRank[m.rank].memory = m.ratio;
             for (const auto& d : marey->devices)
-                memoryLine(db, d, byRank[d.rank]);
+                memoryLine(db, *marey, d, byRank[d.rank]);
             for (const auto& d : marey->devices)
                 r.blocks.push_back(byRank.count(d.rank) ? byRank[d.rank] : MareyChart::Blocks {});
             r.marey = std::move(marey);

@@ -161,7 +161,13 @@ QString MemoryHeatmap::itemToolTip(int item) const
         addToolTipRow(html, tr("Peak time"), dash);
     }
     addToolTipRow(html, tr("Peak allocated"), p.peakAllocatedMb ? megabytes(*p.peakAllocatedMb) : dash);
-    addToolTipRow(html, tr("Capacity"), p.capacityMb ? megabytes(*p.capacityMb) : dash);
+    QString capacity = p.capacityMb ? megabytes(*p.capacityMb) : dash;
+    using CapacitySource = query::RankMemoryPeak::CapacitySource;
+    if (p.capacitySource == CapacitySource::MemorySummary)
+        capacity += QStringLiteral(" ") + tr("(from memory_usage_summary)");
+    else if (p.capacitySource == CapacitySource::User)
+        capacity += QStringLiteral(" ") + tr("(entered: Device memory)");
+    addToolTipRow(html, tr("Capacity"), capacity);
     addToolTipRow(html, tr("Reserved \u00f7 capacity"), p.ratio ? percent(*p.ratio) : dash);
     html += QStringLiteral("</table>");
     return html;

@@ -7,7 +7,9 @@
 
 #include "DetectorParts.h"
 
+#include "npuscope/core/Decimal.h"
 #include "npuscope/core/TranslationMarker.h"
+#include "npuscope/io/detect/FileKinds.h"
 
 #include "npuscope/io/msprof_analyze/ClusterSummary.h"
 
@@ -15,6 +17,7 @@
 #include <filesystem>
 #include <iterator>
 #include <map>
+#include <regex>
 #include <set>
 
 namespace npuscope::io {
@@ -191,6 +194,65 @@ std::vector<PlannedRank> importedRanksOf(const std::string& input)
     return ranks;
 }
 
+// The dynamic profiler's window of a rank folder: the nearest enclosing folder named rank{r}_start{a}_stop{b}
+// (MindSpore's DynamicProfilerMonitor writes each window of a rank there); nullopt when there is none.
+std::optional<std::pair<int64_t, int64_t>> dynamicWindowOf(const std::string& path)
+{
+    static const std::regex kWindow(R"(^rank\d+_start(\d+)_stop(\d+)$)");
+    for (fs::path p(path); p.has_relative_path() && p != p.parent_path(); p = p.parent_path()) {
+        std::smatch m;
+        const std::string name = p.filename().string();
+        if (std::regex_match(name, m, kWindow)) {
+            const auto a = parseInt(m[1].str()), b = parseInt(m[2].str());
+            if (a && b && *a <= *b)
+                return std::make_pair(*a, *b);
+            return std::nullopt;
+        }
+    }
+    return std::nullopt;
+}
+
+// Several folders of one rank that are dynamic-profiler windows of one run (each under its own
+// rank{r}_start{a}_stop{b} folder, windows apart): one rank with the files of every window, so each window stays a
+// step range of its own. The first window's folder is the rank's; the other windows give their data files (not their
+// profiler_info / metadata facts, which the first one gives). False when list is not such a set (then the newest
+// folder is kept as before).
+bool mergeWindows(LoadPlan& plan, int64_t rank, std::vector<Candidate*>& list)
+{
+    std::vector<std::pair<std::pair<int64_t, int64_t>, Candidate*>> windows;
+    for (auto* c : list) {
+        const auto w = dynamicWindowOf(c->rank.path);
+        if (!w)
+            return false;
+        windows.emplace_back(*w, c);
+    }
+    std::sort(windows.begin(), windows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (size_t i = 1; i < windows.size(); ++i) {
+        if (windows[i].first.first <= windows[i - 1].first.second)
+            return false; // overlapping windows: two runs, not one
+    }
+    Candidate* keep = windows.front().second;
+    std::string ranges;
+    for (size_t i = 0; i < windows.size(); ++i) {
+        const auto& [w, c] = windows[i];
+        ranges += (i ? ", " : "") + std::to_string(w.first) + "\u2013" + std::to_string(w.second);
+        if (c == keep)
+            continue;
+        for (auto& f : c->rank.files) {
+            const auto* spec = FileKinds::find(f.kind);
+            if (spec && spec->facts)
+                continue;
+            keep->rank.files.push_back(std::move(f));
+        }
+    }
+    list = { keep };
+    plan.issues.push_back({ "info", keep->rank.path,
+        issueText(QT_TRANSLATE_NOOP("ParseIssue",
+                      "rank %1 has %2 dynamic-profiler windows (steps %3); each is kept as a step range of its own"),
+            { std::to_string(rank), std::to_string(windows.size()), ranges }) });
+    return true;
+}
+
 } // namespace
 
 LoadPlan Detector::detect(const std::vector<std::string>& paths)
@@ -248,6 +310,10 @@ LoadPlan Detector::detect(const std::vector<std::string>& paths)
     std::vector<Candidate*> kept;
     for (auto& [rank, list] : byRank) {
         Candidate* keep = list.front();
+        if (list.size() > 1 && mergeWindows(plan, rank, list)) {
+            kept.push_back(list.front());
+            continue;
+        }
         if (list.size() > 1) {
             const bool allEnded = std::all_of(list.begin(), list.end(), [](auto* c) { return c->collectionEndNs; });
             const bool allStamped = std::all_of(list.begin(), list.end(), [](auto* c) { return c->folderTimestamp; });

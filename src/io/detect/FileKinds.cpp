@@ -12,6 +12,7 @@
 #include "npuscope/io/mindspore/MindSporeHcclRawImporter.h"
 #include "npuscope/io/mindspore/MindSporeOpFlopsImporter.h"
 #include "npuscope/io/mindspore/MindSporeRankTableImporter.h"
+#include "npuscope/io/mindspore/MindSporeMemoryImporter.h"
 #include "npuscope/io/mindspore/MindSporeStepTraceImporter.h"
 #include "npuscope/io/mindspore/MindSporeTimelineImporter.h"
 #include "npuscope/io/mindspore/MsParallelStrategyImporter.h"
@@ -255,6 +256,18 @@ std::vector<FileKindSpec> builtIns()
         .importer = &MindDataImporter::runDeviceQueue,
         .fuzz = { .target = "ms_device_queue", .fileName = "device_queue_profiling_0.txt",
             .seeds = "device_queue_profiling_*.txt" } });
+    // MindSpore memory files: the summary is a few hundred bytes; the details hold every node's live tensors
+    // ("breakdowns"), dropped while parsing (the DOM of the rest is about the text's size).
+    t.push_back({ .kind = F::MsMemorySummary, .name = "memory_usage_summary", .family = Fam::MindSpore,
+        .format = Fmt::Json, .dataName = "memory summary", .numbered = { { "memory_usage_summary_", ".json" } },
+        .importer = &MindSporeMemoryImporter::runSummary,
+        .fuzz = { .target = "ms_memory_summary", .fileName = "memory_usage_summary_0.json",
+            .seeds = "memory_usage_summary_*.json" } });
+    t.push_back({ .kind = F::MsMemoryDetails, .name = "memory_usage_details", .family = Fam::MindSpore,
+        .format = Fmt::Json, .dataName = "memory per node", .numbered = { { "memory_usage_details_", ".json" } },
+        .importer = &MindSporeMemoryImporter::runDetails, .memoryWeight = 2.0,
+        .fuzz = { .target = "ms_memory_details", .fileName = "memory_usage_details_0.json",
+            .seeds = "memory_usage_details_*.json" } });
     return t;
 }
 

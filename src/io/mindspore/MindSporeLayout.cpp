@@ -42,8 +42,8 @@ std::optional<int64_t> idOf(const std::string& name, FileKind kind)
     if (kind == FileKind::ProfilerInfo || kind == FileKind::MsStepTraceRaw || kind == FileKind::MsHcclRaw
         || kind == FileKind::MsFlopsSummary || kind == FileKind::MsOpFlops || kind == FileKind::MsFlopsScope
         || kind == FileKind::MsTimelineDisplay || kind == FileKind::MsPipelineRaw
-        || kind == FileKind::MsPipelineProfiling || kind == FileKind::MsMinddataCpu
-        || kind == FileKind::MsDeviceQueue) {
+        || kind == FileKind::MsPipelineProfiling || kind == FileKind::MsMinddataCpu || kind == FileKind::MsDeviceQueue
+        || kind == FileKind::MsMemorySummary || kind == FileKind::MsMemoryDetails) {
         if (std::regex_search(name, m, kId))
             return parseInt(m[1].str());
     }

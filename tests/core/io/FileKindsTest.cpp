@@ -56,7 +56,7 @@ TEST(FileKinds, EveryKindIsFuzzed)
 TEST(FileKinds, EveryEnumValueHasOneEntryAndAStableName)
 {
     std::set<std::string> names;
-    for (int k = 0; k <= static_cast<int>(io::FileKind::MsDeviceQueue); ++k) {
+    for (int k = 0; k <= static_cast<int>(io::FileKind::MsMemoryDetails); ++k) {
         const auto kind = static_cast<io::FileKind>(k);
         const auto* spec = io::FileKinds::find(kind);
         ASSERT_NE(spec, nullptr) << k;
@@ -112,6 +112,8 @@ TEST(FileKinds, NamesAreRecognisedAsBefore)
         { "pipeline_profiling_7.json", K::MsPipelineProfiling },
         { "minddata_cpu_utilization_7.json", K::MsMinddataCpu },
         { "device_queue_profiling_7.txt", K::MsDeviceQueue },
+        { "memory_usage_summary_7.json", K::MsMemorySummary },
+        { "memory_usage_details_7.json", K::MsMemoryDetails },
     };
     for (const auto& [name, kind] : known) {
         io::FileKind found {};

@@ -7,6 +7,8 @@
 #include "npuscope/core/CsvReader.h"
 #include "npuscope/io/detect/Detector.h"
 #include "npuscope/load/Loader.h"
+#include "npuscope/query/MareyQuery.h"
+#include "npuscope/query/ParallelLayoutQuery.h"
 #include "npuscope/query/RankQuery.h"
 #include "npuscope/query/StepQuery.h"
 #include "npuscope/testgen/ClusterGenerator.h"
@@ -20,6 +22,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 namespace fs = std::filesystem;
 using namespace npuscope;
@@ -253,7 +256,8 @@ TEST(MindSporeForms, LegacyFormMatchesTheTorchForm)
         for (const auto k : { io::FileKind::MsStepTraceRaw, io::FileKind::MsHcclRaw, io::FileKind::MsTimelineDisplay,
                  io::FileKind::MsOpFlops, io::FileKind::MsFlopsSummary, io::FileKind::MsFlopsScope,
                  io::FileKind::MsPipelineRaw, io::FileKind::MsMinddataCpu, io::FileKind::MsDeviceQueue,
-                 io::FileKind::ProfilerInfo, io::FileKind::MiRankTable })
+                 io::FileKind::MsMemorySummary, io::FileKind::MsMemoryDetails, io::FileKind::ProfilerInfo,
+                 io::FileKind::MiRankTable })
             EXPECT_TRUE(kinds.count(k)) << r.path << " lacks " << io::fileKindName(k);
     }
 
@@ -314,4 +318,56 @@ TEST(MindSporeForms, RegeneratingReplacesAnotherFormsOutput)
     EXPECT_FALSE(fs::exists(out / "cluster_profiler"));
     EXPECT_FALSE(fs::exists(out / "hccl.json"));
     EXPECT_EQ(rankFolders(out, "_ascend_ms").size(), 4u);
+}
+
+// Marey on the MindSpore 2.x form (issue 38, item 1): each device's operators of a step are its kernel_details.csv
+// rows of that Step Id (name, start, start + duration, read from the CSV here), in every pipeline stage.
+TEST(MindSporeForms, MindSpore2xFormGivesMareyTheKernelDetailsRows)
+{
+    ScratchDir scratch;
+    std::string error;
+    const fs::path root = scratch.path() / "ms";
+    ASSERT_TRUE(testgen::ClusterGenerator::generate(cluster(root, testgen::OutputFormat::MindSpore), error)) << error;
+    auto db = test::openFolder(root);
+    ASSERT_TRUE(db);
+    const auto layout = query::ParallelLayoutQuery::layout(*db);
+    const auto steps = query::MareyQuery::steps(*db);
+    ASSERT_EQ(steps.size(), static_cast<size_t>(kSteps));
+    const auto folders = rankFolders(root, "_ascend_ms");
+    ASSERT_EQ(folders.size(), static_cast<size_t>(kRanks));
+    std::vector<int64_t> ranks;
+    for (int r = 0; r < kRanks; ++r)
+        ranks.push_back(r);
+    for (const int64_t step : { steps.front(), steps.back() }) {
+        // As the view does: the step's kernel rows of ranks whose kernel tables are not imported.
+        load::Loader::loadStepKernels(*db, ranks, step);
+        const auto marey = query::MareyQuery::step(*db, layout, step);
+        ASSERT_EQ(marey.stages.size(), 2u); // --pp 2
+        ASSERT_EQ(marey.devices.size(), static_cast<size_t>(kRanks));
+        for (const auto& dev : marey.devices) {
+            const auto rows
+                = readCsv(folders.at(static_cast<int>(dev.rank)) / "ASCEND_PROFILER_OUTPUT" / "kernel_details.csv");
+            ASSERT_GE(rows.size(), 2u);
+            const auto& header = rows[0];
+            auto col = [&](const std::string& name) {
+                return static_cast<size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+            };
+            const size_t stepCol = col("Step Id"), nameCol = col("Name"), startCol = col("Start Time(us)"),
+                         durCol = col("Duration(us)");
+            ASSERT_LT(durCol, header.size());
+            std::multiset<std::tuple<std::string, int64_t, int64_t>> want, got;
+            for (size_t i = 1; i < rows.size(); ++i) {
+                if (std::stoll(rows[i][stepCol]) != step)
+                    continue;
+                const int64_t start = usToNs(rows[i][startCol]);
+                want.insert({ rows[i][nameCol], start, start + usToNs(rows[i][durCol]) });
+            }
+            for (const auto& op : dev.ops)
+                got.insert({ marey.names[op.name], op.start, op.end });
+            EXPECT_FALSE(want.empty()) << "rank " << dev.rank;
+            EXPECT_TRUE(got == want) << "rank " << dev.rank << " step " << step << ": " << got.size() << " ops, "
+                                     << want.size() << " kernel rows";
+        }
+        EXPECT_GT(marey.opCount - marey.unmatchedOps, 0);
+    }
 }

@@ -8,6 +8,9 @@
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -49,6 +52,7 @@ TEST(MemoryHeatmap, TwoRanksRatiosClickAndImage)
     ASSERT_TRUE(cells[1].peak.peakReservedMb.has_value());
     EXPECT_DOUBLE_EQ(*cells[1].peak.ratio, *cells[1].peak.peakReservedMb / 65536.0);
     EXPECT_TRUE(map->itemToolTip(0).contains(QStringLiteral("2113.7 MB")));
+    EXPECT_TRUE(map->itemToolTip(0).contains(QStringLiteral("(entered: Device memory)"))); // torch_npu records none
 
     // Changing the capacity re-queries: half the memory, twice the ratio.
     window->memoryHeatmapDock()->capacitySpin()->setValue(32);
@@ -104,6 +108,40 @@ TEST(MemoryHeatmap, GeneratedHeavyRankHasTheHighestRatio)
         positions.emplace(c.row, c.column);
     EXPECT_EQ(positions.size(), 16u);
     test::keepImage(map->toImage(), QStringLiteral("memory-gen16.png"));
+}
+
+// MindSpore's old layout: each device's capacity and peak come from its memory_usage_summary file (GiB, read here),
+// whatever the Device memory figure says.
+TEST(MemoryHeatmap, MindSporeSummaryGivesCapacityAndPeak)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    testgen::GeneratorOptions o;
+    o.ranks = 4;
+    o.pp = 2;
+    o.steps = 2;
+    o.traceMb = 0;
+    o.memoryHeavyRank = 2;
+    o.format = testgen::OutputFormat::MindSporeLegacy;
+    auto window = test::newWindow();
+    ASSERT_TRUE(test::generateAndOpen(*window, o, dir.path() + QStringLiteral("/c")));
+    MemoryHeatmap* map = showMemory(*window);
+    const auto& cells = map->cells();
+    ASSERT_EQ(cells.size(), 4u);
+    for (size_t i = 0; i < cells.size(); ++i) {
+        const auto& p = cells[i].peak;
+        QFile f(dir.path() + QStringLiteral("/c/cluster_profiler/1/profiler/memory_usage_summary_%1.json").arg(p.rank));
+        ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+        const auto summary = QJsonDocument::fromJson(f.readAll()).object();
+        const double capacityMb = summary.value(QStringLiteral("capacity")).toDouble() * 1024.0;
+        const double peakMb = summary.value(QStringLiteral("peak_mem")).toDouble() * 1024.0;
+        ASSERT_TRUE(p.ratio.has_value()) << p.rank;
+        EXPECT_DOUBLE_EQ(*p.ratio, peakMb / capacityMb) << p.rank;
+        EXPECT_TRUE(map->itemToolTip(static_cast<int>(i)).contains(QStringLiteral("from memory_usage_summary")));
+    }
+    const auto highest = std::max_element(cells.begin(), cells.end(),
+        [](const auto& a, const auto& b) { return a.peak.ratio.value_or(-1) < b.peak.ratio.value_or(-1); });
+    EXPECT_EQ(highest->peak.rank, 2);
 }
 
 TEST(MemoryHeatmap, NoHostsLayOutByRankInRowsOf16)

@@ -57,6 +57,9 @@ enum class FileKind {
     MsPipelineProfiling, // pipeline_profiling_{rank}.json (the same operators, raw queue samples)
     MsMinddataCpu, // minddata_cpu_utilization_{rank}.json (host, process and per-operator CPU use)
     MsDeviceQueue, // device_queue_profiling_{rank}.txt (size of the queue feeding the device, per step)
+    // MindSpore memory files (old profiler/ folder):
+    MsMemorySummary, // memory_usage_summary_{rank}.json (device capacity, peak and static memory, GiB)
+    MsMemoryDetails, // memory_usage_details_{rank}.json (memory in use at each node of each graph, GiB)
 };
 
 // Stable name used in rank_file.kind and the summary ("step_trace_time", ...).
