@@ -45,7 +45,9 @@ constexpr const char* kExtension = ".npdb";
 //     parse_issue.message_template (the translatable form of each import problem's message).
 // 19: MindSpore flops_{rank}.txt (op_flops) and flops_scope_{rank}.json (flops_scope_link) imported.
 // 20: parallel_strategy graphs (strategy_node, strategy_edge) of one rank per stage.
-constexpr int kImportVersion = 20;
+// 21: CANN PROF task timelines for Marey, MindSpore memory_usage_summary / details, dynamic-profiler windows as
+//     step ranges of one rank.
+constexpr int kImportVersion = 21;
 
 uint64_t fnv1a(uint64_t h, std::string_view text)
 {
