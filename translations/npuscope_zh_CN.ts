@@ -5932,6 +5932,10 @@ rank %1 of %2</source>
         <source>%1: no graph with named nodes and line values</source>
         <translation>%1：没有含已命名节点和 lines 值的图</translation>
     </message>
+    <message>
+        <source>the strategy graph could not be read (%1): it is left out</source>
+        <translation>无法读取策略图（%1）：已略去</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::ParseIssuesDock</name>

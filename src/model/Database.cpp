@@ -42,6 +42,8 @@ CREATE INDEX IF NOT EXISTS idx_counter_track ON counter(rank_id, pid, name_id, t
 CREATE INDEX IF NOT EXISTS idx_flow_rank ON flow(rank_id, cat);
 CREATE INDEX IF NOT EXISTS idx_parse_issue_rank ON parse_issue(rank_id);
 CREATE INDEX IF NOT EXISTS idx_rank_file_rank ON rank_file(rank_id, status);
+CREATE INDEX IF NOT EXISTS idx_strategy_node_stage ON strategy_node(stage, rank_id, node_index);
+CREATE INDEX IF NOT EXISTS idx_strategy_edge_rank ON strategy_edge(rank_id, dst_index);
 )";
 } // namespace
 

@@ -43,6 +43,7 @@ StrategyGraphLayout StrategyGraphLayout::build(model::Database& db)
 {
     StrategyGraphLayout l;
     std::unordered_map<std::string, uint32_t> typeIds, scopeIds;
+    std::vector<Kind> kindOfType; // by type id
     std::map<int64_t, uint32_t> slotOf; // stage -> index into l.stages
     for (const auto& s : StrategyGraphQuery::stages(db)) {
         Stage stage;
@@ -69,12 +70,18 @@ StrategyGraphLayout StrategyGraphLayout::build(model::Database& db)
             Node node;
             node.stageSlot = slot;
             node.index = nodes.int64(0);
+            // The importer numbers a stage's nodes 1..N in order; a model that does not (another writer) is cut at
+            // the first gap rather than indexed out of range below.
+            if (node.index != static_cast<int64_t>(l.nodes.size() - stage.first) + 1)
+                break;
             node.column = static_cast<uint32_t>(l.nodes.size() - stage.first);
             node.name = nodes.text(1);
             nodes.readText(2, type);
             nodes.readText(3, scope);
-            node.kind = kindOf(type);
             node.type = intern(l.types, typeIds, type);
+            if (node.type == kindOfType.size())
+                kindOfType.push_back(kindOf(type));
+            node.kind = kindOfType[node.type];
             node.scope = intern(l.scopes, scopeIds, scope);
             node.special = static_cast<uint8_t>(nodes.int64(4));
             node.strategy = nodes.optText(5);
@@ -145,6 +152,36 @@ StrategyGraphLayout StrategyGraphLayout::build(model::Database& db)
             l.sendRecv.emplace_back(sa.first + static_cast<uint32_t>(p.sendIndex - 1),
                 sb.first + static_cast<uint32_t>(p.recvIndex - 1));
     }
+    // The edges into each node, by counting.
+    l.inBegin.assign(l.nodes.size() + 1, 0);
+    for (const auto& e : l.edges)
+        ++l.inBegin[e.second + 1];
+    for (size_t i = 0; i < l.nodes.size(); ++i)
+        l.inBegin[i + 1] += l.inBegin[i];
+    l.inEdges.resize(l.edges.size());
+    {
+        std::vector<uint32_t> next(l.inBegin.begin(), l.inBegin.end() - 1);
+        for (uint32_t i = 0; i < l.edges.size(); ++i)
+            l.inEdges[next[l.edges[i].second]++] = i;
+    }
+    // The scope tree: operators per scope, added to every prefix of its path; by depth, then path.
+    std::vector<uint32_t> perScope(l.scopes.size(), 0);
+    for (const auto& n : l.nodes)
+        ++perScope[n.scope];
+    std::map<std::string, uint32_t> counts;
+    for (size_t i = 0; i < l.scopes.size(); ++i) {
+        const std::string& path = l.scopes[i];
+        for (size_t at = path.find('/');; at = path.find('/', at + 1)) {
+            counts[path.substr(0, at)] += perScope[i];
+            if (at == std::string::npos)
+                break;
+        }
+    }
+    for (auto& [path, operators] : counts)
+        l.scopeTree.push_back({ path, operators });
+    std::stable_sort(l.scopeTree.begin(), l.scopeTree.end(), [](const ScopeCount& a, const ScopeCount& b) {
+        return std::count(a.path.begin(), a.path.end(), '/') < std::count(b.path.begin(), b.path.end(), '/');
+    });
     return l;
 }
 

@@ -113,9 +113,12 @@ std::vector<SendRecvPair> StrategyGraphQuery::sendRecvPairs(model::Database& db)
     const Layout l = layout(db);
     // (send stage, receive stage, sr_tag) -> the Sends and the Receives, in execution order.
     std::map<std::tuple<int64_t, int64_t, int64_t>, std::pair<std::vector<int64_t>, std::vector<int64_t>>> ends;
-    auto st = db.prepare("SELECT stage, node_index, op_type, sr_tag, peer_rank FROM strategy_node WHERE op_type IN "
-                         "('Send', 'Receive') AND sr_tag IS NOT NULL AND peer_rank IS NOT NULL ORDER BY stage, rank_id, "
-                         "node_index");
+    // The graph rank's nodes only: without stageDevices every rank of a stage keeps its graph, and their Sends would
+    // count once per rank.
+    auto st = db.prepare("SELECT n.stage, n.node_index, n.op_type, n.sr_tag, n.peer_rank FROM strategy_node n WHERE "
+                         "n.op_type IN ('Send', 'Receive') AND n.sr_tag IS NOT NULL AND n.peer_rank IS NOT NULL AND "
+                         "n.rank_id = (SELECT MIN(rank_id) FROM strategy_node s WHERE s.stage = n.stage) "
+                         "ORDER BY n.stage, n.node_index");
     while (st.step()) {
         const int64_t stage = st.int64(0);
         const auto peer = l.stageOf.find(st.int64(4));

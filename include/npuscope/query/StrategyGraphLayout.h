@@ -45,6 +45,15 @@ struct StrategyGraphLayout {
     std::vector<std::pair<uint32_t, uint32_t>> sendRecv; // the Send's and the Receive's positions
     std::vector<std::string> types, scopes;
     uint32_t columns = 0; // the widest stage's node count
+    // The edges into each node (positions into edges): inBegin[n]..inBegin[n + 1] of inEdges.
+    std::vector<uint32_t> inBegin, inEdges;
+    // Every scope path and each of its prefixes with the operators under it, parents before children (the dock's
+    // scope tree).
+    struct ScopeCount {
+        std::string path;
+        uint32_t operators = 0;
+    };
+    std::vector<ScopeCount> scopeTree;
 
     static StrategyGraphLayout build(model::Database& db);
     static Kind kindOf(const std::string& opType);

@@ -56,25 +56,14 @@ QColor StrategyGraphCanvas::kindColor(Kind kind)
 void StrategyGraphCanvas::setGraph(std::shared_ptr<const query::StrategyGraphLayout> layout)
 {
     m_layout = std::move(layout);
-    m_inEdges.clear();
-    m_inBegin.clear();
-    m_halo.clear();
+    m_halo.assign(m_layout ? m_layout->nodes.size() : 0, 0);
+    // Each band's top, and the content's bottom after the last.
+    m_bandTops.assign(1, 0);
+    for (size_t i = 0; m_layout && i < m_layout->stages.size(); ++i)
+        m_bandTops.push_back(m_bandTops.back() + kBandHeader + m_layout->stages[i].lanes * kLaneHeight + 8);
     m_haloCount = 0;
     resetHover();
     setSelectedItem(-1);
-    if (m_layout) {
-        const size_t n = m_layout->nodes.size();
-        m_inBegin.assign(n + 1, 0);
-        for (const auto& e : m_layout->edges)
-            ++m_inBegin[e.second + 1];
-        for (size_t i = 0; i < n; ++i)
-            m_inBegin[i + 1] += m_inBegin[i];
-        m_inEdges.resize(m_layout->edges.size());
-        std::vector<uint32_t> next(m_inBegin.begin(), m_inBegin.end() - 1);
-        for (uint32_t i = 0; i < m_layout->edges.size(); ++i)
-            m_inEdges[next[m_layout->edges[i].second]++] = i;
-        m_halo.assign(n, 0);
-    }
     m_fitted = false;
     fit();
 }
@@ -141,10 +130,7 @@ void StrategyGraphCanvas::clampView()
 
 int StrategyGraphCanvas::bandTop(size_t stage) const
 {
-    int top = 0;
-    for (size_t i = 0; i < stage && m_layout && i < m_layout->stages.size(); ++i)
-        top += kBandHeader + m_layout->stages[i].lanes * kLaneHeight + 8;
-    return top;
+    return m_bandTops.empty() ? 0 : m_bandTops[std::min(stage, m_bandTops.size() - 1)];
 }
 
 int StrategyGraphCanvas::contentHeight() const { return m_layout ? bandTop(m_layout->stages.size()) : 0; }
@@ -293,8 +279,8 @@ void StrategyGraphCanvas::paintGraph(QPainter& p, const QRect&)
             // The edges into this node.
             p.setPen(QPen(text.lighter(100), 1));
             p.setOpacity(0.35);
-            for (uint32_t k = m_inBegin[i]; k < m_inBegin[i + 1]; ++k) {
-                const uint32_t src = l.edges[m_inEdges[k]].first;
+            for (uint32_t k = l.inBegin[i]; k < l.inBegin[i + 1]; ++k) {
+                const uint32_t src = l.edges[l.inEdges[k]].first;
                 p.drawLine(nodeCenter(src) + QPointF(m_scaleX * 0.4, 0), nodeCenter(i) - QPointF(m_scaleX * 0.4, 0));
             }
             p.setOpacity(1);

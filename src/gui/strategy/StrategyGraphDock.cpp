@@ -25,7 +25,7 @@ using Layout = query::StrategyGraphLayout;
 
 constexpr int kNodeRole = Qt::UserRole + 1;
 constexpr int kScopeRole = Qt::UserRole + 2;
-constexpr int kMaxListed = 200; // operators listed per stage and kind (the counts say how many there are)
+constexpr int kMaxListed = 100; // operators listed per stage and kind (the counts say how many there are)
 
 QString swatch(const QColor& c, const QString& label)
 {
@@ -148,26 +148,10 @@ void StrategyGraphDock::fillScopes()
     m_scopes->clear();
     if (!m_layout)
         return;
-    // Operators per scope, then each scope's ancestors: the tree of the scope paths, breadth first up to the cap.
-    std::vector<int> perScope(m_layout->scopes.size(), 0);
-    for (const auto& n : m_layout->nodes)
-        ++perScope[n.scope];
-    std::map<std::string, int> counts; // every prefix of every scope path
-    for (size_t i = 0; i < m_layout->scopes.size(); ++i) {
-        const std::string& s = m_layout->scopes[i];
-        for (size_t at = s.find('/'); ; at = s.find('/', at + 1)) {
-            counts[s.substr(0, at)] += perScope[i];
-            if (at == std::string::npos)
-                break;
-        }
-    }
+    // The layout's scope paths, parents first, up to the cap.
     std::map<std::string, QTreeWidgetItem*> items;
-    std::vector<std::pair<size_t, std::string>> byDepth;
-    for (const auto& [path, count] : counts)
-        byDepth.emplace_back(static_cast<size_t>(std::count(path.begin(), path.end(), '/')), path);
-    std::stable_sort(byDepth.begin(), byDepth.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     int made = 0;
-    for (const auto& [depth, path] : byDepth) {
+    for (const auto& [path, operators] : m_layout->scopeTree) {
         if (made >= kMaxScopeItems)
             break;
         const auto slash = path.rfind('/');
@@ -180,7 +164,7 @@ void StrategyGraphDock::fillScopes()
         }
         const QString label = QString::fromStdString(slash == std::string::npos ? path : path.substr(slash + 1));
         auto* item = parentItem ? new QTreeWidgetItem(parentItem) : new QTreeWidgetItem(m_scopes);
-        item->setText(0, tr("%1 (%2)").arg(label.isEmpty() ? tr("(no scope)") : label).arg(counts[path]));
+        item->setText(0, tr("%1 (%2)").arg(label.isEmpty() ? tr("(no scope)") : label).arg(operators));
         item->setToolTip(0, QString::fromStdString(path));
         item->setData(0, kScopeRole, QString::fromStdString(path));
         item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
@@ -277,8 +261,10 @@ void StrategyGraphDock::showAttributes(int node)
                 return;
             }
             const auto& f = *found;
+            // A value of thousands of characters (a MakeTuple's inputs) is cut: the panel is for reading.
             const auto row = [](const QString& key, const QString& value) {
-                return QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(key.toHtmlEscaped(), value.toHtmlEscaped());
+                const QString shown = value.size() > 2000 ? value.left(2000) + QStringLiteral("…") : value;
+                return QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(key.toHtmlEscaped(), shown.toHtmlEscaped());
             };
             const auto opt = [](const std::optional<std::string>& v) {
                 return v ? QString::fromStdString(*v) : QStringLiteral("—");
@@ -313,11 +299,16 @@ void StrategyGraphDock::followOperator()
     // Op names repeat across stages (each stage's graph numbers its own): the stage of the operator's rank, else of
     // the selected rank, first.
     const std::optional<int64_t> rank = op->rank ? op->rank : workspace()->selectedRank();
-    const QString wanted = QString::fromStdString(op->key);
+    const std::string& wanted = op->key;
+    const auto named = [&wanted](const std::string& name) {
+        return name == wanted
+            || (name.size() > wanted.size() && name.compare(name.size() - wanted.size(), wanted.size(), wanted) == 0
+                && name[name.size() - wanted.size() - 1] == '/');
+    };
     int found = -1;
     for (uint32_t i = 0; i < m_layout->nodes.size(); ++i) {
         const auto& n = m_layout->nodes[i];
-        if (QString::fromStdString(n.name) != wanted && shortName(n.name) != wanted)
+        if (!named(n.name))
             continue;
         const auto& ranks = m_layout->stages[n.stageSlot].ranks;
         const bool ofRank = rank && std::find(ranks.begin(), ranks.end(), *rank) != ranks.end();

@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 namespace npuscope::io::detail {
 
@@ -21,13 +22,16 @@ using simdjson::dom::element;
 
 constexpr size_t kMaxAttributeText = 256;
 
-std::string_view stringOf(element e, const char* key)
+// A string field, empty when absent or not a string. Takes a plain element only: a simdjson_result (e["a"]["b"])
+// would convert by throwing when "a" is absent.
+std::string_view stringOf(const element& e, const char* key)
 {
     std::string_view s;
     if (e[key].get_string().get(s) != simdjson::SUCCESS)
         return {};
     return s;
 }
+std::string_view stringOf(simdjson::simdjson_result<element>, const char*) = delete;
 
 // A number written as a JSON string ("32", protobuf's int64) or as a number: its text.
 std::string scalarText(element e)
@@ -137,8 +141,11 @@ std::string dataTypeOf(element type, int depth = 0)
     if (depth > 32)
         return {};
     const std::string_view dataType = stringOf(type, "dataType");
+    element tensor;
     if (dataType == "DT_TENSOR")
-        return "DT_TENSOR[" + std::string(stringOf(type["tensorType"], "elemType")) + "]";
+        return "DT_TENSOR["
+            + std::string(type["tensorType"].get(tensor) == simdjson::SUCCESS ? stringOf(tensor, "elemType") : "")
+            + "]";
     simdjson::dom::array elems;
     if (dataType == "DT_TUPLE" && type["sequenceType"]["elemTypes"].get_array().get(elems) == simdjson::SUCCESS) {
         std::string out = "DT_TUPLE[";
@@ -156,7 +163,10 @@ std::string dataTypeOf(element type, int depth = 0)
 std::string cut(std::string text)
 {
     if (text.size() > kMaxAttributeText) {
-        text.resize(kMaxAttributeText);
+        size_t n = kMaxAttributeText;
+        while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80)
+            --n; // not inside a UTF-8 sequence
+        text.resize(n);
         text += "…";
     }
     return text;
@@ -187,9 +197,12 @@ int64_t importStrategyGraph(ImportContext& ctx, int64_t stage)
         if (!stringOf(node, "name").empty() && !stringOf(node, "fullName").empty())
             indexOf.emplace(stringOf(node, "name"), ++count);
     }
-    auto& w = ctx.writer();
+    // Rows are written once the whole graph has been read: a value of an unexpected shape leaves no half graph.
+    std::vector<model::StrategyNodeRow> rows;
+    std::vector<model::StrategyEdgeRow> edges;
     int64_t index = 0;
     int64_t skipped = 0;
+    try {
     for (element node : nodes) {
         const std::string_view key = stringOf(node, "name");
         const std::string_view fullName = stringOf(node, "fullName");
@@ -261,11 +274,22 @@ int64_t importStrategyGraph(ImportContext& ctx, int64_t stage)
                 row.inputs += row.inputs.empty() ? "" : ",";
                 row.inputs += name;
                 if (const auto it = indexOf.find(name); it != indexOf.end())
-                    w.addStrategyEdge({ ctx.rankId(), it->second, row.nodeIndex, stringOf(input, "type") == "CONTROL_EDGE" });
+                    edges.push_back({ ctx.rankId(), it->second, row.nodeIndex, stringOf(input, "type") == "CONTROL_EDGE" });
             }
         }
-        w.addStrategyNode(row);
+        rows.push_back(std::move(row));
     }
+    } catch (const simdjson::simdjson_error& e) {
+        ctx.warning(std::nullopt,
+            issueText(QT_TRANSLATE_NOOP("ParseIssue", "the strategy graph could not be read (%1): it is left out"),
+                { e.what() }));
+        return 0;
+    }
+    auto& w = ctx.writer();
+    for (const auto& r : rows)
+        w.addStrategyNode(r);
+    for (const auto& e : edges)
+        w.addStrategyEdge(e);
     if (skipped > 0)
         ctx.warning(std::nullopt,
             issueText(QT_TRANSLATE_NOOP("ParseIssue", "%1 graph nodes without a name or fullName left out"),

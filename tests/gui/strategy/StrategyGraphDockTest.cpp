@@ -99,10 +99,16 @@ TEST(StrategyGraphDock, GeneratedPipelineHalosScopesAndFollowsTheSelection)
     ASSERT_TRUE(waitFor([&] { return dock->canvas()->selectedItem() == static_cast<int>(graph->stages[2].first + 10); }));
     EXPECT_GE(dock->canvas()->pixelsPerColumn(), 3.0);
     // Fit shows every column; zoom keeps the column under the mouse.
-    dock->canvas()->fit();
-    EXPECT_DOUBLE_EQ(dock->canvas()->firstColumn(), 0.0);
-    const double before = dock->canvas()->pixelsPerColumn();
-    dock->canvas()->zoomAt(4, dock->canvas()->width() / 2.0);
-    EXPECT_NEAR(dock->canvas()->pixelsPerColumn(), before * 4, 1e-9);
+    auto* canvas = dock->canvas();
+    canvas->fit();
+    EXPECT_DOUBLE_EQ(canvas->firstColumn(), 0.0);
+    EXPECT_NEAR(canvas->pixelsPerColumn() * graph->columns, canvas->plotRect().width(), 1e-6);
+    const double before = canvas->pixelsPerColumn();
+    const double x = canvas->plotRect().left() + canvas->plotRect().width() / 3.0;
+    const double columnUnderMouse = canvas->firstColumn() + (x - canvas->plotRect().left()) / before;
+    canvas->zoomAt(4, x);
+    EXPECT_NEAR(canvas->pixelsPerColumn(), before * 4, 1e-9);
+    EXPECT_NEAR(canvas->firstColumn() + (x - canvas->plotRect().left()) / canvas->pixelsPerColumn(), columnUnderMouse,
+        1e-6);
     keepImage(dock->canvas()->renderFrame(), QStringLiteral("strategy-graph-generated"));
 }

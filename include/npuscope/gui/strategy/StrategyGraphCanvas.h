@@ -67,9 +67,8 @@ private:
     void clampView();
 
     std::shared_ptr<const query::StrategyGraphLayout> m_layout;
-    std::vector<uint32_t> m_inEdges; // CSR by reading node: edge positions
-    std::vector<uint32_t> m_inBegin;
     std::vector<char> m_halo;
+    std::vector<int> m_bandTops; // per stage, then the content's height
     size_t m_haloCount = 0;
     double m_scaleX = 1; // px per column
     double m_offsetX = 0; // column at the plot's left edge

@@ -26,7 +26,7 @@ class StrategyGraphDock : public QueryDock {
 public:
     static constexpr const char* kObjectName = "strategyGraphDock";
     // Scope tree items at most (the deeper scopes of a very large graph are left out; their parents halo them).
-    static constexpr int kMaxScopeItems = 4000;
+    static constexpr int kMaxScopeItems = 2000;
 
     explicit StrategyGraphDock(Workspace* workspace, QWidget* parent = nullptr);
 
