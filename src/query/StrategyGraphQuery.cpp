@@ -85,29 +85,6 @@ std::vector<StrategyStage> StrategyGraphQuery::stages(model::Database& db)
     return out;
 }
 
-StrategyGraph StrategyGraphQuery::graph(model::Database& db, int64_t stage)
-{
-    StrategyGraph g;
-    g.stage = stage;
-    const Layout l = layout(db);
-    const auto it = l.graphRank.find(stage);
-    if (it == l.graphRank.end())
-        return g;
-    g.graphRank = it->second;
-    auto nodes = db.prepare(std::string("SELECT ") + kNodeColumns
-        + " FROM strategy_node WHERE rank_id = ?1 AND stage = ?2 ORDER BY node_index");
-    nodes.bind(1, it->second);
-    nodes.bind(2, stage);
-    while (nodes.step())
-        g.nodes.push_back(readNode(nodes));
-    auto edges = db.prepare("SELECT src_index, dst_index, control FROM strategy_edge WHERE rank_id = ?1 "
-                            "ORDER BY dst_index, rowid");
-    edges.bind(1, it->second);
-    while (edges.step())
-        g.edges.push_back({ edges.int64(0), edges.int64(1), edges.int64(2) != 0 });
-    return g;
-}
-
 std::vector<SendRecvPair> StrategyGraphQuery::sendRecvPairs(model::Database& db)
 {
     const Layout l = layout(db);

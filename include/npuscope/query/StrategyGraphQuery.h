@@ -45,18 +45,10 @@ struct SendRecvPair {
     int64_t srTag = 0;
 };
 
-struct StrategyGraph {
-    int64_t stage = 0;
-    std::optional<int64_t> graphRank;
-    std::vector<StrategyNode> nodes; // by index (nodes[i].index == i + 1)
-    std::vector<StrategyEdge> edges;
-};
-
 // The parallel strategy graphs of a MindSpore job (parallel_strategy_{rank}.json). The caller holds the lock.
 class StrategyGraphQuery {
 public:
     static std::vector<StrategyStage> stages(model::Database& db);
-    static StrategyGraph graph(model::Database& db, int64_t stage);
     static std::vector<SendRecvPair> sendRecvPairs(model::Database& db);
     // One node of a stage's graph with all its fields (the attribute panel), nullopt when there is none.
     static std::optional<StrategyNode> node(model::Database& db, int64_t stage, int64_t index);
