@@ -182,6 +182,10 @@ int slimRatio(const std::vector<std::string>& args);
 // blame [--ranks 1024] [--work DIR] [--path CLUSTER]: a generated PP 4 x TP 8 cluster (slow rank 37, clocks skewed
 // 500 µs); summary load + blame analysis from a warm parse cache against the summary load alone (BlameBench.cpp).
 int blameCluster(const std::vector<std::string>& args);
+// critical-path [--ranks 1024] [--work DIR] [--path CLUSTER]: a generated PP 4 x TP 8 cluster; summary load + step
+// kernels + dependency graph + critical path from a warm parse cache against the summary load alone, and the slowest
+// what-if replay of one step (CriticalPathBench.cpp).
+int criticalPathCluster(const std::vector<std::string>& args);
 
 // diff [--ranks 1024] [--work DIR] [--cli EXE]: two generated PP 4 x TP 8 clusters of the same seed (the second with
 // --slow-rank 5); `npuscope-cli diff --json A B` against `npuscope-cli summary --json B`, each a child process, cold

@@ -47,6 +47,7 @@ int usage()
         "       npuscope-bench imported-open [--ranks 1024] [--work DIR] [--path CLUSTER] [--repeat 3]\n"
         "       npuscope-bench slim [--ranks 256] [--trace-mb 2] [--work DIR]\n"
         "       npuscope-bench blame [--ranks 1024] [--work DIR] [--path CLUSTER]\n"
+        "       npuscope-bench critical-path [--ranks 1024] [--work DIR] [--path CLUSTER]\n"
         "       npuscope-bench advise [--ranks 1024] [--work DIR] [--path CLUSTER] [--repeat 3]\n"
         "       npuscope-bench diff [--ranks 1024] [--work DIR] [--cli EXE]\n"
         "  ingest            trace_view.json throughput: import into the model (on every core) vs a single-thread\n"
@@ -71,6 +72,8 @@ int usage()
         "  imported-open     a folder of imported rank files opened vs the warm parse-cache reopen of the cluster\n"
         "  slim              bytes slim --keep summary keeps of a generated cluster with --trace-mb traces\n"
         "  blame             PP 4 x TP 8 cluster: summary load + blame (blame.cluster_s) vs the summary load\n"
+        "  critical-path     PP 4 x TP 8 cluster: summary load + step kernels + critical path (critical_path.cluster_s)\n"
+        "                    vs the summary load; the slowest what-if replay of one step\n"
         "  advise            PP 4 x TP 8 cluster: the advice cold after a summary open, and by part (indexes, link\n"
         "                    table, rules)\n"
         "  diff              two PP 4 x TP 8 clusters (slow rank 5): cli diff --json vs summary --json, time and "
@@ -221,6 +224,8 @@ int main(int argc, char** argv)
             return npuscope::bench::slimRatio(rest);
         if (command == "blame")
             return npuscope::bench::blameCluster(rest);
+        if (command == "critical-path")
+            return npuscope::bench::criticalPathCluster(rest);
         if (command == "advise")
             return npuscope::bench::adviseCluster(rest);
         if (command == "diff")

@@ -227,6 +227,20 @@ std::unique_ptr<model::Database> loadRanks(const char* command, const ReportArgs
     return loadRanks(command, report.paths, groups, !report.noCache);
 }
 
+query::DependencyGraph dependencyGraph(model::Database& db, const ReportArgs& report, std::optional<int64_t> step)
+{
+    std::vector<int64_t> ranks;
+    {
+        auto guard = db.lock();
+        auto st = db.prepare("SELECT rank_id FROM rank ORDER BY rank_id");
+        while (st.step())
+            ranks.push_back(st.int64(0));
+    }
+    const load::ParseCache cache;
+    load::Loader::loadStepKernels(db, ranks, step, {}, nullptr, report.noCache ? nullptr : &cache);
+    return query::DependencyGraphBuilder::build(db, step);
+}
+
 bool registerCommand(const Command& command)
 {
     auto& commands = registry();

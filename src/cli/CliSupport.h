@@ -5,6 +5,7 @@
 
 #include "npuscope/io/detect/LoadPlan.h"
 #include "npuscope/model/Database.h"
+#include "npuscope/query/DependencyGraph.h"
 
 #include <cstdint>
 #include <functional>
@@ -106,6 +107,11 @@ std::unique_ptr<model::Database> loadRanks(
     const char* command, const std::vector<std::string>& paths, io::DeferredGroups groups, bool useCache);
 // The same for a report command: its PATHs, through the parse cache unless --no-cache.
 std::unique_ptr<model::Database> loadRanks(const char* command, const ReportArgs& report, io::DeferredGroups groups);
+
+// The dependency graph of the loaded ranks (query::DependencyGraphBuilder) for critical-path and whatif: first the
+// kernel rows of the step (every step when nullopt) of each rank whose kernels are not imported
+// (load::Loader::loadStepKernels, through the parse cache unless report.noCache).
+query::DependencyGraph dependencyGraph(model::Database& db, const ReportArgs& report, std::optional<int64_t> step);
 
 // Prints a report command's result: with --json document() indented by 2 and a newline, else text(). Only the one
 // printed is made.

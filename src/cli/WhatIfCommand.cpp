@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: Apache-2.0
+// npuscope-cli whatif: each step replayed on its dependency graph with changed durations (query::WhatIf).
+#include "CliSupport.h"
+
+#include "npuscope/query/CriticalPathReport.h"
+
+namespace {
+
+constexpr const char* kUsage = R"(  whatif [--json] [--step N] [--change SPEC]... [--no-cache] PATH...
+      Replays each step on its dependency graph (the critical path's) with the changes applied together and prints
+      the predicted step time next to the measured one, per rank, with the new critical path. SPEC:
+      rank=R:compute=F (rank R's compute durations x F), op=NAME:F (that kernel name or type, or communication op,
+      on every rank; a communication op's transit x F), rank=R:op=NAME:F, link=A-B:bandwidth=F (the link's
+      bandwidth x F), rank=R:host=ideal (rank R's gaps between tasks at most the median gap). No --change replays
+      the measured steps (a self-check). --json prints the npuscope.whatif/1 document (docs/metrics.md).
+)";
+
+int run(const std::vector<std::string>& args)
+{
+    npuscope::cli::ReportArgs report;
+    std::optional<int64_t> step;
+    std::vector<npuscope::query::WhatIfChange> changes;
+    std::string error;
+    npuscope::cli::Options options("whatif");
+    options.report(report).step([&](long long n) { step = n; });
+    options.value(
+        "--change", "a SPEC",
+        [&](const std::string& spec) {
+            auto change = npuscope::query::WhatIfChange::parse(spec, error);
+            if (change)
+                changes.push_back(std::move(*change));
+            return change.has_value();
+        },
+        "a SPEC");
+    if (const auto status = options.parse(args)) {
+        if (!error.empty())
+            std::cerr << "npuscope-cli whatif: " << error << "\n";
+        return *status;
+    }
+    auto db = npuscope::cli::loadRanks("whatif", report, npuscope::io::kNoGroup);
+    if (!db)
+        return 1;
+    const auto graph = npuscope::cli::dependencyGraph(*db, report, step);
+    const auto result = npuscope::query::WhatIf::run(graph, changes, step);
+    npuscope::cli::printReport(
+        report, [&] { return npuscope::query::CriticalPathReport::whatIfJson(graph, result); },
+        [&] { return npuscope::query::CriticalPathReport::whatIfText(graph, result); });
+    return std::cout ? 0 : 1;
+}
+
+const bool kRegistered = npuscope::cli::registerCommand({ "whatif", kUsage, &run, 102 });
+
+} // namespace

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "npuscope/query/CriticalPath.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <unordered_map>
+
+namespace npuscope::query {
+
+const char* pathKindName(PathKind kind)
+{
+    switch (kind) {
+    case PathKind::Compute:
+        return "compute";
+    case PathKind::Communication:
+        return "communication";
+    case PathKind::Host:
+        return "host";
+    case PathKind::Idle:
+        return "idle";
+    }
+    return "compute";
+}
+
+void PathShare::add(PathKind kind, int64_t ns)
+{
+    switch (kind) {
+    case PathKind::Compute:
+        computeNs += ns;
+        break;
+    case PathKind::Communication:
+        communicationNs += ns;
+        break;
+    case PathKind::Host:
+        hostNs += ns;
+        break;
+    case PathKind::Idle:
+        idleNs += ns;
+        break;
+    }
+}
+
+namespace {
+
+// The member a communication task's moment of moving waited for under the given times: (lane, task), or (−1, −1) when
+// it moved on its own account.
+std::pair<int32_t, int32_t> boundBy(const DepStep& step, const StepTiming& timing, size_t lane, size_t task)
+{
+    const auto& t = step.lanes[lane].tasks[task];
+    if (t.instance < 0)
+        return { -1, -1 };
+    const auto& at = step.memberAt[static_cast<size_t>(t.instance) - step.firstInstance];
+    if (t.binding == DepBinding::Receive) {
+        const auto [sl, st] = at[0];
+        if (sl < 0)
+            return { -1, -1 };
+        const int64_t own = timing.start[lane][task] + t.ownWaitNs;
+        const int64_t sent = timing.moving[static_cast<size_t>(sl)][static_cast<size_t>(st)];
+        return sent > own ? std::make_pair(sl, st) : std::make_pair(-1, -1);
+    }
+    if (t.binding != DepBinding::Collective)
+        return { -1, -1 };
+    const int64_t own = timing.start[lane][task] + t.ownWaitNs;
+    int64_t best = own;
+    std::pair<int32_t, int32_t> by { -1, -1 };
+    for (const auto& [l, k] : at) {
+        if (l < 0)
+            continue;
+        const auto& other = step.lanes[static_cast<size_t>(l)].tasks[static_cast<size_t>(k)];
+        if (other.binding != DepBinding::Collective)
+            continue;
+        const int64_t v = timing.start[static_cast<size_t>(l)][static_cast<size_t>(k)] + other.ownWaitNs;
+        if (v > best) {
+            best = v;
+            by = { l, k };
+        }
+    }
+    return by;
+}
+
+} // namespace
+
+std::vector<PathSegment> CriticalPath::walk(const DependencyGraph& graph, const DepStep& step, const StepTiming& timing)
+{
+    (void)graph;
+    std::vector<PathSegment> out;
+    if (step.lanes.empty())
+        return out;
+    size_t lane = timing.slowestLane();
+    if (step.lanes[lane].tasks.empty())
+        return out;
+    // Start at the lane's task that ends last.
+    size_t task = 0;
+    for (size_t t = 1; t < timing.end[lane].size(); ++t) {
+        if (timing.end[lane][t] >= timing.end[lane][task])
+            task = t;
+    }
+    int64_t hi = timing.end[lane][task];
+    auto push = [&](size_t l, int32_t t, PathKind kind, int64_t a, int64_t b) {
+        if (b <= a)
+            return;
+        PathSegment s;
+        s.lane = l;
+        s.rank = step.lanes[l].rank;
+        s.task = t;
+        s.kind = kind;
+        if (t >= 0 && (kind == PathKind::Compute || kind == PathKind::Communication)) {
+            const auto& owner = step.lanes[l].tasks[static_cast<size_t>(t)];
+            s.op = owner.name;
+            s.instance = owner.instance;
+        }
+        s.start = a;
+        s.end = b;
+        s.writtenStart = a + step.lanes[l].offsetNs;
+        out.push_back(s);
+    };
+    size_t guard = 0;
+    size_t budget = 4;
+    for (const auto& l : step.lanes)
+        budget += 2 * l.tasks.size();
+    while (guard++ < budget) {
+        const auto& t = step.lanes[lane].tasks[task];
+        const int64_t start = timing.start[lane][task];
+        if (t.kind == DepKind::Communication && t.binding != DepBinding::None) {
+            const int64_t moving = std::min(hi, timing.moving[lane][task]);
+            push(lane, static_cast<int32_t>(task), PathKind::Communication, moving, hi);
+            const auto [bl, bt] = boundBy(step, timing, lane, task);
+            if (bl >= 0) {
+                const auto l = static_cast<size_t>(bl);
+                const auto k = static_cast<size_t>(bt);
+                const int64_t arrived = std::min(timing.start[l][k], moving);
+                push(l, bt, PathKind::Communication, arrived, moving);
+                lane = l;
+                task = k;
+                hi = arrived;
+            } else {
+                push(lane, static_cast<int32_t>(task), PathKind::Communication, std::min(start, moving), moving);
+                hi = std::min(start, moving);
+            }
+        } else {
+            push(lane, static_cast<int32_t>(task),
+                t.kind == DepKind::Compute ? PathKind::Compute : PathKind::Communication, std::min(start, hi), hi);
+            hi = std::min(start, hi);
+        }
+        // The gap before the task, then the task it followed.
+        const auto& cur = step.lanes[lane].tasks[task];
+        if (cur.pred < 0) {
+            push(lane, -1, PathKind::Idle, timing.stepStart[lane], hi);
+            break;
+        }
+        const auto p = static_cast<size_t>(cur.pred);
+        const int64_t predEnd = std::min(hi, timing.end[lane][p]);
+        push(lane, static_cast<int32_t>(task), step.lanes[lane].kernels ? PathKind::Host : PathKind::Compute, predEnd,
+            hi);
+        task = p;
+        hi = predEnd;
+    }
+    // The path spans the slowest rank's step: a rank it began on that started the step later adds the wait for it
+    // (idle), one that started earlier has its leading idle cut at that start.
+    const int64_t anchor = timing.stepStart[timing.slowestLane()];
+    if (!out.empty() && out.back().start > anchor) {
+        const auto& first = out.back();
+        push(first.lane, -1, PathKind::Idle, anchor, first.start);
+    }
+    while (!out.empty() && out.back().kind == PathKind::Idle && out.back().start < anchor) {
+        if (out.back().end <= anchor)
+            out.pop_back();
+        else {
+            out.back().start = anchor;
+            out.back().writtenStart = anchor + step.lanes[out.back().lane].offsetNs;
+        }
+    }
+    std::reverse(out.begin(), out.end());
+    return out;
+}
+
+std::vector<OperatorTime> CriticalPath::operatorTimes(const DependencyGraph& graph, const DepStep& step)
+{
+    (void)graph;
+    std::unordered_map<int32_t, OperatorTime> byName;
+    struct Event {
+        int64_t at;
+        int32_t task;
+        bool open;
+    };
+    std::vector<Event> events;
+    std::vector<int64_t> serial;
+    std::vector<int32_t> active;
+    for (const auto& lane : step.lanes) {
+        events.clear();
+        for (size_t t = 0; t < lane.tasks.size(); ++t) {
+            if (lane.tasks[t].end <= lane.tasks[t].start)
+                continue;
+            events.push_back({ lane.tasks[t].start, static_cast<int32_t>(t), true });
+            events.push_back({ lane.tasks[t].end, static_cast<int32_t>(t), false });
+        }
+        std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
+            return a.at != b.at ? a.at < b.at : (a.open != b.open ? !a.open : a.task < b.task);
+        });
+        serial.assign(lane.tasks.size(), 0);
+        active.clear();
+        int64_t last = 0;
+        for (const auto& e : events) {
+            if (active.size() == 1)
+                serial[static_cast<size_t>(active.front())] += e.at - last;
+            last = e.at;
+            if (e.open)
+                active.push_back(e.task);
+            else
+                active.erase(std::find(active.begin(), active.end(), e.task));
+        }
+        for (size_t t = 0; t < lane.tasks.size(); ++t) {
+            const auto& task = lane.tasks[t];
+            auto& o = byName[task.name];
+            o.name = task.name;
+            o.kind = task.kind;
+            o.count += 1;
+            const int64_t dur = std::max<int64_t>(0, task.end - task.start);
+            o.durNs += dur;
+            o.serialNs += serial[t];
+            o.parallelNs += dur - serial[t];
+        }
+    }
+    std::vector<OperatorTime> out;
+    out.reserve(byName.size());
+    for (auto& [name, o] : byName)
+        out.push_back(o);
+    std::sort(out.begin(), out.end(), [](const OperatorTime& a, const OperatorTime& b) {
+        return a.serialNs != b.serialNs ? a.serialNs > b.serialNs : a.name < b.name;
+    });
+    return out;
+}
+
+CriticalPathStep CriticalPath::analyse(const DependencyGraph& graph, const DepStep& step, const StepTiming& timing)
+{
+    CriticalPathStep out;
+    out.step = step.step;
+    if (step.lanes.empty())
+        return out;
+    const size_t slowest = timing.slowestLane();
+    out.slowestRank = step.lanes[slowest].rank;
+    out.stepNs = timing.wallNs(slowest);
+    out.segments = walk(graph, step, timing);
+    std::map<int64_t, PathShare> ranks;
+    std::map<std::pair<int64_t, int64_t>, int64_t> links;
+    for (const auto& s : out.segments) {
+        out.lengthNs += s.durNs();
+        out.share.add(s.kind, s.durNs());
+        ranks[s.rank].add(s.kind, s.durNs());
+        if (s.instance >= 0) {
+            const auto& inst = graph.set.instances[static_cast<size_t>(s.instance)];
+            if (inst.p2p && inst.members.size() == 2)
+                links[{ inst.members[0].rank, inst.members[1].rank }] += s.durNs();
+        }
+    }
+    out.ranks.assign(ranks.begin(), ranks.end());
+    out.links.assign(links.begin(), links.end());
+    out.operators = operatorTimes(graph, step);
+    for (const auto& o : out.operators) {
+        if (o.kind == DepKind::Communication && out.topCommunication.size() < kTopCommunication)
+            out.topCommunication.push_back(o);
+    }
+    return out;
+}
+
+std::vector<CriticalPathStep> CriticalPath::run(const DependencyGraph& graph, std::optional<int64_t> step)
+{
+    std::vector<CriticalPathStep> out;
+    for (const auto& s : graph.steps) {
+        if (step && s.step != *step)
+            continue;
+        out.push_back(analyse(graph, s, StepTiming::measured(s)));
+    }
+    return out;
+}
+
+} // namespace npuscope::query
