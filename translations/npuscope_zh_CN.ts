@@ -945,6 +945,10 @@
         <source>Step:</source>
         <translation>迭代：</translation>
     </message>
+    <message>
+        <source>on the critical path</source>
+        <translation>在关键路径上</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::BlameTableModel</name>
@@ -1271,6 +1275,22 @@
     <message>
         <source>collective</source>
         <translation>集合通信</translation>
+    </message>
+    <message>
+        <source>Critical path</source>
+        <translation>关键路径</translation>
+    </message>
+    <message>
+        <source>Whether the step&apos;s critical path passes this op (computed by the Critical path view for its step; docs/metrics.md, “Critical path”)</source>
+        <translation>该步的关键路径是否经过此算子（由“关键路径”视图按其步计算；docs/metrics.md，“Critical path”）</translation>
+    </message>
+    <message>
+        <source>not computed</source>
+        <translation>未计算</translation>
+    </message>
+    <message>
+        <source>on the path</source>
+        <translation>在路径上</translation>
     </message>
 </context>
 <context>
@@ -1985,6 +2005,137 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
     <message>
         <source>other</source>
         <translation>其他</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::CriticalPathDock</name>
+    <message>
+        <source>Critical path</source>
+        <translation>关键路径</translation>
+    </message>
+    <message>
+        <source>Step:</source>
+        <translation>步：</translation>
+    </message>
+    <message>
+        <source>Show in timeline</source>
+        <translation>在时间线中显示</translation>
+    </message>
+    <message>
+        <source>Draw the path&apos;s stays on each rank in the Timeline, linked in order</source>
+        <translation>在时间线中按顺序连接绘制路径在各 rank 上的停留</translation>
+    </message>
+    <message>
+        <source>What if:</source>
+        <translation>假设：</translation>
+    </message>
+    <message>
+        <source>e.g. rank=37:compute=0.8 op=MatMulV2:0.9 link=40-41:bandwidth=2 rank=5:host=ideal</source>
+        <translation>例如 rank=37:compute=0.8 op=MatMulV2:0.9 link=40-41:bandwidth=2 rank=5:host=ideal</translation>
+    </message>
+    <message>
+        <source>Changes separated by spaces: rank=R:compute=F, op=NAME:F, rank=R:op=NAME:F, link=A-B:bandwidth=F, rank=R:host=ideal (docs/metrics.md, “What-if”)</source>
+        <translation>以空格分隔的修改：rank=R:compute=F、op=NAME:F、rank=R:op=NAME:F、link=A-B:bandwidth=F、rank=R:host=ideal（docs/metrics.md，“What-if”）</translation>
+    </message>
+    <message>
+        <source>Replay</source>
+        <translation>重放</translation>
+    </message>
+    <message>
+        <source>No profile loaded</source>
+        <translation>未加载性能数据</translation>
+    </message>
+    <message>
+        <source>No step with device tasks or communication ops</source>
+        <translation>没有包含设备任务或通信算子的步</translation>
+    </message>
+    <message>
+        <source>Loading the step&apos;s kernels of every rank and building its dependency graph…</source>
+        <translation>正在加载各 rank 该步的 kernel 并构建依赖图…</translation>
+    </message>
+    <message>
+        <source>No critical path: this step has no kernels with a step id and no timed communication ops (docs/metrics.md, “Critical path”)</source>
+        <translation>无关键路径：该步没有带步 ID 的 kernel，也没有带时间的通信算子（docs/metrics.md，“Critical path”）</translation>
+    </message>
+    <message>
+        <source>No critical path for this step</source>
+        <translation>该步无关键路径</translation>
+    </message>
+    <message>
+        <source>Step %1: critical path %2 ms = the step time of its slowest rank %3; %4 segments on %5 stays across ranks. Compute %6, communication %7, host %8, idle %9</source>
+        <translation>步 %1：关键路径 %2 ms = 最慢 rank %3 的步时间；%4 个片段，跨 rank 停留 %5 次。计算 %6，通信 %7，Host %8，空闲 %9</translation>
+    </message>
+    <message>
+        <source>rank %1 %2 ms (%3)</source>
+        <translation>rank %1 %2 ms（%3）</translation>
+    </message>
+    <message>
+        <source>Most of the path</source>
+        <translation>占路径最多</translation>
+    </message>
+    <message>
+        <source>The path by rank, in time order</source>
+        <translation>按 rank 的路径（按时间顺序）</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>ms</translation>
+    </message>
+    <message>
+        <source>Longest op</source>
+        <translation>最长算子</translation>
+    </message>
+    <message>
+        <source>Send/receive links on the path</source>
+        <translation>路径上的 Send/Receive 链路</translation>
+    </message>
+    <message>
+        <source>%1→%2 %3 ms</source>
+        <translation>%1→%2 %3 ms</translation>
+    </message>
+    <message>
+        <source>Communication ops with the most serial time</source>
+        <translation>串行时间最多的通信算子</translation>
+    </message>
+    <message>
+        <source>not overlapped by any other task of the rank; summed over the ranks</source>
+        <translation>未被该 rank 其他任务掩盖；对各 rank 求和</translation>
+    </message>
+    <message>
+        <source>serial %1 ms, parallel %2 ms over %3</source>
+        <translation>串行 %1 ms，并行 %2 ms，共 %3 次</translation>
+    </message>
+    <message>
+        <source>Critical path (step %1)</source>
+        <translation>关键路径（步 %1）</translation>
+    </message>
+    <message>
+        <source>No critical path to replay yet</source>
+        <translation>尚无可重放的关键路径</translation>
+    </message>
+    <message>
+        <source>Replaying…</source>
+        <translation>正在重放…</translation>
+    </message>
+    <message>
+        <source>Nothing to replay</source>
+        <translation>没有可重放的内容</translation>
+    </message>
+    <message>
+        <source>Measured %1 ms (rank %2), predicted &lt;b&gt;%3 ms&lt;/b&gt; (rank %4): gain %5 ms (%6). New path: compute %7, communication %8, host %9, idle %10.</source>
+        <translation>实测 %1 ms（rank %2），预测 &lt;b&gt;%3 ms&lt;/b&gt;（rank %4）：收益 %5 ms（%6）。新路径：计算 %7，通信 %8，Host %9，空闲 %10。</translation>
+    </message>
+    <message>
+        <source>(No change: the measured step replayed, a self-check.)</source>
+        <translation>（无修改：重放实测步，用于自检。）</translation>
+    </message>
+    <message>
+        <source>Matched nothing: %1</source>
+        <translation>未匹配任何内容：%1</translation>
     </message>
 </context>
 <context>
@@ -5986,6 +6137,76 @@ rank %1 of %2</source>
     <message>
         <source>No issue matches the filter (%1 in all).</source>
         <translation>没有符合筛选条件的问题（共 %1 个）。</translation>
+    </message>
+</context>
+<context>
+    <name>PathKind</name>
+    <message>
+        <source>compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>host</source>
+        <translation>Host</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>空闲</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::gui::PathSegmentTableModel</name>
+    <message>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>The rank the segment runs on</source>
+        <translation>片段所在的 rank</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>compute (a kernel), communication (the last arriver&apos;s own wait, then the transfer), host (the device waiting for the host to launch the next task) or idle (before the step&apos;s first task)</source>
+        <translation>计算（kernel）、通信（最后到达者自身的等待，然后是传输）、Host（设备等待 Host 下发下一个任务）或空闲（该步第一个任务之前）</translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>The kernel or communication op; empty for host and idle</source>
+        <translation>kernel 或通信算子；Host 和空闲为空</translation>
+    </message>
+    <message>
+        <source>Start (ms)</source>
+        <translation>开始 (ms)</translation>
+    </message>
+    <message>
+        <source>From the start of the path (the slowest rank&apos;s step start)</source>
+        <translation>自路径起点（最慢 rank 的步开始）起</translation>
+    </message>
+    <message>
+        <source>Duration (ms)</source>
+        <translation>时长 (ms)</translation>
+    </message>
+    <message>
+        <source>The segment&apos;s time on the path</source>
+        <translation>片段在路径上的时间</translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>占比</translation>
+    </message>
+    <message>
+        <source>Of the path&apos;s length (the step time of the slowest rank)</source>
+        <translation>占路径长度（最慢 rank 的步时间）的比例</translation>
     </message>
 </context>
 <context>

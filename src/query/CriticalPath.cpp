@@ -175,6 +175,49 @@ std::vector<PathSegment> CriticalPath::walk(const DependencyGraph& graph, const 
     return out;
 }
 
+std::vector<PathVisit> CriticalPath::visits(const std::vector<PathSegment>& segments)
+{
+    std::vector<PathVisit> out;
+    for (size_t i = 0; i < segments.size(); ++i) {
+        const auto& s = segments[i];
+        if (out.empty() || out.back().rank != s.rank) {
+            PathVisit v;
+            v.rank = s.rank;
+            v.firstSegment = i;
+            v.start = s.start;
+            v.writtenStart = s.writtenStart;
+            out.push_back(v);
+        }
+        auto& v = out.back();
+        v.segmentCount += 1;
+        v.end = s.end;
+        v.writtenEnd = s.writtenStart + s.durNs();
+        v.share.add(s.kind, s.durNs());
+        if (s.op >= 0 && s.durNs() > v.longestNs) {
+            v.longestNs = s.durNs();
+            v.longestOp = s.op;
+        }
+    }
+    return out;
+}
+
+std::vector<int64_t> CriticalPath::commOps(const DependencyGraph& graph, const std::vector<PathSegment>& segments)
+{
+    std::vector<int64_t> out;
+    for (const auto& s : segments) {
+        if (s.instance < 0 || s.task < 0)
+            continue;
+        const auto& inst = graph.set.instances[static_cast<size_t>(s.instance)];
+        for (const auto& m : inst.members) {
+            if (m.rank == s.rank)
+                out.push_back(m.commOpId);
+        }
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
 std::vector<OperatorTime> CriticalPath::operatorTimes(const DependencyGraph& graph, const DepStep& step)
 {
     (void)graph;

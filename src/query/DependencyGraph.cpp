@@ -329,6 +329,17 @@ DependencyGraph DependencyGraphBuilder::build(model::Database& db, CollectiveSet
     return g;
 }
 
+std::vector<int64_t> DependencyGraphBuilder::steps(model::Database& db)
+{
+    std::vector<int64_t> out;
+    auto guard = db.lock();
+    auto st = db.prepare("SELECT step FROM step_trace WHERE step IS NOT NULL UNION SELECT step FROM comm_op WHERE "
+                         "step IS NOT NULL AND is_total = 0 ORDER BY 1");
+    while (st.step())
+        out.push_back(st.int64(0));
+    return out;
+}
+
 int64_t DependencyGraphBuilder::medianGapNs(const DepStep& step)
 {
     std::vector<int64_t> gaps;

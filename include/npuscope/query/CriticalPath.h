@@ -45,6 +45,17 @@ struct OperatorTime {
     int64_t count = 0, durNs = 0, serialNs = 0, parallelNs = 0;
 };
 
+// A stay of the path on one rank: consecutive segments of that rank.
+struct PathVisit {
+    int64_t rank = 0;
+    size_t firstSegment = 0, segmentCount = 0; // into the path's segments
+    int64_t start = 0, end = 0; // aligned ns
+    int64_t writtenStart = 0, writtenEnd = 0; // on the rank's own clock
+    PathShare share;
+    int32_t longestOp = -1; // DependencyGraph::strings: its longest compute or communication segment's op
+    int64_t longestNs = 0;
+};
+
 struct CriticalPathStep {
     int64_t step = 0;
     int64_t slowestRank = 0; // the rank with the longest step (wall time), where the path ends
@@ -72,6 +83,12 @@ public:
 
     // Every step of the graph (or one), measured times.
     static std::vector<CriticalPathStep> run(const DependencyGraph& graph, std::optional<int64_t> step = {});
+
+    // The path's stays on one rank, in time order.
+    static std::vector<PathVisit> visits(const std::vector<PathSegment>& segments);
+
+    // The comm_op ids of the path's communication segments (ascending, distinct).
+    static std::vector<int64_t> commOps(const DependencyGraph& graph, const std::vector<PathSegment>& segments);
 
     // Serial and parallel time of every operator of the step (measured times), by serial time.
     static std::vector<OperatorTime> operatorTimes(const DependencyGraph& graph, const DepStep& step);

@@ -101,6 +101,9 @@ public:
     static DependencyGraph build(model::Database& db, std::optional<int64_t> step = {});
     static DependencyGraph build(model::Database& db, CollectiveSet set, std::optional<int64_t> step = {});
 
+    // The steps a graph can have: those of step_trace rows and of comm_op rows, ascending. Takes db.lock().
+    static std::vector<int64_t> steps(model::Database& db);
+
     // The step replayed on its graph: every task starts when its predecessor ends plus its gap (changed as asked),
     // communication moves when its instance allows and ends its post time (transit changed as asked) later. With no
     // changes the measured times come back (up to ns rounding). When the graph has a cycle (ranks that ran two

@@ -27,6 +27,7 @@
 #include "npuscope/gui/compare/CompareDock.h"
 #include "npuscope/gui/pipeline/PipelineDock.h"
 #include "npuscope/gui/strategy/StrategyGraphDock.h"
+#include "npuscope/gui/criticalpath/CriticalPathDock.h"
 #include "npuscope/gui/statistics/StatisticsDock.h"
 #include "npuscope/gui/flops/FlopsHeatmapDock.h"
 #include "npuscope/gui/flops/FlopsScopeDock.h"
@@ -192,6 +193,7 @@ void MainWindow::createDocks()
     m_adviceDock = new AdviceDock(m_workspace, this);
     m_collectivesDock = new CollectivesDock(m_workspace, this);
     m_blameDock = new BlameDock(m_workspace, this);
+    m_criticalPathDock = new CriticalPathDock(m_workspace, this);
     m_compareDock = new CompareDock(m_workspace, this);
     m_statisticsDock = new StatisticsDock(m_workspace, this);
     m_pipelineDock = new PipelineDock(m_workspace, this);
@@ -259,7 +261,10 @@ QList<QDockWidget*> MainWindow::clusterTabOrder() const
         m_strategyDock, m_strategyGraphDock, m_statisticsDock, m_pipelineDock, m_compareDock };
 }
 
-QList<QDockWidget*> MainWindow::answerTabOrder() const { return { m_blameDock, m_collectivesDock, m_issuesDock }; }
+QList<QDockWidget*> MainWindow::answerTabOrder() const
+{
+    return { m_blameDock, m_criticalPathDock, m_collectivesDock, m_issuesDock };
+}
 
 QList<QDockWidget*> MainWindow::defaultTabOrder() const
 {
@@ -274,7 +279,7 @@ QList<QDockWidget*> MainWindow::docks() const
     return { m_stepsDock, m_overviewDock, m_issuesDock, m_commMatrixDock, m_commDurationDock, m_linksDock, m_groupsDock,
         m_timeOverviewDock, m_timelineDock, m_operatorDock, m_memoryHeatmapDock, m_memoryDetailDock, m_flopsHeatmapDock,
         m_strategyDock, m_mareyDock, m_adviceDock, m_collectivesDock, m_blameDock, m_compareDock, m_statisticsDock,
-        m_flopsScopeDock, m_pipelineDock, m_strategyGraphDock };
+        m_flopsScopeDock, m_pipelineDock, m_strategyGraphDock, m_criticalPathDock };
 }
 
 QStringList MainWindow::dockShortNames()
@@ -285,7 +290,7 @@ QStringList MainWindow::dockShortNames()
         QStringLiteral("memory"), QStringLiteral("memorydetail"), QStringLiteral("flops"), QStringLiteral("strategy"),
         QStringLiteral("marey"), QStringLiteral("advice"), QStringLiteral("collectives"), QStringLiteral("blame"),
         QStringLiteral("compare"), QStringLiteral("statistics"), QStringLiteral("flopsscope"),
-        QStringLiteral("pipeline"), QStringLiteral("strategy-graph") };
+        QStringLiteral("pipeline"), QStringLiteral("strategy-graph"), QStringLiteral("critical-path") };
 }
 
 QDockWidget* MainWindow::dockByName(const QString& name) const

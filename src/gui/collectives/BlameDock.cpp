@@ -9,6 +9,8 @@
 #include "npuscope/gui/common/Workspace.h"
 
 #include <QComboBox>
+
+#include <algorithm>
 #include <QHBoxLayout>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -52,6 +54,12 @@ BlameDock::BlameDock(Workspace* ws, QWidget* parent)
 
     connect(m_step, &QComboBox::currentIndexChanged, this, &BlameDock::showStep);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &BlameDock::showRoot);
+    connect(ws, &Workspace::criticalPathChanged, this, [this] {
+        // Re-marks the shown chain's hops without touching the selection.
+        m_quiet = true;
+        showRoot();
+        m_quiet = false;
+    });
     collectives_detail::clearRowWhenNothingSelected(ws, m_table);
     requestReload();
 }
@@ -128,13 +136,21 @@ void BlameDock::showRoot()
     QString html = QStringLiteral("<p><b>%1</b> \u2014 %2: %3</p><ol>")
                        .arg(BlameTableModel::rootText(root).toHtmlEscaped(), BlameTableModel::causeText(root.cause),
                            BlameTableModel::evidenceText(root).toHtmlEscaped());
+    const auto path = workspace()->criticalPath();
     for (const auto& hop : root.chain) {
         const auto& in = m_result->set.instances[hop.instance];
-        const QString item
+        QString item
             = (hop.relation == "late" ? tr("rank %1 arrived late in %2 (%3, last arriver %4)")
                                       : tr("rank %1 waited in %2 (%3, last arriver %4)"))
                   .arg(QString::number(hop.rank), QString::fromStdString(in.opKey).toHtmlEscaped(),
                       QString::fromStdString(in.opType), QString::number(in.members[in.lastArriver].rank));
+        // Whether the step's critical path (the Critical path view's) passes this hop's op.
+        if (path && path->step == in.step) {
+            const bool on = std::any_of(in.members.begin(), in.members.end(),
+                [&](const query::InstanceMember& m) { return m.rank == hop.rank && path->contains(m.commOpId); });
+            if (on)
+                item += QStringLiteral(" — <b>") + tr("on the critical path") + QStringLiteral("</b>");
+        }
         html += QStringLiteral("<li>") + item + QStringLiteral("</li>");
     }
     html += QStringLiteral("</ol>");

@@ -101,6 +101,7 @@ CollectivesDock::CollectivesDock(Workspace* ws, QWidget* parent)
     connect(m_memberChip, &QToolButton::clicked, this, [this] { setMemberFilter({}); });
     connect(ws, &Workspace::collectivesOfRequested, this,
         [this](const QList<qint64>& ranks) { setMemberFilter(std::vector<int64_t>(ranks.begin(), ranks.end())); });
+    connect(ws, &Workspace::criticalPathChanged, this, [this] { m_model->setCriticalPath(workspace()->criticalPath()); });
     connect(m_align, &QPushButton::clicked, this, [this] { workspace()->requestAlignCollective(true); });
     connect(m_resetAlign, &QPushButton::clicked, this, [this] { workspace()->requestAlignCollective(false); });
     collectives_detail::clearRowWhenNothingSelected(ws, m_table);
@@ -227,8 +228,11 @@ void CollectivesDock::applyFilters()
                 const auto name = groupNames.find(in.groupHash);
                 r.group = name != groupNames.end() ? name->second : qtext(in.groupHash);
                 r.ranks.reserve(in.members.size());
-                for (const auto& m : in.members)
+                r.commOps.reserve(in.members.size());
+                for (const auto& m : in.members) {
                     r.ranks.push_back(m.rank);
+                    r.commOps.push_back(m.commOpId);
+                }
                 r.lastArriver = in.members[in.lastArriver].rank;
                 r.spreadMs = static_cast<double>(in.spreadNs) / 1e6;
                 r.waitCostMs = static_cast<double>(in.waitCostNs) / 1e6;

@@ -54,7 +54,30 @@ CollectivesTableModel::CollectivesTableModel(QObject* parent)
             [](const CollectiveRow& r) { return r.delayMs; }, [ms](const CollectiveRow& r) { return ms(r.delayMs); } },
         { tr("Root"), tr("Where blame traced this instance's delay to (empty: on time or within the normal spread)"),
             [](const CollectiveRow& r) { return r.root; }, {}, left },
+        { tr("Critical path"),
+            tr("Whether the step's critical path passes this op (computed by the Critical path view for its step; "
+               "docs/metrics.md, “Critical path”)"),
+            [this](const CollectiveRow& r) { return criticalPathText(r); }, {}, left },
     });
+}
+
+void CollectivesTableModel::setCriticalPath(std::optional<Workspace::CriticalPathMark> mark)
+{
+    if (m_criticalPath == mark)
+        return;
+    m_criticalPath = std::move(mark);
+    emitColumnChanged(CriticalPath, CriticalPath);
+}
+
+QString CollectivesTableModel::criticalPathText(const CollectiveRow& row) const
+{
+    if (!m_criticalPath || m_criticalPath->step != row.step)
+        return tr("not computed");
+    for (const int64_t id : row.commOps) {
+        if (m_criticalPath->contains(id))
+            return tr("on the path");
+    }
+    return QString();
 }
 
 } // namespace npuscope::gui

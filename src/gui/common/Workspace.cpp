@@ -116,6 +116,7 @@ void Workspace::setDatabase(
     m_commOp.reset();
     m_operator.reset();
     m_collectiveFocus.reset();
+    m_criticalPath.reset();
     const bool hadTop = !m_topFindingRule.isEmpty();
     m_topFindingRule.clear();
     m_topFindingText.clear();
@@ -212,6 +213,12 @@ void Workspace::setCollectiveFocus(std::optional<CollectiveFocus> focus)
 {
     if (assignChanged(m_collectiveFocus, std::move(focus)))
         emit collectiveFocusChanged();
+}
+
+void Workspace::setCriticalPath(std::optional<CriticalPathMark> mark)
+{
+    if (assignChanged(m_criticalPath, std::move(mark)))
+        emit criticalPathChanged();
 }
 
 void Workspace::setCommOp(std::optional<std::string> opName)

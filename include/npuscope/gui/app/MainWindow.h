@@ -45,6 +45,7 @@ class CompareDock;
 class StatisticsDock;
 class PipelineDock;
 class StrategyGraphDock;
+class CriticalPathDock;
 class CollectivesDock;
 class MemoryHeatmapDock;
 class TimeOverviewDock;
@@ -103,6 +104,7 @@ public:
     StatisticsDock* statisticsDock() const { return m_statisticsDock; }
     PipelineDock* pipelineDock() const { return m_pipelineDock; }
     StrategyGraphDock* strategyGraphDock() const { return m_strategyGraphDock; }
+    CriticalPathDock* criticalPathDock() const { return m_criticalPathDock; }
     QList<QDockWidget*> docks() const;
     // A dock by short name (steps | overview | issues) or objectName, case-insensitive; nullptr if unknown.
     QDockWidget* dockByName(const QString& name) const;
@@ -233,6 +235,7 @@ private:
     StatisticsDock* m_statisticsDock = nullptr;
     PipelineDock* m_pipelineDock = nullptr;
     StrategyGraphDock* m_strategyGraphDock = nullptr;
+    CriticalPathDock* m_criticalPathDock = nullptr;
     BaselineLoader* m_baselineLoader = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;

@@ -10,6 +10,7 @@
 #include <QObject>
 #include <QStringList>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -149,6 +150,18 @@ public:
         emit showViewRequested(QStringLiteral("collectives"));
     }
 
+    // The communication ops (comm_op ids, ascending) on the critical path of a step, as the Critical path view last
+    // computed it (query::CriticalPath), so the Collectives and Blame views can say whether an instance lies on it;
+    // nullopt until computed. Cleared by setDatabase(). Emits criticalPathChanged.
+    struct CriticalPathMark {
+        int64_t step = 0;
+        std::vector<int64_t> commOps;
+        bool operator==(const CriticalPathMark&) const = default;
+        bool contains(int64_t commOpId) const { return std::binary_search(commOps.begin(), commOps.end(), commOpId); }
+    };
+    std::optional<CriticalPathMark> criticalPath() const { return m_criticalPath; }
+    void setCriticalPath(std::optional<CriticalPathMark> mark);
+
     // Hosts are named by their host_ips_mapping.txt id unless the user turns on real host IPs (View menu,
     // persisted by MainWindow). Default off.
     bool showHostIps() const { return m_showHostIps; }
@@ -202,6 +215,7 @@ signals:
     void commOpChanged();
     void operatorChanged();
     void collectiveFocusChanged();
+    void criticalPathChanged();
     void alignCollectiveRequested(bool align);
     void collectivesOfRequested(const QList<qint64>& ranks);
     void hostDisplayChanged();
@@ -229,6 +243,7 @@ private:
     std::optional<std::string> m_commOp;
     std::optional<OperatorKey> m_operator;
     std::optional<CollectiveFocus> m_collectiveFocus;
+    std::optional<CriticalPathMark> m_criticalPath;
     bool m_showHostIps = false;
     int m_pendingQueries = 0;
     QString m_topFindingRule;
