@@ -45,11 +45,19 @@ struct SendRecvPair {
     int64_t srTag = 0;
 };
 
+// The stages and the pairs together, from one reading of the ranks' stages and one pairing.
+struct StrategyOverview {
+    std::vector<StrategyStage> stages;
+    std::vector<SendRecvPair> pairs;
+};
+
 // The parallel strategy graphs of a MindSpore job (parallel_strategy_{rank}.json). The caller holds the lock.
 class StrategyGraphQuery {
 public:
     static std::vector<StrategyStage> stages(model::Database& db);
     static std::vector<SendRecvPair> sendRecvPairs(model::Database& db);
+    // stages() and sendRecvPairs() at once, the pairs computed once (each stage's sendRecvPairs counts them).
+    static StrategyOverview overview(model::Database& db);
     // One node of a stage's graph with all its fields (the attribute panel), nullopt when there is none.
     static std::optional<StrategyNode> node(model::Database& db, int64_t stage, int64_t index);
     // The special operators of a stage (any Special bit), in execution order.
