@@ -4,6 +4,7 @@
 // pairs that join them, and bad input.
 #include "TestSupport.h"
 
+#include "npuscope/query/StrategyGraphLayout.h"
 #include "npuscope/query/StrategyGraphQuery.h"
 #include "npuscope/query/StrategyReport.h"
 #include "npuscope/testgen/ClusterGenerator.h"
@@ -187,6 +188,26 @@ TEST(StrategyGraph, GeneratedStagesJoinBySendAndReceive)
     for (const auto& p : query::StrategyGraphQuery::sendRecvPairs(*db))
         pairs.emplace(p.sendStage, p.sendIndex, p.recvStage, p.recvIndex, p.srTag);
     EXPECT_EQ(pairs, expected);
+    // The layout joins the same pairs (computed once with the stages: overview), at the positions of their nodes.
+    const auto overview = query::StrategyGraphQuery::overview(*db);
+    EXPECT_EQ(overview.pairs.size(), expected.size());
+    int64_t perStage = 0;
+    for (const auto& s : overview.stages)
+        perStage += s.sendRecvPairs;
+    EXPECT_EQ(perStage, static_cast<int64_t>(expected.size()));
+    const auto layout = query::StrategyGraphLayout::build(*db);
+    std::set<std::tuple<int64_t, int64_t, int64_t, int64_t>> drawn;
+    for (const auto& [send, recv] : layout.sendRecv) {
+        const auto& a = layout.nodes[send];
+        const auto& b = layout.nodes[recv];
+        EXPECT_EQ(layout.types[a.type], "Send");
+        EXPECT_EQ(layout.types[b.type], "Receive");
+        drawn.emplace(layout.stages[a.stageSlot].stage, a.index, layout.stages[b.stageSlot].stage, b.index);
+    }
+    std::set<std::tuple<int64_t, int64_t, int64_t, int64_t>> wanted;
+    for (const auto& [sendStage, sendIndex, recvStage, recvIndex, tag] : expected)
+        wanted.emplace(sendStage, sendIndex, recvStage, recvIndex);
+    EXPECT_EQ(drawn, wanted);
     for (const auto& s : query::StrategyGraphQuery::stages(*db)) {
         const Expected& e = byStage[s.stage];
         int64_t strategy = 0, redistribution = 0, grad = 0;
