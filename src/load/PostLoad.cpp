@@ -204,11 +204,12 @@ std::vector<int64_t> PostLoad::strategyGraphFallback(Database& db, ModelWriter& 
     // Per stage without a graph, its ranks in rank order whose file was read (a node count) and not yet tried for the
     // graph (no graphNodes fact), with at least one node.
     std::map<int64_t, std::vector<int64_t>> candidates;
-    auto facts = db.prepare("SELECT rank_id, MAX(CASE WHEN key = 'parallel_strategy.stageId' THEN value END), "
-                            "MAX(CASE WHEN key = 'parallel_strategy.nodeCount' THEN value END), "
-                            "MAX(CASE WHEN key = 'parallel_strategy.graphNodes' THEN 1 END) FROM rank_info WHERE key IN "
-                            "('parallel_strategy.stageId', 'parallel_strategy.nodeCount', "
-                            "'parallel_strategy.graphNodes') GROUP BY rank_id ORDER BY rank_id");
+    auto facts
+        = db.prepare("SELECT rank_id, MAX(CASE WHEN key = 'parallel_strategy.stageId' THEN value END), "
+                     "MAX(CASE WHEN key = 'parallel_strategy.nodeCount' THEN value END), "
+                     "MAX(CASE WHEN key = 'parallel_strategy.graphNodes' THEN 1 END) FROM rank_info WHERE key IN "
+                     "('parallel_strategy.stageId', 'parallel_strategy.nodeCount', "
+                     "'parallel_strategy.graphNodes') GROUP BY rank_id ORDER BY rank_id");
     while (facts.step()) {
         const int64_t stage = parseInt(facts.optText(1).value_or("")).value_or(0);
         const int64_t nodes = parseInt(facts.optText(2).value_or("")).value_or(0);

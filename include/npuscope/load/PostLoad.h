@@ -53,8 +53,8 @@ public:
     static void fillDevices(model::Database& db);
 
     // A stage without a strategy graph (its graph rank, the lowest of config.stageDevices, has no
-    // parallel_strategy file in the plan, an unreadable one, or one without graph nodes) gets the graph of the next rank
-    // of the stage, in rank order, whose file was read and counts nodes (MsParallelStrategyImporter::importGraph).
+    // parallel_strategy file in the plan, an unreadable one, or one without graph nodes) gets the graph of the next
+    // rank of the stage, in rank order, whose file was read and counts nodes (MsParallelStrategyImporter::importGraph).
     // Returns the ranks whose graph was read.
     static std::vector<int64_t> strategyGraphFallback(
         model::Database& db, model::ModelWriter& writer, const io::LoadPlan& plan);

@@ -31,9 +31,12 @@ QColor collapsedColor() { return QColor(96, 125, 139); }
 
 StrategyGraphCanvas::StrategyGraphCanvas(QWidget* parent)
     : ChartWidget(parent,
-          { .objectName = "strategyGraphCanvas", .hover = true, .plotMargins = QMargins(6, 4, 6, 4),
-              .minimumSize = QSize(200, 160), .horizontal = QSizePolicy::Expanding,
-              .vertical = QSizePolicy::Expanding })
+        { .objectName = "strategyGraphCanvas",
+            .hover = true,
+            .plotMargins = QMargins(6, 4, 6, 4),
+            .minimumSize = QSize(200, 160),
+            .horizontal = QSizePolicy::Expanding,
+            .vertical = QSizePolicy::Expanding })
 {
     setFocusPolicy(Qt::StrongFocus);
 }
@@ -119,7 +122,8 @@ void StrategyGraphCanvas::placeColumns()
         const std::string& s = l.scopes[i];
         for (size_t k = 0; k < m_collapsedScopes.size(); ++k) {
             const std::string& prefix = m_collapsedScopes[k];
-            if (s == prefix || (s.size() > prefix.size() && s.compare(0, prefix.size(), prefix) == 0 && s[prefix.size()] == '/')) {
+            if (s == prefix
+                || (s.size() > prefix.size() && s.compare(0, prefix.size(), prefix) == 0 && s[prefix.size()] == '/')) {
                 scopeRun[i] = static_cast<int>(k);
                 break;
             }
@@ -235,8 +239,8 @@ void StrategyGraphCanvas::moveToMinimap(const QPoint& pos)
     if (mini.isEmpty() || !m_layout)
         return;
     const double fx = std::clamp((pos.x() - mini.left()) / static_cast<double>(mini.width()), 0.0, 1.0);
-    const int stage = std::clamp((pos.y() - mini.top() - 3) / kMinimapStage, 0,
-        static_cast<int>(m_layout->stages.size()) - 1);
+    const int stage
+        = std::clamp((pos.y() - mini.top() - 3) / kMinimapStage, 0, static_cast<int>(m_layout->stages.size()) - 1);
     const double visible = plotRect().width() / m_scaleX;
     m_offsetX = fx * m_columns - visible / 2;
     m_offsetY = bandTop(static_cast<size_t>(stage)) - plotRect().height() / 3;
@@ -351,8 +355,8 @@ void StrategyGraphCanvas::paintGraph(QPainter& p, const QRect&)
                 if (m_scaleX >= kLabels) {
                     p.setPen(Qt::white);
                     p.drawText(box.adjusted(2, 0, -2, 0), Qt::AlignCenter,
-                        fontMetrics().elidedText(QStringLiteral("%1 (%2)").arg(runLabel(i)).arg(length), Qt::ElideMiddle,
-                            static_cast<int>(box.width()) - 4));
+                        fontMetrics().elidedText(QStringLiteral("%1 (%2)").arg(runLabel(i)).arg(length),
+                            Qt::ElideMiddle, static_cast<int>(box.width()) - 4));
                 }
             } else {
                 p.fillRect(box, kindColor(n.kind));
@@ -373,8 +377,8 @@ void StrategyGraphCanvas::paintGraph(QPainter& p, const QRect&)
                 if (m_scaleX >= kLabels) {
                     p.setPen(Qt::white);
                     p.drawText(box.adjusted(2, 0, -2, 0), Qt::AlignCenter,
-                        fontMetrics().elidedText(
-                            QString::fromStdString(l.types[n.type]), Qt::ElideRight, static_cast<int>(box.width()) - 4));
+                        fontMetrics().elidedText(QString::fromStdString(l.types[n.type]), Qt::ElideRight,
+                            static_cast<int>(box.width()) - 4));
                 }
             }
             if (isSelected) {
@@ -389,7 +393,8 @@ void StrategyGraphCanvas::paintGraph(QPainter& p, const QRect&)
                     const uint32_t src = l.edges[l.inEdges[k]].first;
                     if (m_rep[src] == i)
                         continue;
-                    p.drawLine(nodeCenter(src) + QPointF(m_scaleX * 0.4, 0), nodeCenter(i) - QPointF(m_scaleX * 0.4, 0));
+                    p.drawLine(
+                        nodeCenter(src) + QPointF(m_scaleX * 0.4, 0), nodeCenter(i) - QPointF(m_scaleX * 0.4, 0));
                 }
             }
             p.setOpacity(1);
@@ -402,7 +407,8 @@ void StrategyGraphCanvas::paintGraph(QPainter& p, const QRect&)
             for (const int row0 : { at.y() - 6, at.y() + 4 }) {
                 for (int row = std::max(0, row0); row <= std::min(raster.height() - 1, row0 + 2); ++row) {
                     auto* line = reinterpret_cast<QRgb*>(rasterBits + row * rasterLine);
-                    for (int x = std::max(0, at.x() - kHaloWidth / 2); x <= std::min(raster.width() - 1, at.x() + kHaloWidth / 2); ++x)
+                    for (int x = std::max(0, at.x() - kHaloWidth / 2);
+                         x <= std::min(raster.width() - 1, at.x() + kHaloWidth / 2); ++x)
                         line[x] = halo;
                 }
             }
@@ -498,15 +504,17 @@ QString StrategyGraphCanvas::itemToolTip(int item) const
         const int length = static_cast<int>(m_runLength[static_cast<size_t>(item)]);
         const auto& path = m_collapsedScopes[static_cast<size_t>(m_runScope[static_cast<size_t>(item)])];
         return QStringLiteral("<b>%1</b><br>").arg(QString::fromStdString(path).toHtmlEscaped())
-            + (length == 1 ? tr("%n operator collapsed", nullptr, length) : tr("%n operators collapsed", nullptr, length))
+            + (length == 1 ? tr("%n operator collapsed", nullptr, length)
+                           : tr("%n operators collapsed", nullptr, length))
             + QStringLiteral("<br>")
             + tr("Stage %1 · execution order %2–%3")
                   .arg(m_layout->stages[n.stageSlot].stage)
                   .arg(n.index)
                   .arg(n.index + length - 1);
     }
-    QString tip = QStringLiteral("<b>%1</b><br>%2<br>").arg(QString::fromStdString(m_layout->types[n.type]).toHtmlEscaped(),
-        QString::fromStdString(n.name).toHtmlEscaped());
+    QString tip = QStringLiteral("<b>%1</b><br>%2<br>")
+                      .arg(QString::fromStdString(m_layout->types[n.type]).toHtmlEscaped(),
+                          QString::fromStdString(n.name).toHtmlEscaped());
     tip += tr("Stage %1 · execution order %2").arg(m_layout->stages[n.stageSlot].stage).arg(n.index);
     if (n.strategy)
         tip += QStringLiteral("<br>") + tr("Strategy: %1").arg(QString::fromStdString(*n.strategy).toHtmlEscaped());

@@ -110,8 +110,8 @@ TEST(StrategyGraph, RealSampleEqualsAnIndependentReading)
     expectGraphEquals(*db, 0, e);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM strategy_node WHERE rank_id = 1"), 0); // same stage: one graph
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM rank_info WHERE key = 'parallel_strategy.nodeCount'"), 2);
-    EXPECT_EQ(test::text(*db, "SELECT strategy FROM strategy_node WHERE op_type = 'Conv2D'"),
-        "[[2, 1, 1, 1], [1, 1, 1, 1]]");
+    EXPECT_EQ(
+        test::text(*db, "SELECT strategy FROM strategy_node WHERE op_type = 'Conv2D'"), "[[2, 1, 1, 1], [1, 1, 1, 1]]");
     // Input "1000" names no node of the file: in inputs, not an edge.
     EXPECT_EQ(test::text(*db, "SELECT inputs FROM strategy_node WHERE op_type = 'Conv2D'"), "1,1000");
     EXPECT_EQ(test::text(*db, "SELECT output_type FROM strategy_node WHERE op_type = 'GetNext'"),
@@ -240,22 +240,26 @@ TEST(StrategyGraph, BadGraphsAreNamedAndTheRestLoads)
     test::writeFile(dir / "parallel_strategy_2.json", good.substr(0, good.size() / 2));
     auto db = openFolder(dir);
     ASSERT_TRUE(db);
-    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM parse_issue WHERE file LIKE '%parallel_strategy_0.json' AND message "
-                         "LIKE '%no graph.node array%'"),
+    EXPECT_EQ(count(*db,
+                  "SELECT COUNT(*) FROM parse_issue WHERE file LIKE '%parallel_strategy_0.json' AND message "
+                  "LIKE '%no graph.node array%'"),
         1);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM rank_info WHERE rank_id = 0 AND key = 'parallel_strategy.stageId'"), 1);
-    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM parse_issue WHERE severity = 'error' AND file LIKE "
-                         "'%parallel_strategy_2.json'"),
+    EXPECT_EQ(count(*db,
+                  "SELECT COUNT(*) FROM parse_issue WHERE severity = 'error' AND file LIKE "
+                  "'%parallel_strategy_2.json'"),
         1);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM strategy_node WHERE rank_id = 2"), 0);
     // Rank 1's file is fine: its facts are loaded. Its stageDevices names rank 0 as the stage's first rank, whose graph
     // is unreadable here: stage 0 takes rank 1's graph instead, and an info issue says so.
-    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM rank_info WHERE rank_id = 1 AND key = 'parallel_strategy.nodeCount' "
-                         "AND value = '2'"),
+    EXPECT_EQ(count(*db,
+                  "SELECT COUNT(*) FROM rank_info WHERE rank_id = 1 AND key = 'parallel_strategy.nodeCount' "
+                  "AND value = '2'"),
         1);
     expectGraphEquals(*db, 1, expectedOf(readJson(dir / "parallel_strategy_1.json")));
-    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM parse_issue WHERE severity = 'info' AND file LIKE "
-                         "'%parallel_strategy_1.json' AND message LIKE 'stage 0''s graph is read from this rank''s file%'"),
+    EXPECT_EQ(count(*db,
+                  "SELECT COUNT(*) FROM parse_issue WHERE severity = 'info' AND file LIKE "
+                  "'%parallel_strategy_1.json' AND message LIKE 'stage 0''s graph is read from this rank''s file%'"),
         1);
     auto guard = db->lock();
     const auto stages = query::StrategyGraphQuery::stages(*db);
@@ -299,8 +303,9 @@ TEST(StrategyGraph, AStageFallsBackToTheNextRankWithAGraph)
     expectGraphEquals(*db, 5, rank5);
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM strategy_node WHERE rank_id IN (2, 4)"), 0);
     EXPECT_EQ(count(*db, "SELECT COUNT(DISTINCT rank_id) FROM strategy_node"), 4);
-    EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM parse_issue WHERE severity = 'info' AND message LIKE 'stage _''s graph is "
-                         "read from this rank''s file%'"),
+    EXPECT_EQ(count(*db,
+                  "SELECT COUNT(*) FROM parse_issue WHERE severity = 'info' AND message LIKE 'stage _''s graph is "
+                  "read from this rank''s file%'"),
         2);
     auto guard = db->lock();
     const auto overview = query::StrategyGraphQuery::overview(*db);
@@ -328,7 +333,8 @@ TEST(StrategyGraph, ConfigScalarsAreKeptAsWritten)
     auto db = openFolder(dir);
     ASSERT_TRUE(db);
     const auto fact = [&](const std::string& key) {
-        return test::text(*db, "SELECT value FROM rank_info WHERE rank_id = 0 AND key = 'parallel_strategy." + key + "'");
+        return test::text(
+            *db, "SELECT value FROM rank_info WHERE rank_id = 0 AND key = 'parallel_strategy." + key + "'");
     };
     EXPECT_EQ(fact("parallelType"), "semi_auto \"x\"");
     EXPECT_EQ(fact("ratio"), "1.50");
