@@ -176,6 +176,23 @@ std::optional<StrategyNode> StrategyGraphQuery::node(model::Database& db, int64_
     return readNode(st);
 }
 
+std::string StrategyGraphQuery::kernelName(
+    model::Database& db, const std::string& fullName, std::optional<int64_t> rank)
+{
+    const auto slash = fullName.rfind('/');
+    const std::string last = slash == std::string::npos ? fullName : fullName.substr(slash + 1);
+    if (last == fullName)
+        return last;
+    // The string's id first (the kernel table has no index on name_id; its rank index narrows the scan).
+    auto id = db.prepare("SELECT id FROM string WHERE value = ?1");
+    id.bind(1, fullName);
+    if (!id.step())
+        return last;
+    auto used = db.prepare("SELECT EXISTS (SELECT 1 FROM kernel WHERE name_id = ?1 AND (?2 IS NULL OR rank_id = ?2))");
+    used.bind(1, id.int64(0)).bind(2, rank);
+    return used.step() && used.int64(0) ? fullName : last;
+}
+
 std::vector<StrategyNode> StrategyGraphQuery::specialOps(model::Database& db, int64_t stage)
 {
     std::vector<StrategyNode> out;

@@ -60,6 +60,10 @@ public:
     static StrategyOverview overview(model::Database& db);
     // One node of a stage's graph with all its fields (the attribute panel), nullopt when there is none.
     static std::optional<StrategyNode> node(model::Database& db, int64_t stage, int64_t index);
+    // The name the kernels of rank call a graph node (fullName, e.g. Default/network-Net/MatMul-op12): the full name
+    // when rank's kernel rows carry it (MindSpore 2.x kernel_details, the FLOPs files), else its last part
+    // (MatMul-op12, as MindSpore's task timelines name it).
+    static std::string kernelName(model::Database& db, const std::string& fullName, std::optional<int64_t> rank);
     // The special operators of a stage (any Special bit), in execution order.
     static std::vector<StrategyNode> specialOps(model::Database& db, int64_t stage);
 };

@@ -47,6 +47,7 @@ StrategyGraphDock::StrategyGraphDock(Workspace* ws, QWidget* parent)
     : QueryDock(tr("Strategy graph"), kObjectName, ws, parent)
 {
     m_nodeRunner = addRunner();
+    m_keyRunner = addRunner();
     const auto [body, layout, bar] = makeBody({ .spacing = 4 });
     m_summary = newWrappedLabel("strategyGraphSummary", body);
     bar->addWidget(m_summary, 1);
@@ -289,19 +290,22 @@ void StrategyGraphDock::selectNode(int node)
         return;
     m_canvas->setSelectedItem(node);
     showAttributes(node);
-    // The operator by name for the other views (MindSpore's task timelines and FLOPs files name it by the last part),
-    // on a rank of its stage: each stage's graph numbers its own operators, so the same name on another stage is
-    // another operator. The selected rank when it is one of the stage's, else the rank whose graph this is.
+    // The operator by name for the other views, on a rank of its stage: each stage's graph numbers its own operators,
+    // so the same name on another stage is another operator. The selected rank when it is one of the stage's, else the
+    // rank whose graph this is. The name is the one that rank's kernels use (the full name, else its last part).
     const auto& n = m_layout->nodes[static_cast<size_t>(node)];
     const auto& stage = m_layout->stages[n.stageSlot];
     std::optional<int64_t> rank = stage.graphRank;
     if (const auto selected = workspace()->selectedRank();
         selected && std::find(stage.ranks.begin(), stage.ranks.end(), *selected) != stage.ranks.end())
         rank = selected;
-    m_selecting = true;
-    workspace()->setSelectedOperator(
-        Workspace::OperatorKey { query::OperatorGroupBy::Name, shortName(n.name).toStdString(), rank });
-    m_selecting = false;
+    m_keyRunner->run(
+        [name = n.name, rank](model::Database& db) { return query::StrategyGraphQuery::kernelName(db, name, rank); },
+        [this, rank](std::string key) {
+            m_selecting = true;
+            workspace()->setSelectedOperator(Workspace::OperatorKey { query::OperatorGroupBy::Name, key, rank });
+            m_selecting = false;
+        });
 }
 
 void StrategyGraphDock::showAttributes(int node)

@@ -4,6 +4,7 @@
 // pairs that join them, and bad input.
 #include "TestSupport.h"
 
+#include "npuscope/model/ModelWriter.h"
 #include "npuscope/query/StrategyGraphLayout.h"
 #include "npuscope/query/StrategyGraphQuery.h"
 #include "npuscope/query/StrategyReport.h"
@@ -368,4 +369,34 @@ TEST(StrategyGraph, AnUnexpectedOutputTypeLeavesNoHalfGraph)
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM strategy_edge"), 1);
     EXPECT_EQ(test::text(*db, "SELECT output_type FROM strategy_node WHERE node_index = 1"), "DT_TENSOR[]");
     EXPECT_EQ(count(*db, "SELECT COUNT(*) FROM parse_issue WHERE severity = 'error'"), 0);
+}
+
+// The name a node's operator goes by in the other views: the full name when the rank's kernel rows carry it (MindSpore
+// 2.x kernel_details, as the FLOPs files name operators), else its last part.
+TEST(StrategyGraph, KernelNameIsTheFullNameWhenTheKernelsCarryIt)
+{
+    auto db = openFolder(dataDir() / "mindinsight_parallel_strategy");
+    ASSERT_TRUE(db);
+    const std::string full = test::text(*db, "SELECT name FROM strategy_node WHERE op_type = 'Conv2D'");
+    const std::string last = full.substr(full.rfind('/') + 1);
+    ASSERT_NE(full, last);
+    {
+        auto guard = db->lock();
+        EXPECT_EQ(query::StrategyGraphQuery::kernelName(*db, full, 0), last);
+        model::ModelWriter w(*db);
+        w.begin();
+        model::KernelRow k;
+        k.rankId = 0;
+        k.name = full;
+        k.type = "Conv2D";
+        k.ts = 1000;
+        k.dur = 10;
+        w.addKernel(k);
+        w.commit();
+    }
+    auto guard = db->lock();
+    EXPECT_EQ(query::StrategyGraphQuery::kernelName(*db, full, 0), full);
+    EXPECT_EQ(query::StrategyGraphQuery::kernelName(*db, full, std::nullopt), full);
+    EXPECT_EQ(query::StrategyGraphQuery::kernelName(*db, full, 1), last); // rank 1's kernels do not
+    EXPECT_EQ(query::StrategyGraphQuery::kernelName(*db, "NoScope-op1", 0), "NoScope-op1");
 }

@@ -57,6 +57,7 @@ private:
     QTextBrowser* m_attributes = nullptr;
     QLabel* m_summary = nullptr;
     QueryRunner* m_nodeRunner = nullptr;
+    QueryRunner* m_keyRunner = nullptr; // the selected node's kernel name
     bool m_selecting = false;
 };
 
