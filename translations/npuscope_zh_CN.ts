@@ -6087,6 +6087,10 @@ rank %1 of %2</source>
         <source>the strategy graph could not be read (%1): it is left out</source>
         <translation>无法读取策略图（%1）：已略去</translation>
     </message>
+    <message>
+        <source>stage %1&apos;s graph is read from this rank&apos;s file: the ranks before it in the stage have no file or no readable graph</source>
+        <translation>stage %1 的图读自此 rank 的文件：该 stage 中排在它之前的 rank 没有文件或没有可读的图</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::ParseIssuesDock</name>
@@ -7037,14 +7041,6 @@ time</source>
         <translation>Stage %1</translation>
     </message>
     <message>
-        <source> · graph of rank %1 · %2 operators</source>
-        <translation> · rank %1 的图 · %2 个算子</translation>
-    </message>
-    <message>
-        <source> · no graph loaded (its first rank&apos;s parallel_strategy file is missing)</source>
-        <translation> · 未加载图（其首个 rank 的 parallel_strategy 文件缺失）</translation>
-    </message>
-    <message>
         <source>Stage %1 · execution order %2</source>
         <translation>Stage %1 · 执行序 %2</translation>
     </message>
@@ -7059,6 +7055,42 @@ time</source>
     <message>
         <source>Gradient aggregation operator</source>
         <translation>梯度聚合算子</translation>
+    </message>
+    <message>
+        <source> · graph of rank %1</source>
+        <translation> · rank %1 的图</translation>
+    </message>
+    <message numerus="yes">
+        <source> · %n operator</source>
+        <translation>
+            <numerusform> · %n 个算子</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> · %n operators</source>
+        <translation>
+            <numerusform> · %n 个算子</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> · no graph loaded (no rank of this stage has a readable parallel_strategy file)</source>
+        <translation> · 未加载图（此 stage 没有任何 rank 的 parallel_strategy 文件可读）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n operator collapsed</source>
+        <translation>
+            <numerusform>已折叠 %n 个算子</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n operators collapsed</source>
+        <translation>
+            <numerusform>已折叠 %n 个算子</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Stage %1 · execution order %2–%3</source>
+        <translation>Stage %1 · 执行序 %2–%3</translation>
     </message>
 </context>
 <context>
@@ -7136,10 +7168,6 @@ time</source>
         <translation>未加载并行策略图。</translation>
     </message>
     <message>
-        <source>%1 stages · %2 operators · %3 edges · %4 Send→Receive pairs · special: %5 with a strategy, %6 redistribution, %7 gradient aggregation</source>
-        <translation>%1 个 stage · %2 个算子 · %3 条边 · %4 对 Send→Receive · 特殊算子：%5 个带策略，%6 个重排布，%7 个梯度聚合</translation>
-    </message>
-    <message>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
@@ -7206,6 +7234,70 @@ time</source>
     <message>
         <source>Attributes</source>
         <translation>属性</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n stage</source>
+        <translation>
+            <numerusform>%n 个 stage</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n stages</source>
+        <translation>
+            <numerusform>%n 个 stage</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n operator</source>
+        <translation>
+            <numerusform>%n 个算子</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n operators</source>
+        <translation>
+            <numerusform>%n 个算子</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n edge</source>
+        <translation>
+            <numerusform>%n 条边</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n edges</source>
+        <translation>
+            <numerusform>%n 条边</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n Send→Receive pair</source>
+        <translation>
+            <numerusform>%n 对 Send→Receive</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n Send→Receive pairs</source>
+        <translation>
+            <numerusform>%n 对 Send→Receive</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>special: %1 with a strategy, %2 redistribution, %3 gradient aggregation</source>
+        <translation>特殊算子：%1 个带策略，%2 个重排布，%3 个梯度聚合</translation>
+    </message>
+    <message>
+        <source>Check a scope to put a halo on its operators; right-click it to collapse it into one node</source>
+        <translation>勾选作用域以高亮其算子；右键单击可将其折叠为一个节点</translation>
+    </message>
+    <message>
+        <source>Expand into its operators</source>
+        <translation>展开为各个算子</translation>
+    </message>
+    <message>
+        <source>Collapse into one node</source>
+        <translation>折叠为一个节点</translation>
     </message>
 </context>
 <context>

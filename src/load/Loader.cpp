@@ -635,6 +635,7 @@ std::unique_ptr<model::Database> parseSummary(const LoadPlan& plan, int threads,
         progress.message("resolving communication groups");
         load::PostLoad::resolveGroups(*db, writer, facts);
         load::PostLoad::fillDevices(*db);
+        load::PostLoad::strategyGraphFallback(*db, writer, plan);
         writer.commit();
     }
     if (options.beforeIndexes)

@@ -47,7 +47,8 @@ constexpr const char* kExtension = ".npdb";
 // 20: parallel_strategy graphs (strategy_node, strategy_edge) of one rank per stage.
 // 21: CANN PROF task timelines for Marey, MindSpore memory_usage_summary / details, dynamic-profiler windows as
 //     step ranges of one rank.
-constexpr int kImportVersion = 21;
+// 22: a stage whose graph rank has no readable graph takes the next rank's (PostLoad::strategyGraphFallback).
+constexpr int kImportVersion = 22;
 
 uint64_t fnv1a(uint64_t h, std::string_view text)
 {

@@ -4,7 +4,10 @@
 #include "npuscope/core/TranslationMarker.h"
 #include "npuscope/io/parse/IssueText.h"
 
+#include "npuscope/core/Decimal.h"
 #include "npuscope/core/GroupHash.h"
+#include "npuscope/io/mindspore/MsParallelStrategyImporter.h"
+#include "npuscope/io/parse/ImportContext.h"
 #include "npuscope/model/CommGroupSources.h"
 #include "npuscope/model/CommGroupTable.h"
 #include "npuscope/model/ParallelGroupTable.h"
@@ -189,6 +192,52 @@ void PostLoad::fillDevices(Database& db)
              RankDeviceHints::Source::MemoryRecord })
         RankDeviceHints::forEach(db, source, [&](int64_t rank, int64_t id) { device.emplace(rank, id); });
     RankDeviceHints::fillUnknown(db, device);
+}
+
+std::vector<int64_t> PostLoad::strategyGraphFallback(Database& db, ModelWriter& writer, const io::LoadPlan& plan)
+{
+    std::vector<int64_t> read;
+    std::set<int64_t> withGraph;
+    auto graphs = db.prepare("SELECT DISTINCT stage FROM strategy_node");
+    while (graphs.step())
+        withGraph.insert(graphs.int64(0));
+    // Per stage without a graph, its ranks in rank order whose file was read (a node count) and not yet tried for the
+    // graph (no graphNodes fact), with at least one node.
+    std::map<int64_t, std::vector<int64_t>> candidates;
+    auto facts
+        = db.prepare("SELECT rank_id, MAX(CASE WHEN key = 'parallel_strategy.stageId' THEN value END), "
+                     "MAX(CASE WHEN key = 'parallel_strategy.nodeCount' THEN value END), "
+                     "MAX(CASE WHEN key = 'parallel_strategy.graphNodes' THEN 1 END) FROM rank_info WHERE key IN "
+                     "('parallel_strategy.stageId', 'parallel_strategy.nodeCount', "
+                     "'parallel_strategy.graphNodes') GROUP BY rank_id ORDER BY rank_id");
+    while (facts.step()) {
+        const int64_t stage = parseInt(facts.optText(1).value_or("")).value_or(0);
+        const int64_t nodes = parseInt(facts.optText(2).value_or("")).value_or(0);
+        if (!withGraph.count(stage) && nodes > 0 && !facts.optInt(3))
+            candidates[stage].push_back(facts.int64(0));
+    }
+    if (candidates.empty())
+        return read;
+    std::map<int64_t, std::string> fileOf;
+    for (const auto& rank : plan.ranks) {
+        for (const auto& file : rank.files) {
+            if (file.kind == io::FileKind::MsParallelStrategy)
+                fileOf.emplace(rank.rank, file.path);
+        }
+    }
+    for (const auto& [stage, ranks] : candidates) {
+        for (const int64_t rank : ranks) {
+            const auto file = fileOf.find(rank);
+            if (file == fileOf.end())
+                continue;
+            io::ImportContext ctx(writer, rank, file->second);
+            if (io::MsParallelStrategyImporter::importGraph(ctx, stage) > 0) {
+                read.push_back(rank);
+                break;
+            }
+        }
+    }
+    return read;
 }
 
 } // namespace npuscope::load

@@ -45,7 +45,8 @@ StrategyGraphLayout StrategyGraphLayout::build(model::Database& db)
     std::unordered_map<std::string, uint32_t> typeIds, scopeIds;
     std::vector<Kind> kindOfType; // by type id
     std::map<int64_t, uint32_t> slotOf; // stage -> index into l.stages
-    for (const auto& s : StrategyGraphQuery::stages(db)) {
+    const StrategyOverview overview = StrategyGraphQuery::overview(db);
+    for (const auto& s : overview.stages) {
         Stage stage;
         stage.stage = s.stage;
         stage.graphRank = s.graphRank;
@@ -141,7 +142,7 @@ StrategyGraphLayout StrategyGraphLayout::build(model::Database& db)
         l.columns = std::max(l.columns, stage.count);
         l.stages.push_back(std::move(stage));
     }
-    for (const auto& p : StrategyGraphQuery::sendRecvPairs(db)) {
+    for (const auto& p : overview.pairs) {
         const auto a = slotOf.find(p.sendStage);
         const auto b = slotOf.find(p.recvStage);
         if (a == slotOf.end() || b == slotOf.end())

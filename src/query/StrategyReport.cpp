@@ -59,8 +59,9 @@ std::string counted(int64_t n, const char* noun) { return std::to_string(n) + " 
 
 nlohmann::ordered_json StrategyReport::json(model::Database& db)
 {
+    const StrategyOverview overview = StrategyGraphQuery::overview(db);
     ojson stages = ojson::array();
-    for (const auto& s : StrategyGraphQuery::stages(db)) {
+    for (const auto& s : overview.stages) {
         ojson special = ojson::array();
         for (const auto& n : StrategyGraphQuery::specialOps(db, s.stage))
             special.push_back({ { "index", n.index }, { "name", n.name }, { "op_type", n.opType },
@@ -77,7 +78,7 @@ nlohmann::ordered_json StrategyReport::json(model::Database& db)
             { "send_recv_pairs", s.sendRecvPairs }, { "special_ops", std::move(special) } });
     }
     ojson pairs = ojson::array();
-    for (const auto& p : StrategyGraphQuery::sendRecvPairs(db))
+    for (const auto& p : overview.pairs)
         pairs.push_back({ { "send_stage", p.sendStage }, { "send_index", p.sendIndex }, { "recv_stage", p.recvStage },
             { "recv_index", p.recvIndex }, { "sr_tag", p.srTag } });
     return { { "schema", kSchema }, { "stages", std::move(stages) }, { "pairs", std::move(pairs) } };
@@ -93,14 +94,14 @@ std::string StrategyReport::text(model::Database& db)
     for (const auto& s : stages) {
         out += "  stage " + std::to_string(s.stage) + " · ranks " + rankList(s.ranks);
         if (!s.graphRank) {
-            out += ": no graph (the stage's first rank's file was not loaded)\n";
+            out += ": no graph (no rank of the stage has a readable graph)\n";
             continue;
         }
         out += " (graph of rank " + std::to_string(*s.graphRank) + "): " + counted(s.nodes, "node") + ", "
             + counted(s.edges, "edge") + "; special operators: " + std::to_string(s.strategyOps)
             + " with a strategy, " + std::to_string(s.redistributionOps) + " redistribution, "
-            + std::to_string(s.gradAggregationOps) + " gradient aggregation; " + std::to_string(s.sendRecvPairs)
-            + " Send→Receive pairs starting here\n";
+            + std::to_string(s.gradAggregationOps) + " gradient aggregation; " + counted(s.sendRecvPairs, "Send→Receive pair")
+            + " starting here\n";
         std::vector<std::pair<int64_t, std::string>> types;
         for (const auto& [type, count] : byType(db, s))
             types.emplace_back(count, type);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "npuscope/io/detect/LoadPlan.h"
 #include "npuscope/model/CommGroupSources.h"
 #include "npuscope/model/ModelWriter.h"
 
@@ -50,6 +51,13 @@ public:
 
     // rank.device_id from Device_id / "NPU:<n>" columns when profiler_info did not give it.
     static void fillDevices(model::Database& db);
+
+    // A stage without a strategy graph (its graph rank, the lowest of config.stageDevices, has no
+    // parallel_strategy file in the plan, an unreadable one, or one without graph nodes) gets the graph of the next
+    // rank of the stage, in rank order, whose file was read and counts nodes (MsParallelStrategyImporter::importGraph).
+    // Returns the ranks whose graph was read.
+    static std::vector<int64_t> strategyGraphFallback(
+        model::Database& db, model::ModelWriter& writer, const io::LoadPlan& plan);
 };
 
 } // namespace npuscope::load

@@ -45,13 +45,25 @@ struct SendRecvPair {
     int64_t srTag = 0;
 };
 
+// The stages and the pairs together, from one reading of the ranks' stages and one pairing.
+struct StrategyOverview {
+    std::vector<StrategyStage> stages;
+    std::vector<SendRecvPair> pairs;
+};
+
 // The parallel strategy graphs of a MindSpore job (parallel_strategy_{rank}.json). The caller holds the lock.
 class StrategyGraphQuery {
 public:
     static std::vector<StrategyStage> stages(model::Database& db);
     static std::vector<SendRecvPair> sendRecvPairs(model::Database& db);
+    // stages() and sendRecvPairs() at once, the pairs computed once (each stage's sendRecvPairs counts them).
+    static StrategyOverview overview(model::Database& db);
     // One node of a stage's graph with all its fields (the attribute panel), nullopt when there is none.
     static std::optional<StrategyNode> node(model::Database& db, int64_t stage, int64_t index);
+    // The name the kernels of rank call a graph node (fullName, e.g. Default/network-Net/MatMul-op12): the full name
+    // when rank's kernel rows carry it (MindSpore 2.x kernel_details, the FLOPs files), else its last part
+    // (MatMul-op12, as MindSpore's task timelines name it).
+    static std::string kernelName(model::Database& db, const std::string& fullName, std::optional<int64_t> rank);
     // The special operators of a stage (any Special bit), in execution order.
     static std::vector<StrategyNode> specialOps(model::Database& db, int64_t stage);
 };

@@ -22,16 +22,21 @@ constexpr int kMinimapWidth = 220;
 constexpr int kMinimapStage = 7; // px per stage strip
 constexpr double kDetail = 3.0; // px per column from which nodes are boxes and edges are drawn
 constexpr double kLabels = 56.0; // px per column from which boxes carry their type
+constexpr int kHaloWidth = 3; // px: the narrowest halo drawn (zoomed out)
 
 QColor haloColor() { return QColor(255, 196, 0); }
+QColor collapsedColor() { return QColor(96, 125, 139); }
 
 } // namespace
 
 StrategyGraphCanvas::StrategyGraphCanvas(QWidget* parent)
     : ChartWidget(parent,
-          { .objectName = "strategyGraphCanvas", .hover = true, .plotMargins = QMargins(6, 4, 6, 4),
-              .minimumSize = QSize(200, 160), .horizontal = QSizePolicy::Expanding,
-              .vertical = QSizePolicy::Expanding })
+        { .objectName = "strategyGraphCanvas",
+            .hover = true,
+            .plotMargins = QMargins(6, 4, 6, 4),
+            .minimumSize = QSize(200, 160),
+            .horizontal = QSizePolicy::Expanding,
+            .vertical = QSizePolicy::Expanding })
 {
     setFocusPolicy(Qt::StrongFocus);
 }
@@ -62,6 +67,8 @@ void StrategyGraphCanvas::setGraph(std::shared_ptr<const query::StrategyGraphLay
     for (size_t i = 0; m_layout && i < m_layout->stages.size(); ++i)
         m_bandTops.push_back(m_bandTops.back() + kBandHeader + m_layout->stages[i].lanes * kLaneHeight + 8);
     m_haloCount = 0;
+    m_collapsedScopes.clear();
+    placeColumns();
     resetHover();
     setSelectedItem(-1);
     m_fitted = false;
@@ -81,10 +88,82 @@ void StrategyGraphCanvas::setHalo(const std::vector<uint32_t>& nodes)
     update();
 }
 
+void StrategyGraphCanvas::setCollapsed(const std::vector<std::string>& scopes)
+{
+    m_collapsedScopes = scopes;
+    placeColumns();
+    clampView();
+    if (m_fitted)
+        fit();
+    update();
+}
+
+uint32_t StrategyGraphCanvas::stageColumns(size_t stageSlot) const
+{
+    return stageSlot < m_columnNodes.size() ? static_cast<uint32_t>(m_columnNodes[stageSlot].size()) : 0;
+}
+
+void StrategyGraphCanvas::placeColumns()
+{
+    const size_t n = m_layout ? m_layout->nodes.size() : 0;
+    m_column.assign(n, 0);
+    m_rep.resize(n);
+    m_runLength.assign(n, 1);
+    m_runScope.assign(n, -1);
+    m_columnNodes.assign(m_layout ? m_layout->stages.size() : 0, {});
+    m_columns = 0;
+    m_runs = 0;
+    if (!m_layout)
+        return;
+    const Layout& l = *m_layout;
+    // Per scope string the collapsed scope it lies under (the first listed), -1 for none.
+    std::vector<int> scopeRun(l.scopes.size(), -1);
+    for (size_t i = 0; i < l.scopes.size() && !m_collapsedScopes.empty(); ++i) {
+        const std::string& s = l.scopes[i];
+        for (size_t k = 0; k < m_collapsedScopes.size(); ++k) {
+            const std::string& prefix = m_collapsedScopes[k];
+            if (s == prefix
+                || (s.size() > prefix.size() && s.compare(0, prefix.size(), prefix) == 0 && s[prefix.size()] == '/')) {
+                scopeRun[i] = static_cast<int>(k);
+                break;
+            }
+        }
+    }
+    for (size_t st = 0; st < l.stages.size(); ++st) {
+        const auto& stage = l.stages[st];
+        auto& columns = m_columnNodes[st];
+        columns.reserve(stage.count);
+        for (uint32_t i = stage.first; i < stage.first + stage.count; ++i) {
+            const int run = scopeRun[l.nodes[i].scope];
+            if (run >= 0 && i > stage.first && scopeRun[l.nodes[i - 1].scope] == run) {
+                const uint32_t rep = m_rep[i - 1];
+                m_rep[i] = rep;
+                m_column[i] = m_column[rep];
+                m_runLength[i] = 0;
+                ++m_runLength[rep];
+                continue;
+            }
+            m_rep[i] = i;
+            m_column[i] = static_cast<uint32_t>(columns.size());
+            m_runScope[i] = run;
+            m_runs += run >= 0;
+            columns.push_back(i);
+        }
+        m_columns = std::max(m_columns, static_cast<uint32_t>(columns.size()));
+    }
+}
+
+QString StrategyGraphCanvas::runLabel(uint32_t node) const
+{
+    const std::string& path = m_collapsedScopes[static_cast<size_t>(m_runScope[node])];
+    const auto slash = path.rfind('/');
+    return QString::fromStdString(slash == std::string::npos ? path : path.substr(slash + 1));
+}
+
 void StrategyGraphCanvas::fit()
 {
     const int width = std::max(1, plotRect().width());
-    const uint32_t columns = m_layout ? std::max<uint32_t>(1, m_layout->columns) : 1;
+    const uint32_t columns = std::max<uint32_t>(1, m_columns);
     m_scaleX = static_cast<double>(width) / columns;
     m_offsetX = 0;
     m_offsetY = 0;
@@ -97,7 +176,7 @@ void StrategyGraphCanvas::zoomAt(double factor, double x)
     if (!m_layout)
         return;
     const double column = m_offsetX + (x - plotRect().left()) / m_scaleX;
-    const double fitScale = static_cast<double>(std::max(1, plotRect().width())) / std::max<uint32_t>(1, m_layout->columns);
+    const double fitScale = static_cast<double>(std::max(1, plotRect().width())) / std::max<uint32_t>(1, m_columns);
     m_scaleX = std::clamp(m_scaleX * factor, fitScale, 400.0);
     m_offsetX = column - (x - plotRect().left()) / m_scaleX;
     m_fitted = false;
@@ -112,7 +191,7 @@ void StrategyGraphCanvas::centerOn(uint32_t node)
     const auto& n = m_layout->nodes[node];
     if (m_scaleX < kLabels)
         m_scaleX = kLabels;
-    m_offsetX = n.column - plotRect().width() / (2 * m_scaleX);
+    m_offsetX = m_column[node] - plotRect().width() / (2 * m_scaleX);
     m_offsetY = bandTop(n.stageSlot) + kBandHeader + n.lane * kLaneHeight - plotRect().height() / 2;
     m_fitted = false;
     clampView();
@@ -124,7 +203,7 @@ void StrategyGraphCanvas::clampView()
     if (!m_layout)
         return;
     const double visible = plotRect().width() / m_scaleX;
-    m_offsetX = std::clamp(m_offsetX, 0.0, std::max(0.0, m_layout->columns - visible));
+    m_offsetX = std::clamp(m_offsetX, 0.0, std::max(0.0, m_columns - visible));
     m_offsetY = std::clamp(m_offsetY, 0, std::max(0, contentHeight() - plotRect().height()));
 }
 
@@ -137,8 +216,8 @@ int StrategyGraphCanvas::contentHeight() const { return m_layout ? bandTop(m_lay
 
 QPointF StrategyGraphCanvas::nodeCenter(uint32_t node) const
 {
-    const auto& n = m_layout->nodes[node];
-    const double x = columnX(n.column) + m_scaleX / 2;
+    const auto& n = m_layout->nodes[m_rep[node]];
+    const double x = columnX(m_column[node]) + m_scaleX / 2;
     const double y
         = plotRect().top() + bandTop(n.stageSlot) + kBandHeader + n.lane * kLaneHeight + kLaneHeight / 2.0 - m_offsetY;
     return { x, y };
@@ -150,7 +229,8 @@ QRect StrategyGraphCanvas::minimapRect() const
         return {};
     const int h = static_cast<int>(m_layout->stages.size()) * kMinimapStage + 6;
     const QRect plot = plotRect();
-    return { plot.right() - kMinimapWidth - 4, plot.bottom() - h - 4, kMinimapWidth, h };
+    const int w = std::min(kMinimapWidth, plot.width() / 4); // a small canvas keeps most of itself for the graph
+    return { plot.right() - w - 4, plot.bottom() - h - 4, w, h };
 }
 
 void StrategyGraphCanvas::moveToMinimap(const QPoint& pos)
@@ -159,10 +239,10 @@ void StrategyGraphCanvas::moveToMinimap(const QPoint& pos)
     if (mini.isEmpty() || !m_layout)
         return;
     const double fx = std::clamp((pos.x() - mini.left()) / static_cast<double>(mini.width()), 0.0, 1.0);
-    const int stage = std::clamp((pos.y() - mini.top() - 3) / kMinimapStage, 0,
-        static_cast<int>(m_layout->stages.size()) - 1);
+    const int stage
+        = std::clamp((pos.y() - mini.top() - 3) / kMinimapStage, 0, static_cast<int>(m_layout->stages.size()) - 1);
     const double visible = plotRect().width() / m_scaleX;
-    m_offsetX = fx * m_layout->columns - visible / 2;
+    m_offsetX = fx * m_columns - visible / 2;
     m_offsetY = bandTop(static_cast<size_t>(stage)) - plotRect().height() / 3;
     m_fitted = false;
     clampView();
@@ -202,18 +282,21 @@ void StrategyGraphCanvas::paintGraph(QPainter& p, const QRect&)
     const auto firstColumn = static_cast<uint32_t>(std::max(0.0, std::floor(m_offsetX)));
     const auto lastColumn = static_cast<uint32_t>(std::max(0.0, std::ceil(m_offsetX + plot.width() / m_scaleX)));
     const QRgb halo = haloColor().rgba();
+    const QRgb runRgb = collapsedColor().rgba();
     std::array<QRgb, 5> kindRgb {};
     for (size_t k = 0; k < kindRgb.size(); ++k)
         kindRgb[k] = kindColor(static_cast<Kind>(k)).rgba();
     QImage raster;
     uchar* rasterBits = nullptr; // scanLine() checks for a detach on every call: the bits once
     qsizetype rasterLine = 0;
+    std::vector<QPoint> haloMarks; // raster positions of halo nodes (zoomed out)
     if (!detail) {
         raster = QImage(plot.size(), QImage::Format_ARGB32_Premultiplied);
         raster.fill(Qt::transparent);
         rasterBits = raster.bits();
         rasterLine = raster.bytesPerLine();
     }
+    std::vector<std::pair<QRect, QString>> headers; // drawn last, over the Send→Receive curves
     for (size_t s = 0; s < l.stages.size(); ++s) {
         const auto& stage = l.stages[s];
         const int top = plot.top() + bandTop(s) - m_offsetY;
@@ -221,73 +304,117 @@ void StrategyGraphCanvas::paintGraph(QPainter& p, const QRect&)
         if (top > plot.bottom() || top + bandHeight < plot.top())
             continue;
         p.fillRect(QRect(plot.left(), top, plot.width(), bandHeight), gridColor());
-        p.setPen(text);
         QString header = tr("Stage %1").arg(stage.stage);
+        const int count = static_cast<int>(stage.count);
         if (stage.graphRank)
-            header += tr(" · graph of rank %1 · %2 operators").arg(*stage.graphRank).arg(stage.count);
+            header += tr(" · graph of rank %1").arg(*stage.graphRank)
+                + (count == 1 ? tr(" · %n operator", nullptr, count) : tr(" · %n operators", nullptr, count));
         else
-            header += tr(" · no graph loaded (its first rank's parallel_strategy file is missing)");
-        p.drawText(QRect(plot.left() + 4, top, plot.width() - 8, kBandHeader), Qt::AlignVCenter | Qt::AlignLeft, header);
-        if (stage.count == 0)
+            header += tr(" · no graph loaded (no rank of this stage has a readable parallel_strategy file)");
+        headers.emplace_back(QRect(plot.left() + 4, top, plot.width() - 8, kBandHeader), header);
+        const auto& columns = m_columnNodes[s];
+        const auto drawn = static_cast<uint32_t>(columns.size());
+        if (drawn == 0)
             continue;
-        const uint32_t from = std::min(firstColumn, stage.count);
-        const uint32_t to = std::min(lastColumn + 1, stage.count);
+        const uint32_t from = std::min(firstColumn, drawn);
+        const uint32_t to = std::min(lastColumn + 1, drawn);
         for (uint32_t c = from; c < to; ++c) {
-            const uint32_t i = stage.first + c;
+            const uint32_t i = columns[c];
             const auto& n = l.nodes[i];
+            const uint32_t length = m_runLength[i];
+            const bool run = m_runScope[i] >= 0;
+            bool haloed = false;
+            for (uint32_t k = i; k < i + length && !haloed; ++k)
+                haloed = m_halo[k] != 0;
             const int y = top + kBandHeader + n.lane * kLaneHeight;
             if (!detail) {
-                const int px = static_cast<int>((n.column - m_offsetX) * m_scaleX);
+                const int px = static_cast<int>((c - m_offsetX) * m_scaleX);
                 if (px < 0 || px >= raster.width())
                     continue;
                 const int py = y - plot.top() + kLaneHeight / 2;
-                const QRgb colour = m_halo[i] ? halo : kindRgb[static_cast<size_t>(n.kind)];
+                const QRgb colour = run ? runRgb : kindRgb[static_cast<size_t>(n.kind)];
                 for (int row = std::max(0, py - 3); row <= std::min(raster.height() - 1, py + 3); ++row)
                     reinterpret_cast<QRgb*>(rasterBits + row * rasterLine)[px] = colour;
+                if (haloed && (haloMarks.empty() || haloMarks.back() != QPoint(px, py)))
+                    haloMarks.emplace_back(px, py);
                 continue;
             }
-            const double x = columnX(n.column);
+            const double x = columnX(c);
             const double w = std::max(2.0, m_scaleX * 0.8);
             const QRectF box(x + (m_scaleX - w) / 2, y + 2, w, kLaneHeight - 4);
-            if (m_halo[i])
+            if (haloed)
                 p.fillRect(box.adjusted(-2, -2, 2, 2), haloColor());
-            p.fillRect(box, kindColor(n.kind));
-            if (n.special & 2)
-                p.setPen(QPen(QColor(214, 39, 40), 2));
-            else if (n.special & 4)
-                p.setPen(QPen(QColor(148, 103, 189), 2));
-            else
-                p.setPen(Qt::NoPen);
-            if (n.special & 6)
+            const int selected = selectedItem();
+            const bool isSelected = selected >= 0 && static_cast<size_t>(selected) < m_rep.size()
+                && m_rep[static_cast<size_t>(selected)] == i;
+            if (run) {
+                // A collapsed scope: one node for its operators, named by the scope.
+                p.fillRect(box, collapsedColor());
+                p.setPen(QPen(text, 1, Qt::DashLine));
                 p.drawRect(box);
-            if ((n.special & 1) && w >= 4) {
-                p.setPen(Qt::NoPen);
-                p.setBrush(text);
-                p.drawEllipse(QPointF(box.right() - 3, box.top() + 3), 2, 2);
-                p.setBrush(Qt::NoBrush);
+                if (m_scaleX >= kLabels) {
+                    p.setPen(Qt::white);
+                    p.drawText(box.adjusted(2, 0, -2, 0), Qt::AlignCenter,
+                        fontMetrics().elidedText(QStringLiteral("%1 (%2)").arg(runLabel(i)).arg(length),
+                            Qt::ElideMiddle, static_cast<int>(box.width()) - 4));
+                }
+            } else {
+                p.fillRect(box, kindColor(n.kind));
+                if (n.special & 2)
+                    p.setPen(QPen(QColor(214, 39, 40), 2));
+                else if (n.special & 4)
+                    p.setPen(QPen(QColor(148, 103, 189), 2));
+                else
+                    p.setPen(Qt::NoPen);
+                if (n.special & 6)
+                    p.drawRect(box);
+                if ((n.special & 1) && w >= 4) {
+                    p.setPen(Qt::NoPen);
+                    p.setBrush(text);
+                    p.drawEllipse(QPointF(box.right() - 3, box.top() + 3), 2, 2);
+                    p.setBrush(Qt::NoBrush);
+                }
+                if (m_scaleX >= kLabels) {
+                    p.setPen(Qt::white);
+                    p.drawText(box.adjusted(2, 0, -2, 0), Qt::AlignCenter,
+                        fontMetrics().elidedText(QString::fromStdString(l.types[n.type]), Qt::ElideRight,
+                            static_cast<int>(box.width()) - 4));
+                }
             }
-            if (static_cast<int>(i) == selectedItem()) {
+            if (isSelected) {
                 p.setPen(QPen(text, 2));
                 p.drawRect(box.adjusted(-1, -1, 1, 1));
             }
-            if (m_scaleX >= kLabels) {
-                p.setPen(Qt::white);
-                p.drawText(box.adjusted(2, 0, -2, 0), Qt::AlignCenter,
-                    fontMetrics().elidedText(
-                        QString::fromStdString(l.types[n.type]), Qt::ElideRight, static_cast<int>(box.width()) - 4));
-            }
-            // The edges into this node.
+            // The edges into this node (a collapsed run: into any of its operators from outside it).
             p.setPen(QPen(text.lighter(100), 1));
             p.setOpacity(0.35);
-            for (uint32_t k = l.inBegin[i]; k < l.inBegin[i + 1]; ++k) {
-                const uint32_t src = l.edges[l.inEdges[k]].first;
-                p.drawLine(nodeCenter(src) + QPointF(m_scaleX * 0.4, 0), nodeCenter(i) - QPointF(m_scaleX * 0.4, 0));
+            for (uint32_t m = i; m < i + length; ++m) {
+                for (uint32_t k = l.inBegin[m]; k < l.inBegin[m + 1]; ++k) {
+                    const uint32_t src = l.edges[l.inEdges[k]].first;
+                    if (m_rep[src] == i)
+                        continue;
+                    p.drawLine(
+                        nodeCenter(src) + QPointF(m_scaleX * 0.4, 0), nodeCenter(i) - QPointF(m_scaleX * 0.4, 0));
+                }
             }
             p.setOpacity(1);
         }
     }
-    if (!detail)
+    if (!detail) {
+        // The halo above and below each marked node, at least kHaloWidth px wide: a one-pixel column in a node's own
+        // colour would vanish among its neighbours when zoomed out.
+        for (const QPoint& at : haloMarks) {
+            for (const int row0 : { at.y() - 6, at.y() + 4 }) {
+                for (int row = std::max(0, row0); row <= std::min(raster.height() - 1, row0 + 2); ++row) {
+                    auto* line = reinterpret_cast<QRgb*>(rasterBits + row * rasterLine);
+                    for (int x = std::max(0, at.x() - kHaloWidth / 2);
+                         x <= std::min(raster.width() - 1, at.x() + kHaloWidth / 2); ++x)
+                        line[x] = halo;
+                }
+            }
+        }
         p.drawImage(plot.topLeft(), raster);
+    }
     // Send→Receive pairs between the bands.
     p.setPen(QPen(QColor(214, 39, 40), 1.5, Qt::DashLine));
     for (const auto& [send, recv] : l.sendRecv) {
@@ -297,6 +424,15 @@ void StrategyGraphCanvas::paintGraph(QPainter& p, const QRect&)
         path.cubicTo(a + QPointF(0, dy), b - QPointF(0, dy), b);
         p.drawPath(path);
     }
+    // The band headers on their band's colour: a curve passing under them leaves them readable.
+    p.setPen(text);
+    for (const auto& [area, header] : headers) {
+        const QRect used = p.fontMetrics().boundingRect(area, Qt::AlignVCenter | Qt::AlignLeft, header);
+        const QRect box = used.adjusted(-3, 0, 3, 0).intersected(area.adjusted(-4, 0, 4, 0));
+        p.fillRect(box, palette().base()); // gridColor() may be translucent: the band's colour over the base
+        p.fillRect(box, gridColor());
+        p.drawText(area, Qt::AlignVCenter | Qt::AlignLeft, header);
+    }
     // The minimap: every stage a strip, the view a rectangle.
     p.setClipping(false);
     const QRect mini = minimapRect();
@@ -304,13 +440,13 @@ void StrategyGraphCanvas::paintGraph(QPainter& p, const QRect&)
     p.setPen(gridColor().darker(150));
     p.drawRect(mini);
     for (size_t s = 0; s < l.stages.size(); ++s) {
-        const auto& stage = l.stages[s];
         const int y = mini.top() + 3 + static_cast<int>(s) * kMinimapStage;
-        const int w = static_cast<int>(mini.width() * (stage.count / static_cast<double>(std::max<uint32_t>(1, l.columns))));
+        const int w = static_cast<int>(
+            mini.width() * (stageColumns(s) / static_cast<double>(std::max<uint32_t>(1, m_columns))));
         p.fillRect(QRect(mini.left() + 1, y, w, kMinimapStage - 2), kindColor(Kind::Cube).lighter(130));
     }
-    const double fx0 = m_offsetX / std::max<uint32_t>(1, l.columns);
-    const double fx1 = (m_offsetX + plot.width() / m_scaleX) / std::max<uint32_t>(1, l.columns);
+    const double fx0 = m_offsetX / std::max<uint32_t>(1, m_columns);
+    const double fx1 = (m_offsetX + plot.width() / m_scaleX) / std::max<uint32_t>(1, m_columns);
     int firstStage = 0, lastStage = static_cast<int>(l.stages.size()) - 1;
     for (size_t s = 0; s < l.stages.size(); ++s) {
         if (bandTop(s + 1) <= m_offsetY)
@@ -343,8 +479,9 @@ int StrategyGraphCanvas::itemAt(const QPoint& pos) const
         const auto hi = static_cast<int64_t>(std::ceil(column + slack));
         int best = -1;
         double bestDistance = 1e300;
-        for (int64_t c = std::max<int64_t>(0, lo); c <= hi && c < static_cast<int64_t>(stage.count); ++c) {
-            const uint32_t i = stage.first + static_cast<uint32_t>(c);
+        const auto& columns = m_columnNodes[s];
+        for (int64_t c = std::max<int64_t>(0, lo); c <= hi && c < static_cast<int64_t>(columns.size()); ++c) {
+            const uint32_t i = columns[static_cast<size_t>(c)];
             if (m_layout->nodes[i].lane != lane)
                 continue;
             const double d = std::abs(c + 0.5 - column);
@@ -363,8 +500,21 @@ QString StrategyGraphCanvas::itemToolTip(int item) const
     if (!m_layout || item < 0 || static_cast<size_t>(item) >= m_layout->nodes.size())
         return {};
     const auto& n = m_layout->nodes[static_cast<size_t>(item)];
-    QString tip = QStringLiteral("<b>%1</b><br>%2<br>").arg(QString::fromStdString(m_layout->types[n.type]).toHtmlEscaped(),
-        QString::fromStdString(n.name).toHtmlEscaped());
+    if (m_runScope[static_cast<size_t>(item)] >= 0) {
+        const int length = static_cast<int>(m_runLength[static_cast<size_t>(item)]);
+        const auto& path = m_collapsedScopes[static_cast<size_t>(m_runScope[static_cast<size_t>(item)])];
+        return QStringLiteral("<b>%1</b><br>").arg(QString::fromStdString(path).toHtmlEscaped())
+            + (length == 1 ? tr("%n operator collapsed", nullptr, length)
+                           : tr("%n operators collapsed", nullptr, length))
+            + QStringLiteral("<br>")
+            + tr("Stage %1 · execution order %2–%3")
+                  .arg(m_layout->stages[n.stageSlot].stage)
+                  .arg(n.index)
+                  .arg(n.index + length - 1);
+    }
+    QString tip = QStringLiteral("<b>%1</b><br>%2<br>")
+                      .arg(QString::fromStdString(m_layout->types[n.type]).toHtmlEscaped(),
+                          QString::fromStdString(n.name).toHtmlEscaped());
     tip += tr("Stage %1 · execution order %2").arg(m_layout->stages[n.stageSlot].stage).arg(n.index);
     if (n.strategy)
         tip += QStringLiteral("<br>") + tr("Strategy: %1").arg(QString::fromStdString(*n.strategy).toHtmlEscaped());

@@ -8,6 +8,7 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMenu>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTextBrowser>
@@ -25,6 +26,7 @@ using Layout = query::StrategyGraphLayout;
 
 constexpr int kNodeRole = Qt::UserRole + 1;
 constexpr int kScopeRole = Qt::UserRole + 2;
+constexpr int kCollapsedRole = Qt::UserRole + 3;
 constexpr int kMaxListed = 100; // operators listed per stage and kind (the counts say how many there are)
 
 QString swatch(const QColor& c, const QString& label)
@@ -45,6 +47,7 @@ StrategyGraphDock::StrategyGraphDock(Workspace* ws, QWidget* parent)
     : QueryDock(tr("Strategy graph"), kObjectName, ws, parent)
 {
     m_nodeRunner = addRunner();
+    m_keyRunner = addRunner();
     const auto [body, layout, bar] = makeBody({ .spacing = 4 });
     m_summary = newWrappedLabel("strategyGraphSummary", body);
     bar->addWidget(m_summary, 1);
@@ -72,6 +75,8 @@ StrategyGraphDock::StrategyGraphDock(Workspace* ws, QWidget* parent)
     m_scopes = new QTreeWidget(split);
     m_scopes->setObjectName(QStringLiteral("strategyGraphScopes"));
     m_scopes->setHeaderLabels({ tr("Name scope (operators)") });
+    m_scopes->setToolTip(tr("Check a scope to put a halo on its operators; right-click it to collapse it into one node"));
+    m_scopes->setContextMenuPolicy(Qt::CustomContextMenu);
     m_canvas = new StrategyGraphCanvas(split);
     auto* right = new QSplitter(Qt::Vertical, split);
     m_special = new QTreeWidget(right);
@@ -93,6 +98,16 @@ StrategyGraphDock::StrategyGraphDock(Workspace* ws, QWidget* parent)
     connect(m_scopes, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem*, int column) {
         if (column == 0)
             updateHalo();
+    });
+    connect(m_scopes, &QTreeWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        QTreeWidgetItem* item = m_scopes->itemAt(pos);
+        if (!item)
+            return;
+        const bool collapsed = item->data(0, kCollapsedRole).toBool();
+        QMenu menu(this);
+        QAction* toggle = menu.addAction(collapsed ? tr("Expand into its operators") : tr("Collapse into one node"));
+        if (menu.exec(m_scopes->viewport()->mapToGlobal(pos)) == toggle)
+            setScopeCollapsed(item, !collapsed);
     });
     connect(m_special, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) {
         const QVariant node = item->data(0, kNodeRole);
@@ -131,15 +146,19 @@ void StrategyGraphDock::showResult(std::shared_ptr<const query::StrategyGraphLay
         redistribution += s.redistributionOps;
         grad += s.gradAggregationOps;
     }
-    m_summary->setText(tr("%1 stages · %2 operators · %3 edges · %4 Send→Receive pairs · special: %5 with a strategy, "
-                          "%6 redistribution, %7 gradient aggregation")
-                           .arg(m_layout->stages.size())
-                           .arg(m_layout->nodes.size())
-                           .arg(m_layout->edges.size())
-                           .arg(m_layout->sendRecv.size())
-                           .arg(strategy)
-                           .arg(redistribution)
-                           .arg(grad));
+    // English has no .qm file: singular and plural are separate sources, each with %n for the translations.
+    const auto n = [](size_t v) { return static_cast<int>(v); };
+    const int stages = n(m_layout->stages.size()), operators = n(m_layout->nodes.size()),
+              edges = n(m_layout->edges.size()), pairs = n(m_layout->sendRecv.size());
+    const QStringList parts { stages == 1 ? tr("%n stage", nullptr, stages) : tr("%n stages", nullptr, stages),
+        operators == 1 ? tr("%n operator", nullptr, operators) : tr("%n operators", nullptr, operators),
+        edges == 1 ? tr("%n edge", nullptr, edges) : tr("%n edges", nullptr, edges),
+        pairs == 1 ? tr("%n Send→Receive pair", nullptr, pairs) : tr("%n Send→Receive pairs", nullptr, pairs),
+        tr("special: %1 with a strategy, %2 redistribution, %3 gradient aggregation")
+            .arg(strategy)
+            .arg(redistribution)
+            .arg(grad) };
+    m_summary->setText(parts.join(QStringLiteral(" · ")));
 }
 
 void StrategyGraphDock::fillScopes()
@@ -210,6 +229,7 @@ void StrategyGraphDock::fillSpecial()
         }
     }
     m_special->expandToDepth(0);
+    m_special->resizeColumnToContents(0);
 }
 
 void StrategyGraphDock::updateHalo()
@@ -234,19 +254,58 @@ void StrategyGraphDock::updateHalo()
     m_canvas->setHalo(nodes);
 }
 
+void StrategyGraphDock::setScopeCollapsed(QTreeWidgetItem* item, bool collapsed)
+{
+    if (!item)
+        return;
+    item->setData(0, kCollapsedRole, collapsed);
+    QFont font = item->font(0);
+    font.setItalic(collapsed);
+    item->setFont(0, font);
+    updateCollapsed();
+}
+
+void StrategyGraphDock::updateCollapsed()
+{
+    // The collapsed items that are not under a collapsed item (a collapsed parent covers its children).
+    std::vector<std::string> scopes;
+    QList<QTreeWidgetItem*> stack;
+    for (int i = 0; i < m_scopes->topLevelItemCount(); ++i)
+        stack << m_scopes->topLevelItem(i);
+    while (!stack.isEmpty()) {
+        QTreeWidgetItem* item = stack.takeLast();
+        if (item->data(0, kCollapsedRole).toBool()) {
+            scopes.push_back(item->data(0, kScopeRole).toString().toStdString());
+            continue;
+        }
+        for (int c = 0; c < item->childCount(); ++c)
+            stack << item->child(c);
+    }
+    m_canvas->setCollapsed(scopes);
+}
+
 void StrategyGraphDock::selectNode(int node)
 {
     if (!m_layout || node < 0 || static_cast<size_t>(node) >= m_layout->nodes.size())
         return;
     m_canvas->setSelectedItem(node);
     showAttributes(node);
-    // The operator by name for the other views (MindSpore's task timelines and FLOPs files name it by the last part).
-    m_selecting = true;
-    workspace()->setSelectedOperator(
-        Workspace::OperatorKey { query::OperatorGroupBy::Name, shortName(m_layout->nodes[static_cast<size_t>(node)].name)
-                                                                   .toStdString(),
-            std::nullopt });
-    m_selecting = false;
+    // The operator by name for the other views, on a rank of its stage: each stage's graph numbers its own operators,
+    // so the same name on another stage is another operator. The selected rank when it is one of the stage's, else the
+    // rank whose graph this is. The name is the one that rank's kernels use (the full name, else its last part).
+    const auto& n = m_layout->nodes[static_cast<size_t>(node)];
+    const auto& stage = m_layout->stages[n.stageSlot];
+    std::optional<int64_t> rank = stage.graphRank;
+    if (const auto selected = workspace()->selectedRank();
+        selected && std::find(stage.ranks.begin(), stage.ranks.end(), *selected) != stage.ranks.end())
+        rank = selected;
+    m_keyRunner->run(
+        [name = n.name, rank](model::Database& db) { return query::StrategyGraphQuery::kernelName(db, name, rank); },
+        [this, rank](std::string key) {
+            m_selecting = true;
+            workspace()->setSelectedOperator(Workspace::OperatorKey { query::OperatorGroupBy::Name, key, rank });
+            m_selecting = false;
+        });
 }
 
 void StrategyGraphDock::showAttributes(int node)
@@ -305,16 +364,20 @@ void StrategyGraphDock::followOperator()
             || (name.size() > wanted.size() && name.compare(name.size() - wanted.size(), wanted.size(), wanted) == 0
                 && name[name.size() - wanted.size() - 1] == '/');
     };
-    int found = -1;
+    // The best match: the full name before the last part alone, then a node of the operator's stage before others.
+    int found = -1, foundScore = -1;
     for (uint32_t i = 0; i < m_layout->nodes.size(); ++i) {
         const auto& n = m_layout->nodes[i];
         if (!named(n.name))
             continue;
         const auto& ranks = m_layout->stages[n.stageSlot].ranks;
         const bool ofRank = rank && std::find(ranks.begin(), ranks.end(), *rank) != ranks.end();
-        if (found < 0 || ofRank)
+        const int score = (n.name == wanted ? 2 : 0) + (ofRank || !rank ? 1 : 0);
+        if (score > foundScore) {
             found = static_cast<int>(i);
-        if (ofRank || !rank)
+            foundScore = score;
+        }
+        if (score == 3)
             break;
     }
     if (found < 0)

@@ -174,13 +174,8 @@ std::string cut(std::string text)
 
 } // namespace
 
-int64_t importStrategyGraph(ImportContext& ctx, int64_t stage)
+int64_t importStrategyGraph(ImportContext& ctx, int64_t stage, const simdjson::padded_string& text)
 {
-    simdjson::padded_string text;
-    if (simdjson::padded_string::load(ctx.file()).get(text)) {
-        ctx.error(std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "cannot open file")));
-        return 0;
-    }
     simdjson::dom::parser parser;
     element doc;
     simdjson::dom::array nodes;

@@ -3,6 +3,8 @@
 
 #include "npuscope/io/parse/ImportContext.h"
 
+#include <simdjson.h>
+
 #include <cstdint>
 
 namespace npuscope::io::detail {
@@ -13,7 +15,7 @@ namespace npuscope::io::detail {
 // (mindinsight/profiler/analyser/graph.py: the node's execution order is its position, in_strategy marks a sharded
 // operator, instanceName "grad_mirror" a gradient aggregation and "redistribution" a redistribution; Send/Receive
 // carry sr_tag and dest_rank/src_rank). A file whose graph cannot be read gets a warning and no rows. Returns the
-// number of nodes written.
-int64_t importStrategyGraph(ImportContext& ctx, int64_t stage);
+// number of nodes written. text: the file's bytes (read once by the caller).
+int64_t importStrategyGraph(ImportContext& ctx, int64_t stage, const simdjson::padded_string& text);
 
 } // namespace npuscope::io::detail

@@ -35,6 +35,10 @@ TEST(StrategyGraphDock, RealSampleShowsItsTwoOperators)
     EXPECT_EQ(graph->types[graph->nodes[1].type], "Conv2D");
     EXPECT_EQ(graph->edges.size(), 1u);
     EXPECT_TRUE(dock->summaryLabel()->text().contains(QStringLiteral("2 operators")));
+    // One edge, one stage: singular, not "1 edges".
+    EXPECT_TRUE(dock->summaryLabel()->text().startsWith(QStringLiteral("1 stage · 2 operators · 1 edge · ")))
+        << dock->summaryLabel()->text().toStdString();
+    EXPECT_FALSE(dock->summaryLabel()->text().contains(QStringLiteral("1 edges")));
     // The Conv2D under "With a strategy": clicking it selects it and fills the attribute panel.
     QTreeWidgetItem* stage = dock->specialTree()->topLevelItem(0);
     ASSERT_NE(stage, nullptr);
@@ -44,8 +48,11 @@ TEST(StrategyGraphDock, RealSampleShowsItsTwoOperators)
     dock->selectNode(1);
     ASSERT_TRUE(waitFor([&] { return dock->attributePanel()->toPlainText().contains(QStringLiteral("Conv2D-op2")); }));
     EXPECT_TRUE(dock->attributePanel()->toPlainText().contains(QStringLiteral("pad_list=[2, 3, 2, 3]")));
-    ASSERT_TRUE(window->workspace()->selectedOperator());
+    // No kernel rows carry the node's full name: the operator goes by its last part.
+    ASSERT_TRUE(waitFor([&] { return window->workspace()->selectedOperator().has_value(); }));
     EXPECT_EQ(window->workspace()->selectedOperator()->key, "Conv2D-op2");
+    // On a rank of its stage (no rank selected: the rank whose graph it is), not on every rank.
+    EXPECT_EQ(window->workspace()->selectedOperator()->rank, 0);
     const QImage image = dock->canvas()->renderFrame();
     keepImage(image, QStringLiteral("strategy-graph-real"));
     EXPECT_FALSE(image.isNull());
@@ -89,6 +96,41 @@ TEST(StrategyGraphDock, GeneratedPipelineHalosScopesAndFollowsTheSelection)
     EXPECT_EQ(dock->canvas()->haloCount(), expected);
     gradients->setCheckState(0, Qt::Unchecked);
     EXPECT_EQ(dock->canvas()->haloCount(), 0u);
+    // Collapsing "Gradients" draws each run of consecutive operators under it as one node: a stage's drawn columns are
+    // its operators less each run's length but one; every operator of a run is drawn as the run's first.
+    const auto under = [&](uint32_t i) {
+        const std::string& scope = graph->scopes[graph->nodes[i].scope];
+        return scope == "Gradients" || scope.rfind("Gradients/", 0) == 0;
+    };
+    dock->setScopeCollapsed(gradients, true);
+    size_t runs = 0;
+    for (size_t s = 0; s < graph->stages.size(); ++s) {
+        const auto& stage = graph->stages[s];
+        uint32_t columns = 0;
+        for (uint32_t i = stage.first; i < stage.first + stage.count; ++i) {
+            const bool continues = i > stage.first && under(i) && under(i - 1);
+            columns += !continues;
+            runs += under(i) && !continues;
+            uint32_t first = i;
+            while (under(i) && first > stage.first && under(first - 1))
+                --first;
+            EXPECT_EQ(dock->canvas()->drawnNode(i), under(i) ? first : i);
+        }
+        EXPECT_EQ(dock->canvas()->stageColumns(s), columns) << "stage " << s;
+        EXPECT_LT(columns, stage.count);
+    }
+    EXPECT_EQ(dock->canvas()->collapsedRuns(), runs);
+    gradients->setCheckState(0, Qt::Checked);
+    dock->canvas()->resize(1000, 420);
+    dock->canvas()->fit();
+    keepImage(dock->canvas()->renderFrame(), QStringLiteral("strategy-graph-collapsed.png"));
+    dock->canvas()->zoomAt(8, dock->canvas()->plotRect().left());
+    keepImage(dock->canvas()->renderFrame(), QStringLiteral("strategy-graph-collapsed-zoomed.png"));
+    dock->canvas()->fit();
+    gradients->setCheckState(0, Qt::Unchecked);
+    dock->setScopeCollapsed(gradients, false);
+    EXPECT_EQ(dock->canvas()->collapsedRuns(), 0u);
+    EXPECT_EQ(dock->canvas()->drawnColumns(), graph->columns);
     // An operator selected elsewhere by its short name is found in the selected rank's stage (the names repeat across
     // stages), selected and centred.
     window->workspace()->setSelectedRank(2);
@@ -111,4 +153,33 @@ TEST(StrategyGraphDock, GeneratedPipelineHalosScopesAndFollowsTheSelection)
     EXPECT_NEAR(canvas->firstColumn() + (x - canvas->plotRect().left()) / canvas->pixelsPerColumn(), columnUnderMouse,
         1e-6);
     keepImage(dock->canvas()->renderFrame(), QStringLiteral("strategy-graph-generated"));
+    // Zoomed out (less than a pixel per column) one halo node is still a mark several pixels wide.
+    canvas->resize(300, canvas->height());
+    canvas->fit();
+    ASSERT_LT(canvas->pixelsPerColumn(), 1.0);
+    const uint32_t lone = graph->stages[1].first + graph->stages[1].count / 2;
+    canvas->setHalo({ lone });
+    const QImage zoomedOut = canvas->renderFrame();
+    int widest = 0;
+    for (int y = 0; y < zoomedOut.height(); ++y) {
+        int run = 0;
+        for (int px = 0; px < zoomedOut.width(); ++px) {
+            run = zoomedOut.pixel(px, y) == QColor(255, 196, 0).rgb() ? run + 1 : 0;
+            widest = std::max(widest, run);
+        }
+    }
+    EXPECT_GE(widest, 3);
+    keepImage(zoomedOut, QStringLiteral("strategy-graph-halo-zoomed-out.png"));
+    // Selecting a node puts the operator on a rank of the node's stage: the selected rank when it is one of them.
+    window->workspace()->setSelectedRank(3);
+    dock->selectNode(static_cast<int>(graph->stages[3].first + 5));
+    ASSERT_TRUE(waitFor([&] {
+        const auto op = window->workspace()->selectedOperator();
+        return op && op->rank == 3;
+    }));
+    dock->selectNode(static_cast<int>(graph->stages[1].first + 5));
+    ASSERT_TRUE(waitFor([&] {
+        const auto op = window->workspace()->selectedOperator();
+        return op && op->rank == graph->stages[1].graphRank;
+    }));
 }

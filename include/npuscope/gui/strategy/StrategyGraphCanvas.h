@@ -29,6 +29,16 @@ public:
     // Nodes drawn with a halo (the scopes chosen in the dock); empty for none.
     void setHalo(const std::vector<uint32_t>& nodes);
     size_t haloCount() const { return m_haloCount; }
+    // Scopes drawn collapsed: each run of consecutive operators (execution order) whose scope is one of these paths or
+    // lies under it becomes one node (its scope's name and operator count) in one column; the columns after it move
+    // left. Empty for none.
+    void setCollapsed(const std::vector<std::string>& scopes);
+    size_t collapsedRuns() const { return m_runs; }
+    // Columns drawn: of a stage (its operators less those folded into a collapsed run), and the widest stage's.
+    uint32_t stageColumns(size_t stageSlot) const;
+    uint32_t drawnColumns() const { return m_columns; }
+    // The node drawn for a node position: itself, or the first node of the collapsed run holding it.
+    uint32_t drawnNode(uint32_t node) const { return node < m_rep.size() ? m_rep[node] : node; }
     // The whole graph in view.
     void fit();
     // Zooms by factor around widget x.
@@ -61,6 +71,8 @@ private:
     int bandTop(size_t stage) const; // in content px (before the vertical scroll)
     int contentHeight() const;
     double columnX(uint32_t column) const { return (column - m_offsetX) * m_scaleX + plotRect().left(); }
+    void placeColumns(); // m_column, m_rep, m_runLength, m_runScope, m_columnNodes, m_columns from m_collapsedScopes
+    QString runLabel(uint32_t node) const; // a collapsed run's scope name
     QPointF nodeCenter(uint32_t node) const;
     QRect minimapRect() const;
     void moveToMinimap(const QPoint& pos);
@@ -69,6 +81,14 @@ private:
     std::shared_ptr<const query::StrategyGraphLayout> m_layout;
     std::vector<char> m_halo;
     std::vector<int> m_bandTops; // per stage, then the content's height
+    std::vector<std::string> m_collapsedScopes;
+    std::vector<uint32_t> m_column; // per node: its drawn column within its stage
+    std::vector<uint32_t> m_rep; // per node: the node drawn for it
+    std::vector<uint32_t> m_runLength; // per node: the operators it stands for (0: folded into the node before it)
+    std::vector<int> m_runScope; // per node: for a collapsed run's first node the index of its scope, else -1
+    std::vector<std::vector<uint32_t>> m_columnNodes; // per stage: drawn column -> node
+    uint32_t m_columns = 0; // the widest stage's drawn columns
+    size_t m_runs = 0;
     size_t m_haloCount = 0;
     double m_scaleX = 1; // px per column
     double m_offsetX = 0; // column at the plot's left edge

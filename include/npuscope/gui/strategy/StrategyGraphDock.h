@@ -37,6 +37,8 @@ public:
     QLabel* summaryLabel() const { return m_summary; }
     // Selects the node at layout position `node` (as a click does).
     void selectNode(int node);
+    // Draws the operators of a scope tree item as one node (collapsed) or each on its own (the scope menu's action).
+    void setScopeCollapsed(QTreeWidgetItem* item, bool collapsed);
 
 private:
     void reload() override;
@@ -44,6 +46,7 @@ private:
     void fillScopes();
     void fillSpecial();
     void updateHalo();
+    void updateCollapsed();
     void showAttributes(int node);
     void followOperator();
 
@@ -54,6 +57,7 @@ private:
     QTextBrowser* m_attributes = nullptr;
     QLabel* m_summary = nullptr;
     QueryRunner* m_nodeRunner = nullptr;
+    QueryRunner* m_keyRunner = nullptr; // the selected node's kernel name
     bool m_selecting = false;
 };
 
