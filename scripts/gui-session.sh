@@ -129,6 +129,9 @@ for path in "${paths[@]}"; do
   shot "$name-3-expand-all"
   palette "advice"
   palette "blame"
+  palette "critical path"
+  sleep 3
+  shot "$name-3b-critical-path"
   palette "rank 1"
   palette "step"
   palette "operators"
