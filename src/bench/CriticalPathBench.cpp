@@ -8,6 +8,7 @@
 
 #include "npuscope/load/Loader.h"
 #include "npuscope/load/ParseCache.h"
+#include "npuscope/model/ReadRow.h"
 #include "npuscope/query/CollectiveInstances.h"
 #include "npuscope/query/CriticalPath.h"
 #include "npuscope/query/WhatIf.h"
@@ -23,12 +24,8 @@ namespace {
 
 std::vector<int64_t> ranksOf(model::Database& db)
 {
-    std::vector<int64_t> ranks;
     auto guard = db.lock();
-    auto st = db.prepare("SELECT rank_id FROM rank ORDER BY rank_id");
-    while (st.step())
-        ranks.push_back(st.int64(0));
-    return ranks;
+    return model::readInts(db, "SELECT rank_id FROM rank ORDER BY rank_id");
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 #include "npuscope/io/detect/Detector.h"
 #include "npuscope/load/Loader.h"
 #include "npuscope/load/ParseCache.h"
+#include "npuscope/model/ReadRow.h"
 
 #include <algorithm>
 #include <cmath>
@@ -232,9 +233,7 @@ query::DependencyGraph dependencyGraph(model::Database& db, const ReportArgs& re
     std::vector<int64_t> ranks;
     {
         auto guard = db.lock();
-        auto st = db.prepare("SELECT rank_id FROM rank ORDER BY rank_id");
-        while (st.step())
-            ranks.push_back(st.int64(0));
+        ranks = model::readInts(db, "SELECT rank_id FROM rank ORDER BY rank_id");
     }
     const load::ParseCache cache;
     load::Loader::loadStepKernels(db, ranks, step, {}, nullptr, report.noCache ? nullptr : &cache);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/DependencyGraph.h"
 
+#include "npuscope/model/ReadRow.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -331,13 +333,10 @@ DependencyGraph DependencyGraphBuilder::build(model::Database& db, CollectiveSet
 
 std::vector<int64_t> DependencyGraphBuilder::steps(model::Database& db)
 {
-    std::vector<int64_t> out;
     auto guard = db.lock();
-    auto st = db.prepare("SELECT step FROM step_trace WHERE step IS NOT NULL UNION SELECT step FROM comm_op WHERE "
-                         "step IS NOT NULL AND is_total = 0 ORDER BY 1");
-    while (st.step())
-        out.push_back(st.int64(0));
-    return out;
+    return model::readInts(db,
+        "SELECT step FROM step_trace WHERE step IS NOT NULL UNION SELECT step FROM comm_op WHERE step IS NOT NULL AND "
+        "is_total = 0 ORDER BY 1");
 }
 
 int64_t DependencyGraphBuilder::medianGapNs(const DepStep& step)

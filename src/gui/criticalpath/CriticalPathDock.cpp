@@ -8,6 +8,7 @@
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/gui/criticalpath/PathSegmentTableModel.h"
 #include "npuscope/load/Loader.h"
+#include "npuscope/model/ReadRow.h"
 #include "npuscope/query/WhatIf.h"
 
 #include <QCheckBox>
@@ -177,9 +178,7 @@ void CriticalPathDock::computeStep()
             std::vector<int64_t> ranks;
             {
                 auto guard = db->lock();
-                auto st = db->prepare("SELECT rank_id FROM rank ORDER BY rank_id");
-                while (st.step())
-                    ranks.push_back(st.int64(0));
+                ranks = model::readInts(*db, "SELECT rank_id FROM rank ORDER BY rank_id");
             }
             out.imported = load::Loader::loadStepKernels(*db, ranks, step, {}, nullptr, cache.get());
             auto graph = std::make_shared<query::DependencyGraph>(query::DependencyGraphBuilder::build(*db, step));
