@@ -19,23 +19,19 @@ int run(const std::vector<std::string>& args)
 {
     npuscope::cli::ReportArgs report;
     std::optional<int64_t> step;
-    std::vector<npuscope::query::WhatIfChange> changes;
-    std::string error;
+    std::vector<std::string> specs;
     npuscope::cli::Options options("whatif");
     options.report(report).step([&](long long n) { step = n; });
-    options.value(
-        "--change", "a SPEC",
-        [&](const std::string& spec) {
-            auto change = npuscope::query::WhatIfChange::parse(spec, error);
-            if (change)
-                changes.push_back(std::move(*change));
-            return change.has_value();
-        },
-        "a SPEC");
-    if (const auto status = options.parse(args)) {
-        if (!error.empty())
-            std::cerr << "npuscope-cli whatif: " << error << "\n";
+    options.text("--change", [&](const std::string& spec) { specs.push_back(spec); }, "a SPEC");
+    if (const auto status = options.parse(args))
         return *status;
+    std::vector<npuscope::query::WhatIfChange> changes;
+    for (const auto& spec : specs) {
+        std::string error;
+        auto change = npuscope::query::WhatIfChange::parse(spec, error);
+        if (!change)
+            return options.error(error);
+        changes.push_back(std::move(*change));
     }
     auto db = npuscope::cli::loadRanks("whatif", report, npuscope::io::kNoGroup);
     if (!db)
