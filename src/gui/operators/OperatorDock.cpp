@@ -20,6 +20,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QItemSelectionModel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalBlocker>
@@ -229,9 +230,27 @@ OperatorDock::OperatorDock(Workspace* ws, QWidget* parent)
 
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
     // Esc (or the timeline's clear button) clears the selected operator: its row is no longer highlighted.
+    // An operator picked in another view (Strategy graph, Marey) selects its row when the table lists it by the same
+    // grouping.
     connect(ws, &Workspace::operatorChanged, this, [this] {
-        if (!workspace()->selectedOperator())
+        const auto op = workspace()->selectedOperator();
+        if (!op) {
             m_table->clearSelection();
+            return;
+        }
+        if (op->by != static_cast<OperatorGroupBy>(m_groupBy->currentData().toInt()))
+            return;
+        for (int r = 0; r < m_model->rowCount(); ++r) {
+            if (m_model->rowAt(r).base.key != op->key)
+                continue;
+            const QModelIndex shown = m_proxy->mapFromSource(m_model->index(r, OperatorTableModel::Key));
+            if (shown.isValid() && !m_table->selectionModel()->isRowSelected(shown.row(), QModelIndex())) {
+                const QSignalBlocker block(m_table);
+                m_table->selectRow(shown.row());
+                m_table->scrollTo(shown);
+            }
+            break;
+        }
     });
     for (QComboBox* combo : { m_groupBy, m_rank, m_compare })
         connect(combo, &QComboBox::currentIndexChanged, this, &OperatorDock::refresh);

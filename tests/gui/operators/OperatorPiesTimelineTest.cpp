@@ -179,6 +179,15 @@ TEST_F(OperatorPiesTimelineTest, DoubleClickHighlightsTheOccurrencesOnTheTimelin
     // Clearing the operator clears the highlight.
     m_window->workspace()->setSelectedOperator(std::nullopt);
     EXPECT_EQ(timeline->highlightedCount(), 0u);
+
+    // An operator picked in another view (the Strategy graph, Marey) selects its row here.
+    Workspace::OperatorKey picked;
+    picked.by = query::OperatorGroupBy::Name;
+    picked.key = name.toStdString();
+    m_window->workspace()->setSelectedOperator(picked);
+    const QModelIndex current = m_dock->table()->selectionModel()->selectedRows().value(0);
+    ASSERT_TRUE(current.isValid());
+    EXPECT_EQ(current.row(), row);
 }
 
 } // namespace
