@@ -22,6 +22,20 @@ std::string cell(const std::optional<double>& v, int decimals, const char* suffi
     return buf;
 }
 
+// Where capacity_mb comes from: "memory_usage_summary" (MindSpore's file of the rank), "user" (--capacity-gb), or null.
+ojson capacitySourceJson(RankMemoryPeak::CapacitySource source)
+{
+    switch (source) {
+    case RankMemoryPeak::CapacitySource::MemorySummary:
+        return "memory_usage_summary";
+    case RankMemoryPeak::CapacitySource::User:
+        return "user";
+    case RankMemoryPeak::CapacitySource::None:
+        break;
+    }
+    return nullptr;
+}
+
 } // namespace
 
 nlohmann::ordered_json MemoryReport::json(model::Database& db, std::optional<double> capacityMb)
@@ -31,7 +45,8 @@ nlohmann::ordered_json MemoryReport::json(model::Database& db, std::optional<dou
         ranks.push_back({ { "rank", p.rank }, { "host", orNull(p.host) }, { "device", orNull(p.device) },
             { "peak_reserved_mb", orNull(p.peakReservedMb) }, { "peak_allocated_mb", orNull(p.peakAllocatedMb) },
             { "capacity_mb", orNull(p.capacityMb) }, { "ratio", orNull(p.ratio) },
-            { "peak_time_ns", orNull(p.peakTimeNs) }, { "component", orNull(p.component) } });
+            { "peak_time_ns", orNull(p.peakTimeNs) }, { "component", orNull(p.component) },
+            { "capacity_source", capacitySourceJson(p.capacitySource) } });
     }
     return ojson { { "schema", kSchema }, { "ranks", std::move(ranks) } };
 }

@@ -13,6 +13,7 @@
 #include "npuscope/model/ModelWriter.h"
 #include "npuscope/query/MareyQuery.h"
 #include "npuscope/query/MemoryQuery.h"
+#include "npuscope/query/MemoryReport.h"
 #include "npuscope/query/ParallelLayoutQuery.h"
 #include "npuscope/testgen/ClusterGenerator.h"
 
@@ -112,6 +113,9 @@ TEST(MindSporeMemory, SummaryGivesCapacityAndPeakOfEveryRank)
         EXPECT_DOUBLE_EQ(largest * 1024.0, peak) << p.rank;
         peakOf[p.rank] = peak;
     }
+    // npuscope-cli memory --json says where each capacity came from.
+    for (const auto& r : query::MemoryReport::json(*db, 32.0 * 1024.0)["ranks"])
+        EXPECT_EQ(r["capacity_source"], "memory_usage_summary") << r.dump();
     EXPECT_GT(peakOf[1], peakOf[0]); // --memory-heavy-rank 1
     EXPECT_GT(peakOf[1], peakOf[2]);
     // The details: one row per node of the file.

@@ -132,9 +132,10 @@ TEST(MemoryQuery, CliJsonIsTheContract)
     ASSERT_EQ(doc["ranks"].size(), 2u);
     const auto& r = doc["ranks"][0];
     for (const char* key : { "rank", "host", "device", "peak_reserved_mb", "peak_allocated_mb", "capacity_mb", "ratio",
-             "peak_time_ns", "component" })
+             "peak_time_ns", "component", "capacity_source" })
         EXPECT_TRUE(r.contains(key)) << key;
     EXPECT_EQ(r["capacity_mb"], 65536.0);
+    EXPECT_EQ(r["capacity_source"], "user");
     EXPECT_DOUBLE_EQ(r["ratio"].get<double>(), 2113.73046875 / 65536.0);
     EXPECT_TRUE(r["host"].is_null());
     EXPECT_EQ(runCli("memory --capacity-gb -3 x").status, 2);
