@@ -3825,6 +3825,14 @@ rank %1 of %2</source>
         <source>deviation from the median device</source>
         <translation>相对中位设备的偏差</translation>
     </message>
+    <message>
+        <source>; capacity from each rank&apos;s memory_usage_summary</source>
+        <translation>；容量取自各卡的 memory_usage_summary</translation>
+    </message>
+    <message>
+        <source>; capacity of %1 ranks from memory_usage_summary, of the others as entered</source>
+        <translation>；%1 张卡的容量取自 memory_usage_summary，其余按输入值</translation>
+    </message>
 </context>
 <context>
     <name>MemoryMetric</name>

@@ -110,6 +110,14 @@ void MemoryHeatmapDock::reload()
                 text += tr(", none with memory records");
             else if (highest != peaks.end() && highest->ratio)
                 text += tr(", highest %1 % (rank %2)").arg(100.0 * *highest->ratio, 0, 'f', 1).arg(highest->rank);
+            // Where the capacities come from: MindSpore's summary files (per rank) before the figure typed here.
+            using CapacitySource = query::RankMemoryPeak::CapacitySource;
+            const auto fromFiles = std::count_if(peaks.begin(), peaks.end(),
+                [](const auto& p) { return p.capacitySource == CapacitySource::MemorySummary; });
+            if (fromFiles == static_cast<std::ptrdiff_t>(peaks.size()) && fromFiles > 0)
+                text += tr("; capacity from each rank's memory_usage_summary");
+            else if (fromFiles > 0)
+                text += tr("; capacity of %1 ranks from memory_usage_summary, of the others as entered").arg(fromFiles);
             m_summary->setText(text);
             m_heatmap->setPeaks(std::move(peaks));
             syncSelection();

@@ -9,6 +9,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QLabel>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -142,6 +143,9 @@ TEST(MemoryHeatmap, MindSporeSummaryGivesCapacityAndPeak)
     const auto highest = std::max_element(cells.begin(), cells.end(),
         [](const auto& a, const auto& b) { return a.peak.ratio.value_or(-1) < b.peak.ratio.value_or(-1); });
     EXPECT_EQ(highest->peak.rank, 2);
+    // The view says where the figure came from.
+    EXPECT_TRUE(window->memoryHeatmapDock()->summaryLabel()->text().contains(QStringLiteral("memory_usage_summary")))
+        << window->memoryHeatmapDock()->summaryLabel()->text().toStdString();
 }
 
 TEST(MemoryHeatmap, NoHostsLayOutByRankInRowsOf16)

@@ -25,6 +25,8 @@ public:
     static constexpr double kDefaultCapacityGb = Workspace::kDefaultCapacityGb;
 
     explicit MemoryHeatmapDock(Workspace* workspace, QWidget* parent = nullptr);
+    // The line above the map: ranks, the highest share and where the capacities come from.
+    QLabel* summaryLabel() const { return m_summary; }
 
     MemoryHeatmap* heatmap() const { return m_heatmap; }
     QDoubleSpinBox* capacitySpin() const { return m_capacity; }
