@@ -48,38 +48,10 @@ std::string shareText(const PathShare& s)
         + pct(s.hostNs) + ", idle " + pct(s.idleNs);
 }
 
-// The path's stays on one rank: consecutive segments of the same rank, with their kinds' shares and the longest op.
-struct Visit {
-    int64_t rank = 0;
-    int64_t writtenStart = 0;
-    PathShare share;
-    int32_t longestOp = -1;
-    int64_t longestNs = 0;
-};
-
-std::vector<Visit> visitsOf(const std::vector<PathSegment>& segments)
-{
-    std::vector<Visit> visits;
-    for (const auto& s : segments) {
-        if (visits.empty() || visits.back().rank != s.rank) {
-            visits.emplace_back();
-            visits.back().rank = s.rank;
-            visits.back().writtenStart = s.writtenStart;
-        }
-        auto& v = visits.back();
-        v.share.add(s.kind, s.durNs());
-        if (s.op >= 0 && s.durNs() > v.longestNs) {
-            v.longestNs = s.durNs();
-            v.longestOp = s.op;
-        }
-    }
-    return visits;
-}
-
 ojson visitsJson(const DependencyGraph& g, const std::vector<PathSegment>& segments)
 {
     ojson a = ojson::array();
-    for (const auto& v : visitsOf(segments)) {
+    for (const auto& v : CriticalPath::visits(segments)) {
         ojson o = { { "rank", v.rank }, { "start_us", us(v.writtenStart) }, { "dur_ms", ms(v.share.totalNs()) } };
         o.update(shareJson(v.share));
         o["longest_op"] = opName(g, v.longestOp);
@@ -90,7 +62,7 @@ ojson visitsJson(const DependencyGraph& g, const std::vector<PathSegment>& segme
 
 void visitsText(std::ostringstream& out, const DependencyGraph& graph, const std::vector<PathSegment>& segments)
 {
-    for (const auto& v : visitsOf(segments)) {
+    for (const auto& v : CriticalPath::visits(segments)) {
         out << "    rank " << report::pad(std::to_string(v.rank), 5, false) << " "
             << report::pad(fmt(3, ms(v.share.totalNs())), 10) << " ms  (" << shareText(v.share) << ")";
         if (v.longestOp >= 0)

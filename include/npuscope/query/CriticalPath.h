@@ -58,6 +58,15 @@ struct CriticalPathStep {
     std::vector<OperatorTime> topCommunication; // the 3 communication operators with the most serial time
 };
 
+// A stay of the path on one rank: consecutive segments of that rank, the time of each kind and its longest op.
+struct PathVisit {
+    int64_t rank = 0;
+    int64_t writtenStart = 0; // start of its first segment on the rank's own clock
+    PathShare share;
+    int32_t longestOp = -1; // DependencyGraph::strings; −1 when it has no op (host and idle only)
+    int64_t longestNs = 0;
+};
+
 class CriticalPath {
 public:
     static constexpr size_t kTopCommunication = 3;
@@ -72,6 +81,9 @@ public:
 
     // Every step of the graph (or one), measured times.
     static std::vector<CriticalPathStep> run(const DependencyGraph& graph, std::optional<int64_t> step = {});
+
+    // The path (segments in time order) as its stays on one rank after another.
+    static std::vector<PathVisit> visits(const std::vector<PathSegment>& segments);
 
     // Serial and parallel time of every operator of the step (measured times), by serial time.
     static std::vector<OperatorTime> operatorTimes(const DependencyGraph& graph, const DepStep& step);
