@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 namespace npuscope::query {
 
@@ -50,7 +51,8 @@ struct Slot {
 
 // Ranks doing the same thing: the same ordinal op of a step, of the same type and kind.
 struct Role {
-    std::vector<int64_t> waits, gaps, ranks;
+    std::vector<int64_t> gaps, ranks;
+    size_t waitCount = 0;
     int64_t minWait = 0, medianGap = 0;
     bool hasGap = false;
 };
@@ -271,14 +273,13 @@ private:
                 m_roles.emplace_back();
             s.role = it->second;
             Role& role = m_roles[static_cast<size_t>(s.role)];
-            role.waits.push_back(mem.waitNs);
+            role.minWait = role.waitCount++ == 0 ? mem.waitNs : std::min(role.minWait, mem.waitNs);
             role.ranks.push_back(mem.rank);
             if (s.gap != Slot::kNoGap)
                 role.gaps.push_back(s.gap);
             m_slotOf[m_memberBase[s.inst] + s.member] = static_cast<uint32_t>(k);
         }
         for (auto& role : m_roles) {
-            role.minWait = *std::min_element(role.waits.begin(), role.waits.end());
             role.hasGap = role.gaps.size() >= 3;
             if (role.hasGap)
                 role.medianGap = median(role.gaps);
@@ -298,7 +299,7 @@ private:
         const auto& in = m_set.instances[inst];
         const Role& role = m_roles[static_cast<size_t>(slot(inst, member).role)];
         int64_t base = role.minWait;
-        if (role.waits.size() < 3) {
+        if (role.waitCount < 3) {
             base = in.members.front().waitNs;
             for (const auto& m : in.members)
                 base = std::min(base, m.waitNs);
@@ -420,11 +421,8 @@ private:
             }
             return SlowTransfer { key, pm.transitNs, expected, member };
         }
-        if (m_collectiveSlow.empty())
-            m_collectiveSlow.resize(m_set.instances.size());
-        auto& cached = m_collectiveSlow[inst];
-        if (!cached) {
-            cached = std::optional<SlowTransfer>();
+        auto [cached, fresh] = m_collectiveSlow.try_emplace(inst);
+        if (fresh) {
             std::vector<size_t> order(in.members.size());
             for (size_t m = 0; m < order.size(); ++m)
                 order[m] = m;
@@ -445,10 +443,23 @@ private:
                     const int64_t a = slowest.rank, b = in.members[order[1]].rank;
                     s.key = { 1, std::min(a, b), std::max(a, b) };
                 }
-                cached->emplace(s);
+                cached->second = s;
             }
         }
-        return *cached;
+        return cached->second;
+    }
+
+    // True the first time: whether this excess is not yet in m_lateness.
+    bool firstCount(size_t inst, size_t member)
+    {
+        if (m_lateCounted.empty())
+            m_lateCounted.assign(m_memberBase.back() + m_set.instances.size(), false);
+        const size_t at = member < m_set.instances[inst].members.size() ? m_memberBase[inst] + member
+                                                                        : m_memberBase.back() + inst;
+        if (m_lateCounted[at])
+            return false;
+        m_lateCounted[at] = true;
+        return true;
     }
 
     // The reasons the instance's last arriver L was late, weighted by size: L's own excess work before this op and
@@ -477,7 +488,7 @@ private:
                 const BlameCause cause = classify(rank, in.step, inst, member);
                 auto& mx = m_ownMax[{ rank, in.step }];
                 mx = std::max(mx, *e);
-                if (m_lateCounted.insert({ inst, member }).second)
+                if (firstCount(inst, member))
                     m_lateness[{ { 0, rank, 0 }, in.step }] += *e;
                 add(static_cast<double>(*e), { Reason::Own, inst, rank }, { { { 0, rank, 0 }, cause, 1.0 } });
             }
@@ -495,7 +506,7 @@ private:
                 auto& ev = m_linkEvidence[{ in.step, slow->key }];
                 if (slow->transitNs - slow->expectedNs > ev.first - ev.second)
                     ev = { slow->transitNs, slow->expectedNs };
-                if (m_lateCounted.insert({ ps.inst, slow->countAs }).second)
+                if (firstCount(ps.inst, slow->countAs))
                     m_lateness[{ slow->key, in.step }] += slow->transitNs - slow->expectedNs;
                 add(static_cast<double>(slow->transitNs - slow->expectedNs), { Reason::Link, ps.inst, rank },
                     { { slow->key, BlameCause::Link, 1.0 } });
@@ -662,10 +673,12 @@ private:
     std::map<std::pair<int64_t, int64_t>, int64_t> m_ownMax; // (rank, step) -> largest own excess
     // (root, step) -> Σ own excess work or excess transit found for it, each (instance, member) once
     std::map<std::pair<RootKey, int64_t>, int64_t> m_lateness;
-    std::set<std::pair<size_t, size_t>> m_lateCounted;
+    // Whether an (instance, member)'s own excess or excess transit, or (member = the instance's size) a collective's
+    // excess transit, is counted in m_lateness already: per member, then per instance.
+    std::vector<bool> m_lateCounted;
     std::map<std::pair<int64_t, RootKey>, std::pair<int64_t, int64_t>> m_linkEvidence; // -> (transit, expected)
     // Per collective: its slow transfer, once computed (the outer optional).
-    std::vector<std::optional<std::optional<SlowTransfer>>> m_collectiveSlow;
+    std::unordered_map<size_t, std::optional<SlowTransfer>> m_collectiveSlow;
 };
 
 } // namespace

@@ -235,37 +235,61 @@ Domains clockDomains(const Inputs& in)
     return d;
 }
 
-// The rows by instance: collectives, and p2p groups written as one key on every side, by (step, group, op name);
-// p2p groups with both sends and receives in a step by (step, group), to be matched send -> receive.
+// The rows by instance, as row indices sorted so that each instance's rows are one run (in row order): collectives, and
+// p2p groups written as one key on every side, by (step, group, op name); p2p groups with both sends and receives in a
+// step by (step, group), to be matched send -> receive. (Maps keyed by the strings held 15 MB on 1,024 ranks.)
 struct Grouped {
-    std::map<std::tuple<int64_t, std::string, std::string>, std::vector<size_t>> byKey;
-    std::map<std::pair<int64_t, std::string>, std::vector<size_t>> pairRows;
+    std::vector<uint32_t> collective;
+    std::vector<uint32_t> pairs;
 };
 
 Grouped groupRows(const Inputs& in)
 {
     const auto& rows = in.rows;
     // p2p groups per step: which op types occur.
-    std::map<std::pair<int64_t, std::string>, std::pair<bool, bool>> p2pTypes; // (has send, has receive)
+    std::map<std::pair<int64_t, int32_t>, std::pair<bool, bool>> p2pTypes; // (has send, has receive)
     for (const auto& r : rows) {
         if (!r.p2p)
             continue;
-        auto& t = p2pTypes[{ r.step, in.text(r.groupHash) }];
+        auto& t = p2pTypes[{ r.step, r.groupHash }];
         (r.opType == in.receive ? t.second : t.first) = true;
     }
+    // The strings' lexicographic order, so the instances come in the order of their (step, group, name) as text.
+    std::vector<int32_t> byText(in.strings.size()), order(in.strings.size());
+    for (size_t i = 0; i < byText.size(); ++i)
+        byText[i] = static_cast<int32_t>(i);
+    std::sort(byText.begin(), byText.end(), [&](int32_t a, int32_t b) { return in.text(a) < in.text(b); });
+    for (size_t i = 0; i < byText.size(); ++i)
+        order[static_cast<size_t>(byText[i])] = static_cast<int32_t>(i);
     Grouped g;
     for (size_t i = 0; i < rows.size(); ++i) {
         const auto& r = rows[i];
-        if (r.p2p) {
-            const auto& t = p2pTypes[{ r.step, in.text(r.groupHash) }];
-            if (t.first && t.second) {
-                g.pairRows[{ r.step, in.text(r.groupHash) }].push_back(i);
-                continue;
-            }
-        }
-        g.byKey[{ r.step, in.text(r.groupHash), in.text(r.opName) }].push_back(i);
+        const auto t = r.p2p ? p2pTypes.find({ r.step, r.groupHash }) : p2pTypes.end();
+        (t != p2pTypes.end() && t->second.first && t->second.second ? g.pairs : g.collective)
+            .push_back(static_cast<uint32_t>(i));
     }
+    auto groupKey
+        = [&](uint32_t i) { return std::make_pair(rows[i].step, order[static_cast<size_t>(rows[i].groupHash)]); };
+    std::stable_sort(g.collective.begin(), g.collective.end(), [&](uint32_t a, uint32_t b) {
+        const auto ka = groupKey(a), kb = groupKey(b);
+        return ka != kb ? ka < kb
+                        : order[static_cast<size_t>(rows[a].opName)] < order[static_cast<size_t>(rows[b].opName)];
+    });
+    std::stable_sort(
+        g.pairs.begin(), g.pairs.end(), [&](uint32_t a, uint32_t b) { return groupKey(a) < groupKey(b); });
     return g;
+}
+
+// Calls f(begin, end) for each run of v whose rows share key(row).
+template <class Key, class F> void forEachRun(const std::vector<uint32_t>& v, Key key, F f)
+{
+    for (size_t b = 0; b < v.size();) {
+        size_t e = b + 1;
+        while (e < v.size() && key(v[e]) == key(v[b]))
+            ++e;
+        f(v.begin() + static_cast<std::ptrdiff_t>(b), v.begin() + static_cast<std::ptrdiff_t>(e));
+        b = e;
+    }
 }
 
 CollectiveInstance makeInstance(const Inputs& in, const Row& first)
@@ -283,7 +307,7 @@ CollectiveInstance makeInstance(const Inputs& in, const Row& first)
 // Send -> receive pairs of one (step, group): the receives of every rank in start order; a send takes the first
 // unmatched receive of its size on a linked peer (per-pair order is FIFO), the nearest in aligned time when several
 // peers qualify. Pairs go to insts, what found no partner to unmatched.
-void matchPairs(const std::pair<int64_t, std::string>& sg, const std::vector<size_t>& idx, const Inputs& in,
+void matchPairs(const std::pair<int64_t, std::string>& sg, const std::vector<uint32_t>& idx, const Inputs& in,
     std::vector<CollectiveInstance>& insts, std::vector<UnmatchedP2p>& unmatched)
 {
     const auto& rows = in.rows;
@@ -350,24 +374,27 @@ CollectiveSet CollectiveInstances::build(model::Database& db)
     Inputs in = readInputs(db);
     auto& rows = in.rows;
     const Domains domains = clockDomains(in);
-    const Grouped grouped = groupRows(in);
+    Grouped grouped = groupRows(in);
+    auto collectiveKey = [&](uint32_t i) { return std::make_tuple(rows[i].step, rows[i].groupHash, rows[i].opName); };
+    auto pairKey = [&](uint32_t i) { return std::make_pair(rows[i].step, rows[i].groupHash); };
     std::vector<CollectiveInstance> insts;
     {
-        size_t sends = 0;
-        for (const auto& [sg, idx] : grouped.pairRows)
-            sends += static_cast<size_t>(
-                std::count_if(idx.begin(), idx.end(), [&](size_t i) { return rows[i].opType != in.receive; }));
-        insts.reserve(grouped.byKey.size() + sends);
+        size_t count = 0;
+        forEachRun(grouped.collective, collectiveKey, [&](auto, auto) { ++count; });
+        count += static_cast<size_t>(std::count_if(grouped.pairs.begin(), grouped.pairs.end(),
+            [&](uint32_t i) { return rows[i].opType != in.receive; }));
+        insts.reserve(count);
     }
-    for (const auto& [key, idx] : grouped.byKey) {
-        CollectiveInstance inst = makeInstance(in, rows[idx.front()]);
-        inst.members.reserve(idx.size());
-        for (size_t i : idx)
-            inst.members.push_back(in.member(rows[i]));
+    forEachRun(grouped.collective, collectiveKey, [&](auto first, auto last) {
+        CollectiveInstance inst = makeInstance(in, rows[*first]);
+        inst.members.reserve(static_cast<size_t>(last - first));
+        for (auto it = first; it != last; ++it)
+            inst.members.push_back(in.member(rows[*it]));
         std::stable_sort(inst.members.begin(), inst.members.end(),
             [](const InstanceMember& a, const InstanceMember& b) { return a.rank < b.rank; });
         insts.push_back(std::move(inst));
-    }
+    });
+    grouped.collective = {};
 
     std::vector<int64_t> used;
     const std::vector<int64_t> off = estimateOffsets(insts, domains.ofRank, static_cast<int>(domains.ids.size()), used);
@@ -378,8 +405,10 @@ CollectiveSet CollectiveInstances::build(model::Database& db)
     }
     for (auto& r : rows)
         r.alignedStartNs = r.startNs - offsetOf(r.rank);
-    for (const auto& [sg, idx] : grouped.pairRows)
-        matchPairs(sg, idx, in, insts, out.unmatched);
+    forEachRun(grouped.pairs, pairKey, [&](auto b, auto e) {
+        matchPairs({ rows[*b].step, in.text(rows[*b].groupHash) }, std::vector<uint32_t>(b, e), in, insts,
+            out.unmatched);
+    });
 
     for (auto& inst : insts)
         finish(inst);
