@@ -49,7 +49,7 @@ namespace binding {
 // The members' bindings from their measured times: a send and its receive (pair) unless the send waited for its
 // receiver (then, as every collective, all members move when the last has arrived plus the least wait).
 std::vector<MemberBinding> bind(bool pair, const std::vector<MemberTimes>& members);
-// The same from an instance's members (aligned start, start + wait; a member without a start time is absent).
+// An instance's members as bind reads them (aligned start, start + wait; a member without a start time is absent).
 std::vector<MemberTimes> timesOf(const CollectiveInstance& inst);
 // The member whose arrival `member`'s moment of moving waited for, or −1 when it moved on its own account (it arrived
 // last itself, an eager send, a receive whose own wait ended after its send moved). ready[m] = arrival + ownWaitNs of
