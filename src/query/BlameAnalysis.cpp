@@ -454,8 +454,8 @@ private:
     {
         if (m_lateCounted.empty())
             m_lateCounted.assign(m_memberBase.back() + m_set.instances.size(), false);
-        const size_t at = member < m_set.instances[inst].members.size() ? m_memberBase[inst] + member
-                                                                        : m_memberBase.back() + inst;
+        const size_t at
+            = member < m_set.instances[inst].members.size() ? m_memberBase[inst] + member : m_memberBase.back() + inst;
         if (m_lateCounted[at])
             return false;
         m_lateCounted[at] = true;

@@ -275,8 +275,7 @@ Grouped groupRows(const Inputs& in)
         return ka != kb ? ka < kb
                         : order[static_cast<size_t>(rows[a].opName)] < order[static_cast<size_t>(rows[b].opName)];
     });
-    std::stable_sort(
-        g.pairs.begin(), g.pairs.end(), [&](uint32_t a, uint32_t b) { return groupKey(a) < groupKey(b); });
+    std::stable_sort(g.pairs.begin(), g.pairs.end(), [&](uint32_t a, uint32_t b) { return groupKey(a) < groupKey(b); });
     return g;
 }
 
@@ -381,8 +380,8 @@ CollectiveSet CollectiveInstances::build(model::Database& db)
     {
         size_t count = 0;
         forEachRun(grouped.collective, collectiveKey, [&](auto, auto) { ++count; });
-        count += static_cast<size_t>(std::count_if(grouped.pairs.begin(), grouped.pairs.end(),
-            [&](uint32_t i) { return rows[i].opType != in.receive; }));
+        count += static_cast<size_t>(std::count_if(
+            grouped.pairs.begin(), grouped.pairs.end(), [&](uint32_t i) { return rows[i].opType != in.receive; }));
         insts.reserve(count);
     }
     forEachRun(grouped.collective, collectiveKey, [&](auto first, auto last) {
@@ -406,8 +405,8 @@ CollectiveSet CollectiveInstances::build(model::Database& db)
     for (auto& r : rows)
         r.alignedStartNs = r.startNs - offsetOf(r.rank);
     forEachRun(grouped.pairs, pairKey, [&](auto b, auto e) {
-        matchPairs({ rows[*b].step, in.text(rows[*b].groupHash) }, std::vector<uint32_t>(b, e), in, insts,
-            out.unmatched);
+        matchPairs(
+            { rows[*b].step, in.text(rows[*b].groupHash) }, std::vector<uint32_t>(b, e), in, insts, out.unmatched);
     });
 
     for (auto& inst : insts)

@@ -177,8 +177,8 @@ std::vector<MemberTimes> timesOf(const CollectiveInstance& inst)
     return out;
 }
 
-int32_t waitedFor(const std::vector<MemberBinding>& bound, const std::vector<int64_t>& ready, int64_t sendMoving,
-    size_t member)
+int32_t waitedFor(
+    const std::vector<MemberBinding>& bound, const std::vector<int64_t>& ready, int64_t sendMoving, size_t member)
 {
     const auto& b = bound[member];
     if (b.binding == DepBinding::Receive)

@@ -54,8 +54,8 @@ std::vector<MemberTimes> timesOf(const CollectiveInstance& inst);
 // The member whose arrival `member`'s moment of moving waited for, or −1 when it moved on its own account (it arrived
 // last itself, an eager send, a receive whose own wait ended after its send moved). ready[m] = arrival + ownWaitNs of
 // member m (as measured or replayed), sendMoving = the moment member 0 (a receive's send) moved.
-int32_t waitedFor(const std::vector<MemberBinding>& bound, const std::vector<int64_t>& ready, int64_t sendMoving,
-    size_t member);
+int32_t waitedFor(
+    const std::vector<MemberBinding>& bound, const std::vector<int64_t>& ready, int64_t sendMoving, size_t member);
 // The member the instance waited for, measured (CollectiveInstance::lastArriver): a send and its receive bound as eager
 // (bind): the send when the receive waited for it (waitedFor), else the receive; members that move together (a
 // collective, a send that waited for its receiver): the one that waited least (the latest aligned start on ties), the

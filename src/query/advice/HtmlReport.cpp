@@ -235,8 +235,8 @@ void overview(std::ostringstream& out, model::Database& db, bool skipFirstStep)
     out << "</table>\n";
 }
 
-constexpr std::array<std::pair<const char*, const char*>, 4> kPathKinds { {
-    { "Compute", "#4e79a7" }, { "Communication", "#e15759" }, { "Host", "#f28e2b" }, { "Idle", "#bab0ac" } } };
+constexpr std::array<std::pair<const char*, const char*>, 4> kPathKinds { { { "Compute", "#4e79a7" },
+    { "Communication", "#e15759" }, { "Host", "#f28e2b" }, { "Idle", "#bab0ac" } } };
 
 std::array<int64_t, 4> kindTimes(const PathShare& s) { return { s.computeNs, s.communicationNs, s.hostNs, s.idleNs }; }
 
@@ -250,7 +250,8 @@ void shareBar(std::ostringstream& out, const PathShare& share)
 {
     constexpr int kWidth = 1000, kHeight = 16;
     const int64_t total = std::max<int64_t>(1, share.totalNs());
-    out << "<svg width=\"" << kWidth << "\" height=\"" << kHeight << "\" role=\"img\" aria-label=\"critical path share\">";
+    out << "<svg width=\"" << kWidth << "\" height=\"" << kHeight
+        << "\" role=\"img\" aria-label=\"critical path share\">";
     double x = 0;
     const auto times = kindTimes(share);
     for (size_t k = 0; k < kPathKinds.size(); ++k) {
@@ -283,7 +284,8 @@ void criticalPathSection(std::ostringstream& out, const HtmlReport::Input& input
     const DependencyGraph& g = *input.graph;
     out << "<p>Per step, the chain of tasks across ranks that decided the step time, from the step\u2019s start to its "
            "end on the slowest rank: at a collective the path moves to the member that arrived last, at a receive to "
-           "its send (docs/metrics.md, \u201cDependency graph, critical path and what-if\u201d).</p>\n<div class=\"legend\">";
+           "its send (docs/metrics.md, \u201cDependency graph, critical path and what-if\u201d).</p>\n<div "
+           "class=\"legend\">";
     for (const auto& [name, colour] : kPathKinds)
         out << "<span><i style=\"background:" << colour << "\"></i>" << name << "</span>";
     out << "</div>\n";
@@ -304,16 +306,14 @@ void criticalPathSection(std::ostringstream& out, const HtmlReport::Input& input
         for (size_t i = 0; i < shown.size(); ++i)
             shown[i] = i;
         if (shown.size() > HtmlReport::kPathStays) {
-            std::stable_sort(shown.begin(), shown.end(), [&](size_t a, size_t b) {
-                return visits[a].share.totalNs() > visits[b].share.totalNs();
-            });
+            std::stable_sort(shown.begin(), shown.end(),
+                [&](size_t a, size_t b) { return visits[a].share.totalNs() > visits[b].share.totalNs(); });
             shown.resize(HtmlReport::kPathStays);
             std::sort(shown.begin(), shown.end());
         }
         out << "<p>Path by rank: " << visits.size() << (visits.size() == 1 ? " stay" : " stays")
-            << (shown.size() < visits.size()
-                       ? ", the " + std::to_string(shown.size()) + " longest listed in time order"
-                       : std::string(" in time order"))
+            << (shown.size() < visits.size() ? ", the " + std::to_string(shown.size()) + " longest listed in time order"
+                                             : std::string(" in time order"))
             << ".</p>\n<table><tr><th>Rank</th><th>Start (\u00b5s, rank clock)</th><th>Time (ms)</th>"
                "<th>Compute (ms)</th><th>Communication (ms)</th><th>Host (ms)</th><th>Idle (ms)</th>"
                "<th>Longest op</th></tr>\n";

@@ -144,15 +144,15 @@ TEST(HtmlReport, CriticalPathSectionListsEveryStep)
     ASSERT_NE(section, std::string::npos);
     EXPECT_LT(section, html.find("<h2>Findings</h2>"));
     for (const auto& s : steps) {
-        const size_t at = html.find("<h3 id=\"critical-path-" + std::to_string(s.step) + "\">Step "
-            + std::to_string(s.step) + ": critical path " + query::report::fixed(3, static_cast<double>(s.lengthNs) / 1e6)
-            + " ms");
+        const size_t at
+            = html.find("<h3 id=\"critical-path-" + std::to_string(s.step) + "\">Step " + std::to_string(s.step)
+                + ": critical path " + query::report::fixed(3, static_cast<double>(s.lengthNs) / 1e6) + " ms");
         ASSERT_NE(at, std::string::npos) << "step " << s.step;
         // Its stays on the ranks: the first stay's rank opens the path table; the top communication ops are named.
         const auto visits = query::CriticalPath::visits(s.segments);
         ASSERT_FALSE(visits.empty());
-        EXPECT_NE(html.find("<tr><td class=\"n\">" + std::to_string(visits.front().rank) + "</td>", at),
-            std::string::npos);
+        EXPECT_NE(
+            html.find("<tr><td class=\"n\">" + std::to_string(visits.front().rank) + "</td>", at), std::string::npos);
         for (const auto& o : s.topCommunication)
             EXPECT_NE(html.find("<tr><td>" + HtmlReport::escape(graph.strings.text(o.name)) + "</td>", at),
                 std::string::npos);
