@@ -26,7 +26,8 @@ constexpr const char* kUsage = R"(  advise [--json] [--html FILE] [--capacity-gb
       --with-kernels also imports every rank's kernel rows (as ops does), --with-timeline every rank's
       timeline (trace_view.json; both costly on large clusters). --json prints the npuscope.advice/1
       document. --html FILE also writes the self-contained HTML report (inline CSS and SVG, no script, no
-      network: overview, every finding with its evidence, the input); stdout is unchanged. The parse cache is used as by summary.
+      network: overview, the critical path of every step (it reads every rank's step kernels, as critical-path
+      does), every finding with its evidence, the input); stdout is unchanged. The parse cache is used as by summary.
 )";
 
 int run(const std::vector<std::string>& args)
@@ -53,8 +54,15 @@ int run(const std::vector<std::string>& args)
         return 1;
     const auto findings = npuscope::query::advice::AdviceQuery::run(*db, advice);
     if (!htmlPath.empty()) {
-        const std::string html = npuscope::query::advice::HtmlReport::build(
-            *db, findings, { .paths = report.paths, .generatedAt = {}, .skipFirstStep = advice.skipFirstStep });
+        // The critical path reads every rank's step kernels, as `critical-path` loads them.
+        const auto graph = npuscope::cli::dependencyGraph(*db, report, std::nullopt);
+        const auto path = npuscope::query::CriticalPath::run(graph);
+        const std::string html = npuscope::query::advice::HtmlReport::build(*db, findings,
+            { .paths = report.paths,
+                .generatedAt = {},
+                .skipFirstStep = advice.skipFirstStep,
+                .graph = &graph,
+                .criticalPath = &path });
         std::ofstream file(htmlPath, std::ios::binary);
         file << html;
         file.close();

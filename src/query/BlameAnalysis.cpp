@@ -5,9 +5,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 namespace npuscope::query {
 
@@ -37,17 +39,20 @@ int64_t median(std::vector<int64_t> v)
     return v[mid];
 }
 
-// A member's place in its rank's op sequence.
+// A member's place in its rank's op sequence (32 bytes: a 1,024-rank cluster has 120,000).
 struct Slot {
-    size_t inst = 0, member = 0;
+    static constexpr int64_t kNoGap = std::numeric_limits<int64_t>::min();
+    uint32_t inst = 0, member = 0;
     int64_t startNs = 0;
-    int role = -1; // index into roles
-    std::optional<int64_t> gapNs; // start minus the end of the rank's previous op (its own clock)
+    int64_t gap = kNoGap; // start minus the end of the rank's previous op of the step (its own clock)
+    int32_t role = -1; // index into roles
+    std::optional<int64_t> gapNs() const { return gap == kNoGap ? std::nullopt : std::optional(gap); }
 };
 
 // Ranks doing the same thing: the same ordinal op of a step, of the same type and kind.
 struct Role {
-    std::vector<int64_t> waits, gaps, ranks;
+    std::vector<int64_t> gaps, ranks;
+    size_t waitCount = 0;
     int64_t minWait = 0, medianGap = 0;
     bool hasGap = false;
 };
@@ -178,10 +183,14 @@ public:
             bs.step = step;
             bs.delayNs = stepTotals[step].first;
             bs.delayedInstances = stepTotals[step].second;
-            // The shares are rounded per instance: their sum may pass the delay by a few ns (which printed "-0.000 ms
-            // induced by roots").
-            bs.unattributedNs = std::min(unattributed[step], bs.delayNs);
-            bs.inducedWaitNs = bs.delayNs - bs.unattributedNs;
+            // What the roots share is their sum; the rest is the normal spread. (The shares are rounded per instance:
+            // the unattributed parts summed may miss the delay by a few ns either way, which printed "-0.000 ms
+            // induced by roots", or 1 ns induced in a step without a root.)
+            int64_t byRoots = 0;
+            for (const auto& [key, acc] : byKey)
+                byRoots += acc.induced;
+            bs.inducedWaitNs = std::min(byRoots, bs.delayNs);
+            bs.unattributedNs = bs.delayNs - bs.inducedWaitNs;
             for (auto& [key, acc] : byKey) {
                 BlameRoot root;
                 if (key.kind == 1)
@@ -225,71 +234,76 @@ private:
     void indexSlots()
     {
         const auto& insts = m_set.instances;
-        std::map<int64_t, std::vector<Slot>> perRank;
+        // Every member's slot, by rank then start: one array (a map of vectors per rank held a third more).
+        m_memberBase.resize(insts.size() + 1, 0);
+        for (size_t i = 0; i < insts.size(); ++i)
+            m_memberBase[i + 1] = m_memberBase[i] + static_cast<uint32_t>(insts[i].members.size());
+        m_slots.reserve(m_memberBase.back());
         for (size_t i = 0; i < insts.size(); ++i) {
             for (size_t m = 0; m < insts[i].members.size(); ++m)
-                perRank[insts[i].members[m].rank].push_back({ i, m, insts[i].members[m].startNs, -1, std::nullopt });
+                m_slots.push_back({ static_cast<uint32_t>(i), static_cast<uint32_t>(m), insts[i].members[m].startNs,
+                    Slot::kNoGap, -1 });
         }
-        m_slotOf.resize(insts.size());
-        for (size_t i = 0; i < insts.size(); ++i)
-            m_slotOf[i].assign(insts[i].members.size(), { 0, 0 });
+        std::stable_sort(m_slots.begin(), m_slots.end(), [&](const Slot& a, const Slot& b) {
+            const int64_t ra = rankOf(a), rb = rankOf(b);
+            return ra != rb ? ra < rb : a.startNs < b.startNs;
+        });
+        m_slotOf.assign(m_memberBase.back(), 0);
         std::map<std::tuple<int64_t, size_t, std::string, bool>, int> roleIds;
-        for (auto& [rank, slots] : perRank) {
-            std::stable_sort(
-                slots.begin(), slots.end(), [](const Slot& a, const Slot& b) { return a.startNs < b.startNs; });
-            int64_t step = 0;
-            size_t ordinal = 0;
-            for (size_t k = 0; k < slots.size(); ++k) {
-                Slot& s = slots[k];
-                const auto& inst = insts[s.inst];
-                const auto& mem = inst.members[s.member];
-                if (k == 0 || inst.step != step) {
-                    step = inst.step;
-                    ordinal = 0;
-                }
-                // The first op of a step has no previous sync point inside it: the step boundary (dataloader,
-                // Preparing) is no work a peer did too.
-                if (k > 0 && insts[slots[k - 1].inst].step == inst.step) {
-                    const auto& prev = insts[slots[k - 1].inst].members[slots[k - 1].member];
-                    s.gapNs = mem.startNs - prev.endNs();
-                }
-                auto [it, inserted] = roleIds.emplace(
-                    std::make_tuple(inst.step, ordinal++, mem.opType, inst.p2p), static_cast<int>(m_roles.size()));
-                if (inserted)
-                    m_roles.emplace_back();
-                s.role = it->second;
-                Role& role = m_roles[static_cast<size_t>(s.role)];
-                role.waits.push_back(mem.waitNs);
-                role.ranks.push_back(rank);
-                if (s.gapNs)
-                    role.gaps.push_back(*s.gapNs);
+        int64_t step = 0;
+        size_t ordinal = 0;
+        for (size_t k = 0; k < m_slots.size(); ++k) {
+            Slot& s = m_slots[k];
+            const auto& inst = insts[s.inst];
+            const auto& mem = inst.members[s.member];
+            const bool sameRank = k > 0 && rankOf(m_slots[k - 1]) == mem.rank;
+            if (!sameRank || inst.step != step) {
+                step = inst.step;
+                ordinal = 0;
             }
+            // The first op of a step has no previous sync point inside it: the step boundary (dataloader,
+            // Preparing) is no work a peer did too.
+            if (sameRank && insts[m_slots[k - 1].inst].step == inst.step) {
+                const auto& prev = insts[m_slots[k - 1].inst].members[m_slots[k - 1].member];
+                s.gap = mem.startNs - prev.endNs();
+            }
+            auto [it, inserted] = roleIds.emplace(
+                std::make_tuple(inst.step, ordinal++, mem.opType, inst.p2p), static_cast<int>(m_roles.size()));
+            if (inserted)
+                m_roles.emplace_back();
+            s.role = it->second;
+            Role& role = m_roles[static_cast<size_t>(s.role)];
+            role.minWait = role.waitCount++ == 0 ? mem.waitNs : std::min(role.minWait, mem.waitNs);
+            role.ranks.push_back(mem.rank);
+            if (s.gap != Slot::kNoGap)
+                role.gaps.push_back(s.gap);
+            m_slotOf[m_memberBase[s.inst] + s.member] = static_cast<uint32_t>(k);
         }
         for (auto& role : m_roles) {
-            role.minWait = *std::min_element(role.waits.begin(), role.waits.end());
             role.hasGap = role.gaps.size() >= 3;
             if (role.hasGap)
                 role.medianGap = median(role.gaps);
         }
-        for (auto& [rank, slots] : perRank) {
-            for (size_t k = 0; k < slots.size(); ++k)
-                m_slotOf[slots[k].inst][slots[k].member] = { rank, k };
-        }
-        m_perRank = std::move(perRank);
     }
 
-    const Slot& slot(size_t inst, size_t member) const
-    {
-        const auto& [rank, k] = m_slotOf[inst][member];
-        return m_perRank.at(rank)[k];
-    }
+    int64_t rankOf(const Slot& s) const { return m_set.instances[s.inst].members[s.member].rank; }
+
+    // Index into m_slots of an instance's member.
+    size_t slotIndex(size_t inst, size_t member) const { return m_slotOf[m_memberBase[inst] + member]; }
+
+    const Slot& slot(size_t inst, size_t member) const { return m_slots[slotIndex(inst, member)]; }
 
     // A member's wait above the least wait of its role (several ranks), else above the instance's least wait.
     int64_t excessWait(size_t inst, size_t member) const
     {
         const auto& in = m_set.instances[inst];
         const Role& role = m_roles[static_cast<size_t>(slot(inst, member).role)];
-        const int64_t base = role.waits.size() >= 3 ? role.minWait : in.members[in.lastArriver].waitNs;
+        int64_t base = role.minWait;
+        if (role.waitCount < 3) {
+            base = in.members.front().waitNs;
+            for (const auto& m : in.members)
+                base = std::min(base, m.waitNs);
+        }
         return std::max<int64_t>(0, in.members[member].waitNs - base);
     }
 
@@ -314,11 +328,11 @@ private:
     std::optional<int64_t> ownExcess(size_t inst, size_t member) const
     {
         const Slot& s = slot(inst, member);
-        if (!s.gapNs)
+        if (!s.gapNs())
             return std::nullopt;
         const Role& role = m_roles[static_cast<size_t>(s.role)];
         auto significant = [&](int64_t base) -> std::optional<int64_t> {
-            const int64_t e = *s.gapNs - base;
+            const int64_t e = s.gap - base;
             if (e < BlameAnalysis::kMinDelayNs
                 || static_cast<double>(e)
                     < BlameAnalysis::kOwnTolerance * static_cast<double>(std::max<int64_t>(base, 0)))
@@ -330,8 +344,8 @@ private:
         std::vector<int64_t> others;
         const auto& in = m_set.instances[inst];
         for (size_t m = 0; m < in.members.size(); ++m) {
-            if (m != member && slot(inst, m).gapNs)
-                others.push_back(*slot(inst, m).gapNs);
+            if (m != member && slot(inst, m).gapNs())
+                others.push_back(slot(inst, m).gap);
         }
         if (in.p2p || others.size() < 2) {
             if (role.hasGap)
@@ -379,6 +393,75 @@ private:
             : it->second.second;
     }
 
+    struct SlowTransfer {
+        RootKey key;
+        int64_t transitNs = 0, expectedNs = 0;
+        size_t countAs = 0; // the (instance, member) its excess is counted once as
+    };
+
+    // A transfer at the op that took ≥ kLinkFactor × what it takes elsewhere, and the link (or rank) it names.
+    // A send / receive: its own transit against the step's rate of the type, the pair's link. A collective ends
+    // together once its slowest link is done, so it delays whoever left it, whichever member that was: its slowest
+    // member's transit against the others' median, and the link between the two members whose transit is that
+    // excessive (both ends of a slow link show it; HCCL's and the generator's transit is the member's slowest link's),
+    // or the rank when only one shows it.
+    std::optional<SlowTransfer> slowTransfer(size_t inst, size_t member)
+    {
+        const auto& in = m_set.instances[inst];
+        if (in.p2p || in.members.size() < 3) {
+            const auto& pm = in.members[member];
+            const int64_t expected = expectedTransit(inst, member);
+            if (expected <= 0
+                || static_cast<double>(pm.transitNs) < BlameAnalysis::kLinkFactor * static_cast<double>(expected))
+                return std::nullopt;
+            RootKey key { 0, pm.rank, 0 };
+            if (in.p2p && in.members.size() == 2) {
+                const int64_t a = in.members[0].rank, b = in.members[1].rank;
+                key = { 1, std::min(a, b), std::max(a, b) };
+            }
+            return SlowTransfer { key, pm.transitNs, expected, member };
+        }
+        auto [cached, fresh] = m_collectiveSlow.try_emplace(inst);
+        if (fresh) {
+            std::vector<size_t> order(in.members.size());
+            for (size_t m = 0; m < order.size(); ++m)
+                order[m] = m;
+            std::stable_sort(order.begin(), order.end(),
+                [&](size_t a, size_t b) { return in.members[a].transitNs > in.members[b].transitNs; });
+            std::vector<int64_t> others;
+            for (size_t k = 1; k < order.size(); ++k)
+                others.push_back(in.members[order[k]].transitNs);
+            const int64_t expected = median(std::move(others));
+            const auto excessive = [&](size_t m) {
+                return static_cast<double>(in.members[m].transitNs)
+                    >= BlameAnalysis::kLinkFactor * static_cast<double>(expected);
+            };
+            if (expected > 0 && excessive(order[0])) {
+                const auto& slowest = in.members[order[0]];
+                SlowTransfer s { { 0, slowest.rank, 0 }, slowest.transitNs, expected, in.members.size() };
+                if (excessive(order[1])) {
+                    const int64_t a = slowest.rank, b = in.members[order[1]].rank;
+                    s.key = { 1, std::min(a, b), std::max(a, b) };
+                }
+                cached->second = s;
+            }
+        }
+        return cached->second;
+    }
+
+    // True the first time: whether this excess is not yet in m_lateness.
+    bool firstCount(size_t inst, size_t member)
+    {
+        if (m_lateCounted.empty())
+            m_lateCounted.assign(m_memberBase.back() + m_set.instances.size(), false);
+        const size_t at
+            = member < m_set.instances[inst].members.size() ? m_memberBase[inst] + member : m_memberBase.back() + inst;
+        if (m_lateCounted[at])
+            return false;
+        m_lateCounted[at] = true;
+        return true;
+    }
+
     // The reasons the instance's last arriver L was late, weighted by size: L's own excess work before this op and
     // before each earlier op of the step, slow transfers of those ops, and the waits above its role's in earlier ops
     // someone else was last to (charged on as those ops' own distributions). Nothing found: L, unknown.
@@ -386,11 +469,8 @@ private:
     {
         const auto& in = m_set.instances[i];
         const size_t lm = in.lastArriver;
-        // Not a structured binding: clang 14 cannot capture one in the lambdas below.
-        const auto& slot = m_slotOf[i][lm];
-        const auto& rank = slot.first;
-        const auto& k = slot.second;
-        const auto& slots = m_perRank.at(rank);
+        const int64_t rank = in.members[lm].rank;
+        const size_t k = slotIndex(i, lm);
         std::vector<std::pair<double, Reason>> reasons;
         std::vector<Part> parts;
         double best = 0;
@@ -408,7 +488,7 @@ private:
                 const BlameCause cause = classify(rank, in.step, inst, member);
                 auto& mx = m_ownMax[{ rank, in.step }];
                 mx = std::max(mx, *e);
-                if (m_lateCounted.insert({ inst, member }).second)
+                if (firstCount(inst, member))
                     m_lateness[{ { 0, rank, 0 }, in.step }] += *e;
                 add(static_cast<double>(*e), { Reason::Own, inst, rank }, { { { 0, rank, 0 }, cause, 1.0 } });
             }
@@ -418,26 +498,18 @@ private:
         // carried on); the first op where L waited for someone else absorbed everything before it, and its own
         // distribution explains the rest.
         for (size_t j = k; j-- > 0;) {
-            const Slot& ps = slots[j];
+            const Slot& ps = m_slots[j];
             const auto& pin = m_set.instances[ps.inst];
-            if (pin.step != in.step)
+            if (rankOf(ps) != rank || pin.step != in.step)
                 break;
-            const auto& pm = pin.members[ps.member];
-            const int64_t expected = expectedTransit(ps.inst, ps.member);
-            if (expected > 0
-                && static_cast<double>(pm.transitNs) >= BlameAnalysis::kLinkFactor * static_cast<double>(expected)) {
-                RootKey key { 0, rank, 0 };
-                if (pin.p2p && pin.members.size() == 2) {
-                    const int64_t a = pin.members[0].rank, b = pin.members[1].rank;
-                    key = { 1, std::min(a, b), std::max(a, b) };
-                }
-                auto& ev = m_linkEvidence[{ in.step, key }];
-                if (pm.transitNs - expected > ev.first - ev.second)
-                    ev = { pm.transitNs, expected };
-                if (m_lateCounted.insert({ ps.inst, ps.member }).second)
-                    m_lateness[{ key, in.step }] += pm.transitNs - expected;
-                add(static_cast<double>(pm.transitNs - expected), { Reason::Link, ps.inst, rank },
-                    { { key, BlameCause::Link, 1.0 } });
+            if (const auto slow = slowTransfer(ps.inst, ps.member)) {
+                auto& ev = m_linkEvidence[{ in.step, slow->key }];
+                if (slow->transitNs - slow->expectedNs > ev.first - ev.second)
+                    ev = { slow->transitNs, slow->expectedNs };
+                if (firstCount(ps.inst, slow->countAs))
+                    m_lateness[{ slow->key, in.step }] += slow->transitNs - slow->expectedNs;
+                add(static_cast<double>(slow->transitNs - slow->expectedNs), { Reason::Link, ps.inst, rank },
+                    { { slow->key, BlameCause::Link, 1.0 } });
             }
             if (pin.members[pin.lastArriver].rank != rank) {
                 const int64_t w = excessWait(ps.inst, ps.member);
@@ -589,8 +661,9 @@ private:
 
     CollectiveSet m_set;
     std::map<std::pair<int64_t, int64_t>, std::pair<std::optional<int64_t>, std::optional<int64_t>>> m_stepTrace;
-    std::map<int64_t, std::vector<Slot>> m_perRank;
-    std::vector<std::vector<std::pair<int64_t, size_t>>> m_slotOf; // [inst][member] -> (rank, index in m_perRank)
+    std::vector<Slot> m_slots; // every member's slot, by rank, then start
+    std::vector<uint32_t> m_memberBase; // per instance: the index of its first member in m_slotOf
+    std::vector<uint32_t> m_slotOf; // [m_memberBase[inst] + member] -> index into m_slots
     std::vector<Role> m_roles;
     std::map<std::pair<int64_t, std::string>, std::pair<int64_t, int64_t>> m_rates; // (step, type) -> (ns/MB, ns)
     std::vector<std::vector<Part>> m_dist; // per instance: its delay's roots, weights summing to 1
@@ -600,8 +673,12 @@ private:
     std::map<std::pair<int64_t, int64_t>, int64_t> m_ownMax; // (rank, step) -> largest own excess
     // (root, step) -> Σ own excess work or excess transit found for it, each (instance, member) once
     std::map<std::pair<RootKey, int64_t>, int64_t> m_lateness;
-    std::set<std::pair<size_t, size_t>> m_lateCounted;
+    // Whether an (instance, member)'s own excess or excess transit, or (member = the instance's size) a collective's
+    // excess transit, is counted in m_lateness already: per member, then per instance.
+    std::vector<bool> m_lateCounted;
     std::map<std::pair<int64_t, RootKey>, std::pair<int64_t, int64_t>> m_linkEvidence; // -> (transit, expected)
+    // Per collective: its slow transfer, once computed (the outer optional).
+    std::unordered_map<size_t, std::optional<SlowTransfer>> m_collectiveSlow;
 };
 
 } // namespace

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "npuscope/query/CollectiveInstances.h"
+#include "npuscope/query/DependencyGraph.h"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
 
@@ -13,22 +15,22 @@ namespace npuscope::query {
 
 namespace {
 
+// A comm_op row as read: the figures of its InstanceMember, strings as ids into Inputs::strings (a 1,024-rank cluster
+// has 190,000 rows; with four strings each they held more memory than the model's comm tables).
 struct Row {
-    InstanceMember m;
-    int64_t step = 0;
+    int64_t commOpId = 0, rank = 0, step = 0;
+    int64_t startNs = 0, alignedStartNs = 0, elapseNs = 0, transitNs = 0, waitNs = 0, syncNs = 0, idleNs = 0;
+    double sizeMb = 0;
+    int32_t opKey = 0, opName = 0, opType = 0, groupHash = 0; // Inputs::strings
     bool p2p = false;
-    std::string opName, groupHash;
+    int64_t endNs() const { return startNs + elapseNs; }
 };
 
 void finish(CollectiveInstance& inst)
 {
     auto& ms = inst.members;
-    size_t last = 0;
-    for (size_t i = 1; i < ms.size(); ++i) {
-        if (ms[i].waitNs < ms[last].waitNs
-            || (ms[i].waitNs == ms[last].waitNs && ms[i].alignedStartNs > ms[last].alignedStartNs))
-            last = i;
-    }
+    // Who the instance waited for is the dependency graph's rule (one model for Blame and the critical path).
+    const size_t last = binding::lastArriver(inst);
     inst.lastArriver = last;
     int64_t lo = ms.front().alignedStartNs, hi = lo, end = ms.front().alignedEndNs();
     inst.waitTotalNs = 0;
@@ -126,6 +128,26 @@ namespace {
 // What build reads from the model.
 struct Inputs {
     std::vector<Row> rows; // comm_op rows with a step, in id order
+    std::vector<std::string> strings; // the rows' op keys, names, types and group hashes, each once
+    int32_t receive = -1; // strings: "receive"
+    const std::string& text(int32_t id) const { return strings[static_cast<size_t>(id)]; }
+    InstanceMember member(const Row& r) const
+    {
+        InstanceMember m;
+        m.rank = r.rank;
+        m.commOpId = r.commOpId;
+        m.opKey = text(r.opKey);
+        m.opType = text(r.opType);
+        m.startNs = r.startNs;
+        m.alignedStartNs = r.alignedStartNs;
+        m.elapseNs = r.elapseNs;
+        m.transitNs = r.transitNs;
+        m.waitNs = r.waitNs;
+        m.syncNs = r.syncNs;
+        m.idleNs = r.idleNs;
+        m.sizeMb = r.sizeMb;
+        return m;
+    }
     std::map<int64_t, std::string> hosts; // rank -> host ("" unknown)
     std::set<std::tuple<int64_t, std::string, int64_t, int64_t>> links; // (step, group, src, dst) of p2p links
 };
@@ -142,28 +164,41 @@ Inputs readInputs(model::Database& db)
                         "WHERE transport <> 'LOCAL' GROUP BY comm_op_id");
     while (b.step())
         sizes[b.int64(0)] = b.real(1);
+    {
+        auto count = db.prepare("SELECT COUNT(*) FROM comm_op WHERE is_total = 0 AND step IS NOT NULL");
+        if (count.step())
+            in.rows.reserve(static_cast<size_t>(count.int64(0)));
+    }
+    std::unordered_map<std::string, int32_t> ids;
+    auto intern = [&](std::string_view v) {
+        auto [it, inserted] = ids.try_emplace(std::string(v), static_cast<int32_t>(in.strings.size()));
+        if (inserted)
+            in.strings.emplace_back(v);
+        return it->second;
+    };
+    in.receive = intern("receive");
     auto st = db.prepare("SELECT id, rank_id, step, kind, op_key, op_name, COALESCE(op_type, ''), "
                          "COALESCE(group_hash, ''), start_ns, elapse_ns, transit_ns, wait_ns, sync_ns, idle_ns "
                          "FROM comm_op WHERE is_total = 0 AND step IS NOT NULL ORDER BY id");
     while (st.step()) {
         Row r;
-        r.m.commOpId = st.int64(0);
-        r.m.rank = st.int64(1);
+        r.commOpId = st.int64(0);
+        r.rank = st.int64(1);
         r.step = st.int64(2);
-        r.p2p = st.text(3) == "p2p";
-        r.m.opKey = st.text(4);
-        r.opName = st.text(5);
-        r.m.opType = st.text(6);
-        r.groupHash = st.text(7);
-        r.m.startNs = st.optInt(8).value_or(0);
-        r.m.elapseNs = st.optInt(9).value_or(0);
-        r.m.transitNs = st.optInt(10).value_or(0);
-        r.m.waitNs = st.optInt(11).value_or(0);
-        r.m.syncNs = st.optInt(12).value_or(0);
-        r.m.idleNs = st.optInt(13).value_or(0);
-        if (auto it = sizes.find(r.m.commOpId); it != sizes.end())
-            r.m.sizeMb = it->second;
-        in.rows.push_back(std::move(r));
+        r.p2p = st.textView(3).value_or(std::string_view()) == "p2p";
+        r.opKey = intern(st.textView(4).value_or(std::string_view()));
+        r.opName = intern(st.textView(5).value_or(std::string_view()));
+        r.opType = intern(st.textView(6).value_or(std::string_view()));
+        r.groupHash = intern(st.textView(7).value_or(std::string_view()));
+        r.startNs = st.optInt(8).value_or(0);
+        r.elapseNs = st.optInt(9).value_or(0);
+        r.transitNs = st.optInt(10).value_or(0);
+        r.waitNs = st.optInt(11).value_or(0);
+        r.syncNs = st.optInt(12).value_or(0);
+        r.idleNs = st.optInt(13).value_or(0);
+        if (auto it = sizes.find(r.commOpId); it != sizes.end())
+            r.sizeMb = it->second;
+        in.rows.push_back(r);
     }
     auto l = db.prepare("SELECT DISTINCT step, COALESCE(group_hash, ''), src, dst FROM comm_link "
                         "WHERE kind = 'p2p' AND step IS NOT NULL AND src IS NOT NULL AND dst IS NOT NULL "
@@ -186,7 +221,7 @@ Domains clockDomains(const Inputs& in)
     for (const auto& [rank, host] : in.hosts)
         d.ranks.push_back(rank);
     for (const auto& r : in.rows)
-        d.ranks.push_back(r.m.rank);
+        d.ranks.push_back(r.rank);
     std::sort(d.ranks.begin(), d.ranks.end());
     d.ranks.erase(std::unique(d.ranks.begin(), d.ranks.end()), d.ranks.end());
     d.ofRank.assign(d.ranks.empty() ? 0 : static_cast<size_t>(d.ranks.back() + 1), -1);
@@ -200,46 +235,70 @@ Domains clockDomains(const Inputs& in)
     return d;
 }
 
-// The rows by instance: collectives, and p2p groups written as one key on every side, by (step, group, op name);
-// p2p groups with both sends and receives in a step by (step, group), to be matched send -> receive.
+// The rows by instance, as row indices sorted so that each instance's rows are one run (in row order): collectives, and
+// p2p groups written as one key on every side, by (step, group, op name); p2p groups with both sends and receives in a
+// step by (step, group), to be matched send -> receive. (Maps keyed by the strings held 15 MB on 1,024 ranks.)
 struct Grouped {
-    std::map<std::tuple<int64_t, std::string, std::string>, std::vector<size_t>> byKey;
-    std::map<std::pair<int64_t, std::string>, std::vector<size_t>> pairRows;
+    std::vector<uint32_t> collective;
+    std::vector<uint32_t> pairs;
 };
 
-Grouped groupRows(const std::vector<Row>& rows)
+Grouped groupRows(const Inputs& in)
 {
+    const auto& rows = in.rows;
     // p2p groups per step: which op types occur.
-    std::map<std::pair<int64_t, std::string>, std::pair<bool, bool>> p2pTypes; // (has send, has receive)
+    std::map<std::pair<int64_t, int32_t>, std::pair<bool, bool>> p2pTypes; // (has send, has receive)
     for (const auto& r : rows) {
         if (!r.p2p)
             continue;
         auto& t = p2pTypes[{ r.step, r.groupHash }];
-        (r.m.opType == "receive" ? t.second : t.first) = true;
+        (r.opType == in.receive ? t.second : t.first) = true;
     }
+    // The strings' lexicographic order, so the instances come in the order of their (step, group, name) as text.
+    std::vector<int32_t> byText(in.strings.size()), order(in.strings.size());
+    for (size_t i = 0; i < byText.size(); ++i)
+        byText[i] = static_cast<int32_t>(i);
+    std::sort(byText.begin(), byText.end(), [&](int32_t a, int32_t b) { return in.text(a) < in.text(b); });
+    for (size_t i = 0; i < byText.size(); ++i)
+        order[static_cast<size_t>(byText[i])] = static_cast<int32_t>(i);
     Grouped g;
     for (size_t i = 0; i < rows.size(); ++i) {
         const auto& r = rows[i];
-        if (r.p2p) {
-            const auto& t = p2pTypes[{ r.step, r.groupHash }];
-            if (t.first && t.second) {
-                g.pairRows[{ r.step, r.groupHash }].push_back(i);
-                continue;
-            }
-        }
-        g.byKey[{ r.step, r.groupHash, r.opName }].push_back(i);
+        const auto t = r.p2p ? p2pTypes.find({ r.step, r.groupHash }) : p2pTypes.end();
+        (t != p2pTypes.end() && t->second.first && t->second.second ? g.pairs : g.collective)
+            .push_back(static_cast<uint32_t>(i));
     }
+    auto groupKey
+        = [&](uint32_t i) { return std::make_pair(rows[i].step, order[static_cast<size_t>(rows[i].groupHash)]); };
+    std::stable_sort(g.collective.begin(), g.collective.end(), [&](uint32_t a, uint32_t b) {
+        const auto ka = groupKey(a), kb = groupKey(b);
+        return ka != kb ? ka < kb
+                        : order[static_cast<size_t>(rows[a].opName)] < order[static_cast<size_t>(rows[b].opName)];
+    });
+    std::stable_sort(g.pairs.begin(), g.pairs.end(), [&](uint32_t a, uint32_t b) { return groupKey(a) < groupKey(b); });
     return g;
 }
 
-CollectiveInstance makeInstance(const Row& first)
+// Calls f(begin, end) for each run of v whose rows share key(row).
+template <class Key, class F> void forEachRun(const std::vector<uint32_t>& v, Key key, F f)
+{
+    for (size_t b = 0; b < v.size();) {
+        size_t e = b + 1;
+        while (e < v.size() && key(v[e]) == key(v[b]))
+            ++e;
+        f(v.begin() + static_cast<std::ptrdiff_t>(b), v.begin() + static_cast<std::ptrdiff_t>(e));
+        b = e;
+    }
+}
+
+CollectiveInstance makeInstance(const Inputs& in, const Row& first)
 {
     CollectiveInstance inst;
     inst.step = first.step;
-    inst.groupHash = first.groupHash;
-    inst.opName = first.opName;
-    inst.opKey = first.groupHash.empty() ? first.opName : first.opName + "@" + first.groupHash;
-    inst.opType = first.m.opType;
+    inst.groupHash = in.text(first.groupHash);
+    inst.opName = in.text(first.opName);
+    inst.opKey = inst.groupHash.empty() ? inst.opName : inst.opName + "@" + inst.groupHash;
+    inst.opType = in.text(first.opType);
     inst.p2p = first.p2p;
     return inst;
 }
@@ -247,15 +306,16 @@ CollectiveInstance makeInstance(const Row& first)
 // Send -> receive pairs of one (step, group): the receives of every rank in start order; a send takes the first
 // unmatched receive of its size on a linked peer (per-pair order is FIFO), the nearest in aligned time when several
 // peers qualify. Pairs go to insts, what found no partner to unmatched.
-void matchPairs(const std::vector<Row>& rows, const std::pair<int64_t, std::string>& sg, const std::vector<size_t>& idx,
-    const Inputs& in, std::vector<CollectiveInstance>& insts, std::vector<UnmatchedP2p>& unmatched)
+void matchPairs(const std::pair<int64_t, std::string>& sg, const std::vector<uint32_t>& idx, const Inputs& in,
+    std::vector<CollectiveInstance>& insts, std::vector<UnmatchedP2p>& unmatched)
 {
+    const auto& rows = in.rows;
     std::map<int64_t, std::vector<size_t>> recvs; // rank -> rows
     std::vector<size_t> sends;
     for (size_t i : idx)
-        (rows[i].m.opType == "receive" ? recvs[rows[i].m.rank] : sends).push_back(i);
+        (rows[i].opType == in.receive ? recvs[rows[i].rank] : sends).push_back(i);
     auto byStart = [&](size_t a, size_t b) {
-        return std::make_pair(rows[a].m.alignedStartNs, a) < std::make_pair(rows[b].m.alignedStartNs, b);
+        return std::make_pair(rows[a].alignedStartNs, a) < std::make_pair(rows[b].alignedStartNs, b);
     };
     std::sort(sends.begin(), sends.end(), byStart);
     for (auto& [rank, v] : recvs)
@@ -267,18 +327,18 @@ void matchPairs(const std::vector<Row>& rows, const std::pair<int64_t, std::stri
         [&](const auto& l) { return std::get<0>(l) == sg.first && std::get<1>(l) == sg.second; });
     for (size_t si : sends) {
         const Row& s = rows[si];
-        const double tol = 1e-6 * std::max(1.0, s.m.sizeMb);
+        const double tol = 1e-6 * std::max(1.0, s.sizeMb);
         std::optional<std::pair<int64_t, size_t>> best; // (rank, index into recvs[rank])
         int64_t bestDistance = 0;
         for (auto& [q, v] : recvs) {
-            if (q == s.m.rank || (groupHasLinks && !in.links.count({ sg.first, sg.second, s.m.rank, q })))
+            if (q == s.rank || (groupHasLinks && !in.links.count({ sg.first, sg.second, s.rank, q })))
                 continue;
             const auto& t = taken[q];
             for (size_t k = 0; k < v.size(); ++k) {
-                if (t[k] || std::abs(rows[v[k]].m.sizeMb - s.m.sizeMb) > tol)
+                if (t[k] || std::abs(rows[v[k]].sizeMb - s.sizeMb) > tol)
                     continue;
                 const Row& r = rows[v[k]];
-                const int64_t d = std::llabs((r.m.alignedStartNs + r.m.waitNs) - (s.m.alignedStartNs + s.m.waitNs));
+                const int64_t d = std::llabs((r.alignedStartNs + r.waitNs) - (s.alignedStartNs + s.waitNs));
                 if (!best || d < bestDistance) {
                     best = std::make_pair(q, k);
                     bestDistance = d;
@@ -287,19 +347,20 @@ void matchPairs(const std::vector<Row>& rows, const std::pair<int64_t, std::stri
             }
         }
         if (!best) {
-            unmatched.push_back({ s.step, s.m.rank, s.m.opKey, s.m.opType });
+            unmatched.push_back({ s.step, s.rank, in.text(s.opKey), in.text(s.opType) });
             continue;
         }
         taken[best->first][best->second] = true;
-        CollectiveInstance inst = makeInstance(s);
-        inst.members.push_back(s.m);
-        inst.members.push_back(rows[recvs[best->first][best->second]].m);
+        CollectiveInstance inst = makeInstance(in, s);
+        inst.members.reserve(2);
+        inst.members.push_back(in.member(s));
+        inst.members.push_back(in.member(rows[recvs[best->first][best->second]]));
         insts.push_back(std::move(inst));
     }
     for (auto& [q, v] : recvs) {
         for (size_t k = 0; k < v.size(); ++k) {
             if (!taken[q][k])
-                unmatched.push_back({ rows[v[k]].step, q, rows[v[k]].m.opKey, rows[v[k]].m.opType });
+                unmatched.push_back({ rows[v[k]].step, q, in.text(rows[v[k]].opKey), in.text(rows[v[k]].opType) });
         }
     }
 }
@@ -312,16 +373,27 @@ CollectiveSet CollectiveInstances::build(model::Database& db)
     Inputs in = readInputs(db);
     auto& rows = in.rows;
     const Domains domains = clockDomains(in);
-    const Grouped grouped = groupRows(rows);
+    Grouped grouped = groupRows(in);
+    auto collectiveKey = [&](uint32_t i) { return std::make_tuple(rows[i].step, rows[i].groupHash, rows[i].opName); };
+    auto pairKey = [&](uint32_t i) { return std::make_pair(rows[i].step, rows[i].groupHash); };
     std::vector<CollectiveInstance> insts;
-    for (const auto& [key, idx] : grouped.byKey) {
-        CollectiveInstance inst = makeInstance(rows[idx.front()]);
-        for (size_t i : idx)
-            inst.members.push_back(rows[i].m);
+    {
+        size_t count = 0;
+        forEachRun(grouped.collective, collectiveKey, [&](auto, auto) { ++count; });
+        count += static_cast<size_t>(std::count_if(
+            grouped.pairs.begin(), grouped.pairs.end(), [&](uint32_t i) { return rows[i].opType != in.receive; }));
+        insts.reserve(count);
+    }
+    forEachRun(grouped.collective, collectiveKey, [&](auto first, auto last) {
+        CollectiveInstance inst = makeInstance(in, rows[*first]);
+        inst.members.reserve(static_cast<size_t>(last - first));
+        for (auto it = first; it != last; ++it)
+            inst.members.push_back(in.member(rows[*it]));
         std::stable_sort(inst.members.begin(), inst.members.end(),
             [](const InstanceMember& a, const InstanceMember& b) { return a.rank < b.rank; });
         insts.push_back(std::move(inst));
-    }
+    });
+    grouped.collective = {};
 
     std::vector<int64_t> used;
     const std::vector<int64_t> off = estimateOffsets(insts, domains.ofRank, static_cast<int>(domains.ids.size()), used);
@@ -331,9 +403,11 @@ CollectiveSet CollectiveInstances::build(model::Database& db)
             m.alignedStartNs = m.startNs - offsetOf(m.rank);
     }
     for (auto& r : rows)
-        r.m.alignedStartNs = r.m.startNs - offsetOf(r.m.rank);
-    for (const auto& [sg, idx] : grouped.pairRows)
-        matchPairs(rows, sg, idx, in, insts, out.unmatched);
+        r.alignedStartNs = r.startNs - offsetOf(r.rank);
+    forEachRun(grouped.pairs, pairKey, [&](auto b, auto e) {
+        matchPairs(
+            { rows[*b].step, in.text(rows[*b].groupHash) }, std::vector<uint32_t>(b, e), in, insts, out.unmatched);
+    });
 
     for (auto& inst : insts)
         finish(inst);

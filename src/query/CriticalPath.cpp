@@ -44,39 +44,30 @@ void PathShare::add(PathKind kind, int64_t ns)
 namespace {
 
 // The member a communication task's moment of moving waited for under the given times: (lane, task), or (−1, −1) when
-// it moved on its own account.
+// it moved on its own account (binding::waitedFor, the rule Blame's last arriver follows too).
 std::pair<int32_t, int32_t> boundBy(const DepStep& step, const StepTiming& timing, size_t lane, size_t task)
 {
     const auto& t = step.lanes[lane].tasks[task];
-    if (t.instance < 0)
+    if (t.instance < 0 || (t.binding != DepBinding::Receive && t.binding != DepBinding::Collective))
         return { -1, -1 };
     const auto& at = step.memberAt[static_cast<size_t>(t.instance) - step.firstInstance];
-    if (t.binding == DepBinding::Receive) {
-        const auto [sl, st] = at[0];
-        if (sl < 0)
-            return { -1, -1 };
-        const int64_t own = timing.start[lane][task] + t.ownWaitNs;
-        const int64_t sent = timing.moving[static_cast<size_t>(sl)][static_cast<size_t>(st)];
-        return sent > own ? std::make_pair(sl, st) : std::make_pair(-1, -1);
-    }
-    if (t.binding != DepBinding::Collective)
-        return { -1, -1 };
-    const int64_t own = timing.start[lane][task] + t.ownWaitNs;
-    int64_t best = own;
-    std::pair<int32_t, int32_t> by { -1, -1 };
-    for (const auto& [l, k] : at) {
+    std::vector<MemberBinding> bound(at.size());
+    std::vector<int64_t> ready(at.size(), 0);
+    int64_t sendMoving = std::numeric_limits<int64_t>::min();
+    for (size_t m = 0; m < at.size(); ++m) {
+        const auto [l, k] = at[m];
         if (l < 0)
             continue;
-        const auto& other = step.lanes[static_cast<size_t>(l)].tasks[static_cast<size_t>(k)];
-        if (other.binding != DepBinding::Collective)
-            continue;
-        const int64_t v = timing.start[static_cast<size_t>(l)][static_cast<size_t>(k)] + other.ownWaitNs;
-        if (v > best) {
-            best = v;
-            by = { l, k };
-        }
+        const auto lu = static_cast<size_t>(l);
+        const auto ku = static_cast<size_t>(k);
+        const auto& other = step.lanes[lu].tasks[ku];
+        bound[m] = { other.binding, other.ownWaitNs, other.residualNs };
+        ready[m] = timing.start[lu][ku] + other.ownWaitNs;
+        if (m == 0)
+            sendMoving = timing.moving[lu][ku];
     }
-    return by;
+    const int32_t by = binding::waitedFor(bound, ready, sendMoving, static_cast<size_t>(t.member));
+    return by < 0 ? std::make_pair(-1, -1) : at[static_cast<size_t>(by)];
 }
 
 } // namespace

@@ -105,53 +105,130 @@ void bindInstance(const CollectiveInstance& inst, const std::vector<std::pair<in
             return nullptr;
         return &lanes[static_cast<size_t>(at[m].first)].tasks[static_cast<size_t>(at[m].second)];
     };
+    std::vector<MemberTimes> times(inst.members.size());
     for (size_t m = 0; m < inst.members.size(); ++m) {
         if (auto* t = task(m)) {
             t->transitNs = inst.members[m].transitNs;
             t->postNs = t->end - t->movingNs;
+            times[m] = { true, t->start, t->movingNs };
+        } else {
+            times[m].present = false;
         }
     }
-    const bool pair = inst.p2p && inst.members.size() == 2;
-    DepTask* send = pair ? task(0) : nullptr;
-    DepTask* recv = pair ? task(1) : nullptr;
-    if (pair && send && recv) {
-        const int64_t sendWait = send->movingNs - send->start;
-        const int64_t recvWait = recv->movingNs - recv->start;
-        const int64_t later = recv->start - send->start;
-        const bool rendezvous
-            = later > kToleranceNs && static_cast<double>(sendWait) >= kWaitedForShare * static_cast<double>(later);
-        if (!rendezvous) {
-            send->binding = DepBinding::EagerSend;
-            send->ownWaitNs = sendWait;
-            send->residualNs = 0;
-            recv->binding = DepBinding::Receive;
-            const bool bound = recv->movingNs <= send->movingNs + kToleranceNs;
-            recv->ownWaitNs = bound ? std::min(recvWait, sendWait) : recvWait;
-            recv->residualNs = recv->movingNs - std::max(recv->start + recv->ownWaitNs, send->movingNs);
-            return;
-        }
-    }
-    // Collective semantics: every member moves when the last has arrived plus the least wait.
-    int64_t least = -1;
-    for (size_t m = 0; m < inst.members.size(); ++m) {
-        if (auto* t = task(m))
-            least = least < 0 ? t->movingNs - t->start : std::min(least, t->movingNs - t->start);
-    }
-    int64_t common = std::numeric_limits<int64_t>::min();
-    for (size_t m = 0; m < inst.members.size(); ++m) {
-        if (auto* t = task(m))
-            common = std::max(common, t->start + least);
-    }
+    const auto bound = binding::bind(inst.p2p && inst.members.size() == 2, times);
     for (size_t m = 0; m < inst.members.size(); ++m) {
         if (auto* t = task(m)) {
-            t->binding = DepBinding::Collective;
-            t->ownWaitNs = least;
-            t->residualNs = t->movingNs - common;
+            t->binding = bound[m].binding;
+            t->ownWaitNs = bound[m].ownWaitNs;
+            t->residualNs = bound[m].residualNs;
         }
     }
 }
 
 } // namespace
+
+namespace binding {
+
+std::vector<MemberBinding> bind(bool pair, const std::vector<MemberTimes>& members)
+{
+    std::vector<MemberBinding> out(members.size());
+    if (pair && members.size() == 2 && members[0].present && members[1].present) {
+        const auto& send = members[0];
+        const auto& recv = members[1];
+        const int64_t sendWait = send.moving - send.arrival;
+        const int64_t recvWait = recv.moving - recv.arrival;
+        const int64_t later = recv.arrival - send.arrival;
+        const bool rendezvous
+            = later > kToleranceNs && static_cast<double>(sendWait) >= kWaitedForShare * static_cast<double>(later);
+        if (!rendezvous) {
+            out[0] = { DepBinding::EagerSend, sendWait, 0 };
+            const bool bound = recv.moving <= send.moving + kToleranceNs;
+            const int64_t own = bound ? std::min(recvWait, sendWait) : recvWait;
+            out[1] = { DepBinding::Receive, own, recv.moving - std::max(recv.arrival + own, send.moving) };
+            return out;
+        }
+    }
+    // Collective semantics: every member moves when the last has arrived plus the least wait.
+    int64_t least = -1;
+    for (const auto& m : members) {
+        if (m.present)
+            least = least < 0 ? m.moving - m.arrival : std::min(least, m.moving - m.arrival);
+    }
+    int64_t common = std::numeric_limits<int64_t>::min();
+    for (const auto& m : members) {
+        if (m.present)
+            common = std::max(common, m.arrival + least);
+    }
+    for (size_t k = 0; k < members.size(); ++k) {
+        if (members[k].present)
+            out[k] = { DepBinding::Collective, least, members[k].moving - common };
+    }
+    return out;
+}
+
+std::vector<MemberTimes> timesOf(const CollectiveInstance& inst)
+{
+    std::vector<MemberTimes> out(inst.members.size());
+    for (size_t m = 0; m < inst.members.size(); ++m) {
+        const auto& mem = inst.members[m];
+        // As the graph places a member: no start time, no place (DependencyGraphBuilder::build).
+        out[m].present = mem.startNs != 0;
+        out[m].arrival = mem.alignedStartNs;
+        out[m].moving = std::clamp(mem.alignedStartNs + mem.waitNs, mem.alignedStartNs, mem.alignedEndNs());
+    }
+    return out;
+}
+
+int32_t waitedFor(
+    const std::vector<MemberBinding>& bound, const std::vector<int64_t>& ready, int64_t sendMoving, size_t member)
+{
+    const auto& b = bound[member];
+    if (b.binding == DepBinding::Receive)
+        return sendMoving > ready[member] ? 0 : -1;
+    if (b.binding != DepBinding::Collective)
+        return -1;
+    int64_t best = ready[member];
+    int32_t by = -1;
+    for (size_t k = 0; k < bound.size(); ++k) {
+        if (k == member || bound[k].binding != DepBinding::Collective)
+            continue;
+        if (ready[k] > best) {
+            best = ready[k];
+            by = static_cast<int32_t>(k);
+        }
+    }
+    return by;
+}
+
+size_t lastArriver(const CollectiveInstance& inst)
+{
+    const auto& ms = inst.members;
+    // Members that move together (a collective, a send that waited for its receiver): the one that waited least. Its
+    // arrival is what the common moment waited for, read from its own clock (the graph's latest arrival + least wait
+    // is the same member when the clock offsets are right, and needs them).
+    auto leastWait = [&] {
+        size_t last = 0;
+        for (size_t i = 1; i < ms.size(); ++i) {
+            if (ms[i].waitNs < ms[last].waitNs
+                || (ms[i].waitNs == ms[last].waitNs && ms[i].alignedStartNs > ms[last].alignedStartNs))
+                last = i;
+        }
+        return last;
+    };
+    if (!inst.p2p || ms.size() != 2)
+        return leastWait();
+    const auto times = timesOf(inst);
+    if (!times[0].present || !times[1].present)
+        return leastWait();
+    const auto bound = bind(true, times);
+    if (bound[0].binding != DepBinding::EagerSend)
+        return leastWait();
+    // A send and its receive: the send when the receive waited for it, else the receive arrived last itself.
+    const std::vector<int64_t> ready { times[0].arrival + bound[0].ownWaitNs, times[1].arrival + bound[1].ownWaitNs };
+    return waitedFor(bound, ready, times[0].moving, 1) == 0 ? 0 : 1;
+}
+
+} // namespace binding
 
 size_t DepStep::slowestLane() const
 {

@@ -32,7 +32,10 @@ struct CollectiveInstance {
     std::string opType; // allReduce, ...; a matched p2p pair: "send"
     bool p2p = false;
     std::vector<InstanceMember> members; // collectives: ascending rank; a p2p pair: sender, receiver
-    size_t lastArriver = 0; // index into members: the member that waited least (latest aligned start on ties)
+    // Index into members: who the instance waited for (binding::lastArriver, the dependency graph's rule): the member
+    // that waited least (latest aligned start on ties), of a send and its eager receive the send when the receive
+    // waited for it, else the receive.
+    size_t lastArriver = 0;
     int64_t spreadNs = 0; // latest − earliest aligned start
     int64_t waitTotalNs = 0; // Σ member wait
     int64_t waitCostNs = 0; // Σ (member wait − the last arriver's wait): the wait the latest arrival caused

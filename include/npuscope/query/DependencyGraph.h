@@ -29,6 +29,40 @@ enum class DepBinding : uint8_t {
     Receive, // a receive: moves once its own wait is over and its send moves
 };
 
+// One member of an instance as the binding rule reads it: aligned ns; absent members (no start time, or not in the
+// step's lanes) take no part.
+struct MemberTimes {
+    bool present = true;
+    int64_t arrival = 0; // start
+    int64_t moving = 0; // the moment it moved data: start + wait
+};
+
+// How one member waits for the others, and what reproduces its measured moment of moving (DepTask's fields).
+struct MemberBinding {
+    DepBinding binding = DepBinding::None;
+    int64_t ownWaitNs = 0, residualNs = 0;
+};
+
+// The one rule of who waits for whom in an instance, shared by the graph (DependencyGraphBuilder), the critical path
+// (CriticalPath::walk follows waitedFor) and Blame (the last arriver it follows back is lastArriver's).
+namespace binding {
+// The members' bindings from their measured times: a send and its receive (pair) unless the send waited for its
+// receiver (then, as every collective, all members move when the last has arrived plus the least wait).
+std::vector<MemberBinding> bind(bool pair, const std::vector<MemberTimes>& members);
+// An instance's members as bind reads them (aligned start, start + wait; a member without a start time is absent).
+std::vector<MemberTimes> timesOf(const CollectiveInstance& inst);
+// The member whose arrival `member`'s moment of moving waited for, or −1 when it moved on its own account (it arrived
+// last itself, an eager send, a receive whose own wait ended after its send moved). ready[m] = arrival + ownWaitNs of
+// member m (as measured or replayed), sendMoving = the moment member 0 (a receive's send) moved.
+int32_t waitedFor(
+    const std::vector<MemberBinding>& bound, const std::vector<int64_t>& ready, int64_t sendMoving, size_t member);
+// The member the instance waited for, measured (CollectiveInstance::lastArriver): a send and its receive bound as eager
+// (bind): the send when the receive waited for it (waitedFor), else the receive; members that move together (a
+// collective, a send that waited for its receiver): the one that waited least (the latest aligned start on ties), the
+// member whose arrival plus the least wait is the latest when the clock offsets are right, read from its own clock.
+size_t lastArriver(const CollectiveInstance& inst);
+} // namespace binding
+
 struct DepTask {
     int64_t start = 0, end = 0; // aligned ns (the rank's clock minus its host's estimated offset)
     int32_t name = -1; // DependencyGraph::strings: kernel Name, or the comm op's key

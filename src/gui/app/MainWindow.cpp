@@ -45,6 +45,7 @@
 #include "npuscope/io/detect/Detector.h"
 #include "npuscope/load/Loader.h"
 #include "npuscope/load/ParseCache.h"
+#include "npuscope/query/CriticalPath.h"
 #include "npuscope/query/RankQuery.h"
 #include "npuscope/query/StepQuery.h"
 #include "npuscope/query/advice/HtmlReport.h"
@@ -732,8 +733,16 @@ QString writeReport(const std::shared_ptr<model::Database>& db, const std::vecto
     try {
         auto guard = db->lock();
         const auto findings = query::advice::AdviceQuery::run(*db, options);
-        html = query::advice::HtmlReport::build(
-            *db, findings, { .paths = paths, .generatedAt = {}, .skipFirstStep = options.skipFirstStep });
+        // The critical path on the kernels loaded so far (ranks without them give lanes of their communication ops;
+        // npuscope-cli advise --html loads every rank's step kernels).
+        const auto graph = query::DependencyGraphBuilder::build(*db);
+        const auto criticalPath = query::CriticalPath::run(graph);
+        html = query::advice::HtmlReport::build(*db, findings,
+            { .paths = paths,
+                .generatedAt = {},
+                .skipFirstStep = options.skipFirstStep,
+                .graph = &graph,
+                .criticalPath = &criticalPath });
     } catch (const std::exception& e) {
         return QObject::tr("The report could not be computed: %1").arg(QString::fromUtf8(e.what()));
     }

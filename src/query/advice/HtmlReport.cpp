@@ -235,6 +235,114 @@ void overview(std::ostringstream& out, model::Database& db, bool skipFirstStep)
     out << "</table>\n";
 }
 
+constexpr std::array<std::pair<const char*, const char*>, 4> kPathKinds { { { "Compute", "#4e79a7" },
+    { "Communication", "#e15759" }, { "Host", "#f28e2b" }, { "Idle", "#bab0ac" } } };
+
+std::array<int64_t, 4> kindTimes(const PathShare& s) { return { s.computeNs, s.communicationNs, s.hostNs, s.idleNs }; }
+
+std::string sharePct(int64_t ns, int64_t total)
+{
+    return total > 0 ? fixed(100.0 * static_cast<double>(ns) / static_cast<double>(total), 1) + " %" : "\u2014";
+}
+
+// One stacked bar of the path's kinds.
+void shareBar(std::ostringstream& out, const PathShare& share)
+{
+    constexpr int kWidth = 1000, kHeight = 16;
+    const int64_t total = std::max<int64_t>(1, share.totalNs());
+    out << "<svg width=\"" << kWidth << "\" height=\"" << kHeight
+        << "\" role=\"img\" aria-label=\"critical path share\">";
+    double x = 0;
+    const auto times = kindTimes(share);
+    for (size_t k = 0; k < kPathKinds.size(); ++k) {
+        const double w = static_cast<double>(times[k]) / static_cast<double>(total) * kWidth;
+        if (w <= 0)
+            continue;
+        out << "<rect x=\"" << fixed(x, 2) << "\" y=\"0\" width=\"" << fixed(w, 2) << "\" height=\"" << kHeight
+            << "\" fill=\"" << kPathKinds[k].second << "\"><title>" << kPathKinds[k].first << " " << ms(times[k])
+            << " ms</title></rect>";
+        x += w;
+    }
+    out << "</svg>\n";
+}
+
+// Per step: the critical path's length and shares, its stays on each rank, the communication ops with the most serial
+// time (docs/metrics.md, "Critical path").
+void criticalPathSection(std::ostringstream& out, const HtmlReport::Input& input)
+{
+    out << "<h2>Critical path</h2>\n";
+    if (!input.graph || !input.criticalPath) {
+        out << "<p>Not computed for this report (npuscope-cli advise --html and npuscope-cli critical-path compute it "
+               "from every rank's step kernels).</p>\n";
+        return;
+    }
+    const auto& steps = *input.criticalPath;
+    if (steps.empty()) {
+        out << "<p>No step has device tasks or communication ops with a step id: no critical path.</p>\n";
+        return;
+    }
+    const DependencyGraph& g = *input.graph;
+    out << "<p>Per step, the chain of tasks across ranks that decided the step time, from the step\u2019s start to its "
+           "end on the slowest rank: at a collective the path moves to the member that arrived last, at a receive to "
+           "its send (docs/metrics.md, \u201cDependency graph, critical path and what-if\u201d).</p>\n<div "
+           "class=\"legend\">";
+    for (const auto& [name, colour] : kPathKinds)
+        out << "<span><i style=\"background:" << colour << "\"></i>" << name << "</span>";
+    out << "</div>\n";
+    for (const auto& s : steps) {
+        const int64_t total = s.share.totalNs();
+        out << "<h3 id=\"critical-path-" << s.step << "\">Step " << s.step << ": critical path " << ms(s.lengthNs)
+            << " ms (step " << ms(s.stepNs) << " ms on its slowest rank " << s.slowestRank << ")</h3>\n";
+        shareBar(out, s.share);
+        out << "<table class=\"kv\"><tr><th>Kind</th><th>Time (ms)</th><th>Share</th></tr>\n";
+        const auto times = kindTimes(s.share);
+        for (size_t k = 0; k < kPathKinds.size(); ++k)
+            out << "<tr><td>" << kPathKinds[k].first << "</td><td class=\"n\">" << ms(times[k])
+                << "</td><td class=\"n\">" << sharePct(times[k], total) << "</td></tr>\n";
+        out << "</table>\n";
+
+        const auto visits = CriticalPath::visits(s.segments);
+        std::vector<size_t> shown(visits.size());
+        for (size_t i = 0; i < shown.size(); ++i)
+            shown[i] = i;
+        if (shown.size() > HtmlReport::kPathStays) {
+            std::stable_sort(shown.begin(), shown.end(),
+                [&](size_t a, size_t b) { return visits[a].share.totalNs() > visits[b].share.totalNs(); });
+            shown.resize(HtmlReport::kPathStays);
+            std::sort(shown.begin(), shown.end());
+        }
+        out << "<p>Path by rank: " << visits.size() << (visits.size() == 1 ? " stay" : " stays")
+            << (shown.size() < visits.size() ? ", the " + std::to_string(shown.size()) + " longest listed in time order"
+                                             : std::string(" in time order"))
+            << ".</p>\n<table><tr><th>Rank</th><th>Start (\u00b5s, rank clock)</th><th>Time (ms)</th>"
+               "<th>Compute (ms)</th><th>Communication (ms)</th><th>Host (ms)</th><th>Idle (ms)</th>"
+               "<th>Longest op</th></tr>\n";
+        for (size_t i : shown) {
+            const auto& v = visits[i];
+            out << "<tr><td class=\"n\">" << v.rank << "</td><td class=\"n\">"
+                << fixed(static_cast<double>(v.writtenStart) / 1e3, 3) << "</td><td class=\"n\">"
+                << ms(v.share.totalNs()) << "</td>";
+            for (const int64_t ns : kindTimes(v.share))
+                out << "<td class=\"n\">" << ms(ns) << "</td>";
+            out << "<td>"
+                << (v.longestOp >= 0 ? esc(g.strings.text(v.longestOp)) + " (" + ms(v.longestNs) + " ms)"
+                                     : std::string("\u2014"))
+                << "</td></tr>\n";
+        }
+        out << "</table>\n";
+        if (s.topCommunication.empty())
+            continue;
+        out << "<p>Communication ops with the most serial time (not overlapped by other work of the rank), over the "
+               "step\u2019s ranks:</p>\n<table><tr><th>Op</th><th>Count</th><th>Serial (ms)</th><th>Parallel (ms)</th>"
+               "<th>Duration (ms)</th></tr>\n";
+        for (const auto& o : s.topCommunication)
+            out << "<tr><td>" << esc(g.strings.text(o.name)) << "</td><td class=\"n\">" << o.count
+                << "</td><td class=\"n\">" << ms(o.serialNs) << "</td><td class=\"n\">" << ms(o.parallelNs)
+                << "</td><td class=\"n\">" << ms(o.durNs) << "</td></tr>\n";
+        out << "</table>\n";
+    }
+}
+
 // Two horizontal bars, the measured value and the threshold, on one scale.
 void valueChart(std::ostringstream& out, const Finding& f)
 {
@@ -400,6 +508,7 @@ std::string HtmlReport::build(model::Database& db, const std::vector<Finding>& f
     }
 
     overview(out, db, input.skipFirstStep);
+    criticalPathSection(out, input);
 
     out << "<h2>Findings</h2>\n";
     if (findings.empty())

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -48,6 +49,28 @@ TEST(AdviseHtmlCli, WritesTheReportAndKeepsStdout)
         slowRank = slowRank || f["id"] == "slow_rank";
     }
     EXPECT_TRUE(slowRank);
+
+    // The critical path of every step, as `critical-path` computes it (the step kernels loaded the same way); the
+    // planted slow rank is on it in every step.
+    const auto path = test::runCli("critical-path --no-cache --json " + o.outDir);
+    ASSERT_EQ(path.status, 0);
+    const auto steps = nlohmann::json::parse(path.out)["steps"];
+    ASSERT_FALSE(steps.empty());
+    const size_t section = html.find("<h2>Critical path</h2>");
+    ASSERT_NE(section, std::string::npos);
+    for (const auto& s : steps) {
+        char length[64];
+        std::snprintf(length, sizeof length, "%.3f", s["length_ms"].get<double>());
+        const std::string step = std::to_string(s["step"].get<int64_t>());
+        const size_t at = html.find(": critical path " + std::string(length) + " ms", section);
+        ASSERT_NE(at, std::string::npos) << "step " << step;
+        EXPECT_EQ(html.rfind("<h3 id=\"critical-path-" + step + "\">Step " + step, at),
+            html.find("<h3 id=\"critical-path-" + step + "\">", section))
+            << "step " << step;
+        const size_t next = html.find("<h3", at);
+        const size_t slow = html.find("<tr><td class=\"n\">" + std::to_string(*o.slowRank) + "</td>", at);
+        EXPECT_LT(slow, next) << "step " << step;
+    }
 
     const auto failed = test::runCli(
         "advise --no-cache --html " + (dir.path() / "no" / "such" / "r.html").string() + " " + o.outDir, true);

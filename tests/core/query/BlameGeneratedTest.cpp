@@ -93,6 +93,30 @@ TEST(BlameGenerated, SlowLinkIsTheLinkRoot)
     }
 }
 
+// A slow link inside a collective: ranks 40 and 41 are in one TP group (TP 8: ranks 40..47), so the link slows the
+// group's all-reduce, which ends together on every member once its slowest link is done. Whoever left it late names
+// the link (both of its ends show the slow transit), in every step.
+TEST(BlameGenerated, SlowLinkInsideACollectiveIsTheLinkRoot)
+{
+    ScratchDir dir;
+    testgen::GeneratorOptions o;
+    o.slowLink = std::make_pair(40, 41);
+    const auto blame = blameOf(o, dir);
+    ASSERT_EQ(blame.steps.size(), static_cast<size_t>(kSteps));
+    for (const auto& s : blame.steps) {
+        ASSERT_FALSE(s.roots.empty()) << "step " << s.step;
+        const auto& top = s.roots.front();
+        ASSERT_TRUE(top.link) << "step " << s.step;
+        EXPECT_EQ(top.link->first, 40) << "step " << s.step;
+        EXPECT_EQ(top.link->second, 41) << "step " << s.step;
+        EXPECT_EQ(top.cause, query::BlameCause::Link) << "step " << s.step;
+        EXPECT_GT(static_cast<double>(top.transitNs),
+            0.6 / testgen::GeneratorOptions::kSlowLinkFactor * static_cast<double>(top.expectedTransitNs));
+        EXPECT_GE(top.share, 0.5) << "step " << s.step;
+        ASSERT_FALSE(top.chain.empty());
+    }
+}
+
 TEST(BlameGenerated, SlowHostIsTheHostRoot)
 {
     ScratchDir dir;

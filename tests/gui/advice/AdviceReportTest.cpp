@@ -9,6 +9,8 @@
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/gui/steps/TimeOverviewDock.h"
 #include "npuscope/gui/timeline/TimelineDock.h"
+#include "npuscope/query/CriticalPath.h"
+#include "npuscope/query/ReportText.h"
 #include "npuscope/query/advice/AdviceQuery.h"
 #include "npuscope/query/advice/HtmlReport.h"
 #include "npuscope/testgen/ClusterGenerator.h"
@@ -123,13 +125,54 @@ TEST(HtmlReport, GeneratedSlowRankClusterIsWellFormedAndComplete)
     EXPECT_NE(html.find("16 rank folders"), std::string::npos);
 }
 
+// The critical path section: per step its length and shares, the path by rank and the communication ops with the most
+// serial time, as query::CriticalPath computes them; without a path the section says it was not computed.
+TEST(HtmlReport, CriticalPathSectionListsEveryStep)
+{
+    test::ScratchDir dir;
+    const std::string folder = generateSlowRank(dir);
+    auto db = test::openFolder(folder);
+    ASSERT_TRUE(db);
+    const auto findings = AdviceQuery::run(*db);
+    const auto graph = query::DependencyGraphBuilder::build(*db);
+    const auto steps = query::CriticalPath::run(graph);
+    ASSERT_FALSE(steps.empty());
+    const std::string html = HtmlReport::build(*db, findings,
+        { .paths = { folder }, .generatedAt = "x", .skipFirstStep = true, .graph = &graph, .criticalPath = &steps });
+    expectSelfContainedReport(html, findings);
+    const size_t section = html.find("<h2>Critical path</h2>");
+    ASSERT_NE(section, std::string::npos);
+    EXPECT_LT(section, html.find("<h2>Findings</h2>"));
+    for (const auto& s : steps) {
+        const size_t at
+            = html.find("<h3 id=\"critical-path-" + std::to_string(s.step) + "\">Step " + std::to_string(s.step)
+                + ": critical path " + query::report::fixed(3, static_cast<double>(s.lengthNs) / 1e6) + " ms");
+        ASSERT_NE(at, std::string::npos) << "step " << s.step;
+        // Its stays on the ranks: the first stay's rank opens the path table; the top communication ops are named.
+        const auto visits = query::CriticalPath::visits(s.segments);
+        ASSERT_FALSE(visits.empty());
+        EXPECT_NE(
+            html.find("<tr><td class=\"n\">" + std::to_string(visits.front().rank) + "</td>", at), std::string::npos);
+        for (const auto& o : s.topCommunication)
+            EXPECT_NE(html.find("<tr><td>" + HtmlReport::escape(graph.strings.text(o.name)) + "</td>", at),
+                std::string::npos);
+    }
+    const std::string without = HtmlReport::build(*db, findings, { .paths = { folder }, .generatedAt = "x" });
+    EXPECT_EQ(xmlError(without), QString());
+    EXPECT_NE(without.find("<h2>Critical path</h2>\n<p>Not computed"), std::string::npos);
+}
+
 TEST(HtmlReport, RealTwoRankSampleIsWellFormed)
 {
     auto db = test::openFolder((test::dataDir() / "torch_npu_2rank_level1").string());
     ASSERT_TRUE(db);
     const auto findings = AdviceQuery::run(*db);
-    const std::string html = HtmlReport::build(*db, findings, { .paths = { "sample" }, .generatedAt = {} });
+    const auto graph = query::DependencyGraphBuilder::build(*db);
+    const auto steps = query::CriticalPath::run(graph);
+    const std::string html = HtmlReport::build(*db, findings,
+        { .paths = { "sample" }, .generatedAt = {}, .skipFirstStep = true, .graph = &graph, .criticalPath = &steps });
     expectSelfContainedReport(html, findings);
+    EXPECT_NE(html.find("<h2>Critical path</h2>"), std::string::npos);
     EXPECT_NE(html.find(">rank 0</text>"), std::string::npos);
     EXPECT_NE(html.find(">rank 1</text>"), std::string::npos);
     EXPECT_NE(html.find("2 rank folders"), std::string::npos);
