@@ -29,6 +29,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace {
@@ -118,6 +119,13 @@ struct Arguments {
     }
     bool isSet(const QCommandLineOption& o) const { return parser.isSet(o); }
     QString value(const QCommandLineOption& o) const { return parser.value(o); }
+    // The option's value as a whole number; nullopt when it is not one.
+    std::optional<qlonglong> number(const QCommandLineOption& o) const
+    {
+        bool isNumber = false;
+        const qlonglong n = value(o).toLongLong(&isNumber);
+        return isNumber ? std::optional(n) : std::nullopt;
+    }
 };
 
 // --lang and --theme over the saved appearance (a screenshot starts from the defaults); 0, or the exit code of a bad
@@ -206,43 +214,39 @@ int runWindow(QApplication& app, const Arguments& args, const QStringList& paths
 int applySelection(npuscope::gui::MainWindow& window, const Arguments& args, QDockWidget* dock)
 {
     if (args.isSet(args.stepOption)) {
-        bool isNumber = false;
-        const qlonglong step = args.value(args.stepOption).toLongLong(&isNumber);
-        if (!isNumber)
+        const auto step = args.number(args.stepOption);
+        if (!step)
             return fail(2, QStringLiteral("--step needs a step number, not '%1'").arg(args.value(args.stepOption)));
-        window.workspace()->setStep(step);
+        window.workspace()->setStep(*step);
     }
     if (args.isSet(args.rankOption)) {
-        bool isNumber = false;
-        const qlonglong rank = args.value(args.rankOption).toLongLong(&isNumber);
+        const auto rank = args.number(args.rankOption);
         if (args.value(args.rankOption) == QStringLiteral("all"))
             window.operatorDock()->showAllRanks();
-        else if (isNumber)
-            window.workspace()->setSelectedRank(rank);
+        else if (rank)
+            window.workspace()->setSelectedRank(*rank);
         else
             return fail(2, QStringLiteral("--rank needs a rank number or 'all', not '%1'").arg(args.value(args.rankOption)));
     }
     if (args.isSet(args.compareOption)) {
-        bool isNumber = false;
-        const qlonglong rank = args.value(args.compareOption).toLongLong(&isNumber);
-        if (!isNumber)
+        const auto rank = args.number(args.compareOption);
+        if (!rank)
             return fail(2, QStringLiteral("--compare needs a rank number, not '%1'").arg(args.value(args.compareOption)));
-        window.operatorDock()->setCompareRank(rank);
+        window.operatorDock()->setCompareRank(*rank);
     }
     if (args.isSet(args.collectiveOption)) {
-        bool isNumber = false;
-        const int k = args.value(args.collectiveOption).toInt(&isNumber);
+        const auto k = args.number(args.collectiveOption);
         auto* collectives = window.collectivesDock();
         window.focusDock(collectives); // it loads once shown
         window.show();
         if (!window.waitUntilIdle())
             return fail(1, QStringLiteral("timed out waiting for the views"));
-        if (!isNumber || k < 0 || k >= collectives->model()->rowCount())
+        if (!k || *k < 0 || *k >= collectives->model()->rowCount())
             return fail(2,
                 QStringLiteral("--collective needs an instance index below %1, not '%2'")
                     .arg(collectives->model()->rowCount())
                     .arg(args.value(args.collectiveOption)));
-        collectives->tableView()->setCurrentIndex(collectives->model()->index(k, 0));
+        collectives->tableView()->setCurrentIndex(collectives->model()->index(static_cast<int>(*k), 0));
         if (dock)
             window.focusDock(dock);
     }

@@ -69,6 +69,10 @@ inline constexpr double kAnyReal = -std::numeric_limits<double>::infinity();
 bool parseArgs(const std::vector<std::string>& args, std::initializer_list<IntArg> ints,
     std::initializer_list<TextArg> texts = {}, std::initializer_list<RealArg> reals = {});
 
+// A window size "WxH" (--size) into width and height; an empty text leaves them as they are. False when text is not a
+// size.
+bool parseSize(const std::string& text, int& width, int& height);
+
 // Generates g's cluster into g.outDir unless a finished one is there already (the generator's marker file), so a
 // case reruns on the same files; false, with the case's name (when not empty) and the reason on stderr, when
 // generation fails.

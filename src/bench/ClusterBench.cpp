@@ -124,6 +124,11 @@ bool parseArgs(const std::vector<std::string>& args, std::initializer_list<IntAr
     return true;
 }
 
+bool parseSize(const std::string& text, int& width, int& height)
+{
+    return text.empty() || std::sscanf(text.c_str(), "%dx%d", &width, &height) == 2;
+}
+
 std::string defaultWorkDir() { return (fs::temp_directory_path() / "npuscope-bench").string(); }
 
 bool generateOnce(const testgen::GeneratorOptions& g, const char* caseName)

@@ -100,22 +100,14 @@ WindowOpen openWindow(gui::MainWindow& window, const std::string& path)
 
 int guiOpen(int argc, char** argv, const std::vector<std::string>& args)
 {
-    std::string path;
+    std::string path, size;
     int expandSeconds = 15;
     int repeat = 3;
     int width = 1920, height = 1080;
-    for (size_t i = 0; i + 1 < args.size(); i += 2) {
-        if (args[i] == "--path")
-            path = args[i + 1];
-        else if (args[i] == "--expand-seconds")
-            expandSeconds = std::max(0, std::atoi(args[i + 1].c_str()));
-        else if (args[i] == "--repeat")
-            repeat = std::max(1, std::atoi(args[i + 1].c_str()));
-        else if (args[i] == "--size" && std::sscanf(args[i + 1].c_str(), "%dx%d", &width, &height) == 2)
-            continue;
-        else
-            return 2;
-    }
+    if (!parseArgs(args, { { "--expand-seconds", &expandSeconds, 0 }, { "--repeat", &repeat, 1 } },
+            { { "--path", &path }, { "--size", &size } })
+        || !parseSize(size, width, height))
+        return 2;
     if (path.empty()) {
         std::fprintf(stderr,
             "usage: npuscope-bench gui-open --path P [--repeat 3] [--expand-seconds 15] [--size 1920x1080]\n");

@@ -24,18 +24,11 @@ namespace npuscope::bench {
 
 int strategyGraph(int argc, char** argv, const std::vector<std::string>& args)
 {
-    std::string path;
+    std::string path, size;
     int width = 1920, height = 1080, frames = 15;
-    for (size_t i = 0; i + 1 < args.size(); i += 2) {
-        if (args[i] == "--path")
-            path = args[i + 1];
-        else if (args[i] == "--frames")
-            frames = std::max(3, std::atoi(args[i + 1].c_str()));
-        else if (args[i] == "--size" && std::sscanf(args[i + 1].c_str(), "%dx%d", &width, &height) == 2)
-            continue;
-        else
-            return 2;
-    }
+    if (!parseArgs(args, { { "--frames", &frames, 3 } }, { { "--path", &path }, { "--size", &size } })
+        || !parseSize(size, width, height))
+        return 2;
     if (path.empty()) {
         std::fprintf(stderr, "usage: npuscope-bench strategy-graph --path P [--frames 15] [--size 1920x1080]\n");
         return 2;

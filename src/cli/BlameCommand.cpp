@@ -27,14 +27,12 @@ int run(const std::vector<std::string>& args)
     options.report(report).step([&](long long n) { step = n; });
     if (const auto status = options.parse(args))
         return *status;
-    auto db = npuscope::cli::loadRanks("blame", report, npuscope::io::kNoGroup);
-    if (!db)
-        return 1;
-    const auto blame = npuscope::query::BlameAnalysis::run(*db);
-    npuscope::cli::printReport(
-        report, [&] { return npuscope::query::CollectivesReport::blameJson(blame, step); },
-        [&] { return npuscope::query::CollectivesReport::blameText(blame, step); });
-    return std::cout ? 0 : 1;
+    using npuscope::query::BlameAnalysis;
+    using npuscope::query::CollectivesReport;
+    return npuscope::cli::loadAndPrint(
+        "blame", report, npuscope::io::kNoGroup,
+        [&](npuscope::model::Database& db) { return CollectivesReport::blameJson(BlameAnalysis::run(db), step); },
+        [&](npuscope::model::Database& db) { return CollectivesReport::blameText(BlameAnalysis::run(db), step); });
 }
 
 const bool kRegistered = npuscope::cli::registerCommand({ "blame", kUsage, &run, 100 });

@@ -123,6 +123,20 @@ template <typename Document, typename Text> void printReport(const ReportArgs& r
         std::cout << text();
 }
 
+// The rest of a report command once its options are parsed: the ranks loaded (the deferred files of groups too), then
+// document(db) or text(db) printed (printReport). Returns the exit status.
+template <typename Document, typename Text>
+int loadAndPrint(
+    const char* command, const ReportArgs& report, io::DeferredGroups groups, Document&& document, Text&& text)
+{
+    auto db = loadRanks(command, report, groups);
+    if (!db)
+        return 1;
+    printReport(
+        report, [&] { return document(*db); }, [&] { return text(*db); });
+    return std::cout ? 0 : 1;
+}
+
 // The whole of a report command without options of its own (`<command> [--json] [--no-cache] PATH...`): the
 // summary of every rank loaded (no deferred files), then Report::json(db) or Report::text(db) printed. Returns the
 // exit status.
@@ -133,11 +147,9 @@ template <typename Report> int runReport(const char* command, const std::vector<
     options.report(report);
     if (const auto status = options.parse(args))
         return *status;
-    auto db = loadRanks(command, report, io::kNoGroup);
-    if (!db)
-        return 1;
-    printReport(report, [&] { return Report::json(*db); }, [&] { return Report::text(*db); });
-    return std::cout ? 0 : 1;
+    return loadAndPrint(
+        command, report, io::kNoGroup, [](model::Database& db) { return Report::json(db); },
+        [](model::Database& db) { return Report::text(db); });
 }
 
 // A command of npuscope-cli, each in its own file (src/cli/<Name>Command.cpp). usage is its block of the usage text

@@ -32,14 +32,16 @@ int run(const std::vector<std::string>& args)
         .text("--group", [&](const std::string& g) { filter.group = g; });
     if (const auto status = options.parse(args))
         return *status;
-    auto db = npuscope::cli::loadRanks("collectives", report, npuscope::io::kNoGroup);
-    if (!db)
-        return 1;
-    const auto blame = npuscope::query::BlameAnalysis::run(*db);
-    npuscope::cli::printReport(
-        report, [&] { return npuscope::query::CollectivesReport::collectivesJson(*db, blame, filter); },
-        [&] { return npuscope::query::CollectivesReport::collectivesText(*db, blame, filter); });
-    return std::cout ? 0 : 1;
+    using npuscope::query::BlameAnalysis;
+    using npuscope::query::CollectivesReport;
+    return npuscope::cli::loadAndPrint(
+        "collectives", report, npuscope::io::kNoGroup,
+        [&](npuscope::model::Database& db) {
+            return CollectivesReport::collectivesJson(db, BlameAnalysis::run(db), filter);
+        },
+        [&](npuscope::model::Database& db) {
+            return CollectivesReport::collectivesText(db, BlameAnalysis::run(db), filter);
+        });
 }
 
 const bool kRegistered = npuscope::cli::registerCommand({ "collectives", kUsage, &run, 100 });

@@ -36,6 +36,21 @@ int64_t mtimeNs(const std::string& path)
     return static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
 }
 
+// The facts a rank file and a group file both say about themselves (format, schema, importer version, tool, rank)
+// and the one that is theirs alone (extraKey = extraValue), as key/value rows of table.
+void writeFacts(
+    model::Database& db, const char* table, int64_t rank, const char* extraKey, const std::string& extraValue)
+{
+    auto meta = db.prepare(std::string("INSERT INTO ") + table + " VALUES (?1, ?2)");
+    const std::map<std::string, std::string> facts { { "format", std::to_string(RankImport::kFormat) },
+        { "schema", ParseCache::schemaHash() }, { "importer_version", std::to_string(ParseCache::importerVersion()) },
+        { "tool", kTool }, { "rank", std::to_string(rank) }, { extraKey, extraValue } };
+    for (const auto& [k, v] : facts) {
+        meta.bind(1, k).bind(2, v).run();
+        meta.reset();
+    }
+}
+
 void describe(model::Database& db, const io::PlannedRank& rank, const std::string& rankDir,
     const std::vector<io::PlanIssue>& issues)
 {
@@ -44,14 +59,7 @@ void describe(model::Database& db, const io::PlannedRank& rank, const std::strin
             "mtime_ns INTEGER);"
             "CREATE TABLE npuscope_import_issue(severity TEXT NOT NULL, path TEXT, message TEXT NOT NULL);");
     db.exec("BEGIN");
-    auto meta = db.prepare("INSERT INTO npuscope_import VALUES (?1, ?2)");
-    const std::map<std::string, std::string> facts { { "format", std::to_string(RankImport::kFormat) },
-        { "schema", ParseCache::schemaHash() }, { "importer_version", std::to_string(ParseCache::importerVersion()) },
-        { "tool", kTool }, { "rank", std::to_string(rank.rank) }, { "rank_dir", rankDir } };
-    for (const auto& [k, v] : facts) {
-        meta.bind(1, k).bind(2, v).run();
-        meta.reset();
-    }
+    writeFacts(db, "npuscope_import", rank.rank, "rank_dir", rankDir);
     auto input = db.prepare("INSERT INTO npuscope_import_input VALUES (?1, ?2, ?3, ?4)");
     for (const auto& f : rank.files) {
         std::error_code ec;
@@ -200,14 +208,7 @@ void describeGroup(
             "CREATE TABLE npuscope_import_input(path TEXT NOT NULL, kind TEXT NOT NULL, size INTEGER, "
             "mtime_ns INTEGER);");
     db.exec("BEGIN");
-    auto meta = db.prepare("INSERT INTO npuscope_import_group VALUES (?1, ?2)");
-    const std::map<std::string, std::string> facts { { "format", std::to_string(RankImport::kFormat) },
-        { "schema", ParseCache::schemaHash() }, { "importer_version", std::to_string(ParseCache::importerVersion()) },
-        { "tool", kTool }, { "rank", std::to_string(rank) }, { "scope", scope } };
-    for (const auto& [k, v] : facts) {
-        meta.bind(1, k).bind(2, v).run();
-        meta.reset();
-    }
+    writeFacts(db, "npuscope_import_group", rank, "scope", scope);
     auto input = db.prepare("INSERT INTO npuscope_import_input VALUES (?1, ?2, ?3, ?4)");
     for (const auto& f : files) {
         input.bind(1, f.path).bind(2, io::fileKindName(f.kind)).bind(3, static_cast<int64_t>(f.size));

@@ -348,12 +348,20 @@ void ModelWriter::addApiStatistic(const ApiStatisticRow& r)
         r.rankId, r.deviceId, r.level, r.apiName, r.totalNs, r.count, r.avgNs, r.minNs, r.maxNs, r.variance);
 }
 
-int64_t ModelWriter::addCommOp(const CommOpRow& r)
+namespace {
+
+// One row through the bulk form of its table (addMany(rows, n, ids)); the row's id.
+template <class Row>
+int64_t addOne(ModelWriter& writer, void (ModelWriter::*addMany)(const Row*, std::size_t, int64_t*), const Row& r)
 {
     int64_t id = 0;
-    addCommOps(&r, 1, &id);
+    (writer.*addMany)(&r, 1, &id);
     return id;
 }
+
+} // namespace
+
+int64_t ModelWriter::addCommOp(const CommOpRow& r) { return addOne(*this, &ModelWriter::addCommOps, r); }
 
 void ModelWriter::addCommOps(const CommOpRow* rows, std::size_t n, int64_t* ids)
 {
@@ -366,9 +374,7 @@ void ModelWriter::addCommOps(const CommOpRow* rows, std::size_t n, int64_t* ids)
 
 int64_t ModelWriter::addCommBandwidth(const CommBandwidthRow& r)
 {
-    int64_t id = 0;
-    addCommBandwidths(&r, 1, &id);
-    return id;
+    return addOne(*this, &ModelWriter::addCommBandwidths, r);
 }
 
 void ModelWriter::addCommBandwidths(const CommBandwidthRow* rows, std::size_t n, int64_t* ids)

@@ -102,6 +102,54 @@ private:
     std::unordered_map<int64_t, uint32_t> m_byId;
 };
 
+// A rank's per-op FLOPs (opFlops: name, flops of its op_flops rows in line order) by the last part of the op's scope
+// name (Default/.../MatMul-op9 -> MatMul-op9, as the timeline names the task); the first line wins.
+std::unordered_map<std::string, double> flopsByLastScopePart(model::Statement& opFlops, int64_t rank)
+{
+    std::unordered_map<std::string, double> flopsOf;
+    opFlops.reset();
+    opFlops.bind(1, rank);
+    while (opFlops.step()) {
+        const std::string full = opFlops.text(0);
+        const auto slash = full.rfind('/');
+        flopsOf.emplace(slash == std::string::npos ? full : full.substr(slash + 1), opFlops.real(1));
+    }
+    return flopsOf;
+}
+
+// The peers of the step's point-to-point ops (sends and receives): the communication matrix names the op of each p2p
+// link.
+std::vector<MareyQuery::OpPeer> p2pPeers(model::Database& db, const MareyStep& out, std::optional<int64_t> stepId)
+{
+    std::map<std::pair<int64_t, std::string>, int64_t> peerOf;
+    auto links = db.prepare("SELECT DISTINCT rank_id, op_name, src, dst FROM comm_link WHERE kind = 'p2p' AND op_name "
+                            "IS NOT NULL AND src IS NOT NULL AND dst IS NOT NULL AND src <> dst AND (?1 IS NULL OR "
+                            "step = ?1)");
+    links.bind(1, stepId);
+    while (links.step()) {
+        const int64_t rank = links.int64(0), src = links.int64(2), dst = links.int64(3);
+        if (rank == src)
+            peerOf[{ rank, links.text(1) }] = dst;
+        else if (rank == dst)
+            peerOf[{ rank, links.text(1) }] = src;
+    }
+    std::vector<MareyQuery::OpPeer> peers;
+    if (peerOf.empty())
+        return peers;
+    for (int d = 0; d < static_cast<int>(out.devices.size()); ++d) {
+        const auto& dev = out.devices[d];
+        for (int i = 0; i < static_cast<int>(dev.ops.size()); ++i) {
+            const auto& op = dev.ops[i];
+            if (op.kind != MareyOpKind::Send && op.kind != MareyOpKind::Receive)
+                continue;
+            auto it = peerOf.find({ dev.rank, out.names[op.name] });
+            if (it != peerOf.end())
+                peers.push_back({ d, i, it->second });
+        }
+    }
+    return peers;
+}
+
 } // namespace
 
 std::vector<int64_t> MareyQuery::steps(model::Database& db)
@@ -217,14 +265,7 @@ MareyStep MareyQuery::step(model::Database& db, const ParallelLayout& layout, st
                         to = from; // no span of that step: no task
                     }
                 }
-                std::unordered_map<std::string, double> flopsOf; // by the name's last scope part; the first line wins
-                opFlops.reset();
-                opFlops.bind(1, rank);
-                while (opFlops.step()) {
-                    const std::string full = opFlops.text(0);
-                    const auto slash = full.rfind('/');
-                    flopsOf.emplace(slash == std::string::npos ? full : full.substr(slash + 1), opFlops.real(1));
-                }
+                const auto flopsOf = flopsByLastScopePart(opFlops, rank);
                 deviceTasks.reset();
                 deviceTasks.bind(1, rank).bind(2, from).bind(3, to);
                 while (deviceTasks.step()) {
@@ -276,35 +317,7 @@ MareyStep MareyQuery::step(model::Database& db, const ParallelLayout& layout, st
         out.stages.push_back(s);
     }
     match(out);
-
-    // Per-op peers of point-to-point ops: the communication matrix names the op of each p2p link.
-    std::map<std::pair<int64_t, std::string>, int64_t> peerOf;
-    auto links = db.prepare("SELECT DISTINCT rank_id, op_name, src, dst FROM comm_link WHERE kind = 'p2p' AND op_name "
-                            "IS NOT NULL AND src IS NOT NULL AND dst IS NOT NULL AND src <> dst AND (?1 IS NULL OR "
-                            "step = ?1)");
-    links.bind(1, stepId);
-    while (links.step()) {
-        const int64_t rank = links.int64(0), src = links.int64(2), dst = links.int64(3);
-        if (rank == src)
-            peerOf[{ rank, links.text(1) }] = dst;
-        else if (rank == dst)
-            peerOf[{ rank, links.text(1) }] = src;
-    }
-    std::vector<OpPeer> peers;
-    if (!peerOf.empty()) {
-        for (int d = 0; d < static_cast<int>(out.devices.size()); ++d) {
-            const auto& dev = out.devices[d];
-            for (int i = 0; i < static_cast<int>(dev.ops.size()); ++i) {
-                const auto& op = dev.ops[i];
-                if (op.kind != MareyOpKind::Send && op.kind != MareyOpKind::Receive)
-                    continue;
-                auto it = peerOf.find({ dev.rank, out.names[op.name] });
-                if (it != peerOf.end())
-                    peers.push_back({ d, i, it->second });
-            }
-        }
-    }
-    pairSendReceive(out, layout, peers);
+    pairSendReceive(out, layout, p2pPeers(db, out, stepId));
     return out;
 }
 

@@ -22,6 +22,20 @@ std::string stepColumnList(int count, const char* before = "", const char* after
     return out;
 }
 
+// select + " FROM " + table, only the rows of step when there is one, in order, prepared with step bound.
+model::Statement prepareForStep(
+    model::Database& db, std::string select, const char* table, std::optional<int64_t> step, const char* order)
+{
+    std::string sql = std::move(select) + " FROM " + table;
+    if (step)
+        sql += " WHERE step = ?1";
+    sql += std::string(" ORDER BY ") + order;
+    auto st = db.prepare(sql);
+    if (step)
+        st.bind(1, *step);
+    return st;
+}
+
 // The means of count step columns of table per key (rank_id of step_trace, stage_index of cluster_stage_step), after
 // head (the key and the columns before the step columns) and before the row count. skipFirst leaves out each key's
 // first step when it has more than one. One text for both tables, so the two averages agree.
@@ -100,15 +114,11 @@ std::vector<int64_t> StepQuery::steps(model::Database& db)
 std::vector<StepBreakdown> StepQuery::breakdown(model::Database& db, std::optional<int64_t> step)
 {
     // The Device_id column exists only in multi-device builds; otherwise use the rank's device.
-    std::string sql = std::string("SELECT rank_id, COALESCE(device_id, (SELECT r.device_id FROM rank r WHERE "
-                                  "r.rank_id = step_trace.rank_id)), step")
-        + stepColumnList(kStepColumnCount) + " FROM step_trace";
-    if (step)
-        sql += " WHERE step = ?1";
-    sql += " ORDER BY rank_id, step, device_id";
-    auto st = db.prepare(sql);
-    if (step)
-        st.bind(1, *step);
+    auto st = prepareForStep(db,
+        std::string("SELECT rank_id, COALESCE(device_id, (SELECT r.device_id FROM rank r WHERE "
+                    "r.rank_id = step_trace.rank_id)), step")
+            + stepColumnList(kStepColumnCount),
+        "step_trace", step, "rank_id, step, device_id");
     std::vector<StepBreakdown> out;
     while (st.step())
         out.push_back(readBreakdown(st));
@@ -169,15 +179,8 @@ std::vector<StageBreakdown> readStages(model::Statement& st, bool averaged)
 
 std::vector<StageBreakdown> StepQuery::stages(model::Database& db, std::optional<int64_t> step)
 {
-    std::string sql = "SELECT stage_index, ranks, step";
-    sql += stepColumnList(kStageColumnCount);
-    sql += " FROM cluster_stage_step";
-    if (step)
-        sql += " WHERE step = ?1";
-    sql += " ORDER BY step, stage_index, source_line";
-    auto st = db.prepare(sql);
-    if (step)
-        st.bind(1, *step);
+    auto st = prepareForStep(db, "SELECT stage_index, ranks, step" + stepColumnList(kStageColumnCount),
+        "cluster_stage_step", step, "step, stage_index, source_line");
     return readStages(st, false);
 }
 

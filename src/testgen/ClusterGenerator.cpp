@@ -8,6 +8,8 @@
 
 #include "ClusterGeneratorParts.h"
 
+#include "npuscope/core/EnumNames.h"
+
 #include <algorithm>
 #include <array>
 #include <filesystem>
@@ -169,11 +171,10 @@ bool generateRank(const Cluster& c, int rank, const std::vector<StepPlan>& steps
     return trace.close(error);
 }
 
-} // namespace
-
-bool ClusterGenerator::generate(const GeneratorOptions& input, std::string& error)
+// Checks the options and fills the ones left to the generator (pp, tp and dp of 0, microbatches); false, with error
+// naming the first option that is out of range, when they cannot make a cluster.
+bool completeOptions(GeneratorOptions& o, std::string& error)
 {
-    GeneratorOptions o = input;
     if (o.ranks < 1) {
         error = "--ranks must be at least 1";
         return false;
@@ -255,6 +256,16 @@ bool ClusterGenerator::generate(const GeneratorOptions& input, std::string& erro
                 "analysis.db)";
         return false;
     }
+    return true;
+}
+
+} // namespace
+
+bool ClusterGenerator::generate(const GeneratorOptions& input, std::string& error)
+{
+    GeneratorOptions o = input;
+    if (!completeOptions(o, error))
+        return false;
 
     Cluster c;
     c.options = o;
@@ -347,26 +358,15 @@ bool ClusterGenerator::generate(const GeneratorOptions& input, std::string& erro
     return !legacy || writeLegacyJobFiles(c, root, error);
 }
 
-const char* formatName(OutputFormat format)
-{
-    switch (format) {
-    case OutputFormat::TorchNpu:
-        return "torch_npu";
-    case OutputFormat::MindSpore:
-        return "mindspore";
-    case OutputFormat::MindSporeLegacy:
-        return "mindspore-legacy";
-    }
-    return "torch_npu";
-}
+namespace {
 
-std::optional<OutputFormat> formatFromName(std::string_view name)
-{
-    for (const auto f : { OutputFormat::TorchNpu, OutputFormat::MindSpore, OutputFormat::MindSporeLegacy }) {
-        if (name == formatName(f))
-            return f;
-    }
-    return std::nullopt;
-}
+constexpr EnumName<OutputFormat> kFormatNames[] { { OutputFormat::TorchNpu, "torch_npu" },
+    { OutputFormat::MindSpore, "mindspore" }, { OutputFormat::MindSporeLegacy, "mindspore-legacy" } };
+
+} // namespace
+
+const char* formatName(OutputFormat format) { return nameOf(kFormatNames, format, "torch_npu"); }
+
+std::optional<OutputFormat> formatFromName(std::string_view name) { return valueOf(kFormatNames, name); }
 
 } // namespace npuscope::testgen

@@ -7,6 +7,7 @@
 
 #include "npuscope/core/GroupHash.h"
 
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -61,30 +62,29 @@ Layout buildLayout(int pp, int tp, int dp)
             l.rankGroups[static_cast<size_t>(r)][kind] = static_cast<int>(l.groups.size());
         l.groups.push_back(makeGroup(name, std::move(ranks)));
     };
-    for (int p = 0; p < pp; ++p) {
-        for (int d = 0; d < dp; ++d) {
-            std::vector<int> ranks;
-            for (int t = 0; t < tp; ++t)
-                ranks.push_back(p * tp * dp + d * tp + t);
-            add(TpGroup, "tp", ranks);
+    // The groups along one axis of the (p, d, t) grid, rank = p * tp * dp + d * tp + t: one per point of the other two
+    // axes (the first of them outermost), its ranks in the order of the axis.
+    const std::array<int, 3> size { pp, dp, tp };
+    auto addAlong = [&](GroupKind kind, const char* name, size_t axis) {
+        const size_t outer = axis == 0 ? 1 : 0;
+        const size_t inner = axis == 2 ? 1 : 2;
+        for (int a = 0; a < size[outer]; ++a) {
+            for (int b = 0; b < size[inner]; ++b) {
+                std::vector<int> ranks;
+                for (int k = 0; k < size[axis]; ++k) {
+                    std::array<int, 3> at {};
+                    at[outer] = a;
+                    at[inner] = b;
+                    at[axis] = k;
+                    ranks.push_back(at[0] * tp * dp + at[1] * tp + at[2]);
+                }
+                add(kind, name, ranks);
+            }
         }
-    }
-    for (int p = 0; p < pp; ++p) {
-        for (int t = 0; t < tp; ++t) {
-            std::vector<int> ranks;
-            for (int d = 0; d < dp; ++d)
-                ranks.push_back(p * tp * dp + d * tp + t);
-            add(DpGroup, "dp", ranks);
-        }
-    }
-    for (int d = 0; d < dp; ++d) {
-        for (int t = 0; t < tp; ++t) {
-            std::vector<int> ranks;
-            for (int p = 0; p < pp; ++p)
-                ranks.push_back(p * tp * dp + d * tp + t);
-            add(PpGroup, "pp", ranks);
-        }
-    }
+    };
+    addAlong(TpGroup, "tp", 2);
+    addAlong(DpGroup, "dp", 1);
+    addAlong(PpGroup, "pp", 0);
     return l;
 }
 

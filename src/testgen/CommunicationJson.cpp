@@ -86,43 +86,51 @@ Json timeInfo(int64_t start, bool withStart, int64_t elapse, int64_t transit, in
     return t;
 }
 
-} // namespace
-
-std::string communicationJson(const Cluster& c, const std::vector<StepPlan>& steps)
+// {"step<N>": {"p2p": {...}, "collective": {...}}}, the nesting both files share; fill(step, p2p, kind) writes the
+// ops of one step and kind into kind.
+template <class Fill> std::string perStepAndKind(const std::vector<StepPlan>& steps, Fill fill)
 {
     Json root = Json::object();
     for (const auto& sp : steps) {
         Json stepObj;
         for (const bool p2p : { true, false }) {
             Json kind = Json::object();
-            std::vector<const CommOp*> all;
-            int64_t e = 0, tr = 0, w = 0, sy = 0, id = 0;
-            for (const auto& op : sp.ops) {
-                if (op.p2p != p2p)
-                    continue;
-                all.push_back(&op);
-                Json info;
-                info["Communication Time Info"]
-                    = timeInfo(op.ts, true, op.elapse(), op.transit, op.wait, op.sync, op.idle);
-                info["Communication Bandwidth Info"] = bandwidthInfo({ &op }, false);
-                kind[opKey(c, op) + "@" + c.layout.groups[static_cast<size_t>(op.group)].hash] = std::move(info);
-                e += op.elapse();
-                tr += op.transit;
-                w += op.wait;
-                sy += op.sync;
-                id += op.idle;
-            }
-            if (!all.empty()) {
-                Json info;
-                info["Communication Time Info"] = timeInfo(0, false, e, tr, w, sy, id);
-                info["Communication Bandwidth Info"] = bandwidthInfo(all, true);
-                kind["Total Op Info"] = std::move(info);
-            }
+            fill(sp, p2p, kind);
             stepObj[p2p ? "p2p" : "collective"] = std::move(kind);
         }
         root["step" + std::to_string(sp.step)] = std::move(stepObj);
     }
     return root.dump();
+}
+
+} // namespace
+
+std::string communicationJson(const Cluster& c, const std::vector<StepPlan>& steps)
+{
+    return perStepAndKind(steps, [&](const StepPlan& sp, bool p2p, Json& kind) {
+        std::vector<const CommOp*> all;
+        int64_t e = 0, tr = 0, w = 0, sy = 0, id = 0;
+        for (const auto& op : sp.ops) {
+            if (op.p2p != p2p)
+                continue;
+            all.push_back(&op);
+            Json info;
+            info["Communication Time Info"] = timeInfo(op.ts, true, op.elapse(), op.transit, op.wait, op.sync, op.idle);
+            info["Communication Bandwidth Info"] = bandwidthInfo({ &op }, false);
+            kind[opKey(c, op) + "@" + c.layout.groups[static_cast<size_t>(op.group)].hash] = std::move(info);
+            e += op.elapse();
+            tr += op.transit;
+            w += op.wait;
+            sy += op.sync;
+            id += op.idle;
+        }
+        if (!all.empty()) {
+            Json info;
+            info["Communication Time Info"] = timeInfo(0, false, e, tr, w, sy, id);
+            info["Communication Bandwidth Info"] = bandwidthInfo(all, true);
+            kind["Total Op Info"] = std::move(info);
+        }
+    });
 }
 
 namespace {
@@ -143,73 +151,65 @@ Json linkJson(const LinkInst& l, const std::string* opName)
 
 std::string matrixJson(const Cluster& c, const std::vector<StepPlan>& steps)
 {
-    Json root = Json::object();
-    for (const auto& sp : steps) {
-        Json stepObj;
-        for (const bool p2p : { true, false }) {
-            Json kind = Json::object();
-            // (group, type) -> ops in time order
-            std::map<std::pair<int, std::string>, std::vector<const CommOp*>> byGroup;
-            for (const auto& op : sp.ops) {
-                if (op.p2p == p2p)
-                    byGroup[{ op.group, op.type }].push_back(&op);
-            }
-            for (const auto& [key, ops] : byGroup) {
-                const Group& g = c.layout.groups[static_cast<size_t>(key.first)];
-                const std::string suffix = "@" + g.hash;
-                const std::string type = lowerType(key.second);
-                // Per link: ops ranked by that link's bandwidth, highest first.
-                std::map<std::string, std::vector<std::pair<const LinkInst*, const CommOp*>>> perLink;
-                std::vector<std::string> linkOrder;
-                for (const CommOp* op : ops) {
-                    for (const auto& l : op->links) {
-                        const std::string lk = std::to_string(l.srcLocal) + "-" + std::to_string(l.dstLocal);
-                        if (!perLink.count(lk))
-                            linkOrder.push_back(lk);
-                        perLink[lk].emplace_back(&l, op);
-                    }
-                }
-                for (auto& [lk, v] : perLink) {
-                    std::stable_sort(v.begin(), v.end(),
-                        [](const auto& a, const auto& b) { return a.first->bandwidth() > b.first->bandwidth(); });
-                }
-                const size_t n = ops.size();
-                std::vector<std::pair<std::string, size_t>> slots { { "top1", 0 } };
-                if (n >= 3)
-                    slots.emplace_back("middle", n / 2);
-                slots.emplace_back("bottom1", n - 1);
-                if (n >= 2)
-                    slots.emplace_back("bottom2", n - 2);
-                if (n >= 4)
-                    slots.emplace_back("bottom3", n - 3);
-                for (const auto& [slot, rankIndex] : slots) {
-                    Json links = Json::object();
-                    for (const auto& lk : linkOrder) {
-                        const auto& v = perLink[lk];
-                        const size_t i = std::min(rankIndex, v.size() - 1);
-                        const std::string name = opKey(c, *v[i].second);
-                        links[lk] = linkJson(*v[i].first, &name);
-                    }
-                    kind[type + "-" + slot + suffix] = std::move(links);
-                }
-                Json totals = Json::object();
-                for (const auto& lk : linkOrder) {
-                    LinkInst sum = *perLink[lk].front().first;
-                    sum.sizeMb = 0;
-                    sum.timeNs = 0;
-                    for (const auto& [l, op] : perLink[lk]) {
-                        sum.sizeMb += l->sizeMb;
-                        sum.timeNs += l->timeNs;
-                    }
-                    totals[lk] = linkJson(sum, nullptr);
-                }
-                kind[type + "-total" + suffix] = std::move(totals);
-            }
-            stepObj[p2p ? "p2p" : "collective"] = std::move(kind);
+    return perStepAndKind(steps, [&](const StepPlan& sp, bool p2p, Json& kind) {
+        // (group, type) -> ops in time order
+        std::map<std::pair<int, std::string>, std::vector<const CommOp*>> byGroup;
+        for (const auto& op : sp.ops) {
+            if (op.p2p == p2p)
+                byGroup[{ op.group, op.type }].push_back(&op);
         }
-        root["step" + std::to_string(sp.step)] = std::move(stepObj);
-    }
-    return root.dump();
+        for (const auto& [key, ops] : byGroup) {
+            const Group& g = c.layout.groups[static_cast<size_t>(key.first)];
+            const std::string suffix = "@" + g.hash;
+            const std::string type = lowerType(key.second);
+            // Per link: ops ranked by that link's bandwidth, highest first.
+            std::map<std::string, std::vector<std::pair<const LinkInst*, const CommOp*>>> perLink;
+            std::vector<std::string> linkOrder;
+            for (const CommOp* op : ops) {
+                for (const auto& l : op->links) {
+                    const std::string lk = std::to_string(l.srcLocal) + "-" + std::to_string(l.dstLocal);
+                    if (!perLink.count(lk))
+                        linkOrder.push_back(lk);
+                    perLink[lk].emplace_back(&l, op);
+                }
+            }
+            for (auto& [lk, v] : perLink) {
+                std::stable_sort(v.begin(), v.end(),
+                    [](const auto& a, const auto& b) { return a.first->bandwidth() > b.first->bandwidth(); });
+            }
+            const size_t n = ops.size();
+            std::vector<std::pair<std::string, size_t>> slots { { "top1", 0 } };
+            if (n >= 3)
+                slots.emplace_back("middle", n / 2);
+            slots.emplace_back("bottom1", n - 1);
+            if (n >= 2)
+                slots.emplace_back("bottom2", n - 2);
+            if (n >= 4)
+                slots.emplace_back("bottom3", n - 3);
+            for (const auto& [slot, rankIndex] : slots) {
+                Json links = Json::object();
+                for (const auto& lk : linkOrder) {
+                    const auto& v = perLink[lk];
+                    const size_t i = std::min(rankIndex, v.size() - 1);
+                    const std::string name = opKey(c, *v[i].second);
+                    links[lk] = linkJson(*v[i].first, &name);
+                }
+                kind[type + "-" + slot + suffix] = std::move(links);
+            }
+            Json totals = Json::object();
+            for (const auto& lk : linkOrder) {
+                LinkInst sum = *perLink[lk].front().first;
+                sum.sizeMb = 0;
+                sum.timeNs = 0;
+                for (const auto& [l, op] : perLink[lk]) {
+                    sum.sizeMb += l->sizeMb;
+                    sum.timeNs += l->timeNs;
+                }
+                totals[lk] = linkJson(sum, nullptr);
+            }
+            kind[type + "-total" + suffix] = std::move(totals);
+        }
+    });
 }
 
 } // namespace npuscope::testgen::detail

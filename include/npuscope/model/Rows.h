@@ -174,24 +174,24 @@ struct FlopsScopeLinkRow {
     double flops = 0;
 };
 
-// kernel_sum: the kernels of one rank, step, name, type and accelerator core (schema.sql); name and type are interned.
-struct KernelSumRow {
+// The columns that say which kernels a kernel_sum or step_kernel row is about: rank, step, name, type and accelerator
+// core (schema.sql); name and type are interned.
+struct KernelKey {
     int64_t rankId = 0;
     OptInt step;
     std::string name;
     OptText type;
     OptText acceleratorCore;
+};
+
+// kernel_sum: the kernels of one rank, step, name, type and accelerator core.
+struct KernelSumRow : KernelKey {
     int64_t kernels = 0;
     int64_t durNs = 0;
 };
 
-// step_kernel: one kernel of the step a step-scoped scan kept (schema.sql); name and type are interned.
-struct StepKernelRow {
-    int64_t rankId = 0;
-    OptInt step;
-    std::string name;
-    OptText type;
-    OptText acceleratorCore;
+// step_kernel: one kernel of the step a step-scoped scan kept.
+struct StepKernelRow : KernelKey {
     int64_t ts = 0; // epoch ns
     int64_t dur = 0; // ns
     OptReal flops; // Σ of the *_fops cells, as KernelRow::flops

@@ -32,35 +32,28 @@ struct CommOp {
     std::optional<double> waitRatio, syncRatio; // as written in the file
 };
 
-// One communication_matrix.json link; src/dst are GLOBAL ranks (nullopt if the group is unknown).
-struct Link {
+// The fields of one communication_matrix.json link, its texts as Text; src/dst are GLOBAL ranks (nullopt if the group
+// is unknown).
+template <class Text> struct LinkFields {
     int64_t reportedBy = 0; // rank whose file holds it
     std::optional<int64_t> step;
-    std::string kind;
-    std::string matrixOp; // "allreduce-total", "allreduce-top1", or a real op name in 2023 builds
-    std::optional<std::string> opType, slot, groupHash;
+    Text kind;
+    Text matrixOp; // "allreduce-total", "allreduce-top1", or a real op name in 2023 builds
+    std::optional<Text> opType, slot, groupHash;
     std::optional<int64_t> localSrc, localDst, src, dst;
-    std::optional<std::string> transport;
+    std::optional<Text> transport;
     std::optional<double> sizeMb;
     std::optional<int64_t> timeNs;
     std::optional<double> bandwidthGbps;
-    std::optional<std::string> opName;
+    std::optional<Text> opName;
 };
 
-// A link as CommQuery::forEachLink shows it: the fields of Link, its texts pointing into forEachLink's own tables
-// (valid while the visit runs; toLink() keeps one).
-struct LinkRef {
-    int64_t reportedBy = 0;
-    std::optional<int64_t> step;
-    std::string_view kind, matrixOp;
-    std::optional<std::string_view> opType, slot, groupHash;
-    std::optional<int64_t> localSrc, localDst, src, dst;
-    std::optional<std::string_view> transport;
-    std::optional<double> sizeMb;
-    std::optional<int64_t> timeNs;
-    std::optional<double> bandwidthGbps;
-    std::optional<std::string_view> opName;
+// One communication_matrix.json link, its texts its own.
+struct Link : LinkFields<std::string> { };
 
+// A link as CommQuery::forEachLink shows it: its texts point into forEachLink's own tables (valid while the visit
+// runs; toLink() keeps one).
+struct LinkRef : LinkFields<std::string_view> {
     Link toLink() const;
 };
 

@@ -151,16 +151,13 @@ void CollectivesDock::fillFilters()
         types.insert(in.opType);
     }
     const QSignalBlocker b1(m_step), b2(m_group), b3(m_type);
-    m_step->clear();
-    m_step->addItem(tr("All steps"));
+    resetChoices(m_step, tr("All steps"));
     for (int64_t s : steps)
         m_step->addItem(QString::number(s), QVariant::fromValue(static_cast<qlonglong>(s)));
-    m_group->clear();
-    m_group->addItem(tr("All groups"));
+    resetChoices(m_group, tr("All groups"));
     for (const auto& g : groups)
         m_group->addItem(QString::fromStdString(g), QString::fromStdString(g));
-    m_type->clear();
-    m_type->addItem(tr("All types"));
+    resetChoices(m_type, tr("All types"));
     for (const auto& t : types)
         m_type->addItem(QString::fromStdString(t), QString::fromStdString(t));
     // The Workspace's step, when it has one, is where the user is looking.

@@ -2,6 +2,7 @@
 #include "npuscope/gui/comm/CommSelectionBar.h"
 
 #include "npuscope/gui/common/DeferredReload.h"
+#include "npuscope/gui/common/DockControls.h"
 #include "npuscope/gui/common/QueryRunner.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/query/CommAnalysisQuery.h"
@@ -105,10 +106,8 @@ CommSelectionBar::CommSelectionBar(Workspace* workspace, QWidget* parent)
 void CommSelectionBar::reloadLists()
 {
     m_updating = true;
-    m_step->clear();
-    m_step->addItem(tr("All steps (total)"));
-    m_group->clear();
-    m_group->addItem(tr("All groups"));
+    resetChoices(m_step, tr("All steps (total)"));
+    resetChoices(m_group, tr("All groups"));
     m_updating = false;
     m_listRunner->run(
         [](model::Database& db) {
@@ -160,8 +159,7 @@ void CommSelectionBar::reloadOps()
         },
         [this](std::vector<std::string> opNames) {
             m_updating = true;
-            m_op->clear();
-            m_op->addItem(tr("All ops"));
+            resetChoices(m_op, tr("All ops"));
             const auto current = m_workspace->commOp();
             int added = 0;
             for (const auto& name : opNames) {
@@ -176,8 +174,7 @@ void CommSelectionBar::reloadOps()
         });
     if (!started) {
         m_updating = true;
-        m_op->clear();
-        m_op->addItem(tr("All ops"));
+        resetChoices(m_op, tr("All ops"));
         m_updating = false;
     }
 }

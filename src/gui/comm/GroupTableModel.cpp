@@ -31,7 +31,7 @@ QString sourceText(const std::string& source)
 } // namespace
 
 GroupTableModel::GroupTableModel(QObject* parent)
-    : RowTableModel(parent)
+    : ComparedRowTableModel(parent)
 {
     constexpr Qt::Alignment left = Qt::AlignLeft | Qt::AlignVCenter;
     auto count = [](int64_t n) { return QVariant::fromValue<qlonglong>(n); };
@@ -75,35 +75,26 @@ GroupTableModel::GroupTableModel(QObject* parent)
             ? QVariant()
             : QVariant(tr("No communication ops are loaded (no communication.json or communication tables)"));
     };
-    m_ownColumns = columns;
-    setColumns(std::move(columns));
+    setOwnColumns(std::move(columns));
 }
 
-void GroupTableModel::setComparison(std::shared_ptr<const query::RunDiff> diff)
+std::vector<RowColumn<Group>> GroupTableModel::comparisonColumns(const query::RunDiff* diff)
 {
-    if (diff == m_diff)
-        return;
-    beginResetModel();
-    m_diff = std::move(diff);
     m_groupFigures.clear();
-    std::vector<RowColumn<Group>> columns = m_ownColumns;
-    if (m_diff) {
-        for (const auto& c : m_diff->communication) {
-            auto& f = m_groupFigures[c.group];
-            f.base = f.base.value_or(0) + c.baseElapseMs;
-            f.neu = f.neu.value_or(0) + c.newElapseMs;
-        }
-        auto more = CompareColumns::make<Group>(
-            tr("elapse"), tr("ms/step"), 3, [this](const Group& g) -> std::optional<CompareFigures> {
-                const auto it = m_groupFigures.find(g.hash);
-                if (g.hash.empty() || it == m_groupFigures.end())
-                    return std::nullopt;
-                return it->second;
-            });
-        columns.insert(columns.end(), more.begin(), more.end());
+    if (!diff)
+        return {};
+    for (const auto& c : diff->communication) {
+        auto& f = m_groupFigures[c.group];
+        f.base = f.base.value_or(0) + c.baseElapseMs;
+        f.neu = f.neu.value_or(0) + c.newElapseMs;
     }
-    setColumns(std::move(columns));
-    endResetModel();
+    return CompareColumns::make<Group>(
+        tr("elapse"), tr("ms/step"), 3, [this](const Group& g) -> std::optional<CompareFigures> {
+            const auto it = m_groupFigures.find(g.hash);
+            if (g.hash.empty() || it == m_groupFigures.end())
+                return std::nullopt;
+            return it->second;
+        });
 }
 
 void GroupTableModel::setGroups(std::vector<query::Group> groups, bool commLoaded)

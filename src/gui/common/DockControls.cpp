@@ -14,6 +14,12 @@ void fitToItems(QComboBox* combo)
     combo->setSizePolicy(QSizePolicy::Fixed, combo->sizePolicy().verticalPolicy());
 }
 
+void resetChoices(QComboBox* combo, const QString& allText)
+{
+    combo->clear();
+    combo->addItem(allText);
+}
+
 QLineEdit* newFilterEdit(const char* objectName, const QString& placeholder, QWidget* parent)
 {
     auto* edit = new QLineEdit(parent);

@@ -184,8 +184,7 @@ void ClusterStepsDock::reloadSteps()
     const bool started = runner()->run([](model::Database& db) { return query::StepQuery::steps(db); },
         [this](std::vector<int64_t> steps) {
             m_updatingCombo = true;
-            m_stepCombo->clear();
-            m_stepCombo->addItem(tr("All steps (mean)"));
+            resetChoices(m_stepCombo, tr("All steps (mean)"));
             if (steps.size() > 1)
                 m_stepCombo->addItem(tr("All steps but the first (mean)"), QStringLiteral("skipFirst"));
             for (int64_t s : steps)
@@ -195,8 +194,7 @@ void ClusterStepsDock::reloadSteps()
         });
     if (!started) {
         m_updatingCombo = true;
-        m_stepCombo->clear();
-        m_stepCombo->addItem(tr("All steps (mean)"));
+        resetChoices(m_stepCombo, tr("All steps (mean)"));
         m_updatingCombo = false;
     }
 }

@@ -20,7 +20,7 @@ namespace npuscope::gui {
 using query::StepColumn;
 
 StepTableModel::StepTableModel(QObject* parent)
-    : RowTableModel(parent)
+    : ComparedRowTableModel(parent)
 {
     // Titles and the sort value; the cells' text, tint and tooltips are in cellData.
     std::vector<RowColumn<query::StepBreakdown>> columns;
@@ -36,44 +36,38 @@ StepTableModel::StepTableModel(QObject* parent)
                 return v ? QVariant::fromValue<qlonglong>(*v) : QVariant();
             } });
     }
-    m_ownColumns = columns;
-    setColumns(std::move(columns));
+    setOwnColumns(std::move(columns));
 }
 
-void StepTableModel::setComparison(std::shared_ptr<const query::RunDiff> diff)
+std::vector<RowColumn<query::StepBreakdown>> StepTableModel::comparisonColumns(const query::RunDiff* diff)
 {
-    if (diff == m_diff)
-        return;
-    beginResetModel();
-    m_diff = std::move(diff);
     m_rankDiffs.clear();
-    std::vector<RowColumn<query::StepBreakdown>> columns = m_ownColumns;
-    if (m_diff) {
-        for (const auto& r : m_diff->ranks)
-            m_rankDiffs[r.newRank] = &r;
-        auto figures = [this](query::DiffComponent c) {
-            return [this, c](const query::StepBreakdown& row) -> std::optional<CompareFigures> {
-                const auto it = m_rankDiffs.find(row.rank);
-                if (it == m_rankDiffs.end())
-                    return std::nullopt;
-                return CompareFigures { it->second->base.value(c), it->second->neu.value(c) };
-            };
+    if (!diff)
+        return {};
+    for (const auto& r : diff->ranks)
+        m_rankDiffs[r.newRank] = &r;
+    auto figures = [this](query::DiffComponent c) {
+        return [this, c](const query::StepBreakdown& row) -> std::optional<CompareFigures> {
+            const auto it = m_rankDiffs.find(row.rank);
+            if (it == m_rankDiffs.end())
+                return std::nullopt;
+            return CompareFigures { it->second->base.value(c), it->second->neu.value(c) };
         };
-        using query::DiffComponent;
-        const QString ms = QStringLiteral("ms");
-        auto add = [&columns](std::vector<RowColumn<query::StepBreakdown>> more) {
-            columns.insert(columns.end(), more.begin(), more.end());
-        };
-        add(CompareColumns::make<query::StepBreakdown>(tr("step"), ms, 3, figures(DiffComponent::Step)));
-        add(CompareColumns::make<query::StepBreakdown>(
-            tr("computing"), ms, 3, figures(DiffComponent::Computing), { CompareColumns::Delta }));
-        add(CompareColumns::make<query::StepBreakdown>(tr("comm. not overlapped"), ms, 3,
-            figures(DiffComponent::CommunicationNotOverlapped), { CompareColumns::Delta }));
-        add(CompareColumns::make<query::StepBreakdown>(
-            tr("free"), ms, 3, figures(DiffComponent::Free), { CompareColumns::Delta }));
-    }
-    setColumns(std::move(columns));
-    endResetModel();
+    };
+    using query::DiffComponent;
+    const QString ms = QStringLiteral("ms");
+    std::vector<RowColumn<query::StepBreakdown>> columns;
+    auto add = [&columns](std::vector<RowColumn<query::StepBreakdown>> more) {
+        columns.insert(columns.end(), more.begin(), more.end());
+    };
+    add(CompareColumns::make<query::StepBreakdown>(tr("step"), ms, 3, figures(DiffComponent::Step)));
+    add(CompareColumns::make<query::StepBreakdown>(
+        tr("computing"), ms, 3, figures(DiffComponent::Computing), { CompareColumns::Delta }));
+    add(CompareColumns::make<query::StepBreakdown>(tr("comm. not overlapped"), ms, 3,
+        figures(DiffComponent::CommunicationNotOverlapped), { CompareColumns::Delta }));
+    add(CompareColumns::make<query::StepBreakdown>(
+        tr("free"), ms, 3, figures(DiffComponent::Free), { CompareColumns::Delta }));
+    return columns;
 }
 
 void StepTableModel::setRows(std::vector<query::StepBreakdown> rows,

@@ -388,13 +388,18 @@ void TimelineRenderer::paintRow(QPainter& p, const Row& row, int top) const
     p.drawLine(0, top + row.height - 1, w, top + row.height - 1);
 }
 
+void TimelineRenderer::beginLabel(QPainter& p, const Row& row, int top) const
+{
+    p.fillRect(QRect(0, top, labelWidth(), row.height), canvas(m_dark).labelBackground);
+    p.setPen(canvas(m_dark).text);
+    p.setFont(m_font);
+}
+
 void TimelineRenderer::paintTrack(QPainter& p, const Row& row, int top) const
 {
     const RankEntry& e = m_ranks[static_cast<size_t>(row.rank)];
     const query::SliceTrack& track = e.data->tracks[static_cast<size_t>(row.item)];
-    p.fillRect(QRect(0, top, labelWidth(), row.height), canvas(m_dark).labelBackground);
-    p.setPen(canvas(m_dark).text);
-    p.setFont(m_font);
+    beginLabel(p, row, top);
     const QString name = row.pinned ? QStringLiteral("%1 \u00b7 r%2").arg(qs(track.name)).arg(e.rank) : qs(track.name);
     p.drawText(QRect(28, top, labelWidth() - 32, kLevelHeight + 4), Qt::AlignVCenter | Qt::AlignLeft,
         QFontMetrics(m_font).elidedText(name, Qt::ElideRight, labelWidth() - 32));
@@ -495,9 +500,7 @@ void TimelineRenderer::paintCounter(QPainter& p, const Row& row, int top) const
 {
     const RankEntry& e = m_ranks[static_cast<size_t>(row.rank)];
     const query::CounterTrack& c = e.data->counters[static_cast<size_t>(row.item)];
-    p.fillRect(QRect(0, top, labelWidth(), row.height), canvas(m_dark).labelBackground);
-    p.setPen(canvas(m_dark).text);
-    p.setFont(m_font);
+    beginLabel(p, row, top);
     const QString label = rowName(row);
     p.drawText(QRect(28, top + 2, labelWidth() - 32, 16), Qt::AlignVCenter | Qt::AlignLeft,
         QFontMetrics(m_font).elidedText(label, Qt::ElideRight, labelWidth() - 32));

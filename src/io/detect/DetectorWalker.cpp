@@ -10,6 +10,7 @@
 #include "npuscope/io/cann/CannProfImporter.h"
 #include "npuscope/io/detect/FileKinds.h"
 #include "npuscope/io/detect/FileSniffer.h"
+#include "npuscope/io/detect/FolderEntries.h"
 #include "npuscope/io/mindspore/MindSporeLayout.h"
 #include "npuscope/io/msprof_analyze/ClusterSummary.h"
 
@@ -30,19 +31,7 @@ bool isDir(const fs::path& p)
 }
 
 // Lists the regular files of a folder (sorted), tolerating unreadable entries.
-std::vector<fs::path> filesIn(const fs::path& dir)
-{
-    std::vector<fs::path> out;
-    std::error_code ec;
-    for (fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
-         it.increment(ec)) {
-        std::error_code ec2;
-        if (it->is_regular_file(ec2))
-            out.push_back(it->path());
-    }
-    std::sort(out.begin(), out.end());
-    return out;
-}
+std::vector<fs::path> filesIn(const fs::path& dir) { return folderEntries(dir, EntryType::Files); }
 
 // Facts about a rank, not its data: a folder holding only these gives a rank without step, communication or
 // timeline data.
@@ -298,18 +287,11 @@ void Walker::walk(const fs::path& dir, int depth)
         addRank(dir);
         return;
     }
-    std::vector<fs::path> children;
     std::error_code ec;
-    for (fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
-         it.increment(ec)) {
-        std::error_code ec2;
-        if (it->is_directory(ec2))
-            children.push_back(it->path());
-    }
+    const std::vector<fs::path> children = folderEntries(dir, EntryType::Folders, ec);
     if (ec)
         issue("warning", pathText(dir),
             issueText(QT_TRANSLATE_NOOP("ParseIssue", "cannot list folder: %1"), { ec.message() }));
-    std::sort(children.begin(), children.end());
     // torch_npu's profiler_metadata.json alone in a leaf folder: a rank with its facts (rank id, world size,
     // parallel groups) only, like a folder holding only profiler_info.
     if (children.empty() && hasFileOfKind(dir, { FileKind::ProfilerMetadata })) {

@@ -82,19 +82,15 @@ uint64_t LoadPlan::totalBytes() const
     return total;
 }
 
-const char* LoadPlan::layoutName() const
-{
-    switch (layout) {
-    case Layout::Empty:
-        return "empty";
-    case Layout::SingleRank:
-        return "single rank";
-    case Layout::Cluster:
-        return "cluster";
-    case Layout::Mixed:
-        return "mixed";
-    }
-    return "empty";
-}
+namespace {
+
+using Layout = LoadPlan::Layout;
+
+constexpr EnumName<Layout> kLayoutNames[] { { Layout::Empty, "empty" }, { Layout::SingleRank, "single rank" },
+    { Layout::Cluster, "cluster" }, { Layout::Mixed, "mixed" } };
+
+} // namespace
+
+const char* LoadPlan::layoutName() const { return nameOf(kLayoutNames, layout, "empty"); }
 
 } // namespace npuscope::io

@@ -5,6 +5,7 @@
 
 #include "npuscope/core/Decimal.h"
 #include "npuscope/core/HostIpsMapping.h"
+#include "npuscope/io/detect/FolderEntries.h"
 #include "npuscope/io/parse/JsonFile.h"
 
 #include <nlohmann/json.hpp>
@@ -19,20 +20,6 @@ namespace fs = std::filesystem;
 namespace npuscope::io {
 
 namespace {
-
-std::vector<fs::path> sortedEntries(const fs::path& dir, bool directories)
-{
-    std::vector<fs::path> out;
-    std::error_code ec;
-    for (fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
-         it.increment(ec)) {
-        std::error_code ec2;
-        if (directories ? it->is_directory(ec2) : it->is_regular_file(ec2))
-            out.push_back(it->path());
-    }
-    std::sort(out.begin(), out.end());
-    return out;
-}
 
 // The id inside an old MindSpore per-rank file name, for the kinds this layout plans.
 std::optional<int64_t> idOf(const std::string& name, FileKind kind)
@@ -54,7 +41,7 @@ std::optional<int64_t> idOf(const std::string& name, FileKind kind)
 
 bool MindSporeLayout::isFlatProfilerDir(const fs::path& dir)
 {
-    for (const auto& f : sortedEntries(dir, false)) {
+    for (const auto& f : folderEntries(dir, EntryType::Files)) {
         FileKind k;
         if (fileKindOf(f.filename().string(), k) && (k == FileKind::MsStepTraceRaw || k == FileKind::MsHcclRaw))
             return true;
@@ -66,7 +53,7 @@ std::vector<PlannedRank> MindSporeLayout::flatRanks(const fs::path& dir)
 {
     std::map<int64_t, PlannedRank> byId;
     std::map<int64_t, bool> hasData;
-    for (const auto& f : sortedEntries(dir, false)) {
+    for (const auto& f : folderEntries(dir, EntryType::Files)) {
         FileKind k;
         const std::string name = f.filename().string();
         if (!fileKindOf(name, k))
@@ -106,7 +93,7 @@ std::vector<PlannedRank> MindSporeLayout::jobRanks(const fs::path& dir, std::vec
     std::error_code ec;
     if (!fs::is_regular_file(table, ec)) {
         table.clear();
-        for (const auto& f : sortedEntries(dir, false)) {
+        for (const auto& f : folderEntries(dir, EntryType::Files)) {
             if (f.extension() == ".json") {
                 table = f;
                 break;
@@ -153,7 +140,7 @@ std::vector<PlannedRank> MindSporeLayout::jobRanks(const fs::path& dir, std::vec
                 ranks[{ it->second, *deviceId }] = *rankId;
         }
     }
-    for (const auto& hostDir : sortedEntries(dir / "cluster_profiler", true)) {
+    for (const auto& hostDir : folderEntries(dir / "cluster_profiler", EntryType::Folders)) {
         const std::string hostId = hostDir.filename().string();
         const fs::path profiler = fs::is_directory(hostDir / "profiler", ec) ? hostDir / "profiler" : hostDir;
         for (auto& r : flatRanks(profiler)) {

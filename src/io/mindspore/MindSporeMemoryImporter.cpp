@@ -31,26 +31,30 @@ std::optional<int64_t> lineOfKey(const std::string& text, const std::string& key
 
 std::string fileNameOf(const ImportContext& ctx) { return fs::path(ctx.file()).filename().string(); }
 
-} // namespace
-
-bool MindSporeMemoryImporter::runSummary(ImportContext& ctx)
+// What both files start with: the file read into text and parsed into root (keeping what keep keeps), an unreadable
+// file, a syntax error or a top level that is not an object reported. False when there is no object to read.
+bool readObject(ImportContext& ctx, std::string& text, nlohmann::json& root,
+    const nlohmann::json::parser_callback_t& keep = nullptr)
 {
-    std::string text;
-    if (!readTextFile(ctx, text))
+    if (!readTextFile(ctx, text) || !parseJsonText(ctx, text, root, keep))
         return false;
-    nlohmann::json root;
-    try {
-        root = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        reportJsonError(ctx, text, e.byte > 0 ? e.byte - 1 : 0, e.what());
-        return false;
-    }
     if (!root.is_object()) {
         ctx.error(std::nullopt,
             issueText(
                 QT_TRANSLATE_NOOP("ParseIssue", "%1: expected a JSON object at the top level"), { fileNameOf(ctx) }));
         return false;
     }
+    return true;
+}
+
+} // namespace
+
+bool MindSporeMemoryImporter::runSummary(ImportContext& ctx)
+{
+    std::string text;
+    nlohmann::json root;
+    if (!readObject(ctx, text, root))
+        return false;
     static constexpr std::array<std::string_view, 5> kFigures { "capacity", "peak_mem", "static_mem", "allocations",
         "deallocations" };
     int stored = 0;
@@ -79,9 +83,6 @@ bool MindSporeMemoryImporter::runSummary(ImportContext& ctx)
 
 bool MindSporeMemoryImporter::runDetails(ImportContext& ctx)
 {
-    std::string text;
-    if (!readTextFile(ctx, text))
-        return false;
     // The breakdowns (every live tensor at every node) and the nodes' tensor lists are most of the file: dropped as
     // they are parsed, so only the graphs' figures and the nodes' ids and names are built.
     const nlohmann::json::parser_callback_t keep
@@ -95,19 +96,10 @@ bool MindSporeMemoryImporter::runDetails(ImportContext& ctx)
                   return key == "node_id" || key == "name";
               return true;
           };
+    std::string text;
     nlohmann::json root;
-    try {
-        root = nlohmann::json::parse(text, keep);
-    } catch (const nlohmann::json::parse_error& e) {
-        reportJsonError(ctx, text, e.byte > 0 ? e.byte - 1 : 0, e.what());
+    if (!readObject(ctx, text, root, keep))
         return false;
-    }
-    if (!root.is_object()) {
-        ctx.error(std::nullopt,
-            issueText(
-                QT_TRANSLATE_NOOP("ParseIssue", "%1: expected a JSON object at the top level"), { fileNameOf(ctx) }));
-        return false;
-    }
     const std::string file = fileNameOf(ctx);
     int64_t written = 0;
     for (auto g = root.begin(); g != root.end(); ++g) {

@@ -57,6 +57,18 @@ std::string scalarText(element e)
     return {};
 }
 
+// open, then the text of each of items (text(item)) separated by ", ", then "]".
+template <class Text> std::string listText(std::string open, simdjson::dom::array items, Text text)
+{
+    bool first = true;
+    for (element item : items) {
+        open += first ? "" : ", ";
+        first = false;
+        open += text(item);
+    }
+    return open + "]";
+}
+
 // A ValueProto ({"dtype": ..., "intVal" | "strVal" | "values" | ...}) as MindInsight shows it: integers and strings as
 // written, tuples and lists as [a, b], a type as its data type name.
 std::string valueText(element v, int depth = 0)
@@ -65,17 +77,10 @@ std::string valueText(element v, int depth = 0)
         return "…";
     const std::string_view dtype = stringOf(v, "dtype");
     if (dtype == "DT_TUPLE" || dtype == "DT_LIST") {
-        std::string out = "[";
         simdjson::dom::array values;
-        if (v["values"].get_array().get(values) == simdjson::SUCCESS) {
-            bool first = true;
-            for (element item : values) {
-                out += first ? "" : ", ";
-                first = false;
-                out += valueText(item, depth + 1);
-            }
-        }
-        return out + "]";
+        if (v["values"].get_array().get(values) != simdjson::SUCCESS)
+            return "[]";
+        return listText("[", values, [depth](element item) { return valueText(item, depth + 1); });
     }
     if (dtype == "DT_TYPE") {
         element type;
@@ -148,14 +153,7 @@ std::string dataTypeOf(element type, int depth = 0)
             + "]";
     simdjson::dom::array elems;
     if (dataType == "DT_TUPLE" && type["sequenceType"]["elemTypes"].get_array().get(elems) == simdjson::SUCCESS) {
-        std::string out = "DT_TUPLE[";
-        bool first = true;
-        for (element e : elems) {
-            out += first ? "" : ", ";
-            first = false;
-            out += dataTypeOf(e, depth + 1);
-        }
-        return out + "]";
+        return listText("DT_TUPLE[", elems, [depth](element e) { return dataTypeOf(e, depth + 1); });
     }
     return std::string(dataType);
 }

@@ -14,7 +14,6 @@
 #include "npuscope/model/ClusterSummaryWriter.h"
 
 #include <algorithm>
-#include <cctype>
 #include <set>
 #include <utility>
 
@@ -272,18 +271,8 @@ bool ClusterAnalysisImporter::runMatrix(ImportContext& ctx)
             model::CommLinkRow base;
             base.step = step;
             base.kind = kind;
-            base.matrixOp = parsed.name;
             base.groupHash = parsed.groupHash;
-            if (parsed.type) {
-                base.opType = *parsed.type;
-                std::transform(base.opType->begin(), base.opType->end(), base.opType->begin(),
-                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-            } else if (const auto dash = parsed.name.rfind('-'); dash != std::string::npos) {
-                base.opType = parsed.name.substr(0, dash);
-                base.slot = parsed.name.substr(dash + 1);
-            } else if (key == "Total Op Info") {
-                base.slot = "total";
-            }
+            setMatrixOp(base, key, parsed);
             for (auto it = opLinks.begin(); it != opLinks.end(); ++it) {
                 const std::string& linkKey = it.key();
                 const auto sep = linkKey.find_first_of("-_");

@@ -117,6 +117,18 @@ constexpr std::size_t kSimdjsonMaxBytes = 4u << 20;
 
 } // namespace
 
+bool parseJsonText(
+    ImportContext& ctx, const std::string& text, nlohmann::json& out, const nlohmann::json::parser_callback_t& keep)
+{
+    try {
+        out = nlohmann::json::parse(text, keep);
+    } catch (const nlohmann::json::parse_error& e) {
+        reportJsonError(ctx, text, e.byte > 0 ? e.byte - 1 : 0, e.what());
+        return false;
+    }
+    return true;
+}
+
 bool readJsonFile(ImportContext& ctx, nlohmann::json& out)
 {
     std::string text;
@@ -144,12 +156,8 @@ bool readJsonFile(ImportContext& ctx, nlohmann::json& out)
             }
         }
     }
-    try {
-        out = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        reportJsonError(ctx, text, e.byte > 0 ? e.byte - 1 : 0, e.what());
+    if (!parseJsonText(ctx, text, out))
         return false;
-    }
     if (!out.is_object()) {
         ctx.error(std::nullopt, issueText(QT_TRANSLATE_NOOP("ParseIssue", "expected a JSON object at the top level")));
         return false;
@@ -192,26 +200,32 @@ const nlohmann::json* memberOf(const nlohmann::json& object, const char* key)
     return it == object.end() ? nullptr : &*it;
 }
 
+// object[key] as T: a JSON value of the kind isKind accepts, or a string that parse reads; nullopt otherwise.
+template <class T, class IsKind, class Parse>
+std::optional<T> memberAs(const nlohmann::json& object, const char* key, IsKind isKind, Parse parse)
+{
+    const nlohmann::json* v = memberOf(object, key);
+    if (v && isKind(*v))
+        return v->get<T>();
+    if (v && v->is_string())
+        return parse(v->get<std::string>());
+    return std::nullopt;
+}
+
 } // namespace
 
 std::optional<double> jsonNumber(const nlohmann::json& object, const char* key)
 {
-    const nlohmann::json* v = memberOf(object, key);
-    if (v && v->is_number())
-        return v->get<double>();
-    if (v && v->is_string())
-        return parseDouble(v->get<std::string>());
-    return std::nullopt;
+    return memberAs<double>(
+        object, key, [](const nlohmann::json& v) { return v.is_number(); },
+        [](const std::string& s) { return parseDouble(s); });
 }
 
 std::optional<int64_t> jsonInt(const nlohmann::json& object, const char* key)
 {
-    const nlohmann::json* v = memberOf(object, key);
-    if (v && v->is_number_integer())
-        return v->get<int64_t>();
-    if (v && v->is_string())
-        return parseInt(v->get<std::string>());
-    return std::nullopt;
+    return memberAs<int64_t>(
+        object, key, [](const nlohmann::json& v) { return v.is_number_integer(); },
+        [](const std::string& s) { return parseInt(s); });
 }
 
 } // namespace npuscope::io

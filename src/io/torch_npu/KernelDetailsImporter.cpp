@@ -155,11 +155,8 @@ struct StepTotal {
 };
 
 // The kernel_total rows of the file: the same records, checks and FLOPs sum as importRows, no kernel row.
-bool importTotals(CsvImport& csv)
+bool importTotals(CsvImport& csv, const KernelColumns& c)
 {
-    if (!csv.open({}) || !hasRequiredColumns(csv))
-        return false;
-    const KernelColumns c(csv.header());
     std::map<std::optional<int64_t>, StepTotal> steps;
     while (csv.next()) {
         csv.text(c.name, true);
@@ -189,11 +186,8 @@ bool importTotals(CsvImport& csv)
 
 // The step_kernel rows of the file: the same records and checks as importRows (every record is checked, so the
 // parse issues are the same), only those of step kept (every record when step is nullopt).
-bool importStep(CsvImport& csv, std::optional<int64_t> step)
+bool importStep(CsvImport& csv, const KernelColumns& c, std::optional<int64_t> step)
 {
-    if (!csv.open({}) || !hasRequiredColumns(csv))
-        return false;
-    const KernelColumns c(csv.header());
     auto& ctx = csv.context();
     model::StepKernelRow r;
     r.rankId = ctx.rankId();
@@ -222,11 +216,8 @@ bool importStep(CsvImport& csv, std::optional<int64_t> step)
 
 // The kernel_sum rows of the file: the same records and checks as importRows, counted and summed per step, name,
 // type and accelerator core.
-bool importSums(CsvImport& csv)
+bool importSums(CsvImport& csv, const KernelColumns& c)
 {
-    if (!csv.open({}) || !hasRequiredColumns(csv))
-        return false;
-    const KernelColumns c(csv.header());
     using Key = std::tuple<std::optional<int64_t>, std::string, std::optional<std::string>, std::optional<std::string>>;
     std::map<Key, std::pair<int64_t, int64_t>> sums; // count, Σ dur
     while (csv.next()) {
@@ -256,11 +247,8 @@ bool importSums(CsvImport& csv)
     return csv.result();
 }
 
-bool importRows(CsvImport& csv)
+bool importRows(CsvImport& csv, const KernelColumns& c)
 {
-    if (!csv.open({}) || !hasRequiredColumns(csv))
-        return false;
-    const KernelColumns c(csv.header());
 
     // The PMU columns stay in the file: each row keeps its record's byte range (KernelDetailsImporter::pmuOf).
     auto& ctx = csv.context();
@@ -317,15 +305,30 @@ bool importRows(CsvImport& csv)
 
 } // namespace
 
-bool KernelDetailsImporter::run(ImportContext& ctx) { return CsvImport::run(ctx, importRows); }
+namespace {
 
-bool KernelDetailsImporter::runTotals(ImportContext& ctx) { return CsvImport::run(ctx, importTotals); }
+// One pass over the file: opened, the required columns checked (the error reported when one is missing) and the
+// columns located once, then pass(csv, columns) reads the records.
+template <class Pass> bool runPass(ImportContext& ctx, Pass pass)
+{
+    return CsvImport::run(ctx, [&pass](CsvImport& csv) {
+        if (!csv.open({}) || !hasRequiredColumns(csv))
+            return false;
+        return pass(csv, KernelColumns(csv.header()));
+    });
+}
 
-bool KernelDetailsImporter::runSums(ImportContext& ctx) { return CsvImport::run(ctx, importSums); }
+} // namespace
+
+bool KernelDetailsImporter::run(ImportContext& ctx) { return runPass(ctx, importRows); }
+
+bool KernelDetailsImporter::runTotals(ImportContext& ctx) { return runPass(ctx, importTotals); }
+
+bool KernelDetailsImporter::runSums(ImportContext& ctx) { return runPass(ctx, importSums); }
 
 bool KernelDetailsImporter::runStep(ImportContext& ctx, std::optional<int64_t> step)
 {
-    return CsvImport::run(ctx, [step](CsvImport& csv) { return importStep(csv, step); });
+    return runPass(ctx, [step](CsvImport& csv, const KernelColumns& c) { return importStep(csv, c, step); });
 }
 
 std::optional<nlohmann::ordered_json> KernelDetailsImporter::pmuOfRecord(

@@ -7,8 +7,10 @@
 #include "npuscope/query/advice/AdviceQuery.h"
 #include "npuscope/query/advice/Finding.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +51,28 @@ struct AdviceContext {
 // otherwise the impact is 0 and the rule's severity stays.
 void setImpact(Finding& f, double impactNs, double stepNs, double warningShare);
 void setImpact(Finding& f, double impactNs, double stepNs);
+
+// The smallest and the largest of some items by a figure, the figure's mean over them and the spread (largest −
+// smallest) ÷ mean, as the rules that flag an uneven figure read it (stage_imbalance, step_variance).
+template <class Iterator> struct Spread {
+    Iterator lo, hi;
+    double mean = 0;
+    double spread = 0;
+};
+
+// The Spread of items (at least one) by figure(item); nullopt when the mean is not positive.
+template <class Items, class Figure>
+std::optional<Spread<typename Items::const_iterator>> spreadOf(const Items& items, Figure figure)
+{
+    const auto [lo, hi] = std::minmax_element(
+        items.begin(), items.end(), [&figure](const auto& a, const auto& b) { return figure(a) < figure(b); });
+    double mean = 0;
+    for (const auto& item : items)
+        mean += figure(item) / static_cast<double>(items.size());
+    if (!(mean > 0))
+        return std::nullopt;
+    return Spread<typename Items::const_iterator> { lo, hi, mean, (figure(*hi) - figure(*lo)) / mean };
+}
 
 // printf into a std::string (the messages carry figures).
 std::string formatText(const char* format, ...) __attribute__((format(printf, 1, 2)));

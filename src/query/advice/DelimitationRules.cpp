@@ -153,16 +153,10 @@ void stageImbalance(const AdviceContext& ctx, std::vector<Finding>& out)
     }
     if (stages.size() < 2)
         return;
-    const auto [lo, hi] = std::minmax_element(stages.begin(), stages.end(),
-        [](const StageFigure& a, const StageFigure& b) { return a.computingNs < b.computingNs; });
-    double mean = 0;
-    for (const auto& s : stages)
-        mean += s.computingNs / static_cast<double>(stages.size());
-    if (!(mean > 0))
+    const auto computing = spreadOf(stages, [](const StageFigure& s) { return s.computingNs; });
+    if (!computing || computing->spread <= T::kStageImbalance)
         return;
-    const double spread = (hi->computingNs - lo->computingNs) / mean;
-    if (spread <= T::kStageImbalance)
-        return;
+    const auto [lo, hi, mean, spread] = *computing;
     // How much ranks of one stage disagree: says whether the stage, not a rank, is the finding.
     double within = 0;
     for (const auto& set : ctx.comparable) {

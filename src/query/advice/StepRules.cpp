@@ -84,14 +84,10 @@ void stepVariance(const AdviceContext& ctx, std::vector<Finding>& out)
             steps.erase(steps.begin());
         if (steps.size() < 2)
             continue;
-        const auto [lo, hi] = std::minmax_element(
-            steps.begin(), steps.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
-        double mean = 0;
-        for (const auto& s : steps)
-            mean += s.second / static_cast<double>(steps.size());
-        if (!(mean > 0))
+        const auto wall = spreadOf(steps, [](const auto& s) { return s.second; });
+        if (!wall)
             continue;
-        const double spread = (hi->second - lo->second) / mean;
+        const auto [lo, hi, mean, spread] = *wall;
         if (spread > T::kStepVariance) {
             above.emplace_back(rank, spread);
             extremes[rank] = { hi->first, lo->first };

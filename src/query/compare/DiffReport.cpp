@@ -43,6 +43,14 @@ Json comparedJson(const DiffBreakdown& base, const DiffBreakdown& neu)
     return o;
 }
 
+// A figure of both runs as "base_<name>", "new_<name>" and "delta_<name>" (new − base).
+void putChange(Json& o, const std::string& name, double base, double neu)
+{
+    o["base_" + name] = base;
+    o["new_" + name] = neu;
+    o["delta_" + name] = neu - base;
+}
+
 Json sideJson(const DiffSide& s, const std::string& path)
 {
     Json o = Json::object();
@@ -60,9 +68,7 @@ Json operatorJson(const OperatorDiff& d, const char* keyName)
     o[keyName] = d.key;
     if (std::string_view(keyName) != "category")
         o["category"] = d.category;
-    o["base_ms"] = d.baseMs;
-    o["new_ms"] = d.newMs;
-    o["delta_ms"] = d.deltaMs();
+    putChange(o, "ms", d.baseMs, d.newMs);
     o["base_count"] = d.baseCount;
     o["new_count"] = d.newCount;
     return o;
@@ -241,15 +247,10 @@ nlohmann::ordered_json DiffReport::json(
         Json o = Json::object();
         o["op_type"] = c.opType;
         o["group"] = c.group;
-        auto triple = [&](const std::string& name, double base, double neu) {
-            o["base_" + name] = base;
-            o["new_" + name] = neu;
-            o["delta_" + name] = neu - base;
-        };
-        triple("count", c.baseCount, c.newCount);
-        triple("elapse_ms", c.baseElapseMs, c.newElapseMs);
-        triple("transit_ms", c.baseTransitMs, c.newTransitMs);
-        triple("wait_ms", c.baseWaitMs, c.newWaitMs);
+        putChange(o, "count", c.baseCount, c.newCount);
+        putChange(o, "elapse_ms", c.baseElapseMs, c.newElapseMs);
+        putChange(o, "transit_ms", c.baseTransitMs, c.newTransitMs);
+        putChange(o, "wait_ms", c.baseWaitMs, c.newWaitMs);
         o["base_bandwidth_gbps"] = value(c.baseBandwidthGbps);
         o["new_bandwidth_gbps"] = value(c.newBandwidthGbps);
         o["delta_bandwidth_gbps"] = c.baseBandwidthGbps && c.newBandwidthGbps
@@ -274,9 +275,7 @@ nlohmann::ordered_json DiffReport::json(
         Json o = Json::object();
         o["rank"] = m.rank;
         o["name"] = m.name;
-        o["base_mb"] = m.baseMb;
-        o["new_mb"] = m.newMb;
-        o["delta_mb"] = m.deltaMb();
+        putChange(o, "mb", m.baseMb, m.newMb);
         o["base_count"] = m.baseCount;
         o["new_count"] = m.newCount;
         memoryOperators.push_back(std::move(o));

@@ -3,8 +3,8 @@
 
 #include "npuscope/query/CommQuery.h"
 
-#include "npuscope/gui/common/RowTableModel.h"
 #include "npuscope/gui/compare/CompareColumns.h"
+#include "npuscope/gui/compare/ComparedRowTableModel.h"
 
 #include <map>
 #include <memory>
@@ -20,7 +20,7 @@ namespace npuscope::gui {
 // else the hash), size, global ranks, where the membership came from, and op count. Groups listed in
 // communication_group.json without a hash (CommQuery::listedGroups) have an empty hash: they are named by their kind
 // ("p2p", "collective"), show "—" as hash and ops, and cannot filter the communication views. GUI thread only.
-class GroupTableModel : public RowTableModel<query::Group> {
+class GroupTableModel : public ComparedRowTableModel<query::Group> {
     Q_OBJECT
 public:
     enum Column { Name, Hash, Size, Ops, Source, Ranks, ColumnCount };
@@ -36,23 +36,19 @@ public:
     bool commLoaded() const { return m_commLoaded; }
     const std::vector<query::Group>& groups() const { return rows(); }
     int rowOfHash(const std::string& hash) const;
-    // Compare mode against a baseline run (BaselineComparison): Base / New / Δ / Δ % of the group's communication
-    // elapse (ms per rank and step, summed over its op types; query::CommDiff by group), appended after ColumnCount;
-    // nullptr removes them. A model reset.
-    void setComparison(std::shared_ptr<const query::RunDiff> diff);
-    const std::shared_ptr<const query::RunDiff>& comparison() const { return m_diff; }
+    // Compare mode (setComparison): Base / New / Δ / Δ % of the group's communication elapse (ms per rank and step,
+    // summed over its op types; query::CommDiff by group), appended after ColumnCount.
     // The Δ column in compare mode, -1 otherwise.
-    int compareDeltaColumn() const { return m_diff ? ColumnCount + 2 : -1; }
+    int compareDeltaColumn() const { return comparison() ? ColumnCount + 2 : -1; }
     // "0-7" style compact rank list ("0,8,16-23").
     static QString rankList(const std::vector<int64_t>& ranks);
 
 protected:
     std::optional<QVariant> cellData(const query::Group& group, int column, int role) const override;
+    std::vector<RowColumn<query::Group>> comparisonColumns(const query::RunDiff* diff) override;
 
 private:
     bool m_commLoaded = true;
-    std::vector<RowColumn<query::Group>> m_ownColumns;
-    std::shared_ptr<const query::RunDiff> m_diff;
     std::map<std::string, CompareFigures> m_groupFigures; // by group hash
 };
 

@@ -17,6 +17,10 @@ namespace npuscope::gui {
 // labels beside it wrap instead of the items being cut.
 void fitToItems(QComboBox* combo);
 
+// Empties a choice box down to its first item, the choice of everything (allText, no data); the caller adds the
+// choices that follow it.
+void resetChoices(QComboBox* combo, const QString& allText);
+
 // A text filter: placeholder and clear button.
 QLineEdit* newFilterEdit(const char* objectName, const QString& placeholder, QWidget* parent);
 

@@ -5,7 +5,7 @@
 #include "npuscope/query/ClusterMean.h"
 #include "npuscope/query/StepQuery.h"
 
-#include "npuscope/gui/common/RowTableModel.h"
+#include "npuscope/gui/compare/ComparedRowTableModel.h"
 
 #include <array>
 #include <map>
@@ -27,7 +27,7 @@ namespace npuscope::gui {
 // The table carries both generations' columns: step_trace_time.csv (Computing .. Preparing) and the old MindSpore /
 // MindInsight iteration trace (Total .. Tail), plus the host (mapping id, or IP when the user asked). Views show
 // only isColumnShown() columns, so each generation's data shows its own columns.
-class StepTableModel : public RowTableModel<query::StepBreakdown> {
+class StepTableModel : public ComparedRowTableModel<query::StepBreakdown> {
     Q_OBJECT
 public:
     enum Column {
@@ -94,14 +94,12 @@ public:
     // Row of a rank, -1 if absent.
     int rowOfRank(int64_t rank) const;
 
-    // Compare mode: Base / New / Δ / Δ % of the step (wall time) and the Δ of computing, communication not overlapped
-    // and free per rank (query::RankDiff of the rank, ms per step), appended after ColumnCount; nullptr removes them
-    // and the table is as without baseline. A model reset.
-    void setComparison(std::shared_ptr<const query::RunDiff> diff);
-    bool isComparing() const { return m_diff != nullptr; }
-    const std::shared_ptr<const query::RunDiff>& comparison() const { return m_diff; }
+    // Compare mode (setComparison): Base / New / Δ / Δ % of the step (wall time) and the Δ of computing,
+    // communication not overlapped and free per rank (query::RankDiff of the rank, ms per step), appended after
+    // ColumnCount.
+    bool isComparing() const { return comparison() != nullptr; }
     // The column of the step's Δ in compare mode (-1 otherwise): the default sort, by |Δ| descending.
-    int compareDeltaColumn() const { return m_diff ? ColumnCount + 2 : -1; }
+    int compareDeltaColumn() const { return comparison() ? ColumnCount + 2 : -1; }
 
     // The StepColumn behind a time column, nullopt for Rank/Device/Host/WallTime.
     static std::optional<query::StepColumn> stepColumn(int column);
@@ -113,6 +111,7 @@ public:
 
 protected:
     std::optional<QVariant> cellData(const query::StepBreakdown& row, int column, int role) const override;
+    std::vector<RowColumn<query::StepBreakdown>> comparisonColumns(const query::RunDiff* diff) override;
 
 private:
     std::optional<int64_t> rawValue(const query::StepBreakdown& row, int column) const;
@@ -125,8 +124,6 @@ private:
     TimeFormat::Unit m_unit = TimeFormat::Unit::Milliseconds;
     std::optional<int64_t> m_highlightedRank;
     std::map<int64_t, QString> m_hosts;
-    std::vector<RowColumn<query::StepBreakdown>> m_ownColumns;
-    std::shared_ptr<const query::RunDiff> m_diff;
     std::map<int64_t, const query::RankDiff*> m_rankDiffs; // by the new run's rank id
 };
 

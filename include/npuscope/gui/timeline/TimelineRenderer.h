@@ -234,6 +234,8 @@ private:
     std::optional<Row> makeRow(const RowKey& key) const;
     bool matchesFilter(const Row& row) const;
     void paintRow(QPainter& p, const Row& row, int top) const;
+    // The label column of a track or counter row: its background, then p set for its text.
+    void beginLabel(QPainter& p, const Row& row, int top) const;
     void paintTrack(QPainter& p, const Row& row, int top) const;
     void paintHighlights(QPainter& p, const Row& row, size_t depth, const core::TimeAxis& axis, double y) const;
     void paintCounter(QPainter& p, const Row& row, int top) const;

@@ -23,6 +23,10 @@ std::optional<nlohmann::json> peekJsonObject(const std::filesystem::path& path);
 bool readTextFile(ImportContext& ctx, std::string& text);
 // Reports a JSON syntax error at a byte offset of text (with its line) as an error issue.
 void reportJsonError(ImportContext& ctx, const std::string& text, size_t byte, const std::string& what);
+// Parses text (a whole file, as readTextFile reads it) with nlohmann into out, keeping what keep keeps (nullptr:
+// everything). A syntax error is reported with reportJsonError; false then.
+bool parseJsonText(ImportContext& ctx, const std::string& text, nlohmann::json& out,
+    const nlohmann::json::parser_callback_t& keep = nullptr);
 
 // "step50" -> 50; any other key -> the first number in it, or nullopt.
 std::optional<int64_t> stepFromKey(const std::string& key);
