@@ -942,10 +942,6 @@
         <translation>%2 个延迟算子中各卡等待时间合计 %1 ms：其中 %3 ms 追溯到 %4 个根因；%5 ms 无法归因于任何卡或链路（卡间正常波动）</translation>
     </message>
     <message>
-        <source>Step:</source>
-        <translation>迭代：</translation>
-    </message>
-    <message>
         <source>on the critical path</source>
         <translation>在关键路径上</translation>
     </message>
@@ -2014,10 +2010,6 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
         <translation>关键路径</translation>
     </message>
     <message>
-        <source>Step:</source>
-        <translation>步：</translation>
-    </message>
-    <message>
         <source>Show in timeline</source>
         <translation>在时间线中显示</translation>
     </message>
@@ -2137,6 +2129,10 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
         <source>Matched nothing: %1</source>
         <translation>未匹配任何内容：%1</translation>
     </message>
+    <message>
+        <source>Replay the step on its dependency graph with these changes</source>
+        <translation>按这些修改在依赖图上重放该步</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::gui::DeferredLoadService</name>
@@ -2173,6 +2169,13 @@ The opened profile is the new run; the baseline may be any input npuscope opens,
     <message>
         <source>Colour: deviation from the column&apos;s median over ranks, %1 neutral (so is a difference within %1 of the median step wall time), full at %2 (warm: more than the median, cool: less)</source>
         <translation>颜色：与该列各卡中位数的偏差，%1 以内为中性（与中位数之差在迭代墙钟时间中位数的 %1 以内时也是中性），%2 时颜色最深（暖色：高于中位数，冷色：低于中位数）</translation>
+    </message>
+</context>
+<context>
+    <name>DockControls</name>
+    <message>
+        <source>Step:</source>
+        <translation>步：</translation>
     </message>
 </context>
 <context>

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <limits>
 #include <memory>
@@ -96,6 +97,12 @@ struct WarmCluster {
 // nullopt, said on stderr, when generation fails or nothing loads.
 std::optional<WarmCluster> warmCluster(
     const std::string& path, const testgen::GeneratorOptions& g, const std::string& work, const char* caseName);
+
+// The opening of a warm PP 4 x TP 8 case (blame, critical-path): --ranks (default 1024), --work and --path read from
+// args, the pipelineCluster changed by plant, then warmCluster. nullopt with the exit status in status (2: a usage
+// error, 1: nothing generated or loaded).
+std::optional<WarmCluster> warmPipelineCase(const std::vector<std::string>& args, const char* caseName,
+    const std::function<void(testgen::GeneratorOptions&)>& plant, int& status);
 
 // A summary open of plan (no timelines) through cache, as the GUI opens a cluster (LazyBench.cpp).
 std::unique_ptr<model::Database> openSummary(const io::LoadPlan& plan, const load::ParseCache& cache);

@@ -24,16 +24,10 @@ namespace npuscope::bench {
 
 int blameCluster(const std::vector<std::string>& args)
 {
-    int ranks = 1024;
-    std::string work = defaultWorkDir();
-    std::string path;
-    if (!parseArgs(args, { { "--ranks", &ranks, 32 } }, { { "--work", &work }, { "--path", &path } }))
-        return 2;
-    auto g = pipelineCluster(work, "blame", ranks);
-    g.clockSkewUs = 500;
-    const auto warm = warmCluster(path, g, work, "blame"); // both timed opens below are warm
+    int status = 0;
+    const auto warm = warmPipelineCase(args, "blame", [](testgen::GeneratorOptions& g) { g.clockSkewUs = 500; }, status);
     if (!warm)
-        return 1;
+        return status;
     const load::ParseCache& cache = *warm->cache;
     const io::LoadPlan& plan = warm->plan;
     auto t0 = Clock::now();

@@ -179,6 +179,21 @@ std::optional<WarmCluster> warmCluster(
     return c;
 }
 
+std::optional<WarmCluster> warmPipelineCase(const std::vector<std::string>& args, const char* caseName,
+    const std::function<void(testgen::GeneratorOptions&)>& plant, int& status)
+{
+    int ranks = 1024;
+    std::string work = defaultWorkDir();
+    std::string path;
+    status = 2;
+    if (!parseArgs(args, { { "--ranks", &ranks, 32 } }, { { "--work", &work }, { "--path", &path } }))
+        return std::nullopt;
+    status = 1;
+    auto g = pipelineCluster(work, caseName, ranks);
+    plant(g);
+    return warmCluster(path, g, work, caseName); // the timed opens of the case are warm
+}
+
 void print(const std::string& name, double value, const char* unit)
 {
     std::printf("%s %.3f %s\n", name.c_str(), value, unit);

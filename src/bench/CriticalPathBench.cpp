@@ -32,16 +32,10 @@ std::vector<int64_t> ranksOf(model::Database& db)
 
 int criticalPathCluster(const std::vector<std::string>& args)
 {
-    int ranks = 1024;
-    std::string work = defaultWorkDir();
-    std::string path;
-    if (!parseArgs(args, { { "--ranks", &ranks, 32 } }, { { "--work", &work }, { "--path", &path } }))
-        return 2;
-    auto g = pipelineCluster(work, "critical-path", ranks);
-    g.traceMb = 0.2;
-    const auto warm = warmCluster(path, g, work, "critical-path");
+    int status = 0;
+    const auto warm = warmPipelineCase(args, "critical-path", [](testgen::GeneratorOptions& g) { g.traceMb = 0.2; }, status);
     if (!warm)
-        return 1;
+        return status;
     const load::ParseCache& cache = *warm->cache;
     const io::LoadPlan& plan = warm->plan;
     {
@@ -79,18 +73,14 @@ int criticalPathCluster(const std::vector<std::string>& args)
         const auto result = query::WhatIf::run(graph, { *change }, s.step);
         replayWorst = std::max(replayWorst, secondsSince(t2));
     }
+    const std::pair<const char*, double> seconds[] = { { "summary_s", summary }, { "summary_again_s", reopened },
+        { "step_kernels_s", kernels }, { "instances_s", instances }, { "graph_s", build }, { "path_s", pathSeconds },
+        { "cluster_s", total }, { "extra_s", total - summary }, { "whatif_step_worst_s", replayWorst } };
     print("critical_path.ranks", static_cast<double>(plan.ranks.size()), "ranks");
     print("critical_path.steps", static_cast<double>(steps.size()), "steps");
     print("critical_path.tasks", static_cast<double>(tasks), "tasks");
-    print("critical_path.summary_s", summary, "s");
-    print("critical_path.summary_again_s", reopened, "s");
-    print("critical_path.step_kernels_s", kernels, "s");
-    print("critical_path.instances_s", instances, "s");
-    print("critical_path.graph_s", build, "s");
-    print("critical_path.path_s", pathSeconds, "s");
-    print("critical_path.cluster_s", total, "s");
-    print("critical_path.extra_s", total - summary, "s");
-    print("critical_path.whatif_step_worst_s", replayWorst, "s");
+    for (const auto& [name, value] : seconds)
+        print(std::string("critical_path.") + name, value, "s");
     print("critical_path.peak_rss", peakRssMb(), "MB");
     return 0;
 }

@@ -24,7 +24,7 @@ int run(const std::vector<std::string>& args)
     npuscope::cli::ReportArgs report;
     std::optional<int64_t> step;
     npuscope::cli::Options options("blame");
-    options.report(report).step([&](long long n) { step = n; });
+    options.report(report).step(step);
     if (const auto status = options.parse(args))
         return *status;
     using npuscope::query::BlameAnalysis;

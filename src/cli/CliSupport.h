@@ -77,6 +77,11 @@ public:
     Options& report(ReportArgs& out);
     // --step N, any integer: the step a report is about.
     Options& step(std::function<void(long long)> set);
+    // --step N into out.
+    Options& step(std::optional<int64_t>& out)
+    {
+        return step([&out](long long n) { out = n; });
+    }
     // --ranks LIST, rank ids and ranges (parseRankList): the ranks a command keeps to.
     Options& ranks(std::optional<std::set<int64_t>>& out);
     // nullopt when every argument was taken; else the exit status of the usage error it printed (2).
@@ -135,6 +140,18 @@ int loadAndPrint(
     printReport(
         report, [&] { return document(*db); }, [&] { return text(*db); });
     return std::cout ? 0 : 1;
+}
+
+// A report on the dependency graph (critical-path, whatif): the loaded ranks' graph of step (every step: nullopt),
+// built by dependencyGraph(), then document(graph) or text(graph) printed. Returns the exit status.
+template <typename Document, typename Text>
+int printGraphReport(
+    const char* command, const ReportArgs& report, std::optional<int64_t> step, Document&& document, Text&& text)
+{
+    return loadAndPrint(
+        command, report, io::kNoGroup,
+        [&](model::Database& db) { return document(dependencyGraph(db, report, step)); },
+        [&](model::Database& db) { return text(dependencyGraph(db, report, step)); });
 }
 
 // The whole of a report command without options of its own (`<command> [--json] [--no-cache] PATH...`): the

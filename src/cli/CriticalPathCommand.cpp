@@ -19,19 +19,13 @@ int run(const std::vector<std::string>& args)
 {
     npuscope::cli::ReportArgs report;
     std::optional<int64_t> step;
-    npuscope::cli::Options options("critical-path");
-    options.report(report).step([&](long long n) { step = n; });
-    if (const auto status = options.parse(args))
+    if (const auto status = npuscope::cli::Options("critical-path").report(report).step(step).parse(args))
         return *status;
-    auto db = npuscope::cli::loadRanks("critical-path", report, npuscope::io::kNoGroup);
-    if (!db)
-        return 1;
-    const auto graph = npuscope::cli::dependencyGraph(*db, report, step);
-    const auto steps = npuscope::query::CriticalPath::run(graph, step);
-    npuscope::cli::printReport(
-        report, [&] { return npuscope::query::CriticalPathReport::criticalPathJson(graph, steps); },
-        [&] { return npuscope::query::CriticalPathReport::criticalPathText(graph, steps); });
-    return std::cout ? 0 : 1;
+    using npuscope::query::CriticalPath, npuscope::query::CriticalPathReport;
+    return npuscope::cli::printGraphReport(
+        "critical-path", report, step,
+        [&](const auto& graph) { return CriticalPathReport::criticalPathJson(graph, CriticalPath::run(graph, step)); },
+        [&](const auto& graph) { return CriticalPathReport::criticalPathText(graph, CriticalPath::run(graph, step)); });
 }
 
 const bool kRegistered = npuscope::cli::registerCommand({ "critical-path", kUsage, &run, 101 });

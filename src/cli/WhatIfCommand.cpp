@@ -21,7 +21,7 @@ int run(const std::vector<std::string>& args)
     std::optional<int64_t> step;
     std::vector<std::string> specs;
     npuscope::cli::Options options("whatif");
-    options.report(report).step([&](long long n) { step = n; });
+    options.report(report).step(step);
     options.text("--change", [&](const std::string& spec) { specs.push_back(spec); }, "a SPEC");
     if (const auto status = options.parse(args))
         return *status;
@@ -33,15 +33,12 @@ int run(const std::vector<std::string>& args)
             return options.error(error);
         changes.push_back(std::move(*change));
     }
-    auto db = npuscope::cli::loadRanks("whatif", report, npuscope::io::kNoGroup);
-    if (!db)
-        return 1;
-    const auto graph = npuscope::cli::dependencyGraph(*db, report, step);
-    const auto result = npuscope::query::WhatIf::run(graph, changes, step);
-    npuscope::cli::printReport(
-        report, [&] { return npuscope::query::CriticalPathReport::whatIfJson(graph, result); },
-        [&] { return npuscope::query::CriticalPathReport::whatIfText(graph, result); });
-    return std::cout ? 0 : 1;
+    using npuscope::query::CriticalPathReport;
+    using npuscope::query::WhatIf;
+    return npuscope::cli::printGraphReport(
+        "whatif", report, step,
+        [&](const auto& graph) { return CriticalPathReport::whatIfJson(graph, WhatIf::run(graph, changes, step)); },
+        [&](const auto& graph) { return CriticalPathReport::whatIfText(graph, WhatIf::run(graph, changes, step)); });
 }
 
 const bool kRegistered = npuscope::cli::registerCommand({ "whatif", kUsage, &run, 102 });

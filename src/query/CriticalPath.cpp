@@ -8,38 +8,14 @@
 
 namespace npuscope::query {
 
-const char* pathKindName(PathKind kind)
-{
-    switch (kind) {
-    case PathKind::Compute:
-        return "compute";
-    case PathKind::Communication:
-        return "communication";
-    case PathKind::Host:
-        return "host";
-    case PathKind::Idle:
-        return "idle";
-    }
-    return "compute";
-}
+// Indexed by PathKind.
+constexpr const char* kKindNames[] = { "compute", "communication", "host", "idle" };
+constexpr int64_t PathShare::* kShareOf[] = { &PathShare::computeNs, &PathShare::communicationNs, &PathShare::hostNs,
+    &PathShare::idleNs };
 
-void PathShare::add(PathKind kind, int64_t ns)
-{
-    switch (kind) {
-    case PathKind::Compute:
-        computeNs += ns;
-        break;
-    case PathKind::Communication:
-        communicationNs += ns;
-        break;
-    case PathKind::Host:
-        hostNs += ns;
-        break;
-    case PathKind::Idle:
-        idleNs += ns;
-        break;
-    }
-}
+const char* pathKindName(PathKind kind) { return kKindNames[static_cast<size_t>(kind)]; }
+
+void PathShare::add(PathKind kind, int64_t ns) { this->*kShareOf[static_cast<size_t>(kind)] += ns; }
 
 namespace {
 

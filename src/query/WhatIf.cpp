@@ -118,20 +118,16 @@ ReplayChanges WhatIf::changesFor(const DependencyGraph& graph, const DepStep& st
     ReplayChanges rc;
     const size_t lanes = step.lanes.size();
     matched.resize(changes.size(), 0);
-    auto durs = [&](size_t l) -> std::vector<double>& {
-        if (rc.durFactor.empty())
-            rc.durFactor.resize(lanes);
-        if (rc.durFactor[l].empty())
-            rc.durFactor[l].assign(step.lanes[l].tasks.size(), 1.0);
-        return rc.durFactor[l];
+    // A lane's factors, all 1 until a change touches one (the tables stay empty while nothing does).
+    auto factors = [&](std::vector<std::vector<double>>& table, size_t l) -> std::vector<double>& {
+        if (table.empty())
+            table.resize(lanes);
+        if (table[l].empty())
+            table[l].assign(step.lanes[l].tasks.size(), 1.0);
+        return table[l];
     };
-    auto transits = [&](size_t l) -> std::vector<double>& {
-        if (rc.transitFactor.empty())
-            rc.transitFactor.resize(lanes);
-        if (rc.transitFactor[l].empty())
-            rc.transitFactor[l].assign(step.lanes[l].tasks.size(), 1.0);
-        return rc.transitFactor[l];
-    };
+    auto durs = [&](size_t l) -> std::vector<double>& { return factors(rc.durFactor, l); };
+    auto transits = [&](size_t l) -> std::vector<double>& { return factors(rc.transitFactor, l); };
     for (size_t c = 0; c < changes.size(); ++c) {
         const auto& ch = changes[c];
         for (size_t l = 0; l < lanes; ++l) {

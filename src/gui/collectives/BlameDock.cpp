@@ -34,11 +34,7 @@ BlameDock::BlameDock(Workspace* ws, QWidget* parent)
     , m_model(new BlameTableModel(this))
 {
     const auto [body, layout, bar] = makeBody();
-    m_step = new QComboBox(body);
-    m_step->setObjectName(QStringLiteral("blameStep"));
-    fitToItems(m_step);
-    bar->addWidget(new QLabel(tr("Step:"), body));
-    bar->addWidget(m_step);
+    m_step = addStepBox(bar, "blameStep", body);
     m_summary = newWrappedLabel("blameSummary", body);
     bar->addWidget(m_summary, 1);
     auto* splitter = new QSplitter(Qt::Vertical, body);

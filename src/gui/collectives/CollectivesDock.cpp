@@ -73,13 +73,11 @@ CollectivesDock::CollectivesDock(Workspace* ws, QWidget* parent)
     m_memberChip->hide();
     bar->addWidget(m_memberChip);
     bar->addStretch(1);
-    m_align = new QPushButton(tr("Align ranks on this collective"), body);
-    m_align->setObjectName(QStringLiteral("collectivesAlign"));
-    m_align->setToolTip(tr("Shift each member rank's timeline so that the selected instance ends at the same time"));
+    m_align = named(new QPushButton(tr("Align ranks on this collective"), body), "collectivesAlign",
+        tr("Shift each member rank's timeline so that the selected instance ends at the same time"));
     m_align->setEnabled(false);
-    m_resetAlign = new QPushButton(tr("Reset alignment"), body);
-    m_resetAlign->setObjectName(QStringLiteral("collectivesResetAlign"));
-    m_resetAlign->setToolTip(tr("Put every rank's timeline offset back to 0"));
+    m_resetAlign = named(new QPushButton(tr("Reset alignment"), body), "collectivesResetAlign",
+        tr("Put every rank's timeline offset back to 0"));
     bar->addWidget(m_align);
     bar->addWidget(m_resetAlign);
     m_summary = newWrappedLabel("collectivesSummary", body);

@@ -73,9 +73,8 @@ CommMatrixDock::CommMatrixDock(Workspace* ws, QWidget* parent)
     choices->addWidget(m_order);
     // Short: at 683 px (1366×768 at scale 2) the longer "Hide diagonal (LOCAL)" squeezed the op-type combo to
     // "Total (all op ty".
-    m_hideLocal = new QCheckBox(tr("Hide LOCAL"), body);
-    m_hideLocal->setObjectName(QStringLiteral("matrixHideLocal"));
-    m_hideLocal->setToolTip(tr("Hide the diagonal: the LOCAL links of a rank to itself (copies within the device)"));
+    m_hideLocal = named(new QCheckBox(tr("Hide LOCAL"), body), "matrixHideLocal",
+        tr("Hide the diagonal: the LOCAL links of a rank to itself (copies within the device)"));
     m_hideLocal->setChecked(true);
     choices->addWidget(m_hideLocal);
     choices->addStretch(1);

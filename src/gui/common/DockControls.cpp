@@ -2,6 +2,8 @@
 #include "npuscope/gui/common/DockControls.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QVBoxLayout>
@@ -18,6 +20,16 @@ void resetChoices(QComboBox* combo, const QString& allText)
 {
     combo->clear();
     combo->addItem(allText);
+}
+
+QComboBox* addStepBox(QHBoxLayout* bar, const char* objectName, QWidget* parent)
+{
+    auto* box = new QComboBox(parent);
+    box->setObjectName(QString::fromLatin1(objectName));
+    fitToItems(box);
+    bar->addWidget(new QLabel(QCoreApplication::translate("DockControls", "Step:"), parent));
+    bar->addWidget(box);
+    return box;
 }
 
 QLineEdit* newFilterEdit(const char* objectName, const QString& placeholder, QWidget* parent)

@@ -58,14 +58,9 @@ CriticalPathDock::CriticalPathDock(Workspace* ws, QWidget* parent)
     , m_model(new PathSegmentTableModel(this))
 {
     const auto [body, layout, bar] = makeBody();
-    m_step = new QComboBox(body);
-    m_step->setObjectName(QStringLiteral("criticalPathStep"));
-    fitToItems(m_step);
-    bar->addWidget(new QLabel(tr("Step:"), body));
-    bar->addWidget(m_step);
-    m_showInTimeline = new QCheckBox(tr("Show in timeline"), body);
-    m_showInTimeline->setObjectName(QStringLiteral("criticalPathInTimeline"));
-    m_showInTimeline->setToolTip(tr("Draw the path's stays on each rank in the Timeline, linked in order"));
+    m_step = addStepBox(bar, "criticalPathStep", body);
+    m_showInTimeline = named(new QCheckBox(tr("Show in timeline"), body), "criticalPathInTimeline",
+        tr("Draw the path's stays on each rank in the Timeline, linked in order"));
     m_showInTimeline->setChecked(true);
     bar->addWidget(m_showInTimeline);
     m_summary = newWrappedLabel("criticalPathSummary", body);
@@ -90,8 +85,8 @@ CriticalPathDock::CriticalPathDock(Workspace* ws, QWidget* parent)
     m_whatIf->setToolTip(tr("Changes separated by spaces: rank=R:compute=F, op=NAME:F, rank=R:op=NAME:F, "
                             "link=A-B:bandwidth=F, rank=R:host=ideal (docs/metrics.md, “What-if”)"));
     whatIfRow->addWidget(m_whatIf, 1);
-    m_replay = new QPushButton(tr("Replay"), lower);
-    m_replay->setObjectName(QStringLiteral("criticalPathReplay"));
+    m_replay = named(new QPushButton(tr("Replay"), lower), "criticalPathReplay",
+        tr("Replay the step on its dependency graph with these changes"));
     whatIfRow->addWidget(m_replay);
     lowerLayout->addLayout(whatIfRow);
     m_whatIfResult = newWrappedLabel("criticalPathWhatIfResult", lower);

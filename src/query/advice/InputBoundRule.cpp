@@ -96,25 +96,21 @@ void inputBoundRule(const AdviceContext& ctx, std::vector<Finding>& out)
     for (const auto& b : bound)
         f.ranks.push_back(b.pipeline.rank);
     const auto rank = std::to_string(top.pipeline.rank);
-    FindingText measured;
-    if (top.byQueue) {
-        f.threshold = T::kDeviceQueueEmptyRate;
-        f.setThreshold(text(QT_TRANSLATE_NOOP("Advice", "device queue empty in > %1 of its samples"),
-            { fixed(T::kDeviceQueueEmptyRate, 2) }));
-        measured = text(QT_TRANSLATE_NOOP("Advice",
-                            "The queue feeding the device was empty in %1 of %2 samples (%3 %) on rank %4: the data "
-                            "pipeline is slower than the device."),
-            { std::to_string(top.pipeline.deviceQueueEmpty), std::to_string(top.pipeline.deviceQueueSamples),
-                fixed(top.value * 100, 1), rank });
-    } else {
-        f.threshold = T::kPreparingShare;
-        f.setThreshold(text(QT_TRANSLATE_NOOP("Advice", "Preparing ÷ step time > %1 (no device queue file)"),
-            { fixed(T::kPreparingShare, 2) }));
-        measured = text(QT_TRANSLATE_NOOP("Advice",
-                            "Preparing (waiting for data before the first device task) is %1 % of the step on rank "
-                            "%2, which has a data pipeline profile."),
-            { fixed(top.value * 100, 1), rank });
-    }
+    // Judged by the device queue where a file gives it, else by Preparing.
+    f.threshold = top.byQueue ? T::kDeviceQueueEmptyRate : T::kPreparingShare;
+    f.setThreshold(text(top.byQueue ? QT_TRANSLATE_NOOP("Advice", "device queue empty in > %1 of its samples")
+                                    : QT_TRANSLATE_NOOP("Advice", "Preparing ÷ step time > %1 (no device queue file)"),
+        { fixed(f.threshold, 2) }));
+    const FindingText measured = top.byQueue
+        ? text(QT_TRANSLATE_NOOP("Advice",
+                   "The queue feeding the device was empty in %1 of %2 samples (%3 %) on rank %4: the data "
+                   "pipeline is slower than the device."),
+              { std::to_string(top.pipeline.deviceQueueEmpty), std::to_string(top.pipeline.deviceQueueSamples),
+                  fixed(top.value * 100, 1), rank })
+        : text(QT_TRANSLATE_NOOP("Advice",
+                   "Preparing (waiting for data before the first device task) is %1 % of the step on rank "
+                   "%2, which has a data pipeline profile."),
+              { fixed(top.value * 100, 1), rank });
     std::vector<FindingText> parts { measured, bottleneckClause(top.pipeline) };
     if (top.byQueue && top.preparingShare)
         parts.push_back(text(

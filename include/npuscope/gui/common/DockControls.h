@@ -4,6 +4,7 @@
 #include <QString>
 
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QVBoxLayout;
@@ -23,6 +24,17 @@ void resetChoices(QComboBox* combo, const QString& allText);
 
 // A text filter: placeholder and clear button.
 QLineEdit* newFilterEdit(const char* objectName, const QString& placeholder, QWidget* parent);
+
+// The "Step:" label and a fitToItems combo of the steps, added to a dock's bar; the combo is named for the tests.
+QComboBox* addStepBox(QHBoxLayout* bar, const char* objectName, QWidget* parent);
+
+// A button (check box or push button) named for the tests, with its tooltip; returns button.
+template <typename Button> Button* named(Button* button, const char* objectName, const QString& toolTip)
+{
+    button->setObjectName(QString::fromLatin1(objectName));
+    button->setToolTip(toolTip);
+    return button;
+}
 
 // A status or summary line: wraps rather than widen the dock, named for the tests.
 QLabel* newWrappedLabel(const char* objectName, QWidget* parent);

@@ -26,6 +26,8 @@ public:
     }
 
     const std::vector<Row>& rows() const { return m_rows; }
+    // Replaces every row (a model reset); a model with more to do on a reset declares its own setRows.
+    void setRows(std::vector<Row> rows) { resetRows(std::move(rows)); }
     const Row& rowAt(int row) const { return m_rows[static_cast<size_t>(row)]; }
 
     int rowCount(const QModelIndex& parent = {}) const override

@@ -13,7 +13,6 @@ class CommDiffModel : public RowTableModel<query::CommDiff> {
 public:
     enum Column { OpType, Group }; // the first two columns; the figures follow
     explicit CommDiffModel(QObject* parent = nullptr);
-    void setRows(std::vector<query::CommDiff> rows) { resetRows(std::move(rows)); }
 };
 
 } // namespace npuscope::gui

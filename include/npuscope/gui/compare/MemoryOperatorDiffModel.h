@@ -15,7 +15,6 @@ public:
     enum Column { Name, BaseCount, NewCount, BaseMb, NewMb, DeltaMb, DeltaPct, ColumnCount };
 
     explicit MemoryOperatorDiffModel(QObject* parent = nullptr);
-    void setRows(std::vector<query::MemoryOperatorDiff> rows) { resetRows(std::move(rows)); }
     // The rows of diff for the opened run's rank (its matched base rank), in the query's order (|Δ| descending).
     static std::vector<query::MemoryOperatorDiff> rowsOfRank(const query::RunDiff& diff, int64_t newRank);
 };

@@ -15,7 +15,6 @@ public:
 
     // keyTitle: the first column's header ("Category", "Op type", "Kernel").
     OperatorDiffModel(const QString& keyTitle, QObject* parent = nullptr);
-    void setRows(std::vector<query::OperatorDiff> rows) { resetRows(std::move(rows)); }
 };
 
 } // namespace npuscope::gui

@@ -17,7 +17,6 @@ public:
 
     explicit ModuleMemoryModel(QObject* parent = nullptr);
 
-    void setRows(std::vector<query::ModuleMemory> rows) { resetRows(std::move(rows)); }
 };
 
 } // namespace npuscope::gui

@@ -15,7 +15,6 @@ class PipelineOpTableModel : public RowTableModel<query::PipelineOp> {
 public:
     enum Column { OpId, OpType, Parent, Workers, QueueUsage, Capacity, AvgSize, EmptyRate, Cpu, ColumnCount };
     explicit PipelineOpTableModel(QObject* parent = nullptr);
-    void setRows(std::vector<query::PipelineOp> rows) { resetRows(std::move(rows)); }
 };
 
 } // namespace npuscope::gui

@@ -14,7 +14,6 @@ class OpStatisticTableModel : public RowTableModel<query::OpStatisticRow> {
 public:
     enum Column { OpType, CoreType, Ranks, Count, Total, Mean, Min, Max, Share };
     explicit OpStatisticTableModel(QObject* parent = nullptr);
-    void setRows(std::vector<query::OpStatisticRow> rows) { resetRows(std::move(rows)); }
 };
 
 // api_statistic.csv rows (host API totals) summed over the ranks shown. GUI thread only.
@@ -23,7 +22,6 @@ class ApiStatisticTableModel : public RowTableModel<query::ApiStatisticRow> {
 public:
     enum Column { Level, Api, Ranks, Count, Total, Mean, Min, Max, Share };
     explicit ApiStatisticTableModel(QObject* parent = nullptr);
-    void setRows(std::vector<query::ApiStatisticRow> rows) { resetRows(std::move(rows)); }
 };
 
 } // namespace npuscope::gui
