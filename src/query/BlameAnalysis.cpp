@@ -665,7 +665,7 @@ private:
     std::vector<uint32_t> m_memberBase; // per instance: the index of its first member in m_slotOf
     std::vector<uint32_t> m_slotOf; // [m_memberBase[inst] + member] -> index into m_slots
     std::vector<Role> m_roles;
-    std::map<std::pair<int64_t, std::string>, std::pair<int64_t, int64_t>> m_rates; // (step, type) -> (ns/MB, ns)
+    std::map<std::pair<int64_t, std::string_view>, std::pair<int64_t, int64_t>> m_rates; // (step, type) -> (ns/MB, ns)
     std::vector<std::vector<Part>> m_dist; // per instance: its delay's roots, weights summing to 1
     std::vector<Reason> m_reason; // per instance: the largest reason
     std::vector<bool> m_done;

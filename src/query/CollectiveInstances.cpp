@@ -409,6 +409,7 @@ CollectiveSet CollectiveInstances::build(model::Database& db)
             { rows[*b].step, in.text(rows[*b].groupHash) }, std::vector<uint32_t>(b, e), in, insts, out.unmatched);
     });
 
+    std::vector<Row>().swap(rows); // the members hold what the rest needs
     for (auto& inst : insts)
         finish(inst);
     std::sort(insts.begin(), insts.end(), [](const CollectiveInstance& a, const CollectiveInstance& b) {
@@ -417,6 +418,8 @@ CollectiveSet CollectiveInstances::build(model::Database& db)
         return std::tie(a.step, la.alignedStartNs, a.opKey) < std::tie(b.step, lb.alignedStartNs, b.opKey);
     });
     out.instances = std::move(insts);
+    // Moving the vector keeps its strings where they are, so the members' views stay valid.
+    out.strings = std::make_shared<const std::vector<std::string>>(std::move(in.strings));
     std::sort(out.unmatched.begin(), out.unmatched.end(), [](const UnmatchedP2p& a, const UnmatchedP2p& b) {
         return std::tie(a.step, a.rank, a.opKey) < std::tie(b.step, b.rank, b.opKey);
     });

@@ -4,7 +4,9 @@
 #include "npuscope/model/Database.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace npuscope::query {
@@ -13,8 +15,10 @@ namespace npuscope::query {
 struct InstanceMember {
     int64_t rank = 0;
     int64_t commOpId = 0; // comm_op.id
-    std::string opKey; // the rank's own key (a send and its receive differ)
-    std::string opType; // allReduce, send, receive, ...
+    // The rank's own key (a send and its receive differ) and its type (allReduce, send, receive, ...): views of
+    // CollectiveSet::strings, valid while a copy of the set holds them (1,024 ranks have 132,000 members).
+    std::string_view opKey;
+    std::string_view opType;
     int64_t startNs = 0; // Start Timestamp as written (the rank's clock)
     int64_t alignedStartNs = 0; // startNs minus the clock offset of the rank's host
     int64_t elapseNs = 0, transitNs = 0, waitNs = 0, syncNs = 0, idleNs = 0;
@@ -58,6 +62,7 @@ struct UnmatchedP2p {
 };
 
 struct CollectiveSet {
+    std::shared_ptr<const std::vector<std::string>> strings; // what the members' op keys and types view
     std::vector<CollectiveInstance> instances; // by step, then aligned start of the last arriver
     std::vector<ClockOffset> offsets; // by domain name
     std::vector<UnmatchedP2p> unmatched; // by step, rank

@@ -85,7 +85,7 @@ void checkSample(const char* name, size_t expectedInstances, size_t expectedP2p)
         p2p += inst.p2p;
         std::set<int64_t> ranks;
         for (const auto& m : inst.members) {
-            const auto key = std::make_tuple(m.rank, inst.step, m.opKey);
+            const auto key = std::make_tuple(m.rank, inst.step, std::string(m.opKey));
             ASSERT_TRUE(files.count(key)) << name << " rank " << m.rank << " " << m.opKey;
             EXPECT_TRUE(seen.insert(key).second) << "twice: " << m.opKey;
             const Figures& f = files.at(key);
