@@ -8,9 +8,9 @@
 
 #include "npuscope/load/Loader.h"
 #include "npuscope/load/ParseCache.h"
-#include "npuscope/model/ReadRow.h"
 #include "npuscope/query/CollectiveInstances.h"
 #include "npuscope/query/CriticalPath.h"
+#include "npuscope/query/RankQuery.h"
 #include "npuscope/query/WhatIf.h"
 #include "npuscope/testgen/ClusterGenerator.h"
 
@@ -25,7 +25,7 @@ namespace {
 std::vector<int64_t> ranksOf(model::Database& db)
 {
     auto guard = db.lock();
-    return model::readInts(db, "SELECT rank_id FROM rank ORDER BY rank_id");
+    return query::RankQuery::rankIds(db);
 }
 
 } // namespace

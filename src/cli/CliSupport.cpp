@@ -4,7 +4,7 @@
 #include "npuscope/io/detect/Detector.h"
 #include "npuscope/load/Loader.h"
 #include "npuscope/load/ParseCache.h"
-#include "npuscope/model/ReadRow.h"
+#include "npuscope/load/StepGraph.h"
 
 #include <algorithm>
 #include <cmath>
@@ -230,14 +230,8 @@ std::unique_ptr<model::Database> loadRanks(const char* command, const ReportArgs
 
 query::DependencyGraph dependencyGraph(model::Database& db, const ReportArgs& report, std::optional<int64_t> step)
 {
-    std::vector<int64_t> ranks;
-    {
-        auto guard = db.lock();
-        ranks = model::readInts(db, "SELECT rank_id FROM rank ORDER BY rank_id");
-    }
     const load::ParseCache cache;
-    load::Loader::loadStepKernels(db, ranks, step, {}, nullptr, report.noCache ? nullptr : &cache);
-    return query::DependencyGraphBuilder::build(db, step);
+    return load::loadDependencyGraph(db, step, report.noCache ? nullptr : &cache);
 }
 
 bool registerCommand(const Command& command)

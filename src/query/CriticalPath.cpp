@@ -48,9 +48,8 @@ std::pair<int32_t, int32_t> boundBy(const DepStep& step, const StepTiming& timin
 
 } // namespace
 
-std::vector<PathSegment> CriticalPath::walk(const DependencyGraph& graph, const DepStep& step, const StepTiming& timing)
+std::vector<PathSegment> CriticalPath::walk(const DepStep& step, const StepTiming& timing)
 {
-    (void)graph;
     std::vector<PathSegment> out;
     if (step.lanes.empty())
         return out;
@@ -185,9 +184,8 @@ std::vector<int64_t> CriticalPath::commOps(const DependencyGraph& graph, const s
     return out;
 }
 
-std::vector<OperatorTime> CriticalPath::operatorTimes(const DependencyGraph& graph, const DepStep& step)
+std::vector<OperatorTime> CriticalPath::operatorTimes(const DepStep& step)
 {
-    (void)graph;
     std::unordered_map<int32_t, OperatorTime> byName;
     struct Event {
         int64_t at;
@@ -251,7 +249,7 @@ CriticalPathStep CriticalPath::analyse(const DependencyGraph& graph, const DepSt
     const size_t slowest = timing.slowestLane();
     out.slowestRank = step.lanes[slowest].rank;
     out.stepNs = timing.wallNs(slowest);
-    out.segments = walk(graph, step, timing);
+    out.segments = walk(step, timing);
     std::map<int64_t, PathShare> ranks;
     std::map<std::pair<int64_t, int64_t>, int64_t> links;
     for (const auto& s : out.segments) {
@@ -266,7 +264,7 @@ CriticalPathStep CriticalPath::analyse(const DependencyGraph& graph, const DepSt
     }
     out.ranks.assign(ranks.begin(), ranks.end());
     out.links.assign(links.begin(), links.end());
-    out.operators = operatorTimes(graph, step);
+    out.operators = operatorTimes(step);
     for (const auto& o : out.operators) {
         if (o.kind == DepKind::Communication && out.topCommunication.size() < kTopCommunication)
             out.topCommunication.push_back(o);

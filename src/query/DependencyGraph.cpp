@@ -230,16 +230,6 @@ size_t lastArriver(const CollectiveInstance& inst)
 
 } // namespace binding
 
-size_t DepStep::slowestLane() const
-{
-    size_t best = 0;
-    for (size_t i = 1; i < lanes.size(); ++i) {
-        if (lanes[i].wallNs() > lanes[best].wallNs())
-            best = i;
-    }
-    return best;
-}
-
 const DepStep* DependencyGraph::stepOf(int64_t step) const
 {
     for (const auto& s : steps) {

@@ -80,6 +80,11 @@ std::map<int64_t, std::string> RankQuery::hosts(model::Database& db, HostDisplay
 
 int64_t RankQuery::rankCount(model::Database& db) { return db.scalarInt("SELECT COUNT(*) FROM rank").value_or(0); }
 
+std::vector<int64_t> RankQuery::rankIds(model::Database& db)
+{
+    return model::readInts(db, "SELECT rank_id FROM rank ORDER BY rank_id");
+}
+
 std::vector<ParseIssue> IssueQuery::issues(model::Database& db)
 {
     std::vector<ParseIssue> out;

@@ -220,7 +220,7 @@ WhatIfResult WhatIf::run(
         ws.path.step = s.step;
         ws.path.slowestRank = ws.predictedRank;
         ws.path.stepNs = ws.predictedNs;
-        ws.path.segments = CriticalPath::walk(graph, s, replayed);
+        ws.path.segments = CriticalPath::walk(s, replayed);
         for (const auto& seg : ws.path.segments) {
             ws.path.lengthNs += seg.durNs();
             ws.path.share.add(seg.kind, seg.durNs());

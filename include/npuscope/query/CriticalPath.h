@@ -76,7 +76,7 @@ public:
     // The path through the step's graph with the given times, from the end of the slowest lane back to a step start:
     // at each communication op the path moves to the member its moment of moving waited for (the last arriver of a
     // collective, the send of a receive), else to the task the current one followed. In time order.
-    static std::vector<PathSegment> walk(const DependencyGraph& graph, const DepStep& step, const StepTiming& timing);
+    static std::vector<PathSegment> walk(const DepStep& step, const StepTiming& timing);
 
     // The path with its shares and the step's operator times.
     static CriticalPathStep analyse(const DependencyGraph& graph, const DepStep& step, const StepTiming& timing);
@@ -91,7 +91,7 @@ public:
     static std::vector<int64_t> commOps(const DependencyGraph& graph, const std::vector<PathSegment>& segments);
 
     // Serial and parallel time of every operator of the step (measured times), by serial time.
-    static std::vector<OperatorTime> operatorTimes(const DependencyGraph& graph, const DepStep& step);
+    static std::vector<OperatorTime> operatorTimes(const DepStep& step);
 };
 
 } // namespace npuscope::query

@@ -98,7 +98,6 @@ struct DepStep {
     // and task index (−1, −1 when the member's rank is not in the step).
     size_t firstInstance = 0, instanceCount = 0;
     std::vector<std::vector<std::pair<int32_t, int32_t>>> memberAt;
-    size_t slowestLane() const; // the lane with the longest wall time (the lowest rank on ties)
 };
 
 struct DependencyGraph {

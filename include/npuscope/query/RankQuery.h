@@ -42,6 +42,8 @@ public:
     // rank -> host as ranks() names it, only for ranks with a known host.
     static std::map<int64_t, std::string> hosts(model::Database& db, HostDisplay display = HostDisplay::MappingId);
     static int64_t rankCount(model::Database& db);
+    // Every rank id, ascending.
+    static std::vector<int64_t> rankIds(model::Database& db);
 };
 
 struct ParseIssue {

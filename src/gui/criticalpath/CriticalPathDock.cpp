@@ -7,8 +7,7 @@
 #include "npuscope/gui/common/TableSetup.h"
 #include "npuscope/gui/common/Workspace.h"
 #include "npuscope/gui/criticalpath/PathSegmentTableModel.h"
-#include "npuscope/load/Loader.h"
-#include "npuscope/model/ReadRow.h"
+#include "npuscope/load/StepGraph.h"
 #include "npuscope/query/WhatIf.h"
 
 #include <QCheckBox>
@@ -170,13 +169,8 @@ void CriticalPathDock::computeStep()
     m_pathRunner->runUnlocked(
         [step, cache](const std::shared_ptr<model::Database>& db) {
             Computed out;
-            std::vector<int64_t> ranks;
-            {
-                auto guard = db->lock();
-                ranks = model::readInts(*db, "SELECT rank_id FROM rank ORDER BY rank_id");
-            }
-            out.imported = load::Loader::loadStepKernels(*db, ranks, step, {}, nullptr, cache.get());
-            auto graph = std::make_shared<query::DependencyGraph>(query::DependencyGraphBuilder::build(*db, step));
+            auto graph = std::make_shared<query::DependencyGraph>(
+                load::loadDependencyGraph(*db, step, cache.get(), &out.imported));
             if (const auto* s = graph->stepOf(step))
                 out.path = query::CriticalPath::analyse(*graph, *s, query::StepTiming::measured(*s));
             out.graph = std::move(graph);
